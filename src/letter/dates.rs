@@ -1,0 +1,193 @@
+//! Dates as players write them: `07.11.2026`, `07.11.26`, `07.11`, `2026-11-07`,
+//! `7 ноября 2026`, `7 Nov 2026`, `Nov 7, 2026`.
+
+use std::sync::LazyLock;
+
+use chrono::{Datelike, NaiveDate};
+use regex::Regex;
+use serde::Serialize;
+
+/// A date as written; the year may be left out (`03.11`) and is then taken
+/// from the letter's own postmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct WrittenDate {
+    pub day: u32,
+    pub month: u32,
+    pub year: Option<i32>,
+}
+
+impl WrittenDate {
+    /// The calendar date, with a missing year chosen so that the date lies
+    /// nearest to `near` (a date in early January written on 30 December is next
+    /// year's). `None` for a day that does not exist.
+    pub fn resolve(self, near: NaiveDate) -> Option<NaiveDate> {
+        match self.year {
+            Some(year) => NaiveDate::from_ymd_opt(year, self.month, self.day),
+            None => [near.year() - 1, near.year(), near.year() + 1]
+                .into_iter()
+                .filter_map(|year| NaiveDate::from_ymd_opt(year, self.month, self.day))
+                .min_by_key(|date| (*date - near).num_days().abs()),
+        }
+    }
+}
+
+impl std::fmt::Display for WrittenDate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.year {
+            Some(year) => write!(f, "{year:04}-{:02}-{:02}", self.month, self.day),
+            None => write!(f, "{:02}.{:02}", self.day, self.month),
+        }
+    }
+}
+
+/// A piece of text that looks like a date but is none (`32.13.2026`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadDate(pub String);
+
+static DATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?xi)
+        (?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})\b
+      | \b(?P<nd>\d{1,2})[./](?P<nm>\d{1,2})(?:[./](?P<ny>\d{4}|\d{2}))?\b(?:\s*(?:г\.|года|г\b))?
+      | \b(?P<wd>\d{1,2})(?:-?(?:го|е|st|nd|rd|th))?\s+(?P<wm>[a-zа-яё]{3,9})\.?(?:,?\s*(?P<wy>\d{4})\b(?:\s*(?:г\.|года|г\b))?)?
+      | \b(?P<mm>[a-z]{3,9})\.?\s+(?P<md>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<my>\d{4})\b",
+    )
+    .expect("date pattern")
+});
+
+/// The month named by a Russian or English word (any case, full or abbreviated).
+fn month_of(word: &str) -> Option<u32> {
+    const PREFIXES: [(&str, u32); 24] = [
+        ("jan", 1), ("feb", 2), ("mar", 3), ("apr", 4), ("may", 5), ("jun", 6),
+        ("jul", 7), ("aug", 8), ("sep", 9), ("oct", 10), ("nov", 11), ("dec", 12),
+        ("янв", 1), ("фев", 2), ("мар", 3), ("апр", 4), ("ма", 5), ("июн", 6),
+        ("июл", 7), ("авг", 8), ("сен", 9), ("окт", 10), ("ноя", 11), ("дек", 12),
+    ];
+    let lower = word.to_lowercase();
+    // "ма" (май, мая) must not catch "март", "марта".
+    if lower.starts_with("мар") {
+        return Some(3);
+    }
+    PREFIXES.iter().find(|(prefix, _)| lower.starts_with(prefix)).map(|&(_, month)| month)
+}
+
+/// Every date in `text`, in order, each read or refused, and whether anything
+/// besides dates and separators was left over.
+pub fn find_dates(text: &str) -> (Vec<Result<WrittenDate, BadDate>>, bool) {
+    let mut found = Vec::new();
+    let mut leftover = String::new();
+    let mut last = 0;
+    for caps in DATE.captures_iter(text) {
+        let whole = caps.get(0).expect("match");
+        let number = |name: &str| caps.name(name).and_then(|m| m.as_str().parse::<i64>().ok());
+        let (day, month, year) = if let Some(year) = number("iy") {
+            (number("id"), number("im"), Some(year))
+        } else if let Some(day) = number("nd") {
+            let year = caps.name("ny").map(|m| {
+                let y = m.as_str().parse::<i64>().unwrap_or(0);
+                if m.as_str().len() == 2 { 2000 + y } else { y }
+            });
+            (Some(day), number("nm"), year)
+        } else if let Some(day) = number("wd") {
+            let Some(month) = caps.name("wm").and_then(|m| month_of(m.as_str())) else {
+                continue;
+            };
+            (Some(day), Some(i64::from(month)), number("wy"))
+        } else {
+            let Some(month) = caps.name("mm").and_then(|m| month_of(m.as_str())) else {
+                continue;
+            };
+            (number("md"), Some(i64::from(month)), number("my"))
+        };
+        leftover.push_str(&text[last..whole.start()]);
+        last = whole.end();
+        found.push(validate(day, month, year).ok_or_else(|| BadDate(whole.as_str().to_string())));
+    }
+    leftover.push_str(&text[last..]);
+    let extra = leftover
+        .split(|c: char| c.is_whitespace() || ",;–—-()".contains(c))
+        .any(|word| !word.is_empty() && !matches!(word.to_lowercase().as_str(), "and" | "и"));
+    (found, extra)
+}
+
+fn validate(day: Option<i64>, month: Option<i64>, year: Option<i64>) -> Option<WrittenDate> {
+    let day = u32::try_from(day?).ok()?;
+    let month = u32::try_from(month?).ok()?;
+    let year = match year {
+        Some(year) if (1900..=2999).contains(&year) => Some(i32::try_from(year).ok()?),
+        Some(_) => return None,
+        None => None,
+    };
+    // Check the day exists (29 February needs its year; a leap year stands in).
+    NaiveDate::from_ymd_opt(year.unwrap_or(2028), month, day)?;
+    Some(WrittenDate { day, month, year })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> Result<WrittenDate, BadDate> {
+        let (mut dates, extra) = find_dates(text);
+        assert_eq!(dates.len(), 1, "{text}: {dates:?}");
+        assert!(!extra, "{text}: nothing else expected");
+        dates.remove(0)
+    }
+
+    #[test]
+    fn every_form_of_contract_md() {
+        let near: NaiveDate = "2026-11-20".parse().unwrap();
+        let table = [
+            "07.11.2026", "07.11.26", "7.11.2026", "2026-11-07", "7 ноября 2026", "7 ноября 2026 г.",
+            "7 Nov 2026", "7 November 2026", "Nov 7, 2026", "November 7th, 2026", "07/11/2026", "07.11",
+            "7 ноября", "7-го ноября 2026 года", "7 НОЯБРЯ 2026",
+        ];
+        for text in table {
+            let written = one(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert_eq!(written.resolve(near), Some("2026-11-07".parse().unwrap()), "{text}");
+        }
+    }
+
+    #[test]
+    fn russian_months_all_twelve() {
+        let months = [
+            "января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября",
+            "октября", "ноября", "декабря",
+        ];
+        for (index, name) in months.iter().enumerate() {
+            let written = one(&format!("1 {name} 2027")).unwrap();
+            assert_eq!(written.month, u32::try_from(index + 1).unwrap(), "{name}");
+        }
+        assert_eq!(one("3 май 2027").unwrap().month, 5);
+        assert_eq!(one("3 март 2027").unwrap().month, 3);
+    }
+
+    #[test]
+    fn yearless_dates_take_the_nearest_year() {
+        let december: NaiveDate = "2026-12-30".parse().unwrap();
+        let written = WrittenDate { day: 2, month: 1, year: None };
+        assert_eq!(written.resolve(december), Some("2027-01-02".parse().unwrap()));
+        let january: NaiveDate = "2027-01-03".parse().unwrap();
+        let written = WrittenDate { day: 28, month: 12, year: None };
+        assert_eq!(written.resolve(january), Some("2026-12-28".parse().unwrap()));
+    }
+
+    #[test]
+    fn impossible_dates_are_refused_not_crashed() {
+        for text in ["32.13.2026", "31.11.2026", "29.02.2027", "2026-13-45", "00.10.2026", "1.1.0001"] {
+            let (dates, _) = find_dates(text);
+            assert!(matches!(dates.as_slice(), [Err(BadDate(_))]), "{text}: {dates:?}");
+        }
+        assert!(one("29.02.2028").is_ok(), "a leap day is a date");
+    }
+
+    #[test]
+    fn three_dates_in_a_row_and_leftovers() {
+        let (dates, extra) = find_dates("03.11, 03.11, 2026-11-07");
+        assert_eq!(dates.len(), 3);
+        assert!(!extra);
+        let (dates, extra) = find_dates("07.11.2026 и 12.11.2026 примерно");
+        assert_eq!(dates.len(), 2);
+        assert!(extra, "a stray word is reported");
+    }
+}

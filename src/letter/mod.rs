@@ -1,0 +1,646 @@
+//! A letter's own text read the way an arbiter reads it (contract.md 3).
+//!
+//! Reading is syntax only: moves are normalised but not checked on the board
+//! (that is `game`), dates are read but not compared with postmarks (that is
+//! `rules`). Whatever cannot be read comes back as a [`ReadError`] that names the
+//! line and says what was expected, so that a reply can quote it. Nothing here
+//! panics on any input.
+
+pub mod dates;
+pub mod notation;
+pub mod quote;
+
+use std::sync::LazyLock;
+
+use chrono::NaiveDate;
+use regex::Regex;
+use serde::Serialize;
+use shakmaty::Color;
+
+pub use dates::WrittenDate;
+pub use notation::MoveText;
+
+use crate::Lang;
+use crate::rules::{Fraction, Stated, StatedDates};
+
+/// Move numbers above this are taken for a typing error.
+pub const MAX_MOVE_NUMBER: u32 = 2000;
+/// Days above this in a fraction are taken for a typing error.
+pub const MAX_FRACTION_DAYS: u32 = 100_000;
+
+/// Everything a letter says, as written.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Letter {
+    /// The game named by a `Game: 1` / `Партия 1` line.
+    pub game: Option<String>,
+    /// The moves, the partner's repeated ones and one's own, in order.
+    pub moves: Vec<MoveToken>,
+    /// Conditional variants (`if 2... Nc6 3. Bb5`).
+    pub variants: Vec<Variant>,
+    pub fraction: Option<Fraction>,
+    pub dates: WrittenDates,
+    /// `Previous dates:`: what the previous letter left out (10.3.3).
+    pub previous_dates: Option<WrittenDates>,
+    pub keywords: Vec<Keyword>,
+    /// Rulings of the chief arbiter (`CONFIRM 1`).
+    pub rulings: Vec<Ruling>,
+    pub errors: Vec<ReadError>,
+}
+
+/// One move as written, with where it stands in the game if the letter says so.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveToken {
+    /// The move number written before it (or carried on from the previous move).
+    pub number: Option<u32>,
+    #[serde(serialize_with = "serialize_color_opt")]
+    pub color: Option<Color>,
+    /// The word as the player wrote it.
+    pub written: String,
+    pub text: MoveText,
+    /// Line of the body it stands on (1-based).
+    pub line: usize,
+}
+
+/// A conditional variant: the partner's move, one's reply, and so on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Variant {
+    pub line: usize,
+    pub moves: Vec<MoveToken>,
+}
+
+/// The three dates of a letter, each as written, or absent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct WrittenDates {
+    pub postmark: Option<WrittenDate>,
+    pub received: Option<WrittenDate>,
+    pub sent: Option<WrittenDate>,
+}
+
+impl WrittenDates {
+    fn is_empty(&self) -> bool {
+        self.postmark.is_none() && self.received.is_none() && self.sent.is_none()
+    }
+
+    /// The calendar dates, years filled in from `near` (the letter's postmark).
+    pub fn resolve(&self, near: NaiveDate) -> StatedDates {
+        let resolve = |date: Option<WrittenDate>| date.and_then(|date| date.resolve(near));
+        StatedDates {
+            postmark: resolve(self.postmark),
+            received: resolve(self.received),
+            sent: resolve(self.sent),
+        }
+    }
+}
+
+/// Words that are not moves but change the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Keyword {
+    DrawOffer,
+    DrawAccept,
+    DrawDecline,
+    Resign,
+    Protest,
+}
+
+/// What the chief arbiter decides on an overstep (rules.md 2.5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Ruling {
+    pub decision: Decision,
+    pub game: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// The overstep stands: the offender loses.
+    Confirm,
+    /// No overstep: play on, the claimant is penalised.
+    Reject,
+    /// The file is incomplete: play on without a penalty.
+    Continue,
+}
+
+/// A line that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReadError {
+    pub line: usize,
+    /// The line as written (trimmed, cut to a readable length).
+    pub text: String,
+    pub kind: ReadErrorKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum ReadErrorKind {
+    /// A word in a move line that is no move in any notation.
+    NotAMove { word: String },
+    /// A move number beyond any game.
+    MoveNumber { number: String },
+    /// Text that looks like a date but is none (`32.13.2026`).
+    BadDate { written: String },
+    /// A `Dates:` line without one or three dates.
+    DateCount { found: usize, expected: usize },
+    /// A `Time:` line without a readable fraction.
+    BadFraction,
+    /// A fraction with a negative or absurd number.
+    FractionOutOfRange { written: String },
+    /// `if` without moves.
+    EmptyVariant,
+}
+
+impl ReadError {
+    /// A short code, stable for templates and tests.
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            ReadErrorKind::NotAMove { .. } => "not_a_move",
+            ReadErrorKind::MoveNumber { .. } => "move_number",
+            ReadErrorKind::BadDate { .. } => "bad_date",
+            ReadErrorKind::DateCount { .. } => "date_count",
+            ReadErrorKind::BadFraction => "bad_fraction",
+            ReadErrorKind::FractionOutOfRange { .. } => "fraction_out_of_range",
+            ReadErrorKind::EmptyVariant => "empty_variant",
+        }
+    }
+
+    /// What is wrong and how to write it, in plain words for the player.
+    pub fn explain(&self, lang: Lang) -> String {
+        let line = self.line;
+        let text = &self.text;
+        let what = match &self.kind {
+            ReadErrorKind::NotAMove { word } => match lang {
+                Lang::Ru => format!(
+                    "«{word}» не читается как ход. Пишите ходы так: 2. Кf3, 2. Nf3, 2. g1-f3 или 2. 7163"
+                ),
+                Lang::En => format!(
+                    "\"{word}\" is not a move. Write moves like 2. Nf3, 2. Кf3, 2. g1-f3 or 2. 7163"
+                ),
+            },
+            ReadErrorKind::MoveNumber { number } => match lang {
+                Lang::Ru => format!("номер хода {number} невозможен"),
+                Lang::En => format!("move number {number} is impossible"),
+            },
+            ReadErrorKind::BadDate { written } => match lang {
+                Lang::Ru => format!("«{written}» не дата. Пишите даты так: 07.11.2026 или 7 ноября 2026"),
+                Lang::En => format!("\"{written}\" is not a date. Write dates like 2026-11-07 or 7 Nov 2026"),
+            },
+            ReadErrorKind::DateCount { found, expected } => match lang {
+                Lang::Ru => format!(
+                    "найдено дат: {found}, нужно {expected}: штемпель партнёра, дата получения, дата отправки"
+                ),
+                Lang::En => format!(
+                    "{found} date(s) found, {expected} expected: partner's postmark, received, sent"
+                ),
+            },
+            ReadErrorKind::BadFraction => lang
+                .pick(
+                    "время не читается. Пишите дробью: Время: 7/4 (белые/чёрные)",
+                    "the time cannot be read. Write a fraction: Time: 7/4 (White/Black)",
+                )
+                .to_string(),
+            ReadErrorKind::FractionOutOfRange { written } => match lang {
+                Lang::Ru => format!("время «{written}» невозможно: нужны два неотрицательных числа дней"),
+                Lang::En => format!("the time \"{written}\" is impossible: two non-negative numbers of days expected"),
+            },
+            ReadErrorKind::EmptyVariant => lang
+                .pick(
+                    "в условном варианте нет ходов. Пишите так: если 2... Кc6 3. Сb5",
+                    "the conditional variant has no moves. Write it like: if 2... Nc6 3. Bb5",
+                )
+                .to_string(),
+        };
+        match lang {
+            Lang::Ru => format!("строка {line} «{text}»: {what}"),
+            Lang::En => format!("line {line} \"{text}\": {what}"),
+        }
+    }
+}
+
+fn serialize_color_opt<S: serde::Serializer>(color: &Option<Color>, serializer: S) -> Result<S::Ok, S::Error> {
+    match color {
+        Some(color) => serializer.serialize_str(crate::color_name(*color)),
+        None => serializer.serialize_none(),
+    }
+}
+
+impl Letter {
+    /// What the letter states about time, its dates resolved near `postmark`.
+    pub fn stated(&self, postmark: NaiveDate) -> Stated {
+        Stated {
+            dates: self.dates.resolve(postmark),
+            fraction: self.fraction,
+            previous: self.previous_dates.map(|dates| dates.resolve(postmark)),
+        }
+    }
+
+    /// Whether the letter carries a move (its own or a repeated one).
+    pub fn has_moves(&self) -> bool {
+        !self.moves.is_empty()
+    }
+}
+
+macro_rules! pattern {
+    ($name:ident, $re:expr) => {
+        static $name: LazyLock<Regex> = LazyLock::new(|| Regex::new($re).expect(stringify!($name)));
+    };
+}
+
+pattern!(GAME_LINE, r"(?i)^\s*(?:game|партия|игра)\s*(?:(?:[:#№]|no\.?)\s*#?\s*([A-Za-z0-9][\w.-]*)|\s+(\d[\w.-]*))\s*\.?\s*$");
+pattern!(TIME_LINE, r"(?i)^\s*(?:time used|total time|time|затраченное время|время на обдумывание|время)\s*(?::|=|-|\s)\s*(.*)$");
+pattern!(FRACTION, r"^\s*([+-]?\d+)\s*/\s*([+-]?\d+)\s*(?:дн\w*|days?|д\.)?\s*\.?\s*$");
+pattern!(BARE_FRACTION, r"^\s*\d{1,5}\s*/\s*\d{1,5}\s*$");
+pattern!(PREVIOUS_LINE, r"(?i)^\s*(?:previous dates|dates of (?:the )?previous letter|даты предыдущего письма|предыдущие даты)\s*:?\s*(.*)$");
+pattern!(DATES_LINE, r"(?i)^\s*(?:dates|даты)\s*:?\s*(.*)$");
+pattern!(LABELLED_DATE, r"(?i)^\s*(partner'?s postmark|postmark|штемпель(?: партн[её]ра)?|received|получено|получен|получил|sent|отправлено|отправлен|отправил|отправка)\s*:\s*(.*)$");
+pattern!(MOVE_LABEL, r"(?i)^\s*(?:my move|move|мой ход|мой ответ|ход)\s*:\s*(.*)$");
+pattern!(MOVE_LINE, r"^\s*\d+\s*(?:\.|…)");
+pattern!(VARIANT_LINE, r"(?i)^\s*(?:if|если)\b[\s:,]*(.*)$");
+pattern!(RULING_LINE, r"^\s*(CONFIRM|REJECT|CONTINUE|ПОДТВЕРДИТЬ|ПОДТВЕРЖДАЮ|ОТКЛОНИТЬ|ОТКЛОНЯЮ|ПРОДОЛЖИТЬ|ПРОДОЛЖАТЬ)\s+(?:#|№)?\s*([A-Za-z0-9][\w.-]*)\s*\.?\s*$");
+pattern!(PROTEST, r"(?m)(?:\b(?:PROTEST|ПРОТЕСТ)\b|^\s*(?:Protest|Протест)\b)");
+
+/// Reads a letter's text: cuts quotes and signature, then reads each own line.
+pub fn read(body: &str) -> Letter {
+    let mut letter = Letter::default();
+    let own = quote::own_lines(body);
+    for &(line_no, line) in &own {
+        read_line(&mut letter, line_no, line);
+    }
+    let own_text: String = own.iter().map(|(_, line)| line.to_lowercase()).collect::<Vec<_>>().join("\n");
+    letter.keywords = keywords(&own_text, &own);
+    letter
+}
+
+fn error(letter: &mut Letter, line: usize, text: &str, kind: ReadErrorKind) {
+    let mut text = text.trim().to_string();
+    if text.chars().count() > 80 {
+        text = text.chars().take(77).collect::<String>() + "...";
+    }
+    letter.errors.push(ReadError { line, text, kind });
+}
+
+fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
+    if line.trim().is_empty() {
+        return;
+    }
+    if let Some(caps) = GAME_LINE.captures(line) {
+        if letter.game.is_none() {
+            letter.game = caps.get(1).or(caps.get(2)).map(|m| m.as_str().to_string());
+        }
+        return;
+    }
+    if let Some(caps) = RULING_LINE.captures(line) {
+        let decision = match &caps[1] {
+            "CONFIRM" | "ПОДТВЕРДИТЬ" | "ПОДТВЕРЖДАЮ" => Decision::Confirm,
+            "REJECT" | "ОТКЛОНИТЬ" | "ОТКЛОНЯЮ" => Decision::Reject,
+            _ => Decision::Continue,
+        };
+        letter.rulings.push(Ruling { decision, game: caps[2].to_string() });
+        return;
+    }
+    if let Some(caps) = TIME_LINE.captures(line) {
+        let rest = caps.get(1).map_or("", |m| m.as_str());
+        read_fraction(letter, line_no, line, rest);
+        return;
+    }
+    if BARE_FRACTION.is_match(line) {
+        read_fraction(letter, line_no, line, line);
+        return;
+    }
+    if let Some(caps) = PREVIOUS_LINE.captures(line) {
+        let rest = caps.get(1).map_or("", |m| m.as_str());
+        if let Some(dates) = three_dates(letter, line_no, line, rest, false) {
+            letter.previous_dates.get_or_insert(dates);
+        }
+        return;
+    }
+    if let Some(caps) = DATES_LINE.captures(line) {
+        let rest = caps.get(1).map_or("", |m| m.as_str());
+        if let Some(dates) = three_dates(letter, line_no, line, rest, true)
+            && letter.dates.is_empty()
+        {
+            letter.dates = dates;
+        }
+        return;
+    }
+    if let Some(caps) = LABELLED_DATE.captures(line) {
+        let label = caps[1].to_lowercase();
+        let rest = caps.get(2).map_or("", |m| m.as_str());
+        let Some(date) = one_date(letter, line_no, line, rest) else { return };
+        let slot = if label.starts_with("sent") || label.starts_with("отправ") {
+            &mut letter.dates.sent
+        } else if label.starts_with("rec") || label.starts_with("получ") {
+            &mut letter.dates.received
+        } else {
+            &mut letter.dates.postmark
+        };
+        slot.get_or_insert(date);
+        return;
+    }
+    if let Some(caps) = VARIANT_LINE.captures(line) {
+        let rest = caps.get(1).map_or("", |m| m.as_str());
+        read_variant(letter, line_no, line, rest);
+        return;
+    }
+    if let Some(caps) = MOVE_LABEL.captures(line) {
+        let rest = caps.get(1).map_or("", |m| m.as_str());
+        read_moves(letter, line_no, line, rest, true);
+        return;
+    }
+    // A line of dates alone, in order.
+    let (found, extra) = dates::find_dates(line);
+    if !found.is_empty() && !extra {
+        if let Some(dates) = three_dates(letter, line_no, line, line, true)
+            && letter.dates.is_empty()
+        {
+            letter.dates = dates;
+        }
+        return;
+    }
+    if MOVE_LINE.is_match(line) {
+        read_moves(letter, line_no, line, line, false);
+    }
+}
+
+fn read_fraction(letter: &mut Letter, line_no: usize, line: &str, rest: &str) {
+    let Some(caps) = FRACTION.captures(rest) else {
+        error(letter, line_no, line, ReadErrorKind::BadFraction);
+        return;
+    };
+    let number = |text: &str| text.parse::<u32>().ok().filter(|&days| days <= MAX_FRACTION_DAYS);
+    match (number(&caps[1]), number(&caps[2])) {
+        (Some(white), Some(black)) => {
+            letter.fraction.get_or_insert(Fraction { white, black });
+        }
+        _ => {
+            let written = format!("{}/{}", &caps[1], &caps[2]);
+            error(letter, line_no, line, ReadErrorKind::FractionOutOfRange { written });
+        }
+    }
+}
+
+/// Reads the dates of a line: three in order, or one (own sending date) where
+/// `one_is_sent`.
+fn three_dates(letter: &mut Letter, line_no: usize, line: &str, rest: &str, one_is_sent: bool) -> Option<WrittenDates> {
+    let (found, _) = dates::find_dates(rest);
+    let mut read = Vec::with_capacity(found.len());
+    for date in found {
+        match date {
+            Ok(date) => read.push(date),
+            Err(dates::BadDate(written)) => {
+                error(letter, line_no, line, ReadErrorKind::BadDate { written });
+                return None;
+            }
+        }
+    }
+    match read.as_slice() {
+        [sent] if one_is_sent => Some(WrittenDates { sent: Some(*sent), ..WrittenDates::default() }),
+        [postmark, received, sent] => {
+            Some(WrittenDates { postmark: Some(*postmark), received: Some(*received), sent: Some(*sent) })
+        }
+        _ => {
+            error(letter, line_no, line, ReadErrorKind::DateCount { found: read.len(), expected: 3 });
+            None
+        }
+    }
+}
+
+fn one_date(letter: &mut Letter, line_no: usize, line: &str, rest: &str) -> Option<WrittenDate> {
+    let (found, _) = dates::find_dates(rest);
+    match found.as_slice() {
+        [Ok(date)] => Some(*date),
+        [Err(dates::BadDate(written))] => {
+            let written = written.clone();
+            error(letter, line_no, line, ReadErrorKind::BadDate { written });
+            None
+        }
+        _ => {
+            error(letter, line_no, line, ReadErrorKind::DateCount { found: found.len(), expected: 1 });
+            None
+        }
+    }
+}
+
+fn read_variant(letter: &mut Letter, line_no: usize, line: &str, rest: &str) {
+    let before = letter.moves.len();
+    read_moves(letter, line_no, line, rest, true);
+    let moves = letter.moves.split_off(before);
+    if moves.is_empty() {
+        if !letter.errors.iter().any(|e| e.line == line_no) {
+            error(letter, line_no, line, ReadErrorKind::EmptyVariant);
+        }
+        return;
+    }
+    letter.variants.push(Variant { line: line_no, moves });
+}
+
+/// Words that may stand in a move line and mean nothing to the record.
+fn is_filler(word: &str) -> bool {
+    matches!(
+        word.to_lowercase().trim_end_matches([',', ';', '.']),
+        "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*" | "e.p" | "ep" | "е.п" | "(=)" | "=" | "!" | "?" | "!!" | "??" | "!?"
+            | "?!" | "+" | "#" | "-" | "–" | "—" | ""
+    )
+}
+
+/// Reads a line of numbered moves (`12. e4 Nf6`, `12... Nf6`, `12. ... Nf6`,
+/// `12.e4`). Prose that merely starts with a number is left alone; a move line
+/// with a word that is no move is an error naming the word. An `if`/`если`
+/// inside the line starts a variant with the rest of it.
+fn read_moves(letter: &mut Letter, line_no: usize, line: &str, rest: &str, labelled: bool) {
+    let mut slot: Option<(u32, Color)> = None;
+    let mut found = 0usize;
+    let mut words = split_numbers(rest).into_iter().peekable();
+    while let Some(word) = words.next() {
+        match word {
+            Word::Number(number, black) => {
+                let Some(number) = number.parse::<u32>().ok().filter(|n| (1..=MAX_MOVE_NUMBER).contains(n)) else {
+                    error(letter, line_no, line, ReadErrorKind::MoveNumber { number: number.to_string() });
+                    return;
+                };
+                slot = Some((number, if black { Color::Black } else { Color::White }));
+            }
+            Word::Ellipsis => {
+                if let Some((number, _)) = slot {
+                    slot = Some((number, Color::Black));
+                }
+            }
+            Word::Text(text) if is_filler(text) => {}
+            Word::Text(text) if matches!(text.to_lowercase().as_str(), "if" | "если") => {
+                let remainder: Vec<String> = words.map(|word| word.to_string()).collect();
+                read_variant(letter, line_no, line, &remainder.join(" "));
+                return;
+            }
+            Word::Text(text) => match notation::parse_move(text) {
+                Ok(parsed) => {
+                    letter.moves.push(MoveToken {
+                        number: slot.map(|(number, _)| number),
+                        color: slot.map(|(_, color)| color),
+                        written: text.to_string(),
+                        text: parsed,
+                        line: line_no,
+                    });
+                    found += 1;
+                    slot = slot.map(|(number, color)| match color {
+                        Color::White => (number, Color::Black),
+                        Color::Black => (number + 1, Color::White),
+                    });
+                }
+                Err(_) if found == 0 && !labelled && !looks_like_a_move(text) => return,
+                Err(_) => {
+                    error(letter, line_no, line, ReadErrorKind::NotAMove { word: text.to_string() });
+                    return;
+                }
+            },
+        }
+    }
+}
+
+/// A word a player meant as a move: short, with a square's rank digit in it.
+fn looks_like_a_move(word: &str) -> bool {
+    word.chars().count() <= 8 && word.chars().any(|c| ('1'..='8').contains(&c))
+}
+
+enum Word<'a> {
+    /// A move number; `true` when dots say Black's move follows (`12...`).
+    Number(&'a str, bool),
+    Ellipsis,
+    Text(&'a str),
+}
+
+impl std::fmt::Display for Word<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Word::Number(number, true) => write!(f, "{number}..."),
+            Word::Number(number, false) => write!(f, "{number}."),
+            Word::Ellipsis => f.write_str("..."),
+            Word::Text(text) => f.write_str(text),
+        }
+    }
+}
+
+/// Splits a move line into numbers, ellipses and words (`12.e4` is two words).
+fn split_numbers(text: &str) -> Vec<Word<'_>> {
+    let mut words = Vec::new();
+    for raw in text.split_whitespace() {
+        let mut rest = raw;
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let after = &rest[digits..];
+        if digits > 0 && (after.starts_with('.') || after.starts_with('…')) {
+            let dots_end = after.len() - after.trim_start_matches(['.', '…']).len();
+            let dots = &after[..dots_end];
+            let black = dots.starts_with("..") || dots.contains('…');
+            words.push(Word::Number(&rest[..digits], black));
+            rest = &after[dots_end..];
+        }
+        if rest.is_empty() {
+            continue;
+        }
+        if rest.chars().all(|c| c == '.' || c == '…') {
+            words.push(Word::Ellipsis);
+        } else {
+            words.push(Word::Text(rest));
+        }
+    }
+    words
+}
+
+/// Draw offers, acceptances, declines, resignation and protest, in Russian and
+/// English. A decline is looked for first, so that "I do not accept the draw"
+/// is no acceptance.
+fn keywords(own_text: &str, own: &[(usize, &str)]) -> Vec<Keyword> {
+    const DECLINE: [&str; 8] = [
+        "не согласен на ничью", "не согласна на ничью", "не принимаю ничью", "отклоняю ничью",
+        "decline the draw", "do not accept the draw", "don't accept the draw", "draw declined",
+    ];
+    const ACCEPT: [&str; 10] = [
+        "согласен на ничью", "согласна на ничью", "принимаю ничью", "ничью принимаю", "accept the draw",
+        "accept your draw", "accept a draw", "accept draw", "draw accepted", "i agree to a draw",
+    ];
+    const OFFER: [&str; 7] =
+        ["предлагаю ничью", "предлагаю вам ничью", "offer a draw", "offer you a draw", "offer draw", "draw offer", "propose a draw"];
+    const RESIGN: [&str; 5] = ["сдаюсь", "сдаю партию", "i resign", "resign the game", "i hereby resign"];
+    let has = |phrases: &[&str]| phrases.iter().any(|phrase| own_text.contains(phrase));
+    let mut found = Vec::new();
+    if has(&DECLINE) {
+        found.push(Keyword::DrawDecline);
+    } else if has(&ACCEPT) {
+        found.push(Keyword::DrawAccept);
+    }
+    if has(&OFFER) {
+        found.push(Keyword::DrawOffer);
+    }
+    let negated_resign = own_text.contains("не сдаюсь") || own_text.contains("not resign");
+    if has(&RESIGN) && !negated_resign {
+        found.push(Keyword::Resign);
+    }
+    if own.iter().any(|(_, line)| PROTEST.is_match(line)) {
+        found.push(Keyword::Protest);
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(letter: &Letter) -> Vec<String> {
+        letter
+            .moves
+            .iter()
+            .map(|m| {
+                let number = m.number.map_or(String::new(), |n| n.to_string());
+                let dots = match m.color {
+                    Some(Color::White) => ".",
+                    Some(Color::Black) => "...",
+                    None => "",
+                };
+                format!("{number}{dots}{}", m.text)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn move_number_forms() {
+        let table = [
+            ("12. e4 Nf6", vec!["12.e4", "12...Nf6"]),
+            ("12... Nf6", vec!["12...Nf6"]),
+            ("12. ... Nf6", vec!["12...Nf6"]),
+            ("12...Nf6 13.Bb5", vec!["12...Nf6", "13.Bb5"]),
+            ("12.e4", vec!["12.e4"]),
+            ("12…Nf6", vec!["12...Nf6"]),
+            ("1. e4 e5 2. Кf3", vec!["1.e4", "1...e5", "2.Nf3"]),
+            ("1. 5254 5755 2. 7163", vec!["1.e2-e4", "1...e7-e5", "2.g1-f3"]),
+            ("5. Bxf7+! Kxf7 1-0", vec!["5.Bxf7", "5...Kxf7"]),
+        ];
+        for (text, expected) in table {
+            let letter = read(text);
+            assert!(letter.errors.is_empty(), "{text}: {:?}", letter.errors);
+            assert_eq!(moves(&letter), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn prose_starting_with_a_number_is_not_a_move_line() {
+        let letter = read("1. Спасибо за ход.\n2. Жду ответа.");
+        assert!(letter.moves.is_empty());
+        assert!(letter.errors.is_empty(), "{:?}", letter.errors);
+    }
+
+    #[test]
+    fn a_bad_move_word_is_named() {
+        let letter = read("Game 1\n2. Nf3 Zz9");
+        assert_eq!(letter.errors.len(), 1);
+        assert_eq!(letter.errors[0].line, 2);
+        assert_eq!(letter.errors[0].kind, ReadErrorKind::NotAMove { word: "Zz9".into() });
+        assert!(letter.errors[0].explain(Lang::En).contains("line 2"));
+    }
+
+    #[test]
+    fn absurd_numbers_are_errors() {
+        let letter = read("Time: 999999999999/-3\nDates: 32.13.2026, 01.11.2026, 02.11.2026\n99999. e4");
+        let codes: Vec<&str> = letter.errors.iter().map(ReadError::code).collect();
+        assert_eq!(codes, ["fraction_out_of_range", "bad_date", "move_number"]);
+        assert_eq!(letter.fraction, None);
+        assert!(letter.moves.is_empty());
+    }
+}

@@ -1,0 +1,152 @@
+//! Calendar days in the tournament zone and each player's start (10.3.2).
+
+use chrono::{DateTime, Days as ChronoDays, NaiveDate, TimeZone};
+use chrono_tz::Tz;
+use shakmaty::{ByColor, Color};
+
+/// `days(a, b)` is `b - a` in whole calendar days (negative when `b` is earlier).
+pub fn days(a: NaiveDate, b: NaiveDate) -> i64 {
+    (b - a).num_days()
+}
+
+/// The calendar date, in the tournament zone, of the moment a letter reached our
+/// mail server: its postmark (rules.md 2.1).
+pub fn postmark_date<Z: TimeZone>(moment: &DateTime<Z>, zone: Tz) -> NaiveDate {
+    moment.with_timezone(&zone).date_naive()
+}
+
+/// The dates that frame one game: the tournament's start and end and the day each
+/// player's clock may start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Calendar {
+    pub start_date: NaiveDate,
+    pub end_date: NaiveDate,
+    /// `start_P`: the start date, or the day after a late start sheet arrived.
+    pub start: ByColor<NaiveDate>,
+}
+
+impl Calendar {
+    /// A calendar where each player's start follows 10.3.2: a start sheet received
+    /// after the start date moves that player's start to the day after.
+    pub fn new(
+        start_date: NaiveDate,
+        end_date: NaiveDate,
+        sheet_received: ByColor<Option<NaiveDate>>,
+    ) -> Calendar {
+        let start = sheet_received.map(|received| match received {
+            Some(day) if day > start_date => day.checked_add_days(ChronoDays::new(1)).unwrap_or(day),
+            _ => start_date,
+        });
+        Calendar { start_date, end_date, start }
+    }
+
+    /// Both players start on the start date.
+    pub fn on_time(start_date: NaiveDate, end_date: NaiveDate) -> Calendar {
+        Calendar::new(start_date, end_date, ByColor::new_with(|_| None))
+    }
+
+    /// Thinking days from `from` (a delivery, or nothing for White's first move) to
+    /// `to` for `player`: never before his start, never past the end date, never
+    /// negative. The same day gives 0 (10.3.1).
+    pub fn thinking_days(&self, player: Color, from: Option<NaiveDate>, to: NaiveDate) -> u32 {
+        let start = *self.start.get(player);
+        let from = from.map_or(start, |day| day.max(start));
+        if from >= self.end_date {
+            return 0;
+        }
+        let to = to.min(self.end_date);
+        u32::try_from(days(from, to).max(0)).unwrap_or(u32::MAX)
+    }
+}
+
+/// `day + n` days, saturating at chrono's last date instead of failing.
+pub fn add_days(day: NaiveDate, n: u32) -> NaiveDate {
+    day.checked_add_days(ChronoDays::new(u64::from(n))).unwrap_or(NaiveDate::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::{FixedOffset, Utc};
+
+    fn d(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    /// Howard Hinnant's days_from_civil: an implementation independent of chrono.
+    fn civil_day_number(y: i64, m: i64, day: i64) -> i64 {
+        let y = if m <= 2 { y - 1 } else { y };
+        let era = if y >= 0 { y } else { y - 399 } / 400;
+        let yoe = y - era * 400;
+        let mp = (m + 9) % 12;
+        let doy = (153 * mp + 2) / 5 + day - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        era * 146_097 + doe - 719_468
+    }
+
+    #[test]
+    fn days_agrees_with_chrono_and_an_independent_count() {
+        use chrono::Datelike;
+        let anchors = ["2026-11-01", "2027-02-28", "2028-02-28", "2028-02-29", "1999-12-31"];
+        for a in anchors {
+            let a = d(a);
+            for offset in [0i64, 1, 2, 27, 28, 29, 30, 31, 59, 60, 365, 366, 400, 800] {
+                let b = a + chrono::Duration::days(offset);
+                assert_eq!(days(a, b), offset, "days({a}, {b})");
+                assert_eq!(days(b, a), -offset, "days({b}, {a})");
+                assert_eq!(days(a, b), (b - a).num_days(), "chrono disagrees for {a}..{b}");
+                let independent = civil_day_number(b.year().into(), b.month().into(), b.day().into())
+                    - civil_day_number(a.year().into(), a.month().into(), a.day().into());
+                assert_eq!(days(a, b), independent, "civil count disagrees for {a}..{b}");
+            }
+        }
+    }
+
+    #[test]
+    fn postmark_is_the_date_in_the_tournament_zone() {
+        // 21:30 UTC on 3 November is already 4 November in Moscow (UTC+3).
+        let moment = Utc.with_ymd_and_hms(2026, 11, 3, 21, 30, 0).unwrap();
+        assert_eq!(postmark_date(&moment, chrono_tz::Europe::Moscow), d("2026-11-04"));
+        assert_eq!(postmark_date(&moment, chrono_tz::Europe::London), d("2026-11-03"));
+        // Same moment written with a +05:00 offset: same date in Moscow.
+        let shifted = moment.with_timezone(&FixedOffset::east_opt(5 * 3600).unwrap());
+        assert_eq!(postmark_date(&shifted, chrono_tz::Europe::Moscow), d("2026-11-04"));
+    }
+
+    #[test]
+    fn late_start_sheet_moves_the_start_to_the_next_day() {
+        let cal = Calendar::new(
+            d("2026-11-01"),
+            d("2028-11-01"),
+            ByColor { white: Some(d("2026-10-20")), black: Some(d("2026-11-05")) },
+        );
+        assert_eq!(cal.start.white, d("2026-11-01"), "a sheet before the start changes nothing");
+        assert_eq!(cal.start.black, d("2026-11-06"), "late sheet: the day after");
+    }
+
+    #[test]
+    fn thinking_days_table() {
+        let cal = Calendar::new(
+            d("2026-11-01"),
+            d("2026-12-01"),
+            ByColor { white: None, black: Some(d("2026-11-05")) },
+        );
+        // (player, from, to, expected)
+        let table = [
+            (Color::White, None, "2026-11-03", 2),
+            (Color::White, None, "2026-11-01", 0),
+            (Color::White, None, "2026-10-30", 0),
+            (Color::White, Some("2026-11-07"), "2026-11-07", 0),
+            (Color::White, Some("2026-11-07"), "2026-11-12", 5),
+            (Color::Black, Some("2026-11-03"), "2026-11-08", 2),
+            (Color::Black, Some("2026-11-10"), "2026-11-08", 0),
+            (Color::White, Some("2026-11-25"), "2026-12-05", 6),
+            (Color::White, Some("2026-12-01"), "2026-12-05", 0),
+            (Color::White, Some("2026-12-02"), "2026-12-05", 0),
+        ];
+        for (line, (player, from, to, expected)) in table.into_iter().enumerate() {
+            let got = cal.thinking_days(player, from.map(d), d(to));
+            assert_eq!(got, expected, "row {line}: {player:?} from {from:?} to {to}");
+        }
+    }
+}

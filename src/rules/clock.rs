@@ -1,0 +1,185 @@
+//! The ledger of a game: one row per move made, with the dates that decide its
+//! thinking time, and what follows from the rows: totals, moves made, controls.
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use shakmaty::Color;
+
+use super::{Calendar, Rules};
+use crate::rules::judge::Expected;
+
+/// Days used by both players, written as a fraction White/Black (10.3.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fraction {
+    pub white: u32,
+    pub black: u32,
+}
+
+impl Fraction {
+    pub fn get(self, color: Color) -> u32 {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    pub fn add(&mut self, color: Color, days: u32) {
+        let slot = match color {
+            Color::White => &mut self.white,
+            Color::Black => &mut self.black,
+        };
+        *slot = slot.saturating_add(days);
+    }
+}
+
+impl std::fmt::Display for Fraction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.white, self.black)
+    }
+}
+
+/// One move made in the game, as the clock sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Row {
+    #[serde(with = "crate::color_serde")]
+    pub by: Color,
+    /// The move in SAN, for the chart.
+    pub san: String,
+    /// Played by the clerk from a variant its author sent earlier (2.4a).
+    pub conditional: bool,
+    /// Postmark of the letter that carried the move (for a conditional move: the
+    /// day the clerk played it).
+    pub sent_on: NaiveDate,
+    /// The day the partner got it; `None` while the forward is still to be sent.
+    pub delivered_on: Option<NaiveDate>,
+    /// Thinking days charged for this move.
+    pub days: u32,
+    /// Penalty days charged with this move (10.3.3).
+    pub penalty: u32,
+    /// Set on the first move of each letter: what the letter should have stated
+    /// and what it left out.
+    pub letter: Option<LetterFacts>,
+}
+
+/// What the clerk knows of one move letter beyond its moves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LetterFacts {
+    /// The dates the letter should have stated (from postmarks).
+    pub expected: Expected,
+    /// The letter was an omission (10.3.3): it lacked a date or the fraction, its
+    /// own or a restated one.
+    pub omission: bool,
+    /// Dates it left out, which the player's next letter must restate.
+    pub missing_dates: Vec<super::DateItem>,
+}
+
+/// Where a game stands, as far as the clock is concerned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    #[default]
+    Active,
+    /// Waiting for the chief arbiter after an overstep (10.3.6).
+    Suspended,
+    /// Ended with a result.
+    Finished,
+    /// Past the end date without a result: for the arbiter to adjudicate.
+    Adjudication,
+}
+
+/// An overstep declared and waiting for the arbiter (10.3.6–10.3.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Suspension {
+    #[serde(with = "crate::color_serde")]
+    pub offender: Color,
+    /// The day the overstep notice went out: the protest period runs from it.
+    pub notice_on: NaiveDate,
+    pub protest_received: bool,
+}
+
+/// Everything the rules need to know of one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ledger {
+    pub calendar: Calendar,
+    pub rows: Vec<Row>,
+    /// Penalty days not tied to a move (a wrong claim, 10.3.7).
+    pub extra_penalty: Fraction,
+    pub status: Status,
+    pub suspension: Option<Suspension>,
+}
+
+impl Ledger {
+    pub fn new(calendar: Calendar) -> Ledger {
+        Ledger {
+            calendar,
+            rows: Vec::new(),
+            extra_penalty: Fraction::default(),
+            status: Status::Active,
+            suspension: None,
+        }
+    }
+
+    /// `total_P` for both players: days plus penalties (rules.md 2.2).
+    pub fn totals(&self) -> Fraction {
+        let mut totals = self.extra_penalty;
+        for row in &self.rows {
+            totals.add(row.by, row.days.saturating_add(row.penalty));
+        }
+        totals
+    }
+
+    /// Moves `player` has actually made: variants count only once played (10.3.5).
+    pub fn moves_made(&self, player: Color) -> u32 {
+        let count = self.rows.iter().filter(|row| row.by == player).count();
+        u32::try_from(count).unwrap_or(u32::MAX)
+    }
+
+    /// Whose move it is: White before the first move, then the side that did not
+    /// make the last one.
+    pub fn to_move(&self) -> Color {
+        self.rows.last().map_or(Color::White, |row| !row.by)
+    }
+
+    /// The last move of `player`'s partner: the move `player` answers, if any.
+    pub fn answered_by(&self, player: Color) -> Option<&Row> {
+        self.rows.last().filter(|row| row.by != player)
+    }
+
+    /// The last letter of `player` (the first move of it), with its index.
+    pub fn last_letter_of(&self, player: Color) -> Option<(usize, &Row)> {
+        self.rows
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, row)| row.by == player && row.letter.is_some())
+    }
+
+    /// Whether `player` has had a letter with an omission in this game already.
+    pub fn has_omitted(&self, player: Color) -> bool {
+        self.rows
+            .iter()
+            .any(|row| row.by == player && row.letter.as_ref().is_some_and(|facts| facts.omission))
+    }
+
+    /// The days `player` has left in his current control, counting a move still
+    /// to make (`pending` = 1) or not: negative once overstepped.
+    pub fn days_left(&self, rules: &Rules, player: Color, pending: u32) -> i64 {
+        let limit = rules.limit(self.moves_made(player).saturating_add(pending));
+        i64::from(limit) - i64::from(self.totals().get(player))
+    }
+
+    /// The thinking days `player`, to move, has run up by `today` since the move
+    /// he answers reached him; `None` when nothing runs (not his move, the move
+    /// not yet delivered, or past the end date).
+    pub fn running_days(&self, player: Color, today: NaiveDate) -> Option<u32> {
+        if self.to_move() != player {
+            return None;
+        }
+        let from = match self.answered_by(player) {
+            Some(row) => Some(row.delivered_on?),
+            None if player == Color::White => None,
+            None => return None,
+        };
+        Some(self.calendar.thinking_days(player, from, today))
+    }
+}

@@ -1,0 +1,138 @@
+//! What falls due on a given day (rules.md 2.6): repeats and the first-move query
+//! (10.3.4), oversteps by silence (10.3.5), reminders, the end of the protest
+//! period (10.3.8) and the end date (10.3.2).
+
+use std::collections::BTreeSet;
+
+use chrono::NaiveDate;
+use serde::Serialize;
+use shakmaty::Color;
+
+use super::calendar::add_days;
+use super::{Ledger, Overstep, Rules, Status};
+
+/// One thing the clerk must do today.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Duty {
+    /// No answer to the letter carrying `ledger.rows[row]` for `repeat_after_days`:
+    /// repeat it to the partner by registered letter.
+    Repeat {
+        row: usize,
+        #[serde(with = "crate::color_serde")]
+        author: Color,
+    },
+    /// Black has not had White's first move `first_move_query_days` after the start.
+    FirstMoveQuery,
+    /// `player`, to move, has `days_left` days (at most `threshold`) in his control.
+    Reminder {
+        #[serde(with = "crate::color_serde")]
+        player: Color,
+        threshold: u32,
+        days_left: i64,
+    },
+    /// The running clock of the player to move has passed the limit.
+    SilentOverstep(Overstep),
+    /// The protest period after an overstep notice ended without a protest.
+    NoProtest {
+        #[serde(with = "crate::color_serde")]
+        offender: Color,
+        notice_on: NaiveDate,
+    },
+    /// The end date has come without a result.
+    Adjudication,
+}
+
+/// Names a duty so that it is done once; the clerk stores the keys it has done.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct DutyKey(pub String);
+
+impl Duty {
+    pub fn key(&self, ledger: &Ledger) -> DutyKey {
+        let text = match self {
+            Duty::Repeat { row, .. } => format!("repeat:{row}"),
+            Duty::FirstMoveQuery => "query".to_string(),
+            Duty::Reminder { player, threshold, .. } => {
+                format!("reminder:{}:{}:{threshold}", crate::color_name(*player), ledger.moves_made(*player))
+            }
+            Duty::SilentOverstep(overstep) => {
+                format!("silence:{}:{}", crate::color_name(overstep.offender), overstep.moves)
+            }
+            Duty::NoProtest { notice_on, .. } => format!("no-protest:{notice_on}"),
+            Duty::Adjudication => "adjudication".to_string(),
+        };
+        DutyKey(text)
+    }
+}
+
+/// The duties due on `today` that are not in `done`, in the order to do them.
+pub fn due(rules: &Rules, ledger: &Ledger, today: NaiveDate, done: &BTreeSet<DutyKey>) -> Vec<Duty> {
+    let mut duties = Vec::new();
+    match ledger.status {
+        Status::Finished => {}
+        _ if today >= ledger.calendar.end_date => duties.push(Duty::Adjudication),
+        Status::Adjudication => {}
+        Status::Suspended => {
+            if let Some(suspension) = ledger.suspension {
+                let last_day = add_days(suspension.notice_on, rules.protest_days);
+                if !suspension.protest_received && today > last_day {
+                    duties.push(Duty::NoProtest {
+                        offender: suspension.offender,
+                        notice_on: suspension.notice_on,
+                    });
+                }
+            }
+        }
+        Status::Active => active_duties(rules, ledger, today, &mut duties),
+    }
+    duties.retain(|duty| !done.contains(&duty.key(ledger)) && !reminded(duty, ledger, done));
+    duties
+}
+
+fn active_duties(rules: &Rules, ledger: &Ledger, today: NaiveDate, duties: &mut Vec<Duty>) {
+    let cal = &ledger.calendar;
+    let player = ledger.to_move();
+    let first_move_arrived = ledger.rows.first().is_some_and(|row| row.delivered_on.is_some());
+    if !first_move_arrived && today >= add_days(cal.start_date, rules.first_move_query_days) {
+        duties.push(Duty::FirstMoveQuery);
+    }
+    if let Some(last) = ledger.rows.len().checked_sub(1) {
+        let row = &ledger.rows[last];
+        if today >= add_days(row.sent_on, rules.repeat_after_days) {
+            duties.push(Duty::Repeat { row: last, author: row.by });
+        }
+    }
+    let Some(running) = ledger.running_days(player, today) else { return };
+    let moves = ledger.moves_made(player).saturating_add(1);
+    let limit = rules.limit(moves);
+    let total = ledger.totals().get(player).saturating_add(running);
+    if total > limit {
+        if rules.silent_overstep {
+            duties.push(Duty::SilentOverstep(Overstep { offender: player, total, limit, moves }));
+        }
+        return;
+    }
+    let days_left = i64::from(limit) - i64::from(total);
+    let tightest = rules
+        .reminder_days
+        .iter()
+        .copied()
+        .filter(|&threshold| days_left <= i64::from(threshold))
+        .min();
+    if let Some(threshold) = tightest {
+        duties.push(Duty::Reminder { player, threshold, days_left });
+    }
+}
+
+/// A reminder is already done when one at its threshold or a tighter one went out
+/// for the same move.
+fn reminded(duty: &Duty, ledger: &Ledger, done: &BTreeSet<DutyKey>) -> bool {
+    let Duty::Reminder { player, threshold, .. } = duty else { return false };
+    let prefix = format!("reminder:{}:{}:", crate::color_name(*player), ledger.moves_made(*player));
+    done.iter().any(|key| {
+        key.0
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.parse::<u32>().ok())
+            .is_some_and(|sent| sent <= *threshold)
+    })
+}

@@ -1,0 +1,352 @@
+//! One move letter judged: its thinking time, the corrections of what it stated
+//! (10.3.1), its omissions and penalties (10.3.3) and an overstep (10.3.5).
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use shakmaty::Color;
+
+use super::clock::LetterFacts;
+use super::{Fraction, Ledger, Row, Rules};
+
+/// One of the three dates a letter states (10.3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DateItem {
+    /// d1: the partner's sending date, by the postmark of his letter.
+    PartnerPostmark,
+    /// d2: the date the partner's letter arrived.
+    Received,
+    /// d3: the date of one's own reply.
+    Sent,
+}
+
+/// A value a letter must state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Item {
+    Date(DateItem),
+    Fraction,
+    /// A date of the previous letter that it left out and this one must restate.
+    Previous(DateItem),
+}
+
+/// Dates as a player wrote them (already resolved to calendar dates).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatedDates {
+    pub postmark: Option<NaiveDate>,
+    pub received: Option<NaiveDate>,
+    pub sent: Option<NaiveDate>,
+}
+
+impl StatedDates {
+    pub fn get(&self, item: DateItem) -> Option<NaiveDate> {
+        match item {
+            DateItem::PartnerPostmark => self.postmark,
+            DateItem::Received => self.received,
+            DateItem::Sent => self.sent,
+        }
+    }
+}
+
+/// Everything a move letter states about time.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stated {
+    pub dates: StatedDates,
+    pub fraction: Option<Fraction>,
+    /// `Previous dates:`: the dates the previous letter left out (10.3.3).
+    pub previous: Option<StatedDates>,
+}
+
+/// The dates a letter should state, by the postmarks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Expected {
+    /// d1: `sent_on` of the letter answered (none for White's first letter).
+    pub partner_postmark: Option<NaiveDate>,
+    /// d2: `delivered_on` of the letter answered.
+    pub received: Option<NaiveDate>,
+    /// d3: the postmark of this letter.
+    pub sent: NaiveDate,
+}
+
+impl Expected {
+    pub fn get(&self, item: DateItem) -> Option<NaiveDate> {
+        match item {
+            DateItem::PartnerPostmark => self.partner_postmark,
+            DateItem::Received => self.received,
+            DateItem::Sent => Some(self.sent),
+        }
+    }
+}
+
+/// A move the letter makes (or the clerk plays from a variant), in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewPly {
+    pub by: Color,
+    pub san: String,
+    /// Played from the partner's variant: costs its author nothing (2.4a).
+    pub conditional: bool,
+}
+
+/// The facts of a new move letter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Incoming {
+    pub by: Color,
+    /// `sent_on(L)`: the postmark.
+    pub sent_on: NaiveDate,
+    pub stated: Stated,
+    /// The moves it makes, the writer's own and any conditional replies between them.
+    pub plies: Vec<NewPly>,
+    /// The partner was a direct recipient (To/Cc): he got it on `sent_on`.
+    pub partner_direct: bool,
+}
+
+/// A stated value that differs from the clerk's (10.3.1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Correction {
+    /// A date: the right one, and for d2/d3 the effect on the writer's time
+    /// (positive: he has used more days than his dates say).
+    Date { item: Item, stated: NaiveDate, actual: NaiveDate, effect_days: Option<i64> },
+    /// A total in the fraction.
+    Total {
+        #[serde(with = "crate::color_serde")]
+        player: Color, stated: u32, actual: u32 },
+}
+
+/// A letter that left out a required value (10.3.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Omission {
+    /// The player's first omission in the game: he is told what is missing.
+    Warning { missing: Vec<Item> },
+    /// A later one: `days` penalty days (0 when `auto_penalty` is off and the
+    /// right to charge them is only reported).
+    Penalty { missing: Vec<Item>, days: u32 },
+}
+
+impl Omission {
+    pub fn missing(&self) -> &[Item] {
+        match self {
+            Omission::Warning { missing } | Omission::Penalty { missing, .. } => missing,
+        }
+    }
+}
+
+/// Time overstepped (10.3.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Overstep {
+    #[serde(with = "crate::color_serde")]
+    pub offender: Color,
+    pub total: u32,
+    pub limit: u32,
+    /// Moves counted (made, or made plus the one owed for a silence).
+    pub moves: u32,
+}
+
+/// What the rules say of one letter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The rows to add to the ledger, one per move.
+    pub rows: Vec<Row>,
+    pub expected: Expected,
+    /// Thinking days of the letter.
+    pub days: u32,
+    /// Penalty days charged with it.
+    pub penalty: u32,
+    /// The fraction the letter should have stated (with this move's days, before
+    /// this letter's penalty).
+    pub fraction: Fraction,
+    /// Totals after the letter, penalty included.
+    pub totals: Fraction,
+    pub corrections: Vec<Correction>,
+    pub omission: Option<Omission>,
+    pub overstep: Option<Overstep>,
+}
+
+/// Judges a move letter against the ledger as it stands before the letter.
+pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
+    let player = letter.by;
+    let cal = &ledger.calendar;
+    let answered = ledger.answered_by(player);
+    // A partner's move not yet forwarded can only have reached the writer
+    // directly, so its postmark is the best evidence of its delivery.
+    let answered_dates = answered.map(|row| (row.sent_on, row.delivered_on.unwrap_or(row.sent_on)));
+    let expected = Expected {
+        partner_postmark: answered_dates.map(|(sent, _)| sent),
+        received: answered_dates.map(|(_, delivered)| delivered),
+        sent: letter.sent_on,
+    };
+
+    let mut after = ledger.clone();
+    let mut days = 0;
+    for (index, ply) in letter.plies.iter().enumerate() {
+        let last = index + 1 == letter.plies.len();
+        let row_days = if ply.conditional {
+            0
+        } else {
+            let from = after.answered_by(ply.by).map(|row| row.delivered_on.unwrap_or(row.sent_on));
+            cal.thinking_days(ply.by, from, letter.sent_on)
+        };
+        if ply.by == player {
+            days += row_days;
+        }
+        after.rows.push(Row {
+            by: ply.by,
+            san: ply.san.clone(),
+            conditional: ply.conditional,
+            sent_on: letter.sent_on,
+            delivered_on: (!last || letter.partner_direct).then_some(letter.sent_on),
+            days: row_days,
+            penalty: 0,
+            letter: None,
+        });
+    }
+    let fraction = after.totals();
+
+    let mut missing = Vec::new();
+    let mut corrections = Vec::new();
+    check_dates(cal, player, &letter.stated, &expected, &mut missing, &mut corrections);
+    check_restated(ledger, player, letter.stated.previous.as_ref(), &mut missing, &mut corrections);
+    match letter.stated.fraction {
+        None => missing.push(Item::Fraction),
+        Some(stated) => {
+            for color in [Color::White, Color::Black] {
+                if stated.get(color) != fraction.get(color) {
+                    corrections.push(Correction::Total {
+                        player: color,
+                        stated: stated.get(color),
+                        actual: fraction.get(color),
+                    });
+                }
+            }
+        }
+    }
+
+    let omission = (!missing.is_empty()).then(|| {
+        if ledger.has_omitted(player) {
+            let days = if rules.auto_penalty { rules.penalty_days } else { 0 };
+            Omission::Penalty { missing: missing.clone(), days }
+        } else {
+            Omission::Warning { missing: missing.clone() }
+        }
+    });
+    let penalty = match omission {
+        Some(Omission::Penalty { days, .. }) => days,
+        _ => 0,
+    };
+
+    let first_own = ledger.rows.len()
+        + letter.plies.iter().position(|ply| ply.by == player).unwrap_or(0);
+    if let Some(row) = after.rows.get_mut(first_own) {
+        row.penalty = penalty;
+        row.letter = Some(LetterFacts {
+            expected,
+            omission: omission.is_some(),
+            missing_dates: missing
+                .iter()
+                .filter_map(|item| match item {
+                    Item::Date(date) => Some(*date),
+                    _ => None,
+                })
+                .collect(),
+        });
+    }
+    let totals = after.totals();
+    let moves = after.moves_made(player);
+    let limit = rules.limit(moves);
+    let overstep = (letter.sent_on < cal.end_date && totals.get(player) > limit).then_some(Overstep {
+        offender: player,
+        total: totals.get(player),
+        limit,
+        moves,
+    });
+
+    Verdict {
+        rows: after.rows.split_off(ledger.rows.len()),
+        expected,
+        days,
+        penalty,
+        fraction,
+        totals,
+        corrections,
+        omission,
+        overstep,
+    }
+}
+
+/// The letter's own three dates against the postmarks.
+fn check_dates(
+    cal: &super::Calendar,
+    player: Color,
+    stated: &Stated,
+    expected: &Expected,
+    missing: &mut Vec<Item>,
+    corrections: &mut Vec<Correction>,
+) {
+    let first_letter = expected.partner_postmark.is_none();
+    let required: &[DateItem] = if first_letter {
+        &[DateItem::Sent]
+    } else {
+        &[DateItem::PartnerPostmark, DateItem::Received, DateItem::Sent]
+    };
+    let days_with = |received: Option<NaiveDate>, sent: NaiveDate| {
+        i64::from(cal.thinking_days(player, received, sent))
+    };
+    let actual_days = days_with(expected.received, expected.sent);
+    for &item in required {
+        let Some(actual) = expected.get(item) else { continue };
+        let Some(written) = stated.dates.get(item) else {
+            missing.push(Item::Date(item));
+            continue;
+        };
+        if written == actual {
+            continue;
+        }
+        let effect_days = match item {
+            DateItem::PartnerPostmark => None,
+            DateItem::Received => Some(actual_days - days_with(Some(written), expected.sent)),
+            DateItem::Sent => Some(actual_days - days_with(expected.received, written)),
+        };
+        corrections.push(Correction::Date { item: Item::Date(item), stated: written, actual, effect_days });
+    }
+}
+
+/// The dates the writer's previous letter left out must come now (10.3.3).
+fn check_restated(
+    ledger: &Ledger,
+    player: Color,
+    previous: Option<&StatedDates>,
+    missing: &mut Vec<Item>,
+    corrections: &mut Vec<Correction>,
+) {
+    let Some((_, row)) = ledger.last_letter_of(player) else { return };
+    let Some(facts) = &row.letter else { return };
+    for &item in &facts.missing_dates {
+        let Some(actual) = facts.expected.get(item) else { continue };
+        match previous.and_then(|dates| dates.get(item)) {
+            None => missing.push(Item::Previous(item)),
+            Some(written) if written != actual => corrections.push(Correction::Date {
+                item: Item::Previous(item),
+                stated: written,
+                actual,
+                effect_days: None,
+            }),
+            Some(_) => {}
+        }
+    }
+}
+
+impl Ledger {
+    /// Adds a judged letter's moves to the ledger.
+    pub fn record(&mut self, verdict: &Verdict) {
+        self.rows.extend(verdict.rows.iter().cloned());
+    }
+
+    /// Sets the delivery date of the last move once the clerk's forward (or its
+    /// notice of a conditional move) has been accepted.
+    pub fn delivered(&mut self, on: NaiveDate) {
+        if let Some(row) = self.rows.last_mut() {
+            row.delivered_on.get_or_insert(on);
+        }
+    }
+}

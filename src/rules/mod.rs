@@ -1,0 +1,91 @@
+//! Section 10.3 of the regulation, as functions of values (`rules.md`).
+//!
+//! Nothing here reads a file, the network or the clock: the clerk hands in the
+//! game's ledger (every move with its postmark and delivery date), the facts of a
+//! new letter, or the day it acts on, and gets back what the rules say.
+//!
+//! - [`calendar`]: calendar days in the tournament zone, each player's start (10.3.2);
+//! - [`clock`]: the ledger of a game, thinking time per move, totals, controls;
+//! - [`judge`]: one move letter checked: time, corrections, omissions and
+//!   penalties (10.3.1, 10.3.3), overstep after the letter (10.3.5);
+//! - [`deadlines`]: what falls due on a day: repeats and queries (10.3.4), silent
+//!   oversteps, reminders, the protest period (10.3.8) and the end date.
+
+pub mod calendar;
+pub mod clock;
+pub mod deadlines;
+pub mod judge;
+
+pub use calendar::{Calendar, days, postmark_date};
+pub use clock::{Fraction, Ledger, Row, Status, Suspension};
+pub use deadlines::{Duty, DutyKey, due};
+pub use judge::{
+    Correction, DateItem, Expected, Incoming, Item, NewPly, Omission, Overstep, Stated,
+    StatedDates, Verdict, judge,
+};
+
+use serde::{Deserialize, Serialize};
+
+/// The limits of section 10.3, all adjustable by a tournament's `[rules]` table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Rules {
+    /// Days a player has for each control (10.3.1: 50).
+    pub days_per_control: u32,
+    /// Moves in one control (10.3.1: 10).
+    pub moves_per_control: u32,
+    /// Days charged for each repeated omission (10.3.3: 6); also for a wrong claim (10.3.7).
+    pub penalty_days: u32,
+    /// Charge the penalty at once (the clerk never misses the next-reply deadline).
+    pub auto_penalty: bool,
+    /// Days without an answer after which a letter is repeated (10.3.4: 40).
+    pub repeat_after_days: u32,
+    /// Days after the start by which Black queries a missing first move (10.3.4: 30).
+    pub first_move_query_days: u32,
+    /// Days an overstepper has to protest (10.3.8: 10).
+    pub protest_days: u32,
+    /// Declare an overstep by silence when the running clock passes the limit.
+    pub silent_overstep: bool,
+    /// Days left in a control at which a player to move is reminded (our addition).
+    pub reminder_days: Vec<u32>,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            days_per_control: 50,
+            moves_per_control: 10,
+            penalty_days: 6,
+            auto_penalty: true,
+            repeat_after_days: 40,
+            first_move_query_days: 30,
+            protest_days: 10,
+            silent_overstep: true,
+            reminder_days: vec![10, 3],
+        }
+    }
+}
+
+impl Rules {
+    /// The limit after `moves` moves: 50 days for 1..=10 moves, 100 for 11..=20, …
+    /// (10.3.5). No move yet counts as the first control.
+    pub fn limit(&self, moves: u32) -> u32 {
+        let per = self.moves_per_control.max(1);
+        let controls = moves.div_ceil(per).max(1);
+        self.days_per_control.saturating_mul(controls)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limit_is_a_staircase_of_controls() {
+        let rules = Rules::default();
+        let table = [(0, 50), (1, 50), (10, 50), (11, 100), (20, 100), (21, 150), (30, 150)];
+        for (moves, limit) in table {
+            assert_eq!(rules.limit(moves), limit, "limit after {moves} moves");
+        }
+    }
+}
