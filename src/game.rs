@@ -1,0 +1,587 @@
+//! The game record on shakmaty: moves in any notation resolved on the position,
+//! repeated moves checked against the record, conditional variants held and
+//! played (rules.md 2.4a), the ends of a game, and PGN.
+//!
+//! [`Game::apply`] either returns the next record or the reason the letter's
+//! moves cannot stand, leaving the record untouched.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+use shakmaty::san::{San, SanPlus};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Color, KnownOutcome, Move, Outcome, Position};
+
+use crate::Lang;
+use crate::letter::{MoveText, MoveToken, Variant};
+use crate::rules::NewPly;
+
+/// One move in the record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub san: String,
+    pub by: Color,
+    pub mv: Move,
+}
+
+/// A variant its author offered: from ply `start_ply` on, the partner's move, the
+/// author's reply, and so on, each as SAN.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldVariant {
+    #[serde(with = "crate::color_serde")]
+    pub author: Color,
+    pub start_ply: usize,
+    pub sans: Vec<String>,
+}
+
+/// How a game ended on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum End {
+    Checkmate {
+        #[serde(with = "crate::color_serde")]
+        winner: Color,
+    },
+    Stalemate,
+    InsufficientMaterial,
+}
+
+impl End {
+    /// The result in PGN form.
+    pub fn result(self) -> &'static str {
+        match self {
+            End::Checkmate { winner: Color::White } => "1-0",
+            End::Checkmate { winner: Color::Black } => "0-1",
+            End::Stalemate | End::InsufficientMaterial => "1/2-1/2",
+        }
+    }
+}
+
+/// The record of one game.
+#[derive(Clone, Debug, Default)]
+pub struct Game {
+    position: Chess,
+    played: Vec<Played>,
+    held: Vec<HeldVariant>,
+    end: Option<End>,
+}
+
+/// What a letter did to the record.
+#[derive(Clone, Debug)]
+pub struct Applied {
+    pub game: Game,
+    /// The new moves in order, the writer's and conditional replies between them.
+    pub plies: Vec<NewPly>,
+    /// The clerk played a conditional reply after the writer's last move: the
+    /// writer must be told, and answers that notice (2.4a).
+    pub conditional_reply: Option<String>,
+    /// Variants of the writer now held for the partner.
+    pub offered: Vec<HeldVariant>,
+    /// The partner's variants that lapsed because the move did not match.
+    pub lapsed: usize,
+    pub end: Option<End>,
+}
+
+/// Why a letter's moves cannot stand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    /// The move as written, where one move is to blame.
+    pub written: Option<String>,
+    pub line: Option<usize>,
+    pub reason: Reason,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum Reason {
+    /// No legal move matches.
+    Illegal,
+    /// Several legal moves match; they are listed.
+    Ambiguous { candidates: Vec<String> },
+    /// It is the partner's move.
+    OutOfTurn,
+    /// The number points past the next move, which is `expected`.
+    Numbering { expected: String },
+    /// A repeated move differs from the record, which has `recorded`.
+    RepeatMismatch { recorded: String },
+    /// The letter repeats moves but makes none of its own.
+    NoMove,
+    /// The game has ended.
+    GameOver,
+    /// A variant move is illegal, ambiguous, or out of order.
+    Variant { detail: String },
+}
+
+impl Refusal {
+    fn new(token: &MoveToken, reason: Reason) -> Refusal {
+        Refusal { written: Some(token.written.clone()), line: Some(token.line), reason }
+    }
+
+    /// The reason in plain words for the player.
+    pub fn explain(&self, lang: Lang) -> String {
+        let written = self.written.as_deref().unwrap_or("");
+        let at = match (self.line, lang) {
+            (Some(line), Lang::Ru) => format!("строка {line}, «{written}»: "),
+            (Some(line), Lang::En) => format!("line {line}, \"{written}\": "),
+            (None, _) => String::new(),
+        };
+        let why = match (&self.reason, lang) {
+            (Reason::Illegal, Lang::Ru) => "такой ход невозможен в позиции партии".to_string(),
+            (Reason::Illegal, Lang::En) => "this move is not legal in the game's position".to_string(),
+            (Reason::Ambiguous { candidates }, Lang::Ru) => {
+                format!("ход неоднозначен, подходят: {}; укажите, какой", candidates.join(", "))
+            }
+            (Reason::Ambiguous { candidates }, Lang::En) => {
+                format!("the move is ambiguous, it could be {}; say which", candidates.join(", "))
+            }
+            (Reason::OutOfTurn, Lang::Ru) => "сейчас ход партнёра, ваш ход не принят".to_string(),
+            (Reason::OutOfTurn, Lang::En) => "it is your partner's move, not yours".to_string(),
+            (Reason::Numbering { expected }, Lang::Ru) => format!("следующий ход партии — {expected}"),
+            (Reason::Numbering { expected }, Lang::En) => format!("the next move of the game is {expected}"),
+            (Reason::RepeatMismatch { recorded }, Lang::Ru) => {
+                format!("в записи партии на этом месте {recorded}")
+            }
+            (Reason::RepeatMismatch { recorded }, Lang::En) => {
+                format!("the game record has {recorded} at this point")
+            }
+            (Reason::NoMove, Lang::Ru) => "в письме нет вашего ответного хода".to_string(),
+            (Reason::NoMove, Lang::En) => "the letter has no move of yours".to_string(),
+            (Reason::GameOver, Lang::Ru) => "партия уже закончена".to_string(),
+            (Reason::GameOver, Lang::En) => "the game is already over".to_string(),
+            (Reason::Variant { detail }, Lang::Ru) => format!("условный вариант не принят: {detail}"),
+            (Reason::Variant { detail }, Lang::En) => format!("the conditional variant cannot stand: {detail}"),
+        };
+        format!("{at}{why}")
+    }
+}
+
+/// The name of ply `ply` (0-based): `12.` for White, `12...` for Black.
+pub fn ply_label(ply: usize) -> String {
+    let number = ply / 2 + 1;
+    if ply % 2 == 0 { format!("{number}.") } else { format!("{number}...") }
+}
+
+fn ply_of(token: &MoveToken) -> Option<usize> {
+    let number = usize::try_from(token.number?).ok()?;
+    let black = usize::from(token.color? == Color::Black);
+    Some((number - 1) * 2 + black)
+}
+
+/// Finds the legal move a written move means. Exact first; then, as an arbiter
+/// would, forgiving a missing or extra capture sign and a missing promotion
+/// piece, as long as one move remains.
+pub fn resolve(position: &Chess, text: MoveText) -> Result<Move, Reason> {
+    let legal = position.legal_moves();
+    let matches = |m: &Move, lenient: bool| -> bool {
+        match text {
+            MoveText::Castle(side) => m.castling_side() == Some(side),
+            MoveText::Normal { role, file, rank, capture, to, promotion, .. } => {
+                let UciMove::Normal { from, to: target, .. } = UciMove::from_standard(*m) else {
+                    return false;
+                };
+                role.is_none_or(|role| role == m.role())
+                    && file.is_none_or(|file| file == from.file())
+                    && rank.is_none_or(|rank| rank == from.rank())
+                    && to == target
+                    && (promotion == m.promotion() || (lenient && promotion.is_none()))
+                    && (lenient || capture == m.is_capture() || role.is_none())
+            }
+        }
+    };
+    for lenient in [false, true] {
+        let found: Vec<&Move> = legal.iter().filter(|m| matches(m, lenient)).collect();
+        match found.as_slice() {
+            [] => continue,
+            [one] => return Ok(**one),
+            many => {
+                let candidates = many.iter().map(|m| San::from_move(position, **m).to_string()).collect();
+                return Err(Reason::Ambiguous { candidates });
+            }
+        }
+    }
+    Err(Reason::Illegal)
+}
+
+impl Game {
+    /// A new game from the initial position.
+    pub fn new() -> Game {
+        Game::default()
+    }
+
+    /// The record rebuilt from its moves in SAN, as stored.
+    pub fn from_sans<S: AsRef<str>>(sans: &[S], held: Vec<HeldVariant>) -> Result<Game, String> {
+        let mut game = Game::new();
+        for (ply, san) in sans.iter().enumerate() {
+            let san = san.as_ref();
+            let mv = San::from_ascii(san.as_bytes())
+                .map_err(|_| format!("{}{san}: not SAN", ply_label(ply)))?
+                .to_move(&game.position)
+                .map_err(|e| format!("{}{san}: {e}", ply_label(ply)))?;
+            game.push(mv);
+        }
+        game.held = held;
+        Ok(game)
+    }
+
+    pub fn moves(&self) -> &[Played] {
+        &self.played
+    }
+
+    pub fn sans(&self) -> Vec<String> {
+        self.played.iter().map(|p| p.san.clone()).collect()
+    }
+
+    pub fn held(&self) -> &[HeldVariant] {
+        &self.held
+    }
+
+    pub fn position(&self) -> &Chess {
+        &self.position
+    }
+
+    pub fn turn(&self) -> Color {
+        self.position.turn()
+    }
+
+    pub fn end(&self) -> Option<End> {
+        self.end
+    }
+
+    /// The label of the next move: `12.` or `12...`.
+    pub fn next_label(&self) -> String {
+        ply_label(self.played.len())
+    }
+
+    /// The position before ply `ply`.
+    fn position_at(&self, ply: usize) -> Chess {
+        let mut position = Chess::default();
+        for played in &self.played[..ply.min(self.played.len())] {
+            position.play_unchecked(played.mv);
+        }
+        position
+    }
+
+    fn push(&mut self, mv: Move) {
+        let by = self.position.turn();
+        let san = San::from_move(&self.position, mv).to_string();
+        self.position.play_unchecked(mv);
+        self.played.push(Played { san, by, mv });
+        self.end = match self.position.outcome() {
+            Outcome::Known(KnownOutcome::Decisive { winner }) => Some(End::Checkmate { winner }),
+            Outcome::Known(KnownOutcome::Draw) if self.position.is_stalemate() => Some(End::Stalemate),
+            Outcome::Known(KnownOutcome::Draw) => Some(End::InsufficientMaterial),
+            Outcome::Unknown => None,
+        };
+    }
+
+    /// Applies a letter of `by`: its moves in turn (repeats checked), conditional
+    /// replies of the partner's variants played as they match, and the letter's
+    /// own variants held.
+    pub fn apply(&self, by: Color, moves: &[MoveToken], variants: &[Variant]) -> Result<Applied, Refusal> {
+        let mut game = self.clone();
+        let first_new = game.played.len();
+        let mut plies = Vec::new();
+        let mut lapsed = 0;
+        let mut own_moves = 0;
+        for token in moves {
+            let ply = ply_of(token).unwrap_or(game.played.len());
+            if ply < game.played.len() {
+                let before = game.position_at(ply);
+                let recorded = &game.played[ply];
+                let written = resolve(&before, token.text).ok();
+                if written != Some(recorded.mv) {
+                    let recorded = format!("{}{}", ply_label(ply), recorded.san);
+                    return Err(Refusal::new(token, Reason::RepeatMismatch { recorded }));
+                }
+                continue;
+            }
+            if game.end.is_some() {
+                return Err(Refusal::new(token, Reason::GameOver));
+            }
+            if game.turn() != by {
+                return Err(Refusal::new(token, Reason::OutOfTurn));
+            }
+            if ply > game.played.len() {
+                let expected = game.next_label();
+                return Err(Refusal::new(token, Reason::Numbering { expected }));
+            }
+            let mv = resolve(&game.position, token.text).map_err(|reason| Refusal::new(token, reason))?;
+            game.push(mv);
+            own_moves += 1;
+            plies.push(NewPly { by, san: game.played[ply].san.clone(), conditional: false });
+            lapsed += game.answer_variants(ply, &mut plies);
+        }
+        if own_moves == 0 {
+            let reason = if game.end.is_some() { Reason::GameOver } else if game.turn() != by { Reason::OutOfTurn } else { Reason::NoMove };
+            let token = moves.last();
+            return Err(Refusal {
+                written: token.map(|t| t.written.clone()),
+                line: token.map(|t| t.line),
+                reason,
+            });
+        }
+        let conditional_reply = plies.last().filter(|ply| ply.conditional).map(|ply| {
+            format!("{}{}", ply_label(game.played.len() - 1), ply.san)
+        });
+        let mut offered = Vec::new();
+        if game.end.is_none() {
+            for variant in variants {
+                offered.push(game.offer(by, variant)?);
+            }
+        }
+        if !offered.is_empty() {
+            game.held.retain(|held| held.author != by);
+            game.held.extend(offered.iter().cloned());
+        }
+        debug_assert!(game.played.len() > first_new);
+        let end = game.end;
+        Ok(Applied { game, plies, conditional_reply, offered, lapsed, end })
+    }
+
+    /// After the partner's move at `ply`, plays the reply of a variant of his
+    /// partner's that foresaw it, and drops the variants that did not.
+    fn answer_variants(&mut self, ply: usize, plies: &mut Vec<NewPly>) -> usize {
+        let mover = self.played[ply].by;
+        let san = self.played[ply].san.clone();
+        let (waiting, others): (Vec<_>, Vec<_>) =
+            self.held.drain(..).partition(|held| held.author != mover && held.start_ply == ply);
+        self.held = others;
+        let (matched, lapsed): (Vec<_>, Vec<_>) = waiting.into_iter().partition(|held| held.sans[0] == san);
+        if let Some(mut variant) = matched.into_iter().next()
+            && let Some(reply) = variant.sans.get(1).cloned()
+        {
+            let mv = San::from_ascii(reply.as_bytes()).ok().and_then(|san| san.to_move(&self.position).ok());
+            if let Some(mv) = mv {
+                self.push(mv);
+                plies.push(NewPly { by: variant.author, san: reply, conditional: true });
+                if variant.sans.len() > 2 {
+                    variant.sans.drain(..2);
+                    variant.start_ply += 2;
+                    self.held.push(variant);
+                }
+            }
+        }
+        lapsed.len()
+    }
+
+    /// Checks a variant offered by `author` from the current position.
+    fn offer(&self, author: Color, variant: &Variant) -> Result<HeldVariant, Refusal> {
+        let start_ply = self.played.len();
+        let mut position = self.position.clone();
+        let mut sans = Vec::new();
+        for (index, token) in variant.moves.iter().enumerate() {
+            let ply = start_ply + index;
+            let refuse = |detail: String| Refusal::new(token, Reason::Variant { detail });
+            if let Some(written) = ply_of(token)
+                && written != ply
+            {
+                return Err(refuse(format!("{} {}", ply_label(ply), "expected")));
+            }
+            if index == 0 && position.turn() == author {
+                return Err(refuse("it must start with the partner's move".into()));
+            }
+            let mv = resolve(&position, token.text).map_err(|reason| {
+                let detail = Refusal { written: None, line: None, reason }.explain(Lang::En);
+                refuse(detail)
+            })?;
+            sans.push(San::from_move(&position, mv).to_string());
+            position.play_unchecked(mv);
+            if position.is_game_over() {
+                break;
+            }
+        }
+        Ok(HeldVariant { author, start_ply, sans })
+    }
+
+    /// The game in PGN: `tags` in order, then the moves with an optional comment
+    /// after each ply, and the result.
+    pub fn pgn(&self, tags: &[(&str, String)], comments: &[Option<String>], result: &str) -> String {
+        let mut out = String::new();
+        for (name, value) in tags {
+            let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+            let _ = writeln!(out, "[{name} \"{value}\"]");
+        }
+        out.push('\n');
+        let mut words = Vec::new();
+        let mut position = Chess::default();
+        for (ply, played) in self.played.iter().enumerate() {
+            if ply % 2 == 0 {
+                words.push(format!("{}.", ply / 2 + 1));
+            } else if comments.get(ply - 1).is_some_and(Option::is_some) {
+                words.push(format!("{}...", ply / 2 + 1));
+            }
+            words.push(SanPlus::from_move_and_play_unchecked(&mut position, played.mv).to_string());
+            if let Some(Some(comment)) = comments.get(ply) {
+                words.push(format!("{{{}}}", comment.replace('}', ")")));
+            }
+        }
+        words.push(result.to_string());
+        let mut line = String::new();
+        for word in words {
+            if !line.is_empty() && line.len() + 1 + word.len() > 79 {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&word);
+        }
+        out.push_str(&line);
+        out.push('\n');
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::letter::read;
+
+    fn game(sans: &str) -> Game {
+        let sans: Vec<&str> = sans.split_whitespace().collect();
+        Game::from_sans(&sans, Vec::new()).unwrap()
+    }
+
+    fn apply(game: &Game, by: Color, text: &str) -> Result<Applied, Refusal> {
+        let letter = read(text);
+        assert!(letter.errors.is_empty(), "{text}: {:?}", letter.errors);
+        game.apply(by, &letter.moves, &letter.variants)
+    }
+
+    fn plies(applied: &Applied) -> Vec<String> {
+        applied
+            .plies
+            .iter()
+            .map(|p| format!("{}{}", if p.conditional { "*" } else { "" }, p.san))
+            .collect()
+    }
+
+    #[test]
+    fn every_notation_resolves_to_the_same_move() {
+        let start = game("e4 e5");
+        for text in ["2. Nf3", "2. Кf3", "2. Ng1-f3", "2. g1-f3", "2. 7163", "2. ♘f3", "Move: Nf3", "Ход: Кf3"] {
+            let applied = apply(&start, Color::White, text).unwrap_or_else(|r| panic!("{text}: {r:?}"));
+            assert_eq!(plies(&applied), ["Nf3"], "{text}");
+        }
+    }
+
+    #[test]
+    fn refusals_table() {
+        let start = game("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Nc3 b5 Bb3 d6 Ng5 O-O");
+        // (by, letter, reason code)
+        let table: [(Color, &str, &str); 8] = [
+            (Color::White, "9. Qh5h6", "illegal"),
+            (Color::White, "9. Фd1-d3", "illegal"),
+            (Color::Black, "9... Nd4", "out_of_turn"),
+            (Color::White, "10. d3", "numbering"),
+            (Color::White, "8... Nf6 9. d3", "repeat_mismatch"),
+            (Color::White, "8... O-O", "no_move"),
+            (Color::White, "9. Kxe8", "illegal"),
+            (Color::White, "9. d3\nif 9... Bb7 10. Nxh7", "variant"),
+        ];
+        for (by, text, code) in table {
+            let refusal = apply(&start, by, text).err().unwrap_or_else(|| panic!("{text} should be refused"));
+            let json = serde_json::to_value(&refusal.reason).unwrap();
+            assert_eq!(json["code"], code, "{text}: {refusal:?}");
+            assert!(!refusal.explain(Lang::Ru).is_empty());
+        }
+        let knights = game("Nf3 Nf6 d3 d6");
+        let Err(Refusal { reason: Reason::Ambiguous { candidates }, .. }) = apply(&knights, Color::White, "3. Nd2") else {
+            panic!("ambiguous expected");
+        };
+        assert_eq!(candidates, ["Nbd2", "Nfd2"]);
+        let refusal = apply(&knights, Color::White, "3. Кd2").unwrap_err();
+        assert!(refusal.explain(Lang::Ru).contains("Nbd2, Nfd2"), "{}", refusal.explain(Lang::Ru));
+    }
+
+    #[test]
+    fn capture_sign_and_promotion_piece_are_forgiven_when_unique() {
+        let start = game("e4 d5");
+        let applied = apply(&start, Color::White, "2. ed5").unwrap();
+        assert_eq!(plies(&applied), ["exd5"]);
+        let applied = apply(&start, Color::White, "2. e4-d5").unwrap();
+        assert_eq!(plies(&applied), ["exd5"]);
+    }
+
+    #[test]
+    fn a_repeated_partner_move_must_match_the_record() {
+        let start = game("e4");
+        assert!(apply(&start, Color::Black, "1. e4 e5").is_ok());
+        assert!(apply(&start, Color::Black, "1. е2-е4 e5").is_ok());
+        let refusal = apply(&start, Color::Black, "1. d4 d5").unwrap_err();
+        assert_eq!(refusal.reason, Reason::RepeatMismatch { recorded: "1.e4".into() });
+    }
+
+    #[test]
+    fn conditional_variant_played_when_the_partner_matches() {
+        let start = game("e4 e5 Nf3 Nc6 Bb5");
+        // Black offers: if 4. Ba4 then 4... Nf6.
+        let black = apply(&start, Color::Black, "3... a6\nif 4. Ba4 Nf6").unwrap();
+        assert_eq!(black.offered.len(), 1);
+        assert_eq!(plies(&black), ["a6"]);
+        // White plays Ba4: the clerk plays Nf6 for Black at once and tells White.
+        let white = apply(&black.game, Color::White, "4. Ba4").unwrap();
+        assert_eq!(plies(&white), ["Ba4", "*Nf6"]);
+        assert_eq!(white.conditional_reply.as_deref(), Some("4...Nf6"));
+        assert!(white.game.held().is_empty());
+        // White wrote his next move after it in the same letter: applied in turn.
+        let white = apply(&black.game, Color::White, "4. Ba4 Nf6 5. O-O").unwrap();
+        assert_eq!(plies(&white), ["Ba4", "*Nf6", "O-O"]);
+        assert_eq!(white.conditional_reply, None);
+        // White wrote another reply for Black than the variant: refused.
+        let refusal = apply(&black.game, Color::White, "4. Ba4 d6 5. O-O").unwrap_err();
+        assert_eq!(refusal.reason, Reason::RepeatMismatch { recorded: "4...Nf6".into() });
+    }
+
+    #[test]
+    fn a_variant_that_does_not_match_lapses() {
+        let start = game("e4 e5 Nf3 Nc6 Bb5");
+        let black = apply(&start, Color::Black, "3... a6\nесли 4. Сa4 Кf6").unwrap();
+        let white = apply(&black.game, Color::White, "4. Bxc6").unwrap();
+        assert_eq!(plies(&white), ["Bxc6"]);
+        assert_eq!(white.lapsed, 1);
+        assert!(white.game.held().is_empty());
+    }
+
+    #[test]
+    fn a_long_variant_continues_move_by_move() {
+        let start = game("e4 e5 Nf3 Nc6 Bb5");
+        let black = apply(&start, Color::Black, "3... a6\nif 4. Ba4 Nf6 5. O-O Be7").unwrap();
+        let white = apply(&black.game, Color::White, "4. Ba4").unwrap();
+        assert_eq!(white.game.held().len(), 1, "the rest of the variant is still held");
+        let white = apply(&white.game, Color::White, "4... Nf6 5. O-O").unwrap();
+        assert_eq!(plies(&white), ["O-O", "*Be7"]);
+    }
+
+    #[test]
+    fn ends_of_a_game() {
+        let mate = apply(&game("f3 e5 g4"), Color::Black, "2... Qh4#").unwrap();
+        assert_eq!(mate.end, Some(End::Checkmate { winner: Color::Black }));
+        assert_eq!(mate.end.unwrap().result(), "0-1");
+        let after = apply(&mate.game, Color::White, "3. Kf2").unwrap_err();
+        assert_eq!(after.reason, Reason::GameOver);
+        // Sam Loyd's ten-move stalemate.
+        let stalemate = game("e3 a5 Qh5 Ra6 Qxa5 h5 h4 Rah6 Qxc7 f6 Qxd7+ Kf7 Qxb7 Qd3 Qxb8 Qh7 Qxc8 Kg6");
+        let applied = apply(&stalemate, Color::White, "10. Qe6").unwrap();
+        assert_eq!(applied.end, Some(End::Stalemate));
+    }
+
+    #[test]
+    fn pgn_round_trips_through_shakmaty() {
+        let record = game("e4 e5 Nf3 Nc6 Bb5 a6");
+        let comments = vec![Some("2026-11-03, 2 days".to_string()), None, None, Some("x".into()), None, None];
+        let pgn = record.pgn(&[("Event", "CC-2026".into()), ("White", "Ivanov \"I\"".into())], &comments, "*");
+        assert!(pgn.starts_with("[Event \"CC-2026\"]\n[White \"Ivanov \\\"I\\\"\"]\n\n1. e4 {2026-11-03, 2 days} 1... e5"));
+        // Read the moves back: strip tags and comments, replay every SAN.
+        let body = pgn.split("\n\n").nth(1).unwrap();
+        let sans: Vec<&str> = body
+            .split(['{', '}'])
+            .step_by(2)
+            .flat_map(str::split_whitespace)
+            .filter(|w| !w.ends_with('.') && *w != "*")
+            .collect();
+        assert_eq!(Game::from_sans(&sans, Vec::new()).unwrap().sans(), record.sans());
+    }
+}

@@ -190,12 +190,13 @@ fn iccf(ascii: &str) -> Option<MoveText> {
 fn long_algebraic(ascii: &str) -> Option<MoveText> {
     let bytes = ascii.as_bytes();
     let (role, rest) = match bytes.first()? {
-        b'K' => (Role::King, &bytes[1..]),
-        b'Q' => (Role::Queen, &bytes[1..]),
-        b'R' => (Role::Rook, &bytes[1..]),
-        b'B' => (Role::Bishop, &bytes[1..]),
-        b'N' => (Role::Knight, &bytes[1..]),
-        _ => (Role::Pawn, bytes),
+        b'K' => (Some(Role::King), &bytes[1..]),
+        b'Q' => (Some(Role::Queen), &bytes[1..]),
+        b'R' => (Some(Role::Rook), &bytes[1..]),
+        b'B' => (Some(Role::Bishop), &bytes[1..]),
+        b'N' => (Some(Role::Knight), &bytes[1..]),
+        // Without a piece letter the squares alone say the move (`g1-f3`).
+        _ => (None, bytes),
     };
     let from = Square::from_ascii(rest.get(0..2)?).ok()?;
     let (capture, rest) = match rest.get(2)? {
@@ -212,7 +213,7 @@ fn long_algebraic(ascii: &str) -> Option<MoveText> {
         _ => return None,
     };
     Some(MoveText::Normal {
-        role: Some(role),
+        role,
         file: Some(from.file()),
         rank: Some(from.rank()),
         capture,
