@@ -479,7 +479,7 @@ mod tests {
             (Color::White, "8... Nf6 9. d3", "repeat_mismatch"),
             (Color::White, "8... O-O", "no_move"),
             (Color::White, "9. Kxe8", "illegal"),
-            (Color::White, "9. d3\nif 9... Bb7 10. Nxh7", "variant"),
+            (Color::White, "9. d3\nif 9... Bb7 10. Qxd8", "variant"),
         ];
         for (by, text, code) in table {
             let refusal = apply(&start, by, text).err().unwrap_or_else(|| panic!("{text} should be refused"));
