@@ -1,0 +1,231 @@
+//! The time chart (Table 2 of the regulation): one row per move with its dates,
+//! days, penalty, running total, the limit of the current control and the days
+//! left; rendered as text, CSV and the JSON object of `chart --format json`.
+
+use chrono::NaiveDate;
+use serde::Serialize;
+use serde_json::{Value, json};
+use shakmaty::Color;
+
+use crate::rules::{Fraction, Ledger, Rules, Status};
+use crate::{Lang, color_name};
+
+/// One row of the chart.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChartRow {
+    pub number: u32,
+    #[serde(with = "crate::color_serde")]
+    pub color: Color,
+    pub san: String,
+    pub conditional: bool,
+    /// d1: the postmark of the partner's move this one answers.
+    pub partner_postmark: Option<NaiveDate>,
+    /// d2: when that move reached the player.
+    pub received: Option<NaiveDate>,
+    /// d3: the postmark of this move.
+    pub sent_on: NaiveDate,
+    /// When this move reached the partner.
+    pub delivered_on: Option<NaiveDate>,
+    pub days: u32,
+    pub penalty: u32,
+    /// The player's running total after this move.
+    pub total: u32,
+    /// The limit for the moves he has made so far (50, 100, …).
+    pub limit: u32,
+    pub left: i64,
+}
+
+/// A game's chart with what names it.
+#[derive(Clone, Debug)]
+pub struct Chart {
+    pub game: String,
+    pub white: String,
+    pub black: String,
+    pub status: Status,
+    pub result: Option<String>,
+    pub totals: Fraction,
+    pub rows: Vec<ChartRow>,
+    /// Corrections, penalties, repeats: one line each, under the table.
+    pub notes: Vec<String>,
+}
+
+/// The rows of the chart from the ledger.
+pub fn rows(ledger: &Ledger, rules: &Rules) -> Vec<ChartRow> {
+    let mut totals = Fraction::default();
+    let mut moves = Fraction::default();
+    let mut out = Vec::with_capacity(ledger.rows.len());
+    for (ply, row) in ledger.rows.iter().enumerate() {
+        totals.add(row.by, row.days.saturating_add(row.penalty));
+        moves.add(row.by, 1);
+        let answered = ply.checked_sub(1).map(|previous| &ledger.rows[previous]);
+        let total = totals.get(row.by);
+        let limit = rules.limit(moves.get(row.by));
+        out.push(ChartRow {
+            number: u32::try_from(ply / 2 + 1).unwrap_or(u32::MAX),
+            color: row.by,
+            san: row.san.clone(),
+            conditional: row.conditional,
+            partner_postmark: answered.map(|previous| previous.sent_on),
+            received: answered.and_then(|previous| previous.delivered_on),
+            sent_on: row.sent_on,
+            delivered_on: row.delivered_on,
+            days: row.days,
+            penalty: row.penalty,
+            total,
+            limit,
+            left: i64::from(limit) - i64::from(total),
+        });
+    }
+    out
+}
+
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Active => "active",
+        Status::Suspended => "suspended",
+        Status::Finished => "finished",
+        Status::Adjudication => "adjudication",
+    }
+}
+
+fn date_text(date: Option<NaiveDate>, lang: Lang) -> String {
+    match (date, lang) {
+        (None, _) => "-".to_string(),
+        (Some(date), Lang::Ru) => date.format("%d.%m.%Y").to_string(),
+        (Some(date), Lang::En) => date.format("%Y-%m-%d").to_string(),
+    }
+}
+
+impl Chart {
+    /// The one-line summary of `games --json`: the chart object without moves.
+    pub fn summary_json(&self) -> Value {
+        json!({
+            "game": self.game,
+            "white": self.white,
+            "black": self.black,
+            "status": status_name(self.status),
+            "result": self.result,
+            "totals": {"white": self.totals.white, "black": self.totals.black},
+        })
+    }
+
+    /// The object of `chart GAME --format json` (contract.md 1).
+    pub fn to_json(&self) -> Value {
+        let mut value = self.summary_json();
+        let moves: Vec<Value> = self
+            .rows
+            .iter()
+            .map(|row| {
+                json!({
+                    "number": row.number,
+                    "color": color_name(row.color),
+                    "san": row.san,
+                    "sent_on": row.sent_on,
+                    "delivered_on": row.delivered_on,
+                    "days": row.days,
+                    "penalty": row.penalty,
+                    "total": row.total,
+                })
+            })
+            .collect();
+        value["moves"] = Value::Array(moves);
+        value
+    }
+
+    /// CSV with a header line; dates in ISO form.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from(
+            "number,color,move,partner_postmark,received,sent,days,penalty,total,limit,left\n",
+        );
+        for row in &self.rows {
+            let iso = |date: Option<NaiveDate>| date.map_or(String::new(), |d| d.to_string());
+            out.push_str(&format!(
+                "{},{},{},{},{},{},{},{},{},{},{}\n",
+                row.number,
+                color_name(row.color),
+                csv_field(&row.san),
+                iso(row.partner_postmark),
+                iso(row.received),
+                row.sent_on,
+                row.days,
+                row.penalty,
+                row.total,
+                row.limit,
+                row.left
+            ));
+        }
+        out
+    }
+
+    /// A plain-text table for letters and terminals, with the notes under it.
+    pub fn to_text(&self, lang: Lang) -> String {
+        let header: [&str; 11] = match lang {
+            Lang::Ru => ["Ход", "Цвет", "Запись", "Штемпель", "Получено", "Отправлено", "Дни", "Штраф", "Итого", "Лимит", "Осталось"],
+            Lang::En => ["Move", "Colour", "Played", "Postmark", "Received", "Sent", "Days", "Penalty", "Total", "Limit", "Left"],
+        };
+        let mut table: Vec<[String; 11]> = vec![header.map(str::to_string)];
+        for row in &self.rows {
+            let colour = match (row.color, lang) {
+                (Color::White, Lang::Ru) => "белые",
+                (Color::Black, Lang::Ru) => "чёрные",
+                (Color::White, Lang::En) => "White",
+                (Color::Black, Lang::En) => "Black",
+            };
+            let san = if row.conditional { format!("{} (*)", row.san) } else { row.san.clone() };
+            table.push([
+                row.number.to_string(),
+                colour.to_string(),
+                san,
+                date_text(row.partner_postmark, lang),
+                date_text(row.received, lang),
+                date_text(Some(row.sent_on), lang),
+                row.days.to_string(),
+                row.penalty.to_string(),
+                row.total.to_string(),
+                row.limit.to_string(),
+                row.left.to_string(),
+            ]);
+        }
+        let mut widths = [0usize; 11];
+        for line in &table {
+            for (width, cell) in widths.iter_mut().zip(line) {
+                *width = (*width).max(cell.chars().count());
+            }
+        }
+        let title = match lang {
+            Lang::Ru => format!("Партия {}: {} — {}", self.game, self.white, self.black),
+            Lang::En => format!("Game {}: {} - {}", self.game, self.white, self.black),
+        };
+        let mut out = format!("{title}\n");
+        for line in &table {
+            let cells: Vec<String> = line
+                .iter()
+                .zip(widths)
+                .map(|(cell, width)| format!("{cell}{}", " ".repeat(width - cell.chars().count())))
+                .collect();
+            out.push_str(cells.join("  ").trim_end());
+            out.push('\n');
+        }
+        let totals = match lang {
+            Lang::Ru => format!("Время (белые/чёрные): {}", self.totals),
+            Lang::En => format!("Time (White/Black): {}", self.totals),
+        };
+        out.push_str(&totals);
+        out.push('\n');
+        if self.rows.iter().any(|row| row.conditional) {
+            out.push_str(lang.pick("(*) ход из условного варианта\n", "(*) played from a conditional variant\n"));
+        }
+        for note in &self.notes {
+            out.push_str(&format!("- {note}\n"));
+        }
+        out
+    }
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
