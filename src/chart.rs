@@ -160,8 +160,23 @@ impl Chart {
     /// A plain-text table for letters and terminals, with the notes under it.
     pub fn to_text(&self, lang: Lang) -> String {
         let header: [&str; 11] = match lang {
-            Lang::Ru => ["Ход", "Цвет", "Запись", "Штемпель", "Получено", "Отправлено", "Дни", "Штраф", "Итого", "Лимит", "Осталось"],
-            Lang::En => ["Move", "Colour", "Played", "Postmark", "Received", "Sent", "Days", "Penalty", "Total", "Limit", "Left"],
+            Lang::Ru => [
+                "Ход",
+                "Цвет",
+                "Запись",
+                "Штемпель",
+                "Получено",
+                "Отправлено",
+                "Дни",
+                "Штраф",
+                "Итого",
+                "Лимит",
+                "Осталось",
+            ],
+            Lang::En => [
+                "Move", "Colour", "Played", "Postmark", "Received", "Sent", "Days", "Penalty",
+                "Total", "Limit", "Left",
+            ],
         };
         let mut table: Vec<[String; 11]> = vec![header.map(str::to_string)];
         for row in &self.rows {
@@ -171,7 +186,11 @@ impl Chart {
                 (Color::White, Lang::En) => "White",
                 (Color::Black, Lang::En) => "Black",
             };
-            let san = if row.conditional { format!("{} (*)", row.san) } else { row.san.clone() };
+            let san = if row.conditional {
+                format!("{} (*)", row.san)
+            } else {
+                row.san.clone()
+            };
             table.push([
                 row.number.to_string(),
                 colour.to_string(),
@@ -213,7 +232,10 @@ impl Chart {
         out.push_str(&totals);
         out.push('\n');
         if self.rows.iter().any(|row| row.conditional) {
-            out.push_str(lang.pick("(*) ход из условного варианта\n", "(*) played from a conditional variant\n"));
+            out.push_str(lang.pick(
+                "(*) ход из условного варианта\n",
+                "(*) played from a conditional variant\n",
+            ));
         }
         for note in &self.notes {
             out.push_str(&format!("- {note}\n"));
@@ -227,5 +249,127 @@ fn csv_field(text: &str) -> String {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
         text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Calendar, Row};
+
+    fn d(text: &str) -> NaiveDate {
+        text.parse().unwrap()
+    }
+
+    /// The worked example of rules.md 3, steps 1 to 4.
+    fn chart() -> Chart {
+        let mut ledger = Ledger::new(Calendar::on_time(d("2026-11-01"), d("2028-11-01")));
+        let moves = [
+            (Color::White, "e4", "2026-11-03", 2, 0),
+            (Color::Black, "e5", "2026-11-07", 4, 0),
+            (Color::White, "Nf3", "2026-11-12", 5, 0),
+            (Color::Black, "Nc6", "2026-11-12", 0, 6),
+        ];
+        for (by, san, sent, days, penalty) in moves {
+            ledger.rows.push(Row {
+                by,
+                san: san.into(),
+                conditional: false,
+                sent_on: d(sent),
+                delivered_on: Some(d(sent)),
+                days,
+                penalty,
+                letter: None,
+            });
+        }
+        let rules = Rules::default();
+        Chart {
+            game: "1".into(),
+            white: "Ivanov I.".into(),
+            black: "Petrov P.".into(),
+            status: Status::Active,
+            result: None,
+            totals: ledger.totals(),
+            rows: rows(&ledger, &rules),
+            notes: vec!["2. Nf3: sent 12.11 by postmark, not 10.11: +2 days".into()],
+        }
+    }
+
+    #[test]
+    fn rows_carry_dates_totals_and_limits() {
+        let chart = chart();
+        let third = &chart.rows[2];
+        assert_eq!(
+            (third.number, third.color, third.san.as_str()),
+            (2, Color::White, "Nf3")
+        );
+        assert_eq!(third.partner_postmark, Some(d("2026-11-07")));
+        assert_eq!(third.received, Some(d("2026-11-07")));
+        assert_eq!(
+            (third.days, third.total, third.limit, third.left),
+            (5, 7, 50, 43)
+        );
+        let fourth = &chart.rows[3];
+        assert_eq!((fourth.penalty, fourth.total, fourth.left), (6, 10, 40));
+        assert_eq!(
+            chart.totals,
+            Fraction {
+                white: 7,
+                black: 10
+            }
+        );
+    }
+
+    #[test]
+    fn csv_has_the_columns_of_the_contract() {
+        let csv = chart().to_csv();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines[0],
+            "number,color,move,partner_postmark,received,sent,days,penalty,total,limit,left"
+        );
+        assert_eq!(lines[1], "1,white,e4,,,2026-11-03,2,0,2,50,48");
+        assert_eq!(
+            lines[3],
+            "2,white,Nf3,2026-11-07,2026-11-07,2026-11-12,5,0,7,50,43"
+        );
+        assert_eq!(lines.len(), 5);
+    }
+
+    #[test]
+    fn json_is_the_object_of_the_contract() {
+        let value = chart().to_json();
+        assert_eq!(value["game"], "1");
+        assert_eq!(value["status"], "active");
+        assert_eq!(value["result"], Value::Null);
+        assert_eq!(value["totals"], json!({"white": 7, "black": 10}));
+        assert_eq!(
+            value["moves"][0],
+            json!({"number": 1, "color": "white", "san": "e4", "sent_on": "2026-11-03",
+                   "delivered_on": "2026-11-03", "days": 2, "penalty": 0, "total": 2})
+        );
+        assert_eq!(value["moves"].as_array().unwrap().len(), 4);
+        assert!(chart().summary_json().get("moves").is_none());
+    }
+
+    #[test]
+    fn text_table_in_both_languages() {
+        let ru = chart().to_text(Lang::Ru);
+        assert!(ru.starts_with("Партия 1: Ivanov I. — Petrov P.\n"));
+        assert!(ru.contains("2    белые   Nf3"), "{ru}");
+        assert!(ru.contains("07.11.2026"));
+        assert!(ru.contains("Время (белые/чёрные): 7/10"));
+        assert!(ru.contains("- 2. Nf3: sent 12.11"));
+        let en = chart().to_text(Lang::En);
+        assert!(en.contains("Time (White/Black): 7/10"));
+        assert!(en.contains("2026-11-07"));
+        // Columns line up: every row is as wide as the header or narrower.
+        let widths: Vec<usize> = en
+            .lines()
+            .skip(1)
+            .take(5)
+            .map(|l| l.chars().count())
+            .collect();
+        assert!(widths.iter().all(|&w| w <= widths[0] + 2), "{en}");
     }
 }

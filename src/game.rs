@@ -50,8 +50,12 @@ impl End {
     /// The result in PGN form.
     pub fn result(self) -> &'static str {
         match self {
-            End::Checkmate { winner: Color::White } => "1-0",
-            End::Checkmate { winner: Color::Black } => "0-1",
+            End::Checkmate {
+                winner: Color::White,
+            } => "1-0",
+            End::Checkmate {
+                winner: Color::Black,
+            } => "0-1",
             End::Stalemate | End::InsufficientMaterial => "1/2-1/2",
         }
     }
@@ -114,7 +118,11 @@ pub enum Reason {
 
 impl Refusal {
     fn new(token: &MoveToken, reason: Reason) -> Refusal {
-        Refusal { written: Some(token.written.clone()), line: Some(token.line), reason }
+        Refusal {
+            written: Some(token.written.clone()),
+            line: Some(token.line),
+            reason,
+        }
     }
 
     /// The reason in plain words for the player.
@@ -127,17 +135,29 @@ impl Refusal {
         };
         let why = match (&self.reason, lang) {
             (Reason::Illegal, Lang::Ru) => "такой ход невозможен в позиции партии".to_string(),
-            (Reason::Illegal, Lang::En) => "this move is not legal in the game's position".to_string(),
+            (Reason::Illegal, Lang::En) => {
+                "this move is not legal in the game's position".to_string()
+            }
             (Reason::Ambiguous { candidates }, Lang::Ru) => {
-                format!("ход неоднозначен, подходят: {}; укажите, какой", candidates.join(", "))
+                format!(
+                    "ход неоднозначен, подходят: {}; укажите, какой",
+                    candidates.join(", ")
+                )
             }
             (Reason::Ambiguous { candidates }, Lang::En) => {
-                format!("the move is ambiguous, it could be {}; say which", candidates.join(", "))
+                format!(
+                    "the move is ambiguous, it could be {}; say which",
+                    candidates.join(", ")
+                )
             }
             (Reason::OutOfTurn, Lang::Ru) => "сейчас ход партнёра, ваш ход не принят".to_string(),
             (Reason::OutOfTurn, Lang::En) => "it is your partner's move, not yours".to_string(),
-            (Reason::Numbering { expected }, Lang::Ru) => format!("следующий ход партии — {expected}"),
-            (Reason::Numbering { expected }, Lang::En) => format!("the next move of the game is {expected}"),
+            (Reason::Numbering { expected }, Lang::Ru) => {
+                format!("следующий ход партии — {expected}")
+            }
+            (Reason::Numbering { expected }, Lang::En) => {
+                format!("the next move of the game is {expected}")
+            }
             (Reason::RepeatMismatch { recorded }, Lang::Ru) => {
                 format!("в записи партии на этом месте {recorded}")
             }
@@ -148,8 +168,12 @@ impl Refusal {
             (Reason::NoMove, Lang::En) => "the letter has no move of yours".to_string(),
             (Reason::GameOver, Lang::Ru) => "партия уже закончена".to_string(),
             (Reason::GameOver, Lang::En) => "the game is already over".to_string(),
-            (Reason::Variant { detail }, Lang::Ru) => format!("условный вариант не принят: {detail}"),
-            (Reason::Variant { detail }, Lang::En) => format!("the conditional variant cannot stand: {detail}"),
+            (Reason::Variant { detail }, Lang::Ru) => {
+                format!("условный вариант не принят: {detail}")
+            }
+            (Reason::Variant { detail }, Lang::En) => {
+                format!("the conditional variant cannot stand: {detail}")
+            }
         };
         format!("{at}{why}")
     }
@@ -158,7 +182,11 @@ impl Refusal {
 /// The name of ply `ply` (0-based): `12.` for White, `12...` for Black.
 pub fn ply_label(ply: usize) -> String {
     let number = ply / 2 + 1;
-    if ply % 2 == 0 { format!("{number}.") } else { format!("{number}...") }
+    if ply % 2 == 0 {
+        format!("{number}.")
+    } else {
+        format!("{number}...")
+    }
 }
 
 fn ply_of(token: &MoveToken) -> Option<usize> {
@@ -175,8 +203,19 @@ pub fn resolve(position: &Chess, text: MoveText) -> Result<Move, Reason> {
     let matches = |m: &Move, lenient: bool| -> bool {
         match text {
             MoveText::Castle(side) => m.castling_side() == Some(side),
-            MoveText::Normal { role, file, rank, capture, to, promotion, .. } => {
-                let UciMove::Normal { from, to: target, .. } = UciMove::from_standard(*m) else {
+            MoveText::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+                ..
+            } => {
+                let UciMove::Normal {
+                    from, to: target, ..
+                } = UciMove::from_standard(*m)
+                else {
                     return false;
                 };
                 role.is_none_or(|role| role == m.role())
@@ -194,7 +233,10 @@ pub fn resolve(position: &Chess, text: MoveText) -> Result<Move, Reason> {
             [] => continue,
             [one] => return Ok(**one),
             many => {
-                let candidates = many.iter().map(|m| San::from_move(position, **m).to_string()).collect();
+                let candidates = many
+                    .iter()
+                    .map(|m| San::from_move(position, **m).to_string())
+                    .collect();
                 return Err(Reason::Ambiguous { candidates });
             }
         }
@@ -268,7 +310,9 @@ impl Game {
         self.played.push(Played { san, by, mv });
         self.end = match self.position.outcome() {
             Outcome::Known(KnownOutcome::Decisive { winner }) => Some(End::Checkmate { winner }),
-            Outcome::Known(KnownOutcome::Draw) if self.position.is_stalemate() => Some(End::Stalemate),
+            Outcome::Known(KnownOutcome::Draw) if self.position.is_stalemate() => {
+                Some(End::Stalemate)
+            }
             Outcome::Known(KnownOutcome::Draw) => Some(End::InsufficientMaterial),
             Outcome::Unknown => None,
         };
@@ -277,7 +321,12 @@ impl Game {
     /// Applies a letter of `by`: its moves in turn (repeats checked), conditional
     /// replies of the partner's variants played as they match, and the letter's
     /// own variants held.
-    pub fn apply(&self, by: Color, moves: &[MoveToken], variants: &[Variant]) -> Result<Applied, Refusal> {
+    pub fn apply(
+        &self,
+        by: Color,
+        moves: &[MoveToken],
+        variants: &[Variant],
+    ) -> Result<Applied, Refusal> {
         let mut game = self.clone();
         let first_new = game.played.len();
         let mut plies = Vec::new();
@@ -305,14 +354,25 @@ impl Game {
                 let expected = game.next_label();
                 return Err(Refusal::new(token, Reason::Numbering { expected }));
             }
-            let mv = resolve(&game.position, token.text).map_err(|reason| Refusal::new(token, reason))?;
+            let mv = resolve(&game.position, token.text)
+                .map_err(|reason| Refusal::new(token, reason))?;
             game.push(mv);
             own_moves += 1;
-            plies.push(NewPly { by, san: game.played[ply].san.clone(), conditional: false });
+            plies.push(NewPly {
+                by,
+                san: game.played[ply].san.clone(),
+                conditional: false,
+            });
             lapsed += game.answer_variants(ply, &mut plies);
         }
         if own_moves == 0 {
-            let reason = if game.end.is_some() { Reason::GameOver } else if game.turn() != by { Reason::OutOfTurn } else { Reason::NoMove };
+            let reason = if game.end.is_some() {
+                Reason::GameOver
+            } else if game.turn() != by {
+                Reason::OutOfTurn
+            } else {
+                Reason::NoMove
+            };
             let token = moves.last();
             return Err(Refusal {
                 written: token.map(|t| t.written.clone()),
@@ -320,9 +380,10 @@ impl Game {
                 reason,
             });
         }
-        let conditional_reply = plies.last().filter(|ply| ply.conditional).map(|ply| {
-            format!("{}{}", ply_label(game.played.len() - 1), ply.san)
-        });
+        let conditional_reply = plies
+            .last()
+            .filter(|ply| ply.conditional)
+            .map(|ply| format!("{}{}", ply_label(game.played.len() - 1), ply.san));
         let mut offered = Vec::new();
         if game.end.is_none() {
             for variant in variants {
@@ -335,7 +396,14 @@ impl Game {
         }
         debug_assert!(game.played.len() > first_new);
         let end = game.end;
-        Ok(Applied { game, plies, conditional_reply, offered, lapsed, end })
+        Ok(Applied {
+            game,
+            plies,
+            conditional_reply,
+            offered,
+            lapsed,
+            end,
+        })
     }
 
     /// After the partner's move at `ply`, plays the reply of a variant of his
@@ -343,17 +411,26 @@ impl Game {
     fn answer_variants(&mut self, ply: usize, plies: &mut Vec<NewPly>) -> usize {
         let mover = self.played[ply].by;
         let san = self.played[ply].san.clone();
-        let (waiting, others): (Vec<_>, Vec<_>) =
-            self.held.drain(..).partition(|held| held.author != mover && held.start_ply == ply);
+        let (waiting, others): (Vec<_>, Vec<_>) = self
+            .held
+            .drain(..)
+            .partition(|held| held.author != mover && held.start_ply == ply);
         self.held = others;
-        let (matched, lapsed): (Vec<_>, Vec<_>) = waiting.into_iter().partition(|held| held.sans[0] == san);
+        let (matched, lapsed): (Vec<_>, Vec<_>) =
+            waiting.into_iter().partition(|held| held.sans[0] == san);
         if let Some(mut variant) = matched.into_iter().next()
             && let Some(reply) = variant.sans.get(1).cloned()
         {
-            let mv = San::from_ascii(reply.as_bytes()).ok().and_then(|san| san.to_move(&self.position).ok());
+            let mv = San::from_ascii(reply.as_bytes())
+                .ok()
+                .and_then(|san| san.to_move(&self.position).ok());
             if let Some(mv) = mv {
                 self.push(mv);
-                plies.push(NewPly { by: variant.author, san: reply, conditional: true });
+                plies.push(NewPly {
+                    by: variant.author,
+                    san: reply,
+                    conditional: true,
+                });
                 if variant.sans.len() > 2 {
                     variant.sans.drain(..2);
                     variant.start_ply += 2;
@@ -381,7 +458,12 @@ impl Game {
                 return Err(refuse("it must start with the partner's move".into()));
             }
             let mv = resolve(&position, token.text).map_err(|reason| {
-                let detail = Refusal { written: None, line: None, reason }.explain(Lang::En);
+                let detail = Refusal {
+                    written: None,
+                    line: None,
+                    reason,
+                }
+                .explain(Lang::En);
                 refuse(detail)
             })?;
             sans.push(San::from_move(&position, mv).to_string());
@@ -390,12 +472,21 @@ impl Game {
                 break;
             }
         }
-        Ok(HeldVariant { author, start_ply, sans })
+        Ok(HeldVariant {
+            author,
+            start_ply,
+            sans,
+        })
     }
 
     /// The game in PGN: `tags` in order, then the moves with an optional comment
     /// after each ply, and the result.
-    pub fn pgn(&self, tags: &[(&str, String)], comments: &[Option<String>], result: &str) -> String {
+    pub fn pgn(
+        &self,
+        tags: &[(&str, String)],
+        comments: &[Option<String>],
+        result: &str,
+    ) -> String {
         let mut out = String::new();
         for (name, value) in tags {
             let value = value.replace('\\', "\\\\").replace('"', "\\\"");
@@ -461,8 +552,18 @@ mod tests {
     #[test]
     fn every_notation_resolves_to_the_same_move() {
         let start = game("e4 e5");
-        for text in ["2. Nf3", "2. Кf3", "2. Ng1-f3", "2. g1-f3", "2. 7163", "2. ♘f3", "Move: Nf3", "Ход: Кf3"] {
-            let applied = apply(&start, Color::White, text).unwrap_or_else(|r| panic!("{text}: {r:?}"));
+        for text in [
+            "2. Nf3",
+            "2. Кf3",
+            "2. Ng1-f3",
+            "2. g1-f3",
+            "2. 7163",
+            "2. ♘f3",
+            "Move: Nf3",
+            "Ход: Кf3",
+        ] {
+            let applied =
+                apply(&start, Color::White, text).unwrap_or_else(|r| panic!("{text}: {r:?}"));
             assert_eq!(plies(&applied), ["Nf3"], "{text}");
         }
     }
@@ -482,18 +583,28 @@ mod tests {
             (Color::White, "9. d3\nif 9... Bb7 10. Qxd8", "variant"),
         ];
         for (by, text, code) in table {
-            let refusal = apply(&start, by, text).err().unwrap_or_else(|| panic!("{text} should be refused"));
+            let refusal = apply(&start, by, text)
+                .err()
+                .unwrap_or_else(|| panic!("{text} should be refused"));
             let json = serde_json::to_value(&refusal.reason).unwrap();
             assert_eq!(json["code"], code, "{text}: {refusal:?}");
             assert!(!refusal.explain(Lang::Ru).is_empty());
         }
         let knights = game("Nf3 Nf6 d3 d6");
-        let Err(Refusal { reason: Reason::Ambiguous { candidates }, .. }) = apply(&knights, Color::White, "3. Nd2") else {
+        let Err(Refusal {
+            reason: Reason::Ambiguous { candidates },
+            ..
+        }) = apply(&knights, Color::White, "3. Nd2")
+        else {
             panic!("ambiguous expected");
         };
         assert_eq!(candidates, ["Nbd2", "Nfd2"]);
         let refusal = apply(&knights, Color::White, "3. Кd2").unwrap_err();
-        assert!(refusal.explain(Lang::Ru).contains("Nbd2, Nfd2"), "{}", refusal.explain(Lang::Ru));
+        assert!(
+            refusal.explain(Lang::Ru).contains("Nbd2, Nfd2"),
+            "{}",
+            refusal.explain(Lang::Ru)
+        );
     }
 
     #[test]
@@ -511,7 +622,12 @@ mod tests {
         assert!(apply(&start, Color::Black, "1. e4 e5").is_ok());
         assert!(apply(&start, Color::Black, "1. е2-е4 e5").is_ok());
         let refusal = apply(&start, Color::Black, "1. d4 d5").unwrap_err();
-        assert_eq!(refusal.reason, Reason::RepeatMismatch { recorded: "1.e4".into() });
+        assert_eq!(
+            refusal.reason,
+            Reason::RepeatMismatch {
+                recorded: "1.e4".into()
+            }
+        );
     }
 
     #[test]
@@ -532,7 +648,12 @@ mod tests {
         assert_eq!(white.conditional_reply, None);
         // White wrote another reply for Black than the variant: refused.
         let refusal = apply(&black.game, Color::White, "4. Ba4 d6 5. O-O").unwrap_err();
-        assert_eq!(refusal.reason, Reason::RepeatMismatch { recorded: "4...Nf6".into() });
+        assert_eq!(
+            refusal.reason,
+            Reason::RepeatMismatch {
+                recorded: "4...Nf6".into()
+            }
+        );
     }
 
     #[test]
@@ -550,7 +671,11 @@ mod tests {
         let start = game("e4 e5 Nf3 Nc6 Bb5");
         let black = apply(&start, Color::Black, "3... a6\nif 4. Ba4 Nf6 5. O-O Be7").unwrap();
         let white = apply(&black.game, Color::White, "4. Ba4").unwrap();
-        assert_eq!(white.game.held().len(), 1, "the rest of the variant is still held");
+        assert_eq!(
+            white.game.held().len(),
+            1,
+            "the rest of the variant is still held"
+        );
         let white = apply(&white.game, Color::White, "4... Nf6 5. O-O").unwrap();
         assert_eq!(plies(&white), ["O-O", "*Be7"]);
     }
@@ -558,12 +683,18 @@ mod tests {
     #[test]
     fn ends_of_a_game() {
         let mate = apply(&game("f3 e5 g4"), Color::Black, "2... Qh4#").unwrap();
-        assert_eq!(mate.end, Some(End::Checkmate { winner: Color::Black }));
+        assert_eq!(
+            mate.end,
+            Some(End::Checkmate {
+                winner: Color::Black
+            })
+        );
         assert_eq!(mate.end.unwrap().result(), "0-1");
         let after = apply(&mate.game, Color::White, "3. Kf2").unwrap_err();
         assert_eq!(after.reason, Reason::GameOver);
         // Sam Loyd's ten-move stalemate.
-        let stalemate = game("e3 a5 Qh5 Ra6 Qxa5 h5 h4 Rah6 Qxc7 f6 Qxd7+ Kf7 Qxb7 Qd3 Qxb8 Qh7 Qxc8 Kg6");
+        let stalemate =
+            game("e3 a5 Qh5 Ra6 Qxa5 h5 h4 Rah6 Qxc7 f6 Qxd7+ Kf7 Qxb7 Qd3 Qxb8 Qh7 Qxc8 Kg6");
         let applied = apply(&stalemate, Color::White, "10. Qe6").unwrap();
         assert_eq!(applied.end, Some(End::Stalemate));
     }
@@ -571,8 +702,22 @@ mod tests {
     #[test]
     fn pgn_round_trips_through_shakmaty() {
         let record = game("e4 e5 Nf3 Nc6 Bb5 a6");
-        let comments = vec![Some("2026-11-03, 2 days".to_string()), None, None, Some("x".into()), None, None];
-        let pgn = record.pgn(&[("Event", "CC-2026".into()), ("White", "Ivanov \"I\"".into())], &comments, "*");
+        let comments = vec![
+            Some("2026-11-03, 2 days".to_string()),
+            None,
+            None,
+            Some("x".into()),
+            None,
+            None,
+        ];
+        let pgn = record.pgn(
+            &[
+                ("Event", "CC-2026".into()),
+                ("White", "Ivanov \"I\"".into()),
+            ],
+            &comments,
+            "*",
+        );
         assert!(pgn.starts_with("[Event \"CC-2026\"]\n[White \"Ivanov \\\"I\\\"\"]\n\n1. e4 {2026-11-03, 2 days} 1... e5"));
         // Read the moves back: strip tags and comments, replay every SAN.
         let body = pgn.split("\n\n").nth(1).unwrap();
@@ -582,6 +727,9 @@ mod tests {
             .flat_map(str::split_whitespace)
             .filter(|w| !w.ends_with('.') && *w != "*")
             .collect();
-        assert_eq!(Game::from_sans(&sans, Vec::new()).unwrap().sans(), record.sans());
+        assert_eq!(
+            Game::from_sans(&sans, Vec::new()).unwrap().sans(),
+            record.sans()
+        );
     }
 }

@@ -69,7 +69,9 @@ pub mod color_serde {
         match String::deserialize(deserializer)?.as_str() {
             "white" => Ok(Color::White),
             "black" => Ok(Color::Black),
-            other => Err(serde::de::Error::custom(format!("expected white or black, got {other:?}"))),
+            other => Err(serde::de::Error::custom(format!(
+                "expected white or black, got {other:?}"
+            ))),
         }
     }
 }

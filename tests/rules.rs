@@ -8,15 +8,16 @@ use shakmaty::{ByColor, Color};
 use shtempel::game::Game;
 use shtempel::letter;
 use shtempel::rules::{
-    Calendar, Correction, DateItem, Duty, DutyKey, Fraction, Incoming, Item, Ledger, NewPly, Omission, Row,
-    Rules, Stated, StatedDates, Status, Suspension, Verdict, due, judge,
+    Calendar, Correction, DateItem, Duty, DutyKey, Fraction, Incoming, Item, Ledger, NewPly,
+    Omission, Row, Rules, Stated, StatedDates, Status, Suspension, Verdict, due, judge,
 };
 
 const WHITE: Color = Color::White;
 const BLACK: Color = Color::Black;
 
 fn d(text: &str) -> NaiveDate {
-    text.parse().unwrap_or_else(|_| panic!("bad date in test: {text}"))
+    text.parse()
+        .unwrap_or_else(|_| panic!("bad date in test: {text}"))
 }
 
 fn calendar() -> Calendar {
@@ -72,7 +73,9 @@ impl Letter {
             sent_on: d(self.sent_on),
             stated: Stated {
                 dates,
-                fraction: self.fraction.map(|(white, black)| Fraction { white, black }),
+                fraction: self
+                    .fraction
+                    .map(|(white, black)| Fraction { white, black }),
                 previous: self.previous.map(|[p, r, s]| StatedDates {
                     postmark: Some(d(p)),
                     received: Some(d(r)),
@@ -82,7 +85,11 @@ impl Letter {
             plies: self
                 .plies
                 .iter()
-                .map(|&(by, san, conditional)| NewPly { by, san: san.to_string(), conditional })
+                .map(|&(by, san, conditional)| NewPly {
+                    by,
+                    san: san.to_string(),
+                    conditional,
+                })
                 .collect(),
             partner_direct: self.direct,
         }
@@ -126,18 +133,27 @@ fn worked_example_of_section_3() {
     let mut ledger = Ledger::new(calendar());
 
     // 1. White sends 1. e4, postmark 2026-11-03: t = 2, totals 2/0; forwarded that day.
-    let v = play(&rules, &mut ledger, &letter(WHITE, "2026-11-03").time(2, 0), Some("2026-11-03"));
+    let v = play(
+        &rules,
+        &mut ledger,
+        &letter(WHITE, "2026-11-03").time(2, 0),
+        Some("2026-11-03"),
+    );
     assert_eq!((v.days, v.totals), (2, Fraction { white: 2, black: 0 }));
     assert!(v.corrections.is_empty() && v.omission.is_none() && v.overstep.is_none());
 
     // 2. Black answers 1... e5 with d1 03.11, d2 03.11, d3 2026-11-07, time 2/4.
-    let black = letter(BLACK, "2026-11-07").dates("2026-11-03", "2026-11-03", "2026-11-07").time(2, 4);
+    let black = letter(BLACK, "2026-11-07")
+        .dates("2026-11-03", "2026-11-03", "2026-11-07")
+        .time(2, 4);
     let v = play(&rules, &mut ledger, &black, Some("2026-11-07"));
     assert_eq!((v.days, v.totals), (4, Fraction { white: 2, black: 4 }));
     assert!(v.corrections.is_empty(), "{:?}", v.corrections);
 
     // 3. White answers 2. Nf3, writes d3 10.11, postmark 2026-11-12, time 5/4.
-    let white = letter(WHITE, "2026-11-12").dates("2026-11-07", "2026-11-07", "2026-11-10").time(5, 4);
+    let white = letter(WHITE, "2026-11-12")
+        .dates("2026-11-07", "2026-11-07", "2026-11-10")
+        .time(5, 4);
     let v = play(&rules, &mut ledger, &white, Some("2026-11-12"));
     assert_eq!((v.days, v.totals), (5, Fraction { white: 7, black: 4 }));
     assert_eq!(
@@ -149,13 +165,19 @@ fn worked_example_of_section_3() {
                 actual: d("2026-11-12"),
                 effect_days: Some(2),
             },
-            Correction::Total { player: WHITE, stated: 5, actual: 7 },
+            Correction::Total {
+                player: WHITE,
+                stated: 5,
+                actual: 7
+            },
         ],
         "sent 12.11 by postmark, not 10.11: +2 days; your total is 7, not 5"
     );
 
     // 4. Black answers the day he receives it: t = 0, totals 7/4.
-    let black = letter(BLACK, "2026-11-12").dates("2026-11-12", "2026-11-12", "2026-11-12").time(7, 4);
+    let black = letter(BLACK, "2026-11-12")
+        .dates("2026-11-12", "2026-11-12", "2026-11-12")
+        .time(7, 4);
     let v = play(&rules, &mut ledger, &black, None);
     assert_eq!((v.days, v.totals), (0, Fraction { white: 7, black: 4 }));
     assert!(v.corrections.is_empty());
@@ -176,14 +198,27 @@ fn worked_example_of_section_3() {
     });
     assert_eq!(late.moves_made(BLACK), 8);
     let on_the_7th = due(&rules, &late, d("2027-02-07"), &BTreeSet::new());
-    assert!(!on_the_7th.iter().any(|duty| matches!(duty, Duty::SilentOverstep(_))), "50 is still fine");
+    assert!(
+        !on_the_7th
+            .iter()
+            .any(|duty| matches!(duty, Duty::SilentOverstep(_))),
+        "50 is still fine"
+    );
     let duties = due(&rules, &late, d("2027-02-08"), &BTreeSet::new());
     let overstep = duties.iter().find_map(|duty| match duty {
         Duty::SilentOverstep(o) => Some(*o),
         _ => None,
     });
     let overstep = overstep.expect("overstep by silence on 2027-02-08");
-    assert_eq!((overstep.offender, overstep.total, overstep.limit, overstep.moves), (BLACK, 51, 50, 9));
+    assert_eq!(
+        (
+            overstep.offender,
+            overstep.total,
+            overstep.limit,
+            overstep.moves
+        ),
+        (BLACK, 51, 50, 9)
+    );
 }
 
 #[test]
@@ -192,15 +227,58 @@ fn worked_example_through_the_letter_reader_and_the_board() {
     let mut ledger = Ledger::new(calendar());
     let mut game = Game::new();
     // (by, postmark, delivered, text, expected totals)
-    let steps: [(Color, &str, &str, &str, (u32, u32), usize); 4] = [
-        (WHITE, "2026-11-03", "2026-11-03", "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03", (2, 0), 0),
-        (BLACK, "2026-11-07", "2026-11-07", "Партия 1\n1. e4 e5\nВремя: 2/4\nДаты: 03.11, 03.11, 2026-11-07", (2, 4), 0),
-        (WHITE, "2026-11-12", "2026-11-12", "Game 1\n2. Nf3\nTime: 5/4\nDates: 07.11, 07.11, 10.11", (7, 4), 2),
-        (BLACK, "2026-11-12", "2026-11-12", "Партия 1\n2. Кf3 Кc6\nВремя: 7/4\nДаты: 12.11.2026, 12.11.2026, 12.11.2026", (7, 4), 0),
+    type Step = (
+        Color,
+        &'static str,
+        &'static str,
+        &'static str,
+        (u32, u32),
+        usize,
+    );
+    let steps: [Step; 4] = [
+        (
+            WHITE,
+            "2026-11-03",
+            "2026-11-03",
+            "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03",
+            (2, 0),
+            0,
+        ),
+        (
+            BLACK,
+            "2026-11-07",
+            "2026-11-07",
+            "Партия 1\n1. e4 e5\nВремя: 2/4\nДаты: 03.11, 03.11, 2026-11-07",
+            (2, 4),
+            0,
+        ),
+        (
+            WHITE,
+            "2026-11-12",
+            "2026-11-12",
+            "Game 1\n2. Nf3\nTime: 5/4\nDates: 07.11, 07.11, 10.11",
+            (7, 4),
+            2,
+        ),
+        (
+            BLACK,
+            "2026-11-12",
+            "2026-11-12",
+            "Партия 1\n2. Кf3 Кc6\nВремя: 7/4\nДаты: 12.11.2026, 12.11.2026, 12.11.2026",
+            (7, 4),
+            0,
+        ),
     ];
-    for (step, (by, postmark, delivered, text, totals, corrections)) in steps.into_iter().enumerate() {
+    for (step, (by, postmark, delivered, text, totals, corrections)) in
+        steps.into_iter().enumerate()
+    {
         let read = letter::read(text);
-        assert!(read.errors.is_empty(), "step {}: {:?}", step + 1, read.errors);
+        assert!(
+            read.errors.is_empty(),
+            "step {}: {:?}",
+            step + 1,
+            read.errors
+        );
         let applied = game.apply(by, &read.moves, &read.variants).expect("legal");
         let incoming = Incoming {
             by,
@@ -213,8 +291,19 @@ fn worked_example_through_the_letter_reader_and_the_board() {
         ledger.record(&verdict);
         ledger.delivered(d(delivered));
         game = applied.game;
-        assert_eq!((verdict.totals.white, verdict.totals.black), totals, "step {}", step + 1);
-        assert_eq!(verdict.corrections.len(), corrections, "step {}: {:?}", step + 1, verdict.corrections);
+        assert_eq!(
+            (verdict.totals.white, verdict.totals.black),
+            totals,
+            "step {}",
+            step + 1
+        );
+        assert_eq!(
+            verdict.corrections.len(),
+            corrections,
+            "step {}: {:?}",
+            step + 1,
+            verdict.corrections
+        );
     }
     assert_eq!(game.sans(), ["e4", "e5", "Nf3", "Nc6"]);
 }
@@ -223,21 +312,55 @@ fn worked_example_through_the_letter_reader_and_the_board() {
 fn late_start_sheets() {
     let rules = Rules::default();
     // Black's sheet came on 5 November: his clock starts on the 6th.
-    let cal = Calendar::new(d("2026-11-01"), d("2028-11-01"), ByColor { white: None, black: Some(d("2026-11-05")) });
+    let cal = Calendar::new(
+        d("2026-11-01"),
+        d("2028-11-01"),
+        ByColor {
+            white: None,
+            black: Some(d("2026-11-05")),
+        },
+    );
     let mut ledger = Ledger::new(cal);
-    play(&rules, &mut ledger, &letter(WHITE, "2026-11-03").time(2, 0), Some("2026-11-03"));
-    let black = letter(BLACK, "2026-11-08").dates("2026-11-03", "2026-11-03", "2026-11-08").time(2, 2);
+    play(
+        &rules,
+        &mut ledger,
+        &letter(WHITE, "2026-11-03").time(2, 0),
+        Some("2026-11-03"),
+    );
+    let black = letter(BLACK, "2026-11-08")
+        .dates("2026-11-03", "2026-11-03", "2026-11-08")
+        .time(2, 2);
     let v = play(&rules, &mut ledger, &black, Some("2026-11-08"));
-    assert_eq!(v.days, 2, "from 6 November, not from the delivery on the 3rd");
+    assert_eq!(
+        v.days, 2,
+        "from 6 November, not from the delivery on the 3rd"
+    );
     assert!(v.corrections.is_empty(), "{:?}", v.corrections);
 
     // White's sheet came on 10 November: his first move is free until the 11th.
-    let cal = Calendar::new(d("2026-11-01"), d("2028-11-01"), ByColor { white: Some(d("2026-11-10")), black: None });
+    let cal = Calendar::new(
+        d("2026-11-01"),
+        d("2028-11-01"),
+        ByColor {
+            white: Some(d("2026-11-10")),
+            black: None,
+        },
+    );
     let mut ledger = Ledger::new(cal);
-    let v = play(&rules, &mut ledger, &letter(WHITE, "2026-11-11").time(0, 0), None);
+    let v = play(
+        &rules,
+        &mut ledger,
+        &letter(WHITE, "2026-11-11").time(0, 0),
+        None,
+    );
     assert_eq!(v.days, 0);
     let mut ledger = Ledger::new(cal);
-    let v = play(&rules, &mut ledger, &letter(WHITE, "2026-11-14").time(3, 0), None);
+    let v = play(
+        &rules,
+        &mut ledger,
+        &letter(WHITE, "2026-11-14").time(3, 0),
+        None,
+    );
     assert_eq!(v.days, 3);
 }
 
@@ -254,15 +377,27 @@ fn end_date_stops_the_clock() {
     ];
     for (delivered, sent, expected) in table {
         let mut ledger = Ledger::new(cal);
-        play(&rules, &mut ledger, &letter(WHITE, "2026-11-02").time(1, 0), Some(delivered));
-        let black = letter(BLACK, sent).dates("2026-11-02", delivered, sent).time(1, expected);
+        play(
+            &rules,
+            &mut ledger,
+            &letter(WHITE, "2026-11-02").time(1, 0),
+            Some(delivered),
+        );
+        let black = letter(BLACK, sent)
+            .dates("2026-11-02", delivered, sent)
+            .time(1, expected);
         let v = play(&rules, &mut ledger, &black, None);
         assert_eq!(v.days, expected, "delivered {delivered}, sent {sent}");
         assert!(v.overstep.is_none());
     }
     // From the end date on: no overstep by silence, no reminder; adjudication.
     let mut ledger = Ledger::new(cal);
-    play(&rules, &mut ledger, &letter(WHITE, "2026-11-02").time(1, 0), Some("2026-11-02"));
+    play(
+        &rules,
+        &mut ledger,
+        &letter(WHITE, "2026-11-02").time(1, 0),
+        Some("2026-11-02"),
+    );
     let duties = due(&rules, &ledger, d("2026-12-01"), &BTreeSet::new());
     assert_eq!(duties, vec![Duty::Adjudication]);
 }
@@ -271,8 +406,20 @@ fn end_date_stops_the_clock() {
 fn same_day_reply_is_free() {
     let rules = Rules::default();
     let mut ledger = Ledger::new(calendar());
-    play(&rules, &mut ledger, &letter(WHITE, "2026-11-01").time(0, 0), Some("2026-11-05"));
-    let v = play(&rules, &mut ledger, &letter(BLACK, "2026-11-05").dates("2026-11-01", "2026-11-05", "2026-11-05").time(0, 0), None);
+    play(
+        &rules,
+        &mut ledger,
+        &letter(WHITE, "2026-11-01").time(0, 0),
+        Some("2026-11-05"),
+    );
+    let v = play(
+        &rules,
+        &mut ledger,
+        &letter(BLACK, "2026-11-05")
+            .dates("2026-11-01", "2026-11-05", "2026-11-05")
+            .time(0, 0),
+        None,
+    );
     assert_eq!(v.days, 0);
     assert!(v.corrections.is_empty() && v.omission.is_none());
 }
@@ -281,35 +428,93 @@ fn same_day_reply_is_free() {
 fn corrections_name_the_right_value_and_the_effect() {
     let rules = Rules::default();
     let mut ledger = Ledger::new(calendar());
-    play(&rules, &mut ledger, &letter(WHITE, "2026-11-03").time(2, 0), Some("2026-11-04"));
+    play(
+        &rules,
+        &mut ledger,
+        &letter(WHITE, "2026-11-03").time(2, 0),
+        Some("2026-11-04"),
+    );
     // Black: correct d3 2026-11-09 → 5 days from the delivery on the 4th.
     // (postmark, received, sent, fraction, expected corrections as (item, effect) or totals)
-    type Case = (&'static str, &'static str, &'static str, (u32, u32), Vec<(&'static str, Option<i64>)>);
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static str,
+        (u32, u32),
+        Vec<(&'static str, Option<i64>)>,
+    );
     let table: Vec<Case> = vec![
         ("2026-11-03", "2026-11-04", "2026-11-09", (2, 5), vec![]),
-        ("2026-11-02", "2026-11-04", "2026-11-09", (2, 5), vec![("d1", None)]),
-        ("2026-11-03", "2026-11-06", "2026-11-09", (2, 3), vec![("d2", Some(2)), ("black", None)]),
-        ("2026-11-03", "2026-11-03", "2026-11-09", (2, 6), vec![("d2", Some(-1)), ("black", None)]),
-        ("2026-11-03", "2026-11-04", "2026-11-08", (2, 4), vec![("d3", Some(1)), ("black", None)]),
-        ("2026-11-03", "2026-11-04", "2026-11-09", (1, 5), vec![("white", None)]),
+        (
+            "2026-11-02",
+            "2026-11-04",
+            "2026-11-09",
+            (2, 5),
+            vec![("d1", None)],
+        ),
+        (
+            "2026-11-03",
+            "2026-11-06",
+            "2026-11-09",
+            (2, 3),
+            vec![("d2", Some(2)), ("black", None)],
+        ),
+        (
+            "2026-11-03",
+            "2026-11-03",
+            "2026-11-09",
+            (2, 6),
+            vec![("d2", Some(-1)), ("black", None)],
+        ),
+        (
+            "2026-11-03",
+            "2026-11-04",
+            "2026-11-08",
+            (2, 4),
+            vec![("d3", Some(1)), ("black", None)],
+        ),
+        (
+            "2026-11-03",
+            "2026-11-04",
+            "2026-11-09",
+            (1, 5),
+            vec![("white", None)],
+        ),
     ];
     for (postmark, received, sent, (white, black), expected) in table {
-        let black_letter = letter(BLACK, "2026-11-09").dates(postmark, received, sent).time(white, black);
+        let black_letter = letter(BLACK, "2026-11-09")
+            .dates(postmark, received, sent)
+            .time(white, black);
         let v = judge(&rules, &ledger, &black_letter.incoming());
         assert_eq!(v.days, 5);
         let got: Vec<(&str, Option<i64>)> = v
             .corrections
             .iter()
             .map(|c| match c {
-                Correction::Date { item: Item::Date(DateItem::PartnerPostmark), effect_days, .. } => ("d1", *effect_days),
-                Correction::Date { item: Item::Date(DateItem::Received), effect_days, .. } => ("d2", *effect_days),
-                Correction::Date { item: Item::Date(DateItem::Sent), effect_days, .. } => ("d3", *effect_days),
+                Correction::Date {
+                    item: Item::Date(DateItem::PartnerPostmark),
+                    effect_days,
+                    ..
+                } => ("d1", *effect_days),
+                Correction::Date {
+                    item: Item::Date(DateItem::Received),
+                    effect_days,
+                    ..
+                } => ("d2", *effect_days),
+                Correction::Date {
+                    item: Item::Date(DateItem::Sent),
+                    effect_days,
+                    ..
+                } => ("d3", *effect_days),
                 Correction::Date { .. } => ("previous", None),
                 Correction::Total { player: WHITE, .. } => ("white", None),
                 Correction::Total { .. } => ("black", None),
             })
             .collect();
-        assert_eq!(got, expected, "stated {postmark} {received} {sent} {white}/{black}");
+        assert_eq!(
+            got, expected,
+            "stated {postmark} {received} {sent} {white}/{black}"
+        );
         assert!(v.omission.is_none());
     }
 }
@@ -318,25 +523,64 @@ fn corrections_name_the_right_value_and_the_effect() {
 fn omission_warning_then_penalty_with_restated_dates() {
     let rules = Rules::default();
     let mut ledger = Ledger::new(calendar());
-    play(&rules, &mut ledger, &letter(WHITE, "2026-11-02").time(1, 0), Some("2026-11-02"));
+    play(
+        &rules,
+        &mut ledger,
+        &letter(WHITE, "2026-11-02").time(1, 0),
+        Some("2026-11-02"),
+    );
 
     // Black's first letter leaves out d2: a warning, d2 must be restated.
-    let mut b1 = letter(BLACK, "2026-11-04").dates("2026-11-02", "2026-11-02", "2026-11-04").time(1, 2);
+    let mut b1 = letter(BLACK, "2026-11-04")
+        .dates("2026-11-02", "2026-11-02", "2026-11-04")
+        .time(1, 2);
     b1.received = None;
     let v = play(&rules, &mut ledger, &b1, Some("2026-11-04"));
-    assert_eq!(v.omission, Some(Omission::Warning { missing: vec![Item::Date(DateItem::Received)] }));
+    assert_eq!(
+        v.omission,
+        Some(Omission::Warning {
+            missing: vec![Item::Date(DateItem::Received)]
+        })
+    );
     assert_eq!(v.penalty, 0);
 
-    play(&rules, &mut ledger, &letter(WHITE, "2026-11-05").dates("2026-11-04", "2026-11-04", "2026-11-05").time(2, 2), Some("2026-11-05"));
+    play(
+        &rules,
+        &mut ledger,
+        &letter(WHITE, "2026-11-05")
+            .dates("2026-11-04", "2026-11-04", "2026-11-05")
+            .time(2, 2),
+        Some("2026-11-05"),
+    );
 
     // Black's next letter is complete but does not restate d2: a penalty of 6.
-    let b2 = letter(BLACK, "2026-11-07").dates("2026-11-05", "2026-11-05", "2026-11-07").time(2, 4);
+    let b2 = letter(BLACK, "2026-11-07")
+        .dates("2026-11-05", "2026-11-05", "2026-11-07")
+        .time(2, 4);
     let v = judge(&rules, &ledger, &b2.incoming());
-    assert_eq!(v.omission, Some(Omission::Penalty { missing: vec![Item::Previous(DateItem::Received)], days: 6 }));
-    assert_eq!((v.penalty, v.fraction, v.totals), (6, Fraction { white: 2, black: 4 }, Fraction { white: 2, black: 10 }));
+    assert_eq!(
+        v.omission,
+        Some(Omission::Penalty {
+            missing: vec![Item::Previous(DateItem::Received)],
+            days: 6
+        })
+    );
+    assert_eq!(
+        (v.penalty, v.fraction, v.totals),
+        (
+            6,
+            Fraction { white: 2, black: 4 },
+            Fraction {
+                white: 2,
+                black: 10
+            }
+        )
+    );
 
     // Restated correctly instead: no violation.
-    let mut restated = letter(BLACK, "2026-11-07").dates("2026-11-05", "2026-11-05", "2026-11-07").time(2, 4);
+    let mut restated = letter(BLACK, "2026-11-07")
+        .dates("2026-11-05", "2026-11-05", "2026-11-07")
+        .time(2, 4);
     restated.previous = Some(["2026-11-02", "2026-11-02", "2026-11-04"]);
     let v = judge(&rules, &ledger, &restated.incoming());
     assert_eq!(v.omission, None);
@@ -346,22 +590,45 @@ fn omission_warning_then_penalty_with_restated_dates() {
     restated.previous = Some(["2026-11-02", "2026-11-03", "2026-11-04"]);
     let v = judge(&rules, &ledger, &restated.incoming());
     assert_eq!(v.omission, None);
-    assert!(matches!(v.corrections.as_slice(), [Correction::Date { item: Item::Previous(DateItem::Received), .. }]));
+    assert!(matches!(
+        v.corrections.as_slice(),
+        [Correction::Date {
+            item: Item::Previous(DateItem::Received),
+            ..
+        }]
+    ));
 
     // A later letter with its own omission, after the penalised one: penalty again.
     let v = play(&rules, &mut ledger, &b2, Some("2026-11-07"));
     assert_eq!(v.penalty, 6);
-    play(&rules, &mut ledger, &letter(WHITE, "2026-11-08").dates("2026-11-07", "2026-11-07", "2026-11-08").time(3, 10), Some("2026-11-08"));
+    play(
+        &rules,
+        &mut ledger,
+        &letter(WHITE, "2026-11-08")
+            .dates("2026-11-07", "2026-11-07", "2026-11-08")
+            .time(3, 10),
+        Some("2026-11-08"),
+    );
     let mut b3 = letter(BLACK, "2026-11-09").dates("2026-11-08", "2026-11-08", "2026-11-09");
     b3.fraction = None;
     let v = play(&rules, &mut ledger, &b3, None);
-    assert_eq!(v.omission, Some(Omission::Penalty { missing: vec![Item::Fraction], days: 6 }));
+    assert_eq!(
+        v.omission,
+        Some(Omission::Penalty {
+            missing: vec![Item::Fraction],
+            days: 6
+        })
+    );
     assert_eq!(ledger.totals().black, 4 + 6 + 1 + 6);
 
     // One letter lacking several items is one violation: one penalty.
     let mut ledger = ledger_of(&[(0, 0), (0, 0)]);
     ledger.rows[1].letter = Some(shtempel::rules::clock::LetterFacts {
-        expected: shtempel::rules::Expected { partner_postmark: None, received: None, sent: d("2026-11-03") },
+        expected: shtempel::rules::Expected {
+            partner_postmark: None,
+            received: None,
+            sent: d("2026-11-03"),
+        },
         omission: true,
         missing_dates: vec![],
     });
@@ -373,9 +640,15 @@ fn omission_warning_then_penalty_with_restated_dates() {
     assert_eq!(v.omission.unwrap().missing().len(), 4);
 
     // With auto_penalty off the violation is reported, no days are charged.
-    let manual = Rules { auto_penalty: false, ..Rules::default() };
+    let manual = Rules {
+        auto_penalty: false,
+        ..Rules::default()
+    };
     let v = judge(&manual, &ledger, &bare.incoming());
-    assert!(matches!(v.omission, Some(Omission::Penalty { days: 0, .. })));
+    assert!(matches!(
+        v.omission,
+        Some(Omission::Penalty { days: 0, .. })
+    ));
     assert_eq!(v.penalty, 0);
 }
 
@@ -383,12 +656,21 @@ fn omission_warning_then_penalty_with_restated_dates() {
 fn whites_first_letter_needs_only_its_date_and_the_fraction() {
     let rules = Rules::default();
     let ledger = Ledger::new(calendar());
-    let v = judge(&rules, &ledger, &letter(WHITE, "2026-11-03").time(2, 0).incoming());
+    let v = judge(
+        &rules,
+        &ledger,
+        &letter(WHITE, "2026-11-03").time(2, 0).incoming(),
+    );
     assert!(v.omission.is_none() && v.corrections.is_empty());
     let mut no_date = letter(WHITE, "2026-11-03").time(2, 0);
     no_date.sent = None;
     let v = judge(&rules, &ledger, &no_date.incoming());
-    assert_eq!(v.omission, Some(Omission::Warning { missing: vec![Item::Date(DateItem::Sent)] }));
+    assert_eq!(
+        v.omission,
+        Some(Omission::Warning {
+            missing: vec![Item::Date(DateItem::Sent)]
+        })
+    );
 }
 
 #[test]
@@ -410,21 +692,37 @@ fn accumulation_over_controls() {
         // costs `total` days, counted from the delivery of Black's last move.
         let earlier = vec![(0u32, 0u32); (moves - 1) * 2];
         let ledger = ledger_of(&earlier);
-        let from = ledger.rows.last().map_or(d("2026-11-01"), |row| row.delivered_on.unwrap());
-        let sent_on = from.checked_add_days(chrono::Days::new(u64::from(total))).unwrap();
+        let from = ledger
+            .rows
+            .last()
+            .map_or(d("2026-11-01"), |row| row.delivered_on.unwrap());
+        let sent_on = from
+            .checked_add_days(chrono::Days::new(u64::from(total)))
+            .unwrap();
         let incoming = Incoming {
             by: WHITE,
             sent_on,
             stated: Stated::default(),
-            plies: vec![NewPly { by: WHITE, san: "m".into(), conditional: false }],
+            plies: vec![NewPly {
+                by: WHITE,
+                san: "m".into(),
+                conditional: false,
+            }],
             partner_direct: false,
         };
         let v = judge(&rules, &ledger, &incoming);
         assert_eq!(v.totals.white, total, "moves {moves}");
-        assert_eq!(v.overstep.is_some(), overstep, "{total} days on {moves} moves");
+        assert_eq!(
+            v.overstep.is_some(),
+            overstep,
+            "{total} days on {moves} moves"
+        );
         if let Some(o) = v.overstep {
             let moves = u32::try_from(moves).unwrap();
-            assert_eq!((o.offender, o.moves, o.limit, o.total), (WHITE, moves, rules.limit(moves), total));
+            assert_eq!(
+                (o.offender, o.moves, o.limit, o.total),
+                (WHITE, moves, rules.limit(moves), total)
+            );
         }
     }
 }
@@ -442,12 +740,20 @@ fn a_variant_does_not_count_until_played() {
         by: WHITE,
         sent_on: sent,
         stated: Stated::default(),
-        plies: vec![NewPly { by: WHITE, san: "Nf3".into(), conditional: false }],
+        plies: vec![NewPly {
+            by: WHITE,
+            san: "Nf3".into(),
+            conditional: false,
+        }],
         partner_direct: false,
     };
     let v = judge(&rules, &ledger, &incoming);
     assert_eq!(v.totals.white, 51);
-    assert_eq!(v.overstep.map(|o| o.moves), Some(10), "variant moves are not moves made");
+    assert_eq!(
+        v.overstep.map(|o| o.moves),
+        Some(10),
+        "variant moves are not moves made"
+    );
 
     // An executed conditional move counts from the moment it is played, and costs
     // its author nothing: Black's letter makes his 10th move and the clerk plays
@@ -460,8 +766,16 @@ fn a_variant_does_not_count_until_played() {
         sent_on: d("2026-12-01"),
         stated: Stated::default(),
         plies: vec![
-            NewPly { by: BLACK, san: "a6".into(), conditional: false },
-            NewPly { by: WHITE, san: "Ba4".into(), conditional: true },
+            NewPly {
+                by: BLACK,
+                san: "a6".into(),
+                conditional: false,
+            },
+            NewPly {
+                by: WHITE,
+                san: "Ba4".into(),
+                conditional: true,
+            },
         ],
         partner_direct: false,
     };
@@ -469,8 +783,16 @@ fn a_variant_does_not_count_until_played() {
     ledger.record(&v);
     assert_eq!(ledger.moves_made(WHITE), before + 1);
     assert_eq!(v.rows[1].days, 0, "a conditional move costs nothing");
-    assert_eq!(ledger.to_move(), BLACK, "Black answers the conditional move");
-    assert_eq!(ledger.days_left(&rules, WHITE, 0), 100 - 51, "11 moves: the second control");
+    assert_eq!(
+        ledger.to_move(),
+        BLACK,
+        "Black answers the conditional move"
+    );
+    assert_eq!(
+        ledger.days_left(&rules, WHITE, 0),
+        100 - 51,
+        "11 moves: the second control"
+    );
 }
 
 #[test]
@@ -480,12 +802,18 @@ fn silence_table() {
     let ledger = Ledger::new(calendar());
     let none = BTreeSet::new();
     let silent = |ledger: &Ledger, today: &str| {
-        due(&rules, ledger, d(today), &none).into_iter().find_map(|duty| match duty {
-            Duty::SilentOverstep(o) => Some((o.offender, o.total, o.limit)),
-            _ => None,
-        })
+        due(&rules, ledger, d(today), &none)
+            .into_iter()
+            .find_map(|duty| match duty {
+                Duty::SilentOverstep(o) => Some((o.offender, o.total, o.limit)),
+                _ => None,
+            })
     };
-    assert_eq!(silent(&ledger, "2026-12-21"), None, "50 days from 1 November");
+    assert_eq!(
+        silent(&ledger, "2026-12-21"),
+        None,
+        "50 days from 1 November"
+    );
     assert_eq!(silent(&ledger, "2026-12-22"), Some((WHITE, 51, 50)));
 
     // Black to move, the move not yet delivered: nothing runs.
@@ -494,8 +822,15 @@ fn silence_table() {
     assert_eq!(silent(&undelivered, "2027-06-01"), None);
 
     // Off by configuration.
-    let off = Rules { silent_overstep: false, ..Rules::default() };
-    assert!(due(&off, &Ledger::new(calendar()), d("2026-12-22"), &none).iter().all(|duty| !matches!(duty, Duty::SilentOverstep(_))));
+    let off = Rules {
+        silent_overstep: false,
+        ..Rules::default()
+    };
+    assert!(
+        due(&off, &Ledger::new(calendar()), d("2026-12-22"), &none)
+            .iter()
+            .all(|duty| !matches!(duty, Duty::SilentOverstep(_)))
+    );
 
     // Suspended or finished games are left alone.
     let mut suspended = Ledger::new(calendar());
@@ -513,7 +848,11 @@ fn deadlines_table() {
             .map(|duty| match duty {
                 Duty::Repeat { row, .. } => format!("repeat:{row}"),
                 Duty::FirstMoveQuery => "query".into(),
-                Duty::Reminder { threshold, days_left, .. } => format!("reminder:{threshold}:{days_left}"),
+                Duty::Reminder {
+                    threshold,
+                    days_left,
+                    ..
+                } => format!("reminder:{threshold}:{days_left}"),
                 Duty::SilentOverstep(_) => "overstep".into(),
                 Duty::NoProtest { .. } => "no-protest".into(),
                 Duty::Adjudication => "adjudication".into(),
@@ -526,27 +865,53 @@ fn deadlines_table() {
     assert_eq!(kinds(&empty, "2026-11-30", &none), Vec::<String>::new());
     assert_eq!(kinds(&empty, "2026-12-01", &none), ["query"]);
     let done: BTreeSet<DutyKey> = [DutyKey("query".into())].into();
-    assert_eq!(kinds(&empty, "2026-12-02", &done), Vec::<String>::new(), "once");
+    assert_eq!(
+        kinds(&empty, "2026-12-02", &done),
+        Vec::<String>::new(),
+        "once"
+    );
 
     // Repeat: 40 days after the postmark of an unanswered letter. White's move
     // of 2 November: on its 40th day it is repeated, and Black, with 10 days
     // left, is reminded.
     let ledger = ledger_of(&[(1, 0)]);
     assert_eq!(kinds(&ledger, "2026-12-11", &none), Vec::<String>::new());
-    assert_eq!(kinds(&ledger, "2026-12-12", &none), ["repeat:0", "reminder:10:10"]);
-    let done: BTreeSet<DutyKey> = [DutyKey("repeat:0".into()), DutyKey("reminder:black:0:10".into())].into();
-    assert_eq!(kinds(&ledger, "2026-12-13", &done), Vec::<String>::new(), "each once");
+    assert_eq!(
+        kinds(&ledger, "2026-12-12", &none),
+        ["repeat:0", "reminder:10:10"]
+    );
+    let done: BTreeSet<DutyKey> = [
+        DutyKey("repeat:0".into()),
+        DutyKey("reminder:black:0:10".into()),
+    ]
+    .into();
+    assert_eq!(
+        kinds(&ledger, "2026-12-13", &done),
+        Vec::<String>::new(),
+        "each once"
+    );
     assert_eq!(kinds(&ledger, "2026-12-19", &done), ["reminder:3:3"]);
     // Jumping straight past both thresholds sends the tighter one only, once.
-    assert_eq!(kinds(&ledger, "2026-12-20", &none), ["repeat:0", "reminder:3:2"]);
-    let done: BTreeSet<DutyKey> = [DutyKey("repeat:0".into()), DutyKey("reminder:black:0:3".into())].into();
+    assert_eq!(
+        kinds(&ledger, "2026-12-20", &none),
+        ["repeat:0", "reminder:3:2"]
+    );
+    let done: BTreeSet<DutyKey> = [
+        DutyKey("repeat:0".into()),
+        DutyKey("reminder:black:0:3".into()),
+    ]
+    .into();
     assert_eq!(kinds(&ledger, "2026-12-21", &done), Vec::<String>::new());
     assert_eq!(kinds(&ledger, "2026-12-23", &done), ["overstep"]);
 
     // Protest period: 10 days from the notice; the day after, if no protest.
     let mut suspended = ledger_of(&[(1, 0)]);
     suspended.status = Status::Suspended;
-    suspended.suspension = Some(Suspension { offender: BLACK, notice_on: d("2027-01-01"), protest_received: false });
+    suspended.suspension = Some(Suspension {
+        offender: BLACK,
+        notice_on: d("2027-01-01"),
+        protest_received: false,
+    });
     assert_eq!(kinds(&suspended, "2027-01-11", &none), Vec::<String>::new());
     assert_eq!(kinds(&suspended, "2027-01-12", &none), ["no-protest"]);
     suspended.suspension.as_mut().unwrap().protest_received = true;

@@ -58,17 +58,40 @@ static DATE: LazyLock<Regex> = LazyLock::new(|| {
 /// The month named by a Russian or English word (any case, full or abbreviated).
 fn month_of(word: &str) -> Option<u32> {
     const PREFIXES: [(&str, u32); 24] = [
-        ("jan", 1), ("feb", 2), ("mar", 3), ("apr", 4), ("may", 5), ("jun", 6),
-        ("jul", 7), ("aug", 8), ("sep", 9), ("oct", 10), ("nov", 11), ("dec", 12),
-        ("янв", 1), ("фев", 2), ("мар", 3), ("апр", 4), ("ма", 5), ("июн", 6),
-        ("июл", 7), ("авг", 8), ("сен", 9), ("окт", 10), ("ноя", 11), ("дек", 12),
+        ("jan", 1),
+        ("feb", 2),
+        ("mar", 3),
+        ("apr", 4),
+        ("may", 5),
+        ("jun", 6),
+        ("jul", 7),
+        ("aug", 8),
+        ("sep", 9),
+        ("oct", 10),
+        ("nov", 11),
+        ("dec", 12),
+        ("янв", 1),
+        ("фев", 2),
+        ("мар", 3),
+        ("апр", 4),
+        ("ма", 5),
+        ("июн", 6),
+        ("июл", 7),
+        ("авг", 8),
+        ("сен", 9),
+        ("окт", 10),
+        ("ноя", 11),
+        ("дек", 12),
     ];
     let lower = word.to_lowercase();
     // "ма" (май, мая) must not catch "март", "марта".
     if lower.starts_with("мар") {
         return Some(3);
     }
-    PREFIXES.iter().find(|(prefix, _)| lower.starts_with(prefix)).map(|&(_, month)| month)
+    PREFIXES
+        .iter()
+        .find(|(prefix, _)| lower.starts_with(prefix))
+        .map(|&(_, month)| month)
 }
 
 /// Every date in `text`, in order, each read or refused, and whether anything
@@ -138,21 +161,47 @@ mod tests {
     fn every_form_of_contract_md() {
         let near: NaiveDate = "2026-11-20".parse().unwrap();
         let table = [
-            "07.11.2026", "07.11.26", "7.11.2026", "2026-11-07", "7 ноября 2026", "7 ноября 2026 г.",
-            "7 Nov 2026", "7 November 2026", "Nov 7, 2026", "November 7th, 2026", "07/11/2026", "07.11",
-            "7 ноября", "7-го ноября 2026 года", "7 НОЯБРЯ 2026",
+            "07.11.2026",
+            "07.11.26",
+            "7.11.2026",
+            "2026-11-07",
+            "7 ноября 2026",
+            "7 ноября 2026 г.",
+            "7 Nov 2026",
+            "7 November 2026",
+            "Nov 7, 2026",
+            "November 7th, 2026",
+            "07/11/2026",
+            "07.11",
+            "7 ноября",
+            "7-го ноября 2026 года",
+            "7 НОЯБРЯ 2026",
         ];
         for text in table {
             let written = one(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-            assert_eq!(written.resolve(near), Some("2026-11-07".parse().unwrap()), "{text}");
+            assert_eq!(
+                written.resolve(near),
+                Some("2026-11-07".parse().unwrap()),
+                "{text}"
+            );
         }
     }
 
     #[test]
     fn russian_months_all_twelve() {
         let months = [
-            "января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября",
-            "октября", "ноября", "декабря",
+            "января",
+            "февраля",
+            "марта",
+            "апреля",
+            "мая",
+            "июня",
+            "июля",
+            "августа",
+            "сентября",
+            "октября",
+            "ноября",
+            "декабря",
         ];
         for (index, name) in months.iter().enumerate() {
             let written = one(&format!("1 {name} 2027")).unwrap();
@@ -165,18 +214,42 @@ mod tests {
     #[test]
     fn yearless_dates_take_the_nearest_year() {
         let december: NaiveDate = "2026-12-30".parse().unwrap();
-        let written = WrittenDate { day: 2, month: 1, year: None };
-        assert_eq!(written.resolve(december), Some("2027-01-02".parse().unwrap()));
+        let written = WrittenDate {
+            day: 2,
+            month: 1,
+            year: None,
+        };
+        assert_eq!(
+            written.resolve(december),
+            Some("2027-01-02".parse().unwrap())
+        );
         let january: NaiveDate = "2027-01-03".parse().unwrap();
-        let written = WrittenDate { day: 28, month: 12, year: None };
-        assert_eq!(written.resolve(january), Some("2026-12-28".parse().unwrap()));
+        let written = WrittenDate {
+            day: 28,
+            month: 12,
+            year: None,
+        };
+        assert_eq!(
+            written.resolve(january),
+            Some("2026-12-28".parse().unwrap())
+        );
     }
 
     #[test]
     fn impossible_dates_are_refused_not_crashed() {
-        for text in ["32.13.2026", "31.11.2026", "29.02.2027", "2026-13-45", "00.10.2026", "1.1.0001"] {
+        for text in [
+            "32.13.2026",
+            "31.11.2026",
+            "29.02.2027",
+            "2026-13-45",
+            "00.10.2026",
+            "1.1.0001",
+        ] {
             let (dates, _) = find_dates(text);
-            assert!(matches!(dates.as_slice(), [Err(BadDate(_))]), "{text}: {dates:?}");
+            assert!(
+                matches!(dates.as_slice(), [Err(BadDate(_))]),
+                "{text}: {dates:?}"
+            );
         }
         assert!(one("29.02.2028").is_ok(), "a leap day is a date");
     }

@@ -181,8 +181,12 @@ impl ReadError {
                 Lang::En => format!("move number {number} is impossible"),
             },
             ReadErrorKind::BadDate { written } => match lang {
-                Lang::Ru => format!("«{written}» не дата. Пишите даты так: 07.11.2026 или 7 ноября 2026"),
-                Lang::En => format!("\"{written}\" is not a date. Write dates like 2026-11-07 or 7 Nov 2026"),
+                Lang::Ru => {
+                    format!("«{written}» не дата. Пишите даты так: 07.11.2026 или 7 ноября 2026")
+                }
+                Lang::En => format!(
+                    "\"{written}\" is not a date. Write dates like 2026-11-07 or 7 Nov 2026"
+                ),
             },
             ReadErrorKind::DateCount { found, expected } => match lang {
                 Lang::Ru => format!(
@@ -199,8 +203,12 @@ impl ReadError {
                 )
                 .to_string(),
             ReadErrorKind::FractionOutOfRange { written } => match lang {
-                Lang::Ru => format!("время «{written}» невозможно: нужны два неотрицательных числа дней"),
-                Lang::En => format!("the time \"{written}\" is impossible: two non-negative numbers of days expected"),
+                Lang::Ru => {
+                    format!("время «{written}» невозможно: нужны два неотрицательных числа дней")
+                }
+                Lang::En => format!(
+                    "the time \"{written}\" is impossible: two non-negative numbers of days expected"
+                ),
             },
             ReadErrorKind::EmptyVariant => lang
                 .pick(
@@ -216,7 +224,10 @@ impl ReadError {
     }
 }
 
-fn serialize_color_opt<S: serde::Serializer>(color: &Option<Color>, serializer: S) -> Result<S::Ok, S::Error> {
+fn serialize_color_opt<S: serde::Serializer>(
+    color: &Option<Color>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     match color {
         Some(color) => serializer.serialize_str(crate::color_name(*color)),
         None => serializer.serialize_none(),
@@ -245,18 +256,42 @@ macro_rules! pattern {
     };
 }
 
-pattern!(GAME_LINE, r"(?i)^\s*(?:game|партия|игра)\s*(?:(?:[:#№]|no\.?)\s*#?\s*([A-Za-z0-9][\w.-]*)|\s+(\d[\w.-]*))\s*\.?\s*$");
-pattern!(TIME_LINE, r"(?i)^\s*(?:time used|total time|time|затраченное время|время на обдумывание|время)\s*(?::|=|-|\s)\s*(.*)$");
-pattern!(FRACTION, r"^\s*([+-]?\d+)\s*/\s*([+-]?\d+)\s*(?:дн\w*|days?|д\.)?\s*\.?\s*$");
+pattern!(
+    GAME_LINE,
+    r"(?i)^\s*(?:game|партия|игра)\s*(?:(?:[:#№]|no\.?)\s*#?\s*([A-Za-z0-9][\w.-]*)|\s+(\d[\w.-]*))\s*\.?\s*$"
+);
+pattern!(
+    TIME_LINE,
+    r"(?i)^\s*(?:time used|total time|time|затраченное время|время на обдумывание|время)\s*(?::|=|-|\s)\s*(.*)$"
+);
+pattern!(
+    FRACTION,
+    r"^\s*([+-]?\d+)\s*/\s*([+-]?\d+)\s*(?:дн\w*|days?|д\.)?\s*\.?\s*$"
+);
 pattern!(BARE_FRACTION, r"^\s*\d{1,5}\s*/\s*\d{1,5}\s*$");
-pattern!(PREVIOUS_LINE, r"(?i)^\s*(?:previous dates|dates of (?:the )?previous letter|даты предыдущего письма|предыдущие даты)\s*:?\s*(.*)$");
+pattern!(
+    PREVIOUS_LINE,
+    r"(?i)^\s*(?:previous dates|dates of (?:the )?previous letter|даты предыдущего письма|предыдущие даты)\s*:?\s*(.*)$"
+);
 pattern!(DATES_LINE, r"(?i)^\s*(?:dates|даты)\s*:?\s*(.*)$");
-pattern!(LABELLED_DATE, r"(?i)^\s*(partner'?s postmark|postmark|штемпель(?: партн[её]ра)?|received|получено|получен|получил|sent|отправлено|отправлен|отправил|отправка)\s*:\s*(.*)$");
-pattern!(MOVE_LABEL, r"(?i)^\s*(?:my move|move|мой ход|мой ответ|ход)\s*:\s*(.*)$");
+pattern!(
+    LABELLED_DATE,
+    r"(?i)^\s*(partner'?s postmark|postmark|штемпель(?: партн[её]ра)?|received|получено|получен|получил|sent|отправлено|отправлен|отправил|отправка)\s*:\s*(.*)$"
+);
+pattern!(
+    MOVE_LABEL,
+    r"(?i)^\s*(?:my move|move|мой ход|мой ответ|ход)\s*:\s*(.*)$"
+);
 pattern!(MOVE_LINE, r"^\s*\d+\s*(?:\.|…)");
 pattern!(VARIANT_LINE, r"(?i)^\s*(?:if|если)\b[\s:,]*(.*)$");
-pattern!(RULING_LINE, r"^\s*(CONFIRM|REJECT|CONTINUE|ПОДТВЕРДИТЬ|ПОДТВЕРЖДАЮ|ОТКЛОНИТЬ|ОТКЛОНЯЮ|ПРОДОЛЖИТЬ|ПРОДОЛЖАТЬ)\s+(?:#|№)?\s*([A-Za-z0-9][\w.-]*)\s*\.?\s*$");
-pattern!(PROTEST, r"(?m)(?:\b(?:PROTEST|ПРОТЕСТ)\b|^\s*(?:Protest|Протест)\b)");
+pattern!(
+    RULING_LINE,
+    r"^\s*(CONFIRM|REJECT|CONTINUE|ПОДТВЕРДИТЬ|ПОДТВЕРЖДАЮ|ОТКЛОНИТЬ|ОТКЛОНЯЮ|ПРОДОЛЖИТЬ|ПРОДОЛЖАТЬ)\s+(?:#|№)?\s*([A-Za-z0-9][\w.-]*)\s*\.?\s*$"
+);
+pattern!(
+    PROTEST,
+    r"(?m)(?:\b(?:PROTEST|ПРОТЕСТ)\b|^\s*(?:Protest|Протест)\b)"
+);
 
 /// Reads a letter's text: cuts quotes and signature, then reads each own line.
 pub fn read(body: &str) -> Letter {
@@ -265,7 +300,11 @@ pub fn read(body: &str) -> Letter {
     for &(line_no, line) in &own {
         read_line(&mut letter, line_no, line);
     }
-    let own_text: String = own.iter().map(|(_, line)| line.to_lowercase()).collect::<Vec<_>>().join("\n");
+    let own_text: String = own
+        .iter()
+        .map(|(_, line)| line.to_lowercase())
+        .collect::<Vec<_>>()
+        .join("\n");
     letter.keywords = keywords(&own_text, &own);
     letter
 }
@@ -294,7 +333,10 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
             "REJECT" | "ОТКЛОНИТЬ" | "ОТКЛОНЯЮ" => Decision::Reject,
             _ => Decision::Continue,
         };
-        letter.rulings.push(Ruling { decision, game: caps[2].to_string() });
+        letter.rulings.push(Ruling {
+            decision,
+            game: caps[2].to_string(),
+        });
         return;
     }
     if let Some(caps) = TIME_LINE.captures(line) {
@@ -325,7 +367,9 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
     if let Some(caps) = LABELLED_DATE.captures(line) {
         let label = caps[1].to_lowercase();
         let rest = caps.get(2).map_or("", |m| m.as_str());
-        let Some(date) = one_date(letter, line_no, line, rest) else { return };
+        let Some(date) = one_date(letter, line_no, line, rest) else {
+            return;
+        };
         let slot = if label.starts_with("sent") || label.starts_with("отправ") {
             &mut letter.dates.sent
         } else if label.starts_with("rec") || label.starts_with("получ") {
@@ -366,21 +410,36 @@ fn read_fraction(letter: &mut Letter, line_no: usize, line: &str, rest: &str) {
         error(letter, line_no, line, ReadErrorKind::BadFraction);
         return;
     };
-    let number = |text: &str| text.parse::<u32>().ok().filter(|&days| days <= MAX_FRACTION_DAYS);
+    let number = |text: &str| {
+        text.parse::<u32>()
+            .ok()
+            .filter(|&days| days <= MAX_FRACTION_DAYS)
+    };
     match (number(&caps[1]), number(&caps[2])) {
         (Some(white), Some(black)) => {
             letter.fraction.get_or_insert(Fraction { white, black });
         }
         _ => {
             let written = format!("{}/{}", &caps[1], &caps[2]);
-            error(letter, line_no, line, ReadErrorKind::FractionOutOfRange { written });
+            error(
+                letter,
+                line_no,
+                line,
+                ReadErrorKind::FractionOutOfRange { written },
+            );
         }
     }
 }
 
 /// Reads the dates of a line: three in order, or one (own sending date) where
 /// `one_is_sent`.
-fn three_dates(letter: &mut Letter, line_no: usize, line: &str, rest: &str, one_is_sent: bool) -> Option<WrittenDates> {
+fn three_dates(
+    letter: &mut Letter,
+    line_no: usize,
+    line: &str,
+    rest: &str,
+    one_is_sent: bool,
+) -> Option<WrittenDates> {
     let (found, _) = dates::find_dates(rest);
     let mut read = Vec::with_capacity(found.len());
     for date in found {
@@ -393,12 +452,25 @@ fn three_dates(letter: &mut Letter, line_no: usize, line: &str, rest: &str, one_
         }
     }
     match read.as_slice() {
-        [sent] if one_is_sent => Some(WrittenDates { sent: Some(*sent), ..WrittenDates::default() }),
-        [postmark, received, sent] => {
-            Some(WrittenDates { postmark: Some(*postmark), received: Some(*received), sent: Some(*sent) })
-        }
+        [sent] if one_is_sent => Some(WrittenDates {
+            sent: Some(*sent),
+            ..WrittenDates::default()
+        }),
+        [postmark, received, sent] => Some(WrittenDates {
+            postmark: Some(*postmark),
+            received: Some(*received),
+            sent: Some(*sent),
+        }),
         _ => {
-            error(letter, line_no, line, ReadErrorKind::DateCount { found: read.len(), expected: 3 });
+            error(
+                letter,
+                line_no,
+                line,
+                ReadErrorKind::DateCount {
+                    found: read.len(),
+                    expected: 3,
+                },
+            );
             None
         }
     }
@@ -414,7 +486,15 @@ fn one_date(letter: &mut Letter, line_no: usize, line: &str, rest: &str) -> Opti
             None
         }
         _ => {
-            error(letter, line_no, line, ReadErrorKind::DateCount { found: found.len(), expected: 1 });
+            error(
+                letter,
+                line_no,
+                line,
+                ReadErrorKind::DateCount {
+                    found: found.len(),
+                    expected: 1,
+                },
+            );
             None
         }
     }
@@ -430,15 +510,38 @@ fn read_variant(letter: &mut Letter, line_no: usize, line: &str, rest: &str) {
         }
         return;
     }
-    letter.variants.push(Variant { line: line_no, moves });
+    letter.variants.push(Variant {
+        line: line_no,
+        moves,
+    });
 }
 
 /// Words that may stand in a move line and mean nothing to the record.
 fn is_filler(word: &str) -> bool {
     matches!(
         word.to_lowercase().trim_end_matches([',', ';', '.']),
-        "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*" | "e.p" | "ep" | "е.п" | "(=)" | "=" | "!" | "?" | "!!" | "??" | "!?"
-            | "?!" | "+" | "#" | "-" | "–" | "—" | ""
+        "1-0"
+            | "0-1"
+            | "1/2-1/2"
+            | "½-½"
+            | "*"
+            | "e.p"
+            | "ep"
+            | "е.п"
+            | "(=)"
+            | "="
+            | "!"
+            | "?"
+            | "!!"
+            | "??"
+            | "!?"
+            | "?!"
+            | "+"
+            | "#"
+            | "-"
+            | "–"
+            | "—"
+            | ""
     )
 }
 
@@ -453,8 +556,19 @@ fn read_moves(letter: &mut Letter, line_no: usize, line: &str, rest: &str, label
     while let Some(word) = words.next() {
         match word {
             Word::Number(number, black) => {
-                let Some(number) = number.parse::<u32>().ok().filter(|n| (1..=MAX_MOVE_NUMBER).contains(n)) else {
-                    error(letter, line_no, line, ReadErrorKind::MoveNumber { number: number.to_string() });
+                let Some(number) = number
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=MAX_MOVE_NUMBER).contains(n))
+                else {
+                    error(
+                        letter,
+                        line_no,
+                        line,
+                        ReadErrorKind::MoveNumber {
+                            number: number.to_string(),
+                        },
+                    );
                     return;
                 };
                 slot = Some((number, if black { Color::Black } else { Color::White }));
@@ -487,7 +601,14 @@ fn read_moves(letter: &mut Letter, line_no: usize, line: &str, rest: &str, label
                 }
                 Err(_) if found == 0 && !labelled && !looks_like_a_move(text) => return,
                 Err(_) => {
-                    error(letter, line_no, line, ReadErrorKind::NotAMove { word: text.to_string() });
+                    error(
+                        letter,
+                        line_no,
+                        line,
+                        ReadErrorKind::NotAMove {
+                            word: text.to_string(),
+                        },
+                    );
                     return;
                 }
             },
@@ -549,16 +670,43 @@ fn split_numbers(text: &str) -> Vec<Word<'_>> {
 /// is no acceptance.
 fn keywords(own_text: &str, own: &[(usize, &str)]) -> Vec<Keyword> {
     const DECLINE: [&str; 8] = [
-        "не согласен на ничью", "не согласна на ничью", "не принимаю ничью", "отклоняю ничью",
-        "decline the draw", "do not accept the draw", "don't accept the draw", "draw declined",
+        "не согласен на ничью",
+        "не согласна на ничью",
+        "не принимаю ничью",
+        "отклоняю ничью",
+        "decline the draw",
+        "do not accept the draw",
+        "don't accept the draw",
+        "draw declined",
     ];
     const ACCEPT: [&str; 10] = [
-        "согласен на ничью", "согласна на ничью", "принимаю ничью", "ничью принимаю", "accept the draw",
-        "accept your draw", "accept a draw", "accept draw", "draw accepted", "i agree to a draw",
+        "согласен на ничью",
+        "согласна на ничью",
+        "принимаю ничью",
+        "ничью принимаю",
+        "accept the draw",
+        "accept your draw",
+        "accept a draw",
+        "accept draw",
+        "draw accepted",
+        "i agree to a draw",
     ];
-    const OFFER: [&str; 7] =
-        ["предлагаю ничью", "предлагаю вам ничью", "offer a draw", "offer you a draw", "offer draw", "draw offer", "propose a draw"];
-    const RESIGN: [&str; 5] = ["сдаюсь", "сдаю партию", "i resign", "resign the game", "i hereby resign"];
+    const OFFER: [&str; 7] = [
+        "предлагаю ничью",
+        "предлагаю вам ничью",
+        "offer a draw",
+        "offer you a draw",
+        "offer draw",
+        "draw offer",
+        "propose a draw",
+    ];
+    const RESIGN: [&str; 5] = [
+        "сдаюсь",
+        "сдаю партию",
+        "i resign",
+        "resign the game",
+        "i hereby resign",
+    ];
     let has = |phrases: &[&str]| phrases.iter().any(|phrase| own_text.contains(phrase));
     let mut found = Vec::new();
     if has(&DECLINE) {
@@ -609,7 +757,10 @@ mod tests {
             ("12.e4", vec!["12.e4"]),
             ("12…Nf6", vec!["12...Nf6"]),
             ("1. e4 e5 2. Кf3", vec!["1.e4", "1...e5", "2.Nf3"]),
-            ("1. 5254 5755 2. 7163", vec!["1.e2-e4", "1...e7-e5", "2.g1-f3"]),
+            (
+                "1. 5254 5755 2. 7163",
+                vec!["1.e2-e4", "1...e7-e5", "2.g1-f3"],
+            ),
             ("5. Bxf7+! Kxf7 1-0", vec!["5.Bxf7", "5...Kxf7"]),
         ];
         for (text, expected) in table {
@@ -631,13 +782,17 @@ mod tests {
         let letter = read("Game 1\n2. Nf3 Zz9");
         assert_eq!(letter.errors.len(), 1);
         assert_eq!(letter.errors[0].line, 2);
-        assert_eq!(letter.errors[0].kind, ReadErrorKind::NotAMove { word: "Zz9".into() });
+        assert_eq!(
+            letter.errors[0].kind,
+            ReadErrorKind::NotAMove { word: "Zz9".into() }
+        );
         assert!(letter.errors[0].explain(Lang::En).contains("line 2"));
     }
 
     #[test]
     fn absurd_numbers_are_errors() {
-        let letter = read("Time: 999999999999/-3\nDates: 32.13.2026, 01.11.2026, 02.11.2026\n99999. e4");
+        let letter =
+            read("Time: 999999999999/-3\nDates: 32.13.2026, 01.11.2026, 02.11.2026\n99999. e4");
         let codes: Vec<&str> = letter.errors.iter().map(ReadError::code).collect();
         assert_eq!(codes, ["fraction_out_of_range", "bad_date", "move_number"]);
         assert_eq!(letter.fraction, None);

@@ -35,9 +35,22 @@ impl MoveText {
     pub fn to_san(self) -> Option<San> {
         match self {
             MoveText::Castle(side) => Some(San::Castle(side)),
-            MoveText::Normal { role, file, rank, capture, to, promotion, .. } => {
-                Some(San::Normal { role: role?, file, rank, capture, to, promotion })
-            }
+            MoveText::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+                ..
+            } => Some(San::Normal {
+                role: role?,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            }),
         }
     }
 }
@@ -53,8 +66,20 @@ impl fmt::Display for MoveText {
     /// ICCF numeric, which does not name the piece.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            MoveText::Castle(side) => f.write_str(if side == CastlingSide::KingSide { "O-O" } else { "O-O-O" }),
-            MoveText::Normal { role, file, rank, capture, to, promotion, long } => {
+            MoveText::Castle(side) => f.write_str(if side == CastlingSide::KingSide {
+                "O-O"
+            } else {
+                "O-O-O"
+            }),
+            MoveText::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+                long,
+            } => {
                 if let Some(role) = role.filter(|&role| role != Role::Pawn) {
                     write!(f, "{}", role.upper_char())?;
                 }
@@ -108,9 +133,22 @@ pub fn parse_move(word: &str) -> Result<MoveText, NotAMove> {
     }
     let san = San::from_ascii(ascii.as_bytes()).map_err(|_| NotAMove)?;
     match san {
-        San::Normal { role, file, rank, capture, to, promotion } => {
-            Ok(MoveText::Normal { role: Some(role), file, rank, capture, to, promotion, long: false })
-        }
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => Ok(MoveText::Normal {
+            role: Some(role),
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+            long: false,
+        }),
         San::Castle(side) => Ok(MoveText::Castle(side)),
         San::Put { .. } | San::Null => Err(NotAMove),
     }
@@ -161,11 +199,15 @@ fn to_ascii(word: &str) -> Option<String> {
 /// ICCF numeric notation: from-file, from-rank, to-file, to-rank as digits 1–8,
 /// and a promotion digit 1–4 (Q R B N).
 fn iccf(ascii: &str) -> Option<MoveText> {
-    let digits: Vec<u32> = ascii.chars().map(|c| c.to_digit(10)).collect::<Option<_>>()?;
+    let digits: Vec<u32> = ascii
+        .chars()
+        .map(|c| c.to_digit(10))
+        .collect::<Option<_>>()?;
     if !(4..=5).contains(&digits.len()) || digits[..4].iter().any(|d| !(1..=8).contains(d)) {
         return None;
     }
-    let square = |file: u32, rank: u32| Square::from_coords(File::new(file - 1), Rank::new(rank - 1));
+    let square =
+        |file: u32, rank: u32| Square::from_coords(File::new(file - 1), Rank::new(rank - 1));
     let from = square(digits[0], digits[1]);
     let promotion = match digits.get(4) {
         None => None,
@@ -207,9 +249,11 @@ fn long_algebraic(ascii: &str) -> Option<MoveText> {
     let to = Square::from_ascii(rest.get(0..2)?).ok()?;
     let promotion = match &rest[2..] {
         [] => None,
-        [b'=', piece] => Some(Role::from_char(char::from(*piece).to_ascii_lowercase()).filter(|role| {
-            matches!(role, Role::Queen | Role::Rook | Role::Bishop | Role::Knight)
-        })?),
+        [b'=', piece] => Some(
+            Role::from_char(char::from(*piece).to_ascii_lowercase()).filter(|role| {
+                matches!(role, Role::Queen | Role::Rook | Role::Bishop | Role::Knight)
+            })?,
+        ),
         _ => return None,
     };
     Some(MoveText::Normal {
@@ -267,14 +311,27 @@ mod tests {
             ("R1a3", "R1a3"),
         ];
         for (written, normal) in table {
-            let parsed = parse_move(written).unwrap_or_else(|_| panic!("{written} should read as a move"));
+            let parsed =
+                parse_move(written).unwrap_or_else(|_| panic!("{written} should read as a move"));
             assert_eq!(parsed.to_string(), normal, "{written}");
         }
     }
 
     #[test]
     fn words_that_are_not_moves() {
-        for word in ["hello", "ход", "9999", "5295", "575855", "e9", "Zf3", "i4", "ничья", "", "+"] {
+        for word in [
+            "hello",
+            "ход",
+            "9999",
+            "5295",
+            "575855",
+            "e9",
+            "Zf3",
+            "i4",
+            "ничья",
+            "",
+            "+",
+        ] {
             assert_eq!(parse_move(word), Err(NotAMove), "{word:?} is no move");
         }
     }
@@ -295,8 +352,16 @@ mod tests {
         for (text, san_text) in table {
             let san = parse_move(text).unwrap().to_san().unwrap();
             assert_eq!(san.to_string(), san_text, "{text}");
-            assert_eq!(San::from_ascii(san_text.as_bytes()).unwrap(), san, "{text} back through shakmaty");
+            assert_eq!(
+                San::from_ascii(san_text.as_bytes()).unwrap(),
+                san,
+                "{text} back through shakmaty"
+            );
         }
-        assert_eq!(parse_move("7163").unwrap().to_san(), None, "ICCF names no piece");
+        assert_eq!(
+            parse_move("7163").unwrap().to_san(),
+            None,
+            "ICCF names no piece"
+        );
     }
 }

@@ -28,13 +28,17 @@ static ORIGINAL_MESSAGE: LazyLock<Regex> = LazyLock::new(|| {
 static OUTLOOK_FROM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^\s*\*?(?:from|от)\s*:\*?\s+\S").expect("from pattern"));
 static OUTLOOK_SENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*\*?(?:sent|отправлено|date|дата|to|кому)\s*:\*?\s+\S").expect("sent pattern")
+    Regex::new(r"(?i)^\s*\*?(?:sent|отправлено|date|дата|to|кому)\s*:\*?\s+\S")
+        .expect("sent pattern")
 });
 
 /// The lines of `body` the writer wrote himself, each with its 1-based line
 /// number in the body (so that a reply can point at it).
 pub fn own_lines(body: &str) -> Vec<(usize, &str)> {
-    let lines: Vec<&str> = body.lines().map(|line| line.trim_end_matches('\r')).collect();
+    let lines: Vec<&str> = body
+        .lines()
+        .map(|line| line.trim_end_matches('\r'))
+        .collect();
     let mut own = Vec::new();
     let mut index = 0;
     while index < lines.len() {
@@ -47,18 +51,23 @@ pub fn own_lines(body: &str) -> Vec<(usize, &str)> {
         if line == "-- " || trimmed == "--" || ORIGINAL_MESSAGE.is_match(line) || is_rule(trimmed) {
             break;
         }
-        if OUTLOOK_FROM.is_match(line) && next_lines(&lines, index, 3).any(|next| OUTLOOK_SENT.is_match(next)) {
+        if OUTLOOK_FROM.is_match(line)
+            && next_lines(&lines, index, 3).any(|next| OUTLOOK_SENT.is_match(next))
+        {
             break;
         }
         let wrapped_header = trimmed.len() < 200
             && (trimmed.starts_with("On ") || trimmed.starts_with("В "))
-            && lines.get(index + 1).is_some_and(|next| QUOTE_HEADER.is_match(next) && next.trim().len() < 40);
+            && lines
+                .get(index + 1)
+                .is_some_and(|next| QUOTE_HEADER.is_match(next) && next.trim().len() < 40);
         if QUOTE_HEADER.is_match(line) || wrapped_header {
             let skip = if wrapped_header { 2 } else { 1 };
             // A header over `>` lines introduces a quote the writer answers
             // below (bottom posting): skip it and read on. Otherwise the rest is
             // the quoted message.
-            let quoted_below = next_lines(&lines, index + skip - 1, 1).all(|next| next.trim_start().starts_with('>'));
+            let quoted_below = next_lines(&lines, index + skip - 1, 1)
+                .all(|next| next.trim_start().starts_with('>'));
             if quoted_below && index + skip < lines.len() {
                 index += skip;
                 continue;
@@ -72,8 +81,16 @@ pub fn own_lines(body: &str) -> Vec<(usize, &str)> {
 }
 
 /// Up to `count` non-blank lines after `index`.
-fn next_lines<'a>(lines: &'a [&'a str], index: usize, count: usize) -> impl Iterator<Item = &'a str> + 'a {
-    lines[index + 1..].iter().copied().filter(|line| !line.trim().is_empty()).take(count)
+fn next_lines<'a>(
+    lines: &'a [&'a str],
+    index: usize,
+    count: usize,
+) -> impl Iterator<Item = &'a str> + 'a {
+    lines[index + 1..]
+        .iter()
+        .copied()
+        .filter(|line| !line.trim().is_empty())
+        .take(count)
 }
 
 /// A line of underscores, which Outlook puts before a quoted header block.
@@ -93,15 +110,39 @@ mod tests {
     fn quote_forms_are_cut() {
         let table = [
             ("2. Nf3\n> 1... e5\n", vec!["2. Nf3"]),
-            ("2. Nf3\n\nOn Mon, 7 Nov 2026 at 10:00, Petrov <p@x.org> wrote:\nGame 1\n1... e5", vec!["2. Nf3", ""]),
-            ("2. Кf3\nПонедельник, 7 ноября 2026, 10:00 +03:00 от Петров <p@x.org>:\n1... e5", vec!["2. Кf3"]),
-            ("2. Кf3\n07.11.2026, 10:00, \"Петров\" <p@x.org>:\n1... e5", vec!["2. Кf3"]),
+            (
+                "2. Nf3\n\nOn Mon, 7 Nov 2026 at 10:00, Petrov <p@x.org> wrote:\nGame 1\n1... e5",
+                vec!["2. Nf3", ""],
+            ),
+            (
+                "2. Кf3\nПонедельник, 7 ноября 2026, 10:00 +03:00 от Петров <p@x.org>:\n1... e5",
+                vec!["2. Кf3"],
+            ),
+            (
+                "2. Кf3\n07.11.2026, 10:00, \"Петров\" <p@x.org>:\n1... e5",
+                vec!["2. Кf3"],
+            ),
             ("2. Кf3\nПетров пишет:\n1... e5", vec!["2. Кf3"]),
-            ("2. Nf3\n-----Original Message-----\nFrom: p\n1... e5", vec!["2. Nf3"]),
-            ("2. Кf3\n-----Исходное сообщение-----\n1... e5", vec!["2. Кf3"]),
-            ("2. Nf3\nFrom: Petrov <p@x.org>\nSent: Monday, November 7, 2026\n1... e5", vec!["2. Nf3"]),
-            ("2. Кf3\nОт: Петров\nОтправлено: 7 ноября 2026 г.\n1... e5", vec!["2. Кf3"]),
-            ("2. Nf3\n________________________________\nstuff", vec!["2. Nf3"]),
+            (
+                "2. Nf3\n-----Original Message-----\nFrom: p\n1... e5",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Кf3\n-----Исходное сообщение-----\n1... e5",
+                vec!["2. Кf3"],
+            ),
+            (
+                "2. Nf3\nFrom: Petrov <p@x.org>\nSent: Monday, November 7, 2026\n1... e5",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Кf3\nОт: Петров\nОтправлено: 7 ноября 2026 г.\n1... e5",
+                vec!["2. Кf3"],
+            ),
+            (
+                "2. Nf3\n________________________________\nstuff",
+                vec!["2. Nf3"],
+            ),
             ("2. Nf3\n-- \nIvan Ivanov\n3. Bb5", vec!["2. Nf3"]),
             ("2. Nf3\n--\nIvan", vec!["2. Nf3"]),
         ];
@@ -112,7 +153,8 @@ mod tests {
 
     #[test]
     fn bottom_posting_keeps_the_answer_below_the_quote() {
-        let body = "On 7 Nov 2026, Petrov <p@x.org> wrote:\n> 1... e5\n> Time: 2/4\n\n2. Nf3\nTime: 7/4\n";
+        let body =
+            "On 7 Nov 2026, Petrov <p@x.org> wrote:\n> 1... e5\n> Time: 2/4\n\n2. Nf3\nTime: 7/4\n";
         assert_eq!(own(body), vec!["", "2. Nf3", "Time: 7/4"]);
         let numbers: Vec<usize> = own_lines(body).into_iter().map(|(n, _)| n).collect();
         assert_eq!(numbers, vec![4, 5, 6], "line numbers are those of the body");

@@ -34,10 +34,16 @@ impl Calendar {
         sheet_received: ByColor<Option<NaiveDate>>,
     ) -> Calendar {
         let start = sheet_received.map(|received| match received {
-            Some(day) if day > start_date => day.checked_add_days(ChronoDays::new(1)).unwrap_or(day),
+            Some(day) if day > start_date => {
+                day.checked_add_days(ChronoDays::new(1)).unwrap_or(day)
+            }
             _ => start_date,
         });
-        Calendar { start_date, end_date, start }
+        Calendar {
+            start_date,
+            end_date,
+            start,
+        }
     }
 
     /// Both players start on the start date.
@@ -61,7 +67,8 @@ impl Calendar {
 
 /// `day + n` days, saturating at chrono's last date instead of failing.
 pub fn add_days(day: NaiveDate, n: u32) -> NaiveDate {
-    day.checked_add_days(ChronoDays::new(u64::from(n))).unwrap_or(NaiveDate::MAX)
+    day.checked_add_days(ChronoDays::new(u64::from(n)))
+        .unwrap_or(NaiveDate::MAX)
 }
 
 #[cfg(test)]
@@ -87,17 +94,32 @@ mod tests {
     #[test]
     fn days_agrees_with_chrono_and_an_independent_count() {
         use chrono::Datelike;
-        let anchors = ["2026-11-01", "2027-02-28", "2028-02-28", "2028-02-29", "1999-12-31"];
+        let anchors = [
+            "2026-11-01",
+            "2027-02-28",
+            "2028-02-28",
+            "2028-02-29",
+            "1999-12-31",
+        ];
         for a in anchors {
             let a = d(a);
             for offset in [0i64, 1, 2, 27, 28, 29, 30, 31, 59, 60, 365, 366, 400, 800] {
                 let b = a + chrono::Duration::days(offset);
                 assert_eq!(days(a, b), offset, "days({a}, {b})");
                 assert_eq!(days(b, a), -offset, "days({b}, {a})");
-                assert_eq!(days(a, b), (b - a).num_days(), "chrono disagrees for {a}..{b}");
-                let independent = civil_day_number(b.year().into(), b.month().into(), b.day().into())
-                    - civil_day_number(a.year().into(), a.month().into(), a.day().into());
-                assert_eq!(days(a, b), independent, "civil count disagrees for {a}..{b}");
+                assert_eq!(
+                    days(a, b),
+                    (b - a).num_days(),
+                    "chrono disagrees for {a}..{b}"
+                );
+                let independent =
+                    civil_day_number(b.year().into(), b.month().into(), b.day().into())
+                        - civil_day_number(a.year().into(), a.month().into(), a.day().into());
+                assert_eq!(
+                    days(a, b),
+                    independent,
+                    "civil count disagrees for {a}..{b}"
+                );
             }
         }
     }
@@ -106,11 +128,20 @@ mod tests {
     fn postmark_is_the_date_in_the_tournament_zone() {
         // 21:30 UTC on 3 November is already 4 November in Moscow (UTC+3).
         let moment = Utc.with_ymd_and_hms(2026, 11, 3, 21, 30, 0).unwrap();
-        assert_eq!(postmark_date(&moment, chrono_tz::Europe::Moscow), d("2026-11-04"));
-        assert_eq!(postmark_date(&moment, chrono_tz::Europe::London), d("2026-11-03"));
+        assert_eq!(
+            postmark_date(&moment, chrono_tz::Europe::Moscow),
+            d("2026-11-04")
+        );
+        assert_eq!(
+            postmark_date(&moment, chrono_tz::Europe::London),
+            d("2026-11-03")
+        );
         // Same moment written with a +05:00 offset: same date in Moscow.
         let shifted = moment.with_timezone(&FixedOffset::east_opt(5 * 3600).unwrap());
-        assert_eq!(postmark_date(&shifted, chrono_tz::Europe::Moscow), d("2026-11-04"));
+        assert_eq!(
+            postmark_date(&shifted, chrono_tz::Europe::Moscow),
+            d("2026-11-04")
+        );
     }
 
     #[test]
@@ -118,10 +149,21 @@ mod tests {
         let cal = Calendar::new(
             d("2026-11-01"),
             d("2028-11-01"),
-            ByColor { white: Some(d("2026-10-20")), black: Some(d("2026-11-05")) },
+            ByColor {
+                white: Some(d("2026-10-20")),
+                black: Some(d("2026-11-05")),
+            },
         );
-        assert_eq!(cal.start.white, d("2026-11-01"), "a sheet before the start changes nothing");
-        assert_eq!(cal.start.black, d("2026-11-06"), "late sheet: the day after");
+        assert_eq!(
+            cal.start.white,
+            d("2026-11-01"),
+            "a sheet before the start changes nothing"
+        );
+        assert_eq!(
+            cal.start.black,
+            d("2026-11-06"),
+            "late sheet: the day after"
+        );
     }
 
     #[test]
@@ -129,7 +171,10 @@ mod tests {
         let cal = Calendar::new(
             d("2026-11-01"),
             d("2026-12-01"),
-            ByColor { white: None, black: Some(d("2026-11-05")) },
+            ByColor {
+                white: None,
+                black: Some(d("2026-11-05")),
+            },
         );
         // (player, from, to, expected)
         let table = [
@@ -146,7 +191,10 @@ mod tests {
         ];
         for (line, (player, from, to, expected)) in table.into_iter().enumerate() {
             let got = cal.thinking_days(player, from.map(d), d(to));
-            assert_eq!(got, expected, "row {line}: {player:?} from {from:?} to {to}");
+            assert_eq!(
+                got, expected,
+                "row {line}: {player:?} from {from:?} to {to}"
+            );
         }
     }
 }

@@ -52,11 +52,21 @@ impl Duty {
         let text = match self {
             Duty::Repeat { row, .. } => format!("repeat:{row}"),
             Duty::FirstMoveQuery => "query".to_string(),
-            Duty::Reminder { player, threshold, .. } => {
-                format!("reminder:{}:{}:{threshold}", crate::color_name(*player), ledger.moves_made(*player))
+            Duty::Reminder {
+                player, threshold, ..
+            } => {
+                format!(
+                    "reminder:{}:{}:{threshold}",
+                    crate::color_name(*player),
+                    ledger.moves_made(*player)
+                )
             }
             Duty::SilentOverstep(overstep) => {
-                format!("silence:{}:{}", crate::color_name(overstep.offender), overstep.moves)
+                format!(
+                    "silence:{}:{}",
+                    crate::color_name(overstep.offender),
+                    overstep.moves
+                )
             }
             Duty::NoProtest { notice_on, .. } => format!("no-protest:{notice_on}"),
             Duty::Adjudication => "adjudication".to_string(),
@@ -66,7 +76,12 @@ impl Duty {
 }
 
 /// The duties due on `today` that are not in `done`, in the order to do them.
-pub fn due(rules: &Rules, ledger: &Ledger, today: NaiveDate, done: &BTreeSet<DutyKey>) -> Vec<Duty> {
+pub fn due(
+    rules: &Rules,
+    ledger: &Ledger,
+    today: NaiveDate,
+    done: &BTreeSet<DutyKey>,
+) -> Vec<Duty> {
     let mut duties = Vec::new();
     match ledger.status {
         Status::Finished => {}
@@ -92,23 +107,36 @@ pub fn due(rules: &Rules, ledger: &Ledger, today: NaiveDate, done: &BTreeSet<Dut
 fn active_duties(rules: &Rules, ledger: &Ledger, today: NaiveDate, duties: &mut Vec<Duty>) {
     let cal = &ledger.calendar;
     let player = ledger.to_move();
-    let first_move_arrived = ledger.rows.first().is_some_and(|row| row.delivered_on.is_some());
+    let first_move_arrived = ledger
+        .rows
+        .first()
+        .is_some_and(|row| row.delivered_on.is_some());
     if !first_move_arrived && today >= add_days(cal.start_date, rules.first_move_query_days) {
         duties.push(Duty::FirstMoveQuery);
     }
     if let Some(last) = ledger.rows.len().checked_sub(1) {
         let row = &ledger.rows[last];
         if today >= add_days(row.sent_on, rules.repeat_after_days) {
-            duties.push(Duty::Repeat { row: last, author: row.by });
+            duties.push(Duty::Repeat {
+                row: last,
+                author: row.by,
+            });
         }
     }
-    let Some(running) = ledger.running_days(player, today) else { return };
+    let Some(running) = ledger.running_days(player, today) else {
+        return;
+    };
     let moves = ledger.moves_made(player).saturating_add(1);
     let limit = rules.limit(moves);
     let total = ledger.totals().get(player).saturating_add(running);
     if total > limit {
         if rules.silent_overstep {
-            duties.push(Duty::SilentOverstep(Overstep { offender: player, total, limit, moves }));
+            duties.push(Duty::SilentOverstep(Overstep {
+                offender: player,
+                total,
+                limit,
+                moves,
+            }));
         }
         return;
     }
@@ -120,15 +148,28 @@ fn active_duties(rules: &Rules, ledger: &Ledger, today: NaiveDate, duties: &mut 
         .filter(|&threshold| days_left <= i64::from(threshold))
         .min();
     if let Some(threshold) = tightest {
-        duties.push(Duty::Reminder { player, threshold, days_left });
+        duties.push(Duty::Reminder {
+            player,
+            threshold,
+            days_left,
+        });
     }
 }
 
 /// A reminder is already done when one at its threshold or a tighter one went out
 /// for the same move.
 fn reminded(duty: &Duty, ledger: &Ledger, done: &BTreeSet<DutyKey>) -> bool {
-    let Duty::Reminder { player, threshold, .. } = duty else { return false };
-    let prefix = format!("reminder:{}:{}:", crate::color_name(*player), ledger.moves_made(*player));
+    let Duty::Reminder {
+        player, threshold, ..
+    } = duty
+    else {
+        return false;
+    };
+    let prefix = format!(
+        "reminder:{}:{}:",
+        crate::color_name(*player),
+        ledger.moves_made(*player)
+    );
     done.iter().any(|key| {
         key.0
             .strip_prefix(&prefix)

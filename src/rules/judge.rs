@@ -106,11 +106,19 @@ pub struct Incoming {
 pub enum Correction {
     /// A date: the right one, and for d2/d3 the effect on the writer's time
     /// (positive: he has used more days than his dates say).
-    Date { item: Item, stated: NaiveDate, actual: NaiveDate, effect_days: Option<i64> },
+    Date {
+        item: Item,
+        stated: NaiveDate,
+        actual: NaiveDate,
+        effect_days: Option<i64>,
+    },
     /// A total in the fraction.
     Total {
         #[serde(with = "crate::color_serde")]
-        player: Color, stated: u32, actual: u32 },
+        player: Color,
+        stated: u32,
+        actual: u32,
+    },
 }
 
 /// A letter that left out a required value (10.3.3).
@@ -184,7 +192,9 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
         let row_days = if ply.conditional {
             0
         } else {
-            let from = after.answered_by(ply.by).map(|row| row.delivered_on.unwrap_or(row.sent_on));
+            let from = after
+                .answered_by(ply.by)
+                .map(|row| row.delivered_on.unwrap_or(row.sent_on));
             cal.thinking_days(ply.by, from, letter.sent_on)
         };
         if ply.by == player {
@@ -205,8 +215,21 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
 
     let mut missing = Vec::new();
     let mut corrections = Vec::new();
-    check_dates(cal, player, &letter.stated, &expected, &mut missing, &mut corrections);
-    check_restated(ledger, player, letter.stated.previous.as_ref(), &mut missing, &mut corrections);
+    check_dates(
+        cal,
+        player,
+        &letter.stated,
+        &expected,
+        &mut missing,
+        &mut corrections,
+    );
+    check_restated(
+        ledger,
+        player,
+        letter.stated.previous.as_ref(),
+        &mut missing,
+        &mut corrections,
+    );
     match letter.stated.fraction {
         None => missing.push(Item::Fraction),
         Some(stated) => {
@@ -224,10 +247,19 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
 
     let omission = (!missing.is_empty()).then(|| {
         if ledger.has_omitted(player) {
-            let days = if rules.auto_penalty { rules.penalty_days } else { 0 };
-            Omission::Penalty { missing: missing.clone(), days }
+            let days = if rules.auto_penalty {
+                rules.penalty_days
+            } else {
+                0
+            };
+            Omission::Penalty {
+                missing: missing.clone(),
+                days,
+            }
         } else {
-            Omission::Warning { missing: missing.clone() }
+            Omission::Warning {
+                missing: missing.clone(),
+            }
         }
     });
     let penalty = match omission {
@@ -236,7 +268,11 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
     };
 
     let first_own = ledger.rows.len()
-        + letter.plies.iter().position(|ply| ply.by == player).unwrap_or(0);
+        + letter
+            .plies
+            .iter()
+            .position(|ply| ply.by == player)
+            .unwrap_or(0);
     if let Some(row) = after.rows.get_mut(first_own) {
         row.penalty = penalty;
         row.letter = Some(LetterFacts {
@@ -254,12 +290,13 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
     let totals = after.totals();
     let moves = after.moves_made(player);
     let limit = rules.limit(moves);
-    let overstep = (letter.sent_on < cal.end_date && totals.get(player) > limit).then_some(Overstep {
-        offender: player,
-        total: totals.get(player),
-        limit,
-        moves,
-    });
+    let overstep =
+        (letter.sent_on < cal.end_date && totals.get(player) > limit).then_some(Overstep {
+            offender: player,
+            total: totals.get(player),
+            limit,
+            moves,
+        });
 
     Verdict {
         rows: after.rows.split_off(ledger.rows.len()),
@@ -287,14 +324,20 @@ fn check_dates(
     let required: &[DateItem] = if first_letter {
         &[DateItem::Sent]
     } else {
-        &[DateItem::PartnerPostmark, DateItem::Received, DateItem::Sent]
+        &[
+            DateItem::PartnerPostmark,
+            DateItem::Received,
+            DateItem::Sent,
+        ]
     };
     let days_with = |received: Option<NaiveDate>, sent: NaiveDate| {
         i64::from(cal.thinking_days(player, received, sent))
     };
     let actual_days = days_with(expected.received, expected.sent);
     for &item in required {
-        let Some(actual) = expected.get(item) else { continue };
+        let Some(actual) = expected.get(item) else {
+            continue;
+        };
         let Some(written) = stated.dates.get(item) else {
             missing.push(Item::Date(item));
             continue;
@@ -307,7 +350,12 @@ fn check_dates(
             DateItem::Received => Some(actual_days - days_with(Some(written), expected.sent)),
             DateItem::Sent => Some(actual_days - days_with(expected.received, written)),
         };
-        corrections.push(Correction::Date { item: Item::Date(item), stated: written, actual, effect_days });
+        corrections.push(Correction::Date {
+            item: Item::Date(item),
+            stated: written,
+            actual,
+            effect_days,
+        });
     }
 }
 
@@ -319,10 +367,14 @@ fn check_restated(
     missing: &mut Vec<Item>,
     corrections: &mut Vec<Correction>,
 ) {
-    let Some((_, row)) = ledger.last_letter_of(player) else { return };
+    let Some((_, row)) = ledger.last_letter_of(player) else {
+        return;
+    };
     let Some(facts) = &row.letter else { return };
     for &item in &facts.missing_dates {
-        let Some(actual) = facts.expected.get(item) else { continue };
+        let Some(actual) = facts.expected.get(item) else {
+            continue;
+        };
         match previous.and_then(|dates| dates.get(item)) {
             None => missing.push(Item::Previous(item)),
             Some(written) if written != actual => corrections.push(Correction::Date {

@@ -83,7 +83,15 @@ mod tests {
     #[test]
     fn limit_is_a_staircase_of_controls() {
         let rules = Rules::default();
-        let table = [(0, 50), (1, 50), (10, 50), (11, 100), (20, 100), (21, 150), (30, 150)];
+        let table = [
+            (0, 50),
+            (1, 50),
+            (10, 50),
+            (11, 100),
+            (20, 100),
+            (21, 150),
+            (30, 150),
+        ];
         for (moves, limit) in table {
             assert_eq!(rules.limit(moves), limit, "limit after {moves} moves");
         }
