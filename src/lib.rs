@@ -25,6 +25,7 @@
 pub mod chart;
 pub mod game;
 pub mod letter;
+pub mod mail;
 pub mod rules;
 
 use serde::Serialize;
@@ -75,3 +76,5 @@ pub mod color_serde {
         }
     }
 }
+pub mod config;
+pub mod store;

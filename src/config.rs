@@ -1,0 +1,714 @@
+//! The tournament's TOML file (contract.md 2): read as a raw table, then checked
+//! and resolved into a [`Config`]. Every error names the file, the key and the fix.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use chrono::NaiveDate;
+use chrono_tz::Tz;
+use serde::Deserialize;
+
+use crate::Lang;
+use crate::rules::Rules;
+
+/// A configuration problem: where it is and how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    pub file: PathBuf,
+    pub key: String,
+    pub problem: String,
+    pub fix: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.file.display(), self.key, self.problem)?;
+        if !self.fix.is_empty() {
+            write!(f, "; {}", self.fix)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// A date in the TOML file: a TOML date (`2026-11-01`) or a string.
+#[derive(Debug, Clone)]
+struct DateValue(String);
+
+impl<'de> Deserialize<'de> for DateValue {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Either {
+            Date(toml::value::Datetime),
+            Text(String),
+        }
+        Ok(DateValue(match Either::deserialize(deserializer)? {
+            Either::Date(date) => date.to_string(),
+            Either::Text(text) => text,
+        }))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    tournament: RawTournament,
+    #[serde(default)]
+    rules: Rules,
+    bot: RawBot,
+    arbiters: RawArbiters,
+    source: RawSource,
+    transport: RawTransport,
+    #[serde(default)]
+    players: Vec<RawPlayer>,
+    #[serde(default)]
+    games: Vec<RawGame>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTournament {
+    id: String,
+    name: String,
+    start_date: DateValue,
+    end_date: DateValue,
+    timezone: String,
+    #[serde(default = "default_language")]
+    language: String,
+}
+
+fn default_language() -> String {
+    "ru".into()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBot {
+    address: String,
+    #[serde(default = "default_database")]
+    database: String,
+    #[serde(default = "default_templates")]
+    templates: String,
+}
+
+fn default_database() -> String {
+    "shtempel.sqlite".into()
+}
+
+fn default_templates() -> String {
+    "templates".into()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawArbiters {
+    chief_arbiter: String,
+    chief_secretary: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSource {
+    kind: String,
+    path: Option<String>,
+    host: Option<String>,
+    port: Option<u16>,
+    tls: Option<String>,
+    username: Option<String>,
+    password_env: Option<String>,
+    mailbox: Option<String>,
+    processed_mailbox: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTransport {
+    kind: String,
+    path: Option<String>,
+    host: Option<String>,
+    port: Option<u16>,
+    tls: Option<String>,
+    username: Option<String>,
+    password_env: Option<String>,
+    command: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlayer {
+    id: String,
+    name: String,
+    email: String,
+    start_sheet_received: Option<DateValue>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGame {
+    id: String,
+    white: String,
+    black: String,
+}
+
+/// How a mail connection is secured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tls {
+    Tls,
+    StartTls,
+    None,
+}
+
+/// A server login (IMAP or SMTP); the password stays in the environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Server {
+    pub host: String,
+    pub port: u16,
+    pub tls: Tls,
+    pub username: String,
+    pub password_env: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Maildir {
+        path: PathBuf,
+    },
+    Imap {
+        server: Server,
+        mailbox: String,
+        processed_mailbox: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Transport {
+    File { path: PathBuf },
+    Smtp { server: Server },
+    Sendmail { command: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Player {
+    pub id: String,
+    pub name: String,
+    /// Lower-case address.
+    pub email: String,
+    pub start_sheet_received: Option<NaiveDate>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameConfig {
+    pub id: String,
+    pub white: String,
+    pub black: String,
+}
+
+/// The checked configuration of one tournament.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub file: PathBuf,
+    pub tournament_id: String,
+    pub tournament_name: String,
+    pub start_date: NaiveDate,
+    pub end_date: NaiveDate,
+    pub timezone: Tz,
+    pub language: Lang,
+    pub rules: Rules,
+    /// The clerk's own address, lower case.
+    pub address: String,
+    pub database: PathBuf,
+    pub templates: PathBuf,
+    pub chief_arbiter: String,
+    pub chief_secretary: String,
+    pub source: Source,
+    pub transport: Transport,
+    pub players: Vec<Player>,
+    pub games: Vec<GameConfig>,
+}
+
+impl Config {
+    /// Reads and checks the file.
+    pub fn load(file: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(file).map_err(|error| ConfigError {
+            file: file.to_path_buf(),
+            key: "(file)".into(),
+            problem: format!("cannot be read: {error}"),
+            fix: "give the path of the tournament's TOML file with --config (see config.example.toml)".into(),
+        })?;
+        Config::parse(file, &text)
+    }
+
+    /// Checks the text of a configuration file named `file` (relative paths in it
+    /// are taken relative to the file's folder).
+    pub fn parse(file: &Path, text: &str) -> Result<Config, ConfigError> {
+        let err = |key: &str, problem: String, fix: &str| ConfigError {
+            file: file.to_path_buf(),
+            key: key.to_string(),
+            problem,
+            fix: fix.to_string(),
+        };
+        let raw: RawConfig = toml::from_str(text).map_err(|error| {
+            let line = error
+                .span()
+                .map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+            let key = line.map_or("(syntax)".to_string(), |line| format!("line {line}"));
+            err(
+                &key,
+                error.message().to_string(),
+                "compare with config.example.toml",
+            )
+        })?;
+        let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        let resolve = |path: &str| -> PathBuf {
+            let path = PathBuf::from(path);
+            if path.is_absolute() {
+                path
+            } else {
+                base.join(path)
+            }
+        };
+        let date = |key: &str, value: &DateValue| -> Result<NaiveDate, ConfigError> {
+            value.0.parse().map_err(|_| {
+                err(
+                    key,
+                    format!("{:?} is not a date", value.0),
+                    "write it as 2026-11-01",
+                )
+            })
+        };
+
+        let t = &raw.tournament;
+        if t.id.trim().is_empty() || t.id.contains(['[', ']', '#', '\n', '\r']) {
+            return Err(err(
+                "tournament.id",
+                format!("{:?} cannot stand in a subject tag", t.id),
+                "use letters, digits and dashes, e.g. \"CC-2026\"",
+            ));
+        }
+        let start_date = date("tournament.start_date", &t.start_date)?;
+        let end_date = date("tournament.end_date", &t.end_date)?;
+        if end_date <= start_date {
+            return Err(err(
+                "tournament.end_date",
+                format!("{end_date} is not after start_date {start_date}"),
+                "set an end date after the start",
+            ));
+        }
+        let timezone: Tz = t.timezone.parse().map_err(|_| {
+            err(
+                "tournament.timezone",
+                format!("{:?} is not an IANA time zone", t.timezone),
+                "write a name like \"Europe/Moscow\" or \"UTC\"",
+            )
+        })?;
+        let language = match t.language.as_str() {
+            "ru" => Lang::Ru,
+            "en" => Lang::En,
+            other => {
+                return Err(err(
+                    "tournament.language",
+                    format!("{other:?} is not a language of the clerk"),
+                    "write \"ru\" or \"en\"",
+                ));
+            }
+        };
+        let rules = raw.rules;
+        if rules.days_per_control == 0 || rules.moves_per_control == 0 {
+            return Err(err(
+                "rules",
+                "days_per_control and moves_per_control must be above 0".into(),
+                "leave them out for 50 days per 10 moves",
+            ));
+        }
+
+        let address = checked_address(&raw.bot.address).ok_or_else(|| {
+            err(
+                "bot.address",
+                format!("{:?} is not an e-mail address", raw.bot.address),
+                "write the clerk's mailbox, e.g. \"clerk@example.org\"",
+            )
+        })?;
+        let chief_arbiter = checked_address(&raw.arbiters.chief_arbiter).ok_or_else(|| {
+            err(
+                "arbiters.chief_arbiter",
+                format!("{:?} is not an e-mail address", raw.arbiters.chief_arbiter),
+                "write the chief arbiter's address",
+            )
+        })?;
+        let chief_secretary = checked_address(&raw.arbiters.chief_secretary).ok_or_else(|| {
+            err(
+                "arbiters.chief_secretary",
+                format!(
+                    "{:?} is not an e-mail address",
+                    raw.arbiters.chief_secretary
+                ),
+                "write the chief secretary's address",
+            )
+        })?;
+
+        let source = match raw.source.kind.as_str() {
+            "maildir" => Source::Maildir {
+                path: resolve(raw.source.path.as_deref().ok_or_else(|| {
+                    err(
+                        "source.path",
+                        "is missing".into(),
+                        "give the Maildir folder, e.g. path = \"mail/inbox\"",
+                    )
+                })?),
+            },
+            "imap" => {
+                let s = &raw.source;
+                Source::Imap {
+                    server: server(
+                        "source",
+                        s.host.as_deref(),
+                        s.port,
+                        s.tls.as_deref(),
+                        s.username.as_deref(),
+                        s.password_env.as_deref(),
+                        993,
+                        &err,
+                    )?,
+                    mailbox: s.mailbox.clone().unwrap_or_else(|| "INBOX".into()),
+                    processed_mailbox: s.processed_mailbox.clone(),
+                }
+            }
+            other => {
+                return Err(err(
+                    "source.kind",
+                    format!("{other:?} is not a source"),
+                    "write \"maildir\" or \"imap\"",
+                ));
+            }
+        };
+        let transport = match raw.transport.kind.as_str() {
+            "file" => Transport::File {
+                path: resolve(raw.transport.path.as_deref().ok_or_else(|| {
+                    err(
+                        "transport.path",
+                        "is missing".into(),
+                        "give the outbox folder, e.g. path = \"mail/outbox\"",
+                    )
+                })?),
+            },
+            "smtp" => {
+                let s = &raw.transport;
+                Transport::Smtp {
+                    server: server(
+                        "transport",
+                        s.host.as_deref(),
+                        s.port,
+                        s.tls.as_deref(),
+                        s.username.as_deref(),
+                        s.password_env.as_deref(),
+                        587,
+                        &err,
+                    )?,
+                }
+            }
+            "sendmail" => Transport::Sendmail {
+                command: raw
+                    .transport
+                    .command
+                    .clone()
+                    .unwrap_or_else(|| "/usr/sbin/sendmail".into()),
+            },
+            other => {
+                return Err(err(
+                    "transport.kind",
+                    format!("{other:?} is not a transport"),
+                    "write \"file\", \"smtp\" or \"sendmail\"",
+                ));
+            }
+        };
+
+        let mut players = Vec::new();
+        let mut ids = BTreeSet::new();
+        let mut emails = BTreeMap::new();
+        for (index, p) in raw.players.iter().enumerate() {
+            let key = format!("players[{index}]");
+            if !ids.insert(p.id.clone()) {
+                return Err(err(
+                    &format!("{key}.id"),
+                    format!("player {:?} is listed twice", p.id),
+                    "give each player one [[players]] entry",
+                ));
+            }
+            let email = checked_address(&p.email).ok_or_else(|| {
+                err(
+                    &format!("{key}.email"),
+                    format!("{:?} is not an e-mail address", p.email),
+                    "write the player's address",
+                )
+            })?;
+            if let Some(other) = emails.insert(email.clone(), p.id.clone()) {
+                return Err(err(
+                    &format!("{key}.email"),
+                    format!("{email} is also the address of player {other:?}"),
+                    "each player needs his own address: the clerk knows players by it",
+                ));
+            }
+            if [&address, &chief_arbiter, &chief_secretary].contains(&&email) {
+                return Err(err(
+                    &format!("{key}.email"),
+                    format!("{email} is the clerk's or an arbiter's address"),
+                    "give the player his own address",
+                ));
+            }
+            let start_sheet_received = match &p.start_sheet_received {
+                Some(value) => Some(date(&format!("{key}.start_sheet_received"), value)?),
+                None => None,
+            };
+            players.push(Player {
+                id: p.id.clone(),
+                name: p.name.clone(),
+                email,
+                start_sheet_received,
+            });
+        }
+
+        let mut games = Vec::new();
+        let mut game_ids = BTreeSet::new();
+        for (index, g) in raw.games.iter().enumerate() {
+            let key = format!("games[{index}]");
+            if g.id.trim().is_empty()
+                || g.id
+                    .contains(|c: char| c.is_whitespace() || "[]#".contains(c))
+            {
+                return Err(err(
+                    &format!("{key}.id"),
+                    format!("{:?} cannot name a game in a subject", g.id),
+                    "use letters, digits and dashes",
+                ));
+            }
+            if !game_ids.insert(g.id.clone()) {
+                return Err(err(
+                    &format!("{key}.id"),
+                    format!("game {:?} is listed twice", g.id),
+                    "give each game its own id",
+                ));
+            }
+            for (side, id) in [("white", &g.white), ("black", &g.black)] {
+                if !ids.contains(id) {
+                    return Err(err(
+                        &format!("{key}.{side}"),
+                        format!("unknown player {id:?}"),
+                        &format!("add a [[players]] entry with id = {id:?}, or correct the id"),
+                    ));
+                }
+            }
+            if g.white == g.black {
+                return Err(err(
+                    &format!("{key}.black"),
+                    format!("{:?} cannot play himself", g.white),
+                    "name two different players",
+                ));
+            }
+            games.push(GameConfig {
+                id: g.id.clone(),
+                white: g.white.clone(),
+                black: g.black.clone(),
+            });
+        }
+
+        Ok(Config {
+            file: file.to_path_buf(),
+            tournament_id: t.id.clone(),
+            tournament_name: t.name.clone(),
+            start_date,
+            end_date,
+            timezone,
+            language,
+            rules,
+            address,
+            database: resolve(&raw.bot.database),
+            templates: resolve(&raw.bot.templates),
+            chief_arbiter,
+            chief_secretary,
+            source,
+            transport,
+            players,
+            games,
+        })
+    }
+
+    pub fn player(&self, id: &str) -> Option<&Player> {
+        self.players.iter().find(|p| p.id == id)
+    }
+
+    pub fn player_by_email(&self, email: &str) -> Option<&Player> {
+        self.players.iter().find(|p| p.email == email)
+    }
+
+    pub fn game(&self, id: &str) -> Option<&GameConfig> {
+        self.games.iter().find(|g| g.id == id)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn server(
+    section: &str,
+    host: Option<&str>,
+    port: Option<u16>,
+    tls: Option<&str>,
+    username: Option<&str>,
+    password_env: Option<&str>,
+    default_port: u16,
+    err: &dyn Fn(&str, String, &str) -> ConfigError,
+) -> Result<Server, ConfigError> {
+    let host = host.ok_or_else(|| {
+        err(
+            &format!("{section}.host"),
+            "is missing".into(),
+            "give the server's host name",
+        )
+    })?;
+    let tls = match tls.unwrap_or("tls") {
+        "tls" => Tls::Tls,
+        "starttls" => Tls::StartTls,
+        "none" => Tls::None,
+        other => {
+            return Err(err(
+                &format!("{section}.tls"),
+                format!("{other:?} is not a TLS mode"),
+                "write \"tls\", \"starttls\" or \"none\"",
+            ));
+        }
+    };
+    let username = username.ok_or_else(|| {
+        err(
+            &format!("{section}.username"),
+            "is missing".into(),
+            "give the login name",
+        )
+    })?;
+    let password_env = password_env.ok_or_else(|| {
+        err(
+            &format!("{section}.password_env"),
+            "is missing".into(),
+            "name the environment variable that holds the password, e.g. \"SHTEMPEL_PASSWORD\"",
+        )
+    })?;
+    Ok(Server {
+        host: host.into(),
+        port: port.unwrap_or(default_port),
+        tls,
+        username: username.into(),
+        password_env: password_env.into(),
+    })
+}
+
+/// A lower-cased address if `text` is one plain address (`local@domain`).
+pub fn checked_address(text: &str) -> Option<String> {
+    let text = text.trim();
+    let (local, domain) = text.rsplit_once('@')?;
+    let clean = |part: &str| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_graphic() && !"<>()[],;:\"\\@".contains(c))
+    };
+    (clean(local) && clean(domain)).then(|| text.to_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXAMPLE: &str = include_str!("../config.example.toml");
+
+    fn parse(text: &str) -> Result<Config, ConfigError> {
+        Config::parse(Path::new("/srv/cc/shtempel.toml"), text)
+    }
+
+    #[test]
+    fn the_example_config_is_valid() {
+        let config = parse(EXAMPLE).unwrap();
+        assert_eq!(config.tournament_id, "CC-2026");
+        assert_eq!(config.database, PathBuf::from("/srv/cc/shtempel.sqlite"));
+        assert_eq!(
+            config.source,
+            Source::Maildir {
+                path: "/srv/cc/mail/inbox".into()
+            }
+        );
+        assert_eq!(config.rules, Rules::default());
+        assert_eq!(
+            config.players[1].start_sheet_received,
+            Some("2026-11-05".parse().unwrap())
+        );
+        assert_eq!(config.games.len(), 2, "a player may be in several games");
+    }
+
+    #[test]
+    fn errors_name_the_key_and_the_fix() {
+        // (change to the example, key named, words in the problem)
+        let table = [
+            (
+                "white = \"ivanov\"\nblack = \"petrov\"\n\n[[games]]\nid = \"2\"",
+                "white = \"sidorov\"\nblack = \"petrov\"\n\n[[games]]\nid = \"2\"",
+                "games[0].white",
+                "unknown player \"sidorov\"",
+            ),
+            (
+                "timezone = \"Europe/Moscow\"",
+                "timezone = \"Mars/Olympus\"",
+                "tournament.timezone",
+                "not an IANA time zone",
+            ),
+            (
+                "end_date = 2028-11-01",
+                "end_date = 2026-10-01",
+                "tournament.end_date",
+                "is not after start_date",
+            ),
+            (
+                "chief_arbiter = \"arbiter@example.org\"",
+                "chief_arbiter = \"arbiter\"",
+                "arbiters.chief_arbiter",
+                "not an e-mail address",
+            ),
+            (
+                "language = \"ru\"",
+                "language = \"de\"",
+                "tournament.language",
+                "not a language",
+            ),
+            (
+                "kind = \"maildir\"",
+                "kind = \"pigeon\"",
+                "source.kind",
+                "not a source",
+            ),
+            (
+                "email = \"petrov@example.org\"",
+                "email = \"ivanov@example.org\"",
+                "players[1].email",
+                "also the address",
+            ),
+        ];
+        for (from, to, key, words) in table {
+            assert!(EXAMPLE.contains(from), "{from}");
+            let error = parse(&EXAMPLE.replacen(from, to, 1)).unwrap_err();
+            assert_eq!(error.key, key, "{error}");
+            assert!(error.problem.contains(words), "{error}");
+            assert!(!error.fix.is_empty(), "{error}");
+            assert!(
+                error.to_string().starts_with("/srv/cc/shtempel.toml: "),
+                "{error}"
+            );
+        }
+        let missing = parse(&EXAMPLE.replace(
+            "[arbiters]\nchief_arbiter = \"arbiter@example.org\"\n",
+            "[arbiters]\n",
+        ))
+        .unwrap_err();
+        assert!(missing.problem.contains("chief_arbiter"), "{missing}");
+        let unknown = parse(&EXAMPLE.replace("penalty_days = 6", "penalty_dayz = 6")).unwrap_err();
+        assert!(unknown.problem.contains("penalty_dayz"), "{unknown}");
+        assert!(unknown.key.starts_with("line "), "{unknown}");
+    }
+}

@@ -1,0 +1,159 @@
+//! A Maildir as the source: letters in `new/`, moved to `cur/` once done. The
+//! postmark is the date of the topmost `Received:` header (added by our own
+//! server), else the file's modification time.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+
+use super::{Envelope, MailError, MailSource};
+
+pub struct Maildir {
+    root: PathBuf,
+}
+
+impl Maildir {
+    /// Opens a Maildir, creating `new/`, `cur/` and `tmp/` when missing.
+    pub fn open(root: &Path) -> Result<Maildir, MailError> {
+        for sub in ["new", "cur", "tmp"] {
+            fs::create_dir_all(root.join(sub)).map_err(|error| MailError {
+                message: format!("cannot use Maildir {}: {error}", root.display()),
+                transient: false,
+            })?;
+        }
+        Ok(Maildir {
+            root: root.to_path_buf(),
+        })
+    }
+
+    /// Puts a message into `new/` the way a delivery agent does (through `tmp/`).
+    pub fn deliver(&self, name: &str, raw: &[u8]) -> std::io::Result<PathBuf> {
+        let tmp = self.root.join("tmp").join(name);
+        fs::write(&tmp, raw)?;
+        let new = self.root.join("new").join(name);
+        fs::rename(&tmp, &new)?;
+        Ok(new)
+    }
+}
+
+/// The date of the first `Received:` header of a message, if it has one.
+pub fn topmost_received(raw: &[u8]) -> Option<DateTime<Utc>> {
+    let head_end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .or_else(|| raw.windows(2).position(|w| w == b"\n\n"));
+    let head = String::from_utf8_lossy(&raw[..head_end.unwrap_or(raw.len()).min(256 * 1024)]);
+    let mut lines = head.lines().peekable();
+    while let Some(line) = lines.next() {
+        if !line.to_ascii_lowercase().starts_with("received:") {
+            continue;
+        }
+        let mut value = line["received:".len()..].to_string();
+        while let Some(next) = lines.peek().filter(|next| next.starts_with([' ', '\t'])) {
+            value.push(' ');
+            value.push_str(next.trim());
+            lines.next();
+        }
+        let date = value.rsplit_once(';')?.1.trim();
+        // Drop a trailing comment such as "(MSK)".
+        let date = date.split(" (").next().unwrap_or(date).trim();
+        return DateTime::parse_from_rfc2822(date)
+            .ok()
+            .map(|d| d.with_timezone(&Utc));
+    }
+    None
+}
+
+impl MailSource for Maildir {
+    fn fetch_new(&mut self) -> Result<Vec<Envelope>, MailError> {
+        let new = self.root.join("new");
+        let entries = fs::read_dir(&new).map_err(|error| MailError {
+            message: format!("cannot read {}: {error}", new.display()),
+            transient: true,
+        })?;
+        let mut letters = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|error| MailError {
+                message: error.to_string(),
+                transient: true,
+            })?;
+            let path = entry.path();
+            if !path.is_file() {
+                continue;
+            }
+            let raw = fs::read(&path).map_err(|error| MailError {
+                message: format!("cannot read {}: {error}", path.display()),
+                transient: true,
+            })?;
+            let modified = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .map(DateTime::<Utc>::from)
+                .unwrap_or_default();
+            let arrived = topmost_received(&raw).unwrap_or(modified);
+            let key = entry.file_name().to_string_lossy().into_owned();
+            letters.push(Envelope { key, raw, arrived });
+        }
+        letters.sort_by(|a, b| a.arrived.cmp(&b.arrived).then_with(|| a.key.cmp(&b.key)));
+        Ok(letters)
+    }
+
+    fn mark_done(&mut self, key: &str) -> Result<(), MailError> {
+        let from = self.root.join("new").join(key);
+        let name = if key.contains(":2,") {
+            key.to_string()
+        } else {
+            format!("{key}:2,S")
+        };
+        let to = self.root.join("cur").join(name);
+        fs::rename(&from, &to).map_err(|error| MailError {
+            message: format!("cannot move {} to cur/: {error}", from.display()),
+            transient: true,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topmost_received_header_is_the_postmark() {
+        let raw = b"Received: from mx.example.org by clerk.example.org\r\n\twith ESMTP id 1; Thu, 12 Nov 2026 23:10:00 +0300 (MSK)\r\nReceived: from a by b; Wed, 11 Nov 2026 10:00:00 +0000\r\nSubject: x\r\n\r\nbody";
+        let date = topmost_received(raw).unwrap();
+        assert_eq!(date.to_rfc3339(), "2026-11-12T20:10:00+00:00");
+        assert_eq!(
+            topmost_received(
+                b"Subject: none\r\n\r\nReceived: in body; Thu, 12 Nov 2026 23:10:00 +0300"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn new_letters_in_arrival_order_then_cur() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut maildir = Maildir::open(dir.path()).unwrap();
+        maildir
+            .deliver(
+                "b",
+                b"Received: x; Thu, 12 Nov 2026 10:00:00 +0000\r\n\r\nsecond",
+            )
+            .unwrap();
+        maildir
+            .deliver(
+                "a",
+                b"Received: x; Wed, 11 Nov 2026 10:00:00 +0000\r\n\r\nfirst",
+            )
+            .unwrap();
+        let letters = maildir.fetch_new().unwrap();
+        assert_eq!(
+            letters.iter().map(|l| l.key.as_str()).collect::<Vec<_>>(),
+            ["a", "b"]
+        );
+        maildir.mark_done("a").unwrap();
+        assert!(dir.path().join("cur/a:2,S").exists());
+        assert_eq!(maildir.fetch_new().unwrap().len(), 1);
+    }
+}

@@ -1,0 +1,263 @@
+//! The MIME front end: from a raw message to what the clerk needs of it: sender,
+//! recipients, threading, the plain text (HTML-only letters converted, quoted
+//! blocks dropped) and whether it is automatic mail that must not be answered.
+
+use mail_parser::{Address, HeaderValue, MessageParser, MimeHeaders, PartType};
+
+/// The parts of a message the clerk uses.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Mail {
+    pub message_id: Option<String>,
+    /// The sender's address, lower case.
+    pub from: Option<String>,
+    pub from_name: Option<String>,
+    pub to: Vec<String>,
+    pub cc: Vec<String>,
+    pub subject: String,
+    pub in_reply_to: Vec<String>,
+    pub references: Vec<String>,
+    /// The text to read: the plain part, or the HTML part turned into text.
+    pub text: String,
+    /// Why the message must not be answered (auto-reply, bounce, list, loop).
+    pub automatic: Option<String>,
+}
+
+impl Mail {
+    /// Every address the message went to directly.
+    pub fn recipients(&self) -> impl Iterator<Item = &String> {
+        self.to.iter().chain(&self.cc)
+    }
+}
+
+fn addresses(address: Option<&Address<'_>>) -> Vec<String> {
+    address
+        .map(|list| {
+            list.iter()
+                .filter_map(|addr| addr.address())
+                .map(|a| a.trim().to_ascii_lowercase())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn id_list(value: &HeaderValue<'_>) -> Vec<String> {
+    value
+        .as_text_list()
+        .map(|ids| ids.iter().map(|id| id.trim().to_string()).collect())
+        .unwrap_or_default()
+}
+
+/// Reads a raw message. `None` when nothing of it can be read as mail.
+pub fn parse(raw: &[u8], our_address: &str) -> Option<Mail> {
+    let message = MessageParser::default().parse(raw)?;
+    let from_addr = message.from().and_then(|list| list.first());
+    let from = from_addr
+        .and_then(|addr| addr.address())
+        .map(|a| a.trim().to_ascii_lowercase());
+    let from_name = from_addr
+        .and_then(|addr| addr.name())
+        .map(|name| name.replace(['\r', '\n'], " "));
+    let mut mail = Mail {
+        message_id: message
+            .message_id()
+            .map(|id| id.trim().to_string())
+            .filter(|id| !id.is_empty()),
+        from,
+        from_name,
+        to: addresses(message.to()),
+        cc: addresses(message.cc()),
+        subject: message.subject().unwrap_or("").replace(['\r', '\n'], " "),
+        in_reply_to: id_list(message.in_reply_to()),
+        references: id_list(message.references()),
+        text: String::new(),
+        automatic: None,
+    };
+    mail.automatic = automatic(&message, &mail, our_address);
+    mail.text = body_text(&message);
+    Some(mail)
+}
+
+/// RFC 3834 and the usual signs of mail no one should answer.
+fn automatic(message: &mail_parser::Message<'_>, mail: &Mail, our_address: &str) -> Option<String> {
+    let header = |name: &str| {
+        message
+            .header_raw(name)
+            .map(|value| value.trim().to_ascii_lowercase())
+    };
+    if let Some(value) = header("Auto-Submitted")
+        && value.split(';').next().unwrap_or("").trim() != "no"
+    {
+        return Some(format!("Auto-Submitted: {value}"));
+    }
+    if let Some(value) = header("Precedence")
+        && ["bulk", "junk", "list", "auto_reply"].contains(&value.as_str())
+    {
+        return Some(format!("Precedence: {value}"));
+    }
+    for list in ["List-Id", "List-Unsubscribe", "List-Post"] {
+        if message.header_raw(list).is_some() {
+            return Some(format!("{list} header (mailing list)"));
+        }
+    }
+    if let Some(value) = header("Return-Path")
+        && value
+            .trim_matches(|c| c == '<' || c == '>' || c == ' ')
+            .is_empty()
+    {
+        return Some("Return-Path: <> (bounce)".into());
+    }
+    if let Some(value) = header("X-Loop")
+        && value.contains(our_address)
+    {
+        return Some("X-Loop: our own message".into());
+    }
+    if header("X-Shtempel-Kind").is_some() {
+        return Some("one of our own messages came back".into());
+    }
+    if let Some(from) = &mail.from {
+        let local = from.split('@').next().unwrap_or("");
+        if from == our_address {
+            return Some("sent from our own address".into());
+        }
+        if [
+            "mailer-daemon",
+            "postmaster",
+            "noreply",
+            "no-reply",
+            "donotreply",
+        ]
+        .contains(&local)
+            || local.starts_with("owner-")
+            || local.ends_with("-request")
+            || local.ends_with("-bounces")
+        {
+            return Some(format!("sender {from} is a robot"));
+        }
+    } else {
+        return Some("no sender".into());
+    }
+    if message.content_type().is_some_and(|ct| {
+        ct.ctype().eq_ignore_ascii_case("multipart")
+            && ct
+                .subtype()
+                .is_some_and(|s| s.eq_ignore_ascii_case("report"))
+    }) {
+        return Some("multipart/report (delivery or read report)".into());
+    }
+    None
+}
+
+/// The letter's own text: the first plain part; else the first HTML part with
+/// its quoted blocks dropped and the markup turned into lines.
+fn body_text(message: &mail_parser::Message<'_>) -> String {
+    for part in message.text_bodies() {
+        if let PartType::Text(text) = &part.body {
+            return text.to_string();
+        }
+    }
+    for part in message.html_bodies() {
+        if let PartType::Html(html) = &part.body {
+            return html_to_lines(html);
+        }
+    }
+    String::new()
+}
+
+/// HTML to plain lines. Quoted blocks (`<blockquote>`, Gmail's and Yandex's
+/// quote containers) are cut: in an HTML reply they hold the previous message.
+pub fn html_to_lines(html: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    let cut = [
+        "<blockquote",
+        "class=\"gmail_quote",
+        "class=\"yandex_quote",
+        "id=\"appendonsend",
+        "id=\"divrplyfwdmsg",
+    ]
+    .iter()
+    .filter_map(|marker| lower.find(marker))
+    .min()
+    .map(|at| lower[..at].rfind('<').unwrap_or(at));
+    let own = &html[..cut.unwrap_or(html.len())];
+    // Block ends become line ends before the markup is stripped.
+    let mut marked = String::with_capacity(own.len());
+    let own_lower = own.to_ascii_lowercase();
+    let mut index = 0;
+    while index < own.len() {
+        let rest = &own_lower[index..];
+        let breaks = [
+            "<br", "</p", "</div", "<p>", "<p ", "<div", "</li", "</tr", "</h",
+        ];
+        if rest.starts_with('<') && breaks.iter().any(|b| rest.starts_with(b)) {
+            marked.push_str("\u{1}");
+        }
+        let ch = own[index..].chars().next().unwrap_or(' ');
+        marked.push(ch);
+        index += ch.len_utf8();
+    }
+    let text = mail_parser::decoders::html::html_to_text(&marked);
+    text.split('\u{1}')
+        .map(|line| line.trim_matches([' ', '\u{a0}']))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_paragraphs_become_lines_and_quotes_go() {
+        let html = "<html><body><div>Game 1</div><div>2. Nf3<br>Time: 7/4</div><p>Dates: 07.11.2026, 07.11.2026, 12.11.2026</p>\
+                    <blockquote>1... e5<br>Time: 2/4</blockquote></body></html>";
+        let text = html_to_lines(html);
+        let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(
+            lines,
+            [
+                "Game 1",
+                "2. Nf3",
+                "Time: 7/4",
+                "Dates: 07.11.2026, 07.11.2026, 12.11.2026"
+            ]
+        );
+    }
+
+    #[test]
+    fn automatic_mail_is_recognised() {
+        let base = "From: Ivanov <ivanov@example.org>\r\nTo: clerk@example.org\r\nSubject: x\r\n";
+        let table = [
+            ("Auto-Submitted: auto-replied\r\n", true),
+            ("Auto-Submitted: no\r\n", false),
+            ("Precedence: bulk\r\n", true),
+            ("List-Id: <chess.example.org>\r\n", true),
+            ("Return-Path: <>\r\n", true),
+            ("X-Loop: clerk@example.org\r\n", true),
+            ("", false),
+        ];
+        for (extra, auto) in table {
+            let raw = format!("{base}{extra}\r\nbody\r\n");
+            let mail = parse(raw.as_bytes(), "clerk@example.org").unwrap();
+            assert_eq!(
+                mail.automatic.is_some(),
+                auto,
+                "{extra:?}: {:?}",
+                mail.automatic
+            );
+        }
+        let daemon = "From: MAILER-DAEMON@example.org\r\nSubject: Undelivered\r\n\r\nx";
+        assert!(
+            parse(daemon.as_bytes(), "clerk@example.org")
+                .unwrap()
+                .automatic
+                .is_some()
+        );
+        let report = "From: a@example.org\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=b\r\n\r\n--b\r\n\r\nx\r\n--b--\r\n";
+        assert!(
+            parse(report.as_bytes(), "clerk@example.org")
+                .unwrap()
+                .automatic
+                .is_some()
+        );
+    }
+}

@@ -1,0 +1,55 @@
+//! Adapters to mail: where letters come from ([`MailSource`]), how messages go
+//! out ([`Transport`]), the MIME front end ([`mime`]) and the composer
+//! ([`compose`]).
+
+pub mod compose;
+pub mod file;
+pub mod maildir;
+pub mod mime;
+
+use chrono::{DateTime, Utc};
+
+/// A letter as a source hands it over.
+#[derive(Clone, Debug)]
+pub struct Envelope {
+    /// Names the letter in its source, for marking it done.
+    pub key: String,
+    pub raw: Vec<u8>,
+    /// When it reached our server: the postmark (rules.md 2.1).
+    pub arrived: DateTime<Utc>,
+}
+
+/// An error of a source or transport, saying whether trying again can help.
+#[derive(Debug)]
+pub struct MailError {
+    pub message: String,
+    /// A later run may succeed (network, 4xx); otherwise it is final (5xx).
+    pub transient: bool,
+}
+
+impl std::fmt::Display for MailError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for MailError {}
+
+/// Where letters come from.
+pub trait MailSource {
+    /// The letters not yet done, in arrival order.
+    fn fetch_new(&mut self) -> Result<Vec<Envelope>, MailError>;
+    /// Called after the letter's effects are committed: never before.
+    fn mark_done(&mut self, key: &str) -> Result<(), MailError>;
+}
+
+/// What a transport answers when it accepts a message: the post-office receipt.
+#[derive(Clone, Debug)]
+pub struct Receipt {
+    pub line: String,
+}
+
+/// How messages go out.
+pub trait Transport {
+    fn send(&mut self, recipients: &[String], raw: &[u8]) -> Result<Receipt, MailError>;
+}

@@ -1,0 +1,527 @@
+//! The database: SQLite, the only module with SQL.
+//!
+//! Every letter is kept raw (it is evidence for the arbiter) under a key that
+//! makes a second copy of it a no-op; the game record, clocks, notes, duties and
+//! the outbox live beside it. A state change and the messages it causes are
+//! written in one transaction ([`Store::write`]); messages are sent after the
+//! commit and marked sent with their receipt.
+
+mod schema;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use shakmaty::Color;
+
+use crate::color_name;
+use crate::game::HeldVariant;
+use crate::rules::{DutyKey, Fraction, Row, Status, Suspension};
+
+pub type Result<T> = std::result::Result<T, rusqlite::Error>;
+
+/// Where a letter ended up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Disposition {
+    /// Applied to a game (moves, a result, a decision…).
+    Applied,
+    /// Answered with a refusal; the game is unchanged.
+    Refused,
+    /// Recorded and left alone: an auto-reply, a bounce, a stranger, a loop.
+    Ignored,
+}
+
+impl Disposition {
+    fn as_str(self) -> &'static str {
+        match self {
+            Disposition::Applied => "applied",
+            Disposition::Refused => "refused",
+            Disposition::Ignored => "ignored",
+        }
+    }
+}
+
+/// A letter as it is kept.
+#[derive(Clone, Debug)]
+pub struct StoredLetter {
+    pub dedup_key: String,
+    pub message_id: Option<String>,
+    pub source_key: String,
+    pub arrived: DateTime<Utc>,
+    pub postmark: NaiveDate,
+    pub sender: Option<String>,
+    pub game: Option<String>,
+    pub color: Option<Color>,
+    pub disposition: Disposition,
+    pub reason: String,
+    pub parse_json: Option<String>,
+    pub raw: Vec<u8>,
+}
+
+/// The stored state of one game, besides its moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameRow {
+    pub status: Status,
+    pub result: Option<String>,
+    pub result_reason: Option<String>,
+    pub suspension: Option<Suspension>,
+    pub extra_penalty: Fraction,
+    pub held: Vec<HeldVariant>,
+    pub draw_offer: Option<Color>,
+    /// A reply move of the offender's partner held during a suspension (ply).
+    pub held_reply: Option<usize>,
+}
+
+/// One game as loaded: state, moves with their clocks, duties done.
+#[derive(Clone, Debug, Default)]
+pub struct StoredGame {
+    pub row: GameRow,
+    pub moves: Vec<Row>,
+    pub done: BTreeSet<DutyKey>,
+}
+
+/// A message waiting in, or sent from, the outbox.
+#[derive(Clone, Debug)]
+pub struct OutboxItem {
+    pub id: i64,
+    pub game: Option<String>,
+    pub kind: String,
+    pub recipients: Vec<String>,
+    pub message_id: String,
+    pub raw: Vec<u8>,
+    /// The move this message delivers to its reader (sets `delivered_on`).
+    pub delivers: Option<(String, usize)>,
+    pub attempts: u32,
+}
+
+/// A message to put in the outbox.
+#[derive(Clone, Debug)]
+pub struct NewOutbox {
+    pub game: Option<String>,
+    pub kind: String,
+    pub recipients: Vec<String>,
+    pub message_id: String,
+    pub raw: Vec<u8>,
+    pub delivers: Option<usize>,
+}
+
+/// A note under a game's chart: a correction, penalty, repeat, decision….
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub ply: Option<usize>,
+    pub kind: String,
+    pub text: String,
+    pub created_on: NaiveDate,
+}
+
+pub struct Store {
+    conn: Connection,
+}
+
+fn color_from(text: &str) -> Option<Color> {
+    match text {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+fn status_from(text: &str) -> Status {
+    match text {
+        "suspended" => Status::Suspended,
+        "finished" => Status::Finished,
+        "adjudication" => Status::Adjudication,
+        _ => Status::Active,
+    }
+}
+
+fn status_str(status: Status) -> &'static str {
+    match status {
+        Status::Active => "active",
+        Status::Suspended => "suspended",
+        Status::Finished => "finished",
+        Status::Adjudication => "adjudication",
+    }
+}
+
+fn to_sql_err(error: serde_json::Error) -> rusqlite::Error {
+    rusqlite::Error::ToSqlConversionFailure(Box::new(error))
+}
+
+fn from_sql_err(error: impl std::error::Error + Send + Sync + 'static) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(error))
+}
+
+fn date_from(text: &str) -> Result<NaiveDate> {
+    text.parse().map_err(from_sql_err)
+}
+
+impl Store {
+    /// Opens (creating if need be) and migrates the database.
+    pub fn open(path: &Path) -> Result<Store> {
+        let conn = Connection::open(path)?;
+        Store::setup(conn)
+    }
+
+    /// A database in memory, for `check` and tests.
+    pub fn in_memory() -> Result<Store> {
+        Store::setup(Connection::open_in_memory()?)
+    }
+
+    fn setup(mut conn: Connection) -> Result<Store> {
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        // Full durability: a commit is on disk before mail is marked done or sent.
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        schema::migrate(&mut conn)?;
+        Ok(Store { conn })
+    }
+
+    /// Runs `work` in one transaction: all of it is kept, or none.
+    pub fn write<T>(&mut self, work: impl FnOnce(&Writer<'_>) -> Result<T>) -> Result<T> {
+        let tx = self.conn.transaction()?;
+        let value = work(&Writer { tx: &tx })?;
+        tx.commit()?;
+        Ok(value)
+    }
+
+    /// Whether a letter with this key was seen already.
+    pub fn letter_seen(&self, dedup_key: &str) -> Result<bool> {
+        self.conn
+            .prepare_cached("SELECT 1 FROM letters WHERE dedup_key = ?1")?
+            .exists(params![dedup_key])
+    }
+
+    /// The game a message of ours (or a letter we stored) belongs to.
+    pub fn game_of_message(&self, message_id: &str) -> Result<Option<String>> {
+        let ours: Option<Option<String>> = self
+            .conn
+            .prepare_cached("SELECT game_id FROM outbox WHERE message_id = ?1")?
+            .query_row(params![message_id], |row| row.get(0))
+            .optional()?;
+        if let Some(Some(game)) = ours {
+            return Ok(Some(game));
+        }
+        self.conn
+            .prepare_cached(
+                "SELECT game_id FROM letters WHERE message_id = ?1 AND game_id IS NOT NULL",
+            )?
+            .query_row(params![message_id], |row| row.get(0))
+            .optional()
+    }
+
+    /// Loads a game; a game never written yet is a new one.
+    pub fn load_game(&self, id: &str) -> Result<StoredGame> {
+        let row = self
+            .conn
+            .prepare_cached(
+                "SELECT status, result, result_reason, offender, notice_on, protest_received,
+                        extra_white, extra_black, held, draw_offer, held_reply
+                 FROM games WHERE id = ?1",
+            )?
+            .query_row(params![id], |r| {
+                let offender: Option<String> = r.get(3)?;
+                let notice_on: Option<String> = r.get(4)?;
+                let suspension = match (offender.as_deref().and_then(color_from), notice_on) {
+                    (Some(offender), Some(notice_on)) => Some(Suspension {
+                        offender,
+                        notice_on: date_from(&notice_on)?,
+                        protest_received: r.get(5)?,
+                    }),
+                    _ => None,
+                };
+                let held: String = r.get(8)?;
+                let draw_offer: Option<String> = r.get(9)?;
+                let held_reply: Option<i64> = r.get(10)?;
+                Ok(GameRow {
+                    status: status_from(&r.get::<_, String>(0)?),
+                    result: r.get(1)?,
+                    result_reason: r.get(2)?,
+                    suspension,
+                    extra_penalty: Fraction {
+                        white: r.get(6)?,
+                        black: r.get(7)?,
+                    },
+                    held: serde_json::from_str(&held).map_err(from_sql_err)?,
+                    draw_offer: draw_offer.as_deref().and_then(color_from),
+                    held_reply: held_reply.and_then(|ply| usize::try_from(ply).ok()),
+                })
+            })
+            .optional()?
+            .unwrap_or_default();
+        let mut statement = self.conn.prepare_cached(
+            "SELECT color, san, conditional, sent_on, delivered_on, days, penalty, facts
+             FROM moves WHERE game_id = ?1 ORDER BY ply",
+        )?;
+        let moves = statement
+            .query_map(params![id], |r| {
+                let facts: Option<String> = r.get(7)?;
+                let delivered: Option<String> = r.get(4)?;
+                Ok(Row {
+                    by: color_from(&r.get::<_, String>(0)?).unwrap_or(Color::White),
+                    san: r.get(1)?,
+                    conditional: r.get(2)?,
+                    sent_on: date_from(&r.get::<_, String>(3)?)?,
+                    delivered_on: delivered.as_deref().map(date_from).transpose()?,
+                    days: r.get(5)?,
+                    penalty: r.get(6)?,
+                    letter: facts
+                        .as_deref()
+                        .map(serde_json::from_str)
+                        .transpose()
+                        .map_err(from_sql_err)?,
+                })
+            })?
+            .collect::<Result<Vec<_>>>()?;
+        let mut statement = self
+            .conn
+            .prepare_cached("SELECT key FROM duties_done WHERE game_id = ?1")?;
+        let done = statement
+            .query_map(params![id], |r| Ok(DutyKey(r.get(0)?)))?
+            .collect::<Result<BTreeSet<_>>>()?;
+        Ok(StoredGame { row, moves, done })
+    }
+
+    /// The raw letters received from `color` in `game`, oldest first.
+    pub fn letters_from(&self, game: &str, color: Color) -> Result<Vec<(NaiveDate, Vec<u8>)>> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT postmark, raw FROM letters WHERE game_id = ?1 AND color = ?2 ORDER BY id",
+        )?;
+        statement
+            .query_map(params![game, color_name(color)], |r| {
+                Ok((date_from(&r.get::<_, String>(0)?)?, r.get(1)?))
+            })?
+            .collect()
+    }
+
+    /// The notes of a game, oldest first.
+    pub fn notes(&self, game: &str) -> Result<Vec<Note>> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT ply, kind, text, created_on FROM notes WHERE game_id = ?1 ORDER BY id",
+        )?;
+        statement
+            .query_map(params![game], |r| {
+                let ply: Option<i64> = r.get(0)?;
+                Ok(Note {
+                    ply: ply.and_then(|ply| usize::try_from(ply).ok()),
+                    kind: r.get(1)?,
+                    text: r.get(2)?,
+                    created_on: date_from(&r.get::<_, String>(3)?)?,
+                })
+            })?
+            .collect()
+    }
+
+    /// Messages not yet sent, oldest first.
+    pub fn pending(&self) -> Result<Vec<OutboxItem>> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT id, game_id, kind, recipients, message_id, raw, delivers_game, delivers_ply, attempts
+             FROM outbox WHERE sent_at IS NULL AND failed = 0 ORDER BY id",
+        )?;
+        statement
+            .query_map([], |r| {
+                let recipients: String = r.get(3)?;
+                let delivers_game: Option<String> = r.get(6)?;
+                let delivers_ply: Option<i64> = r.get(7)?;
+                Ok(OutboxItem {
+                    id: r.get(0)?,
+                    game: r.get(1)?,
+                    kind: r.get(2)?,
+                    recipients: recipients
+                        .split(',')
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_string)
+                        .collect(),
+                    message_id: r.get(4)?,
+                    raw: r.get(5)?,
+                    delivers: delivers_game
+                        .zip(delivers_ply.and_then(|ply| usize::try_from(ply).ok())),
+                    attempts: r.get(8)?,
+                })
+            })?
+            .collect()
+    }
+
+    /// Records a message as sent with its receipt, and delivers the move it
+    /// carries on `today`.
+    pub fn mark_sent(
+        &mut self,
+        item: &OutboxItem,
+        at: DateTime<Utc>,
+        receipt: &str,
+        today: NaiveDate,
+    ) -> Result<()> {
+        self.write(|w| {
+            w.tx.execute(
+                "UPDATE outbox SET sent_at = ?2, receipt = ?3, attempts = attempts + 1 WHERE id = ?1",
+                params![item.id, at.to_rfc3339(), receipt],
+            )?;
+            if let Some((game, ply)) = &item.delivers {
+                w.tx.execute(
+                    "UPDATE moves SET delivered_on = ?3 WHERE game_id = ?1 AND ply = ?2 AND delivered_on IS NULL",
+                    params![game, *ply as i64, today.to_string()],
+                )?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Records a failed send; a permanent failure is not tried again.
+    pub fn mark_failed(&mut self, item: &OutboxItem, error: &str, permanent: bool) -> Result<()> {
+        self.conn.execute(
+            "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, failed = ?3 WHERE id = ?1",
+            params![item.id, error, permanent],
+        )?;
+        Ok(())
+    }
+
+    /// How many letters are stored (for reports and benchmarks).
+    pub fn letter_count(&self) -> Result<i64> {
+        self.conn
+            .query_row("SELECT count(*) FROM letters", [], |r| r.get(0))
+    }
+
+    /// Messages sent or waiting, as (kind, recipients, raw), oldest first.
+    pub fn outbox(&self) -> Result<Vec<(String, String, Vec<u8>, bool)>> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT kind, recipients, raw, sent_at IS NOT NULL FROM outbox ORDER BY id",
+        )?;
+        statement
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect()
+    }
+}
+
+/// Writes inside one transaction.
+pub struct Writer<'a> {
+    tx: &'a Transaction<'a>,
+}
+
+impl Writer<'_> {
+    /// Stores a letter; returns its id.
+    pub fn letter(&self, letter: &StoredLetter) -> Result<i64> {
+        self.tx.execute(
+            "INSERT INTO letters (dedup_key, message_id, source_key, arrived, postmark, sender, game_id, color,
+                                  disposition, reason, parse, raw)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            params![
+                letter.dedup_key,
+                letter.message_id,
+                letter.source_key,
+                letter.arrived.to_rfc3339(),
+                letter.postmark.to_string(),
+                letter.sender,
+                letter.game,
+                letter.color.map(color_name),
+                letter.disposition.as_str(),
+                letter.reason,
+                letter.parse_json,
+                letter.raw,
+            ],
+        )?;
+        Ok(self.tx.last_insert_rowid())
+    }
+
+    /// Writes a game's state and its moves from ply `from` on.
+    pub fn game(
+        &self,
+        id: &str,
+        row: &GameRow,
+        moves: &[Row],
+        from: usize,
+        letter: Option<i64>,
+    ) -> Result<()> {
+        let held = serde_json::to_string(&row.held).map_err(to_sql_err)?;
+        self.tx.execute(
+            "INSERT INTO games (id, status, result, result_reason, offender, notice_on, protest_received,
+                                extra_white, extra_black, held, draw_offer, held_reply)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+             ON CONFLICT (id) DO UPDATE SET status = ?2, result = ?3, result_reason = ?4, offender = ?5,
+                 notice_on = ?6, protest_received = ?7, extra_white = ?8, extra_black = ?9, held = ?10,
+                 draw_offer = ?11, held_reply = ?12",
+            params![
+                id,
+                status_str(row.status),
+                row.result,
+                row.result_reason,
+                row.suspension.map(|s| color_name(s.offender)),
+                row.suspension.map(|s| s.notice_on.to_string()),
+                row.suspension.is_some_and(|s| s.protest_received),
+                row.extra_penalty.white,
+                row.extra_penalty.black,
+                held,
+                row.draw_offer.map(color_name),
+                row.held_reply.map(|ply| ply as i64),
+            ],
+        )?;
+        let mut insert = self.tx.prepare_cached(
+            "INSERT OR REPLACE INTO moves (game_id, ply, color, san, conditional, letter_id, sent_on, delivered_on,
+                                           days, penalty, facts)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        )?;
+        for (ply, move_row) in moves.iter().enumerate().skip(from) {
+            let facts = move_row
+                .letter
+                .as_ref()
+                .map(serde_json::to_string)
+                .transpose()
+                .map_err(to_sql_err)?;
+            insert.execute(params![
+                id,
+                ply as i64,
+                color_name(move_row.by),
+                move_row.san,
+                move_row.conditional,
+                letter,
+                move_row.sent_on.to_string(),
+                move_row.delivered_on.map(|d| d.to_string()),
+                move_row.days,
+                move_row.penalty,
+                facts,
+            ])?;
+        }
+        Ok(())
+    }
+
+    pub fn note(&self, game: &str, note: &Note) -> Result<()> {
+        self.tx.execute(
+            "INSERT INTO notes (game_id, ply, kind, text, created_on) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![
+                game,
+                note.ply.map(|p| p as i64),
+                note.kind,
+                note.text,
+                note.created_on.to_string()
+            ],
+        )?;
+        Ok(())
+    }
+
+    pub fn duty_done(&self, game: &str, key: &DutyKey, on: NaiveDate) -> Result<()> {
+        self.tx.execute(
+            "INSERT OR IGNORE INTO duties_done (game_id, key, done_on) VALUES (?1, ?2, ?3)",
+            params![game, key.0, on.to_string()],
+        )?;
+        Ok(())
+    }
+
+    pub fn outbox(&self, message: &NewOutbox, created_on: NaiveDate) -> Result<i64> {
+        self.tx.execute(
+            "INSERT INTO outbox (game_id, kind, recipients, message_id, raw, delivers_game, delivers_ply, created_on)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                message.game,
+                message.kind,
+                message.recipients.join(","),
+                message.message_id,
+                message.raw,
+                message.delivers.and(message.game.as_deref()),
+                message.delivers.map(|p| p as i64),
+                created_on.to_string(),
+            ],
+        )?;
+        Ok(self.tx.last_insert_rowid())
+    }
+}

@@ -1,0 +1,101 @@
+//! The schema and its migrations, applied in order and counted by
+//! `PRAGMA user_version`.
+
+use rusqlite::Connection;
+
+const MIGRATIONS: &[&str] = &[
+    // 1: the first schema.
+    "CREATE TABLE letters (
+        id INTEGER PRIMARY KEY,
+        dedup_key TEXT NOT NULL UNIQUE,
+        message_id TEXT,
+        source_key TEXT NOT NULL,
+        arrived TEXT NOT NULL,
+        postmark TEXT NOT NULL,
+        sender TEXT,
+        game_id TEXT,
+        color TEXT,
+        disposition TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        parse TEXT,
+        raw BLOB NOT NULL
+    );
+    CREATE INDEX letters_game ON letters (game_id, color);
+    CREATE INDEX letters_message_id ON letters (message_id);
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        status TEXT NOT NULL DEFAULT 'active',
+        result TEXT,
+        result_reason TEXT,
+        offender TEXT,
+        notice_on TEXT,
+        protest_received INTEGER NOT NULL DEFAULT 0,
+        extra_white INTEGER NOT NULL DEFAULT 0,
+        extra_black INTEGER NOT NULL DEFAULT 0,
+        held TEXT NOT NULL DEFAULT '[]',
+        draw_offer TEXT,
+        held_reply INTEGER
+    );
+    CREATE TABLE moves (
+        game_id TEXT NOT NULL,
+        ply INTEGER NOT NULL,
+        color TEXT NOT NULL,
+        san TEXT NOT NULL,
+        conditional INTEGER NOT NULL,
+        letter_id INTEGER REFERENCES letters (id),
+        sent_on TEXT NOT NULL,
+        delivered_on TEXT,
+        days INTEGER NOT NULL,
+        penalty INTEGER NOT NULL,
+        facts TEXT,
+        PRIMARY KEY (game_id, ply)
+    );
+    CREATE TABLE notes (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        ply INTEGER,
+        kind TEXT NOT NULL,
+        text TEXT NOT NULL,
+        created_on TEXT NOT NULL
+    );
+    CREATE INDEX notes_game ON notes (game_id);
+    CREATE TABLE duties_done (
+        game_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        done_on TEXT NOT NULL,
+        PRIMARY KEY (game_id, key)
+    );
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT,
+        kind TEXT NOT NULL,
+        recipients TEXT NOT NULL,
+        message_id TEXT NOT NULL UNIQUE,
+        raw BLOB NOT NULL,
+        delivers_game TEXT,
+        delivers_ply INTEGER,
+        created_on TEXT NOT NULL,
+        sent_at TEXT,
+        receipt TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        failed INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX outbox_pending ON outbox (id) WHERE sent_at IS NULL AND failed = 0;",
+];
+
+pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let done = usize::try_from(version).unwrap_or(0);
+    for (index, migration) in MIGRATIONS.iter().enumerate().skip(done) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(migration)?;
+        tx.pragma_update(
+            None,
+            "user_version",
+            i64::try_from(index + 1).unwrap_or(i64::MAX),
+        )?;
+        tx.commit()?;
+    }
+    Ok(())
+}
