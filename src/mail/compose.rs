@@ -130,7 +130,7 @@ pub fn build(
                 Body::new_with_encoding(attachment.bytes.clone(), ContentTransferEncoding::EightBit)
                     .unwrap_or_else(|bytes| {
                         Body::new_with_encoding(bytes, ContentTransferEncoding::Base64)
-                            .unwrap_or_else(|b| Body::new(b))
+                            .unwrap_or_else(Body::new)
                     })
             } else {
                 Body::new(attachment.bytes.clone())

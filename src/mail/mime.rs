@@ -189,7 +189,7 @@ pub fn html_to_lines(html: &str) -> String {
             "<br", "</p", "</div", "<p>", "<p ", "<div", "</li", "</tr", "</h",
         ];
         if rest.starts_with('<') && breaks.iter().any(|b| rest.starts_with(b)) {
-            marked.push_str("\u{1}");
+            marked.push('\u{1}');
         }
         let ch = own[index..].chars().next().unwrap_or(' ');
         marked.push(ch);

@@ -106,6 +106,15 @@ pub struct NewOutbox {
     pub delivers: Option<usize>,
 }
 
+/// A message of the outbox, for reports and tests.
+#[derive(Clone, Debug)]
+pub struct SentMessage {
+    pub kind: String,
+    pub recipients: String,
+    pub raw: Vec<u8>,
+    pub sent: bool,
+}
+
 /// A note under a game's chart: a correction, penalty, repeat, decision….
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Note {
