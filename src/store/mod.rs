@@ -392,13 +392,20 @@ impl Store {
             .query_row("SELECT count(*) FROM letters", [], |r| r.get(0))
     }
 
-    /// Messages sent or waiting, as (kind, recipients, raw), oldest first.
-    pub fn outbox(&self) -> Result<Vec<(String, String, Vec<u8>, bool)>> {
+    /// Every message sent or waiting, oldest first, with whether it was sent.
+    pub fn outbox(&self) -> Result<Vec<SentMessage>> {
         let mut statement = self.conn.prepare_cached(
             "SELECT kind, recipients, raw, sent_at IS NOT NULL FROM outbox ORDER BY id",
         )?;
         statement
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .query_map([], |r| {
+                Ok(SentMessage {
+                    kind: r.get(0)?,
+                    recipients: r.get(1)?,
+                    raw: r.get(2)?,
+                    sent: r.get(3)?,
+                })
+            })?
             .collect()
     }
 }
