@@ -182,7 +182,7 @@ impl Refusal {
 /// The name of ply `ply` (0-based): `12.` for White, `12...` for Black.
 pub fn ply_label(ply: usize) -> String {
     let number = ply / 2 + 1;
-    if ply % 2 == 0 {
+    if ply.is_multiple_of(2) {
         format!("{number}.")
     } else {
         format!("{number}...")
@@ -496,7 +496,7 @@ impl Game {
         let mut words = Vec::new();
         let mut position = Chess::default();
         for (ply, played) in self.played.iter().enumerate() {
-            if ply % 2 == 0 {
+            if ply.is_multiple_of(2) {
                 words.push(format!("{}.", ply / 2 + 1));
             } else if comments.get(ply - 1).is_some_and(Option::is_some) {
                 words.push(format!("{}...", ply / 2 + 1));

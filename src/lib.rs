@@ -76,5 +76,10 @@ pub mod color_serde {
         }
     }
 }
+pub mod clerk;
 pub mod config;
+pub mod demo;
+pub mod duties;
+pub mod render;
+pub mod run;
 pub mod store;

@@ -1,9 +1,22 @@
-//! The `shtempel` command line. The only place that may read the clock.
+//! The `shtempel` command line: parses arguments, reads the clock (the only
+//! place that may), loads the configuration, wires the adapters and maps
+//! outcomes to exit codes (contract.md 1): 0 success, 1 a run with a failed
+//! letter or send, 2 bad usage or configuration.
 
-use std::path::PathBuf;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use chrono::{NaiveDate, Utc};
+use clap::{Parser, Subcommand, ValueEnum};
+use shtempel::clerk::{Clerk, Clock, Event, GameState};
+use shtempel::config::{Config, Source, Transport};
+use shtempel::mail::file::FileTransport;
+use shtempel::mail::maildir::Maildir;
+use shtempel::mail::{Envelope, MailSource};
+use shtempel::render::Templates;
+use shtempel::store::Store;
+use shtempel::{demo, run};
 
 #[derive(Parser)]
 #[command(
@@ -12,49 +25,437 @@ use clap::{Parser, Subcommand};
     about = "An e-mail clerk for correspondence chess (section 10.3)"
 )]
 struct Cli {
+    /// The tournament's configuration file.
+    #[arg(long, global = true, default_value = "shtempel.toml")]
+    config: PathBuf,
     #[command(subcommand)]
     command: Command,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum ChartFormat {
+    Text,
+    Csv,
+    Json,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Read a letter's text (a plain-text body, not a whole .eml) and print what
-    /// the clerk reads in it as JSON: game, moves, variants, fraction, dates,
-    /// keywords, rulings and the errors with their lines.
+    /// One pass: fetch new letters, process them, send, keep the calendar.
+    Poll {
+        /// Act as on this date (YYYY-MM-DD): deadlines and the date of what is sent.
+        #[arg(long)]
+        today: Option<NaiveDate>,
+        /// One JSON object per event on standard output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Dry run: how a letter reads and what the clerk would do; changes nothing.
+    Check {
+        /// The letter as a whole message (.eml).
+        file: PathBuf,
+        #[arg(long)]
+        today: Option<NaiveDate>,
+    },
+    /// Every game: players, moves, totals, days left, status.
+    Games {
+        #[arg(long)]
+        json: bool,
+    },
+    /// The time chart (Table 2) of one game.
+    Chart {
+        game: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ChartFormat,
+    },
+    /// The game as PGN, with each move's dates and days in comments.
+    Pgn { game: String },
+    /// Play a bundled sample tournament into a temporary folder and show what the clerk did.
+    Demo {
+        /// Keep the tournament in this folder instead of a temporary one.
+        #[arg(long)]
+        keep: Option<PathBuf>,
+    },
+    /// Read a letter's plain text and print what the clerk reads in it, as JSON.
     Read {
-        /// The letter's body; `-` for standard input.
+        /// The body text; `-` for standard input.
         file: PathBuf,
     },
 }
 
+/// A failure and its exit code.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+fn usage(message: impl Into<String>) -> Failure {
+    Failure {
+        code: 2,
+        message: message.into(),
+    }
+}
+
+fn run_error(message: impl Into<String>) -> Failure {
+    Failure {
+        code: 1,
+        message: message.into(),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The one reading of the clock in the program (style.md: the clock is an input).
+    #[allow(clippy::disallowed_methods)]
+    let now = Utc::now();
+    match dispatch(cli, now) {
+        Ok(code) => ExitCode::from(code),
+        Err(failure) => {
+            eprintln!("shtempel: {}", failure.message);
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
     match cli.command {
-        Command::Read { file } => {
-            let body = if file.as_os_str() == "-" {
-                std::io::read_to_string(std::io::stdin())
-            } else {
-                std::fs::read(&file).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-            };
-            match body {
-                Ok(body) => {
-                    let letter = shtempel::letter::read(&body);
-                    match serde_json::to_string_pretty(&letter) {
-                        Ok(json) => {
-                            println!("{json}");
-                            ExitCode::SUCCESS
-                        }
-                        Err(error) => {
-                            eprintln!("shtempel: {error}");
-                            ExitCode::from(1)
-                        }
-                    }
-                }
-                Err(error) => {
-                    eprintln!("shtempel: cannot read {}: {error}", file.display());
-                    ExitCode::from(2)
-                }
+        Command::Demo { keep } => demo::run(keep.as_deref(), &mut std::io::stdout())
+            .map(|()| 0)
+            .map_err(run_error),
+        Command::Read { file } => read_letter(&file),
+        Command::Poll { today, json } => {
+            let config = load(&cli.config)?;
+            poll(&config, clock(&config, now, today), json)
+        }
+        Command::Check { file, today } => {
+            let config = load(&cli.config)?;
+            check(&config, clock(&config, now, today), &file)
+        }
+        Command::Games { json } => {
+            let config = load(&cli.config)?;
+            games(&config, clock(&config, now, None), json)
+        }
+        Command::Chart { game, format } => {
+            let config = load(&cli.config)?;
+            chart(&config, &game, format)
+        }
+        Command::Pgn { game } => {
+            let config = load(&cli.config)?;
+            pgn(&config, clock(&config, now, None), &game)
+        }
+    }
+}
+
+fn load(path: &Path) -> Result<Config, Failure> {
+    Config::load(path).map_err(|e| usage(e.to_string()))
+}
+
+/// The run's day: `--today`, else the date in the tournament's zone. With
+/// `--today` the moment stamped on messages is that day at the current time.
+fn clock(config: &Config, now: chrono::DateTime<Utc>, today: Option<NaiveDate>) -> Clock {
+    let real_today = shtempel::rules::postmark_date(&now, config.timezone);
+    match today {
+        None => Clock {
+            today: real_today,
+            now,
+        },
+        Some(day) => {
+            let shift = chrono::Duration::days(shtempel::rules::days(real_today, day));
+            Clock {
+                today: day,
+                now: now + shift,
             }
         }
     }
+}
+
+fn open_store(config: &Config) -> Result<Store, Failure> {
+    if let Some(parent) = config.database.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| run_error(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    Store::open(&config.database)
+        .map_err(|e| run_error(format!("database {}: {e}", config.database.display())))
+}
+
+fn templates(config: &Config) -> Result<Templates, Failure> {
+    Templates::load(&config.templates, config.language)
+        .map_err(|e| usage(format!("templates: {e}")))
+}
+
+fn source(config: &Config) -> Result<Box<dyn MailSource>, Failure> {
+    match &config.source {
+        Source::Maildir { path } => Ok(Box::new(
+            Maildir::open(path).map_err(|e| run_error(e.message))?,
+        )),
+        Source::Imap { .. } => Err(usage(format!(
+            "{}: source.kind = \"imap\" is not available in this version; use kind = \"maildir\" with a mail server that delivers to a Maildir",
+            config.file.display()
+        ))),
+    }
+}
+
+fn transport(config: &Config) -> Result<Box<dyn shtempel::mail::Transport>, Failure> {
+    match &config.transport {
+        Transport::File { path } => Ok(Box::new(
+            FileTransport::open(path).map_err(|e| run_error(e.message))?,
+        )),
+        Transport::Smtp { .. } | Transport::Sendmail { .. } => Err(usage(format!(
+            "{}: transport.kind = \"{}\" is not available in this version; use kind = \"file\"",
+            config.file.display(),
+            if matches!(config.transport, Transport::Smtp { .. }) {
+                "smtp"
+            } else {
+                "sendmail"
+            }
+        ))),
+    }
+}
+
+fn print_event(event: &Event, json: bool) {
+    let mut out = std::io::stdout().lock();
+    if json {
+        let _ = writeln!(out, "{}", serde_json::to_string(event).unwrap_or_default());
+    } else {
+        let game = event
+            .game
+            .as_deref()
+            .map(|g| format!("game {g}: "))
+            .unwrap_or_default();
+        let from = event
+            .from
+            .as_deref()
+            .map(|f| format!(" [{f}]"))
+            .unwrap_or_default();
+        let _ = writeln!(out, "{:<14} {game}{}{from}", event.event, event.detail);
+    }
+}
+
+fn poll(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
+    let templates = templates(config)?;
+    let mut source = source(config)?;
+    let mut transport = transport(config)?;
+    let Some(_lock) = run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
+    else {
+        // Another run is at work: this one has nothing to do.
+        return Ok(0);
+    };
+    let mut store = open_store(config)?;
+    let clerk = Clerk {
+        config,
+        templates: &templates,
+        clock,
+    };
+    let summary = run::poll(
+        config,
+        &clerk,
+        &mut store,
+        source.as_mut(),
+        transport.as_mut(),
+        &mut |event| print_event(&event, json),
+    )
+    .map_err(run_error)?;
+    if !json && (summary.letters > 0 || summary.sent > 0 || summary.failures > 0) {
+        println!(
+            "poll {}: {} letter(s) read, {} message(s) sent, {} failure(s)",
+            clock.today, summary.letters, summary.sent, summary.failures
+        );
+    }
+    Ok(if summary.failures > 0 { 1 } else { 0 })
+}
+
+fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
+    let raw =
+        std::fs::read(file).map_err(|e| usage(format!("cannot read {}: {e}", file.display())))?;
+    let templates = templates(config)?;
+    let store = if config.database.exists() {
+        Store::open(&config.database).map_err(|e| run_error(format!("database: {e}")))?
+    } else {
+        Store::in_memory().map_err(|e| run_error(format!("database: {e}")))?
+    };
+    let modified = std::fs::metadata(file)
+        .and_then(|m| m.modified())
+        .map(chrono::DateTime::<Utc>::from)
+        .unwrap_or(clock.now);
+    let envelope = Envelope {
+        key: file.display().to_string(),
+        raw,
+        arrived: modified,
+    };
+    let clerk = Clerk {
+        config,
+        templates: &templates,
+        clock,
+    };
+    let plan = clerk.plan(&store, &envelope).map_err(run_error)?;
+    let mut out = std::io::stdout().lock();
+    if let Some(letter) = &plan.letter {
+        let _ = writeln!(out, "postmark: {}", letter.postmark);
+        let _ = writeln!(
+            out,
+            "from: {}",
+            letter.sender.as_deref().unwrap_or("(unknown)")
+        );
+        let _ = writeln!(out, "game: {}", letter.game.as_deref().unwrap_or("(none)"));
+        let _ = writeln!(
+            out,
+            "would be: {:?} ({})",
+            letter.disposition, letter.reason
+        );
+        if let Some(parse) = &letter.parse_json {
+            let pretty = serde_json::from_str::<serde_json::Value>(parse)
+                .and_then(|v| serde_json::to_string_pretty(&v))
+                .unwrap_or_default();
+            let _ = writeln!(out, "read: {pretty}");
+        }
+    }
+    for event in &plan.events {
+        let _ = writeln!(out, "event: {} {}", event.event, event.detail);
+    }
+    for message in &plan.messages {
+        let _ = writeln!(
+            out,
+            "\n==== {} to {} ====\nSubject: {}\n\n{}",
+            message.kind,
+            message.addresses().join(", "),
+            message.subject,
+            message.body
+        );
+    }
+    Ok(0)
+}
+
+fn load_state(config: &Config, store: &Store, game: &str) -> Result<GameState, Failure> {
+    let game_config = config.game(game).ok_or_else(|| {
+        let known: Vec<&str> = config.games.iter().map(|g| g.id.as_str()).collect();
+        usage(format!(
+            "no game {game:?} in {}; games: {}",
+            config.file.display(),
+            known.join(", ")
+        ))
+    })?;
+    GameState::load(config, store, game_config).map_err(run_error)
+}
+
+fn games(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
+    let store = open_store(config)?;
+    let mut rows = Vec::new();
+    let mut out = std::io::stdout().lock();
+    if !json {
+        let _ = writeln!(
+            out,
+            "{:<6} {:<20} {:<20} {:>5} {:>9} {:>9}  {:<13} result",
+            "game", "white", "black", "moves", "totals", "left", "status"
+        );
+    }
+    for game in &config.games {
+        let state = load_state(config, &store, &game.id)?;
+        let chart = state.chart(config, Vec::new());
+        let to_move = state.ledger.to_move();
+        let running = state.ledger.running_days(to_move, clock.today).unwrap_or(0);
+        let left = state.ledger.days_left(&config.rules, to_move, 1) - i64::from(running);
+        if json {
+            let mut value = chart.summary_json();
+            value["moves"] = serde_json::json!(state.game.moves().len());
+            value["to_move"] = serde_json::json!(shtempel::color_name(to_move));
+            value["days_left"] = serde_json::json!(left);
+            rows.push(value);
+        } else {
+            let status = serde_json::to_value(state.ledger.status)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{:<6} {:<20} {:<20} {:>5} {:>9} {:>9}  {:<13} {}",
+                game.id,
+                state.white.name,
+                state.black.name,
+                state.game.moves().len(),
+                state.ledger.totals().to_string(),
+                format!("{left} {}", &shtempel::color_name(to_move)[..1]),
+                status,
+                state.row.result.as_deref().unwrap_or("")
+            );
+        }
+    }
+    if json {
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&rows).unwrap_or_default()
+        );
+    }
+    Ok(0)
+}
+
+fn chart(config: &Config, game: &str, format: ChartFormat) -> Result<u8, Failure> {
+    let store = open_store(config)?;
+    let state = load_state(config, &store, game)?;
+    let notes = store
+        .notes(game)
+        .map_err(|e| run_error(format!("database: {e}")))?
+        .into_iter()
+        .map(|n| n.text)
+        .collect();
+    let chart = state.chart(config, notes);
+    let text = match format {
+        ChartFormat::Text => chart.to_text(config.language),
+        ChartFormat::Csv => chart.to_csv(),
+        ChartFormat::Json => {
+            serde_json::to_string_pretty(&chart.to_json()).unwrap_or_default() + "\n"
+        }
+    };
+    print!("{text}");
+    Ok(0)
+}
+
+fn pgn(config: &Config, clock: Clock, game: &str) -> Result<u8, Failure> {
+    let store = open_store(config)?;
+    let state = load_state(config, &store, game)?;
+    let templates = Templates::builtin(config.language);
+    let clerk = Clerk {
+        config,
+        templates: &templates,
+        clock,
+    };
+    let tags = clerk.pgn_tags(&state);
+    let tag_refs: Vec<(&str, String)> = tags.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+    let comments: Vec<Option<String>> = state
+        .ledger
+        .rows
+        .iter()
+        .map(|row| {
+            let delivered = row.delivered_on.map_or("-".to_string(), |d| d.to_string());
+            let penalty = if row.penalty > 0 {
+                format!(", penalty {}", row.penalty)
+            } else {
+                String::new()
+            };
+            Some(format!(
+                "sent {}, received {delivered}, {} days{penalty}",
+                row.sent_on, row.days
+            ))
+        })
+        .collect();
+    let result = state.row.result.clone().unwrap_or_else(|| "*".into());
+    print!("{}", state.game.pgn(&tag_refs, &comments, &result));
+    Ok(0)
+}
+
+fn read_letter(file: &Path) -> Result<u8, Failure> {
+    let body = if file.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| usage(format!("standard input: {e}")))?
+    } else {
+        let bytes = std::fs::read(file)
+            .map_err(|e| usage(format!("cannot read {}: {e}", file.display())))?;
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
+    let letter = shtempel::letter::read(&body);
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&letter).map_err(|e| run_error(e.to_string()))?
+    );
+    Ok(0)
 }

@@ -114,7 +114,7 @@ fn ledger_of(days: &[(u32, u32)]) -> Ledger {
     for (ply, &(days, penalty)) in days.iter().enumerate() {
         day = day.succ_opt().unwrap();
         ledger.rows.push(Row {
-            by: if ply % 2 == 0 { WHITE } else { BLACK },
+            by: if ply.is_multiple_of(2) { WHITE } else { BLACK },
             san: format!("m{ply}"),
             conditional: false,
             sent_on: day,

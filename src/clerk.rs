@@ -1,0 +1,1604 @@
+//! The clerk at work: each new letter is identified, read, resolved on its game,
+//! judged by the rules, and turned into a [`Plan`]: the letter as stored, the
+//! game's new state, notes, and the messages it causes. The plan is written in
+//! one transaction; the messages go out after the commit.
+//!
+//! Planning reads the store but never writes it, so `shtempel check` shows
+//! exactly what a `poll` would do.
+
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use shakmaty::{ByColor, Color};
+
+use crate::chart::{self, Chart};
+use crate::config::{Config, GameConfig, Player};
+use crate::game::{Game, ply_label};
+use crate::letter::{self, Decision, Keyword, Letter, ReadErrorKind};
+use crate::mail::compose::{Attachment, Outgoing, Recipient};
+use crate::mail::mime::{self, Mail};
+use crate::mail::{Envelope, maildir};
+use crate::render::Templates;
+use crate::rules::{
+    self, Calendar, Correction, DateItem, DutyKey, Incoming, Item, Ledger, Omission, Overstep,
+    Status, Suspension,
+};
+use crate::store::{Disposition, GameRow, Note, Store, StoredLetter};
+use crate::{Lang, color_name};
+
+/// The day a run acts on, and the moment it stamps on what it sends.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    pub today: NaiveDate,
+    pub now: DateTime<Utc>,
+}
+
+/// Something the clerk did, for the log, `poll --json` and the demo.
+#[derive(Clone, Debug, Serialize)]
+pub struct Event {
+    pub event: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    pub detail: String,
+}
+
+/// One game loaded with everything the rules and the board need.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    pub config: GameConfig,
+    pub white: Player,
+    pub black: Player,
+    pub game: Game,
+    pub ledger: Ledger,
+    pub row: GameRow,
+    pub done: BTreeSet<DutyKey>,
+    /// Moves already in the database.
+    pub stored: usize,
+}
+
+impl GameState {
+    pub fn load(config: &Config, store: &Store, game: &GameConfig) -> Result<GameState, String> {
+        let stored = store
+            .load_game(&game.id)
+            .map_err(|e| format!("game {}: {e}", game.id))?;
+        let white = config
+            .player(&game.white)
+            .cloned()
+            .ok_or("unknown white player")?;
+        let black = config
+            .player(&game.black)
+            .cloned()
+            .ok_or("unknown black player")?;
+        let calendar = Calendar::new(
+            config.start_date,
+            config.end_date,
+            ByColor {
+                white: white.start_sheet_received,
+                black: black.start_sheet_received,
+            },
+        );
+        let sans: Vec<&str> = stored.moves.iter().map(|row| row.san.as_str()).collect();
+        let board = Game::from_sans(&sans, stored.row.held.clone())
+            .map_err(|e| format!("game {}: stored moves: {e}", game.id))?;
+        let mut ledger = Ledger::new(calendar);
+        ledger.rows = stored.moves;
+        ledger.status = stored.row.status;
+        ledger.suspension = stored.row.suspension;
+        ledger.extra_penalty = stored.row.extra_penalty;
+        Ok(GameState {
+            config: game.clone(),
+            white,
+            black,
+            game: board,
+            stored: ledger.rows.len(),
+            ledger,
+            row: stored.row,
+            done: stored.done,
+        })
+    }
+
+    pub fn id(&self) -> &str {
+        &self.config.id
+    }
+
+    pub fn player(&self, color: Color) -> &Player {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    pub fn color_of(&self, email: &str) -> Option<Color> {
+        if self.white.email == email {
+            Some(Color::White)
+        } else if self.black.email == email {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The row to store: board and ledger state folded back in.
+    pub fn stored_row(&self) -> GameRow {
+        GameRow {
+            status: self.ledger.status,
+            suspension: self.ledger.suspension,
+            extra_penalty: self.ledger.extra_penalty,
+            held: self.game.held().to_vec(),
+            ..self.row.clone()
+        }
+    }
+
+    pub fn chart(&self, config: &Config, notes: Vec<String>) -> Chart {
+        Chart {
+            game: self.id().to_string(),
+            white: self.white.name.clone(),
+            black: self.black.name.clone(),
+            status: self.ledger.status,
+            result: self.row.result.clone(),
+            totals: self.ledger.totals(),
+            rows: chart::rows(&self.ledger, &config.rules),
+            notes,
+        }
+    }
+
+    /// Finishes the game with `result` ("1-0", "0-1", "1/2-1/2").
+    pub fn finish(&mut self, result: &str, reason: &str) {
+        self.ledger.status = Status::Finished;
+        self.ledger.suspension = None;
+        self.row.result = Some(result.to_string());
+        self.row.result_reason = Some(reason.to_string());
+        self.row.draw_offer = None;
+    }
+}
+
+/// What one letter (or one day's duty) changes, before it is written.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub letter: Option<StoredLetter>,
+    pub game: Option<GameState>,
+    pub notes: Vec<Note>,
+    pub messages: Vec<Outgoing>,
+    pub duties: Vec<DutyKey>,
+    pub events: Vec<Event>,
+}
+
+/// Formats a date the way the tournament's language writes it.
+pub fn fmt_date(date: NaiveDate, lang: Lang) -> String {
+    match lang {
+        Lang::Ru => date.format("%d.%m.%Y").to_string(),
+        Lang::En => date.format("%Y-%m-%d").to_string(),
+    }
+}
+
+fn fmt_opt(date: Option<NaiveDate>, lang: Lang) -> Value {
+    date.map_or(Value::Null, |d| Value::String(fmt_date(d, lang)))
+}
+
+fn recipient(player: &Player) -> Recipient {
+    Recipient {
+        name: player.name.clone(),
+        email: player.email.clone(),
+    }
+}
+
+/// The key under which a message is never stored twice: Message-ID, else a hash.
+pub fn dedup_key(mail: Option<&Mail>, raw: &[u8]) -> String {
+    match mail.and_then(|m| m.message_id.as_deref()) {
+        Some(id) => format!("mid:{id}"),
+        None => format!("sha256:{:x}", Sha256::digest(raw)),
+    }
+}
+
+fn item_name(item: Item) -> &'static str {
+    match item {
+        Item::Date(DateItem::PartnerPostmark) => "postmark",
+        Item::Date(DateItem::Received) => "received",
+        Item::Date(DateItem::Sent) => "sent",
+        Item::Fraction => "fraction",
+        Item::Previous(DateItem::PartnerPostmark) => "previous_postmark",
+        Item::Previous(DateItem::Received) => "previous_received",
+        Item::Previous(DateItem::Sent) => "previous_sent",
+    }
+}
+
+/// Moves as a player reads them: `2. Nf3`, `2... Nc6`, with conditional ones marked.
+pub fn label_moves(first_ply: usize, sans: &[(String, bool)]) -> String {
+    let mut out = Vec::new();
+    for (index, (san, conditional)) in sans.iter().enumerate() {
+        let ply = first_ply + index;
+        let label = ply_label(ply);
+        let mark = if *conditional { " (*)" } else { "" };
+        out.push(format!("{label} {san}{mark}"));
+    }
+    out.join(" ")
+}
+
+/// Lines that tell a player what to write next (the "lines to write").
+pub fn next_lines(
+    state: &GameState,
+    color: Color,
+    config: &Config,
+    delivered_today: Option<NaiveDate>,
+) -> Value {
+    let lang = config.language;
+    let ledger = &state.ledger;
+    let answered = ledger.rows.last().filter(|row| row.by != color);
+    let received = answered.and_then(|row| row.delivered_on.or(delivered_today));
+    let previous = ledger.last_letter_of(color).and_then(|(_, row)| {
+        let facts = row.letter.as_ref()?;
+        (!facts.missing_dates.is_empty()).then(|| {
+            json!({
+                "postmark": fmt_opt(facts.expected.partner_postmark, lang),
+                "received": fmt_opt(facts.expected.received, lang),
+                "sent": fmt_date(facts.expected.sent, lang),
+            })
+        })
+    });
+    let totals = ledger.totals();
+    let plies = state.game.moves().len() + usize::from(ledger.to_move() != color);
+    json!({
+        "game": state.id(),
+        "label": ply_label(plies),
+        "color": color_name(color),
+        "first": ledger.rows.is_empty() && color == Color::White,
+        "postmark": answered.map(|row| fmt_date(row.sent_on, lang)),
+        "received": received.map(|d| fmt_date(d, lang)),
+        "totals": totals.to_string(),
+        "own_total": totals.get(color),
+        "previous": previous,
+    })
+}
+
+/// The clerk's work on letters.
+pub struct Clerk<'a> {
+    pub config: &'a Config,
+    pub templates: &'a Templates,
+    pub clock: Clock,
+}
+
+impl<'a> Clerk<'a> {
+    fn lang(&self) -> Lang {
+        self.config.language
+    }
+
+    fn base_model(&self, state: Option<&GameState>, to: &str) -> Value {
+        json!({
+            "tournament": {"id": self.config.tournament_id, "name": self.config.tournament_name},
+            "game": state.map(|s| json!({"id": s.id(), "white": s.white.name, "black": s.black.name})),
+            "to": to,
+            "today": fmt_date(self.clock.today, self.lang()),
+        })
+    }
+
+    /// Renders a template into a message.
+    #[allow(clippy::too_many_arguments)]
+    pub fn message(
+        &self,
+        template: &str,
+        kind: &'static str,
+        state: Option<&GameState>,
+        to: Vec<Recipient>,
+        cc: Vec<Recipient>,
+        extra: Value,
+        in_reply_to: Option<String>,
+    ) -> Result<Outgoing, String> {
+        let mut model = self.base_model(
+            state,
+            &to.first().map(|r| r.name.clone()).unwrap_or_default(),
+        );
+        if let (Value::Object(model), Value::Object(extra)) = (&mut model, extra) {
+            model.extend(extra);
+        }
+        let rendered = self
+            .templates
+            .render(template, &model)
+            .map_err(|e| e.to_string())?;
+        Ok(Outgoing {
+            kind,
+            game: state.map(|s| s.id().to_string()),
+            to,
+            cc,
+            subject: rendered.subject,
+            body: rendered.body,
+            in_reply_to,
+            registered: false,
+            generated: false,
+            attachments: Vec::new(),
+            delivers: None,
+        })
+    }
+
+    /// The arbiter's or secretary's recipient.
+    fn official(&self, email: &str, ru: &str, en: &str) -> Recipient {
+        Recipient {
+            name: self.lang().pick(ru, en).to_string(),
+            email: email.to_string(),
+        }
+    }
+
+    pub fn arbiter(&self) -> Recipient {
+        self.official(&self.config.chief_arbiter, "Главный судья", "Chief arbiter")
+    }
+
+    pub fn secretary(&self) -> Recipient {
+        self.official(
+            &self.config.chief_secretary,
+            "Главный секретарь",
+            "Chief secretary",
+        )
+    }
+
+    /// Plans what to do with one letter. Never writes anything.
+    pub fn plan(&self, store: &Store, envelope: &Envelope) -> Result<Plan, String> {
+        let parsed = mime::parse(&envelope.raw, &self.config.address);
+        let key = dedup_key(parsed.as_ref(), &envelope.raw);
+        let arrived = maildir::topmost_received(&envelope.raw)
+            .filter(|_| !envelope.key.starts_with("imap:"))
+            .unwrap_or(envelope.arrived);
+        let postmark = rules::postmark_date(&arrived, self.config.timezone);
+        let mut stored = StoredLetter {
+            dedup_key: key.clone(),
+            message_id: parsed.as_ref().and_then(|m| m.message_id.clone()),
+            source_key: envelope.key.clone(),
+            arrived,
+            postmark,
+            sender: parsed.as_ref().and_then(|m| m.from.clone()),
+            game: None,
+            color: None,
+            disposition: Disposition::Ignored,
+            reason: String::new(),
+            parse_json: None,
+            raw: envelope.raw.clone(),
+        };
+        let mut plan = Plan::default();
+        if store.letter_seen(&key).map_err(|e| e.to_string())? {
+            plan.events.push(Event {
+                event: "duplicate",
+                game: None,
+                from: stored.sender.clone(),
+                detail: format!("{key} seen before: not applied again"),
+            });
+            return Ok(plan);
+        }
+        let Some(mail) = parsed else {
+            stored.reason = "not readable as mail".into();
+            plan.events.push(Event {
+                event: "ignored",
+                game: None,
+                from: None,
+                detail: stored.reason.clone(),
+            });
+            plan.letter = Some(stored);
+            return Ok(plan);
+        };
+        if let Some(reason) = &mail.automatic {
+            stored.reason = format!("automatic mail: {reason}");
+            plan.events.push(Event {
+                event: "ignored",
+                game: None,
+                from: mail.from.clone(),
+                detail: stored.reason.clone(),
+            });
+            plan.letter = Some(stored);
+            return Ok(plan);
+        }
+        let sender = mail.from.clone().unwrap_or_default();
+        let read = letter::read(&mail.text);
+        stored.parse_json = serde_json::to_string(&read).ok();
+        if sender == self.config.chief_arbiter {
+            plan.letter = Some(stored);
+            self.plan_arbiter(store, &mail, &read, &mut plan)?;
+            return Ok(plan);
+        }
+        let Some(player) = self.config.player_by_email(&sender).cloned() else {
+            stored.reason = format!("{sender} is neither a player nor the chief arbiter");
+            plan.events.push(Event {
+                event: "ignored",
+                game: None,
+                from: Some(sender),
+                detail: stored.reason.clone(),
+            });
+            plan.letter = Some(stored);
+            return Ok(plan);
+        };
+        if !read.rulings.is_empty() {
+            stored.reason =
+                format!("a ruling from {sender}, who is not the chief arbiter: nothing changed");
+            plan.events.push(Event {
+                event: "forged-ruling",
+                game: None,
+                from: Some(sender),
+                detail: stored.reason.clone(),
+            });
+            plan.letter = Some(stored);
+            return Ok(plan);
+        }
+        let game_config = match self.identify(store, &player, &mail, &read) {
+            Ok(game) => game,
+            Err(games) => {
+                stored.disposition = Disposition::Refused;
+                stored.reason = "the game could not be identified".into();
+                let reasons = vec![self.lang().pick(
+                    "не удалось понять, к какой партии относится письмо. Укажите строку «Партия: N» или отвечайте на письмо судьи-секретаря по этой партии",
+                    "the clerk could not tell which game this letter is for. Write a line \"Game: N\", or reply to the clerk's last message of that game",
+                ).to_string()];
+                let model = json!({"reasons": reasons, "read": self.read_model(&read, postmark, None), "next": Value::Null, "games": games});
+                let message = self.message(
+                    "refused",
+                    "refused",
+                    None,
+                    vec![recipient(&player)],
+                    vec![],
+                    model,
+                    mail.message_id.clone(),
+                )?;
+                plan.messages.push(message);
+                plan.events.push(Event {
+                    event: "refused",
+                    game: None,
+                    from: Some(sender),
+                    detail: stored.reason.clone(),
+                });
+                plan.letter = Some(stored);
+                return Ok(plan);
+            }
+        };
+        let mut state = GameState::load(self.config, store, &game_config)?;
+        let color = state
+            .color_of(&player.email)
+            .ok_or("player not in the game")?;
+        stored.game = Some(state.id().to_string());
+        stored.color = Some(color);
+        let context = LetterContext {
+            mail: &mail,
+            read: &read,
+            color,
+            postmark,
+            raw: &envelope.raw,
+        };
+        self.plan_player(store, &mut state, &context, &mut stored, &mut plan)?;
+        plan.letter = Some(stored);
+        plan.game = Some(state);
+        Ok(plan)
+    }
+
+    /// Finds the game of a player's letter: the subject tag, the thread, a
+    /// `Game:` line, or the only game he is playing.
+    fn identify(
+        &self,
+        store: &Store,
+        player: &Player,
+        mail: &Mail,
+        read: &Letter,
+    ) -> Result<GameConfig, Vec<String>> {
+        let mine: Vec<&GameConfig> = self
+            .config
+            .games
+            .iter()
+            .filter(|g| g.white == player.id || g.black == player.id)
+            .collect();
+        let find = |id: &str| mine.iter().find(|g| g.id == id).map(|g| (*g).clone());
+        let tag = format!("[{} #", self.config.tournament_id);
+        if let Some(start) = mail.subject.find(&tag) {
+            let rest = &mail.subject[start + tag.len()..];
+            if let Some(id) = rest.split(']').next()
+                && let Some(game) = find(id.trim())
+            {
+                return Ok(game);
+            }
+        }
+        for id in mail.in_reply_to.iter().chain(mail.references.iter().rev()) {
+            for candidate in [id.clone(), format!("<{id}>")] {
+                if let Ok(Some(game)) = store.game_of_message(&candidate)
+                    && let Some(game) = find(&game)
+                {
+                    return Ok(game);
+                }
+            }
+        }
+        if let Some(id) = &read.game
+            && let Some(game) = find(id)
+        {
+            return Ok(game);
+        }
+        if let [only] = mine.as_slice() {
+            return Ok((*only).clone());
+        }
+        Err(mine.iter().map(|g| g.id.clone()).collect())
+    }
+
+    /// What the clerk read in a letter, for the reply.
+    fn read_model(&self, read: &Letter, postmark: NaiveDate, moves: Option<String>) -> Value {
+        let lang = self.lang();
+        let stated = read.stated(postmark);
+        let written: Vec<String> = read.moves.iter().map(|m| m.written.clone()).collect();
+        json!({
+            "moves": moves,
+            "written": written.join(" "),
+            "fraction": read.fraction.map(|f| f.to_string()),
+            "postmark": fmt_opt(stated.dates.postmark, lang),
+            "received": fmt_opt(stated.dates.received, lang),
+            "sent": fmt_opt(stated.dates.sent, lang),
+            "errors": read.errors.iter().map(|e| e.explain(lang)).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// The facts of the letter being planned.
+pub struct LetterContext<'m> {
+    pub mail: &'m Mail,
+    pub read: &'m Letter,
+    pub color: Color,
+    pub postmark: NaiveDate,
+    pub raw: &'m [u8],
+}
+
+impl Clerk<'_> {
+    fn refuse(
+        &self,
+        state: &GameState,
+        context: &LetterContext<'_>,
+        reasons: Vec<String>,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        stored.disposition = Disposition::Refused;
+        stored.reason = reasons.join("; ");
+        let player = state.player(context.color);
+        let model = json!({
+            "reasons": reasons,
+            "read": self.read_model(context.read, context.postmark, None),
+            "next": next_lines(state, context.color, self.config, None),
+            "games": Value::Null,
+        });
+        let message = self.message(
+            "refused",
+            "refused",
+            Some(state),
+            vec![recipient(player)],
+            vec![],
+            model,
+            context.mail.message_id.clone(),
+        )?;
+        plan.messages.push(message);
+        plan.events.push(Event {
+            event: "refused",
+            game: Some(state.id().into()),
+            from: Some(player.email.clone()),
+            detail: stored.reason.clone(),
+        });
+        Ok(())
+    }
+
+    fn plan_player(
+        &self,
+        store: &Store,
+        state: &mut GameState,
+        context: &LetterContext<'_>,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let lang = self.lang();
+        let color = context.color;
+        let read = context.read;
+        let keywords = &read.keywords;
+        if keywords.contains(&Keyword::Resign) && state.ledger.status != Status::Finished {
+            let result = if color == Color::White { "0-1" } else { "1-0" };
+            state.finish(result, "resignation");
+            stored.disposition = Disposition::Applied;
+            stored.reason = "resignation".into();
+            self.plan_result(
+                state,
+                "resignation",
+                None,
+                context.mail.message_id.clone(),
+                plan,
+            )?;
+            return Ok(());
+        }
+        if keywords.contains(&Keyword::DrawAccept) && state.ledger.status != Status::Finished {
+            if state.row.draw_offer == Some(!color) {
+                state.finish("1/2-1/2", "agreement");
+                stored.disposition = Disposition::Applied;
+                stored.reason = "draw agreed".into();
+                self.plan_result(
+                    state,
+                    "agreement",
+                    None,
+                    context.mail.message_id.clone(),
+                    plan,
+                )?;
+                return Ok(());
+            }
+            if !read.has_moves() {
+                let reason = lang.pick(
+                    "ваш партнёр не предлагал ничью, принимать нечего",
+                    "your partner has not offered a draw, so there is none to accept",
+                );
+                return self.refuse(state, context, vec![reason.into()], stored, plan);
+            }
+        }
+        if keywords.contains(&Keyword::Protest) {
+            return self.plan_protest(state, context, stored, plan);
+        }
+        if !read.has_moves() {
+            let mut reasons: Vec<String> = read.errors.iter().map(|e| e.explain(lang)).collect();
+            reasons.push(lang.pick(
+                "в письме не найден ход. Напишите ход с номером, например: 12. Кf3 или 12... Кc6",
+                "no move was found in the letter. Write the move with its number, e.g. 12. Nf3 or 12... Nc6",
+            ).to_string());
+            return self.refuse(state, context, reasons, stored, plan);
+        }
+        match state.ledger.status {
+            Status::Finished => {
+                let result = state.row.result.clone().unwrap_or_default();
+                let reason = match lang {
+                    Lang::Ru => format!("партия окончена ({result}), ходы больше не принимаются"),
+                    Lang::En => format!("the game is over ({result}); no more moves are taken"),
+                };
+                return self.refuse(state, context, vec![reason], stored, plan);
+            }
+            Status::Adjudication => {
+                let reason = lang.pick(
+                    "срок игры истёк, партия передана на присуждение; отвечать не нужно, кроме согласия на ничью или признания поражения (10.3.2)",
+                    "the game's end date has passed and it is with the arbiter for adjudication; no answer is needed except to accept a draw or to resign (10.3.2)",
+                );
+                return self.refuse(state, context, vec![reason.into()], stored, plan);
+            }
+            Status::Suspended => {
+                let offender = state.ledger.suspension.map(|s| s.offender);
+                if offender == Some(color) || state.row.held_reply.is_some() {
+                    let reason = lang.pick(
+                        "партия приостановлена до решения главного судьи по просрочке времени; ход не принят",
+                        "the game is suspended until the chief arbiter decides on the overstep; the move is not taken",
+                    );
+                    return self.refuse(state, context, vec![reason.into()], stored, plan);
+                }
+            }
+            Status::Active => {}
+        }
+        let move_errors: Vec<String> = read
+            .errors
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.kind,
+                    ReadErrorKind::NotAMove { .. }
+                        | ReadErrorKind::MoveNumber { .. }
+                        | ReadErrorKind::EmptyVariant
+                )
+            })
+            .map(|e| e.explain(lang))
+            .collect();
+        if !move_errors.is_empty() {
+            return self.refuse(state, context, move_errors, stored, plan);
+        }
+        let applied = match state.game.apply(color, &read.moves, &read.variants) {
+            Ok(applied) => applied,
+            Err(refusal) => {
+                return self.refuse(state, context, vec![refusal.explain(lang)], stored, plan);
+            }
+        };
+        let partner = !color;
+        let partner_player = state.player(partner).clone();
+        let partner_direct = context
+            .mail
+            .recipients()
+            .any(|r| *r == partner_player.email);
+        let first_ply = state.game.moves().len();
+        let incoming = Incoming {
+            by: color,
+            sent_on: context.postmark,
+            stated: read.stated(context.postmark),
+            plies: applied.plies.clone(),
+            partner_direct,
+        };
+        let verdict = rules::judge(&self.config.rules, &state.ledger, &incoming);
+        state.ledger.record(&verdict);
+        state.game = applied.game.clone();
+        stored.disposition = Disposition::Applied;
+        let sans: Vec<(String, bool)> = applied
+            .plies
+            .iter()
+            .map(|p| (p.san.clone(), p.conditional))
+            .collect();
+        let moves_text = label_moves(first_ply, &sans);
+        stored.reason = format!("move {moves_text}");
+        let own_last = first_ply
+            + applied
+                .plies
+                .iter()
+                .rposition(|p| p.by == color)
+                .unwrap_or(0);
+
+        // Draw offers: a new one stands until the partner answers; a move of
+        // the partner without acceptance declines it.
+        if state.row.draw_offer == Some(partner) {
+            state.row.draw_offer = None;
+        }
+        let draw_offer = keywords.contains(&Keyword::DrawOffer);
+        if draw_offer {
+            state.row.draw_offer = Some(color);
+        }
+
+        let notes = self.letter_notes(&verdict, first_ply, own_last, &moves_text);
+        plan.notes.extend(notes);
+        plan.events.push(Event {
+            event: "move",
+            game: Some(state.id().into()),
+            from: Some(state.player(color).email.clone()),
+            detail: format!(
+                "{moves_text}: {} days, totals {}",
+                verdict.days, verdict.totals
+            ),
+        });
+
+        if state.ledger.status == Status::Suspended {
+            // The partner's reply during a suspension: held for the arbiter (2.5.3).
+            state.row.held_reply = Some(own_last);
+            let offender = state.ledger.suspension.map_or(partner, |s| s.offender);
+            let model = json!({"from": state.player(color).name, "offender": state.player(offender).name, "moves": moves_text});
+            let mut supplement = self.message(
+                "overstep-supplement",
+                "overstep-supplement",
+                Some(state),
+                vec![self.arbiter()],
+                vec![],
+                model,
+                None,
+            )?;
+            supplement.attachments.push(Attachment {
+                name: format!("letter-{}.eml", context.postmark),
+                content_type: "message/rfc822".into(),
+                bytes: context.raw.to_vec(),
+            });
+            plan.messages.push(supplement);
+            let ack =
+                self.sender_message(state, context, &verdict, &moves_text, true, None, false)?;
+            plan.messages.push(ack);
+            return Ok(());
+        }
+
+        if let Some(end) = applied.end {
+            state.finish(
+                end.result(),
+                match end {
+                    crate::game::End::Checkmate { .. } => "checkmate",
+                    crate::game::End::Stalemate => "stalemate",
+                    crate::game::End::InsufficientMaterial => "insufficient-material",
+                },
+            );
+            let reason = state.row.result_reason.clone().unwrap_or_default();
+            self.plan_result(
+                state,
+                &reason,
+                Some((moves_text.clone(), own_last)),
+                context.mail.message_id.clone(),
+                plan,
+            )?;
+            return Ok(());
+        }
+
+        if let Some(overstep) = verdict.overstep {
+            let ack =
+                self.sender_message(state, context, &verdict, &moves_text, false, None, false)?;
+            plan.messages.push(ack);
+            self.plan_overstep(
+                store,
+                state,
+                overstep,
+                Some((moves_text, own_last)),
+                Some(context.raw),
+                plan,
+            )?;
+            return Ok(());
+        }
+
+        let conditional = applied.conditional_reply.clone();
+        let sender_message = self.sender_message(
+            state,
+            context,
+            &verdict,
+            &moves_text,
+            false,
+            conditional.clone(),
+            partner_direct,
+        )?;
+        plan.messages.push(sender_message);
+        if !partner_direct || conditional.is_some() {
+            let own_sans: Vec<(String, bool)> = applied
+                .plies
+                .iter()
+                .filter(|p| !p.conditional || conditional.is_none())
+                .map(|p| (p.san.clone(), p.conditional))
+                .collect();
+            let _ = own_sans;
+            let forward = self.forward(
+                state,
+                color,
+                &verdict,
+                &moves_text,
+                own_last,
+                &applied.offered,
+                conditional.as_deref(),
+                draw_offer,
+                context,
+            )?;
+            plan.messages.push(forward);
+        }
+        Ok(())
+    }
+
+    /// Notes for the chart: corrections, warnings and penalties of a letter.
+    fn letter_notes(
+        &self,
+        verdict: &rules::Verdict,
+        first_ply: usize,
+        own_last: usize,
+        moves: &str,
+    ) -> Vec<Note> {
+        let lang = self.lang();
+        let mut notes = Vec::new();
+        for correction in &verdict.corrections {
+            notes.push(Note {
+                ply: Some(own_last),
+                kind: "correction".into(),
+                text: format!("{moves}: {}", correction_text(correction, lang)),
+                created_on: self.clock.today,
+            });
+        }
+        match &verdict.omission {
+            Some(Omission::Warning { missing }) => notes.push(Note {
+                ply: Some(first_ply),
+                kind: "warning".into(),
+                text: format!(
+                    "{moves}: {} {}",
+                    lang.pick("не указано:", "missing:"),
+                    missing
+                        .iter()
+                        .map(|i| item_label(*i, lang))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                created_on: self.clock.today,
+            }),
+            Some(Omission::Penalty { missing, days }) => notes.push(Note {
+                ply: Some(first_ply),
+                kind: "penalty".into(),
+                text: format!(
+                    "{moves}: {} {} ({})",
+                    lang.pick("штраф, дней:", "penalty days:"),
+                    days,
+                    missing
+                        .iter()
+                        .map(|i| item_label(*i, lang))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                created_on: self.clock.today,
+            }),
+            None => {}
+        }
+        notes
+    }
+
+    /// The reply to the writer of a move letter: ack, correction, warning or penalty.
+    #[allow(clippy::too_many_arguments)]
+    fn sender_message(
+        &self,
+        state: &GameState,
+        context: &LetterContext<'_>,
+        verdict: &rules::Verdict,
+        moves_text: &str,
+        held: bool,
+        conditional: Option<String>,
+        partner_direct: bool,
+    ) -> Result<Outgoing, String> {
+        let lang = self.lang();
+        let color = context.color;
+        let (template, kind) = match &verdict.omission {
+            Some(Omission::Penalty { .. }) => ("penalty", "penalty"),
+            Some(Omission::Warning { .. }) => ("warning", "warning"),
+            None if !verdict.corrections.is_empty() => ("correction", "correction"),
+            None => ("ack", "ack"),
+        };
+        let corrections: Vec<Value> = verdict
+            .corrections
+            .iter()
+            .map(|c| correction_model(c, lang))
+            .collect();
+        let missing: Vec<&str> = verdict
+            .omission
+            .as_ref()
+            .map(|o| o.missing().iter().map(|i| item_name(*i)).collect())
+            .unwrap_or_default();
+        let errors: Vec<String> = context
+            .read
+            .errors
+            .iter()
+            .map(|e| e.explain(lang))
+            .collect();
+        let partner = state.player(!color);
+        let model = json!({
+            "moves": moves_text,
+            "read": self.read_model(context.read, context.postmark, Some(moves_text.to_string())),
+            "days": verdict.days,
+            "penalty": verdict.penalty,
+            "penalty_days": self.config.rules.penalty_days,
+            "totals": verdict.totals.to_string(),
+            "fraction": verdict.fraction.to_string(),
+            "corrections": corrections,
+            "missing": missing,
+            "errors": errors,
+            "partner": partner.name,
+            "held": held,
+            "partner_direct": partner_direct,
+            "conditional": conditional,
+            "next": next_lines(state, color, self.config, conditional.as_ref().map(|_| self.clock.today)),
+        });
+        let mut message = self.message(
+            template,
+            kind,
+            Some(state),
+            vec![recipient(state.player(color))],
+            vec![],
+            model,
+            context.mail.message_id.clone(),
+        )?;
+        if conditional.is_some() {
+            message.delivers = Some(state.ledger.rows.len() - 1);
+        }
+        Ok(message)
+    }
+
+    /// The move passed to the partner.
+    #[allow(clippy::too_many_arguments)]
+    fn forward(
+        &self,
+        state: &GameState,
+        color: Color,
+        verdict: &rules::Verdict,
+        moves_text: &str,
+        own_last: usize,
+        offered: &[crate::game::HeldVariant],
+        conditional: Option<&str>,
+        draw_offer: bool,
+        context: &LetterContext<'_>,
+    ) -> Result<Outgoing, String> {
+        let lang = self.lang();
+        let partner = !color;
+        let wrong_sent = verdict.corrections.iter().find_map(|c| match c {
+            Correction::Date {
+                item: Item::Date(DateItem::Sent),
+                stated,
+                actual,
+                ..
+            } => {
+                Some(json!({"stated": fmt_date(*stated, lang), "actual": fmt_date(*actual, lang)}))
+            }
+            _ => None,
+        });
+        let variants: Vec<String> = offered
+            .iter()
+            .map(|v| {
+                let sans: Vec<(String, bool)> = v.sans.iter().map(|s| (s.clone(), false)).collect();
+                label_moves(v.start_ply, &sans)
+            })
+            .collect();
+        let pending = u32::from(conditional.is_none());
+        let model = json!({
+            "from": state.player(color).name,
+            "moves": moves_text,
+            "sent_on": fmt_date(context.postmark, lang),
+            "totals": verdict.totals.to_string(),
+            "left": state.ledger.days_left(&self.config.rules, partner, pending),
+            "limit": self.config.rules.limit(state.ledger.moves_made(partner) + pending),
+            "wrong_sent": wrong_sent,
+            "variants": variants,
+            "conditional": conditional,
+            "draw_offer": draw_offer,
+            "next": if conditional.is_some() { Value::Null } else { next_lines(state, partner, self.config, Some(self.clock.today)) },
+        });
+        let mut message = self.message(
+            "forward",
+            "forward",
+            Some(state),
+            vec![recipient(state.player(partner))],
+            vec![],
+            model,
+            context.mail.message_id.clone(),
+        )?;
+        if conditional.is_none() {
+            message.delivers = Some(own_last);
+        }
+        Ok(message)
+    }
+
+    /// Results to both players and the chief secretary.
+    fn plan_result(
+        &self,
+        state: &GameState,
+        reason: &str,
+        last_move: Option<(String, usize)>,
+        in_reply_to: Option<String>,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let result = state.row.result.clone().unwrap_or_default();
+        let model = json!({"result": result, "reason": reason, "move": last_move.as_ref().map(|(m, _)| m.clone())});
+        let mut message = self.message(
+            "result",
+            "result",
+            Some(state),
+            vec![recipient(&state.white), recipient(&state.black)],
+            vec![self.secretary()],
+            model,
+            in_reply_to,
+        )?;
+        message.delivers = last_move.map(|(_, ply)| ply);
+        plan.messages.push(message);
+        plan.events.push(Event {
+            event: "result",
+            game: Some(state.id().into()),
+            from: None,
+            detail: format!("{result} ({reason})"),
+        });
+        Ok(())
+    }
+
+    /// Suspends the game on an overstep and writes the notices and the file
+    /// (2.5.1–2.5.2). `last_move` is the offender's move that came with it.
+    pub fn plan_overstep(
+        &self,
+        store: &Store,
+        state: &mut GameState,
+        overstep: Overstep,
+        last_move: Option<(String, usize)>,
+        current_raw: Option<&[u8]>,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let lang = self.lang();
+        let offender = overstep.offender;
+        let claimant = !offender;
+        let by_silence = last_move.is_none();
+        state.ledger.status = Status::Suspended;
+        state.ledger.suspension = Some(Suspension {
+            offender,
+            notice_on: self.clock.today,
+            protest_received: false,
+        });
+        let protest_until =
+            rules::calendar::add_days(self.clock.today, self.config.rules.protest_days);
+        let notes: Vec<String> = store
+            .notes(state.id())
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|n| n.text)
+            .chain(plan.notes.iter().map(|n| n.text.clone()))
+            .collect();
+        let chart = state.chart(self.config, notes);
+        let computation = match lang {
+            Lang::Ru => format!(
+                "Ходов сделано{}: {}; лимит {} дн.; затрачено {} дн.{}: {} > {}.",
+                if by_silence {
+                    " (с учётом хода, который нужно сделать)"
+                } else {
+                    ""
+                },
+                overstep.moves,
+                overstep.limit,
+                overstep.total,
+                if by_silence {
+                    " (с учётом дней без ответа по сегодня)"
+                } else {
+                    ""
+                },
+                overstep.total,
+                overstep.limit
+            ),
+            Lang::En => format!(
+                "Moves made{}: {}; limit {} days; days used{}: {} > {}.",
+                if by_silence {
+                    " (counting the move owed)"
+                } else {
+                    ""
+                },
+                overstep.moves,
+                overstep.limit,
+                if by_silence {
+                    " (counting the days without an answer up to today)"
+                } else {
+                    ""
+                },
+                overstep.total,
+                overstep.limit
+            ),
+        };
+        let chart_text = chart.to_text(lang);
+        let common = json!({
+            "offender": state.player(offender).name,
+            "claimant": state.player(claimant).name,
+            "overstep": {"total": overstep.total, "limit": overstep.limit, "moves": overstep.moves, "by_silence": by_silence},
+            "computation": computation,
+            "chart": chart_text,
+            "move": last_move.as_ref().map(|(m, _)| m.clone()),
+            "protest_days": self.config.rules.protest_days,
+            "protest_until": fmt_date(protest_until, lang),
+        });
+        let mut notice = self.message(
+            "overstep-notice",
+            "overstep-notice",
+            Some(state),
+            vec![recipient(state.player(offender))],
+            vec![],
+            common.clone(),
+            None,
+        )?;
+        notice.registered = true;
+        notice.generated = by_silence;
+        plan.messages.push(notice);
+        let mut partner = self.message(
+            "overstep-partner",
+            "overstep-notice",
+            Some(state),
+            vec![recipient(state.player(claimant))],
+            vec![],
+            common.clone(),
+            None,
+        )?;
+        partner.delivers = last_move.as_ref().map(|(_, ply)| *ply);
+        partner.generated = by_silence;
+        plan.messages.push(partner);
+
+        let mut letters = store
+            .letters_from(state.id(), offender)
+            .map_err(|e| e.to_string())?;
+        if let Some(raw) = current_raw {
+            letters.push((self.clock.today, raw.to_vec()));
+        }
+        let mut attachments = Vec::new();
+        for (index, (postmark, raw)) in letters.into_iter().enumerate() {
+            attachments.push(Attachment {
+                name: format!("letter-{:02}-{postmark}.eml", index + 1),
+                content_type: "message/rfc822".into(),
+                bytes: raw,
+            });
+        }
+        let comments: Vec<Option<String>> = state
+            .ledger
+            .rows
+            .iter()
+            .map(|row| {
+                Some(format!(
+                    "{} {}, {} {}",
+                    lang.pick("отпр.", "sent"),
+                    row.sent_on,
+                    row.days,
+                    lang.pick("дн.", "days")
+                ))
+            })
+            .collect();
+        let tags = self.pgn_tags(state);
+        let tag_refs: Vec<(&str, String)> =
+            tags.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+        let pgn = state.game.pgn(&tag_refs, &comments, "*");
+        let names: Vec<String> = attachments.iter().map(|a| a.name.clone()).collect();
+        let mut file_model = common.clone();
+        file_model["attachments"] = json!(names);
+        file_model["game_id"] = json!(state.id());
+        let mut file = self.message(
+            "overstep-file",
+            "overstep-file",
+            Some(state),
+            vec![self.arbiter()],
+            vec![],
+            file_model,
+            None,
+        )?;
+        file.generated = true;
+        file.attachments = attachments;
+        file.attachments.push(Attachment {
+            name: format!("game-{}.pgn", state.id()),
+            content_type: "application/vnd.chess-pgn; charset=utf-8".into(),
+            bytes: pgn.into_bytes(),
+        });
+        file.attachments.push(Attachment {
+            name: format!("chart-{}.txt", state.id()),
+            content_type: "text/plain; charset=utf-8".into(),
+            bytes: chart_text.into_bytes(),
+        });
+        file.attachments.push(Attachment {
+            name: format!("chart-{}.csv", state.id()),
+            content_type: "text/csv; charset=utf-8".into(),
+            bytes: chart.to_csv().into_bytes(),
+        });
+        plan.messages.push(file);
+        let mut claim = self.message(
+            "claim-notice",
+            "claim-notice",
+            Some(state),
+            vec![self.secretary()],
+            vec![],
+            common,
+            None,
+        )?;
+        claim.generated = true;
+        plan.messages.push(claim);
+        plan.notes.push(Note {
+            ply: last_move.as_ref().map(|(_, ply)| *ply),
+            kind: "overstep".into(),
+            text: format!(
+                "{}: {}",
+                lang.pick("просрочка времени", "time overstepped"),
+                computation
+            ),
+            created_on: self.clock.today,
+        });
+        plan.events.push(Event {
+            event: "overstep",
+            game: Some(state.id().into()),
+            from: None,
+            detail: format!(
+                "{} overstepped: {} > {} ({})",
+                state.player(offender).name,
+                overstep.total,
+                overstep.limit,
+                if by_silence {
+                    "by silence"
+                } else {
+                    "with a letter"
+                }
+            ),
+        });
+        Ok(())
+    }
+
+    pub fn pgn_tags(&self, state: &GameState) -> Vec<(String, String)> {
+        vec![
+            ("Event".into(), self.config.tournament_name.clone()),
+            (
+                "Site".into(),
+                format!("{} (e-mail)", self.config.tournament_id),
+            ),
+            (
+                "Date".into(),
+                self.config.start_date.format("%Y.%m.%d").to_string(),
+            ),
+            ("Round".into(), state.id().to_string()),
+            ("White".into(), state.white.name.clone()),
+            ("Black".into(), state.black.name.clone()),
+            (
+                "Result".into(),
+                state.row.result.clone().unwrap_or_else(|| "*".into()),
+            ),
+            (
+                "TimeControl".into(),
+                format!(
+                    "{} days / {} moves",
+                    self.config.rules.days_per_control, self.config.rules.moves_per_control
+                ),
+            ),
+        ]
+    }
+
+    /// A protest of the overstepper goes to the arbiter (2.5.4).
+    fn plan_protest(
+        &self,
+        state: &mut GameState,
+        context: &LetterContext<'_>,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let lang = self.lang();
+        let Some(suspension) = state
+            .ledger
+            .suspension
+            .filter(|s| s.offender == context.color)
+        else {
+            let reason = lang.pick(
+                "протест принимается только от игрока, которому объявлена просрочка времени",
+                "a protest is taken only from the player whose overstep was declared",
+            );
+            return self.refuse(state, context, vec![reason.into()], stored, plan);
+        };
+        let until = rules::calendar::add_days(suspension.notice_on, self.config.rules.protest_days);
+        let late = context.postmark > until;
+        state.ledger.suspension = Some(Suspension {
+            protest_received: true,
+            ..suspension
+        });
+        stored.disposition = Disposition::Applied;
+        stored.reason = if late {
+            "protest (late)".into()
+        } else {
+            "protest".into()
+        };
+        let model = json!({
+            "from": state.player(context.color).name,
+            "late": late,
+            "notice_on": fmt_date(suspension.notice_on, lang),
+            "until": fmt_date(until, lang),
+            "game_id": state.id(),
+        });
+        let mut message = self.message(
+            "protest",
+            "protest",
+            Some(state),
+            vec![self.arbiter()],
+            vec![recipient(state.player(context.color))],
+            model,
+            None,
+        )?;
+        message.attachments.push(Attachment {
+            name: "protest.eml".into(),
+            content_type: "message/rfc822".into(),
+            bytes: context.raw.to_vec(),
+        });
+        plan.messages.push(message);
+        plan.notes.push(Note {
+            ply: None,
+            kind: "protest".into(),
+            text: format!(
+                "{} {}",
+                lang.pick("протест получен", "protest received"),
+                fmt_date(context.postmark, lang)
+            ),
+            created_on: self.clock.today,
+        });
+        plan.events.push(Event {
+            event: "protest",
+            game: Some(state.id().into()),
+            from: Some(state.player(context.color).email.clone()),
+            detail: stored.reason.clone(),
+        });
+        Ok(())
+    }
+
+    /// The chief arbiter's decisions (2.5.5).
+    fn plan_arbiter(
+        &self,
+        store: &Store,
+        mail: &Mail,
+        read: &Letter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let lang = self.lang();
+        let stored = plan.letter.as_mut().expect("letter");
+        let Some(ruling) = read.rulings.first() else {
+            stored.disposition = Disposition::Refused;
+            stored.reason = "no ruling found in the arbiter's letter".into();
+            let reasons = vec![lang.pick(
+                "в письме не найдено решение. Напишите отдельной строкой: CONFIRM N (просрочка подтверждена), REJECT N (просрочки нет) или CONTINUE N (материалы неполны, игра продолжается), где N — номер партии",
+                "no decision was found in the letter. Write on a line of its own: CONFIRM N (overstep confirmed), REJECT N (no overstep) or CONTINUE N (incomplete file, play on), N being the game",
+            ).to_string()];
+            let model = json!({"reasons": reasons, "read": self.read_model(read, stored.postmark, None), "next": Value::Null, "games": Value::Null});
+            plan.messages.push(self.message(
+                "refused",
+                "refused",
+                None,
+                vec![self.arbiter()],
+                vec![],
+                model,
+                mail.message_id.clone(),
+            )?);
+            return Ok(());
+        };
+        let Some(game_config) = self.config.game(&ruling.game).cloned() else {
+            stored.disposition = Disposition::Refused;
+            stored.reason = format!("no game {}", ruling.game);
+            let reasons = vec![match lang {
+                Lang::Ru => format!("в турнире нет партии «{}»", ruling.game),
+                Lang::En => format!("the tournament has no game \"{}\"", ruling.game),
+            }];
+            let model = json!({"reasons": reasons, "read": self.read_model(read, stored.postmark, None), "next": Value::Null, "games": Value::Null});
+            plan.messages.push(self.message(
+                "refused",
+                "refused",
+                None,
+                vec![self.arbiter()],
+                vec![],
+                model,
+                mail.message_id.clone(),
+            )?);
+            return Ok(());
+        };
+        let mut state = GameState::load(self.config, store, &game_config)?;
+        stored.game = Some(state.id().to_string());
+        let Some(suspension) = state
+            .ledger
+            .suspension
+            .filter(|_| state.ledger.status == Status::Suspended)
+        else {
+            stored.disposition = Disposition::Refused;
+            stored.reason = format!("game {} is not suspended", state.id());
+            let reasons = vec![match lang {
+                Lang::Ru => format!("партия {} не приостановлена, решать нечего", state.id()),
+                Lang::En => format!(
+                    "game {} is not suspended; there is nothing to decide",
+                    state.id()
+                ),
+            }];
+            let model = json!({"reasons": reasons, "read": self.read_model(read, stored.postmark, None), "next": Value::Null, "games": Value::Null});
+            plan.messages.push(self.message(
+                "refused",
+                "refused",
+                Some(&state),
+                vec![self.arbiter()],
+                vec![],
+                model,
+                mail.message_id.clone(),
+            )?);
+            return Ok(());
+        };
+        let offender = suspension.offender;
+        stored.disposition = Disposition::Applied;
+        let decision = match ruling.decision {
+            Decision::Confirm => "confirm",
+            Decision::Reject => "reject",
+            Decision::Continue => "continue",
+        };
+        stored.reason = format!("decision {decision} {}", state.id());
+        let held_move = state
+            .row
+            .held_reply
+            .map(|ply| label_moves(ply, &[(state.ledger.rows[ply].san.clone(), false)]));
+        let delivers = state.row.held_reply;
+        match ruling.decision {
+            Decision::Confirm => {
+                let result = if offender == Color::White {
+                    "0-1"
+                } else {
+                    "1-0"
+                };
+                state.finish(result, "overstep");
+            }
+            Decision::Reject | Decision::Continue => {
+                state.ledger.status = Status::Active;
+                state.ledger.suspension = None;
+                state.row.held_reply = None;
+            }
+        }
+        let model = json!({
+            "decision": decision,
+            "offender": state.player(offender).name,
+            "result": state.row.result,
+            "held_move": held_move,
+            "next": next_lines(&state, offender, self.config, Some(self.clock.today)),
+        });
+        let mut message = self.message(
+            "decision",
+            "decision",
+            Some(&state),
+            vec![recipient(&state.white), recipient(&state.black)],
+            vec![self.secretary()],
+            model,
+            mail.message_id.clone(),
+        )?;
+        if ruling.decision != Decision::Confirm {
+            message.delivers = delivers;
+        }
+        plan.messages.push(message);
+        plan.notes.push(Note {
+            ply: None,
+            kind: "decision".into(),
+            text: format!(
+                "{}: {decision}",
+                lang.pick("решение главного судьи", "chief arbiter's decision")
+            ),
+            created_on: self.clock.today,
+        });
+        plan.events.push(Event {
+            event: "decision",
+            game: Some(state.id().into()),
+            from: Some(self.config.chief_arbiter.clone()),
+            detail: decision.into(),
+        });
+        plan.game = Some(state);
+        Ok(())
+    }
+}
+
+/// The name of an item in the player's language.
+pub fn item_label(item: Item, lang: Lang) -> &'static str {
+    match (item, lang) {
+        (Item::Date(DateItem::PartnerPostmark), Lang::Ru) => {
+            "дата отправки хода партнёром (штемпель)"
+        }
+        (Item::Date(DateItem::Received), Lang::Ru) => "дата получения хода",
+        (Item::Date(DateItem::Sent), Lang::Ru) => "дата отправки ответа",
+        (Item::Fraction, Lang::Ru) => "затраченное время (дробь)",
+        (Item::Previous(DateItem::PartnerPostmark), Lang::Ru) => {
+            "штемпель партнёра предыдущего письма"
+        }
+        (Item::Previous(DateItem::Received), Lang::Ru) => "дата получения из предыдущего письма",
+        (Item::Previous(DateItem::Sent), Lang::Ru) => "дата отправки предыдущего письма",
+        (Item::Date(DateItem::PartnerPostmark), Lang::En) => {
+            "the partner's sending date (postmark)"
+        }
+        (Item::Date(DateItem::Received), Lang::En) => "the date you received the move",
+        (Item::Date(DateItem::Sent), Lang::En) => "the date you send your reply",
+        (Item::Fraction, Lang::En) => "the time used (fraction)",
+        (Item::Previous(DateItem::PartnerPostmark), Lang::En) => {
+            "the partner's postmark of your previous letter"
+        }
+        (Item::Previous(DateItem::Received), Lang::En) => {
+            "the received date of your previous letter"
+        }
+        (Item::Previous(DateItem::Sent), Lang::En) => "the sending date of your previous letter",
+    }
+}
+
+/// A correction in one line of plain words.
+pub fn correction_text(correction: &Correction, lang: Lang) -> String {
+    match correction {
+        Correction::Date {
+            item,
+            stated,
+            actual,
+            effect_days,
+        } => {
+            let effect = effect_days.filter(|d| *d != 0).map(|d| match lang {
+                Lang::Ru => format!(": {d:+} дн."),
+                Lang::En => format!(": {d:+} days"),
+            });
+            match lang {
+                Lang::Ru => format!(
+                    "{}: {}, а не {}{}",
+                    item_label(*item, lang),
+                    fmt_date(*actual, lang),
+                    fmt_date(*stated, lang),
+                    effect.unwrap_or_default()
+                ),
+                Lang::En => format!(
+                    "{}: {}, not {}{}",
+                    item_label(*item, lang),
+                    fmt_date(*actual, lang),
+                    fmt_date(*stated, lang),
+                    effect.unwrap_or_default()
+                ),
+            }
+        }
+        Correction::Total {
+            player,
+            stated,
+            actual,
+        } => match (lang, player) {
+            (Lang::Ru, Color::White) => format!("время белых {actual}, а не {stated}"),
+            (Lang::Ru, Color::Black) => format!("время чёрных {actual}, а не {stated}"),
+            (Lang::En, Color::White) => format!("White's total is {actual}, not {stated}"),
+            (Lang::En, Color::Black) => format!("Black's total is {actual}, not {stated}"),
+        },
+    }
+}
+
+fn correction_model(correction: &Correction, lang: Lang) -> Value {
+    let (item, stated, actual, effect) = match correction {
+        Correction::Date {
+            item,
+            stated,
+            actual,
+            effect_days,
+        } => (
+            item_name(*item).to_string(),
+            fmt_date(*stated, lang),
+            fmt_date(*actual, lang),
+            *effect_days,
+        ),
+        Correction::Total {
+            player,
+            stated,
+            actual,
+        } => (
+            format!("{}_total", color_name(*player)),
+            stated.to_string(),
+            actual.to_string(),
+            None,
+        ),
+    };
+    json!({"item": item, "stated": stated, "actual": actual, "effect": effect, "text": correction_text(correction, lang)})
+}

@@ -1,0 +1,235 @@
+//! `shtempel demo`: the main job on the embedded default. A sample tournament
+//! (two games, letters in Russian and English: KOI8-R, windows-1251 HTML,
+//! quoted-printable, ICCF notation, a conditional variant, a correction, a
+//! warning and a penalty, an auto-reply, a stranger, a duplicate, an overstep by
+//! silence with its file, a protest and the arbiter's decision) is played from a
+//! Maildir into a file outbox, one `poll` per day, printing what the clerk did.
+
+use std::io::Write;
+use std::path::Path;
+
+use chrono::{NaiveDate, TimeZone, Utc};
+
+use crate::clerk::{Clerk, Clock, Event, GameState};
+use crate::config::Config;
+use crate::mail::file::FileTransport;
+use crate::mail::maildir::Maildir;
+use crate::render::{self, Templates};
+use crate::store::Store;
+use crate::{Lang, run};
+
+const CONFIG: &str = include_str!("demo/config.toml");
+
+/// The letters, named by the day they arrive.
+const LETTERS: &[(&str, &[u8])] = &[
+    (
+        "2026-11-02-01-petrov-d4.eml",
+        include_bytes!("demo/2026-11-02-01-petrov-d4.eml"),
+    ),
+    (
+        "2026-11-03-02-ivanov-e4.eml",
+        include_bytes!("demo/2026-11-03-02-ivanov-e4.eml"),
+    ),
+    (
+        "2026-11-04-03-ivanov-iccf.eml",
+        include_bytes!("demo/2026-11-04-03-ivanov-iccf.eml"),
+    ),
+    (
+        "2026-11-05-04-ivanov-vacation.eml",
+        include_bytes!("demo/2026-11-05-04-ivanov-vacation.eml"),
+    ),
+    (
+        "2026-11-06-05-petrov-c4.eml",
+        include_bytes!("demo/2026-11-06-05-petrov-c4.eml"),
+    ),
+    (
+        "2026-11-07-06-petrov-e5.eml",
+        include_bytes!("demo/2026-11-07-06-petrov-e5.eml"),
+    ),
+    (
+        "2026-11-07-07-stranger.eml",
+        include_bytes!("demo/2026-11-07-07-stranger.eml"),
+    ),
+    (
+        "2026-11-09-08-petrov-nc3.eml",
+        include_bytes!("demo/2026-11-09-08-petrov-nc3.eml"),
+    ),
+    (
+        "2026-11-12-09-ivanov-nf3.eml",
+        include_bytes!("demo/2026-11-12-09-ivanov-nf3.eml"),
+    ),
+    (
+        "2026-11-12-10-petrov-nc6.eml",
+        include_bytes!("demo/2026-11-12-10-petrov-nc6.eml"),
+    ),
+    (
+        "2026-11-12-11-petrov-nc6-again.eml",
+        include_bytes!("demo/2026-11-12-11-petrov-nc6-again.eml"),
+    ),
+    (
+        "2026-11-14-12-ivanov-nf6.eml",
+        include_bytes!("demo/2026-11-14-12-ivanov-nf6.eml"),
+    ),
+    (
+        "2026-11-15-13-ivanov-bb5.eml",
+        include_bytes!("demo/2026-11-15-13-ivanov-bb5.eml"),
+    ),
+    (
+        "2026-11-18-14-petrov-bg5-draw.eml",
+        include_bytes!("demo/2026-11-18-14-petrov-bg5-draw.eml"),
+    ),
+    (
+        "2026-11-20-15-petrov-a6.eml",
+        include_bytes!("demo/2026-11-20-15-petrov-a6.eml"),
+    ),
+    (
+        "2026-11-21-16-ivanov-draw.eml",
+        include_bytes!("demo/2026-11-21-16-ivanov-draw.eml"),
+    ),
+    (
+        "2027-01-04-17-ivanov-protest.eml",
+        include_bytes!("demo/2027-01-04-17-ivanov-protest.eml"),
+    ),
+    (
+        "2027-01-08-18-arbiter-confirm.eml",
+        include_bytes!("demo/2027-01-08-18-arbiter-confirm.eml"),
+    ),
+];
+
+/// Days on which nothing arrives but the calendar has work.
+const CALENDAR_DAYS: &[&str] = &[
+    "2026-12-20",
+    "2026-12-27",
+    "2026-12-30",
+    "2026-12-31",
+    "2027-01-15",
+];
+
+fn io(error: std::io::Error) -> String {
+    error.to_string()
+}
+
+/// Writes the demo tournament into `dir`: configuration, templates, an empty Maildir.
+pub fn write_tournament(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(io)?;
+    std::fs::write(dir.join("shtempel.toml"), CONFIG).map_err(io)?;
+    for (lang, folder) in [(Lang::En, "en"), (Lang::Ru, "ru")] {
+        let target = dir.join("templates").join(folder);
+        std::fs::create_dir_all(&target).map_err(io)?;
+        for name in render::NAMES {
+            let text = render::default_template(lang, name).unwrap_or_default();
+            std::fs::write(target.join(format!("{name}.txt")), text).map_err(io)?;
+        }
+    }
+    Maildir::open(&dir.join("mail/inbox")).map_err(|e| e.message)?;
+    Ok(())
+}
+
+/// Plays the demo, printing to `out`. `keep` names a folder to keep it in.
+pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
+    let temporary = tempfile::Builder::new()
+        .prefix("shtempel-demo-")
+        .tempdir()
+        .map_err(io)?;
+    let dir = keep.unwrap_or(temporary.path()).to_path_buf();
+    write_tournament(&dir)?;
+    let config = Config::load(&dir.join("shtempel.toml")).map_err(|e| e.to_string())?;
+    let templates =
+        Templates::load(&config.templates, config.language).map_err(|e| e.to_string())?;
+    let mut store = Store::open(&config.database).map_err(|e| e.to_string())?;
+    let maildir_path = dir.join("mail/inbox");
+    let mut source = Maildir::open(&maildir_path).map_err(|e| e.message)?;
+    let mut transport = FileTransport::open(&dir.join("mail/outbox")).map_err(|e| e.message)?;
+    let w = |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(io);
+
+    w(
+        out,
+        format!(
+            "shtempel demo: the tournament \"{}\" in {}",
+            config.tournament_name,
+            dir.display()
+        ),
+    )?;
+    w(out, "Two players, two games; each step delivers that day's letters to the Maildir and runs one poll.".into())?;
+    let mut days: Vec<&str> = LETTERS
+        .iter()
+        .map(|(name, _)| &name[..10])
+        .chain(CALENDAR_DAYS.iter().copied())
+        .collect();
+    days.sort_unstable();
+    days.dedup();
+    let mut sent = 0;
+    for day in days {
+        let today: NaiveDate = day.parse().map_err(|_| format!("bad demo day {day}"))?;
+        w(out, format!("\n== {today} =="))?;
+        for (name, raw) in LETTERS.iter().filter(|(name, _)| name.starts_with(day)) {
+            source.deliver(name, raw).map_err(io)?;
+            w(
+                out,
+                format!("  letter arrives: {}", &name[11..name.len() - 4]),
+            )?;
+        }
+        let noon = Utc.from_utc_datetime(&today.and_hms_opt(9, 0, 0).unwrap_or_default());
+        let clerk = Clerk {
+            config: &config,
+            templates: &templates,
+            clock: Clock { today, now: noon },
+        };
+        let mut lines = Vec::new();
+        let summary = run::poll(
+            &config,
+            &clerk,
+            &mut store,
+            &mut source,
+            &mut transport,
+            &mut |event: Event| {
+                let game = event
+                    .game
+                    .as_deref()
+                    .map(|g| format!("game {g}: "))
+                    .unwrap_or_default();
+                lines.push(match event.event {
+                    "sent" => format!("    -> sent {}", event.detail),
+                    other => format!("  {other}: {game}{}", event.detail),
+                });
+            },
+        )?;
+        for line in lines {
+            w(out, line)?;
+        }
+        sent += summary.sent;
+    }
+    w(out, "\n== Where the games stand ==".into())?;
+    for game in &config.games {
+        let state = GameState::load(&config, &store, game)?;
+        let notes = store
+            .notes(&game.id)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|n| n.text)
+            .collect();
+        w(
+            out,
+            format!("\n{}", state.chart(&config, notes).to_text(config.language)),
+        )?;
+        w(
+            out,
+            format!(
+                "Status: {:?}, result: {}",
+                state.ledger.status,
+                state.row.result.as_deref().unwrap_or("none")
+            ),
+        )?;
+    }
+    w(
+        out,
+        format!(
+            "\n{sent} messages were sent; each is an .eml file in {}.",
+            dir.join("mail/outbox").display()
+        ),
+    )?;
+    if keep.is_none() {
+        w(out, "The folder is temporary and is removed now; run `shtempel demo --keep DIR` to keep it.".into())?;
+    }
+    Ok(())
+}
