@@ -90,6 +90,8 @@ impl GameState {
         ledger.status = stored.row.status;
         ledger.suspension = stored.row.suspension;
         ledger.extra_penalty = stored.row.extra_penalty;
+        ledger.credit = stored.row.credit;
+        ledger.resumed_on = stored.row.resumed_on;
         Ok(GameState {
             config: game.clone(),
             white,
@@ -129,6 +131,8 @@ impl GameState {
             status: self.ledger.status,
             suspension: self.ledger.suspension,
             extra_penalty: self.ledger.extra_penalty,
+            credit: self.ledger.credit,
+            resumed_on: self.ledger.resumed_on,
             held: self.game.held().to_vec(),
             ..self.row.clone()
         }
@@ -1071,6 +1075,7 @@ impl Clerk<'_> {
             offender,
             notice_on: self.clock.today,
             protest_received: false,
+            ply: last_move.as_ref().map(|(_, ply)| *ply),
         });
         let protest_until =
             rules::calendar::add_days(self.clock.today, self.config.rules.protest_days);
@@ -1458,9 +1463,31 @@ impl Clerk<'_> {
                 state.finish(result, "overstep");
             }
             Decision::Reject | Decision::Continue => {
+                // No overstep: the disputed days (those the arbiter names, else
+                // the overstepping move's) are excused, and no clock runs from
+                // before today, so the same overstep is not declared again.
+                let excused = ruling.days.unwrap_or_else(|| {
+                    suspension
+                        .ply
+                        .and_then(|ply| state.ledger.rows.get(ply))
+                        .map_or(0, |row| row.days)
+                });
+                state.ledger.credit.add(offender, excused);
+                state.ledger.resumed_on = Some(self.clock.today);
                 state.ledger.status = Status::Active;
                 state.ledger.suspension = None;
                 state.row.held_reply = None;
+                if excused > 0 {
+                    plan.notes.push(Note {
+                        ply: None,
+                        kind: "credit".into(),
+                        text: match lang {
+                            Lang::Ru => format!("главный судья: просрочки нет, {excused} дн. не засчитаны игроку {}", state.player(offender).name),
+                            Lang::En => format!("chief arbiter: no overstep; {excused} days of {} excused", state.player(offender).name),
+                        },
+                        created_on: self.clock.today,
+                    });
+                }
             }
         }
         let model = json!({

@@ -383,7 +383,7 @@ impl Game {
         let conditional_reply = plies
             .last()
             .filter(|ply| ply.conditional)
-            .map(|ply| format!("{}{}", ply_label(game.played.len() - 1), ply.san));
+            .map(|ply| format!("{} {}", ply_label(game.played.len() - 1), ply.san));
         let mut offered = Vec::new();
         if game.end.is_none() {
             for variant in variants {
@@ -640,7 +640,7 @@ mod tests {
         // White plays Ba4: the clerk plays Nf6 for Black at once and tells White.
         let white = apply(&black.game, Color::White, "4. Ba4").unwrap();
         assert_eq!(plies(&white), ["Ba4", "*Nf6"]);
-        assert_eq!(white.conditional_reply.as_deref(), Some("4...Nf6"));
+        assert_eq!(white.conditional_reply.as_deref(), Some("4... Nf6"));
         assert!(white.game.held().is_empty());
         // White wrote his next move after it in the same letter: applied in turn.
         let white = apply(&black.game, Color::White, "4. Ba4 Nf6 5. O-O").unwrap();

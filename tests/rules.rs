@@ -911,6 +911,7 @@ fn deadlines_table() {
         offender: BLACK,
         notice_on: d("2027-01-01"),
         protest_received: false,
+        ply: None,
     });
     assert_eq!(kinds(&suspended, "2027-01-11", &none), Vec::<String>::new());
     assert_eq!(kinds(&suspended, "2027-01-12", &none), ["no-protest"]);

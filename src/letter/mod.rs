@@ -108,6 +108,8 @@ pub enum Keyword {
 pub struct Ruling {
     pub decision: Decision,
     pub game: String,
+    /// With REJECT or CONTINUE: the days the arbiter excuses (`REJECT 1 7`).
+    pub days: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -286,7 +288,7 @@ pattern!(MOVE_LINE, r"^\s*\d+\s*(?:\.|…)");
 pattern!(VARIANT_LINE, r"(?i)^\s*(?:if|если)\b[\s:,]*(.*)$");
 pattern!(
     RULING_LINE,
-    r"^\s*(CONFIRM|REJECT|CONTINUE|ПОДТВЕРДИТЬ|ПОДТВЕРЖДАЮ|ОТКЛОНИТЬ|ОТКЛОНЯЮ|ПРОДОЛЖИТЬ|ПРОДОЛЖАТЬ)\s+(?:#|№)?\s*([A-Za-z0-9][\w.-]*)\s*\.?\s*$"
+    r"^\s*(CONFIRM|REJECT|CONTINUE|ПОДТВЕРДИТЬ|ПОДТВЕРЖДАЮ|ОТКЛОНИТЬ|ОТКЛОНЯЮ|ПРОДОЛЖИТЬ|ПРОДОЛЖАТЬ)\s+(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(\d{1,4})\s*(?:days?|дн\.?|дней|дня|день)?)?\s*\.?\s*$"
 );
 pattern!(
     PROTEST,
@@ -336,6 +338,7 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
         letter.rulings.push(Ruling {
             decision,
             game: caps[2].to_string(),
+            days: caps.get(3).and_then(|m| m.as_str().parse().ok()),
         });
         return;
     }

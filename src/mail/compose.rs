@@ -113,9 +113,17 @@ pub fn build(
         builder = builder.cc(mailbox(&cc.name, &cc.email)?);
     }
     if let Some(parent) = &out.in_reply_to {
-        builder = builder
-            .in_reply_to(parent.clone())
-            .references(parent.clone());
+        // Mail parsers hand Message-IDs over without their angle brackets.
+        let parent: String = parent
+            .chars()
+            .filter(|c| !c.is_control() && !c.is_whitespace())
+            .collect();
+        let parent = if parent.starts_with('<') {
+            parent
+        } else {
+            format!("<{parent}>")
+        };
+        builder = builder.in_reply_to(parent.clone()).references(parent);
     }
     let text = SinglePart::plain(out.body.clone());
     let mut message = if out.attachments.is_empty() {

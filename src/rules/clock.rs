@@ -95,6 +95,8 @@ pub struct Suspension {
     /// The day the overstep notice went out: the protest period runs from it.
     pub notice_on: NaiveDate,
     pub protest_received: bool,
+    /// The move that overstepped, when a letter did; `None` for silence.
+    pub ply: Option<usize>,
 }
 
 /// Everything the rules need to know of one game.
@@ -104,6 +106,10 @@ pub struct Ledger {
     pub rows: Vec<Row>,
     /// Penalty days not tied to a move (a wrong claim, 10.3.7).
     pub extra_penalty: Fraction,
+    /// Days the chief arbiter excused when he found no overstep (10.3.7).
+    pub credit: Fraction,
+    /// The day play resumed after a suspension: no clock runs from before it.
+    pub resumed_on: Option<NaiveDate>,
     pub status: Status,
     pub suspension: Option<Suspension>,
 }
@@ -114,6 +120,8 @@ impl Ledger {
             calendar,
             rows: Vec::new(),
             extra_penalty: Fraction::default(),
+            credit: Fraction::default(),
+            resumed_on: None,
             status: Status::Active,
             suspension: None,
         }
@@ -125,7 +133,19 @@ impl Ledger {
         for row in &self.rows {
             totals.add(row.by, row.days.saturating_add(row.penalty));
         }
-        totals
+        Fraction {
+            white: totals.white.saturating_sub(self.credit.white),
+            black: totals.black.saturating_sub(self.credit.black),
+        }
+    }
+
+    /// Where a clock starts that would start at `from` (a delivery, or the
+    /// player's start for `None`): never before play resumed after a suspension.
+    pub fn clock_from(&self, from: Option<NaiveDate>) -> Option<NaiveDate> {
+        match (from, self.resumed_on) {
+            (Some(from), Some(resumed)) => Some(from.max(resumed)),
+            (from, resumed) => from.or(resumed),
+        }
     }
 
     /// Moves `player` has actually made: variants count only once played (10.3.5).
@@ -180,6 +200,9 @@ impl Ledger {
             None if player == Color::White => None,
             None => return None,
         };
-        Some(self.calendar.thinking_days(player, from, today))
+        Some(
+            self.calendar
+                .thinking_days(player, self.clock_from(from), today),
+        )
     }
 }

@@ -195,7 +195,7 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
             let from = after
                 .answered_by(ply.by)
                 .map(|row| row.delivered_on.unwrap_or(row.sent_on));
-            cal.thinking_days(ply.by, from, letter.sent_on)
+            cal.thinking_days(ply.by, after.clock_from(from), letter.sent_on)
         };
         if ply.by == player {
             days += row_days;

@@ -67,6 +67,8 @@ pub struct GameRow {
     pub result_reason: Option<String>,
     pub suspension: Option<Suspension>,
     pub extra_penalty: Fraction,
+    pub credit: Fraction,
+    pub resumed_on: Option<NaiveDate>,
     pub held: Vec<HeldVariant>,
     pub draw_offer: Option<Color>,
     /// A reply move of the offender's partner held during a suspension (ply).
@@ -227,7 +229,8 @@ impl Store {
             .conn
             .prepare_cached(
                 "SELECT status, result, result_reason, offender, notice_on, protest_received,
-                        extra_white, extra_black, held, draw_offer, held_reply
+                        extra_white, extra_black, held, draw_offer, held_reply,
+                        overstep_ply, credit_white, credit_black, resumed_on
                  FROM games WHERE id = ?1",
             )?
             .query_row(params![id], |r| {
@@ -238,6 +241,9 @@ impl Store {
                         offender,
                         notice_on: date_from(&notice_on)?,
                         protest_received: r.get(5)?,
+                        ply: r
+                            .get::<_, Option<i64>>(11)?
+                            .and_then(|p| usize::try_from(p).ok()),
                     }),
                     _ => None,
                 };
@@ -253,6 +259,15 @@ impl Store {
                         white: r.get(6)?,
                         black: r.get(7)?,
                     },
+                    credit: Fraction {
+                        white: r.get(12)?,
+                        black: r.get(13)?,
+                    },
+                    resumed_on: r
+                        .get::<_, Option<String>>(14)?
+                        .as_deref()
+                        .map(date_from)
+                        .transpose()?,
                     held: serde_json::from_str(&held).map_err(from_sql_err)?,
                     draw_offer: draw_offer.as_deref().and_then(color_from),
                     held_reply: held_reply.and_then(|ply| usize::try_from(ply).ok()),
@@ -452,11 +467,13 @@ impl Writer<'_> {
         let held = serde_json::to_string(&row.held).map_err(to_sql_err)?;
         self.tx.execute(
             "INSERT INTO games (id, status, result, result_reason, offender, notice_on, protest_received,
-                                extra_white, extra_black, held, draw_offer, held_reply)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                                extra_white, extra_black, held, draw_offer, held_reply,
+                                overstep_ply, credit_white, credit_black, resumed_on)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
              ON CONFLICT (id) DO UPDATE SET status = ?2, result = ?3, result_reason = ?4, offender = ?5,
                  notice_on = ?6, protest_received = ?7, extra_white = ?8, extra_black = ?9, held = ?10,
-                 draw_offer = ?11, held_reply = ?12",
+                 draw_offer = ?11, held_reply = ?12, overstep_ply = ?13, credit_white = ?14,
+                 credit_black = ?15, resumed_on = ?16",
             params![
                 id,
                 status_str(row.status),
@@ -470,6 +487,10 @@ impl Writer<'_> {
                 held,
                 row.draw_offer.map(color_name),
                 row.held_reply.map(|ply| ply as i64),
+                row.suspension.and_then(|s| s.ply).map(|ply| ply as i64),
+                row.credit.white,
+                row.credit.black,
+                row.resumed_on.map(|d| d.to_string()),
             ],
         )?;
         let mut insert = self.tx.prepare_cached(

@@ -82,6 +82,12 @@ const MIGRATIONS: &[&str] = &[
         failed INTEGER NOT NULL DEFAULT 0
     );
     CREATE INDEX outbox_pending ON outbox (id) WHERE sent_at IS NULL AND failed = 0;",
+    // 2: what the arbiter's decision leaves behind: days excused, the day play
+    // resumed, and the move that overstepped.
+    "ALTER TABLE games ADD COLUMN overstep_ply INTEGER;
+    ALTER TABLE games ADD COLUMN credit_white INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN credit_black INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN resumed_on TEXT;",
 ];
 
 pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {

@@ -1,0 +1,908 @@
+//! End-to-end runs of `shtempel poll` over Maildirs of letters, reading what the
+//! clerk sends from its file outbox (rules.md 2.1–2.7, contract.md).
+
+mod support;
+
+use support::*;
+
+const W1: &str = "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n";
+const B1: &str = "Game 1\n1... e5\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n";
+
+/// 1. e4 (3 Nov, 2 days) 1... e5 (7 Nov, 4 days): totals 2/4.
+fn opening(t: &mut Tournament) {
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
+    t.poll("2026-11-07");
+    t.new_mail();
+}
+
+#[test]
+fn a_normal_game_with_a_correction() {
+    let mut t = Tournament::new();
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+    let forward = &mail[1];
+    assert!(forward.body.contains("1. e4"), "{}", forward.body);
+    assert!(
+        forward
+            .body
+            .contains("Dates: 2026-11-03, 2026-11-03, <the date you send it>"),
+        "prefilled lines:\n{}",
+        forward.body
+    );
+    assert!(
+        forward.body.contains("You have 50 days left"),
+        "{}",
+        forward.body
+    );
+    // Headers of contract.md 4 on every message.
+    for sent in &mail {
+        assert!(sent.subject.starts_with("[T #1] "), "{}", sent.subject);
+        assert!(sent.headers.contains("Auto-Submitted: auto-replied"));
+        assert!(sent.headers.contains("X-Shtempel-Game: 1"));
+        assert!(
+            sent.headers
+                .contains("In-Reply-To: <letter-1-2026-11-03@test.example>"),
+            "{}",
+            sent.headers
+        );
+    }
+
+    t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
+    t.poll("2026-11-07");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", BLACK), pair("forward", WHITE)]
+    );
+
+    // The worked example, step 3: d3 written as 10.11, postmark 12.11, time 5/4.
+    t.letter(
+        WHITE,
+        "2026-11-12",
+        "Re: [T #1] 1... e5",
+        "Game 1\n2. Nf3\nTime: 5/4\nDates: 07.11, 07.11, 10.11\n",
+    );
+    t.poll("2026-11-12");
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [pair("correction", WHITE), pair("forward", BLACK)]
+    );
+    assert!(
+        mail[0].body.contains("2026-11-12, not 2026-11-10: +2 days"),
+        "{}",
+        mail[0].body
+    );
+    assert!(
+        mail[0].body.contains("White's total is 7, not 5"),
+        "{}",
+        mail[0].body
+    );
+    assert!(
+        mail[1].body.contains(
+            "Your partner dated his letter 2026-11-10; by the postmark it was sent on 2026-11-12"
+        ),
+        "{}",
+        mail[1].body
+    );
+    assert_eq!(t.totals("1"), (7, 4));
+
+    // Step 4: Black answers the same day: 0 days.
+    t.letter(
+        BLACK,
+        "2026-11-12",
+        "Re: [T #1] 2. Nf3",
+        "Game 1\n2... Nc6\nTime: 7/4\nDates: 12.11.2026, 12.11.2026, 12.11.2026\n",
+    );
+    t.poll("2026-11-12");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", BLACK), pair("forward", WHITE)]
+    );
+    let chart = t.chart("1");
+    let days: Vec<u64> = chart["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["days"].as_u64().unwrap())
+        .collect();
+    assert_eq!(days, [2, 4, 5, 0]);
+    assert_eq!(chart["moves"][2]["delivered_on"], "2026-11-12");
+
+    // A poll with nothing new sends nothing.
+    t.poll("2026-11-13");
+    assert!(t.new_mail().is_empty());
+}
+
+#[test]
+fn omissions_then_a_penalty() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    t.letter(
+        WHITE,
+        "2026-11-09",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 4/4\n",
+    );
+    t.poll("2026-11-09");
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [pair("warning", WHITE), pair("forward", BLACK)]
+    );
+    assert!(mail[0].body.contains("only a warning"), "{}", mail[0].body);
+    assert!(
+        mail[0]
+            .body
+            .contains("Previous dates: 2026-11-07, 2026-11-07, 2026-11-09"),
+        "the lines to restate:\n{}",
+        mail[0].body
+    );
+
+    t.letter(
+        BLACK,
+        "2026-11-10",
+        "Re: [T #1]",
+        "Game 1\n2... Nc6\nTime: 4/5\nDates: 2026-11-09, 2026-11-09, 2026-11-10\n",
+    );
+    t.poll("2026-11-10");
+    t.new_mail();
+    // White's next letter is complete but does not restate: 6 penalty days.
+    t.letter(
+        WHITE,
+        "2026-11-11",
+        "Re: [T #1]",
+        "Game 1\n3. Bb5\nTime: 5/5\nDates: 2026-11-10, 2026-11-10, 2026-11-11\n",
+    );
+    t.poll("2026-11-11");
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [pair("penalty", WHITE), pair("forward", BLACK)]
+    );
+    assert!(
+        mail[0].body.contains("6 penalty days are added"),
+        "{}",
+        mail[0].body
+    );
+    assert_eq!(t.totals("1"), (11, 5));
+    assert_eq!(t.chart("1")["moves"][4]["penalty"], 6);
+}
+
+#[test]
+fn overstep_with_a_letter_sends_the_file() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    // White answers after 49 days: 2 + 49 = 51 > 50 at 2 moves.
+    t.letter(
+        WHITE,
+        "2026-12-26",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 51/4\nDates: 2026-11-07, 2026-11-07, 2026-12-26\n",
+    );
+    t.poll("2026-12-26");
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("ack", WHITE),
+            pair("overstep-notice", WHITE),
+            pair("overstep-notice", BLACK),
+            pair("overstep-file", ARBITER),
+            pair("claim-notice", SECRETARY)
+        ]
+    );
+    assert!(
+        mail[1]
+            .headers
+            .contains("Disposition-Notification-To: clerk@test.example"),
+        "registered"
+    );
+    assert!(
+        mail[2].body.contains("2. Nf3"),
+        "the partner sees the move that stands:\n{}",
+        mail[2].body
+    );
+    let file = &mail[3];
+    let names: Vec<&str> = file
+        .attachments
+        .iter()
+        .map(|(n, _, _)| n.as_str())
+        .collect();
+    assert_eq!(names.len(), 5, "{names:?}");
+    assert_eq!(
+        file.attachments
+            .iter()
+            .filter(|(_, t, _)| t == "message/rfc822")
+            .count(),
+        2,
+        "both of White's letters"
+    );
+    assert!(String::from_utf8_lossy(&file.attachments[1].2).contains("2. Nf3"));
+    let pgn = file
+        .attachments
+        .iter()
+        .find(|(n, _, _)| n.ends_with(".pgn"))
+        .unwrap();
+    assert!(String::from_utf8_lossy(&pgn.2).contains("1. e4"));
+    let csv = file
+        .attachments
+        .iter()
+        .find(|(n, _, _)| n.ends_with(".csv"))
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&csv.2)
+            .contains("2,white,Nf3,2026-11-07,2026-11-07,2026-12-26,49,0,51,50,-1"),
+        "{}",
+        String::from_utf8_lossy(&csv.2)
+    );
+    assert!(file.body.contains("51 > 50"), "{}", file.body);
+    assert_eq!(t.chart("1")["status"], "suspended");
+
+    // Black's reply is held and goes to the arbiter as a supplement, not to White.
+    t.letter(
+        BLACK,
+        "2026-12-28",
+        "Re: [T #1]",
+        "Game 1\n2... Nc6\nTime: 51/6\nDates: 2026-12-26, 2026-12-26, 2026-12-28\n",
+    );
+    t.poll("2026-12-28");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("overstep-supplement", ARBITER), pair("ack", BLACK)]
+    );
+    // White writes on regardless: refused while suspended.
+    t.letter(
+        WHITE,
+        "2026-12-29",
+        "Re: [T #1]",
+        "Game 1\n3. Bb5\nTime: 51/6\n",
+    );
+    t.poll("2026-12-29");
+    assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
+
+    // No protest within 10 days of the notice: the arbiter is told, once.
+    t.poll("2027-01-05");
+    assert!(t.new_mail().is_empty());
+    t.poll("2027-01-06");
+    assert_eq!(kinds(&t.new_mail()), [pair("no-protest", ARBITER)]);
+    t.poll("2027-01-07");
+    assert!(t.new_mail().is_empty());
+
+    // A forged decision from a player changes nothing.
+    t.letter(BLACK, "2027-01-07", "Re: [T #1]", "CONFIRM 1\n");
+    t.poll("2027-01-07");
+    assert!(t.new_mail().is_empty());
+    assert_eq!(t.chart("1")["status"], "suspended");
+
+    // The arbiter rejects: the game resumes and the held reply goes to White.
+    t.letter(
+        ARBITER,
+        "2027-01-08",
+        "Re: [T #1] overstep file",
+        "REJECT 1\n",
+    );
+    t.poll("2027-01-08");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("decision", WHITE)]);
+    assert_eq!(mail[0].to, [WHITE, BLACK]);
+    assert_eq!(mail[0].cc, [SECRETARY]);
+    assert!(mail[0].body.contains("2... Nc6"), "{}", mail[0].body);
+    let chart = t.chart("1");
+    assert_eq!(chart["status"], "active");
+    assert_eq!(chart["moves"][3]["delivered_on"], "2027-01-08");
+}
+
+#[test]
+fn overstep_by_silence_then_confirmed() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    // White, with 2 days used, received 1... e5 on 7 November: 48 more days are fine.
+    t.poll("2026-12-25");
+    let mail = t.new_mail();
+    assert!(
+        mail.iter()
+            .all(|m| m.kind == "reminder" || m.kind == "repeat"),
+        "{:?}",
+        kinds(&mail)
+    );
+    t.poll("2026-12-26");
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("overstep-notice", WHITE),
+            pair("overstep-notice", BLACK),
+            pair("overstep-file", ARBITER),
+            pair("claim-notice", SECRETARY)
+        ]
+    );
+    assert!(mail[0].headers.contains("Auto-Submitted: auto-generated"));
+    assert_eq!(
+        mail[2]
+            .attachments
+            .iter()
+            .filter(|(_, t, _)| t == "message/rfc822")
+            .count(),
+        1
+    );
+    // Only the configured arbiter decides; a stranger's CONFIRM is ignored.
+    t.letter(
+        "someone@elsewhere.example",
+        "2027-01-02",
+        "CONFIRM",
+        "CONFIRM 1\n",
+    );
+    t.letter(ARBITER, "2027-01-03", "Re: [T #1]", "CONFIRM 1\n");
+    t.poll("2027-01-03");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("decision", WHITE)]);
+    assert!(mail[0].body.contains("Result: 0-1"), "{}", mail[0].body);
+    assert_eq!(t.chart("1")["result"], "0-1");
+}
+
+#[test]
+fn arbiter_continue_resumes_without_penalty() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    t.poll("2026-12-26");
+    t.letter(ARBITER, "2027-01-03", "Re: [T #1]", "CONTINUE 1\n");
+    t.poll("2027-01-03");
+    let mail = t.new_mail();
+    assert!(
+        mail.iter()
+            .any(|m| m.kind == "decision" && m.body.contains("without a penalty")),
+        "{:?}",
+        kinds(&mail)
+    );
+    assert_eq!(t.chart("1")["status"], "active");
+    assert_eq!(t.totals("1"), (2, 4));
+}
+
+#[test]
+fn repeat_after_40_days_and_first_move_query_after_30() {
+    let mut t = Tournament::new();
+    // No first move by 1 December: White is asked, Black in copy, registered.
+    t.poll("2026-11-30");
+    assert!(t.new_mail().is_empty());
+    t.poll("2026-12-01");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("query", WHITE)]);
+    assert_eq!(mail[0].cc, [BLACK]);
+    assert!(mail[0].headers.contains("Disposition-Notification-To"));
+    t.poll("2026-12-02");
+    assert!(t.new_mail().is_empty(), "once");
+
+    t.letter(
+        WHITE,
+        "2026-12-03",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 32/0\nDates: 2026-12-03\n",
+    );
+    t.poll("2026-12-03");
+    t.new_mail();
+    // Black has not answered 40 days after the postmark of 1. e4.
+    t.poll("2027-01-11");
+    let mail = t.new_mail();
+    assert!(
+        !mail.iter().any(|m| m.kind == "repeat"),
+        "{:?}",
+        kinds(&mail)
+    );
+    t.poll("2027-01-12");
+    let mail = t.new_mail();
+    let repeat = mail.iter().find(|m| m.kind == "repeat").expect("repeat");
+    assert_eq!(
+        (repeat.to.clone(), repeat.cc.clone()),
+        (vec![BLACK.to_string()], vec![WHITE.to_string()])
+    );
+    assert!(
+        repeat.body.contains("1. e4") && repeat.body.contains("32/0"),
+        "{}",
+        repeat.body
+    );
+}
+
+#[test]
+fn late_start_sheet_and_end_date() {
+    let text = config("", "start_sheet_received = 2026-11-10")
+        .replace("end_date = 2028-11-01", "end_date = 2026-12-01");
+    let mut t = Tournament::with_config(&text);
+    // White's sheet came on 10 November: his clock starts on the 11th.
+    t.letter(
+        WHITE,
+        "2026-11-13",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-13\n",
+    );
+    t.poll("2026-11-13");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+    assert_eq!(t.totals("1"), (2, 0));
+    // Black receives it before the end date and answers after it: time stops at the end date.
+    t.letter(
+        BLACK,
+        "2026-12-05",
+        "Re: [T #1]",
+        "Game 1\n1... e5\nTime: 2/18\nDates: 2026-11-13, 2026-11-13, 2026-12-05\n",
+    );
+    t.poll("2026-12-05");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail)[0], pair("ack", BLACK), "{:?}", mail[0].body);
+    assert_eq!(t.totals("1"), (2, 18));
+    // The end date has passed: the game goes to the arbiter.
+    assert!(
+        mail.iter()
+            .any(|m| m.kind == "adjudication" && m.to == [ARBITER]),
+        "{:?}",
+        kinds(&mail)
+    );
+    assert_eq!(t.chart("1")["status"], "adjudication");
+}
+
+#[test]
+fn conditional_variant_executed_and_one_that_lapses() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    t.letter(WHITE, "2026-11-08", "Re: [T #1]", "Game 1\n2. Nf3\nif 2... Nc6 3. Bb5\nTime: 3/4\nDates: 2026-11-07, 2026-11-07, 2026-11-08\n");
+    t.poll("2026-11-08");
+    let mail = t.new_mail();
+    assert!(
+        mail[1].body.contains("if 2... Nc6 3. Bb5"),
+        "the partner sees the variant:\n{}",
+        mail[1].body
+    );
+    // Black plays into it: Bb5 is played at once and Black is told.
+    t.letter(
+        BLACK,
+        "2026-11-09",
+        "Re: [T #1]",
+        "Game 1\n2... Nc6\nTime: 3/5\nDates: 2026-11-08, 2026-11-08, 2026-11-09\n",
+    );
+    t.poll("2026-11-09");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("ack", BLACK), pair("forward", WHITE)]);
+    assert!(mail[0].body.contains("3. Bb5"), "{}", mail[0].body);
+    assert!(
+        mail[1].body.contains("your reply 3. Bb5 has been played"),
+        "{}",
+        mail[1].body
+    );
+    let chart = t.chart("1");
+    assert_eq!(chart["moves"][4]["san"], "Bb5");
+    assert_eq!(
+        chart["moves"][4]["days"], 0,
+        "a conditional move costs nothing"
+    );
+    assert_eq!(chart["moves"][4]["delivered_on"], "2026-11-09");
+    // Black answers the notice: his clock runs from its delivery.
+    t.letter(
+        BLACK,
+        "2026-11-12",
+        "Re: [T #1]",
+        "Game 1\n3... a6\nif 4. Bxc6 dxc6\nTime: 3/8\nDates: 2026-11-09, 2026-11-09, 2026-11-12\n",
+    );
+    t.poll("2026-11-12");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", BLACK), pair("forward", WHITE)]
+    );
+    // White does not play into Black's variant: it lapses, nothing extra is played.
+    t.letter(
+        WHITE,
+        "2026-11-13",
+        "Re: [T #1]",
+        "Game 1\n4. Ba4\nTime: 4/8\nDates: 2026-11-12, 2026-11-12, 2026-11-13\n",
+    );
+    t.poll("2026-11-13");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 7);
+}
+
+#[test]
+fn every_notation_and_charset() {
+    let mut t = Tournament::new();
+    // Russian letters, KOI8-R, 8bit.
+    let koi8 = b"Received: from x by y; Tue, 03 Nov 2026 12:00:00 +0300\r\nFrom: white@test.example\r\nTo: clerk@test.example\r\nSubject: =?koi8-r?B?8MHS1MnRIDE=?=\r\nMessage-ID: <koi@test>\r\nContent-Type: text/plain; charset=koi8-r\r\nContent-Transfer-Encoding: 8bit\r\n\r\n\xf0\xc1\xd2\xd4\xc9\xd1 1\r\n1. e2-e4\r\n\xf7\xd2\xc5\xcd\xd1: 2/0\r\n\xe4\xc1\xd4\xd9: 03.11.2026\r\n";
+    t.deliver_raw(koi8);
+    t.poll("2026-11-03");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+    // windows-1251, base64, HTML only: "Партия 1 / 1... e5 / Время: 2/4 / Даты: ..."
+    let html = "<html><body><p>Партия 1</p><p>1... e5</p><p>Время: 2/4</p><p>Даты: 03.11.2026, 03.11.2026, 07.11.2026</p>\
+                <blockquote>1. d4 d5</blockquote></body></html>";
+    let cp1251: Vec<u8> = html
+        .chars()
+        .map(|c| match c {
+            'А'..='я' => (c as u32 - 'А' as u32 + 0xC0) as u8,
+            _ => c as u8,
+        })
+        .collect();
+    use base64_encode as b64;
+    let raw = format!(
+        "Received: from x by y; Sat, 07 Nov 2026 12:00:00 +0300\r\nFrom: black@test.example\r\nTo: clerk@test.example\r\nSubject: Re: [T #1]\r\nMessage-ID: <cp@test>\r\nContent-Type: text/html; charset=windows-1251\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n",
+        b64(&cp1251)
+    );
+    t.deliver_raw(raw.as_bytes());
+    t.poll("2026-11-07");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", BLACK), pair("forward", WHITE)]
+    );
+    // Quoted-printable UTF-8, ICCF numeric.
+    let qp = "Received: from x by y; Sun, 08 Nov 2026 12:00:00 +0300\r\nFrom: white@test.example\r\nTo: clerk@test.example\r\nSubject: Re: [T #1]\r\nMessage-ID: <qp@test>\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n=D0=9F=D0=B0=D1=80=D1=82=D0=B8=D1=8F 1\r\n2. 7163\r\n=D0=92=D1=80=D0=B5=D0=BC=D1=8F: 3/4\r\nDates: 07.11.2026, 07.11.2026, 08.11.2026\r\n";
+    t.deliver_raw(qp.as_bytes());
+    t.poll("2026-11-08");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+    // Figurines and Russian piece letters with a capture colon.
+    t.letter(
+        BLACK,
+        "2026-11-09",
+        "Re: [T #1]",
+        "Партия 1\n2... ♞c6\nВремя: 3/5\nДаты: 08.11.2026, 08.11.2026, 09.11.2026\n",
+    );
+    t.poll("2026-11-09");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", BLACK), pair("forward", WHITE)]
+    );
+    // A letter that also writes Black's move for him is refused whole.
+    t.letter(
+        WHITE,
+        "2026-11-10",
+        "Re: [T #1]",
+        "Партия 1\n3. Сb5 a6 4. С:c6\nВремя: 4/5\nДаты: 09.11.2026, 09.11.2026, 10.11.2026\n",
+    );
+    t.poll("2026-11-10");
+    assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
+    t.letter(
+        WHITE,
+        "2026-11-10",
+        "Re: [T #1]",
+        "Партия 1\n3. Сb5\nВремя: 4/5\nДаты: 09.11.2026, 09.11.2026, 10.11.2026\n",
+    );
+    t.poll("2026-11-10");
+    t.letter(
+        BLACK,
+        "2026-11-11",
+        "Re: [T #1]",
+        "Партия 1\n3... a6\nВремя: 4/6\nДаты: 10.11.2026, 10.11.2026, 11.11.2026\n",
+    );
+    t.poll("2026-11-11");
+    t.letter(
+        WHITE,
+        "2026-11-12",
+        "Re: [T #1]",
+        "Партия 1\n4. С:c6 d:c6\nВремя: 5/6\nДаты: 11.11.2026, 11.11.2026, 12.11.2026\n",
+    );
+    t.letter(
+        WHITE,
+        "2026-11-12",
+        "Re: [T #1]",
+        "Партия 1\n4. Сb5:c6\nВремя: 5/6\nДаты: 11.11.2026, 11.11.2026, 12.11.2026\n",
+    );
+    t.poll("2026-11-12");
+    let mail = t.new_mail();
+    assert_eq!(
+        mail.iter()
+            .filter(|m| m.kind == "ack" || m.kind == "forward")
+            .count(),
+        6,
+        "{:?}",
+        kinds(&mail)
+    );
+    assert_eq!(
+        mail.iter().filter(|m| m.kind == "refused").count(),
+        1,
+        "{:?}",
+        kinds(&mail)
+    );
+    let sans: Vec<String> = t.chart("1")["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6"]);
+}
+
+fn base64_encode(bytes: &[u8]) -> String {
+    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(TABLE[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn illegal_ambiguous_and_out_of_turn_moves_are_refused() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    // (from, body, words in the refusal)
+    let table = [
+        (
+            WHITE,
+            "Game 1\n2. Ke3\nTime: 3/4\nDates: 2026-11-07, 2026-11-07, 2026-11-08\n",
+            "not legal",
+        ),
+        (
+            BLACK,
+            "Game 1\n2... Nc6\nTime: 3/4\nDates: 2026-11-07, 2026-11-07, 2026-11-08\n",
+            "partner's move",
+        ),
+        (WHITE, "Game 1\n2. Nf3 Zz9\n", "is not a move"),
+        (WHITE, "Game 1\nHello, how are you?\n", "no move was found"),
+    ];
+    for (from, body, words) in table {
+        t.letter(from, "2026-11-08", "Re: [T #1]", body);
+        t.poll("2026-11-08");
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("refused", from)], "{body}");
+        assert!(mail[0].body.contains(words), "{body}:\n{}", mail[0].body);
+        assert!(
+            mail[0].body.contains("What the clerk read in your letter"),
+            "{}",
+            mail[0].body
+        );
+    }
+    assert_eq!(
+        t.chart("1")["moves"].as_array().unwrap().len(),
+        2,
+        "nothing applied"
+    );
+    // Ambiguous: two knights can go to d2.
+    let mut t = Tournament::new();
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. Nf3\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.letter(
+        BLACK,
+        "2026-11-04",
+        "Re: [T #1]",
+        "Game 1\n1... Nf6\nTime: 2/1\nDates: 2026-11-03, 2026-11-03, 2026-11-04\n",
+    );
+    t.letter(
+        WHITE,
+        "2026-11-05",
+        "Re: [T #1]",
+        "Game 1\n2. d3\nTime: 3/1\nDates: 2026-11-04, 2026-11-04, 2026-11-05\n",
+    );
+    t.letter(
+        BLACK,
+        "2026-11-06",
+        "Re: [T #1]",
+        "Game 1\n2... d6\nTime: 3/2\nDates: 2026-11-05, 2026-11-05, 2026-11-06\n",
+    );
+    t.letter(
+        WHITE,
+        "2026-11-07",
+        "Re: [T #1]",
+        "Game 1\n3. Nd2\nTime: 4/2\nDates: 2026-11-06, 2026-11-06, 2026-11-07\n",
+    );
+    t.poll("2026-11-07");
+    let mail = t.new_mail();
+    let refused = mail.last().unwrap();
+    assert_eq!(refused.kind, "refused");
+    assert!(refused.body.contains("Nbd2, Nfd2"), "{}", refused.body);
+}
+
+#[test]
+fn automatic_mail_strangers_and_duplicates_are_ignored() {
+    let mut t = Tournament::new();
+    t.letter_with(
+        WHITE,
+        "2026-11-03",
+        "Out of office",
+        "I am away.\n",
+        "Auto-Submitted: auto-replied\r\n",
+    );
+    t.letter_with(
+        WHITE,
+        "2026-11-03",
+        "Newsletter",
+        "1. e4\n",
+        "Precedence: bulk\r\n",
+    );
+    t.letter_with(
+        "MAILER-DAEMON@test.example",
+        "2026-11-03",
+        "Undelivered Mail",
+        "1. e4\n",
+        "",
+    );
+    t.letter_with(
+        WHITE,
+        "2026-11-03",
+        "bounce",
+        "1. e4\n",
+        "Return-Path: <>\r\n",
+    );
+    t.letter("stranger@elsewhere.example", "2026-11-03", "Game 1", W1);
+    let first = t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    // The same message delivered twice (same Message-ID).
+    let raw = std::fs::read(&first).unwrap();
+    t.deliver_raw(&raw);
+    let out = t.poll("2026-11-03");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+    assert_eq!(out.stdout.matches("ignored").count(), 5, "{}", out.stdout);
+    assert_eq!(out.stdout.matches("duplicate").count(), 1, "{}", out.stdout);
+    // `Auto-Submitted: no` is a person's letter and gets its answer.
+    t.letter_with(
+        BLACK,
+        "2026-11-07",
+        "Re: [T #1]",
+        B1,
+        "Auto-Submitted: no\r\n",
+    );
+    t.poll("2026-11-07");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", BLACK), pair("forward", WHITE)]
+    );
+    // Every letter is kept: all eight went from new/ to cur/.
+    assert_eq!(
+        std::fs::read_dir(t.path().join("inbox/new"))
+            .unwrap()
+            .count(),
+        0
+    );
+    assert_eq!(
+        std::fs::read_dir(t.path().join("inbox/cur"))
+            .unwrap()
+            .count(),
+        8
+    );
+}
+
+#[test]
+fn draw_resignation_and_mate() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    t.letter(
+        WHITE,
+        "2026-11-08",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nI offer a draw.\nTime: 3/4\nDates: 2026-11-07, 2026-11-07, 2026-11-08\n",
+    );
+    t.poll("2026-11-08");
+    let mail = t.new_mail();
+    assert!(mail[1].body.contains("offers a draw"), "{}", mail[1].body);
+    t.letter(
+        BLACK,
+        "2026-11-09",
+        "Re: [T #1]",
+        "Game 1\nI accept the draw.\n",
+    );
+    t.poll("2026-11-09");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    assert_eq!(mail[0].cc, [SECRETARY]);
+    assert_eq!(t.chart("1")["result"], "1/2-1/2");
+
+    let mut t = Tournament::new();
+    opening(&mut t);
+    t.letter(WHITE, "2026-11-08", "Re: [T #1]", "Партия 1\nСдаюсь.\n");
+    t.poll("2026-11-08");
+    assert_eq!(kinds(&t.new_mail()), [pair("result", WHITE)]);
+    assert_eq!(t.chart("1")["result"], "0-1");
+
+    // Fool's mate.
+    let mut t = Tournament::new();
+    t.letter(
+        WHITE,
+        "2026-11-02",
+        "Game 1",
+        "Game 1\n1. f3\nTime: 1/0\nDates: 2026-11-02\n",
+    );
+    t.letter(
+        BLACK,
+        "2026-11-03",
+        "Re: [T #1]",
+        "Game 1\n1... e5\nTime: 1/1\nDates: 2026-11-02, 2026-11-02, 2026-11-03\n",
+    );
+    t.letter(
+        WHITE,
+        "2026-11-04",
+        "Re: [T #1]",
+        "Game 1\n2. g4\nTime: 2/1\nDates: 2026-11-03, 2026-11-03, 2026-11-04\n",
+    );
+    t.letter(
+        BLACK,
+        "2026-11-05",
+        "Re: [T #1]",
+        "Game 1\n2... Qh4#\nTime: 2/2\nDates: 2026-11-04, 2026-11-04, 2026-11-05\n",
+    );
+    t.poll("2026-11-05");
+    let mail = t.new_mail();
+    let result = mail.last().unwrap();
+    assert_eq!(result.kind, "result");
+    assert!(
+        result.body.contains("Checkmate") && result.body.contains("0-1"),
+        "{}",
+        result.body
+    );
+}
+
+#[test]
+fn protest_goes_to_the_arbiter() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    t.poll("2026-12-26");
+    t.new_mail();
+    t.letter(
+        WHITE,
+        "2026-12-30",
+        "Re: [T #1]",
+        "Game 1\nPROTEST\nI posted on time; the receipt is attached.\n",
+    );
+    t.poll("2026-12-30");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("protest", ARBITER)]);
+    assert_eq!(mail[0].cc, [WHITE]);
+    assert!(
+        mail[0].body.contains("within the protest period"),
+        "{}",
+        mail[0].body
+    );
+    assert_eq!(mail[0].attachments[0].1, "message/rfc822");
+    // With a protest in, no no-protest notice follows.
+    t.poll("2027-01-06");
+    assert!(t.new_mail().iter().all(|m| m.kind != "no-protest"));
+}
+
+#[test]
+fn a_broken_config_stops_with_exit_2_naming_the_key() {
+    let t = Tournament::with_config(
+        &config("", "").replace("timezone = \"Europe/Moscow\"", "timezone = \"Moscow\""),
+    );
+    let out = t.run(&["poll"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("tournament.timezone") && out.stderr.contains("IANA"),
+        "{}",
+        out.stderr
+    );
+    let t = Tournament::with_config(
+        &config("", "").replace("black = \"black\"\n", "black = \"nobody\"\n"),
+    );
+    let out = t.run(&["games"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("games[0].black") && out.stderr.contains("unknown player \"nobody\""),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("panicked"));
+}

@@ -1,0 +1,298 @@
+//! A tournament in a temporary folder, driven through the `shtempel` binary:
+//! letters go into its Maildir with a `Received:` header that sets their
+//! postmark, `poll` runs as cron would, and the outbox is read back as mail.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use mail_parser::{MessageParser, MimeHeaders, PartType};
+use serde_json::Value;
+
+pub const CLERK: &str = "clerk@test.example";
+pub const WHITE: &str = "white@test.example";
+pub const BLACK: &str = "black@test.example";
+pub const ARBITER: &str = "arbiter@test.example";
+pub const SECRETARY: &str = "secretary@test.example";
+
+pub struct Tournament {
+    pub dir: tempfile::TempDir,
+    count: usize,
+    read: usize,
+}
+
+/// A message the clerk sent, as its reader gets it.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    pub kind: String,
+    pub game: String,
+    pub to: Vec<String>,
+    pub cc: Vec<String>,
+    pub subject: String,
+    pub body: String,
+    pub headers: String,
+    /// (file name, content type, bytes) of each attachment.
+    pub attachments: Vec<(String, String, Vec<u8>)>,
+    pub message_id: String,
+}
+
+/// The outcome of one run of the binary.
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn config(extra_rules: &str, extra_players: &str) -> String {
+    format!(
+        r#"[tournament]
+id = "T"
+name = "Test cup"
+start_date = 2026-11-01
+end_date = 2028-11-01
+timezone = "Europe/Moscow"
+language = "en"
+
+[rules]
+{extra_rules}
+
+[bot]
+address = "{CLERK}"
+database = "db.sqlite"
+templates = "templates"
+
+[arbiters]
+chief_arbiter = "{ARBITER}"
+chief_secretary = "{SECRETARY}"
+
+[source]
+kind = "maildir"
+path = "inbox"
+
+[transport]
+kind = "file"
+path = "outbox"
+
+[[players]]
+id = "white"
+name = "White Player"
+email = "{WHITE}"
+{extra_players}
+
+[[players]]
+id = "black"
+name = "Black Player"
+email = "{BLACK}"
+
+[[games]]
+id = "1"
+white = "white"
+black = "black"
+"#
+    )
+}
+
+impl Tournament {
+    pub fn new() -> Tournament {
+        Tournament::with_config(&config("", ""))
+    }
+
+    pub fn with_config(text: &str) -> Tournament {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("shtempel.toml"), text).unwrap();
+        for sub in ["new", "cur", "tmp"] {
+            std::fs::create_dir_all(dir.path().join("inbox").join(sub)).unwrap();
+        }
+        Tournament {
+            dir,
+            count: 0,
+            read: 0,
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Delivers raw bytes into the Maildir.
+    pub fn deliver_raw(&mut self, raw: &[u8]) -> PathBuf {
+        self.count += 1;
+        let name = format!("{:04}.test", self.count);
+        let path = self.path().join("inbox/new").join(name);
+        std::fs::write(&path, raw).unwrap();
+        path
+    }
+
+    /// A plain UTF-8 letter from `from`, arriving at noon Moscow time on `day`.
+    pub fn letter(&mut self, from: &str, day: &str, subject: &str, body: &str) -> PathBuf {
+        self.letter_with(from, day, subject, body, "")
+    }
+
+    pub fn letter_with(
+        &mut self,
+        from: &str,
+        day: &str,
+        subject: &str,
+        body: &str,
+        headers: &str,
+    ) -> PathBuf {
+        let raw = message(from, CLERK, day, subject, body, headers, self.count + 1);
+        self.deliver_raw(raw.as_bytes())
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        let output = Command::new(env!("CARGO_BIN_EXE_shtempel"))
+            .arg("--config")
+            .arg(self.path().join("shtempel.toml"))
+            .args(args)
+            .output()
+            .expect("run shtempel");
+        Output {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// Runs `poll --today DAY`; it must succeed.
+    pub fn poll(&self, day: &str) -> Output {
+        let out = self.run(&["poll", "--today", day]);
+        assert_eq!(
+            out.code, 0,
+            "poll {day} failed:\n{}\n{}",
+            out.stdout, out.stderr
+        );
+        out
+    }
+
+    /// Every message sent so far, in order.
+    pub fn outbox(&self) -> Vec<Sent> {
+        let dir = self.path().join("outbox");
+        let mut names: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "eml"))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        names.sort();
+        names
+            .iter()
+            .map(|path| parse_sent(&std::fs::read(path).unwrap()))
+            .collect()
+    }
+
+    /// The messages sent since the last call.
+    pub fn new_mail(&mut self) -> Vec<Sent> {
+        let all = self.outbox();
+        let fresh = all[self.read..].to_vec();
+        self.read = all.len();
+        fresh
+    }
+
+    pub fn chart(&self, game: &str) -> Value {
+        let out = self.run(&["chart", game, "--format", "json"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        serde_json::from_str(&out.stdout).unwrap()
+    }
+
+    pub fn totals(&self, game: &str) -> (u64, u64) {
+        let chart = self.chart(game);
+        (
+            chart["totals"]["white"].as_u64().unwrap(),
+            chart["totals"]["black"].as_u64().unwrap(),
+        )
+    }
+}
+
+/// A message as a player's mail program would send it.
+pub fn message(
+    from: &str,
+    to: &str,
+    day: &str,
+    subject: &str,
+    body: &str,
+    headers: &str,
+    seq: usize,
+) -> String {
+    let date = chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d")
+        .unwrap()
+        .format("%a, %d %b %Y")
+        .to_string();
+    format!(
+        "Received: from mx.test.example by mail.test.example; {date} 12:00:00 +0300\r\n\
+         From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nDate: {date} 11:59:00 +0300\r\n\
+         Message-ID: <letter-{seq}-{day}@test.example>\r\nMIME-Version: 1.0\r\n\
+         {headers}Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+}
+
+pub fn parse_sent(raw: &[u8]) -> Sent {
+    let message = MessageParser::default()
+        .parse(raw)
+        .expect("our own message parses");
+    let addresses = |list: Option<&mail_parser::Address<'_>>| -> Vec<String> {
+        list.map(|l| {
+            l.iter()
+                .filter_map(|a| a.address().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+    };
+    let header_end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or(raw.len());
+    let attachments = message
+        .attachments()
+        .map(|part| {
+            let name = part.attachment_name().unwrap_or("").to_string();
+            let ctype = part
+                .content_type()
+                .map(|c| format!("{}/{}", c.ctype(), c.subtype().unwrap_or("")))
+                .unwrap_or_default();
+            let bytes = match &part.body {
+                PartType::Message(inner) => inner.raw_message().to_vec(),
+                PartType::Text(text) => text.as_bytes().to_vec(),
+                PartType::Binary(bytes) | PartType::InlineBinary(bytes) => bytes.to_vec(),
+                _ => Vec::new(),
+            };
+            (name, ctype, bytes)
+        })
+        .collect();
+    Sent {
+        kind: message
+            .header_raw("X-Shtempel-Kind")
+            .unwrap_or("")
+            .trim()
+            .to_string(),
+        game: message
+            .header_raw("X-Shtempel-Game")
+            .unwrap_or("")
+            .trim()
+            .to_string(),
+        to: addresses(message.to()),
+        cc: addresses(message.cc()),
+        subject: message.subject().unwrap_or("").to_string(),
+        body: message
+            .body_text(0)
+            .map(|b| b.into_owned())
+            .unwrap_or_default(),
+        headers: String::from_utf8_lossy(&raw[..header_end]).into_owned(),
+        attachments,
+        message_id: message.message_id().unwrap_or("").to_string(),
+    }
+}
+
+/// The kinds and first recipients of messages, for compact assertions.
+pub fn kinds(mail: &[Sent]) -> Vec<(String, String)> {
+    mail.iter()
+        .map(|m| (m.kind.clone(), m.to.first().cloned().unwrap_or_default()))
+        .collect()
+}
+
+pub fn pair(kind: &str, to: &str) -> (String, String) {
+    (kind.to_string(), to.to_string())
+}
