@@ -906,3 +906,118 @@ fn a_broken_config_stops_with_exit_2_naming_the_key() {
     );
     assert!(!out.stderr.contains("panicked"));
 }
+
+#[test]
+fn check_shows_what_would_happen_and_changes_nothing() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    let letter = t.path().join("letter.eml");
+    std::fs::write(
+        &letter,
+        message(
+            WHITE,
+            CLERK,
+            "2026-11-12",
+            "Re: [T #1]",
+            "Game 1\n2. Nf3\nTime: 5/4\nDates: 07.11, 07.11, 10.11\n",
+            "",
+            99,
+        ),
+    )
+    .unwrap();
+    let before = t.chart("1");
+    let out = t.run(&["check", letter.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("==== correction to white@test.example ===="),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("==== forward to black@test.example ===="),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("2026-11-12, not 2026-11-10: +2 days"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(t.chart("1"), before, "check changed the game");
+    assert!(t.new_mail().is_empty(), "check sent mail");
+}
+
+#[test]
+fn games_and_pgn_commands() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    let out = t.run(&["games", "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let games: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(games[0]["game"], "1");
+    assert_eq!(
+        games[0]["totals"],
+        serde_json::json!({"white": 2, "black": 4})
+    );
+    assert_eq!(games[0]["status"], "active");
+    assert!(games[0].get("moves").is_some_and(|m| m == 2));
+    let out = t.run(&["pgn", "1"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("[White \"White Player\"]"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("[TimeControl \"50 days / 10 moves\"]"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("1. e4 {sent 2026-11-03, received 2026-11-03, 2 days}"),
+        "{}",
+        out.stdout
+    );
+    let out = t.run(&["chart", "9"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("no game \"9\""), "{}", out.stderr);
+}
+
+#[test]
+fn the_demo_runs_and_shows_every_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let keep = dir.path().join("demo");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_shtempel"))
+        .args(["demo", "--keep"])
+        .arg(&keep)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for expected in [
+        "sent correction to ivanov@demo.example",
+        "sent warning to petrov@demo.example",
+        "sent penalty to petrov@demo.example",
+        "sent overstep-file to arbiter@demo.example",
+        "ignored: automatic mail",
+        "duplicate:",
+        "2. c4 2... e6 (*)",
+        "decision: game 1: confirm",
+        "result: game 2: 1/2-1/2 (agreement)",
+    ] {
+        assert!(
+            stdout.contains(expected),
+            "demo output lacks {expected:?}:\n{stdout}"
+        );
+    }
+    assert!(!stdout.contains("failed"), "{stdout}");
+    let outbox = std::fs::read_dir(keep.join("mail/outbox")).unwrap().count();
+    assert_eq!(outbox, 34, "messages written");
+}
