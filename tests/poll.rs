@@ -115,6 +115,27 @@ fn a_normal_game_with_a_correction() {
     // A poll with nothing new sends nothing.
     t.poll("2026-11-13");
     assert!(t.new_mail().is_empty());
+
+    // `--json`: one object per event.
+    t.letter(
+        WHITE,
+        "2026-11-14",
+        "Re: [T #1]",
+        "Game 1\n3. Bb5\nTime: 9/4\nDates: 12.11.2026, 12.11.2026, 14.11.2026\n",
+    );
+    let out = t.run(&["poll", "--today", "2026-11-14", "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let events: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON object per line"))
+        .collect();
+    let names: Vec<&str> = events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["move", "sent", "sent"], "{}", out.stdout);
+    assert_eq!(events[0]["game"], "1");
 }
 
 #[test]
@@ -1020,4 +1041,101 @@ fn the_demo_runs_and_shows_every_step() {
     assert!(!stdout.contains("failed"), "{stdout}");
     let outbox = std::fs::read_dir(keep.join("mail/outbox")).unwrap().count();
     assert_eq!(outbox, 34, "messages written");
+}
+
+/// Every kind of message, rendered by the Russian templates.
+#[test]
+fn a_russian_tournament_gets_russian_letters() {
+    let text = config("", "")
+        .replace("language = \"en\"", "language = \"ru\"")
+        .replace("end_date = 2028-11-01", "end_date = 2027-03-01");
+    let mut t = Tournament::with_config(&text);
+    t.poll("2026-12-01");
+    t.letter(
+        WHITE,
+        "2026-12-02",
+        "Партия 1",
+        "Партия 1\n1. e4\nВремя: 31/0\nДаты: 02.12.2026\n",
+    );
+    t.poll("2026-12-02");
+    t.letter(
+        BLACK,
+        "2026-12-04",
+        "Re: [T #1]",
+        "Партия 1\n1... e5\nВремя: 31/2\n",
+    );
+    t.poll("2026-12-04");
+    t.letter(WHITE, "2026-12-05", "Re: [T #1]", "Партия 1\n2. Кf3\nесли 2... Кc6 3. Сb5\nВремя: 32/2\nДаты: 04.12.2026, 04.12.2026, 03.12.2026\n");
+    t.poll("2026-12-05");
+    t.letter(
+        BLACK,
+        "2026-12-06",
+        "Re: [T #1]",
+        "Партия 1\n2... Кc6\nВремя: 32/3\n",
+    );
+    t.letter(BLACK, "2026-12-06", "Re: [T #1]", "Партия 1\n9. Крe2\n");
+    t.poll("2026-12-06");
+    // Black now answers 3. Bb5 (delivered 6 December) only by silence: 9 days used, 50 at 3 moves.
+    for day in ["2027-01-08", "2027-01-15", "2027-01-16", "2027-01-17"] {
+        t.poll(day);
+    }
+    t.poll("2027-01-28");
+    t.letter(ARBITER, "2027-01-29", "Re: [T #1]", "ОТКЛОНИТЬ 1\n");
+    t.poll("2027-01-29");
+    t.poll("2027-03-01");
+    let mail = t.new_mail();
+    let seen: std::collections::BTreeSet<String> = mail.iter().map(|m| m.kind.clone()).collect();
+    for kind in [
+        "query",
+        "ack",
+        "forward",
+        "warning",
+        "correction",
+        "penalty",
+        "refused",
+        "reminder",
+        "repeat",
+        "overstep-notice",
+        "overstep-file",
+        "claim-notice",
+        "no-protest",
+        "decision",
+        "adjudication",
+    ] {
+        assert!(seen.contains(kind), "no {kind} among {seen:?}");
+    }
+    for message in &mail {
+        let cyrillic = message
+            .body
+            .chars()
+            .filter(|c| ('а'..='я').contains(c))
+            .count();
+        assert!(
+            cyrillic > 20,
+            "{} is not in Russian:\n{}",
+            message.kind,
+            message.body
+        );
+        assert!(
+            !message.body.contains("{{") && !message.body.contains("{%"),
+            "{}",
+            message.body
+        );
+    }
+    let warning = mail.iter().find(|m| m.kind == "warning").unwrap();
+    assert!(
+        warning
+            .body
+            .contains("Даты предыдущего письма: 02.12.2026, 02.12.2026, 04.12.2026"),
+        "{}",
+        warning.body
+    );
+    let correction = mail.iter().find(|m| m.kind == "correction").unwrap();
+    assert!(
+        correction
+            .body
+            .contains("дата отправки ответа: 05.12.2026, а не 03.12.2026: +1 дн."),
+        "{}",
+        correction.body
+    );
 }
