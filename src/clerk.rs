@@ -18,9 +18,9 @@ use crate::chart::{self, Chart};
 use crate::config::{Config, GameConfig, Player};
 use crate::game::{Game, ply_label};
 use crate::letter::{self, Decision, Keyword, Letter, ReadErrorKind};
+use crate::mail::Envelope;
 use crate::mail::compose::{Attachment, Outgoing, Recipient};
 use crate::mail::mime::{self, Mail};
-use crate::mail::{Envelope, maildir};
 use crate::render::Templates;
 use crate::rules::{
     self, Calendar, Correction, DateItem, DutyKey, Incoming, Item, Ledger, Omission, Overstep,
@@ -342,9 +342,9 @@ impl<'a> Clerk<'a> {
     pub fn plan(&self, store: &Store, envelope: &Envelope) -> Result<Plan, String> {
         let parsed = mime::parse(&envelope.raw, &self.config.address);
         let key = dedup_key(parsed.as_ref(), &envelope.raw);
-        let arrived = maildir::topmost_received(&envelope.raw)
-            .filter(|_| !envelope.key.starts_with("imap:"))
-            .unwrap_or(envelope.arrived);
+        // The source knows the postmark (rules.md 2.1): INTERNALDATE, or the
+        // topmost Received: header of a Maildir letter.
+        let arrived = envelope.arrived;
         let postmark = rules::postmark_date(&arrived, self.config.timezone);
         let mut stored = StoredLetter {
             dedup_key: key.clone(),

@@ -397,13 +397,17 @@ impl Config {
             "smtp" => {
                 let s = &raw.transport;
                 Transport::Smtp {
+                    // Without a username the clerk sends without logging in
+                    // (a relay that trusts the host, as on a local server).
                     server: server(
                         "transport",
                         s.host.as_deref(),
                         s.port,
                         s.tls.as_deref(),
-                        s.username.as_deref(),
-                        s.password_env.as_deref(),
+                        s.username.as_deref().or(Some("")),
+                        s.password_env
+                            .as_deref()
+                            .or(s.username.is_none().then_some("")),
                         587,
                         &err,
                     )?,

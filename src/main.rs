@@ -6,13 +6,18 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use chrono::{NaiveDate, Utc};
 use clap::{Parser, Subcommand, ValueEnum};
 use shtempel::clerk::{Clerk, Clock, Event, GameState};
 use shtempel::config::{Config, Source, Transport};
 use shtempel::mail::file::FileTransport;
+use shtempel::mail::imap::{ImapSettings, ImapSource};
 use shtempel::mail::maildir::Maildir;
+use shtempel::mail::smtp::{SendmailSender, SmtpSender};
 use shtempel::mail::{Envelope, MailSource};
 use shtempel::render::Templates;
 use shtempel::store::Store;
@@ -47,6 +52,15 @@ enum Command {
         #[arg(long)]
         today: Option<NaiveDate>,
         /// One JSON object per event on standard output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Stay connected and run a pass whenever mail comes (IMAP IDLE), and at
+    /// least every `--interval` minutes for the calendar, until interrupted.
+    Watch {
+        /// Minutes between passes when no mail comes.
+        #[arg(long, default_value_t = 20)]
+        interval: u64,
         #[arg(long)]
         json: bool,
     },
@@ -127,6 +141,10 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             let config = load(&cli.config)?;
             poll(&config, clock(&config, now, today), json)
         }
+        Command::Watch { interval, json } => {
+            let config = load(&cli.config)?;
+            watch(&config, Duration::from_secs(interval.max(1) * 60), json)
+        }
         Command::Check { file, today } => {
             let config = load(&cli.config)?;
             check(&config, clock(&config, now, today), &file)
@@ -183,15 +201,40 @@ fn templates(config: &Config) -> Result<Templates, Failure> {
         .map_err(|e| usage(format!("templates: {e}")))
 }
 
+/// The password named by `key` (`source.password_env`), from the environment.
+fn password(config: &Config, key: &str, variable: &str) -> Result<String, Failure> {
+    std::env::var(variable).map_err(|_| {
+        usage(format!(
+            "{}: {key}: the environment variable {variable} is not set; export it with the password before running",
+            config.file.display()
+        ))
+    })
+}
+
+/// The limit for each network call.
+const NETWORK_TIMEOUT: Duration = Duration::from_secs(30);
+
 fn source(config: &Config) -> Result<Box<dyn MailSource>, Failure> {
     match &config.source {
         Source::Maildir { path } => Ok(Box::new(
             Maildir::open(path).map_err(|e| run_error(e.message))?,
         )),
-        Source::Imap { .. } => Err(usage(format!(
-            "{}: source.kind = \"imap\" is not available in this version; use kind = \"maildir\" with a mail server that delivers to a Maildir",
-            config.file.display()
-        ))),
+        Source::Imap {
+            server,
+            mailbox,
+            processed_mailbox,
+        } => {
+            let settings = ImapSettings {
+                server: server.clone(),
+                password: password(config, "source.password_env", &server.password_env)?,
+                mailbox: mailbox.clone(),
+                processed_mailbox: processed_mailbox.clone(),
+                timeout: NETWORK_TIMEOUT,
+            };
+            Ok(Box::new(
+                ImapSource::new(settings).map_err(|e| run_error(e.message))?,
+            ))
+        }
     }
 }
 
@@ -200,15 +243,23 @@ fn transport(config: &Config) -> Result<Box<dyn shtempel::mail::Transport>, Fail
         Transport::File { path } => Ok(Box::new(
             FileTransport::open(path).map_err(|e| run_error(e.message))?,
         )),
-        Transport::Smtp { .. } | Transport::Sendmail { .. } => Err(usage(format!(
-            "{}: transport.kind = \"{}\" is not available in this version; use kind = \"file\"",
-            config.file.display(),
-            if matches!(config.transport, Transport::Smtp { .. }) {
-                "smtp"
+        Transport::Smtp { server } => {
+            let password = if server.username.is_empty() {
+                None
             } else {
-                "sendmail"
-            }
-        ))),
+                Some(password(
+                    config,
+                    "transport.password_env",
+                    &server.password_env,
+                )?)
+            };
+            let sender = SmtpSender::new(server, password, &config.address, NETWORK_TIMEOUT)
+                .map_err(|e| usage(e.message))?;
+            Ok(Box::new(sender))
+        }
+        Transport::Sendmail { command } => {
+            Ok(Box::new(SendmailSender::new(command, &config.address)))
+        }
     }
 }
 
@@ -264,6 +315,71 @@ fn poll(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
     Ok(if summary.failures > 0 { 1 } else { 0 })
 }
 
+/// Sets `stop` on SIGINT or SIGTERM.
+fn stop_on_signals(stop: &Arc<AtomicBool>) -> Result<(), Failure> {
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(signal, Arc::clone(stop))
+            .map_err(|e| run_error(format!("signals: {e}")))?;
+    }
+    Ok(())
+}
+
+fn watch(config: &Config, interval: Duration, json: bool) -> Result<u8, Failure> {
+    let templates = templates(config)?;
+    let mut source = source(config)?;
+    let mut transport = transport(config)?;
+    let Some(_lock) = run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
+    else {
+        return Err(run_error(format!(
+            "another run holds {}; stop it first",
+            config.database.display()
+        )));
+    };
+    let mut store = open_store(config)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    stop_on_signals(&stop)?;
+    let mut backoff = Duration::from_secs(5);
+    while !stop.load(Ordering::Relaxed) {
+        #[allow(clippy::disallowed_methods)]
+        let now = Utc::now();
+        let clerk = Clerk {
+            config,
+            templates: &templates,
+            clock: clock(config, now, None),
+        };
+        let pass = run::poll(
+            config,
+            &clerk,
+            &mut store,
+            source.as_mut(),
+            transport.as_mut(),
+            &mut |event| print_event(&event, json),
+        );
+        let waited = match pass {
+            Ok(_) => source.wait_for_mail(interval, &stop).map_err(|e| e.message),
+            Err(error) => Err(error),
+        };
+        match waited {
+            Ok(_) => backoff = Duration::from_secs(5),
+            Err(error) => {
+                eprintln!(
+                    "shtempel watch: {error}; trying again in {}s",
+                    backoff.as_secs()
+                );
+                let end = std::time::Instant::now() + backoff;
+                while !stop.load(Ordering::Relaxed) && std::time::Instant::now() < end {
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                backoff = (backoff * 2).min(Duration::from_secs(300));
+            }
+        }
+    }
+    if !json {
+        println!("watch: stopped");
+    }
+    Ok(0)
+}
+
 fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
     let raw =
         std::fs::read(file).map_err(|e| usage(format!("cannot read {}: {e}", file.display())))?;
@@ -277,10 +393,11 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
         .and_then(|m| m.modified())
         .map(chrono::DateTime::<Utc>::from)
         .unwrap_or(clock.now);
+    let arrived = shtempel::mail::maildir::topmost_received(&raw).unwrap_or(modified);
     let envelope = Envelope {
         key: file.display().to_string(),
         raw,
-        arrived: modified,
+        arrived,
     };
     let clerk = Clerk {
         config,

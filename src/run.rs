@@ -139,7 +139,10 @@ pub fn send_pending(
     summary: &mut Summary,
     events: &mut dyn FnMut(Event),
 ) -> Result<(), String> {
-    for item in store.pending().map_err(|e| format!("database: {e}"))? {
+    for item in store
+        .pending(clerk.clock.now)
+        .map_err(|e| format!("database: {e}"))?
+    {
         match transport.send(&item.recipients, &item.raw) {
             Ok(receipt) => {
                 store
@@ -155,7 +158,7 @@ pub fn send_pending(
             }
             Err(error) => {
                 store
-                    .mark_failed(&item, &error.message, !error.transient)
+                    .mark_failed(&item, &error.message, !error.transient, clerk.clock.now)
                     .map_err(|e| format!("database: {e}"))?;
                 summary.failures += 1;
                 let what = if error.transient {

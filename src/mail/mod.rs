@@ -4,8 +4,13 @@
 
 pub mod compose;
 pub mod file;
+pub mod imap;
 pub mod maildir;
 pub mod mime;
+pub mod smtp;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
@@ -41,6 +46,20 @@ pub trait MailSource {
     fn fetch_new(&mut self) -> Result<Vec<Envelope>, MailError>;
     /// Called after the letter's effects are committed: never before.
     fn mark_done(&mut self, key: &str) -> Result<(), MailError>;
+
+    /// Waits until new mail may have come, `max` at most, or until `stop` is
+    /// set; says whether mail came. A source that cannot tell just waits.
+    fn wait_for_mail(&mut self, max: Duration, stop: &AtomicBool) -> Result<bool, MailError> {
+        let end = Instant::now() + max;
+        while !stop.load(Ordering::Relaxed) {
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            std::thread::sleep(left.min(Duration::from_millis(500)));
+        }
+        Ok(false)
+    }
 }
 
 /// What a transport answers when it accepts a message: the post-office receipt.

@@ -130,6 +130,15 @@ pub struct Store {
     conn: Connection,
 }
 
+/// How long a message that failed `attempts` times waits before the next try.
+pub fn retry_delay(attempts: u32) -> chrono::Duration {
+    if attempts == 0 {
+        return chrono::Duration::zero();
+    }
+    let minutes = 5i64.saturating_mul(1 << attempts.min(10).saturating_sub(1));
+    chrono::Duration::minutes(minutes.min(6 * 60))
+}
+
 fn color_from(text: &str) -> Option<Color> {
     match text {
         "white" => Some(Color::White),
@@ -338,18 +347,21 @@ impl Store {
             .collect()
     }
 
-    /// Messages not yet sent, oldest first.
-    pub fn pending(&self) -> Result<Vec<OutboxItem>> {
+    /// Messages not yet sent and due for a try at `now`, oldest first. A
+    /// message that failed waits 5 minutes, then 10, 20, … up to 6 hours.
+    pub fn pending(&self, now: DateTime<Utc>) -> Result<Vec<OutboxItem>> {
         let mut statement = self.conn.prepare_cached(
-            "SELECT id, game_id, kind, recipients, message_id, raw, delivers_game, delivers_ply, attempts
+            "SELECT id, game_id, kind, recipients, message_id, raw, delivers_game, delivers_ply, attempts,
+                    last_attempt
              FROM outbox WHERE sent_at IS NULL AND failed = 0 ORDER BY id",
         )?;
-        statement
-            .query_map([], |r| {
-                let recipients: String = r.get(3)?;
-                let delivers_game: Option<String> = r.get(6)?;
-                let delivers_ply: Option<i64> = r.get(7)?;
-                Ok(OutboxItem {
+        let rows = statement.query_map([], |r| {
+            let recipients: String = r.get(3)?;
+            let delivers_game: Option<String> = r.get(6)?;
+            let delivers_ply: Option<i64> = r.get(7)?;
+            let last_attempt: Option<String> = r.get(9)?;
+            Ok((
+                OutboxItem {
                     id: r.get(0)?,
                     game: r.get(1)?,
                     kind: r.get(2)?,
@@ -363,8 +375,28 @@ impl Store {
                     delivers: delivers_game
                         .zip(delivers_ply.and_then(|ply| usize::try_from(ply).ok())),
                     attempts: r.get(8)?,
-                })
-            })?
+                },
+                last_attempt.and_then(|t| DateTime::parse_from_rfc3339(&t).ok()),
+            ))
+        })?;
+        let mut due = Vec::new();
+        for row in rows {
+            let (item, last) = row?;
+            let wait = retry_delay(item.attempts);
+            if last.is_none_or(|last| now >= last.with_timezone(&Utc) + wait) {
+                due.push(item);
+            }
+        }
+        Ok(due)
+    }
+
+    /// Messages that could not be sent at all, for reports: (kind, recipients, error).
+    pub fn failed_messages(&self) -> Result<Vec<(String, String, String)>> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT kind, recipients, coalesce(last_error, '') FROM outbox WHERE failed = 1 ORDER BY id",
+        )?;
+        statement
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
             .collect()
     }
 
@@ -393,10 +425,17 @@ impl Store {
     }
 
     /// Records a failed send; a permanent failure is not tried again.
-    pub fn mark_failed(&mut self, item: &OutboxItem, error: &str, permanent: bool) -> Result<()> {
+    pub fn mark_failed(
+        &mut self,
+        item: &OutboxItem,
+        error: &str,
+        permanent: bool,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
         self.conn.execute(
-            "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, failed = ?3 WHERE id = ?1",
-            params![item.id, error, permanent],
+            "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, failed = ?3, last_attempt = ?4
+             WHERE id = ?1",
+            params![item.id, error, permanent, at.to_rfc3339()],
         )?;
         Ok(())
     }

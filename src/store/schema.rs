@@ -88,6 +88,8 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE games ADD COLUMN credit_white INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN credit_black INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN resumed_on TEXT;",
+    // 3: when a message was last tried, for retries with a growing delay.
+    "ALTER TABLE outbox ADD COLUMN last_attempt TEXT;",
 ];
 
 pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {

@@ -1,0 +1,436 @@
+//! The IMAP source (async-imap on a small tokio runtime, TLS by rustls with the
+//! ring provider). Letters are fetched with `UID INTERNALDATE BODY.PEEK[]`, one
+//! UID at a time, so that nothing is marked `\Seen` by reading; the postmark is
+//! the `INTERNALDATE`. Only after a letter's effects are committed is it marked
+//! done: moved to `processed_mailbox`, or flagged `$ShtempelDone` (and `\Seen`).
+//! Every network call has a timeout: a server that stops answering fails the run
+//! cleanly, and the next run carries on.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+use std::time::Instant;
+
+use async_imap::extensions::idle::IdleResponse;
+use async_imap::{Client, Session};
+use chrono::Utc;
+use futures::StreamExt;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio::runtime::Runtime;
+use tokio_rustls::TlsConnector;
+use tokio_rustls::rustls::pki_types::ServerName;
+use tokio_rustls::rustls::{ClientConfig, RootCertStore};
+
+use super::{Envelope, MailError, MailSource};
+use crate::config::{Server, Tls};
+
+/// The keyword that marks a letter done when it is not moved.
+pub const DONE_KEYWORD: &str = "$ShtempelDone";
+
+/// A plain or TLS connection.
+#[derive(Debug)]
+enum Stream {
+    Plain(TcpStream),
+    Tls(Box<tokio_rustls::client::TlsStream<TcpStream>>),
+}
+
+impl AsyncRead for Stream {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_read(cx, buf),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
+        }
+    }
+}
+
+impl AsyncWrite for Stream {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_write(cx, buf),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_flush(cx),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_shutdown(cx),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
+        }
+    }
+}
+
+/// How to reach and use the mailbox.
+#[derive(Clone, Debug)]
+pub struct ImapSettings {
+    pub server: Server,
+    pub password: String,
+    pub mailbox: String,
+    pub processed_mailbox: Option<String>,
+    /// The limit for each network call.
+    pub timeout: Duration,
+}
+
+pub struct ImapSource {
+    runtime: Runtime,
+    settings: ImapSettings,
+    session: Option<Session<Stream>>,
+    uid_validity: Option<u32>,
+}
+
+fn fail(message: String) -> MailError {
+    MailError {
+        message,
+        transient: true,
+    }
+}
+
+fn tls_config() -> Arc<ClientConfig> {
+    let roots = RootCertStore {
+        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+    };
+    let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
+    let config = ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map(|builder| builder.with_root_certificates(roots).with_no_client_auth());
+    Arc::new(config.unwrap_or_else(|_| {
+        ClientConfig::builder_with_provider(Arc::new(
+            tokio_rustls::rustls::crypto::ring::default_provider(),
+        ))
+        .with_protocol_versions(&[&tokio_rustls::rustls::version::TLS13])
+        .expect("TLS 1.3 is supported by ring")
+        .with_root_certificates(RootCertStore::empty())
+        .with_no_client_auth()
+    }))
+}
+
+impl ImapSource {
+    pub fn new(settings: ImapSettings) -> Result<ImapSource, MailError> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| fail(format!("cannot start the IMAP runtime: {e}")))?;
+        Ok(ImapSource {
+            runtime,
+            settings,
+            session: None,
+            uid_validity: None,
+        })
+    }
+
+    /// The mailbox's UIDVALIDITY as last seen.
+    pub fn uid_validity(&self) -> Option<u32> {
+        self.uid_validity
+    }
+
+    fn where_(&self) -> String {
+        format!(
+            "{}:{}",
+            self.settings.server.host, self.settings.server.port
+        )
+    }
+
+    /// Connects, logs in and selects the mailbox, unless already done.
+    fn connect(&mut self) -> Result<(), MailError> {
+        if self.session.is_some() {
+            return Ok(());
+        }
+        let settings = self.settings.clone();
+        let where_ = self.where_();
+        let limit = settings.timeout;
+        let session = self.runtime.block_on(async move {
+            let where_ = where_.as_str();
+            let step = |what: &'static str| {
+                move |_| {
+                    fail(format!(
+                        "IMAP {where_}: no answer within {}s while {what}; check that the server is up, or try later",
+                        limit.as_secs()
+                    ))
+                }
+            };
+            let tcp = tokio::time::timeout(limit, TcpStream::connect((settings.server.host.as_str(), settings.server.port)))
+                .await
+                .map_err(step("connecting"))?
+                .map_err(|e| fail(format!("cannot connect to IMAP server {where_}: {e}; check [source] host and port")))?;
+            let tls_error = |e: std::io::Error| {
+                fail(format!("TLS with IMAP server {where_} failed: {e}; check [source] tls (\"tls\" for port 993, \"starttls\" for 143, \"none\" only for a local server)"))
+            };
+            let name = || {
+                ServerName::try_from(settings.server.host.clone())
+                    .map_err(|e| MailError { message: format!("[source] host {:?}: {e}", settings.server.host), transient: false })
+            };
+            let connector = TlsConnector::from(tls_config());
+            let mut client = match settings.server.tls {
+                Tls::Tls => {
+                    let tls = tokio::time::timeout(limit, connector.connect(name()?, tcp)).await.map_err(step("starting TLS"))?.map_err(tls_error)?;
+                    Client::new(Stream::Tls(Box::new(tls)))
+                }
+                Tls::None | Tls::StartTls => Client::new(Stream::Plain(tcp)),
+            };
+            let greeting = tokio::time::timeout(limit, client.read_response()).await.map_err(step("reading the greeting"))?;
+            match greeting {
+                Ok(Some(_)) => {}
+                Ok(None) => return Err(fail(format!("IMAP server {where_} closed the connection at once; check [source] port and tls"))),
+                Err(e) => return Err(fail(format!("IMAP server {where_} sent no greeting: {e}; check [source] port and tls"))),
+            }
+            if settings.server.tls == Tls::StartTls {
+                tokio::time::timeout(limit, client.run_command_and_check_ok("STARTTLS", None))
+                    .await
+                    .map_err(step("asking for STARTTLS"))?
+                    .map_err(|e| fail(format!("IMAP server {where_} refused STARTTLS: {e}; check [source] tls")))?;
+                let Stream::Plain(tcp) = client.into_inner() else { unreachable!("STARTTLS starts on a plain stream") };
+                let tls = tokio::time::timeout(limit, connector.connect(name()?, tcp)).await.map_err(step("starting TLS"))?.map_err(tls_error)?;
+                client = Client::new(Stream::Tls(Box::new(tls)));
+            }
+            let mut session = tokio::time::timeout(limit, client.login(&settings.server.username, &settings.password))
+                .await
+                .map_err(step("logging in"))?
+                .map_err(|(e, _)| MailError {
+                    message: format!(
+                        "IMAP login to {where_} as {} failed: {e}; check the user name and the password in ${}",
+                        settings.server.username, settings.server.password_env
+                    ),
+                    transient: false,
+                })?;
+            let mailbox = tokio::time::timeout(limit, session.select(&settings.mailbox))
+                .await
+                .map_err(step("selecting the mailbox"))?
+                .map_err(|e| MailError {
+                    message: format!("IMAP {where_}: cannot select mailbox {:?}: {e}; check [source] mailbox", settings.mailbox),
+                    transient: false,
+                })?;
+            Ok::<_, MailError>((session, mailbox.uid_validity))
+        })?;
+        self.uid_validity = session.1;
+        self.session = Some(session.0);
+        Ok(())
+    }
+
+    /// Drops the connection after an error, so that the next call reconnects.
+    fn reset(&mut self) {
+        self.session = None;
+    }
+
+    /// Logs out politely.
+    pub fn close(&mut self) {
+        if let Some(mut session) = self.session.take() {
+            let limit = self.settings.timeout;
+            let _ = self
+                .runtime
+                .block_on(async move { tokio::time::timeout(limit, session.logout()).await });
+        }
+    }
+
+    /// Waits with IMAP IDLE until the server reports a change, `max` passes or
+    /// `stop` is set (checked every few seconds). Returns whether mail came.
+    pub fn idle(&mut self, max: Duration, stop: &AtomicBool) -> Result<bool, MailError> {
+        self.connect()?;
+        let Some(session) = self.session.take() else {
+            return Ok(false);
+        };
+        let limit = self.settings.timeout;
+        let where_ = self.where_();
+        let outcome = self.runtime.block_on(async move {
+            let mut handle = session.idle();
+            tokio::time::timeout(limit, handle.init())
+                .await
+                .map_err(|_| fail(format!("IMAP {where_}: no answer to IDLE")))?
+                .map_err(|e| fail(format!("IMAP {where_}: IDLE refused: {e}")))?;
+            let started = Instant::now();
+            let mut woke = false;
+            while !stop.load(Ordering::Relaxed) && started.elapsed() < max {
+                let slice = max
+                    .saturating_sub(started.elapsed())
+                    .min(Duration::from_secs(3));
+                // The library's own timeout restarts on every keepalive, so a
+                // server that says "still here" often would hold us forever:
+                // interrupt the wait ourselves when the slice is over.
+                let (wait, interrupt) = handle.wait_with_timeout(slice);
+                tokio::pin!(wait);
+                let response = tokio::select! {
+                    response = &mut wait => response,
+                    () = tokio::time::sleep(slice) => {
+                        drop(interrupt);
+                        wait.await
+                    }
+                };
+                let response =
+                    response.map_err(|e| fail(format!("IMAP {where_}: IDLE failed: {e}")))?;
+                if matches!(response, IdleResponse::NewData(_)) {
+                    woke = true;
+                    break;
+                }
+            }
+            let session = tokio::time::timeout(limit, handle.done())
+                .await
+                .map_err(|_| fail(format!("IMAP {where_}: no answer to DONE")))?
+                .map_err(|e| fail(format!("IMAP {where_}: DONE failed: {e}")))?;
+            Ok::<_, MailError>((session, woke))
+        });
+        match outcome {
+            Ok((session, woke)) => {
+                self.session = Some(session);
+                Ok(woke)
+            }
+            Err(error) => {
+                self.reset();
+                Err(error)
+            }
+        }
+    }
+}
+
+impl MailSource for ImapSource {
+    fn wait_for_mail(&mut self, max: Duration, stop: &AtomicBool) -> Result<bool, MailError> {
+        // IDLE for at most 25 minutes at a time: servers drop an IDLE after 30.
+        self.idle(max.min(Duration::from_secs(25 * 60)), stop)
+    }
+
+    fn fetch_new(&mut self) -> Result<Vec<Envelope>, MailError> {
+        self.connect()?;
+        let limit = self.settings.timeout;
+        let where_ = self.where_();
+        let query = if self.settings.processed_mailbox.is_some() {
+            "ALL".to_string()
+        } else {
+            format!("UNKEYWORD {DONE_KEYWORD}")
+        };
+        let validity = self.uid_validity.unwrap_or(0);
+        let Some(mut session) = self.session.take() else {
+            return Ok(Vec::new());
+        };
+        let result = self.runtime.block_on(async {
+            let timeout = |what: &str| {
+                fail(format!(
+                    "IMAP {where_}: no answer within {}s while {what}",
+                    limit.as_secs()
+                ))
+            };
+            // NOOP first, so that mail delivered since SELECT is seen.
+            tokio::time::timeout(limit, session.noop())
+                .await
+                .map_err(|_| timeout("checking for new mail"))?
+                .map_err(|e| fail(format!("IMAP {where_}: {e}")))?;
+            let uids = tokio::time::timeout(limit, session.uid_search(&query))
+                .await
+                .map_err(|_| timeout("searching"))?
+                .map_err(|e| fail(format!("IMAP {where_}: search failed: {e}")))?;
+            let mut uids: Vec<u32> = uids.into_iter().collect();
+            uids.sort_unstable();
+            let mut letters = Vec::with_capacity(uids.len());
+            for uid in uids {
+                let fetched = tokio::time::timeout(limit, async {
+                    let mut stream = session
+                        .uid_fetch(uid.to_string(), "(UID INTERNALDATE BODY.PEEK[])")
+                        .await?;
+                    let mut found = None;
+                    while let Some(item) = stream.next().await {
+                        let item = item?;
+                        if item.uid == Some(uid)
+                            && let Some(body) = item.body()
+                        {
+                            found = Some((body.to_vec(), item.internal_date()));
+                        }
+                    }
+                    Ok::<_, async_imap::error::Error>(found)
+                })
+                .await
+                .map_err(|_| timeout("fetching a letter"))?
+                .map_err(|e| fail(format!("IMAP {where_}: fetching UID {uid} failed: {e}")))?;
+                if let Some((raw, internal)) = fetched {
+                    // INTERNALDATE is the postmark; a server that gives none
+                    // (none known) leaves the topmost Received: header.
+                    let arrived = internal
+                        .map(|date| date.with_timezone(&Utc))
+                        .or_else(|| super::maildir::topmost_received(&raw));
+                    let Some(arrived) = arrived else {
+                        return Err(fail(format!(
+                            "IMAP {where_}: UID {uid} has no INTERNALDATE"
+                        )));
+                    };
+                    letters.push(Envelope {
+                        key: format!("imap:{validity}:{uid}"),
+                        raw,
+                        arrived,
+                    });
+                }
+            }
+            Ok::<_, MailError>(letters)
+        });
+        match result {
+            Ok(letters) => {
+                self.session = Some(session);
+                Ok(letters)
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    fn mark_done(&mut self, key: &str) -> Result<(), MailError> {
+        let uid = key.rsplit(':').next().unwrap_or("").to_string();
+        if uid.parse::<u32>().is_err() {
+            return Err(MailError {
+                message: format!("not an IMAP letter key: {key}"),
+                transient: false,
+            });
+        }
+        self.connect()?;
+        let limit = self.settings.timeout;
+        let where_ = self.where_();
+        let processed = self.settings.processed_mailbox.clone();
+        let Some(mut session) = self.session.take() else {
+            return Ok(());
+        };
+        let result = self.runtime.block_on(async {
+            let outcome = tokio::time::timeout(limit, async {
+                match &processed {
+                    Some(target) => session.uid_mv(&uid, target).await,
+                    None => {
+                        let stream = session
+                            .uid_store(&uid, format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD})"))
+                            .await?;
+                        let _ = stream.collect::<Vec<_>>().await;
+                        Ok(())
+                    }
+                }
+            })
+            .await;
+            match outcome {
+                Err(_) => Err(fail(format!(
+                    "IMAP {where_}: no answer while marking UID {uid} done"
+                ))),
+                Ok(Err(e)) => Err(fail(format!(
+                    "IMAP {where_}: marking UID {uid} done failed: {e}"
+                ))),
+                Ok(Ok(())) => Ok(()),
+            }
+        });
+        if result.is_ok() {
+            self.session = Some(session);
+        }
+        result
+    }
+}
+
+impl Drop for ImapSource {
+    fn drop(&mut self) {
+        self.close();
+    }
+}

@@ -1,0 +1,584 @@
+//! The clerk against real servers: Postfix (SMTP on 127.0.0.1:2525) and Dovecot
+//! (IMAP on 127.0.0.1:1143), started by `tests/mailstack.sh`. Players send real
+//! letters by SMTP, `poll` reads the clerk's mailbox over IMAP and sends by SMTP,
+//! and the tests read the partners' and the arbiter's Maildirs.
+//!
+//! When the servers are not running and cannot be started here (no root, no
+//! packages), the tests say so and pass; with `SHTEMPEL_REQUIRE_MAILSTACK=1`
+//! (as `.ci/run` sets) that is a failure instead.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use chrono::{Datelike, NaiveDate};
+use lettre::address::Envelope;
+use lettre::{SmtpTransport, Transport};
+
+use support::{Output, Sent, parse_sent};
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// A child process that is killed when the test ends, however it ends.
+struct Child(std::process::Child);
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+const BOT: &str = "bot@test.local";
+const WHITE: &str = "white@test.local";
+const BLACK: &str = "black@test.local";
+const ARBITER: &str = "arbiter@test.local";
+
+fn root() -> PathBuf {
+    PathBuf::from(
+        std::env::var("MAILSTACK_ROOT").unwrap_or_else(|_| "/tmp/shtempel-mailstack".into()),
+    )
+}
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mailstack.sh")
+}
+
+/// Makes sure the servers run; `false` when they cannot (and that is allowed).
+fn mailstack() -> bool {
+    let up = || {
+        Command::new("bash")
+            .arg(script())
+            .arg("status")
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if up() {
+        return true;
+    }
+    let started = Command::new("bash")
+        .arg(script())
+        .arg("start")
+        .status()
+        .is_ok_and(|s| s.success());
+    if started && up() {
+        return true;
+    }
+    if std::env::var_os("SHTEMPEL_REQUIRE_MAILSTACK").is_some() {
+        panic!(
+            "the mail servers are required (SHTEMPEL_REQUIRE_MAILSTACK) but could not be started"
+        );
+    }
+    eprintln!(
+        "real_mail: Postfix and Dovecot are not available here; skipped (run tests/mailstack.sh start as root)"
+    );
+    false
+}
+
+fn maildir(user: &str) -> PathBuf {
+    root()
+        .join("mail")
+        .join(user.split('@').next().unwrap())
+        .join("Maildir")
+}
+
+fn clear_mailboxes() {
+    for user in ["bot", "white", "black", "arbiter", "secretary"] {
+        for sub in ["new", "cur", ".Done/new", ".Done/cur"] {
+            let dir = maildir(user).join(sub);
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// The messages in a user's Maildir, oldest first.
+fn mailbox(user: &str) -> Vec<Sent> {
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
+    for sub in ["new", "cur"] {
+        for entry in std::fs::read_dir(maildir(user).join(sub))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let modified = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            files.push((modified, entry.path()));
+        }
+    }
+    files.sort();
+    files
+        .iter()
+        .map(|(_, path)| parse_sent(&std::fs::read(path).unwrap()))
+        .collect()
+}
+
+/// Waits until `user` has at least `count` messages.
+fn wait_for(user: &str, count: usize) -> Vec<Sent> {
+    let start = Instant::now();
+    loop {
+        let mail = mailbox(user);
+        if mail.len() >= count || start.elapsed() > Duration::from_secs(20) {
+            return mail;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn smtp_send(from: &str, raw: &[u8]) {
+    let transport = SmtpTransport::builder_dangerous("127.0.0.1")
+        .port(2525)
+        .build();
+    let envelope = Envelope::new(Some(from.parse().unwrap()), vec![BOT.parse().unwrap()]).unwrap();
+    transport
+        .send_raw(&envelope, raw)
+        .expect("Postfix accepts the letter");
+}
+
+fn letter(from: &str, subject: &str, body: &str, id: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {BOT}\r\nSubject: {subject}\r\nMessage-ID: <{id}@players.test.local>\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+fn today() -> NaiveDate {
+    #[allow(clippy::disallowed_methods)]
+    chrono::Utc::now()
+        .with_timezone(&chrono_tz::Europe::Moscow)
+        .date_naive()
+}
+
+struct Clerk {
+    dir: tempfile::TempDir,
+}
+
+impl Clerk {
+    /// A tournament that started `days_ago` days ago, reading the bot's mailbox.
+    fn new(days_ago: u64, source_extra: &str) -> Clerk {
+        let start = today() - chrono::Days::new(days_ago);
+        let end = start + chrono::Days::new(700);
+        let dir = tempfile::tempdir().unwrap();
+        let config = format!(
+            r#"[tournament]
+id = "R"
+name = "Real mail cup"
+start_date = {start}
+end_date = {end}
+timezone = "Europe/Moscow"
+language = "ru"
+
+[bot]
+address = "{BOT}"
+database = "db.sqlite"
+
+[arbiters]
+chief_arbiter = "{ARBITER}"
+chief_secretary = "secretary@test.local"
+
+[source]
+kind = "imap"
+host = "127.0.0.1"
+port = 1143
+tls = "none"
+username = "{BOT}"
+password_env = "SHTEMPEL_TEST_IMAP_PASSWORD"
+{source_extra}
+
+[transport]
+kind = "smtp"
+host = "127.0.0.1"
+port = 2525
+tls = "none"
+
+[[players]]
+id = "white"
+name = "Белый Игрок"
+email = "{WHITE}"
+
+[[players]]
+id = "black"
+name = "Чёрный Игрок"
+email = "{BLACK}"
+
+[[games]]
+id = "1"
+white = "white"
+black = "black"
+"#
+        );
+        std::fs::write(dir.path().join("shtempel.toml"), config).unwrap();
+        Clerk { dir }
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        let output = Command::new(env!("CARGO_BIN_EXE_shtempel"))
+            .arg("--config")
+            .arg(self.dir.path().join("shtempel.toml"))
+            .args(args)
+            .env("SHTEMPEL_TEST_IMAP_PASSWORD", "secret")
+            .output()
+            .unwrap();
+        Output {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    fn poll(&self) -> Output {
+        let out = self.run(&["poll"]);
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        out
+    }
+
+    fn chart(&self) -> serde_json::Value {
+        serde_json::from_str(&self.run(&["chart", "1", "--format", "json"]).stdout).unwrap()
+    }
+}
+
+fn ru_date(day: NaiveDate) -> String {
+    format!("{:02}.{:02}.{}", day.day(), day.month(), day.year())
+}
+
+#[test]
+fn letters_by_smtp_poll_over_imap_forward_and_correct() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    clear_mailboxes();
+    let clerk = Clerk::new(3, "");
+    let day = today();
+    smtp_send(
+        WHITE,
+        &letter(
+            WHITE,
+            "Партия 1",
+            &format!("Партия 1\n1. e4\nВремя: 3/0\nДаты: {}\n", ru_date(day)),
+            "w1",
+        ),
+    );
+    wait_for(BOT, 1);
+    let out = clerk.poll();
+    assert!(
+        out.stdout.contains("forward to black@test.local"),
+        "{}",
+        out.stdout
+    );
+    let black = wait_for(BLACK, 1);
+    assert_eq!(black.len(), 1);
+    assert_eq!(black[0].kind, "forward");
+    assert!(black[0].body.contains("1. e4"), "{}", black[0].body);
+    let white = wait_for(WHITE, 1);
+    assert_eq!(white[0].kind, "ack");
+    // INTERNALDATE is the postmark; the forward's acceptance is the delivery.
+    let chart = clerk.chart();
+    assert_eq!(chart["moves"][0]["sent_on"], day.to_string());
+    assert_eq!(chart["moves"][0]["delivered_on"], day.to_string());
+    assert_eq!(chart["moves"][0]["days"], 3);
+
+    // An idle poll sends nothing and reads nothing again.
+    let out = clerk.poll();
+    assert!(!out.stdout.contains("sent"), "{}", out.stdout);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(mailbox(BLACK).len(), 1);
+    assert_eq!(mailbox(WHITE).len(), 1);
+
+    // Black's letter with a wrong sending date: a correction to him.
+    let yesterday = day - chrono::Days::new(1);
+    let body = format!(
+        "Партия 1\n1... e5\nВремя: 3/0\nДаты: {0}, {0}, {1}\n",
+        ru_date(day),
+        ru_date(yesterday)
+    );
+    smtp_send(BLACK, &letter(BLACK, "Re: [R #1] 1. e4", &body, "b1"));
+    wait_for(BOT, 2);
+    clerk.poll();
+    let black = wait_for(BLACK, 2);
+    assert_eq!(black[1].kind, "correction");
+    assert!(
+        black[1]
+            .body
+            .contains(&format!("{}, а не {}", ru_date(day), ru_date(yesterday))),
+        "{}",
+        black[1].body
+    );
+    let white = wait_for(WHITE, 2);
+    assert_eq!(white[1].kind, "forward");
+    // The clerk's letters are flagged done on the server, not re-read.
+    let out = clerk.poll();
+    assert!(!out.stdout.contains("move"), "{}", out.stdout);
+}
+
+#[test]
+fn overstep_file_carries_the_koi8_original() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    clear_mailboxes();
+    // Started 60 days ago: White's first move, sent today, has used 60 days.
+    let clerk = Clerk::new(60, "");
+    let mut raw = format!(
+        "From: {WHITE}\r\nTo: {BOT}\r\nSubject: =?koi8-r?B?8MHS1MnRIDE=?=\r\nMessage-ID: <koi@players.test.local>\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset=koi8-r\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+    )
+    .into_bytes();
+    raw.extend_from_slice(b"\xf0\xc1\xd2\xd4\xc9\xd1 1\r\n1. e4\r\n\xf7\xd2\xc5\xcd\xd1: 60/0\r\n");
+    smtp_send(WHITE, &raw);
+    wait_for(BOT, 1);
+    clerk.poll();
+    let arbiter = wait_for(ARBITER, 1);
+    assert_eq!(arbiter.len(), 1);
+    assert_eq!(arbiter[0].kind, "overstep-file");
+    let original = arbiter[0]
+        .attachments
+        .iter()
+        .find(|(_, t, _)| t == "message/rfc822")
+        .expect("the letter");
+    let inner = mail_parser::MessageParser::default()
+        .parse(&original.2)
+        .unwrap();
+    assert!(
+        inner.body_text(0).unwrap().contains("Партия 1"),
+        "KOI8-R decoded from the attached original"
+    );
+    assert!(
+        original
+            .2
+            .windows(6)
+            .any(|w| w == b"\xf0\xc1\xd2\xd4\xc9\xd1"),
+        "the original bytes are intact"
+    );
+    assert!(
+        arbiter[0]
+            .attachments
+            .iter()
+            .any(|(n, _, _)| n.ends_with(".pgn"))
+    );
+    let white = wait_for(WHITE, 2);
+    assert!(
+        white
+            .iter()
+            .any(|m| m.kind == "overstep-notice"
+                && m.headers.contains("Disposition-Notification-To"))
+    );
+}
+
+#[test]
+fn a_dead_smtp_server_leaves_mail_in_the_outbox_sent_once_later() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    clear_mailboxes();
+    let clerk = Clerk::new(3, "");
+    smtp_send(
+        WHITE,
+        &letter(WHITE, "Партия 1", "Партия 1\n1. d4\nВремя: 3/0\n", "dead1"),
+    );
+    wait_for(BOT, 1);
+    let postfix = root().join("postfix");
+    let stop = Command::new("postfix")
+        .arg("-c")
+        .arg(&postfix)
+        .arg("stop")
+        .output()
+        .unwrap();
+    assert!(stop.status.success());
+    let out = clerk.run(&["poll"]);
+    assert_eq!(
+        out.code, 1,
+        "a failed send is a failed run:\n{}\n{}",
+        out.stdout, out.stderr
+    );
+    assert!(
+        out.stdout.contains("send-failed") && out.stdout.contains("will retry"),
+        "{}",
+        out.stdout
+    );
+    let start = Command::new("postfix")
+        .arg("-c")
+        .arg(&postfix)
+        .arg("start")
+        .output()
+        .unwrap();
+    assert!(start.status.success());
+    for _ in 0..50 {
+        if std::net::TcpStream::connect("127.0.0.1:2525").is_ok() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The next run waits 5 minutes before a retry; a run tomorrow sends at once.
+    let tomorrow = (today() + chrono::Days::new(1)).to_string();
+    let out = clerk.run(&["poll", "--today", &tomorrow]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(out.stdout.matches("sent ").count(), 2, "{}", out.stdout);
+    let black = wait_for(BLACK, 1);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(mailbox(BLACK).len(), 1, "sent once");
+    assert_eq!(black[0].kind, "warning".replace("warning", "forward"));
+    assert_eq!(clerk.chart()["moves"][0]["delivered_on"], tomorrow);
+    let out = clerk.run(&["poll", "--today", &tomorrow]);
+    assert!(
+        !out.stdout.contains("sent"),
+        "nothing twice: {}",
+        out.stdout
+    );
+}
+
+#[test]
+fn connection_problems_say_what_to_check_and_lose_nothing() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    clear_mailboxes();
+    smtp_send(
+        WHITE,
+        &letter(WHITE, "Партия 1", "Партия 1\n1. c4\nВремя: 3/0\n", "conn1"),
+    );
+    wait_for(BOT, 1);
+    // (change to the config, exit code, words in the one line)
+    let table: [(&str, &str, i32, &str); 4] = [
+        (
+            "username = \"bot@test.local\"",
+            "username = \"nobody@test.local\"",
+            1,
+            "check the user name and the password",
+        ),
+        ("port = 1143", "port = 1", 1, "check [source] host and port"),
+        (
+            "tls = \"none\"\nusername",
+            "tls = \"tls\"\nusername",
+            1,
+            "check [source] tls",
+        ),
+        (
+            "port = 1143",
+            "port = 1143\nmailbox = \"Archive\"",
+            1,
+            "check [source] mailbox",
+        ),
+    ];
+    for (from, to, code, words) in table {
+        let clerk = Clerk::new(3, "");
+        let path = clerk.dir.path().join("shtempel.toml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{from}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        let out = clerk.run(&["poll"]);
+        assert_eq!(out.code, code, "{to}: {}", out.stderr);
+        assert!(out.stderr.contains(words), "{to}: {}", out.stderr);
+        assert_eq!(
+            out.stderr.trim().lines().count(),
+            1,
+            "one line: {}",
+            out.stderr
+        );
+    }
+    // No password in the environment: a configuration problem.
+    let clerk = Clerk::new(3, "");
+    let output = Command::new(env!("CARGO_BIN_EXE_shtempel"))
+        .arg("--config")
+        .arg(clerk.dir.path().join("shtempel.toml"))
+        .arg("poll")
+        .env_remove("SHTEMPEL_TEST_IMAP_PASSWORD")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("SHTEMPEL_TEST_IMAP_PASSWORD is not set")
+    );
+    // Nothing was lost or marked done: a good run now reads the letter.
+    let out = clerk.poll();
+    assert!(out.stdout.contains("move"), "{}", out.stdout);
+    assert_eq!(wait_for(BLACK, 1).len(), 1);
+}
+
+#[test]
+fn watch_wakes_on_new_mail_and_stops_on_sigterm() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    clear_mailboxes();
+    let clerk = Clerk::new(
+        3,
+        "processed_mailbox = \"INBOX\""
+            .replace("INBOX", "Done")
+            .as_str(),
+    );
+    // The processed mailbox must exist on the server.
+    let _ = std::fs::create_dir_all(maildir(BOT).join(".Done/new"));
+    let _ = std::fs::create_dir_all(maildir(BOT).join(".Done/cur"));
+    let _ = std::fs::create_dir_all(maildir(BOT).join(".Done/tmp"));
+    let _ = Command::new("chown")
+        .args(["-R", "vmail:vmail"])
+        .arg(maildir(BOT))
+        .status();
+    let mut child = Child(
+        Command::new(env!("CARGO_BIN_EXE_shtempel"))
+            .arg("--config")
+            .arg(clerk.dir.path().join("shtempel.toml"))
+            .args(["watch", "--interval", "5"])
+            .env("SHTEMPEL_TEST_IMAP_PASSWORD", "secret")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    std::thread::sleep(Duration::from_secs(2));
+    smtp_send(
+        WHITE,
+        &letter(
+            WHITE,
+            "Партия 1",
+            "Партия 1\n1. Кf3\nВремя: 3/0\n",
+            "watch1",
+        ),
+    );
+    let black = wait_for(BLACK, 1);
+    assert_eq!(black.len(), 1, "the forward came while watch was idling");
+    // The letter was moved to the processed mailbox.
+    let moved = std::fs::read_dir(maildir(BOT).join(".Done/cur"))
+        .map(|d| d.count())
+        .unwrap_or(0)
+        + std::fs::read_dir(maildir(BOT).join(".Done/new"))
+            .map(|d| d.count())
+            .unwrap_or(0);
+    assert_eq!(moved, 1);
+    let started = Instant::now();
+    Command::new("kill")
+        .arg("-TERM")
+        .arg(child.0.id().to_string())
+        .status()
+        .unwrap();
+    let status = child.0.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "stopped in {:?}",
+        started.elapsed()
+    );
+    let mut stdout = String::new();
+    use std::io::Read;
+    child
+        .0
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    assert!(stdout.contains("watch: stopped"), "{stdout}");
+}
