@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Private Postfix and Dovecot on loopback for the real-mail tests (see
 # ../shared/spec/mail-stack.md): SMTP on 127.0.0.1:2525, IMAP on 127.0.0.1:1143,
-# mailboxes bot, white, black, arbiter and secretary @test.local, password "secret".
+# mailboxes bot, white, black, arbiter and secretary @test.local, password "secret"
+# (white+anything@test.local reaches white, and so on).
 # Nothing leaves the machine: every other destination is an error transport.
 #
 #   tests/mailstack.sh start   install what is missing, (re)start both servers
@@ -58,6 +59,7 @@ inet_protocols = ipv4
 myhostname = mail.test.local
 mydestination =
 mynetworks = 127.0.0.0/8
+recipient_delimiter = +
 virtual_mailbox_domains = test.local
 virtual_mailbox_base = $ROOT/mail
 virtual_mailbox_maps = texthash:$ROOT/postfix/vmailbox
