@@ -1364,6 +1364,40 @@ impl Clerk<'_> {
         Ok(())
     }
 
+    /// Answers an arbiter's letter that decides nothing.
+    fn refuse_arbiter(
+        &self,
+        state: Option<&GameState>,
+        mail: &Mail,
+        read: &Letter,
+        why: &str,
+        reason: String,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let Some(stored) = plan.letter.as_mut() else {
+            return Err("no letter to refuse".into());
+        };
+        stored.disposition = Disposition::Refused;
+        stored.reason = why.to_string();
+        let model = json!({
+            "reasons": [reason],
+            "read": self.read_model(read, stored.postmark, None),
+            "next": Value::Null,
+            "games": Value::Null,
+        });
+        let message = self.message(
+            "refused",
+            "refused",
+            state,
+            vec![self.arbiter()],
+            vec![],
+            model,
+            mail.message_id.clone(),
+        )?;
+        plan.messages.push(message);
+        Ok(())
+    }
+
     /// The chief arbiter's decisions (2.5.5).
     fn plan_arbiter(
         &self,
@@ -1373,44 +1407,22 @@ impl Clerk<'_> {
         plan: &mut Plan,
     ) -> Result<(), String> {
         let lang = self.lang();
-        let stored = plan.letter.as_mut().expect("letter");
+        let Some(stored) = plan.letter.as_mut() else {
+            return Err("the arbiter's letter was not recorded".into());
+        };
         let Some(ruling) = read.rulings.first() else {
-            stored.disposition = Disposition::Refused;
-            stored.reason = "no ruling found in the arbiter's letter".into();
-            let reasons = vec![lang.pick(
+            let reason = lang.pick(
                 "в письме не найдено решение. Напишите отдельной строкой: CONFIRM N (просрочка подтверждена), REJECT N (просрочки нет) или CONTINUE N (материалы неполны, игра продолжается), где N — номер партии",
                 "no decision was found in the letter. Write on a line of its own: CONFIRM N (overstep confirmed), REJECT N (no overstep) or CONTINUE N (incomplete file, play on), N being the game",
-            ).to_string()];
-            let model = json!({"reasons": reasons, "read": self.read_model(read, stored.postmark, None), "next": Value::Null, "games": Value::Null});
-            plan.messages.push(self.message(
-                "refused",
-                "refused",
-                None,
-                vec![self.arbiter()],
-                vec![],
-                model,
-                mail.message_id.clone(),
-            )?);
-            return Ok(());
+            );
+            return self.refuse_arbiter(None, mail, read, "no ruling found", reason.into(), plan);
         };
         let Some(game_config) = self.config.game(&ruling.game).cloned() else {
-            stored.disposition = Disposition::Refused;
-            stored.reason = format!("no game {}", ruling.game);
-            let reasons = vec![match lang {
+            let reason = match lang {
                 Lang::Ru => format!("в турнире нет партии «{}»", ruling.game),
                 Lang::En => format!("the tournament has no game \"{}\"", ruling.game),
-            }];
-            let model = json!({"reasons": reasons, "read": self.read_model(read, stored.postmark, None), "next": Value::Null, "games": Value::Null});
-            plan.messages.push(self.message(
-                "refused",
-                "refused",
-                None,
-                vec![self.arbiter()],
-                vec![],
-                model,
-                mail.message_id.clone(),
-            )?);
-            return Ok(());
+            };
+            return self.refuse_arbiter(None, mail, read, "no such game", reason, plan);
         };
         let mut state = GameState::load(self.config, store, &game_config)?;
         stored.game = Some(state.id().to_string());
@@ -1419,26 +1431,21 @@ impl Clerk<'_> {
             .suspension
             .filter(|_| state.ledger.status == Status::Suspended)
         else {
-            stored.disposition = Disposition::Refused;
-            stored.reason = format!("game {} is not suspended", state.id());
-            let reasons = vec![match lang {
+            let reason = match lang {
                 Lang::Ru => format!("партия {} не приостановлена, решать нечего", state.id()),
                 Lang::En => format!(
                     "game {} is not suspended; there is nothing to decide",
                     state.id()
                 ),
-            }];
-            let model = json!({"reasons": reasons, "read": self.read_model(read, stored.postmark, None), "next": Value::Null, "games": Value::Null});
-            plan.messages.push(self.message(
-                "refused",
-                "refused",
+            };
+            return self.refuse_arbiter(
                 Some(&state),
-                vec![self.arbiter()],
-                vec![],
-                model,
-                mail.message_id.clone(),
-            )?);
-            return Ok(());
+                mail,
+                read,
+                "game not suspended",
+                reason,
+                plan,
+            );
         };
         let offender = suspension.offender;
         stored.disposition = Disposition::Applied;
