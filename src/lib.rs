@@ -80,6 +80,7 @@ pub mod clerk;
 pub mod config;
 pub mod demo;
 pub mod duties;
+pub mod fault;
 pub mod render;
 pub mod run;
 pub mod store;

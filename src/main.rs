@@ -119,10 +119,23 @@ fn run_error(message: impl Into<String>) -> Failure {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // A panic is caught around each letter and reported in words; nothing of
+    // Rust's own panic output reaches a user.
+    std::panic::set_hook(Box::new(|_| {}));
     // The one reading of the clock in the program (style.md: the clock is an input).
     #[allow(clippy::disallowed_methods)]
     let now = Utc::now();
-    match dispatch(cli, now) {
+    let outcome = std::panic::catch_unwind(|| dispatch(cli, now)).unwrap_or_else(|panic| {
+        let text = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        Err(run_error(format!(
+            "internal error, please report it: {text}"
+        )))
+    });
+    match outcome {
         Ok(code) => ExitCode::from(code),
         Err(failure) => {
             eprintln!("shtempel: {}", failure.message);
@@ -283,14 +296,20 @@ fn print_event(event: &Event, json: bool) {
 }
 
 fn poll(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
+    if let Some(parent) = config.database.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| run_error(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    let Some(_lock) = run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
+    else {
+        // Another run is at work (cron started this one too early): it will
+        // see the same mail, so this one has nothing to do.
+        return Ok(0);
+    };
+    shtempel::fault::point("after-lock");
     let templates = templates(config)?;
     let mut source = source(config)?;
     let mut transport = transport(config)?;
-    let Some(_lock) = run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
-    else {
-        // Another run is at work: this one has nothing to do.
-        return Ok(0);
-    };
     let mut store = open_store(config)?;
     let clerk = Clerk {
         config,

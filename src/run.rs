@@ -14,9 +14,10 @@ use sha2::{Digest, Sha256};
 
 use crate::clerk::{Clerk, Event, GameState, Plan};
 use crate::config::Config;
+use crate::fault;
 use crate::mail::compose::{self, Sender};
 use crate::mail::{MailSource, Transport};
-use crate::store::{NewOutbox, Store};
+use crate::store::{Disposition, NewOutbox, Store, StoredLetter};
 
 /// What a pass did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -126,6 +127,7 @@ pub fn commit(
             for message in &composed {
                 w.outbox(message, today)?;
             }
+            fault::point("after-outbox-insert");
             Ok(())
         })
         .map_err(|e| format!("database: {e}"))
@@ -145,6 +147,7 @@ pub fn send_pending(
     {
         match transport.send(&item.recipients, &item.raw) {
             Ok(receipt) => {
+                fault::point("after-send");
                 store
                     .mark_sent(&item, clerk.clock.now, &receipt.line, clerk.clock.today)
                     .map_err(|e| format!("database: {e}"))?;
@@ -186,6 +189,83 @@ pub fn send_pending(
     Ok(())
 }
 
+/// How many runs a letter may fail before it is set aside.
+pub const POISON_RUNS: u32 = 3;
+
+/// What a caught panic said.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    let text = panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown failure".into());
+    format!("the clerk failed on this letter ({text})")
+}
+
+/// A letter that could not be processed stays in the source for the next run;
+/// after `POISON_RUNS` failed runs it is quarantined: kept in the database with
+/// its reason, marked done, and reported, so that it stops blocking nothing and
+/// is never lost.
+fn failed_letter(
+    store: &mut Store,
+    source: &mut dyn MailSource,
+    clerk: &Clerk<'_>,
+    envelope: &crate::mail::Envelope,
+    error: &str,
+    summary: &mut Summary,
+    events: &mut dyn FnMut(Event),
+) -> Result<(), String> {
+    summary.failures += 1;
+    let runs = store
+        .record_failure(&envelope.key, error, clerk.clock.now)
+        .map_err(|e| format!("database: {e}"))?;
+    if runs < POISON_RUNS {
+        events(Event {
+            event: "letter-failed",
+            game: None,
+            from: None,
+            detail: format!(
+                "{}: {error}; left for the next run ({runs} of {POISON_RUNS})",
+                envelope.key
+            ),
+        });
+        return Ok(());
+    }
+    let letter = StoredLetter {
+        dedup_key: format!(
+            "quarantine:{}",
+            crate::clerk::dedup_key(None, &envelope.raw)
+        ),
+        message_id: None,
+        source_key: envelope.key.clone(),
+        arrived: envelope.arrived,
+        postmark: crate::rules::postmark_date(&envelope.arrived, clerk.config.timezone),
+        sender: None,
+        game: None,
+        color: None,
+        disposition: Disposition::Quarantined,
+        reason: error.to_string(),
+        parse_json: None,
+        raw: envelope.raw.clone(),
+    };
+    store
+        .write(|w| w.letter(&letter).map(|_| ()))
+        .map_err(|e| format!("database: {e}"))?;
+    source
+        .mark_done(&envelope.key)
+        .map_err(|e| format!("source: {e}"))?;
+    events(Event {
+        event: "quarantined",
+        game: None,
+        from: None,
+        detail: format!(
+            "{}: failed {runs} runs ({error}); kept in the database and set aside for the director",
+            envelope.key
+        ),
+    });
+    Ok(())
+}
+
 /// One pass: letters first, then the calendar (rules.md 2.4: a letter that came
 /// in time is never overtaken by a silence check).
 pub fn poll(
@@ -199,39 +279,51 @@ pub fn poll(
     let mut summary = Summary::default();
     send_pending(store, transport, clerk, &mut summary, events)?;
     let letters = source.fetch_new().map_err(|e| format!("source: {e}"))?;
+    fault::point("after-fetch");
     for envelope in letters {
-        let planned = catch_unwind(AssertUnwindSafe(|| clerk.plan(store, &envelope)));
+        let planned = catch_unwind(AssertUnwindSafe(|| {
+            fault::poison(&envelope.raw);
+            clerk.plan(store, &envelope)
+        }));
         let plan = match planned {
             Ok(Ok(plan)) => plan,
             Ok(Err(error)) => {
-                summary.failures += 1;
-                events(Event {
-                    event: "letter-failed",
-                    game: None,
-                    from: None,
-                    detail: format!("{}: {error}; left for the next run", envelope.key),
-                });
+                failed_letter(
+                    store,
+                    source,
+                    clerk,
+                    &envelope,
+                    &error,
+                    &mut summary,
+                    events,
+                )?;
                 continue;
             }
-            Err(_) => {
-                summary.failures += 1;
-                events(Event {
-                    event: "letter-failed",
-                    game: None,
-                    from: None,
-                    detail: format!(
-                        "{}: the letter made the clerk fail; left for the next run",
-                        envelope.key
-                    ),
-                });
+            Err(panic) => {
+                let error = panic_message(panic.as_ref());
+                failed_letter(
+                    store,
+                    source,
+                    clerk,
+                    &envelope,
+                    &error,
+                    &mut summary,
+                    events,
+                )?;
                 continue;
             }
         };
+        fault::point("after-parse");
         let cause = plan
             .letter
             .as_ref()
             .map_or_else(|| envelope.key.clone(), |l| l.dedup_key.clone());
         commit(store, config, clerk, &plan, &cause)?;
+        fault::point("after-commit");
+        store
+            .forget_failure(&envelope.key)
+            .map_err(|e| format!("database: {e}"))?;
+        fault::point("before-mark-done");
         source
             .mark_done(&envelope.key)
             .map_err(|e| format!("source: {e}"))?;

@@ -49,6 +49,7 @@ impl Transport for FileTransport {
             transient: true,
         };
         fs::write(&tmp, raw).map_err(io)?;
+        crate::fault::point("during-send");
         fs::rename(&tmp, &path).map_err(io)?;
         Ok(Receipt {
             line: format!("written to {}", path.display()),

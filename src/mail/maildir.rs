@@ -107,10 +107,20 @@ impl MailSource for Maildir {
             format!("{key}:2,S")
         };
         let to = self.root.join("cur").join(name);
-        fs::rename(&from, &to).map_err(|error| MailError {
+        let io = |error: std::io::Error| MailError {
             message: format!("cannot move {} to cur/: {error}", from.display()),
             transient: true,
-        })
+        };
+        // Link, then unlink: a crash between the two leaves the letter in both
+        // folders, and the next run finds it in new/ again, sees it was applied
+        // (by its key) and finishes the move. Never in neither.
+        match fs::hard_link(&from, &to) {
+            Ok(()) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(error) => return Err(io(error)),
+        }
+        crate::fault::point("during-mark-done");
+        fs::remove_file(&from).map_err(io)
     }
 }
 

@@ -30,6 +30,8 @@ pub enum Disposition {
     Refused,
     /// Recorded and left alone: an auto-reply, a bounce, a stranger, a loop.
     Ignored,
+    /// Failed on several runs; kept for the director and left alone.
+    Quarantined,
 }
 
 impl Disposition {
@@ -38,6 +40,7 @@ impl Disposition {
             Disposition::Applied => "applied",
             Disposition::Refused => "refused",
             Disposition::Ignored => "ignored",
+            Disposition::Quarantined => "quarantined",
         }
     }
 }
@@ -437,6 +440,30 @@ impl Store {
              WHERE id = ?1",
             params![item.id, error, permanent, at.to_rfc3339()],
         )?;
+        Ok(())
+    }
+
+    /// Counts one more failed run for a letter; returns how many it has had.
+    pub fn record_failure(
+        &mut self,
+        source_key: &str,
+        error: &str,
+        at: DateTime<Utc>,
+    ) -> Result<u32> {
+        self.conn.query_row(
+            "INSERT INTO failures (source_key, runs, last_error, last_at) VALUES (?1, 1, ?2, ?3)
+             ON CONFLICT (source_key) DO UPDATE SET runs = runs + 1, last_error = ?2, last_at = ?3
+             RETURNING runs",
+            params![source_key, error, at.to_rfc3339()],
+            |r| r.get(0),
+        )
+    }
+
+    /// A letter that went through after failing before.
+    pub fn forget_failure(&mut self, source_key: &str) -> Result<()> {
+        self.conn
+            .prepare_cached("DELETE FROM failures WHERE source_key = ?1")?
+            .execute(params![source_key])?;
         Ok(())
     }
 

@@ -90,6 +90,13 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE games ADD COLUMN resumed_on TEXT;",
     // 3: when a message was last tried, for retries with a growing delay.
     "ALTER TABLE outbox ADD COLUMN last_attempt TEXT;",
+    // 4: letters that failed, counted by run, until they are quarantined.
+    "CREATE TABLE failures (
+        source_key TEXT PRIMARY KEY,
+        runs INTEGER NOT NULL,
+        last_error TEXT NOT NULL,
+        last_at TEXT NOT NULL
+    );",
 ];
 
 pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {

@@ -1,0 +1,269 @@
+//! Crash safety, overlapping runs and poison letters (issue: never lose, never
+//! double). The debug binary aborts at an injected fault point
+//! (`SHTEMPEL_FAULT`, see `src/fault.rs`); the next runs must finish the work
+//! with nothing lost, nothing applied twice, and a message sent twice only when
+//! the crash fell between the transport's OK and the mark, then with one
+//! Message-ID.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use support::*;
+
+/// Three letters of one game: each is acked and forwarded, six messages in all.
+fn three_letters(t: &mut Tournament) {
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.letter(
+        BLACK,
+        "2026-11-03",
+        "Re: [T #1]",
+        "Game 1\n1... e5\nTime: 2/0\nDates: 2026-11-03, 2026-11-03, 2026-11-03\n",
+    );
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 2/0\nDates: 2026-11-03, 2026-11-03, 2026-11-03\n",
+    );
+}
+
+fn poll_with(t: &Tournament, env: &[(&str, &str)]) -> std::process::Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_shtempel"));
+    command
+        .arg("--config")
+        .arg(t.path().join("shtempel.toml"))
+        .args(["poll", "--today", "2026-11-03"]);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.output().unwrap()
+}
+
+fn count(dir: &std::path::Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_crash_at_any_step_loses_nothing_and_doubles_nothing() {
+    // (fault point, which passage) — every step of a letter's life, on its first
+    // and on a later letter of the batch.
+    let points = [
+        "after-fetch",
+        "after-parse",
+        "after-outbox-insert",
+        "after-commit",
+        "before-mark-done",
+        "during-mark-done",
+        "during-send",
+        "after-send",
+    ];
+    let mut table = Vec::new();
+    for point in points {
+        // A point reached once a run has only a first passage.
+        let passages: &[usize] = if point == "after-fetch" {
+            &[1]
+        } else {
+            &[1, 2]
+        };
+        for &passage in passages {
+            let mut t = Tournament::new();
+            three_letters(&mut t);
+            let fault = format!("{point}:{passage}");
+            let crashed = poll_with(&t, &[("SHTEMPEL_FAULT", &fault)]);
+            let crashed_code = crashed.status.code();
+            assert_eq!(
+                crashed_code, None,
+                "{fault}: the fault fired (the run was killed)"
+            );
+            // Two clean runs finish whatever the crash left.
+            for _ in 0..2 {
+                let out = poll_with(&t, &[]);
+                assert!(
+                    out.status.success(),
+                    "{fault}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+            let chart = t.chart("1");
+            let sans: Vec<&str> = chart["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["san"].as_str().unwrap())
+                .collect();
+            assert_eq!(
+                sans,
+                ["e4", "e5", "Nf3"],
+                "{fault}: every letter applied exactly once"
+            );
+            assert_eq!(
+                count(&t.path().join("inbox/new")),
+                0,
+                "{fault}: every letter done"
+            );
+            assert_eq!(
+                count(&t.path().join("inbox/cur")),
+                3,
+                "{fault}: every letter kept"
+            );
+            let mail = t.outbox();
+            let mut by_id: BTreeMap<String, Vec<String>> = BTreeMap::new();
+            for sent in &mail {
+                by_id
+                    .entry(sent.message_id.clone())
+                    .or_default()
+                    .push(sent.kind.clone());
+            }
+            assert_eq!(
+                by_id.len(),
+                6,
+                "{fault}: six distinct messages: {:?}",
+                kinds(&mail)
+            );
+            let doubled = mail.len() - by_id.len();
+            if point != "after-send" {
+                assert_eq!(
+                    doubled,
+                    0,
+                    "{fault}: nothing sent twice: {:?}",
+                    kinds(&mail)
+                );
+            } else {
+                assert!(
+                    doubled <= 1,
+                    "{fault}: at most the one message in flight twice"
+                );
+            }
+            table.push(format!("{fault:<24} crash exit {crashed_code:?}, then 3 moves, 6 messages, {doubled} sent twice"));
+        }
+    }
+    eprintln!("{}", table.join("\n"));
+}
+
+#[test]
+fn a_letter_that_keeps_failing_is_quarantined_after_three_runs() {
+    let mut t = Tournament::new();
+    three_letters(&mut t);
+    t.letter(
+        BLACK,
+        "2026-11-03",
+        "Re: [T #1] POISON",
+        "Game 1\n2... Nc6 POISON\n",
+    );
+    let env = [("SHTEMPEL_FAULT", "panic-letter:POISON")];
+    for run in 1..=3 {
+        let out = poll_with(&t, &env);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "run {run}: a failed letter is a failed run"
+        );
+        assert!(
+            !stderr.contains("panicked"),
+            "no panic output reaches the user: {stderr}"
+        );
+        if run < 3 {
+            assert!(
+                stdout.contains(&format!("left for the next run ({run} of 3)")),
+                "{stdout}"
+            );
+        } else {
+            assert!(
+                stdout.contains("quarantined") && stdout.contains("set aside for the director"),
+                "{stdout}"
+            );
+        }
+    }
+    // The other letters went on; the poison letter is kept but no longer read.
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 3);
+    assert_eq!(count(&t.path().join("inbox/new")), 0);
+    let out = poll_with(&t, &env);
+    assert!(out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("POISON"));
+}
+
+#[test]
+fn one_run_at_a_time() {
+    let mut t = Tournament::new();
+    three_letters(&mut t);
+    let config = t.path().join("shtempel.toml");
+    let spawn = |stall: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_shtempel"));
+        command
+            .arg("--config")
+            .arg(&config)
+            .args(["poll", "--today", "2026-11-03"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if !stall.is_empty() {
+            command.env("SHTEMPEL_STALL", stall);
+        }
+        command.spawn().unwrap()
+    };
+    // Eight runs at once, each of which would hold the lock for 3 seconds.
+    let started = Instant::now();
+    let waiters: Vec<_> = (0..8)
+        .map(|_| {
+            let child = spawn("after-lock:3");
+            std::thread::spawn(move || {
+                let out = child.wait_with_output().unwrap();
+                (started.elapsed(), out)
+            })
+        })
+        .collect();
+    let results: Vec<_> = waiters.into_iter().map(|w| w.join().unwrap()).collect();
+    let (workers, idle): (Vec<_>, Vec<_>) =
+        results.iter().partition(|(_, out)| !out.stdout.is_empty());
+    assert_eq!(workers.len(), 1, "exactly one run worked");
+    assert!(workers[0].0 >= Duration::from_secs(3));
+    for (elapsed, out) in &idle {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stderr.is_empty(), "a run that finds the lock is quiet");
+        assert!(
+            *elapsed < Duration::from_secs(1),
+            "the others exit within a second: {elapsed:?}"
+        );
+    }
+    assert_eq!(t.outbox().len(), 6);
+
+    // A holder killed with -9: the kernel frees the lock, the next run goes at once.
+    t.letter(
+        BLACK,
+        "2026-11-03",
+        "Re: [T #1]",
+        "Game 1\n2... Nc6\nTime: 2/0\nDates: 2026-11-03, 2026-11-03, 2026-11-03\n",
+    );
+    let mut holder = spawn("after-lock:30");
+    std::thread::sleep(Duration::from_millis(500));
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    let next = Instant::now();
+    let out = poll_with(&t, &[]);
+    assert!(out.status.success());
+    assert!(
+        next.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        next.elapsed()
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("2... Nc6"));
+}
