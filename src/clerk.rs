@@ -340,7 +340,223 @@ impl<'a> Clerk<'a> {
 
     /// Plans what to do with one letter. Never writes anything.
     pub fn plan(&self, store: &Store, envelope: &Envelope) -> Result<Plan, String> {
-        let parsed = mime::parse(&envelope.raw, &self.config.address);
+        let mut plan = self.plan_letter(store, envelope)?;
+        self.limit_replies(store, &mut plan)?;
+        Ok(plan)
+    }
+
+    /// Replies that would pass `max_replies_per_day` to one address are
+    /// dropped; the first one over the limit becomes a single notice.
+    fn limit_replies(&self, store: &Store, plan: &mut Plan) -> Result<(), String> {
+        const REPLIES: &[&str] = &[
+            "ack",
+            "correction",
+            "warning",
+            "penalty",
+            "refused",
+            "limit",
+        ];
+        let Some(sender) = plan.letter.as_ref().and_then(|l| l.sender.clone()) else {
+            return Ok(());
+        };
+        let max = self.config.limits.max_replies_per_day;
+        let mut sent = store
+            .replies_on(&sender, self.clock.today, REPLIES)
+            .map_err(|e| format!("database: {e}"))?;
+        let mut kept = Vec::with_capacity(plan.messages.len());
+        for message in std::mem::take(&mut plan.messages) {
+            let reply = REPLIES.contains(&message.kind)
+                && message.to.first().is_some_and(|to| to.email == sender);
+            if !reply {
+                kept.push(message);
+                continue;
+            }
+            if sent < max {
+                sent += 1;
+                kept.push(message);
+            } else if sent == max {
+                sent += 1;
+                let to = message.to.clone();
+                let model = json!({"count": max});
+                let notice = self.message(
+                    "limit",
+                    "refused",
+                    None,
+                    to,
+                    vec![],
+                    model,
+                    message.in_reply_to.clone(),
+                )?;
+                kept.push(notice);
+                plan.events.push(Event {
+                    event: "reply-limit",
+                    game: message.game.clone(),
+                    from: Some(sender.clone()),
+                    detail: format!("{max} replies today: one notice, then silence"),
+                });
+            } else if message.delivers.is_some() {
+                // A reply that carries a move (a conditional reply) still goes.
+                kept.push(message);
+            }
+        }
+        plan.messages = kept;
+        Ok(())
+    }
+
+    /// Whether a letter proves its sender as `[security]` asks: our own
+    /// server's Authentication-Results for the sender's domain, and the
+    /// player's secret word where he has one.
+    fn authentic(&self, mail: &Mail, player: Option<&Player>) -> Result<(), String> {
+        let security = &self.config.security;
+        if let Some(trusted) = &security.trusted_authserv_id {
+            let method = match security.require {
+                crate::config::Require::None => None,
+                crate::config::Require::Dkim => Some("dkim"),
+                crate::config::Require::Spf => Some("spf"),
+            };
+            if let Some(method) = method {
+                let domain = mail
+                    .from
+                    .as_deref()
+                    .and_then(|f| f.rsplit_once('@'))
+                    .map(|(_, d)| d)
+                    .unwrap_or("");
+                let passed = mail
+                    .auth_results
+                    .iter()
+                    .any(|header| auth_passes(header, trusted, method, domain));
+                if !passed {
+                    return Err(format!("no {method}=pass for {domain} from {trusted}"));
+                }
+            }
+        }
+        if let Some(secret) = player.and_then(|p| p.secret.as_deref()) {
+            let written = letter::quote::own_lines(&mail.text)
+                .into_iter()
+                .find_map(|(_, line)| secret_on(line));
+            match written {
+                Some(word) if constant_time_eq(word.as_bytes(), secret.as_bytes()) => {}
+                Some(_) => return Err("the secret word is wrong".into()),
+                None => return Err("the secret word is missing".into()),
+            }
+        }
+        Ok(())
+    }
+
+    /// A letter that fails `authentic`: nothing changes; the registered address
+    /// it claims gets a notice, nobody else.
+    fn forged(
+        &self,
+        who: Recipient,
+        why: &str,
+        mut stored: StoredLetter,
+        mail: &Mail,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        stored.disposition = Disposition::Ignored;
+        stored.reason = format!("not verified: {why}");
+        plan.events.push(Event {
+            event: "forged",
+            game: None,
+            from: Some(who.email.clone()),
+            detail: stored.reason.clone(),
+        });
+        let reason = match self.lang() {
+            Lang::Ru => format!(
+                "секретарь не может убедиться, что письмо отправлено вами ({why}); ничего не изменено. Если письмо ваше, проверьте настройки почты или секретное слово"
+            ),
+            Lang::En => format!(
+                "the clerk cannot verify that this letter comes from you ({why}); nothing was changed. If you sent it, check your mail settings or your secret word"
+            ),
+        };
+        let read = letter::Letter::default();
+        let model = json!({"reasons": [reason], "read": self.read_model(&read, stored.postmark, None), "next": Value::Null, "games": Value::Null});
+        plan.messages.push(self.message(
+            "refused",
+            "refused",
+            None,
+            vec![who],
+            vec![],
+            model,
+            mail.message_id.clone(),
+        )?);
+        plan.letter = Some(stored);
+        Ok(())
+    }
+
+    /// A letter over `max_letter_bytes`: kept, not read; a player gets a notice.
+    fn oversized(
+        &self,
+        envelope: &Envelope,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let limit = self.config.limits.max_letter_bytes;
+        stored.disposition = Disposition::Refused;
+        stored.reason = format!(
+            "{} bytes, over the limit of {limit}: not read",
+            envelope.raw.len()
+        );
+        plan.events.push(Event {
+            event: "too-large",
+            game: None,
+            from: stored.sender.clone(),
+            detail: stored.reason.clone(),
+        });
+        let Some(player) = stored
+            .sender
+            .as_deref()
+            .and_then(|s| self.config.player_by_email(s))
+        else {
+            return Ok(());
+        };
+        let reason = match self.lang() {
+            Lang::Ru => format!(
+                "письмо слишком большое ({} КБ, предел {} КБ) и не прочитано. Пришлите ход обычным текстом, без вложений",
+                envelope.raw.len() / 1024,
+                limit / 1024
+            ),
+            Lang::En => format!(
+                "the letter is too large ({} KB, the limit is {} KB) and was not read. Send the move as plain text, without attachments",
+                envelope.raw.len() / 1024,
+                limit / 1024
+            ),
+        };
+        let read = letter::Letter::default();
+        let model = json!({"reasons": [reason], "read": self.read_model(&read, stored.postmark, None), "next": Value::Null, "games": Value::Null});
+        plan.messages.push(self.message(
+            "refused",
+            "refused",
+            None,
+            vec![recipient(player)],
+            vec![],
+            model,
+            stored.message_id.clone(),
+        )?);
+        Ok(())
+    }
+
+    fn plan_letter(&self, store: &Store, envelope: &Envelope) -> Result<Plan, String> {
+        let oversized = envelope.raw.len() > self.config.limits.max_letter_bytes;
+        // An oversized letter is read for its headers only.
+        let head_end = envelope
+            .raw
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .map(|at| at + 4)
+            .or_else(|| {
+                envelope
+                    .raw
+                    .windows(2)
+                    .position(|w| w == b"\n\n")
+                    .map(|at| at + 2)
+            });
+        let readable = if oversized {
+            &envelope.raw[..head_end.unwrap_or(0).min(64 * 1024)]
+        } else {
+            &envelope.raw[..]
+        };
+        let parsed = mime::parse(readable, &self.config.address);
         let key = dedup_key(parsed.as_ref(), &envelope.raw);
         // The source knows the postmark (rules.md 2.1): INTERNALDATE, or the
         // topmost Received: header of a Maildir letter.
@@ -392,7 +608,25 @@ impl<'a> Clerk<'a> {
             plan.letter = Some(stored);
             return Ok(plan);
         }
+        if oversized {
+            self.oversized(envelope, &mut stored, &mut plan)?;
+            plan.letter = Some(stored);
+            return Ok(plan);
+        }
         let sender = mail.from.clone().unwrap_or_default();
+        let claimed = if sender == self.config.chief_arbiter {
+            Some((self.arbiter(), None))
+        } else {
+            self.config
+                .player_by_email(&sender)
+                .map(|p| (recipient(p), Some(p)))
+        };
+        if let Some((who, player)) = claimed
+            && let Err(why) = self.authentic(&mail, player)
+        {
+            self.forged(who, &why, stored, &mail, &mut plan)?;
+            return Ok(plan);
+        }
         let read = letter::read(&mail.text);
         stored.parse_json = serde_json::to_string(&read).ok();
         if sender == self.config.chief_arbiter {
@@ -757,11 +991,11 @@ impl Clerk<'_> {
                 model,
                 None,
             )?;
-            supplement.attachments.push(Attachment {
-                name: format!("letter-{}.eml", context.postmark),
-                content_type: "message/rfc822".into(),
-                bytes: context.raw.to_vec(),
-            });
+            supplement.attachments.push(filed_letter(
+                format!("letter-{}.eml", context.postmark),
+                context.raw,
+                state.player(color).secret.as_deref(),
+            ));
             plan.messages.push(supplement);
             let ack =
                 self.sender_message(state, context, &verdict, &moves_text, true, None, false)?;
@@ -1167,12 +1401,10 @@ impl Clerk<'_> {
             letters.push((self.clock.today, raw.to_vec()));
         }
         let mut attachments = Vec::new();
+        let secret = state.player(offender).secret.clone();
         for (index, (postmark, raw)) in letters.into_iter().enumerate() {
-            attachments.push(Attachment {
-                name: format!("letter-{:02}-{postmark}.eml", index + 1),
-                content_type: "message/rfc822".into(),
-                bytes: raw,
-            });
+            let name = format!("letter-{:02}-{postmark}.eml", index + 1);
+            attachments.push(filed_letter(name, &raw, secret.as_deref()));
         }
         let comments: Vec<Option<String>> = state
             .ledger
@@ -1339,11 +1571,11 @@ impl Clerk<'_> {
             model,
             None,
         )?;
-        message.attachments.push(Attachment {
-            name: "protest.eml".into(),
-            content_type: "message/rfc822".into(),
-            bytes: context.raw.to_vec(),
-        });
+        message.attachments.push(filed_letter(
+            "protest.eml".into(),
+            context.raw,
+            state.player(context.color).secret.as_deref(),
+        ));
         plan.messages.push(message);
         plan.notes.push(Note {
             ply: None,
@@ -1535,6 +1767,109 @@ impl Clerk<'_> {
         plan.game = Some(state);
         Ok(())
     }
+}
+
+/// Whether an Authentication-Results header written by `trusted` says
+/// `method=pass` for `domain` (RFC 8601; `header.d=` for DKIM,
+/// `smtp.mailfrom=` for SPF).
+pub fn auth_passes(header: &str, trusted: &str, method: &str, domain: &str) -> bool {
+    let mut parts = header.split(';');
+    let authserv = parts
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    if !authserv.eq_ignore_ascii_case(trusted) || domain.is_empty() {
+        return false;
+    }
+    parts.any(|result| {
+        let lower = result.trim().to_ascii_lowercase();
+        let Some(rest) = lower.strip_prefix(&format!("{method}=pass")) else {
+            return false;
+        };
+        rest.split_whitespace().any(|property| {
+            let value = property
+                .strip_prefix("header.d=")
+                .or_else(|| property.strip_prefix("header.i="))
+                .or_else(|| property.strip_prefix("smtp.mailfrom="));
+            value.is_some_and(|v| {
+                let v = v.trim_matches(|c| c == '"' || c == '<' || c == '>');
+                let v = v.rsplit_once('@').map_or(v, |(_, d)| d);
+                v.eq_ignore_ascii_case(domain)
+            })
+        })
+    })
+}
+
+/// The word on a `Secret:` / `Секрет:` / `Пароль:` line.
+fn secret_on(line: &str) -> Option<&str> {
+    let line = line.trim();
+    let (label, value) = line.split_once(':')?;
+    let label = label.trim().to_lowercase();
+    ["secret", "секрет", "пароль", "password"]
+        .contains(&label.as_str())
+        .then(|| value.trim())
+}
+
+/// Compares without leaking where the first difference is.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    let mut difference = a.len() ^ b.len();
+    for (index, byte) in b.iter().enumerate() {
+        difference |= usize::from(a.get(index).copied().unwrap_or(0) ^ byte);
+    }
+    difference == 0
+}
+
+/// A player's letter as it goes into a file for the arbiter: the original
+/// message, with the player's secret word removed. Where the word is encoded
+/// (base64, quoted-printable) and cannot be cut from the bytes, a plain-text
+/// copy of the letter without it is filed instead of the original.
+pub fn filed_letter(name: String, raw: &[u8], secret: Option<&str>) -> Attachment {
+    let redacted = redact_secret(raw, secret);
+    let still_there = secret.is_some_and(|secret| {
+        mail_parser::MessageParser::default()
+            .parse(&redacted)
+            .and_then(|m| m.body_text(0).map(|t| t.contains(secret)))
+            .unwrap_or(false)
+    });
+    if !still_there {
+        return Attachment {
+            name,
+            content_type: "message/rfc822".into(),
+            bytes: redacted,
+        };
+    }
+    let text = mail_parser::MessageParser::default()
+        .parse(raw)
+        .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
+        .unwrap_or_default();
+    let clean = String::from_utf8_lossy(&redact_secret(text.as_bytes(), secret)).into_owned();
+    Attachment {
+        name: name.replace(".eml", ".txt"),
+        content_type: "text/plain; charset=utf-8".into(),
+        bytes: clean.into_bytes(),
+    }
+}
+
+/// Removes the secret word from a letter before it is filed or forwarded.
+pub fn redact_secret(raw: &[u8], secret: Option<&str>) -> Vec<u8> {
+    let Some(secret) = secret.filter(|s| !s.is_empty()) else {
+        return raw.to_vec();
+    };
+    let needle = secret.as_bytes();
+    let mut out = Vec::with_capacity(raw.len());
+    let mut index = 0;
+    while index < raw.len() {
+        if raw[index..].starts_with(needle) {
+            out.extend_from_slice(b"[secret removed]");
+            index += needle.len();
+        } else {
+            out.push(raw[index]);
+            index += 1;
+        }
+    }
+    out
 }
 
 /// The name of an item in the player's language.

@@ -63,9 +63,58 @@ struct RawConfig {
     source: RawSource,
     transport: RawTransport,
     #[serde(default)]
+    limits: Limits,
+    #[serde(default)]
+    security: RawSecurity,
+    #[serde(default)]
     players: Vec<RawPlayer>,
     #[serde(default)]
     games: Vec<RawGame>,
+}
+
+/// Bounds on what the clerk reads and writes, against floods and bombs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Replies to one address a day; then one notice, then silence.
+    pub max_replies_per_day: u32,
+    /// A larger letter is not read: its sender gets a short notice.
+    pub max_letter_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_replies_per_day: 10,
+            max_letter_bytes: 1024 * 1024,
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSecurity {
+    trusted_authserv_id: Option<String>,
+    require: Option<String>,
+}
+
+/// What a letter must prove about its sender.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Require {
+    /// Nothing beyond the From: address (and the player's secret, if he has one).
+    None,
+    /// `dkim=pass` for the sender's domain, from our own server's Authentication-Results.
+    Dkim,
+    /// `spf=pass` for the sender's domain, likewise.
+    Spf,
+}
+
+/// How far the clerk trusts the From: line (contract: `[security]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Security {
+    /// The authserv-id of our own server: only its Authentication-Results count.
+    pub trusted_authserv_id: Option<String>,
+    pub require: Require,
 }
 
 #[derive(Deserialize)]
@@ -143,6 +192,7 @@ struct RawPlayer {
     name: String,
     email: String,
     start_sheet_received: Option<DateValue>,
+    secret: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -197,6 +247,8 @@ pub struct Player {
     /// Lower-case address.
     pub email: String,
     pub start_sheet_received: Option<NaiveDate>,
+    /// A word his letters must carry on a `Secret:` line; never echoed.
+    pub secret: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -227,6 +279,8 @@ pub struct Config {
     pub transport: Transport,
     pub players: Vec<Player>,
     pub games: Vec<GameConfig>,
+    pub limits: Limits,
+    pub security: Security,
 }
 
 impl Config {
@@ -466,11 +520,13 @@ impl Config {
                 Some(value) => Some(date(&format!("{key}.start_sheet_received"), value)?),
                 None => None,
             };
+            let secret = p.secret.clone().filter(|s| !s.trim().is_empty());
             players.push(Player {
                 id: p.id.clone(),
                 name: p.name.clone(),
                 email,
                 start_sheet_received,
+                secret,
             });
         }
 
@@ -518,6 +574,39 @@ impl Config {
             });
         }
 
+        let require = match raw.security.require.as_deref().unwrap_or("none") {
+            "none" => Require::None,
+            "dkim" => Require::Dkim,
+            "spf" => Require::Spf,
+            other => {
+                return Err(err(
+                    "security.require",
+                    format!("{other:?} is not a check"),
+                    "write \"dkim\", \"spf\" or \"none\"",
+                ));
+            }
+        };
+        if require != Require::None && raw.security.trusted_authserv_id.is_none() {
+            return Err(err(
+                "security.trusted_authserv_id",
+                "is missing, and security.require needs it".into(),
+                "give the authserv-id your own mail server writes in Authentication-Results (often its host name)",
+            ));
+        }
+        if raw.limits.max_letter_bytes < 1024 {
+            return Err(err(
+                "limits.max_letter_bytes",
+                format!(
+                    "{} bytes is too small for any letter",
+                    raw.limits.max_letter_bytes
+                ),
+                "leave it out for 1 MB",
+            ));
+        }
+        let security = Security {
+            trusted_authserv_id: raw.security.trusted_authserv_id.clone(),
+            require,
+        };
         Ok(Config {
             file: file.to_path_buf(),
             tournament_id: t.id.clone(),
@@ -536,6 +625,8 @@ impl Config {
             transport,
             players,
             games,
+            limits: raw.limits,
+            security,
         })
     }
 

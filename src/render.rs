@@ -37,6 +37,7 @@ pub const NAMES: &[&str] = &[
     "reminder",
     "result",
     "adjudication",
+    "limit",
 ];
 
 macro_rules! defaults {
@@ -125,6 +126,10 @@ macro_rules! defaults {
             (
                 "adjudication",
                 include_str!(concat!("../templates/", $lang, "/adjudication.txt")),
+            ),
+            (
+                "limit",
+                include_str!(concat!("../templates/", $lang, "/limit.txt")),
             ),
         ]
     };

@@ -20,6 +20,8 @@ pub struct Mail {
     pub text: String,
     /// Why the message must not be answered (auto-reply, bounce, list, loop).
     pub automatic: Option<String>,
+    /// Every `Authentication-Results` header, as written.
+    pub auth_results: Vec<String>,
 }
 
 impl Mail {
@@ -71,6 +73,11 @@ pub fn parse(raw: &[u8], our_address: &str) -> Option<Mail> {
         references: id_list(message.references()),
         text: String::new(),
         automatic: None,
+        auth_results: message
+            .headers_raw()
+            .filter(|(name, _)| name.eq_ignore_ascii_case("Authentication-Results"))
+            .map(|(_, value)| value.replace(['\r', '\n'], " "))
+            .collect(),
     };
     mail.automatic = automatic(&message, &mail, our_address);
     mail.text = body_text(&message);

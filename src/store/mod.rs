@@ -467,6 +467,22 @@ impl Store {
         Ok(())
     }
 
+    /// How many answers of `kinds` went to `address` on `day`.
+    pub fn replies_on(&self, address: &str, day: NaiveDate, kinds: &[&str]) -> Result<u32> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT kind FROM outbox WHERE created_on = ?2 AND (recipients = ?1 OR recipients LIKE ?1 || ',%')",
+        )?;
+        let found =
+            statement.query_map(params![address, day.to_string()], |r| r.get::<_, String>(0))?;
+        let mut count = 0;
+        for kind in found {
+            if kinds.contains(&kind?.as_str()) {
+                count += 1;
+            }
+        }
+        Ok(count)
+    }
+
     /// How many letters are stored (for reports and benchmarks).
     pub fn letter_count(&self) -> Result<i64> {
         self.conn

@@ -1,0 +1,343 @@
+//! Loops, floods, hostile input and forged senders, through `poll`.
+
+mod support;
+
+use support::*;
+
+const W1: &str = "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n";
+
+#[test]
+fn rfc_3834_matrix_no_reply_no_change_one_line() {
+    // (headers or sender, reason words in the log line)
+    let table: &[(&str, &str, &str)] = &[
+        ("Auto-Submitted: auto-replied\r\n", WHITE, "Auto-Submitted"),
+        (
+            "Auto-Submitted: auto-generated\r\n",
+            WHITE,
+            "Auto-Submitted",
+        ),
+        (
+            "Auto-Submitted: auto-notified; owner-email=x@y\r\n",
+            WHITE,
+            "Auto-Submitted",
+        ),
+        (
+            "Auto-Submitted: something-else\r\n",
+            WHITE,
+            "Auto-Submitted",
+        ),
+        ("Precedence: bulk\r\n", WHITE, "Precedence"),
+        ("Precedence: junk\r\n", WHITE, "Precedence"),
+        ("Precedence: list\r\n", WHITE, "Precedence"),
+        ("List-Id: <chess.lists.example>\r\n", WHITE, "List-Id"),
+        (
+            "List-Unsubscribe: <mailto:x@y>\r\n",
+            WHITE,
+            "List-Unsubscribe",
+        ),
+        ("List-Post: <mailto:x@y>\r\n", WHITE, "List-Post"),
+        ("Return-Path: <>\r\n", WHITE, "bounce"),
+        ("", "MAILER-DAEMON@test.example", "robot"),
+        ("", "owner-chess@test.example", "robot"),
+        ("", "chess-request@test.example", "robot"),
+        ("X-Loop: clerk@test.example\r\n", WHITE, "X-Loop"),
+        ("X-Shtempel-Kind: forward\r\n", WHITE, "our own messages"),
+    ];
+    for (headers, from, words) in table {
+        let mut t = Tournament::new();
+        t.letter_with(from, "2026-11-03", "Game 1", W1, headers);
+        let out = t.poll("2026-11-03");
+        assert!(t.new_mail().is_empty(), "{headers:?} {from}: no reply");
+        assert_eq!(
+            t.chart("1")["moves"].as_array().unwrap().len(),
+            0,
+            "{headers:?}: no state change"
+        );
+        let lines: Vec<&str> = out
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("ignored"))
+            .collect();
+        assert_eq!(lines.len(), 1, "{headers:?}: one log line: {}", out.stdout);
+        assert!(lines[0].contains(words), "{headers:?}: {}", lines[0]);
+    }
+    // A delivery report (multipart/report) from a real-looking server.
+    let mut t = Tournament::new();
+    let report = format!(
+        "Received: x; Tue, 03 Nov 2026 12:00:00 +0300\r\nFrom: {WHITE}\r\nTo: {CLERK}\r\nSubject: Delivery Status\r\nMessage-ID: <r@x>\r\n\
+         Content-Type: multipart/report; report-type=delivery-status; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n{W1}\r\n--b--\r\n"
+    );
+    t.deliver_raw(report.as_bytes());
+    let out = t.poll("2026-11-03");
+    assert!(out.stdout.contains("multipart/report"), "{}", out.stdout);
+    assert!(t.new_mail().is_empty());
+    // Our own reply fed back to us: recognised, never answered.
+    let mut t = Tournament::new();
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    let ours = std::fs::read(
+        std::fs::read_dir(t.path().join("outbox"))
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path(),
+    )
+    .unwrap();
+    t.new_mail();
+    let mut fed_back = b"Received: x; Wed, 04 Nov 2026 12:00:00 +0300\r\n".to_vec();
+    fed_back.extend_from_slice(&ours);
+    t.deliver_raw(&fed_back);
+    t.poll("2026-11-04");
+    assert!(t.new_mail().is_empty());
+}
+
+#[test]
+fn replies_to_one_address_stop_after_the_daily_limit() {
+    let mut t = Tournament::new();
+    for n in 0..13 {
+        t.letter(
+            WHITE,
+            "2026-11-03",
+            "Game 1",
+            &format!("Game 1\nhello {n}, what is this?\n"),
+        );
+    }
+    let out = t.poll("2026-11-03");
+    let mail = t.new_mail();
+    assert_eq!(
+        mail.len(),
+        11,
+        "ten replies, then one notice: {:?}",
+        kinds(&mail)
+    );
+    assert!(
+        mail[..10]
+            .iter()
+            .all(|m| m.subject.contains("letter not accepted"))
+    );
+    assert!(
+        mail[10].subject.contains("too many letters today"),
+        "{}",
+        mail[10].subject
+    );
+    assert_eq!(
+        out.stdout.matches("reply-limit").count(),
+        1,
+        "{}",
+        out.stdout
+    );
+    // Still read and recorded: a real move the same day is applied and forwarded.
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    assert_eq!(kinds(&t.new_mail()), [pair("forward", BLACK)]);
+    // A new day, a new allowance.
+    t.letter(WHITE, "2026-11-04", "Game 1", "Game 1\nhello again\n");
+    t.poll("2026-11-04");
+    assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
+}
+
+#[test]
+fn hostile_letters_get_bounded_answers() {
+    let mut t = Tournament::new();
+    // Over max_letter_bytes (1 MB): not read, a short notice.
+    let big = format!("Game 1\n1. e4\n{}\n", "x".repeat(1_100_000));
+    t.letter(WHITE, "2026-11-03", "Game 1", &big);
+    t.letter("stranger@elsewhere.example", "2026-11-03", "spam", &big);
+    let out = t.poll("2026-11-03");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{}", out.stdout);
+    assert!(mail[0].body.contains("too large"), "{}", mail[0].body);
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 0);
+
+    // A MIME bomb: 20,000 nested parts. No panic, the run ends, at most one reply.
+    let mut bomb = format!(
+        "Received: x; Tue, 03 Nov 2026 12:00:00 +0300\r\nFrom: {WHITE}\r\nTo: {CLERK}\r\nSubject: bomb\r\nMessage-ID: <bomb@x>\r\n"
+    );
+    for depth in 0..20_000 {
+        bomb.push_str(&format!(
+            "Content-Type: multipart/mixed; boundary=b{depth}\r\n\r\n--b{depth}\r\n"
+        ));
+    }
+    bomb.push_str("Content-Type: text/plain\r\n\r\n1. e4\r\n");
+    t.deliver_raw(bomb.as_bytes());
+    // Encoded display name and subject that decode to CR/LF and a Bcc: header.
+    let sneaky = format!(
+        "Received: x; Tue, 03 Nov 2026 12:00:00 +0300\r\nFrom: =?utf-8?B?SXZhbg0KQmNjOiBldmlsQGV4YW1wbGUub3Jn?= <{WHITE}>\r\n\
+         To: {CLERK}\r\nReply-To: evil@example.org\r\nSubject: =?utf-8?B?R2FtZSAxDQpCY2M6IGV2aWxAZXhhbXBsZS5vcmc=?=\r\nMessage-ID: <s@x>\r\n\r\nhello "
+    );
+    let mut sneaky = sneaky.into_bytes();
+    sneaky.extend_from_slice(b"\xff\xfe invalid bytes\r\n");
+    t.deliver_raw(&sneaky);
+    let out = t.run(&["poll", "--today", "2026-11-03"]);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let replies = t.new_mail();
+    assert_eq!(
+        replies.len(),
+        2,
+        "one answer each to the bomb and the sneaky letter: {}",
+        out.stdout
+    );
+    for sent in replies {
+        assert_eq!(
+            sent.to,
+            [WHITE],
+            "replies go only to the registered address, never Reply-To"
+        );
+        assert!(
+            !sent.headers.to_ascii_lowercase().contains("bcc:"),
+            "{}",
+            sent.headers
+        );
+        assert!(!sent.headers.contains("evil@"), "{}", sent.headers);
+    }
+}
+
+#[test]
+fn every_message_of_the_shared_corpus_as_a_players_letter() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mail-parser-eml");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("no shared corpus: skipped");
+        return;
+    };
+    let mut t = Tournament::with_config(&config("", "").replace(
+        "[rules]\n",
+        "[limits]\nmax_replies_per_day = 1000\n\n[rules]\n",
+    ));
+    let mut count = 0;
+    for entry in entries.flatten() {
+        let raw = std::fs::read(entry.path()).unwrap();
+        // The same message, coming from White: a From: line of ours in front.
+        let mut letter =
+            format!("Received: x; Tue, 03 Nov 2026 12:00:00 +0300\r\nFrom: {WHITE}\r\n")
+                .into_bytes();
+        letter.extend_from_slice(&raw);
+        t.deliver_raw(&letter);
+        count += 1;
+    }
+    let out = t.run(&["poll", "--today", "2026-11-03"]);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    assert!(out.code == 0 || out.code == 1, "{}", out.stderr);
+    let mail = t.new_mail();
+    assert!(
+        mail.len() <= count,
+        "at most one reply a letter: {} replies to {count} letters",
+        mail.len()
+    );
+    assert!(mail.iter().all(|m| m.to == [WHITE]));
+    assert_eq!(
+        t.chart("1")["moves"].as_array().unwrap().len(),
+        0,
+        "no game changed"
+    );
+    eprintln!("{count} corpus messages: {} replies", mail.len());
+}
+
+fn secured(extra_security: &str, secret: &str) -> String {
+    let base = config("", secret);
+    base.replace(
+        "[rules]\n",
+        &format!("[security]\n{extra_security}\n\n[rules]\n"),
+    )
+}
+
+#[test]
+fn forged_senders_change_nothing() {
+    let text = secured(
+        "trusted_authserv_id = \"mx.test.example\"\nrequire = \"dkim\"",
+        "",
+    );
+    let mut t = Tournament::with_config(&text);
+    // No Authentication-Results, or one written by somebody else's server.
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.letter_with(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        W1,
+        "Authentication-Results: mx.evil.example; dkim=pass header.d=test.example\r\n",
+    );
+    t.letter_with(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        W1,
+        "Authentication-Results: mx.test.example; dkim=fail header.d=test.example\r\n",
+    );
+    let out = t.poll("2026-11-03");
+    assert_eq!(out.stdout.matches("forged").count(), 3, "{}", out.stdout);
+    let mail = t.new_mail();
+    assert!(
+        mail.iter().all(|m| m.kind == "refused" && m.to == [WHITE]),
+        "only the claimed sender hears of it"
+    );
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 0);
+    // Our server vouches for the domain: accepted.
+    t.letter_with(WHITE, "2026-11-03", "Game 1", W1, "Authentication-Results: mx.test.example; spf=pass smtp.mailfrom=test.example; dkim=pass header.d=test.example\r\n");
+    t.poll("2026-11-03");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+    // A forged arbiter's decision changes nothing either.
+    t.poll("2026-12-26");
+    t.new_mail();
+    assert_eq!(t.chart("1")["status"], "suspended");
+    t.letter(ARBITER, "2026-12-27", "Re: [T #1]", "CONFIRM 1\n");
+    t.poll("2026-12-27");
+    assert_eq!(t.chart("1")["status"], "suspended");
+    let mail = t.new_mail();
+    assert!(mail.iter().all(|m| m.to == [ARBITER]), "{:?}", kinds(&mail));
+}
+
+#[test]
+fn a_players_secret_word_is_required_and_never_repeated() {
+    let text = secured("", "secret = \"ладья-42\"");
+    let mut t = Tournament::with_config(&text);
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        &format!("{W1}Secret: ферзь\n"),
+    );
+    let out = t.poll("2026-11-03");
+    assert_eq!(out.stdout.matches("forged").count(), 2, "{}", out.stdout);
+    let mail = t.new_mail();
+    assert!(
+        mail.iter()
+            .any(|m| m.body.contains("secret word is missing"))
+    );
+    assert!(mail.iter().any(|m| m.body.contains("secret word is wrong")));
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        &format!("{W1}Secret: ладья-42\n"),
+    );
+    t.poll("2026-11-03");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+    // An overstep file: White's letters attached without the word.
+    t.poll("2026-12-24");
+    let all = t.outbox();
+    let file = all
+        .iter()
+        .find(|m| m.kind == "overstep-file")
+        .expect("overstep file");
+    for (_, _, bytes) in &file.attachments {
+        assert!(
+            !String::from_utf8_lossy(bytes).contains("ладья-42"),
+            "the secret was filed"
+        );
+    }
+    for sent in &all {
+        assert!(
+            !sent.body.contains("ладья-42"),
+            "the secret was echoed in {}",
+            sent.kind
+        );
+    }
+}
