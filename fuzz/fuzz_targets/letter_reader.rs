@@ -4,9 +4,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use shakmaty::Color;
+use shtempel::Lang;
 use shtempel::game::Game;
 use shtempel::letter;
-use shtempel::Lang;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
