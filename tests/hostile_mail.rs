@@ -150,11 +150,12 @@ fn hostile_letters_get_bounded_answers() {
     assert!(mail[0].body.contains("too large"), "{}", mail[0].body);
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 0);
 
-    // A MIME bomb: 20,000 nested parts. No panic, the run ends, at most one reply.
+    // A MIME bomb under the size limit: 15,000 nested parts. It is read (no
+    // "too large"); no panic, the run ends, one reply.
     let mut bomb = format!(
         "Received: x; Tue, 03 Nov 2026 12:00:00 +0300\r\nFrom: {WHITE}\r\nTo: {CLERK}\r\nSubject: bomb\r\nMessage-ID: <bomb@x>\r\n"
     );
-    for depth in 0..20_000 {
+    for depth in 0..15_000 {
         bomb.push_str(&format!(
             "Content-Type: multipart/mixed; boundary=b{depth}\r\n\r\n--b{depth}\r\n"
         ));
