@@ -180,6 +180,11 @@ fn hostile_letters_get_bounded_answers() {
         "one answer each to the bomb and the sneaky letter: {}",
         out.stdout
     );
+    assert!(
+        bomb.len() < 1024 * 1024 && !out.stdout.contains("too-large"),
+        "the bomb was read, not refused for its size: {}",
+        out.stdout
+    );
     for sent in replies {
         assert_eq!(
             sent.to,
