@@ -1268,7 +1268,23 @@ impl Clerk<'_> {
         plan: &mut Plan,
     ) -> Result<(), String> {
         let result = state.row.result.clone().unwrap_or_default();
-        let model = json!({"result": result, "reason": reason, "move": last_move.as_ref().map(|(m, _)| m.clone())});
+        let winner = match result.as_str() {
+            "1-0" => Some(state.white.name.clone()),
+            "0-1" => Some(state.black.name.clone()),
+            _ => None,
+        };
+        let loser = match result.as_str() {
+            "1-0" => Some(state.black.name.clone()),
+            "0-1" => Some(state.white.name.clone()),
+            _ => None,
+        };
+        let model = json!({
+            "result": result,
+            "reason": reason,
+            "winner": winner,
+            "loser": loser,
+            "move": last_move.as_ref().map(|(m, _)| m.clone()),
+        });
         let mut message = self.message(
             "result",
             "result",

@@ -836,7 +836,13 @@ fn draw_resignation_and_mate() {
     opening(&mut t);
     t.letter(WHITE, "2026-11-08", "Re: [T #1]", "Партия 1\nСдаюсь.\n");
     t.poll("2026-11-08");
-    assert_eq!(kinds(&t.new_mail()), [pair("result", WHITE)]);
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    assert!(
+        mail[0].body.contains("White Player resigned."),
+        "{}",
+        mail[0].body
+    );
     assert_eq!(t.chart("1")["result"], "0-1");
 
     // Fool's mate.
