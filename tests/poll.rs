@@ -876,7 +876,7 @@ fn draw_resignation_and_mate() {
     let result = mail.last().unwrap();
     assert_eq!(result.kind, "result");
     assert!(
-        result.body.contains("Checkmate") && result.body.contains("0-1"),
+        result.body.contains("Checkmate: Black Player wins.") && result.body.contains("0-1"),
         "{}",
         result.body
     );
