@@ -284,23 +284,11 @@ pub fn poll(
         let planned = catch_unwind(AssertUnwindSafe(|| {
             fault::poison(&envelope.raw);
             clerk.plan(store, &envelope)
-        }));
+        }))
+        .unwrap_or_else(|panic| Err(panic_message(panic.as_ref())));
         let plan = match planned {
-            Ok(Ok(plan)) => plan,
-            Ok(Err(error)) => {
-                failed_letter(
-                    store,
-                    source,
-                    clerk,
-                    &envelope,
-                    &error,
-                    &mut summary,
-                    events,
-                )?;
-                continue;
-            }
-            Err(panic) => {
-                let error = panic_message(panic.as_ref());
+            Ok(plan) => plan,
+            Err(error) => {
                 failed_letter(
                     store,
                     source,
