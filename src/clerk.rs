@@ -828,31 +828,11 @@ impl Clerk<'_> {
         let keywords = &read.keywords;
         if keywords.contains(&Keyword::Resign) && state.ledger.status != Status::Finished {
             let result = if color == Color::White { "0-1" } else { "1-0" };
-            state.finish(result, "resignation");
-            stored.disposition = Disposition::Applied;
-            stored.reason = "resignation".into();
-            self.plan_result(
-                state,
-                "resignation",
-                None,
-                context.mail.message_id.clone(),
-                plan,
-            )?;
-            return Ok(());
+            return self.end_by_letter(state, context, result, "resignation", stored, plan);
         }
         if keywords.contains(&Keyword::DrawAccept) && state.ledger.status != Status::Finished {
             if state.row.draw_offer == Some(!color) {
-                state.finish("1/2-1/2", "agreement");
-                stored.disposition = Disposition::Applied;
-                stored.reason = "draw agreed".into();
-                self.plan_result(
-                    state,
-                    "agreement",
-                    None,
-                    context.mail.message_id.clone(),
-                    plan,
-                )?;
-                return Ok(());
+                return self.end_by_letter(state, context, "1/2-1/2", "agreement", stored, plan);
             }
             if !read.has_moves() {
                 let reason = lang.pick(
@@ -1256,6 +1236,22 @@ impl Clerk<'_> {
             message.delivers = Some(own_last);
         }
         Ok(message)
+    }
+
+    /// A letter that ends the game by words (resignation, an accepted draw).
+    fn end_by_letter(
+        &self,
+        state: &mut GameState,
+        context: &LetterContext<'_>,
+        result: &str,
+        reason: &str,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        state.finish(result, reason);
+        stored.disposition = Disposition::Applied;
+        stored.reason = reason.to_string();
+        self.plan_result(state, reason, None, context.mail.message_id.clone(), plan)
     }
 
     /// Results to both players and the chief secretary.
