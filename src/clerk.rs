@@ -792,7 +792,9 @@ impl Clerk<'_> {
         let model = json!({
             "reasons": reasons,
             "read": self.read_model(context.read, context.postmark, None),
-            "next": next_lines(state, context.color, self.config, None),
+            // A finished game, or one past its end date, has no next letter to prefill.
+            "next": matches!(state.ledger.status, Status::Active | Status::Suspended)
+                .then(|| next_lines(state, context.color, self.config, None)),
             "games": Value::Null,
         });
         let message = self.message(
