@@ -282,7 +282,7 @@ pattern!(
 );
 pattern!(
     MOVE_LABEL,
-    r"(?i)^\s*(?:my move|move|мой ход|мой ответ|ход)\s*:\s*(.*)$"
+    r"(?i)^\s*(?:my move|my reply|my answer|move|reply|мой ход|мой ответ|ответ|ход)\s*:\s*(.*)$"
 );
 pattern!(MOVE_LINE, r"^\s*\d+\s*(?:\.|…)");
 pattern!(VARIANT_LINE, r"(?i)^\s*(?:if|если)\b[\s:,]*(.*)$");
@@ -759,6 +759,8 @@ mod tests {
             ("12...Nf6 13.Bb5", vec!["12...Nf6", "13.Bb5"]),
             ("12.e4", vec!["12.e4"]),
             ("12…Nf6", vec!["12...Nf6"]),
+            ("my reply: 2. Ng1-f3", vec!["2.Ng1-f3"]),
+            ("Мой ответ: 2... Кc6", vec!["2...Nc6"]),
             ("1. e4 e5 2. Кf3", vec!["1.e4", "1...e5", "2.Nf3"]),
             (
                 "1. 5254 5755 2. 7163",
