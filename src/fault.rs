@@ -5,7 +5,8 @@
 //! `SHTEMPEL_FAULT=<point>` aborts the process the first time `<point>` is
 //! reached, `<point>:N` the N-th time. `SHTEMPEL_STALL=<point>:SECS` sleeps there
 //! instead (to hold the run lock). `SHTEMPEL_FAULT=panic-letter:<text>` makes
-//! planning panic on every letter whose raw bytes contain `<text>`.
+//! planning panic on every letter whose raw bytes contain `<text>`;
+//! `abort-letter:<text>` kills the process there instead.
 
 /// A step where a fault may be injected.
 pub fn point(name: &str) {
@@ -68,11 +69,19 @@ mod debug {
         let Ok(fault) = std::env::var("SHTEMPEL_FAULT") else {
             return;
         };
-        let Some(needle) = fault.strip_prefix("panic-letter:") else {
-            return;
+        let contains = |needle: &str| {
+            !needle.is_empty() && raw.windows(needle.len()).any(|w| w == needle.as_bytes())
         };
-        if !needle.is_empty() && raw.windows(needle.len()).any(|w| w == needle.as_bytes()) {
+        if let Some(needle) = fault.strip_prefix("panic-letter:")
+            && contains(needle)
+        {
             panic!("injected panic on a letter containing {needle:?}");
+        }
+        if let Some(needle) = fault.strip_prefix("abort-letter:")
+            && contains(needle)
+        {
+            eprintln!("shtempel: injected abort on a letter containing {needle:?}");
+            std::process::abort();
         }
     }
 }

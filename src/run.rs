@@ -6,10 +6,12 @@
 //! fails (an error, or a panic caught around it) stays in the source for the
 //! next run; the others go on.
 
+use std::collections::HashSet;
 use std::fs::{File, TryLockError};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
+use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
 
 use crate::clerk::{Clerk, Event, GameState, Plan};
@@ -17,6 +19,7 @@ use crate::config::Config;
 use crate::fault;
 use crate::mail::compose::{self, Sender};
 use crate::mail::{MailSource, Transport};
+use crate::rules;
 use crate::store::{Disposition, NewOutbox, Store, StoredLetter};
 
 /// What a pass did.
@@ -79,15 +82,15 @@ fn message_id(config: &Config, cause: &str, index: usize, kind: &str) -> String 
     )
 }
 
-/// Writes a plan in one transaction: the letter, the game, notes, duties done
-/// and the composed messages.
+/// Writes a plan all or nothing: the letter, the game, notes, duties done and
+/// the composed messages. Returns the outbox id of the last message, if any.
 pub fn commit(
     store: &mut Store,
     config: &Config,
     clerk: &Clerk<'_>,
     plan: &Plan,
     cause: &str,
-) -> Result<(), String> {
+) -> Result<Option<i64>, String> {
     let sender = sender(config);
     let mut composed = Vec::new();
     for (index, message) in plan.messages.iter().enumerate() {
@@ -124,16 +127,17 @@ pub fn commit(
                     w.duty_done(state.id(), key, today)?;
                 }
             }
+            let mut last = None;
             for message in &composed {
-                w.outbox(message, today)?;
+                last = Some(w.outbox(message, today)?);
             }
             fault::point("after-outbox-insert");
-            Ok(())
+            Ok(last)
         })
         .map_err(|e| format!("database: {e}"))
 }
 
-/// Sends every message waiting in the outbox.
+/// Sends every message waiting in the outbox (see [`Batch::finish`]).
 pub fn send_pending(
     store: &mut Store,
     transport: &mut dyn Transport,
@@ -141,52 +145,96 @@ pub fn send_pending(
     summary: &mut Summary,
     events: &mut dyn FnMut(Event),
 ) -> Result<(), String> {
-    for item in store
-        .pending(clerk.clock.now)
-        .map_err(|e| format!("database: {e}"))?
-    {
-        match transport.send(&item.recipients, &item.raw) {
-            Ok(receipt) => {
-                fault::point("after-send");
-                store
-                    .mark_sent(&item, clerk.clock.now, &receipt.line, clerk.clock.today)
-                    .map_err(|e| format!("database: {e}"))?;
-                summary.sent += 1;
-                events(Event {
-                    event: "sent",
-                    game: item.game.clone(),
-                    from: None,
-                    detail: format!("{} to {}", item.kind, item.recipients.join(", ")),
-                });
-            }
-            Err(error) => {
-                store
-                    .mark_failed(&item, &error.message, !error.transient, clerk.clock.now)
-                    .map_err(|e| format!("database: {e}"))?;
-                summary.failures += 1;
-                let what = if error.transient {
-                    "will retry"
-                } else {
-                    "permanent failure, not retried"
-                };
-                events(Event {
-                    event: "send-failed",
-                    game: item.game.clone(),
-                    from: None,
-                    detail: format!(
-                        "{} to {}: {} ({what})",
-                        item.kind,
-                        item.recipients.join(", "),
-                        error.message
-                    ),
-                });
-                if error.transient {
-                    break;
+    let mut sending = Sending::new(store, clerk)?;
+    sending.send_up_to(i64::MAX, store, transport, clerk, summary, events)?;
+    sending.finish(store, transport)
+}
+
+fn database(error: rusqlite::Error) -> String {
+    format!("database: {error}")
+}
+
+/// The messages of one batch being sent, in outbox order. Each is recorded as
+/// sent as soon as the transport took it (see [`Store::set_full_sync`]): a
+/// crash of the process sends at most the message in flight again.
+struct Sending {
+    queue: std::iter::Peekable<std::vec::IntoIter<crate::store::OutboxItem>>,
+    /// A transient failure stops sending until the next run.
+    stopped: bool,
+}
+
+impl Sending {
+    fn new(store: &mut Store, clerk: &Clerk<'_>) -> Result<Sending, String> {
+        store.end_batch().map_err(database)?;
+        store.set_full_sync(false).map_err(database)?;
+        let queue = store.pending(clerk.clock.now).map_err(database)?;
+        Ok(Sending {
+            queue: queue.into_iter().peekable(),
+            stopped: false,
+        })
+    }
+
+    /// Sends the waiting messages up to outbox id `last`, in order.
+    fn send_up_to(
+        &mut self,
+        last: i64,
+        store: &mut Store,
+        transport: &mut dyn Transport,
+        clerk: &Clerk<'_>,
+        summary: &mut Summary,
+        events: &mut dyn FnMut(Event),
+    ) -> Result<(), String> {
+        while !self.stopped {
+            let Some(item) = self.queue.next_if(|item| item.id <= last) else {
+                break;
+            };
+            match transport.send(&item.recipients, &item.raw) {
+                Ok(receipt) => {
+                    fault::point("after-send");
+                    store
+                        .mark_sent(&item, clerk.clock.now, &receipt.line, clerk.clock.today)
+                        .map_err(database)?;
+                    summary.sent += 1;
+                    events(Event {
+                        event: "sent",
+                        game: item.game.clone(),
+                        from: None,
+                        detail: format!("{} to {}", item.kind, item.recipients.join(", ")),
+                    });
+                }
+                Err(error) => {
+                    store
+                        .mark_failed(&item, &error.message, !error.transient, clerk.clock.now)
+                        .map_err(database)?;
+                    summary.failures += 1;
+                    let what = if error.transient {
+                        "will retry"
+                    } else {
+                        "permanent failure, not retried"
+                    };
+                    events(Event {
+                        event: "send-failed",
+                        game: item.game.clone(),
+                        from: None,
+                        detail: format!(
+                            "{} to {}: {} ({what})",
+                            item.kind,
+                            item.recipients.join(", "),
+                            error.message
+                        ),
+                    });
+                    self.stopped = error.transient;
                 }
             }
         }
+        Ok(())
     }
-    Ok(())
+
+    /// The transport makes what it took durable; commits are full again.
+    fn finish(self, store: &mut Store, transport: &mut dyn Transport) -> Result<(), String> {
+        transport.flush().map_err(|e| format!("transport: {e}"))?;
+        store.set_full_sync(true).map_err(database)
+    }
 }
 
 /// How many runs a letter may fail before it is set aside.
@@ -204,30 +252,37 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 
 /// A letter that could not be processed stays in the source for the next run;
 /// after `POISON_RUNS` failed runs it is quarantined: kept in the database with
-/// its reason, marked done, and reported, so that it stops blocking nothing and
-/// is never lost.
+/// its reason, and marked done once that is committed, so that it blocks
+/// nothing and is never lost.
 fn failed_letter(
     store: &mut Store,
-    source: &mut dyn MailSource,
     clerk: &Clerk<'_>,
     envelope: &crate::mail::Envelope,
     error: &str,
+    counted: Option<u32>,
+    batch: &mut Batch,
     summary: &mut Summary,
-    events: &mut dyn FnMut(Event),
 ) -> Result<(), String> {
     summary.failures += 1;
-    let runs = store
-        .record_failure(&envelope.key, error, clerk.clock.now)
-        .map_err(|e| format!("database: {e}"))?;
+    let runs = match counted {
+        Some(runs) => runs,
+        None => store
+            .record_failure(&envelope.key, error, clerk.clock.now)
+            .map_err(database)?,
+    };
     if runs < POISON_RUNS {
-        events(Event {
-            event: "letter-failed",
-            game: None,
-            from: None,
-            detail: format!(
-                "{}: {error}; left for the next run ({runs} of {POISON_RUNS})",
-                envelope.key
-            ),
+        batch.entries.push(Entry {
+            done: None,
+            events: vec![Event {
+                event: "letter-failed",
+                game: None,
+                from: None,
+                detail: format!(
+                    "{}: {error}; left for the next run ({runs} of {POISON_RUNS})",
+                    envelope.key
+                ),
+            }],
+            last_message: None,
         });
         return Ok(());
     }
@@ -250,24 +305,107 @@ fn failed_letter(
     };
     store
         .write(|w| w.letter(&letter).map(|_| ()))
-        .map_err(|e| format!("database: {e}"))?;
-    source
-        .mark_done(&envelope.key)
-        .map_err(|e| format!("source: {e}"))?;
-    events(Event {
-        event: "quarantined",
-        game: None,
-        from: None,
-        detail: format!(
-            "{}: failed {runs} runs ({error}); kept in the database and set aside for the director",
-            envelope.key
-        ),
+        .map_err(database)?;
+    batch.entries.push(Entry {
+        done: Some(envelope.key.clone()),
+        events: vec![Event {
+            event: "quarantined",
+            game: None,
+            from: None,
+            detail: format!(
+                "{}: failed {runs} runs ({error}); kept in the database and set aside for the director",
+                envelope.key
+            ),
+        }],
+        last_message: None,
     });
     Ok(())
 }
 
+/// Why a letter is counted as failed before a careful run reads it.
+const CRASHED: &str = "the clerk stopped while reading this letter";
+
+/// How many letters one transaction holds: the sync at its end is paid once
+/// per batch instead of once per letter, and a crash redoes one batch at most.
+pub const BATCH_LETTERS: usize = 500;
+
+/// A letter (or a game's duties) written in the open batch.
+struct Entry {
+    /// The source key to mark done once the batch is committed.
+    done: Option<String>,
+    events: Vec<Event>,
+    /// The outbox id of its last message: sent after its events are shown.
+    last_message: Option<i64>,
+}
+
+/// What the open batch holds, waiting for its commit.
+#[derive(Default)]
+struct Batch {
+    entries: Vec<Entry>,
+    /// Games with a move whose delivery (a forward) is waiting in this batch:
+    /// the next letter in such a game must see the date it is delivered, so
+    /// the batch ends before it is planned.
+    delivering: HashSet<String>,
+}
+
+impl Batch {
+    fn add(&mut self, plan: Plan, last_message: Option<i64>, done: Option<String>) {
+        if let Some(state) = &plan.game
+            && plan.messages.iter().any(|m| m.delivers.is_some())
+        {
+            self.delivering.insert(state.id().to_string());
+        }
+        self.entries.push(Entry {
+            done,
+            events: plan.events,
+            last_message,
+        });
+    }
+
+    /// Commits the batch, marks its letters done, shows what was done and
+    /// sends the messages, then opens the next batch.
+    fn finish(
+        &mut self,
+        store: &mut Store,
+        source: &mut dyn MailSource,
+        transport: &mut dyn Transport,
+        clerk: &Clerk<'_>,
+        summary: &mut Summary,
+        events: &mut dyn FnMut(Event),
+    ) -> Result<(), String> {
+        store.end_batch().map_err(database)?;
+        for entry in &self.entries {
+            if let Some(key) = &entry.done {
+                fault::point("after-commit");
+                fault::point("before-mark-done");
+                source.mark_done(key).map_err(|e| format!("source: {e}"))?;
+            }
+        }
+        let mut sending = Sending::new(store, clerk)?;
+        for entry in std::mem::take(&mut self.entries) {
+            for event in entry.events {
+                events(event);
+            }
+            if let Some(last) = entry.last_message {
+                sending.send_up_to(last, store, transport, clerk, summary, events)?;
+            }
+        }
+        sending.send_up_to(i64::MAX, store, transport, clerk, summary, events)?;
+        sending.finish(store, transport)?;
+        self.delivering.clear();
+        store.begin_batch().map_err(database)
+    }
+}
+
 /// One pass: letters first, then the calendar (rules.md 2.4: a letter that came
 /// in time is never overtaken by a silence check).
+///
+/// Letters are planned one by one, each seeing the writes of those before
+/// it, and written in batches of [`BATCH_LETTERS`]: one durable commit, then
+/// the letters are marked done and the messages sent. A run that finds the
+/// previous one ended inside a batch (a crash, not a caught panic) works
+/// letter by letter, so that a letter which kills the process cannot take the
+/// others of its batch down with it run after run.
 pub fn poll(
     config: &Config,
     clerk: &Clerk<'_>,
@@ -280,23 +418,58 @@ pub fn poll(
     send_pending(store, transport, clerk, &mut summary, events)?;
     let letters = source.fetch_new().map_err(|e| format!("source: {e}"))?;
     fault::point("after-fetch");
+    let careful = store.run_interrupted().map_err(database)?;
+    if !letters.is_empty() {
+        store.set_run_interrupted(true).map_err(database)?;
+    }
+    let batch_size = if careful { 1 } else { BATCH_LETTERS };
+    let mut batch = Batch::default();
+    store.begin_batch().map_err(database)?;
     for envelope in letters {
-        let planned = catch_unwind(AssertUnwindSafe(|| {
-            fault::poison(&envelope.raw);
-            clerk.plan(store, &envelope)
-        }))
-        .unwrap_or_else(|panic| Err(panic_message(panic.as_ref())));
+        // After a crash, each letter is counted as failed before it is read
+        // (and forgiven once written): one that kills the process is set
+        // aside after POISON_RUNS runs like one that fails.
+        let mut counted = None;
+        if careful {
+            store.end_batch().map_err(database)?;
+            let runs = store
+                .record_failure(&envelope.key, CRASHED, clerk.clock.now)
+                .map_err(database)?;
+            store.begin_batch().map_err(database)?;
+            if runs > POISON_RUNS {
+                failed_letter(
+                    store,
+                    clerk,
+                    &envelope,
+                    CRASHED,
+                    Some(runs - 1),
+                    &mut batch,
+                    &mut summary,
+                )?;
+                batch.finish(store, source, transport, clerk, &mut summary, events)?;
+                continue;
+            }
+            counted = Some(runs);
+        }
+        let mut planned = plan_guarded(clerk, store, &envelope);
+        if let Ok(plan) = &planned
+            && let Some(state) = &plan.game
+            && batch.delivering.contains(state.id())
+        {
+            batch.finish(store, source, transport, clerk, &mut summary, events)?;
+            planned = plan_guarded(clerk, store, &envelope);
+        }
         let plan = match planned {
             Ok(plan) => plan,
             Err(error) => {
                 failed_letter(
                     store,
-                    source,
                     clerk,
                     &envelope,
                     &error,
+                    counted,
+                    &mut batch,
                     &mut summary,
-                    events,
                 )?;
                 continue;
             }
@@ -306,41 +479,77 @@ pub fn poll(
             .letter
             .as_ref()
             .map_or_else(|| envelope.key.clone(), |l| l.dedup_key.clone());
-        commit(store, config, clerk, &plan, &cause)?;
-        fault::point("after-commit");
-        store
-            .forget_failure(&envelope.key)
-            .map_err(|e| format!("database: {e}"))?;
-        fault::point("before-mark-done");
-        source
-            .mark_done(&envelope.key)
-            .map_err(|e| format!("source: {e}"))?;
+        let last = commit(store, config, clerk, &plan, &cause)?;
+        store.forget_failure(&envelope.key).map_err(database)?;
         summary.letters += 1;
-        for event in plan.events {
-            events(event);
+        batch.add(plan, last, Some(envelope.key.clone()));
+        if batch.entries.len() >= batch_size {
+            batch.finish(store, source, transport, clerk, &mut summary, events)?;
         }
-        send_pending(store, transport, clerk, &mut summary, events)?;
     }
+    batch.finish(store, source, transport, clerk, &mut summary, events)?;
+    keep_calendar(config, clerk, store, &mut batch)?;
+    store.set_run_interrupted(false).map_err(database)?;
+    batch.finish(store, source, transport, clerk, &mut summary, events)?;
+    store.end_batch().map_err(database)?;
+    Ok(summary)
+}
+
+/// Plans one letter; a panic while planning becomes the letter's error.
+fn plan_guarded(
+    clerk: &Clerk<'_>,
+    store: &Store,
+    envelope: &crate::mail::Envelope,
+) -> Result<Plan, String> {
+    catch_unwind(AssertUnwindSafe(|| {
+        fault::poison(&envelope.raw);
+        clerk.plan(store, envelope)
+    }))
+    .unwrap_or_else(|panic| Err(panic_message(panic.as_ref())))
+}
+
+/// The calendar's duties of every game that may have one today; the others
+/// (see [`rules::next_check`]) are not even loaded.
+fn keep_calendar(
+    config: &Config,
+    clerk: &Clerk<'_>,
+    store: &mut Store,
+    batch: &mut Batch,
+) -> Result<(), String> {
+    let today = clerk.clock.today;
+    let checks = store.next_checks().map_err(database)?;
     for game in &config.games {
-        let state = GameState::load(config, store, game)?;
-        let plan = clerk.plan_duties(store, state)?;
-        if plan.duties.is_empty() {
+        if let Some(Some(day)) = checks.get(&game.id)
+            && *day > today
+        {
             continue;
         }
-        let cause = format!(
-            "duty:{}:{}",
-            game.id,
-            plan.duties
-                .iter()
-                .map(|k| k.0.as_str())
-                .collect::<Vec<_>>()
-                .join(",")
-        );
-        commit(store, config, clerk, &plan, &cause)?;
-        for event in plan.events {
-            events(event);
+        let state = GameState::load(config, store, game)?;
+        let plan = clerk.plan_duties(store, state)?;
+        let mut last = None;
+        if !plan.duties.is_empty() {
+            let cause = format!(
+                "duty:{}:{}",
+                game.id,
+                plan.duties
+                    .iter()
+                    .map(|k| k.0.as_str())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
+            last = commit(store, config, clerk, &plan, &cause)?;
         }
-        send_pending(store, transport, clerk, &mut summary, events)?;
+        if let Some(state) = &plan.game {
+            // A game only a letter can move is looked at again in 9999.
+            let never = NaiveDate::from_ymd_opt(9999, 12, 31).unwrap_or(NaiveDate::MAX);
+            let next = rules::next_check(&config.rules, &state.ledger, today).unwrap_or(never);
+            store
+                .write(|w| w.next_check(&game.id, next))
+                .map_err(database)?;
+        }
+        if !plan.duties.is_empty() {
+            batch.add(plan, last, None);
+        }
     }
-    Ok(summary)
+    Ok(())
 }

@@ -199,6 +199,44 @@ fn a_letter_that_keeps_failing_is_quarantined_after_three_runs() {
 }
 
 #[test]
+fn a_letter_that_kills_the_process_costs_its_batch_nothing_and_is_set_aside() {
+    // Letters are written in batches: a crash inside one loses the batch's
+    // uncommitted work. The next run goes letter by letter, so the letters
+    // before the killer are kept, and the killer is set aside after three.
+    let mut t = Tournament::new();
+    three_letters(&mut t);
+    t.letter(
+        BLACK,
+        "2026-11-03",
+        "Re: [T #1] KILLER",
+        "Game 1\n2... Nc6 KILLER\n",
+    );
+    let env = [("SHTEMPEL_FAULT", "abort-letter:KILLER")];
+    let mut crashes = 0;
+    for _ in 0..6 {
+        let out = poll_with(&t, &env);
+        if out.status.code().is_none() {
+            crashes += 1;
+            continue;
+        }
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains("quarantined") && stdout.contains("stopped while reading"),
+            "{stdout}"
+        );
+        break;
+    }
+    assert_eq!(
+        crashes, 4,
+        "one crash in batch mode, then three counted ones"
+    );
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 3);
+    assert_eq!(count(&t.path().join("inbox/new")), 0);
+    let out = poll_with(&t, &env);
+    assert!(out.status.success(), "the next run is an ordinary one");
+}
+
+#[test]
 fn one_run_at_a_time() {
     let mut t = Tournament::new();
     three_letters(&mut t);

@@ -1,5 +1,7 @@
 //! The file transport: each message becomes one `.eml` file in a folder, written
-//! through a temporary name so that a reader never sees half a message.
+//! through a temporary name so that a reader never sees half a message, and
+//! synced to disk in one `syncfs` per batch ([`Transport::flush`]) before the
+//! clerk records the batch as sent.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -8,7 +10,10 @@ use super::{MailError, Receipt, Transport};
 
 pub struct FileTransport {
     dir: PathBuf,
-    count: usize,
+    /// Files in the folder, counted at the first send: an idle run never
+    /// lists a folder that grows by every message of the season.
+    count: Option<usize>,
+    unsynced: bool,
 }
 
 impl FileTransport {
@@ -17,19 +22,22 @@ impl FileTransport {
             message: format!("cannot use outbox folder {}: {error}", dir.display()),
             transient: false,
         })?;
-        let count = fs::read_dir(dir)
-            .map(|entries| entries.count())
-            .unwrap_or(0);
         Ok(FileTransport {
             dir: dir.to_path_buf(),
-            count,
+            count: None,
+            unsynced: false,
         })
     }
 }
 
 impl Transport for FileTransport {
     fn send(&mut self, recipients: &[String], raw: &[u8]) -> Result<Receipt, MailError> {
-        self.count += 1;
+        let count = match self.count {
+            Some(count) => count + 1,
+            None => fs::read_dir(&self.dir).map_or(0, |entries| entries.count()) + 1,
+        };
+        self.count = Some(count);
+        self.unsynced = true;
         let first = recipients.first().map_or("nobody", String::as_str);
         let safe: String = first
             .chars()
@@ -41,7 +49,7 @@ impl Transport for FileTransport {
                 }
             })
             .collect();
-        let name = format!("{:06}-{safe}.eml", self.count);
+        let name = format!("{count:06}-{safe}.eml");
         let tmp = self.dir.join(format!(".{name}.tmp"));
         let path = self.dir.join(&name);
         let io = |error: std::io::Error| MailError {
@@ -54,5 +62,21 @@ impl Transport for FileTransport {
         Ok(Receipt {
             line: format!("written to {}", path.display()),
         })
+    }
+
+    fn flush(&mut self) -> Result<(), MailError> {
+        if !self.unsynced {
+            return Ok(());
+        }
+        let error = |error: std::io::Error| MailError {
+            message: format!("cannot sync {}: {error}", self.dir.display()),
+            transient: true,
+        };
+        let dir = fs::File::open(&self.dir).map_err(error)?;
+        // One syncfs writes every file of the batch and the folder's entries;
+        // an fsync per message costs a disk flush per message.
+        rustix::fs::syncfs(&dir).map_err(|e| error(e.into()))?;
+        self.unsynced = false;
+        Ok(())
     }
 }

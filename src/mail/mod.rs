@@ -71,4 +71,11 @@ pub struct Receipt {
 /// How messages go out.
 pub trait Transport {
     fn send(&mut self, recipients: &[String], raw: &[u8]) -> Result<Receipt, MailError>;
+
+    /// Makes every message accepted so far durable, before the clerk records
+    /// them as sent. A post office is durable on its 250 reply; a folder of
+    /// files is not until it is synced.
+    fn flush(&mut self) -> Result<(), MailError> {
+        Ok(())
+    }
 }

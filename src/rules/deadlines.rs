@@ -104,6 +104,61 @@ pub fn due(
     duties
 }
 
+/// The first day after `today` on which [`due`] may find something new for
+/// this ledger, or `None` when only a letter can (a finished game, a game
+/// waiting for the arbiter). Never later than the true first day, often
+/// earlier: a clock counted as if it ran every day from today. The calendar
+/// looks again at a game on that day and loads no other (an idle run).
+pub fn next_check(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Option<NaiveDate> {
+    let tomorrow = add_days(today, 1);
+    let end = ledger.calendar.end_date;
+    let mut candidates = Vec::new();
+    match ledger.status {
+        Status::Finished | Status::Adjudication => return None,
+        _ if today >= end => return Some(tomorrow),
+        Status::Suspended => {
+            if let Some(suspension) = ledger.suspension.filter(|s| !s.protest_received) {
+                candidates.push(add_days(suspension.notice_on, rules.protest_days + 1));
+            }
+        }
+        Status::Active => {
+            let cal = &ledger.calendar;
+            if !ledger
+                .rows
+                .first()
+                .is_some_and(|r| r.delivered_on.is_some())
+            {
+                candidates.push(add_days(cal.start_date, rules.first_move_query_days));
+            }
+            if let Some(last) = ledger.rows.last() {
+                candidates.push(add_days(last.sent_on, rules.repeat_after_days));
+            }
+            let player = ledger.to_move();
+            match ledger.running_days(player, today) {
+                // Not running (a move not yet delivered, a start not yet come):
+                // look daily until it does.
+                None => candidates.push(tomorrow),
+                Some(running) => {
+                    let moves = ledger.moves_made(player).saturating_add(1);
+                    let total = ledger.totals().get(player).saturating_add(running);
+                    let days_left = i64::from(rules.limit(moves)) - i64::from(total);
+                    let warn = rules.reminder_days.iter().copied().max().unwrap_or(0);
+                    // The clock gains at most a day a day: no reminder before
+                    // `days_left - warn` days, no overstep before `days_left + 1`.
+                    let quiet = (days_left - i64::from(warn)).clamp(1, i64::from(u32::MAX));
+                    candidates.push(add_days(today, quiet as u32));
+                }
+            }
+        }
+    }
+    candidates.push(end);
+    candidates
+        .into_iter()
+        .filter(|day| *day > today)
+        .min()
+        .or(Some(tomorrow))
+}
+
 fn active_duties(rules: &Rules, ledger: &Ledger, today: NaiveDate, duties: &mut Vec<Duty>) {
     let cal = &ledger.calendar;
     let player = ledger.to_move();

@@ -18,7 +18,7 @@ pub mod judge;
 
 pub use calendar::{Calendar, days, postmark_date};
 pub use clock::{Fraction, Ledger, Row, Status, Suspension};
-pub use deadlines::{Duty, DutyKey, due};
+pub use deadlines::{Duty, DutyKey, due, next_check};
 pub use judge::{
     Correction, DateItem, Expected, Incoming, Item, NewPly, Omission, Overstep, Stated,
     StatedDates, Verdict, judge,

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use chrono::{DateTime, NaiveDate, Utc};
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use shakmaty::Color;
 
 use crate::color_name;
@@ -131,6 +131,8 @@ pub struct Note {
 
 pub struct Store {
     conn: Connection,
+    /// A batch is open: writes are savepoints in one transaction.
+    batch: bool,
 }
 
 /// How long a message that failed `attempts` times waits before the next try.
@@ -199,15 +201,55 @@ impl Store {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         schema::migrate(&mut conn)?;
-        Ok(Store { conn })
+        Ok(Store { conn, batch: false })
     }
 
-    /// Runs `work` in one transaction: all of it is kept, or none.
+    /// Runs `work` all or nothing: in a transaction of its own, or inside a
+    /// batch in a savepoint, so that one failed write leaves the others.
     pub fn write<T>(&mut self, work: impl FnOnce(&Writer<'_>) -> Result<T>) -> Result<T> {
+        if self.batch {
+            let savepoint = self.conn.savepoint()?;
+            let value = work(&Writer { tx: &savepoint })?;
+            savepoint.commit()?;
+            return Ok(value);
+        }
         let tx = self.conn.transaction()?;
         let value = work(&Writer { tx: &tx })?;
         tx.commit()?;
         Ok(value)
+    }
+
+    /// Opens a batch: every write until [`Store::end_batch`] goes into one
+    /// transaction, which reads on this connection already see, and which
+    /// reaches the disk in one sync at the end instead of one per letter.
+    /// Nothing outside (a mail marked done, a message sent) may depend on a
+    /// write of the batch before the batch ends.
+    pub fn begin_batch(&mut self) -> Result<()> {
+        if !self.batch {
+            self.conn.execute_batch("BEGIN IMMEDIATE")?;
+            self.batch = true;
+        }
+        Ok(())
+    }
+
+    /// While messages go out, each is recorded as sent in a commit of its own
+    /// that survives a crash of the process but waits for the next sync to
+    /// survive a crash of the machine (`synchronous=NORMAL`): a disk flush per
+    /// message would cost more than the message. The transport's flush and
+    /// the next full commit make them durable; a machine crash in between
+    /// sends those messages again, with their Message-IDs.
+    pub fn set_full_sync(&mut self, full: bool) -> Result<()> {
+        self.conn
+            .pragma_update(None, "synchronous", if full { "FULL" } else { "NORMAL" })
+    }
+
+    /// Commits the batch (durably: `synchronous=FULL`).
+    pub fn end_batch(&mut self) -> Result<()> {
+        if self.batch {
+            self.conn.execute_batch("COMMIT")?;
+            self.batch = false;
+        }
+        Ok(())
     }
 
     /// Whether a letter with this key was seen already.
@@ -321,6 +363,21 @@ impl Store {
     }
 
     /// The raw letters received from `color` in `game`, oldest first.
+    /// Each stored game and the day the calendar must look at it again; a
+    /// game written since it was last looked at has none (look today), and a
+    /// game not in the map has never been written.
+    pub fn next_checks(&self) -> Result<std::collections::HashMap<String, Option<NaiveDate>>> {
+        let mut statement = self
+            .conn
+            .prepare_cached("SELECT id, next_check FROM games")?;
+        statement
+            .query_map([], |r| {
+                let day: Option<String> = r.get(1)?;
+                Ok((r.get(0)?, day.as_deref().map(date_from).transpose()?))
+            })?
+            .collect()
+    }
+
     pub fn letters_from(&self, game: &str, color: Color) -> Result<Vec<(NaiveDate, Vec<u8>)>> {
         let mut statement = self.conn.prepare_cached(
             "SELECT postmark, raw FROM letters WHERE game_id = ?1 AND color = ?2 ORDER BY id",
@@ -422,6 +479,11 @@ impl Store {
                     "UPDATE moves SET delivered_on = ?3 WHERE game_id = ?1 AND ply = ?2 AND delivered_on IS NULL",
                     params![game, *ply as i64, today.to_string()],
                 )?;
+                // The partner's clock starts: the calendar must look again.
+                w.tx.execute(
+                    "UPDATE games SET next_check = NULL WHERE id = ?1",
+                    params![game],
+                )?;
             }
             Ok(())
         })
@@ -470,7 +532,10 @@ impl Store {
     /// How many answers of `kinds` went to `address` on `day`.
     pub fn replies_on(&self, address: &str, day: NaiveDate, kinds: &[&str]) -> Result<u32> {
         let mut statement = self.conn.prepare_cached(
-            "SELECT kind FROM outbox WHERE created_on = ?2 AND (recipients = ?1 OR recipients LIKE ?1 || ',%')",
+            // Addresses are stored lower-case; the range is "?1," followed by
+            // anything, the sender first among several recipients.
+            "SELECT kind FROM outbox WHERE created_on = ?2
+               AND (recipients = ?1 OR (recipients >= ?1 || ',' AND recipients < ?1 || '-'))",
         )?;
         let found =
             statement.query_map(params![address, day.to_string()], |r| r.get::<_, String>(0))?;
@@ -484,6 +549,28 @@ impl Store {
     }
 
     /// How many letters are stored (for reports and benchmarks).
+    /// Whether the last run that had letters ended before finishing them.
+    pub fn run_interrupted(&self) -> Result<bool> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT value FROM run_state WHERE key = 'interrupted'",
+                [],
+                |r| r.get::<_, String>(0),
+            )
+            .optional()?
+            .is_some_and(|value| value == "1"))
+    }
+
+    pub fn set_run_interrupted(&mut self, interrupted: bool) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO run_state (key, value) VALUES ('interrupted', ?1)
+             ON CONFLICT (key) DO UPDATE SET value = ?1",
+            params![if interrupted { "1" } else { "0" }],
+        )?;
+        Ok(())
+    }
+
     pub fn letter_count(&self) -> Result<i64> {
         self.conn
             .query_row("SELECT count(*) FROM letters", [], |r| r.get(0))
@@ -509,7 +596,7 @@ impl Store {
 
 /// Writes inside one transaction.
 pub struct Writer<'a> {
-    tx: &'a Transaction<'a>,
+    tx: &'a Connection,
 }
 
 impl Writer<'_> {
@@ -555,7 +642,7 @@ impl Writer<'_> {
              ON CONFLICT (id) DO UPDATE SET status = ?2, result = ?3, result_reason = ?4, offender = ?5,
                  notice_on = ?6, protest_received = ?7, extra_white = ?8, extra_black = ?9, held = ?10,
                  draw_offer = ?11, held_reply = ?12, overstep_ply = ?13, credit_white = ?14,
-                 credit_black = ?15, resumed_on = ?16",
+                 credit_black = ?15, resumed_on = ?16, next_check = NULL",
             params![
                 id,
                 status_str(row.status),
@@ -601,6 +688,14 @@ impl Writer<'_> {
                 facts,
             ])?;
         }
+        Ok(())
+    }
+
+    /// The day the calendar must look at `game` again (see [`Store::next_checks`]).
+    pub fn next_check(&self, game: &str, on: NaiveDate) -> Result<()> {
+        self.tx
+            .prepare_cached("UPDATE games SET next_check = ?2 WHERE id = ?1")?
+            .execute(params![game, on.to_string()])?;
         Ok(())
     }
 

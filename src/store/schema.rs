@@ -97,6 +97,16 @@ const MIGRATIONS: &[&str] = &[
         last_error TEXT NOT NULL,
         last_at TEXT NOT NULL
     );",
+    // 5: an index for every lookup a poll makes: the replies one address got
+    // on one day (a scan of the outbox per letter before); and the day a game
+    // next needs the calendar (NULL: look at it on the next run), so that an
+    // idle run loads no game at all; and whether a run ended inside a batch.
+    "CREATE INDEX outbox_replies ON outbox (recipients, created_on);
+    ALTER TABLE games ADD COLUMN next_check TEXT;
+    CREATE TABLE run_state (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );",
 ];
 
 pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {

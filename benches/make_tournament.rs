@@ -1,0 +1,415 @@
+//! The load generator: a tournament of N games × M move letters in a Maildir,
+//! with a matching config, for the benchmarks of `benches/`.
+//!
+//! ```text
+//! cargo run --release --features loadgen --bin make-tournament -- \
+//!     --games 500 --letters 20 --out /tmp/load [--seed 1] [--lang en]
+//! ```
+//!
+//! Every game is a legal random game (no move that ends it), every letter states
+//! the true fraction and dates, so the clerk answers each with an `ack` and the
+//! benchmark measures the clerk's normal path. Letters vary as players write
+//! them: English SAN, Russian piece letters, long algebraic and ICCF numeric;
+//! English and Russian words; plain text and HTML-only; some with a quoted
+//! reply below. Most letters copy the partner (Cc: nothing to forward); the last
+//! letter of every other game goes to the clerk alone and is forwarded.
+//!
+//! Days per move come in shuffled blocks of 0,1,2,3,4 so that every game spans
+//! the same calendar and none oversteps, by letter or by silence, on the day
+//! printed to `today.txt` (the day of the last letters: poll with `--today`).
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::PathBuf;
+
+use chrono::{Duration, NaiveDate};
+use shakmaty::san::San;
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
+
+/// xorshift64*: small, seeded, the same letters on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+struct Options {
+    games: usize,
+    letters: usize,
+    out: PathBuf,
+    seed: u64,
+    lang: String,
+}
+
+fn options() -> Result<Options, String> {
+    let mut options = Options {
+        games: 500,
+        letters: 20,
+        out: PathBuf::from("load"),
+        seed: 1,
+        lang: "en".into(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or(format!("{flag} needs a value"))?;
+        let number = || value.parse::<usize>().map_err(|e| format!("{flag}: {e}"));
+        match flag.as_str() {
+            "--games" => options.games = number()?,
+            "--letters" => options.letters = number()?,
+            "--seed" => options.seed = number()? as u64,
+            "--out" => options.out = PathBuf::from(&value),
+            "--lang" => options.lang = value,
+            _ => return Err(format!("unknown flag {flag}")),
+        }
+    }
+    if options.letters % 5 != 0 || options.letters == 0 {
+        return Err("--letters must be a positive multiple of 5".into());
+    }
+    Ok(options)
+}
+
+const START: (i32, u32, u32) = (2026, 11, 1);
+
+fn start_date() -> NaiveDate {
+    NaiveDate::from_ymd_opt(START.0, START.1, START.2).expect("a real date")
+}
+
+/// One ply in the notations players use.
+fn written(position: &Chess, mv: &Move, notation: usize) -> String {
+    let san = San::from_move(position, mv.clone()).to_string();
+    match notation {
+        0 => san,
+        1 => russian(&san),
+        2 => long_algebraic(mv),
+        _ => iccf(mv),
+    }
+}
+
+fn russian(san: &str) -> String {
+    san.replace("O-O", "0-0")
+        .chars()
+        .map(|c| match c {
+            'K' => "Кр".to_string(),
+            'Q' => "Ф".into(),
+            'R' => "Л".into(),
+            'B' => "С".into(),
+            'N' => "К".into(),
+            'x' => ":".into(),
+            other => other.to_string(),
+        })
+        .collect()
+}
+
+fn long_algebraic(mv: &Move) -> String {
+    if let Some(side) = mv.castling_side() {
+        return if side.is_king_side() { "O-O" } else { "O-O-O" }.into();
+    }
+    let piece = match mv.role() {
+        Role::Pawn => "",
+        role => match role.upper_char() {
+            'K' => "K",
+            'Q' => "Q",
+            'R' => "R",
+            'B' => "B",
+            _ => "N",
+        },
+    };
+    let from = mv.from().map(|s| s.to_string()).unwrap_or_default();
+    let sign = if mv.is_capture() { "x" } else { "-" };
+    let promotion = mv
+        .promotion()
+        .map(|r| format!("={}", r.upper_char()))
+        .unwrap_or_default();
+    format!("{piece}{from}{sign}{}{promotion}", mv.to())
+}
+
+fn iccf(mv: &Move) -> String {
+    let uci = mv.to_uci(CastlingMode::Standard).to_string();
+    let bytes = uci.as_bytes();
+    let square = |file: u8, rank: u8| format!("{}{}", file - b'a' + 1, rank as char);
+    let mut text = square(bytes[0], bytes[1]) + &square(bytes[2], bytes[3]);
+    if let Some(&piece) = bytes.get(4) {
+        text.push(match piece {
+            b'q' => '1',
+            b'r' => '2',
+            b'b' => '3',
+            _ => '4',
+        });
+    }
+    text
+}
+
+/// A random legal game of `plies` plies in which no move ends the game.
+fn random_game(rng: &mut Rng, plies: usize) -> Vec<(Chess, Move)> {
+    'attempt: loop {
+        let mut position = Chess::default();
+        let mut moves = Vec::with_capacity(plies);
+        for _ in 0..plies {
+            let legal = position.legal_moves();
+            let start = rng.below(legal.len());
+            let found = (0..legal.len())
+                .map(|i| &legal[(start + i) % legal.len()])
+                .find(|mv| {
+                    let mut next = position.clone();
+                    next.play_unchecked(**mv);
+                    !next.is_game_over()
+                });
+            let Some(mv) = found.cloned() else {
+                continue 'attempt;
+            };
+            moves.push((position.clone(), mv));
+            position.play_unchecked(mv);
+        }
+        return moves;
+    }
+}
+
+/// Days per move: blocks of 0..=4 shuffled, so every game spans the same days.
+fn schedule(rng: &mut Rng, plies: usize) -> Vec<i64> {
+    let mut days = Vec::with_capacity(plies);
+    while days.len() < plies {
+        let mut block = [0i64, 1, 2, 3, 4];
+        for i in (1..block.len()).rev() {
+            block.swap(i, rng.below(i + 1));
+        }
+        days.extend_from_slice(&block);
+    }
+    days
+}
+
+fn date_text(date: NaiveDate, russian: bool) -> String {
+    if russian {
+        date.format("%d.%m.%Y").to_string()
+    } else {
+        date.format("%Y-%m-%d").to_string()
+    }
+}
+
+struct Letter {
+    game: usize,
+    ply: usize,
+    from: String,
+    cc: Option<String>,
+    sent: NaiveDate,
+    body: String,
+    html: bool,
+}
+
+impl Letter {
+    fn eml(&self, subject: &str) -> String {
+        let date = self.sent.format("%a, %d %b %Y");
+        // Minutes after 08:00 by ply keep a game's same-day letters in order.
+        let minutes = 8 * 60 + self.ply as u32 / 2;
+        let time = format!(
+            "{:02}:{:02}:{:02}",
+            minutes / 60,
+            minutes % 60,
+            (self.ply % 2) * 30
+        );
+        let mut head = format!(
+            "Received: from mx.players.example by clerk.load.example with ESMTP; {date} {time} +0300\r\n\
+             From: {from}\r\nTo: clerk@load.example\r\n",
+            from = self.from,
+        );
+        if let Some(cc) = &self.cc {
+            let _ = write!(head, "Cc: {cc}\r\n");
+        }
+        let _ = write!(
+            head,
+            "Subject: {subject}\r\nDate: {date} {time} +0300\r\n\
+             Message-ID: <g{}-p{}@players.example>\r\nMIME-Version: 1.0\r\n",
+            self.game, self.ply
+        );
+        if self.html {
+            let divs: String = self
+                .body
+                .lines()
+                .map(|l| format!("<div>{}</div>", l.replace('<', "&lt;")))
+                .collect();
+            format!(
+                "{head}Content-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n\
+                 <html><body>{divs}</body></html>\r\n"
+            )
+        } else {
+            format!(
+                "{head}Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{}",
+                self.body.replace('\n', "\r\n")
+            )
+        }
+    }
+}
+
+/// The letters of one game, in order.
+fn game_letters(rng: &mut Rng, game: usize, count: usize) -> Vec<(Letter, String)> {
+    let moves = random_game(rng, count);
+    let days = schedule(rng, count);
+    let start = start_date();
+    let white = format!("white{game}@players.example");
+    let black = format!("black{game}@players.example");
+    let forward_last = game % 2 == 0;
+    let mut totals = [0i64; 2];
+    let mut delivered = start;
+    let mut previous_sent: Option<NaiveDate> = None;
+    let mut letters = Vec::with_capacity(count);
+    for (ply, ((position, mv), day)) in moves.iter().zip(&days).enumerate() {
+        let side = ply % 2;
+        let sent = delivered + Duration::days(*day);
+        totals[side] += day;
+        let russian = rng.below(3) == 0;
+        let notation = if russian {
+            1
+        } else {
+            [0, 0, 2, 3][rng.below(4)]
+        };
+        let number = ply / 2 + 1;
+        let dots = if position.turn() == Color::White {
+            "."
+        } else {
+            "..."
+        };
+        let mut body = String::new();
+        if rng.below(2) == 0 {
+            body.push_str(if russian {
+                "Добрый день!\n\n"
+            } else {
+                "Hello,\n\n"
+            });
+        }
+        let _ = writeln!(body, "{} {game}", if russian { "Партия" } else { "Game" });
+        let _ = writeln!(body, "{number}{dots} {}", written(position, mv, notation));
+        let _ = writeln!(
+            body,
+            "{} {}/{}",
+            if russian { "Время:" } else { "Time:" },
+            totals[0],
+            totals[1]
+        );
+        let dates = match previous_sent {
+            None => date_text(sent, russian),
+            Some(partner) => format!(
+                "{}, {}, {}",
+                date_text(partner, russian),
+                date_text(delivered, russian),
+                date_text(sent, russian)
+            ),
+        };
+        let _ = writeln!(body, "{} {dates}", if russian { "Даты:" } else { "Dates:" });
+        body.push_str(if russian {
+            "\nС уважением\n"
+        } else {
+            "\nRegards\n"
+        });
+        if rng.below(4) == 0 && ply > 0 {
+            let _ = write!(
+                body,
+                "\n{}\n> {} {game}\n> {number}. ...\n",
+                if russian {
+                    "Пн, 2 нояб. 2026 г. в 10:00, Партнёр <partner@players.example>:"
+                } else {
+                    "On Mon, 2 Nov 2026 at 10:00, Partner <partner@players.example> wrote:"
+                },
+                if russian { "Партия" } else { "Game" }
+            );
+        }
+        let (from, to) = if side == 0 {
+            (&white, &black)
+        } else {
+            (&black, &white)
+        };
+        let last = ply + 1 == count;
+        let direct = !(last && forward_last);
+        let subject = format!("{} {game}", if russian { "Партия" } else { "Game" });
+        letters.push((
+            Letter {
+                game,
+                ply,
+                from: from.clone(),
+                cc: direct.then(|| to.clone()),
+                sent,
+                body,
+                html: rng.below(10) == 0,
+            },
+            subject,
+        ));
+        previous_sent = Some(sent);
+        // A copied partner has the move the day it was sent.
+        delivered = sent;
+    }
+    letters
+}
+
+fn config(options: &Options) -> String {
+    let mut text = format!(
+        "# Generated by benches/make_tournament.rs: {} games x {} letters.\n\
+         [tournament]\nid = \"LOAD\"\nname = \"Load test\"\nstart_date = 2026-11-01\n\
+         end_date = 2036-11-01\ntimezone = \"Europe/Moscow\"\nlanguage = \"{}\"\n\n\
+         [bot]\naddress = \"clerk@load.example\"\ndatabase = \"shtempel.sqlite\"\ntemplates = \"templates\"\n\n\
+         [arbiters]\nchief_arbiter = \"arbiter@load.example\"\nchief_secretary = \"secretary@load.example\"\n\n\
+         # A season imported in one run: every player gets one reply per letter.\n\
+         [limits]\nmax_replies_per_day = 100000\n\n\
+         [source]\nkind = \"maildir\"\npath = \"inbox\"\n\n\
+         [transport]\nkind = \"file\"\npath = \"outbox\"\n\n",
+        options.games, options.letters, options.lang
+    );
+    for game in 1..=options.games {
+        let _ = write!(
+            text,
+            "[[players]]\nid = \"w{game}\"\nname = \"White {game}\"\nemail = \"white{game}@players.example\"\n\n\
+             [[players]]\nid = \"b{game}\"\nname = \"Black {game}\"\nemail = \"black{game}@players.example\"\n\n"
+        );
+    }
+    for game in 1..=options.games {
+        let _ = write!(
+            text,
+            "[[games]]\nid = \"{game}\"\nwhite = \"w{game}\"\nblack = \"b{game}\"\n\n"
+        );
+    }
+    text
+}
+
+fn main() {
+    let options = match options() {
+        Ok(options) => options,
+        Err(error) => {
+            eprintln!("make-tournament: {error}");
+            eprintln!(
+                "usage: make-tournament --games N --letters M --out DIR [--seed S] [--lang en|ru]"
+            );
+            std::process::exit(2);
+        }
+    };
+    let new = options.out.join("inbox/new");
+    for dir in ["inbox/new", "inbox/cur", "inbox/tmp"] {
+        fs::create_dir_all(options.out.join(dir)).expect("cannot create the Maildir");
+    }
+    fs::write(options.out.join("config.toml"), config(&options)).expect("cannot write config");
+    let mut rng = Rng(options.seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut last = start_date();
+    let mut bytes = 0usize;
+    for game in 1..=options.games {
+        for (letter, subject) in game_letters(&mut rng, game, options.letters) {
+            last = last.max(letter.sent);
+            let eml = letter.eml(&subject);
+            bytes += eml.len();
+            let name = format!("{}.g{:05}p{:04}.load", letter.sent, letter.game, letter.ply);
+            fs::write(new.join(name), eml).expect("cannot write a letter");
+        }
+    }
+    fs::write(options.out.join("today.txt"), format!("{last}\n")).expect("cannot write today");
+    println!(
+        "{} letters ({} games x {}), {} KB, last postmark {last}: poll with --today {last}",
+        options.games * options.letters,
+        options.games,
+        options.letters,
+        bytes / 1024
+    );
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Whole-run benchmarks of `shtempel poll` on the embedded default (Maildir in,
+# SQLite, file outbox), release build. Prints figures; never fails on time.
+#
+#   bash benches/poll.sh [RUNS]          # RUNS per figure, default 5; medians
+#
+# 1. throughput: one poll over 10,000 new letters (500 games x 20), from a fresh
+#    copy each run: wall time, letters/s, peak RSS (/usr/bin/time -v);
+# 2. the floor: mail-parser alone over the same 10,000 files, and the ratio;
+# 3. idle: a poll with nothing new over 1,000 and over 100,000 stored letters
+#    (500 games x 2 and x 200; the same config, only the history grows), wall
+#    time from process start to exit, and the ratio between the two.
+#
+# Work folder: $BENCH_DIR (default /tmp/shtempel-bench); the stored databases
+# are built once and reused. CLERK=path measures another build of the clerk
+# (an older commit, for a before/after table); STORER=path stores the 100,000
+# letters with another build than the one measured (the first builds needed
+# hours for it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-5}
+WORK=${BENCH_DIR:-/tmp/shtempel-bench}
+mkdir -p "$WORK"
+
+cargo build --release --quiet --features loadgen --bins
+BIN=$PWD/target/release
+CLERK=${CLERK:-$BIN/shtempel}
+STORER=${STORER:-$CLERK}
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+# Figures of one timed command: "<wall s> <peak RSS KB>".
+timed() {
+    /usr/bin/time -f "%e %M" -o "$WORK/time.txt" "$@" >"$WORK/out.txt" 2>&1 ||
+        { echo "failed: $*"; tail -5 "$WORK/out.txt"; exit 1; }
+    cat "$WORK/time.txt"
+}
+
+# Milliseconds of one run, process start to exit.
+millis() {
+    local start end
+    start=$(date +%s%N)
+    "$@" >/dev/null 2>&1
+    end=$(date +%s%N)
+    echo $(((end - start) / 1000000))
+}
+
+make() { # games letters dir
+    [ -f "$3/config.toml" ] && return
+    rm -rf "$3.tmp"
+    "$BIN/make-tournament" --games "$1" --letters "$2" --out "$3.tmp" >/dev/null
+    mv "$3.tmp" "$3"
+}
+
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ {print int($2/1024)" MB"}' /proc/meminfo), $(uname -sr)"
+echo "clerk:   $CLERK ($(git describe --always --dirty 2>/dev/null || echo unknown)), release"
+
+make 500 20 "$WORK/t10k"
+TODAY=$(cat "$WORK/t10k/today.txt")
+
+echo
+echo "== poll over 10,000 new letters (500 games x 20), $RUNS runs =="
+: >"$WORK/walls"
+: >"$WORK/rss"
+for run in $(seq "$RUNS"); do
+    rm -rf "$WORK/run"
+    cp -a "$WORK/t10k" "$WORK/run"
+    read -r wall rss < <(cd "$WORK/run" && timed "$CLERK" --config config.toml poll --today "$TODAY")
+    read_count=$(grep -o '^poll .*: [0-9]* letter' "$WORK/out.txt" | grep -o '[0-9]* letter' | cut -d' ' -f1)
+    [ "$read_count" = 10000 ] || { echo "run $run read $read_count letters, not 10000"; exit 1; }
+    echo "run $run: $wall s, peak RSS $rss KB"
+    echo "$wall" >>"$WORK/walls"
+    echo "$rss" >>"$WORK/rss"
+done
+WALL=$(median <"$WORK/walls")
+RSS=$(median <"$WORK/rss")
+RATE=$(awk -v w="$WALL" 'BEGIN {printf "%.0f", 10000 / w}')
+echo "median: $WALL s = $RATE letters/s, peak RSS $((RSS / 1024)) MB"
+
+echo
+echo "== the floor: mail-parser alone over the same files, $RUNS runs =="
+: >"$WORK/floor"
+for run in $(seq "$RUNS"); do
+    "$BIN/parse-floor" "$WORK/t10k/inbox/new" | tee -a "$WORK/floor.log" | awk '{print $(NF-5)}' >>"$WORK/floor"
+done
+FLOOR=$(median <"$WORK/floor")
+echo "median: $FLOOR letters/s; poll is $(awk -v f="$FLOOR" -v r="$RATE" 'BEGIN {printf "%.1f", f / r}')x the floor"
+
+idle() { # dir label
+    local dir=$1 today
+    today=$(cat "$dir/today.txt")
+    if [ ! -f "$dir/shtempel.sqlite" ] || [ -n "$(ls -A "$dir/inbox/new")" ]; then
+        echo "storing $2 letters (one poll, not timed here)..."
+        (cd "$dir" && timed "$STORER" --config config.toml poll --today "$today" >/dev/null) ||
+            { echo "the storing poll failed"; exit 1; }
+    fi
+    (cd "$dir" && "$CLERK" --config config.toml poll --today "$today" >/dev/null 2>&1) # warm the page cache
+    : >"$WORK/idle"
+    for _ in $(seq "$RUNS"); do
+        (cd "$dir" && millis "$CLERK" --config config.toml poll --today "$today") >>"$WORK/idle"
+    done
+    median <"$WORK/idle"
+}
+
+echo
+echo "== idle poll (nothing new), $RUNS runs each =="
+make 500 2 "$WORK/s1k"
+make 500 200 "$WORK/s100k"
+IDLE1=$(idle "$WORK/s1k" 1,000)
+echo "1,000 stored:   median $IDLE1 ms"
+IDLE100=$(idle "$WORK/s100k" 100,000)
+echo "100,000 stored: median $IDLE100 ms"
+echo "ratio: $(awk -v a="$IDLE1" -v b="$IDLE100" 'BEGIN {printf "%.2f", b / a}')"
