@@ -8,7 +8,8 @@
 
 mod schema;
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -79,7 +80,7 @@ pub struct GameRow {
 }
 
 /// One game as loaded: state, moves with their clocks, duties done.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StoredGame {
     pub row: GameRow,
     pub moves: Vec<Row>,
@@ -131,8 +132,12 @@ pub struct Note {
 
 pub struct Store {
     conn: Connection,
-    /// A batch is open: writes are savepoints in one transaction.
+    /// A batch is open: writes go into its one transaction.
     batch: bool,
+    /// Games as this process last read or wrote them: a letter in a game
+    /// reads it from here, not from the database. Kept in step by every
+    /// write of moves, game rows and duties; emptied when a write fails.
+    games: RefCell<HashMap<String, StoredGame>>,
 }
 
 /// How long a message that failed `attempts` times waits before the next try.
@@ -201,22 +206,40 @@ impl Store {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         schema::migrate(&mut conn)?;
-        Ok(Store { conn, batch: false })
+        Ok(Store {
+            conn,
+            batch: false,
+            games: RefCell::default(),
+        })
     }
 
-    /// Runs `work` all or nothing: in a transaction of its own, or inside a
-    /// batch in a savepoint, so that one failed write leaves the others.
+    /// Runs `work` all or nothing: in a transaction of its own, or as part of
+    /// the open batch. A failed write inside a batch rolls the whole batch
+    /// back (the run stops on it, and the next run redoes the batch).
     pub fn write<T>(&mut self, work: impl FnOnce(&Writer<'_>) -> Result<T>) -> Result<T> {
-        if self.batch {
-            let savepoint = self.conn.savepoint()?;
-            let value = work(&Writer { tx: &savepoint })?;
-            savepoint.commit()?;
-            return Ok(value);
+        let result = if self.batch {
+            work(&Writer {
+                tx: &self.conn,
+                games: &self.games,
+            })
+        } else {
+            self.conn.transaction().and_then(|tx| {
+                let value = work(&Writer {
+                    tx: &tx,
+                    games: &self.games,
+                })?;
+                tx.commit()?;
+                Ok(value)
+            })
+        };
+        if result.is_err() {
+            self.games.borrow_mut().clear();
+            if self.batch {
+                self.batch = false;
+                let _ = self.conn.execute_batch("ROLLBACK");
+            }
         }
-        let tx = self.conn.transaction()?;
-        let value = work(&Writer { tx: &tx })?;
-        tx.commit()?;
-        Ok(value)
+        result
     }
 
     /// Opens a batch: every write until [`Store::end_batch`] goes into one
@@ -246,8 +269,12 @@ impl Store {
     /// Commits the batch (durably: `synchronous=FULL`).
     pub fn end_batch(&mut self) -> Result<()> {
         if self.batch {
-            self.conn.execute_batch("COMMIT")?;
             self.batch = false;
+            if let Err(error) = self.conn.execute_batch("COMMIT") {
+                self.games.borrow_mut().clear();
+                let _ = self.conn.execute_batch("ROLLBACK");
+                return Err(error);
+            }
         }
         Ok(())
     }
@@ -279,6 +306,15 @@ impl Store {
 
     /// Loads a game; a game never written yet is a new one.
     pub fn load_game(&self, id: &str) -> Result<StoredGame> {
+        if let Some(game) = self.games.borrow().get(id) {
+            return Ok(game.clone());
+        }
+        let game = self.read_game(id)?;
+        self.games.borrow_mut().insert(id.to_string(), game.clone());
+        Ok(game)
+    }
+
+    fn read_game(&self, id: &str) -> Result<StoredGame> {
         let row = self
             .conn
             .prepare_cached(
@@ -470,18 +506,29 @@ impl Store {
         today: NaiveDate,
     ) -> Result<()> {
         self.write(|w| {
-            w.tx.execute(
+            w.tx.prepare_cached(
                 "UPDATE outbox SET sent_at = ?2, receipt = ?3, attempts = attempts + 1 WHERE id = ?1",
+            )?
+            .execute(
                 params![item.id, at.to_rfc3339(), receipt],
             )?;
             if let Some((game, ply)) = &item.delivers {
-                w.tx.execute(
+                w.tx.prepare_cached(
                     "UPDATE moves SET delivered_on = ?3 WHERE game_id = ?1 AND ply = ?2 AND delivered_on IS NULL",
+                )?
+                .execute(
                     params![game, *ply as i64, today.to_string()],
                 )?;
+                if let Some(cached) = w.games.borrow_mut().get_mut(game)
+                    && let Some(row) = cached.moves.get_mut(*ply)
+                {
+                    row.delivered_on.get_or_insert(today);
+                }
                 // The partner's clock starts: the calendar must look again.
-                w.tx.execute(
+                w.tx.prepare_cached(
                     "UPDATE games SET next_check = NULL WHERE id = ?1",
+                )?
+                .execute(
                     params![game],
                 )?;
             }
@@ -497,9 +544,11 @@ impl Store {
         permanent: bool,
         at: DateTime<Utc>,
     ) -> Result<()> {
-        self.conn.execute(
+        self.conn.prepare_cached(
             "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, failed = ?3, last_attempt = ?4
              WHERE id = ?1",
+        )?
+        .execute(
             params![item.id, error, permanent, at.to_rfc3339()],
         )?;
         Ok(())
@@ -563,11 +612,12 @@ impl Store {
     }
 
     pub fn set_run_interrupted(&mut self, interrupted: bool) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO run_state (key, value) VALUES ('interrupted', ?1)
+        self.conn
+            .prepare_cached(
+                "INSERT INTO run_state (key, value) VALUES ('interrupted', ?1)
              ON CONFLICT (key) DO UPDATE SET value = ?1",
-            params![if interrupted { "1" } else { "0" }],
-        )?;
+            )?
+            .execute(params![if interrupted { "1" } else { "0" }])?;
         Ok(())
     }
 
@@ -597,15 +647,18 @@ impl Store {
 /// Writes inside one transaction.
 pub struct Writer<'a> {
     tx: &'a Connection,
+    games: &'a RefCell<HashMap<String, StoredGame>>,
 }
 
 impl Writer<'_> {
     /// Stores a letter; returns its id.
     pub fn letter(&self, letter: &StoredLetter) -> Result<i64> {
-        self.tx.execute(
+        self.tx.prepare_cached(
             "INSERT INTO letters (dedup_key, message_id, source_key, arrived, postmark, sender, game_id, color,
                                   disposition, reason, parse, raw)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        )?
+        .execute(
             params![
                 letter.dedup_key,
                 letter.message_id,
@@ -634,7 +687,7 @@ impl Writer<'_> {
         letter: Option<i64>,
     ) -> Result<()> {
         let held = serde_json::to_string(&row.held).map_err(to_sql_err)?;
-        self.tx.execute(
+        self.tx.prepare_cached(
             "INSERT INTO games (id, status, result, result_reason, offender, notice_on, protest_received,
                                 extra_white, extra_black, held, draw_offer, held_reply,
                                 overstep_ply, credit_white, credit_black, resumed_on)
@@ -643,6 +696,8 @@ impl Writer<'_> {
                  notice_on = ?6, protest_received = ?7, extra_white = ?8, extra_black = ?9, held = ?10,
                  draw_offer = ?11, held_reply = ?12, overstep_ply = ?13, credit_white = ?14,
                  credit_black = ?15, resumed_on = ?16, next_check = NULL",
+        )?
+        .execute(
             params![
                 id,
                 status_str(row.status),
@@ -688,6 +743,13 @@ impl Writer<'_> {
                 facts,
             ])?;
         }
+        // The cache holds what the database now holds: rows before `from`
+        // were not rewritten.
+        if let Some(cached) = self.games.borrow_mut().get_mut(id) {
+            cached.row = row.clone();
+            cached.moves.truncate(from);
+            cached.moves.extend(moves.iter().skip(from).cloned());
+        }
         Ok(())
     }
 
@@ -700,8 +762,10 @@ impl Writer<'_> {
     }
 
     pub fn note(&self, game: &str, note: &Note) -> Result<()> {
-        self.tx.execute(
+        self.tx.prepare_cached(
             "INSERT INTO notes (game_id, ply, kind, text, created_on) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(
             params![
                 game,
                 note.ply.map(|p| p as i64),
@@ -714,17 +778,23 @@ impl Writer<'_> {
     }
 
     pub fn duty_done(&self, game: &str, key: &DutyKey, on: NaiveDate) -> Result<()> {
-        self.tx.execute(
-            "INSERT OR IGNORE INTO duties_done (game_id, key, done_on) VALUES (?1, ?2, ?3)",
-            params![game, key.0, on.to_string()],
-        )?;
+        self.tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO duties_done (game_id, key, done_on) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![game, key.0, on.to_string()])?;
+        if let Some(cached) = self.games.borrow_mut().get_mut(game) {
+            cached.done.insert(key.clone());
+        }
         Ok(())
     }
 
     pub fn outbox(&self, message: &NewOutbox, created_on: NaiveDate) -> Result<i64> {
-        self.tx.execute(
+        self.tx.prepare_cached(
             "INSERT INTO outbox (game_id, kind, recipients, message_id, raw, delivers_game, delivers_ply, created_on)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )?
+        .execute(
             params![
                 message.game,
                 message.kind,
@@ -737,5 +807,100 @@ impl Writer<'_> {
             ],
         )?;
         Ok(self.tx.last_insert_rowid())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(d: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 11, d).unwrap()
+    }
+
+    fn row(by: Color, san: &str, sent: u32) -> Row {
+        Row {
+            by,
+            san: san.into(),
+            conditional: false,
+            sent_on: day(sent),
+            delivered_on: None,
+            days: 1,
+            penalty: 0,
+            letter: None,
+        }
+    }
+
+    fn fresh(store: &Store, id: &str) -> StoredGame {
+        store.read_game(id).unwrap()
+    }
+
+    #[test]
+    fn the_game_cache_holds_what_the_database_holds() {
+        let mut store = Store::in_memory().unwrap();
+        let mut rows = vec![row(Color::White, "e4", 3)];
+        store
+            .write(|w| w.game("1", &GameRow::default(), &rows, 0, None))
+            .unwrap();
+        let cached = store.load_game("1").unwrap();
+        assert_eq!(cached, fresh(&store, "1"));
+        assert_eq!(cached.moves.len(), 1);
+
+        // A move and a duty in a batch; a forward delivering the move.
+        store.begin_batch().unwrap();
+        rows.push(row(Color::Black, "e5", 5));
+        let finished = GameRow {
+            status: Status::Suspended,
+            result: Some("1-0".into()),
+            ..GameRow::default()
+        };
+        store
+            .write(|w| {
+                w.game("1", &finished, &rows, 1, None)?;
+                w.duty_done("1", &DutyKey("repeat:0".into()), day(6))?;
+                w.outbox(
+                    &NewOutbox {
+                        game: Some("1".into()),
+                        kind: "forward".into(),
+                        recipients: vec!["white@example.org".into()],
+                        message_id: "<m1@example.org>".into(),
+                        raw: b"x".to_vec(),
+                        delivers: Some(1),
+                    },
+                    day(6),
+                )
+            })
+            .unwrap();
+        assert_eq!(store.load_game("1").unwrap(), fresh(&store, "1"));
+        store.end_batch().unwrap();
+        let now = DateTime::parse_from_rfc3339("2026-11-07T10:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let item = store.pending(now).unwrap().remove(0);
+        store.mark_sent(&item, now, "250 ok", day(7)).unwrap();
+        let cached = store.load_game("1").unwrap();
+        assert_eq!(cached, fresh(&store, "1"));
+        assert_eq!(cached.moves[1].delivered_on, Some(day(7)));
+        assert_eq!(cached.row.result.as_deref(), Some("1-0"));
+        assert!(cached.done.contains(&DutyKey("repeat:0".into())));
+    }
+
+    #[test]
+    fn a_failed_write_in_a_batch_rolls_the_batch_back_and_empties_the_cache() {
+        let mut store = Store::in_memory().unwrap();
+        store.begin_batch().unwrap();
+        let rows = vec![row(Color::White, "e4", 3)];
+        store
+            .write(|w| w.game("1", &GameRow::default(), &rows, 0, None))
+            .unwrap();
+        store.load_game("1").unwrap();
+        let failed = store.write(|w| {
+            w.game("2", &GameRow::default(), &rows, 0, None)?;
+            w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")
+        });
+        assert!(failed.is_err());
+        assert!(store.games.borrow().is_empty());
+        assert_eq!(fresh(&store, "1").moves.len(), 0, "the batch is gone");
+        assert_eq!(fresh(&store, "2").moves.len(), 0);
     }
 }
