@@ -14,9 +14,10 @@
 //! reply below. Most letters copy the partner (Cc: nothing to forward); the last
 //! letter of every other game goes to the clerk alone and is forwarded.
 //!
-//! Days per move come in shuffled blocks of 0,1,2,3,4 so that every game spans
-//! the same calendar and none oversteps, by letter or by silence, on the day
-//! printed to `today.txt` (the day of the last letters: poll with `--today`).
+//! Days per move come in shuffled blocks of 0,1,2,3,4 so that, with a multiple
+//! of 5 letters, every game spans the same calendar and none oversteps, by
+//! letter or by silence, on the day printed to `today.txt` (the day of the last
+//! letters: poll with `--today`). Other counts span a few days more or less.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -71,8 +72,8 @@ fn options() -> Result<Options, String> {
             _ => return Err(format!("unknown flag {flag}")),
         }
     }
-    if options.letters % 5 != 0 || options.letters == 0 {
-        return Err("--letters must be a positive multiple of 5".into());
+    if options.letters == 0 || options.games == 0 {
+        return Err("--games and --letters must be at least 1".into());
     }
     Ok(options)
 }
@@ -85,7 +86,7 @@ fn start_date() -> NaiveDate {
 
 /// One ply in the notations players use.
 fn written(position: &Chess, mv: &Move, notation: usize) -> String {
-    let san = San::from_move(position, mv.clone()).to_string();
+    let san = San::from_move(position, *mv).to_string();
     match notation {
         0 => san,
         1 => russian(&san),
@@ -95,7 +96,8 @@ fn written(position: &Chess, mv: &Move, notation: usize) -> String {
 }
 
 fn russian(san: &str) -> String {
-    san.replace("O-O", "0-0")
+    san.replace("O-O-O", "0-0-0")
+        .replace("O-O", "0-0")
         .chars()
         .map(|c| match c {
             'K' => "Кр".to_string(),
@@ -255,7 +257,7 @@ fn game_letters(rng: &mut Rng, game: usize, count: usize) -> Vec<(Letter, String
     let start = start_date();
     let white = format!("white{game}@players.example");
     let black = format!("black{game}@players.example");
-    let forward_last = game % 2 == 0;
+    let forward_last = game.is_multiple_of(2);
     let mut totals = [0i64; 2];
     let mut delivered = start;
     let mut previous_sent: Option<NaiveDate> = None;

@@ -155,8 +155,8 @@ fn database(error: rusqlite::Error) -> String {
 }
 
 /// The messages of one batch being sent, in outbox order. Each is recorded as
-/// sent as soon as the transport took it (see [`Store::set_full_sync`]): a
-/// crash of the process sends at most the message in flight again.
+/// sent as soon as the transport took it (see [`Store::mark_sent`]): a crash
+/// of the process sends at most the message in flight again.
 struct Sending {
     queue: std::iter::Peekable<std::vec::IntoIter<crate::store::OutboxItem>>,
     /// A transient failure stops sending until the next run.
@@ -166,7 +166,6 @@ struct Sending {
 impl Sending {
     fn new(store: &mut Store, clerk: &Clerk<'_>) -> Result<Sending, String> {
         store.end_batch().map_err(database)?;
-        store.set_full_sync(false).map_err(database)?;
         let queue = store.pending(clerk.clock.now).map_err(database)?;
         Ok(Sending {
             queue: queue.into_iter().peekable(),
@@ -230,10 +229,11 @@ impl Sending {
         Ok(())
     }
 
-    /// The transport makes what it took durable; commits are full again.
+    /// The transport makes what it took durable; then the sends are
+    /// written into the database in one commit.
     fn finish(self, store: &mut Store, transport: &mut dyn Transport) -> Result<(), String> {
         transport.flush().map_err(|e| format!("transport: {e}"))?;
-        store.set_full_sync(true).map_err(database)
+        store.settle_sent().map_err(database)
     }
 }
 

@@ -320,16 +320,25 @@ fn error(letter: &mut Letter, line: usize, text: &str, kind: ReadErrorKind) {
 }
 
 fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
-    if line.trim().is_empty() {
+    let Some(first) = line.trim_start().chars().next() else {
         return;
-    }
-    if let Some(caps) = GAME_LINE.captures(line) {
+    };
+    // Every labelled pattern starts with its label: a line is tried only
+    // against the patterns whose labels begin with its first letter (the
+    // regexes cost most of the reader's time, and most lines are moves).
+    let first = first.to_lowercase().next().unwrap_or(first);
+    let may = |initials: &str| initials.contains(first);
+    if may("gпи")
+        && let Some(caps) = GAME_LINE.captures(line)
+    {
         if letter.game.is_none() {
             letter.game = caps.get(1).or(caps.get(2)).map(|m| m.as_str().to_string());
         }
         return;
     }
-    if let Some(caps) = RULING_LINE.captures(line) {
+    if may("crпо")
+        && let Some(caps) = RULING_LINE.captures(line)
+    {
         let decision = match &caps[1] {
             "CONFIRM" | "ПОДТВЕРДИТЬ" | "ПОДТВЕРЖДАЮ" => Decision::Confirm,
             "REJECT" | "ОТКЛОНИТЬ" | "ОТКЛОНЯЮ" => Decision::Reject,
@@ -342,23 +351,29 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
         });
         return;
     }
-    if let Some(caps) = TIME_LINE.captures(line) {
+    if may("tзв")
+        && let Some(caps) = TIME_LINE.captures(line)
+    {
         let rest = caps.get(1).map_or("", |m| m.as_str());
         read_fraction(letter, line_no, line, rest);
         return;
     }
-    if BARE_FRACTION.is_match(line) {
+    if first.is_numeric() && BARE_FRACTION.is_match(line) {
         read_fraction(letter, line_no, line, line);
         return;
     }
-    if let Some(caps) = PREVIOUS_LINE.captures(line) {
+    if may("pdд")
+        && let Some(caps) = PREVIOUS_LINE.captures(line)
+    {
         let rest = caps.get(1).map_or("", |m| m.as_str());
         if let Some(dates) = three_dates(letter, line_no, line, rest, false) {
             letter.previous_dates.get_or_insert(dates);
         }
         return;
     }
-    if let Some(caps) = DATES_LINE.captures(line) {
+    if may("dд")
+        && let Some(caps) = DATES_LINE.captures(line)
+    {
         let rest = caps.get(1).map_or("", |m| m.as_str());
         if let Some(dates) = three_dates(letter, line_no, line, rest, true)
             && letter.dates.is_empty()
@@ -367,7 +382,9 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
         }
         return;
     }
-    if let Some(caps) = LABELLED_DATE.captures(line) {
+    if may("pшrпsо")
+        && let Some(caps) = LABELLED_DATE.captures(line)
+    {
         let label = caps[1].to_lowercase();
         let rest = caps.get(2).map_or("", |m| m.as_str());
         let Some(date) = one_date(letter, line_no, line, rest) else {
@@ -383,12 +400,16 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
         slot.get_or_insert(date);
         return;
     }
-    if let Some(caps) = VARIANT_LINE.captures(line) {
+    if may("iе")
+        && let Some(caps) = VARIANT_LINE.captures(line)
+    {
         let rest = caps.get(1).map_or("", |m| m.as_str());
         read_variant(letter, line_no, line, rest);
         return;
     }
-    if let Some(caps) = MOVE_LABEL.captures(line) {
+    if may("mrмох")
+        && let Some(caps) = MOVE_LABEL.captures(line)
+    {
         let rest = caps.get(1).map_or("", |m| m.as_str());
         read_moves(letter, line_no, line, rest, true);
         return;
@@ -403,7 +424,7 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
         }
         return;
     }
-    if MOVE_LINE.is_match(line) {
+    if first.is_numeric() && MOVE_LINE.is_match(line) {
         read_moves(letter, line_no, line, line, false);
     }
 }

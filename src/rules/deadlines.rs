@@ -123,11 +123,7 @@ pub fn next_check(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Option<Na
         }
         Status::Active => {
             let cal = &ledger.calendar;
-            if !ledger
-                .rows
-                .first()
-                .is_some_and(|r| r.delivered_on.is_some())
-            {
+            if ledger.rows.first().is_none_or(|r| r.delivered_on.is_none()) {
                 candidates.push(add_days(cal.start_date, rules.first_move_query_days));
             }
             if let Some(last) = ledger.rows.last() {

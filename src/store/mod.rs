@@ -7,6 +7,7 @@
 //! commit and marked sent with their receipt.
 
 mod schema;
+mod sent_log;
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -16,6 +17,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 use shakmaty::Color;
 
+use self::sent_log::{Sent, SentLog};
 use crate::color_name;
 use crate::game::HeldVariant;
 use crate::rules::{DutyKey, Fraction, Row, Status, Suspension};
@@ -138,6 +140,10 @@ pub struct Store {
     /// reads it from here, not from the database. Kept in step by every
     /// write of moves, game rows and duties; emptied when a write fails.
     games: RefCell<HashMap<String, StoredGame>>,
+    /// Beside a database on disk; an in-memory one writes sends at once.
+    sent_log: Option<SentLog>,
+    /// Sends logged and not yet in the database.
+    unsettled: Vec<Sent>,
 }
 
 /// How long a message that failed `attempts` times waits before the next try.
@@ -191,7 +197,13 @@ impl Store {
     /// Opens (creating if need be) and migrates the database.
     pub fn open(path: &Path) -> Result<Store> {
         let conn = Connection::open(path)?;
-        Store::setup(conn)
+        let mut store = Store::setup(conn)?;
+        let (log, left) = SentLog::open(path).map_err(from_sql_err)?;
+        store.sent_log = Some(log);
+        // A run that crashed while sending left these: they went out.
+        store.unsettled = left;
+        store.settle_sent()?;
+        Ok(store)
     }
 
     /// A database in memory, for `check` and tests.
@@ -210,6 +222,8 @@ impl Store {
             conn,
             batch: false,
             games: RefCell::default(),
+            sent_log: None,
+            unsettled: Vec::new(),
         })
     }
 
@@ -253,17 +267,6 @@ impl Store {
             self.batch = true;
         }
         Ok(())
-    }
-
-    /// While messages go out, each is recorded as sent in a commit of its own
-    /// that survives a crash of the process but waits for the next sync to
-    /// survive a crash of the machine (`synchronous=NORMAL`): a disk flush per
-    /// message would cost more than the message. The transport's flush and
-    /// the next full commit make them durable; a machine crash in between
-    /// sends those messages again, with their Message-IDs.
-    pub fn set_full_sync(&mut self, full: bool) -> Result<()> {
-        self.conn
-            .pragma_update(None, "synchronous", if full { "FULL" } else { "NORMAL" })
     }
 
     /// Commits the batch (durably: `synchronous=FULL`).
@@ -497,7 +500,12 @@ impl Store {
     }
 
     /// Records a message as sent with its receipt, and delivers the move it
-    /// carries on `today`.
+    /// carries on `today`: at once in the game cache and in the sent log (one
+    /// appended line, which outlives a crash of the process), in the
+    /// database at [`Store::settle_sent`]. A commit per message cost more
+    /// than the message; the log keeps "a crash sends again at most the
+    /// message in flight". A crash of the machine loses the unsynced log and
+    /// sends its messages again, with their Message-IDs.
     pub fn mark_sent(
         &mut self,
         item: &OutboxItem,
@@ -505,35 +513,41 @@ impl Store {
         receipt: &str,
         today: NaiveDate,
     ) -> Result<()> {
-        self.write(|w| {
-            w.tx.prepare_cached(
-                "UPDATE outbox SET sent_at = ?2, receipt = ?3, attempts = attempts + 1 WHERE id = ?1",
-            )?
-            .execute(
-                params![item.id, at.to_rfc3339(), receipt],
-            )?;
-            if let Some((game, ply)) = &item.delivers {
-                w.tx.prepare_cached(
-                    "UPDATE moves SET delivered_on = ?3 WHERE game_id = ?1 AND ply = ?2 AND delivered_on IS NULL",
-                )?
-                .execute(
-                    params![game, *ply as i64, today.to_string()],
-                )?;
-                if let Some(cached) = w.games.borrow_mut().get_mut(game)
-                    && let Some(row) = cached.moves.get_mut(*ply)
-                {
-                    row.delivered_on.get_or_insert(today);
-                }
-                // The partner's clock starts: the calendar must look again.
-                w.tx.prepare_cached(
-                    "UPDATE games SET next_check = NULL WHERE id = ?1",
-                )?
-                .execute(
-                    params![game],
-                )?;
+        let sent = Sent {
+            id: item.id,
+            at: at.to_rfc3339(),
+            today,
+            delivers: item.delivers.clone(),
+            receipt: receipt.replace(['\t', '\n', '\r'], " "),
+        };
+        if let Some((game, ply)) = &sent.delivers
+            && let Some(cached) = self.games.borrow_mut().get_mut(game)
+            && let Some(row) = cached.moves.get_mut(*ply)
+        {
+            row.delivered_on.get_or_insert(today);
+        }
+        match &mut self.sent_log {
+            Some(log) => {
+                log.append(&sent).map_err(from_sql_err)?;
+                self.unsettled.push(sent);
+                Ok(())
             }
-            Ok(())
-        })
+            None => self.write(|w| w.sent(&sent)),
+        }
+    }
+
+    /// Writes what [`Store::mark_sent`] logged into the database in one
+    /// transaction, then empties the log.
+    pub fn settle_sent(&mut self) -> Result<()> {
+        let sent = std::mem::take(&mut self.unsettled);
+        if sent.is_empty() {
+            return Ok(());
+        }
+        self.write(|w| sent.iter().try_for_each(|s| w.sent(s)))?;
+        if let Some(log) = &mut self.sent_log {
+            log.clear().map_err(from_sql_err)?;
+        }
+        Ok(())
     }
 
     /// Records a failed send; a permanent failure is not tried again.
@@ -758,6 +772,33 @@ impl Writer<'_> {
         self.tx
             .prepare_cached("UPDATE games SET next_check = ?2 WHERE id = ?1")?
             .execute(params![game, on.to_string()])?;
+        Ok(())
+    }
+
+    /// A message recorded as sent (see [`Store::mark_sent`]); a second time
+    /// changes nothing.
+    fn sent(&self, sent: &Sent) -> Result<()> {
+        let changed = self
+            .tx
+            .prepare_cached(
+                "UPDATE outbox SET sent_at = ?2, receipt = ?3, attempts = attempts + 1
+                 WHERE id = ?1 AND sent_at IS NULL",
+            )?
+            .execute(params![sent.id, sent.at, sent.receipt])?;
+        if changed == 0 {
+            return Ok(());
+        }
+        if let Some((game, ply)) = &sent.delivers {
+            self.tx
+                .prepare_cached(
+                    "UPDATE moves SET delivered_on = ?3 WHERE game_id = ?1 AND ply = ?2 AND delivered_on IS NULL",
+                )?
+                .execute(params![game, *ply as i64, sent.today.to_string()])?;
+            // The partner's clock starts: the calendar must look again.
+            self.tx
+                .prepare_cached("UPDATE games SET next_check = NULL WHERE id = ?1")?
+                .execute(params![game])?;
+        }
         Ok(())
     }
 

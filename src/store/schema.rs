@@ -101,7 +101,7 @@ const MIGRATIONS: &[&str] = &[
     // on one day (a scan of the outbox per letter before); and the day a game
     // next needs the calendar (NULL: look at it on the next run), so that an
     // idle run loads no game at all; and whether a run ended inside a batch.
-    "CREATE INDEX outbox_replies ON outbox (recipients, created_on);
+    "CREATE INDEX outbox_replies ON outbox (recipients, created_on, kind);
     ALTER TABLE games ADD COLUMN next_check TEXT;
     CREATE TABLE run_state (
         key TEXT PRIMARY KEY,
