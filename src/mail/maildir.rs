@@ -111,16 +111,11 @@ impl MailSource for Maildir {
             message: format!("cannot move {} to cur/: {error}", from.display()),
             transient: true,
         };
-        // Link, then unlink: a crash between the two leaves the letter in both
-        // folders, and the next run finds it in new/ again, sees it was applied
-        // (by its key) and finishes the move. Never in neither.
-        match fs::hard_link(&from, &to) {
-            Ok(()) => {}
-            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(error) => return Err(io(error)),
-        }
+        // One rename: the letter is in new/ or in cur/, never in neither and
+        // never in both. A crash before it leaves the letter in new/; the next
+        // run sees by its key that it was applied and only moves it.
         crate::fault::point("during-mark-done");
-        fs::remove_file(&from).map_err(io)
+        fs::rename(&from, &to).map_err(io)
     }
 }
 
