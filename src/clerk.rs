@@ -978,6 +978,15 @@ impl Clerk<'_> {
                 context.raw,
                 state.player(color).secret.as_deref(),
             ));
+            let notes = store
+                .notes(state.id())
+                .map_err(|e| e.to_string())?
+                .into_iter()
+                .map(|n| n.text)
+                .collect();
+            supplement
+                .attachments
+                .push(self.plot_attachment(&state.chart(self.config, notes))?);
             plan.messages.push(supplement);
             let ack =
                 self.sender_message(state, context, &verdict, &moves_text, true, None, false)?;
@@ -1468,6 +1477,7 @@ impl Clerk<'_> {
             content_type: "text/csv; charset=utf-8".into(),
             bytes: chart.to_csv().into_bytes(),
         });
+        file.attachments.push(self.plot_attachment(&chart)?);
         plan.messages.push(file);
         let mut claim = self.message(
             "claim-notice",
@@ -1535,6 +1545,47 @@ impl Clerk<'_> {
                 ),
             ),
         ]
+    }
+
+    /// The time chart as a picture, for the arbiter's file.
+    fn plot_attachment(&self, chart: &crate::chart::Chart) -> Result<Attachment, String> {
+        Ok(Attachment {
+            name: format!("chart-{}.svg", chart.game),
+            content_type: "image/svg+xml".into(),
+            bytes: crate::plot::svg(chart, &self.config.rules, self.lang())?.into_bytes(),
+        })
+    }
+
+    /// The game as PGN: the Seven Tag Roster with the time control, each
+    /// move's dates, days and penalty in a comment, and the result.
+    pub fn pgn(&self, state: &GameState) -> String {
+        let lang = self.lang();
+        let tags = self.pgn_tags(state);
+        let tag_refs: Vec<(&str, String)> =
+            tags.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+        let comments: Vec<Option<String>> = state
+            .ledger
+            .rows
+            .iter()
+            .map(|row| {
+                let delivered = row.delivered_on.map_or("-".to_string(), |d| d.to_string());
+                let penalty = if row.penalty > 0 {
+                    format!(", {} {}", lang.pick("штраф", "penalty"), row.penalty)
+                } else {
+                    String::new()
+                };
+                Some(format!(
+                    "{} {}, {} {delivered}, {} {}{penalty}",
+                    lang.pick("отправлен", "sent"),
+                    row.sent_on,
+                    lang.pick("получен", "received"),
+                    row.days,
+                    lang.pick("дн.", "days"),
+                ))
+            })
+            .collect();
+        let result = state.row.result.clone().unwrap_or_else(|| "*".into());
+        state.game.pgn(&tag_refs, &comments, &result)
     }
 
     /// A protest of the overstepper goes to the arbiter (2.5.4).

@@ -67,6 +67,8 @@ struct RawConfig {
     #[serde(default)]
     security: RawSecurity,
     #[serde(default)]
+    report: RawReport,
+    #[serde(default)]
     players: Vec<RawPlayer>,
     #[serde(default)]
     games: Vec<RawGame>,
@@ -89,6 +91,13 @@ impl Default for Limits {
             max_letter_bytes: 1024 * 1024,
         }
     }
+}
+
+/// `[report]`: where `poll` refreshes the report site after each run.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawReport {
+    out: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -281,6 +290,8 @@ pub struct Config {
     pub games: Vec<GameConfig>,
     pub limits: Limits,
     pub security: Security,
+    /// The folder of the report site `poll` refreshes, if any.
+    pub report_out: Option<PathBuf>,
 }
 
 impl Config {
@@ -627,6 +638,12 @@ impl Config {
             games,
             limits: raw.limits,
             security,
+            report_out: raw
+                .report
+                .out
+                .as_deref()
+                .filter(|out| !out.trim().is_empty())
+                .map(resolve),
         })
     }
 

@@ -158,6 +158,10 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
         .collect();
     days.sort_unstable();
     days.dedup();
+    let last_day: NaiveDate = days
+        .last()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(config.start_date);
     let mut sent = 0;
     for day in days {
         let today: NaiveDate = day.parse().map_err(|_| format!("bad demo day {day}"))?;
@@ -193,6 +197,7 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
                     other => format!("  {other}: {game}{}", event.detail),
                 });
             },
+            &mut |_, _| {},
         )?;
         for line in lines {
             w(out, line)?;
@@ -226,6 +231,19 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
         format!(
             "\n{sent} messages were sent; each is an .eml file in {}.",
             dir.join("mail/outbox").display()
+        ),
+    )?;
+    let clock = Clock {
+        today: last_day,
+        now: Utc.from_utc_datetime(&last_day.and_hms_opt(9, 0, 0).unwrap_or_default()),
+    };
+    let report = dir.join("report");
+    crate::site::write(&config, &store, clock, &report, &mut |_, _| {})?;
+    w(
+        out,
+        format!(
+            "The tournament report (cross-table, games, time charts) is in {}.",
+            report.join("index.html").display()
         ),
     )?;
     if keep.is_none() {

@@ -15,6 +15,8 @@
 //!              the position, repeats checked, conditional variants held and played,
 //!              the ends of a game, PGN
 //! chart.rs     PURE: the time chart (Table 2): rows, text, CSV and JSON
+//! plot.rs      PURE: the time chart as an SVG picture (plotters)
+//! report.rs    PURE: the tournament report: a static site of HTML pages
 //! ```
 //!
 //! The pure modules take values and return values: no files, no network, no
@@ -26,6 +28,7 @@ pub mod chart;
 pub mod game;
 pub mod letter;
 pub mod mail;
+pub mod plot;
 pub mod rules;
 
 use serde::Serialize;
@@ -82,5 +85,7 @@ pub mod demo;
 pub mod duties;
 pub mod fault;
 pub mod render;
+pub mod report;
 pub mod run;
+pub mod site;
 pub mod store;

@@ -42,6 +42,7 @@ enum ChartFormat {
     Text,
     Csv,
     Json,
+    Svg,
 }
 
 #[derive(Subcommand)]
@@ -83,12 +84,27 @@ enum Command {
         format: ChartFormat,
     },
     /// The game as PGN, with each move's dates and days in comments.
-    Pgn { game: String },
+    Pgn {
+        /// The game; leave out with --all.
+        #[arg(required_unless_present = "all")]
+        game: Option<String>,
+        /// Every game of the tournament, one after another.
+        #[arg(long, conflicts_with = "game")]
+        all: bool,
+    },
     /// Play a bundled sample tournament into a temporary folder and show what the clerk did.
     Demo {
         /// Keep the tournament in this folder instead of a temporary one.
         #[arg(long)]
         keep: Option<PathBuf>,
+    },
+    /// Write the tournament report (a static site of HTML pages) into a folder.
+    Report {
+        /// The folder; by default `[report] out` of the config.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long)]
+        today: Option<NaiveDate>,
     },
     /// Read a letter's plain text and print what the clerk reads in it, as JSON.
     Read {
@@ -170,9 +186,23 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             let config = load(&cli.config)?;
             chart(&config, &game, format)
         }
-        Command::Pgn { game } => {
+        Command::Report { out, today } => {
             let config = load(&cli.config)?;
-            pgn(&config, clock(&config, now, None), &game)
+            let out = out.or_else(|| config.report_out.clone()).ok_or_else(|| {
+                usage(format!(
+                    "report: no folder given: add --out DIR, or [report] out = \"DIR\" to {}",
+                    config.file.display()
+                ))
+            })?;
+            let store = open_store(&config)?;
+            let clock = clock(&config, now, today);
+            let pages = write_report(&config, &store, clock, &out, &Progress::new(false))?;
+            println!("report: {pages} files written to {}", out.display());
+            Ok(0)
+        }
+        Command::Pgn { game, all: _ } => {
+            let config = load(&cli.config)?;
+            pgn(&config, clock(&config, now, None), game.as_deref())
         }
     }
 }
@@ -295,6 +325,56 @@ fn print_event(event: &Event, json: bool) {
     }
 }
 
+/// A counter on the terminal for long work, silent under cron (no terminal)
+/// and with `--json`.
+struct Progress {
+    shown: std::cell::Cell<bool>,
+    enabled: bool,
+}
+
+impl Progress {
+    fn new(json: bool) -> Progress {
+        use std::io::IsTerminal;
+        Progress {
+            shown: std::cell::Cell::new(false),
+            enabled: !json && std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn update(&self, what: &str, done: usize, total: usize) {
+        if !self.enabled || total < 20 || (done % 10 != 0 && done != total) {
+            return;
+        }
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r\x1b[K{what}: {done} of {total}");
+        let _ = err.flush();
+        self.shown.set(true);
+    }
+
+    /// Takes the counter off the line before other output.
+    fn clear(&self) {
+        if self.shown.replace(false) {
+            let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
+        }
+    }
+}
+
+/// Writes the report site into `out` (see `shtempel::site`).
+fn write_report(
+    config: &Config,
+    store: &Store,
+    clock: Clock,
+    out: &Path,
+    progress: &Progress,
+) -> Result<usize, Failure> {
+    let written = shtempel::site::write(config, store, clock, out, &mut |done, total| {
+        progress.update("report", done, total)
+    })
+    .map_err(|e| run_error(format!("report: {e}")));
+    progress.clear();
+    written
+}
+
 fn poll(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
     if let Some(parent) = config.database.parent() {
         std::fs::create_dir_all(parent)
@@ -316,22 +396,37 @@ fn poll(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
         templates: &templates,
         clock,
     };
+    let progress = Progress::new(json);
     let summary = run::poll(
         config,
         &clerk,
         &mut store,
         source.as_mut(),
         transport.as_mut(),
-        &mut |event| print_event(&event, json),
+        &mut |event| {
+            progress.clear();
+            print_event(&event, json)
+        },
+        &mut |done, total| progress.update("letters", done, total),
     )
     .map_err(run_error)?;
+    progress.clear();
     if !json && (summary.letters > 0 || summary.sent > 0 || summary.failures > 0) {
         println!(
             "poll {}: {} letter(s) read, {} message(s) sent, {} failure(s)",
             clock.today, summary.letters, summary.sent, summary.failures
         );
     }
-    Ok(if summary.failures > 0 { 1 } else { 0 })
+    let mut code = if summary.failures > 0 { 1 } else { 0 };
+    if let Some(out) = &config.report_out {
+        // The run's work is done and kept; a report that cannot be written
+        // is said, and the run counts as failed so that cron mails it.
+        if let Err(failure) = write_report(config, &store, clock, out, &progress) {
+            eprintln!("shtempel: {}", failure.message);
+            code = 1;
+        }
+    }
+    Ok(code)
 }
 
 /// Sets `stop` on SIGINT or SIGTERM.
@@ -373,6 +468,7 @@ fn watch(config: &Config, interval: Duration, json: bool) -> Result<u8, Failure>
             source.as_mut(),
             transport.as_mut(),
             &mut |event| print_event(&event, json),
+            &mut |_, _| {},
         );
         let waited = match pass {
             Ok(_) => source.wait_for_mail(interval, &stop).map_err(|e| e.message),
@@ -538,6 +634,9 @@ fn chart(config: &Config, game: &str, format: ChartFormat) -> Result<u8, Failure
     let text = match format {
         ChartFormat::Text => chart.to_text(config.language),
         ChartFormat::Csv => chart.to_csv(),
+        ChartFormat::Svg => {
+            shtempel::plot::svg(&chart, &config.rules, config.language).map_err(run_error)?
+        }
         ChartFormat::Json => {
             serde_json::to_string_pretty(&chart.to_json()).unwrap_or_default() + "\n"
         }
@@ -546,36 +645,24 @@ fn chart(config: &Config, game: &str, format: ChartFormat) -> Result<u8, Failure
     Ok(0)
 }
 
-fn pgn(config: &Config, clock: Clock, game: &str) -> Result<u8, Failure> {
+/// One game's PGN, or every game's one after another (`game` = None).
+fn pgn(config: &Config, clock: Clock, game: Option<&str>) -> Result<u8, Failure> {
     let store = open_store(config)?;
-    let state = load_state(config, &store, game)?;
     let templates = Templates::builtin(config.language);
     let clerk = Clerk {
         config,
         templates: &templates,
         clock,
     };
-    let tags = clerk.pgn_tags(&state);
-    let tag_refs: Vec<(&str, String)> = tags.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-    let comments: Vec<Option<String>> = state
-        .ledger
-        .rows
-        .iter()
-        .map(|row| {
-            let delivered = row.delivered_on.map_or("-".to_string(), |d| d.to_string());
-            let penalty = if row.penalty > 0 {
-                format!(", penalty {}", row.penalty)
-            } else {
-                String::new()
-            };
-            Some(format!(
-                "sent {}, received {delivered}, {} days{penalty}",
-                row.sent_on, row.days
-            ))
-        })
-        .collect();
-    let result = state.row.result.clone().unwrap_or_else(|| "*".into());
-    print!("{}", state.game.pgn(&tag_refs, &comments, &result));
+    let ids: Vec<&str> = match game {
+        Some(game) => vec![game],
+        None => config.games.iter().map(|g| g.id.as_str()).collect(),
+    };
+    let mut games = Vec::new();
+    for id in ids {
+        games.push(clerk.pgn(&load_state(config, &store, id)?));
+    }
+    print!("{}", games.join("\n"));
     Ok(0)
 }
 

@@ -413,10 +413,12 @@ pub fn poll(
     source: &mut dyn MailSource,
     transport: &mut dyn Transport,
     events: &mut dyn FnMut(Event),
+    progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Summary, String> {
     let mut summary = Summary::default();
     send_pending(store, transport, clerk, &mut summary, events)?;
     let letters = source.fetch_new().map_err(|e| format!("source: {e}"))?;
+    let total = letters.len();
     fault::point("after-fetch");
     let careful = store.run_interrupted().map_err(database)?;
     if !letters.is_empty() {
@@ -425,7 +427,8 @@ pub fn poll(
     let batch_size = if careful { 1 } else { BATCH_LETTERS };
     let mut batch = Batch::default();
     store.begin_batch().map_err(database)?;
-    for envelope in letters {
+    for (index, envelope) in letters.into_iter().enumerate() {
+        progress(index, total);
         // After a crash, each letter is counted as failed before it is read
         // (and forgiven once written): one that kills the process is set
         // aside after POISON_RUNS runs like one that fails.

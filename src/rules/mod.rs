@@ -16,7 +16,7 @@ pub mod clock;
 pub mod deadlines;
 pub mod judge;
 
-pub use calendar::{Calendar, days, postmark_date};
+pub use calendar::{Calendar, add_days, days, postmark_date};
 pub use clock::{Fraction, Ledger, Row, Status, Suspension};
 pub use deadlines::{Duty, DutyKey, due, next_check};
 pub use judge::{

@@ -1,0 +1,238 @@
+//! The time chart as a picture (SVG, drawn with plotters): each player's
+//! cumulative days against the moves he has made, under the staircase of the
+//! limit (50 days for moves 1-10, 100 for 11-20, …), with penalties marked.
+//! Text is left to the viewer (SVG `<text>`): no font is read or embedded.
+//! Pure: takes the chart and returns the SVG document.
+
+use plotters::prelude::*;
+use plotters::style::Color as _;
+use shakmaty::Color;
+
+use crate::Lang;
+use crate::chart::Chart;
+use crate::rules::Rules;
+
+const WIDTH: u32 = 800;
+const HEIGHT: u32 = 480;
+const WHITE_LINE: RGBColor = RGBColor(31, 119, 180);
+const BLACK_LINE: RGBColor = RGBColor(40, 40, 40);
+const LIMIT_LINE: RGBColor = RGBColor(214, 39, 40);
+const PENALTY: RGBColor = RGBColor(255, 127, 14);
+
+/// One player's line: (moves made, cumulative days) from (0, 0), and the
+/// points where a penalty was charged with its days.
+fn line(chart: &Chart, color: Color) -> (Vec<(u32, u32)>, Vec<(u32, u32, u32)>) {
+    let mut points = vec![(0, 0)];
+    let mut penalties = Vec::new();
+    for row in chart.rows.iter().filter(|r| r.color == color) {
+        let made = points.len() as u32;
+        points.push((made, row.total));
+        if row.penalty > 0 {
+            penalties.push((made, row.total, row.penalty));
+        }
+    }
+    (points, penalties)
+}
+
+/// The limit as a staircase over `0..=moves`.
+fn staircase(rules: &Rules, moves: u32) -> Vec<(u32, u32)> {
+    let step = rules.moves_per_control.max(1);
+    let mut points = Vec::new();
+    let mut from = 0;
+    while from < moves {
+        let limit = rules.limit(from + 1);
+        points.push((from, limit));
+        from += step;
+        points.push((from, limit));
+    }
+    points
+}
+
+/// The chart of one game as an SVG document, with labels in `lang`.
+pub fn svg(chart: &Chart, rules: &Rules, lang: Lang) -> Result<String, String> {
+    let (white, white_penalties) = line(chart, Color::White);
+    let (black, black_penalties) = line(chart, Color::Black);
+    let step = rules.moves_per_control.max(1);
+    let made = (white.len().max(black.len()) as u32).saturating_sub(1);
+    // Whole controls on the axis, and one more when the last is nearly full.
+    let moves = (made / step + 1) * step;
+    let limits = staircase(rules, moves);
+    let top = limits
+        .iter()
+        .map(|p| p.1)
+        .chain(white.iter().chain(&black).map(|p| p.1))
+        .max()
+        .unwrap_or(0);
+    let top = top + top / 10 + 1;
+    let title = match lang {
+        Lang::Ru => format!(
+            "Партия {}: {} — {}, затраченное время",
+            chart.game, chart.white, chart.black
+        ),
+        Lang::En => format!(
+            "Game {}: {} v {}, time used",
+            chart.game, chart.white, chart.black
+        ),
+    };
+    let err = |e: DrawingAreaErrorKind<_>| format!("plot: {e}");
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut plot = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(14)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0..moves, 0..top)
+            .map_err(err)?;
+        plot.configure_mesh()
+            .x_desc(lang.pick("ходов сделано", "moves made"))
+            .y_desc(lang.pick("дней всего", "days used"))
+            .light_line_style(RGBColor(235, 235, 235))
+            .draw()
+            .map_err(err)?;
+        let limit_name = match lang {
+            Lang::Ru => format!(
+                "лимит: {} дней на {} ходов",
+                rules.days_per_control, rules.moves_per_control
+            ),
+            Lang::En => format!(
+                "limit: {} days per {} moves",
+                rules.days_per_control, rules.moves_per_control
+            ),
+        };
+        plot.draw_series(LineSeries::new(limits, LIMIT_LINE.stroke_width(2)))
+            .map_err(err)?
+            .label(limit_name)
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], LIMIT_LINE));
+        for (points, colour, name) in [
+            (white, WHITE_LINE, chart.white.clone()),
+            (black, BLACK_LINE, chart.black.clone()),
+        ] {
+            let name = format!(
+                "{} ({})",
+                name,
+                if colour == WHITE_LINE {
+                    lang.pick("белые", "White")
+                } else {
+                    lang.pick("чёрные", "Black")
+                }
+            );
+            plot.draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))
+                .map_err(err)?
+                .label(name)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+            plot.draw_series(
+                points
+                    .into_iter()
+                    .skip(1)
+                    .map(|p| Circle::new(p, 3, colour.filled())),
+            )
+            .map_err(err)?;
+        }
+        let penalty_name = lang.pick("штраф", "penalty");
+        let penalties: Vec<(u32, u32, u32)> =
+            white_penalties.into_iter().chain(black_penalties).collect();
+        if !penalties.is_empty() {
+            plot.draw_series(penalties.iter().map(|&(x, y, days)| {
+                EmptyElement::at((x, y))
+                    + Circle::new((0, 0), 7, PENALTY.stroke_width(2))
+                    + Text::new(format!("+{days}"), (9, -16), ("sans-serif", 13))
+            }))
+            .map_err(err)?
+            .label(penalty_name)
+            .legend(|(x, y)| Circle::new((x + 10, y), 6, PENALTY.stroke_width(2)));
+        }
+        plot.configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(180, 180, 180))
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chart::ChartRow;
+    use crate::rules::{Fraction, Status};
+    use chrono::NaiveDate;
+
+    fn chart(penalty_on_third: bool) -> Chart {
+        let day = |d| NaiveDate::from_ymd_opt(2026, 11, d).unwrap();
+        let mut totals = [0, 0];
+        let rows = (0..6)
+            .map(|ply| {
+                let color = if ply % 2 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let penalty = if penalty_on_third && ply == 2 { 6 } else { 0 };
+                totals[ply % 2] += 3 + penalty;
+                ChartRow {
+                    number: ply as u32 / 2 + 1,
+                    color,
+                    san: "e4".into(),
+                    conditional: false,
+                    partner_postmark: None,
+                    received: None,
+                    sent_on: day(ply as u32 + 1),
+                    delivered_on: None,
+                    days: 3,
+                    penalty,
+                    total: totals[ply % 2],
+                    limit: 50,
+                    left: 50 - i64::from(totals[ply % 2]),
+                }
+            })
+            .collect();
+        Chart {
+            game: "7".into(),
+            white: "Ivanov <I.>".into(),
+            black: "Petrov".into(),
+            status: Status::Active,
+            result: None,
+            totals: Fraction {
+                white: totals[0],
+                black: totals[1],
+            },
+            rows,
+            notes: vec![],
+        }
+    }
+
+    #[test]
+    fn the_plot_names_the_game_and_marks_penalties_in_the_tournament_language() {
+        let rules = Rules::default();
+        let en = svg(&chart(true), &rules, Lang::En).unwrap();
+        assert!(en.starts_with("<svg"), "{}", &en[..60.min(en.len())]);
+        assert!(en.contains("Game 7: Ivanov &lt;I.&gt; v Petrov, time used"));
+        assert!(en.contains("limit: 50 days per 10 moves"));
+        assert!(
+            en.contains("\n+6\n</text>"),
+            "the penalty is marked with its days"
+        );
+        assert!(en.contains("moves made"));
+        let ru = svg(&chart(false), &rules, Lang::Ru).unwrap();
+        assert!(ru.contains("Партия 7"));
+        assert!(ru.contains("лимит: 50 дней на 10 ходов"));
+        assert!(!ru.contains("штраф"), "no penalty, no penalty legend");
+    }
+
+    #[test]
+    fn the_staircase_rises_by_a_control_every_control() {
+        let rules = Rules::default();
+        assert_eq!(
+            staircase(&rules, 20),
+            [(0, 50), (10, 50), (10, 100), (20, 100)]
+        );
+        let (points, penalties) = line(&chart(true), Color::White);
+        assert_eq!(points, [(0, 0), (1, 3), (2, 12), (3, 15)]);
+        assert_eq!(penalties, [(2, 12, 6)]);
+    }
+}

@@ -1,0 +1,443 @@
+//! The tournament report: a static site (plain HTML and one CSS file, no
+//! JavaScript) that works opened from disk or from any web server. `index.html`
+//! holds the cross-table and the list of games (status, whose move, totals,
+//! days left in the control, the day the next move is due); `game-N.html` the
+//! moves, the time chart and its plot (`game-N.svg`); `game-N.pgn` the game.
+//! Pure: takes the games as loaded and returns the files to write.
+
+use std::fmt::Write as _;
+
+use chrono::NaiveDate;
+use shakmaty::Color;
+
+use crate::Lang;
+use crate::chart::Chart;
+use crate::clerk::{GameState, fmt_date};
+use crate::config::Config;
+use crate::rules::{Status, add_days};
+
+/// One game as the report shows it.
+pub struct GameReport<'a> {
+    pub state: &'a GameState,
+    pub chart: Chart,
+    pub pgn: String,
+}
+
+/// A file of the site: its name in the folder and its content.
+pub struct Page {
+    pub name: String,
+    pub content: String,
+}
+
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A file name for a game id (ids are letters, digits, dots and dashes).
+fn slug(id: &str) -> String {
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn status_name(state: &GameState, lang: Lang) -> &'static str {
+    match state.ledger.status {
+        Status::Active => lang.pick("идёт", "in play"),
+        Status::Suspended => lang.pick("приостановлена (просрочка)", "suspended (overstep)"),
+        Status::Adjudication => lang.pick("на присуждении", "for adjudication"),
+        Status::Finished => lang.pick("окончена", "finished"),
+    }
+}
+
+/// The result as a reader writes it.
+fn result_text(result: &str) -> &str {
+    match result {
+        "1/2-1/2" => "½–½",
+        "1-0" => "1–0",
+        "0-1" => "0–1",
+        other => other,
+    }
+}
+
+/// Points of `color` in a finished game, in halves.
+fn halves(result: &str, color: Color) -> Option<u32> {
+    let white = match result {
+        "1-0" => 2,
+        "0-1" => 0,
+        "1/2-1/2" => 1,
+        _ => return None,
+    };
+    Some(if color == Color::White {
+        white
+    } else {
+        2 - white
+    })
+}
+
+fn score_text(halves: u32) -> String {
+    match (halves / 2, halves % 2) {
+        (0, 1) => "½".into(),
+        (whole, 1) => format!("{whole}½"),
+        (whole, _) => whole.to_string(),
+    }
+}
+
+/// The player to move, his days left in the control counting the days his
+/// clock has run, and the last day he may send on; for a game in play.
+fn clock_line(
+    state: &GameState,
+    config: &Config,
+    today: NaiveDate,
+) -> Option<(Color, i64, NaiveDate)> {
+    if state.ledger.status != Status::Active {
+        return None;
+    }
+    let player = state.ledger.to_move();
+    let running = state.ledger.running_days(player, today)?;
+    let left = state.ledger.days_left(&config.rules, player, 1) - i64::from(running);
+    let due = add_days(today, u32::try_from(left.max(0)).unwrap_or(u32::MAX));
+    Some((player, left, due.min(config.end_date)))
+}
+
+const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#222;background:#fff}
+h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem}
+.when{color:#666;margin-top:0}
+table{border-collapse:collapse;margin:.5rem 0 1rem}
+th,td{border:1px solid #ccc;padding:.3rem .55rem;text-align:center}
+th{background:#f3f3f3}td.name,th.name{text-align:left}
+td.self{background:#ddd}td.score{font-weight:bold}
+tr.finished td{color:#555}tr.suspended td{background:#fff3e0}tr.adjudication td{background:#f3e5f5}
+.low{color:#b00;font-weight:bold}
+.moves{font-family:ui-monospace,Menlo,Consolas,monospace;line-height:1.6;max-width:60rem}
+img.plot{max-width:100%;border:1px solid #ddd}
+ul.notes{color:#444}a{color:#1565c0}
+";
+
+fn head(out: &mut String, title: &str, lang: Lang) {
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n",
+        lang.pick("ru", "en"),
+        escape(title)
+    );
+}
+
+/// The site for the tournament as of `today`.
+pub fn site(config: &Config, games: &[GameReport<'_>], today: NaiveDate) -> Vec<Page> {
+    let lang = config.language;
+    let mut pages = vec![
+        Page {
+            name: "style.css".into(),
+            content: STYLE.into(),
+        },
+        Page {
+            name: "index.html".into(),
+            content: index(config, games, today),
+        },
+    ];
+    for game in games {
+        let slug = slug(game.state.id());
+        pages.push(Page {
+            name: format!("game-{slug}.html"),
+            content: game_page(config, game, today),
+        });
+        let plot = crate::plot::svg(&game.chart, &config.rules, lang).unwrap_or_else(|e| {
+            format!(
+                "<svg xmlns=\"http://www.w3.org/2000/svg\"><text x=\"10\" y=\"20\">{}</text></svg>",
+                escape(&e)
+            )
+        });
+        pages.push(Page {
+            name: format!("game-{slug}.svg"),
+            content: plot,
+        });
+        pages.push(Page {
+            name: format!("game-{slug}.pgn"),
+            content: game.pgn.clone(),
+        });
+    }
+    pages
+}
+
+fn index(config: &Config, games: &[GameReport<'_>], today: NaiveDate) -> String {
+    let lang = config.language;
+    let mut out = String::new();
+    head(&mut out, &config.tournament_name, lang);
+    let _ = write!(
+        out,
+        "<h1>{}</h1>\n<p class=\"when\">{} {} · {} {} – {}</p>\n",
+        escape(&config.tournament_name),
+        lang.pick("Положение на", "Standing on"),
+        fmt_date(today, lang),
+        escape(&config.tournament_id),
+        fmt_date(config.start_date, lang),
+        fmt_date(config.end_date, lang),
+    );
+
+    // The cross-table: the players in the order of the config who play.
+    let players: Vec<&crate::config::Player> = config
+        .players
+        .iter()
+        .filter(|p| {
+            games
+                .iter()
+                .any(|g| g.state.white.id == p.id || g.state.black.id == p.id)
+        })
+        .collect();
+    let _ = write!(
+        out,
+        "<h2>{}</h2>\n<table id=\"crosstable\">\n<tr><th>#</th><th class=\"name\">{}</th>",
+        lang.pick("Турнирная таблица", "Cross-table"),
+        lang.pick("Участник", "Player")
+    );
+    for index in 1..=players.len() {
+        let _ = write!(out, "<th>{index}</th>");
+    }
+    let _ = writeln!(out, "<th>{}</th></tr>", lang.pick("Очки", "Score"));
+    for (row, player) in players.iter().enumerate() {
+        let mut total = 0;
+        let _ = write!(
+            out,
+            "<tr data-player=\"{}\"><td>{}</td><td class=\"name\">{}</td>",
+            escape(&player.id),
+            row + 1,
+            escape(&player.name)
+        );
+        for (column, opponent) in players.iter().enumerate() {
+            if row == column {
+                out.push_str("<td class=\"self\"></td>");
+                continue;
+            }
+            let mut cell = Vec::new();
+            for game in games {
+                let state = game.state;
+                let color = if state.white.id == player.id && state.black.id == opponent.id {
+                    Color::White
+                } else if state.black.id == player.id && state.white.id == opponent.id {
+                    Color::Black
+                } else {
+                    continue;
+                };
+                match state.row.result.as_deref().and_then(|r| halves(r, color)) {
+                    Some(points) => {
+                        total += points;
+                        cell.push(score_text(points));
+                    }
+                    None => cell.push("·".into()),
+                }
+            }
+            let _ = write!(out, "<td>{}</td>", cell.join(" "));
+        }
+        let _ = writeln!(out, "<td class=\"score\">{}</td></tr>", score_text(total));
+    }
+    out.push_str("</table>\n");
+
+    let _ = write!(
+        out,
+        "<h2>{}</h2>\n<table id=\"games\">\n<tr><th>{}</th><th class=\"name\">{}</th><th class=\"name\">{}</th>\
+         <th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>\n",
+        lang.pick("Партии", "Games"),
+        lang.pick("Партия", "Game"),
+        lang.pick("Белые", "White"),
+        lang.pick("Чёрные", "Black"),
+        lang.pick("Положение", "Status"),
+        lang.pick("Результат", "Result"),
+        lang.pick("Ходов", "Moves"),
+        lang.pick("Ход за", "To move"),
+        lang.pick("Время (б/ч)", "Time (W/B)"),
+        lang.pick("Осталось дней", "Days left"),
+        lang.pick("Срок хода", "Move due by"),
+    );
+    for game in games {
+        let state = game.state;
+        let totals = state.ledger.totals();
+        let clock = clock_line(state, config, today);
+        let to_move = clock.map_or(String::new(), |(player, ..)| {
+            escape(&state.player(player).name)
+        });
+        let (left, due) = match clock {
+            Some((_, left, due)) => (
+                format!(
+                    "<span class=\"{}\">{left}</span>",
+                    if left <= 10 { "low" } else { "ok" }
+                ),
+                fmt_date(due, lang),
+            ),
+            None => (String::new(), String::new()),
+        };
+        let status_class = match state.ledger.status {
+            Status::Active => "active",
+            Status::Suspended => "suspended",
+            Status::Adjudication => "adjudication",
+            Status::Finished => "finished",
+        };
+        let _ = writeln!(
+            out,
+            "<tr id=\"game-{slug}\" class=\"{status_class}\"><td><a href=\"game-{slug}.html\">{id}</a></td>\
+             <td class=\"name\">{white}</td><td class=\"name\">{black}</td><td class=\"status\">{status}</td>\
+             <td class=\"result\">{result}</td><td class=\"moves\">{moves}</td><td class=\"to-move\">{to_move}</td>\
+             <td class=\"totals\">{tw}/{tb}</td><td class=\"left\">{left}</td><td class=\"due\">{due}</td></tr>",
+            slug = slug(state.id()),
+            id = escape(state.id()),
+            white = escape(&state.white.name),
+            black = escape(&state.black.name),
+            status = status_name(state, lang),
+            result = state.row.result.as_deref().map(result_text).unwrap_or(""),
+            moves = state.game.moves().len().div_ceil(2),
+            tw = totals.white,
+            tb = totals.black,
+        );
+    }
+    out.push_str("</table>\n</body>\n</html>\n");
+    out
+}
+
+fn game_page(config: &Config, game: &GameReport<'_>, today: NaiveDate) -> String {
+    let lang = config.language;
+    let state = game.state;
+    let slug = slug(state.id());
+    let title = format!(
+        "{} {}: {} – {}",
+        lang.pick("Партия", "Game"),
+        state.id(),
+        state.white.name,
+        state.black.name
+    );
+    let mut out = String::new();
+    head(&mut out, &title, lang);
+    let totals = state.ledger.totals();
+    let _ = write!(
+        out,
+        "<p><a href=\"index.html\">{}</a></p>\n<h1>{}</h1>\n\
+         <p class=\"when\">{} · <span id=\"result\">{}</span> · {} <span id=\"totals\">{}/{}</span> · {} {}</p>\n",
+        lang.pick("← к таблице", "← back to the table"),
+        escape(&title),
+        status_name(state, lang),
+        state.row.result.as_deref().map(result_text).unwrap_or("*"),
+        lang.pick("время", "time"),
+        totals.white,
+        totals.black,
+        lang.pick("на", "on"),
+        fmt_date(today, lang),
+    );
+    // The moves, numbered.
+    let mut moves = String::new();
+    for (ply, san) in state.game.sans().iter().enumerate() {
+        if ply % 2 == 0 {
+            let _ = write!(moves, "{}. ", ply / 2 + 1);
+        }
+        let _ = write!(moves, "{} ", escape(san));
+    }
+    let _ = write!(
+        out,
+        "<h2>{}</h2>\n<p class=\"moves\" id=\"moves\">{}</p>\n<p><a href=\"game-{slug}.pgn\">PGN</a></p>\n",
+        lang.pick("Ходы", "Moves"),
+        moves.trim_end()
+    );
+    let _ = write!(
+        out,
+        "<h2>{}</h2>\n<img class=\"plot\" src=\"game-{slug}.svg\" alt=\"{}\">\n",
+        lang.pick("График времени", "Time chart"),
+        lang.pick(
+            "затраченное время обоих партнёров по ходам",
+            "days used by both players, move by move"
+        ),
+    );
+    let headers = match lang {
+        Lang::Ru => [
+            "№",
+            "Цвет",
+            "Ход",
+            "Штемпель партнёра",
+            "Получен",
+            "Отправлен",
+            "Дошёл",
+            "Дней",
+            "Штраф",
+            "Всего",
+            "Лимит",
+            "Осталось",
+        ],
+        Lang::En => [
+            "No.",
+            "Colour",
+            "Move",
+            "Partner's postmark",
+            "Received",
+            "Sent",
+            "Delivered",
+            "Days",
+            "Penalty",
+            "Total",
+            "Limit",
+            "Left",
+        ],
+    };
+    out.push_str("<table id=\"chart\">\n<tr>");
+    for header in headers {
+        let _ = write!(out, "<th>{header}</th>");
+    }
+    out.push_str("</tr>\n");
+    let date = |d: Option<NaiveDate>| d.map(|d| fmt_date(d, lang)).unwrap_or_default();
+    for row in &game.chart.rows {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+             <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            row.number,
+            if row.color == Color::White {
+                lang.pick("б", "W")
+            } else {
+                lang.pick("ч", "B")
+            },
+            escape(&row.san),
+            if row.conditional { "*" } else { "" },
+            date(row.partner_postmark),
+            date(row.received),
+            fmt_date(row.sent_on, lang),
+            date(row.delivered_on),
+            row.days,
+            if row.penalty > 0 {
+                row.penalty.to_string()
+            } else {
+                String::new()
+            },
+            row.total,
+            row.limit,
+            row.left,
+        );
+    }
+    out.push_str("</table>\n");
+    if !game.chart.notes.is_empty() {
+        let _ = write!(
+            out,
+            "<h2>{}</h2>\n<ul class=\"notes\">\n",
+            lang.pick("Примечания", "Notes")
+        );
+        for note in &game.chart.notes {
+            let _ = writeln!(out, "<li>{}</li>", escape(note));
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}

@@ -1,0 +1,306 @@
+//! The report site in a real browser (headless Chromium: Debian's `chromium`,
+//! which `.ci/run` installs) and the PGN read back as chess GUIs read it
+//! (pgn-reader, on shakmaty). The tournament is the demo's, played to its end.
+//!
+//! Without Chromium the browser test says it is skipped, unless
+//! `SHTEMPEL_REQUIRE_CHROMIUM` is set (CI), where it fails.
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use serde_json::Value;
+use shakmaty::{Chess, Position};
+
+fn shtempel(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_shtempel"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "shtempel {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The demo tournament, played, in a temporary folder.
+fn demo() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("demo");
+    shtempel(&["demo", "--keep", path.to_str().unwrap()]);
+    let config = path.join("shtempel.toml").to_string_lossy().into_owned();
+    (dir, config)
+}
+
+fn chart(config: &str, game: &str) -> Value {
+    serde_json::from_str(&shtempel(&[
+        "--config", config, "chart", game, "--format", "json",
+    ]))
+    .unwrap()
+}
+
+fn chromium() -> Option<PathBuf> {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .flat_map(|name| {
+            std::env::var_os("PATH")
+                .map(|paths| {
+                    std::env::split_paths(&paths)
+                        .map(|d| d.join(name))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+        .find(|path| path.is_file());
+    if found.is_none() {
+        assert!(
+            std::env::var_os("SHTEMPEL_REQUIRE_CHROMIUM").is_none(),
+            "Chromium is required here (SHTEMPEL_REQUIRE_CHROMIUM) and was not found"
+        );
+        eprintln!("skipped: no chromium on PATH (apt-get install chromium)");
+    }
+    found
+}
+
+/// Runs headless Chromium on a page with the flags a closed machine needs.
+fn browse(chromium: &Path, profile: &Path, args: &[&str], page: &Path) -> Vec<u8> {
+    let out = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-quic",
+            "--no-first-run",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "chromium: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn the_report_shows_players_results_and_totals_in_a_real_browser() {
+    let (dir, config) = demo();
+    let site = dir.path().join("site");
+    let said = shtempel(&[
+        "--config",
+        &config,
+        "report",
+        "--out",
+        site.to_str().unwrap(),
+        "--today",
+        "2027-01-15",
+    ]);
+    assert!(said.contains("files written"), "{said}");
+    let Some(chromium) = chromium() else {
+        return;
+    };
+    let profile = dir.path().join("profile");
+    let dom = String::from_utf8(browse(
+        &chromium,
+        &profile,
+        &["--dump-dom"],
+        &site.join("index.html"),
+    ))
+    .unwrap();
+    assert!(dom.contains("<h1>Demo cup 2026</h1>"), "{dom}");
+    // The cross-table: Petrov won game 1 and drew game 2.
+    assert!(
+        dom.contains(r#"<tr data-player="petrov"><td>2</td><td class="name">Petrov Petr</td><td>1 ½</td><td class="self"></td><td class="score">1½</td></tr>"#),
+        "{dom}"
+    );
+    assert!(
+        dom.contains(r#"<td class="score">½</td>"#),
+        "Ivanov's half point"
+    );
+    // The games list holds each game's result and the clerk's own totals.
+    for (game, result) in [("1", "0–1"), ("2", "½–½")] {
+        let totals = chart(&config, game)["totals"].clone();
+        let row = dom
+            .split(&format!(r#"<tr id="game-{game}""#))
+            .nth(1)
+            .and_then(|rest| rest.split("</tr>").next())
+            .unwrap_or_else(|| panic!("no row for game {game}: {dom}"));
+        assert!(
+            row.contains(&format!(r#"<td class="result">{result}</td>"#)),
+            "{row}"
+        );
+        assert!(
+            row.contains(&format!(
+                r#"<td class="totals">{}/{}</td>"#,
+                totals["white"], totals["black"]
+            )),
+            "{row}"
+        );
+    }
+
+    // A game page: the moves, a chart row per move, the plot.
+    let page = String::from_utf8(browse(
+        &chromium,
+        &profile,
+        &["--dump-dom"],
+        &site.join("game-2.html"),
+    ))
+    .unwrap();
+    let moves = chart(&config, "2")["moves"].as_array().unwrap().len();
+    let table = page.split(r#"<table id="chart">"#).nth(1).unwrap();
+    let table = table.split("</table>").next().unwrap();
+    assert_eq!(table.matches("<tr>").count(), moves + 1, "a row per move");
+    assert!(page.contains(r#"<img class="plot" src="game-2.svg""#));
+    let svg = std::fs::read_to_string(site.join("game-2.svg")).unwrap();
+    assert!(svg.contains("Game 2: Petrov Petr v Ivanov Ivan, time used"));
+
+    // Screenshots, kept as artefacts of the test run.
+    let artefacts = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (page, name) in [
+        ("index.html", "report-index.png"),
+        ("game-1.html", "report-game-1.png"),
+    ] {
+        let shot = artefacts.join(name);
+        let _ = std::fs::remove_file(&shot);
+        browse(
+            &chromium,
+            &profile,
+            &[
+                &format!("--screenshot={}", shot.display()),
+                "--window-size=1100,900",
+            ],
+            &site.join(page),
+        );
+        let png = std::fs::read(&shot).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{name} is a PNG");
+        assert!(
+            png.len() > 10_000,
+            "{name}: {} bytes, a blank page?",
+            png.len()
+        );
+        eprintln!("screenshot: {}", shot.display());
+    }
+}
+
+/// Collects what a chess GUI would: tags, moves played on a real board,
+/// comments and the result.
+#[derive(Default)]
+struct Collected {
+    tags: Vec<(String, String)>,
+    sans: Vec<String>,
+    comments: Vec<String>,
+    outcome: Option<String>,
+    position: Chess,
+}
+
+impl Visitor for Collected {
+    type Tags = ();
+    type Movetext = ();
+    type Output = Result<Collected, String>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        *self = Collected::default();
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+        self.tags.push((
+            String::from_utf8_lossy(name).into_owned(),
+            value.decode_utf8_lossy().into_owned(),
+        ));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _: ()) -> ControlFlow<Self::Output, ()> {
+        ControlFlow::Continue(())
+    }
+
+    fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        match san_plus.san.to_move(&self.position) {
+            Ok(mv) => {
+                self.sans.push(san_plus.san.to_string());
+                self.position.play_unchecked(mv);
+                ControlFlow::Continue(())
+            }
+            Err(e) => ControlFlow::Break(Err(format!("{san_plus}: {e}"))),
+        }
+    }
+
+    fn comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+        self.comments.push(
+            String::from_utf8_lossy(comment.as_bytes())
+                .trim()
+                .to_string(),
+        );
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<Self::Output, Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn outcome(&mut self, _: &mut (), outcome: Outcome) -> ControlFlow<Self::Output> {
+        self.outcome = Some(outcome.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, _: ()) -> Self::Output {
+        Ok(std::mem::take(self))
+    }
+}
+
+#[test]
+fn pgn_of_every_game_reads_back_in_a_pgn_reader() {
+    let (_dir, config) = demo();
+    let pgn = shtempel(&["--config", &config, "pgn", "--all"]);
+    let mut reader = Reader::new(std::io::Cursor::new(pgn.as_bytes()));
+    let mut visitor = Collected::default();
+    let mut games = Vec::new();
+    while let Some(game) = reader.read_game(&mut visitor).unwrap() {
+        games.push(game.unwrap());
+    }
+    assert_eq!(games.len(), 2, "{pgn}");
+    for (game, (id, result)) in games.iter().zip([("1", "0-1"), ("2", "1/2-1/2")]) {
+        let tag = |name: &str| {
+            game.tags
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_else(|| panic!("no {name} tag: {pgn}"))
+        };
+        for name in ["Event", "Site", "Date", "Round", "White", "Black", "Result"] {
+            tag(name);
+        }
+        assert_eq!(tag("Round"), id);
+        assert_eq!(tag("Result"), result);
+        assert_eq!(game.outcome.as_deref(), Some(result));
+        assert_eq!(tag("TimeControl"), "50 days / 10 moves");
+        let chart = chart(&config, id);
+        let moves = chart["moves"].as_array().unwrap();
+        let sans: Vec<&str> = moves.iter().map(|m| m["san"].as_str().unwrap()).collect();
+        assert_eq!(
+            game.sans, sans,
+            "game {id}: the moves as the clerk has them"
+        );
+        assert_eq!(game.comments.len(), moves.len(), "a comment per move");
+        for (comment, row) in game.comments.iter().zip(moves) {
+            let sent = row["sent_on"].as_str().unwrap();
+            let days = &row["days"];
+            assert!(
+                comment.starts_with(&format!("sent {sent}, received ")),
+                "{comment}"
+            );
+            assert!(comment.contains(&format!(", {days} days")), "{comment}");
+        }
+    }
+}
