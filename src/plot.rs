@@ -89,7 +89,10 @@ pub fn svg(chart: &Chart, rules: &Rules, lang: Lang) -> Result<String, String> {
         plot.configure_mesh()
             .x_desc(lang.pick("ходов сделано", "moves made"))
             .y_desc(lang.pick("дней всего", "days used"))
-            .light_line_style(RGBColor(235, 235, 235))
+            .light_line_style(WHITE)
+            .bold_line_style(RGBColor(225, 225, 225))
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 15))
             .draw()
             .map_err(err)?;
         let limit_name = match lang {
@@ -148,6 +151,7 @@ pub fn svg(chart: &Chart, rules: &Rules, lang: Lang) -> Result<String, String> {
             .position(SeriesLabelPosition::UpperLeft)
             .background_style(WHITE.mix(0.85))
             .border_style(RGBColor(180, 180, 180))
+            .label_font(("sans-serif", 14))
             .draw()
             .map_err(err)?;
         root.present().map_err(err)?;
