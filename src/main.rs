@@ -342,7 +342,7 @@ impl Progress {
     }
 
     fn update(&self, what: &str, done: usize, total: usize) {
-        if !self.enabled || total < 20 || (done % 10 != 0 && done != total) {
+        if !self.enabled || total < 20 || (!done.is_multiple_of(10) && done != total) {
             return;
         }
         let mut err = std::io::stderr().lock();

@@ -19,9 +19,13 @@ const BLACK_LINE: RGBColor = RGBColor(40, 40, 40);
 const LIMIT_LINE: RGBColor = RGBColor(214, 39, 40);
 const PENALTY: RGBColor = RGBColor(255, 127, 14);
 
-/// One player's line: (moves made, cumulative days) from (0, 0), and the
-/// points where a penalty was charged with its days.
-fn line(chart: &Chart, color: Color) -> (Vec<(u32, u32)>, Vec<(u32, u32, u32)>) {
+/// A point of the plot: (moves made, cumulative days).
+type Point = (u32, u32);
+/// A penalty: where it was charged, and its days.
+type Penalty = (u32, u32, u32);
+
+/// One player's line from (0, 0), and the points where a penalty was charged.
+fn line(chart: &Chart, color: Color) -> (Vec<Point>, Vec<Penalty>) {
     let mut points = vec![(0, 0)];
     let mut penalties = Vec::new();
     for row in chart.rows.iter().filter(|r| r.color == color) {
@@ -135,7 +139,7 @@ pub fn svg(chart: &Chart, rules: &Rules, lang: Lang) -> Result<String, String> {
             .map_err(err)?;
         }
         let penalty_name = lang.pick("штраф", "penalty");
-        let penalties: Vec<(u32, u32, u32)> =
+        let penalties: Vec<Penalty> =
             white_penalties.into_iter().chain(black_penalties).collect();
         if !penalties.is_empty() {
             plot.draw_series(penalties.iter().map(|&(x, y, days)| {
