@@ -139,8 +139,7 @@ pub fn svg(chart: &Chart, rules: &Rules, lang: Lang) -> Result<String, String> {
             .map_err(err)?;
         }
         let penalty_name = lang.pick("штраф", "penalty");
-        let penalties: Vec<Penalty> =
-            white_penalties.into_iter().chain(black_penalties).collect();
+        let penalties: Vec<Penalty> = white_penalties.into_iter().chain(black_penalties).collect();
         if !penalties.is_empty() {
             plot.draw_series(penalties.iter().map(|&(x, y, days)| {
                 EmptyElement::at((x, y))
