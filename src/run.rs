@@ -490,6 +490,7 @@ pub fn poll(
             batch.finish(store, source, transport, clerk, &mut summary, events)?;
         }
     }
+    progress(total, total);
     batch.finish(store, source, transport, clerk, &mut summary, events)?;
     keep_calendar(config, clerk, store, &mut batch)?;
     store.set_run_interrupted(false).map_err(database)?;

@@ -1145,3 +1145,45 @@ fn a_russian_tournament_gets_russian_letters() {
         correction.body
     );
 }
+
+#[test]
+fn a_long_poll_counts_letters_on_a_terminal_and_is_silent_under_cron() {
+    let strangers = |t: &mut Tournament| {
+        for n in 0..30 {
+            t.letter(
+                &format!("stranger{n}@elsewhere.example"),
+                "2026-11-03",
+                "hello",
+                "Game 1\n1. e4\n",
+            );
+        }
+    };
+    // Under cron: no terminal, no counter.
+    let mut quiet = Tournament::new();
+    strangers(&mut quiet);
+    let out = quiet.poll("2026-11-03");
+    assert!(!out.stderr.contains("letters:"), "{}", out.stderr);
+    assert!(!out.stdout.contains("letters:"), "{}", out.stdout);
+
+    // At a terminal (a pseudo-terminal made by script(1)): a counter.
+    let mut watched = Tournament::new();
+    strangers(&mut watched);
+    let command = format!(
+        "{} --config {} poll --today 2026-11-03",
+        env!("CARGO_BIN_EXE_shtempel"),
+        watched.path().join("shtempel.toml").display()
+    );
+    let Ok(out) = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+    else {
+        eprintln!("skipped the terminal half: no script(1)");
+        return;
+    };
+    let seen = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{seen}");
+    for count in ["letters: 10 of 30", "letters: 30 of 30"] {
+        assert!(seen.contains(count), "{count} in {seen:?}");
+    }
+    assert!(seen.contains("30 letter(s) read"), "{seen}");
+}
