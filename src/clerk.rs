@@ -29,6 +29,48 @@ use crate::rules::{
 use crate::store::{Disposition, GameRow, Note, Store, StoredLetter};
 use crate::{Lang, color_name};
 
+/// What is read from a letter before the tournament's state is looked at:
+/// its MIME front (of the headers only, when it is over `max_letter_bytes`),
+/// its key, and its text as read. Pure, so a run prepares the next letters on
+/// a second thread while the first plans, writes and sends.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub oversized: bool,
+    pub mail: Option<Mail>,
+    pub key: String,
+    pub read: Option<Letter>,
+}
+
+impl Prepared {
+    pub fn new(config: &Config, envelope: &Envelope) -> Prepared {
+        let raw = &envelope.raw;
+        let oversized = raw.len() > config.limits.max_letter_bytes;
+        // An oversized letter is read for its headers only.
+        let readable = if oversized {
+            let head_end = raw
+                .windows(4)
+                .position(|w| w == b"\r\n\r\n")
+                .map(|at| at + 4)
+                .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|at| at + 2));
+            &raw[..head_end.unwrap_or(0).min(64 * 1024)]
+        } else {
+            &raw[..]
+        };
+        let mail = mime::parse(readable, &config.address);
+        let key = dedup_key(mail.as_ref(), raw);
+        let read = mail
+            .as_ref()
+            .filter(|m| !oversized && m.automatic.is_none())
+            .map(|m| letter::read(&m.text));
+        Prepared {
+            oversized,
+            mail,
+            key,
+            read,
+        }
+    }
+}
+
 /// The day a run acts on, and the moment it stamps on what it sends.
 #[derive(Clone, Copy, Debug)]
 pub struct Clock {
@@ -340,7 +382,18 @@ impl<'a> Clerk<'a> {
 
     /// Plans what to do with one letter. Never writes anything.
     pub fn plan(&self, store: &Store, envelope: &Envelope) -> Result<Plan, String> {
-        let mut plan = self.plan_letter(store, envelope)?;
+        let prepared = Prepared::new(self.config, envelope);
+        self.plan_prepared(store, envelope, &prepared)
+    }
+
+    /// Plans a letter whose reading was prepared (perhaps on another thread).
+    pub fn plan_prepared(
+        &self,
+        store: &Store,
+        envelope: &Envelope,
+        prepared: &Prepared,
+    ) -> Result<Plan, String> {
+        let mut plan = self.plan_letter(store, envelope, prepared)?;
         self.limit_replies(store, &mut plan)?;
         Ok(plan)
     }
@@ -536,28 +589,15 @@ impl<'a> Clerk<'a> {
         Ok(())
     }
 
-    fn plan_letter(&self, store: &Store, envelope: &Envelope) -> Result<Plan, String> {
-        let oversized = envelope.raw.len() > self.config.limits.max_letter_bytes;
-        // An oversized letter is read for its headers only.
-        let head_end = envelope
-            .raw
-            .windows(4)
-            .position(|w| w == b"\r\n\r\n")
-            .map(|at| at + 4)
-            .or_else(|| {
-                envelope
-                    .raw
-                    .windows(2)
-                    .position(|w| w == b"\n\n")
-                    .map(|at| at + 2)
-            });
-        let readable = if oversized {
-            &envelope.raw[..head_end.unwrap_or(0).min(64 * 1024)]
-        } else {
-            &envelope.raw[..]
-        };
-        let parsed = mime::parse(readable, &self.config.address);
-        let key = dedup_key(parsed.as_ref(), &envelope.raw);
+    fn plan_letter(
+        &self,
+        store: &Store,
+        envelope: &Envelope,
+        prepared: &Prepared,
+    ) -> Result<Plan, String> {
+        let oversized = prepared.oversized;
+        let parsed = prepared.mail.clone();
+        let key = prepared.key.clone();
         // The source knows the postmark (rules.md 2.1): INTERNALDATE, or the
         // topmost Received: header of a Maildir letter.
         let arrived = envelope.arrived;
@@ -627,7 +667,10 @@ impl<'a> Clerk<'a> {
             self.forged(who, &why, stored, &mail, &mut plan)?;
             return Ok(plan);
         }
-        let read = letter::read(&mail.text);
+        let read = match &prepared.read {
+            Some(read) => read.clone(),
+            None => letter::read(&mail.text),
+        };
         stored.parse_json = serde_json::to_string(&read).ok();
         if sender == self.config.chief_arbiter {
             plan.letter = Some(stored);

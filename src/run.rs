@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
 
-use crate::clerk::{Clerk, Event, GameState, Plan};
+use crate::clerk::{Clerk, Event, GameState, Plan, Prepared};
 use crate::config::Config;
 use crate::fault;
 use crate::mail::compose::{self, Sender};
@@ -427,69 +427,93 @@ pub fn poll(
     let batch_size = if careful { 1 } else { BATCH_LETTERS };
     let mut batch = Batch::default();
     store.begin_batch().map_err(database)?;
-    for (index, envelope) in letters.into_iter().enumerate() {
-        progress(index, total);
-        // After a crash, each letter is counted as failed before it is read
-        // (and forgiven once written): one that kills the process is set
-        // aside after POISON_RUNS runs like one that fails.
-        let mut counted = None;
-        if careful {
-            store.end_batch().map_err(database)?;
-            let runs = store
-                .record_failure(&envelope.key, CRASHED, clerk.clock.now)
-                .map_err(database)?;
-            store.begin_batch().map_err(database)?;
-            if runs > POISON_RUNS {
-                failed_letter(
-                    store,
-                    clerk,
-                    &envelope,
-                    CRASHED,
-                    Some(runs - 1),
-                    &mut batch,
-                    &mut summary,
-                )?;
+    // Reading a letter (MIME, quotes, moves, dates) needs no game: a second
+    // thread reads ahead while this one plans, writes and sends in order. A
+    // careful run reads each letter here, after counting it (see below).
+    std::thread::scope(|scope| -> Result<(), String> {
+        let prepared_letters = (!careful && !letters.is_empty()).then(|| {
+            let (sender, receiver) = std::sync::mpsc::sync_channel(64);
+            let letters = &letters;
+            scope.spawn(move || {
+                for envelope in letters {
+                    if sender.send(prepare_guarded(config, envelope)).is_err() {
+                        break;
+                    }
+                }
+            });
+            receiver
+        });
+        for (index, envelope) in letters.iter().enumerate() {
+            progress(index, total);
+            // After a crash, each letter is counted as failed before it is read
+            // (and forgiven once written): one that kills the process is set
+            // aside after POISON_RUNS runs like one that fails.
+            let mut counted = None;
+            if careful {
+                store.end_batch().map_err(database)?;
+                let runs = store
+                    .record_failure(&envelope.key, CRASHED, clerk.clock.now)
+                    .map_err(database)?;
+                store.begin_batch().map_err(database)?;
+                if runs > POISON_RUNS {
+                    failed_letter(
+                        store,
+                        clerk,
+                        envelope,
+                        CRASHED,
+                        Some(runs - 1),
+                        &mut batch,
+                        &mut summary,
+                    )?;
+                    batch.finish(store, source, transport, clerk, &mut summary, events)?;
+                    continue;
+                }
+                counted = Some(runs);
+            }
+            let prepared = match &prepared_letters {
+                Some(letters) => letters
+                    .recv()
+                    .map_err(|_| "the reading thread stopped".to_string())?,
+                None => prepare_guarded(config, envelope),
+            };
+            let mut planned = plan_guarded(clerk, store, envelope, &prepared);
+            if let Ok(plan) = &planned
+                && let Some(state) = &plan.game
+                && batch.delivering.contains(state.id())
+            {
                 batch.finish(store, source, transport, clerk, &mut summary, events)?;
-                continue;
+                planned = plan_guarded(clerk, store, envelope, &prepared);
             }
-            counted = Some(runs);
-        }
-        let mut planned = plan_guarded(clerk, store, &envelope);
-        if let Ok(plan) = &planned
-            && let Some(state) = &plan.game
-            && batch.delivering.contains(state.id())
-        {
-            batch.finish(store, source, transport, clerk, &mut summary, events)?;
-            planned = plan_guarded(clerk, store, &envelope);
-        }
-        let plan = match planned {
-            Ok(plan) => plan,
-            Err(error) => {
-                failed_letter(
-                    store,
-                    clerk,
-                    &envelope,
-                    &error,
-                    counted,
-                    &mut batch,
-                    &mut summary,
-                )?;
-                continue;
+            let plan = match planned {
+                Ok(plan) => plan,
+                Err(error) => {
+                    failed_letter(
+                        store,
+                        clerk,
+                        envelope,
+                        &error,
+                        counted,
+                        &mut batch,
+                        &mut summary,
+                    )?;
+                    continue;
+                }
+            };
+            fault::point("after-parse");
+            let cause = plan
+                .letter
+                .as_ref()
+                .map_or_else(|| envelope.key.clone(), |l| l.dedup_key.clone());
+            let last = commit(store, config, clerk, &plan, &cause)?;
+            store.forget_failure(&envelope.key).map_err(database)?;
+            summary.letters += 1;
+            batch.add(plan, last, Some(envelope.key.clone()));
+            if batch.entries.len() >= batch_size {
+                batch.finish(store, source, transport, clerk, &mut summary, events)?;
             }
-        };
-        fault::point("after-parse");
-        let cause = plan
-            .letter
-            .as_ref()
-            .map_or_else(|| envelope.key.clone(), |l| l.dedup_key.clone());
-        let last = commit(store, config, clerk, &plan, &cause)?;
-        store.forget_failure(&envelope.key).map_err(database)?;
-        summary.letters += 1;
-        batch.add(plan, last, Some(envelope.key.clone()));
-        if batch.entries.len() >= batch_size {
-            batch.finish(store, source, transport, clerk, &mut summary, events)?;
         }
-    }
+        Ok(())
+    })?;
     progress(total, total);
     batch.finish(store, source, transport, clerk, &mut summary, events)?;
     keep_calendar(config, clerk, store, &mut batch)?;
@@ -504,12 +528,20 @@ fn plan_guarded(
     clerk: &Clerk<'_>,
     store: &Store,
     envelope: &crate::mail::Envelope,
+    prepared: &Result<Prepared, String>,
 ) -> Result<Plan, String> {
+    let prepared = prepared.as_ref().map_err(Clone::clone)?;
     catch_unwind(AssertUnwindSafe(|| {
         fault::poison(&envelope.raw);
-        clerk.plan(store, envelope)
+        clerk.plan_prepared(store, envelope, prepared)
     }))
     .unwrap_or_else(|panic| Err(panic_message(panic.as_ref())))
+}
+
+/// Reads one letter; a panic while reading becomes the letter's error.
+fn prepare_guarded(config: &Config, envelope: &crate::mail::Envelope) -> Result<Prepared, String> {
+    catch_unwind(AssertUnwindSafe(|| Prepared::new(config, envelope)))
+        .map_err(|panic| panic_message(panic.as_ref()))
 }
 
 /// The calendar's duties of every game that may have one today; the others

@@ -233,7 +233,14 @@ fn overstep_with_a_letter_sends_the_file() {
         .iter()
         .map(|(n, _, _)| n.as_str())
         .collect();
-    assert_eq!(names.len(), 5, "{names:?}");
+    assert_eq!(names.len(), 6, "{names:?}");
+    let plot = file
+        .attachments
+        .iter()
+        .find(|(n, _, _)| n == "chart-1.svg")
+        .unwrap_or_else(|| panic!("the chart as a picture: {names:?}"));
+    assert_eq!(plot.1, "image/svg+xml");
+    assert!(String::from_utf8_lossy(&plot.2).contains("Game 1: White Player v Black Player"));
     assert_eq!(
         file.attachments
             .iter()
