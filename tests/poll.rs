@@ -278,9 +278,20 @@ fn overstep_with_a_letter_sends_the_file() {
         "Game 1\n2... Nc6\nTime: 51/6\nDates: 2026-12-26, 2026-12-26, 2026-12-28\n",
     );
     t.poll("2026-12-28");
+    let mail = t.new_mail();
     assert_eq!(
-        kinds(&t.new_mail()),
+        kinds(&mail),
         [pair("overstep-supplement", ARBITER), pair("ack", BLACK)]
+    );
+    let types: Vec<&str> = mail[0]
+        .attachments
+        .iter()
+        .map(|(_, t, _)| t.as_str())
+        .collect();
+    assert_eq!(
+        types,
+        ["message/rfc822", "image/svg+xml"],
+        "the held letter and the chart as a picture"
     );
     // White writes on regardless: refused while suspended.
     t.letter(
@@ -1193,4 +1204,36 @@ fn a_long_poll_counts_letters_on_a_terminal_and_is_silent_under_cron() {
         assert!(seen.contains(count), "{count} in {seen:?}");
     }
     assert!(seen.contains("30 letter(s) read"), "{seen}");
+}
+
+#[test]
+fn poll_refreshes_the_report_when_the_config_asks() {
+    let text = config("", "").replace("[source]", "[report]\nout = \"site\"\n\n[source]");
+    let mut t = Tournament::with_config(&text);
+    t.poll("2026-11-02");
+    let index = t.path().join("site/index.html");
+    let before = std::fs::read_to_string(&index).expect("written by an idle poll too");
+    assert!(
+        before.contains(r#"<td class="totals">0/0</td>"#),
+        "{before}"
+    );
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    let after = std::fs::read_to_string(&index).unwrap();
+    assert!(after.contains(r#"<td class="totals">2/0</td>"#), "{after}");
+    assert!(
+        after.contains(r#"<td class="to-move">Black Player</td>"#),
+        "{after}"
+    );
+    let game = std::fs::read_to_string(t.path().join("site/game-1.html")).unwrap();
+    assert!(
+        game.contains(r#"<p class="moves" id="moves">1. e4</p>"#),
+        "{game}"
+    );
+    assert!(t.path().join("site/game-1.svg").is_file());
 }
