@@ -19,28 +19,20 @@ use shtempel::letter;
 use shtempel::mail::mime;
 use shtempel::rules::{Calendar, Incoming, Ledger, NewPly, Rules, judge};
 
-fn corpus() -> Vec<String> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/letters");
-    let mut bodies: Vec<String> = std::fs::read_dir(dir)
-        .expect("tests/letters")
+/// The files of `dir` (under the project) ending in `.ext`, sorted by name.
+fn files(dir: &str, ext: &str) -> Vec<Vec<u8>> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("a folder of the project")
         .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "txt"))
-        .map(|e| std::fs::read_to_string(e.path()).expect("a letter"))
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
         .collect();
-    bodies.sort();
-    bodies
-}
-
-fn demo_letters() -> Vec<Vec<u8>> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo");
-    let mut letters: Vec<Vec<u8>> = std::fs::read_dir(dir)
-        .expect("src/demo")
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
-        .map(|e| std::fs::read(e.path()).expect("a letter"))
-        .collect();
-    letters.sort();
-    letters
+    paths.sort();
+    paths
+        .iter()
+        .map(|p| std::fs::read(p).expect("a letter"))
+        .collect()
 }
 
 fn day(n: i64) -> NaiveDate {
@@ -48,7 +40,10 @@ fn day(n: i64) -> NaiveDate {
 }
 
 fn reader(c: &mut Criterion) {
-    let bodies = corpus();
+    let bodies: Vec<String> = files("tests/letters", "txt")
+        .into_iter()
+        .map(|b| String::from_utf8(b).expect("UTF-8 corpus"))
+        .collect();
     let mut group = c.benchmark_group("reader");
     group.throughput(Throughput::Elements(bodies.len() as u64));
     group.bench_function("read", |b| {
@@ -58,7 +53,7 @@ fn reader(c: &mut Criterion) {
             }
         })
     });
-    let letters = demo_letters();
+    let letters = files("src/demo", "eml");
     group.throughput(Throughput::Elements(letters.len() as u64));
     group.bench_function("mime+read", |b| {
         b.iter(|| {

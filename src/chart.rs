@@ -79,15 +79,6 @@ pub fn rows(ledger: &Ledger, rules: &Rules) -> Vec<ChartRow> {
     out
 }
 
-fn status_name(status: Status) -> &'static str {
-    match status {
-        Status::Active => "active",
-        Status::Suspended => "suspended",
-        Status::Finished => "finished",
-        Status::Adjudication => "adjudication",
-    }
-}
-
 fn date_text(date: Option<NaiveDate>, lang: Lang) -> String {
     match (date, lang) {
         (None, _) => "-".to_string(),
@@ -103,7 +94,7 @@ impl Chart {
             "game": self.game,
             "white": self.white,
             "black": self.black,
-            "status": status_name(self.status),
+            "status": self.status.name(),
             "result": self.result,
             "totals": {"white": self.totals.white, "black": self.totals.black},
         })

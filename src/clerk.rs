@@ -193,6 +193,74 @@ impl GameState {
         }
     }
 
+    /// The chart with the notes the store holds for the game.
+    pub fn stored_chart(&self, config: &Config, store: &Store) -> Result<Chart, String> {
+        let notes = store
+            .notes(self.id())
+            .map_err(|e| format!("database: {e}"))?
+            .into_iter()
+            .map(|n| n.text)
+            .collect();
+        Ok(self.chart(config, notes))
+    }
+
+    /// The Seven Tag Roster and the time control.
+    pub fn pgn_tags(&self, config: &Config) -> Vec<(&'static str, String)> {
+        vec![
+            ("Event", config.tournament_name.clone()),
+            ("Site", format!("{} (e-mail)", config.tournament_id)),
+            ("Date", config.start_date.format("%Y.%m.%d").to_string()),
+            ("Round", self.id().to_string()),
+            ("White", self.white.name.clone()),
+            ("Black", self.black.name.clone()),
+            (
+                "Result",
+                self.row.result.clone().unwrap_or_else(|| "*".into()),
+            ),
+            (
+                "TimeControl",
+                format!(
+                    "{} days / {} moves",
+                    config.rules.days_per_control, config.rules.moves_per_control
+                ),
+            ),
+        ]
+    }
+
+    /// The game as PGN with `comments` (one per move, or none) and `result`.
+    pub fn pgn_with(&self, config: &Config, comments: &[Option<String>], result: &str) -> String {
+        self.game.pgn(&self.pgn_tags(config), comments, result)
+    }
+
+    /// The game as PGN: each move's dates, days and penalty in a comment, and
+    /// the result. What `pgn`, the report and the arbiter's file carry.
+    pub fn pgn(&self, config: &Config) -> String {
+        let lang = config.language;
+        let comments: Vec<Option<String>> = self
+            .ledger
+            .rows
+            .iter()
+            .map(|row| {
+                let delivered = row.delivered_on.map_or("-".to_string(), |d| d.to_string());
+                let penalty = if row.penalty > 0 {
+                    format!(", {} {}", lang.pick("штраф", "penalty"), row.penalty)
+                } else {
+                    String::new()
+                };
+                Some(format!(
+                    "{} {}, {} {delivered}, {} {}{penalty}",
+                    lang.pick("отправлен", "sent"),
+                    row.sent_on,
+                    lang.pick("получен", "received"),
+                    row.days,
+                    lang.pick("дн.", "days"),
+                ))
+            })
+            .collect();
+        let result = self.row.result.clone().unwrap_or_else(|| "*".into());
+        self.pgn_with(config, &comments, &result)
+    }
+
     /// Finishes the game with `result` ("1-0", "0-1", "1/2-1/2").
     pub fn finish(&mut self, result: &str, reason: &str) {
         self.ledger.status = Status::Finished;
@@ -522,15 +590,12 @@ impl<'a> Clerk<'a> {
                 "the clerk cannot verify that this letter comes from you ({why}); nothing was changed. If you sent it, check your mail settings or your secret word"
             ),
         };
-        let read = letter::Letter::default();
-        let model = json!({"reasons": [reason], "read": self.read_model(&read, stored.postmark, None), "next": Value::Null, "games": Value::Null});
-        plan.messages.push(self.message(
-            "refused",
-            "refused",
-            None,
-            vec![who],
-            vec![],
-            model,
+        plan.messages.push(self.refusal(
+            who,
+            vec![reason],
+            &letter::Letter::default(),
+            stored.postmark,
+            Value::Null,
             mail.message_id.clone(),
         )?);
         plan.letter = Some(stored);
@@ -575,18 +640,38 @@ impl<'a> Clerk<'a> {
                 limit / 1024
             ),
         };
-        let read = letter::Letter::default();
-        let model = json!({"reasons": [reason], "read": self.read_model(&read, stored.postmark, None), "next": Value::Null, "games": Value::Null});
-        plan.messages.push(self.message(
-            "refused",
-            "refused",
-            None,
-            vec![recipient(player)],
-            vec![],
-            model,
+        plan.messages.push(self.refusal(
+            recipient(player),
+            vec![reason],
+            &letter::Letter::default(),
+            stored.postmark,
+            Value::Null,
             stored.message_id.clone(),
         )?);
         Ok(())
+    }
+
+    /// A refusal outside any game: the reasons, what was read, and (when the
+    /// game could not be told) the player's games to choose from.
+    fn refusal(
+        &self,
+        to: Recipient,
+        reasons: Vec<String>,
+        read: &Letter,
+        postmark: NaiveDate,
+        games: Value,
+        in_reply_to: Option<String>,
+    ) -> Result<Outgoing, String> {
+        let model = json!({"reasons": reasons, "read": self.read_model(read, postmark, None), "next": Value::Null, "games": games});
+        self.message(
+            "refused",
+            "refused",
+            None,
+            vec![to],
+            vec![],
+            model,
+            in_reply_to,
+        )
     }
 
     fn plan_letter(
@@ -709,14 +794,12 @@ impl<'a> Clerk<'a> {
                     "не удалось понять, к какой партии относится письмо. Укажите строку «Партия: N» или отвечайте на письмо судьи-секретаря по этой партии",
                     "the clerk could not tell which game this letter is for. Write a line \"Game: N\", or reply to the clerk's last message of that game",
                 ).to_string()];
-                let model = json!({"reasons": reasons, "read": self.read_model(&read, postmark, None), "next": Value::Null, "games": games});
-                let message = self.message(
-                    "refused",
-                    "refused",
-                    None,
-                    vec![recipient(&player)],
-                    vec![],
-                    model,
+                let message = self.refusal(
+                    recipient(&player),
+                    reasons,
+                    &read,
+                    postmark,
+                    json!(games),
                     mail.message_id.clone(),
                 )?;
                 plan.messages.push(message);
@@ -1021,15 +1104,9 @@ impl Clerk<'_> {
                 context.raw,
                 state.player(color).secret.as_deref(),
             ));
-            let notes = store
-                .notes(state.id())
-                .map_err(|e| e.to_string())?
-                .into_iter()
-                .map(|n| n.text)
-                .collect();
             supplement
                 .attachments
-                .push(self.plot_attachment(&state.chart(self.config, notes))?);
+                .push(self.plot_attachment(&state.stored_chart(self.config, store)?)?);
             plan.messages.push(supplement);
             let ack =
                 self.sender_message(state, context, &verdict, &moves_text, true, None, false)?;
@@ -1472,24 +1549,8 @@ impl Clerk<'_> {
             let name = format!("letter-{:02}-{postmark}.eml", index + 1);
             attachments.push(filed_letter(name, &raw, secret.as_deref()));
         }
-        let comments: Vec<Option<String>> = state
-            .ledger
-            .rows
-            .iter()
-            .map(|row| {
-                Some(format!(
-                    "{} {}, {} {}",
-                    lang.pick("отпр.", "sent"),
-                    row.sent_on,
-                    row.days,
-                    lang.pick("дн.", "days")
-                ))
-            })
-            .collect();
-        let tags = self.pgn_tags(state);
-        let tag_refs: Vec<(&str, String)> =
-            tags.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-        let pgn = state.game.pgn(&tag_refs, &comments, "*");
+        // The game as `shtempel pgn` gives it: dates, days and penalties.
+        let pgn = state.pgn(self.config);
         let names: Vec<String> = attachments.iter().map(|a| a.name.clone()).collect();
         let mut file_model = common.clone();
         file_model["attachments"] = json!(names);
@@ -1562,34 +1623,6 @@ impl Clerk<'_> {
         Ok(())
     }
 
-    pub fn pgn_tags(&self, state: &GameState) -> Vec<(String, String)> {
-        vec![
-            ("Event".into(), self.config.tournament_name.clone()),
-            (
-                "Site".into(),
-                format!("{} (e-mail)", self.config.tournament_id),
-            ),
-            (
-                "Date".into(),
-                self.config.start_date.format("%Y.%m.%d").to_string(),
-            ),
-            ("Round".into(), state.id().to_string()),
-            ("White".into(), state.white.name.clone()),
-            ("Black".into(), state.black.name.clone()),
-            (
-                "Result".into(),
-                state.row.result.clone().unwrap_or_else(|| "*".into()),
-            ),
-            (
-                "TimeControl".into(),
-                format!(
-                    "{} days / {} moves",
-                    self.config.rules.days_per_control, self.config.rules.moves_per_control
-                ),
-            ),
-        ]
-    }
-
     /// The time chart as a picture, for the arbiter's file.
     fn plot_attachment(&self, chart: &crate::chart::Chart) -> Result<Attachment, String> {
         Ok(Attachment {
@@ -1597,38 +1630,6 @@ impl Clerk<'_> {
             content_type: "image/svg+xml".into(),
             bytes: crate::plot::svg(chart, &self.config.rules, self.lang())?.into_bytes(),
         })
-    }
-
-    /// The game as PGN: the Seven Tag Roster with the time control, each
-    /// move's dates, days and penalty in a comment, and the result.
-    pub fn pgn(&self, state: &GameState) -> String {
-        let lang = self.lang();
-        let tags = self.pgn_tags(state);
-        let tag_refs: Vec<(&str, String)> =
-            tags.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-        let comments: Vec<Option<String>> = state
-            .ledger
-            .rows
-            .iter()
-            .map(|row| {
-                let delivered = row.delivered_on.map_or("-".to_string(), |d| d.to_string());
-                let penalty = if row.penalty > 0 {
-                    format!(", {} {}", lang.pick("штраф", "penalty"), row.penalty)
-                } else {
-                    String::new()
-                };
-                Some(format!(
-                    "{} {}, {} {delivered}, {} {}{penalty}",
-                    lang.pick("отправлен", "sent"),
-                    row.sent_on,
-                    lang.pick("получен", "received"),
-                    row.days,
-                    lang.pick("дн.", "days"),
-                ))
-            })
-            .collect();
-        let result = state.row.result.clone().unwrap_or_else(|| "*".into());
-        state.game.pgn(&tag_refs, &comments, &result)
     }
 
     /// A protest of the overstepper goes to the arbiter (2.5.4).

@@ -207,16 +207,8 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
     w(out, "\n== Where the games stand ==".into())?;
     for game in &config.games {
         let state = GameState::load(&config, &store, game)?;
-        let notes = store
-            .notes(&game.id)
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .map(|n| n.text)
-            .collect();
-        w(
-            out,
-            format!("\n{}", state.chart(&config, notes).to_text(config.language)),
-        )?;
+        let chart = state.stored_chart(&config, &store)?;
+        w(out, format!("\n{}", chart.to_text(config.language)))?;
         w(
             out,
             format!(
@@ -233,12 +225,8 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
             dir.join("mail/outbox").display()
         ),
     )?;
-    let clock = Clock {
-        today: last_day,
-        now: Utc.from_utc_datetime(&last_day.and_hms_opt(9, 0, 0).unwrap_or_default()),
-    };
     let report = dir.join("report");
-    crate::site::write(&config, &store, clock, &report, &mut |_, _| {})?;
+    crate::site::write(&config, &store, last_day, &report, &mut |_, _| {})?;
     w(
         out,
         format!(

@@ -167,16 +167,12 @@ impl Clerk<'_> {
                 Duty::Adjudication => {
                     state.ledger.status = Status::Adjudication;
                     let to_move = state.player(state.ledger.to_move()).name.clone();
-                    let comments: Vec<Option<String>> = vec![None; state.game.moves().len()];
-                    let tags = self.pgn_tags(&state);
-                    let tag_refs: Vec<(&str, String)> =
-                        tags.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
                     let model = json!({
                         "end_date": fmt_date(self.config.end_date, lang),
                         "moves": state.game.moves().len(),
                         "totals": state.ledger.totals().to_string(),
                         "to_move": to_move,
-                        "pgn": state.game.pgn(&tag_refs, &comments, "*"),
+                        "pgn": state.pgn_with(self.config, &[], "*"),
                     });
                     let mut message = self.message(
                         "adjudication",

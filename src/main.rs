@@ -202,7 +202,7 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
         }
         Command::Pgn { game, all: _ } => {
             let config = load(&cli.config)?;
-            pgn(&config, clock(&config, now, None), game.as_deref())
+            pgn(&config, game.as_deref())
         }
     }
 }
@@ -367,7 +367,7 @@ fn write_report(
     out: &Path,
     progress: &Progress,
 ) -> Result<usize, Failure> {
-    let written = shtempel::site::write(config, store, clock, out, &mut |done, total| {
+    let written = shtempel::site::write(config, store, clock.today, out, &mut |done, total| {
         progress.update("report", done, total)
     })
     .map_err(|e| run_error(format!("report: {e}")));
@@ -624,13 +624,7 @@ fn games(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
 fn chart(config: &Config, game: &str, format: ChartFormat) -> Result<u8, Failure> {
     let store = open_store(config)?;
     let state = load_state(config, &store, game)?;
-    let notes = store
-        .notes(game)
-        .map_err(|e| run_error(format!("database: {e}")))?
-        .into_iter()
-        .map(|n| n.text)
-        .collect();
-    let chart = state.chart(config, notes);
+    let chart = state.stored_chart(config, &store).map_err(run_error)?;
     let text = match format {
         ChartFormat::Text => chart.to_text(config.language),
         ChartFormat::Csv => chart.to_csv(),
@@ -646,21 +640,15 @@ fn chart(config: &Config, game: &str, format: ChartFormat) -> Result<u8, Failure
 }
 
 /// One game's PGN, or every game's one after another (`game` = None).
-fn pgn(config: &Config, clock: Clock, game: Option<&str>) -> Result<u8, Failure> {
+fn pgn(config: &Config, game: Option<&str>) -> Result<u8, Failure> {
     let store = open_store(config)?;
-    let templates = Templates::builtin(config.language);
-    let clerk = Clerk {
-        config,
-        templates: &templates,
-        clock,
-    };
     let ids: Vec<&str> = match game {
         Some(game) => vec![game],
         None => config.games.iter().map(|g| g.id.as_str()).collect(),
     };
     let mut games = Vec::new();
     for id in ids {
-        games.push(clerk.pgn(&load_state(config, &store, id)?));
+        games.push(load_state(config, &store, id)?.pgn(config));
     }
     print!("{}", games.join("\n"));
     Ok(0)

@@ -17,8 +17,8 @@ use crate::config::Config;
 use crate::rules::{Status, add_days};
 
 /// One game as the report shows it.
-pub struct GameReport<'a> {
-    pub state: &'a GameState,
+pub struct GameReport {
+    pub state: GameState,
     pub chart: Chart,
     pub pgn: String,
 }
@@ -109,11 +109,9 @@ fn clock_line(
     if state.ledger.status != Status::Active {
         return None;
     }
-    let player = state.ledger.to_move();
-    let running = state.ledger.running_days(player, today)?;
-    let left = state.ledger.days_left(&config.rules, player, 1) - i64::from(running);
+    let left = state.ledger.days_left_on(&config.rules, today)?;
     let due = add_days(today, u32::try_from(left.max(0)).unwrap_or(u32::MAX));
-    Some((player, left, due.min(config.end_date)))
+    Some((state.ledger.to_move(), left, due.min(config.end_date)))
 }
 
 const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#222;background:#fff}
@@ -142,7 +140,7 @@ fn head(out: &mut String, title: &str, lang: Lang) {
 }
 
 /// The site for the tournament as of `today`.
-pub fn site(config: &Config, games: &[GameReport<'_>], today: NaiveDate) -> Vec<Page> {
+pub fn site(config: &Config, games: &[GameReport], today: NaiveDate) -> Vec<Page> {
     let lang = config.language;
     let mut pages = vec![
         Page {
@@ -178,7 +176,7 @@ pub fn site(config: &Config, games: &[GameReport<'_>], today: NaiveDate) -> Vec<
     pages
 }
 
-fn index(config: &Config, games: &[GameReport<'_>], today: NaiveDate) -> String {
+fn index(config: &Config, games: &[GameReport], today: NaiveDate) -> String {
     let lang = config.language;
     let mut out = String::new();
     head(&mut out, &config.tournament_name, lang);
@@ -229,7 +227,7 @@ fn index(config: &Config, games: &[GameReport<'_>], today: NaiveDate) -> String 
             }
             let mut cell = Vec::new();
             for game in games {
-                let state = game.state;
+                let state = &game.state;
                 let color = if state.white.id == player.id && state.black.id == opponent.id {
                     Color::White
                 } else if state.black.id == player.id && state.white.id == opponent.id {
@@ -268,7 +266,7 @@ fn index(config: &Config, games: &[GameReport<'_>], today: NaiveDate) -> String 
         lang.pick("Срок хода", "Move due by"),
     );
     for game in games {
-        let state = game.state;
+        let state = &game.state;
         let totals = state.ledger.totals();
         let clock = clock_line(state, config, today);
         let to_move = clock.map_or(String::new(), |(player, ..)| {
@@ -284,12 +282,7 @@ fn index(config: &Config, games: &[GameReport<'_>], today: NaiveDate) -> String 
             ),
             None => (String::new(), String::new()),
         };
-        let status_class = match state.ledger.status {
-            Status::Active => "active",
-            Status::Suspended => "suspended",
-            Status::Adjudication => "adjudication",
-            Status::Finished => "finished",
-        };
+        let status_class = state.ledger.status.name();
         let _ = writeln!(
             out,
             "<tr id=\"game-{slug}\" class=\"{status_class}\"><td><a href=\"game-{slug}.html\">{id}</a></td>\
@@ -311,9 +304,9 @@ fn index(config: &Config, games: &[GameReport<'_>], today: NaiveDate) -> String 
     out
 }
 
-fn game_page(config: &Config, game: &GameReport<'_>, today: NaiveDate) -> String {
+fn game_page(config: &Config, game: &GameReport, today: NaiveDate) -> String {
     let lang = config.language;
-    let state = game.state;
+    let state = &game.state;
     let slug = slug(state.id());
     let title = format!(
         "{} {}: {} – {}",

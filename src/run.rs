@@ -164,8 +164,8 @@ struct Sending {
 }
 
 impl Sending {
+    /// Called outside a batch: each send is recorded on its own.
     fn new(store: &mut Store, clerk: &Clerk<'_>) -> Result<Sending, String> {
-        store.end_batch().map_err(database)?;
         let queue = store.pending(clerk.clock.now).map_err(database)?;
         Ok(Sending {
             queue: queue.into_iter().peekable(),

@@ -4,50 +4,33 @@
 
 use std::path::Path;
 
-use crate::clerk::{Clerk, Clock, GameState};
+use chrono::NaiveDate;
+
+use crate::clerk::GameState;
 use crate::config::Config;
-use crate::render::Templates;
 use crate::report::{self, GameReport};
 use crate::store::Store;
 
-/// Writes the site for `clock.today` into `out`; returns how many files.
+/// Writes the site as of `today` into `out`; returns how many files.
 /// `progress(done, total)` is called as games are loaded.
 pub fn write(
     config: &Config,
     store: &Store,
-    clock: Clock,
+    today: NaiveDate,
     out: &Path,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<usize, String> {
-    let templates = Templates::builtin(config.language);
-    let clerk = Clerk {
-        config,
-        templates: &templates,
-        clock,
-    };
-    let mut loaded = Vec::with_capacity(config.games.len());
+    let mut games = Vec::with_capacity(config.games.len());
     for (index, game) in config.games.iter().enumerate() {
         let state = GameState::load(config, store, game)?;
-        let notes = store
-            .notes(&game.id)
-            .map_err(|e| format!("database: {e}"))?
-            .into_iter()
-            .map(|n| n.text)
-            .collect();
-        let chart = state.chart(config, notes);
-        let pgn = clerk.pgn(&state);
-        loaded.push((state, chart, pgn));
+        games.push(GameReport {
+            chart: state.stored_chart(config, store)?,
+            pgn: state.pgn(config),
+            state,
+        });
         progress(index + 1, config.games.len());
     }
-    let games: Vec<GameReport<'_>> = loaded
-        .iter()
-        .map(|(state, chart, pgn)| GameReport {
-            state,
-            chart: chart.clone(),
-            pgn: pgn.clone(),
-        })
-        .collect();
-    let pages = report::site(config, &games, clock.today);
+    let pages = report::site(config, &games, today);
     let io = |what: &Path, e: std::io::Error| format!("{}: {e}", what.display());
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     for page in &pages {

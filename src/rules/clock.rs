@@ -87,6 +87,18 @@ pub enum Status {
     Adjudication,
 }
 
+impl Status {
+    /// The status as stored and shown in JSON (the serde name).
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Active => "active",
+            Status::Suspended => "suspended",
+            Status::Finished => "finished",
+            Status::Adjudication => "adjudication",
+        }
+    }
+}
+
 /// An overstep declared and waiting for the arbiter (10.3.6–10.3.8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Suspension {
@@ -186,6 +198,14 @@ impl Ledger {
     pub fn days_left(&self, rules: &Rules, player: Color, pending: u32) -> i64 {
         let limit = rules.limit(self.moves_made(player).saturating_add(pending));
         i64::from(limit) - i64::from(self.totals().get(player))
+    }
+
+    /// The days the player to move has left in his current control on `today`,
+    /// his running clock counted; `None` while it does not run.
+    pub fn days_left_on(&self, rules: &Rules, today: NaiveDate) -> Option<i64> {
+        let player = self.to_move();
+        let running = self.running_days(player, today)?;
+        Some(self.days_left(rules, player, 1) - i64::from(running))
     }
 
     /// The thinking days `player`, to move, has run up by `today` since the move

@@ -129,15 +129,11 @@ pub fn next_check(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Option<Na
             if let Some(last) = ledger.rows.last() {
                 candidates.push(add_days(last.sent_on, rules.repeat_after_days));
             }
-            let player = ledger.to_move();
-            match ledger.running_days(player, today) {
+            match ledger.days_left_on(rules, today) {
                 // Not running (a move not yet delivered, a start not yet come):
                 // look daily until it does.
                 None => candidates.push(tomorrow),
-                Some(running) => {
-                    let moves = ledger.moves_made(player).saturating_add(1);
-                    let total = ledger.totals().get(player).saturating_add(running);
-                    let days_left = i64::from(rules.limit(moves)) - i64::from(total);
+                Some(days_left) => {
                     let warn = rules.reminder_days.iter().copied().max().unwrap_or(0);
                     // The clock gains at most a day a day: no reminder before
                     // `days_left - warn` days, no overstep before `days_left + 1`.

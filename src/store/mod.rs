@@ -172,15 +172,6 @@ fn status_from(text: &str) -> Status {
     }
 }
 
-fn status_str(status: Status) -> &'static str {
-    match status {
-        Status::Active => "active",
-        Status::Suspended => "suspended",
-        Status::Finished => "finished",
-        Status::Adjudication => "adjudication",
-    }
-}
-
 fn to_sql_err(error: serde_json::Error) -> rusqlite::Error {
     rusqlite::Error::ToSqlConversionFailure(Box::new(error))
 }
@@ -714,7 +705,7 @@ impl Writer<'_> {
         .execute(
             params![
                 id,
-                status_str(row.status),
+                row.status.name(),
                 row.result,
                 row.result_reason,
                 row.suspension.map(|s| color_name(s.offender)),
