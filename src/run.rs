@@ -22,6 +22,10 @@ use crate::mail::{MailSource, Transport};
 use crate::rules;
 use crate::store::{Disposition, NewOutbox, Store, StoredLetter};
 
+mod finish;
+
+use self::finish::{Finisher, Job, Outcome, Worker};
+
 /// What a pass did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Summary {
@@ -137,104 +141,49 @@ pub fn commit(
         .map_err(|e| format!("database: {e}"))
 }
 
-/// Sends every message waiting in the outbox (see [`Batch::finish`]).
-pub fn send_pending(
+/// Sends every message an earlier run left in the outbox, here and now.
+fn send_pending(
     store: &mut Store,
-    transport: &mut dyn Transport,
+    finisher: &mut Finisher<'_>,
     clerk: &Clerk<'_>,
     summary: &mut Summary,
     events: &mut dyn FnMut(Event),
 ) -> Result<(), String> {
-    let mut sending = Sending::new(store, clerk)?;
-    sending.send_up_to(i64::MAX, store, transport, clerk, summary, events)?;
-    sending.finish(store, transport)
+    let job = Job {
+        queue: store.pending(clerk.clock.now).map_err(database)?,
+        now: clerk.clock.now,
+        today: clerk.clock.today,
+        ..Job::default()
+    };
+    record(store, finisher.run(job), clerk, summary, events)?;
+    store.clear_sent_log().map_err(database)
+}
+
+/// Shows what a job did and writes its sends and failures into the open
+/// batch (or a transaction of their own).
+fn record(
+    store: &mut Store,
+    outcome: Outcome,
+    clerk: &Clerk<'_>,
+    summary: &mut Summary,
+    events: &mut dyn FnMut(Event),
+) -> Result<(), String> {
+    for event in outcome.events {
+        events(event);
+    }
+    summary.sent += outcome.sent.len();
+    summary.failures += outcome.failed.len();
+    store.record_sent(&outcome.sent).map_err(database)?;
+    for (id, error, permanent) in &outcome.failed {
+        store
+            .mark_failed(*id, error, *permanent, clerk.clock.now)
+            .map_err(database)?;
+    }
+    outcome.error.map_or(Ok(()), Err)
 }
 
 fn database(error: rusqlite::Error) -> String {
     format!("database: {error}")
-}
-
-/// The messages of one batch being sent, in outbox order. Each is recorded as
-/// sent as soon as the transport took it (see [`Store::mark_sent`]): a crash
-/// of the process sends at most the message in flight again.
-struct Sending {
-    queue: std::iter::Peekable<std::vec::IntoIter<crate::store::OutboxItem>>,
-    /// A transient failure stops sending until the next run.
-    stopped: bool,
-}
-
-impl Sending {
-    /// Called outside a batch: each send is recorded on its own.
-    fn new(store: &mut Store, clerk: &Clerk<'_>) -> Result<Sending, String> {
-        let queue = store.pending(clerk.clock.now).map_err(database)?;
-        Ok(Sending {
-            queue: queue.into_iter().peekable(),
-            stopped: false,
-        })
-    }
-
-    /// Sends the waiting messages up to outbox id `last`, in order.
-    fn send_up_to(
-        &mut self,
-        last: i64,
-        store: &mut Store,
-        transport: &mut dyn Transport,
-        clerk: &Clerk<'_>,
-        summary: &mut Summary,
-        events: &mut dyn FnMut(Event),
-    ) -> Result<(), String> {
-        while !self.stopped {
-            let Some(item) = self.queue.next_if(|item| item.id <= last) else {
-                break;
-            };
-            match transport.send(&item.recipients, &item.raw) {
-                Ok(receipt) => {
-                    fault::point("after-send");
-                    store
-                        .mark_sent(&item, clerk.clock.now, &receipt.line, clerk.clock.today)
-                        .map_err(database)?;
-                    summary.sent += 1;
-                    events(Event {
-                        event: "sent",
-                        game: item.game.clone(),
-                        from: None,
-                        detail: format!("{} to {}", item.kind, item.recipients.join(", ")),
-                    });
-                }
-                Err(error) => {
-                    store
-                        .mark_failed(&item, &error.message, !error.transient, clerk.clock.now)
-                        .map_err(database)?;
-                    summary.failures += 1;
-                    let what = if error.transient {
-                        "will retry"
-                    } else {
-                        "permanent failure, not retried"
-                    };
-                    events(Event {
-                        event: "send-failed",
-                        game: item.game.clone(),
-                        from: None,
-                        detail: format!(
-                            "{} to {}: {} ({what})",
-                            item.kind,
-                            item.recipients.join(", "),
-                            error.message
-                        ),
-                    });
-                    self.stopped = error.transient;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The transport makes what it took durable; then the sends are
-    /// written into the database in one commit.
-    fn finish(self, store: &mut Store, transport: &mut dyn Transport) -> Result<(), String> {
-        transport.flush().map_err(|e| format!("transport: {e}"))?;
-        store.settle_sent().map_err(database)
-    }
 }
 
 /// How many runs a letter may fail before it is set aside.
@@ -342,10 +291,12 @@ struct Entry {
 #[derive(Default)]
 struct Batch {
     entries: Vec<Entry>,
-    /// Games with a move whose delivery (a forward) is waiting in this batch:
-    /// the next letter in such a game must see the date it is delivered, so
-    /// the batch ends before it is planned.
+    /// Games with a move whose delivery (a forward) is waiting in this batch,
+    /// and in the job out: the next letter in such a game must see the date
+    /// it is delivered, so the batch ends and the job is waited for before
+    /// it is planned.
     delivering: HashSet<String>,
+    in_flight: HashSet<String>,
 }
 
 impl Batch {
@@ -362,38 +313,56 @@ impl Batch {
         });
     }
 
-    /// Commits the batch, marks its letters done, shows what was done and
-    /// sends the messages, then opens the next batch.
+    /// Commits the batch with what the job before it did, and gives the
+    /// worker its letters to mark done and its messages to send (see
+    /// [`finish`]); then opens the next batch.
     fn finish(
         &mut self,
         store: &mut Store,
-        source: &mut dyn MailSource,
-        transport: &mut dyn Transport,
+        worker: &mut Worker<'_>,
         clerk: &Clerk<'_>,
         summary: &mut Summary,
         events: &mut dyn FnMut(Event),
     ) -> Result<(), String> {
+        self.collect(store, worker, clerk, summary, events)?;
         store.end_batch().map_err(database)?;
-        for entry in &self.entries {
-            if let Some(key) = &entry.done {
-                fault::point("after-commit");
-                fault::point("before-mark-done");
-                source.mark_done(key).map_err(|e| format!("source: {e}"))?;
-            }
-        }
-        let mut sending = Sending::new(store, clerk)?;
-        for entry in std::mem::take(&mut self.entries) {
-            for event in entry.events {
-                events(event);
-            }
-            if let Some(last) = entry.last_message {
-                sending.send_up_to(last, store, transport, clerk, summary, events)?;
-            }
-        }
-        sending.send_up_to(i64::MAX, store, transport, clerk, summary, events)?;
-        sending.finish(store, transport)?;
-        self.delivering.clear();
+        // No job is out: what the sent log holds is committed now.
+        store.clear_sent_log().map_err(database)?;
+        let entries = std::mem::take(&mut self.entries);
+        let job = Job {
+            done: entries.iter().filter_map(|e| e.done.clone()).collect(),
+            entries: entries
+                .into_iter()
+                .map(|e| (e.events, e.last_message))
+                .collect(),
+            queue: store.pending(clerk.clock.now).map_err(database)?,
+            now: clerk.clock.now,
+            today: clerk.clock.today,
+        };
+        worker.start(job)?;
+        self.in_flight = std::mem::take(&mut self.delivering);
         store.begin_batch().map_err(database)
+    }
+
+    /// Waits for the job out and writes what it did into the open batch.
+    fn collect(
+        &mut self,
+        store: &mut Store,
+        worker: &mut Worker<'_>,
+        clerk: &Clerk<'_>,
+        summary: &mut Summary,
+        events: &mut dyn FnMut(Event),
+    ) -> Result<(), String> {
+        if let Some(outcome) = worker.wait()? {
+            record(store, outcome, clerk, summary, events)?;
+        }
+        self.in_flight.clear();
+        Ok(())
+    }
+
+    /// Whether a letter in `game` must wait for a delivery in flight.
+    fn delivers_to(&self, game: &str) -> bool {
+        self.delivering.contains(game) || self.in_flight.contains(game)
     }
 }
 
@@ -402,9 +371,11 @@ impl Batch {
 ///
 /// Letters are planned one by one, each seeing the writes of those before
 /// it, and written in batches of [`BATCH_LETTERS`]: one durable commit, then
-/// the letters are marked done and the messages sent. A run that finds the
-/// previous one ended inside a batch (a crash, not a caught panic) works
-/// letter by letter, so that a letter which kills the process cannot take the
+/// the letters are marked done and the messages sent, on a thread of their
+/// own while the next batch is planned; the sends are written into the
+/// database with that next batch. A run that finds the previous one ended
+/// inside a batch (a crash, not a caught panic) works letter by letter on
+/// one thread, so that a letter which kills the process cannot take the
 /// others of its batch down with it run after run.
 pub fn poll(
     config: &Config,
@@ -416,8 +387,16 @@ pub fn poll(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Summary, String> {
     let mut summary = Summary::default();
-    send_pending(store, transport, clerk, &mut summary, events)?;
-    let letters = source.fetch_new().map_err(|e| format!("source: {e}"))?;
+    let mut finisher = Finisher {
+        source,
+        transport,
+        log: store.sent_log(),
+    };
+    send_pending(store, &mut finisher, clerk, &mut summary, events)?;
+    let letters = finisher
+        .source
+        .fetch_new()
+        .map_err(|e| format!("source: {e}"))?;
     let total = letters.len();
     fault::point("after-fetch");
     let careful = store.run_interrupted().map_err(database)?;
@@ -427,11 +406,19 @@ pub fn poll(
     let batch_size = if careful { 1 } else { BATCH_LETTERS };
     let mut batch = Batch::default();
     store.begin_batch().map_err(database)?;
-    // Reading a letter (MIME, quotes, moves, dates) needs no game: a second
-    // thread reads ahead while this one plans, writes and sends in order. A
-    // careful run reads each letter here, after counting it (see below).
+    // Reading a letter (MIME, quotes, moves, dates) needs no game, and
+    // finishing a batch needs no database: a second thread reads ahead and
+    // a third marks done and sends while this one plans and writes in
+    // order. A careful run does everything here, reading each letter after
+    // counting it (see below).
     std::thread::scope(|scope| -> Result<(), String> {
-        let prepared_letters = (!careful && !letters.is_empty()).then(|| {
+        let threads = !careful && !letters.is_empty();
+        let mut worker = if threads {
+            Worker::thread(scope, finisher)
+        } else {
+            Worker::here(finisher)
+        };
+        let prepared_letters = threads.then(|| {
             let (sender, receiver) = std::sync::mpsc::sync_channel(64);
             let letters = &letters;
             scope.spawn(move || {
@@ -465,7 +452,7 @@ pub fn poll(
                         &mut batch,
                         &mut summary,
                     )?;
-                    batch.finish(store, source, transport, clerk, &mut summary, events)?;
+                    batch.finish(store, &mut worker, clerk, &mut summary, events)?;
                     continue;
                 }
                 counted = Some(runs);
@@ -479,9 +466,12 @@ pub fn poll(
             let mut planned = plan_guarded(clerk, store, envelope, &prepared);
             if let Ok(plan) = &planned
                 && let Some(state) = &plan.game
-                && batch.delivering.contains(state.id())
+                && batch.delivers_to(state.id())
             {
-                batch.finish(store, source, transport, clerk, &mut summary, events)?;
+                if batch.delivering.contains(state.id()) {
+                    batch.finish(store, &mut worker, clerk, &mut summary, events)?;
+                }
+                batch.collect(store, &mut worker, clerk, &mut summary, events)?;
                 planned = plan_guarded(clerk, store, envelope, &prepared);
             }
             let plan = match planned {
@@ -509,17 +499,20 @@ pub fn poll(
             summary.letters += 1;
             batch.add(plan, last, Some(envelope.key.clone()));
             if batch.entries.len() >= batch_size {
-                batch.finish(store, source, transport, clerk, &mut summary, events)?;
+                batch.finish(store, &mut worker, clerk, &mut summary, events)?;
             }
         }
-        Ok(())
+        progress(total, total);
+        // The calendar sees every delivery of the letters.
+        batch.finish(store, &mut worker, clerk, &mut summary, events)?;
+        batch.collect(store, &mut worker, clerk, &mut summary, events)?;
+        keep_calendar(config, clerk, store, &mut batch)?;
+        store.set_run_interrupted(false).map_err(database)?;
+        batch.finish(store, &mut worker, clerk, &mut summary, events)?;
+        batch.collect(store, &mut worker, clerk, &mut summary, events)?;
+        store.end_batch().map_err(database)?;
+        store.clear_sent_log().map_err(database)
     })?;
-    progress(total, total);
-    batch.finish(store, source, transport, clerk, &mut summary, events)?;
-    keep_calendar(config, clerk, store, &mut batch)?;
-    store.set_run_interrupted(false).map_err(database)?;
-    batch.finish(store, source, transport, clerk, &mut summary, events)?;
-    store.end_batch().map_err(database)?;
     Ok(summary)
 }
 

@@ -41,7 +41,8 @@ impl std::fmt::Display for MailError {
 impl std::error::Error for MailError {}
 
 /// Where letters come from.
-pub trait MailSource {
+/// `Send`: a run marks letters done on the thread that sends.
+pub trait MailSource: Send {
     /// The letters not yet done, in arrival order.
     fn fetch_new(&mut self) -> Result<Vec<Envelope>, MailError>;
     /// Called after the letter's effects are committed: never before.
@@ -69,7 +70,8 @@ pub struct Receipt {
 }
 
 /// How messages go out.
-pub trait Transport {
+/// `Send`: a run sends on a thread of its own.
+pub trait Transport: Send {
     fn send(&mut self, recipients: &[String], raw: &[u8]) -> Result<Receipt, MailError>;
 
     /// Makes every message accepted so far durable, before the clerk records

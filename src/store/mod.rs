@@ -17,7 +17,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 use shakmaty::Color;
 
-use self::sent_log::{Sent, SentLog};
+pub use self::sent_log::{Sent, SentLog};
 use crate::color_name;
 use crate::game::HeldVariant;
 use crate::rules::{DutyKey, Fraction, Row, Status, Suspension};
@@ -140,10 +140,8 @@ pub struct Store {
     /// reads it from here, not from the database. Kept in step by every
     /// write of moves, game rows and duties; emptied when a write fails.
     games: RefCell<HashMap<String, StoredGame>>,
-    /// Beside a database on disk; an in-memory one writes sends at once.
+    /// Beside a database on disk; an in-memory one has none.
     sent_log: Option<SentLog>,
-    /// Sends logged and not yet in the database.
-    unsettled: Vec<Sent>,
 }
 
 /// How long a message that failed `attempts` times waits before the next try.
@@ -189,11 +187,14 @@ impl Store {
     pub fn open(path: &Path) -> Result<Store> {
         let conn = Connection::open(path)?;
         let mut store = Store::setup(conn)?;
-        let (log, left) = SentLog::open(path).map_err(from_sql_err)?;
-        store.sent_log = Some(log);
+        let log = SentLog::beside(path);
         // A run that crashed while sending left these: they went out.
-        store.unsettled = left;
-        store.settle_sent()?;
+        let left = log.left().map_err(from_sql_err)?;
+        store.sent_log = Some(log);
+        if !left.is_empty() {
+            store.record_sent(&left)?;
+            store.clear_sent_log()?;
+        }
         Ok(store)
     }
 
@@ -214,7 +215,6 @@ impl Store {
             batch: false,
             games: RefCell::default(),
             sent_log: None,
-            unsettled: Vec::new(),
         })
     }
 
@@ -490,61 +490,49 @@ impl Store {
             .collect()
     }
 
-    /// Records a message as sent with its receipt, and delivers the move it
-    /// carries on `today`: at once in the game cache and in the sent log (one
-    /// appended line, which outlives a crash of the process), in the
-    /// database at [`Store::settle_sent`]. A commit per message cost more
-    /// than the message; the log keeps "a crash sends again at most the
+    /// A handle on the sent log for the one who sends: each message the
+    /// transport took is appended to it at once (one line, which outlives a
+    /// crash of the process) and written into the database by
+    /// [`Store::record_sent`] with the next batch. A commit per message cost
+    /// more than the message; the log keeps "a crash sends again at most the
     /// message in flight". A crash of the machine loses the unsynced log and
-    /// sends its messages again, with their Message-IDs.
-    pub fn mark_sent(
-        &mut self,
-        item: &OutboxItem,
-        at: DateTime<Utc>,
-        receipt: &str,
-        today: NaiveDate,
-    ) -> Result<()> {
-        let sent = Sent {
-            id: item.id,
-            at: at.to_rfc3339(),
-            today,
-            delivers: item.delivers.clone(),
-            receipt: receipt.replace(['\t', '\n', '\r'], " "),
-        };
-        if let Some((game, ply)) = &sent.delivers
-            && let Some(cached) = self.games.borrow_mut().get_mut(game)
-            && let Some(row) = cached.moves.get_mut(*ply)
-        {
-            row.delivered_on.get_or_insert(today);
-        }
-        match &mut self.sent_log {
-            Some(log) => {
-                log.append(&sent).map_err(from_sql_err)?;
-                self.unsettled.push(sent);
-                Ok(())
-            }
-            None => self.write(|w| w.sent(&sent)),
-        }
+    /// sends its messages again, with their Message-IDs. `None` for a
+    /// database in memory.
+    pub fn sent_log(&self) -> Option<SentLog> {
+        self.sent_log.as_ref().map(SentLog::handle)
     }
 
-    /// Writes what [`Store::mark_sent`] logged into the database in one
-    /// transaction, then empties the log.
-    pub fn settle_sent(&mut self) -> Result<()> {
-        let sent = std::mem::take(&mut self.unsettled);
+    /// Records messages as sent with their receipts, and delivers the moves
+    /// they carry on their day: in the game cache at once, in the database
+    /// with the open batch (or in a transaction of its own).
+    pub fn record_sent(&mut self, sent: &[Sent]) -> Result<()> {
         if sent.is_empty() {
             return Ok(());
         }
-        self.write(|w| sent.iter().try_for_each(|s| w.sent(s)))?;
-        if let Some(log) = &mut self.sent_log {
-            log.clear().map_err(from_sql_err)?;
+        for sent in sent {
+            if let Some((game, ply)) = &sent.delivers
+                && let Some(cached) = self.games.borrow_mut().get_mut(game)
+                && let Some(row) = cached.moves.get_mut(*ply)
+            {
+                row.delivered_on.get_or_insert(sent.today);
+            }
         }
-        Ok(())
+        self.write(|w| sent.iter().try_for_each(|s| w.sent(s)))
+    }
+
+    /// Removes the sent log once what it held is committed (and before
+    /// anyone appends to it again).
+    pub fn clear_sent_log(&mut self) -> Result<()> {
+        match &mut self.sent_log {
+            Some(log) => log.clear().map_err(from_sql_err),
+            None => Ok(()),
+        }
     }
 
     /// Records a failed send; a permanent failure is not tried again.
     pub fn mark_failed(
         &mut self,
-        item: &OutboxItem,
+        outbox_id: i64,
         error: &str,
         permanent: bool,
         at: DateTime<Utc>,
@@ -554,7 +542,7 @@ impl Store {
              WHERE id = ?1",
         )?
         .execute(
-            params![item.id, error, permanent, at.to_rfc3339()],
+            params![outbox_id, error, permanent, at.to_rfc3339()],
         )?;
         Ok(())
     }
@@ -909,7 +897,9 @@ mod tests {
             .unwrap()
             .with_timezone(&Utc);
         let item = store.pending(now).unwrap().remove(0);
-        store.mark_sent(&item, now, "250 ok", day(7)).unwrap();
+        store
+            .record_sent(&[Sent::new(&item, now, "250 ok", day(7))])
+            .unwrap();
         let cached = store.load_game("1").unwrap();
         assert_eq!(cached, fresh(&store, "1"));
         assert_eq!(cached.moves[1].delivered_on, Some(day(7)));

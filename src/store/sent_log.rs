@@ -1,13 +1,18 @@
 //! The sent log: one line per message the transport took, appended at once
 //! (a crash of the process cannot lose a finished `write`), written into the
-//! database in one transaction per batch and then emptied. On opening, a log
-//! left by a crash is written into the database first.
+//! database with the next batch and removed once that batch is committed. On
+//! opening, a log left by a crash is written into the database first.
+//!
+//! The sending thread appends through an instance of its own; the store
+//! removes the file only while no job is sending (see `run`).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
+
+use super::OutboxItem;
 
 /// A message recorded as sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +28,17 @@ pub struct Sent {
 }
 
 impl Sent {
+    /// A message the transport took at `at`; it delivers its move on `today`.
+    pub fn new(item: &OutboxItem, at: DateTime<Utc>, receipt: &str, today: NaiveDate) -> Sent {
+        Sent {
+            id: item.id,
+            at: at.to_rfc3339(),
+            today,
+            delivers: item.delivers.clone(),
+            receipt: receipt.replace(['\t', '\n', '\r'], " "),
+        }
+    }
+
     fn line(&self) -> String {
         let (game, ply) = match &self.delivers {
             Some((game, ply)) => (game.as_str(), ply.to_string()),
@@ -63,17 +79,31 @@ pub struct SentLog {
 }
 
 impl SentLog {
-    /// The log beside `database`, and what a crashed run left in it.
-    pub fn open(database: &Path) -> io::Result<(SentLog, Vec<Sent>)> {
+    /// The log beside `database`.
+    pub fn beside(database: &Path) -> SentLog {
         let mut name = database.as_os_str().to_os_string();
         name.push(".sent");
-        let path = PathBuf::from(name);
-        let left = match fs::read_to_string(&path) {
-            Ok(text) => text.lines().filter_map(Sent::parse).collect(),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Vec::new(),
-            Err(error) => return Err(error),
-        };
-        Ok((SentLog { path, file: None }, left))
+        SentLog {
+            path: PathBuf::from(name),
+            file: None,
+        }
+    }
+
+    /// Another handle on the same log, for the sending thread.
+    pub fn handle(&self) -> SentLog {
+        SentLog {
+            path: self.path.clone(),
+            file: None,
+        }
+    }
+
+    /// What a crashed run left in the log.
+    pub fn left(&self) -> io::Result<Vec<Sent>> {
+        match fs::read_to_string(&self.path) {
+            Ok(text) => Ok(text.lines().filter_map(Sent::parse).collect()),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
+            Err(error) => Err(error),
+        }
     }
 
     pub fn append(&mut self, sent: &Sent) -> io::Result<()> {
@@ -90,6 +120,13 @@ impl SentLog {
         file.write_all(sent.line().as_bytes())
     }
 
+    /// Lets go of the file, so that [`SentLog::clear`] through another
+    /// handle cannot leave this one writing into a removed file.
+    pub fn close(&mut self) {
+        self.file = None;
+    }
+
+    /// Removes the log: every line in it is in the database.
     pub fn clear(&mut self) -> io::Result<()> {
         self.file = None;
         match fs::remove_file(&self.path) {
