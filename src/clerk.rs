@@ -841,12 +841,7 @@ impl<'a> Clerk<'a> {
         mail: &Mail,
         read: &Letter,
     ) -> Result<GameConfig, Vec<String>> {
-        let mine: Vec<&GameConfig> = self
-            .config
-            .games
-            .iter()
-            .filter(|g| g.white == player.id || g.black == player.id)
-            .collect();
+        let mine = self.config.games_of(&player.id);
         let find = |id: &str| mine.iter().find(|g| g.id == id).map(|g| (*g).clone());
         let tag = format!("[{} #", self.config.tournament_id);
         if let Some(start) = mail.subject.find(&tag) {

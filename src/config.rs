@@ -1,7 +1,7 @@
 //! The tournament's TOML file (contract.md 2): read as a raw table, then checked
 //! and resolved into a [`Config`]. Every error names the file, the key and the fix.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -292,6 +292,46 @@ pub struct Config {
     pub security: Security,
     /// The folder of the report site `poll` refreshes, if any.
     pub report_out: Option<PathBuf>,
+    /// Where each player and game is in the lists: every letter looks its
+    /// sender and game up, and a federation has thousands of both.
+    index: Index,
+}
+
+/// Positions in `Config::players` and `Config::games`; each lookup checks
+/// what it finds, so a list changed after loading is still searched right.
+#[derive(Debug, Clone, Default)]
+struct Index {
+    player_by_id: HashMap<String, usize>,
+    player_by_email: HashMap<String, usize>,
+    game_by_id: HashMap<String, usize>,
+    games_of_player: HashMap<String, Vec<usize>>,
+    games: usize,
+}
+
+impl Index {
+    fn new(players: &[Player], games: &[GameConfig]) -> Index {
+        let mut index = Index {
+            games: games.len(),
+            ..Index::default()
+        };
+        for (at, player) in players.iter().enumerate() {
+            index.player_by_id.entry(player.id.clone()).or_insert(at);
+            index
+                .player_by_email
+                .entry(player.email.clone())
+                .or_insert(at);
+        }
+        for (at, game) in games.iter().enumerate() {
+            index.game_by_id.entry(game.id.clone()).or_insert(at);
+            for player in [&game.white, &game.black] {
+                let mine = index.games_of_player.entry(player.clone()).or_default();
+                if mine.last() != Some(&at) {
+                    mine.push(at);
+                }
+            }
+        }
+        index
+    }
 }
 
 impl Config {
@@ -634,6 +674,7 @@ impl Config {
             chief_secretary,
             source,
             transport,
+            index: Index::new(&players, &games),
             players,
             games,
             limits: raw.limits,
@@ -648,15 +689,50 @@ impl Config {
     }
 
     pub fn player(&self, id: &str) -> Option<&Player> {
-        self.players.iter().find(|p| p.id == id)
+        let is = |p: &&Player| p.id == id;
+        let at = self.index.player_by_id.get(id);
+        match at.and_then(|&at| self.players.get(at)).filter(is) {
+            Some(player) => Some(player),
+            None => self.players.iter().find(is),
+        }
     }
 
     pub fn player_by_email(&self, email: &str) -> Option<&Player> {
-        self.players.iter().find(|p| p.email == email)
+        let is = |p: &&Player| p.email == email;
+        let at = self.index.player_by_email.get(email);
+        match at.and_then(|&at| self.players.get(at)).filter(is) {
+            Some(player) => Some(player),
+            None => self.players.iter().find(is),
+        }
     }
 
     pub fn game(&self, id: &str) -> Option<&GameConfig> {
-        self.games.iter().find(|g| g.id == id)
+        let is = |g: &&GameConfig| g.id == id;
+        let at = self.index.game_by_id.get(id);
+        match at.and_then(|&at| self.games.get(at)).filter(is) {
+            Some(game) => Some(game),
+            None => self.games.iter().find(is),
+        }
+    }
+
+    /// The games `player` plays, in the order of the file.
+    pub fn games_of(&self, player: &str) -> Vec<&GameConfig> {
+        let plays = |g: &&GameConfig| g.white == player || g.black == player;
+        let indexed: Option<Vec<&GameConfig>> =
+            self.index
+                .games_of_player
+                .get(player)
+                .map_or(Some(Vec::new()), |at| {
+                    at.iter()
+                        .map(|&at| self.games.get(at).filter(plays))
+                        .collect()
+                });
+        match indexed {
+            // The index holds every game of the file; a list changed after
+            // loading is searched again.
+            Some(games) if self.index.games == self.games.len() => games,
+            _ => self.games.iter().filter(plays).collect(),
+        }
     }
 }
 
@@ -753,6 +829,36 @@ mod tests {
             Some("2026-11-05".parse().unwrap())
         );
         assert_eq!(config.games.len(), 2, "a player may be in several games");
+    }
+
+    #[test]
+    fn players_and_games_are_found_by_id_email_and_player() {
+        let mut config = parse(EXAMPLE).unwrap();
+        let ids = |games: Vec<&GameConfig>| games.iter().map(|g| g.id.clone()).collect::<Vec<_>>();
+        assert_eq!(config.player("petrov").unwrap().email, "petrov@example.org");
+        assert_eq!(
+            config.player_by_email("ivanov@example.org").unwrap().id,
+            "ivanov"
+        );
+        assert!(config.player("sidorov").is_none());
+        assert_eq!(config.game("2").unwrap().white, "petrov");
+        assert_eq!(ids(config.games_of("ivanov")), ["1", "2"]);
+        assert!(config.games_of("sidorov").is_empty());
+        // Lists changed after loading are still searched right.
+        config.games.swap(0, 1);
+        config.games.push(GameConfig {
+            id: "3".into(),
+            white: "sidorov".into(),
+            black: "ivanov".into(),
+        });
+        config.players.swap(0, 1);
+        assert_eq!(config.game("1").unwrap().white, "ivanov");
+        assert_eq!(ids(config.games_of("ivanov")), ["2", "1", "3"]);
+        assert_eq!(ids(config.games_of("sidorov")), ["3"]);
+        assert_eq!(
+            config.player_by_email("ivanov@example.org").unwrap().id,
+            "ivanov"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! server), else the file's modification time.
 
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -65,36 +66,79 @@ pub fn topmost_received(raw: &[u8]) -> Option<DateTime<Utc>> {
     None
 }
 
+/// Reads one letter of `new/`; `None` when it went away meanwhile (another
+/// program took it).
+fn read_letter(new: &Path, key: String) -> Result<Option<Envelope>, MailError> {
+    let path = new.join(&key);
+    let failed = |error: std::io::Error| MailError {
+        message: format!("cannot read {}: {error}", path.display()),
+        transient: true,
+    };
+    let mut file = match fs::File::open(&path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(failed(error)),
+    };
+    let mut raw = Vec::with_capacity(8 * 1024);
+    file.read_to_end(&mut raw).map_err(failed)?;
+    let arrived = match topmost_received(&raw) {
+        Some(arrived) => arrived,
+        None => file
+            .metadata()
+            .and_then(|m| m.modified())
+            .map(DateTime::<Utc>::from)
+            .unwrap_or_default(),
+    };
+    Ok(Some(Envelope { key, raw, arrived }))
+}
+
 impl MailSource for Maildir {
     fn fetch_new(&mut self) -> Result<Vec<Envelope>, MailError> {
         let new = self.root.join("new");
-        let entries = fs::read_dir(&new).map_err(|error| MailError {
+        let listed = |error: std::io::Error| MailError {
             message: format!("cannot read {}: {error}", new.display()),
             transient: true,
-        })?;
-        let mut letters = Vec::new();
-        for entry in entries {
-            let entry = entry.map_err(|error| MailError {
-                message: error.to_string(),
-                transient: true,
-            })?;
-            let path = entry.path();
-            if !path.is_file() {
-                continue;
+        };
+        let mut keys = Vec::new();
+        for entry in fs::read_dir(&new).map_err(listed)? {
+            let entry = entry.map_err(listed)?;
+            // The type comes with the name on most file systems; a symlink
+            // to a letter counts as one.
+            let is_file = match entry.file_type() {
+                Ok(kind) if kind.is_file() => true,
+                Ok(kind) if kind.is_dir() => false,
+                _ => entry.path().is_file(),
+            };
+            if is_file {
+                keys.push(entry.file_name().to_string_lossy().into_owned());
             }
-            let raw = fs::read(&path).map_err(|error| MailError {
-                message: format!("cannot read {}: {error}", path.display()),
-                transient: true,
-            })?;
-            let modified = entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .map(DateTime::<Utc>::from)
-                .unwrap_or_default();
-            let arrived = topmost_received(&raw).unwrap_or(modified);
-            let key = entry.file_name().to_string_lossy().into_owned();
-            letters.push(Envelope { key, raw, arrived });
         }
+        // Reading ten thousand small files is system calls: two threads
+        // read them in half the time.
+        let half = keys.len().div_ceil(2);
+        let second = keys.split_off(half);
+        let new = new.as_path();
+        let read_all = |keys: Vec<String>| -> Result<Vec<Envelope>, MailError> {
+            let mut letters = Vec::with_capacity(keys.len());
+            for key in keys {
+                letters.extend(read_letter(new, key)?);
+            }
+            Ok(letters)
+        };
+        let (first, rest) = std::thread::scope(|scope| {
+            let rest = (!second.is_empty()).then(|| scope.spawn(|| read_all(second)));
+            let first = read_all(keys);
+            (
+                first,
+                rest.map_or(Ok(Ok(Vec::new())), |thread| thread.join()),
+            )
+        });
+        let rest = rest.map_err(|_| MailError {
+            message: format!("reading {} failed", new.display()),
+            transient: true,
+        })?;
+        let mut letters = first?;
+        letters.extend(rest?);
         letters.sort_by(|a, b| a.arrived.cmp(&b.arrived).then_with(|| a.key.cmp(&b.key)));
         Ok(letters)
     }
@@ -160,5 +204,44 @@ mod tests {
         maildir.mark_done("a").unwrap();
         assert!(dir.path().join("cur/a:2,S").exists());
         assert_eq!(maildir.fetch_new().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn many_letters_are_read_whole_in_order_and_folders_are_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let maildir = Maildir::open(dir.path()).unwrap();
+        // Delivered in reverse: arrival order is the Received date, then the
+        // key; one letter has no Received header and keeps its file's time.
+        for n in (0..25).rev() {
+            let raw = format!(
+                "Received: x; Thu, 12 Nov 2026 10:{:02}:00 +0000\r\n\r\nletter {n}",
+                n / 2
+            );
+            maildir
+                .deliver(&format!("m{n:02}"), raw.as_bytes())
+                .unwrap();
+        }
+        maildir
+            .deliver("plain", b"Subject: no postmark\r\n\r\nx")
+            .unwrap();
+        fs::create_dir(dir.path().join("new/folder")).unwrap();
+        let mut maildir = maildir;
+        let letters = maildir.fetch_new().unwrap();
+        let keys: Vec<&str> = letters.iter().map(|l| l.key.as_str()).collect();
+        let mut expected: Vec<String> = (0..25).map(|n| format!("m{n:02}")).collect();
+        expected.push("plain".into());
+        assert_eq!(
+            keys, expected,
+            "the letter without a postmark arrived now, last"
+        );
+        assert_eq!(
+            letters[7].raw,
+            b"Received: x; Thu, 12 Nov 2026 10:03:00 +0000\r\n\r\nletter 7"
+        );
+        assert!(letters[25].arrived > letters[24].arrived);
+        assert_eq!(
+            letters[24].arrived.to_rfc3339(),
+            "2026-11-12T10:12:00+00:00"
+        );
     }
 }
