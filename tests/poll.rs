@@ -1237,3 +1237,36 @@ fn poll_refreshes_the_report_when_the_config_asks() {
     );
     assert!(t.path().join("site/game-1.svg").is_file());
 }
+
+#[test]
+fn an_answer_a_batch_later_sees_the_delivery_still_being_sent() {
+    // One poll of more letters than a batch holds (500): White's move, whose
+    // forward goes out with the first batch on the sending thread; 600 copies
+    // of it (duplicates, each a letter of the batch); then Black's answer,
+    // planned in the second batch, which must see the day the forward was
+    // delivered even if the first batch is still being sent.
+    let mut t = Tournament::new();
+    let first = t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    let raw = std::fs::read(&first).unwrap();
+    for _ in 0..600 {
+        t.deliver_raw(&raw);
+    }
+    let answer = "Game 1\n1... e5\nTime: 2/0\nDates: 2026-11-03, 2026-11-07, 2026-11-07\n";
+    t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", answer);
+    let out = t.poll("2026-11-07");
+    assert_eq!(out.stdout.matches("duplicate").count(), 600);
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [
+            pair("ack", WHITE),
+            pair("forward", BLACK),
+            pair("ack", BLACK),
+            pair("forward", WHITE)
+        ],
+        "{}",
+        out.stdout
+    );
+    let chart = t.chart("1");
+    assert_eq!(chart["moves"][0]["delivered_on"], "2026-11-07");
+    assert_eq!(t.totals("1"), (2, 0));
+}

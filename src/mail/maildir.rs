@@ -66,9 +66,14 @@ pub fn topmost_received(raw: &[u8]) -> Option<DateTime<Utc>> {
     None
 }
 
-/// Reads one letter of `new/`; `None` when it went away meanwhile (another
+/// Reads one letter of `new/` through `scratch` (the letter itself gets a
+/// buffer of its own size); `None` when it went away meanwhile (another
 /// program took it).
-fn read_letter(new: &Path, key: String) -> Result<Option<Envelope>, MailError> {
+fn read_letter(
+    new: &Path,
+    key: String,
+    scratch: &mut Vec<u8>,
+) -> Result<Option<Envelope>, MailError> {
     let path = new.join(&key);
     let failed = |error: std::io::Error| MailError {
         message: format!("cannot read {}: {error}", path.display()),
@@ -79,8 +84,9 @@ fn read_letter(new: &Path, key: String) -> Result<Option<Envelope>, MailError> {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(error) => return Err(failed(error)),
     };
-    let mut raw = Vec::with_capacity(8 * 1024);
-    file.read_to_end(&mut raw).map_err(failed)?;
+    scratch.clear();
+    file.read_to_end(scratch).map_err(failed)?;
+    let raw = scratch.clone();
     let arrived = match topmost_received(&raw) {
         Some(arrived) => arrived,
         None => file
@@ -120,8 +126,9 @@ impl MailSource for Maildir {
         let new = new.as_path();
         let read_all = |keys: Vec<String>| -> Result<Vec<Envelope>, MailError> {
             let mut letters = Vec::with_capacity(keys.len());
+            let mut scratch = Vec::with_capacity(64 * 1024);
             for key in keys {
-                letters.extend(read_letter(new, key)?);
+                letters.extend(read_letter(new, key, &mut scratch)?);
             }
             Ok(letters)
         };
