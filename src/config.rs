@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use chrono::NaiveDate;
 use chrono_tz::Tz;
@@ -293,8 +294,9 @@ pub struct Config {
     /// The folder of the report site `poll` refreshes, if any.
     pub report_out: Option<PathBuf>,
     /// Where each player and game is in the lists: every letter looks its
-    /// sender and game up, and a federation has thousands of both.
-    index: Index,
+    /// sender and game up, and a federation has thousands of both. Built at
+    /// the first lookup: a run with no mail makes none.
+    index: OnceLock<Index>,
 }
 
 /// Positions in `Config::players` and `Config::games`; each lookup checks
@@ -674,7 +676,7 @@ impl Config {
             chief_secretary,
             source,
             transport,
-            index: Index::new(&players, &games),
+            index: OnceLock::new(),
             players,
             games,
             limits: raw.limits,
@@ -688,9 +690,14 @@ impl Config {
         })
     }
 
+    fn index(&self) -> &Index {
+        self.index
+            .get_or_init(|| Index::new(&self.players, &self.games))
+    }
+
     pub fn player(&self, id: &str) -> Option<&Player> {
         let is = |p: &&Player| p.id == id;
-        let at = self.index.player_by_id.get(id);
+        let at = self.index().player_by_id.get(id);
         match at.and_then(|&at| self.players.get(at)).filter(is) {
             Some(player) => Some(player),
             None => self.players.iter().find(is),
@@ -699,7 +706,7 @@ impl Config {
 
     pub fn player_by_email(&self, email: &str) -> Option<&Player> {
         let is = |p: &&Player| p.email == email;
-        let at = self.index.player_by_email.get(email);
+        let at = self.index().player_by_email.get(email);
         match at.and_then(|&at| self.players.get(at)).filter(is) {
             Some(player) => Some(player),
             None => self.players.iter().find(is),
@@ -708,7 +715,7 @@ impl Config {
 
     pub fn game(&self, id: &str) -> Option<&GameConfig> {
         let is = |g: &&GameConfig| g.id == id;
-        let at = self.index.game_by_id.get(id);
+        let at = self.index().game_by_id.get(id);
         match at.and_then(|&at| self.games.get(at)).filter(is) {
             Some(game) => Some(game),
             None => self.games.iter().find(is),
@@ -718,8 +725,9 @@ impl Config {
     /// The games `player` plays, in the order of the file.
     pub fn games_of(&self, player: &str) -> Vec<&GameConfig> {
         let plays = |g: &&GameConfig| g.white == player || g.black == player;
+        let index = self.index();
         let indexed: Option<Vec<&GameConfig>> =
-            self.index
+            index
                 .games_of_player
                 .get(player)
                 .map_or(Some(Vec::new()), |at| {
@@ -730,7 +738,7 @@ impl Config {
         match indexed {
             // The index holds every game of the file; a list changed after
             // loading is searched again.
-            Some(games) if self.index.games == self.games.len() => games,
+            Some(games) if index.games == self.games.len() => games,
             _ => self.games.iter().filter(plays).collect(),
         }
     }
