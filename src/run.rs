@@ -5,6 +5,10 @@
 //! a message is marked sent only after the transport accepted it. A letter that
 //! fails (an error, or a panic caught around it) stays in the source for the
 //! next run; the others go on.
+//!
+//! Three threads share a run (see [`poll`]): one reads letters ahead, the
+//! main one plans and writes them in batches, and one marks each committed
+//! batch's letters done and sends its messages (`finish`).
 
 use std::collections::HashSet;
 use std::fs::{File, TryLockError};
