@@ -282,6 +282,9 @@ const CRASHED: &str = "the clerk stopped while reading this letter";
 /// per batch instead of once per letter, and a crash redoes one batch at most.
 pub const BATCH_LETTERS: usize = 500;
 
+/// How many letters the reading thread hands over at once.
+const READ_AHEAD: usize = 32;
+
 /// A letter (or a game's duties) written in the open batch.
 struct Entry {
     /// The source key to mark done once the batch is committed.
@@ -422,17 +425,23 @@ pub fn poll(
         } else {
             Worker::here(finisher)
         };
-        let prepared_letters = threads.then(|| {
-            let (sender, receiver) = std::sync::mpsc::sync_channel(64);
+        // Letters go over in chunks: a wake-up per letter cost more than
+        // the hand-over.
+        let mut prepared_letters = threads.then(|| {
+            let (sender, receiver) = std::sync::mpsc::sync_channel(4);
             let letters = &letters;
             scope.spawn(move || {
-                for envelope in letters {
-                    if sender.send(prepare_guarded(config, envelope)).is_err() {
+                for chunk in letters.chunks(READ_AHEAD) {
+                    let prepared: Vec<_> = chunk
+                        .iter()
+                        .map(|envelope| prepare_guarded(config, envelope))
+                        .collect();
+                    if sender.send(prepared).is_err() {
                         break;
                     }
                 }
             });
-            receiver
+            (receiver, std::collections::VecDeque::new())
         });
         for (index, envelope) in letters.iter().enumerate() {
             progress(index, total);
@@ -461,10 +470,15 @@ pub fn poll(
                 }
                 counted = Some(runs);
             }
-            let prepared = match &prepared_letters {
-                Some(letters) => letters
-                    .recv()
-                    .map_err(|_| "the reading thread stopped".to_string())?,
+            let prepared = match &mut prepared_letters {
+                Some((chunks, ready)) => {
+                    if ready.is_empty() {
+                        ready.extend(chunks.recv().unwrap_or_default());
+                    }
+                    ready
+                        .pop_front()
+                        .ok_or_else(|| "the reading thread stopped".to_string())?
+                }
                 None => prepare_guarded(config, envelope),
             };
             let mut planned = plan_guarded(clerk, store, envelope, &prepared);

@@ -5,6 +5,7 @@
 use std::time::SystemTime;
 
 use chrono::{DateTime, Utc};
+use lettre::address::Envelope;
 use lettre::message::header::{
     ContentDisposition, ContentTransferEncoding, ContentType, HeaderName, HeaderValue,
 };
@@ -101,17 +102,27 @@ pub fn build(
         .chars()
         .filter(|c| !c.is_control())
         .collect();
+    let from = mailbox(&sender.name, &sender.email)?;
+    // The envelope from the addresses at hand: lettre would otherwise read
+    // them back out of the headers just written.
+    let mut envelope_to = Vec::with_capacity(out.to.len() + out.cc.len());
     let mut builder = Message::builder()
-        .from(mailbox(&sender.name, &sender.email)?)
+        .from(from.clone())
         .subject(subject)
         .message_id(Some(message_id.to_string()))
         .date(SystemTime::from(date));
     for to in &out.to {
-        builder = builder.to(mailbox(&to.name, &to.email)?);
+        let to = mailbox(&to.name, &to.email)?;
+        envelope_to.push(to.email.clone());
+        builder = builder.to(to);
     }
     for cc in &out.cc {
-        builder = builder.cc(mailbox(&cc.name, &cc.email)?);
+        let cc = mailbox(&cc.name, &cc.email)?;
+        envelope_to.push(cc.email.clone());
+        builder = builder.cc(cc);
     }
+    let envelope = Envelope::new(Some(from.email), envelope_to).map_err(|e| e.to_string())?;
+    builder = builder.envelope(envelope);
     if let Some(parent) = &out.in_reply_to {
         // Mail parsers hand Message-IDs over without their angle brackets.
         let parent: String = parent
