@@ -252,15 +252,30 @@ impl Game {
 
     /// The record rebuilt from its moves in SAN, as stored.
     pub fn from_sans<S: AsRef<str>>(sans: &[S], held: Vec<HeldVariant>) -> Result<Game, String> {
+        // Every letter replays its game: each move is resolved once, and the
+        // end of the game is looked for after the last one only (no move is
+        // stored after a mate).
         let mut game = Game::new();
         for (ply, san) in sans.iter().enumerate() {
             let san = san.as_ref();
-            let mv = San::from_ascii(san.as_bytes())
-                .map_err(|_| format!("{}{san}: not SAN", ply_label(ply)))?
+            let parsed = San::from_ascii(san.as_bytes())
+                .map_err(|_| format!("{}{san}: not SAN", ply_label(ply)))?;
+            let mv = parsed
                 .to_move(&game.position)
                 .map_err(|e| format!("{}{san}: {e}", ply_label(ply)))?;
-            game.push(mv);
+            // The record keeps the SAN as the board writes it, which a stored
+            // one is unless the file was edited by hand.
+            let written = San::from_move(&game.position, mv);
+            let san = if written == parsed {
+                san.to_string()
+            } else {
+                written.to_string()
+            };
+            let by = game.position.turn();
+            game.position.play_unchecked(mv);
+            game.played.push(Played { san, by, mv });
         }
+        game.end = game.end_of_position();
         game.held = held;
         Ok(game)
     }
@@ -308,14 +323,19 @@ impl Game {
         let san = San::from_move(&self.position, mv).to_string();
         self.position.play_unchecked(mv);
         self.played.push(Played { san, by, mv });
-        self.end = match self.position.outcome() {
+        self.end = self.end_of_position();
+    }
+
+    /// How the game ends in its position, if it does.
+    fn end_of_position(&self) -> Option<End> {
+        match self.position.outcome() {
             Outcome::Known(KnownOutcome::Decisive { winner }) => Some(End::Checkmate { winner }),
             Outcome::Known(KnownOutcome::Draw) if self.position.is_stalemate() => {
                 Some(End::Stalemate)
             }
             Outcome::Known(KnownOutcome::Draw) => Some(End::InsufficientMaterial),
             Outcome::Unknown => None,
-        };
+        }
     }
 
     /// Applies a letter of `by`: its moves in turn (repeats checked), conditional
@@ -533,6 +553,24 @@ mod tests {
     fn game(sans: &str) -> Game {
         let sans: Vec<&str> = sans.split_whitespace().collect();
         Game::from_sans(&sans, Vec::new()).unwrap()
+    }
+
+    #[test]
+    fn a_replayed_game_knows_its_end_and_writes_each_move_as_the_board_does() {
+        let mate = game("f3 e5 g4 Qh4");
+        assert_eq!(
+            mate.end(),
+            Some(End::Checkmate {
+                winner: Color::Black
+            })
+        );
+        assert_eq!(game("f3 e5 g4").end(), None);
+        // A record edited by hand with a needless file or square reads back
+        // as the board writes it; a needed one stays.
+        assert_eq!(game("e4 e5 Ngf3").sans(), ["e4", "e5", "Nf3"]);
+        assert_eq!(game("e4 e5 Ng1f3").sans(), ["e4", "e5", "Nf3"]);
+        assert_eq!(game("d4 d5 Nf3 Nf6 Nbd2").sans()[4], "Nbd2");
+        assert!(Game::from_sans(&["e4", "e5", "Nbf3"], Vec::new()).is_err());
     }
 
     fn apply(game: &Game, by: Color, text: &str) -> Result<Applied, Refusal> {
