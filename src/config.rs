@@ -310,6 +310,15 @@ struct Index {
     games: usize,
 }
 
+/// The item at the index's position `at` if it is the one sought, else the
+/// first that is (a list changed after loading).
+fn look_up<'a, T>(list: &'a [T], at: Option<&usize>, is: impl Fn(&T) -> bool) -> Option<&'a T> {
+    match at.and_then(|&at| list.get(at)).filter(|item| is(item)) {
+        Some(item) => Some(item),
+        None => list.iter().find(|item| is(item)),
+    }
+}
+
 impl Index {
     fn new(players: &[Player], games: &[GameConfig]) -> Index {
         let mut index = Index {
@@ -696,30 +705,18 @@ impl Config {
     }
 
     pub fn player(&self, id: &str) -> Option<&Player> {
-        let is = |p: &&Player| p.id == id;
         let at = self.index().player_by_id.get(id);
-        match at.and_then(|&at| self.players.get(at)).filter(is) {
-            Some(player) => Some(player),
-            None => self.players.iter().find(is),
-        }
+        look_up(&self.players, at, |p| p.id == id)
     }
 
     pub fn player_by_email(&self, email: &str) -> Option<&Player> {
-        let is = |p: &&Player| p.email == email;
         let at = self.index().player_by_email.get(email);
-        match at.and_then(|&at| self.players.get(at)).filter(is) {
-            Some(player) => Some(player),
-            None => self.players.iter().find(is),
-        }
+        look_up(&self.players, at, |p| p.email == email)
     }
 
     pub fn game(&self, id: &str) -> Option<&GameConfig> {
-        let is = |g: &&GameConfig| g.id == id;
         let at = self.index().game_by_id.get(id);
-        match at.and_then(|&at| self.games.get(at)).filter(is) {
-            Some(game) => Some(game),
-            None => self.games.iter().find(is),
-        }
+        look_up(&self.games, at, |g| g.id == id)
     }
 
     /// The games `player` plays, in the order of the file.

@@ -258,22 +258,11 @@ impl Game {
         let mut game = Game::new();
         for (ply, san) in sans.iter().enumerate() {
             let san = san.as_ref();
-            let parsed = San::from_ascii(san.as_bytes())
-                .map_err(|_| format!("{}{san}: not SAN", ply_label(ply)))?;
-            let mv = parsed
+            let mv = San::from_ascii(san.as_bytes())
+                .map_err(|_| format!("{}{san}: not SAN", ply_label(ply)))?
                 .to_move(&game.position)
                 .map_err(|e| format!("{}{san}: {e}", ply_label(ply)))?;
-            // The record keeps the SAN as the board writes it, which a stored
-            // one is unless the file was edited by hand.
-            let written = San::from_move(&game.position, mv);
-            let san = if written == parsed {
-                san.to_string()
-            } else {
-                written.to_string()
-            };
-            let by = game.position.turn();
-            game.position.play_unchecked(mv);
-            game.played.push(Played { san, by, mv });
+            game.play(mv);
         }
         game.end = game.end_of_position();
         game.held = held;
@@ -319,11 +308,16 @@ impl Game {
     }
 
     fn push(&mut self, mv: Move) {
+        self.play(mv);
+        self.end = self.end_of_position();
+    }
+
+    /// Plays a legal move and records it as the board writes it.
+    fn play(&mut self, mv: Move) {
         let by = self.position.turn();
         let san = San::from_move(&self.position, mv).to_string();
         self.position.play_unchecked(mv);
         self.played.push(Played { san, by, mv });
-        self.end = self.end_of_position();
     }
 
     /// How the game ends in its position, if it does.
