@@ -136,12 +136,23 @@ pub struct Store {
     conn: Connection,
     /// A batch is open: writes go into its one transaction.
     batch: bool,
-    /// Games as this process last read or wrote them: a letter in a game
-    /// reads it from here, not from the database. Kept in step by every
-    /// write of moves, game rows and duties; emptied when a write fails.
-    games: RefCell<HashMap<String, StoredGame>>,
+    /// What this process last read or wrote, kept in step by every write;
+    /// emptied when a write fails.
+    cache: RefCell<Cache>,
     /// Beside a database on disk; an in-memory one has none.
     sent_log: Option<SentLog>,
+}
+
+/// Reads a run makes for every letter, served from memory once made.
+#[derive(Default)]
+struct Cache {
+    /// Games as last read or written: a letter in a game reads it from
+    /// here, not from the database. Kept in step by every write of moves,
+    /// game rows and duties.
+    games: HashMap<String, StoredGame>,
+    /// The kinds of the messages created on a day whose first recipient is
+    /// an address (see [`Store::replies_on`]); a new message is added.
+    replies: HashMap<(String, NaiveDate), Vec<String>>,
 }
 
 /// How long a message that failed `attempts` times waits before the next try.
@@ -213,7 +224,7 @@ impl Store {
         Ok(Store {
             conn,
             batch: false,
-            games: RefCell::default(),
+            cache: RefCell::default(),
             sent_log: None,
         })
     }
@@ -225,20 +236,20 @@ impl Store {
         let result = if self.batch {
             work(&Writer {
                 tx: &self.conn,
-                games: &self.games,
+                cache: &self.cache,
             })
         } else {
             self.conn.transaction().and_then(|tx| {
                 let value = work(&Writer {
                     tx: &tx,
-                    games: &self.games,
+                    cache: &self.cache,
                 })?;
                 tx.commit()?;
                 Ok(value)
             })
         };
         if result.is_err() {
-            self.games.borrow_mut().clear();
+            *self.cache.borrow_mut() = Cache::default();
             if self.batch {
                 self.batch = false;
                 let _ = self.conn.execute_batch("ROLLBACK");
@@ -265,7 +276,7 @@ impl Store {
         if self.batch {
             self.batch = false;
             if let Err(error) = self.conn.execute_batch("COMMIT") {
-                self.games.borrow_mut().clear();
+                *self.cache.borrow_mut() = Cache::default();
                 let _ = self.conn.execute_batch("ROLLBACK");
                 return Err(error);
             }
@@ -300,11 +311,14 @@ impl Store {
 
     /// Loads a game; a game never written yet is a new one.
     pub fn load_game(&self, id: &str) -> Result<StoredGame> {
-        if let Some(game) = self.games.borrow().get(id) {
+        if let Some(game) = self.cache.borrow().games.get(id) {
             return Ok(game.clone());
         }
         let game = self.read_game(id)?;
-        self.games.borrow_mut().insert(id.to_string(), game.clone());
+        self.cache
+            .borrow_mut()
+            .games
+            .insert(id.to_string(), game.clone());
         Ok(game)
     }
 
@@ -511,7 +525,7 @@ impl Store {
         }
         for sent in sent {
             if let Some((game, ply)) = &sent.delivers
-                && let Some(cached) = self.games.borrow_mut().get_mut(game)
+                && let Some(cached) = self.cache.borrow_mut().games.get_mut(game)
                 && let Some(row) = cached.moves.get_mut(*ply)
             {
                 row.delivered_on.get_or_insert(sent.today);
@@ -571,23 +585,34 @@ impl Store {
         Ok(())
     }
 
-    /// How many answers of `kinds` went to `address` on `day`.
+    /// How many answers of `kinds` went to `address` on `day`. The kinds of
+    /// an address's day are read once and then kept with the messages added
+    /// (a query per letter was a twenty-fifth of a run).
     pub fn replies_on(&self, address: &str, day: NaiveDate, kinds: &[&str]) -> Result<u32> {
+        let key = (address.to_string(), day);
+        if !self.cache.borrow().replies.contains_key(&key) {
+            let stored = self.reply_kinds(address, day)?;
+            self.cache.borrow_mut().replies.insert(key.clone(), stored);
+        }
+        let cache = self.cache.borrow();
+        let stored = cache.replies.get(&key).map_or(&[][..], Vec::as_slice);
+        Ok(stored
+            .iter()
+            .filter(|kind| kinds.contains(&kind.as_str()))
+            .count() as u32)
+    }
+
+    /// The kinds of the messages created on `day` with `address` first.
+    fn reply_kinds(&self, address: &str, day: NaiveDate) -> Result<Vec<String>> {
         let mut statement = self.conn.prepare_cached(
             // Addresses are stored lower-case; the range is "?1," followed by
             // anything, the sender first among several recipients.
             "SELECT kind FROM outbox WHERE created_on = ?2
                AND (recipients = ?1 OR (recipients >= ?1 || ',' AND recipients < ?1 || '-'))",
         )?;
-        let found =
-            statement.query_map(params![address, day.to_string()], |r| r.get::<_, String>(0))?;
-        let mut count = 0;
-        for kind in found {
-            if kinds.contains(&kind?.as_str()) {
-                count += 1;
-            }
-        }
-        Ok(count)
+        statement
+            .query_map(params![address, day.to_string()], |r| r.get::<_, String>(0))?
+            .collect()
     }
 
     /// How many letters are stored (for reports and benchmarks).
@@ -640,7 +665,7 @@ impl Store {
 /// Writes inside one transaction.
 pub struct Writer<'a> {
     tx: &'a Connection,
-    games: &'a RefCell<HashMap<String, StoredGame>>,
+    cache: &'a RefCell<Cache>,
 }
 
 impl Writer<'_> {
@@ -738,7 +763,7 @@ impl Writer<'_> {
         }
         // The cache holds what the database now holds: rows before `from`
         // were not rewritten.
-        if let Some(cached) = self.games.borrow_mut().get_mut(id) {
+        if let Some(cached) = self.cache.borrow_mut().games.get_mut(id) {
             cached.row = row.clone();
             cached.moves.truncate(from);
             cached.moves.extend(moves.iter().skip(from).cloned());
@@ -803,7 +828,7 @@ impl Writer<'_> {
                 "INSERT OR IGNORE INTO duties_done (game_id, key, done_on) VALUES (?1, ?2, ?3)",
             )?
             .execute(params![game, key.0, on.to_string()])?;
-        if let Some(cached) = self.games.borrow_mut().get_mut(game) {
+        if let Some(cached) = self.cache.borrow_mut().games.get_mut(game) {
             cached.done.insert(key.clone());
         }
         Ok(())
@@ -826,6 +851,15 @@ impl Writer<'_> {
                 created_on.to_string(),
             ],
         )?;
+        if let Some(first) = message.recipients.first()
+            && let Some(kinds) = self
+                .cache
+                .borrow_mut()
+                .replies
+                .get_mut(&(first.clone(), created_on))
+        {
+            kinds.push(message.kind.clone());
+        }
         Ok(self.tx.last_insert_rowid())
     }
 }
@@ -908,6 +942,48 @@ mod tests {
     }
 
     #[test]
+    fn replies_counted_from_memory_match_the_database() {
+        let mut store = Store::in_memory().unwrap();
+        let message = |n: usize, kind: &str, recipients: &[&str]| NewOutbox {
+            game: Some("1".into()),
+            kind: kind.into(),
+            recipients: recipients.iter().map(|r| r.to_string()).collect(),
+            message_id: format!("<{n}@x>"),
+            raw: b"raw".to_vec(),
+            delivers: None,
+        };
+        let add = |store: &mut Store, n: usize, kind: &str, recipients: &[&str], on: u32| {
+            store
+                .write(|w| w.outbox(&message(n, kind, recipients), day(on)))
+                .unwrap();
+        };
+        let kinds = &["ack", "correction"];
+        add(&mut store, 1, "ack", &["a@x"], 5);
+        assert_eq!(store.replies_on("a@x", day(5), kinds).unwrap(), 1);
+        store.begin_batch().unwrap();
+        add(&mut store, 2, "correction", &["a@x", "b@x"], 5);
+        add(&mut store, 3, "forward", &["a@x"], 5);
+        add(&mut store, 4, "ack", &["b@x", "a@x"], 5);
+        add(&mut store, 5, "ack", &["a@x"], 6);
+        add(&mut store, 6, "ack", &["a@xy"], 5);
+        for (address, on) in [("a@x", 5), ("a@x", 6), ("b@x", 5), ("a@xy", 5)] {
+            let memory = store.replies_on(address, day(on), kinds).unwrap();
+            let stored = store
+                .reply_kinds(address, day(on))
+                .unwrap()
+                .iter()
+                .filter(|k| kinds.contains(&k.as_str()))
+                .count() as u32;
+            assert_eq!(memory, stored, "{address} on {on}");
+        }
+        assert_eq!(store.replies_on("a@x", day(5), kinds).unwrap(), 2);
+        // A failed write takes the batch back, and the counts with it.
+        let failed = store.write(|w| w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)"));
+        assert!(failed.is_err());
+        assert_eq!(store.replies_on("a@x", day(5), kinds).unwrap(), 1);
+    }
+
+    #[test]
     fn a_failed_write_in_a_batch_rolls_the_batch_back_and_empties_the_cache() {
         let mut store = Store::in_memory().unwrap();
         store.begin_batch().unwrap();
@@ -921,7 +997,7 @@ mod tests {
             w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")
         });
         assert!(failed.is_err());
-        assert!(store.games.borrow().is_empty());
+        assert!(store.cache.borrow().games.is_empty());
         assert_eq!(fresh(&store, "1").moves.len(), 0, "the batch is gone");
         assert_eq!(fresh(&store, "2").moves.len(), 0);
     }
