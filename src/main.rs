@@ -3,7 +3,7 @@
 //! outcomes to exit codes (contract.md 1): 0 success, 1 a run with a failed
 //! letter or send, 2 bad usage or configuration.
 
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -306,8 +306,7 @@ fn transport(config: &Config) -> Result<Box<dyn shtempel::mail::Transport>, Fail
     }
 }
 
-fn print_event(event: &Event, json: bool) {
-    let mut out = std::io::stdout().lock();
+fn print_event(out: &mut dyn Write, event: &Event, json: bool) {
     if json {
         let _ = writeln!(out, "{}", serde_json::to_string(event).unwrap_or_default());
     } else {
@@ -397,6 +396,14 @@ fn poll(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
         clock,
     };
     let progress = Progress::new(json);
+    // Someone watching sees each event as it happens; cron and a pipe get
+    // them in blocks (a write per line was 2 % of a large run).
+    let stdout = std::io::stdout();
+    let mut out: Box<dyn Write> = if stdout.is_terminal() {
+        Box::new(stdout)
+    } else {
+        Box::new(std::io::BufWriter::new(stdout))
+    };
     let summary = run::poll(
         config,
         &clerk,
@@ -405,18 +412,21 @@ fn poll(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
         transport.as_mut(),
         &mut |event| {
             progress.clear();
-            print_event(&event, json)
+            print_event(&mut out, &event, json)
         },
         &mut |done, total| progress.update("letters", done, total),
-    )
-    .map_err(run_error)?;
+    );
+    let _ = out.flush();
+    let summary = summary.map_err(run_error)?;
     progress.clear();
     if !json && (summary.letters > 0 || summary.sent > 0 || summary.failures > 0) {
-        println!(
+        let _ = writeln!(
+            out,
             "poll {}: {} letter(s) read, {} message(s) sent, {} failure(s)",
             clock.today, summary.letters, summary.sent, summary.failures
         );
     }
+    drop(out);
     let mut code = if summary.failures > 0 { 1 } else { 0 };
     if let Some(out) = &config.report_out {
         // The run's work is done and kept; a report that cannot be written
@@ -467,7 +477,7 @@ fn watch(config: &Config, interval: Duration, json: bool) -> Result<u8, Failure>
             &mut store,
             source.as_mut(),
             transport.as_mut(),
-            &mut |event| print_event(&event, json),
+            &mut |event| print_event(&mut std::io::stdout().lock(), &event, json),
             &mut |_, _| {},
         );
         let waited = match pass {
