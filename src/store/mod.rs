@@ -465,9 +465,10 @@ impl Store {
     /// message that failed waits 5 minutes, then 10, 20, … up to 6 hours.
     pub fn pending(&self, now: DateTime<Utc>) -> Result<Vec<OutboxItem>> {
         let mut statement = self.conn.prepare_cached(
-            "SELECT id, game_id, kind, recipients, message_id, raw, delivers_game, delivers_ply, attempts,
-                    last_attempt
-             FROM outbox WHERE sent_at IS NULL AND failed = 0 ORDER BY id",
+            "SELECT o.id, game_id, kind, recipients, message_id, raw, delivers_game, delivers_ply,
+                    attempts, last_attempt
+             FROM outbox o JOIN outbox_raw r ON r.id = o.id
+             WHERE sent_at IS NULL AND failed = 0 ORDER BY o.id",
         )?;
         let rows = statement.query_map([], |r| {
             let recipients: String = r.get(3)?;
@@ -657,7 +658,8 @@ impl Store {
     /// Every message sent or waiting, oldest first, with whether it was sent.
     pub fn outbox(&self) -> Result<Vec<SentMessage>> {
         let mut statement = self.conn.prepare_cached(
-            "SELECT kind, recipients, raw, sent_at IS NOT NULL FROM outbox ORDER BY id",
+            "SELECT kind, recipients, raw, sent_at IS NOT NULL
+             FROM outbox o JOIN outbox_raw r ON r.id = o.id ORDER BY o.id",
         )?;
         statement
             .query_map([], |r| {
@@ -846,8 +848,8 @@ impl Writer<'_> {
 
     pub fn outbox(&self, message: &NewOutbox, created_on: NaiveDate) -> Result<i64> {
         self.tx.prepare_cached(
-            "INSERT INTO outbox (game_id, kind, recipients, message_id, raw, delivers_game, delivers_ply, created_on)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO outbox (game_id, kind, recipients, message_id, delivers_game, delivers_ply, created_on)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         )?
         .execute(
             params![
@@ -855,12 +857,15 @@ impl Writer<'_> {
                 message.kind,
                 message.recipients.join(","),
                 message.message_id,
-                message.raw,
                 message.delivers.and(message.game.as_deref()),
                 message.delivers.map(|p| p as i64),
                 created_on.to_string(),
             ],
         )?;
+        let id = self.tx.last_insert_rowid();
+        self.tx
+            .prepare_cached("INSERT INTO outbox_raw (id, raw) VALUES (?1, ?2)")?
+            .execute(params![id, message.raw])?;
         if let Some(first) = message.recipients.first()
             && let Some(kinds) = self
                 .cache
@@ -870,7 +875,7 @@ impl Writer<'_> {
         {
             kinds.push(message.kind.clone());
         }
-        Ok(self.tx.last_insert_rowid())
+        Ok(id)
     }
 }
 

@@ -107,6 +107,15 @@ const MIGRATIONS: &[&str] = &[
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL
     );",
+    // 6: a message's bytes in a table of their own, written once: recording
+    // it sent rewrote the whole outbox row with them (a fifth of the pages a
+    // run wrote went to that).
+    "CREATE TABLE outbox_raw (
+        id INTEGER PRIMARY KEY REFERENCES outbox (id),
+        raw BLOB NOT NULL
+    );
+    INSERT INTO outbox_raw (id, raw) SELECT id, raw FROM outbox;
+    ALTER TABLE outbox DROP COLUMN raw;",
 ];
 
 pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
@@ -123,4 +132,36 @@ pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
         tx.commit()?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_of_a_database_before_version_6_keep_their_bytes() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        for migration in &MIGRATIONS[..5] {
+            conn.execute_batch(migration).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 5).unwrap();
+        conn.execute_batch(
+            "INSERT INTO outbox (game_id, kind, recipients, message_id, raw, created_on, sent_at)
+             VALUES ('1', 'ack', 'a@x', '<1@x>', x'6f6e65', '2026-11-05', '2026-11-05T10:00:00Z'),
+                    ('1', 'forward', 'b@x', '<2@x>', x'74776f', '2026-11-05', NULL);",
+        )
+        .unwrap();
+        let store = super::super::Store::setup(conn).unwrap();
+        let all = store.outbox().unwrap();
+        assert_eq!(
+            all.iter()
+                .map(|m| (m.raw.as_slice(), m.sent))
+                .collect::<Vec<_>>(),
+            [(&b"one"[..], true), (&b"two"[..], false)]
+        );
+        let pending = store.pending(chrono::Utc::now()).unwrap();
+        assert_eq!(pending.len(), 1);
+        assert_eq!(pending[0].raw, b"two");
+        assert_eq!(pending[0].message_id, "<2@x>");
+    }
 }
