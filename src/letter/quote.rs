@@ -48,10 +48,11 @@ pub fn own_lines(body: &str) -> Vec<(usize, &str)> {
             index += 1;
             continue;
         }
-        if line == "-- " || trimmed == "--" || ORIGINAL_MESSAGE.is_match(line) || is_rule(trimmed) {
+        if line == "-- " || trimmed == "--" || original_message(trimmed) || is_rule(trimmed) {
             break;
         }
-        if OUTLOOK_FROM.is_match(line)
+        if trimmed.contains(':')
+            && OUTLOOK_FROM.is_match(line)
             && next_lines(&lines, index, 3).any(|next| OUTLOOK_SENT.is_match(next))
         {
             break;
@@ -60,8 +61,8 @@ pub fn own_lines(body: &str) -> Vec<(usize, &str)> {
             && (trimmed.starts_with("On ") || trimmed.starts_with("В "))
             && lines
                 .get(index + 1)
-                .is_some_and(|next| QUOTE_HEADER.is_match(next) && next.trim().len() < 40);
-        if QUOTE_HEADER.is_match(line) || wrapped_header {
+                .is_some_and(|next| quote_header(next) && next.trim().len() < 40);
+        if quote_header(line) || wrapped_header {
             let skip = if wrapped_header { 2 } else { 1 };
             // A header over `>` lines introduces a quote the writer answers
             // below (bottom posting): skip it and read on. Otherwise the rest is
@@ -78,6 +79,18 @@ pub fn own_lines(body: &str) -> Vec<(usize, &str)> {
         index += 1;
     }
     own
+}
+
+// Every quote header ends with a colon and every "original message" line
+// begins with dashes: the patterns (slow ones, with Unicode word boundaries)
+// run only on lines that can match them, a fifth of the reading thread before.
+
+fn quote_header(line: &str) -> bool {
+    line.trim_end().ends_with(':') && QUOTE_HEADER.is_match(line)
+}
+
+fn original_message(trimmed: &str) -> bool {
+    trimmed.starts_with("--") && ORIGINAL_MESSAGE.is_match(trimmed)
 }
 
 /// Up to `count` non-blank lines after `index`.
