@@ -733,19 +733,27 @@ fn keywords(own_text: &str, own: &[(usize, &str)]) -> Vec<Keyword> {
     ];
     let has = |phrases: &[&str]| phrases.iter().any(|phrase| own_text.contains(phrase));
     let mut found = Vec::new();
-    if has(&DECLINE) {
-        found.push(Keyword::DrawDecline);
-    } else if has(&ACCEPT) {
-        found.push(Keyword::DrawAccept);
+    // Most letters have no keyword: every phrase of a kind holds one of a
+    // few words, looked for first (thirty scans of each letter before).
+    if own_text.contains("draw") || own_text.contains("ничью") {
+        if has(&DECLINE) {
+            found.push(Keyword::DrawDecline);
+        } else if has(&ACCEPT) {
+            found.push(Keyword::DrawAccept);
+        }
+        if has(&OFFER) {
+            found.push(Keyword::DrawOffer);
+        }
     }
-    if has(&OFFER) {
-        found.push(Keyword::DrawOffer);
+    if own_text.contains("resign") || own_text.contains("сда") {
+        let negated_resign = own_text.contains("не сдаюсь") || own_text.contains("not resign");
+        if has(&RESIGN) && !negated_resign {
+            found.push(Keyword::Resign);
+        }
     }
-    let negated_resign = own_text.contains("не сдаюсь") || own_text.contains("not resign");
-    if has(&RESIGN) && !negated_resign {
-        found.push(Keyword::Resign);
-    }
-    if own.iter().any(|(_, line)| PROTEST.is_match(line)) {
+    if (own_text.contains("protest") || own_text.contains("протест"))
+        && own.iter().any(|(_, line)| PROTEST.is_match(line))
+    {
         found.push(Keyword::Protest);
     }
     found
