@@ -81,13 +81,20 @@ pub fn sender(config: &Config) -> Sender {
 /// A Message-ID that is the same whenever the same letter or duty causes the
 /// same message, so that a message sent twice after a crash carries one id.
 fn message_id(config: &Config, cause: &str, index: usize, kind: &str) -> String {
+    use std::fmt::Write;
     let digest = Sha256::digest(format!("{cause}\n{index}\n{kind}").as_bytes());
-    let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
     let domain = config.address.rsplit('@').next().unwrap_or("localhost");
-    format!(
-        "<{hex}.{}@{domain}>",
+    let mut id = String::with_capacity(64);
+    id.push('<');
+    for byte in digest.iter().take(12) {
+        let _ = write!(id, "{byte:02x}");
+    }
+    let _ = write!(
+        id,
+        ".{}@{domain}>",
         config.tournament_id.to_ascii_lowercase()
-    )
+    );
+    id
 }
 
 /// Writes a plan all or nothing: the letter, the game, notes, duties done and
