@@ -164,13 +164,25 @@ fn mailbox(name: &str, email: &str) -> Result<Mailbox, String> {
     Ok((clean.trim().to_string(), address))
 }
 
+/// `text` with every line end (CRLF, a lone LF or a lone CR) as CRLF, in
+/// one pass.
+fn crlf_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 32 + 2);
+    let mut rest = text;
+    while let Some(at) = rest.find(['\r', '\n']) {
+        out.push_str(&rest[..at]);
+        out.push_str("\r\n");
+        let end = if rest[at..].starts_with("\r\n") { 2 } else { 1 };
+        rest = &rest[at + end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A text body as lettre encodes one: 7bit when it can, else the shorter of
 /// quoted-printable and base64; CRLF line ends, and one more at the end.
 fn text_body(text: &str) -> (&'static str, Vec<u8>) {
-    let crlf = text
-        .replace("\r\n", "\n")
-        .replace('\r', "\n")
-        .replace('\n', "\r\n");
+    let crlf = crlf_lines(text);
     let (encoding, mut body) = match Encoding::choose(crlf.as_str(), false) {
         Encoding::SevenBit | Encoding::EightBit => ("7bit", crlf.into_bytes()),
         Encoding::QuotedPrintable => (
