@@ -10,7 +10,7 @@ mod schema;
 mod sent_log;
 
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -153,6 +153,10 @@ struct Cache {
     /// The kinds of the messages created on a day whose first recipient is
     /// an address (see [`Store::replies_on`]); a new message is added.
     replies: HashMap<(String, NaiveDate), Vec<String>>,
+    /// Games whose database row is the cached row, with no `next_check`
+    /// set: writing the same row again changes nothing, and is skipped (it
+    /// was a tenth of the writes of a letter).
+    settled: HashSet<String>,
 }
 
 /// How long a message that failed `attempts` times waits before the next try.
@@ -716,6 +720,54 @@ impl Writer<'_> {
         from: usize,
         letter: Option<i64>,
     ) -> Result<()> {
+        let settled = {
+            let cache = self.cache.borrow();
+            cache.settled.contains(id) && cache.games.get(id).is_some_and(|g| g.row == *row)
+        };
+        if !settled {
+            self.game_row(id, row)?;
+        }
+        let mut insert = self.tx.prepare_cached(
+            "INSERT OR REPLACE INTO moves (game_id, ply, color, san, conditional, letter_id, sent_on, delivered_on,
+                                           days, penalty, facts)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        )?;
+        for (ply, move_row) in moves.iter().enumerate().skip(from) {
+            let facts = move_row
+                .letter
+                .as_ref()
+                .map(serde_json::to_string)
+                .transpose()
+                .map_err(to_sql_err)?;
+            insert.execute(params![
+                id,
+                ply as i64,
+                color_name(move_row.by),
+                move_row.san,
+                move_row.conditional,
+                letter,
+                move_row.sent_on.to_string(),
+                move_row.delivered_on.map(|d| d.to_string()),
+                move_row.days,
+                move_row.penalty,
+                facts,
+            ])?;
+        }
+        // The cache holds what the database now holds: rows before `from`
+        // were not rewritten.
+        let mut cache = self.cache.borrow_mut();
+        if let Some(cached) = cache.games.get_mut(id) {
+            cached.row = row.clone();
+            cached.moves.truncate(from);
+            cached.moves.extend(moves.iter().skip(from).cloned());
+            cache.settled.insert(id.to_string());
+        }
+        Ok(())
+    }
+
+    /// Writes a game's row and clears its `next_check` (the game changed:
+    /// the calendar must look at it again).
+    fn game_row(&self, id: &str, row: &GameRow) -> Result<()> {
         let held = serde_json::to_string(&row.held).map_err(to_sql_err)?;
         self.tx.prepare_cached(
             "INSERT INTO games (id, status, result, result_reason, offender, notice_on, protest_received,
@@ -747,44 +799,12 @@ impl Writer<'_> {
                 row.resumed_on.map(|d| d.to_string()),
             ],
         )?;
-        let mut insert = self.tx.prepare_cached(
-            "INSERT OR REPLACE INTO moves (game_id, ply, color, san, conditional, letter_id, sent_on, delivered_on,
-                                           days, penalty, facts)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        )?;
-        for (ply, move_row) in moves.iter().enumerate().skip(from) {
-            let facts = move_row
-                .letter
-                .as_ref()
-                .map(serde_json::to_string)
-                .transpose()
-                .map_err(to_sql_err)?;
-            insert.execute(params![
-                id,
-                ply as i64,
-                color_name(move_row.by),
-                move_row.san,
-                move_row.conditional,
-                letter,
-                move_row.sent_on.to_string(),
-                move_row.delivered_on.map(|d| d.to_string()),
-                move_row.days,
-                move_row.penalty,
-                facts,
-            ])?;
-        }
-        // The cache holds what the database now holds: rows before `from`
-        // were not rewritten.
-        if let Some(cached) = self.cache.borrow_mut().games.get_mut(id) {
-            cached.row = row.clone();
-            cached.moves.truncate(from);
-            cached.moves.extend(moves.iter().skip(from).cloned());
-        }
         Ok(())
     }
 
     /// The day the calendar must look at `game` again (see [`Store::next_checks`]).
     pub fn next_check(&self, game: &str, on: NaiveDate) -> Result<()> {
+        self.cache.borrow_mut().settled.remove(game);
         self.tx
             .prepare_cached("UPDATE games SET next_check = ?2 WHERE id = ?1")?
             .execute(params![game, on.to_string()])?;
@@ -954,6 +974,40 @@ mod tests {
         assert_eq!(cached.moves[1].delivered_on, Some(day(7)));
         assert_eq!(cached.row.result.as_deref(), Some("1-0"));
         assert!(cached.done.contains(&DutyKey("repeat:0".into())));
+    }
+
+    #[test]
+    fn an_unchanged_game_row_is_not_written_again_unless_the_calendar_set_a_day() {
+        let mut store = Store::in_memory().unwrap();
+        store.load_game("1").unwrap();
+        let mut rows = vec![row(Color::White, "e4", 3)];
+        let write = |store: &mut Store, rows: &[Row], from: usize| {
+            store
+                .write(|w| w.game("1", &GameRow::default(), rows, from, None))
+                .unwrap();
+        };
+        write(&mut store, &rows, 0);
+        store.write(|w| w.next_check("1", day(20))).unwrap();
+        assert_eq!(store.next_checks().unwrap()["1"], Some(day(20)));
+        // A move after the calendar looked: the day is cleared again.
+        rows.push(row(Color::Black, "e5", 5));
+        write(&mut store, &rows, 1);
+        assert_eq!(store.next_checks().unwrap()["1"], None);
+        // The same row once more: skipped, and the moves still written.
+        rows.push(row(Color::White, "Nf3", 7));
+        write(&mut store, &rows, 2);
+        assert_eq!(store.next_checks().unwrap()["1"], None);
+        assert_eq!(fresh(&store, "1").moves.len(), 3);
+        assert_eq!(store.load_game("1").unwrap(), fresh(&store, "1"));
+        // A changed row is written.
+        let finished = GameRow {
+            result: Some("1-0".into()),
+            ..GameRow::default()
+        };
+        store
+            .write(|w| w.game("1", &finished, &rows, 3, None))
+            .unwrap();
+        assert_eq!(fresh(&store, "1").row.result.as_deref(), Some("1-0"));
     }
 
     #[test]
