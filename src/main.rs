@@ -397,7 +397,9 @@ fn poll(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
     };
     let progress = Progress::new(json);
     // Someone watching sees each event as it happens; cron and a pipe get
-    // them in blocks (a write per line was 2 % of a large run).
+    // them in blocks (a write per line was 2 % of a large run). A killed
+    // run loses its last block of lines, not what it did: that is in the
+    // database and the outbox.
     let stdout = std::io::stdout();
     let mut out: Box<dyn Write> = if stdout.is_terminal() {
         Box::new(stdout)

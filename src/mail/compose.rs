@@ -1,6 +1,7 @@
-//! Messages of the clerk, written here with lettre's encoders: addresses built from parsed parts
-//! (a display name is cleaned of control characters first, so no header can be
-//! smuggled in), the headers of contract.md 4, attachments for the arbiter.
+//! Messages of the clerk, written here with lettre's encoders: addresses
+//! built from parsed parts (a display name is cleaned of control characters
+//! first, so no header can be smuggled in), the headers of contract.md 4,
+//! attachments for the arbiter.
 
 use chrono::{DateTime, Utc};
 use email_encoding::body::{Encoding, base64};
