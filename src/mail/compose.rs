@@ -183,8 +183,10 @@ fn crlf_lines(text: &str) -> String {
 /// A text body as lettre encodes one: 7bit when it can, else the shorter of
 /// quoted-printable and base64; CRLF line ends, and one more at the end.
 fn text_body(text: &str) -> (&'static str, Vec<u8>) {
+    // Chosen on the text as given, then its line ends made CRLF, as lettre does.
+    let choice = Encoding::choose(text, false);
     let crlf = crlf_lines(text);
-    let (encoding, mut body) = match Encoding::choose(crlf.as_str(), false) {
+    let (encoding, mut body) = match choice {
         Encoding::SevenBit | Encoding::EightBit => ("7bit", crlf.into_bytes()),
         Encoding::QuotedPrintable => (
             "quoted-printable",
@@ -490,6 +492,70 @@ mod tests {
         out.body = "one\rtwo\n".into();
         let raw = build(&out, &sender, "<m1@example.org>", DateTime::UNIX_EPOCH).unwrap();
         assert!(raw.ends_with(b"\r\n\r\none\r\ntwo\r\n\r\n"), "{raw:?}");
+    }
+
+    /// Names, subjects and bodies pieced together from what trips header
+    /// writers (quotes, specials, encoded-word markers, long words, mixed
+    /// scripts), each message held to lettre's builder.
+    #[test]
+    fn odd_names_and_subjects_are_written_as_lettre_writes_them() {
+        const PIECES: [&str; 24] = [
+            "a",
+            "Zed",
+            " ",
+            "  ",
+            "Иван",
+            "Пётр",
+            "\"",
+            "\\",
+            "(",
+            ")",
+            ",",
+            ":",
+            ";",
+            "<",
+            ">",
+            "@",
+            "é",
+            "😀",
+            "=?utf-8?q?x?=",
+            "?=",
+            ".",
+            "'",
+            "a-very-long-word-without-any-space-that-goes-on-and-on-past-the-fold",
+            "длинноеслововкотороммногобукввсеподрядбезпробела",
+        ];
+        let sender = Sender {
+            name: "Clerk".into(),
+            email: "clerk@example.org".into(),
+            tournament: "CC".into(),
+        };
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut text = |pieces: usize| {
+            let mut out = String::new();
+            for _ in 0..pieces {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                out.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
+            }
+            out
+        };
+        for case in 0..400 {
+            let mut out = outgoing();
+            out.to[0].name = text(case % 9);
+            out.subject = text(case % 23);
+            out.body = text(case % 31) + "\n";
+            let ours = build(&out, &sender, "<m@example.org>", DateTime::UNIX_EPOCH).unwrap();
+            let theirs = built_by_lettre(&out, &sender, "<m@example.org>");
+            assert_eq!(
+                String::from_utf8_lossy(&ours),
+                String::from_utf8_lossy(&theirs),
+                "case {case}: {:?} / {:?}",
+                out.to[0].name,
+                out.subject
+            );
+        }
     }
 
     #[test]
