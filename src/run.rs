@@ -339,11 +339,15 @@ impl Batch {
         events: &mut dyn FnMut(Event),
     ) -> Result<(), String> {
         self.collect(store, worker, clerk, summary, events)?;
-        store.end_batch().map_err(database)?;
-        // No job is out: what the sent log holds is committed now.
+        // The worker syncs the commit before it acts on the batch.
+        let sync = store.end_batch_unsynced().map_err(database)?;
+        // No job is out: what the sent log holds is committed now (on disk
+        // once the job's sync returns; a power cut before it can only make
+        // the next run send those messages again, as one in flight).
         store.clear_sent_log().map_err(database)?;
         let entries = std::mem::take(&mut self.entries);
         let job = Job {
+            sync,
             done: entries.iter().filter_map(|e| e.done.clone()).collect(),
             entries: entries
                 .into_iter()

@@ -12,11 +12,13 @@ use chrono::{DateTime, NaiveDate, Utc};
 use crate::clerk::Event;
 use crate::fault;
 use crate::mail::{MailSource, Transport};
-use crate::store::{OutboxItem, Sent, SentLog};
+use crate::store::{OutboxItem, Sent, SentLog, WalSync};
 
 /// What to do after a commit.
 #[derive(Default)]
 pub struct Job {
+    /// Puts the commit on disk: done before anything else.
+    pub sync: WalSync,
     /// Source keys of the letters the commit holds.
     pub done: Vec<String>,
     /// In order: what was done, then the messages up to this outbox id.
@@ -65,6 +67,7 @@ impl Finisher<'_> {
     }
 
     fn work(&mut self, job: Job, outcome: &mut Outcome) -> Result<(), String> {
+        job.sync.sync().map_err(|e| format!("database: {e}"))?;
         for key in &job.done {
             fault::point("after-commit");
             fault::point("before-mark-done");

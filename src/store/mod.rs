@@ -18,6 +18,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use shakmaty::Color;
 
 pub use self::sent_log::{Sent, SentLog};
+
 use crate::color_name;
 use crate::game::HeldVariant;
 use crate::rules::{DutyKey, Fraction, Row, Status, Suspension};
@@ -141,6 +142,26 @@ pub struct Store {
     cache: RefCell<Cache>,
     /// Beside a database on disk; an in-memory one has none.
     sent_log: Option<SentLog>,
+    /// The write-ahead log of a database on disk (see [`Store::end_batch_unsynced`]).
+    wal: Option<std::path::PathBuf>,
+}
+
+/// A commit that is in the write-ahead log but maybe not yet on the disk:
+/// [`WalSync::sync`] puts it there. Whoever acts on the commit outside the
+/// database (marks letters done, sends) syncs first.
+#[derive(Default)]
+pub struct WalSync {
+    wal: Option<std::fs::File>,
+}
+
+impl WalSync {
+    /// Returns once every commit made before this one was taken is on disk.
+    pub fn sync(&self) -> std::io::Result<()> {
+        match &self.wal {
+            Some(file) => file.sync_data(),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Reads a run makes for every letter, served from memory once made.
@@ -157,6 +178,9 @@ struct Cache {
     /// set: writing the same row again changes nothing, and is skipped (it
     /// was a tenth of the writes of a letter).
     settled: HashSet<String>,
+    /// The source keys of the letters that failed on an earlier run, read
+    /// once: a letter that goes through is forgotten only if it is there.
+    failing: Option<HashSet<String>>,
 }
 
 /// How long a message that failed `attempts` times waits before the next try.
@@ -206,6 +230,9 @@ impl Store {
         // A run that crashed while sending left these: they went out.
         let left = log.left().map_err(from_sql_err)?;
         store.sent_log = Some(log);
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        store.wal = Some(wal.into());
         if !left.is_empty() {
             store.record_sent(&left)?;
             store.clear_sent_log()?;
@@ -240,6 +267,7 @@ impl Store {
             batch: false,
             cache: RefCell::default(),
             sent_log: None,
+            wal: None,
         })
     }
 
@@ -265,8 +293,7 @@ impl Store {
         if result.is_err() {
             *self.cache.borrow_mut() = Cache::default();
             if self.batch {
-                self.batch = false;
-                let _ = self.conn.execute_batch("ROLLBACK");
+                let _ = self.leave_batch("ROLLBACK");
             }
         }
         result
@@ -279,23 +306,55 @@ impl Store {
     /// write of the batch before the batch ends.
     pub fn begin_batch(&mut self) -> Result<()> {
         if !self.batch {
-            self.conn.execute_batch("BEGIN IMMEDIATE")?;
+            // SQLite takes the safety level of a transaction when it
+            // begins; a batch syncs its log itself (see `end_batch`).
+            self.conn
+                .execute_batch("PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE")?;
             self.batch = true;
         }
         Ok(())
     }
 
-    /// Commits the batch (durably: `synchronous=FULL`).
+    /// Commits the batch durably: on disk when this returns.
     pub fn end_batch(&mut self) -> Result<()> {
         if self.batch {
-            self.batch = false;
-            if let Err(error) = self.conn.execute_batch("COMMIT") {
-                *self.cache.borrow_mut() = Cache::default();
-                let _ = self.conn.execute_batch("ROLLBACK");
-                return Err(error);
-            }
+            self.end_batch_unsynced()?.sync().map_err(from_sql_err)?;
         }
         Ok(())
+    }
+
+    /// Commits the batch without waiting for the disk, and returns what
+    /// waits for it, so that another thread pays the sync while this one
+    /// goes on with the next batch (it was a fifth of a run on the disk:
+    /// benches/README.md, change 22). Until the sync returns, a power cut
+    /// may take the commit back (never a part of it: SQLite's log keeps a
+    /// commit whole or not at all), so nothing outside the database may act
+    /// on the batch before it.
+    pub fn end_batch_unsynced(&mut self) -> Result<WalSync> {
+        if self.batch
+            && let Err(error) = self.leave_batch("COMMIT")
+        {
+            *self.cache.borrow_mut() = Cache::default();
+            let _ = self.leave_batch("ROLLBACK");
+            return Err(error);
+        }
+        let wal = match &self.wal {
+            // The log exists while the connection is open in WAL mode.
+            Some(path) => Some(std::fs::File::open(path).map_err(from_sql_err)?),
+            None => None,
+        };
+        Ok(WalSync { wal })
+    }
+
+    /// Ends the batch's transaction; writes outside a batch are synced by
+    /// SQLite at their commit again.
+    fn leave_batch(&mut self, end: &str) -> Result<()> {
+        self.batch = false;
+        let ended = self.conn.execute_batch(end);
+        // Refused while a failed COMMIT leaves the transaction open; the
+        // ROLLBACK after it sets it.
+        let full = self.conn.pragma_update(None, "synchronous", "FULL");
+        ended.and(full)
     }
 
     /// Whether a letter with this key was seen already.
@@ -583,20 +642,42 @@ impl Store {
         error: &str,
         at: DateTime<Utc>,
     ) -> Result<u32> {
-        self.conn.query_row(
+        let runs = self.conn.query_row(
             "INSERT INTO failures (source_key, runs, last_error, last_at) VALUES (?1, 1, ?2, ?3)
              ON CONFLICT (source_key) DO UPDATE SET runs = runs + 1, last_error = ?2, last_at = ?3
              RETURNING runs",
             params![source_key, error, at.to_rfc3339()],
             |r| r.get(0),
-        )
+        )?;
+        if let Some(failing) = &mut self.cache.borrow_mut().failing {
+            failing.insert(source_key.to_string());
+        }
+        Ok(runs)
     }
 
-    /// A letter that went through after failing before.
+    /// A letter that went through after failing before. Most never failed:
+    /// their keys are looked up in memory, not deleted from the table one
+    /// by one (a hundredth of a run).
     pub fn forget_failure(&mut self, source_key: &str) -> Result<()> {
-        self.conn
-            .prepare_cached("DELETE FROM failures WHERE source_key = ?1")?
-            .execute(params![source_key])?;
+        if self.cache.borrow().failing.is_none() {
+            let keys = self
+                .conn
+                .prepare("SELECT source_key FROM failures")?
+                .query_map([], |row| row.get(0))?
+                .collect::<Result<HashSet<String>>>()?;
+            self.cache.borrow_mut().failing = Some(keys);
+        }
+        let known = self
+            .cache
+            .borrow_mut()
+            .failing
+            .as_mut()
+            .is_some_and(|failing| failing.remove(source_key));
+        if known {
+            self.conn
+                .prepare_cached("DELETE FROM failures WHERE source_key = ?1")?
+                .execute(params![source_key])?;
+        }
         Ok(())
     }
 
@@ -1069,5 +1150,73 @@ mod tests {
         assert!(store.cache.borrow().games.is_empty());
         assert_eq!(fresh(&store, "1").moves.len(), 0, "the batch is gone");
         assert_eq!(fresh(&store, "2").moves.len(), 0);
+    }
+
+    #[test]
+    fn a_letter_that_went_through_is_forgotten_and_no_other() {
+        let mut store = Store::in_memory().unwrap();
+        let at = day(3).and_hms_opt(12, 0, 0).unwrap().and_utc();
+        let runs = |store: &Store, key: &str| -> Option<u32> {
+            store
+                .conn
+                .query_row(
+                    "SELECT runs FROM failures WHERE source_key = ?1",
+                    [key],
+                    |r| r.get(0),
+                )
+                .optional()
+                .unwrap()
+        };
+        assert_eq!(store.record_failure("a", "broken", at).unwrap(), 1);
+        assert_eq!(store.record_failure("a", "broken", at).unwrap(), 2);
+        // Read once here, then kept in step.
+        store.forget_failure("never-failed").unwrap();
+        assert_eq!(store.record_failure("b", "broken", at).unwrap(), 1);
+        store.forget_failure("a").unwrap();
+        assert_eq!(runs(&store, "a"), None);
+        assert_eq!(runs(&store, "b"), Some(1));
+        // A failure recorded after the keys were read is forgotten too.
+        store.forget_failure("b").unwrap();
+        assert_eq!(runs(&store, "b"), None);
+        assert_eq!(store.record_failure("a", "broken", at).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_batch_committed_unsynced_is_synced_by_its_handle_and_later_writes_sync_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite");
+        let mut store = Store::open(&path).unwrap();
+        let level = |store: &Store| -> i64 {
+            store
+                .conn
+                .query_row("PRAGMA synchronous", [], |r| r.get(0))
+                .unwrap()
+        };
+        assert_eq!(level(&store), 2, "FULL outside a batch");
+        store.begin_batch().unwrap();
+        assert_eq!(level(&store), 1, "NORMAL inside: the batch syncs itself");
+        let rows = vec![row(Color::White, "e4", 3)];
+        store
+            .write(|w| w.game("1", &GameRow::default(), &rows, 0, None))
+            .unwrap();
+        let sync = store.end_batch_unsynced().unwrap();
+        assert!(sync.wal.is_some(), "a database on disk has a log to sync");
+        sync.sync().unwrap();
+        assert_eq!(level(&store), 2, "FULL again after the batch");
+        let other = Store::open(&path).unwrap();
+        assert_eq!(fresh(&other, "1").moves.len(), 1, "committed");
+        // A failed write inside a batch rolls it back and restores FULL too.
+        store.begin_batch().unwrap();
+        let failed = store.write(|w| w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)"));
+        assert!(failed.is_err());
+        assert_eq!(level(&store), 2);
+        assert!(
+            Store::in_memory()
+                .unwrap()
+                .end_batch_unsynced()
+                .unwrap()
+                .wal
+                .is_none()
+        );
     }
 }
