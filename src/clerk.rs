@@ -8,9 +8,10 @@
 
 use std::collections::BTreeSet;
 
+use crate::model;
+use crate::render::{Model, merged};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
-use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use shakmaty::{ByColor, Color};
 
@@ -290,8 +291,8 @@ pub fn fmt_date(date: NaiveDate, lang: Lang) -> String {
     }
 }
 
-fn fmt_opt(date: Option<NaiveDate>, lang: Lang) -> Value {
-    date.map_or(Value::Null, |d| Value::String(fmt_date(d, lang)))
+fn fmt_opt(date: Option<NaiveDate>, lang: Lang) -> Option<String> {
+    date.map(|d| fmt_date(d, lang))
 }
 
 fn recipient(player: &Player) -> Recipient {
@@ -339,7 +340,7 @@ pub fn next_lines(
     color: Color,
     config: &Config,
     delivered_today: Option<NaiveDate>,
-) -> Value {
+) -> Model {
     let lang = config.language;
     let ledger = &state.ledger;
     let answered = ledger.rows.last().filter(|row| row.by != color);
@@ -347,26 +348,26 @@ pub fn next_lines(
     let previous = ledger.last_letter_of(color).and_then(|(_, row)| {
         let facts = row.letter.as_ref()?;
         (!facts.missing_dates.is_empty()).then(|| {
-            json!({
-                "postmark": fmt_opt(facts.expected.partner_postmark, lang),
-                "received": fmt_opt(facts.expected.received, lang),
-                "sent": fmt_date(facts.expected.sent, lang),
-            })
+            model! {
+                "postmark" => fmt_opt(facts.expected.partner_postmark, lang),
+                "received" => fmt_opt(facts.expected.received, lang),
+                "sent" => fmt_date(facts.expected.sent, lang),
+            }
         })
     });
     let totals = ledger.totals();
     let plies = state.game.moves().len() + usize::from(ledger.to_move() != color);
-    json!({
-        "game": state.id(),
-        "label": ply_label(plies),
-        "color": color_name(color),
-        "first": ledger.rows.is_empty() && color == Color::White,
-        "postmark": answered.map(|row| fmt_date(row.sent_on, lang)),
-        "received": received.map(|d| fmt_date(d, lang)),
-        "totals": totals.to_string(),
-        "own_total": totals.get(color),
-        "previous": previous,
-    })
+    model! {
+        "game" => state.id(),
+        "label" => ply_label(plies),
+        "color" => color_name(color),
+        "first" => ledger.rows.is_empty() && color == Color::White,
+        "postmark" => answered.map(|row| fmt_date(row.sent_on, lang)),
+        "received" => received.map(|d| fmt_date(d, lang)),
+        "totals" => totals.to_string(),
+        "own_total" => totals.get(color),
+        "previous" => previous,
+    }
 }
 
 /// The clerk's work on letters.
@@ -381,13 +382,20 @@ impl<'a> Clerk<'a> {
         self.config.language
     }
 
-    fn base_model(&self, state: Option<&GameState>, to: &str) -> Value {
-        json!({
-            "tournament": {"id": self.config.tournament_id, "name": self.config.tournament_name},
-            "game": state.map(|s| json!({"id": s.id(), "white": s.white.name, "black": s.black.name})),
-            "to": to,
-            "today": fmt_date(self.clock.today, self.lang()),
-        })
+    fn base_model(&self, state: Option<&GameState>, to: &str) -> Model {
+        model! {
+            "tournament" => model! {
+                "id" => self.config.tournament_id.as_str(),
+                "name" => self.config.tournament_name.as_str(),
+            },
+            "game" => state.map(|s| model! {
+                "id" => s.id(),
+                "white" => s.white.name.as_str(),
+                "black" => s.black.name.as_str(),
+            }),
+            "to" => to,
+            "today" => fmt_date(self.clock.today, self.lang()),
+        }
     }
 
     /// Renders a template into a message.
@@ -399,19 +407,13 @@ impl<'a> Clerk<'a> {
         state: Option<&GameState>,
         to: Vec<Recipient>,
         cc: Vec<Recipient>,
-        extra: Value,
+        extra: Model,
         in_reply_to: Option<String>,
     ) -> Result<Outgoing, String> {
-        let mut model = self.base_model(
-            state,
-            &to.first().map(|r| r.name.clone()).unwrap_or_default(),
-        );
-        if let (Value::Object(model), Value::Object(extra)) = (&mut model, extra) {
-            model.extend(extra);
-        }
+        let base = self.base_model(state, to.first().map_or("", |r| r.name.as_str()));
         let rendered = self
             .templates
-            .render(template, &model)
+            .render(template, merged(extra, base))
             .map_err(|e| e.to_string())?;
         Ok(Outgoing {
             kind,
@@ -498,7 +500,9 @@ impl<'a> Clerk<'a> {
             } else if sent == max {
                 sent += 1;
                 let to = message.to.clone();
-                let model = json!({"count": max});
+                let model = model! {
+                    "count" => max,
+                };
                 let notice = self.message(
                     "limit",
                     "refused",
@@ -595,7 +599,7 @@ impl<'a> Clerk<'a> {
             vec![reason],
             &letter::Letter::default(),
             stored.postmark,
-            Value::Null,
+            Model::from(()),
             mail.message_id.clone(),
         )?);
         plan.letter = Some(stored);
@@ -645,7 +649,7 @@ impl<'a> Clerk<'a> {
             vec![reason],
             &letter::Letter::default(),
             stored.postmark,
-            Value::Null,
+            Model::from(()),
             stored.message_id.clone(),
         )?);
         Ok(())
@@ -659,10 +663,15 @@ impl<'a> Clerk<'a> {
         reasons: Vec<String>,
         read: &Letter,
         postmark: NaiveDate,
-        games: Value,
+        games: Model,
         in_reply_to: Option<String>,
     ) -> Result<Outgoing, String> {
-        let model = json!({"reasons": reasons, "read": self.read_model(read, postmark, None), "next": Value::Null, "games": games});
+        let model = model! {
+            "reasons" => reasons,
+            "read" => self.read_model(read, postmark, None),
+            "next" => Model::from(()),
+            "games" => games,
+        };
         self.message(
             "refused",
             "refused",
@@ -799,7 +808,7 @@ impl<'a> Clerk<'a> {
                     reasons,
                     &read,
                     postmark,
-                    json!(games),
+                    Model::from(games),
                     mail.message_id.clone(),
                 )?;
                 plan.messages.push(message);
@@ -873,19 +882,19 @@ impl<'a> Clerk<'a> {
     }
 
     /// What the clerk read in a letter, for the reply.
-    fn read_model(&self, read: &Letter, postmark: NaiveDate, moves: Option<String>) -> Value {
+    fn read_model(&self, read: &Letter, postmark: NaiveDate, moves: Option<String>) -> Model {
         let lang = self.lang();
         let stated = read.stated(postmark);
         let written: Vec<String> = read.moves.iter().map(|m| m.written.clone()).collect();
-        json!({
-            "moves": moves,
-            "written": written.join(" "),
-            "fraction": read.fraction.map(|f| f.to_string()),
-            "postmark": fmt_opt(stated.dates.postmark, lang),
-            "received": fmt_opt(stated.dates.received, lang),
-            "sent": fmt_opt(stated.dates.sent, lang),
-            "errors": read.errors.iter().map(|e| e.explain(lang)).collect::<Vec<_>>(),
-        })
+        model! {
+            "moves" => moves,
+            "written" => written.join(" "),
+            "fraction" => read.fraction.map(|f| f.to_string()),
+            "postmark" => fmt_opt(stated.dates.postmark, lang),
+            "received" => fmt_opt(stated.dates.received, lang),
+            "sent" => fmt_opt(stated.dates.sent, lang),
+            "errors" => read.errors.iter().map(|e| e.explain(lang)).collect::<Vec<_>>(),
+        }
     }
 }
 
@@ -910,14 +919,13 @@ impl Clerk<'_> {
         stored.disposition = Disposition::Refused;
         stored.reason = reasons.join("; ");
         let player = state.player(context.color);
-        let model = json!({
-            "reasons": reasons,
-            "read": self.read_model(context.read, context.postmark, None),
+        let model = model! {
+            "reasons" => reasons,
+            "read" => self.read_model(context.read, context.postmark, None),
             // A finished game, or one past its end date, has no next letter to prefill.
-            "next": matches!(state.ledger.status, Status::Active | Status::Suspended)
-                .then(|| next_lines(state, context.color, self.config, None)),
-            "games": Value::Null,
-        });
+            "next" => matches!(state.ledger.status, Status::Active | Status::Suspended) .then(|| next_lines(state, context.color, self.config, None)),
+            "games" => Model::from(()),
+        };
         let message = self.message(
             "refused",
             "refused",
@@ -1084,7 +1092,11 @@ impl Clerk<'_> {
             // The partner's reply during a suspension: held for the arbiter (2.5.3).
             state.row.held_reply = Some(own_last);
             let offender = state.ledger.suspension.map_or(partner, |s| s.offender);
-            let model = json!({"from": state.player(color).name, "offender": state.player(offender).name, "moves": moves_text});
+            let model = model! {
+                "from" => state.player(color).name.as_str(),
+                "offender" => state.player(offender).name.as_str(),
+                "moves" => moves_text.as_str(),
+            };
             let mut supplement = self.message(
                 "overstep-supplement",
                 "overstep-supplement",
@@ -1252,7 +1264,7 @@ impl Clerk<'_> {
             None if !verdict.corrections.is_empty() => ("correction", "correction"),
             None => ("ack", "ack"),
         };
-        let corrections: Vec<Value> = verdict
+        let corrections: Vec<Model> = verdict
             .corrections
             .iter()
             .map(|c| correction_model(c, lang))
@@ -1269,23 +1281,23 @@ impl Clerk<'_> {
             .map(|e| e.explain(lang))
             .collect();
         let partner = state.player(!color);
-        let model = json!({
-            "moves": moves_text,
-            "read": self.read_model(context.read, context.postmark, Some(moves_text.to_string())),
-            "days": verdict.days,
-            "penalty": verdict.penalty,
-            "penalty_days": self.config.rules.penalty_days,
-            "totals": verdict.totals.to_string(),
-            "fraction": verdict.fraction.to_string(),
-            "corrections": corrections,
-            "missing": missing,
-            "errors": errors,
-            "partner": partner.name,
-            "held": held,
-            "partner_direct": partner_direct,
-            "conditional": conditional,
-            "next": next_lines(state, color, self.config, conditional.as_ref().map(|_| self.clock.today)),
-        });
+        let model = model! {
+            "moves" => moves_text,
+            "read" => self.read_model(context.read, context.postmark, Some(moves_text.to_string())),
+            "days" => verdict.days,
+            "penalty" => verdict.penalty,
+            "penalty_days" => self.config.rules.penalty_days,
+            "totals" => verdict.totals.to_string(),
+            "fraction" => verdict.fraction.to_string(),
+            "corrections" => corrections,
+            "missing" => missing,
+            "errors" => errors,
+            "partner" => partner.name.as_str(),
+            "held" => held,
+            "partner_direct" => partner_direct,
+            "conditional" => conditional.clone(),
+            "next" => next_lines(state, color, self.config, conditional.as_ref().map(|_| self.clock.today)),
+        };
         let mut message = self.message(
             template,
             kind,
@@ -1323,9 +1335,10 @@ impl Clerk<'_> {
                 stated,
                 actual,
                 ..
-            } => {
-                Some(json!({"stated": fmt_date(*stated, lang), "actual": fmt_date(*actual, lang)}))
-            }
+            } => Some(model! {
+                "stated" => fmt_date(*stated, lang),
+                "actual" => fmt_date(*actual, lang),
+            }),
             _ => None,
         });
         let variants: Vec<String> = offered
@@ -1336,19 +1349,19 @@ impl Clerk<'_> {
             })
             .collect();
         let pending = u32::from(conditional.is_none());
-        let model = json!({
-            "from": state.player(color).name,
-            "moves": moves_text,
-            "sent_on": fmt_date(context.postmark, lang),
-            "totals": verdict.totals.to_string(),
-            "left": state.ledger.days_left(&self.config.rules, partner, pending),
-            "limit": self.config.rules.limit(state.ledger.moves_made(partner) + pending),
-            "wrong_sent": wrong_sent,
-            "variants": variants,
-            "conditional": conditional,
-            "draw_offer": draw_offer,
-            "next": if conditional.is_some() { Value::Null } else { next_lines(state, partner, self.config, Some(self.clock.today)) },
-        });
+        let model = model! {
+            "from" => state.player(color).name.as_str(),
+            "moves" => moves_text,
+            "sent_on" => fmt_date(context.postmark, lang),
+            "totals" => verdict.totals.to_string(),
+            "left" => state.ledger.days_left(&self.config.rules, partner, pending),
+            "limit" => self.config.rules.limit(state.ledger.moves_made(partner) + pending),
+            "wrong_sent" => wrong_sent,
+            "variants" => variants,
+            "conditional" => conditional,
+            "draw_offer" => draw_offer,
+            "next" => if conditional.is_some() { Model::from(()) } else { next_lines(state, partner, self.config, Some(self.clock.today)) },
+        };
         let mut message = self.message(
             "forward",
             "forward",
@@ -1400,13 +1413,13 @@ impl Clerk<'_> {
             "0-1" => Some(state.white.name.clone()),
             _ => None,
         };
-        let model = json!({
-            "result": result,
-            "reason": reason,
-            "winner": winner,
-            "loser": loser,
-            "move": last_move.as_ref().map(|(m, _)| m.clone()),
-        });
+        let model = model! {
+            "result" => result.as_str(),
+            "reason" => reason,
+            "winner" => winner,
+            "loser" => loser,
+            "move" => last_move.as_ref().map(|(m, _)| m.clone()),
+        };
         let mut message = self.message(
             "result",
             "result",
@@ -1497,16 +1510,21 @@ impl Clerk<'_> {
             ),
         };
         let chart_text = chart.to_text(lang);
-        let common = json!({
-            "offender": state.player(offender).name,
-            "claimant": state.player(claimant).name,
-            "overstep": {"total": overstep.total, "limit": overstep.limit, "moves": overstep.moves, "by_silence": by_silence},
-            "computation": computation,
-            "chart": chart_text,
-            "move": last_move.as_ref().map(|(m, _)| m.clone()),
-            "protest_days": self.config.rules.protest_days,
-            "protest_until": fmt_date(protest_until, lang),
-        });
+        let common = model! {
+            "offender" => state.player(offender).name.as_str(),
+            "claimant" => state.player(claimant).name.as_str(),
+            "overstep" => model! {
+                "total" => overstep.total,
+                "limit" => overstep.limit,
+                "moves" => overstep.moves,
+                "by_silence" => by_silence,
+            },
+            "computation" => computation.as_str(),
+            "chart" => chart_text.as_str(),
+            "move" => last_move.as_ref().map(|(m, _)| m.clone()),
+            "protest_days" => self.config.rules.protest_days,
+            "protest_until" => fmt_date(protest_until, lang),
+        };
         let mut notice = self.message(
             "overstep-notice",
             "overstep-notice",
@@ -1547,9 +1565,13 @@ impl Clerk<'_> {
         // The game as `shtempel pgn` gives it: dates, days and penalties.
         let pgn = state.pgn(self.config);
         let names: Vec<String> = attachments.iter().map(|a| a.name.clone()).collect();
-        let mut file_model = common.clone();
-        file_model["attachments"] = json!(names);
-        file_model["game_id"] = json!(state.id());
+        let file_model = merged(
+            model! {
+                "attachments" => names,
+                "game_id" => state.id(),
+            },
+            common.clone(),
+        );
         let mut file = self.message(
             "overstep-file",
             "overstep-file",
@@ -1659,13 +1681,13 @@ impl Clerk<'_> {
         } else {
             "protest".into()
         };
-        let model = json!({
-            "from": state.player(context.color).name,
-            "late": late,
-            "notice_on": fmt_date(suspension.notice_on, lang),
-            "until": fmt_date(until, lang),
-            "game_id": state.id(),
-        });
+        let model = model! {
+            "from" => state.player(context.color).name.as_str(),
+            "late" => late,
+            "notice_on" => fmt_date(suspension.notice_on, lang),
+            "until" => fmt_date(until, lang),
+            "game_id" => state.id(),
+        };
         let mut message = self.message(
             "protest",
             "protest",
@@ -1715,12 +1737,12 @@ impl Clerk<'_> {
         };
         stored.disposition = Disposition::Refused;
         stored.reason = why.to_string();
-        let model = json!({
-            "reasons": [reason],
-            "read": self.read_model(read, stored.postmark, None),
-            "next": Value::Null,
-            "games": Value::Null,
-        });
+        let model = model! {
+            "reasons" => vec![reason],
+            "read" => self.read_model(read, stored.postmark, None),
+            "next" => Model::from(()),
+            "games" => Model::from(()),
+        };
         let message = self.message(
             "refused",
             "refused",
@@ -1833,13 +1855,13 @@ impl Clerk<'_> {
                 }
             }
         }
-        let model = json!({
-            "decision": decision,
-            "offender": state.player(offender).name,
-            "result": state.row.result,
-            "held_move": held_move,
-            "next": next_lines(&state, offender, self.config, Some(self.clock.today)),
-        });
+        let model = model! {
+            "decision" => decision,
+            "offender" => state.player(offender).name.as_str(),
+            "result" => state.row.result.clone(),
+            "held_move" => held_move,
+            "next" => next_lines(&state, offender, self.config, Some(self.clock.today)),
+        };
         let mut message = self.message(
             "decision",
             "decision",
@@ -2049,7 +2071,7 @@ pub fn correction_text(correction: &Correction, lang: Lang) -> String {
     }
 }
 
-fn correction_model(correction: &Correction, lang: Lang) -> Value {
+fn correction_model(correction: &Correction, lang: Lang) -> Model {
     let (item, stated, actual, effect) = match correction {
         Correction::Date {
             item,
@@ -2073,5 +2095,11 @@ fn correction_model(correction: &Correction, lang: Lang) -> Value {
             None,
         ),
     };
-    json!({"item": item, "stated": stated, "actual": actual, "effect": effect, "text": correction_text(correction, lang)})
+    model! {
+        "item" => item,
+        "stated" => stated,
+        "actual" => actual,
+        "effect" => effect,
+        "text" => correction_text(correction, lang),
+    }
 }

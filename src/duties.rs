@@ -1,7 +1,7 @@
 //! The calendar (rules.md 2.6): for each game, the duties due today become
 //! messages and state changes, planned like letters and written the same way.
 
-use serde_json::json;
+use crate::model;
 use shakmaty::Color;
 
 use crate::clerk::{Clerk, Event, GameState, Plan, fmt_date, label_moves, next_lines};
@@ -44,18 +44,18 @@ impl Clerk<'_> {
                         totals.add(r.by, r.days + r.penalty);
                     }
                     let days = rules::days(state.ledger.rows[row].sent_on, today);
-                    let model = json!({
-                        "author": state.player(author).name,
-                        "moves": moves,
-                        "days": days,
-                        "dates": {
-                            "postmark": expected.and_then(|e| e.partner_postmark).map(|d| fmt_date(d, lang)),
-                            "received": expected.and_then(|e| e.received).map(|d| fmt_date(d, lang)),
-                            "sent": fmt_date(state.ledger.rows[row].sent_on, lang),
+                    let model = model! {
+                        "author" => state.player(author).name.as_str(),
+                        "moves" => moves.as_str(),
+                        "days" => days,
+                        "dates" => model! {
+                            "postmark" => expected.and_then(|e| e.partner_postmark).map(|d| fmt_date(d, lang)),
+                            "received" => expected.and_then(|e| e.received).map(|d| fmt_date(d, lang)),
+                            "sent" => fmt_date(state.ledger.rows[row].sent_on, lang),
                         },
-                        "totals": totals.to_string(),
-                        "next": next_lines(&state, !author, self.config, None),
-                    });
+                        "totals" => totals.to_string(),
+                        "next" => next_lines(&state, !author, self.config, None),
+                    };
                     let mut message = self.message(
                         "repeat",
                         "repeat",
@@ -87,7 +87,10 @@ impl Clerk<'_> {
                     });
                 }
                 Duty::FirstMoveQuery => {
-                    let model = json!({"start": fmt_date(self.config.start_date, lang), "days": self.config.rules.first_move_query_days});
+                    let model = model! {
+                        "start" => fmt_date(self.config.start_date, lang),
+                        "days" => self.config.rules.first_move_query_days,
+                    };
                     let mut message = self.message(
                         "query",
                         "query",
@@ -112,7 +115,11 @@ impl Clerk<'_> {
                     threshold,
                     days_left,
                 } => {
-                    let model = json!({"days_left": days_left, "threshold": threshold, "next": next_lines(&state, player, self.config, None)});
+                    let model = model! {
+                        "days_left" => days_left,
+                        "threshold" => threshold,
+                        "next" => next_lines(&state, player, self.config, None),
+                    };
                     let mut message = self.message(
                         "reminder",
                         "reminder",
@@ -140,12 +147,12 @@ impl Clerk<'_> {
                 } => {
                     let until =
                         rules::calendar::add_days(notice_on, self.config.rules.protest_days);
-                    let model = json!({
-                        "offender": state.player(offender).name,
-                        "notice_on": fmt_date(notice_on, lang),
-                        "until": fmt_date(until, lang),
-                        "game_id": state.id(),
-                    });
+                    let model = model! {
+                        "offender" => state.player(offender).name.as_str(),
+                        "notice_on" => fmt_date(notice_on, lang),
+                        "until" => fmt_date(until, lang),
+                        "game_id" => state.id(),
+                    };
                     let mut message = self.message(
                         "no-protest",
                         "no-protest",
@@ -167,13 +174,13 @@ impl Clerk<'_> {
                 Duty::Adjudication => {
                     state.ledger.status = Status::Adjudication;
                     let to_move = state.player(state.ledger.to_move()).name.clone();
-                    let model = json!({
-                        "end_date": fmt_date(self.config.end_date, lang),
-                        "moves": state.game.moves().len(),
-                        "totals": state.ledger.totals().to_string(),
-                        "to_move": to_move,
-                        "pgn": state.pgn_with(self.config, &[], "*"),
-                    });
+                    let model = model! {
+                        "end_date" => fmt_date(self.config.end_date, lang),
+                        "moves" => state.game.moves().len(),
+                        "totals" => state.ledger.totals().to_string(),
+                        "to_move" => to_move,
+                        "pgn" => state.pgn_with(self.config, &[], "*"),
+                    };
                     let mut message = self.message(
                         "adjudication",
                         "adjudication",

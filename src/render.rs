@@ -7,12 +7,56 @@
 //! language, totals, structured corrections) and never compute rules.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use minijinja::syntax::SyntaxConfig;
+use minijinja::value::{Enumerator, Object};
 use minijinja::{Environment, UndefinedBehavior};
-use serde_json::Value;
 
 use crate::Lang;
+
+/// What a template reads: minijinja's own values, built directly (built as
+/// JSON and converted, a message's model cost more than its rendering:
+/// benches/README.md, change 24).
+pub type Model = minijinja::Value;
+
+/// A model's named values, looked up by name in a short list.
+#[derive(Debug)]
+pub struct Fields(pub Vec<(&'static str, Model)>);
+
+impl Object for Fields {
+    fn get_value(self: &Arc<Self>, key: &Model) -> Option<Model> {
+        let key = key.as_str()?;
+        self.0
+            .iter()
+            .find_map(|(name, value)| (*name == key).then(|| value.clone()))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Values(self.0.iter().map(|(name, _)| Model::from(*name)).collect())
+    }
+
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        Some(self.0.len())
+    }
+}
+
+/// A model with named values: `model! { "moves" => text, "days" => 3 }`.
+/// Names are strings, as the templates spell them (`move` is one).
+#[macro_export]
+macro_rules! model {
+    ($($name:literal => $value:expr),* $(,)?) => {
+        $crate::render::Model::from_object($crate::render::Fields(vec![
+            $(($name, $crate::render::Model::from($value))),*
+        ]))
+    };
+}
+
+/// A model with the names of `first`, and those of `second` it lacks.
+pub fn merged(first: Model, second: Model) -> Model {
+    // merge_maps lets the later source win.
+    minijinja::value::merge_maps([second, first])
+}
 
 /// The templates every tournament needs, by name.
 pub const NAMES: &[&str] = &[
@@ -224,13 +268,13 @@ impl Templates {
     }
 
     /// Renders template `name` with `model`.
-    pub fn render(&self, name: &str, model: &Value) -> Result<Rendered, TemplateError> {
+    pub fn render(&self, name: &str, model: Model) -> Result<Rendered, TemplateError> {
         let template = self
             .env
             .get_template(name)
             .map_err(|e| TemplateError(format!("{name}: {e}")))?;
         let text = template
-            .render(minijinja::Value::from(minijinja::value::Serde(model)))
+            .render(model)
             .map_err(|e| TemplateError(format!("template {name}: {e}")))?;
         let (first, body) = text.split_once('\n').unwrap_or((&text, ""));
         let subject = first
@@ -258,5 +302,48 @@ impl Templates {
             subject,
             body: clean.trim_end().to_string() + "\n",
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env_with(source: &str) -> Templates {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("en")).unwrap();
+        std::fs::write(dir.path().join("en/ack.txt"), source).unwrap();
+        Templates::load(dir.path(), Lang::En).unwrap()
+    }
+
+    #[test]
+    fn a_model_reads_its_names_and_the_first_of_a_merge_wins() {
+        let templates = env_with(
+            "Subject: {{ move }} {{ to }}\n\n{{ game.id }} {{ days }} {{ none_yet or \"-\" }} \
+             {% for e in errors %}[{{ e }}]{% endfor %} {{ \"yes\" if inner.ok }} {{ flags | length }}\n",
+        );
+        let extra = model! {
+            "move" => "12. Nf3",
+            "to" => "Ivanov I.",
+            "days" => 3_u32,
+            "none_yet" => None::<String>,
+            "errors" => vec!["one".to_string(), "two".to_string()],
+            "inner" => model! { "ok" => true },
+            "flags" => model! { "a" => 1, "b" => 2 },
+        };
+        let base = model! {
+            "to" => "nobody",
+            "game" => model! { "id" => "17" },
+        };
+        let rendered = templates.render("ack", merged(extra, base)).unwrap();
+        assert_eq!(rendered.subject, "12. Nf3 Ivanov I.");
+        assert_eq!(rendered.body, "17 3 - [one][two] yes 2\n");
+    }
+
+    #[test]
+    fn a_name_the_model_lacks_is_an_error_not_an_empty_line() {
+        let templates = env_with("Subject: x\n\n{{ missing }}\n");
+        let error = templates.render("ack", model! { "to" => "A" }).unwrap_err();
+        assert!(error.0.contains("template ack"), "{}", error.0);
     }
 }
