@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use crate::model;
 use crate::render::{Model, merged};
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use shakmaty::{ByColor, Color};
@@ -285,9 +285,16 @@ pub struct Plan {
 
 /// Formats a date the way the tournament's language writes it.
 pub fn fmt_date(date: NaiveDate, lang: Lang) -> String {
+    // Written out by hand: chrono's `format` reads its pattern again at
+    // each call, and a letter's messages write a dozen dates.
+    let (year, month, day) = (date.year(), date.month(), date.day());
     match lang {
-        Lang::Ru => date.format("%d.%m.%Y").to_string(),
-        Lang::En => date.format("%Y-%m-%d").to_string(),
+        _ if !(0..=9999).contains(&year) => match lang {
+            Lang::Ru => date.format("%d.%m.%Y").to_string(),
+            Lang::En => date.format("%Y-%m-%d").to_string(),
+        },
+        Lang::Ru => format!("{day:02}.{month:02}.{year:04}"),
+        Lang::En => format!("{year:04}-{month:02}-{day:02}"),
     }
 }
 
@@ -690,7 +697,7 @@ impl<'a> Clerk<'a> {
         prepared: &Prepared,
     ) -> Result<Plan, String> {
         let oversized = prepared.oversized;
-        let parsed = prepared.mail.clone();
+        let parsed = prepared.mail.as_ref();
         let key = prepared.key.clone();
         // The source knows the postmark (rules.md 2.1): INTERNALDATE, or the
         // topmost Received: header of a Maildir letter.
@@ -756,19 +763,19 @@ impl<'a> Clerk<'a> {
                 .map(|p| (recipient(p), Some(p)))
         };
         if let Some((who, player)) = claimed
-            && let Err(why) = self.authentic(&mail, player)
+            && let Err(why) = self.authentic(mail, player)
         {
-            self.forged(who, &why, stored, &mail, &mut plan)?;
+            self.forged(who, &why, stored, mail, &mut plan)?;
             return Ok(plan);
         }
         let read = match &prepared.read {
-            Some(read) => read.clone(),
-            None => letter::read(&mail.text),
+            Some(read) => std::borrow::Cow::Borrowed(read),
+            None => std::borrow::Cow::Owned(letter::read(&mail.text)),
         };
         stored.parse_json = serde_json::to_string(&read).ok();
         if sender == self.config.chief_arbiter {
             plan.letter = Some(stored);
-            self.plan_arbiter(store, &mail, &read, &mut plan)?;
+            self.plan_arbiter(store, mail, &read, &mut plan)?;
             return Ok(plan);
         }
         let Some(player) = self.config.player_by_email(&sender).cloned() else {
@@ -794,7 +801,7 @@ impl<'a> Clerk<'a> {
             plan.letter = Some(stored);
             return Ok(plan);
         }
-        let game_config = match self.identify(store, &player, &mail, &read) {
+        let game_config = match self.identify(store, &player, mail, &read) {
             Ok(game) => game,
             Err(games) => {
                 stored.disposition = Disposition::Refused;
@@ -829,7 +836,7 @@ impl<'a> Clerk<'a> {
         stored.game = Some(state.id().to_string());
         stored.color = Some(color);
         let context = LetterContext {
-            mail: &mail,
+            mail,
             read: &read,
             color,
             postmark,
@@ -2101,5 +2108,50 @@ fn correction_model(correction: &Correction, lang: Lang) -> Model {
         "actual" => actual,
         "effect" => effect,
         "text" => correction_text(correction, lang),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_written_as_chrono_writes_them() {
+        let mut date = NaiveDate::from_ymd_opt(1999, 12, 25).unwrap();
+        let mut checked = 0;
+        while date.year() < 2031 {
+            assert_eq!(
+                fmt_date(date, Lang::Ru),
+                date.format("%d.%m.%Y").to_string()
+            );
+            assert_eq!(
+                fmt_date(date, Lang::En),
+                date.format("%Y-%m-%d").to_string()
+            );
+            date = date.succ_opt().unwrap();
+            checked += 1;
+        }
+        assert!(checked > 11_000);
+        for (y, m, d) in [
+            (1, 1, 1),
+            (999, 3, 4),
+            (9999, 12, 31),
+            (10_000, 1, 2),
+            (-5, 6, 7),
+        ] {
+            let date = NaiveDate::from_ymd_opt(y, m, d).unwrap();
+            assert_eq!(
+                fmt_date(date, Lang::Ru),
+                date.format("%d.%m.%Y").to_string()
+            );
+            assert_eq!(
+                fmt_date(date, Lang::En),
+                date.format("%Y-%m-%d").to_string()
+            );
+        }
+        assert_eq!(
+            fmt_date(NaiveDate::from_ymd_opt(2026, 3, 9).unwrap(), Lang::Ru),
+            "09.03.2026"
+        );
     }
 }
