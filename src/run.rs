@@ -7,8 +7,8 @@
 //! next run; the others go on.
 //!
 //! Three threads share a run (see [`poll`]): one reads letters ahead, the
-//! main one plans and writes them in batches, and one marks each committed
-//! batch's letters done and sends its messages (`finish`).
+//! main one plans and writes them in batches, and one syncs each committed
+//! batch to disk, marks its letters done and sends its messages (`finish`).
 
 use std::collections::HashSet;
 use std::fs::{File, TryLockError};
