@@ -18,7 +18,6 @@ use rusqlite::{Connection, OptionalExtension, params};
 use shakmaty::Color;
 
 pub use self::sent_log::{Sent, SentLog};
-
 use crate::color_name;
 use crate::game::HeldVariant;
 use crate::rules::{DutyKey, Fraction, Row, Status, Suspension};
