@@ -143,6 +143,9 @@ pub struct Store {
     sent_log: Option<SentLog>,
     /// The write-ahead log of a database on disk (see [`Store::end_batch_unsynced`]).
     wal: Option<std::path::PathBuf>,
+    /// Rows changed on the connection when the open batch began: a batch
+    /// that changed none has nothing to sync (an idle run's).
+    changes_at_begin: u64,
 }
 
 /// A commit that is in the write-ahead log but maybe not yet on the disk:
@@ -267,6 +270,7 @@ impl Store {
             cache: RefCell::default(),
             sent_log: None,
             wal: None,
+            changes_at_begin: 0,
         })
     }
 
@@ -310,16 +314,14 @@ impl Store {
             self.conn
                 .execute_batch("PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE")?;
             self.batch = true;
+            self.changes_at_begin = self.conn.total_changes();
         }
         Ok(())
     }
 
     /// Commits the batch durably: on disk when this returns.
     pub fn end_batch(&mut self) -> Result<()> {
-        if self.batch {
-            self.end_batch_unsynced()?.sync().map_err(from_sql_err)?;
-        }
-        Ok(())
+        self.end_batch_unsynced()?.sync().map_err(from_sql_err)
     }
 
     /// Commits the batch without waiting for the disk, and returns what
@@ -330,17 +332,19 @@ impl Store {
     /// commit whole or not at all), so nothing outside the database may act
     /// on the batch before it.
     pub fn end_batch_unsynced(&mut self) -> Result<WalSync> {
-        if self.batch
-            && let Err(error) = self.leave_batch("COMMIT")
-        {
+        if !self.batch {
+            return Ok(WalSync::default());
+        }
+        let changed = self.conn.total_changes() != self.changes_at_begin;
+        if let Err(error) = self.leave_batch("COMMIT") {
             *self.cache.borrow_mut() = Cache::default();
             let _ = self.leave_batch("ROLLBACK");
             return Err(error);
         }
         let wal = match &self.wal {
             // The log exists while the connection is open in WAL mode.
-            Some(path) => Some(std::fs::File::open(path).map_err(from_sql_err)?),
-            None => None,
+            Some(path) if changed => Some(std::fs::File::open(path).map_err(from_sql_err)?),
+            _ => None,
         };
         Ok(WalSync { wal })
     }
@@ -727,8 +731,10 @@ impl Store {
     pub fn set_run_interrupted(&mut self, interrupted: bool) -> Result<()> {
         self.conn
             .prepare_cached(
+                // Unchanged, no row is changed: an idle run's batch stays
+                // empty and is not synced.
                 "INSERT INTO run_state (key, value) VALUES ('interrupted', ?1)
-             ON CONFLICT (key) DO UPDATE SET value = ?1",
+             ON CONFLICT (key) DO UPDATE SET value = ?1 WHERE value <> ?1",
             )?
             .execute(params![if interrupted { "1" } else { "0" }])?;
         Ok(())
@@ -1217,5 +1223,13 @@ mod tests {
                 .wal
                 .is_none()
         );
+        // A batch that changed nothing (an idle run's) has nothing to sync.
+        store.set_run_interrupted(false).unwrap();
+        store.begin_batch().unwrap();
+        store.set_run_interrupted(false).unwrap();
+        assert!(store.end_batch_unsynced().unwrap().wal.is_none());
+        store.begin_batch().unwrap();
+        store.set_run_interrupted(true).unwrap();
+        assert!(store.end_batch_unsynced().unwrap().wal.is_some());
     }
 }
