@@ -1,10 +1,10 @@
 //! The second half of a batch, after its commit: the commit is synced to disk
 //! (the main thread commits without waiting for it), then the letters are
-//! marked done in their source and the messages handed to the transport. It touches no
-//! database, so it can run on a thread of its own while the next batch is
-//! planned (the file outbox and the Maildir cost a third of a run in system
-//! calls); what it did comes back as an [`Outcome`] that the run writes into
-//! the database with the next batch.
+//! marked done in their source and the messages handed to the transport. It
+//! touches no database, so it can run on a thread of its own while the next
+//! batch is planned (the file outbox and the Maildir cost a third of a run in
+//! system calls); what it did comes back as an [`Outcome`] that the run
+//! writes into the database with the next batch.
 
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
@@ -52,10 +52,10 @@ pub struct Finisher<'a> {
 }
 
 impl Finisher<'_> {
-    /// Syncs the commit, marks the letters done, then sends the messages in order: each is
-    /// appended to the sent log as soon as the transport took it, so that a
-    /// crash of the process sends at most the message in flight again. A
-    /// transient failure stops the sending until the next job.
+    /// Syncs the commit, marks the letters done, then sends the messages in
+    /// order: each is appended to the sent log as soon as the transport took
+    /// it, so that a crash of the process sends at most the message in flight
+    /// again. A transient failure stops the sending until the next job.
     pub fn run(&mut self, job: Job) -> Outcome {
         let mut outcome = Outcome::default();
         if let Err(error) = self.work(job, &mut outcome) {
