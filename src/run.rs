@@ -10,7 +10,7 @@
 //! main one plans and writes them in batches, and one syncs each committed
 //! batch to disk, marks its letters done and sends its messages (`finish`).
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::fs::{File, TryLockError};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -306,11 +306,19 @@ struct Entry {
 struct Batch {
     entries: Vec<Entry>,
     /// Games with a move whose delivery (a forward) is waiting in this batch,
-    /// and in the job out: the next letter in such a game must see the date
-    /// it is delivered, so the batch ends and the job is waited for before
+    /// and in the jobs out: the next letter in such a game must see the date
+    /// it is delivered, so the batch ends and the jobs are waited for before
     /// it is planned.
     delivering: HashSet<String>,
-    in_flight: HashSet<String>,
+    /// The jobs out, oldest first.
+    out: VecDeque<JobOut>,
+}
+
+/// A job given to the worker whose outcome is not yet written.
+struct JobOut {
+    delivering: HashSet<String>,
+    /// Its messages: they are not given again to the next job.
+    messages: HashSet<i64>,
 }
 
 impl Batch {
@@ -327,9 +335,10 @@ impl Batch {
         });
     }
 
-    /// Commits the batch with what the job before it did, and gives the
-    /// worker its letters to mark done and its messages to send (see
-    /// [`finish`]); then opens the next batch.
+    /// Commits the batch with what the oldest job out did (if as many are
+    /// out as the worker holds), and gives the worker its letters to mark
+    /// done and its messages to send (see [`finish`]); then opens the next
+    /// batch.
     fn finish(
         &mut self,
         store: &mut Store,
@@ -338,14 +347,24 @@ impl Batch {
         summary: &mut Summary,
         events: &mut dyn FnMut(Event),
     ) -> Result<(), String> {
-        self.collect(store, worker, clerk, summary, events)?;
+        while self.out.len() >= worker.capacity() {
+            self.collect_oldest(store, worker, clerk, summary, events)?;
+        }
         // The worker syncs the commit before it acts on the batch.
         let sync = store.end_batch_unsynced().map_err(database)?;
-        // No job is out: what the sent log holds is committed now (on disk
-        // once the job's sync returns; a power cut before it can only make
-        // the next run send those messages again, as one in flight).
-        store.clear_sent_log().map_err(database)?;
+        if self.out.is_empty() {
+            // No job is out: what the sent log holds is committed now (on
+            // disk once the job's sync returns; a power cut before it can only
+            // make the next run send those messages again, as one in flight).
+            store.clear_sent_log().map_err(database)?;
+        }
         let entries = std::mem::take(&mut self.entries);
+        let mut queue = store.pending(clerk.clock.now).map_err(database)?;
+        queue.retain(|item| !self.out.iter().any(|job| job.messages.contains(&item.id)));
+        self.out.push_back(JobOut {
+            delivering: std::mem::take(&mut self.delivering),
+            messages: queue.iter().map(|item| item.id).collect(),
+        });
         let job = Job {
             sync,
             done: entries.iter().filter_map(|e| e.done.clone()).collect(),
@@ -353,16 +372,32 @@ impl Batch {
                 .into_iter()
                 .map(|e| (e.events, e.last_message))
                 .collect(),
-            queue: store.pending(clerk.clock.now).map_err(database)?,
+            queue,
             now: clerk.clock.now,
             today: clerk.clock.today,
         };
         worker.start(job)?;
-        self.in_flight = std::mem::take(&mut self.delivering);
         store.begin_batch().map_err(database)
     }
 
-    /// Waits for the job out and writes what it did into the open batch.
+    /// Waits for the oldest job out and writes what it did into the open
+    /// batch.
+    fn collect_oldest(
+        &mut self,
+        store: &mut Store,
+        worker: &mut Worker<'_>,
+        clerk: &Clerk<'_>,
+        summary: &mut Summary,
+        events: &mut dyn FnMut(Event),
+    ) -> Result<(), String> {
+        self.out.pop_front();
+        match worker.wait()? {
+            Some(outcome) => record(store, outcome, clerk, summary, events),
+            None => Ok(()),
+        }
+    }
+
+    /// Waits for every job out and writes what they did into the open batch.
     fn collect(
         &mut self,
         store: &mut Store,
@@ -371,16 +406,15 @@ impl Batch {
         summary: &mut Summary,
         events: &mut dyn FnMut(Event),
     ) -> Result<(), String> {
-        if let Some(outcome) = worker.wait()? {
-            record(store, outcome, clerk, summary, events)?;
+        while !self.out.is_empty() {
+            self.collect_oldest(store, worker, clerk, summary, events)?;
         }
-        self.in_flight.clear();
         Ok(())
     }
 
     /// Whether a letter in `game` must wait for a delivery in flight.
     fn delivers_to(&self, game: &str) -> bool {
-        self.delivering.contains(game) || self.in_flight.contains(game)
+        self.delivering.contains(game) || self.out.iter().any(|job| job.delivering.contains(game))
     }
 }
 

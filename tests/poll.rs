@@ -1240,21 +1240,23 @@ fn poll_refreshes_the_report_when_the_config_asks() {
 
 #[test]
 fn an_answer_a_batch_later_sees_the_delivery_still_being_sent() {
-    // One poll of more letters than a batch holds (500): White's move, whose
-    // forward goes out with the first batch on the sending thread; 600 copies
-    // of it (duplicates, each a letter of the batch); then Black's answer,
-    // planned in the second batch, which must see the day the forward was
-    // delivered even if the first batch is still being sent.
+    // One poll of more letters than two batches hold (500 each): White's
+    // move, whose forward goes out with the first batch on the sending
+    // thread; 1,100 copies of it (duplicates, each a letter of a batch); then
+    // Black's answer, planned in the third batch, which must see the day the
+    // forward was delivered even if the first batch is still being sent. The
+    // second batch is given to the threads while the first is still out:
+    // its queue must not hold the first one's messages again.
     let mut t = Tournament::new();
     let first = t.letter(WHITE, "2026-11-03", "Game 1", W1);
     let raw = std::fs::read(&first).unwrap();
-    for _ in 0..600 {
+    for _ in 0..1100 {
         t.deliver_raw(&raw);
     }
     let answer = "Game 1\n1... e5\nTime: 2/0\nDates: 2026-11-03, 2026-11-07, 2026-11-07\n";
     t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", answer);
     let out = t.poll("2026-11-07");
-    assert_eq!(out.stdout.matches("duplicate").count(), 600);
+    assert_eq!(out.stdout.matches("duplicate").count(), 1100);
     assert_eq!(
         kinds(&t.new_mail()),
         [

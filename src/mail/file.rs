@@ -2,7 +2,7 @@
 //! written as a file without a name and named once whole (or, where the
 //! filesystem cannot, through a temporary name), so that a reader never sees
 //! half a message, and synced to disk in one `syncfs` per batch
-//! ([`Transport::flush`]) before the clerk records the batch as sent.
+//! ([`Transport::syncer`]) before the clerk records the batch as sent.
 
 use std::fs;
 use std::io::{self, Write};
@@ -11,14 +11,13 @@ use std::path::{Path, PathBuf};
 
 use rustix::fs::{AtFlags, CWD, Mode, OFlags};
 
-use super::{MailError, Receipt, Transport};
+use super::{MailError, Receipt, Syncer, Transport};
 
 pub struct FileTransport {
     dir: PathBuf,
     /// Files in the folder, counted at the first send: an idle run never
     /// lists a folder that grows by every message of the season.
     count: Option<usize>,
-    unsynced: bool,
 }
 
 impl FileTransport {
@@ -30,7 +29,6 @@ impl FileTransport {
         Ok(FileTransport {
             dir: dir.to_path_buf(),
             count: None,
-            unsynced: false,
         })
     }
 }
@@ -42,7 +40,6 @@ impl Transport for FileTransport {
             None => fs::read_dir(&self.dir).map_or(0, |entries| entries.count()) + 1,
         };
         self.count = Some(count);
-        self.unsynced = true;
         let first = recipients.first().map_or("nobody", String::as_str);
         let safe: String = first
             .chars()
@@ -67,20 +64,18 @@ impl Transport for FileTransport {
         })
     }
 
-    fn flush(&mut self) -> Result<(), MailError> {
-        if !self.unsynced {
-            return Ok(());
-        }
-        let error = |error: std::io::Error| MailError {
-            message: format!("cannot sync {}: {error}", self.dir.display()),
-            transient: true,
-        };
-        let dir = fs::File::open(&self.dir).map_err(error)?;
-        // One syncfs writes every file of the batch and the folder's entries;
-        // an fsync per message costs a disk flush per message.
-        rustix::fs::syncfs(&dir).map_err(|e| error(e.into()))?;
-        self.unsynced = false;
-        Ok(())
+    fn syncer(&self) -> Option<Syncer> {
+        let dir = self.dir.clone();
+        Some(Box::new(move || {
+            let error = |error: std::io::Error| MailError {
+                message: format!("cannot sync {}: {error}", dir.display()),
+                transient: true,
+            };
+            let folder = fs::File::open(&dir).map_err(error)?;
+            // One syncfs writes every file of the batch and the folder's
+            // entries; an fsync per message costs a disk flush per message.
+            rustix::fs::syncfs(&folder).map_err(|e| error(e.into()))
+        }))
     }
 }
 
@@ -134,7 +129,7 @@ mod tests {
         let second = "Subject: два\r\n\r\nход\r\n".as_bytes();
         transport.send(&["a@x.example".into()], first).unwrap();
         let receipt = transport.send(&["b c@y.example".into()], second).unwrap();
-        transport.flush().unwrap();
+        (transport.syncer().unwrap())().unwrap();
         assert_eq!(
             listing(dir.path()),
             ["000001-a@x.example.eml", "000002-b_c@y.example.eml"]

@@ -74,10 +74,15 @@ pub struct Receipt {
 pub trait Transport: Send {
     fn send(&mut self, recipients: &[String], raw: &[u8]) -> Result<Receipt, MailError>;
 
-    /// Makes every message accepted so far durable, before the clerk records
-    /// them as sent. A post office is durable on its 250 reply; a folder of
-    /// files is not until it is synced.
-    fn flush(&mut self) -> Result<(), MailError> {
-        Ok(())
+    /// What makes every message accepted so far durable, before the clerk
+    /// records them as sent; `None` where accepting is durable (a post
+    /// office's 250 reply). A folder of files is not until it is synced. A
+    /// handle of its own, so that a run can sync one batch's messages on
+    /// one thread while the next batch's are sent on another.
+    fn syncer(&self) -> Option<Syncer> {
+        None
     }
 }
+
+/// Makes durable what a transport accepted until it was called.
+pub type Syncer = Box<dyn FnMut() -> Result<(), MailError> + Send>;
