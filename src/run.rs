@@ -568,6 +568,12 @@ pub fn poll(
         progress(total, total);
         // The calendar sees every delivery of the letters.
         batch.finish(store, &mut worker, clerk, &mut summary, events)?;
+        if threads {
+            // While the threads finish the letters' last batches.
+            store.end_batch().map_err(database)?;
+            store.checkpoint().map_err(database)?;
+            store.begin_batch().map_err(database)?;
+        }
         batch.collect(store, &mut worker, clerk, &mut summary, events)?;
         keep_calendar(config, clerk, store, &mut batch)?;
         store.set_run_interrupted(false).map_err(database)?;
