@@ -161,7 +161,9 @@ fn send_pending(
     events: &mut dyn FnMut(Event),
 ) -> Result<(), String> {
     let job = Job {
-        queue: store.pending(clerk.clock.now).map_err(database)?,
+        queue: store
+            .pending(clerk.clock.now, |_| false)
+            .map_err(database)?,
         now: clerk.clock.now,
         today: clerk.clock.today,
         ..Job::default()
@@ -359,8 +361,8 @@ impl Batch {
             store.clear_sent_log().map_err(database)?;
         }
         let entries = std::mem::take(&mut self.entries);
-        let mut queue = store.pending(clerk.clock.now).map_err(database)?;
-        queue.retain(|item| !self.out.iter().any(|job| job.messages.contains(&item.id)));
+        let out = |id| self.out.iter().any(|job| job.messages.contains(&id));
+        let queue = store.pending(clerk.clock.now, out).map_err(database)?;
         self.out.push_back(JobOut {
             delivering: std::mem::take(&mut self.delivering),
             messages: queue.iter().map(|item| item.id).collect(),

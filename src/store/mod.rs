@@ -90,7 +90,7 @@ pub struct StoredGame {
 }
 
 /// A message waiting in, or sent from, the outbox.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutboxItem {
     pub id: i64,
     pub game: Option<String>,
@@ -183,6 +183,11 @@ struct Cache {
     /// The source keys of the letters that failed on an earlier run, read
     /// once: a letter that goes through is forgotten only if it is there.
     failing: Option<HashSet<String>>,
+    /// Messages written since [`Store::pending`] last ran, with their bytes,
+    /// oldest first: it gives them from here instead of reading them back
+    /// (with the messages of the jobs out, that was three rows read for one
+    /// given).
+    written: Vec<OutboxItem>,
 }
 
 /// How long a message that failed `attempts` times waits before the next try.
@@ -540,42 +545,63 @@ impl Store {
             .collect()
     }
 
-    /// Messages not yet sent and due for a try at `now`, oldest first. A
+    /// Messages not yet sent and due for a try at `now`, oldest first,
+    /// but for those `skip` names (given to a job that is still out). A
     /// message that failed waits 5 minutes, then 10, 20, … up to 6 hours.
-    pub fn pending(&self, now: DateTime<Utc>) -> Result<Vec<OutboxItem>> {
-        let mut statement = self.conn.prepare_cached(
+    pub fn pending(
+        &self,
+        now: DateTime<Utc>,
+        skip: impl Fn(i64) -> bool,
+    ) -> Result<Vec<OutboxItem>> {
+        let written = std::mem::take(&mut self.cache.borrow_mut().written);
+        let mut written = written.into_iter().peekable();
+        let unsent: Vec<i64> = self
+            .conn
+            .prepare_cached(
+                "SELECT id FROM outbox WHERE sent_at IS NULL AND failed = 0 ORDER BY id",
+            )?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_>>()?;
+        let mut read = self.conn.prepare_cached(
             "SELECT o.id, game_id, kind, recipients, message_id, raw, delivers_game, delivers_ply,
                     attempts, last_attempt
              FROM outbox o JOIN outbox_raw r ON r.id = o.id
-             WHERE sent_at IS NULL AND failed = 0 ORDER BY o.id",
+             WHERE o.id = ?1",
         )?;
-        let rows = statement.query_map([], |r| {
-            let recipients: String = r.get(3)?;
-            let delivers_game: Option<String> = r.get(6)?;
-            let delivers_ply: Option<i64> = r.get(7)?;
-            let last_attempt: Option<String> = r.get(9)?;
-            Ok((
-                OutboxItem {
-                    id: r.get(0)?,
-                    game: r.get(1)?,
-                    kind: r.get(2)?,
-                    recipients: recipients
-                        .split(',')
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_string)
-                        .collect(),
-                    message_id: r.get(4)?,
-                    raw: r.get(5)?,
-                    delivers: delivers_game
-                        .zip(delivers_ply.and_then(|ply| usize::try_from(ply).ok())),
-                    attempts: r.get(8)?,
-                },
-                last_attempt.and_then(|t| DateTime::parse_from_rfc3339(&t).ok()),
-            ))
-        })?;
         let mut due = Vec::new();
-        for row in rows {
-            let (item, last) = row?;
+        for id in unsent {
+            while written.next_if(|item| item.id < id).is_some() {}
+            if skip(id) {
+                continue;
+            }
+            if let Some(item) = written.next_if(|item| item.id == id) {
+                due.push(item);
+                continue;
+            }
+            let (item, last) = read.query_row([id], |r| {
+                let recipients: String = r.get(3)?;
+                let delivers_game: Option<String> = r.get(6)?;
+                let delivers_ply: Option<i64> = r.get(7)?;
+                let last_attempt: Option<String> = r.get(9)?;
+                Ok((
+                    OutboxItem {
+                        id: r.get(0)?,
+                        game: r.get(1)?,
+                        kind: r.get(2)?,
+                        recipients: recipients
+                            .split(',')
+                            .filter(|s| !s.is_empty())
+                            .map(str::to_string)
+                            .collect(),
+                        message_id: r.get(4)?,
+                        raw: r.get(5)?,
+                        delivers: delivers_game
+                            .zip(delivers_ply.and_then(|ply| usize::try_from(ply).ok())),
+                        attempts: r.get(8)?,
+                    },
+                    last_attempt.and_then(|t| DateTime::parse_from_rfc3339(&t).ok()),
+                ))
+            })?;
             let wait = retry_delay(item.attempts);
             if last.is_none_or(|last| now >= last.with_timezone(&Utc) + wait) {
                 due.push(item);
@@ -985,15 +1011,25 @@ impl Writer<'_> {
         self.tx
             .prepare_cached("INSERT INTO outbox_raw (id, raw) VALUES (?1, ?2)")?
             .execute(params![id, message.raw])?;
+        let mut cache = self.cache.borrow_mut();
         if let Some(first) = message.recipients.first()
-            && let Some(kinds) = self
-                .cache
-                .borrow_mut()
-                .replies
-                .get_mut(&(first.clone(), created_on))
+            && let Some(kinds) = cache.replies.get_mut(&(first.clone(), created_on))
         {
             kinds.push(message.kind.clone());
         }
+        cache.written.push(OutboxItem {
+            id,
+            game: message.game.clone(),
+            kind: message.kind.clone(),
+            recipients: message.recipients.clone(),
+            message_id: message.message_id.clone(),
+            raw: message.raw.clone(),
+            delivers: message
+                .delivers
+                .zip(message.game.clone())
+                .map(|(ply, game)| (game, ply)),
+            attempts: 0,
+        });
         Ok(id)
     }
 }
@@ -1064,7 +1100,7 @@ mod tests {
         let now = DateTime::parse_from_rfc3339("2026-11-07T10:00:00Z")
             .unwrap()
             .with_timezone(&Utc);
-        let item = store.pending(now).unwrap().remove(0);
+        let item = store.pending(now, |_| false).unwrap().remove(0);
         store
             .record_sent(&[Sent::new(&item, now, "250 ok", day(7))])
             .unwrap();
@@ -1270,5 +1306,50 @@ mod tests {
         std::fs::copy(&path, &copy).unwrap();
         assert_eq!(fresh(&Store::open(&copy).unwrap(), "1").moves.len(), 1);
         Store::in_memory().unwrap().checkpoint().unwrap();
+    }
+
+    #[test]
+    fn pending_gives_the_messages_just_written_as_the_database_holds_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite");
+        let mut store = Store::open(&path).unwrap();
+        let message = |n: usize, game: Option<&str>, delivers: Option<usize>| NewOutbox {
+            game: game.map(str::to_string),
+            kind: "forward".into(),
+            recipients: vec![format!("p{n}@x.example"), "cc@x.example".into()],
+            message_id: format!("<m{n}@x.example>"),
+            raw: format!("message {n}").into_bytes(),
+            delivers,
+        };
+        let now = DateTime::UNIX_EPOCH;
+        store
+            .write(|w| w.outbox(&message(0, None, None), day(6)))
+            .unwrap();
+        // One from an earlier batch, still out with a job: not given again.
+        let earlier = store.pending(now, |_| false).unwrap();
+        assert_eq!(earlier.len(), 1);
+        store.begin_batch().unwrap();
+        for n in 1..4 {
+            store
+                .write(|w| w.outbox(&message(n, Some("7"), Some(n)), day(6)))
+                .unwrap();
+        }
+        store.end_batch().unwrap();
+        let given = store.pending(now, |id| id == earlier[0].id).unwrap();
+        // What another connection reads from the database, without memory.
+        let read = Store::open(&path).unwrap().pending(now, |_| false).unwrap();
+        assert_eq!(read.len(), 4);
+        assert_eq!(given, read[1..]);
+        assert_eq!(given[0].delivers, Some(("7".to_string(), 1)));
+        // Given once from memory: the next call reads them, as any other.
+        assert_eq!(store.pending(now, |_| false).unwrap(), read);
+        // A message written in a batch that failed is not given.
+        store.begin_batch().unwrap();
+        store
+            .write(|w| w.outbox(&message(9, None, None), day(6)))
+            .unwrap();
+        let failed = store.write(|w| w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)"));
+        assert!(failed.is_err());
+        assert_eq!(store.pending(now, |_| false).unwrap(), read);
     }
 }

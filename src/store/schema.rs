@@ -159,7 +159,9 @@ mod tests {
                 .collect::<Vec<_>>(),
             [(&b"one"[..], true), (&b"two"[..], false)]
         );
-        let pending = store.pending(chrono::DateTime::UNIX_EPOCH).unwrap();
+        let pending = store
+            .pending(chrono::DateTime::UNIX_EPOCH, |_| false)
+            .unwrap();
         assert_eq!(pending.len(), 1);
         assert_eq!(pending[0].raw, b"two");
         assert_eq!(pending[0].message_id, "<2@x>");
