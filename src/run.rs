@@ -6,9 +6,10 @@
 //! fails (an error, or a panic caught around it) stays in the source for the
 //! next run; the others go on.
 //!
-//! Three threads share a run (see [`poll`]): one reads letters ahead, the
-//! main one plans and writes them in batches, and one syncs each committed
-//! batch to disk, marks its letters done and sends its messages (`finish`).
+//! Four threads share a run (see [`poll`]): one reads letters ahead, the
+//! main one plans and writes them in batches, one syncs each committed batch
+//! to disk, marks its letters done and sends its messages, and one makes
+//! those messages durable while the next batch is sent (`finish`).
 
 use std::collections::{HashSet, VecDeque};
 use std::fs::{File, TryLockError};
@@ -425,9 +426,9 @@ impl Batch {
 ///
 /// Letters are planned one by one, each seeing the writes of those before
 /// it, and written in batches of [`BATCH_LETTERS`]: one durable commit, then
-/// the letters are marked done and the messages sent, on a thread of their
-/// own while the next batch is planned; the sends are written into the
-/// database with that next batch. A run that finds the previous one ended
+/// the letters are marked done and the messages sent (and synced), on
+/// threads of their own while the next batches are planned; the sends are
+/// written into the database with a later batch. A run that finds the previous one ended
 /// inside a batch (a crash, not a caught panic) works letter by letter on
 /// one thread, so that a letter which kills the process cannot take the
 /// others of its batch down with it run after run.

@@ -1,7 +1,9 @@
 //! The sent log: one line per message the transport took, appended at once
 //! (a crash of the process cannot lose a finished `write`), written into the
-//! database with the next batch and removed once that batch is committed. On
-//! opening, a log left by a crash is written into the database first.
+//! database with a later batch, and removed once no job is out and all it
+//! holds is committed (in a run of many letters, at its end). A line written
+//! twice changes nothing. On opening, a log left by a crash is written into
+//! the database first.
 //!
 //! The sending thread appends through an instance of its own; the store
 //! removes the file only while no job is sending (see `run`).
