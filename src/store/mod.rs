@@ -24,6 +24,13 @@ use crate::rules::{DutyKey, Fraction, Row, Status, Suspension};
 
 pub type Result<T> = std::result::Result<T, rusqlite::Error>;
 
+/// The page size of a new database.
+const PAGE_SIZE: i64 = 8192;
+
+/// How long the write-ahead log grows before SQLite copies it into the
+/// database: 40 MB (SQLite's default is 4 MB; see `Store::setup`).
+const WAL_CHECKPOINT_BYTES: i64 = 40_960_000;
+
 /// Where a letter ended up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Disposition {
@@ -254,6 +261,12 @@ impl Store {
 
     fn setup(mut conn: Connection) -> Result<Store> {
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        // A new database gets 8 KB pages: a batch's commit writes its frames
+        // with half the system calls of 4 KB ones, and a checkpoint reads
+        // them back with half (benches/README.md, change 31). SQLite sets
+        // the size only before the first table; an older database keeps
+        // its own.
+        conn.pragma_update(None, "page_size", PAGE_SIZE)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         // Full durability: a commit is on disk before mail is marked done or sent.
         conn.pragma_update(None, "synchronous", "FULL")?;
@@ -265,10 +278,11 @@ impl Store {
         // pages that the next batch dirties again. An 8 MB cache and a
         // checkpoint every 10,000 pages (40 MB of WAL at most) write 49,000
         // pages instead of 74,000 for 10,000 letters (benches/README.md,
-        // change 16).
+        // change 16). The checkpoint is set in bytes: pages of any size.
         conn.pragma_update(None, "cache_size", -8000)?;
-        conn.pragma_update(None, "wal_autocheckpoint", 10_000)?;
         schema::migrate(&mut conn)?;
+        let page_size: i64 = conn.query_row("PRAGMA page_size", [], |row| row.get(0))?;
+        conn.pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_BYTES / page_size)?;
         Ok(Store {
             conn,
             batch: false,
@@ -395,9 +409,11 @@ impl Store {
         if let Some(Some(game)) = ours {
             return Ok(Some(game));
         }
+        // A letter with a Message-ID is stored under `mid:<id>`
+        // (`clerk::dedup_key`), and only then has one.
         self.conn
             .prepare_cached(
-                "SELECT game_id FROM letters WHERE message_id = ?1 AND game_id IS NOT NULL",
+                "SELECT game_id FROM letters WHERE dedup_key = 'mid:' || ?1 AND game_id IS NOT NULL",
             )?
             .query_row(params![message_id], |row| row.get(0))
             .optional()
@@ -1233,6 +1249,39 @@ mod tests {
         store.forget_failure("b").unwrap();
         assert_eq!(runs(&store, "b"), None);
         assert_eq!(store.record_failure("a", "broken", at).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_new_database_has_8_kb_pages_and_an_old_one_keeps_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let pragma = |store: &Store, name: &str| -> i64 {
+            store
+                .conn
+                .query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
+                .unwrap()
+        };
+        let new = dir.path().join("new.sqlite");
+        let store = Store::open(&new).unwrap();
+        assert_eq!(pragma(&store, "page_size"), 8192);
+        assert_eq!(pragma(&store, "wal_autocheckpoint"), 5000);
+        drop(store);
+        let store = Store::open(&new).unwrap();
+        assert_eq!(pragma(&store, "page_size"), 8192, "reopened");
+
+        // A database made by an earlier version, with SQLite's 4 KB pages.
+        let old = dir.path().join("old.sqlite");
+        let conn = Connection::open(&old).unwrap();
+        conn.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (x);")
+            .unwrap();
+        drop(conn);
+        let mut store = Store::open(&old).unwrap();
+        assert_eq!(pragma(&store, "page_size"), 4096);
+        assert_eq!(pragma(&store, "wal_autocheckpoint"), 10_000);
+        let rows = vec![row(Color::White, "e4", 3)];
+        store
+            .write(|w| w.game("1", &GameRow::default(), &rows, 0, None))
+            .unwrap();
+        assert_eq!(fresh(&Store::open(&old).unwrap(), "1").moves.len(), 1);
     }
 
     #[test]
