@@ -17,7 +17,7 @@ use shakmaty::{ByColor, Color};
 
 use crate::chart::{self, Chart};
 use crate::config::{Config, GameConfig, Player};
-use crate::game::{Game, ply_label};
+use crate::game::{Game, Replays, ply_label};
 use crate::letter::{self, Decision, Keyword, Letter, ReadErrorKind};
 use crate::mail::Envelope;
 use crate::mail::compose::{Attachment, Outgoing, Recipient};
@@ -111,6 +111,16 @@ pub struct GameState {
 
 impl GameState {
     pub fn load(config: &Config, store: &Store, game: &GameConfig) -> Result<GameState, String> {
+        GameState::load_replaying(config, store, game, &Replays::default())
+    }
+
+    /// Loads a game, its record rebuilt past what `replays` knows of it.
+    pub fn load_replaying(
+        config: &Config,
+        store: &Store,
+        game: &GameConfig,
+        replays: &Replays,
+    ) -> Result<GameState, String> {
         let stored = store
             .load_game(&game.id)
             .map_err(|e| format!("game {}: {e}", game.id))?;
@@ -131,7 +141,8 @@ impl GameState {
             },
         );
         let sans: Vec<&str> = stored.moves.iter().map(|row| row.san.as_str()).collect();
-        let board = Game::from_sans(&sans, stored.row.held.clone())
+        let board = replays
+            .game(&game.id, &sans, stored.row.held.clone())
             .map_err(|e| format!("game {}: stored moves: {e}", game.id))?;
         let mut ledger = Ledger::new(calendar);
         ledger.rows = stored.moves;
@@ -386,6 +397,8 @@ pub struct Clerk<'a> {
     pub config: &'a Config,
     pub templates: &'a Templates,
     pub clock: Clock,
+    /// The games' records as the run's letters left them.
+    pub replays: Replays,
 }
 
 impl<'a> Clerk<'a> {
@@ -839,7 +852,7 @@ impl<'a> Clerk<'a> {
                 return Ok(plan);
             }
         };
-        let mut state = GameState::load(self.config, store, &game_config)?;
+        let mut state = GameState::load_replaying(self.config, store, &game_config, &self.replays)?;
         let color = state
             .color_of(&player.email)
             .ok_or("player not in the game")?;
@@ -1799,7 +1812,7 @@ impl Clerk<'_> {
             };
             return self.refuse_arbiter(None, mail, read, "no such game", reason, plan);
         };
-        let mut state = GameState::load(self.config, store, &game_config)?;
+        let mut state = GameState::load_replaying(self.config, store, &game_config, &self.replays)?;
         stored.game = Some(state.id().to_string());
         let Some(suspension) = state
             .ledger

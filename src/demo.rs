@@ -12,6 +12,7 @@ use chrono::{NaiveDate, TimeZone, Utc};
 
 use crate::clerk::{Clerk, Clock, Event, GameState};
 use crate::config::Config;
+use crate::game::Replays;
 use crate::mail::file::FileTransport;
 use crate::mail::maildir::Maildir;
 use crate::render::{self, Templates};
@@ -178,6 +179,7 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
             config: &config,
             templates: &templates,
             clock: Clock { today, now: noon },
+            replays: Replays::default(),
         };
         let mut lines = Vec::new();
         let summary = run::poll(

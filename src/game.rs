@@ -5,6 +5,8 @@
 //! [`Game::apply`] either returns the next record or the reason the letter's
 //! moves cannot stand, leaving the record untouched.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
@@ -68,6 +70,44 @@ pub struct Game {
     played: Vec<Played>,
     held: Vec<HeldVariant>,
     end: Option<End>,
+}
+
+/// Records already rebuilt from their stored moves, by game, so that the
+/// next letter of a game replays only the moves stored since: each letter
+/// replayed its whole game before, a move generation or two per ply
+/// (benches/README.md, change 32). A record is used only while its moves
+/// are the first ones stored, so a record rolled back or changed in any way
+/// is rebuilt from the start.
+#[derive(Debug, Default)]
+pub struct Replays {
+    games: RefCell<HashMap<String, Game>>,
+}
+
+impl Replays {
+    /// The record of game `id` after `sans`, as [`Game::from_sans`] gives it.
+    pub fn game(&self, id: &str, sans: &[&str], held: Vec<HeldVariant>) -> Result<Game, String> {
+        let mut games = self.games.borrow_mut();
+        let known = games.get(id).filter(|known| {
+            known.played.len() <= sans.len()
+                && known.played.iter().zip(sans).all(|(p, san)| p.san == *san)
+        });
+        let mut game = match known {
+            Some(known) if known.played.len() == sans.len() => known.clone(),
+            Some(known) => {
+                let mut game = known.clone();
+                game.replay(&sans[known.played.len()..])?;
+                games.insert(id.to_string(), game.clone());
+                game
+            }
+            None => {
+                let game = Game::from_sans(sans, Vec::new())?;
+                games.insert(id.to_string(), game.clone());
+                game
+            }
+        };
+        game.held = held;
+        Ok(game)
+    }
 }
 
 /// What a letter did to the record.
@@ -252,21 +292,28 @@ impl Game {
 
     /// The record rebuilt from its moves in SAN, as stored.
     pub fn from_sans<S: AsRef<str>>(sans: &[S], held: Vec<HeldVariant>) -> Result<Game, String> {
-        // Every letter replays its game: each move is resolved once, and the
-        // end of the game is looked for after the last one only (no move is
-        // stored after a mate).
         let mut game = Game::new();
-        for (ply, san) in sans.iter().enumerate() {
-            let san = san.as_ref();
-            let mv = San::from_ascii(san.as_bytes())
-                .map_err(|_| format!("{}{san}: not SAN", ply_label(ply)))?
-                .to_move(&game.position)
-                .map_err(|e| format!("{}{san}: {e}", ply_label(ply)))?;
-            game.play(mv);
-        }
-        game.end = game.end_of_position();
+        game.replay(sans)?;
         game.held = held;
         Ok(game)
+    }
+
+    /// Plays stored moves after the record's own: each move is resolved
+    /// once, and the end of the game is looked for after the last one only
+    /// (no move is stored after a mate).
+    fn replay<S: AsRef<str>>(&mut self, sans: &[S]) -> Result<(), String> {
+        let first = self.played.len();
+        for (index, san) in sans.iter().enumerate() {
+            let san = san.as_ref();
+            let ply = first + index;
+            let mv = San::from_ascii(san.as_bytes())
+                .map_err(|_| format!("{}{san}: not SAN", ply_label(ply)))?
+                .to_move(&self.position)
+                .map_err(|e| format!("{}{san}: {e}", ply_label(ply)))?;
+            self.play(mv);
+        }
+        self.end = self.end_of_position();
+        Ok(())
     }
 
     pub fn moves(&self) -> &[Played] {
@@ -565,6 +612,62 @@ mod tests {
         assert_eq!(game("e4 e5 Ng1f3").sans(), ["e4", "e5", "Nf3"]);
         assert_eq!(game("d4 d5 Nf3 Nf6 Nbd2").sans()[4], "Nbd2");
         assert!(Game::from_sans(&["e4", "e5", "Nbf3"], Vec::new()).is_err());
+    }
+
+    #[test]
+    fn a_record_replayed_in_steps_is_the_record_replayed_at_once() {
+        let replays = Replays::default();
+        let same = |sans: &[&str], replayed: &Game| {
+            let whole = Game::from_sans(sans, Vec::new()).unwrap();
+            assert_eq!(replayed.sans(), whole.sans(), "{sans:?}");
+            assert_eq!(
+                format!("{:?}", replayed.position()),
+                format!("{:?}", whole.position())
+            );
+            assert_eq!(replayed.end(), whole.end(), "{sans:?}");
+        };
+        let moves = ["f3", "e5", "g4", "Qh4"];
+        // Stored moves as a run's letters add them, and one letter read again.
+        for (n, held) in [(0, 0), (1, 0), (2, 1), (2, 0), (4, 0)] {
+            let variants = vec![
+                HeldVariant {
+                    author: Color::White,
+                    start_ply: 3,
+                    sans: vec!["Qh4".into()],
+                };
+                held
+            ];
+            let replayed = replays.game("7", &moves[..n], variants.clone()).unwrap();
+            same(&moves[..n], &replayed);
+            assert_eq!(
+                replayed.held(),
+                variants,
+                "the held variants given, not kept"
+            );
+        }
+        assert!(matches!(
+            replays.game("7", &moves, Vec::new()).unwrap().end(),
+            Some(End::Checkmate { .. })
+        ));
+        // Moves taken back (a batch rolled back), another in their place, or
+        // a move that cannot be played: rebuilt from the start, or refused
+        // with the ply it is at, as a whole replay.
+        same(
+            &moves[..1],
+            &replays.game("7", &moves[..1], Vec::new()).unwrap(),
+        );
+        let other = ["f3", "d5", "g4"];
+        same(&other, &replays.game("7", &other, Vec::new()).unwrap());
+        let wrong = ["f3", "d5", "g4", "Qh4"];
+        let error = replays.game("7", &wrong, Vec::new()).unwrap_err();
+        assert_eq!(error, Game::from_sans(&wrong, Vec::new()).unwrap_err());
+        same(&other, &replays.game("7", &other, Vec::new()).unwrap());
+        // Games are kept apart.
+        same(
+            &moves[..2],
+            &replays.game("8", &moves[..2], Vec::new()).unwrap(),
+        );
+        same(&other, &replays.game("7", &other, Vec::new()).unwrap());
     }
 
     fn apply(game: &Game, by: Color, text: &str) -> Result<Applied, Refusal> {

@@ -14,6 +14,7 @@ use chrono::{NaiveDate, Utc};
 use clap::{Parser, Subcommand, ValueEnum};
 use shtempel::clerk::{Clerk, Clock, Event, GameState};
 use shtempel::config::{Config, Source, Transport};
+use shtempel::game::Replays;
 use shtempel::mail::file::FileTransport;
 use shtempel::mail::imap::{ImapSettings, ImapSource};
 use shtempel::mail::maildir::Maildir;
@@ -403,6 +404,7 @@ fn poll(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
         config,
         templates: &templates,
         clock,
+        replays: Replays::default(),
     };
     let progress = Progress::new(json);
     // Someone watching sees each event as it happens; cron and a pipe get
@@ -481,6 +483,7 @@ fn watch(config: &Config, interval: Duration, json: bool) -> Result<u8, Failure>
             config,
             templates: &templates,
             clock: clock(config, now, None),
+            replays: Replays::default(),
         };
         let pass = run::poll(
             config,
@@ -539,6 +542,7 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
         config,
         templates: &templates,
         clock,
+        replays: Replays::default(),
     };
     let plan = clerk.plan(&store, &envelope).map_err(run_error)?;
     let mut out = std::io::stdout().lock();

@@ -625,7 +625,7 @@ fn keep_calendar(
         {
             continue;
         }
-        let state = GameState::load(config, store, game)?;
+        let state = GameState::load_replaying(config, store, game, &clerk.replays)?;
         let plan = clerk.plan_duties(store, state)?;
         let mut last = None;
         if !plan.duties.is_empty() {
