@@ -123,25 +123,59 @@ const MIGRATIONS: &[&str] = &[
     "DROP INDEX letters_message_id;",
 ];
 
+/// Brings the schema up to date, all or nothing: the migrations a database
+/// lacks run in one transaction (one sync for a new database, not one for
+/// each), so a failure leaves it at the version it had.
 pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     let done = usize::try_from(version).unwrap_or(0);
-    for (index, migration) in MIGRATIONS.iter().enumerate().skip(done) {
-        let tx = conn.transaction()?;
-        tx.execute_batch(migration)?;
-        tx.pragma_update(
-            None,
-            "user_version",
-            i64::try_from(index + 1).unwrap_or(i64::MAX),
-        )?;
-        tx.commit()?;
+    if done >= MIGRATIONS.len() {
+        return Ok(());
     }
-    Ok(())
+    let tx = conn.transaction()?;
+    for migration in &MIGRATIONS[done..] {
+        tx.execute_batch(migration)?;
+    }
+    tx.pragma_update(
+        None,
+        "user_version",
+        i64::try_from(MIGRATIONS.len()).unwrap_or(i64::MAX),
+    )?;
+    tx.commit()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_migration_leaves_the_database_as_it_was() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        for migration in &MIGRATIONS[..5] {
+            conn.execute_batch(migration).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 5).unwrap();
+        let count = |conn: &Connection, sql: &str| -> i64 {
+            conn.query_row(sql, [], |r| r.get(0)).unwrap()
+        };
+        // The index migration 7 drops is gone already: 7 fails, and 6,
+        // which went through, is undone with it.
+        conn.execute_batch("DROP INDEX letters_message_id;")
+            .unwrap();
+        assert!(migrate(&mut conn).is_err());
+        assert_eq!(count(&conn, "PRAGMA user_version"), 5);
+        assert_eq!(
+            count(
+                &conn,
+                "SELECT count(*) FROM sqlite_schema WHERE name = 'outbox_raw'"
+            ),
+            0
+        );
+        conn.execute_batch("CREATE INDEX letters_message_id ON letters (message_id);")
+            .unwrap();
+        migrate(&mut conn).unwrap();
+        assert_eq!(count(&conn, "PRAGMA user_version"), MIGRATIONS.len() as i64);
+    }
 
     #[test]
     fn messages_of_a_database_before_version_6_keep_their_bytes() {
