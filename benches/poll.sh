@@ -6,7 +6,8 @@
 #   PARTS="idle" bash benches/poll.sh    # some of: throughput floor idle
 #
 # 1. throughput: one poll over 10,000 new letters (500 games x 20), from a fresh
-#    copy each run: wall time, letters/s, peak RSS (/usr/bin/time -v);
+#    copy each run: wall time, letters/s, peak RSS (/usr/bin/time -v), and its
+#    ratio to the floor (2.) taken over the same copy just before it;
 # 2. the floor: mail-parser alone over the same 10,000 files, and the ratio;
 # 3. idle: a poll with nothing new over 1,000 and over 100,000 stored letters
 #    (500 games x 2 and x 200; the same config, only the history grows), wall
@@ -66,6 +67,7 @@ echo
 echo "== poll over 10,000 new letters (500 games x 20), $RUNS runs =="
 : >"$WORK/walls"
 : >"$WORK/rss"
+: >"$WORK/ratios"
 # Each run in a copy of its own, all removed at the end: ext4 skips inodes
 # freed in the last half minute when it makes files, and a copy made where
 # the last run was just deleted pays seconds of that scan (seen in perf:
@@ -84,6 +86,9 @@ for run in $(seq "$RUNS"); do
     # The letters in the page cache, as a copy just made and as mail just
     # delivered are (a copy made minutes ago may have left it on this VM).
     cat "$WORK/run.$run"/inbox/new/* >/dev/null
+    # The floor over this run's own letters, just before it: the VM's speed
+    # drifts within minutes, so each run is set against a floor taken beside it.
+    floor=$("$BIN/parse-floor" "$WORK/run.$run/inbox/new" | awk '{print $(NF-5)}')
     read -r wall rss < <(cd "$WORK/run.$run" && timed "$CLERK" --config config.toml poll --today "$TODAY")
     read_count=$(grep -o '^poll .*: [0-9]* letter' "$WORK/out.txt" | grep -o '[0-9]* letter' | cut -d' ' -f1)
     [ "$read_count" = 10000 ] || { echo "run $run read $read_count letters, not 10000"; exit 1; }
@@ -93,15 +98,17 @@ for run in $(seq "$RUNS"); do
         grep -E '^(refused|correction|overstep|letter-failed)' "$WORK/out.txt" | head -3
         exit 1
     fi
-    echo "run $run: $wall s, peak RSS $rss KB"
+    ratio=$(awk -v f="$floor" -v w="$wall" 'BEGIN {printf "%.1f", f * w / 10000}')
+    echo "run $run: $wall s, peak RSS $rss KB; floor beside it $floor letters/s: ${ratio}x"
     echo "$wall" >>"$WORK/walls"
+    echo "$ratio" >>"$WORK/ratios"
     echo "$rss" >>"$WORK/rss"
 done
 rm -rf "$WORK"/run.*
 WALL=$(median <"$WORK/walls")
 RSS=$(median <"$WORK/rss")
 RATE=$(awk -v w="$WALL" 'BEGIN {printf "%.0f", 10000 / w}')
-echo "median: $WALL s = $RATE letters/s, peak RSS $((RSS / 1024)) MB"
+echo "median: $WALL s = $RATE letters/s, peak RSS $((RSS / 1024)) MB; ratio to the floor beside each run: median $(median <"$WORK/ratios")x"
 fi
 
 if part floor; then
