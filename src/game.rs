@@ -87,24 +87,19 @@ impl Replays {
     /// The record of game `id` after `sans`, as [`Game::from_sans`] gives it.
     pub fn game(&self, id: &str, sans: &[&str], held: Vec<HeldVariant>) -> Result<Game, String> {
         let mut games = self.games.borrow_mut();
-        let known = games.get(id).filter(|known| {
-            known.played.len() <= sans.len()
-                && known.played.iter().zip(sans).all(|(p, san)| p.san == *san)
-        });
-        let mut game = match known {
-            Some(known) if known.played.len() == sans.len() => known.clone(),
-            Some(known) => {
-                let mut game = known.clone();
-                game.replay(&sans[known.played.len()..])?;
-                games.insert(id.to_string(), game.clone());
-                game
-            }
-            None => {
-                let game = Game::from_sans(sans, Vec::new())?;
-                games.insert(id.to_string(), game.clone());
-                game
-            }
-        };
+        let mut game = games
+            .get(id)
+            .filter(|known| {
+                known.played.len() <= sans.len()
+                    && known.played.iter().zip(sans).all(|(p, san)| p.san == *san)
+            })
+            .cloned()
+            .unwrap_or_default();
+        let kept = game.played.len();
+        if kept < sans.len() {
+            game.replay(&sans[kept..])?;
+            games.insert(id.to_string(), game.clone());
+        }
         game.held = held;
         Ok(game)
     }

@@ -428,10 +428,10 @@ impl Batch {
 /// it, and written in batches of [`BATCH_LETTERS`]: one durable commit, then
 /// the letters are marked done and the messages sent (and synced), on
 /// threads of their own while the next batches are planned; the sends are
-/// written into the database with a later batch. A run that finds the previous one ended
-/// inside a batch (a crash, not a caught panic) works letter by letter on
-/// one thread, so that a letter which kills the process cannot take the
-/// others of its batch down with it run after run.
+/// written into the database with a later batch. A run that finds the
+/// previous one ended inside a batch (a crash, not a caught panic) works
+/// letter by letter on one thread, so that a letter which kills the process
+/// cannot take the others of its batch down with it run after run.
 pub fn poll(
     config: &Config,
     clerk: &Clerk<'_>,

@@ -327,6 +327,16 @@ mod tests {
         }
     }
 
+    /// A source and a transport writing into one journal.
+    fn fakes(failing_sync: bool) -> (Journal, FakeSource, FakeTransport) {
+        let journal = Journal::default();
+        let transport = FakeTransport {
+            journal: journal.clone(),
+            failing_sync,
+        };
+        (journal.clone(), FakeSource(journal), transport)
+    }
+
     fn item(id: i64) -> OutboxItem {
         OutboxItem {
             id,
@@ -355,12 +365,7 @@ mod tests {
 
     #[test]
     fn two_jobs_out_on_the_threads_come_back_in_order_each_synced_after_its_sends() {
-        let journal = Journal::default();
-        let mut source = FakeSource(journal.clone());
-        let mut transport = FakeTransport {
-            journal: journal.clone(),
-            failing_sync: false,
-        };
+        let (journal, mut source, mut transport) = fakes(false);
         let finisher = Finisher {
             source: &mut source,
             transport: &mut transport,
@@ -397,12 +402,7 @@ mod tests {
 
     #[test]
     fn nothing_sent_is_not_synced_and_a_failed_sync_keeps_the_sends_with_an_error() {
-        let journal = Journal::default();
-        let mut source = FakeSource(journal.clone());
-        let mut transport = FakeTransport {
-            journal: journal.clone(),
-            failing_sync: true,
-        };
+        let (journal, mut source, mut transport) = fakes(true);
         let mut finisher = Finisher {
             source: &mut source,
             transport: &mut transport,

@@ -148,13 +148,20 @@ pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_failed_migration_leaves_the_database_as_it_was() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        for migration in &MIGRATIONS[..5] {
+    /// A database in memory as version `version` of the schema left it.
+    fn database_at(version: usize) -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        for migration in &MIGRATIONS[..version] {
             conn.execute_batch(migration).unwrap();
         }
-        conn.pragma_update(None, "user_version", 5).unwrap();
+        conn.pragma_update(None, "user_version", version as i64)
+            .unwrap();
+        conn
+    }
+
+    #[test]
+    fn a_failed_migration_leaves_the_database_as_it_was() {
+        let mut conn = database_at(5);
         let count = |conn: &Connection, sql: &str| -> i64 {
             conn.query_row(sql, [], |r| r.get(0)).unwrap()
         };
@@ -179,11 +186,7 @@ mod tests {
 
     #[test]
     fn messages_of_a_database_before_version_6_keep_their_bytes() {
-        let conn = Connection::open_in_memory().unwrap();
-        for migration in &MIGRATIONS[..5] {
-            conn.execute_batch(migration).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 5).unwrap();
+        let conn = database_at(5);
         conn.execute_batch(
             "INSERT INTO outbox (game_id, kind, recipients, message_id, raw, created_on, sent_at)
              VALUES ('1', 'ack', 'a@x', '<1@x>', x'6f6e65', '2026-11-05', '2026-11-05T10:00:00Z'),
@@ -208,11 +211,7 @@ mod tests {
 
     #[test]
     fn letters_are_found_by_message_id_without_their_index() {
-        let conn = Connection::open_in_memory().unwrap();
-        for migration in &MIGRATIONS[..6] {
-            conn.execute_batch(migration).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 6).unwrap();
+        let conn = database_at(6);
         // As every version stored them: a Message-ID under the key `mid:`,
         // a letter without one under its hash, a quarantined one apart.
         conn.execute_batch(
