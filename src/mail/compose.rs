@@ -188,10 +188,7 @@ fn text_body(text: &str) -> (&'static str, Vec<u8>) {
     let crlf = crlf_lines(text);
     let (encoding, mut body) = match choice {
         Encoding::SevenBit | Encoding::EightBit => ("7bit", crlf.into_bytes()),
-        Encoding::QuotedPrintable => (
-            "quoted-printable",
-            quoted_printable::encode(crlf.as_bytes()),
-        ),
+        Encoding::QuotedPrintable => ("quoted-printable", super::qp::encode(crlf.as_bytes())),
         Encoding::Base64 => {
             let mut out = String::with_capacity(base64::encoded_len(crlf.len()));
             // Writing into a String cannot fail.

@@ -7,6 +7,7 @@ pub mod file;
 pub mod imap;
 pub mod maildir;
 pub mod mime;
+mod qp;
 pub mod smtp;
 
 use std::sync::atomic::{AtomicBool, Ordering};
