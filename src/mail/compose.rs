@@ -170,7 +170,9 @@ fn mailbox(name: &str, email: &str) -> Result<Mailbox, String> {
 fn crlf_lines(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 32 + 2);
     let mut rest = text;
-    while let Some(at) = rest.find(['\r', '\n']) {
+    // Searched as bytes (both are ASCII, so every hit is a character's
+    // boundary): a search by characters decoded each Cyrillic one.
+    while let Some(at) = memchr::memchr2(b'\r', b'\n', rest.as_bytes()) {
         out.push_str(&rest[..at]);
         out.push_str("\r\n");
         let end = if rest[at..].starts_with("\r\n") { 2 } else { 1 };
