@@ -14,6 +14,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use chrono::{DateTime, NaiveDate, Utc};
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OptionalExtension, params};
 use shakmaty::Color;
 
@@ -197,6 +198,11 @@ struct Cache {
     written: Vec<OutboxItem>,
 }
 
+/// A game's moves, in order.
+const MOVES_OF_GAME: &str =
+    "SELECT color, san, conditional, sent_on, delivered_on, days, penalty, facts
+                             FROM moves WHERE game_id = ?1 ORDER BY ply";
+
 /// How long a message that failed `attempts` times waits before the next try.
 pub fn retry_delay(attempts: u32) -> chrono::Duration {
     if attempts == 0 {
@@ -271,6 +277,10 @@ impl Store {
         // Full durability: a commit is on disk before mail is marked done or sent.
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        // No plan remade for the value bound: without this, SQLite prepared
+        // the query of a game's moves again for nearly every game read (its
+        // heuristic for `= ?` bound to 0 or 1), 67,000 instructions each.
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
         // A batch of 500 letters dirties about 1,500 pages. With SQLite's
         // default 2 MB page cache they spilled into the WAL before the
         // commit, and were written again by it; with a checkpoint every
@@ -483,10 +493,7 @@ impl Store {
             })
             .optional()?
             .unwrap_or_default();
-        let mut statement = self.conn.prepare_cached(
-            "SELECT color, san, conditional, sent_on, delivered_on, days, penalty, facts
-             FROM moves WHERE game_id = ?1 ORDER BY ply",
-        )?;
+        let mut statement = self.conn.prepare_cached(MOVES_OF_GAME)?;
         let moves = statement
             .query_map(params![id], |r| {
                 let facts: Option<String> = r.get(7)?;
@@ -1053,6 +1060,7 @@ impl Writer<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rusqlite::StatementStatus;
 
     fn day(d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(2026, 11, d).unwrap()
@@ -1220,6 +1228,23 @@ mod tests {
         assert!(store.cache.borrow().games.is_empty());
         assert_eq!(fresh(&store, "1").moves.len(), 0, "the batch is gone");
         assert_eq!(fresh(&store, "2").moves.len(), 0);
+    }
+
+    #[test]
+    fn reading_game_after_game_prepares_the_moves_query_once() {
+        let mut store = Store::in_memory().unwrap();
+        let rows = vec![row(Color::White, "e4", 3)];
+        let games = ["0", "1", "2", "10", "a-7"];
+        for game in games {
+            store
+                .write(|w| w.game(game, &GameRow::default(), &rows, 0, None))
+                .unwrap();
+        }
+        for game in games {
+            assert_eq!(fresh(&store, game).moves.len(), 1, "{game}");
+        }
+        let statement = store.conn.prepare_cached(MOVES_OF_GAME).unwrap();
+        assert_eq!(statement.get_status(StatementStatus::RePrepare), 0);
     }
 
     #[test]
