@@ -181,9 +181,9 @@ struct Cache {
     /// here, not from the database. Kept in step by every write of moves,
     /// game rows and duties.
     games: HashMap<String, StoredGame>,
-    /// The kinds of the messages created on a day whose first recipient is
-    /// an address (see [`Store::replies_on`]); a new message is added.
-    replies: HashMap<(String, NaiveDate), Vec<String>>,
+    /// The kinds of the messages created on a day, by first recipient (see
+    /// [`Store::replies_on`]); a new message is added.
+    replies: HashMap<NaiveDate, Replies>,
     /// Games whose database row is the cached row, with no `next_check`
     /// set: writing the same row again changes nothing, and is skipped (it
     /// was a tenth of the writes of a letter).
@@ -202,6 +202,14 @@ struct Cache {
 const MOVES_OF_GAME: &str =
     "SELECT color, san, conditional, sent_on, delivered_on, days, penalty, facts
                              FROM moves WHERE game_id = ?1 ORDER BY ply";
+
+/// The kinds of a day's messages, by their first recipient.
+type Replies = HashMap<String, Vec<String>>;
+
+/// The first of the recipients as the outbox stores them (joined by commas).
+fn first_recipient(recipients: &str) -> &str {
+    recipients.split(',').next().unwrap_or(recipients)
+}
 
 /// How long a message that failed `attempts` times waits before the next try.
 pub fn retry_delay(attempts: u32) -> chrono::Duration {
@@ -747,33 +755,42 @@ impl Store {
     }
 
     /// How many answers of `kinds` went to `address` on `day`. The kinds of
-    /// an address's day are read once and then kept with the messages added
-    /// (a query per letter was a twenty-fifth of a run).
+    /// a day's messages are read once, by the day, and then kept with the
+    /// messages added (a query per letter was a twenty-fifth of a run; one
+    /// per address needed an index by recipient, whose pages every batch
+    /// rewrote).
     pub fn replies_on(&self, address: &str, day: NaiveDate, kinds: &[&str]) -> Result<u32> {
-        let key = (address.to_string(), day);
-        if !self.cache.borrow().replies.contains_key(&key) {
-            let stored = self.reply_kinds(address, day)?;
-            self.cache.borrow_mut().replies.insert(key.clone(), stored);
+        if !self.cache.borrow().replies.contains_key(&day) {
+            let stored = self.replies_of(day)?;
+            self.cache.borrow_mut().replies.insert(day, stored);
         }
         let cache = self.cache.borrow();
-        let stored = cache.replies.get(&key).map_or(&[][..], Vec::as_slice);
+        let stored = cache
+            .replies
+            .get(&day)
+            .and_then(|replies| replies.get(address))
+            .map_or(&[][..], Vec::as_slice);
         Ok(stored
             .iter()
             .filter(|kind| kinds.contains(&kind.as_str()))
             .count() as u32)
     }
 
-    /// The kinds of the messages created on `day` with `address` first.
-    fn reply_kinds(&self, address: &str, day: NaiveDate) -> Result<Vec<String>> {
-        let mut statement = self.conn.prepare_cached(
-            // Addresses are stored lower-case; the range is "?1," followed by
-            // anything, the sender first among several recipients.
-            "SELECT kind FROM outbox WHERE created_on = ?2
-               AND (recipients = ?1 OR (recipients >= ?1 || ',' AND recipients < ?1 || '-'))",
-        )?;
-        statement
-            .query_map(params![address, day.to_string()], |r| r.get::<_, String>(0))?
-            .collect()
+    /// The kinds of the messages created on `day`, by first recipient.
+    fn replies_of(&self, day: NaiveDate) -> Result<Replies> {
+        let mut statement = self
+            .conn
+            .prepare_cached("SELECT recipients, kind FROM outbox WHERE created_on = ?1")?;
+        let mut rows = statement.query(params![day.to_string()])?;
+        let mut replies = Replies::new();
+        while let Some(row) = rows.next()? {
+            let recipients: String = row.get(0)?;
+            replies
+                .entry(first_recipient(&recipients).to_string())
+                .or_default()
+                .push(row.get(1)?);
+        }
+        Ok(replies)
     }
 
     /// How many letters are stored (for reports and benchmarks).
@@ -1015,6 +1032,7 @@ impl Writer<'_> {
     }
 
     pub fn outbox(&self, message: &NewOutbox, created_on: NaiveDate) -> Result<i64> {
+        let recipients = message.recipients.join(",");
         self.tx.prepare_cached(
             "INSERT INTO outbox (game_id, kind, recipients, message_id, delivers_game, delivers_ply, created_on)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -1023,7 +1041,7 @@ impl Writer<'_> {
             params![
                 message.game,
                 message.kind,
-                message.recipients.join(","),
+                recipients,
                 message.message_id,
                 message.delivers.and(message.game.as_deref()),
                 message.delivers.map(|p| p as i64),
@@ -1035,10 +1053,11 @@ impl Writer<'_> {
             .prepare_cached("INSERT INTO outbox_raw (id, raw) VALUES (?1, ?2)")?
             .execute(params![id, message.raw])?;
         let mut cache = self.cache.borrow_mut();
-        if let Some(first) = message.recipients.first()
-            && let Some(kinds) = cache.replies.get_mut(&(first.clone(), created_on))
-        {
-            kinds.push(message.kind.clone());
+        if let Some(replies) = cache.replies.get_mut(&created_on) {
+            replies
+                .entry(first_recipient(&recipients).to_string())
+                .or_default()
+                .push(message.kind.clone());
         }
         cache.written.push(OutboxItem {
             id,
@@ -1196,14 +1215,33 @@ mod tests {
         add(&mut store, 6, "ack", &["a@xy"], 5);
         for (address, on) in [("a@x", 5), ("a@x", 6), ("b@x", 5), ("a@xy", 5)] {
             let memory = store.replies_on(address, day(on), kinds).unwrap();
-            let stored = store
-                .reply_kinds(address, day(on))
+            let stored: Vec<String> = store
+                .conn
+                .prepare(
+                    "SELECT kind FROM outbox WHERE created_on = ?2
+                       AND (recipients = ?1 OR recipients LIKE ?1 || ',%')",
+                )
                 .unwrap()
+                .query_map(params![address, day(on).to_string()], |r| r.get(0))
+                .unwrap()
+                .collect::<Result<_>>()
+                .unwrap();
+            let stored = stored
                 .iter()
                 .filter(|k| kinds.contains(&k.as_str()))
                 .count() as u32;
             assert_eq!(memory, stored, "{address} on {on}");
         }
+        // A day is read by its index.
+        let plan: String = store
+            .conn
+            .query_row(
+                "EXPLAIN QUERY PLAN SELECT recipients, kind FROM outbox WHERE created_on = ?1",
+                ["2026-11-05"],
+                |r| r.get(3),
+            )
+            .unwrap();
+        assert!(plan.contains("outbox_created"), "{plan}");
         assert_eq!(store.replies_on("a@x", day(5), kinds).unwrap(), 2);
         // A failed write takes the batch back, and the counts with it.
         let failed = store.write(|w| w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)"));
