@@ -16,7 +16,7 @@ use std::fs::{File, TryLockError};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::clerk::{Clerk, Event, GameState, Plan, Prepared};
@@ -81,12 +81,16 @@ pub fn sender(config: &Config) -> Sender {
 
 /// A Message-ID that is the same whenever the same letter or duty causes the
 /// same message, so that a message sent twice after a crash carries one id.
-fn message_id(config: &Config, cause: &str, index: usize, kind: &str) -> String {
+/// It begins with the time of its cause (`at`: the letter's arrival, or the
+/// day of a duty), so that the ids of a run come in order and the outbox's
+/// unique index takes each at its end: with the digest first, every batch
+/// rewrote most of the index's pages (an eighth of the pages a run wrote).
+fn message_id(config: &Config, cause: &str, at: DateTime<Utc>, index: usize, kind: &str) -> String {
     use std::fmt::Write;
     let digest = Sha256::digest(format!("{cause}\n{index}\n{kind}").as_bytes());
     let domain = config.address.rsplit('@').next().unwrap_or("localhost");
-    let mut id = String::with_capacity(64);
-    id.push('<');
+    let mut id = String::with_capacity(80);
+    let _ = write!(id, "<{}.", at.format("%Y%m%d%H%M%S"));
     for byte in digest.iter().take(12) {
         let _ = write!(id, "{byte:02x}");
     }
@@ -108,9 +112,13 @@ pub fn commit(
     cause: &str,
 ) -> Result<Option<i64>, String> {
     let sender = sender(config);
+    let at = match &plan.letter {
+        Some(letter) => letter.arrived,
+        None => clerk.clock.today.and_time(NaiveTime::MIN).and_utc(),
+    };
     let mut composed = Vec::new();
     for (index, message) in plan.messages.iter().enumerate() {
-        let id = message_id(config, cause, index, message.kind);
+        let id = message_id(config, cause, at, index, message.kind);
         let raw = compose::build(message, &sender, &id, clerk.clock.now)?;
         composed.push(NewOutbox {
             game: message.game.clone(),
@@ -653,4 +661,37 @@ fn keep_calendar(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_ids_are_the_same_for_the_same_cause_and_come_in_the_order_of_their_causes() {
+        let config = Config::parse(
+            Path::new("/srv/cc/shtempel.toml"),
+            include_str!("../config.example.toml"),
+        )
+        .unwrap();
+        let at = |hour: u32| {
+            NaiveDate::from_ymd_opt(2026, 11, 3)
+                .unwrap()
+                .and_hms_opt(hour, 5, 0)
+                .unwrap()
+                .and_utc()
+        };
+        let first = message_id(&config, "mid:zz@x", at(9), 0, "ack");
+        assert_eq!(first, message_id(&config, "mid:zz@x", at(9), 0, "ack"));
+        assert!(
+            first.starts_with("<20261103090500.") && first.ends_with(".cc-2026@example.org>"),
+            "{first}"
+        );
+        // Another message of the same letter, and a later letter whose key
+        // sorts first: the time orders them, the digest tells them apart.
+        let second = message_id(&config, "mid:zz@x", at(9), 1, "forward");
+        let later = message_id(&config, "mid:aa@x", at(10), 0, "ack");
+        assert_ne!(first, second);
+        assert!(first.max(second.clone()) < later, "{second} {later}");
+    }
 }
