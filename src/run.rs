@@ -16,7 +16,7 @@ use std::fs::{File, TryLockError};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Timelike, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::clerk::{Clerk, Event, GameState, Plan, Prepared};
@@ -90,7 +90,16 @@ fn message_id(config: &Config, cause: &str, at: DateTime<Utc>, index: usize, kin
     let digest = Sha256::digest(format!("{cause}\n{index}\n{kind}").as_bytes());
     let domain = config.address.rsplit('@').next().unwrap_or("localhost");
     let mut id = String::with_capacity(80);
-    let _ = write!(id, "<{}.", at.format("%Y%m%d%H%M%S"));
+    let _ = write!(
+        id,
+        "<{:04}{:02}{:02}{:02}{:02}{:02}.",
+        at.year(),
+        at.month(),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second()
+    );
     for byte in digest.iter().take(12) {
         let _ = write!(id, "{byte:02x}");
     }

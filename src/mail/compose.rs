@@ -3,7 +3,7 @@
 //! first, so no header can be smuggled in), the headers of contract.md 4,
 //! attachments for the arbiter.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Datelike, Timelike, Utc};
 use email_encoding::body::{Encoding, base64};
 use email_encoding::headers::writer::EmailWriter;
 use email_encoding::headers::{quoted_string, rfc2047};
@@ -83,8 +83,12 @@ impl Head {
     fn raw(&mut self, name: &str, value: &str) {
         self.0.push_str(name);
         self.0.push_str(": ");
-        for c in value.chars() {
-            self.0.push(if c.is_control() { ' ' } else { c });
+        if value.contains(char::is_control) {
+            for c in value.chars() {
+                self.0.push(if c.is_control() { ' ' } else { c });
+            }
+        } else {
+            self.0.push_str(value);
         }
         self.0.push_str("\r\n");
     }
@@ -202,6 +206,26 @@ fn text_body(text: &str) -> (&'static str, Vec<u8>) {
     (encoding, body)
 }
 
+/// `date` as the `Date:` header has it (RFC 5322, in UTC): what chrono's
+/// `%a, %d %b %Y %H:%M:%S +0000` writes, without reading a format string
+/// for every message.
+fn date_header(date: DateTime<Utc>) -> String {
+    const DAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    format!(
+        "{}, {:02} {} {:04} {:02}:{:02}:{:02} +0000",
+        DAYS[date.weekday().num_days_from_monday() as usize],
+        date.day(),
+        MONTHS[date.month0() as usize],
+        date.year(),
+        date.hour(),
+        date.minute(),
+        date.second()
+    )
+}
+
 /// Builds the message; returns its bytes.
 pub fn build(
     out: &Outgoing,
@@ -229,10 +253,7 @@ pub fn build(
     head.mailboxes("From", &[from]).map_err(format)?;
     head.text("Subject", &subject).map_err(format)?;
     head.raw("Message-ID", message_id);
-    head.raw(
-        "Date",
-        &date.format("%a, %d %b %Y %H:%M:%S +0000").to_string(),
-    );
+    head.raw("Date", &date_header(date));
     if !to.is_empty() {
         head.mailboxes("To", &to).map_err(format)?;
     }
@@ -438,6 +459,20 @@ mod tests {
             add("Disposition-Notification-To", &sender.email);
         }
         message.formatted()
+    }
+
+    #[test]
+    fn the_date_header_is_what_the_format_string_writes() {
+        let mut date = DateTime::UNIX_EPOCH;
+        // Every weekday and month, single- and double-digit days and hours,
+        // across leap years, up to 2109.
+        for _ in 0..4000 {
+            assert_eq!(
+                date_header(date),
+                date.format("%a, %d %b %Y %H:%M:%S +0000").to_string()
+            );
+            date += chrono::Duration::seconds(863_999 + 3_607);
+        }
     }
 
     #[test]
