@@ -13,7 +13,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OptionalExtension, params};
 use shakmaty::Color;
@@ -247,6 +247,26 @@ fn from_sql_err(error: impl std::error::Error + Send + Sync + 'static) -> rusqli
 
 fn date_from(text: &str) -> Result<NaiveDate> {
     text.parse().map_err(from_sql_err)
+}
+
+/// A day as the database stores it, `YYYY-MM-DD` (what `to_string` writes,
+/// for the years the clerk meets, without the formatting machinery: a few
+/// of these per letter were a seventieth of a run's instructions).
+fn day_text(day: NaiveDate) -> String {
+    let year = day.year();
+    if !(0..=9999).contains(&year) {
+        return day.to_string();
+    }
+    let mut text = String::with_capacity(10);
+    for (value, width) in [(year as u32, 4), (day.month(), 2), (day.day(), 2)] {
+        if !text.is_empty() {
+            text.push('-');
+        }
+        for place in (0..width).rev() {
+            text.push(char::from(b'0' + (value / 10u32.pow(place) % 10) as u8));
+        }
+    }
+    text
 }
 
 impl Store {
@@ -781,7 +801,7 @@ impl Store {
         let mut statement = self
             .conn
             .prepare_cached("SELECT recipients, kind FROM outbox WHERE created_on = ?1")?;
-        let mut rows = statement.query(params![day.to_string()])?;
+        let mut rows = statement.query(params![day_text(day)])?;
         let mut replies = Replies::new();
         while let Some(row) = rows.next()? {
             let recipients: String = row.get(0)?;
@@ -915,8 +935,8 @@ impl Writer<'_> {
                 move_row.san,
                 move_row.conditional,
                 letter,
-                move_row.sent_on.to_string(),
-                move_row.delivered_on.map(|d| d.to_string()),
+                day_text(move_row.sent_on),
+                move_row.delivered_on.map(day_text),
                 move_row.days,
                 move_row.penalty,
                 facts,
@@ -955,7 +975,7 @@ impl Writer<'_> {
                 row.result,
                 row.result_reason,
                 row.suspension.map(|s| color_name(s.offender)),
-                row.suspension.map(|s| s.notice_on.to_string()),
+                row.suspension.map(|s| day_text(s.notice_on)),
                 row.suspension.is_some_and(|s| s.protest_received),
                 row.extra_penalty.white,
                 row.extra_penalty.black,
@@ -965,7 +985,7 @@ impl Writer<'_> {
                 row.suspension.and_then(|s| s.ply).map(|ply| ply as i64),
                 row.credit.white,
                 row.credit.black,
-                row.resumed_on.map(|d| d.to_string()),
+                row.resumed_on.map(day_text),
             ],
         )?;
         Ok(())
@@ -976,7 +996,7 @@ impl Writer<'_> {
         self.cache.borrow_mut().settled.remove(game);
         self.tx
             .prepare_cached("UPDATE games SET next_check = ?2 WHERE id = ?1")?
-            .execute(params![game, on.to_string()])?;
+            .execute(params![game, day_text(on)])?;
         Ok(())
     }
 
@@ -998,7 +1018,7 @@ impl Writer<'_> {
                 .prepare_cached(
                     "UPDATE moves SET delivered_on = ?3 WHERE game_id = ?1 AND ply = ?2 AND delivered_on IS NULL",
                 )?
-                .execute(params![game, *ply as i64, sent.today.to_string()])?;
+                .execute(params![game, *ply as i64, day_text(sent.today)])?;
             // The partner's clock starts: the calendar must look again.
             self.tx
                 .prepare_cached("UPDATE games SET next_check = NULL WHERE id = ?1")?
@@ -1017,7 +1037,7 @@ impl Writer<'_> {
                 note.ply.map(|p| p as i64),
                 note.kind,
                 note.text,
-                note.created_on.to_string()
+                day_text(note.created_on)
             ],
         )?;
         Ok(())
@@ -1028,7 +1048,7 @@ impl Writer<'_> {
             .prepare_cached(
                 "INSERT OR IGNORE INTO duties_done (game_id, key, done_on) VALUES (?1, ?2, ?3)",
             )?
-            .execute(params![game, key.0, on.to_string()])?;
+            .execute(params![game, key.0, day_text(on)])?;
         if let Some(cached) = self.cache.borrow_mut().games.get_mut(game) {
             cached.done.insert(key.clone());
         }
@@ -1049,7 +1069,7 @@ impl Writer<'_> {
                 message.message_id,
                 message.delivers.and(message.game.as_deref()),
                 message.delivers.map(|p| p as i64),
-                created_on.to_string(),
+                day_text(created_on),
             ],
         )?;
         let id = self.tx.last_insert_rowid();
@@ -1270,6 +1290,23 @@ mod tests {
         assert!(store.cache.borrow().games.is_empty());
         assert_eq!(fresh(&store, "1").moves.len(), 0, "the batch is gone");
         assert_eq!(fresh(&store, "2").moves.len(), 0);
+    }
+
+    #[test]
+    fn days_are_stored_as_to_string_writes_them() {
+        let mut day = NaiveDate::from_ymd_opt(1899, 12, 25).unwrap();
+        while day.year() < 2200 {
+            assert_eq!(day_text(day), day.to_string());
+            day += chrono::Duration::days(3);
+        }
+        for day in [
+            NaiveDate::MIN,
+            NaiveDate::MAX,
+            NaiveDate::from_ymd_opt(9999, 12, 31).unwrap(),
+        ] {
+            assert_eq!(day_text(day), day.to_string());
+            assert_eq!(date_from(&day_text(day)).unwrap(), day);
+        }
     }
 
     #[test]
