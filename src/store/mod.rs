@@ -307,7 +307,8 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         // No plan remade for the value bound: without this, SQLite prepared
         // the query of a game's moves again for nearly every game read (its
-        // heuristic for `= ?` bound to 0 or 1), 67,000 instructions each.
+        // check whether the value bound to `= ?` is a small integer), 67,000
+        // instructions each.
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
         // A batch of 500 letters dirties about 1,500 pages. With SQLite's
         // default 2 MB page cache they spilled into the WAL before the
