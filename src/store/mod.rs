@@ -199,9 +199,8 @@ struct Cache {
 }
 
 /// A game's moves, in order.
-const MOVES_OF_GAME: &str =
-    "SELECT color, san, conditional, sent_on, delivered_on, days, penalty, facts
-                             FROM moves WHERE game_id = ?1 ORDER BY ply";
+const MOVES_OF_GAME: &str = "SELECT color, san, conditional, sent_on, delivered_on, days, \
+                              penalty, facts FROM moves WHERE game_id = ?1 ORDER BY ply";
 
 /// The kinds of a day's messages, by their first recipient.
 type Replies = HashMap<String, Vec<String>>;
@@ -884,7 +883,7 @@ impl Writer<'_> {
                 letter.message_id,
                 letter.source_key,
                 letter.arrived.to_rfc3339(),
-                letter.postmark.to_string(),
+                day_text(letter.postmark),
                 letter.sender,
                 letter.game,
                 letter.color.map(color_name),
@@ -1102,6 +1101,17 @@ impl Writer<'_> {
 }
 
 #[cfg(test)]
+impl Store {
+    /// How SQLite would run `sql` with `param` bound (the detail column of
+    /// `EXPLAIN QUERY PLAN`'s first row), for tests of index use.
+    pub(crate) fn query_plan(&self, sql: &str, param: &str) -> String {
+        self.conn
+            .query_row(&format!("EXPLAIN QUERY PLAN {sql}"), [param], |r| r.get(3))
+            .unwrap()
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use rusqlite::StatementStatus;
@@ -1258,14 +1268,10 @@ mod tests {
             assert_eq!(memory, stored, "{address} on {on}");
         }
         // A day is read by its index.
-        let plan: String = store
-            .conn
-            .query_row(
-                "EXPLAIN QUERY PLAN SELECT recipients, kind FROM outbox WHERE created_on = ?1",
-                ["2026-11-05"],
-                |r| r.get(3),
-            )
-            .unwrap();
+        let plan = store.query_plan(
+            "SELECT recipients, kind FROM outbox WHERE created_on = ?1",
+            "2026-11-05",
+        );
         assert!(plan.contains("outbox_created"), "{plan}");
         assert_eq!(store.replies_on("a@x", day(5), kinds).unwrap(), 2);
         // A failed write takes the batch back, and the counts with it.

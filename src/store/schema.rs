@@ -243,14 +243,10 @@ mod tests {
         assert_eq!(store.game_of_message("<a1@x>").unwrap(), None);
         assert_eq!(store.game_of_message("b2@x").unwrap(), None);
         assert_eq!(store.game_of_message("00").unwrap(), None);
-        let plan: String = store
-            .conn
-            .query_row(
-                "EXPLAIN QUERY PLAN SELECT game_id FROM letters WHERE dedup_key = 'mid:' || ?1",
-                ["a1@x"],
-                |row| row.get(3),
-            )
-            .unwrap();
+        let plan = store.query_plan(
+            "SELECT game_id FROM letters WHERE dedup_key = 'mid:' || ?1",
+            "a1@x",
+        );
         assert!(plan.contains("USING INDEX"), "{plan}");
     }
 }
