@@ -15,9 +15,11 @@
 #
 # Work folder: $BENCH_DIR (default /tmp/shtempel-bench); the stored databases
 # are built once and reused. CLERK=path measures another build of the clerk
-# (an older commit, for a before/after table); STORER=path stores the 100,000
-# letters with another build than the one measured (the first builds needed
-# hours for it).
+# (an older commit, for a before/after table); BESIDE=path measures a second
+# build in the same sitting, the two taking turns run by run (the fairest
+# before/after on this VM, whose speed drifts within minutes); STORER=path
+# stores the 100,000 letters with another build than the one measured (the
+# first builds needed hours for it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
@@ -65,50 +67,82 @@ RATE=0
 if part throughput; then
 echo
 echo "== poll over 10,000 new letters (500 games x 20), $RUNS runs =="
-: >"$WORK/walls"
-: >"$WORK/rss"
-: >"$WORK/ratios"
-# Each run in a copy of its own, all removed at the end: ext4 skips inodes
-# freed in the last half minute when it makes files, and a copy made where
-# the last run was just deleted pays seconds of that scan (seen in perf:
-# recently_deleted, find_inode_bit).
-if compgen -G "$WORK/run.*" >/dev/null; then
-    echo "(removing the copies an interrupted script left, then a minute's wait)"
+# Each run in a copy of its own, all removed at the end. This VM's ext4 has
+# no journal, and without one ext4 does not give out an inode freed in the
+# last minute (six minutes where its inode table block is dirty, as making
+# files next to it makes it): it scans past each, and a run that makes its
+# files where many were just removed pays seconds of system time for it
+# (perf: recently_deleted, find_inode_bit). So a sitting starts six minutes
+# after the last removal of copies; removing anything else this large on the
+# same filesystem does the same to the figures.
+REMOVED_AT="$WORK/removed-at"
+remove_copies() {
     rm -rf "$WORK"/run.*
     sync
-    sleep 60
+    date +%s >"$REMOVED_AT"
+}
+if compgen -G "$WORK/run.*" >/dev/null; then
+    echo "(removing the copies an interrupted script left)"
+    remove_copies
 fi
-for run in $(seq "$RUNS"); do
-    cp -a "$WORK/t10k" "$WORK/run.$run"
+if [ -f "$REMOVED_AT" ]; then
+    wait_s=$(($(cat "$REMOVED_AT") + 370 - $(date +%s)))
+    if [ "$wait_s" -gt 0 ]; then
+        echo "(copies were removed $((370 - wait_s)) s ago: waiting $wait_s s until ext4 gives their inodes out again)"
+        sleep "$wait_s"
+    fi
+fi
+CLERKS=("$CLERK")
+[ -n "${BESIDE:-}" ] && CLERKS+=("$BESIDE")
+for c in "${!CLERKS[@]}"; do
+    : >"$WORK/walls.$c"
+    : >"$WORK/rss.$c"
+    : >"$WORK/ratios.$c"
+    for run in $(seq "$RUNS"); do
+        cp -a "$WORK/t10k" "$WORK/run.$run.$c"
+    done
 done
 sync
-for run in $(seq "$RUNS"); do
+# Run $3 of build number $1 on copy $2: the floor over its own letters just
+# before it (the VM's speed drifts within minutes), then the timed poll.
+measure() {
+    local c=$1 dir=$2 run=$3 floor wall rss read_count ratio
     # The letters in the page cache, as a copy just made and as mail just
     # delivered are (a copy made minutes ago may have left it on this VM).
-    cat "$WORK/run.$run"/inbox/new/* >/dev/null
-    # The floor over this run's own letters, just before it: the VM's speed
-    # drifts within minutes, so each run is set against a floor taken beside it.
-    floor=$("$BIN/parse-floor" "$WORK/run.$run/inbox/new" | awk '{print $(NF-5)}')
-    read -r wall rss < <(cd "$WORK/run.$run" && timed "$CLERK" --config config.toml poll --today "$TODAY")
+    cat "$dir"/inbox/new/* >/dev/null
+    floor=$("$BIN/parse-floor" "$dir/inbox/new" | awk '{print $(NF-5)}')
+    read -r wall rss < <(cd "$dir" && timed "${CLERKS[$c]}" --config config.toml poll --today "$TODAY")
     read_count=$(grep -o '^poll .*: [0-9]* letter' "$WORK/out.txt" | grep -o '[0-9]* letter' | cut -d' ' -f1)
-    [ "$read_count" = 10000 ] || { echo "run $run read $read_count letters, not 10000"; exit 1; }
+    [ "$read_count" = 10000 ] || { echo "$dir read $read_count letters, not 10000"; exit 1; }
     # The load is the normal path: every letter a correct move, acknowledged.
     if grep -qE '^(refused|correction|overstep|letter-failed)' "$WORK/out.txt"; then
-        echo "run $run: the load was not all correct letters:"
+        echo "$dir: the load was not all correct letters:"
         grep -E '^(refused|correction|overstep|letter-failed)' "$WORK/out.txt" | head -3
         exit 1
     fi
     ratio=$(awk -v f="$floor" -v w="$wall" 'BEGIN {printf "%.1f", f * w / 10000}')
-    echo "run $run: $wall s, peak RSS $rss KB; floor beside it $floor letters/s: ${ratio}x"
-    echo "$wall" >>"$WORK/walls"
-    echo "$ratio" >>"$WORK/ratios"
-    echo "$rss" >>"$WORK/rss"
+    echo "run $run$([ ${#CLERKS[@]} -gt 1 ] && echo " (${LABELS[$c]})"): $wall s, peak RSS $rss KB; floor beside it $floor letters/s: ${ratio}x"
+    echo "$wall" >>"$WORK/walls.$c"
+    echo "$ratio" >>"$WORK/ratios.$c"
+    echo "$rss" >>"$WORK/rss.$c"
+}
+LABELS=("measured" "beside")
+for run in $(seq "$RUNS"); do
+    # With BESIDE, the two builds take turns going first.
+    order=("${!CLERKS[@]}")
+    [ $((run % 2)) = 0 ] && [ ${#CLERKS[@]} -gt 1 ] && order=(1 0)
+    for c in "${order[@]}"; do
+        measure "$c" "$WORK/run.$run.$c" "$run"
+    done
 done
-rm -rf "$WORK"/run.*
-WALL=$(median <"$WORK/walls")
-RSS=$(median <"$WORK/rss")
-RATE=$(awk -v w="$WALL" 'BEGIN {printf "%.0f", 10000 / w}')
-echo "median: $WALL s = $RATE letters/s, peak RSS $((RSS / 1024)) MB; ratio to the floor beside each run: median $(median <"$WORK/ratios")x"
+remove_copies
+for c in "${!CLERKS[@]}"; do
+    WALL=$(median <"$WORK/walls.$c")
+    RSS=$(median <"$WORK/rss.$c")
+    rate=$(awk -v w="$WALL" 'BEGIN {printf "%.0f", 10000 / w}')
+    [ "$c" = 0 ] && RATE=$rate
+    echo "median$([ ${#CLERKS[@]} -gt 1 ] && echo " (${LABELS[$c]}: ${CLERKS[$c]})"): $WALL s = $rate letters/s, peak RSS $((RSS / 1024)) MB; ratio to the floor beside each run: median $(median <"$WORK/ratios.$c")x"
+done
 fi
 
 if part floor; then
