@@ -305,9 +305,28 @@ fn failed_letter(
 /// Why a letter is counted as failed before a careful run reads it.
 const CRASHED: &str = "the clerk stopped while reading this letter";
 
-/// How many letters one transaction holds: the sync at its end is paid once
-/// per batch instead of once per letter, and a crash redoes one batch at most.
+/// How many letters one transaction holds at most: the sync at its end is
+/// paid once per batch instead of once per letter, and a crash redoes one
+/// batch at most.
 pub const BATCH_LETTERS: usize = 500;
+
+/// The fewest letters a batch holds while more are waiting.
+const FIRST_BATCH_LETTERS: usize = 64;
+
+/// How many letters the batch that begins after `written` of a run's
+/// letters holds, with `left` of them still to come (this batch's own
+/// included). A batch is marked done and sent on another thread while the
+/// next is planned, so that thread waits for the run's first batch and the
+/// run waits for its last. Batches grow from [`FIRST_BATCH_LETTERS`] by
+/// doubling to [`BATCH_LETTERS`] and shrink by halves towards the end: the
+/// first sends begin after 64 letters instead of 500, and the run ends about
+/// 64 letters' sending after its last plan instead of 500's
+/// (benches/README.md, change 44). A few more commits and syncs pay for it.
+fn batch_letters(written: usize, left: usize) -> usize {
+    let growing = written.max(FIRST_BATCH_LETTERS);
+    let shrinking = (left / 2).max(FIRST_BATCH_LETTERS);
+    growing.min(shrinking).min(BATCH_LETTERS)
+}
 
 /// How many letters the reading thread hands over at once.
 const READ_AHEAD: usize = 32;
@@ -442,7 +461,7 @@ impl Batch {
 /// in time is never overtaken by a silence check).
 ///
 /// Letters are planned one by one, each seeing the writes of those before
-/// it, and written in batches of [`BATCH_LETTERS`]: one durable commit, then
+/// it, and written in batches of up to [`BATCH_LETTERS`]: one durable commit, then
 /// the letters are marked done and the messages sent (and synced), on
 /// threads of their own while the next batches are planned; the sends are
 /// written into the database with a later batch. A run that finds the
@@ -475,7 +494,6 @@ pub fn poll(
     if !letters.is_empty() {
         store.set_run_interrupted(true).map_err(database)?;
     }
-    let batch_size = if careful { 1 } else { BATCH_LETTERS };
     let mut batch = Batch::default();
     store.begin_batch().map_err(database)?;
     // Reading a letter (MIME, quotes, moves, dates) needs no game, and
@@ -581,7 +599,9 @@ pub fn poll(
             store.forget_failure(&envelope.key).map_err(database)?;
             summary.letters += 1;
             batch.add(plan, last, Some(envelope.key.clone()));
-            if batch.entries.len() >= batch_size {
+            // Letters of this run written before this batch began.
+            let written = index + 1 - batch.entries.len().min(index + 1);
+            if careful || batch.entries.len() >= batch_letters(written, total - written) {
                 batch.finish(store, &mut worker, clerk, &mut summary, events)?;
             }
         }
@@ -675,6 +695,37 @@ fn keep_calendar(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sizes of a run's batches over `total` letters, where no batch
+    /// ends early.
+    fn batches(total: usize) -> Vec<usize> {
+        let mut sizes = Vec::new();
+        let mut written = 0;
+        while written < total {
+            let size = batch_letters(written, total - written).min(total - written);
+            sizes.push(size);
+            written += size;
+        }
+        sizes
+    }
+
+    #[test]
+    fn batches_grow_from_64_letters_to_500_and_shrink_towards_the_end() {
+        let sizes = batches(10_000);
+        assert_eq!(sizes[..5], [64, 64, 128, 256, 500]);
+        // 988 letters left: half of them each time, down to 64.
+        assert_eq!(sizes[sizes.len() - 6..], [500, 494, 247, 123, 64, 60]);
+        assert_eq!(sizes.iter().sum::<usize>(), 10_000);
+        assert_eq!(sizes.len(), 26, "{sizes:?}");
+        // A few letters are one batch; no batch is ever larger than 500.
+        assert_eq!(batches(40), [40]);
+        assert_eq!(batches(100), [64, 36]);
+        for total in [1, 63, 64, 65, 499, 500, 501, 1_999, 123_457] {
+            let sizes = batches(total);
+            assert_eq!(sizes.iter().sum::<usize>(), total);
+            assert!(sizes.iter().all(|&size| size <= BATCH_LETTERS), "{total}");
+        }
+    }
 
     #[test]
     fn message_ids_are_the_same_for_the_same_cause_and_come_in_the_order_of_their_causes() {
