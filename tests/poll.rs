@@ -1240,7 +1240,7 @@ fn poll_refreshes_the_report_when_the_config_asks() {
 
 #[test]
 fn an_answer_a_batch_later_sees_the_delivery_still_being_sent() {
-    // One poll of more letters than two batches hold (500 each): White's
+    // One poll of more letters than the first batches hold: White's
     // move, whose forward goes out with the first batch on the sending
     // thread; 1,100 copies of it (duplicates, each a letter of a batch); then
     // Black's answer, planned in the third batch, which must see the day the
