@@ -602,7 +602,7 @@ pub fn poll(
             summary.letters += 1;
             batch.add(plan, last, Some(envelope.key.clone()));
             // Letters of this run written before this batch began.
-            let written = index + 1 - batch.entries.len().min(index + 1);
+            let written = (index + 1).saturating_sub(batch.entries.len());
             if careful || batch.entries.len() >= batch_letters(written, total - written) {
                 batch.finish(store, &mut worker, clerk, &mut summary, events)?;
             }
