@@ -93,9 +93,8 @@ impl Transport for FileTransport {
         loop {
             number += 1;
             let name = format!("{number:06}-{safe}.eml");
-            let tmp = self.dir.join(format!(".{name}.tmp"));
             let path = self.dir.join(&name);
-            match write_whole(&self.dir, &path, &tmp, raw, &mut self.link) {
+            match write_whole(&path, raw, &mut self.link) {
                 Ok(()) => {
                     self.last = Some(number);
                     return Ok(Receipt {
@@ -131,11 +130,12 @@ impl Transport for FileTransport {
 /// Writes `raw` as a new file at `path`, or fails with `AlreadyExists` if
 /// there is one: first a file without a name in the folder (`O_TMPFILE`),
 /// linked in once written; a folder whose filesystem has no such files gets
-/// it through the name `tmp`, renamed. The first way makes one folder entry
-/// instead of two and a rename: half the directory work of the worker's
-/// sends (benches/README.md, change 23). `link` is the way that worked
+/// it through a temporary name, renamed ([`write_renamed`]). The first way
+/// makes one folder entry instead of two and a rename: half the directory
+/// work of the worker's sends (benches/README.md, change 23). `link` is the way that worked
 /// last, tried first; a way refused is not tried again.
-fn write_whole(dir: &Path, path: &Path, tmp: &Path, raw: &[u8], link: &mut Link) -> io::Result<()> {
+fn write_whole(path: &Path, raw: &[u8], link: &mut Link) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
     let taken = |error: rustix::io::Errno| error == rustix::io::Errno::EXIST;
     if *link != Link::Renamed {
         let flags = OFlags::WRONLY | OFlags::TMPFILE | OFlags::CLOEXEC;
@@ -161,23 +161,26 @@ fn write_whole(dir: &Path, path: &Path, tmp: &Path, raw: &[u8], link: &mut Link)
         }
         *link = Link::Renamed;
     }
-    write_renamed(path, tmp, raw)
+    write_renamed(path, raw)
 }
 
-/// The temporary name is renamed only onto no file (`RENAME_NOREPLACE`, or
-/// a look first where the filesystem cannot).
-fn write_renamed(path: &Path, tmp: &Path, raw: &[u8]) -> io::Result<()> {
-    fs::write(tmp, raw)?;
+/// Writes `raw` under a temporary name beside `path` (`.NAME.tmp`, hidden
+/// from scripts that read `*.eml`), renamed only onto no file
+/// (`RENAME_NOREPLACE`, or a look first where the filesystem cannot).
+fn write_renamed(path: &Path, raw: &[u8]) -> io::Result<()> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    fs::write(&tmp, raw)?;
     crate::fault::point("during-send");
-    let renamed = match rustix::fs::renameat_with(CWD, tmp, CWD, path, RenameFlags::NOREPLACE) {
+    let renamed = match rustix::fs::renameat_with(CWD, &tmp, CWD, path, RenameFlags::NOREPLACE) {
         Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) if path.exists() => {
             Err(io::ErrorKind::AlreadyExists.into())
         }
-        Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => fs::rename(tmp, path),
+        Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => fs::rename(&tmp, path),
         other => other.map_err(io::Error::from),
     };
     if renamed.is_err() {
-        let _ = fs::remove_file(tmp);
+        let _ = fs::remove_file(&tmp);
     }
     renamed
 }
@@ -227,11 +230,10 @@ mod tests {
     fn without_unnamed_files_a_temporary_name_is_renamed_onto_no_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("000001-a.eml");
-        let tmp = dir.path().join(".000001-a.eml.tmp");
-        write_renamed(&path, &tmp, b"raw").unwrap();
+        write_renamed(&path, b"raw").unwrap();
         assert_eq!(listing(dir.path()), ["000001-a.eml"]);
         assert_eq!(fs::read(&path).unwrap(), b"raw");
-        let error = write_renamed(&path, &tmp, b"other").unwrap_err();
+        let error = write_renamed(&path, b"other").unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::AlreadyExists);
         assert_eq!(listing(dir.path()), ["000001-a.eml"]);
         assert_eq!(fs::read(&path).unwrap(), b"raw");
@@ -242,10 +244,9 @@ mod tests {
         for way in [Link::Descriptor, Link::Proc, Link::Renamed] {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("000001-a.eml");
-            let tmp = dir.path().join(".000001-a.eml.tmp");
             let mut link = way;
-            write_whole(dir.path(), &path, &tmp, b"first", &mut link).unwrap();
-            let error = write_whole(dir.path(), &path, &tmp, b"second", &mut link).unwrap_err();
+            write_whole(&path, b"first", &mut link).unwrap();
+            let error = write_whole(&path, b"second", &mut link).unwrap_err();
             assert_eq!(error.kind(), io::ErrorKind::AlreadyExists, "{way:?}");
             assert_eq!(listing(dir.path()), ["000001-a.eml"], "{way:?}");
             assert_eq!(fs::read(&path).unwrap(), b"first", "{way:?}");
