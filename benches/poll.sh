@@ -94,6 +94,9 @@ if [ -f "$REMOVED_AT" ]; then
 fi
 CLERKS=("$CLERK")
 [ -n "${BESIDE:-}" ] && CLERKS+=("$BESIDE")
+LABELS=("measured" "beside")
+# " (measured)" or " (beside)" after a figure when two builds are measured.
+label_of() { if [ ${#CLERKS[@]} -gt 1 ]; then echo " (${LABELS[$1]}${2:-})"; fi; }
 for c in "${!CLERKS[@]}"; do
     : >"$WORK/walls.$c"
     : >"$WORK/rss.$c"
@@ -121,12 +124,11 @@ measure() {
         exit 1
     fi
     ratio=$(awk -v f="$floor" -v w="$wall" 'BEGIN {printf "%.1f", f * w / 10000}')
-    echo "run $run$([ ${#CLERKS[@]} -gt 1 ] && echo " (${LABELS[$c]})"): $wall s, peak RSS $rss KB; floor beside it $floor letters/s: ${ratio}x"
+    echo "run $run$(label_of "$c"): $wall s, peak RSS $rss KB; floor beside it $floor letters/s: ${ratio}x"
     echo "$wall" >>"$WORK/walls.$c"
     echo "$ratio" >>"$WORK/ratios.$c"
     echo "$rss" >>"$WORK/rss.$c"
 }
-LABELS=("measured" "beside")
 for run in $(seq "$RUNS"); do
     # With BESIDE, the two builds take turns going first.
     order=("${!CLERKS[@]}")
@@ -141,7 +143,7 @@ for c in "${!CLERKS[@]}"; do
     RSS=$(median <"$WORK/rss.$c")
     rate=$(awk -v w="$WALL" 'BEGIN {printf "%.0f", 10000 / w}')
     [ "$c" = 0 ] && RATE=$rate
-    echo "median$([ ${#CLERKS[@]} -gt 1 ] && echo " (${LABELS[$c]}: ${CLERKS[$c]})"): $WALL s = $rate letters/s, peak RSS $((RSS / 1024)) MB; ratio to the floor beside each run: median $(median <"$WORK/ratios.$c")x"
+    echo "median$(label_of "$c" ": ${CLERKS[$c]}"): $WALL s = $rate letters/s, peak RSS $((RSS / 1024)) MB; ratio to the floor beside each run: median $(median <"$WORK/ratios.$c")x"
 done
 fi
 
