@@ -580,7 +580,7 @@ impl<'a> Clerk<'a> {
             }
         }
         if let Some(secret) = player.and_then(|p| p.secret.as_deref()) {
-            let written = letter::quote::own_lines(&mail.text)
+            let written = letter::own_lines(&mail.text)
                 .into_iter()
                 .find_map(|(_, line)| secret_on(line));
             match written {

@@ -298,7 +298,7 @@ pattern!(
 /// Reads a letter's text: cuts quotes and signature, then reads each own line.
 pub fn read(body: &str) -> Letter {
     let mut letter = Letter::default();
-    let own = quote::own_lines(body);
+    let own = own_lines(body);
     for &(line_no, line) in &own {
         read_line(&mut letter, line_no, line);
     }
@@ -309,6 +309,21 @@ pub fn read(body: &str) -> Letter {
         .join("\n");
     letter.keywords = keywords(&own_text, &own);
     letter
+}
+
+/// The lines of a body the writer wrote himself (quotes and signature cut),
+/// with their 1-based line numbers.
+pub fn own_lines(body: &str) -> Vec<(usize, &str)> {
+    quote::own_lines(body, &states_something)
+}
+
+/// Whether the reader takes something from a line on its own: a move, a
+/// fraction, dates, a game, a ruling.
+fn states_something(line: &str) -> bool {
+    let mut scratch = Letter::default();
+    read_line(&mut scratch, 0, line);
+    scratch.errors.clear();
+    scratch != Letter::default()
 }
 
 fn error(letter: &mut Letter, line: usize, text: &str, kind: ReadErrorKind) {

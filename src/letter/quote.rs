@@ -1,76 +1,227 @@
 //! The player's own text: quoted lines, quoted previous messages and signatures
 //! are cut before anything is read (contract.md 3), because quotes often hold
 //! the partner's move and the clerk's own prefilled lines.
+//!
+//! Mail programs introduce a quote in four ways, each in many languages:
+//! - an attribution line, `On … wrote:` / `… пишет:` / `Am … schrieb …:` /
+//!   `2016/11/08 14:26、… のメッセージ:`, often wrapped over two or three lines
+//!   (`… <` / `addr> написал:`), above `>` lines or above the bare message;
+//! - a header block, `From:`/`От:`/`Von:`/`De :` … with `Sent:`/`Date:`/`To:`…
+//!   (Outlook and most webmail, in the program's language), often under a line
+//!   of underscores;
+//! - a separator, `-----Original Message-----` / `-------- Oprindelig besked
+//!   --------` / `---- On … wrote ----`, or `Begin forwarded message:`;
+//! - `>` (or, under an attribution, `|`) before every quoted line.
+//!
+//! A signature (`-- `) ends the own text too. An attribution over quoted lines
+//! introduces a quote the writer answers below it (bottom posting): the quote
+//! is skipped and the text under it read. Any other introduction ends the own
+//! text.
 
 use std::sync::LazyLock;
 
 use regex::Regex;
 
-static QUOTE_HEADER: LazyLock<Regex> = LazyLock::new(|| {
+/// "wrote" and its kin, in the languages of the reply corpora.
+static WROTE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?xi)
+        \b(?:wrote|writes|has\ written|schrieb|geschrieben|a\ écrit|écrit|escribió|escribio|
+            ha\ escrito|scrisse|ha\ scritto|schreef|geschreven|skrev|skrevet|napisał|napisała|
+            napisal|escreveu|kirjoitti|írta|yazdı|napsal|napísal|
+            пишет|писал|писала|написал|написала|написав|написала)
+        | \(а\)\s*:
+        | 작성 | のメッセージ | 寫道 | 写道 | đã\ viết
+        ",
+    )
+    .expect("wrote pattern")
+});
+
+/// An address, bare or in angle brackets.
+static ADDRESS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"[^\s<>()"\[\]:]+@[^\s<>()"\[\]]+\.[A-Za-z]{2,}"#).expect("address pattern")
+});
+
+/// A line that begins with a date (`2013/7/20`, `2016. 11. 8.`, `02.04.2012`).
+static DATE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^\s*(?:\d{4}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4})\b",
+    )
+    .expect("date pattern")
+});
+
+/// Labels of a quoted header block that name its sender.
+const FROM_LABELS: &[&str] = &[
+    "from",
+    "от",
+    "von",
+    "de",
+    "da",
+    "van",
+    "fra",
+    "från",
+    "od",
+    "lähettäjä",
+    "feladó",
+    "kimden",
+    "từ",
+    "发件人",
+    "寄件者",
+    "差出人",
+    "보낸 사람",
+];
+
+/// The block's other labels.
+const OTHER_LABELS: &[&str] = &[
+    "sent",
+    "date",
+    "to",
+    "subject",
+    "cc",
+    "reply-to",
+    "отправлено",
+    "дата",
+    "кому",
+    "тема",
+    "копия",
+    "gesendet",
+    "an",
+    "betreff",
+    "datum",
+    "envoyé",
+    "envoyé le",
+    "à",
+    "objet",
+    "enviado",
+    "enviada",
+    "para",
+    "asunto",
+    "fecha",
+    "inviato",
+    "a",
+    "oggetto",
+    "data",
+    "risposta",
+    "verzonden",
+    "aan",
+    "onderwerp",
+    "sendt",
+    "til",
+    "emne",
+    "dato",
+    "skickat",
+    "till",
+    "ämne",
+    "wysłano",
+    "do",
+    "temat",
+    "assunto",
+    "lähetetty",
+    "vastaanottaja",
+    "aihe",
+    "küldve",
+    "címzett",
+    "tárgy",
+    "gönderildi",
+    "kime",
+    "konu",
+    "gửi",
+    "đến",
+    "chủ đề",
+    "发送时间",
+    "收件人",
+    "主题",
+    "送信日時",
+    "宛先",
+    "件名",
+    "받는 사람",
+    "제목",
+];
+
+fn label_pattern(labels: &[&str]) -> Regex {
+    let alternatives: Vec<String> = labels.iter().map(|label| regex::escape(label)).collect();
+    Regex::new(&format!(
+        r"(?i)^\s*\*?(?:{})\*?\s*[:：]",
+        alternatives.join("|")
+    ))
+    .expect("label pattern")
+}
+
+static FROM_LABEL: LazyLock<Regex> = LazyLock::new(|| label_pattern(FROM_LABELS));
+static OTHER_LABEL: LazyLock<Regex> = LazyLock::new(|| label_pattern(OTHER_LABELS));
+
+/// `-----Original Message-----`, `-------- Oprindelig besked --------`,
+/// `---- On … wrote ----`, and the forwarding lines without dashes.
+static SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?xi)^\s*(?:
-            .*\b(?:wrote|writes|пишет|писал|написал|написала|написал\(а\))\s*:\s*$
-          | .*\bот\b.*[<@].*:\s*$
-          | \d{1,2}\.\d{1,2}\.\d{2,4},?\s+(?:в\s+)?\d{1,2}:\d{2}.*[<@].*:\s*$
-          | .*<[^<>@\s]+@[^<>\s]+>\s*:\s*$
-        )",
+            [-–—=*_]{2,}\s*[^-–—=*_\s].*?[-–—=*_]{2,}
+          | (?:begin\ forwarded\ message|forwarded\ message|начало\ пересылаемого\ сообщения|
+               пересылаемое\ сообщение|пересланное\ сообщение)\s*:?
+        )\s*$",
     )
-    .expect("quote header pattern")
+    .expect("separator pattern")
 });
 
-static ORIGINAL_MESSAGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)^\s*-{2,}\s*(?:original message|исходное сообщение|пересылаемое сообщение|forwarded message|reply message|ответное сообщение)\s*-{2,}",
-    )
-    .expect("original message pattern")
-});
+/// What a line is to the cutter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Label {
+    From,
+    Other,
+}
 
-static OUTLOOK_FROM: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)^\s*\*?(?:from|от)\s*:\*?\s+\S").expect("from pattern"));
-static OUTLOOK_SENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*\*?(?:sent|отправлено|date|дата|to|кому)\s*:\*?\s+\S")
-        .expect("sent pattern")
-});
+fn label(line: &str) -> Option<Label> {
+    if !line.contains([':', '：']) {
+        return None;
+    }
+    if FROM_LABEL.is_match(line) {
+        Some(Label::From)
+    } else if OTHER_LABEL.is_match(line) {
+        Some(Label::Other)
+    } else {
+        None
+    }
+}
 
 /// The lines of `body` the writer wrote himself, each with its 1-based line
-/// number in the body (so that a reply can point at it).
-pub fn own_lines(body: &str) -> Vec<(usize, &str)> {
+/// number in the body (so that a reply can point at it). `own_form` says
+/// whether a line holds what a letter states (a move, a fraction, dates): such
+/// a line is never taken for the start of a wrapped attribution.
+pub fn own_lines<'a>(body: &'a str, own_form: &dyn Fn(&str) -> bool) -> Vec<(usize, &'a str)> {
     let lines: Vec<&str> = body
         .lines()
         .map(|line| line.trim_end_matches('\r'))
         .collect();
     let mut own = Vec::new();
     let mut index = 0;
+    // Within a quote introduced by an attribution, `|` marks quoted lines too.
+    let mut bar_quoted = false;
     while index < lines.len() {
         let line = lines[index];
         let trimmed = line.trim();
-        if trimmed.starts_with('>') {
+        if trimmed.starts_with('>') || (bar_quoted && trimmed.starts_with('|')) {
             index += 1;
             continue;
         }
-        if line == "-- " || trimmed == "--" || original_message(trimmed) || is_rule(trimmed) {
+        if !trimmed.is_empty() {
+            bar_quoted = false;
+        }
+        if line == "-- " || trimmed == "--" || is_rule(trimmed) || is_separator(trimmed) {
             break;
         }
-        if trimmed.contains(':')
-            && OUTLOOK_FROM.is_match(line)
-            && next_lines(&lines, index, 3).any(|next| OUTLOOK_SENT.is_match(next))
-        {
+        if header_block(&lines, index) {
             break;
         }
-        let wrapped_header = trimmed.len() < 200
-            && (trimmed.starts_with("On ") || trimmed.starts_with("В "))
-            && lines
-                .get(index + 1)
-                .is_some_and(|next| quote_header(next) && next.trim().len() < 40);
-        if quote_header(line) || wrapped_header {
-            let skip = if wrapped_header { 2 } else { 1 };
-            // A header over `>` lines introduces a quote the writer answers
-            // below (bottom posting): skip it and read on. Otherwise the rest is
-            // the quoted message.
-            let quoted_below = next_lines(&lines, index + skip - 1, 1)
-                .all(|next| next.trim_start().starts_with('>'));
-            if quoted_below && index + skip < lines.len() {
-                index += skip;
+        if let Some(span) = attribution(&lines, index, own_form) {
+            // Over quoted lines, the writer may answer below the quote.
+            let below = next_lines(&lines, index + span - 1, 1).next();
+            let quoted_below = below.is_some_and(|next| {
+                let next = next.trim_start();
+                next.starts_with('>') || next.starts_with('|')
+            });
+            if quoted_below {
+                bar_quoted = true;
+                index += span;
                 continue;
             }
             break;
@@ -81,25 +232,13 @@ pub fn own_lines(body: &str) -> Vec<(usize, &str)> {
     own
 }
 
-// Every quote header ends with a colon and every "original message" line
-// begins with dashes: the patterns (slow ones, with Unicode word boundaries)
-// run only on lines that can match them, a fifth of the reading thread before.
-
-fn quote_header(line: &str) -> bool {
-    line.trim_end().ends_with(':') && QUOTE_HEADER.is_match(line)
-}
-
-fn original_message(trimmed: &str) -> bool {
-    trimmed.starts_with("--") && ORIGINAL_MESSAGE.is_match(trimmed)
-}
-
 /// Up to `count` non-blank lines after `index`.
 fn next_lines<'a>(
     lines: &'a [&'a str],
     index: usize,
     count: usize,
 ) -> impl Iterator<Item = &'a str> + 'a {
-    lines[index + 1..]
+    lines[(index + 1).min(lines.len())..]
         .iter()
         .copied()
         .filter(|line| !line.trim().is_empty())
@@ -111,12 +250,78 @@ fn is_rule(trimmed: &str) -> bool {
     trimmed.len() >= 5 && trimmed.chars().all(|c| c == '_')
 }
 
+fn is_separator(trimmed: &str) -> bool {
+    let dashed = trimmed.starts_with(['-', '–', '—', '=', '*', '_']);
+    (dashed || trimmed.ends_with(':') || trimmed.len() < 40)
+        && trimmed.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && SEPARATOR.is_match(trimmed)
+}
+
+/// A quoted header block starts at `index`: a sender's label with another
+/// label within the next lines (a wrapped `From:` may take a line between),
+/// or another label with the sender's right under it.
+fn header_block(lines: &[&str], index: usize) -> bool {
+    let Some(first) = label(lines[index]) else {
+        return false;
+    };
+    let mut following = next_lines(lines, index, 3).map(label);
+    match first {
+        Label::From => following.take(2).any(|next| next.is_some()),
+        Label::Other => following.next() == Some(Some(Label::From)),
+    }
+}
+
+/// How many lines (one to three) the attribution starting at `index` takes.
+fn attribution(lines: &[&str], index: usize, own_form: &dyn Fn(&str) -> bool) -> Option<usize> {
+    let mut joined = String::new();
+    for span in 1..=3 {
+        let line = lines.get(index + span - 1)?.trim();
+        if line.is_empty() || joined.len() > 400 {
+            return None;
+        }
+        if span > 1 {
+            joined.push(' ');
+        }
+        joined.push_str(line);
+        if is_attribution(&joined) {
+            // A wrapped attribution begins with a date, a time or an address,
+            // and never with a line of the letter.
+            let wrapped = &lines[index..index + span - 1];
+            let starts = wrapped.first().is_none_or(|first| {
+                first.contains(['@', '<']) || first.bytes().any(|b| b.is_ascii_digit())
+            });
+            if !starts || wrapped.iter().any(|line| own_form(line)) {
+                return None;
+            }
+            return Some(span);
+        }
+        if line.ends_with([':', '：']) {
+            return None;
+        }
+    }
+    None
+}
+
+/// Whether a (joined) line introduces a quote: it ends with a colon and says
+/// "wrote" or names an address; or it begins with a date and names an address
+/// in angle brackets (Gmail's old `2013/7/20 Name <addr>`).
+fn is_attribution(text: &str) -> bool {
+    let text = text.trim_end();
+    if text.ends_with([':', '：']) {
+        return WROTE.is_match(text) || ADDRESS.is_match(text);
+    }
+    text.ends_with('>') && DATE_FIRST.is_match(text) && ADDRESS.is_match(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn own(body: &str) -> Vec<&str> {
-        own_lines(body).into_iter().map(|(_, line)| line).collect()
+        crate::letter::own_lines(body)
+            .into_iter()
+            .map(|(_, line)| line)
+            .collect()
     }
 
     #[test]
@@ -158,6 +363,52 @@ mod tests {
             ),
             ("2. Nf3\n-- \nIvan Ivanov\n3. Bb5", vec!["2. Nf3"]),
             ("2. Nf3\n--\nIvan", vec!["2. Nf3"]),
+            // Other languages and forms.
+            (
+                "2. Nf3\n-----Ursprüngliche Nachricht-----\nVon: p\n1... e5",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Nf3\nVon: Petrov\nGesendet: Montag\n1... e5",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Nf3\nDe : Petrov <p@x.org>\nEnvoyé le : lundi\n1... e5",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Nf3\nFrom:Petrov [mailto:p@x.org]\n Sent:Friday\n1... e5",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Nf3\nLe 19/03/2014 11:34, Georges a écrit :\n1... e5",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Nf3\nAm 25.06.2015 um 10:55 schrieb Petrov:\n1... e5",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Nf3\n2016/11/08 14:26、Petrov <p@x.org> のメッセージ:\n1... e5",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Nf3\n2013.02.08. 7:31 keltezéssel, \"Petrov\" írta:\n1... e5",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Nf3\n---- On Tue, 10 Nov 2020 Petrov wrote ----\n1... e5",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Nf3\n-------- Oprindelig besked --------\n1... e5",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Nf3\n2013/7/20 Petrov <p@x.org>\n\n| 1... e5\n",
+                vec!["2. Nf3", ""],
+            ),
+            ("2. Nf3\nBegin forwarded message:\n1... e5", vec!["2. Nf3"]),
         ];
         for (body, expected) in table {
             assert_eq!(own(body), expected, "{body:?}");
@@ -169,19 +420,46 @@ mod tests {
         let body =
             "On 7 Nov 2026, Petrov <p@x.org> wrote:\n> 1... e5\n> Time: 2/4\n\n2. Nf3\nTime: 7/4\n";
         assert_eq!(own(body), vec!["", "2. Nf3", "Time: 7/4"]);
-        let numbers: Vec<usize> = own_lines(body).into_iter().map(|(n, _)| n).collect();
+        let numbers: Vec<usize> = crate::letter::own_lines(body)
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
         assert_eq!(numbers, vec![4, 5, 6], "line numbers are those of the body");
     }
 
     #[test]
     fn a_wrapped_header_is_one_header() {
-        let body = "2. Nf3\nOn Mon, Nov 7, 2026 at 10:00 AM Petrov Petr <petrov@example.org>\nwrote:\n1... e5\n";
-        assert_eq!(own(body), vec!["2. Nf3"]);
+        for body in [
+            "2. Nf3\nOn Mon, Nov 7, 2026 at 10:00 AM Petrov Petr <petrov@example.org>\nwrote:\n1... e5\n",
+            "2. Кf3\n02.04.2012 14:20 пользователь \"bob@x.org\" <\nbob@x.org> написал:\n1... e5\n",
+            "2. Nf3\n2014-10-17 11:28 GMT+03:00 Postmaster <\npostmaster@x.org>:\n1... e5\n",
+            "2. Nf3\nEm 10 de julho de 2017 às 16:32:35, John Doe (\ncontact@stripe.com) escreveu:\n1... e5\n",
+            "2. Nf3\nPetrov <p@x.org> schrieb am Di., 16. Aug. 2016\num 12:52 Uhr:\n1... e5\n",
+        ] {
+            assert_eq!(own(body), vec![body.lines().next().unwrap()], "{body:?}");
+        }
     }
 
     #[test]
-    fn sent_label_alone_is_not_an_outlook_block() {
-        let body = "Game 1\n2. Nf3\nSent: 2026-11-12\nReceived: 2026-11-07\n";
-        assert_eq!(own(body).len(), 4);
+    fn a_line_of_the_letter_never_starts_a_wrapped_header() {
+        let body =
+            "Dates: 07.11.2026, 07.11.2026, 12.11.2026\nPetrov <p@x.org> wrote:\n> 1... e5\n";
+        let is_dates = |line: &str| line.starts_with("Dates:");
+        let own: Vec<&str> = own_lines(body, &is_dates)
+            .into_iter()
+            .map(|(_, line)| line)
+            .collect();
+        assert_eq!(own, vec!["Dates: 07.11.2026, 07.11.2026, 12.11.2026"]);
+    }
+
+    #[test]
+    fn labels_of_the_letter_alone_are_not_a_header_block() {
+        for body in [
+            "Game 1\n2. Nf3\nSent: 2026-11-12\nReceived: 2026-11-07\n",
+            "Game 1\n2. Nf3\nDate: 2026-11-12\nTo: Petrov\n",
+            "Партия 1\n2. Кf3\nОтправлено: 12.11.2026\nПолучено: 07.11.2026\n",
+        ] {
+            assert_eq!(own(body).len(), 4, "{body:?}");
+        }
     }
 }

@@ -193,7 +193,7 @@ pub fn html_to_lines(html: &str) -> String {
     while index < own.len() {
         let rest = &own_lower[index..];
         let breaks = [
-            "<br", "</p", "</div", "<p>", "<p ", "<div", "</li", "</tr", "</h",
+            "<br", "</p", "</div", "<p>", "<p ", "<div", "</li", "</tr", "</h", "<hr",
         ];
         if rest.starts_with('<') && breaks.iter().any(|b| rest.starts_with(b)) {
             marked.push('\u{1}');

@@ -296,3 +296,22 @@ pub fn kinds(mail: &[Sent]) -> Vec<(String, String)> {
 pub fn pair(kind: &str, to: &str) -> (String, String) {
     (kind.to_string(), to.to_string())
 }
+
+/// A folder of `../shared` (the project's shared corpora), or `None` where it
+/// is missing and the test may be skipped. Under CI (`SHTEMPEL_REQUIRE_SHARED`
+/// set) a missing folder fails the test instead.
+pub fn shared_dir(relative: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(relative);
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("SHTEMPEL_REQUIRE_SHARED").is_none(),
+        "{} is missing, and SHTEMPEL_REQUIRE_SHARED is set",
+        dir.display()
+    );
+    eprintln!("no {}: skipped", dir.display());
+    None
+}
