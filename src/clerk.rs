@@ -62,10 +62,14 @@ impl Prepared {
         };
         let mail = mime::parse(readable, &config.address);
         let key = dedup_key(mail.as_ref(), raw);
+        let reading = config.date_reading(Some(rules::postmark_date(
+            &envelope.arrived,
+            config.timezone,
+        )));
         let read = mail
             .as_ref()
             .filter(|m| !oversized && m.automatic.is_none())
-            .map(|m| letter::read(&m.text));
+            .map(|m| letter::read_with(&m.text, reading));
         let read_json = read.as_ref().and_then(|r| serde_json::to_string(r).ok());
         Prepared {
             oversized,
@@ -692,7 +696,7 @@ impl<'a> Clerk<'a> {
     ) -> Result<Outgoing, String> {
         let model = model! {
             "reasons" => reasons,
-            "read" => self.read_model(read, postmark, None),
+            "read" => self.read_model(read, postmark, None, None),
             "next" => Model::from(()),
             "games" => games,
         };
@@ -791,7 +795,7 @@ impl<'a> Clerk<'a> {
                 std::borrow::Cow::Borrowed(read)
             }
             None => {
-                let read = letter::read(&mail.text);
+                let read = letter::read_with(&mail.text, self.config.date_reading(Some(postmark)));
                 stored.parse_json = serde_json::to_string(&read).ok();
                 std::borrow::Cow::Owned(read)
             }
@@ -911,11 +915,38 @@ impl<'a> Clerk<'a> {
         Err(mine.iter().map(|g| g.id.clone()).collect())
     }
 
-    /// What the clerk read in a letter, for the reply.
-    fn read_model(&self, read: &Letter, postmark: NaiveDate, moves: Option<String>) -> Model {
+    /// What the clerk read in a letter, for the reply. `verdict`, where the
+    /// letter was judged, says how dates without labels were taken and what
+    /// fraction it should have stated.
+    fn read_model(
+        &self,
+        read: &Letter,
+        postmark: NaiveDate,
+        moves: Option<String>,
+        verdict: Option<&rules::Verdict>,
+    ) -> Model {
         let lang = self.lang();
         let stated = read.stated(postmark);
         let written: Vec<String> = read.moves.iter().map(|m| m.written.clone()).collect();
+        let placement = verdict.and_then(|v| v.placement.as_ref());
+        let placed: Vec<Model> = placement
+            .into_iter()
+            .flat_map(|p| &p.placed)
+            .filter(|(item, _)| matches!(item, Item::Date(_)))
+            .map(|(item, date)| {
+                model! {
+                    "item" => item_name(*item),
+                    "date" => fmt_date(*date, lang),
+                }
+            })
+            .collect();
+        let unplaced: Vec<String> = stated
+            .dates
+            .unplaced
+            .iter()
+            .map(|date| fmt_date(*date, lang))
+            .collect();
+        let fraction = verdict.map(|v| v.fraction);
         model! {
             "moves" => moves,
             "written" => written.join(" "),
@@ -923,7 +954,10 @@ impl<'a> Clerk<'a> {
             "postmark" => fmt_opt(stated.dates.postmark, lang),
             "received" => fmt_opt(stated.dates.received, lang),
             "sent" => fmt_opt(stated.dates.sent, lang),
-            "errors" => read.errors.iter().map(|e| e.explain(lang)).collect::<Vec<_>>(),
+            "placed" => placed,
+            "placed_certain" => placement.is_none_or(|p| p.certain),
+            "unplaced" => unplaced,
+            "errors" => read.errors.iter().map(|e| e.explain_with(lang, fraction)).collect::<Vec<_>>(),
         }
     }
 }
@@ -951,7 +985,7 @@ impl Clerk<'_> {
         let player = state.player(context.color);
         let model = model! {
             "reasons" => reasons,
-            "read" => self.read_model(context.read, context.postmark, None),
+            "read" => self.read_model(context.read, context.postmark, None, None),
             // A finished game, or one past its end date, has no next letter to prefill.
             "next" => matches!(state.ledger.status, Status::Active | Status::Suspended) .then(|| next_lines(state, context.color, self.config, None)),
             "games" => Model::from(()),
@@ -1304,16 +1338,15 @@ impl Clerk<'_> {
             .as_ref()
             .map(|o| o.missing().iter().map(|i| item_name(*i)).collect())
             .unwrap_or_default();
-        let errors: Vec<String> = context
-            .read
-            .errors
-            .iter()
-            .map(|e| e.explain(lang))
-            .collect();
+        // Only the letter's own dates are restated in the next one (10.3.3).
+        let missing_dates = verdict
+            .omission
+            .as_ref()
+            .is_some_and(|o| o.missing().iter().any(|item| matches!(item, Item::Date(_))));
         let partner = state.player(!color);
         let model = model! {
             "moves" => moves_text,
-            "read" => self.read_model(context.read, context.postmark, Some(moves_text.to_string())),
+            "read" => self.read_model(context.read, context.postmark, Some(moves_text.to_string()), Some(verdict)),
             "days" => verdict.days,
             "penalty" => verdict.penalty,
             "penalty_days" => self.config.rules.penalty_days,
@@ -1321,7 +1354,7 @@ impl Clerk<'_> {
             "fraction" => verdict.fraction.to_string(),
             "corrections" => corrections,
             "missing" => missing,
-            "errors" => errors,
+            "missing_dates" => missing_dates,
             "partner" => partner.name.as_str(),
             "held" => held,
             "partner_direct" => partner_direct,
@@ -1769,7 +1802,7 @@ impl Clerk<'_> {
         stored.reason = why.to_string();
         let model = model! {
             "reasons" => vec![reason],
-            "read" => self.read_model(read, stored.postmark, None),
+            "read" => self.read_model(read, stored.postmark, None, None),
             "next" => Model::from(()),
             "games" => Model::from(()),
         };

@@ -11,6 +11,7 @@ use chrono_tz::Tz;
 use serde::Deserialize;
 
 use crate::Lang;
+use crate::letter::{DateOrder, DateReading};
 use crate::rules::Rules;
 
 /// A configuration problem: where it is and how to fix it.
@@ -137,6 +138,7 @@ struct RawTournament {
     timezone: String,
     #[serde(default = "default_language")]
     language: String,
+    date_order: Option<String>,
 }
 
 fn default_language() -> String {
@@ -278,6 +280,8 @@ pub struct Config {
     pub end_date: NaiveDate,
     pub timezone: Tz,
     pub language: Lang,
+    /// How the players write slashed dates (`07/11/2026`).
+    pub date_order: DateOrder,
     pub rules: Rules,
     /// The clerk's own address, lower case.
     pub address: String,
@@ -346,6 +350,15 @@ impl Index {
 }
 
 impl Config {
+    /// How the tournament's letters state dates: its order of slashed dates,
+    /// and the postmark of the letter at hand where it is known.
+    pub fn date_reading(&self, postmark: Option<NaiveDate>) -> DateReading {
+        DateReading {
+            order: self.date_order,
+            postmark,
+        }
+    }
+
     /// Reads and checks the file.
     pub fn load(file: &Path) -> Result<Config, ConfigError> {
         let text = std::fs::read_to_string(file).map_err(|error| ConfigError {
@@ -428,6 +441,17 @@ impl Config {
                     "tournament.language",
                     format!("{other:?} is not a language of the clerk"),
                     "write \"ru\" or \"en\"",
+                ));
+            }
+        };
+        let date_order = match t.date_order.as_deref() {
+            None | Some("dmy") => DateOrder::Dmy,
+            Some("mdy") => DateOrder::Mdy,
+            Some(other) => {
+                return Err(err(
+                    "tournament.date_order",
+                    format!("{other:?} is not an order of day and month"),
+                    "write \"dmy\" (07/11/2026 is 7 November) or \"mdy\" (11/07/2026 is 7 November)",
                 ));
             }
         };
@@ -677,6 +701,7 @@ impl Config {
             end_date,
             timezone,
             language,
+            date_order,
             rules,
             address,
             database: resolve(&raw.bot.database),
@@ -899,6 +924,12 @@ mod tests {
                 "language = \"de\"",
                 "tournament.language",
                 "not a language",
+            ),
+            (
+                "language = \"ru\"",
+                "language = \"ru\"\ndate_order = \"ymd\"",
+                "tournament.date_order",
+                "not an order of day and month",
             ),
             (
                 "kind = \"maildir\"",

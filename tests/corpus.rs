@@ -14,7 +14,7 @@ use chrono::NaiveDate;
 use serde_json::{Value, json};
 use shakmaty::Color;
 use shtempel::game::{Game, ply_label};
-use shtempel::letter::{self, Letter, MoveToken, WrittenDates};
+use shtempel::letter::{self, DateOrder, DateReading, Letter, MoveToken, WrittenDates};
 
 fn token_text(token: &MoveToken) -> String {
     match (token.number, token.color) {
@@ -35,6 +35,10 @@ fn dates_json(dates: &WrittenDates, near: NaiveDate) -> Value {
         if let Some(date) = date {
             out.insert(name.into(), json!(date.to_string()));
         }
+    }
+    if !resolved.unplaced.is_empty() {
+        let unplaced: Vec<String> = resolved.unplaced.iter().map(|d| d.to_string()).collect();
+        out.insert("unplaced".into(), json!(unplaced));
     }
     Value::Object(out)
 }
@@ -71,7 +75,15 @@ fn actual(body: &str, meta: &Value) -> Value {
         .unwrap_or("2026-11-15")
         .parse()
         .expect("near");
-    let letter = letter::read(body);
+    let order = match meta["date_order"].as_str() {
+        Some("mdy") => DateOrder::Mdy,
+        _ => DateOrder::Dmy,
+    };
+    let reading = DateReading {
+        order,
+        postmark: Some(near),
+    };
+    let letter = letter::read_with(body, reading);
     let by = match meta["by"].as_str() {
         Some("white") => Some(Color::White),
         Some("black") => Some(Color::Black),
@@ -83,7 +95,7 @@ fn actual(body: &str, meta: &Value) -> Value {
         "variants": letter.variants.iter().map(|v| v.moves.iter().map(token_text).collect::<Vec<_>>()).collect::<Vec<_>>(),
         "fraction": letter.fraction.map(|f| f.to_string()),
         "dates": dates_json(&letter.dates, near),
-        "previous_dates": letter.previous_dates.map(|d| dates_json(&d, near)),
+        "previous_dates": letter.previous_dates.as_ref().map(|d| dates_json(d, near)),
         "keywords": letter.keywords,
         "rulings": letter.rulings.iter().map(|r| format!("{:?} {}", r.decision, r.game).to_lowercase()).collect::<Vec<_>>(),
         "errors": letter.errors.iter().map(|e| format!("line {}: {}", e.line, e.code())).collect::<Vec<_>>(),

@@ -33,6 +33,10 @@ struct Letter {
     sent: Option<&'static str>,
     fraction: Option<(u32, u32)>,
     previous: Option<[&'static str; 3]>,
+    /// Dates given without saying which they are.
+    unplaced: Vec<&'static str>,
+    /// `Previous dates:` with fewer than three.
+    previous_unplaced: Vec<&'static str>,
     plies: Vec<(Color, &'static str, bool)>,
     direct: bool,
 }
@@ -46,6 +50,8 @@ fn letter(by: Color, sent_on: &'static str) -> Letter {
         sent: Some(sent_on),
         fraction: None,
         previous: None,
+        unplaced: Vec::new(),
+        previous_unplaced: Vec::new(),
         plies: vec![(by, "move", false)],
         direct: false,
     }
@@ -58,6 +64,12 @@ impl Letter {
         self.sent = Some(sent);
         self
     }
+    /// Only these dates, in this order, without labels.
+    fn only_dates(mut self, dates: &[&'static str]) -> Self {
+        (self.postmark, self.received, self.sent) = (None, None, None);
+        self.unplaced = dates.to_vec();
+        self
+    }
     fn time(mut self, white: u32, black: u32) -> Self {
         self.fraction = Some((white, black));
         self
@@ -67,6 +79,20 @@ impl Letter {
             postmark: self.postmark.map(d),
             received: self.received.map(d),
             sent: self.sent.map(d),
+            unplaced: self.unplaced.iter().map(|day| d(day)).collect(),
+        };
+        let previous = match (self.previous, self.previous_unplaced.as_slice()) {
+            (Some([p, r, s]), _) => Some(StatedDates {
+                postmark: Some(d(p)),
+                received: Some(d(r)),
+                sent: Some(d(s)),
+                unplaced: Vec::new(),
+            }),
+            (None, []) => None,
+            (None, days) => Some(StatedDates {
+                unplaced: days.iter().map(|day| d(day)).collect(),
+                ..StatedDates::default()
+            }),
         };
         Incoming {
             by: self.by,
@@ -76,11 +102,7 @@ impl Letter {
                 fraction: self
                     .fraction
                     .map(|(white, black)| Fraction { white, black }),
-                previous: self.previous.map(|[p, r, s]| StatedDates {
-                    postmark: Some(d(p)),
-                    received: Some(d(r)),
-                    sent: Some(d(s)),
-                }),
+                previous,
             },
             plies: self
                 .plies
@@ -933,4 +955,146 @@ fn letter_with_partner_in_copy_is_delivered_on_its_postmark() {
     let v = play(&rules, &mut ledger, &white, None);
     assert_eq!(v.rows[0].delivered_on, Some(d("2026-11-03")));
     assert_eq!(ledger.running_days(BLACK, d("2026-11-05")), Some(2));
+}
+
+/// Two of the three dates: placed where the postmarks say, only the third
+/// named missing; where two placings fit equally, the one taken is said to be
+/// uncertain.
+#[test]
+fn two_dates_of_three_are_placed_by_the_postmarks() {
+    use DateItem::{PartnerPostmark as D1, Received as D2, Sent as D3};
+    let rules = Rules::default();
+    // White's move posted 2026-11-20 and reaching Black on the given day;
+    // Black answers on 2026-12-02 with two dates.
+    let table: [(&str, [&str; 2], [DateItem; 2], bool, DateItem); 5] = [
+        // Delivered a week after its postmark: the pair is d2, d3.
+        (
+            "2026-11-27",
+            ["2026-11-27", "2026-12-02"],
+            [D2, D3],
+            true,
+            D1,
+        ),
+        // The same day: d1 or d2 is left out; which cannot be told.
+        (
+            "2026-11-20",
+            ["2026-11-20", "2026-12-02"],
+            [D1, D3],
+            false,
+            D2,
+        ),
+        // d1 and d2 given, the sending date left out.
+        (
+            "2026-11-27",
+            ["2026-11-20", "2026-11-27"],
+            [D1, D2],
+            true,
+            D3,
+        ),
+        // A wrong date still goes where it fits best, and is corrected there.
+        (
+            "2026-11-27",
+            ["2026-11-26", "2026-12-02"],
+            [D2, D3],
+            true,
+            D1,
+        ),
+        (
+            "2026-11-27",
+            ["2026-11-20", "2026-12-01"],
+            [D1, D3],
+            true,
+            D2,
+        ),
+    ];
+    for (row, (delivered, written, items, certain, missing)) in table.iter().enumerate() {
+        let mut ledger = Ledger::new(calendar());
+        play(
+            &rules,
+            &mut ledger,
+            &letter(WHITE, "2026-11-20").time(19, 0),
+            Some(delivered),
+        );
+        let black = letter(BLACK, "2026-12-02").only_dates(written);
+        let v = judge(&rules, &ledger, &black.incoming());
+        let placement = v.placement.as_ref().expect("placed");
+        let placed: Vec<Item> = placement.placed.iter().map(|(item, _)| *item).collect();
+        assert_eq!(placed, items.map(Item::Date), "row {row}");
+        assert_eq!(placement.certain, *certain, "row {row}");
+        assert_eq!(
+            v.omission.as_ref().map(|o| o.missing().to_vec()),
+            Some(vec![Item::Date(*missing), Item::Fraction]),
+            "row {row}: only the third date (and the fraction) is missing"
+        );
+    }
+    // A wrong date placed is corrected in its place.
+    let mut ledger = Ledger::new(calendar());
+    play(
+        &rules,
+        &mut ledger,
+        &letter(WHITE, "2026-11-20").time(19, 0),
+        Some("2026-11-27"),
+    );
+    let v = judge(
+        &rules,
+        &ledger,
+        &letter(BLACK, "2026-12-02")
+            .only_dates(&["2026-11-26", "2026-12-02"])
+            .time(19, 5)
+            .incoming(),
+    );
+    assert!(
+        matches!(
+            v.corrections.as_slice(),
+            [Correction::Date {
+                item: Item::Date(DateItem::Received),
+                ..
+            }]
+        ),
+        "{:?}",
+        v.corrections
+    );
+}
+
+/// `Previous dates:` with only the dates the previous letter left out.
+#[test]
+fn restated_dates_fewer_than_three_fill_what_was_missing() {
+    let rules = Rules::default();
+    let mut ledger = Ledger::new(calendar());
+    play(
+        &rules,
+        &mut ledger,
+        &letter(WHITE, "2026-11-02").time(1, 0),
+        Some("2026-11-02"),
+    );
+    let mut b1 = letter(BLACK, "2026-11-04")
+        .dates("2026-11-02", "2026-11-02", "2026-11-04")
+        .time(1, 2);
+    b1.received = None;
+    play(&rules, &mut ledger, &b1, Some("2026-11-04"));
+    play(
+        &rules,
+        &mut ledger,
+        &letter(WHITE, "2026-11-05")
+            .dates("2026-11-04", "2026-11-04", "2026-11-05")
+            .time(2, 2),
+        Some("2026-11-05"),
+    );
+    let mut b2 = letter(BLACK, "2026-11-07")
+        .dates("2026-11-05", "2026-11-05", "2026-11-07")
+        .time(2, 4);
+    b2.previous_unplaced = vec!["2026-11-02"];
+    let v = judge(&rules, &ledger, &b2.incoming());
+    assert_eq!(v.omission, None, "the one missing date is restated");
+    assert!(v.corrections.is_empty(), "{:?}", v.corrections);
+    b2.previous_unplaced = vec!["2026-11-03"];
+    let v = judge(&rules, &ledger, &b2.incoming());
+    assert_eq!(v.omission, None);
+    assert!(matches!(
+        v.corrections.as_slice(),
+        [Correction::Date {
+            item: Item::Previous(DateItem::Received),
+            ..
+        }]
+    ));
 }

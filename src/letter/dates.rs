@@ -1,11 +1,19 @@
 //! Dates as players write them: `07.11.2026`, `07.11.26`, `07.11`, `2026-11-07`,
-//! `7 ноября 2026`, `7 Nov 2026`, `Nov 7, 2026`.
+//! `7 ноября 2026`, `7 Nov 2026`, `Nov 7, 2026`, and `07/11/2026`.
+//!
+//! Dotted dates are always day first. Slashed dates are read in the
+//! tournament's [`DateOrder`] (`11/02/2026` is 2 November in an American one).
+//! Where the day and the month could trade places, and only the other reading
+//! lies near the letter's postmark (`11/02/2026` read day first is 11 February,
+//! nine months from a letter posted on 2 November), the date is ambiguous: it
+//! is not read at all rather than read as a guess, and the player is told the
+//! forms to use.
 
 use std::sync::LazyLock;
 
 use chrono::{Datelike, NaiveDate};
 use regex::Regex;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A date as written; the year may be left out (`03.11`) and is then taken
 /// from the letter's own postmark.
@@ -40,15 +48,39 @@ impl std::fmt::Display for WrittenDate {
     }
 }
 
-/// A piece of text that looks like a date but is none (`32.13.2026`).
+/// How a tournament's players write slashed dates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DateOrder {
+    /// `07/11/2026` is 7 November (Europe, Russia).
+    #[default]
+    Dmy,
+    /// `11/07/2026` is 7 November (the United States).
+    Mdy,
+}
+
+/// Text that looks like a date but cannot be read as one.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BadDate(pub String);
+pub enum BadDate {
+    /// No such day (`32.13.2026`).
+    Impossible(String),
+    /// Day and month could trade places, and the reading of the tournament's
+    /// order lies far from the letter while the other lies near it.
+    Ambiguous {
+        written: String,
+        read: NaiveDate,
+        other: NaiveDate,
+    },
+}
+
+/// Days from the postmark within which a reading counts as near it.
+const NEAR_DAYS: i64 = 60;
 
 static DATE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?xi)
         (?P<iy>[0-9]{4})-(?P<im>[0-9]{1,2})-(?P<id>[0-9]{1,2})\b
-      | \b(?P<nd>[0-9]{1,2})[./](?P<nm>[0-9]{1,2})(?:[./](?P<ny>[0-9]{4}|[0-9]{2}))?\b(?:\s*(?:г\.|года|г\b))?
+      | \b(?P<nd>[0-9]{1,2})(?P<sep>[./])(?P<nm>[0-9]{1,2})(?:[./](?P<ny>[0-9]{4}|[0-9]{2}))?\b(?:\s*(?:г\.|года|г\b))?
       | \b(?P<wd>[0-9]{1,2})(?:-?(?:го|е|st|nd|rd|th))?\s+(?P<wm>[a-zа-яё]{3,9})\.?(?:,?\s*(?P<wy>[0-9]{4})\b(?:\s*(?:г\.|года|г\b))?)?
       | \b(?P<mm>[a-z]{3,9})\.?\s+(?P<md>[0-9]{1,2})(?:st|nd|rd|th)?,?\s+(?P<my>[0-9]{4})\b",
     )
@@ -94,9 +126,17 @@ fn month_of(word: &str) -> Option<u32> {
         .map(|&(_, month)| month)
 }
 
+/// How dates are read: the tournament's order of slashed dates, and the
+/// letter's postmark where it is known (for ambiguous ones).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DateReading {
+    pub order: DateOrder,
+    pub postmark: Option<NaiveDate>,
+}
+
 /// Every date in `text`, in order, each read or refused, and whether anything
 /// besides dates and separators was left over.
-pub fn find_dates(text: &str) -> (Vec<Result<WrittenDate, BadDate>>, bool) {
+pub fn find_dates(text: &str, reading: DateReading) -> (Vec<Result<WrittenDate, BadDate>>, bool) {
     let mut found = Vec::new();
     let mut leftover = String::new();
     let mut last = 0;
@@ -111,14 +151,21 @@ pub fn find_dates(text: &str) -> (Vec<Result<WrittenDate, BadDate>>, bool) {
     for caps in DATE.captures_iter(searched) {
         let whole = caps.get(0).expect("match");
         let number = |name: &str| caps.name(name).and_then(|m| m.as_str().parse::<i64>().ok());
+        let mut slashed = false;
         let (day, month, year) = if let Some(year) = number("iy") {
             (number("id"), number("im"), Some(year))
-        } else if let Some(day) = number("nd") {
+        } else if let Some(first) = number("nd") {
             let year = caps.name("ny").map(|m| {
                 let y = m.as_str().parse::<i64>().unwrap_or(0);
                 if m.as_str().len() == 2 { 2000 + y } else { y }
             });
-            (Some(day), number("nm"), year)
+            let second = number("nm");
+            slashed = caps.name("sep").is_some_and(|m| m.as_str() == "/");
+            if slashed && reading.order == DateOrder::Mdy {
+                (second, Some(first), year)
+            } else {
+                (Some(first), second, year)
+            }
         } else if let Some(day) = number("wd") {
             let Some(month) = caps.name("wm").and_then(|m| month_of(m.as_str())) else {
                 continue;
@@ -132,13 +179,47 @@ pub fn find_dates(text: &str) -> (Vec<Result<WrittenDate, BadDate>>, bool) {
         };
         leftover.push_str(&text[last..whole.start()]);
         last = whole.end();
-        found.push(validate(day, month, year).ok_or_else(|| BadDate(whole.as_str().to_string())));
+        let written = whole.as_str().trim();
+        let date = validate(day, month, year)
+            .ok_or_else(|| BadDate::Impossible(written.to_string()))
+            .and_then(|date| {
+                if !slashed {
+                    return Ok(date);
+                }
+                match ambiguity(date, reading.postmark) {
+                    Some((read, other)) => Err(BadDate::Ambiguous {
+                        written: written.to_string(),
+                        read,
+                        other,
+                    }),
+                    None => Ok(date),
+                }
+            });
+        found.push(date);
     }
     leftover.push_str(&text[last..]);
     let extra = leftover
         .split(|c: char| c.is_whitespace() || ",;–—-()".contains(c))
         .any(|word| !word.is_empty() && !matches!(word.to_lowercase().as_str(), "and" | "и"));
     (found, extra)
+}
+
+/// The two readings of a date whose day and month could trade places, where
+/// only the other one lies near the postmark.
+fn ambiguity(date: WrittenDate, postmark: Option<NaiveDate>) -> Option<(NaiveDate, NaiveDate)> {
+    let postmark = postmark?;
+    if date.day > 12 || date.day == date.month {
+        return None;
+    }
+    let swapped = WrittenDate {
+        day: date.month,
+        month: date.day,
+        year: date.year,
+    };
+    let read = date.resolve(postmark)?;
+    let other = swapped.resolve(postmark)?;
+    let near = |d: NaiveDate| (d - postmark).num_days().abs() <= NEAR_DAYS;
+    (!near(read) && near(other)).then_some((read, other))
 }
 
 fn validate(day: Option<i64>, month: Option<i64>, year: Option<i64>) -> Option<WrittenDate> {
@@ -159,7 +240,7 @@ mod tests {
     use super::*;
 
     fn one(text: &str) -> Result<WrittenDate, BadDate> {
-        let (mut dates, extra) = find_dates(text);
+        let (mut dates, extra) = find_dates(text, DateReading::default());
         assert_eq!(dates.len(), 1, "{text}: {dates:?}");
         assert!(!extra, "{text}: nothing else expected");
         dates.remove(0)
@@ -176,7 +257,11 @@ mod tests {
             ("и", false),
             (" – , ", false),
         ] {
-            assert_eq!(find_dates(text), (Vec::new(), extra), "{text}");
+            assert_eq!(
+                find_dates(text, DateReading::default()),
+                (Vec::new(), extra),
+                "{text}"
+            );
         }
     }
 
@@ -268,9 +353,9 @@ mod tests {
             "00.10.2026",
             "1.1.0001",
         ] {
-            let (dates, _) = find_dates(text);
+            let (dates, _) = find_dates(text, DateReading::default());
             assert!(
-                matches!(dates.as_slice(), [Err(BadDate(_))]),
+                matches!(dates.as_slice(), [Err(BadDate::Impossible(_))]),
                 "{text}: {dates:?}"
             );
         }
@@ -279,11 +364,64 @@ mod tests {
 
     #[test]
     fn three_dates_in_a_row_and_leftovers() {
-        let (dates, extra) = find_dates("03.11, 03.11, 2026-11-07");
+        let (dates, extra) = find_dates("03.11, 03.11, 2026-11-07", DateReading::default());
         assert_eq!(dates.len(), 3);
         assert!(!extra);
-        let (dates, extra) = find_dates("07.11.2026 и 12.11.2026 примерно");
+        let (dates, extra) = find_dates("07.11.2026 и 12.11.2026 примерно", DateReading::default());
         assert_eq!(dates.len(), 2);
         assert!(extra, "a stray word is reported");
+    }
+
+    #[test]
+    fn slashed_dates_follow_the_tournaments_order_and_dots_stay_day_first() {
+        let near: NaiveDate = "2026-11-20".parse().unwrap();
+        let read = |text: &str, order: DateOrder| {
+            let reading = DateReading {
+                order,
+                postmark: Some(near),
+            };
+            let (dates, _) = find_dates(text, reading);
+            match dates.as_slice() {
+                [Ok(date)] => date.resolve(near).map(|d| d.to_string()),
+                other => panic!("{text}: {other:?}"),
+            }
+        };
+        let table = [
+            ("11/02/2026", DateOrder::Mdy, "2026-11-02"),
+            ("02/11/2026", DateOrder::Dmy, "2026-11-02"),
+            ("11/20/2026", DateOrder::Mdy, "2026-11-20"),
+            ("20/11/2026", DateOrder::Dmy, "2026-11-20"),
+            ("11/7", DateOrder::Mdy, "2026-11-07"),
+            // Dots are day first whatever the order.
+            ("02.11.2026", DateOrder::Mdy, "2026-11-02"),
+            // Both readings far from the postmark: the order's is taken.
+            ("03/05/2026", DateOrder::Dmy, "2026-05-03"),
+        ];
+        for (text, order, expected) in table {
+            assert_eq!(read(text, order).as_deref(), Some(expected), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_slashed_date_read_far_from_the_postmark_whose_swap_is_near_is_ambiguous() {
+        let near: NaiveDate = "2026-11-02".parse().unwrap();
+        for (text, order) in [
+            ("11/02/2026", DateOrder::Dmy),
+            ("02/11/2026", DateOrder::Mdy),
+        ] {
+            let reading = DateReading {
+                order,
+                postmark: Some(near),
+            };
+            let (dates, _) = find_dates(text, reading);
+            let [Err(BadDate::Ambiguous { read, other, .. })] = dates.as_slice() else {
+                panic!("{text}: {dates:?}");
+            };
+            assert_eq!(other.to_string(), "2026-11-02", "{text}");
+            assert_eq!(read.to_string(), "2026-02-11", "{text}");
+        }
+        // Without a postmark (`shtempel read`), the order decides.
+        let (dates, _) = find_dates("11/02/2026", DateReading::default());
+        assert!(matches!(dates.as_slice(), [Ok(_)]));
     }
 }

@@ -17,7 +17,7 @@ use regex::Regex;
 use serde::Serialize;
 use shakmaty::Color;
 
-pub use dates::WrittenDate;
+pub use dates::{DateOrder, DateReading, WrittenDate};
 pub use notation::MoveText;
 
 use crate::Lang;
@@ -69,16 +69,23 @@ pub struct Variant {
 }
 
 /// The three dates of a letter, each as written, or absent.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct WrittenDates {
     pub postmark: Option<WrittenDate>,
     pub received: Option<WrittenDate>,
     pub sent: Option<WrittenDate>,
+    /// Fewer dates than asked for, in the order written, without saying which
+    /// they are (`Dates: 27.11.2026, 02.12.2026`): the rules place them by the
+    /// postmarks.
+    pub unplaced: Vec<WrittenDate>,
 }
 
 impl WrittenDates {
     fn is_empty(&self) -> bool {
-        self.postmark.is_none() && self.received.is_none() && self.sent.is_none()
+        self.postmark.is_none()
+            && self.received.is_none()
+            && self.sent.is_none()
+            && self.unplaced.is_empty()
     }
 
     /// The calendar dates, years filled in from `near` (the letter's postmark).
@@ -88,6 +95,11 @@ impl WrittenDates {
             postmark: resolve(self.postmark),
             received: resolve(self.received),
             sent: resolve(self.sent),
+            unplaced: self
+                .unplaced
+                .iter()
+                .filter_map(|date| date.resolve(near))
+                .collect(),
         }
     }
 }
@@ -141,6 +153,14 @@ pub enum ReadErrorKind {
     MoveNumber { number: String },
     /// Text that looks like a date but is none (`32.13.2026`).
     BadDate { written: String },
+    /// A slashed date whose day and month could trade places, only the other
+    /// reading lying near the letter's postmark (`11/02/2026` posted on
+    /// 2 November in a day-first tournament).
+    AmbiguousDate {
+        written: String,
+        read: NaiveDate,
+        other: NaiveDate,
+    },
     /// A `Dates:` line without one or three dates.
     DateCount { found: usize, expected: usize },
     /// A `Time:` line without a readable fraction.
@@ -158,6 +178,7 @@ impl ReadError {
             ReadErrorKind::NotAMove { .. } => "not_a_move",
             ReadErrorKind::MoveNumber { .. } => "move_number",
             ReadErrorKind::BadDate { .. } => "bad_date",
+            ReadErrorKind::AmbiguousDate { .. } => "ambiguous_date",
             ReadErrorKind::DateCount { .. } => "date_count",
             ReadErrorKind::BadFraction => "bad_fraction",
             ReadErrorKind::FractionOutOfRange { .. } => "fraction_out_of_range",
@@ -167,6 +188,12 @@ impl ReadError {
 
     /// What is wrong and how to write it, in plain words for the player.
     pub fn explain(&self, lang: Lang) -> String {
+        self.explain_with(lang, None)
+    }
+
+    /// The same, with the fraction the player should have written, where it is
+    /// known, as the example of a fraction (never numbers of nobody's game).
+    pub fn explain_with(&self, lang: Lang, fraction: Option<Fraction>) -> String {
         let line = self.line;
         let text = &self.text;
         let what = match &self.kind {
@@ -190,6 +217,24 @@ impl ReadError {
                     "\"{written}\" is not a date. Write dates like 2026-11-07 or 7 Nov 2026"
                 ),
             },
+            ReadErrorKind::AmbiguousDate {
+                written,
+                read,
+                other,
+            } => {
+                let (read_ru, other_ru) = (read.format("%d.%m.%Y"), other.format("%d.%m.%Y"));
+                let (read_en, other_en) = (read.format("%-d %b %Y"), other.format("%-d %b %Y"));
+                match lang {
+                    Lang::Ru => format!(
+                        "«{written}» можно прочитать и как {read_ru}, и как {other_ru}, поэтому дата не принята. Пишите месяц словом или в порядке день.месяц.год: {other_ru} или {}",
+                        other.format("%-d.%m.%Y")
+                    ),
+                    Lang::En => format!(
+                        "\"{written}\" can be read as {read_en} or as {other_en}, so it was not taken as either. Write the month as a word or the year first: {other_en} or {}",
+                        other.format("%Y-%m-%d")
+                    ),
+                }
+            }
             ReadErrorKind::DateCount { found, expected } => match lang {
                 Lang::Ru => format!(
                     "найдено дат: {found}, нужно {expected}: штемпель партнёра, дата получения, дата отправки"
@@ -198,12 +243,21 @@ impl ReadError {
                     "{found} date(s) found, {expected} expected: partner's postmark, received, sent"
                 ),
             },
-            ReadErrorKind::BadFraction => lang
-                .pick(
-                    "время не читается. Пишите дробью: Время: 7/4 (белые/чёрные)",
-                    "the time cannot be read. Write a fraction: Time: 7/4 (White/Black)",
-                )
-                .to_string(),
+            ReadErrorKind::BadFraction => match (lang, fraction) {
+                (Lang::Ru, Some(fraction)) => format!(
+                    "время не читается. Пишите дробью, дни белых/дни чёрных; в этом письме: Время: {fraction}"
+                ),
+                (Lang::Ru, None) => {
+                    "время не читается. Пишите дробью: Время: дни белых/дни чёрных".to_string()
+                }
+                (Lang::En, Some(fraction)) => format!(
+                    "the time cannot be read. Write a fraction, White's days/Black's days; in this letter: Time: {fraction}"
+                ),
+                (Lang::En, None) => {
+                    "the time cannot be read. Write a fraction: Time: White's days/Black's days"
+                        .to_string()
+                }
+            },
             ReadErrorKind::FractionOutOfRange { written } => match lang {
                 Lang::Ru => {
                     format!("время «{written}» невозможно: нужны два неотрицательных числа дней")
@@ -242,7 +296,10 @@ impl Letter {
         Stated {
             dates: self.dates.resolve(postmark),
             fraction: self.fraction,
-            previous: self.previous_dates.map(|dates| dates.resolve(postmark)),
+            previous: self
+                .previous_dates
+                .as_ref()
+                .map(|dates| dates.resolve(postmark)),
         }
     }
 
@@ -262,9 +319,11 @@ pattern!(
     GAME_LINE,
     r"(?i)^\s*(?:game|партия|игра)\s*(?:(?:[:#№]|no\.?)\s*#?\s*([A-Za-z0-9][\w.-]*)|\s+(\d[\w.-]*))\s*\.?\s*$"
 );
+// After the label a colon, or a fraction: prose that merely holds the word
+// ("затраченное время на этот ход велико") is no time line.
 pattern!(
     TIME_LINE,
-    r"(?i)^\s*(?:time used|total time|time|затраченное время|время на обдумывание|время)\s*(?::|=|-|\s)\s*(.*)$"
+    r"(?i)^\s*(?:time used|total time|time|затраченное время|время на обдумывание|время)(?:\s*[:=–-]\s*(.*)|\s+([0-9].*))$"
 );
 pattern!(
     FRACTION,
@@ -296,11 +355,18 @@ pattern!(
 );
 
 /// Reads a letter's text: cuts quotes and signature, then reads each own line.
+/// Slashed dates are read day first, with no postmark to judge them by.
 pub fn read(body: &str) -> Letter {
+    read_with(body, DateReading::default())
+}
+
+/// Reads a letter's text, its dates as `dates` says (the tournament's order,
+/// and the letter's postmark).
+pub fn read_with(body: &str, dates: DateReading) -> Letter {
     let mut letter = Letter::default();
     let own = own_lines(body);
     for &(line_no, line) in &own {
-        read_line(&mut letter, line_no, line);
+        read_line(&mut letter, line_no, line, dates);
     }
     let own_text: String = own
         .iter()
@@ -321,7 +387,7 @@ pub fn own_lines(body: &str) -> Vec<(usize, &str)> {
 /// fraction, dates, a game, a ruling.
 fn states_something(line: &str) -> bool {
     let mut scratch = Letter::default();
-    read_line(&mut scratch, 0, line);
+    read_line(&mut scratch, 0, line, DateReading::default());
     scratch.errors.clear();
     scratch != Letter::default()
 }
@@ -334,7 +400,7 @@ fn error(letter: &mut Letter, line: usize, text: &str, kind: ReadErrorKind) {
     letter.errors.push(ReadError { line, text, kind });
 }
 
-fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
+fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReading) {
     let Some(first) = line.trim_start().chars().next() else {
         return;
     };
@@ -369,7 +435,7 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
     if may("tзв")
         && let Some(caps) = TIME_LINE.captures(line)
     {
-        let rest = caps.get(1).map_or("", |m| m.as_str());
+        let rest = caps.get(1).or(caps.get(2)).map_or("", |m| m.as_str());
         read_fraction(letter, line_no, line, rest);
         return;
     }
@@ -381,7 +447,7 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
         && let Some(caps) = PREVIOUS_LINE.captures(line)
     {
         let rest = caps.get(1).map_or("", |m| m.as_str());
-        if let Some(dates) = three_dates(letter, line_no, line, rest, false) {
+        if let Some(dates) = line_dates(letter, line_no, line, rest, false, reading) {
             letter.previous_dates.get_or_insert(dates);
         }
         return;
@@ -390,7 +456,7 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
         && let Some(caps) = DATES_LINE.captures(line)
     {
         let rest = caps.get(1).map_or("", |m| m.as_str());
-        if let Some(dates) = three_dates(letter, line_no, line, rest, true)
+        if let Some(dates) = line_dates(letter, line_no, line, rest, true, reading)
             && letter.dates.is_empty()
         {
             letter.dates = dates;
@@ -402,7 +468,7 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
     {
         let label = caps[1].to_lowercase();
         let rest = caps.get(2).map_or("", |m| m.as_str());
-        let Some(date) = one_date(letter, line_no, line, rest) else {
+        let Some(date) = one_date(letter, line_no, line, rest, reading) else {
             return;
         };
         let slot = if label.starts_with("sent") || label.starts_with("отправ") {
@@ -430,9 +496,9 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str) {
         return;
     }
     // A line of dates alone, in order.
-    let (found, extra) = dates::find_dates(line);
+    let (found, extra) = dates::find_dates(line, reading);
     if !found.is_empty() && !extra {
-        if let Some(dates) = three_dates(letter, line_no, line, line, true)
+        if let Some(dates) = line_dates(letter, line_no, line, line, true, reading)
             && letter.dates.is_empty()
         {
             letter.dates = dates;
@@ -470,73 +536,88 @@ fn read_fraction(letter: &mut Letter, line_no: usize, line: &str, rest: &str) {
     }
 }
 
-/// Reads the dates of a line: three in order, or one (own sending date) where
-/// `one_is_sent`.
-fn three_dates(
+/// Reads the dates of a line: three in order; one (the own sending date)
+/// where `one_is_sent`; otherwise one or two left for the rules to place. A
+/// date that cannot be read is named in an error and leaves its place empty.
+fn line_dates(
     letter: &mut Letter,
     line_no: usize,
     line: &str,
     rest: &str,
     one_is_sent: bool,
+    reading: DateReading,
 ) -> Option<WrittenDates> {
-    let (found, _) = dates::find_dates(rest);
-    let mut read = Vec::with_capacity(found.len());
-    for date in found {
-        match date {
-            Ok(date) => read.push(date),
-            Err(dates::BadDate(written)) => {
-                error(letter, line_no, line, ReadErrorKind::BadDate { written });
-                return None;
-            }
-        }
-    }
-    match read.as_slice() {
-        [sent] if one_is_sent => Some(WrittenDates {
-            sent: Some(*sent),
+    let (found, _) = dates::find_dates(rest, reading);
+    let read: Vec<Option<WrittenDate>> = found
+        .into_iter()
+        .map(|date| {
+            date.map_err(|bad| date_error(letter, line_no, line, bad))
+                .ok()
+        })
+        .collect();
+    let dates = match read.as_slice() {
+        [sent] if one_is_sent => WrittenDates {
+            sent: *sent,
             ..WrittenDates::default()
-        }),
-        [postmark, received, sent] => Some(WrittenDates {
-            postmark: Some(*postmark),
-            received: Some(*received),
-            sent: Some(*sent),
-        }),
+        },
+        [postmark, received, sent] => WrittenDates {
+            postmark: *postmark,
+            received: *received,
+            sent: *sent,
+            unplaced: Vec::new(),
+        },
+        [_] | [_, _] => WrittenDates {
+            unplaced: read.iter().flatten().copied().collect(),
+            ..WrittenDates::default()
+        },
         _ => {
-            error(
-                letter,
-                line_no,
-                line,
-                ReadErrorKind::DateCount {
-                    found: read.len(),
-                    expected: 3,
-                },
-            );
-            None
+            let kind = ReadErrorKind::DateCount {
+                found: read.len(),
+                expected: 3,
+            };
+            error(letter, line_no, line, kind);
+            return None;
         }
-    }
+    };
+    (!dates.is_empty()).then_some(dates)
 }
 
-fn one_date(letter: &mut Letter, line_no: usize, line: &str, rest: &str) -> Option<WrittenDate> {
-    let (found, _) = dates::find_dates(rest);
-    match found.as_slice() {
-        [Ok(date)] => Some(*date),
-        [Err(dates::BadDate(written))] => {
-            let written = written.clone();
-            error(letter, line_no, line, ReadErrorKind::BadDate { written });
-            None
-        }
-        _ => {
-            error(
-                letter,
-                line_no,
-                line,
-                ReadErrorKind::DateCount {
-                    found: found.len(),
-                    expected: 1,
-                },
-            );
-            None
-        }
+fn date_error(letter: &mut Letter, line_no: usize, line: &str, bad: dates::BadDate) {
+    let kind = match bad {
+        dates::BadDate::Impossible(written) => ReadErrorKind::BadDate { written },
+        dates::BadDate::Ambiguous {
+            written,
+            read,
+            other,
+        } => ReadErrorKind::AmbiguousDate {
+            written,
+            read,
+            other,
+        },
+    };
+    error(letter, line_no, line, kind);
+}
+
+fn one_date(
+    letter: &mut Letter,
+    line_no: usize,
+    line: &str,
+    rest: &str,
+    reading: DateReading,
+) -> Option<WrittenDate> {
+    let (mut found, _) = dates::find_dates(rest, reading);
+    if found.len() != 1 {
+        let kind = ReadErrorKind::DateCount {
+            found: found.len(),
+            expected: 1,
+        };
+        error(letter, line_no, line, kind);
+        return None;
     }
+    found
+        .remove(0)
+        .map_err(|bad| date_error(letter, line_no, line, bad))
+        .ok()
 }
 
 fn read_variant(letter: &mut Letter, line_no: usize, line: &str, rest: &str) {

@@ -159,6 +159,19 @@ fn automatic(message: &mail_parser::Message<'_>, mail: &Mail, our_address: &str)
 fn body_text(message: &mail_parser::Message<'_>) -> String {
     for part in message.text_bodies() {
         if let PartType::Text(text) = &part.body {
+            let param = |name: &str| {
+                part.content_type()
+                    .and_then(|ct| ct.attributes())
+                    .and_then(|attributes| {
+                        attributes
+                            .iter()
+                            .find(|a| a.name.eq_ignore_ascii_case(name))
+                            .map(|a| a.value.to_ascii_lowercase())
+                    })
+            };
+            if param("format").as_deref() == Some("flowed") {
+                return unflow(text, param("delsp").as_deref() == Some("yes"));
+            }
             return text.to_string();
         }
     }
@@ -168,6 +181,55 @@ fn body_text(message: &mail_parser::Message<'_>) -> String {
         }
     }
     String::new()
+}
+
+/// A `format=flowed` text (RFC 3676) as the writer's program shows it: a line
+/// that ends in a space goes on in the next line of the same quote depth
+/// (without that space where `delsp` is set), the space a program stuffed
+/// before a line is taken away, and quoted lines keep their `>` marks. The
+/// signature line `-- ` is never joined.
+pub fn unflow(text: &str, delsp: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    // The paragraph being joined and its quote depth.
+    let mut open: Option<usize> = None;
+    for line in text.lines() {
+        let depth = line.len() - line.trim_start_matches('>').len();
+        let content = &line[depth..];
+        let content = content.strip_prefix(' ').unwrap_or(content);
+        let flowed = content.ends_with(' ') && content != "-- ";
+        match open {
+            Some(open_depth) if open_depth == depth => {}
+            Some(_) => {
+                // A flowed line without its continuation ends its paragraph.
+                out.push('\n');
+                start_line(&mut out, depth);
+            }
+            None => start_line(&mut out, depth),
+        }
+        if flowed {
+            out.push_str(if delsp {
+                &content[..content.len() - 1]
+            } else {
+                content
+            });
+            open = Some(depth);
+        } else {
+            out.push_str(content);
+            out.push('\n');
+            open = None;
+        }
+    }
+    if out.ends_with('\n') && !text.ends_with('\n') {
+        out.pop();
+    }
+    out
+}
+
+fn start_line(out: &mut String, depth: usize) {
+    if depth > 0 {
+        out.push_str(&">".repeat(depth));
+        out.push(' ');
+    }
 }
 
 /// HTML to plain lines. Quoted blocks (`<blockquote>`, Gmail's and Yandex's
@@ -212,6 +274,57 @@ pub fn html_to_lines(html: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flowed_text_is_joined_as_its_program_shows_it() {
+        let table = [
+            // Soft breaks join; a hard break ends the paragraph.
+            (
+                "Partiya 1, my move is \r\n2. Nf3\r\nTime: 7/4\r\n",
+                false,
+                "Partiya 1, my move is 2. Nf3\nTime: 7/4\n",
+            ),
+            // DelSp: the space before the soft break was added by the program.
+            (
+                "04.11.2026 10:12, \"Clerk\" \r\n<clerk@example.org> wrote:\r\n",
+                true,
+                "04.11.2026 10:12, \"Clerk\"<clerk@example.org> wrote:\n",
+            ),
+            (
+                "04.11.2026 10:12, \"Clerk\" \r\n<clerk@example.org> wrote:\r\n",
+                false,
+                "04.11.2026 10:12, \"Clerk\" <clerk@example.org> wrote:\n",
+            ),
+            // Quoted lines join within their depth and keep their marks.
+            (
+                "> 1... e5 \r\n> Time: 2/4\r\n>> old\r\n",
+                false,
+                "> 1... e5 Time: 2/4\n>> old\n",
+            ),
+            // A flowed line before a deeper quote ends there.
+            ("> one \r\n>> two\r\n", false, "> one \n>> two\n"),
+            // Space-stuffing is undone; the signature line stays whole.
+            (
+                "  2. Nf3\r\n From here\r\n-- \r\nIvanov\r\n",
+                false,
+                " 2. Nf3\nFrom here\n-- \nIvanov\n",
+            ),
+            ("no line end", false, "no line end"),
+        ];
+        for (flowed, delsp, shown) in table {
+            assert_eq!(unflow(flowed, delsp), shown, "{flowed:?}");
+        }
+    }
+
+    #[test]
+    fn a_flowed_thunderbird_reply_is_read_unwrapped() {
+        let raw = "From: Ivanov <ivanov@example.org>\r\nSubject: Re: [CC-2026 #1]\r\nContent-Type: text/plain; charset=UTF-8; format=flowed; delsp=yes\r\n\r\n2. Nf3\r\n\r\n04.11.2026 10:12, \"Cup (clerk)\" \r\n<clerk@example.org> wrote:\r\n> 1... e5\r\n";
+        let mail = parse(raw.as_bytes(), "clerk@example.org").unwrap();
+        assert_eq!(
+            mail.text,
+            "2. Nf3\n\n04.11.2026 10:12, \"Cup (clerk)\"<clerk@example.org> wrote:\n> 1... e5\n"
+        );
+    }
 
     #[test]
     fn html_paragraphs_become_lines_and_quotes_go() {

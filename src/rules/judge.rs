@@ -31,11 +31,15 @@ pub enum Item {
 }
 
 /// Dates as a player wrote them (already resolved to calendar dates).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StatedDates {
     pub postmark: Option<NaiveDate>,
     pub received: Option<NaiveDate>,
     pub sent: Option<NaiveDate>,
+    /// Dates given in order without saying which they are (two of the three):
+    /// [`place`]d by the postmarks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unplaced: Vec<NaiveDate>,
 }
 
 impl StatedDates {
@@ -46,6 +50,97 @@ impl StatedDates {
             DateItem::Sent => self.sent,
         }
     }
+
+    fn slot(&mut self, item: DateItem) -> &mut Option<NaiveDate> {
+        match item {
+            DateItem::PartnerPostmark => &mut self.postmark,
+            DateItem::Received => &mut self.received,
+            DateItem::Sent => &mut self.sent,
+        }
+    }
+
+    /// These dates with the unplaced ones put on `items`, and how.
+    fn placed(
+        &self,
+        items: &[DateItem],
+        expected: impl Fn(DateItem) -> Option<NaiveDate>,
+        kind: fn(DateItem) -> Item,
+    ) -> (StatedDates, Option<Placement>) {
+        let mut dates = self.clone();
+        let any_placed = [self.postmark, self.received, self.sent]
+            .iter()
+            .any(Option::is_some);
+        if self.unplaced.is_empty() || any_placed {
+            return (dates, None);
+        }
+        let (placed, certain) = place(&self.unplaced, items, expected);
+        for &(item, date) in &placed {
+            *dates.slot(item) = Some(date);
+        }
+        let placement = Placement {
+            placed: placed
+                .into_iter()
+                .map(|(item, date)| (kind(item), date))
+                .collect(),
+            certain,
+        };
+        (dates, Some(placement))
+    }
+}
+
+/// How dates given without saying which they are were taken.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Placement {
+    /// Each date, in the order written, with what it was taken for.
+    pub placed: Vec<(Item, NaiveDate)>,
+    /// No other way of taking them fits the postmarks as well.
+    pub certain: bool,
+}
+
+/// Puts `dates`, in their written order, on `items` (in theirs), the way that
+/// differs least from the `expected` dates (10.3.1 lists the dates in this
+/// order, so a letter that leaves one out keeps the order of the others).
+/// Items left over are the ones missing. Says whether the best way is the only
+/// best one.
+pub fn place(
+    dates: &[NaiveDate],
+    items: &[DateItem],
+    expected: impl Fn(DateItem) -> Option<NaiveDate>,
+) -> (Vec<(DateItem, NaiveDate)>, bool) {
+    let count = dates.len().min(items.len());
+    let cost = |item: DateItem, date: NaiveDate| {
+        expected(item).map_or(0, |e| (date - e).num_days().unsigned_abs())
+    };
+    // Every order-keeping choice of `count` items (and of `count` dates,
+    // should there be more dates than items).
+    let choices = |len: usize| -> Vec<Vec<usize>> {
+        (0u32..1 << len)
+            .filter(|mask| mask.count_ones() as usize == count)
+            .map(|mask| (0..len).filter(|i| mask & (1 << i) != 0).collect())
+            .collect()
+    };
+    let mut best: Option<(u64, Vec<(DateItem, NaiveDate)>)> = None;
+    let mut ties = 0;
+    for item_choice in choices(items.len()) {
+        for date_choice in choices(dates.len()) {
+            let pairs: Vec<(DateItem, NaiveDate)> = item_choice
+                .iter()
+                .zip(&date_choice)
+                .map(|(&i, &d)| (items[i], dates[d]))
+                .collect();
+            let total: u64 = pairs.iter().map(|&(item, date)| cost(item, date)).sum();
+            match &best {
+                Some((least, _)) if total > *least => {}
+                Some((least, _)) if total == *least => ties += 1,
+                _ => {
+                    best = Some((total, pairs));
+                    ties = 0;
+                }
+            }
+        }
+    }
+    let placed = best.map(|(_, pairs)| pairs).unwrap_or_default();
+    (placed, ties == 0)
 }
 
 /// Everything a move letter states about time.
@@ -169,6 +264,8 @@ pub struct Verdict {
     pub corrections: Vec<Correction>,
     pub omission: Option<Omission>,
     pub overstep: Option<Overstep>,
+    /// How dates given without saying which they are were taken.
+    pub placement: Option<Placement>,
 }
 
 /// Judges a move letter against the ledger as it stands before the letter.
@@ -215,7 +312,7 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
 
     let mut missing = Vec::new();
     let mut corrections = Vec::new();
-    check_dates(
+    let own_placement = check_dates(
         cal,
         player,
         &letter.stated,
@@ -223,13 +320,21 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
         &mut missing,
         &mut corrections,
     );
-    check_restated(
+    let previous_placement = check_restated(
         ledger,
         player,
         letter.stated.previous.as_ref(),
         &mut missing,
         &mut corrections,
     );
+    let placement = match (own_placement, previous_placement) {
+        (Some(mut own), Some(previous)) => {
+            own.placed.extend(previous.placed);
+            own.certain &= previous.certain;
+            Some(own)
+        }
+        (own, previous) => own.or(previous),
+    };
     match letter.stated.fraction {
         None => missing.push(Item::Fraction),
         Some(stated) => {
@@ -308,6 +413,7 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
         corrections,
         omission,
         overstep,
+        placement,
     }
 }
 
@@ -319,7 +425,7 @@ fn check_dates(
     expected: &Expected,
     missing: &mut Vec<Item>,
     corrections: &mut Vec<Correction>,
-) {
+) -> Option<Placement> {
     let first_letter = expected.partner_postmark.is_none();
     let required: &[DateItem] = if first_letter {
         &[DateItem::Sent]
@@ -334,11 +440,14 @@ fn check_dates(
         i64::from(cal.thinking_days(player, received, sent))
     };
     let actual_days = days_with(expected.received, expected.sent);
+    let (dates, placement) = stated
+        .dates
+        .placed(required, |item| expected.get(item), Item::Date);
     for &item in required {
         let Some(actual) = expected.get(item) else {
             continue;
         };
-        let Some(written) = stated.dates.get(item) else {
+        let Some(written) = dates.get(item) else {
             missing.push(Item::Date(item));
             continue;
         };
@@ -357,6 +466,7 @@ fn check_dates(
             effect_days,
         });
     }
+    placement
 }
 
 /// The dates the writer's previous letter left out must come now (10.3.3).
@@ -366,16 +476,25 @@ fn check_restated(
     previous: Option<&StatedDates>,
     missing: &mut Vec<Item>,
     corrections: &mut Vec<Correction>,
-) {
-    let Some((_, row)) = ledger.last_letter_of(player) else {
-        return;
+) -> Option<Placement> {
+    let (_, row) = ledger.last_letter_of(player)?;
+    let facts = row.letter.as_ref()?;
+    let (previous, placement) = match previous {
+        Some(dates) => {
+            let (dates, placement) = dates.placed(
+                &facts.missing_dates,
+                |item| facts.expected.get(item),
+                Item::Previous,
+            );
+            (Some(dates), placement)
+        }
+        None => (None, None),
     };
-    let Some(facts) = &row.letter else { return };
     for &item in &facts.missing_dates {
         let Some(actual) = facts.expected.get(item) else {
             continue;
         };
-        match previous.and_then(|dates| dates.get(item)) {
+        match previous.as_ref().and_then(|dates| dates.get(item)) {
             None => missing.push(Item::Previous(item)),
             Some(written) if written != actual => corrections.push(Correction::Date {
                 item: Item::Previous(item),
@@ -386,6 +505,7 @@ fn check_restated(
             Some(_) => {}
         }
     }
+    placement
 }
 
 impl Ledger {
