@@ -966,7 +966,9 @@ fn two_dates_of_three_are_placed_by_the_postmarks() {
     let rules = Rules::default();
     // White's move posted 2026-11-20 and reaching Black on the given day;
     // Black answers on 2026-12-02 with two dates.
-    let table: [(&str, [&str; 2], [DateItem; 2], bool, DateItem); 5] = [
+    // (delivered, the two dates written, taken as, certain, missing)
+    type Row = (&'static str, [&'static str; 2], [DateItem; 2], bool, DateItem);
+    let table: [Row; 5] = [
         // Delivered a week after its postmark: the pair is d2, d3.
         (
             "2026-11-27",
