@@ -696,7 +696,7 @@ impl<'a> Clerk<'a> {
     ) -> Result<Outgoing, String> {
         let model = model! {
             "reasons" => reasons,
-            "read" => self.read_model(read, postmark, None, None),
+            "read" => self.read_model(read, postmark, None, None, None),
             "next" => Model::from(()),
             "games" => games,
         };
@@ -828,18 +828,44 @@ impl<'a> Clerk<'a> {
             plan.letter = Some(stored);
             return Ok(plan);
         }
-        let game_config = match self.identify(store, &player, mail, &read) {
-            Ok(game) => game,
-            Err(games) => {
+        let lang = self.lang();
+        let (game_config, game_note) = match self.identify(store, &player, mail, &read) {
+            Identified::Found { game, note } => (game, note),
+            refused => {
+                let (why, reason) = match refused {
+                    Identified::NotHis { named, by } => (
+                        format!("names game {named}, which {sender} does not play"),
+                        match lang {
+                            Lang::Ru => format!("в письме указана партия {named} ({}), но вы в ней не играете; ничего не изменено", by.text(lang)),
+                            Lang::En => format!("the letter names game {named} ({}), but you do not play in it; nothing was changed", by.text(lang)),
+                        },
+                    ),
+                    Identified::NoSuch { named, by } => (
+                        format!("names game {named}, which the tournament does not have"),
+                        match lang {
+                            Lang::Ru => format!("в письме указана партия {named} ({}), но такой партии в турнире нет; ничего не изменено", by.text(lang)),
+                            Lang::En => format!("the letter names game {named} ({}), but the tournament has no such game; nothing was changed", by.text(lang)),
+                        },
+                    ),
+                    _ => (
+                        "the game could not be identified".to_string(),
+                        lang.pick(
+                            "не удалось понять, к какой партии относится письмо. Укажите строку «Партия: N» или отвечайте на письмо судьи-секретаря по этой партии",
+                            "the clerk could not tell which game this letter is for. Write a line \"Game: N\", or reply to the clerk's last message of that game",
+                        ).to_string(),
+                    ),
+                };
                 stored.disposition = Disposition::Refused;
-                stored.reason = "the game could not be identified".into();
-                let reasons = vec![self.lang().pick(
-                    "не удалось понять, к какой партии относится письмо. Укажите строку «Партия: N» или отвечайте на письмо судьи-секретаря по этой партии",
-                    "the clerk could not tell which game this letter is for. Write a line \"Game: N\", or reply to the clerk's last message of that game",
-                ).to_string()];
+                stored.reason = why;
+                let games: Vec<String> = self
+                    .config
+                    .games_of(&player.id)
+                    .iter()
+                    .map(|g| g.id.clone())
+                    .collect();
                 let message = self.refusal(
                     recipient(&player),
-                    reasons,
+                    vec![reason],
                     &read,
                     postmark,
                     Model::from(games),
@@ -868,6 +894,7 @@ impl<'a> Clerk<'a> {
             color,
             postmark,
             raw: &envelope.raw,
+            game_note,
         };
         self.plan_player(store, &mut state, &context, &mut stored, &mut plan)?;
         plan.letter = Some(stored);
@@ -875,44 +902,81 @@ impl<'a> Clerk<'a> {
         Ok(plan)
     }
 
-    /// Finds the game of a player's letter: the subject tag, the thread, a
-    /// `Game:` line, or the only game he is playing.
-    fn identify(
-        &self,
-        store: &Store,
-        player: &Player,
-        mail: &Mail,
-        read: &Letter,
-    ) -> Result<GameConfig, Vec<String>> {
+    /// Finds the game of a player's letter (contract.md 3). A game named in
+    /// the letter decides: a `Game:` line first, then the subject's tag, then
+    /// a subject like `Re: Партия 3`; a named game the sender does not play,
+    /// or that does not exist, is refused, never taken for another. Without a
+    /// name, the thread decides, then the only game he plays. Where the named
+    /// game is not the thread's, the note says so.
+    fn identify(&self, store: &Store, player: &Player, mail: &Mail, read: &Letter) -> Identified {
         let mine = self.config.games_of(&player.id);
-        let find = |id: &str| mine.iter().find(|g| g.id == id).map(|g| (*g).clone());
+        let find = |id: &str| {
+            mine.iter()
+                .find(|g| g.id.eq_ignore_ascii_case(id))
+                .map(|g| (*g).clone())
+        };
+        let thread = mail
+            .in_reply_to
+            .iter()
+            .chain(mail.references.iter().rev())
+            .find_map(|id| {
+                [id.clone(), format!("<{id}>")]
+                    .iter()
+                    .find_map(|candidate| store.game_of_message(candidate).ok().flatten())
+            });
         let tag = format!("[{} #", self.config.tournament_id);
-        if let Some(start) = mail.subject.find(&tag) {
+        let tagged = mail.subject.find(&tag).and_then(|start| {
             let rest = &mail.subject[start + tag.len()..];
-            if let Some(id) = rest.split(']').next()
-                && let Some(game) = find(id.trim())
-            {
-                return Ok(game);
-            }
+            rest.split(']').next().map(|id| id.trim().to_string())
+        });
+        let named = [
+            (NamedBy::Line, read.game.clone()),
+            (NamedBy::Tag, tagged),
+            (
+                NamedBy::Subject,
+                letter::subject_game(&mail.subject, |id| self.config.game(id).is_some()),
+            ),
+        ]
+        .into_iter()
+        .find_map(|(by, id)| id.map(|id| (by, id)));
+        if let Some((by, named)) = named {
+            let Some(game) = find(&named) else {
+                return match self.config.game(&named) {
+                    Some(game) => Identified::NotHis {
+                        named: game.id.clone(),
+                        by,
+                    },
+                    None => Identified::NoSuch { named, by },
+                };
+            };
+            // The tag of a reply is its thread's: a line naming another game
+            // overrules both, and says so.
+            let other = thread
+                .clone()
+                .into_iter()
+                .chain(
+                    (by == NamedBy::Line)
+                        .then(|| {
+                            let tagged = mail.subject.find(&tag)?;
+                            let rest = &mail.subject[tagged + tag.len()..];
+                            rest.split(']').next().map(|id| id.trim().to_string())
+                        })
+                        .flatten(),
+                )
+                .find(|other| !other.eq_ignore_ascii_case(&game.id));
+            let note = other.map(|other| GameNote { by, other });
+            return Identified::Found { game, note };
         }
-        for id in mail.in_reply_to.iter().chain(mail.references.iter().rev()) {
-            for candidate in [id.clone(), format!("<{id}>")] {
-                if let Ok(Some(game)) = store.game_of_message(&candidate)
-                    && let Some(game) = find(&game)
-                {
-                    return Ok(game);
-                }
-            }
-        }
-        if let Some(id) = &read.game
-            && let Some(game) = find(id)
-        {
-            return Ok(game);
+        if let Some(game) = thread.as_deref().and_then(find) {
+            return Identified::Found { game, note: None };
         }
         if let [only] = mine.as_slice() {
-            return Ok((*only).clone());
+            return Identified::Found {
+                game: (*only).clone(),
+                note: None,
+            };
         }
-        Err(mine.iter().map(|g| g.id.clone()).collect())
+        Identified::Unknown
     }
 
     /// What the clerk read in a letter, for the reply. `verdict`, where the
@@ -924,6 +988,7 @@ impl<'a> Clerk<'a> {
         postmark: NaiveDate,
         moves: Option<String>,
         verdict: Option<&rules::Verdict>,
+        game_note: Option<&GameNote>,
     ) -> Model {
         let lang = self.lang();
         let stated = read.stated(postmark);
@@ -957,9 +1022,67 @@ impl<'a> Clerk<'a> {
             "placed" => placed,
             "placed_certain" => placement.is_none_or(|p| p.certain),
             "unplaced" => unplaced,
+            "game_note" => game_note.map(|note| model! {
+                "by" => note.by.code(),
+                "other" => note.other.as_str(),
+            }),
             "errors" => read.errors.iter().map(|e| e.explain_with(lang, fraction)).collect::<Vec<_>>(),
         }
     }
+}
+
+/// Which game a letter is for, as [`Clerk::identify`] found it.
+enum Identified {
+    Found {
+        game: GameConfig,
+        note: Option<GameNote>,
+    },
+    /// It names a game of the tournament its sender does not play.
+    NotHis { named: String, by: NamedBy },
+    /// It names a game the tournament does not have.
+    NoSuch { named: String, by: NamedBy },
+    /// Nothing tells.
+    Unknown,
+}
+
+/// Where a letter names its game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamedBy {
+    /// A `Game: N` / `Партия N` line.
+    Line,
+    /// The subject's tag `[ID #N]`.
+    Tag,
+    /// A subject like `Re: Партия 3`.
+    Subject,
+}
+
+impl NamedBy {
+    fn code(self) -> &'static str {
+        match self {
+            NamedBy::Line => "line",
+            NamedBy::Tag => "tag",
+            NamedBy::Subject => "subject",
+        }
+    }
+
+    fn text(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (NamedBy::Line, Lang::Ru) => "строкой «Партия»",
+            (NamedBy::Tag, Lang::Ru) => "в метке темы",
+            (NamedBy::Subject, Lang::Ru) => "в теме",
+            (NamedBy::Line, Lang::En) => "by a line \"Game\"",
+            (NamedBy::Tag, Lang::En) => "in the subject's tag",
+            (NamedBy::Subject, Lang::En) => "in the subject",
+        }
+    }
+}
+
+/// A named game that is not the one the letter's thread (or tag) is of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameNote {
+    pub by: NamedBy,
+    /// The game of the thread.
+    pub other: String,
 }
 
 /// The facts of the letter being planned.
@@ -969,6 +1092,8 @@ pub struct LetterContext<'m> {
     pub color: Color,
     pub postmark: NaiveDate,
     pub raw: &'m [u8],
+    /// Said in the reply: the game was named against its thread.
+    pub game_note: Option<GameNote>,
 }
 
 impl Clerk<'_> {
@@ -985,7 +1110,7 @@ impl Clerk<'_> {
         let player = state.player(context.color);
         let model = model! {
             "reasons" => reasons,
-            "read" => self.read_model(context.read, context.postmark, None, None),
+            "read" => self.read_model(context.read, context.postmark, None, None, context.game_note.as_ref()),
             // A finished game, or one past its end date, has no next letter to prefill.
             "next" => matches!(state.ledger.status, Status::Active | Status::Suspended) .then(|| next_lines(state, context.color, self.config, None)),
             "games" => Model::from(()),
@@ -1346,7 +1471,7 @@ impl Clerk<'_> {
         let partner = state.player(!color);
         let model = model! {
             "moves" => moves_text,
-            "read" => self.read_model(context.read, context.postmark, Some(moves_text.to_string()), Some(verdict)),
+            "read" => self.read_model(context.read, context.postmark, Some(moves_text.to_string()), Some(verdict), context.game_note.as_ref()),
             "days" => verdict.days,
             "penalty" => verdict.penalty,
             "penalty_days" => self.config.rules.penalty_days,
@@ -1802,7 +1927,7 @@ impl Clerk<'_> {
         stored.reason = why.to_string();
         let model = model! {
             "reasons" => vec![reason],
-            "read" => self.read_model(read, stored.postmark, None, None),
+            "read" => self.read_model(read, stored.postmark, None, None, None),
             "next" => Model::from(()),
             "games" => Model::from(()),
         };

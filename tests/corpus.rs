@@ -1,4 +1,6 @@
-//! The golden corpus: `tests/letters/NAME.txt` is a letter body, `NAME.json`
+//! The golden corpus: `tests/letters/NAME.txt` is a letter body (or
+//! `NAME.eml` a whole message as a mail program writes it, read through the
+//! MIME front end), `NAME.json`
 //! gives the game before it (`before`, moves in SAN), who writes (`by`, default
 //! the side to move), the day it arrived (`near`, for dates without a year) and
 //! under `expect` what the reader and the board must make of it.
@@ -15,6 +17,7 @@ use serde_json::{Value, json};
 use shakmaty::Color;
 use shtempel::game::{Game, ply_label};
 use shtempel::letter::{self, DateOrder, DateReading, Letter, MoveToken, WrittenDates};
+use shtempel::mail::mime;
 
 fn token_text(token: &MoveToken) -> String {
     match (token.number, token.color) {
@@ -120,7 +123,7 @@ fn golden_corpus_of_letters() {
     let mut names: Vec<String> = fs::read_dir(&dir)
         .expect("tests/letters")
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-        .filter_map(|name| name.strip_suffix(".txt").map(str::to_string))
+        .filter(|name| name.ends_with(".txt") || name.ends_with(".eml"))
         .collect();
     names.sort();
     assert!(
@@ -129,8 +132,17 @@ fn golden_corpus_of_letters() {
         names.len()
     );
     let mut failures = Vec::new();
-    for name in &names {
-        let body = fs::read_to_string(dir.join(format!("{name}.txt"))).expect("letter");
+    for file in &names {
+        let (name, extension) = file.rsplit_once('.').expect("an extension");
+        let body = match extension {
+            "eml" => {
+                let raw = fs::read(dir.join(file)).expect("letter");
+                mime::parse(&raw, "clerk@example.org")
+                    .unwrap_or_else(|| panic!("{file} is mail"))
+                    .text
+            }
+            _ => fs::read_to_string(dir.join(file)).expect("letter"),
+        };
         let meta_path = dir.join(format!("{name}.json"));
         let mut meta: Value = serde_json::from_str(&fs::read_to_string(&meta_path).expect("json"))
             .expect("valid json");

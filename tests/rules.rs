@@ -967,7 +967,13 @@ fn two_dates_of_three_are_placed_by_the_postmarks() {
     // White's move posted 2026-11-20 and reaching Black on the given day;
     // Black answers on 2026-12-02 with two dates.
     // (delivered, the two dates written, taken as, certain, missing)
-    type Case = (&'static str, [&'static str; 2], [DateItem; 2], bool, DateItem);
+    type Case = (
+        &'static str,
+        [&'static str; 2],
+        [DateItem; 2],
+        bool,
+        DateItem,
+    );
     let table: [Case; 5] = [
         // Delivered a week after its postmark: the pair is d2, d3.
         (

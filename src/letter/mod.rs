@@ -354,6 +354,21 @@ pattern!(
     r"(?m)(?:\b(?:PROTEST|ПРОТЕСТ)\b|^\s*(?:Protest|Протест)\b)"
 );
 
+pattern!(
+    SUBJECT_GAME,
+    r"(?i)(?:^|[\s:\[(])(?:game|партия|партии|игра|игры)\s*(?:№|#|no\.?)?\s*([A-Za-z0-9][\w.-]*)"
+);
+
+/// The game a subject names without the clerk's tag (`Партия 6`, `Re: Game 3`,
+/// `Fwd: game 3`): an id that begins with a digit, or one `exists` knows, so
+/// that "Game over" names none.
+pub fn subject_game(subject: &str, exists: impl Fn(&str) -> bool) -> Option<String> {
+    SUBJECT_GAME.captures_iter(subject).find_map(|caps| {
+        let id = caps[1].trim_end_matches(['.', '-']);
+        (id.starts_with(|c: char| c.is_ascii_digit()) || exists(id)).then(|| id.to_string())
+    })
+}
+
 /// Reads a letter's text: cuts quotes and signature, then reads each own line.
 /// Slashed dates are read day first, with no postmark to judge them by.
 pub fn read(body: &str) -> Letter {
@@ -897,6 +912,32 @@ mod tests {
             let letter = read(text);
             assert!(letter.errors.is_empty(), "{text}: {:?}", letter.errors);
             assert_eq!(moves(&letter), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn subjects_that_name_a_game() {
+        let exists = |id: &str| id == "A3";
+        let table = [
+            ("Партия 6", Some("6")),
+            ("Game 6", Some("6")),
+            ("Re: Партия 3", Some("3")),
+            ("Fwd: game 3", Some("3")),
+            ("RE: Мой ход в партии 12.", Some("12")),
+            ("Game #4 - my move", Some("4")),
+            ("Партия № 5", Some("5")),
+            ("game A3", Some("A3")),
+            ("Game over", None),
+            ("Партия окончена", None),
+            ("Re: [CC-2026 #3] 2... Nc6", None),
+            ("Endgame 5", None),
+        ];
+        for (subject, expected) in table {
+            assert_eq!(
+                subject_game(subject, exists).as_deref(),
+                expected,
+                "{subject}"
+            );
         }
     }
 

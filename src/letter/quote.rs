@@ -11,7 +11,8 @@
 //!   of underscores;
 //! - a separator, `-----Original Message-----` / `-------- Oprindelig besked
 //!   --------` / `---- On … wrote ----`, or `Begin forwarded message:`;
-//! - `>` (or, under an attribution, `|`) before every quoted line.
+//! - `>` before every quoted line; under an attribution also `|`, or the
+//!   quoted writer's initials (`КК>`, as The Bat! writes).
 //!
 //! A signature (`-- `) ends the own text too. An attribution over quoted lines
 //! introduces a quote the writer answers below it (bottom posting): the quote
@@ -194,17 +195,18 @@ pub fn own_lines<'a>(body: &'a str, own_form: &dyn Fn(&str) -> bool) -> Vec<(usi
         .collect();
     let mut own = Vec::new();
     let mut index = 0;
-    // Within a quote introduced by an attribution, `|` marks quoted lines too.
-    let mut bar_quoted = false;
+    // Within a quote introduced by an attribution, `|` and initials mark
+    // quoted lines too.
+    let mut in_quote = false;
     while index < lines.len() {
         let line = lines[index];
         let trimmed = line.trim();
-        if trimmed.starts_with('>') || (bar_quoted && trimmed.starts_with('|')) {
+        if trimmed.starts_with('>') || (in_quote && marked_quote(trimmed)) {
             index += 1;
             continue;
         }
         if !trimmed.is_empty() {
-            bar_quoted = false;
+            in_quote = false;
         }
         if line == "-- " || trimmed == "--" || is_rule(trimmed) || is_separator(trimmed) {
             break;
@@ -217,10 +219,10 @@ pub fn own_lines<'a>(body: &'a str, own_form: &dyn Fn(&str) -> bool) -> Vec<(usi
             let below = next_lines(&lines, index + span - 1, 1).next();
             let quoted_below = below.is_some_and(|next| {
                 let next = next.trim_start();
-                next.starts_with('>') || next.starts_with('|')
+                next.starts_with('>') || marked_quote(next)
             });
             if quoted_below {
-                bar_quoted = true;
+                in_quote = true;
                 index += span;
                 continue;
             }
@@ -230,6 +232,15 @@ pub fn own_lines<'a>(body: &'a str, own_form: &dyn Fn(&str) -> bool) -> Vec<(usi
         index += 1;
     }
     own
+}
+
+/// A line quoted with `|` or with the quoted writer's initials (`КК> `).
+fn marked_quote(trimmed: &str) -> bool {
+    if trimmed.starts_with('|') {
+        return true;
+    }
+    let initials = trimmed.chars().take_while(|c| c.is_alphabetic()).count();
+    (1..=4).contains(&initials) && trimmed.chars().nth(initials) == Some('>')
 }
 
 /// Up to `count` non-blank lines after `index`.
@@ -425,6 +436,15 @@ mod tests {
             .map(|(n, _)| n)
             .collect();
         assert_eq!(numbers, vec![4, 5, 6], "line numbers are those of the body");
+    }
+
+    #[test]
+    fn quotes_marked_with_initials_or_bars_under_an_attribution_are_skipped() {
+        let body =
+            "Здравствуйте.\n\nВы писали 12 ноября 2026 г., 12:05:\n\nКК> 2. Кf3\nКК>\n\n2... Кc6\n";
+        assert_eq!(own(body), vec!["Здравствуйте.", "", "", "", "2... Кc6"]);
+        // Without an attribution such a line is the writer's own.
+        assert_eq!(own("КК> 2. Кf3\n"), vec!["КК> 2. Кf3"]);
     }
 
     #[test]
