@@ -565,6 +565,17 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
                 .unwrap_or_default();
             let _ = writeln!(out, "read: {pretty}");
         }
+        // What was taken for the writer's own text, quotes and signature cut.
+        if let Some(mail) = shtempel::mail::mime::parse(&envelope.raw, &config.address)
+            .filter(|mail| mail.automatic.is_none())
+        {
+            let _ = writeln!(out, "own text (line: text; quotes and signature cut):");
+            for (number, line) in shtempel::letter::own_lines(&mail.text) {
+                if !line.trim().is_empty() {
+                    let _ = writeln!(out, "  {number:>3}: {line}");
+                }
+            }
+        }
     }
     for event in &plan.events {
         let _ = writeln!(out, "event: {} {}", event.event, event.detail);

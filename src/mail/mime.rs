@@ -265,10 +265,17 @@ pub fn html_to_lines(html: &str) -> String {
         index += ch.len_utf8();
     }
     let text = mail_parser::decoders::html::html_to_text(&marked);
-    text.split('\u{1}')
-        .map(|line| line.trim_matches([' ', '\u{a0}']))
-        .collect::<Vec<_>>()
-        .join("\n")
+    // Nested blocks leave runs of empty lines: one stands for them all, so
+    // that the lines are numbered as the writer sees his paragraphs.
+    let mut lines: Vec<&str> = Vec::new();
+    for line in text.split('\u{1}').flat_map(str::lines) {
+        let line = line.trim_matches([' ', '\u{a0}']);
+        if line.is_empty() && lines.last().is_none_or(|last| last.is_empty()) {
+            continue;
+        }
+        lines.push(line);
+    }
+    lines.join("\n")
 }
 
 #[cfg(test)]

@@ -1,0 +1,371 @@
+//! Letters as real mail programs write them, end to end: each `.eml` of
+//! `tests/letters/` arrives in a tournament whose game stands where the letter
+//! answers it, and the clerk must take the own move and nothing of the quote;
+//! the game is found by what the letter names; dates the player left out or
+//! wrote ambiguously are named as such.
+
+mod support;
+
+use std::path::Path;
+
+use support::*;
+
+const IVANOV: &str = "ivanov@example.org";
+const PETROV: &str = "petrov@example.org";
+const SIDOROV: &str = "sidorov@example.org";
+
+/// The tournament of `tests/letters/*.eml`: CC-2026, Ivanov (White) against
+/// Petrov in game 1, in the given language.
+fn tournament(language: &str, extra: &str) -> Tournament {
+    let text = config("", "")
+        .replace("id = \"T\"", "id = \"CC-2026\"")
+        .replace("language = \"en\"", &format!("language = \"{language}\""))
+        .replace(WHITE, IVANOV)
+        .replace(BLACK, PETROV)
+        .replace(CLERK, "clerk@example.org")
+        + extra;
+    Tournament::with_config(&text)
+}
+
+/// A letter of `tests/letters/` as it reaches the clerk on `day`.
+fn deliver(t: &mut Tournament, name: &str, day: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/letters/{name}.eml"));
+    let raw = std::fs::read(&path).expect("letter");
+    let date = chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d")
+        .unwrap()
+        .format("%a, %d %b %Y");
+    let mut message =
+        format!("Received: from mx.example.org by mail.example.org; {date} 12:00:00 +0300\r\n")
+            .into_bytes();
+    message.extend_from_slice(&raw);
+    t.deliver_raw(&message);
+}
+
+/// 1. e4 (3 Nov) 1... e5 (7 Nov) 2. Nf3 (12 Nov), each letter forwarded the
+/// day it came: totals 7/4, Black to move.
+fn to_black_at_move_two(t: &mut Tournament) {
+    let letters = [
+        (IVANOV, "2026-11-03", "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n"),
+        (
+            PETROV,
+            "2026-11-07",
+            "Game 1\n1... e5\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n",
+        ),
+        (
+            IVANOV,
+            "2026-11-12",
+            "Game 1\n2. Nf3\nTime: 7/4\nDates: 2026-11-07, 2026-11-07, 2026-11-12\n",
+        ),
+    ];
+    for (from, day, body) in letters {
+        let raw = message(from, "clerk@example.org", day, "Game 1", body, "", 100);
+        t.deliver_raw(raw.as_bytes());
+        t.poll(day);
+    }
+    let mail = t.new_mail();
+    assert_eq!(mail.len(), 6, "three acks and three forwards");
+}
+
+#[test]
+fn replies_of_every_mail_program_are_applied_with_their_own_move_only() {
+    let programs = [
+        ("outlook-ru-html", "ru"),
+        ("outlook-en-html", "en"),
+        ("thunderbird-flowed-ru", "ru"),
+        ("iphone-en", "en"),
+        ("android-gmail-ru", "ru"),
+        ("thebat-koi8r", "ru"),
+        ("gmail-forwarded-ru", "ru"),
+    ];
+    for (name, language) in programs {
+        let mut t = tournament(language, "");
+        to_black_at_move_two(&mut t);
+        deliver(&mut t, name, "2026-11-14");
+        t.poll("2026-11-14");
+        let mail = t.new_mail();
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", PETROV), pair("forward", IVANOV)],
+            "{name}: {mail:#?}"
+        );
+        let ack = &mail[0].body;
+        assert!(
+            ack.contains("Всё в порядке") || ack.contains("Everything is in order"),
+            "{name}: {ack}"
+        );
+        assert!(!ack.contains("  ! "), "{name}: no notes: {ack}");
+        assert!(
+            mail[1].body.contains("2... Nc6"),
+            "{name}: the move forwarded: {}",
+            mail[1].body
+        );
+        assert_eq!(t.totals("1"), (7, 6), "{name}");
+        let chart = t.chart("1");
+        assert_eq!(
+            chart["moves"].as_array().unwrap().len(),
+            4,
+            "{name}: the quoted variant is no move: {chart}"
+        );
+    }
+}
+
+#[test]
+fn check_shows_the_own_text_of_an_outlook_and_a_thunderbird_reply_and_no_quoted_line() {
+    let t = tournament("ru", "");
+    for name in ["outlook-ru-html", "thunderbird-flowed-ru"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/letters/{name}.eml"));
+        let out = t.run(&["check", path.to_str().unwrap(), "--today", "2026-11-14"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let own = out
+            .stdout
+            .split("own text")
+            .nth(1)
+            .and_then(|rest| rest.split("\nevent:").next())
+            .unwrap_or_else(|| panic!("{name}: no own text in\n{}", out.stdout));
+        assert!(own.contains("2... Кc6"), "{name}: {own}");
+        assert!(own.contains("Время: 7/6"), "{name}: {own}");
+        for quoted in ["3... a6 4. Ba4", "Строки для вашего", "Уважаемый", "clerk@example.org"] {
+            assert!(!own.contains(quoted), "{name}: {quoted:?} is quoted: {own}");
+        }
+    }
+}
+
+/// Two games for Petrov: game 1 against Ivanov, game 2 against Sidorov.
+fn two_games() -> Tournament {
+    tournament(
+        "en",
+        &format!(
+            "\n[[players]]\nid = \"sidorov\"\nname = \"Sidorov S.\"\nemail = \"{SIDOROV}\"\n\n\
+             [[games]]\nid = \"2\"\nwhite = \"sidorov\"\nblack = \"black\"\n"
+        ),
+    )
+}
+
+#[test]
+fn a_subject_that_names_the_game_finds_it_without_tag_or_thread() {
+    for subject in ["Game 1", "Re: Game 1", "Fwd: game 1", "Партия 1"] {
+        let mut t = two_games();
+        t.letter_with(IVANOV, "2026-11-03", subject, "1. e4\nTime: 2/0\nDates: 2026-11-03\n", "");
+        // Ivanov plays game 1 only: the subject must not be needed for him.
+        t.poll("2026-11-03");
+        t.new_mail();
+        let raw = message(
+            PETROV,
+            "clerk@example.org",
+            "2026-11-05",
+            subject,
+            "1... e5\nTime: 2/2\nDates: 2026-11-03, 2026-11-03, 2026-11-05\n",
+            "",
+            7,
+        );
+        t.deliver_raw(raw.as_bytes());
+        t.poll("2026-11-05");
+        let mail = t.new_mail();
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", PETROV), pair("forward", IVANOV)],
+            "{subject}: {mail:#?}"
+        );
+        assert_eq!(mail[0].game, "1", "{subject}");
+    }
+}
+
+#[test]
+fn a_game_line_wins_over_the_thread_and_the_reply_says_so() {
+    let mut t = two_games();
+    t.letter(SIDOROV, "2026-11-03", "Game 2", "1. d4\nTime: 2/0\nDates: 2026-11-03\n");
+    t.letter(IVANOV, "2026-11-03", "Game 1", "1. e4\nTime: 2/0\nDates: 2026-11-03\n");
+    t.poll("2026-11-03");
+    let mail = t.new_mail();
+    let game_two = mail
+        .iter()
+        .find(|m| m.kind == "forward" && m.game == "2")
+        .expect("the forward of game 2");
+    // Petrov answers game 1 by replying to the clerk's message of game 2.
+    let headers = format!(
+        "In-Reply-To: {id}\r\nReferences: {id}\r\n",
+        id = format!("<{}>", game_two.message_id)
+    );
+    let raw = message(
+        PETROV,
+        "clerk@example.org",
+        "2026-11-05",
+        &format!("Re: {}", game_two.subject),
+        "Game 1\n1... e5\nTime: 2/2\nDates: 2026-11-03, 2026-11-03, 2026-11-05\n",
+        &headers,
+        7,
+    );
+    t.deliver_raw(raw.as_bytes());
+    t.poll("2026-11-05");
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [pair("ack", PETROV), pair("forward", IVANOV)],
+        "{mail:#?}"
+    );
+    assert_eq!(mail[0].game, "1");
+    assert!(
+        mail[0].body.contains(
+            "The letter was taken for game 1 by its line \"Game 1\", though it answers a message of game 2."
+        ),
+        "{}",
+        mail[0].body
+    );
+    assert_eq!(t.totals("2"), (2, 0), "game 2 untouched");
+}
+
+#[test]
+fn a_letter_naming_a_game_its_sender_does_not_play_changes_nothing_anywhere() {
+    let mut t = two_games();
+    t.letter(SIDOROV, "2026-11-03", "Game 2", "1. d4\nTime: 2/0\nDates: 2026-11-03\n");
+    t.poll("2026-11-03");
+    t.new_mail();
+    // Sidorov plays game 2 only, and names game 1 in the tag and the line.
+    t.letter(
+        SIDOROV,
+        "2026-11-05",
+        "Re: [CC-2026 #1] 1. e4",
+        "Game 1\n2. c4\nTime: 4/0\nDates: 2026-11-05\n",
+    );
+    // And a game the tournament does not have.
+    t.letter(
+        SIDOROV,
+        "2026-11-05",
+        "Game 9",
+        "2. c4\nTime: 4/0\nDates: 2026-11-05\n",
+    );
+    t.poll("2026-11-05");
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [pair("refused", SIDOROV), pair("refused", SIDOROV)],
+        "{mail:#?}"
+    );
+    assert!(
+        mail[0]
+            .body
+            .contains("the letter names game 1 (by a line \"Game\"), but you do not play in it"),
+        "{}",
+        mail[0].body
+    );
+    assert!(
+        mail[1]
+            .body
+            .contains("names game 9 (in the subject), but the tournament has no such game"),
+        "{}",
+        mail[1].body
+    );
+    for refusal in &mail {
+        assert!(
+            refusal.body.contains("Your games in this tournament: 2."),
+            "{}",
+            refusal.body
+        );
+    }
+    assert_eq!(t.totals("1"), (0, 0), "game 1 untouched");
+    assert_eq!(t.totals("2"), (2, 0), "game 2 untouched");
+}
+
+#[test]
+fn a_warning_for_a_missing_fraction_asks_no_restating() {
+    let mut t = tournament("en", "");
+    t.letter(IVANOV, "2026-11-03", "Game 1", "1. e4\nDates: 2026-11-03\n");
+    t.poll("2026-11-03");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail)[0], pair("warning", IVANOV));
+    let warning = &mail[0].body;
+    assert!(warning.contains("Nothing needs restating"), "{warning}");
+    assert!(!warning.contains("missing dates"), "{warning}");
+    assert!(!warning.contains("Previous dates"), "{warning}");
+}
+
+#[test]
+fn two_dates_of_three_name_only_the_missing_one() {
+    let mut t = tournament("en", "");
+    t.letter(IVANOV, "2026-11-03", "Game 1", "1. e4\nTime: 2/0\nDates: 2026-11-03\n");
+    // The forward goes out two days after the letter came.
+    t.poll("2026-11-05");
+    t.new_mail();
+    t.letter(
+        PETROV,
+        "2026-11-07",
+        "Game 1",
+        "1... e5\nTime: 2/2\nDates: 2026-11-05, 2026-11-07\n",
+    );
+    t.poll("2026-11-07");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail)[0], pair("warning", PETROV), "{mail:#?}");
+    let warning = &mail[0].body;
+    let missing: Vec<&str> = warning
+        .lines()
+        .filter(|line| line.starts_with("  - "))
+        .map(str::trim_end)
+        .collect();
+    assert_eq!(
+        missing,
+        ["  - the partner's sending date (postmark)"],
+        "{warning}"
+    );
+    assert!(
+        warning.contains("Dates (two of three): received 2026-11-05, sent 2026-11-07"),
+        "{warning}"
+    );
+    assert!(!warning.contains("cannot tell for certain"), "{warning}");
+}
+
+#[test]
+fn slashed_dates_follow_date_order_and_an_ambiguous_one_is_not_passed_on() {
+    // An American tournament: month first.
+    let mut t = tournament("en", "");
+    let text = std::fs::read_to_string(t.path().join("shtempel.toml"))
+        .unwrap()
+        .replace("language = \"en\"", "language = \"en\"\ndate_order = \"mdy\"");
+    std::fs::write(t.path().join("shtempel.toml"), text).unwrap();
+    t.letter(IVANOV, "2026-11-02", "Game 1", "1. e4\nTime: 1/0\nSent: 11/02/2026\n");
+    t.poll("2026-11-02");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", IVANOV), pair("forward", PETROV)]
+    );
+
+    // The same letter in a day-first tournament: 11 February is far from
+    // the postmark and 2 November is near it, so neither is taken.
+    let mut t = tournament("en", "");
+    t.letter(IVANOV, "2026-11-02", "Game 1", "1. e4\nTime: 1/0\nSent: 11/02/2026\n");
+    t.poll("2026-11-02");
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [pair("warning", IVANOV), pair("forward", PETROV)],
+        "{mail:#?}"
+    );
+    assert!(
+        mail[0]
+            .body
+            .contains("\"11/02/2026\" can be read as 11 Feb 2026 or as 2 Nov 2026"),
+        "{}",
+        mail[0].body
+    );
+    assert!(
+        !mail[1].body.contains("2026-02-11"),
+        "the partner is told no guessed date: {}",
+        mail[1].body
+    );
+}
+
+#[test]
+fn prose_about_time_gets_no_note() {
+    let mut t = tournament("ru", "");
+    to_black_at_move_two(&mut t);
+    deliver(&mut t, "yandex-prose-two-dates", "2026-11-14");
+    t.poll("2026-11-14");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail)[0].1, PETROV, "{mail:#?}");
+    let reply = &mail[0].body;
+    assert!(!reply.contains("время не читается"), "{reply}");
+    assert!(!reply.contains("Затраченное время на этот"), "{reply}");
+    // Two dates of three: the forward was delivered on its postmark, so
+    // which one is missing cannot be told, and the reply says so.
+    assert!(reply.contains("Даты (две из трёх)"), "{reply}");
+    assert!(reply.contains("нельзя сказать наверняка"), "{reply}");
+}
