@@ -10,7 +10,7 @@ export RUSTC_BOOTSTRAP=1
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked -q
 mkdir -p fuzz/corpus/letter_reader fuzz/corpus/mime_front
 cp tests/letters/*.txt fuzz/corpus/letter_reader/
-cp src/demo/*.eml fuzz/corpus/mime_front/
+cp src/demo/*.eml tests/letters/*.eml fuzz/corpus/mime_front/
 [ -d ../shared/corpus/mail-parser-eml ] && cp ../shared/corpus/mail-parser-eml/*.eml fuzz/corpus/mime_front/
 for target in letter_reader mime_front; do
   echo "== fuzz $target for ${SECONDS_EACH}s"

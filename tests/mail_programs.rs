@@ -45,7 +45,11 @@ fn deliver(t: &mut Tournament, name: &str, day: &str) {
 /// day it came: totals 7/4, Black to move.
 fn to_black_at_move_two(t: &mut Tournament) {
     let letters = [
-        (IVANOV, "2026-11-03", "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n"),
+        (
+            IVANOV,
+            "2026-11-03",
+            "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+        ),
         (
             PETROV,
             "2026-11-07",
@@ -124,7 +128,12 @@ fn check_shows_the_own_text_of_an_outlook_and_a_thunderbird_reply_and_no_quoted_
             .unwrap_or_else(|| panic!("{name}: no own text in\n{}", out.stdout));
         assert!(own.contains("2... Кc6"), "{name}: {own}");
         assert!(own.contains("Время: 7/6"), "{name}: {own}");
-        for quoted in ["3... a6 4. Ba4", "Строки для вашего", "Уважаемый", "clerk@example.org"] {
+        for quoted in [
+            "3... a6 4. Ba4",
+            "Строки для вашего",
+            "Уважаемый",
+            "clerk@example.org",
+        ] {
             assert!(!own.contains(quoted), "{name}: {quoted:?} is quoted: {own}");
         }
     }
@@ -145,7 +154,13 @@ fn two_games() -> Tournament {
 fn a_subject_that_names_the_game_finds_it_without_tag_or_thread() {
     for subject in ["Game 1", "Re: Game 1", "Fwd: game 1", "Партия 1"] {
         let mut t = two_games();
-        t.letter_with(IVANOV, "2026-11-03", subject, "1. e4\nTime: 2/0\nDates: 2026-11-03\n", "");
+        t.letter_with(
+            IVANOV,
+            "2026-11-03",
+            subject,
+            "1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+            "",
+        );
         // Ivanov plays game 1 only: the subject must not be needed for him.
         t.poll("2026-11-03");
         t.new_mail();
@@ -173,8 +188,18 @@ fn a_subject_that_names_the_game_finds_it_without_tag_or_thread() {
 #[test]
 fn a_game_line_wins_over_the_thread_and_the_reply_says_so() {
     let mut t = two_games();
-    t.letter(SIDOROV, "2026-11-03", "Game 2", "1. d4\nTime: 2/0\nDates: 2026-11-03\n");
-    t.letter(IVANOV, "2026-11-03", "Game 1", "1. e4\nTime: 2/0\nDates: 2026-11-03\n");
+    t.letter(
+        SIDOROV,
+        "2026-11-03",
+        "Game 2",
+        "1. d4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.letter(
+        IVANOV,
+        "2026-11-03",
+        "Game 1",
+        "1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
     t.poll("2026-11-03");
     let mail = t.new_mail();
     let game_two = mail
@@ -217,7 +242,12 @@ fn a_game_line_wins_over_the_thread_and_the_reply_says_so() {
 #[test]
 fn a_letter_naming_a_game_its_sender_does_not_play_changes_nothing_anywhere() {
     let mut t = two_games();
-    t.letter(SIDOROV, "2026-11-03", "Game 2", "1. d4\nTime: 2/0\nDates: 2026-11-03\n");
+    t.letter(
+        SIDOROV,
+        "2026-11-03",
+        "Game 2",
+        "1. d4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
     t.poll("2026-11-03");
     t.new_mail();
     // Sidorov plays game 2 only, and names game 1 in the tag and the line.
@@ -282,7 +312,12 @@ fn a_warning_for_a_missing_fraction_asks_no_restating() {
 #[test]
 fn two_dates_of_three_name_only_the_missing_one() {
     let mut t = tournament("en", "");
-    t.letter(IVANOV, "2026-11-03", "Game 1", "1. e4\nTime: 2/0\nDates: 2026-11-03\n");
+    t.letter(
+        IVANOV,
+        "2026-11-03",
+        "Game 1",
+        "1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
     // The forward goes out two days after the letter came.
     t.poll("2026-11-05");
     t.new_mail();
@@ -319,9 +354,17 @@ fn slashed_dates_follow_date_order_and_an_ambiguous_one_is_not_passed_on() {
     let mut t = tournament("en", "");
     let text = std::fs::read_to_string(t.path().join("shtempel.toml"))
         .unwrap()
-        .replace("language = \"en\"", "language = \"en\"\ndate_order = \"mdy\"");
+        .replace(
+            "language = \"en\"",
+            "language = \"en\"\ndate_order = \"mdy\"",
+        );
     std::fs::write(t.path().join("shtempel.toml"), text).unwrap();
-    t.letter(IVANOV, "2026-11-02", "Game 1", "1. e4\nTime: 1/0\nSent: 11/02/2026\n");
+    t.letter(
+        IVANOV,
+        "2026-11-02",
+        "Game 1",
+        "1. e4\nTime: 1/0\nSent: 11/02/2026\n",
+    );
     t.poll("2026-11-02");
     assert_eq!(
         kinds(&t.new_mail()),
@@ -331,7 +374,12 @@ fn slashed_dates_follow_date_order_and_an_ambiguous_one_is_not_passed_on() {
     // The same letter in a day-first tournament: 11 February is far from
     // the postmark and 2 November is near it, so neither is taken.
     let mut t = tournament("en", "");
-    t.letter(IVANOV, "2026-11-02", "Game 1", "1. e4\nTime: 1/0\nSent: 11/02/2026\n");
+    t.letter(
+        IVANOV,
+        "2026-11-02",
+        "Game 1",
+        "1. e4\nTime: 1/0\nSent: 11/02/2026\n",
+    );
     t.poll("2026-11-02");
     let mail = t.new_mail();
     assert_eq!(

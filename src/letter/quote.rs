@@ -139,17 +139,22 @@ const OTHER_LABELS: &[&str] = &[
     "제목",
 ];
 
-fn label_pattern(labels: &[&str]) -> Regex {
-    let alternatives: Vec<String> = labels.iter().map(|label| regex::escape(label)).collect();
+/// Any label of a header block; the group `from` holds a sender's label.
+static LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    let alternatives = |labels: &[&str]| {
+        labels
+            .iter()
+            .map(|label| regex::escape(label))
+            .collect::<Vec<_>>()
+            .join("|")
+    };
     Regex::new(&format!(
-        r"(?i)^\s*\*?(?:{})\*?\s*[:：]",
-        alternatives.join("|")
+        r"(?i)^\s*\*?(?:(?P<from>{})|{})\*?\s*[:：]",
+        alternatives(FROM_LABELS),
+        alternatives(OTHER_LABELS)
     ))
     .expect("label pattern")
-}
-
-static FROM_LABEL: LazyLock<Regex> = LazyLock::new(|| label_pattern(FROM_LABELS));
-static OTHER_LABEL: LazyLock<Regex> = LazyLock::new(|| label_pattern(OTHER_LABELS));
+});
 
 /// `-----Original Message-----`, `-------- Oprindelig besked --------`,
 /// `---- On … wrote ----`, and the forwarding lines without dashes.
@@ -175,13 +180,12 @@ fn label(line: &str) -> Option<Label> {
     if !line.contains([':', '：']) {
         return None;
     }
-    if FROM_LABEL.is_match(line) {
-        Some(Label::From)
-    } else if OTHER_LABEL.is_match(line) {
-        Some(Label::Other)
+    let caps = LABEL.captures(line)?;
+    Some(if caps.name("from").is_some() {
+        Label::From
     } else {
-        None
-    }
+        Label::Other
+    })
 }
 
 /// The lines of `body` the writer wrote himself, each with its 1-based line
@@ -262,8 +266,14 @@ fn is_rule(trimmed: &str) -> bool {
 }
 
 fn is_separator(trimmed: &str) -> bool {
+    // Every separator begins with a dash or names a forwarded message: the
+    // pattern runs only on such lines.
     let dashed = trimmed.starts_with(['-', '–', '—', '=', '*', '_']);
-    (dashed || trimmed.ends_with(':') || trimmed.len() < 40)
+    let forwarded = trimmed.len() < 60
+        && ["orward", "ORWARD", "ересыл", "ЕРЕСЫЛ", "ересла", "ЕРЕСЛА"]
+            .iter()
+            .any(|word| trimmed.contains(word));
+    (dashed || forwarded)
         && trimmed.chars().filter(|c| c.is_alphabetic()).count() >= 2
         && SEPARATOR.is_match(trimmed)
 }
@@ -284,16 +294,23 @@ fn header_block(lines: &[&str], index: usize) -> bool {
 
 /// How many lines (one to three) the attribution starting at `index` takes.
 fn attribution(lines: &[&str], index: usize, own_form: &dyn Fn(&str) -> bool) -> Option<usize> {
-    let mut joined = String::new();
     for span in 1..=3 {
         let line = lines.get(index + span - 1)?.trim();
-        if line.is_empty() || joined.len() > 400 {
+        if line.is_empty() {
             return None;
         }
-        if span > 1 {
-            joined.push(' ');
+        // An attribution ends with a colon (or, Gmail's old one, a `>`).
+        if !line.ends_with([':', '：', '>']) {
+            continue;
         }
-        joined.push_str(line);
+        let joined = lines[index..index + span]
+            .iter()
+            .map(|line| line.trim())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if joined.len() > 400 {
+            return None;
+        }
         if is_attribution(&joined) {
             // A wrapped attribution begins with a date, a time or an address,
             // and never with a line of the letter.
