@@ -41,8 +41,8 @@ fn deliver(t: &mut Tournament, name: &str, day: &str) {
     t.deliver_raw(&message);
 }
 
-/// 1. e4 (3 Nov) 1... e5 (7 Nov) 2. Nf3 (12 Nov), each letter forwarded the
-/// day it came: totals 7/4, Black to move.
+/// The opening 1. e4 (3 Nov) 1... e5 (7 Nov) 2. Nf3 (12 Nov), each letter
+/// forwarded the day it came: totals 7/4, Black to move.
 fn to_black_at_move_two(t: &mut Tournament) {
     let letters = [
         (
