@@ -942,6 +942,34 @@ mod tests {
     }
 
     #[test]
+    fn a_fraction_example_is_the_players_own_or_none() {
+        let letter = read("2. Nf3\nTime: seven/four\n");
+        let [error] = letter.errors.as_slice() else {
+            panic!("{:?}", letter.errors);
+        };
+        let own = Fraction { white: 9, black: 4 };
+        for lang in [Lang::Ru, Lang::En] {
+            assert!(
+                !error.explain(lang).contains("7/4"),
+                "no numbers of nobody's game"
+            );
+            assert!(error.explain_with(lang, Some(own)).contains(": 9/4"));
+        }
+        // Prose that merely holds the word is no time line.
+        for prose in [
+            "Затраченное время на этот ход велико",
+            "Time flies",
+            "Время летит",
+        ] {
+            assert!(read(prose).errors.is_empty(), "{prose}");
+        }
+        assert_eq!(
+            read("Время 7/4").fraction,
+            Some(Fraction { white: 7, black: 4 })
+        );
+    }
+
+    #[test]
     fn prose_starting_with_a_number_is_not_a_move_line() {
         let letter = read("1. Спасибо за ход.\n2. Жду ответа.");
         assert!(letter.moves.is_empty());

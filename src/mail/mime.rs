@@ -351,6 +351,23 @@ mod tests {
     }
 
     #[test]
+    fn an_outlook_header_with_bold_labels_ends_the_own_text() {
+        for (labels, own) in [
+            (["From:", "Sent:", "To:", "Subject:"], "2... Nc6"),
+            (["От:", "Отправлено:", "Кому:", "Тема:"], "2... Кc6"),
+        ] {
+            let [from, sent, to, subject] = labels;
+            let html = format!(
+                "<div><p>{own}<br>Time: 7/6</p></div><div style=\"border:none;border-top:solid #E1E1E1 1.0pt;padding:3.0pt 0cm 0cm 0cm\"><p class=\"MsoNormal\"><b>{from}</b> Clerk &lt;clerk@example.org&gt;<br><b>{sent}</b> 12 Nov 2026<br><b>{to}</b> Petrov<br><b>{subject}</b> [CC-2026 #1]</p></div><p>if 3... a6 4. Ba4</p>"
+            );
+            let text = html_to_lines(&html);
+            let read = crate::letter::read(&text);
+            assert_eq!(read.moves.len(), 1, "{text}");
+            assert!(read.variants.is_empty(), "the quoted variant: {text}");
+        }
+    }
+
+    #[test]
     fn automatic_mail_is_recognised() {
         let base = "From: Ivanov <ivanov@example.org>\r\nTo: clerk@example.org\r\nSubject: x\r\n";
         let table = [
