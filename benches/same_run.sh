@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Whether two builds of the clerk do the same work: each polls its own copy of
 # one load, and their messages (the `Date:` header and MIME boundaries aside),
-# database tables and `poll --json` events are compared. For a change meant
-# to keep behaviour (a refactor, a speed-up). Prints the differences; exits 1
-# when there are any.
+# database tables and `poll --json` events are compared; so are the messages
+# of `shtempel demo` (every kind of message: corrections, penalties, an
+# overstep and its file, a protest, a decision). For a change meant to keep
+# behaviour (a refactor, a speed-up). Prints the differences; exits 1 when
+# there are any.
 #
 #   bash benches/same_run.sh OLD_SHTEMPEL [NEW_SHTEMPEL]
 #   GAMES=100 LETTERS=10 bash benches/same_run.sh ...   # the load's size
@@ -52,8 +54,22 @@ run() { # name binary
     done
 }
 
+# The demo's messages, as a folder of normalised files.
+demo() { # name binary
+    local dir=$WORK/demo-$1
+    rm -rf "$dir"
+    "$2" demo --keep "$dir" >/dev/null
+    mkdir -p "$WORK/$1/compare/demo"
+    for eml in "$dir"/mail/outbox/*.eml; do
+        sed -E '/^Date: /d; s/boundary="?[^";]+"?/boundary=B/; s/^--[A-Za-z0-9]{20,}(--)?\r?$/--B\1/' \
+            "$eml" >"$WORK/$1/compare/demo/$(basename "$eml")"
+    done
+}
+
 run old "$OLD"
 run new "$NEW"
+demo old "$OLD"
+demo new "$NEW"
 echo "load: $GAMES games x $LETTERS letters; messages: $(ls "$WORK/old/outbox" | wc -l) old, $(ls "$WORK/new/outbox" | wc -l) new"
 if diff -r "$WORK/old/compare" "$WORK/new/compare" >"$WORK/diff.txt"; then
     echo "the same messages, tables and events"

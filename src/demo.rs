@@ -10,7 +10,7 @@ use std::path::Path;
 
 use chrono::{NaiveDate, TimeZone, Utc};
 
-use crate::clerk::{Clerk, Clock, Event, GameState};
+use crate::clerk::{self, Clerk, Clock, Event};
 use crate::config::Config;
 use crate::game::Replays;
 use crate::mail::file::FileTransport;
@@ -117,7 +117,7 @@ pub fn write_tournament(dir: &Path) -> Result<(), String> {
     for (lang, folder) in [(Lang::En, "en"), (Lang::Ru, "ru")] {
         let target = dir.join("templates").join(folder);
         std::fs::create_dir_all(&target).map_err(io)?;
-        for name in render::NAMES {
+        for name in render::names() {
             let text = render::default_template(lang, name).unwrap_or_default();
             std::fs::write(target.join(format!("{name}.txt")), text).map_err(io)?;
         }
@@ -208,15 +208,19 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
     }
     w(out, "\n== Where the games stand ==".into())?;
     for game in &config.games {
-        let state = GameState::load(&config, &store, game)?;
-        let chart = state.stored_chart(&config, &store)?;
+        let state = clerk::load(&config, &store, game)?;
+        let chart = clerk::stored_chart(&state, &config, &store)?;
         w(out, format!("\n{}", chart.to_text(config.language)))?;
         w(
             out,
             format!(
                 "Status: {:?}, result: {}",
-                state.ledger.status,
-                state.row.result.as_deref().unwrap_or("none")
+                state.ledger.status(),
+                state
+                    .ledger
+                    .standing
+                    .outcome
+                    .map_or("none", |o| o.result.pgn())
             ),
         )?;
     }

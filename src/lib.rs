@@ -28,6 +28,7 @@ pub mod chart;
 pub mod game;
 pub mod letter;
 pub mod mail;
+pub mod message;
 pub mod plot;
 pub mod rules;
 
@@ -49,6 +50,11 @@ impl Lang {
             Lang::Ru => ru,
             Lang::En => en,
         }
+    }
+
+    /// A date as the language writes it: `07.11.2026`, `2026-11-07`.
+    pub fn date(self, date: chrono::NaiveDate) -> String {
+        date.format(self.pick("%d.%m.%Y", "%Y-%m-%d")).to_string()
     }
 }
 
@@ -82,8 +88,8 @@ pub mod color_serde {
 pub mod clerk;
 pub mod config;
 pub mod demo;
-pub mod duties;
 pub mod fault;
+pub mod record;
 pub mod render;
 pub mod report;
 pub mod run;

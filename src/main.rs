@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use chrono::{NaiveDate, Utc};
 use clap::{Parser, Subcommand, ValueEnum};
-use shtempel::clerk::{Clerk, Clock, Event, GameState};
+use shtempel::clerk::{self, Clerk, Clock, Event};
 use shtempel::config::{Config, Source, Transport};
 use shtempel::game::Replays;
 use shtempel::mail::file::FileTransport;
@@ -20,6 +20,7 @@ use shtempel::mail::imap::{ImapSettings, ImapSource};
 use shtempel::mail::maildir::Maildir;
 use shtempel::mail::smtp::{SendmailSender, SmtpSender};
 use shtempel::mail::{Envelope, MailSource};
+use shtempel::record::Record;
 use shtempel::render::Templates;
 use shtempel::store::Store;
 use shtempel::{demo, run};
@@ -584,7 +585,7 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
         let _ = writeln!(
             out,
             "\n==== {} to {} ====\nSubject: {}\n\n{}",
-            message.kind,
+            message.kind.header(),
             message.addresses().join(", "),
             message.subject,
             message.body
@@ -593,7 +594,7 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
     Ok(0)
 }
 
-fn load_state(config: &Config, store: &Store, game: &str) -> Result<GameState, Failure> {
+fn load_state(config: &Config, store: &Store, game: &str) -> Result<Record, Failure> {
     let game_config = config.game(game).ok_or_else(|| {
         let known: Vec<&str> = config.games.iter().map(|g| g.id.as_str()).collect();
         usage(format!(
@@ -602,7 +603,7 @@ fn load_state(config: &Config, store: &Store, game: &str) -> Result<GameState, F
             known.join(", ")
         ))
     })?;
-    GameState::load(config, store, game_config).map_err(run_error)
+    clerk::load(config, store, game_config).map_err(run_error)
 }
 
 fn games(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
@@ -624,12 +625,12 @@ fn games(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
         let left = state.ledger.days_left(&config.rules, to_move, 1) - i64::from(running);
         if json {
             let mut value = chart.summary_json();
-            value["moves"] = serde_json::json!(state.game.moves().len());
+            value["moves"] = serde_json::json!(state.board.moves().len());
             value["to_move"] = serde_json::json!(shtempel::color_name(to_move));
             value["days_left"] = serde_json::json!(left);
             rows.push(value);
         } else {
-            let status = serde_json::to_value(state.ledger.status)
+            let status = serde_json::to_value(state.ledger.status())
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default();
@@ -639,11 +640,11 @@ fn games(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
                 game.id,
                 state.white.name,
                 state.black.name,
-                state.game.moves().len(),
+                state.board.moves().len(),
                 state.ledger.totals().to_string(),
                 format!("{left} {}", &shtempel::color_name(to_move)[..1]),
                 status,
-                state.row.result.as_deref().unwrap_or("")
+                state.ledger.standing.outcome.map_or("", |o| o.result.pgn())
             );
         }
     }
@@ -660,7 +661,7 @@ fn games(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
 fn chart(config: &Config, game: &str, format: ChartFormat) -> Result<u8, Failure> {
     let store = open_store(config)?;
     let state = load_state(config, &store, game)?;
-    let chart = state.stored_chart(config, &store).map_err(run_error)?;
+    let chart = clerk::stored_chart(&state, config, &store).map_err(run_error)?;
     let text = match format {
         ChartFormat::Text => chart.to_text(config.language),
         ChartFormat::Csv => chart.to_csv(),

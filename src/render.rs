@@ -14,6 +14,7 @@ use minijinja::value::{Enumerator, Object};
 use minijinja::{Environment, UndefinedBehavior};
 
 use crate::Lang;
+use crate::message::{BUILTIN_EN, BUILTIN_RU, MessageKind};
 
 /// What a template reads: minijinja's own values, built directly (built as
 /// JSON and converted, a message's model cost more than its rendering:
@@ -58,33 +59,10 @@ pub fn merged(first: Model, second: Model) -> Model {
     minijinja::value::merge_maps([second, first])
 }
 
-/// The templates every tournament needs, by name.
-pub const NAMES: &[&str] = &[
-    "_next",
-    "_read",
-    "ack",
-    "correction",
-    "warning",
-    "penalty",
-    "forward",
-    "refused",
-    "overstep-notice",
-    "overstep-partner",
-    "overstep-file",
-    "overstep-supplement",
-    "claim-notice",
-    "protest",
-    "no-protest",
-    "decision",
-    "repeat",
-    "query",
-    "reminder",
-    "result",
-    "adjudication",
-    "limit",
-];
+/// Templates that others include, not messages of their own.
+pub const PARTIALS: &[&str] = &["_next", "_read"];
 
-macro_rules! defaults {
+macro_rules! partials {
     ($lang:literal) => {
         &[
             (
@@ -95,101 +73,30 @@ macro_rules! defaults {
                 "_read",
                 include_str!(concat!("../templates/", $lang, "/_read.txt")),
             ),
-            (
-                "ack",
-                include_str!(concat!("../templates/", $lang, "/ack.txt")),
-            ),
-            (
-                "correction",
-                include_str!(concat!("../templates/", $lang, "/correction.txt")),
-            ),
-            (
-                "warning",
-                include_str!(concat!("../templates/", $lang, "/warning.txt")),
-            ),
-            (
-                "penalty",
-                include_str!(concat!("../templates/", $lang, "/penalty.txt")),
-            ),
-            (
-                "forward",
-                include_str!(concat!("../templates/", $lang, "/forward.txt")),
-            ),
-            (
-                "refused",
-                include_str!(concat!("../templates/", $lang, "/refused.txt")),
-            ),
-            (
-                "overstep-notice",
-                include_str!(concat!("../templates/", $lang, "/overstep-notice.txt")),
-            ),
-            (
-                "overstep-partner",
-                include_str!(concat!("../templates/", $lang, "/overstep-partner.txt")),
-            ),
-            (
-                "overstep-file",
-                include_str!(concat!("../templates/", $lang, "/overstep-file.txt")),
-            ),
-            (
-                "overstep-supplement",
-                include_str!(concat!("../templates/", $lang, "/overstep-supplement.txt")),
-            ),
-            (
-                "claim-notice",
-                include_str!(concat!("../templates/", $lang, "/claim-notice.txt")),
-            ),
-            (
-                "protest",
-                include_str!(concat!("../templates/", $lang, "/protest.txt")),
-            ),
-            (
-                "no-protest",
-                include_str!(concat!("../templates/", $lang, "/no-protest.txt")),
-            ),
-            (
-                "decision",
-                include_str!(concat!("../templates/", $lang, "/decision.txt")),
-            ),
-            (
-                "repeat",
-                include_str!(concat!("../templates/", $lang, "/repeat.txt")),
-            ),
-            (
-                "query",
-                include_str!(concat!("../templates/", $lang, "/query.txt")),
-            ),
-            (
-                "reminder",
-                include_str!(concat!("../templates/", $lang, "/reminder.txt")),
-            ),
-            (
-                "result",
-                include_str!(concat!("../templates/", $lang, "/result.txt")),
-            ),
-            (
-                "adjudication",
-                include_str!(concat!("../templates/", $lang, "/adjudication.txt")),
-            ),
-            (
-                "limit",
-                include_str!(concat!("../templates/", $lang, "/limit.txt")),
-            ),
         ]
     };
 }
 
-const RU: &[(&str, &str)] = defaults!("ru");
-const EN: &[(&str, &str)] = defaults!("en");
+const PARTIALS_RU: &[(&str, &str)] = partials!("ru");
+const PARTIALS_EN: &[(&str, &str)] = partials!("en");
+
+/// Every template's name: the partials and one per message kind.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    PARTIALS
+        .iter()
+        .copied()
+        .chain(MessageKind::ALL.iter().map(|kind| kind.template()))
+}
 
 /// The built-in text of a template.
 pub fn default_template(lang: Lang, name: &str) -> Option<&'static str> {
-    let table = match lang {
-        Lang::Ru => RU,
-        Lang::En => EN,
+    let (partials, kinds) = match lang {
+        Lang::Ru => (PARTIALS_RU, BUILTIN_RU),
+        Lang::En => (PARTIALS_EN, BUILTIN_EN),
     };
-    table
+    partials
         .iter()
+        .chain(kinds)
         .find(|(n, _)| *n == name)
         .map(|(_, text)| *text)
 }
@@ -237,7 +144,7 @@ impl Templates {
             Lang::Ru => "ru",
             Lang::En => "en",
         });
-        for name in NAMES {
+        for name in names() {
             let path = folder.join(format!("{name}.txt"));
             let source = match std::fs::read_to_string(&path) {
                 Ok(text) => text,

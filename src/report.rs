@@ -12,13 +12,13 @@ use shakmaty::Color;
 
 use crate::Lang;
 use crate::chart::Chart;
-use crate::clerk::{GameState, fmt_date};
 use crate::config::Config;
-use crate::rules::{Status, add_days};
+use crate::record::Record;
+use crate::rules::{GameResult, Status, add_days};
 
 /// One game as the report shows it.
 pub struct GameReport {
-    pub state: GameState,
+    pub state: Record,
     pub chart: Chart,
     pub pgn: String,
 }
@@ -57,8 +57,8 @@ fn slug(id: &str) -> String {
         .collect()
 }
 
-fn status_name(state: &GameState, lang: Lang) -> &'static str {
-    match state.ledger.status {
+fn status_name(state: &Record, lang: Lang) -> &'static str {
+    match state.ledger.status() {
         Status::Active => lang.pick("идёт", "in play"),
         Status::Suspended => lang.pick("приостановлена (просрочка)", "suspended (overstep)"),
         Status::Adjudication => lang.pick("на присуждении", "for adjudication"),
@@ -67,28 +67,16 @@ fn status_name(state: &GameState, lang: Lang) -> &'static str {
 }
 
 /// The result as a reader writes it.
-fn result_text(result: &str) -> &str {
+fn result_text(result: GameResult) -> &'static str {
     match result {
-        "1/2-1/2" => "½–½",
-        "1-0" => "1–0",
-        "0-1" => "0–1",
-        other => other,
+        GameResult::Draw => "½–½",
+        GameResult::WhiteWins => "1–0",
+        GameResult::BlackWins => "0–1",
     }
 }
 
-/// Points of `color` in a finished game, in halves.
-fn halves(result: &str, color: Color) -> Option<u32> {
-    let white = match result {
-        "1-0" => 2,
-        "0-1" => 0,
-        "1/2-1/2" => 1,
-        _ => return None,
-    };
-    Some(if color == Color::White {
-        white
-    } else {
-        2 - white
-    })
+fn result_of(state: &Record) -> Option<GameResult> {
+    state.ledger.standing.outcome.map(|o| o.result)
 }
 
 fn score_text(halves: u32) -> String {
@@ -102,11 +90,11 @@ fn score_text(halves: u32) -> String {
 /// The player to move, his days left in the control counting the days his
 /// clock has run, and the last day he may send on; for a game in play.
 fn clock_line(
-    state: &GameState,
+    state: &Record,
     config: &Config,
     today: NaiveDate,
 ) -> Option<(Color, i64, NaiveDate)> {
-    if state.ledger.status != Status::Active {
+    if state.ledger.status() != Status::Active {
         return None;
     }
     let left = state.ledger.days_left_on(&config.rules, today)?;
@@ -185,10 +173,10 @@ fn index(config: &Config, games: &[GameReport], today: NaiveDate) -> String {
         "<h1>{}</h1>\n<p class=\"when\">{} {} · {} {} – {}</p>\n",
         escape(&config.tournament_name),
         lang.pick("Положение на", "Standing on"),
-        fmt_date(today, lang),
+        lang.date(today),
         escape(&config.tournament_id),
-        fmt_date(config.start_date, lang),
-        fmt_date(config.end_date, lang),
+        lang.date(config.start_date),
+        lang.date(config.end_date),
     );
 
     // The cross-table: the players in the order of the config who play.
@@ -235,7 +223,7 @@ fn index(config: &Config, games: &[GameReport], today: NaiveDate) -> String {
                 } else {
                     continue;
                 };
-                match state.row.result.as_deref().and_then(|r| halves(r, color)) {
+                match result_of(state).map(|r| r.halves(color)) {
                     Some(points) => {
                         total += points;
                         cell.push(score_text(points));
@@ -278,11 +266,11 @@ fn index(config: &Config, games: &[GameReport], today: NaiveDate) -> String {
                     "<span class=\"{}\">{left}</span>",
                     if left <= 10 { "low" } else { "ok" }
                 ),
-                fmt_date(due, lang),
+                lang.date(due),
             ),
             None => (String::new(), String::new()),
         };
-        let status_class = state.ledger.status.name();
+        let status_class = state.ledger.status().name();
         let _ = writeln!(
             out,
             "<tr id=\"game-{slug}\" class=\"{status_class}\"><td><a href=\"game-{slug}.html\">{id}</a></td>\
@@ -294,8 +282,8 @@ fn index(config: &Config, games: &[GameReport], today: NaiveDate) -> String {
             white = escape(&state.white.name),
             black = escape(&state.black.name),
             status = status_name(state, lang),
-            result = state.row.result.as_deref().map(result_text).unwrap_or(""),
-            moves = state.game.moves().len().div_ceil(2),
+            result = result_of(state).map(result_text).unwrap_or(""),
+            moves = state.board.moves().len().div_ceil(2),
             tw = totals.white,
             tb = totals.black,
         );
@@ -325,16 +313,16 @@ fn game_page(config: &Config, game: &GameReport, today: NaiveDate) -> String {
         lang.pick("← к таблице", "← back to the table"),
         escape(&title),
         status_name(state, lang),
-        state.row.result.as_deref().map(result_text).unwrap_or("*"),
+        result_of(state).map(result_text).unwrap_or("*"),
         lang.pick("время", "time"),
         totals.white,
         totals.black,
         lang.pick("на", "on"),
-        fmt_date(today, lang),
+        lang.date(today),
     );
     // The moves, numbered.
     let mut moves = String::new();
-    for (ply, san) in state.game.sans().iter().enumerate() {
+    for (ply, san) in state.board.sans().iter().enumerate() {
         if ply % 2 == 0 {
             let _ = write!(moves, "{}. ", ply / 2 + 1);
         }
@@ -390,7 +378,7 @@ fn game_page(config: &Config, game: &GameReport, today: NaiveDate) -> String {
         let _ = write!(out, "<th>{header}</th>");
     }
     out.push_str("</tr>\n");
-    let date = |d: Option<NaiveDate>| d.map(|d| fmt_date(d, lang)).unwrap_or_default();
+    let date = |d: Option<NaiveDate>| d.map(|d| lang.date(d)).unwrap_or_default();
     for row in &game.chart.rows {
         let _ = writeln!(
             out,
@@ -406,7 +394,7 @@ fn game_page(config: &Config, game: &GameReport, today: NaiveDate) -> String {
             if row.conditional { "*" } else { "" },
             date(row.partner_postmark),
             date(row.received),
-            fmt_date(row.sent_on, lang),
+            lang.date(row.sent_on),
             date(row.delivered_on),
             row.days,
             if row.penalty > 0 {

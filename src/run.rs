@@ -19,13 +19,13 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Timelike, Utc};
 use sha2::{Digest, Sha256};
 
-use crate::clerk::{Clerk, Event, GameState, Plan, Prepared};
+use crate::clerk::{self, Clerk, Event, Plan, Prepared};
 use crate::config::Config;
 use crate::fault;
 use crate::mail::compose::{self, Sender};
 use crate::mail::{MailSource, Transport};
 use crate::rules;
-use crate::store::{Disposition, NewOutbox, Store, StoredLetter};
+use crate::store::{Disposition, GameRow, NewOutbox, Store, StoredLetter};
 
 mod finish;
 
@@ -127,11 +127,11 @@ pub fn commit(
     };
     let mut composed = Vec::new();
     for (index, message) in plan.messages.iter().enumerate() {
-        let id = message_id(config, cause, at, index, message.kind);
+        let id = message_id(config, cause, at, index, message.kind.header());
         let raw = compose::build(message, &sender, &id, clerk.clock.now)?;
         composed.push(NewOutbox {
             game: message.game.clone(),
-            kind: message.kind.to_string(),
+            kind: message.kind.header().to_string(),
             recipients: message.addresses(),
             message_id: id,
             raw,
@@ -148,7 +148,10 @@ pub fn commit(
             if let Some(state) = &plan.game {
                 w.game(
                     state.id(),
-                    &state.stored_row(),
+                    &GameRow {
+                        standing: state.ledger.standing.clone(),
+                        held: state.board.held().to_vec(),
+                    },
                     &state.ledger.rows,
                     state.stored,
                     letter_id,
@@ -664,7 +667,7 @@ fn keep_calendar(
         {
             continue;
         }
-        let state = GameState::load_replaying(config, store, game, &clerk.replays)?;
+        let state = clerk::load_replaying(config, store, game, &clerk.replays)?;
         let plan = clerk.plan_duties(store, state)?;
         let mut last = None;
         if !plan.duties.is_empty() {

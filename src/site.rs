@@ -6,7 +6,7 @@ use std::path::Path;
 
 use chrono::NaiveDate;
 
-use crate::clerk::GameState;
+use crate::clerk;
 use crate::config::Config;
 use crate::report::{self, GameReport};
 use crate::store::Store;
@@ -22,9 +22,9 @@ pub fn write(
 ) -> Result<usize, String> {
     let mut games = Vec::with_capacity(config.games.len());
     for (index, game) in config.games.iter().enumerate() {
-        let state = GameState::load(config, store, game)?;
+        let state = clerk::load(config, store, game)?;
         games.push(GameReport {
-            chart: state.stored_chart(config, store)?,
+            chart: clerk::stored_chart(&state, config, store)?,
             pgn: state.pgn(config),
             state,
         });

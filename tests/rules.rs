@@ -856,7 +856,7 @@ fn silence_table() {
 
     // Suspended or finished games are left alone.
     let mut suspended = Ledger::new(calendar());
-    suspended.status = Status::Finished;
+    suspended.standing.status = Status::Finished;
     assert_eq!(silent(&suspended, "2027-06-01"), None);
 }
 
@@ -928,8 +928,8 @@ fn deadlines_table() {
 
     // Protest period: 10 days from the notice; the day after, if no protest.
     let mut suspended = ledger_of(&[(1, 0)]);
-    suspended.status = Status::Suspended;
-    suspended.suspension = Some(Suspension {
+    suspended.standing.status = Status::Suspended;
+    suspended.standing.suspension = Some(Suspension {
         offender: BLACK,
         notice_on: d("2027-01-01"),
         protest_received: false,
@@ -937,7 +937,12 @@ fn deadlines_table() {
     });
     assert_eq!(kinds(&suspended, "2027-01-11", &none), Vec::<String>::new());
     assert_eq!(kinds(&suspended, "2027-01-12", &none), ["no-protest"]);
-    suspended.suspension.as_mut().unwrap().protest_received = true;
+    suspended
+        .standing
+        .suspension
+        .as_mut()
+        .unwrap()
+        .protest_received = true;
     assert_eq!(kinds(&suspended, "2027-01-12", &none), Vec::<String>::new());
 
     // End date: adjudication, once.

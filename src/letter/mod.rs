@@ -21,6 +21,7 @@ pub use dates::{DateOrder, DateReading, WrittenDate};
 pub use notation::MoveText;
 
 use crate::Lang;
+pub use crate::rules::Decision;
 use crate::rules::{Fraction, Stated, StatedDates};
 
 /// Move numbers above this are taken for a typing error.
@@ -124,15 +125,19 @@ pub struct Ruling {
     pub days: Option<u32>,
 }
 
+/// What a letter is, decided once from what it says: the clerk handles each
+/// kind in a file of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Decision {
-    /// The overstep stands: the offender loses.
-    Confirm,
-    /// No overstep: play on, the claimant is penalised.
-    Reject,
-    /// The file is incomplete: play on without a penalty.
-    Continue,
+pub enum LetterKind {
+    /// A ruling of the chief arbiter (`CONFIRM 1`): from anyone else, nothing.
+    Ruling,
+    Resignation,
+    DrawAcceptance,
+    Protest,
+    Move,
+    /// No move and no word the clerk knows.
+    Unknown,
 }
 
 /// A line that could not be read.
@@ -306,6 +311,26 @@ impl Letter {
     /// Whether the letter carries a move (its own or a repeated one).
     pub fn has_moves(&self) -> bool {
         !self.moves.is_empty()
+    }
+
+    /// What the letter is: a ruling, a resignation, a draw acceptance or a
+    /// protest by its words, else a move letter by its moves (an acceptance
+    /// that also moves is told from a move letter by the game: with no offer
+    /// standing, it is one).
+    pub fn kind(&self) -> LetterKind {
+        if !self.rulings.is_empty() {
+            LetterKind::Ruling
+        } else if self.keywords.contains(&Keyword::Resign) {
+            LetterKind::Resignation
+        } else if self.keywords.contains(&Keyword::DrawAccept) {
+            LetterKind::DrawAcceptance
+        } else if self.keywords.contains(&Keyword::Protest) {
+            LetterKind::Protest
+        } else if self.has_moves() {
+            LetterKind::Move
+        } else {
+            LetterKind::Unknown
+        }
     }
 }
 

@@ -11,6 +11,8 @@ use lettre::Address;
 use lettre::message::header::{ContentDisposition, ContentTransferEncoding, ContentType};
 use lettre::message::{Body, MultiPart, SinglePart};
 
+use crate::message::MessageKind;
+
 /// Someone the clerk writes to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Recipient {
@@ -30,8 +32,8 @@ pub struct Attachment {
 /// One message to send, before it is built.
 #[derive(Clone, Debug)]
 pub struct Outgoing {
-    /// `X-Shtempel-Kind` (contract.md 4).
-    pub kind: &'static str,
+    /// Its kind: the `X-Shtempel-Kind` header (contract.md 4) and template.
+    pub kind: MessageKind,
     pub game: Option<String>,
     pub to: Vec<Recipient>,
     pub cc: Vec<Recipient>,
@@ -286,7 +288,7 @@ pub fn build(
     head.raw("X-Auto-Response-Suppress", "All");
     head.raw("X-Loop", &sender.email);
     head.raw("Precedence", "auto_reply");
-    head.raw("X-Shtempel-Kind", out.kind);
+    head.raw("X-Shtempel-Kind", out.kind.header());
     if let Some(game) = &out.game {
         head.raw("X-Shtempel-Game", game);
     }
@@ -337,7 +339,7 @@ mod tests {
 
     fn outgoing() -> Outgoing {
         Outgoing {
-            kind: "forward",
+            kind: MessageKind::Forward,
             game: Some("1".into()),
             to: vec![Recipient {
                 name: "Петров П.\r\nBcc: evil@example.org".into(),
@@ -451,7 +453,7 @@ mod tests {
         add("X-Auto-Response-Suppress", "All");
         add("X-Loop", &sender.email);
         add("Precedence", "auto_reply");
-        add("X-Shtempel-Kind", out.kind);
+        add("X-Shtempel-Kind", out.kind.header());
         if let Some(game) = &out.game {
             add("X-Shtempel-Game", game);
         }

@@ -2,8 +2,10 @@
 //! out ([`Transport`]), the MIME front end ([`mime`]) and the composer
 //! ([`compose`]).
 
+pub mod auth;
 pub mod compose;
 pub mod file;
+pub mod filing;
 pub mod imap;
 pub mod maildir;
 pub mod mime;

@@ -5,7 +5,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use super::{Calendar, Rules};
+use super::{Calendar, Rules, Standing};
 use crate::rules::judge::Expected;
 
 /// Days used by both players, written as a fraction White/Black (10.3.1).
@@ -111,19 +111,13 @@ pub struct Suspension {
     pub ply: Option<usize>,
 }
 
-/// Everything the rules need to know of one game.
+/// Everything the rules know of one game: its calendar, its moves with their
+/// clocks, and its [`Standing`] (status, result, suspension, offers…).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ledger {
     pub calendar: Calendar,
     pub rows: Vec<Row>,
-    /// Penalty days not tied to a move (a wrong claim, 10.3.7).
-    pub extra_penalty: Fraction,
-    /// Days the chief arbiter excused when he found no overstep (10.3.7).
-    pub credit: Fraction,
-    /// The day play resumed after a suspension: no clock runs from before it.
-    pub resumed_on: Option<NaiveDate>,
-    pub status: Status,
-    pub suspension: Option<Suspension>,
+    pub standing: Standing,
 }
 
 impl Ledger {
@@ -131,30 +125,43 @@ impl Ledger {
         Ledger {
             calendar,
             rows: Vec::new(),
-            extra_penalty: Fraction::default(),
-            credit: Fraction::default(),
-            resumed_on: None,
-            status: Status::Active,
-            suspension: None,
+            standing: Standing::default(),
         }
     }
 
-    /// `total_P` for both players: days plus penalties (rules.md 2.2).
+    pub fn status(&self) -> Status {
+        self.standing.status
+    }
+
+    /// `total_P` for both players: days plus penalties (rules.md 2.2), less
+    /// the days the arbiter excused.
     pub fn totals(&self) -> Fraction {
-        let mut totals = self.extra_penalty;
+        let mut totals = self.standing.extra_penalty;
         for row in &self.rows {
             totals.add(row.by, row.days.saturating_add(row.penalty));
         }
+        let credit = self.standing.credit;
         Fraction {
-            white: totals.white.saturating_sub(self.credit.white),
-            black: totals.black.saturating_sub(self.credit.black),
+            white: totals.white.saturating_sub(credit.white),
+            black: totals.black.saturating_sub(credit.black),
         }
+    }
+
+    /// The days and penalties of the moves up to `row`, as the letter that
+    /// carried it stated them (the excused days and penalties not tied to a
+    /// move came later and are not counted).
+    pub fn totals_through(&self, row: usize) -> Fraction {
+        let mut totals = Fraction::default();
+        for move_row in self.rows.iter().take(row + 1) {
+            totals.add(move_row.by, move_row.days.saturating_add(move_row.penalty));
+        }
+        totals
     }
 
     /// Where a clock starts that would start at `from` (a delivery, or the
     /// player's start for `None`): never before play resumed after a suspension.
     pub fn clock_from(&self, from: Option<NaiveDate>) -> Option<NaiveDate> {
-        match (from, self.resumed_on) {
+        match (from, self.standing.resumed_on) {
             (Some(from), Some(resumed)) => Some(from.max(resumed)),
             (from, resumed) => from.or(resumed),
         }

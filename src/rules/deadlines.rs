@@ -83,19 +83,19 @@ pub fn due(
     done: &BTreeSet<DutyKey>,
 ) -> Vec<Duty> {
     let mut duties = Vec::new();
-    match ledger.status {
+    match ledger.status() {
         Status::Finished => {}
         _ if today >= ledger.calendar.end_date => duties.push(Duty::Adjudication),
         Status::Adjudication => {}
         Status::Suspended => {
-            if let Some(suspension) = ledger.suspension {
-                let last_day = add_days(suspension.notice_on, rules.protest_days);
-                if !suspension.protest_received && today > last_day {
-                    duties.push(Duty::NoProtest {
-                        offender: suspension.offender,
-                        notice_on: suspension.notice_on,
-                    });
-                }
+            if let Some(suspension) = ledger.standing.suspension
+                && !suspension.protest_received
+                && today > suspension.protest_until(rules)
+            {
+                duties.push(Duty::NoProtest {
+                    offender: suspension.offender,
+                    notice_on: suspension.notice_on,
+                });
             }
         }
         Status::Active => active_duties(rules, ledger, today, &mut duties),
@@ -113,12 +113,12 @@ pub fn next_check(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Option<Na
     let tomorrow = add_days(today, 1);
     let end = ledger.calendar.end_date;
     let mut candidates = Vec::new();
-    match ledger.status {
+    match ledger.status() {
         Status::Finished | Status::Adjudication => return None,
         _ if today >= end => return Some(tomorrow),
         Status::Suspended => {
-            if let Some(suspension) = ledger.suspension.filter(|s| !s.protest_received) {
-                candidates.push(add_days(suspension.notice_on, rules.protest_days + 1));
+            if let Some(suspension) = ledger.standing.suspension.filter(|s| !s.protest_received) {
+                candidates.push(add_days(suspension.protest_until(rules), 1));
             }
         }
         Status::Active => {

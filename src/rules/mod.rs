@@ -9,19 +9,27 @@
 //! - [`judge`]: one move letter checked: time, corrections, omissions and
 //!   penalties (10.3.1, 10.3.3), overstep after the letter (10.3.5);
 //! - [`deadlines`]: what falls due on a day: repeats and queries (10.3.4), silent
-//!   oversteps, reminders, the protest period (10.3.8) and the end date.
+//!   oversteps, reminders, the protest period (10.3.8) and the end date;
+//! - [`life`]: a game's whole life as a state machine: every event (a move
+//!   letter, a resignation, a draw, a protest, a ruling, a day) a transition
+//!   from one [`Ledger`] to the next with its effects, or a refusal.
 
 pub mod calendar;
 pub mod clock;
 pub mod deadlines;
 pub mod judge;
+pub mod life;
 
 pub use calendar::{Calendar, add_days, days, postmark_date};
 pub use clock::{Fraction, Ledger, Row, Status, Suspension};
 pub use deadlines::{Duty, DutyKey, due, next_check};
 pub use judge::{
-    Correction, DateItem, Expected, Incoming, Item, NewPly, Omission, Overstep, Stated,
+    Correction, DateItem, Expected, Incoming, Item, NewPly, Omission, Overstep, Placement, Stated,
     StatedDates, Verdict, judge,
+};
+pub use life::{
+    BoardEnd, Decision, Effect, EndReason, GameResult, MoveLetter, Outcome, Refusal, Standing,
+    Transition,
 };
 
 use serde::{Deserialize, Serialize};

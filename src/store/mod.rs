@@ -21,7 +21,9 @@ use shakmaty::Color;
 pub use self::sent_log::{Sent, SentLog};
 use crate::color_name;
 use crate::game::HeldVariant;
-use crate::rules::{DutyKey, Fraction, Row, Status, Suspension};
+use crate::rules::{
+    DutyKey, EndReason, Fraction, GameResult, Outcome, Row, Standing, Status, Suspension,
+};
 
 pub type Result<T> = std::result::Result<T, rusqlite::Error>;
 
@@ -73,20 +75,12 @@ pub struct StoredLetter {
     pub raw: Vec<u8>,
 }
 
-/// The stored state of one game, besides its moves.
+/// The stored state of one game, besides its moves: the rules' standing and
+/// the variants the board holds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameRow {
-    pub status: Status,
-    pub result: Option<String>,
-    pub result_reason: Option<String>,
-    pub suspension: Option<Suspension>,
-    pub extra_penalty: Fraction,
-    pub credit: Fraction,
-    pub resumed_on: Option<NaiveDate>,
+    pub standing: Standing,
     pub held: Vec<HeldVariant>,
-    pub draw_offer: Option<Color>,
-    /// A reply move of the offender's partner held during a suspension (ply).
-    pub held_reply: Option<usize>,
 }
 
 /// One game as loaded: state, moves with their clocks, duties done.
@@ -501,10 +495,21 @@ impl Store {
                 let held: String = r.get(8)?;
                 let draw_offer: Option<String> = r.get(9)?;
                 let held_reply: Option<i64> = r.get(10)?;
-                Ok(GameRow {
+                let result: Option<String> = r.get(1)?;
+                let reason: Option<String> = r.get(2)?;
+                let outcome = result
+                    .as_deref()
+                    .and_then(GameResult::from_pgn)
+                    .map(|result| Outcome {
+                        result,
+                        reason: reason
+                            .as_deref()
+                            .and_then(EndReason::from_code)
+                            .unwrap_or(EndReason::Agreement),
+                    });
+                let standing = Standing {
                     status: status_from(&r.get::<_, String>(0)?),
-                    result: r.get(1)?,
-                    result_reason: r.get(2)?,
+                    outcome,
                     suspension,
                     extra_penalty: Fraction {
                         white: r.get(6)?,
@@ -519,9 +524,12 @@ impl Store {
                         .as_deref()
                         .map(date_from)
                         .transpose()?,
-                    held: serde_json::from_str(&held).map_err(from_sql_err)?,
                     draw_offer: draw_offer.as_deref().and_then(color_from),
                     held_reply: held_reply.and_then(|ply| usize::try_from(ply).ok()),
+                };
+                Ok(GameRow {
+                    standing,
+                    held: serde_json::from_str(&held).map_err(from_sql_err)?,
                 })
             })
             .optional()?
@@ -963,6 +971,7 @@ impl Writer<'_> {
     /// the calendar must look at it again).
     fn game_row(&self, id: &str, row: &GameRow) -> Result<()> {
         let held = serde_json::to_string(&row.held).map_err(to_sql_err)?;
+        let standing = &row.standing;
         self.tx.prepare_cached(
             "INSERT INTO games (id, status, result, result_reason, offender, notice_on, protest_received,
                                 extra_white, extra_black, held, draw_offer, held_reply,
@@ -976,21 +985,21 @@ impl Writer<'_> {
         .execute(
             params![
                 id,
-                row.status.name(),
-                row.result,
-                row.result_reason,
-                row.suspension.map(|s| color_name(s.offender)),
-                row.suspension.map(|s| day_text(s.notice_on)),
-                row.suspension.is_some_and(|s| s.protest_received),
-                row.extra_penalty.white,
-                row.extra_penalty.black,
+                standing.status.name(),
+                standing.outcome.map(|o| o.result.pgn()),
+                standing.outcome.map(|o| o.reason.code()),
+                standing.suspension.map(|s| color_name(s.offender)),
+                standing.suspension.map(|s| day_text(s.notice_on)),
+                standing.suspension.is_some_and(|s| s.protest_received),
+                standing.extra_penalty.white,
+                standing.extra_penalty.black,
                 held,
-                row.draw_offer.map(color_name),
-                row.held_reply.map(|ply| ply as i64),
-                row.suspension.and_then(|s| s.ply).map(|ply| ply as i64),
-                row.credit.white,
-                row.credit.black,
-                row.resumed_on.map(day_text),
+                standing.draw_offer.map(color_name),
+                standing.held_reply.map(|ply| ply as i64),
+                standing.suspension.and_then(|s| s.ply).map(|ply| ply as i64),
+                standing.credit.white,
+                standing.credit.black,
+                standing.resumed_on.map(day_text),
             ],
         )?;
         Ok(())
@@ -1121,6 +1130,11 @@ mod tests {
     use super::*;
     use rusqlite::StatementStatus;
 
+    const WHITE_WINS: Outcome = Outcome {
+        result: GameResult::WhiteWins,
+        reason: EndReason::Resignation,
+    };
+
     fn day(d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(2026, 11, d).unwrap()
     }
@@ -1157,8 +1171,11 @@ mod tests {
         store.begin_batch().unwrap();
         rows.push(row(Color::Black, "e5", 5));
         let finished = GameRow {
-            status: Status::Suspended,
-            result: Some("1-0".into()),
+            standing: Standing {
+                status: Status::Suspended,
+                outcome: Some(WHITE_WINS),
+                ..Standing::default()
+            },
             ..GameRow::default()
         };
         store
@@ -1190,7 +1207,7 @@ mod tests {
         let cached = store.load_game("1").unwrap();
         assert_eq!(cached, fresh(&store, "1"));
         assert_eq!(cached.moves[1].delivered_on, Some(day(7)));
-        assert_eq!(cached.row.result.as_deref(), Some("1-0"));
+        assert_eq!(cached.row.standing.outcome, Some(WHITE_WINS));
         assert!(cached.done.contains(&DutyKey("repeat:0".into())));
     }
 
@@ -1219,13 +1236,16 @@ mod tests {
         assert_eq!(store.load_game("1").unwrap(), fresh(&store, "1"));
         // A changed row is written.
         let finished = GameRow {
-            result: Some("1-0".into()),
+            standing: Standing {
+                outcome: Some(WHITE_WINS),
+                ..Standing::default()
+            },
             ..GameRow::default()
         };
         store
             .write(|w| w.game("1", &finished, &rows, 3, None))
             .unwrap();
-        assert_eq!(fresh(&store, "1").row.result.as_deref(), Some("1-0"));
+        assert_eq!(fresh(&store, "1").row.standing.outcome, Some(WHITE_WINS));
     }
 
     #[test]

@@ -1,0 +1,169 @@
+//! The chief arbiter's letters (rules.md 2.5.5): a ruling on a suspended game
+//! is carried out by the rules' [`rule`] and told to both players and the
+//! chief secretary; a letter that decides nothing is answered with why.
+
+use super::{Clerk, Plan, label_moves, next_lines, recipient};
+use crate::Lang;
+use crate::letter::Letter;
+use crate::mail::mime::Mail;
+use crate::message::MessageKind;
+use crate::model;
+use crate::record::Record;
+use crate::render::Model;
+use crate::rules::life::rule;
+use crate::rules::{Decision, Effect};
+use crate::store::{Disposition, Note, Store};
+
+impl Clerk<'_> {
+    /// Answers an arbiter's letter that decides nothing.
+    fn refuse_arbiter(
+        &self,
+        state: Option<&Record>,
+        mail: &Mail,
+        read: &Letter,
+        why: &str,
+        reason: String,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let Some(stored) = plan.letter.as_mut() else {
+            return Err("no letter to refuse".into());
+        };
+        stored.disposition = Disposition::Refused;
+        stored.reason = why.to_string();
+        let postmark = stored.postmark;
+        let model = model! {
+            "reasons" => vec![reason],
+            "read" => self.read_model(read, postmark, None, None, None),
+            "next" => Model::from(()),
+            "games" => Model::from(()),
+        };
+        let message = self.message(
+            MessageKind::Refused,
+            state,
+            vec![self.arbiter()],
+            vec![],
+            model,
+            mail.message_id.clone(),
+        )?;
+        plan.messages.push(message);
+        Ok(())
+    }
+
+    /// The chief arbiter's decisions (2.5.5).
+    pub(super) fn plan_arbiter(
+        &self,
+        store: &Store,
+        mail: &Mail,
+        read: &Letter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let lang = self.lang();
+        let Some(ruling) = read.rulings.first() else {
+            let reason = lang.pick(
+                "в письме не найдено решение. Напишите отдельной строкой: CONFIRM N (просрочка подтверждена), REJECT N (просрочки нет) или CONTINUE N (материалы неполны, игра продолжается), где N — номер партии",
+                "no decision was found in the letter. Write on a line of its own: CONFIRM N (overstep confirmed), REJECT N (no overstep) or CONTINUE N (incomplete file, play on), N being the game",
+            );
+            return self.refuse_arbiter(None, mail, read, "no ruling found", reason.into(), plan);
+        };
+        let Some(game_config) = self.config.game(&ruling.game).cloned() else {
+            let reason = match lang {
+                Lang::Ru => format!("в турнире нет партии «{}»", ruling.game),
+                Lang::En => format!("the tournament has no game \"{}\"", ruling.game),
+            };
+            return self.refuse_arbiter(None, mail, read, "no such game", reason, plan);
+        };
+        let mut state = super::load_replaying(self.config, store, &game_config, &self.replays)?;
+        if let Some(stored) = plan.letter.as_mut() {
+            stored.game = Some(state.id().to_string());
+        }
+        let held_move = state
+            .ledger
+            .standing
+            .held_reply
+            .map(|ply| label_moves(ply, &[(state.ledger.rows[ply].san.clone(), false)]));
+        let transition = match rule(
+            &state.ledger,
+            ruling.decision,
+            ruling.days,
+            self.clock.today,
+        ) {
+            Ok(transition) => transition,
+            Err(_) => {
+                let reason = match lang {
+                    Lang::Ru => format!("партия {} не приостановлена, решать нечего", state.id()),
+                    Lang::En => format!(
+                        "game {} is not suspended; there is nothing to decide",
+                        state.id()
+                    ),
+                };
+                let why = "game not suspended";
+                return self.refuse_arbiter(Some(&state), mail, read, why, reason, plan);
+            }
+        };
+        state.ledger = transition.ledger;
+        let Some(Effect::Decision {
+            decision,
+            offender,
+            released,
+            excused,
+        }) = transition.effects.first().cloned()
+        else {
+            return Err("a ruling without its decision".into());
+        };
+        let code = decision.code();
+        if let Some(stored) = plan.letter.as_mut() {
+            stored.disposition = Disposition::Applied;
+            stored.reason = format!("decision {code} {}", state.id());
+        }
+        if decision != Decision::Confirm && excused > 0 {
+            let offender = &state.player(offender).name;
+            plan.notes.push(Note {
+                ply: None,
+                kind: "credit".into(),
+                text: match lang {
+                    Lang::Ru => format!(
+                        "главный судья: просрочки нет, {excused} дн. не засчитаны игроку {offender}"
+                    ),
+                    Lang::En => {
+                        format!("chief arbiter: no overstep; {excused} days of {offender} excused")
+                    }
+                },
+                created_on: self.clock.today,
+            });
+        }
+        let model = model! {
+            "decision" => code,
+            "offender" => state.player(offender).name.as_str(),
+            "result" => state.ledger.standing.outcome.map(|o| o.result.pgn()),
+            "held_move" => held_move,
+            "next" => next_lines(&state, offender, self.config, Some(self.clock.today)),
+        };
+        let mut message = self.message(
+            MessageKind::Decision,
+            Some(&state),
+            vec![recipient(&state.white), recipient(&state.black)],
+            vec![self.secretary()],
+            model,
+            mail.message_id.clone(),
+        )?;
+        message.delivers = released;
+        plan.messages.push(message);
+        plan.notes.push(Note {
+            ply: None,
+            kind: "decision".into(),
+            text: format!(
+                "{}: {code}",
+                lang.pick("решение главного судьи", "chief arbiter's decision")
+            ),
+            created_on: self.clock.today,
+        });
+        plan.event(
+            "decision",
+            Some(state.id()),
+            Some(&self.config.chief_arbiter),
+            code.into(),
+        );
+        plan.game = Some(state);
+        Ok(())
+    }
+}

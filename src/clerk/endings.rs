@@ -1,0 +1,106 @@
+//! The ends of a game by words (a resignation, an accepted draw) and every
+//! result's message to both players and the chief secretary.
+
+use super::letters::LetterContext;
+use super::{Clerk, Plan, recipient};
+use crate::message::MessageKind;
+use crate::model;
+use crate::record::Record;
+use crate::rules::life::{accept_draw, resign};
+use crate::rules::{Effect, Outcome, Transition};
+use crate::store::{Disposition, Store, StoredLetter};
+
+impl Clerk<'_> {
+    pub(super) fn plan_resignation(
+        &self,
+        state: &mut Record,
+        context: &LetterContext<'_>,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        match resign(&state.ledger, context.color) {
+            Ok(transition) => self.ended_by_letter(state, context, transition, stored, plan),
+            Err(refusal) => {
+                let reason = self.refusal_reason(&refusal);
+                self.refuse(state, context, vec![reason], stored, plan)
+            }
+        }
+    }
+
+    /// An acceptance of a draw; one with no offer standing that also moves
+    /// is a move letter.
+    pub(super) fn plan_draw_acceptance(
+        &self,
+        store: &Store,
+        state: &mut Record,
+        context: &LetterContext<'_>,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        match accept_draw(&state.ledger, context.color, context.read.has_moves()) {
+            Ok(Some(transition)) => self.ended_by_letter(state, context, transition, stored, plan),
+            Ok(None) => self.plan_move(store, state, context, stored, plan),
+            Err(refusal) => {
+                let reason = self.refusal_reason(&refusal);
+                self.refuse(state, context, vec![reason], stored, plan)
+            }
+        }
+    }
+
+    fn ended_by_letter(
+        &self,
+        state: &mut Record,
+        context: &LetterContext<'_>,
+        transition: Transition,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        state.ledger = transition.ledger;
+        for effect in transition.effects {
+            if let Effect::Result { outcome, .. } = effect {
+                stored.disposition = Disposition::Applied;
+                stored.reason = outcome.reason.code().to_string();
+                self.plan_result(state, outcome, None, context.mail.message_id.clone(), plan)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Results to both players and the chief secretary.
+    pub(super) fn plan_result(
+        &self,
+        state: &Record,
+        outcome: Outcome,
+        last_move: Option<(String, usize)>,
+        in_reply_to: Option<String>,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let result = outcome.result.pgn();
+        let reason = outcome.reason.code();
+        let winner = outcome.result.winner();
+        let model = model! {
+            "result" => result,
+            "reason" => reason,
+            "winner" => winner.map(|color| state.player(color).name.clone()),
+            "loser" => winner.map(|color| state.player(!color).name.clone()),
+            "move" => last_move.as_ref().map(|(m, _)| m.clone()),
+        };
+        let mut message = self.message(
+            MessageKind::Result,
+            Some(state),
+            vec![recipient(&state.white), recipient(&state.black)],
+            vec![self.secretary()],
+            model,
+            in_reply_to,
+        )?;
+        message.delivers = last_move.map(|(_, ply)| ply);
+        plan.messages.push(message);
+        plan.event(
+            "result",
+            Some(state.id()),
+            None,
+            format!("{result} ({reason})"),
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,552 @@
+//! A letter identified: seen before, unreadable, automatic, too large,
+//! forged, a stranger's, the chief arbiter's or a player's; a player's letter
+//! assigned to its game and handed on by its kind.
+
+use std::borrow::Cow;
+
+use chrono::NaiveDate;
+use shakmaty::Color;
+
+use super::{Clerk, Plan, Prepared, recipient};
+use crate::Lang;
+use crate::config::{GameConfig, Player};
+use crate::letter::{self, Letter, LetterKind};
+use crate::mail::compose::{Outgoing, Recipient};
+use crate::mail::mime::Mail;
+use crate::mail::{Envelope, auth};
+use crate::message::MessageKind;
+use crate::model;
+use crate::record::Record;
+use crate::render::Model;
+use crate::rules::{self, Status};
+use crate::store::{Disposition, Store, StoredLetter};
+
+/// Which game a letter is for, as [`Clerk::identify`] found it.
+enum Identified {
+    Found {
+        game: GameConfig,
+        note: Option<GameNote>,
+    },
+    /// It names a game of the tournament its sender does not play.
+    NotHis { named: String, by: NamedBy },
+    /// It names a game the tournament does not have.
+    NoSuch { named: String, by: NamedBy },
+    /// Nothing tells.
+    Unknown,
+}
+
+/// Where a letter names its game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamedBy {
+    /// A `Game: N` / `Партия N` line.
+    Line,
+    /// The subject's tag `[ID #N]`.
+    Tag,
+    /// A subject like `Re: Партия 3`.
+    Subject,
+}
+
+impl NamedBy {
+    pub fn code(self) -> &'static str {
+        match self {
+            NamedBy::Line => "line",
+            NamedBy::Tag => "tag",
+            NamedBy::Subject => "subject",
+        }
+    }
+
+    fn text(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (NamedBy::Line, Lang::Ru) => "строкой «Партия»",
+            (NamedBy::Tag, Lang::Ru) => "в метке темы",
+            (NamedBy::Subject, Lang::Ru) => "в теме",
+            (NamedBy::Line, Lang::En) => "by a line \"Game\"",
+            (NamedBy::Tag, Lang::En) => "in the subject's tag",
+            (NamedBy::Subject, Lang::En) => "in the subject",
+        }
+    }
+}
+
+/// A named game that is not the one the letter's thread (or tag) is of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameNote {
+    pub by: NamedBy,
+    /// The game of the thread.
+    pub other: String,
+}
+
+/// The facts of the letter being planned.
+pub struct LetterContext<'m> {
+    pub mail: &'m Mail,
+    pub read: &'m Letter,
+    pub color: Color,
+    pub postmark: NaiveDate,
+    pub raw: &'m [u8],
+    /// Said in the reply: the game was named against its thread.
+    pub game_note: Option<GameNote>,
+}
+
+impl Clerk<'_> {
+    pub(super) fn plan_letter(
+        &self,
+        store: &Store,
+        envelope: &Envelope,
+        prepared: &Prepared,
+    ) -> Result<Plan, String> {
+        let parsed = prepared.mail.as_ref();
+        let key = prepared.key.clone();
+        // The source knows the postmark (rules.md 2.1): INTERNALDATE, or the
+        // topmost Received: header of a Maildir letter.
+        let arrived = envelope.arrived;
+        let postmark = rules::postmark_date(&arrived, self.config.timezone);
+        let mut stored = StoredLetter {
+            dedup_key: key.clone(),
+            message_id: parsed.and_then(|m| m.message_id.clone()),
+            source_key: envelope.key.clone(),
+            arrived,
+            postmark,
+            sender: parsed.and_then(|m| m.from.clone()),
+            game: None,
+            color: None,
+            disposition: Disposition::Ignored,
+            reason: String::new(),
+            parse_json: None,
+            raw: envelope.raw.clone(),
+        };
+        let mut plan = Plan::default();
+        if store.letter_seen(&key).map_err(|e| e.to_string())? {
+            let detail = format!("{key} seen before: not applied again");
+            plan.event("duplicate", None, stored.sender.as_deref(), detail);
+            return Ok(plan);
+        }
+        let Some(mail) = parsed else {
+            stored.reason = "not readable as mail".into();
+            plan.event("ignored", None, None, stored.reason.clone());
+            plan.letter = Some(stored);
+            return Ok(plan);
+        };
+        if let Some(reason) = &mail.automatic {
+            stored.reason = format!("automatic mail: {reason}");
+            plan.event("ignored", None, mail.from.as_deref(), stored.reason.clone());
+            plan.letter = Some(stored);
+            return Ok(plan);
+        }
+        if prepared.oversized {
+            self.oversized(envelope, &mut stored, &mut plan)?;
+            plan.letter = Some(stored);
+            return Ok(plan);
+        }
+        let sender = mail.from.clone().unwrap_or_default();
+        let claimed = if sender == self.config.chief_arbiter {
+            Some((self.arbiter(), None))
+        } else {
+            self.config
+                .player_by_email(&sender)
+                .map(|p| (recipient(p), Some(p)))
+        };
+        if let Some((who, player)) = claimed
+            && let Err(why) = auth::verify(mail, &self.config.security, player)
+        {
+            self.forged(who, &why, stored, mail, &mut plan)?;
+            return Ok(plan);
+        }
+        let read = match &prepared.read {
+            Some(read) => {
+                stored.parse_json = prepared.read_json.clone();
+                Cow::Borrowed(read)
+            }
+            None => {
+                let read = letter::read_with(&mail.text, self.config.date_reading(Some(postmark)));
+                stored.parse_json = serde_json::to_string(&read).ok();
+                Cow::Owned(read)
+            }
+        };
+        if sender == self.config.chief_arbiter {
+            plan.letter = Some(stored);
+            self.plan_arbiter(store, mail, &read, &mut plan)?;
+            return Ok(plan);
+        }
+        let Some(player) = self.config.player_by_email(&sender).cloned() else {
+            stored.reason = format!("{sender} is neither a player nor the chief arbiter");
+            plan.event("ignored", None, Some(&sender), stored.reason.clone());
+            plan.letter = Some(stored);
+            return Ok(plan);
+        };
+        if read.kind() == LetterKind::Ruling {
+            stored.reason =
+                format!("a ruling from {sender}, who is not the chief arbiter: nothing changed");
+            plan.event("forged-ruling", None, Some(&sender), stored.reason.clone());
+            plan.letter = Some(stored);
+            return Ok(plan);
+        }
+        let (game_config, game_note) = match self.identify(store, &player, mail, &read) {
+            Identified::Found { game, note } => (game, note),
+            refused => {
+                self.unidentified(refused, &player, &read, postmark, mail, stored, &mut plan)?;
+                return Ok(plan);
+            }
+        };
+        let mut state = super::load_replaying(self.config, store, &game_config, &self.replays)?;
+        let color = state
+            .color_of(&player.email)
+            .ok_or("player not in the game")?;
+        stored.game = Some(state.id().to_string());
+        stored.color = Some(color);
+        let context = LetterContext {
+            mail,
+            read: &read,
+            color,
+            postmark,
+            raw: &envelope.raw,
+            game_note,
+        };
+        self.plan_player(store, &mut state, &context, &mut stored, &mut plan)?;
+        plan.letter = Some(stored);
+        plan.game = Some(state);
+        Ok(plan)
+    }
+
+    /// A player's letter, by its kind.
+    fn plan_player(
+        &self,
+        store: &Store,
+        state: &mut Record,
+        context: &LetterContext<'_>,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        match context.read.kind() {
+            LetterKind::Resignation => self.plan_resignation(state, context, stored, plan),
+            LetterKind::DrawAcceptance => {
+                self.plan_draw_acceptance(store, state, context, stored, plan)
+            }
+            LetterKind::Protest => self.plan_protest(state, context, stored, plan),
+            LetterKind::Move => self.plan_move(store, state, context, stored, plan),
+            LetterKind::Ruling | LetterKind::Unknown => {
+                let lang = self.lang();
+                let mut reasons: Vec<String> = context
+                    .read
+                    .errors
+                    .iter()
+                    .map(|e| e.explain(lang))
+                    .collect();
+                reasons.push(lang.pick(
+                    "в письме не найден ход. Напишите ход с номером, например: 12. Кf3 или 12... Кc6",
+                    "no move was found in the letter. Write the move with its number, e.g. 12. Nf3 or 12... Nc6",
+                ).to_string());
+                self.refuse(state, context, reasons, stored, plan)
+            }
+        }
+    }
+
+    /// A letter whose game is not one of its sender's: nothing changes
+    /// anywhere, and he is told why, with his games.
+    #[allow(clippy::too_many_arguments)]
+    fn unidentified(
+        &self,
+        refused: Identified,
+        player: &Player,
+        read: &Letter,
+        postmark: NaiveDate,
+        mail: &Mail,
+        mut stored: StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let lang = self.lang();
+        let sender = &player.email;
+        let (why, reason) = match refused {
+            Identified::NotHis { named, by } => (
+                format!("names game {named}, which {sender} does not play"),
+                match lang {
+                    Lang::Ru => format!("в письме указана партия {named} ({}), но вы в ней не играете; ничего не изменено", by.text(lang)),
+                    Lang::En => format!("the letter names game {named} ({}), but you do not play in it; nothing was changed", by.text(lang)),
+                },
+            ),
+            Identified::NoSuch { named, by } => (
+                format!("names game {named}, which the tournament does not have"),
+                match lang {
+                    Lang::Ru => format!("в письме указана партия {named} ({}), но такой партии в турнире нет; ничего не изменено", by.text(lang)),
+                    Lang::En => format!("the letter names game {named} ({}), but the tournament has no such game; nothing was changed", by.text(lang)),
+                },
+            ),
+            _ => (
+                "the game could not be identified".to_string(),
+                lang.pick(
+                    "не удалось понять, к какой партии относится письмо. Укажите строку «Партия: N» или отвечайте на письмо судьи-секретаря по этой партии",
+                    "the clerk could not tell which game this letter is for. Write a line \"Game: N\", or reply to the clerk's last message of that game",
+                ).to_string(),
+            ),
+        };
+        stored.disposition = Disposition::Refused;
+        stored.reason = why;
+        let games: Vec<String> = self
+            .config
+            .games_of(&player.id)
+            .iter()
+            .map(|g| g.id.clone())
+            .collect();
+        let message = self.refusal(
+            recipient(player),
+            vec![reason],
+            read,
+            postmark,
+            Model::from(games),
+            mail.message_id.clone(),
+        )?;
+        plan.messages.push(message);
+        plan.event("refused", None, Some(sender), stored.reason.clone());
+        plan.letter = Some(stored);
+        Ok(())
+    }
+
+    /// Finds the game of a player's letter (contract.md 3). A game named in
+    /// the letter decides: a `Game:` line first, then the subject's tag, then
+    /// a subject like `Re: Партия 3`; a named game the sender does not play,
+    /// or that does not exist, is refused, never taken for another. Without a
+    /// name, the thread decides, then the only game he plays. Where the named
+    /// game is not the thread's, the note says so.
+    fn identify(&self, store: &Store, player: &Player, mail: &Mail, read: &Letter) -> Identified {
+        let mine = self.config.games_of(&player.id);
+        let find = |id: &str| {
+            mine.iter()
+                .find(|g| g.id.eq_ignore_ascii_case(id))
+                .map(|g| (*g).clone())
+        };
+        let thread = mail
+            .in_reply_to
+            .iter()
+            .chain(mail.references.iter().rev())
+            .find_map(|id| {
+                [id.clone(), format!("<{id}>")]
+                    .iter()
+                    .find_map(|candidate| store.game_of_message(candidate).ok().flatten())
+            });
+        let tag = format!("[{} #", self.config.tournament_id);
+        let tagged = mail.subject.find(&tag).and_then(|start| {
+            let rest = &mail.subject[start + tag.len()..];
+            rest.split(']').next().map(|id| id.trim().to_string())
+        });
+        let named = [
+            (NamedBy::Line, read.game.clone()),
+            (NamedBy::Tag, tagged.clone()),
+            (
+                NamedBy::Subject,
+                letter::subject_game(&mail.subject, |id| self.config.game(id).is_some()),
+            ),
+        ]
+        .into_iter()
+        .find_map(|(by, id)| id.map(|id| (by, id)));
+        let Some((by, named)) = named else {
+            if let Some(game) = thread.as_deref().and_then(find) {
+                return Identified::Found { game, note: None };
+            }
+            if let [only] = mine.as_slice() {
+                return Identified::Found {
+                    game: (*only).clone(),
+                    note: None,
+                };
+            }
+            return Identified::Unknown;
+        };
+        let Some(game) = find(&named) else {
+            return match self.config.game(&named) {
+                Some(game) => Identified::NotHis {
+                    named: game.id.clone(),
+                    by,
+                },
+                None => Identified::NoSuch { named, by },
+            };
+        };
+        // The tag of a reply is its thread's: a line naming another game
+        // overrules both, and says so.
+        let tag_of_thread = tagged.filter(|_| by == NamedBy::Line);
+        let note = thread
+            .into_iter()
+            .chain(tag_of_thread)
+            .find(|other| !other.eq_ignore_ascii_case(&game.id))
+            .map(|other| GameNote { by, other });
+        Identified::Found { game, note }
+    }
+
+    /// A letter that fails [`auth::verify`]: nothing changes; the registered
+    /// address it claims gets a notice, nobody else.
+    fn forged(
+        &self,
+        who: Recipient,
+        why: &str,
+        mut stored: StoredLetter,
+        mail: &Mail,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        stored.disposition = Disposition::Ignored;
+        stored.reason = format!("not verified: {why}");
+        plan.event("forged", None, Some(&who.email), stored.reason.clone());
+        let reason = match self.lang() {
+            Lang::Ru => format!(
+                "секретарь не может убедиться, что письмо отправлено вами ({why}); ничего не изменено. Если письмо ваше, проверьте настройки почты или секретное слово"
+            ),
+            Lang::En => format!(
+                "the clerk cannot verify that this letter comes from you ({why}); nothing was changed. If you sent it, check your mail settings or your secret word"
+            ),
+        };
+        plan.messages.push(self.refusal(
+            who,
+            vec![reason],
+            &Letter::default(),
+            stored.postmark,
+            Model::from(()),
+            mail.message_id.clone(),
+        )?);
+        plan.letter = Some(stored);
+        Ok(())
+    }
+
+    /// A letter over `max_letter_bytes`: kept, not read; a player gets a notice.
+    fn oversized(
+        &self,
+        envelope: &Envelope,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let limit = self.config.limits.max_letter_bytes;
+        stored.disposition = Disposition::Refused;
+        stored.reason = format!(
+            "{} bytes, over the limit of {limit}: not read",
+            envelope.raw.len()
+        );
+        plan.event(
+            "too-large",
+            None,
+            stored.sender.as_deref(),
+            stored.reason.clone(),
+        );
+        let Some(player) = stored
+            .sender
+            .as_deref()
+            .and_then(|s| self.config.player_by_email(s))
+        else {
+            return Ok(());
+        };
+        let reason = match self.lang() {
+            Lang::Ru => format!(
+                "письмо слишком большое ({} КБ, предел {} КБ) и не прочитано. Пришлите ход обычным текстом, без вложений",
+                envelope.raw.len() / 1024,
+                limit / 1024
+            ),
+            Lang::En => format!(
+                "the letter is too large ({} KB, the limit is {} KB) and was not read. Send the move as plain text, without attachments",
+                envelope.raw.len() / 1024,
+                limit / 1024
+            ),
+        };
+        plan.messages.push(self.refusal(
+            recipient(player),
+            vec![reason],
+            &Letter::default(),
+            stored.postmark,
+            Model::from(()),
+            stored.message_id.clone(),
+        )?);
+        Ok(())
+    }
+
+    /// A refusal outside any game: the reasons, what was read, and (when the
+    /// game could not be told) the player's games to choose from.
+    pub(super) fn refusal(
+        &self,
+        to: Recipient,
+        reasons: Vec<String>,
+        read: &Letter,
+        postmark: NaiveDate,
+        games: Model,
+        in_reply_to: Option<String>,
+    ) -> Result<Outgoing, String> {
+        let model = model! {
+            "reasons" => reasons,
+            "read" => self.read_model(read, postmark, None, None, None),
+            "next" => Model::from(()),
+            "games" => games,
+        };
+        self.message(
+            MessageKind::Refused,
+            None,
+            vec![to],
+            vec![],
+            model,
+            in_reply_to,
+        )
+    }
+
+    /// A player's letter in his game that changes nothing: the reasons, what
+    /// was read, and the lines for the letter he owes.
+    pub(super) fn refuse(
+        &self,
+        state: &Record,
+        context: &LetterContext<'_>,
+        reasons: Vec<String>,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        stored.disposition = Disposition::Refused;
+        stored.reason = reasons.join("; ");
+        let player = state.player(context.color);
+        let open = matches!(state.ledger.status(), Status::Active | Status::Suspended);
+        let model = model! {
+            "reasons" => reasons,
+            "read" => self.read_model(context.read, context.postmark, None, None, context.game_note.as_ref()),
+            // A finished game, or one past its end date, has no next letter to prefill.
+            "next" => open.then(|| super::next_lines(state, context.color, self.config, None)),
+            "games" => Model::from(()),
+        };
+        let message = self.message(
+            MessageKind::Refused,
+            Some(state),
+            vec![recipient(player)],
+            vec![],
+            model,
+            context.mail.message_id.clone(),
+        )?;
+        plan.messages.push(message);
+        plan.event(
+            "refused",
+            Some(state.id()),
+            Some(&player.email),
+            stored.reason.clone(),
+        );
+        Ok(())
+    }
+
+    /// The words of a rules' refusal, for the player.
+    pub(super) fn refusal_reason(&self, refusal: &rules::Refusal) -> String {
+        let lang = self.lang();
+        match refusal {
+            rules::Refusal::GameOver(outcome) => {
+                let result = outcome.result.pgn();
+                match lang {
+                    Lang::Ru => format!("партия окончена ({result}), ходы больше не принимаются"),
+                    Lang::En => format!("the game is over ({result}); no more moves are taken"),
+                }
+            }
+            rules::Refusal::PastEndDate => lang.pick(
+                "срок игры истёк, партия передана на присуждение; отвечать не нужно, кроме согласия на ничью или признания поражения (10.3.2)",
+                "the game's end date has passed and it is with the arbiter for adjudication; no answer is needed except to accept a draw or to resign (10.3.2)",
+            ).to_string(),
+            rules::Refusal::Suspended => lang.pick(
+                "партия приостановлена до решения главного судьи по просрочке времени; ход не принят",
+                "the game is suspended until the chief arbiter decides on the overstep; the move is not taken",
+            ).to_string(),
+            rules::Refusal::NoDrawOffered => lang.pick(
+                "ваш партнёр не предлагал ничью, принимать нечего",
+                "your partner has not offered a draw, so there is none to accept",
+            ).to_string(),
+            rules::Refusal::NoOverstep | rules::Refusal::NotTheOffender => lang.pick(
+                "протест принимается только от игрока, которому объявлена просрочка времени",
+                "a protest is taken only from the player whose overstep was declared",
+            ).to_string(),
+            rules::Refusal::NotSuspended => lang.pick(
+                "партия не приостановлена, решать нечего",
+                "the game is not suspended; there is nothing to decide",
+            ).to_string(),
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! A game loaded from the store: its record, and its chart with the notes.
+
+use shakmaty::ByColor;
+
+use crate::chart::Chart;
+use crate::config::{Config, GameConfig};
+use crate::game::Replays;
+use crate::record::Record;
+use crate::rules::{Calendar, Ledger};
+use crate::store::Store;
+
+/// Loads a game from the store.
+pub fn load(config: &Config, store: &Store, game: &GameConfig) -> Result<Record, String> {
+    load_replaying(config, store, game, &Replays::default())
+}
+
+/// Loads a game, its board rebuilt past what `replays` knows of it.
+pub fn load_replaying(
+    config: &Config,
+    store: &Store,
+    game: &GameConfig,
+    replays: &Replays,
+) -> Result<Record, String> {
+    let stored = store
+        .load_game(&game.id)
+        .map_err(|e| format!("game {}: {e}", game.id))?;
+    let white = config
+        .player(&game.white)
+        .cloned()
+        .ok_or("unknown white player")?;
+    let black = config
+        .player(&game.black)
+        .cloned()
+        .ok_or("unknown black player")?;
+    let calendar = Calendar::new(
+        config.start_date,
+        config.end_date,
+        ByColor {
+            white: white.start_sheet_received,
+            black: black.start_sheet_received,
+        },
+    );
+    let sans: Vec<&str> = stored.moves.iter().map(|row| row.san.as_str()).collect();
+    let board = replays
+        .game(&game.id, &sans, stored.row.held.clone())
+        .map_err(|e| format!("game {}: stored moves: {e}", game.id))?;
+    let ledger = Ledger {
+        calendar,
+        rows: stored.moves,
+        standing: stored.row.standing,
+    };
+    Ok(Record {
+        config: game.clone(),
+        white,
+        black,
+        board,
+        stored: ledger.rows.len(),
+        ledger,
+        done: stored.done,
+    })
+}
+
+/// The chart of a game with the notes the store holds for it.
+pub fn stored_chart(record: &Record, config: &Config, store: &Store) -> Result<Chart, String> {
+    let notes = store
+        .notes(record.id())
+        .map_err(|e| format!("database: {e}"))?
+        .into_iter()
+        .map(|n| n.text)
+        .collect();
+    Ok(record.chart(config, notes))
+}

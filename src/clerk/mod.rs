@@ -1,0 +1,317 @@
+//! The clerk at work: each new letter is identified, read, resolved on its
+//! game and handed to the rules, and what the rules say it causes becomes a
+//! [`Plan`]: the letter as stored, the game's new state, notes, and the
+//! messages. The plan is written in one transaction; the messages go out after
+//! the commit. The clerk decides nothing of a game's life itself: the
+//! transitions of [`crate::rules::life`] do, and the clerk maps their effects
+//! to messages.
+//!
+//! Planning reads the store but never writes it, so `shtempel check` shows
+//! exactly what a `poll` would do.
+//!
+//! - [`letters`]: who sent a letter and which game it is for, and what is
+//!   done with mail that is no player's letter;
+//! - [`moves`]: move letters, their receipts and forwards;
+//! - [`endings`]: resignations, draws and results;
+//! - [`overstep`]: an overstep's notices and file, and letters held during a
+//!   suspension;
+//! - [`protest`]: an overstepper's protest;
+//! - [`arbiter`]: the chief arbiter's rulings;
+//! - [`duties`]: the calendar's duties;
+//! - [`model`]: what templates read of a game and of a letter;
+//! - [`load`]: a game loaded from the store.
+
+mod arbiter;
+mod duties;
+mod endings;
+mod letters;
+mod load;
+mod model;
+mod moves;
+mod overstep;
+mod protest;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+pub use self::load::{load, load_replaying, stored_chart};
+pub use self::model::{label_moves, next_lines};
+use crate::config::{Config, Player};
+use crate::game::Replays;
+use crate::letter::{self, Letter};
+use crate::mail::Envelope;
+use crate::mail::compose::{Outgoing, Recipient};
+use crate::mail::mime::{self, Mail};
+use crate::message::MessageKind;
+use crate::model;
+use crate::record::Record;
+use crate::render::{Model, Templates, merged};
+use crate::rules::{self, DutyKey};
+use crate::store::{Note, Store, StoredLetter};
+
+/// What is read from a letter before the tournament's state is looked at:
+/// its MIME front (of the headers only, when it is over `max_letter_bytes`),
+/// its key, and its text as read. Pure, so a run prepares the next letters on
+/// a second thread while the first plans, writes and sends.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub oversized: bool,
+    pub mail: Option<Mail>,
+    pub key: String,
+    pub read: Option<Letter>,
+    /// `read` as stored with the letter: written here, on the reading
+    /// thread (it was a fiftieth of the main thread's time).
+    pub read_json: Option<String>,
+}
+
+impl Prepared {
+    pub fn new(config: &Config, envelope: &Envelope) -> Prepared {
+        let raw = &envelope.raw;
+        let oversized = raw.len() > config.limits.max_letter_bytes;
+        // An oversized letter is read for its headers only.
+        let readable = if oversized {
+            let head_end = raw
+                .windows(4)
+                .position(|w| w == b"\r\n\r\n")
+                .map(|at| at + 4)
+                .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|at| at + 2));
+            &raw[..head_end.unwrap_or(0).min(64 * 1024)]
+        } else {
+            &raw[..]
+        };
+        let mail = mime::parse(readable, &config.address);
+        let key = dedup_key(mail.as_ref(), raw);
+        let reading = config.date_reading(Some(rules::postmark_date(
+            &envelope.arrived,
+            config.timezone,
+        )));
+        let read = mail
+            .as_ref()
+            .filter(|m| !oversized && m.automatic.is_none())
+            .map(|m| letter::read_with(&m.text, reading));
+        let read_json = read.as_ref().and_then(|r| serde_json::to_string(r).ok());
+        Prepared {
+            oversized,
+            mail,
+            key,
+            read,
+            read_json,
+        }
+    }
+}
+
+/// The day a run acts on, and the moment it stamps on what it sends.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    pub today: NaiveDate,
+    pub now: DateTime<Utc>,
+}
+
+/// Something the clerk did, for the log, `poll --json` and the demo.
+#[derive(Clone, Debug, Serialize)]
+pub struct Event {
+    pub event: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    pub detail: String,
+}
+
+/// What one letter (or one day's duty) changes, before it is written.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub letter: Option<StoredLetter>,
+    pub game: Option<Record>,
+    pub notes: Vec<Note>,
+    pub messages: Vec<Outgoing>,
+    pub duties: Vec<DutyKey>,
+    pub events: Vec<Event>,
+}
+
+impl Plan {
+    fn event(
+        &mut self,
+        event: &'static str,
+        game: Option<&str>,
+        from: Option<&str>,
+        detail: String,
+    ) {
+        self.events.push(Event {
+            event,
+            game: game.map(str::to_string),
+            from: from.map(str::to_string),
+            detail,
+        });
+    }
+}
+
+/// The key under which a message is never stored twice: Message-ID, else a hash.
+pub fn dedup_key(mail: Option<&Mail>, raw: &[u8]) -> String {
+    match mail.and_then(|m| m.message_id.as_deref()) {
+        Some(id) => format!("mid:{id}"),
+        None => format!("sha256:{:x}", Sha256::digest(raw)),
+    }
+}
+
+fn recipient(player: &Player) -> Recipient {
+    Recipient {
+        name: player.name.clone(),
+        email: player.email.clone(),
+    }
+}
+
+/// The clerk's work on letters.
+pub struct Clerk<'a> {
+    pub config: &'a Config,
+    pub templates: &'a Templates,
+    pub clock: Clock,
+    /// The games' records as the run's letters left them.
+    pub replays: Replays,
+}
+
+impl<'a> Clerk<'a> {
+    fn lang(&self) -> crate::Lang {
+        self.config.language
+    }
+
+    fn date(&self, date: NaiveDate) -> String {
+        self.lang().date(date)
+    }
+
+    fn base_model(&self, state: Option<&Record>, to: &str) -> Model {
+        model! {
+            "tournament" => model! {
+                "id" => self.config.tournament_id.as_str(),
+                "name" => self.config.tournament_name.as_str(),
+            },
+            "game" => state.map(|s| model! {
+                "id" => s.id(),
+                "white" => s.white.name.as_str(),
+                "black" => s.black.name.as_str(),
+            }),
+            "to" => to,
+            "today" => self.date(self.clock.today),
+        }
+    }
+
+    /// Renders a message of `kind`.
+    pub fn message(
+        &self,
+        kind: MessageKind,
+        state: Option<&Record>,
+        to: Vec<Recipient>,
+        cc: Vec<Recipient>,
+        extra: Model,
+        in_reply_to: Option<String>,
+    ) -> Result<Outgoing, String> {
+        let base = self.base_model(state, to.first().map_or("", |r| r.name.as_str()));
+        let rendered = self
+            .templates
+            .render(kind.template(), merged(extra, base))
+            .map_err(|e| e.to_string())?;
+        Ok(Outgoing {
+            kind,
+            game: state.map(|s| s.id().to_string()),
+            to,
+            cc,
+            subject: rendered.subject,
+            body: rendered.body,
+            in_reply_to,
+            registered: false,
+            generated: false,
+            attachments: Vec::new(),
+            delivers: None,
+        })
+    }
+
+    /// The arbiter's or secretary's recipient.
+    fn official(&self, email: &str, ru: &str, en: &str) -> Recipient {
+        Recipient {
+            name: self.lang().pick(ru, en).to_string(),
+            email: email.to_string(),
+        }
+    }
+
+    pub fn arbiter(&self) -> Recipient {
+        self.official(&self.config.chief_arbiter, "Главный судья", "Chief arbiter")
+    }
+
+    pub fn secretary(&self) -> Recipient {
+        self.official(
+            &self.config.chief_secretary,
+            "Главный секретарь",
+            "Chief secretary",
+        )
+    }
+
+    /// Plans what to do with one letter. Never writes anything.
+    pub fn plan(&self, store: &Store, envelope: &Envelope) -> Result<Plan, String> {
+        let prepared = Prepared::new(self.config, envelope);
+        self.plan_prepared(store, envelope, &prepared)
+    }
+
+    /// Plans a letter whose reading was prepared (perhaps on another thread).
+    pub fn plan_prepared(
+        &self,
+        store: &Store,
+        envelope: &Envelope,
+        prepared: &Prepared,
+    ) -> Result<Plan, String> {
+        let mut plan = self.plan_letter(store, envelope, prepared)?;
+        self.limit_replies(store, &mut plan)?;
+        Ok(plan)
+    }
+
+    /// Replies that would pass `max_replies_per_day` to one address are
+    /// dropped; the first one over the limit becomes a single notice.
+    fn limit_replies(&self, store: &Store, plan: &mut Plan) -> Result<(), String> {
+        let Some(sender) = plan.letter.as_ref().and_then(|l| l.sender.clone()) else {
+            return Ok(());
+        };
+        let max = self.config.limits.max_replies_per_day;
+        let mut sent = store
+            .replies_on(&sender, self.clock.today, &MessageKind::reply_headers())
+            .map_err(|e| format!("database: {e}"))?;
+        let mut kept = Vec::with_capacity(plan.messages.len());
+        for message in std::mem::take(&mut plan.messages) {
+            let reply =
+                message.kind.is_reply() && message.to.first().is_some_and(|to| to.email == sender);
+            if !reply {
+                kept.push(message);
+                continue;
+            }
+            if sent < max {
+                sent += 1;
+                kept.push(message);
+            } else if sent == max {
+                sent += 1;
+                let to = message.to.clone();
+                let model = model! {
+                    "count" => max,
+                };
+                let notice = self.message(
+                    MessageKind::Limit,
+                    None,
+                    to,
+                    vec![],
+                    model,
+                    message.in_reply_to.clone(),
+                )?;
+                kept.push(notice);
+                plan.event(
+                    "reply-limit",
+                    message.game.as_deref(),
+                    Some(&sender),
+                    format!("{max} replies today: one notice, then silence"),
+                );
+            } else if message.delivers.is_some() {
+                // A reply that carries a move (a conditional reply) still goes.
+                kept.push(message);
+            }
+        }
+        plan.messages = kept;
+        Ok(())
+    }
+}

@@ -1,0 +1,247 @@
+//! What templates read: the lines for a player's next letter, what was read
+//! in a letter, corrections, moves as players write them. Dates are written
+//! in the tournament's language here, once.
+
+use chrono::NaiveDate;
+use shakmaty::Color;
+
+use super::{Clerk, letters::GameNote};
+use crate::config::Config;
+use crate::game::ply_label;
+use crate::letter::Letter;
+use crate::model;
+use crate::record::Record;
+use crate::render::Model;
+use crate::rules::{self, Correction, DateItem, Item};
+use crate::{Lang, color_name};
+
+/// An item's name as templates know it.
+pub fn item_name(item: Item) -> &'static str {
+    match item {
+        Item::Date(DateItem::PartnerPostmark) => "postmark",
+        Item::Date(DateItem::Received) => "received",
+        Item::Date(DateItem::Sent) => "sent",
+        Item::Fraction => "fraction",
+        Item::Previous(DateItem::PartnerPostmark) => "previous_postmark",
+        Item::Previous(DateItem::Received) => "previous_received",
+        Item::Previous(DateItem::Sent) => "previous_sent",
+    }
+}
+
+/// Moves as a player reads them: `2. Nf3`, `2... Nc6`, with conditional ones marked.
+pub fn label_moves(first_ply: usize, sans: &[(String, bool)]) -> String {
+    let mut out = Vec::new();
+    for (index, (san, conditional)) in sans.iter().enumerate() {
+        let ply = first_ply + index;
+        let label = ply_label(ply);
+        let mark = if *conditional { " (*)" } else { "" };
+        out.push(format!("{label} {san}{mark}"));
+    }
+    out.join(" ")
+}
+
+/// The moves of plies `first..=last` of a game, as a player reads them.
+pub fn moves_of(record: &Record, first: usize, last: usize) -> String {
+    let sans: Vec<(String, bool)> = record.ledger.rows[first..=last]
+        .iter()
+        .map(|row| (row.san.clone(), row.conditional))
+        .collect();
+    label_moves(first, &sans)
+}
+
+/// Lines that tell a player what to write next (the "lines to write").
+pub fn next_lines(
+    state: &Record,
+    color: Color,
+    config: &Config,
+    delivered_today: Option<NaiveDate>,
+) -> Model {
+    let lang = config.language;
+    let date = |d: NaiveDate| lang.date(d);
+    let ledger = &state.ledger;
+    let answered = ledger.rows.last().filter(|row| row.by != color);
+    let received = answered.and_then(|row| row.delivered_on.or(delivered_today));
+    let previous = ledger.last_letter_of(color).and_then(|(_, row)| {
+        let facts = row.letter.as_ref()?;
+        (!facts.missing_dates.is_empty()).then(|| {
+            model! {
+                "postmark" => facts.expected.partner_postmark.map(date),
+                "received" => facts.expected.received.map(date),
+                "sent" => date(facts.expected.sent),
+            }
+        })
+    });
+    let totals = ledger.totals();
+    let plies = state.board.moves().len() + usize::from(ledger.to_move() != color);
+    model! {
+        "game" => state.id(),
+        "label" => ply_label(plies),
+        "color" => color_name(color),
+        "first" => ledger.rows.is_empty() && color == Color::White,
+        "postmark" => answered.map(|row| date(row.sent_on)),
+        "received" => received.map(date),
+        "totals" => totals.to_string(),
+        "own_total" => totals.get(color),
+        "previous" => previous,
+    }
+}
+
+/// The name of an item in the player's language.
+pub fn item_label(item: Item, lang: Lang) -> &'static str {
+    match (item, lang) {
+        (Item::Date(DateItem::PartnerPostmark), Lang::Ru) => {
+            "дата отправки хода партнёром (штемпель)"
+        }
+        (Item::Date(DateItem::Received), Lang::Ru) => "дата получения хода",
+        (Item::Date(DateItem::Sent), Lang::Ru) => "дата отправки ответа",
+        (Item::Fraction, Lang::Ru) => "затраченное время (дробь)",
+        (Item::Previous(DateItem::PartnerPostmark), Lang::Ru) => {
+            "штемпель партнёра предыдущего письма"
+        }
+        (Item::Previous(DateItem::Received), Lang::Ru) => "дата получения из предыдущего письма",
+        (Item::Previous(DateItem::Sent), Lang::Ru) => "дата отправки предыдущего письма",
+        (Item::Date(DateItem::PartnerPostmark), Lang::En) => {
+            "the partner's sending date (postmark)"
+        }
+        (Item::Date(DateItem::Received), Lang::En) => "the date you received the move",
+        (Item::Date(DateItem::Sent), Lang::En) => "the date you send your reply",
+        (Item::Fraction, Lang::En) => "the time used (fraction)",
+        (Item::Previous(DateItem::PartnerPostmark), Lang::En) => {
+            "the partner's postmark of your previous letter"
+        }
+        (Item::Previous(DateItem::Received), Lang::En) => {
+            "the received date of your previous letter"
+        }
+        (Item::Previous(DateItem::Sent), Lang::En) => "the sending date of your previous letter",
+    }
+}
+
+/// A correction in one line of plain words.
+pub fn correction_text(correction: &Correction, lang: Lang) -> String {
+    match correction {
+        Correction::Date {
+            item,
+            stated,
+            actual,
+            effect_days,
+        } => {
+            let effect = effect_days.filter(|d| *d != 0).map(|d| match lang {
+                Lang::Ru => format!(": {d:+} дн."),
+                Lang::En => format!(": {d:+} days"),
+            });
+            match lang {
+                Lang::Ru => format!(
+                    "{}: {}, а не {}{}",
+                    item_label(*item, lang),
+                    lang.date(*actual),
+                    lang.date(*stated),
+                    effect.unwrap_or_default()
+                ),
+                Lang::En => format!(
+                    "{}: {}, not {}{}",
+                    item_label(*item, lang),
+                    lang.date(*actual),
+                    lang.date(*stated),
+                    effect.unwrap_or_default()
+                ),
+            }
+        }
+        Correction::Total {
+            player,
+            stated,
+            actual,
+        } => match (lang, player) {
+            (Lang::Ru, Color::White) => format!("время белых {actual}, а не {stated}"),
+            (Lang::Ru, Color::Black) => format!("время чёрных {actual}, а не {stated}"),
+            (Lang::En, Color::White) => format!("White's total is {actual}, not {stated}"),
+            (Lang::En, Color::Black) => format!("Black's total is {actual}, not {stated}"),
+        },
+    }
+}
+
+pub fn correction_model(correction: &Correction, lang: Lang) -> Model {
+    let (item, stated, actual, effect) = match correction {
+        Correction::Date {
+            item,
+            stated,
+            actual,
+            effect_days,
+        } => (
+            item_name(*item).to_string(),
+            lang.date(*stated),
+            lang.date(*actual),
+            *effect_days,
+        ),
+        Correction::Total {
+            player,
+            stated,
+            actual,
+        } => (
+            format!("{}_total", color_name(*player)),
+            stated.to_string(),
+            actual.to_string(),
+            None,
+        ),
+    };
+    model! {
+        "item" => item,
+        "stated" => stated,
+        "actual" => actual,
+        "effect" => effect,
+        "text" => correction_text(correction, lang),
+    }
+}
+
+impl Clerk<'_> {
+    /// What the clerk read in a letter, for the reply. `verdict`, where the
+    /// letter was judged, says how dates without labels were taken and what
+    /// fraction it should have stated.
+    pub(super) fn read_model(
+        &self,
+        read: &Letter,
+        postmark: NaiveDate,
+        moves: Option<String>,
+        verdict: Option<&rules::Verdict>,
+        game_note: Option<&GameNote>,
+    ) -> Model {
+        let lang = self.lang();
+        let stated = read.stated(postmark);
+        let written: Vec<String> = read.moves.iter().map(|m| m.written.clone()).collect();
+        let placement = verdict.and_then(|v| v.placement.as_ref());
+        let placed: Vec<Model> = placement
+            .into_iter()
+            .flat_map(|p| &p.placed)
+            .filter(|(item, _)| matches!(item, Item::Date(_)))
+            .map(|(item, date)| {
+                model! {
+                    "item" => item_name(*item),
+                    "date" => lang.date(*date),
+                }
+            })
+            .collect();
+        let unplaced: Vec<String> = stated
+            .dates
+            .unplaced
+            .iter()
+            .map(|d| lang.date(*d))
+            .collect();
+        let fraction = verdict.map(|v| v.fraction);
+        let date = |d: Option<NaiveDate>| d.map(|d| lang.date(d));
+        model! {
+            "moves" => moves,
+            "written" => written.join(" "),
+            "fraction" => read.fraction.map(|f| f.to_string()),
+            "postmark" => date(stated.dates.postmark),
+            "received" => date(stated.dates.received),
+            "sent" => date(stated.dates.sent),
+            "placed" => placed,
+            "placed_certain" => placement.is_none_or(|p| p.certain),
+            "unplaced" => unplaced,
+            "game_note" => game_note.map(|note| model! {
+                "by" => note.by.code(),
+                "other" => note.other.as_str(),
+            }),
+            "errors" => read.errors.iter().map(|e| e.explain_with(lang, fraction)).collect::<Vec<_>>(),
+        }
+    }
+}

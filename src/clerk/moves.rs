@@ -1,0 +1,391 @@
+//! Move letters: read errors and the board first, then the rules'
+//! [`move_letter`] transition, its effects made into messages: the writer's
+//! receipt (ack, correction, warning or penalty) and the forward to the
+//! partner; a held reply, a result or an overstep where the rules say so.
+
+use super::letters::LetterContext;
+use super::model::{correction_model, correction_text, item_label, item_name, label_moves};
+use super::{Clerk, Plan, next_lines, recipient};
+use crate::game::{Applied, End};
+use crate::letter::{Keyword, ReadErrorKind};
+use crate::mail::compose::Outgoing;
+use crate::message::MessageKind;
+use crate::model;
+use crate::record::Record;
+use crate::render::Model;
+use crate::rules::life::{admit_move, move_letter};
+use crate::rules::{
+    BoardEnd, Correction, DateItem, Effect, Incoming, Item, MoveLetter, Omission, Verdict,
+};
+use crate::store::{Disposition, Note, Store, StoredLetter};
+
+impl Clerk<'_> {
+    /// A letter with moves.
+    pub(super) fn plan_move(
+        &self,
+        store: &Store,
+        state: &mut Record,
+        context: &LetterContext<'_>,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let lang = self.lang();
+        let color = context.color;
+        let read = context.read;
+        if let Err(refusal) = admit_move(&state.ledger, color) {
+            let reason = self.refusal_reason(&refusal);
+            return self.refuse(state, context, vec![reason], stored, plan);
+        }
+        let move_errors: Vec<String> = read
+            .errors
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.kind,
+                    ReadErrorKind::NotAMove { .. }
+                        | ReadErrorKind::MoveNumber { .. }
+                        | ReadErrorKind::EmptyVariant
+                )
+            })
+            .map(|e| e.explain(lang))
+            .collect();
+        if !move_errors.is_empty() {
+            return self.refuse(state, context, move_errors, stored, plan);
+        }
+        let applied = match state.board.apply(color, &read.moves, &read.variants) {
+            Ok(applied) => applied,
+            Err(refusal) => {
+                return self.refuse(state, context, vec![refusal.explain(lang)], stored, plan);
+            }
+        };
+        let partner = state.player(!color);
+        let partner_direct = context.mail.recipients().any(|r| *r == partner.email);
+        let first_ply = state.board.moves().len();
+        let letter = MoveLetter {
+            incoming: Incoming {
+                by: color,
+                sent_on: context.postmark,
+                stated: read.stated(context.postmark),
+                plies: applied.plies.clone(),
+                partner_direct,
+            },
+            draw_offer: read.keywords.contains(&Keyword::DrawOffer),
+            end: applied.end.map(board_end),
+            conditional_reply: applied.conditional_reply.is_some(),
+        };
+        let (transition, verdict) =
+            move_letter(&self.config.rules, &state.ledger, &letter, self.clock.today);
+        state.ledger = transition.ledger;
+        state.board = applied.game.clone();
+        stored.disposition = Disposition::Applied;
+        let sans: Vec<(String, bool)> = applied
+            .plies
+            .iter()
+            .map(|p| (p.san.clone(), p.conditional))
+            .collect();
+        let moves_text = label_moves(first_ply, &sans);
+        stored.reason = format!("move {moves_text}");
+        let own_last = first_ply
+            + applied
+                .plies
+                .iter()
+                .rposition(|p| p.by == color)
+                .unwrap_or(0);
+        let notes = self.letter_notes(&verdict, first_ply, own_last, &moves_text);
+        plan.notes.extend(notes);
+        let detail = format!(
+            "{moves_text}: {} days, totals {}",
+            verdict.days, verdict.totals
+        );
+        plan.event(
+            "move",
+            Some(state.id()),
+            Some(&state.player(color).email),
+            detail,
+        );
+        let letter = MoveEffects {
+            context,
+            verdict: &verdict,
+            applied: &applied,
+            moves: &moves_text,
+        };
+        for effect in &transition.effects {
+            self.move_effect(store, state, &letter, effect, plan)?;
+        }
+        Ok(())
+    }
+
+    /// One effect of a move letter, as messages.
+    fn move_effect(
+        &self,
+        store: &Store,
+        state: &mut Record,
+        letter: &MoveEffects<'_, '_>,
+        effect: &Effect,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let context = letter.context;
+        match effect {
+            Effect::Supplement { from, ply: _ } => {
+                let supplement = self.supplement(store, state, *from, letter.moves, context)?;
+                plan.messages.push(supplement);
+            }
+            Effect::Receipt {
+                held,
+                conditional_reply,
+                partner_direct,
+            } => {
+                let conditional = letter
+                    .applied
+                    .conditional_reply
+                    .clone()
+                    .filter(|_| *conditional_reply);
+                let receipt = self.receipt(
+                    state,
+                    context,
+                    letter.verdict,
+                    letter.moves,
+                    *held,
+                    conditional,
+                    *partner_direct,
+                )?;
+                plan.messages.push(receipt);
+            }
+            Effect::Forward { to: _, last_ply } => {
+                let forward = self.forward(state, letter, *last_ply)?;
+                plan.messages.push(forward);
+            }
+            Effect::Result { outcome, last_ply } => {
+                let last_move = last_ply.map(|ply| (letter.moves.to_string(), ply));
+                let in_reply_to = context.mail.message_id.clone();
+                self.plan_result(state, *outcome, last_move, in_reply_to, plan)?;
+            }
+            Effect::Overstep {
+                overstep,
+                ply,
+                protest_until,
+            } => {
+                let last_move = ply.map(|ply| (letter.moves.to_string(), ply));
+                let overstep = super::overstep::Declared {
+                    overstep: *overstep,
+                    last_move,
+                    current_raw: Some(context.raw),
+                    protest_until: *protest_until,
+                };
+                self.plan_overstep(store, state, &overstep, plan)?;
+            }
+            other => return Err(format!("a move letter does not cause {other:?}")),
+        }
+        Ok(())
+    }
+
+    /// Notes for the chart: corrections, warnings and penalties of a letter.
+    fn letter_notes(
+        &self,
+        verdict: &Verdict,
+        first_ply: usize,
+        own_last: usize,
+        moves: &str,
+    ) -> Vec<Note> {
+        let lang = self.lang();
+        let mut notes = Vec::new();
+        let labels = |missing: &[Item]| {
+            missing
+                .iter()
+                .map(|i| item_label(*i, lang))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        for correction in &verdict.corrections {
+            notes.push(Note {
+                ply: Some(own_last),
+                kind: "correction".into(),
+                text: format!("{moves}: {}", correction_text(correction, lang)),
+                created_on: self.clock.today,
+            });
+        }
+        match &verdict.omission {
+            Some(Omission::Warning { missing }) => notes.push(Note {
+                ply: Some(first_ply),
+                kind: "warning".into(),
+                text: format!(
+                    "{moves}: {} {}",
+                    lang.pick("не указано:", "missing:"),
+                    labels(missing)
+                ),
+                created_on: self.clock.today,
+            }),
+            Some(Omission::Penalty { missing, days }) => notes.push(Note {
+                ply: Some(first_ply),
+                kind: "penalty".into(),
+                text: format!(
+                    "{moves}: {} {} ({})",
+                    lang.pick("штраф, дней:", "penalty days:"),
+                    days,
+                    labels(missing)
+                ),
+                created_on: self.clock.today,
+            }),
+            None => {}
+        }
+        notes
+    }
+
+    /// The reply to the writer of a move letter: ack, correction, warning or penalty.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn receipt(
+        &self,
+        state: &Record,
+        context: &LetterContext<'_>,
+        verdict: &Verdict,
+        moves_text: &str,
+        held: bool,
+        conditional: Option<String>,
+        partner_direct: bool,
+    ) -> Result<Outgoing, String> {
+        let lang = self.lang();
+        let color = context.color;
+        let kind = match &verdict.omission {
+            Some(Omission::Penalty { .. }) => MessageKind::Penalty,
+            Some(Omission::Warning { .. }) => MessageKind::Warning,
+            None if !verdict.corrections.is_empty() => MessageKind::Correction,
+            None => MessageKind::Ack,
+        };
+        let corrections: Vec<Model> = verdict
+            .corrections
+            .iter()
+            .map(|c| correction_model(c, lang))
+            .collect();
+        let missing: Vec<&str> = verdict
+            .omission
+            .as_ref()
+            .map(|o| o.missing().iter().map(|i| item_name(*i)).collect())
+            .unwrap_or_default();
+        // Only the letter's own dates are restated in the next one (10.3.3).
+        let missing_dates = verdict
+            .omission
+            .as_ref()
+            .is_some_and(|o| o.missing().iter().any(|item| matches!(item, Item::Date(_))));
+        let partner = state.player(!color);
+        let read = self.read_model(
+            context.read,
+            context.postmark,
+            Some(moves_text.to_string()),
+            Some(verdict),
+            context.game_note.as_ref(),
+        );
+        let delivered_today = conditional.as_ref().map(|_| self.clock.today);
+        let model = model! {
+            "moves" => moves_text,
+            "read" => read,
+            "days" => verdict.days,
+            "penalty" => verdict.penalty,
+            "penalty_days" => self.config.rules.penalty_days,
+            "totals" => verdict.totals.to_string(),
+            "fraction" => verdict.fraction.to_string(),
+            "corrections" => corrections,
+            "missing" => missing,
+            "missing_dates" => missing_dates,
+            "partner" => partner.name.as_str(),
+            "held" => held,
+            "partner_direct" => partner_direct,
+            "conditional" => conditional.clone(),
+            "next" => next_lines(state, color, self.config, delivered_today),
+        };
+        let mut message = self.message(
+            kind,
+            Some(state),
+            vec![recipient(state.player(color))],
+            vec![],
+            model,
+            context.mail.message_id.clone(),
+        )?;
+        if conditional.is_some() {
+            message.delivers = Some(state.ledger.rows.len() - 1);
+        }
+        Ok(message)
+    }
+
+    /// The move passed to the partner.
+    fn forward(
+        &self,
+        state: &Record,
+        letter: &MoveEffects<'_, '_>,
+        own_last: usize,
+    ) -> Result<Outgoing, String> {
+        let lang = self.lang();
+        let context = letter.context;
+        let color = context.color;
+        let partner = !color;
+        let conditional = letter.applied.conditional_reply.as_deref();
+        let wrong_sent = letter.verdict.corrections.iter().find_map(|c| match c {
+            Correction::Date {
+                item: Item::Date(DateItem::Sent),
+                stated,
+                actual,
+                ..
+            } => Some(model! {
+                "stated" => lang.date(*stated),
+                "actual" => lang.date(*actual),
+            }),
+            _ => None,
+        });
+        let variants: Vec<String> = letter
+            .applied
+            .offered
+            .iter()
+            .map(|v| {
+                let sans: Vec<(String, bool)> = v.sans.iter().map(|s| (s.clone(), false)).collect();
+                label_moves(v.start_ply, &sans)
+            })
+            .collect();
+        let pending = u32::from(conditional.is_none());
+        let next = if conditional.is_some() {
+            Model::from(())
+        } else {
+            next_lines(state, partner, self.config, Some(self.clock.today))
+        };
+        let model = model! {
+            "from" => state.player(color).name.as_str(),
+            "moves" => letter.moves,
+            "sent_on" => lang.date(context.postmark),
+            "totals" => letter.verdict.totals.to_string(),
+            "left" => state.ledger.days_left(&self.config.rules, partner, pending),
+            "limit" => self.config.rules.limit(state.ledger.moves_made(partner) + pending),
+            "wrong_sent" => wrong_sent,
+            "variants" => variants,
+            "conditional" => conditional,
+            "draw_offer" => context.read.keywords.contains(&Keyword::DrawOffer),
+            "next" => next,
+        };
+        let mut message = self.message(
+            MessageKind::Forward,
+            Some(state),
+            vec![recipient(state.player(partner))],
+            vec![],
+            model,
+            context.mail.message_id.clone(),
+        )?;
+        if conditional.is_none() {
+            message.delivers = Some(own_last);
+        }
+        Ok(message)
+    }
+}
+
+/// What the effects of one move letter are made of.
+struct MoveEffects<'c, 'm> {
+    context: &'c LetterContext<'m>,
+    verdict: &'c Verdict,
+    applied: &'c Applied,
+    /// The letter's moves as a player reads them.
+    moves: &'c str,
+}
+
+fn board_end(end: End) -> BoardEnd {
+    match end {
+        End::Checkmate { winner } => BoardEnd::Checkmate { winner },
+        End::Stalemate => BoardEnd::Stalemate,
+        End::InsufficientMaterial => BoardEnd::InsufficientMaterial,
+    }
+}

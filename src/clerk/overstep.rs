@@ -1,0 +1,259 @@
+//! An overstep declared (10.3.6): the offender's registered notice, the
+//! partner's notice, the chief arbiter's file (every letter of the offender,
+//! the game, the time chart and its computation) and the secretary's notice of
+//! the claim; and a letter that comes during the suspension, for the arbiter.
+
+use super::letters::LetterContext;
+use super::{Clerk, Plan, load::stored_chart, recipient};
+use crate::Lang;
+use crate::mail::compose::{Attachment, Outgoing};
+use crate::mail::filing::filed_letter;
+use crate::message::MessageKind;
+use crate::model;
+use crate::record::Record;
+use crate::render::merged;
+use crate::rules::Overstep;
+use crate::store::{Note, Store};
+use shakmaty::Color;
+
+/// An overstep the rules declared.
+pub(super) struct Declared<'a> {
+    pub overstep: Overstep,
+    /// The offender's move that came with it, as read and its ply; none for
+    /// a silence.
+    pub last_move: Option<(String, usize)>,
+    /// The offender's letter that overstepped, not yet stored.
+    pub current_raw: Option<&'a [u8]>,
+    pub protest_until: chrono::NaiveDate,
+}
+
+impl Clerk<'_> {
+    /// The notices and the file of an overstep the rules declared; the game
+    /// is suspended already.
+    pub(super) fn plan_overstep(
+        &self,
+        store: &Store,
+        state: &mut Record,
+        declared: &Declared<'_>,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let lang = self.lang();
+        let overstep = declared.overstep;
+        let offender = overstep.offender;
+        let claimant = !offender;
+        let by_silence = declared.last_move.is_none();
+        let notes: Vec<String> = store
+            .notes(state.id())
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|n| n.text)
+            .chain(plan.notes.iter().map(|n| n.text.clone()))
+            .collect();
+        let chart = state.chart(self.config, notes);
+        let computation = match lang {
+            Lang::Ru => format!(
+                "Ходов сделано{}: {}; лимит {} дн.; затрачено {} дн.{}: {} > {}.",
+                if by_silence {
+                    " (с учётом хода, который нужно сделать)"
+                } else {
+                    ""
+                },
+                overstep.moves,
+                overstep.limit,
+                overstep.total,
+                if by_silence {
+                    " (с учётом дней без ответа по сегодня)"
+                } else {
+                    ""
+                },
+                overstep.total,
+                overstep.limit
+            ),
+            Lang::En => format!(
+                "Moves made{}: {}; limit {} days; days used{}: {} > {}.",
+                if by_silence {
+                    " (counting the move owed)"
+                } else {
+                    ""
+                },
+                overstep.moves,
+                overstep.limit,
+                if by_silence {
+                    " (counting the days without an answer up to today)"
+                } else {
+                    ""
+                },
+                overstep.total,
+                overstep.limit
+            ),
+        };
+        let chart_text = chart.to_text(lang);
+        let common = model! {
+            "offender" => state.player(offender).name.as_str(),
+            "claimant" => state.player(claimant).name.as_str(),
+            "overstep" => model! {
+                "total" => overstep.total,
+                "limit" => overstep.limit,
+                "moves" => overstep.moves,
+                "by_silence" => by_silence,
+            },
+            "computation" => computation.as_str(),
+            "chart" => chart_text.as_str(),
+            "move" => declared.last_move.as_ref().map(|(m, _)| m.clone()),
+            "protest_days" => self.config.rules.protest_days,
+            "protest_until" => lang.date(declared.protest_until),
+        };
+        let mut notice = self.message(
+            MessageKind::OverstepNotice,
+            Some(state),
+            vec![recipient(state.player(offender))],
+            vec![],
+            common.clone(),
+            None,
+        )?;
+        notice.registered = true;
+        notice.generated = by_silence;
+        plan.messages.push(notice);
+        let mut partner = self.message(
+            MessageKind::OverstepPartner,
+            Some(state),
+            vec![recipient(state.player(claimant))],
+            vec![],
+            common.clone(),
+            None,
+        )?;
+        partner.delivers = declared.last_move.as_ref().map(|(_, ply)| *ply);
+        partner.generated = by_silence;
+        plan.messages.push(partner);
+
+        let mut letters = store
+            .letters_from(state.id(), offender)
+            .map_err(|e| e.to_string())?;
+        if let Some(raw) = declared.current_raw {
+            letters.push((self.clock.today, raw.to_vec()));
+        }
+        let mut attachments = Vec::new();
+        let secret = state.player(offender).secret.clone();
+        for (index, (postmark, raw)) in letters.into_iter().enumerate() {
+            let name = format!("letter-{:02}-{postmark}.eml", index + 1);
+            attachments.push(filed_letter(name, &raw, secret.as_deref()));
+        }
+        // The game as `shtempel pgn` gives it: dates, days and penalties.
+        let pgn = state.pgn(self.config);
+        let names: Vec<String> = attachments.iter().map(|a| a.name.clone()).collect();
+        let file_model = merged(
+            model! {
+                "attachments" => names,
+                "game_id" => state.id(),
+            },
+            common.clone(),
+        );
+        let mut file = self.message(
+            MessageKind::OverstepFile,
+            Some(state),
+            vec![self.arbiter()],
+            vec![],
+            file_model,
+            None,
+        )?;
+        file.generated = true;
+        file.attachments = attachments;
+        file.attachments.push(Attachment {
+            name: format!("game-{}.pgn", state.id()),
+            content_type: "application/vnd.chess-pgn; charset=utf-8".into(),
+            bytes: pgn.into_bytes(),
+        });
+        file.attachments.push(Attachment {
+            name: format!("chart-{}.txt", state.id()),
+            content_type: "text/plain; charset=utf-8".into(),
+            bytes: chart_text.into_bytes(),
+        });
+        file.attachments.push(Attachment {
+            name: format!("chart-{}.csv", state.id()),
+            content_type: "text/csv; charset=utf-8".into(),
+            bytes: chart.to_csv().into_bytes(),
+        });
+        file.attachments.push(self.plot_attachment(&chart)?);
+        plan.messages.push(file);
+        let mut claim = self.message(
+            MessageKind::ClaimNotice,
+            Some(state),
+            vec![self.secretary()],
+            vec![],
+            common,
+            None,
+        )?;
+        claim.generated = true;
+        plan.messages.push(claim);
+        plan.notes.push(Note {
+            ply: declared.last_move.as_ref().map(|(_, ply)| *ply),
+            kind: "overstep".into(),
+            text: format!(
+                "{}: {}",
+                lang.pick("просрочка времени", "time overstepped"),
+                computation
+            ),
+            created_on: self.clock.today,
+        });
+        let detail = format!(
+            "{} overstepped: {} > {} ({})",
+            state.player(offender).name,
+            overstep.total,
+            overstep.limit,
+            if by_silence {
+                "by silence"
+            } else {
+                "with a letter"
+            }
+        );
+        plan.event("overstep", Some(state.id()), None, detail);
+        Ok(())
+    }
+
+    /// The time chart as a picture, for the arbiter's file.
+    fn plot_attachment(&self, chart: &crate::chart::Chart) -> Result<Attachment, String> {
+        Ok(Attachment {
+            name: format!("chart-{}.svg", chart.game),
+            content_type: "image/svg+xml".into(),
+            bytes: crate::plot::svg(chart, &self.config.rules, self.lang())?.into_bytes(),
+        })
+    }
+
+    /// The partner's reply during a suspension: held, and sent to the
+    /// arbiter with the letter and the chart (2.5.3).
+    pub(super) fn supplement(
+        &self,
+        store: &Store,
+        state: &Record,
+        from: Color,
+        moves_text: &str,
+        context: &LetterContext<'_>,
+    ) -> Result<Outgoing, String> {
+        let offender = state
+            .ledger
+            .standing
+            .suspension
+            .map_or(!from, |s| s.offender);
+        let model = model! {
+            "from" => state.player(from).name.as_str(),
+            "offender" => state.player(offender).name.as_str(),
+            "moves" => moves_text,
+        };
+        let mut supplement = self.message(
+            MessageKind::OverstepSupplement,
+            Some(state),
+            vec![self.arbiter()],
+            vec![],
+            model,
+            None,
+        )?;
+        supplement.attachments.push(filed_letter(
+            format!("letter-{}.eml", context.postmark),
+            context.raw,
+            state.player(from).secret.as_deref(),
+        ));
+        let chart = stored_chart(state, self.config, store)?;
+        supplement.attachments.push(self.plot_attachment(&chart)?);
+        Ok(supplement)
+    }
+}

@@ -1,0 +1,91 @@
+//! An overstepper's protest (10.3.8): to the chief arbiter with the letter,
+//! a copy to the protester.
+
+use super::letters::LetterContext;
+use super::{Clerk, Plan, recipient};
+use crate::mail::filing::filed_letter;
+use crate::message::MessageKind;
+use crate::model;
+use crate::record::Record;
+use crate::rules::Effect;
+use crate::rules::life::protest;
+use crate::store::{Disposition, Note, StoredLetter};
+
+impl Clerk<'_> {
+    pub(super) fn plan_protest(
+        &self,
+        state: &mut Record,
+        context: &LetterContext<'_>,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let lang = self.lang();
+        let transition = match protest(
+            &self.config.rules,
+            &state.ledger,
+            context.color,
+            context.postmark,
+        ) {
+            Ok(transition) => transition,
+            Err(refusal) => {
+                let reason = self.refusal_reason(&refusal);
+                return self.refuse(state, context, vec![reason], stored, plan);
+            }
+        };
+        state.ledger = transition.ledger;
+        let Some(Effect::Protest {
+            by,
+            late,
+            notice_on,
+            until,
+        }) = transition.effects.first().cloned()
+        else {
+            return Err("a protest without its effect".into());
+        };
+        let protester = state.player(by);
+        stored.disposition = Disposition::Applied;
+        stored.reason = if late {
+            "protest (late)".into()
+        } else {
+            "protest".into()
+        };
+        let model = model! {
+            "from" => protester.name.as_str(),
+            "late" => late,
+            "notice_on" => lang.date(notice_on),
+            "until" => lang.date(until),
+            "game_id" => state.id(),
+        };
+        let mut message = self.message(
+            MessageKind::Protest,
+            Some(state),
+            vec![self.arbiter()],
+            vec![recipient(protester)],
+            model,
+            None,
+        )?;
+        message.attachments.push(filed_letter(
+            "protest.eml".into(),
+            context.raw,
+            protester.secret.as_deref(),
+        ));
+        plan.messages.push(message);
+        plan.notes.push(Note {
+            ply: None,
+            kind: "protest".into(),
+            text: format!(
+                "{} {}",
+                lang.pick("протест получен", "protest received"),
+                lang.date(context.postmark)
+            ),
+            created_on: self.clock.today,
+        });
+        plan.event(
+            "protest",
+            Some(state.id()),
+            Some(&protester.email),
+            stored.reason.clone(),
+        );
+        Ok(())
+    }
+}

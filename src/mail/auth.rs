@@ -1,0 +1,95 @@
+//! Whether a letter comes from whom it claims (README "Against floods, loops
+//! and forgery"): our own server's `Authentication-Results` for the sender's
+//! domain, where `[security]` asks for it, and the player's secret word.
+
+use crate::config::{Player, Require, Security};
+use crate::mail::mime::Mail;
+
+/// Why a letter is not taken for its sender's, or `Ok` when it is.
+pub fn verify(mail: &Mail, security: &Security, player: Option<&Player>) -> Result<(), String> {
+    if let Some(trusted) = &security.trusted_authserv_id {
+        let method = match security.require {
+            Require::None => None,
+            Require::Dkim => Some("dkim"),
+            Require::Spf => Some("spf"),
+        };
+        if let Some(method) = method {
+            let domain = mail
+                .from
+                .as_deref()
+                .and_then(|f| f.rsplit_once('@'))
+                .map(|(_, d)| d)
+                .unwrap_or("");
+            let passed = mail
+                .auth_results
+                .iter()
+                .any(|header| auth_passes(header, trusted, method, domain));
+            if !passed {
+                return Err(format!("no {method}=pass for {domain} from {trusted}"));
+            }
+        }
+    }
+    if let Some(secret) = player.and_then(|p| p.secret.as_deref()) {
+        let written = crate::letter::own_lines(&mail.text)
+            .into_iter()
+            .find_map(|(_, line)| secret_on(line));
+        match written {
+            Some(word) if constant_time_eq(word.as_bytes(), secret.as_bytes()) => {}
+            Some(_) => return Err("the secret word is wrong".into()),
+            None => return Err("the secret word is missing".into()),
+        }
+    }
+    Ok(())
+}
+
+/// Whether an Authentication-Results header written by `trusted` says
+/// `method=pass` for `domain` (RFC 8601; `header.d=` for DKIM,
+/// `smtp.mailfrom=` for SPF).
+pub fn auth_passes(header: &str, trusted: &str, method: &str, domain: &str) -> bool {
+    let mut parts = header.split(';');
+    let authserv = parts
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    if !authserv.eq_ignore_ascii_case(trusted) || domain.is_empty() {
+        return false;
+    }
+    parts.any(|result| {
+        let lower = result.trim().to_ascii_lowercase();
+        let Some(rest) = lower.strip_prefix(&format!("{method}=pass")) else {
+            return false;
+        };
+        rest.split_whitespace().any(|property| {
+            let value = property
+                .strip_prefix("header.d=")
+                .or_else(|| property.strip_prefix("header.i="))
+                .or_else(|| property.strip_prefix("smtp.mailfrom="));
+            value.is_some_and(|v| {
+                let v = v.trim_matches(|c| c == '"' || c == '<' || c == '>');
+                let v = v.rsplit_once('@').map_or(v, |(_, d)| d);
+                v.eq_ignore_ascii_case(domain)
+            })
+        })
+    })
+}
+
+/// The word on a `Secret:` / `Секрет:` / `Пароль:` line.
+fn secret_on(line: &str) -> Option<&str> {
+    let line = line.trim();
+    let (label, value) = line.split_once(':')?;
+    let label = label.trim().to_lowercase();
+    ["secret", "секрет", "пароль", "password"]
+        .contains(&label.as_str())
+        .then(|| value.trim())
+}
+
+/// Compares without leaking where the first difference is.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    let mut difference = a.len() ^ b.len();
+    for (index, byte) in b.iter().enumerate() {
+        difference |= usize::from(a.get(index).copied().unwrap_or(0) ^ byte);
+    }
+    difference == 0
+}

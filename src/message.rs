@@ -1,0 +1,153 @@
+//! The kinds of message the clerk sends (contract.md 4). Each kind names its
+//! template (`templates/<lang>/<template>.txt`), the `X-Shtempel-Kind` value
+//! programs read, and whether it is a reply to a letter's sender, counted
+//! against `[limits] max_replies_per_day`.
+//!
+//! A new kind is one line of the table below and its two templates, `ru` and
+//! `en`: the built-in texts are taken from the same table.
+
+macro_rules! message_kinds {
+    ($($(#[$doc:meta])* $kind:ident: $template:literal, $header:literal, $reply:literal;)*) => {
+        /// What a message of the clerk is.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum MessageKind {
+            $($(#[$doc])* $kind,)*
+        }
+
+        impl MessageKind {
+            /// Every kind, in the table's order.
+            pub const ALL: &[MessageKind] = &[$(MessageKind::$kind),*];
+
+            /// The template's name.
+            pub fn template(self) -> &'static str {
+                match self {
+                    $(MessageKind::$kind => $template,)*
+                }
+            }
+
+            /// The `X-Shtempel-Kind` header's value.
+            pub fn header(self) -> &'static str {
+                match self {
+                    $(MessageKind::$kind => $header,)*
+                }
+            }
+
+            /// A reply to the sender of a letter: counted against the daily limit.
+            pub fn is_reply(self) -> bool {
+                match self {
+                    $(MessageKind::$kind => $reply,)*
+                }
+            }
+        }
+
+        /// The built-in templates of every kind, by language.
+        pub(crate) const BUILTIN_RU: &[(&str, &str)] = &[
+            $(($template, include_str!(concat!("../templates/ru/", $template, ".txt"))),)*
+        ];
+        pub(crate) const BUILTIN_EN: &[(&str, &str)] = &[
+            $(($template, include_str!(concat!("../templates/en/", $template, ".txt"))),)*
+        ];
+    };
+}
+
+message_kinds! {
+    /// A move passed on to the partner.
+    Forward: "forward", "forward", false;
+    /// The receipt of a letter with nothing to correct.
+    Ack: "ack", "ack", true;
+    /// The receipt of a letter with a correction (10.3.1).
+    Correction: "correction", "correction", true;
+    /// The receipt of a letter with a first omission (10.3.3).
+    Warning: "warning", "warning", true;
+    /// The receipt of a letter with a repeated omission: penalty days (10.3.3).
+    Penalty: "penalty", "penalty", true;
+    /// A letter that changed nothing, and why.
+    Refused: "refused", "refused", true;
+    /// The one notice that the day's replies to an address are used up.
+    Limit: "limit", "refused", true;
+    /// The offender's registered notice of his overstep (10.3.6).
+    OverstepNotice: "overstep-notice", "overstep-notice", false;
+    /// The partner's notice of the overstep: send the reply to the clerk.
+    OverstepPartner: "overstep-partner", "overstep-notice", false;
+    /// The chief arbiter's file of an overstep (10.3.6).
+    OverstepFile: "overstep-file", "overstep-file", false;
+    /// A letter received during a suspension, for the arbiter.
+    OverstepSupplement: "overstep-supplement", "overstep-supplement", false;
+    /// The chief secretary's notice of an overstep claim.
+    ClaimNotice: "claim-notice", "claim-notice", false;
+    /// A protest for the chief arbiter (10.3.8).
+    Protest: "protest", "protest", false;
+    /// The protest period ended without one (10.3.8).
+    NoProtest: "no-protest", "no-protest", false;
+    /// The chief arbiter's decision (10.3.7).
+    Decision: "decision", "decision", false;
+    /// An unanswered move repeated by registered letter (10.3.4).
+    Repeat: "repeat", "repeat", false;
+    /// The query of a first move not received (10.3.4).
+    Query: "query", "query", false;
+    /// Few days left in the current control.
+    Reminder: "reminder", "reminder", false;
+    /// A game's result.
+    Result: "result", "result", false;
+    /// The end date came without a result (10.3.2).
+    Adjudication: "adjudication", "adjudication", false;
+}
+
+impl MessageKind {
+    /// The header values of the kinds that are replies, as the outbox stores
+    /// them (a day's replies to an address are counted by them).
+    pub fn reply_headers() -> Vec<&'static str> {
+        let mut headers: Vec<&'static str> = MessageKind::ALL
+            .iter()
+            .filter(|kind| kind.is_reply())
+            .map(|kind| kind.header())
+            .collect();
+        headers.dedup();
+        headers
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_its_template_in_both_languages_and_a_header_of_the_contract() {
+        const CONTRACT: &[&str] = &[
+            "forward",
+            "ack",
+            "correction",
+            "warning",
+            "penalty",
+            "refused",
+            "overstep-notice",
+            "overstep-file",
+            "overstep-supplement",
+            "claim-notice",
+            "protest",
+            "no-protest",
+            "decision",
+            "repeat",
+            "query",
+            "reminder",
+            "result",
+            "adjudication",
+        ];
+        assert_eq!(BUILTIN_RU.len(), MessageKind::ALL.len());
+        assert_eq!(BUILTIN_EN.len(), MessageKind::ALL.len());
+        for kind in MessageKind::ALL {
+            assert!(CONTRACT.contains(&kind.header()), "{kind:?}");
+            for table in [BUILTIN_RU, BUILTIN_EN] {
+                let (_, text) = table
+                    .iter()
+                    .find(|(name, _)| *name == kind.template())
+                    .unwrap();
+                assert!(text.starts_with("Subject:"), "{kind:?}");
+            }
+        }
+        assert_eq!(
+            MessageKind::reply_headers(),
+            ["ack", "correction", "warning", "penalty", "refused"]
+        );
+    }
+}

@@ -1,0 +1,126 @@
+//! One game as the clerk, the commands and the report see it: its
+//! configuration and players, the board, the rules' ledger and the calendar
+//! duties already done. Pure: loading it is the clerk's (`clerk::load`).
+
+use std::collections::BTreeSet;
+
+use shakmaty::Color;
+
+use crate::chart::{self, Chart};
+use crate::config::{Config, GameConfig, Player};
+use crate::game::Game;
+use crate::rules::{DutyKey, Ledger};
+
+/// A game with everything the rules and the board need.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub config: GameConfig,
+    pub white: Player,
+    pub black: Player,
+    pub board: Game,
+    pub ledger: Ledger,
+    pub done: BTreeSet<DutyKey>,
+    /// Moves already in the database.
+    pub stored: usize,
+}
+
+impl Record {
+    pub fn id(&self) -> &str {
+        &self.config.id
+    }
+
+    pub fn player(&self, color: Color) -> &Player {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    pub fn color_of(&self, email: &str) -> Option<Color> {
+        if self.white.email == email {
+            Some(Color::White)
+        } else if self.black.email == email {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The result in PGN form, `*` while the game goes on.
+    pub fn result(&self) -> &'static str {
+        self.ledger
+            .standing
+            .outcome
+            .map_or("*", |outcome| outcome.result.pgn())
+    }
+
+    pub fn chart(&self, config: &Config, notes: Vec<String>) -> Chart {
+        Chart {
+            game: self.id().to_string(),
+            white: self.white.name.clone(),
+            black: self.black.name.clone(),
+            status: self.ledger.status(),
+            result: self
+                .ledger
+                .standing
+                .outcome
+                .map(|o| o.result.pgn().to_string()),
+            totals: self.ledger.totals(),
+            rows: chart::rows(&self.ledger, &config.rules),
+            notes,
+        }
+    }
+
+    /// The Seven Tag Roster and the time control.
+    pub fn pgn_tags(&self, config: &Config) -> Vec<(&'static str, String)> {
+        vec![
+            ("Event", config.tournament_name.clone()),
+            ("Site", format!("{} (e-mail)", config.tournament_id)),
+            ("Date", config.start_date.format("%Y.%m.%d").to_string()),
+            ("Round", self.id().to_string()),
+            ("White", self.white.name.clone()),
+            ("Black", self.black.name.clone()),
+            ("Result", self.result().to_string()),
+            (
+                "TimeControl",
+                format!(
+                    "{} days / {} moves",
+                    config.rules.days_per_control, config.rules.moves_per_control
+                ),
+            ),
+        ]
+    }
+
+    /// The game as PGN with `comments` (one per move, or none) and `result`.
+    pub fn pgn_with(&self, config: &Config, comments: &[Option<String>], result: &str) -> String {
+        self.board.pgn(&self.pgn_tags(config), comments, result)
+    }
+
+    /// The game as PGN: each move's dates, days and penalty in a comment, and
+    /// the result. What `pgn`, the report and the arbiter's file carry.
+    pub fn pgn(&self, config: &Config) -> String {
+        let lang = config.language;
+        let comments: Vec<Option<String>> = self
+            .ledger
+            .rows
+            .iter()
+            .map(|row| {
+                let delivered = row.delivered_on.map_or("-".to_string(), |d| d.to_string());
+                let penalty = if row.penalty > 0 {
+                    format!(", {} {}", lang.pick("штраф", "penalty"), row.penalty)
+                } else {
+                    String::new()
+                };
+                Some(format!(
+                    "{} {}, {} {delivered}, {} {}{penalty}",
+                    lang.pick("отправлен", "sent"),
+                    row.sent_on,
+                    lang.pick("получен", "received"),
+                    row.days,
+                    lang.pick("дн.", "days"),
+                ))
+            })
+            .collect();
+        self.pgn_with(config, &comments, self.result())
+    }
+}
