@@ -1,0 +1,543 @@
+//! Tables over the transitions of a game's life (`rules::life`): a ledger, an
+//! event and a day give the next ledger's status and result and the effects,
+//! or a refusal with the ledger untouched. No mail, no database.
+
+use std::collections::BTreeSet;
+
+use chrono::NaiveDate;
+use shakmaty::Color;
+use shtempel::rules::life::{self, admit_move, move_letter};
+use shtempel::rules::{
+    BoardEnd, Calendar, Decision, Effect, EndReason, GameResult, Incoming, Ledger, MoveLetter,
+    NewPly, Outcome, Refusal, Row, Rules, Stated, Status, Suspension, Transition,
+};
+
+const WHITE: Color = Color::White;
+const BLACK: Color = Color::Black;
+
+fn d(text: &str) -> NaiveDate {
+    text.parse().unwrap()
+}
+
+/// A game of `plies` plies, two days each, delivered on their postmarks,
+/// from 2026-11-02 on.
+fn game(plies: usize) -> Ledger {
+    let mut ledger = Ledger::new(Calendar::on_time(d("2026-11-01"), d("2028-11-01")));
+    for ply in 0..plies {
+        let day = d("2026-11-02") + chrono::Duration::days(2 * ply as i64);
+        ledger.rows.push(Row {
+            by: if ply % 2 == 0 { WHITE } else { BLACK },
+            san: format!("m{ply}"),
+            conditional: false,
+            sent_on: day,
+            delivered_on: Some(day),
+            days: 2,
+            penalty: 0,
+            letter: None,
+        });
+    }
+    ledger
+}
+
+fn suspended(ledger: Ledger, offender: Color, notice_on: &str) -> Ledger {
+    let mut ledger = ledger;
+    ledger.standing.status = Status::Suspended;
+    ledger.standing.suspension = Some(Suspension {
+        offender,
+        notice_on: d(notice_on),
+        protest_received: false,
+        ply: ledger.rows.len().checked_sub(1),
+    });
+    ledger
+}
+
+fn finished(ledger: Ledger, result: GameResult, reason: EndReason) -> Ledger {
+    let mut ledger = ledger;
+    ledger.standing.status = Status::Finished;
+    ledger.standing.outcome = Some(Outcome { result, reason });
+    ledger
+}
+
+fn offered(ledger: Ledger, by: Color) -> Ledger {
+    let mut ledger = ledger;
+    ledger.standing.draw_offer = Some(by);
+    ledger
+}
+
+/// Effects by name, for compact rows.
+fn names(effects: &[Effect]) -> Vec<&'static str> {
+    effects
+        .iter()
+        .map(|effect| match effect {
+            Effect::Receipt { held: true, .. } => "receipt(held)",
+            Effect::Receipt { .. } => "receipt",
+            Effect::Forward { .. } => "forward",
+            Effect::Result { .. } => "result",
+            Effect::Overstep { .. } => "overstep",
+            Effect::Supplement { .. } => "supplement",
+            Effect::Protest { late: true, .. } => "protest(late)",
+            Effect::Protest { .. } => "protest",
+            Effect::Decision { .. } => "decision",
+            Effect::Repeat { .. } => "repeat",
+            Effect::Query => "query",
+            Effect::Reminder { .. } => "reminder",
+            Effect::NoProtest { .. } => "no-protest",
+            Effect::Adjudication => "adjudication",
+        })
+        .collect()
+}
+
+/// What a transition must give.
+#[derive(Debug, PartialEq)]
+enum Expect {
+    Next {
+        status: Status,
+        result: Option<GameResult>,
+        effects: Vec<&'static str>,
+    },
+    Refused(Refusal),
+}
+
+fn next(status: Status, result: Option<GameResult>, effects: &[&'static str]) -> Expect {
+    Expect::Next {
+        status,
+        result,
+        effects: effects.to_vec(),
+    }
+}
+
+fn outcome_of(transition: Result<Transition, Refusal>) -> Expect {
+    match transition {
+        Ok(t) => Expect::Next {
+            status: t.ledger.standing.status,
+            result: t.ledger.standing.outcome.map(|o| o.result),
+            effects: names(&t.effects),
+        },
+        Err(refusal) => Expect::Refused(refusal),
+    }
+}
+
+const OVER: Outcome = Outcome {
+    result: GameResult::WhiteWins,
+    reason: EndReason::Checkmate,
+};
+
+#[test]
+fn resignation_table() {
+    use GameResult::*;
+    let table: Vec<(&str, Ledger, Color, Expect)> = vec![
+        (
+            "White resigns",
+            game(4),
+            WHITE,
+            next(Status::Finished, Some(BlackWins), &["result"]),
+        ),
+        (
+            "Black resigns",
+            game(5),
+            BLACK,
+            next(Status::Finished, Some(WhiteWins), &["result"]),
+        ),
+        (
+            "past the end date a resignation is taken (10.3.2)",
+            {
+                let mut l = game(4);
+                l.standing.status = Status::Adjudication;
+                l
+            },
+            BLACK,
+            next(Status::Finished, Some(WhiteWins), &["result"]),
+        ),
+        (
+            "during a suspension the offender may resign",
+            suspended(game(5), BLACK, "2026-12-20"),
+            BLACK,
+            next(Status::Finished, Some(WhiteWins), &["result"]),
+        ),
+        (
+            "a finished game: the game is over, with its result",
+            finished(game(6), WhiteWins, EndReason::Checkmate),
+            BLACK,
+            Expect::Refused(Refusal::GameOver(OVER)),
+        ),
+    ];
+    for (what, ledger, by, expected) in table {
+        assert_eq!(outcome_of(life::resign(&ledger, by)), expected, "{what}");
+    }
+}
+
+#[test]
+fn draw_acceptance_table() {
+    use GameResult::*;
+    let table: Vec<(&str, Ledger, Color, bool, Option<Expect>)> = vec![
+        (
+            "the partner's offer accepted",
+            offered(game(4), BLACK),
+            WHITE,
+            false,
+            Some(next(Status::Finished, Some(Draw), &["result"])),
+        ),
+        (
+            "no offer, no moves: refused",
+            game(4),
+            WHITE,
+            false,
+            Some(Expect::Refused(Refusal::NoDrawOffered)),
+        ),
+        (
+            "one's own offer is not the partner's",
+            offered(game(4), WHITE),
+            WHITE,
+            false,
+            Some(Expect::Refused(Refusal::NoDrawOffered)),
+        ),
+        (
+            "no offer, with moves: a move letter",
+            game(4),
+            WHITE,
+            true,
+            None,
+        ),
+        (
+            "a finished game: over",
+            finished(offered(game(6), BLACK), WhiteWins, EndReason::Checkmate),
+            WHITE,
+            false,
+            Some(Expect::Refused(Refusal::GameOver(OVER))),
+        ),
+    ];
+    for (what, ledger, by, moves, expected) in table {
+        let got = match life::accept_draw(&ledger, by, moves) {
+            Ok(Some(t)) => Some(outcome_of(Ok(t))),
+            Ok(None) => None,
+            Err(refusal) => Some(Expect::Refused(refusal)),
+        };
+        assert_eq!(got, expected, "{what}");
+    }
+}
+
+#[test]
+fn admission_of_move_letters_table() {
+    let table: Vec<(&str, Ledger, Color, Result<(), Refusal>)> = vec![
+        ("an active game", game(4), WHITE, Ok(())),
+        (
+            "finished",
+            finished(game(6), GameResult::WhiteWins, EndReason::Checkmate),
+            BLACK,
+            Err(Refusal::GameOver(OVER)),
+        ),
+        (
+            "past the end date",
+            {
+                let mut l = game(4);
+                l.standing.status = Status::Adjudication;
+                l
+            },
+            WHITE,
+            Err(Refusal::PastEndDate),
+        ),
+        (
+            "suspended: the offender",
+            suspended(game(5), BLACK, "2026-12-20"),
+            BLACK,
+            Err(Refusal::Suspended),
+        ),
+        (
+            "suspended: the partner's reply is taken (to be held)",
+            suspended(game(5), BLACK, "2026-12-20"),
+            WHITE,
+            Ok(()),
+        ),
+        (
+            "suspended: a second reply of the partner",
+            {
+                let mut l = suspended(game(5), BLACK, "2026-12-20");
+                l.standing.held_reply = Some(5);
+                l
+            },
+            WHITE,
+            Err(Refusal::Suspended),
+        ),
+    ];
+    for (what, ledger, by, expected) in table {
+        assert_eq!(admit_move(&ledger, by), expected, "{what}");
+    }
+}
+
+/// A letter of `by` posted on `sent_on` with one move, stating nothing.
+fn letter(by: Color, sent_on: &str) -> MoveLetter {
+    MoveLetter {
+        incoming: Incoming {
+            by,
+            sent_on: d(sent_on),
+            stated: Stated::default(),
+            plies: vec![NewPly {
+                by,
+                san: "x".into(),
+                conditional: false,
+            }],
+            partner_direct: false,
+        },
+        draw_offer: false,
+        end: None,
+        conditional_reply: false,
+    }
+}
+
+#[test]
+fn move_letter_table() {
+    let rules = Rules::default();
+    let day = d("2026-11-20");
+    let with = |f: fn(&mut MoveLetter)| {
+        let mut l = letter(WHITE, "2026-11-20");
+        f(&mut l);
+        l
+    };
+    let table: Vec<(&str, Ledger, MoveLetter, Expect)> = vec![
+        (
+            "a move: the receipt and the forward",
+            game(4),
+            letter(WHITE, "2026-11-12"),
+            next(Status::Active, None, &["receipt", "forward"]),
+        ),
+        (
+            "the partner in copy: no forward",
+            game(4),
+            with(|l| l.incoming.partner_direct = true),
+            next(Status::Active, None, &["receipt"]),
+        ),
+        (
+            "the partner in copy, a conditional reply played: the forward tells him",
+            game(4),
+            with(|l| {
+                l.incoming.partner_direct = true;
+                l.conditional_reply = true;
+            }),
+            next(Status::Active, None, &["receipt", "forward"]),
+        ),
+        (
+            "mate: the result only",
+            game(4),
+            with(|l| l.end = Some(BoardEnd::Checkmate { winner: WHITE })),
+            next(Status::Finished, Some(GameResult::WhiteWins), &["result"]),
+        ),
+        (
+            "stalemate: a draw",
+            game(4),
+            with(|l| l.end = Some(BoardEnd::Stalemate)),
+            next(Status::Finished, Some(GameResult::Draw), &["result"]),
+        ),
+        (
+            "over 50 days on the first move: the game is suspended",
+            game(4),
+            letter(WHITE, "2027-01-20"),
+            next(Status::Suspended, None, &["receipt", "overstep"]),
+        ),
+        (
+            "the partner's reply during a suspension is held for the arbiter",
+            suspended(game(5), BLACK, "2026-12-20"),
+            letter(WHITE, "2026-12-22"),
+            next(Status::Suspended, None, &["supplement", "receipt(held)"]),
+        ),
+    ];
+    for (what, ledger, letter, expected) in table {
+        let (t, _) = move_letter(&rules, &ledger, &letter, day);
+        assert_eq!(outcome_of(Ok(t)), expected, "{what}");
+    }
+
+    // Draw offers: the partner's is declined by a move, one's own stands.
+    let (t, _) = move_letter(
+        &rules,
+        &offered(game(4), BLACK),
+        &letter(WHITE, "2026-11-12"),
+        day,
+    );
+    assert_eq!(t.ledger.standing.draw_offer, None);
+    let (t, _) = move_letter(&rules, &game(4), &with(|l| l.draw_offer = true), day);
+    assert_eq!(t.ledger.standing.draw_offer, Some(WHITE));
+    // A held reply is the last ply.
+    let (t, _) = move_letter(
+        &rules,
+        &suspended(game(5), BLACK, "2026-12-20"),
+        &letter(WHITE, "2026-12-22"),
+        day,
+    );
+    assert_eq!(t.ledger.standing.held_reply, Some(5));
+}
+
+#[test]
+fn protest_table() {
+    let rules = Rules::default();
+    let table: Vec<(&str, Ledger, Color, &str, Expect)> = vec![
+        (
+            "within ten days of the notice",
+            suspended(game(5), BLACK, "2026-12-20"),
+            BLACK,
+            "2026-12-30",
+            next(Status::Suspended, None, &["protest"]),
+        ),
+        (
+            "after the tenth day: passed on, marked late",
+            suspended(game(5), BLACK, "2026-12-20"),
+            BLACK,
+            "2026-12-31",
+            next(Status::Suspended, None, &["protest(late)"]),
+        ),
+        (
+            "from the claimant",
+            suspended(game(5), BLACK, "2026-12-20"),
+            WHITE,
+            "2026-12-22",
+            Expect::Refused(Refusal::NotTheOffender),
+        ),
+        (
+            "with no overstep declared",
+            game(5),
+            BLACK,
+            "2026-12-22",
+            Expect::Refused(Refusal::NoOverstep),
+        ),
+    ];
+    for (what, ledger, by, postmark, expected) in table {
+        let got = life::protest(&rules, &ledger, by, d(postmark));
+        if let Ok(t) = &got {
+            assert!(
+                t.ledger.standing.suspension.unwrap().protest_received,
+                "{what}"
+            );
+        }
+        assert_eq!(outcome_of(got), expected, "{what}");
+    }
+}
+
+#[test]
+fn ruling_table() {
+    let day = d("2027-01-05");
+    let mut held = suspended(game(6), BLACK, "2026-12-20");
+    held.standing.held_reply = Some(5);
+    let table: Vec<(
+        &str,
+        Ledger,
+        Decision,
+        Option<u32>,
+        Expect,
+        u32,
+        Option<usize>,
+    )> = vec![
+        (
+            "confirmed: the offender loses",
+            held.clone(),
+            Decision::Confirm,
+            None,
+            next(Status::Finished, Some(GameResult::WhiteWins), &["decision"]),
+            0,
+            None,
+        ),
+        (
+            "rejected: play resumes, the overstepping move's days excused, the held reply released",
+            held.clone(),
+            Decision::Reject,
+            None,
+            next(Status::Active, None, &["decision"]),
+            2,
+            Some(5),
+        ),
+        (
+            "continued with the days the arbiter names",
+            held.clone(),
+            Decision::Continue,
+            Some(7),
+            next(Status::Active, None, &["decision"]),
+            7,
+            Some(5),
+        ),
+        (
+            "no suspension: nothing to decide",
+            game(6),
+            Decision::Confirm,
+            None,
+            Expect::Refused(Refusal::NotSuspended),
+            0,
+            None,
+        ),
+    ];
+    for (what, ledger, decision, days, expected, excused, released) in table {
+        let got = life::rule(&ledger, decision, days, day);
+        if let Ok(t) = &got {
+            let Some(Effect::Decision {
+                excused: e,
+                released: r,
+                ..
+            }) = t.effects.first()
+            else {
+                panic!("{what}: no decision");
+            };
+            assert_eq!((*e, *r), (excused, released), "{what}");
+            if t.ledger.standing.status == Status::Active {
+                assert_eq!(t.ledger.standing.resumed_on, Some(day), "{what}");
+                assert_eq!(t.ledger.standing.credit.black, excused, "{what}");
+                assert_eq!(t.ledger.standing.held_reply, None, "{what}");
+            }
+        }
+        assert_eq!(outcome_of(got), expected, "{what}");
+    }
+}
+
+#[test]
+fn day_table() {
+    let rules = Rules::default();
+    let none = BTreeSet::new();
+    let table: Vec<(&str, Ledger, &str, Expect)> = vec![
+        (
+            "nothing due",
+            game(1),
+            "2026-11-10",
+            next(Status::Active, None, &[]),
+        ),
+        (
+            "no first move 30 days after the start",
+            game(0),
+            "2026-12-01",
+            next(Status::Active, None, &["query"]),
+        ),
+        (
+            "40 days without an answer, 10 left",
+            game(1),
+            "2026-12-12",
+            next(Status::Active, None, &["repeat", "reminder"]),
+        ),
+        (
+            "a silence past the limit suspends the game",
+            game(1),
+            "2026-12-23",
+            next(Status::Suspended, None, &["repeat", "overstep"]),
+        ),
+        (
+            "the protest period over without a protest",
+            suspended(game(5), BLACK, "2026-12-20"),
+            "2026-12-31",
+            next(Status::Suspended, None, &["no-protest"]),
+        ),
+        (
+            "the end date without a result",
+            game(5),
+            "2028-11-01",
+            next(Status::Adjudication, None, &["adjudication"]),
+        ),
+        (
+            "a finished game has no duties",
+            finished(game(6), GameResult::WhiteWins, EndReason::Checkmate),
+            "2028-11-01",
+            next(Status::Finished, Some(GameResult::WhiteWins), &[]),
+        ),
+    ];
+    for (what, ledger, today, expected) in table {
+        let t = life::day(&rules, &ledger, d(today), &none);
+        assert_eq!(
+            t.done.len(),
+            t.effects.len(),
+            "{what}: every duty recorded once"
+        );
+        assert_eq!(outcome_of(Ok(t)), expected, "{what}");
+    }
+}
