@@ -125,9 +125,19 @@ CF
   exit 1
 }
 
+# `start-for PID`: start, and stop again once process PID has ended (a test
+# run that started the servers leaves none running behind it).
+start_for() {
+  start
+  local pid=$1
+  nohup bash -c "while kill -0 $pid 2>/dev/null; do sleep 1; done; MAILSTACK_ROOT='$ROOT' bash '$0' stop" \
+    >/dev/null 2>&1 &
+}
+
 case "${1:-start}" in
   start) start ;;
+  start-for) start_for "${2:?start-for needs a process id}" ;;
   stop) stop ;;
   status) port_open "$SMTP_PORT" && port_open "$IMAP_PORT" ;;
-  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+  *) echo "usage: $0 start|start-for PID|stop|status" >&2; exit 2 ;;
 esac

@@ -59,9 +59,11 @@ fn mailstack() -> bool {
     if up() {
         return true;
     }
+    // Started here, the servers stop once this test process has ended.
     let started = Command::new("bash")
         .arg(script())
-        .arg("start")
+        .arg("start-for")
+        .arg(std::process::id().to_string())
         .status()
         .is_ok_and(|s| s.success());
     if started && up() {
