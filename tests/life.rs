@@ -415,15 +415,17 @@ fn ruling_table() {
     let day = d("2027-01-05");
     let mut held = suspended(game(6), BLACK, "2026-12-20");
     held.standing.held_reply = Some(5);
-    let table: Vec<(
-        &str,
+    // (what, ledger, decision, days named, expected, days excused, reply released)
+    type Case = (
+        &'static str,
         Ledger,
         Decision,
         Option<u32>,
         Expect,
         u32,
         Option<usize>,
-    )> = vec![
+    );
+    let table: Vec<Case> = vec![
         (
             "confirmed: the offender loses",
             held.clone(),
