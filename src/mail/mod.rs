@@ -9,7 +9,6 @@ pub mod filing;
 pub mod imap;
 pub mod maildir;
 pub mod mime;
-mod qp;
 pub mod smtp;
 
 use std::sync::atomic::{AtomicBool, Ordering};
