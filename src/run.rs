@@ -16,7 +16,7 @@ use std::fs::{File, TryLockError};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Timelike, Utc};
+use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::clerk::{self, Clerk, Event, Plan, Prepared};
@@ -86,29 +86,14 @@ pub fn sender(config: &Config) -> Sender {
 /// unique index takes each at its end: with the digest first, every batch
 /// rewrote most of the index's pages (an eighth of the pages a run wrote).
 fn message_id(config: &Config, cause: &str, at: DateTime<Utc>, index: usize, kind: &str) -> String {
-    use std::fmt::Write;
     let digest = Sha256::digest(format!("{cause}\n{index}\n{kind}").as_bytes());
+    let digest: String = digest.iter().take(12).map(|byte| format!("{byte:02x}")).collect();
     let domain = config.address.rsplit('@').next().unwrap_or("localhost");
-    let mut id = String::with_capacity(80);
-    let _ = write!(
-        id,
-        "<{:04}{:02}{:02}{:02}{:02}{:02}.",
-        at.year(),
-        at.month(),
-        at.day(),
-        at.hour(),
-        at.minute(),
-        at.second()
-    );
-    for byte in digest.iter().take(12) {
-        let _ = write!(id, "{byte:02x}");
-    }
-    let _ = write!(
-        id,
-        ".{}@{domain}>",
+    format!(
+        "<{}.{digest}.{}@{domain}>",
+        at.format("%Y%m%d%H%M%S"),
         config.tournament_id.to_ascii_lowercase()
-    );
-    id
+    )
 }
 
 /// Writes a plan all or nothing: the letter, the game, notes, duties done and

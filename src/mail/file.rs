@@ -1,15 +1,13 @@
 //! The file transport: each message becomes one `.eml` file in a folder,
-//! written as a file without a name and named once whole (or, where the
-//! filesystem cannot, through a temporary name), so that a reader never sees
-//! half a message, and synced to disk in one `syncfs` per batch
-//! ([`Transport::syncer`]) before the clerk records the batch as sent.
+//! written under a hidden temporary name and named once whole, onto no file,
+//! so that a reader never sees half a message and no file is replaced; synced
+//! to disk in one `syncfs` per batch ([`Transport::syncer`]) before the clerk
+//! records the batch as sent.
 
 use std::fs;
 use std::io::{self, Write};
-use std::os::fd::AsRawFd;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-
-use rustix::fs::{AtFlags, CWD, Mode, OFlags, RenameFlags};
 
 use super::{MailError, Receipt, Syncer, Transport};
 
@@ -19,23 +17,6 @@ pub struct FileTransport {
     /// highest in the folder): an idle run never lists a folder that grows
     /// by every message of the season.
     last: Option<u64>,
-    /// How an unnamed file gets its name here (see [`write_whole`]).
-    link: Link,
-}
-
-/// How a file without a name is linked into the folder, learnt at the first
-/// message and kept for the rest.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Link {
-    /// By its descriptor (`AT_EMPTY_PATH`): Linux 6.10 and later let a
-    /// process link a file it opened itself.
-    Descriptor,
-    /// By its name in `/proc/self/fd`: older kernels refuse the first way
-    /// without a privilege; this one costs a walk through `/proc` (a tenth
-    /// of the sending thread's system time, benches/README.md change 34).
-    Proc,
-    /// Neither: a temporary name, renamed.
-    Renamed,
 }
 
 impl FileTransport {
@@ -47,7 +28,6 @@ impl FileTransport {
         Ok(FileTransport {
             dir: dir.to_path_buf(),
             last: None,
-            link: Link::Descriptor,
         })
     }
 }
@@ -94,7 +74,7 @@ impl Transport for FileTransport {
             number += 1;
             let name = format!("{number:06}-{safe}.eml");
             let path = self.dir.join(&name);
-            match write_whole(&path, raw, &mut self.link) {
+            match write_whole(&path, raw) {
                 Ok(()) => {
                     self.last = Some(number);
                     return Ok(Receipt {
@@ -128,67 +108,27 @@ impl Transport for FileTransport {
 }
 
 /// Writes `raw` as a new file at `path`, or fails with `AlreadyExists` if
-/// there is one: first a file without a name in the folder (`O_TMPFILE`),
-/// linked in once written; a folder whose filesystem has no such files gets
-/// it through a temporary name, renamed ([`write_renamed`]). The first way
-/// makes one folder entry instead of two and a rename: half the directory
-/// work of the worker's sends (benches/README.md, change 23). `link` is the way that worked
-/// last, tried first; a way refused is not tried again.
-fn write_whole(path: &Path, raw: &[u8], link: &mut Link) -> io::Result<()> {
+/// there is one: under a hidden temporary name in the folder (`.*.tmp`, which
+/// scripts reading `*.eml` pass over), named once whole without replacing a
+/// file (tempfile's `persist_noclobber`), and with the permissions
+/// `fs::write` would give it.
+fn write_whole(path: &Path, raw: &[u8]) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let taken = |error: rustix::io::Errno| error == rustix::io::Errno::EXIST;
-    if *link != Link::Renamed {
-        let flags = OFlags::WRONLY | OFlags::TMPFILE | OFlags::CLOEXEC;
-        if let Ok(fd) = rustix::fs::open(dir, flags, Mode::from_raw_mode(0o666)) {
-            let mut file = fs::File::from(fd);
-            file.write_all(raw)?;
-            crate::fault::point("during-send");
-            if *link == Link::Descriptor {
-                match rustix::fs::linkat(&file, "", CWD, path, AtFlags::EMPTY_PATH) {
-                    Ok(()) => return Ok(()),
-                    Err(error) if taken(error) => return Err(error.into()),
-                    Err(_) => *link = Link::Proc,
-                }
-            }
-            // Linking a descriptor by its name in /proc needs no privilege.
-            let name = format!("/proc/self/fd/{}", file.as_raw_fd());
-            match rustix::fs::linkat(CWD, name.as_str(), CWD, path, AtFlags::SYMLINK_FOLLOW) {
-                Ok(()) => return Ok(()),
-                Err(error) if taken(error) => return Err(error.into()),
-                // No /proc: the unnamed file goes with its descriptor.
-                Err(_) => {}
-            }
-        }
-        *link = Link::Renamed;
-    }
-    write_renamed(path, raw)
-}
-
-/// Writes `raw` under a temporary name beside `path` (`.NAME.tmp`, hidden
-/// from scripts that read `*.eml`), renamed only onto no file
-/// (`RENAME_NOREPLACE`, or a look first where the filesystem cannot).
-fn write_renamed(path: &Path, raw: &[u8]) -> io::Result<()> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = path.with_file_name(format!(".{name}.tmp"));
-    fs::write(&tmp, raw)?;
+    let mut file = tempfile::Builder::new()
+        .prefix(".")
+        .suffix(".tmp")
+        .permissions(fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)?;
+    file.write_all(raw)?;
     crate::fault::point("during-send");
-    let renamed = match rustix::fs::renameat_with(CWD, &tmp, CWD, path, RenameFlags::NOREPLACE) {
-        Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) if path.exists() => {
-            Err(io::ErrorKind::AlreadyExists.into())
-        }
-        Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => fs::rename(&tmp, path),
-        other => other.map_err(io::Error::from),
-    };
-    if renamed.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    renamed
+    file.persist_noclobber(path)
+        .map(drop)
+        .map_err(|error| error.error)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::PermissionsExt;
 
     fn listing(dir: &Path) -> Vec<String> {
         let mut names: Vec<String> = fs::read_dir(dir)
@@ -227,33 +167,14 @@ mod tests {
     }
 
     #[test]
-    fn without_unnamed_files_a_temporary_name_is_renamed_onto_no_file() {
+    fn a_file_is_written_whole_onto_no_file_and_no_temporary_is_left() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("000001-a.eml");
-        write_renamed(&path, b"raw").unwrap();
-        assert_eq!(listing(dir.path()), ["000001-a.eml"]);
-        assert_eq!(fs::read(&path).unwrap(), b"raw");
-        let error = write_renamed(&path, b"other").unwrap_err();
+        write_whole(&path, b"first").unwrap();
+        let error = write_whole(&path, b"second").unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::AlreadyExists);
         assert_eq!(listing(dir.path()), ["000001-a.eml"]);
-        assert_eq!(fs::read(&path).unwrap(), b"raw");
-    }
-
-    #[test]
-    fn every_way_of_naming_writes_the_whole_file_and_refuses_a_taken_name() {
-        for way in [Link::Descriptor, Link::Proc, Link::Renamed] {
-            let dir = tempfile::tempdir().unwrap();
-            let path = dir.path().join("000001-a.eml");
-            let mut link = way;
-            write_whole(&path, b"first", &mut link).unwrap();
-            let error = write_whole(&path, b"second", &mut link).unwrap_err();
-            assert_eq!(error.kind(), io::ErrorKind::AlreadyExists, "{way:?}");
-            assert_eq!(listing(dir.path()), ["000001-a.eml"], "{way:?}");
-            assert_eq!(fs::read(&path).unwrap(), b"first", "{way:?}");
-            // The kernels this runs on link by descriptor or through /proc;
-            // a way that works is kept.
-            assert_eq!(link, way);
-        }
+        assert_eq!(fs::read(&path).unwrap(), b"first");
     }
 
     #[test]
