@@ -7,8 +7,9 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use shakmaty::Color;
 
+use crate::color_name;
+use crate::phrases::Phrases;
 use crate::rules::{Fraction, Ledger, Rules, Status};
-use crate::{Lang, color_name};
 
 /// One row of the chart.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -79,12 +80,8 @@ pub fn rows(ledger: &Ledger, rules: &Rules) -> Vec<ChartRow> {
     out
 }
 
-fn date_text(date: Option<NaiveDate>, lang: Lang) -> String {
-    match (date, lang) {
-        (None, _) => "-".to_string(),
-        (Some(date), Lang::Ru) => date.format("%d.%m.%Y").to_string(),
-        (Some(date), Lang::En) => date.format("%Y-%m-%d").to_string(),
-    }
+fn date_text(date: Option<NaiveDate>, phrases: &Phrases) -> String {
+    date.map_or("-".to_string(), |date| phrases.date(date))
 }
 
 impl Chart {
@@ -149,46 +146,26 @@ impl Chart {
     }
 
     /// A plain-text table for letters and terminals, with the notes under it.
-    pub fn to_text(&self, lang: Lang) -> String {
-        let header: [&str; 11] = match lang {
-            Lang::Ru => [
-                "Ход",
-                "Цвет",
-                "Запись",
-                "Штемпель",
-                "Получено",
-                "Отправлено",
-                "Дни",
-                "Штраф",
-                "Итого",
-                "Лимит",
-                "Осталось",
-            ],
-            Lang::En => [
-                "Move", "Colour", "Played", "Postmark", "Received", "Sent", "Days", "Penalty",
-                "Total", "Limit", "Left",
-            ],
-        };
-        let mut table: Vec<[String; 11]> = vec![header.map(str::to_string)];
+    pub fn to_text(&self, phrases: &Phrases) -> String {
+        let header = phrases.list("chart.columns");
+        let mut table: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
         for row in &self.rows {
-            let colour = match (row.color, lang) {
-                (Color::White, Lang::Ru) => "белые",
-                (Color::Black, Lang::Ru) => "чёрные",
-                (Color::White, Lang::En) => "White",
-                (Color::Black, Lang::En) => "Black",
+            let colour = match row.color {
+                Color::White => phrases.get("names.white"),
+                Color::Black => phrases.get("names.black"),
             };
             let san = if row.conditional {
                 format!("{} (*)", row.san)
             } else {
                 row.san.clone()
             };
-            table.push([
+            table.push(vec![
                 row.number.to_string(),
                 colour.to_string(),
                 san,
-                date_text(row.partner_postmark, lang),
-                date_text(row.received, lang),
-                date_text(Some(row.sent_on), lang),
+                date_text(row.partner_postmark, phrases),
+                date_text(row.received, phrases),
+                date_text(Some(row.sent_on), phrases),
                 row.days.to_string(),
                 row.penalty.to_string(),
                 row.total.to_string(),
@@ -196,37 +173,35 @@ impl Chart {
                 row.left.to_string(),
             ]);
         }
-        let mut widths = [0usize; 11];
+        let mut widths = vec![0usize; header.len()];
         for line in &table {
             for (width, cell) in widths.iter_mut().zip(line) {
                 *width = (*width).max(cell.chars().count());
             }
         }
-        let title = match lang {
-            Lang::Ru => format!("Партия {}: {} — {}", self.game, self.white, self.black),
-            Lang::En => format!("Game {}: {} - {}", self.game, self.white, self.black),
-        };
+        let title = phrases.fill(
+            "chart.title",
+            &[
+                ("game", &self.game),
+                ("white", &self.white),
+                ("black", &self.black),
+            ],
+        );
         let mut out = format!("{title}\n");
         for line in &table {
             let cells: Vec<String> = line
                 .iter()
-                .zip(widths)
+                .zip(&widths)
                 .map(|(cell, width)| format!("{cell}{}", " ".repeat(width - cell.chars().count())))
                 .collect();
             out.push_str(cells.join("  ").trim_end());
             out.push('\n');
         }
-        let totals = match lang {
-            Lang::Ru => format!("Время (белые/чёрные): {}", self.totals),
-            Lang::En => format!("Time (White/Black): {}", self.totals),
-        };
-        out.push_str(&totals);
+        out.push_str(&phrases.fill("chart.totals", &[("totals", &self.totals)]));
         out.push('\n');
         if self.rows.iter().any(|row| row.conditional) {
-            out.push_str(lang.pick(
-                "(*) ход из условного варианта\n",
-                "(*) played from a conditional variant\n",
-            ));
+            out.push_str(phrases.get("chart.conditional"));
+            out.push('\n');
         }
         for note in &self.notes {
             out.push_str(&format!("- {note}\n"));
@@ -246,6 +221,7 @@ fn csv_field(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Lang;
     use crate::rules::{Calendar, Row};
 
     fn d(text: &str) -> NaiveDate {
@@ -345,13 +321,13 @@ mod tests {
 
     #[test]
     fn text_table_in_both_languages() {
-        let ru = chart().to_text(Lang::Ru);
+        let ru = chart().to_text(&Phrases::builtin(Lang::Ru));
         assert!(ru.starts_with("Партия 1: Ivanov I. — Petrov P.\n"));
         assert!(ru.contains("2    белые   Nf3"), "{ru}");
         assert!(ru.contains("07.11.2026"));
         assert!(ru.contains("Время (белые/чёрные): 7/10"));
         assert!(ru.contains("- 2. Nf3: sent 12.11"));
-        let en = chart().to_text(Lang::En);
+        let en = chart().to_text(&Phrases::builtin(Lang::En));
         assert!(en.contains("Time (White/Black): 7/10"));
         assert!(en.contains("2026-11-07"));
         // Columns line up: every row is as wide as the header or narrower.

@@ -121,6 +121,11 @@ pub fn write_tournament(dir: &Path) -> Result<(), String> {
             let text = render::default_template(lang, name).unwrap_or_default();
             std::fs::write(target.join(format!("{name}.txt")), text).map_err(io)?;
         }
+        std::fs::write(
+            target.join("phrases.toml"),
+            crate::phrases::builtin_text(lang),
+        )
+        .map_err(io)?;
     }
     Maildir::open(&dir.join("mail/inbox")).map_err(|e| e.message)?;
     Ok(())
@@ -210,7 +215,7 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
     for game in &config.games {
         let state = clerk::load(&config, &store, game)?;
         let chart = clerk::stored_chart(&state, &config, &store)?;
-        w(out, format!("\n{}", chart.to_text(config.language)))?;
+        w(out, format!("\n{}", chart.to_text(templates.phrases())))?;
         w(
             out,
             format!(

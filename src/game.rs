@@ -14,8 +14,8 @@ use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, KnownOutcome, Move, Outcome, Position};
 
-use crate::Lang;
 use crate::letter::{MoveText, MoveToken, Variant};
+use crate::phrases::Phrases;
 use crate::rules::NewPly;
 
 /// One move in the record.
@@ -147,8 +147,20 @@ pub enum Reason {
     NoMove,
     /// The game has ended.
     GameOver,
-    /// A variant move is illegal, ambiguous, or out of order.
-    Variant { detail: String },
+    /// A variant cannot stand.
+    Variant { problem: VariantProblem },
+}
+
+/// What is wrong with a conditional variant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum VariantProblem {
+    /// A move is numbered out of its place, `expected` being its place.
+    Numbering { expected: String },
+    /// It starts with its author's own move, not the partner's.
+    OwnMoveFirst,
+    /// One of its moves cannot be played.
+    Move { reason: Box<Reason> },
 }
 
 impl Refusal {
@@ -161,56 +173,46 @@ impl Refusal {
     }
 
     /// The reason in plain words for the player.
-    pub fn explain(&self, lang: Lang) -> String {
-        let written = self.written.as_deref().unwrap_or("");
-        let at = match (self.line, lang) {
-            (Some(line), Lang::Ru) => format!("строка {line}, «{written}»: "),
-            (Some(line), Lang::En) => format!("line {line}, \"{written}\": "),
-            (None, _) => String::new(),
-        };
-        let why = match (&self.reason, lang) {
-            (Reason::Illegal, Lang::Ru) => "такой ход невозможен в позиции партии".to_string(),
-            (Reason::Illegal, Lang::En) => {
-                "this move is not legal in the game's position".to_string()
-            }
-            (Reason::Ambiguous { candidates }, Lang::Ru) => {
-                format!(
-                    "ход неоднозначен, подходят: {}; укажите, какой",
-                    candidates.join(", ")
+    pub fn explain(&self, phrases: &Phrases) -> String {
+        let why = reason_text(&self.reason, phrases);
+        match self.line {
+            Some(line) => {
+                let written = self.written.as_deref().unwrap_or("");
+                phrases.fill(
+                    "board.at",
+                    &[("line", &line), ("written", &written), ("why", &why)],
                 )
             }
-            (Reason::Ambiguous { candidates }, Lang::En) => {
-                format!(
-                    "the move is ambiguous, it could be {}; say which",
-                    candidates.join(", ")
-                )
-            }
-            (Reason::OutOfTurn, Lang::Ru) => "сейчас ход партнёра, ваш ход не принят".to_string(),
-            (Reason::OutOfTurn, Lang::En) => "it is your partner's move, not yours".to_string(),
-            (Reason::Numbering { expected }, Lang::Ru) => {
-                format!("следующий ход партии — {expected}")
-            }
-            (Reason::Numbering { expected }, Lang::En) => {
-                format!("the next move of the game is {expected}")
-            }
-            (Reason::RepeatMismatch { recorded }, Lang::Ru) => {
-                format!("в записи партии на этом месте {recorded}")
-            }
-            (Reason::RepeatMismatch { recorded }, Lang::En) => {
-                format!("the game record has {recorded} at this point")
-            }
-            (Reason::NoMove, Lang::Ru) => "в письме нет вашего ответного хода".to_string(),
-            (Reason::NoMove, Lang::En) => "the letter has no move of yours".to_string(),
-            (Reason::GameOver, Lang::Ru) => "партия уже закончена".to_string(),
-            (Reason::GameOver, Lang::En) => "the game is already over".to_string(),
-            (Reason::Variant { detail }, Lang::Ru) => {
-                format!("условный вариант не принят: {detail}")
-            }
-            (Reason::Variant { detail }, Lang::En) => {
-                format!("the conditional variant cannot stand: {detail}")
-            }
-        };
-        format!("{at}{why}")
+            None => why,
+        }
+    }
+}
+
+fn reason_text(reason: &Reason, phrases: &Phrases) -> String {
+    match reason {
+        Reason::Illegal => phrases.get("board.illegal").to_string(),
+        Reason::Ambiguous { candidates } => {
+            phrases.fill("board.ambiguous", &[("candidates", &candidates.join(", "))])
+        }
+        Reason::OutOfTurn => phrases.get("board.out_of_turn").to_string(),
+        Reason::Numbering { expected } => {
+            phrases.fill("board.numbering", &[("expected", expected)])
+        }
+        Reason::RepeatMismatch { recorded } => {
+            phrases.fill("board.repeat_mismatch", &[("recorded", recorded)])
+        }
+        Reason::NoMove => phrases.get("board.no_move").to_string(),
+        Reason::GameOver => phrases.get("board.game_over").to_string(),
+        Reason::Variant { problem } => {
+            let detail = match problem {
+                VariantProblem::Numbering { expected } => {
+                    phrases.fill("board.variant_numbering", &[("expected", expected)])
+                }
+                VariantProblem::OwnMoveFirst => phrases.get("board.variant_own_move").to_string(),
+                VariantProblem::Move { reason } => reason_text(reason, phrases),
+            };
+            phrases.fill("board.variant", &[("detail", &detail)])
+        }
     }
 }
 
@@ -504,23 +506,20 @@ impl Game {
         let mut sans = Vec::new();
         for (index, token) in variant.moves.iter().enumerate() {
             let ply = start_ply + index;
-            let refuse = |detail: String| Refusal::new(token, Reason::Variant { detail });
+            let refuse = |problem| Refusal::new(token, Reason::Variant { problem });
             if let Some(written) = ply_of(token)
                 && written != ply
             {
-                return Err(refuse(format!("{} {}", ply_label(ply), "expected")));
+                let expected = ply_label(ply);
+                return Err(refuse(VariantProblem::Numbering { expected }));
             }
             if index == 0 && position.turn() == author {
-                return Err(refuse("it must start with the partner's move".into()));
+                return Err(refuse(VariantProblem::OwnMoveFirst));
             }
             let mv = resolve(&position, token.text).map_err(|reason| {
-                let detail = Refusal {
-                    written: None,
-                    line: None,
-                    reason,
-                }
-                .explain(Lang::En);
-                refuse(detail)
+                refuse(VariantProblem::Move {
+                    reason: Box::new(reason),
+                })
             })?;
             sans.push(San::from_move(&position, mv).to_string());
             position.play_unchecked(mv);
@@ -718,7 +717,11 @@ mod tests {
                 .unwrap_or_else(|| panic!("{text} should be refused"));
             let json = serde_json::to_value(&refusal.reason).unwrap();
             assert_eq!(json["code"], code, "{text}: {refusal:?}");
-            assert!(!refusal.explain(Lang::Ru).is_empty());
+            assert!(
+                !refusal
+                    .explain(&Phrases::builtin(crate::Lang::Ru))
+                    .is_empty()
+            );
         }
         let knights = game("Nf3 Nf6 d3 d6");
         let Err(Refusal {
@@ -730,11 +733,8 @@ mod tests {
         };
         assert_eq!(candidates, ["Nbd2", "Nfd2"]);
         let refusal = apply(&knights, Color::White, "3. Кd2").unwrap_err();
-        assert!(
-            refusal.explain(Lang::Ru).contains("Nbd2, Nfd2"),
-            "{}",
-            refusal.explain(Lang::Ru)
-        );
+        let text = refusal.explain(&Phrases::builtin(crate::Lang::Ru));
+        assert!(text.contains("Nbd2, Nfd2"), "{text}");
     }
 
     #[test]

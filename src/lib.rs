@@ -29,6 +29,7 @@ pub mod game;
 pub mod letter;
 pub mod mail;
 pub mod message;
+pub mod phrases;
 pub mod plot;
 pub mod rules;
 

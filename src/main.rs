@@ -662,11 +662,13 @@ fn chart(config: &Config, game: &str, format: ChartFormat) -> Result<u8, Failure
     let store = open_store(config)?;
     let state = load_state(config, &store, game)?;
     let chart = clerk::stored_chart(&state, config, &store).map_err(run_error)?;
+    let phrases = shtempel::render::load_phrases(&config.templates, config.language)
+        .map_err(|e| usage(e.to_string()))?;
     let text = match format {
-        ChartFormat::Text => chart.to_text(config.language),
+        ChartFormat::Text => chart.to_text(&phrases),
         ChartFormat::Csv => chart.to_csv(),
         ChartFormat::Svg => {
-            shtempel::plot::svg(&chart, &config.rules, config.language).map_err(run_error)?
+            shtempel::plot::svg(&chart, &config.rules, &phrases).map_err(run_error)?
         }
         ChartFormat::Json => {
             serde_json::to_string_pretty(&chart.to_json()).unwrap_or_default() + "\n"
@@ -683,9 +685,11 @@ fn pgn(config: &Config, game: Option<&str>) -> Result<u8, Failure> {
         Some(game) => vec![game],
         None => config.games.iter().map(|g| g.id.as_str()).collect(),
     };
+    let phrases = shtempel::render::load_phrases(&config.templates, config.language)
+        .map_err(|e| usage(e.to_string()))?;
     let mut games = Vec::new();
     for id in ids {
-        games.push(load_state(config, &store, id)?.pgn(config));
+        games.push(load_state(config, &store, id)?.pgn(config, &phrases));
     }
     print!("{}", games.join("\n"));
     Ok(0)

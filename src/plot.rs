@@ -8,8 +8,8 @@ use plotters::prelude::*;
 use plotters::style::Color as _;
 use shakmaty::Color;
 
-use crate::Lang;
 use crate::chart::Chart;
+use crate::phrases::Phrases;
 use crate::rules::Rules;
 
 const WIDTH: u32 = 800;
@@ -52,8 +52,8 @@ fn staircase(rules: &Rules, moves: u32) -> Vec<(u32, u32)> {
     points
 }
 
-/// The chart of one game as an SVG document, with labels in `lang`.
-pub fn svg(chart: &Chart, rules: &Rules, lang: Lang) -> Result<String, String> {
+/// The chart of one game as an SVG document, labelled in the phrases' language.
+pub fn svg(chart: &Chart, rules: &Rules, phrases: &Phrases) -> Result<String, String> {
     let (white, white_penalties) = line(chart, Color::White);
     let (black, black_penalties) = line(chart, Color::Black);
     let step = rules.moves_per_control.max(1);
@@ -68,16 +68,14 @@ pub fn svg(chart: &Chart, rules: &Rules, lang: Lang) -> Result<String, String> {
         .max()
         .unwrap_or(0);
     let top = top + top / 10 + 1;
-    let title = match lang {
-        Lang::Ru => format!(
-            "Партия {}: {} — {}, затраченное время",
-            chart.game, chart.white, chart.black
-        ),
-        Lang::En => format!(
-            "Game {}: {} v {}, time used",
-            chart.game, chart.white, chart.black
-        ),
-    };
+    let title = phrases.fill(
+        "plot.title",
+        &[
+            ("game", &chart.game),
+            ("white", &chart.white),
+            ("black", &chart.black),
+        ],
+    );
     let err = |e: DrawingAreaErrorKind<_>| format!("plot: {e}");
     let mut out = String::new();
     {
@@ -91,24 +89,21 @@ pub fn svg(chart: &Chart, rules: &Rules, lang: Lang) -> Result<String, String> {
             .build_cartesian_2d(0..moves, 0..top)
             .map_err(err)?;
         plot.configure_mesh()
-            .x_desc(lang.pick("ходов сделано", "moves made"))
-            .y_desc(lang.pick("дней всего", "days used"))
+            .x_desc(phrases.get("plot.moves"))
+            .y_desc(phrases.get("plot.days"))
             .light_line_style(WHITE)
             .bold_line_style(RGBColor(225, 225, 225))
             .label_style(("sans-serif", 14))
             .axis_desc_style(("sans-serif", 15))
             .draw()
             .map_err(err)?;
-        let limit_name = match lang {
-            Lang::Ru => format!(
-                "лимит: {} дней на {} ходов",
-                rules.days_per_control, rules.moves_per_control
-            ),
-            Lang::En => format!(
-                "limit: {} days per {} moves",
-                rules.days_per_control, rules.moves_per_control
-            ),
-        };
+        let limit_name = phrases.fill(
+            "plot.limit",
+            &[
+                ("days", &rules.days_per_control),
+                ("moves", &rules.moves_per_control),
+            ],
+        );
         plot.draw_series(LineSeries::new(limits, LIMIT_LINE.stroke_width(2)))
             .map_err(err)?
             .label(limit_name)
@@ -117,15 +112,12 @@ pub fn svg(chart: &Chart, rules: &Rules, lang: Lang) -> Result<String, String> {
             (white, WHITE_LINE, chart.white.clone()),
             (black, BLACK_LINE, chart.black.clone()),
         ] {
-            let name = format!(
-                "{} ({})",
-                name,
-                if colour == WHITE_LINE {
-                    lang.pick("белые", "White")
-                } else {
-                    lang.pick("чёрные", "Black")
-                }
-            );
+            let side = if colour == WHITE_LINE {
+                phrases.get("names.white")
+            } else {
+                phrases.get("names.black")
+            };
+            let name = format!("{name} ({side})");
             plot.draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))
                 .map_err(err)?
                 .label(name)
@@ -138,7 +130,7 @@ pub fn svg(chart: &Chart, rules: &Rules, lang: Lang) -> Result<String, String> {
             )
             .map_err(err)?;
         }
-        let penalty_name = lang.pick("штраф", "penalty");
+        let penalty_name = phrases.get("plot.penalty");
         let penalties: Vec<Penalty> = white_penalties.into_iter().chain(black_penalties).collect();
         if !penalties.is_empty() {
             plot.draw_series(penalties.iter().map(|&(x, y, days)| {
@@ -216,7 +208,7 @@ mod tests {
     #[test]
     fn the_plot_names_the_game_and_marks_penalties_in_the_tournament_language() {
         let rules = Rules::default();
-        let en = svg(&chart(true), &rules, Lang::En).unwrap();
+        let en = svg(&chart(true), &rules, &Phrases::builtin(crate::Lang::En)).unwrap();
         assert!(en.starts_with("<svg"), "{}", &en[..60.min(en.len())]);
         assert!(en.contains("Game 7: Ivanov &lt;I.&gt; v Petrov, time used"));
         assert!(en.contains("limit: 50 days per 10 moves"));
@@ -225,7 +217,7 @@ mod tests {
             "the penalty is marked with its days"
         );
         assert!(en.contains("moves made"));
-        let ru = svg(&chart(false), &rules, Lang::Ru).unwrap();
+        let ru = svg(&chart(false), &rules, &Phrases::builtin(crate::Lang::Ru)).unwrap();
         assert!(ru.contains("Партия 7"));
         assert!(ru.contains("лимит: 50 дней на 10 ходов"));
         assert!(!ru.contains("штраф"), "no penalty, no penalty legend");

@@ -9,6 +9,7 @@ use shakmaty::Color;
 use crate::chart::{self, Chart};
 use crate::config::{Config, GameConfig, Player};
 use crate::game::Game;
+use crate::phrases::Phrases;
 use crate::rules::{DutyKey, Ledger};
 
 /// A game with everything the rules and the board need.
@@ -98,8 +99,7 @@ impl Record {
 
     /// The game as PGN: each move's dates, days and penalty in a comment, and
     /// the result. What `pgn`, the report and the arbiter's file carry.
-    pub fn pgn(&self, config: &Config) -> String {
-        let lang = config.language;
+    pub fn pgn(&self, config: &Config, phrases: &Phrases) -> String {
         let comments: Vec<Option<String>> = self
             .ledger
             .rows
@@ -107,17 +107,17 @@ impl Record {
             .map(|row| {
                 let delivered = row.delivered_on.map_or("-".to_string(), |d| d.to_string());
                 let penalty = if row.penalty > 0 {
-                    format!(", {} {}", lang.pick("штраф", "penalty"), row.penalty)
+                    format!(", {} {}", phrases.get("pgn.penalty"), row.penalty)
                 } else {
                     String::new()
                 };
                 Some(format!(
                     "{} {}, {} {delivered}, {} {}{penalty}",
-                    lang.pick("отправлен", "sent"),
+                    phrases.get("pgn.sent"),
                     row.sent_on,
-                    lang.pick("получен", "received"),
+                    phrases.get("pgn.received"),
                     row.days,
-                    lang.pick("дн.", "days"),
+                    phrases.get("pgn.days"),
                 ))
             })
             .collect();

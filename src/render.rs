@@ -15,6 +15,7 @@ use minijinja::{Environment, UndefinedBehavior};
 
 use crate::Lang;
 use crate::message::{BUILTIN_EN, BUILTIN_RU, MessageKind};
+use crate::phrases::Phrases;
 
 /// What a template reads: minijinja's own values, built directly (built as
 /// JSON and converted, a message's model cost more than its rendering:
@@ -113,10 +114,36 @@ impl std::fmt::Display for TemplateError {
 
 impl std::error::Error for TemplateError {}
 
-/// The compiled templates of one language.
+/// The compiled templates of one language, and its phrases.
 pub struct Templates {
     env: Environment<'static>,
     lang: Lang,
+    phrases: Phrases,
+}
+
+fn folder(dir: &Path, lang: Lang) -> std::path::PathBuf {
+    dir.join(match lang {
+        Lang::Ru => "ru",
+        Lang::En => "en",
+    })
+}
+
+/// The phrases of `dir/<lang>/phrases.toml` over the built-in ones (all
+/// built-in where there is no such file).
+pub fn load_phrases(dir: &Path, lang: Lang) -> Result<Phrases, TemplateError> {
+    let path = folder(dir, lang).join("phrases.toml");
+    let own = match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        Err(error) => {
+            return Err(TemplateError(format!(
+                "{}: cannot be read: {error}",
+                path.display()
+            )));
+        }
+    };
+    Phrases::parse(lang, own.as_deref())
+        .map_err(|e| TemplateError(format!("{}: {e}", path.display())))
 }
 
 /// A rendered message: its subject and its body.
@@ -140,10 +167,7 @@ impl Templates {
             .build()
             .map_err(|e| TemplateError(e.to_string()))?;
         env.set_syntax(syntax);
-        let folder = dir.join(match lang {
-            Lang::Ru => "ru",
-            Lang::En => "en",
-        });
+        let folder = folder(dir, lang);
         for name in names() {
             let path = folder.join(format!("{name}.txt"));
             let source = match std::fs::read_to_string(&path) {
@@ -161,7 +185,8 @@ impl Templates {
             env.add_template_owned(name.to_string(), source)
                 .map_err(|e| TemplateError(format!("{}: {e}", path.display())))?;
         }
-        Ok(Templates { env, lang })
+        let phrases = load_phrases(dir, lang)?;
+        Ok(Templates { env, lang, phrases })
     }
 
     /// The built-in templates only.
@@ -172,6 +197,10 @@ impl Templates {
 
     pub fn lang(&self) -> Lang {
         self.lang
+    }
+
+    pub fn phrases(&self) -> &Phrases {
+        &self.phrases
     }
 
     /// Renders template `name` with `model`.

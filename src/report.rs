@@ -10,9 +10,9 @@ use std::fmt::Write as _;
 use chrono::NaiveDate;
 use shakmaty::Color;
 
-use crate::Lang;
 use crate::chart::Chart;
 use crate::config::Config;
+use crate::phrases::Phrases;
 use crate::record::Record;
 use crate::rules::{GameResult, Status, add_days};
 
@@ -57,12 +57,12 @@ fn slug(id: &str) -> String {
         .collect()
 }
 
-fn status_name(state: &Record, lang: Lang) -> &'static str {
+fn status_name<'p>(state: &Record, phrases: &'p Phrases) -> &'p str {
     match state.ledger.status() {
-        Status::Active => lang.pick("идёт", "in play"),
-        Status::Suspended => lang.pick("приостановлена (просрочка)", "suspended (overstep)"),
-        Status::Adjudication => lang.pick("на присуждении", "for adjudication"),
-        Status::Finished => lang.pick("окончена", "finished"),
+        Status::Active => phrases.get("report.status_active"),
+        Status::Suspended => phrases.get("report.status_suspended"),
+        Status::Adjudication => phrases.get("report.status_adjudication"),
+        Status::Finished => phrases.get("report.status_finished"),
     }
 }
 
@@ -116,20 +116,24 @@ img.plot{max-width:100%;border:1px solid #ddd}
 ul.notes{color:#444}a{color:#1565c0}
 ";
 
-fn head(out: &mut String, title: &str, lang: Lang) {
+fn head(out: &mut String, title: &str, phrases: &Phrases) {
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{}</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n",
-        lang.pick("ru", "en"),
+        phrases.lang().pick("ru", "en"),
         escape(title)
     );
 }
 
 /// The site for the tournament as of `today`.
-pub fn site(config: &Config, games: &[GameReport], today: NaiveDate) -> Vec<Page> {
-    let lang = config.language;
+pub fn site(
+    config: &Config,
+    phrases: &Phrases,
+    games: &[GameReport],
+    today: NaiveDate,
+) -> Vec<Page> {
     let mut pages = vec![
         Page {
             name: "style.css".into(),
@@ -137,16 +141,16 @@ pub fn site(config: &Config, games: &[GameReport], today: NaiveDate) -> Vec<Page
         },
         Page {
             name: "index.html".into(),
-            content: index(config, games, today),
+            content: index(config, phrases, games, today),
         },
     ];
     for game in games {
         let slug = slug(game.state.id());
         pages.push(Page {
             name: format!("game-{slug}.html"),
-            content: game_page(config, game, today),
+            content: game_page(phrases, game, today),
         });
-        let plot = crate::plot::svg(&game.chart, &config.rules, lang).unwrap_or_else(|e| {
+        let plot = crate::plot::svg(&game.chart, &config.rules, phrases).unwrap_or_else(|e| {
             format!(
                 "<svg xmlns=\"http://www.w3.org/2000/svg\"><text x=\"10\" y=\"20\">{}</text></svg>",
                 escape(&e)
@@ -164,15 +168,15 @@ pub fn site(config: &Config, games: &[GameReport], today: NaiveDate) -> Vec<Page
     pages
 }
 
-fn index(config: &Config, games: &[GameReport], today: NaiveDate) -> String {
-    let lang = config.language;
+fn index(config: &Config, phrases: &Phrases, games: &[GameReport], today: NaiveDate) -> String {
+    let lang = phrases.lang();
     let mut out = String::new();
-    head(&mut out, &config.tournament_name, lang);
+    head(&mut out, &config.tournament_name, phrases);
     let _ = write!(
         out,
         "<h1>{}</h1>\n<p class=\"when\">{} {} · {} {} – {}</p>\n",
         escape(&config.tournament_name),
-        lang.pick("Положение на", "Standing on"),
+        phrases.get("report.standing_on"),
         lang.date(today),
         escape(&config.tournament_id),
         lang.date(config.start_date),
@@ -192,13 +196,13 @@ fn index(config: &Config, games: &[GameReport], today: NaiveDate) -> String {
     let _ = write!(
         out,
         "<h2>{}</h2>\n<table id=\"crosstable\">\n<tr><th>#</th><th class=\"name\">{}</th>",
-        lang.pick("Турнирная таблица", "Cross-table"),
-        lang.pick("Участник", "Player")
+        phrases.get("report.cross_table"),
+        phrases.get("report.player")
     );
     for index in 1..=players.len() {
         let _ = write!(out, "<th>{index}</th>");
     }
-    let _ = writeln!(out, "<th>{}</th></tr>", lang.pick("Очки", "Score"));
+    let _ = writeln!(out, "<th>{}</th></tr>", phrases.get("report.score"));
     for (row, player) in players.iter().enumerate() {
         let mut total = 0;
         let _ = write!(
@@ -241,17 +245,17 @@ fn index(config: &Config, games: &[GameReport], today: NaiveDate) -> String {
         out,
         "<h2>{}</h2>\n<table id=\"games\">\n<tr><th>{}</th><th class=\"name\">{}</th><th class=\"name\">{}</th>\
          <th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>\n",
-        lang.pick("Партии", "Games"),
-        lang.pick("Партия", "Game"),
-        lang.pick("Белые", "White"),
-        lang.pick("Чёрные", "Black"),
-        lang.pick("Положение", "Status"),
-        lang.pick("Результат", "Result"),
-        lang.pick("Ходов", "Moves"),
-        lang.pick("Ход за", "To move"),
-        lang.pick("Время (б/ч)", "Time (W/B)"),
-        lang.pick("Осталось дней", "Days left"),
-        lang.pick("Срок хода", "Move due by"),
+        phrases.get("report.games"),
+        phrases.get("report.game"),
+        phrases.get("report.white"),
+        phrases.get("report.black"),
+        phrases.get("report.status"),
+        phrases.get("report.result"),
+        phrases.get("report.moves"),
+        phrases.get("report.to_move"),
+        phrases.get("report.time"),
+        phrases.get("report.days_left"),
+        phrases.get("report.due"),
     );
     for game in games {
         let state = &game.state;
@@ -281,7 +285,7 @@ fn index(config: &Config, games: &[GameReport], today: NaiveDate) -> String {
             id = escape(state.id()),
             white = escape(&state.white.name),
             black = escape(&state.black.name),
-            status = status_name(state, lang),
+            status = status_name(state, phrases),
             result = result_of(state).map(result_text).unwrap_or(""),
             moves = state.board.moves().len().div_ceil(2),
             tw = totals.white,
@@ -292,32 +296,33 @@ fn index(config: &Config, games: &[GameReport], today: NaiveDate) -> String {
     out
 }
 
-fn game_page(config: &Config, game: &GameReport, today: NaiveDate) -> String {
-    let lang = config.language;
+fn game_page(phrases: &Phrases, game: &GameReport, today: NaiveDate) -> String {
+    let lang = phrases.lang();
     let state = &game.state;
     let slug = slug(state.id());
-    let title = format!(
-        "{} {}: {} – {}",
-        lang.pick("Партия", "Game"),
-        state.id(),
-        state.white.name,
-        state.black.name
+    let title = phrases.fill(
+        "report.title",
+        &[
+            ("game", &state.id()),
+            ("white", &state.white.name),
+            ("black", &state.black.name),
+        ],
     );
     let mut out = String::new();
-    head(&mut out, &title, lang);
+    head(&mut out, &title, phrases);
     let totals = state.ledger.totals();
     let _ = write!(
         out,
         "<p><a href=\"index.html\">{}</a></p>\n<h1>{}</h1>\n\
          <p class=\"when\">{} · <span id=\"result\">{}</span> · {} <span id=\"totals\">{}/{}</span> · {} {}</p>\n",
-        lang.pick("← к таблице", "← back to the table"),
+        phrases.get("report.back"),
         escape(&title),
-        status_name(state, lang),
+        status_name(state, phrases),
         result_of(state).map(result_text).unwrap_or("*"),
-        lang.pick("время", "time"),
+        phrases.get("report.time_word"),
         totals.white,
         totals.black,
-        lang.pick("на", "on"),
+        phrases.get("report.on"),
         lang.date(today),
     );
     // The moves, numbered.
@@ -331,48 +336,16 @@ fn game_page(config: &Config, game: &GameReport, today: NaiveDate) -> String {
     let _ = write!(
         out,
         "<h2>{}</h2>\n<p class=\"moves\" id=\"moves\">{}</p>\n<p><a href=\"game-{slug}.pgn\">PGN</a></p>\n",
-        lang.pick("Ходы", "Moves"),
+        phrases.get("report.moves_heading"),
         moves.trim_end()
     );
     let _ = write!(
         out,
         "<h2>{}</h2>\n<img class=\"plot\" src=\"game-{slug}.svg\" alt=\"{}\">\n",
-        lang.pick("График времени", "Time chart"),
-        lang.pick(
-            "затраченное время обоих партнёров по ходам",
-            "days used by both players, move by move"
-        ),
+        phrases.get("report.time_chart"),
+        phrases.get("report.plot_alt"),
     );
-    let headers = match lang {
-        Lang::Ru => [
-            "№",
-            "Цвет",
-            "Ход",
-            "Штемпель партнёра",
-            "Получен",
-            "Отправлен",
-            "Дошёл",
-            "Дней",
-            "Штраф",
-            "Всего",
-            "Лимит",
-            "Осталось",
-        ],
-        Lang::En => [
-            "No.",
-            "Colour",
-            "Move",
-            "Partner's postmark",
-            "Received",
-            "Sent",
-            "Delivered",
-            "Days",
-            "Penalty",
-            "Total",
-            "Limit",
-            "Left",
-        ],
-    };
+    let headers = phrases.list("report.chart_columns");
     out.push_str("<table id=\"chart\">\n<tr>");
     for header in headers {
         let _ = write!(out, "<th>{header}</th>");
@@ -386,9 +359,9 @@ fn game_page(config: &Config, game: &GameReport, today: NaiveDate) -> String {
              <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             row.number,
             if row.color == Color::White {
-                lang.pick("б", "W")
+                phrases.get("report.white_short")
             } else {
-                lang.pick("ч", "B")
+                phrases.get("report.black_short")
             },
             escape(&row.san),
             if row.conditional { "*" } else { "" },
@@ -412,7 +385,7 @@ fn game_page(config: &Config, game: &GameReport, today: NaiveDate) -> String {
         let _ = write!(
             out,
             "<h2>{}</h2>\n<ul class=\"notes\">\n",
-            lang.pick("Примечания", "Notes")
+            phrases.get("report.notes")
         );
         for note in &game.chart.notes {
             let _ = writeln!(out, "<li>{}</li>", escape(note));

@@ -24,6 +24,7 @@ use crate::config::Config;
 use crate::fault;
 use crate::mail::compose::{self, Sender};
 use crate::mail::{MailSource, Transport};
+use crate::phrases::Phrases;
 use crate::rules;
 use crate::store::{Disposition, GameRow, NewOutbox, Store, StoredLetter};
 
@@ -70,8 +71,8 @@ fn lock_path(database: &Path) -> PathBuf {
 }
 
 /// The clerk's `From:` and subject tag.
-pub fn sender(config: &Config) -> Sender {
-    let role = config.language.pick("секретарь", "clerk");
+pub fn sender(config: &Config, phrases: &Phrases) -> Sender {
+    let role = phrases.get("names.clerk");
     Sender {
         name: format!("{} ({role})", config.tournament_name),
         email: config.address.clone(),
@@ -87,7 +88,11 @@ pub fn sender(config: &Config) -> Sender {
 /// rewrote most of the index's pages (an eighth of the pages a run wrote).
 fn message_id(config: &Config, cause: &str, at: DateTime<Utc>, index: usize, kind: &str) -> String {
     let digest = Sha256::digest(format!("{cause}\n{index}\n{kind}").as_bytes());
-    let digest: String = digest.iter().take(12).map(|byte| format!("{byte:02x}")).collect();
+    let digest: String = digest
+        .iter()
+        .take(12)
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
     let domain = config.address.rsplit('@').next().unwrap_or("localhost");
     format!(
         "<{}.{digest}.{}@{domain}>",
@@ -105,7 +110,7 @@ pub fn commit(
     plan: &Plan,
     cause: &str,
 ) -> Result<Option<i64>, String> {
-    let sender = sender(config);
+    let sender = sender(config, clerk.templates.phrases());
     let at = match &plan.letter {
         Some(letter) => letter.arrived,
         None => clerk.clock.today.and_time(NaiveTime::MIN).and_utc(),

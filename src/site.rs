@@ -20,17 +20,19 @@ pub fn write(
     out: &Path,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<usize, String> {
+    let phrases = crate::render::load_phrases(&config.templates, config.language)
+        .map_err(|e| e.to_string())?;
     let mut games = Vec::with_capacity(config.games.len());
     for (index, game) in config.games.iter().enumerate() {
         let state = clerk::load(config, store, game)?;
         games.push(GameReport {
             chart: clerk::stored_chart(&state, config, store)?,
-            pgn: state.pgn(config),
+            pgn: state.pgn(config, &phrases),
             state,
         });
         progress(index + 1, config.games.len());
     }
-    let pages = report::site(config, &games, today);
+    let pages = report::site(config, &phrases, &games, today);
     let io = |what: &Path, e: std::io::Error| format!("{}: {e}", what.display());
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     for page in &pages {

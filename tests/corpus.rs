@@ -109,7 +109,7 @@ fn actual(body: &str, meta: &Value) -> Value {
     // Every error explains itself in both languages, naming its line.
     for error in &letter.errors {
         for lang in [shtempel::Lang::Ru, shtempel::Lang::En] {
-            let text = error.explain(lang);
+            let text = error.explain(&shtempel::phrases::Phrases::builtin(lang));
             assert!(text.contains(&error.line.to_string()), "{text}");
         }
     }

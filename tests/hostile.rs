@@ -8,6 +8,7 @@ use shakmaty::Color;
 use shtempel::Lang;
 use shtempel::game::Game;
 use shtempel::letter;
+use shtempel::phrases::Phrases;
 
 fn check(body: &str, origin: &str) {
     let read = letter::read(body);
@@ -18,7 +19,10 @@ fn check(body: &str, origin: &str) {
             "{origin}: error on line {} of {lines}",
             error.line
         );
-        assert!(!error.explain(Lang::Ru).is_empty() && !error.explain(Lang::En).is_empty());
+        assert!(
+            !error.explain(&Phrases::builtin(Lang::Ru)).is_empty()
+                && !error.explain(&Phrases::builtin(Lang::En)).is_empty()
+        );
     }
     for token in &read.moves {
         assert!(
@@ -30,7 +34,7 @@ fn check(body: &str, origin: &str) {
     let game = Game::from_sans(&["e4", "e5"], Vec::new()).unwrap();
     for by in [Color::White, Color::Black] {
         if let Err(refusal) = game.apply(by, &read.moves, &read.variants) {
-            assert!(!refusal.explain(Lang::Ru).is_empty());
+            assert!(!refusal.explain(&Phrases::builtin(Lang::Ru)).is_empty());
         }
     }
 }

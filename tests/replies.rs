@@ -346,7 +346,7 @@ fn misreading(letter: &Letter) -> Vec<String> {
         let errors: Vec<String> = letter
             .errors
             .iter()
-            .map(|e| e.explain(shtempel::Lang::En))
+            .map(|e| e.explain(&shtempel::phrases::Phrases::builtin(shtempel::Lang::En)))
             .collect();
         wrong.push(format!("errors {errors:?}"));
     }

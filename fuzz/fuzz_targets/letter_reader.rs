@@ -5,6 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use shakmaty::Color;
 use shtempel::Lang;
+use shtempel::phrases::Phrases;
 use shtempel::game::Game;
 use shtempel::letter;
 
@@ -14,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
     let lines = text.lines().count();
     for error in &read.errors {
         assert!(error.line >= 1 && error.line <= lines);
-        let _ = error.explain(Lang::Ru);
+        let _ = error.explain(&Phrases::builtin(Lang::Ru));
     }
     for token in &read.moves {
         assert!(token.line >= 1 && token.line <= lines);
@@ -22,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
     let game = Game::new();
     for by in [Color::White, Color::Black] {
         if let Err(refusal) = game.apply(by, &read.moves, &read.variants) {
-            let _ = refusal.explain(Lang::En);
+            let _ = refusal.explain(&Phrases::builtin(Lang::En));
         }
     }
 });

@@ -3,7 +3,6 @@
 //! chief secretary; a letter that decides nothing is answered with why.
 
 use super::{Clerk, Plan, label_moves, next_lines, recipient};
-use crate::Lang;
 use crate::letter::Letter;
 use crate::mail::mime::Mail;
 use crate::message::MessageKind;
@@ -57,19 +56,13 @@ impl Clerk<'_> {
         read: &Letter,
         plan: &mut Plan,
     ) -> Result<(), String> {
-        let lang = self.lang();
+        let phrases = self.phrases();
         let Some(ruling) = read.rulings.first() else {
-            let reason = lang.pick(
-                "в письме не найдено решение. Напишите отдельной строкой: CONFIRM N (просрочка подтверждена), REJECT N (просрочки нет) или CONTINUE N (материалы неполны, игра продолжается), где N — номер партии",
-                "no decision was found in the letter. Write on a line of its own: CONFIRM N (overstep confirmed), REJECT N (no overstep) or CONTINUE N (incomplete file, play on), N being the game",
-            );
-            return self.refuse_arbiter(None, mail, read, "no ruling found", reason.into(), plan);
+            let reason = phrases.get("reason.no_ruling").to_string();
+            return self.refuse_arbiter(None, mail, read, "no ruling found", reason, plan);
         };
         let Some(game_config) = self.config.game(&ruling.game).cloned() else {
-            let reason = match lang {
-                Lang::Ru => format!("в турнире нет партии «{}»", ruling.game),
-                Lang::En => format!("the tournament has no game \"{}\"", ruling.game),
-            };
+            let reason = phrases.fill("reason.arbiter_no_game", &[("game", &ruling.game)]);
             return self.refuse_arbiter(None, mail, read, "no such game", reason, plan);
         };
         let mut state = super::load_replaying(self.config, store, &game_config, &self.replays)?;
@@ -88,14 +81,8 @@ impl Clerk<'_> {
             self.clock.today,
         ) {
             Ok(transition) => transition,
-            Err(_) => {
-                let reason = match lang {
-                    Lang::Ru => format!("партия {} не приостановлена, решать нечего", state.id()),
-                    Lang::En => format!(
-                        "game {} is not suspended; there is nothing to decide",
-                        state.id()
-                    ),
-                };
+            Err(refusal) => {
+                let reason = self.refusal_reason(&refusal, state.id());
                 let why = "game not suspended";
                 return self.refuse_arbiter(Some(&state), mail, read, why, reason, plan);
             }
@@ -120,14 +107,7 @@ impl Clerk<'_> {
             plan.notes.push(Note {
                 ply: None,
                 kind: "credit".into(),
-                text: match lang {
-                    Lang::Ru => format!(
-                        "главный судья: просрочки нет, {excused} дн. не засчитаны игроку {offender}"
-                    ),
-                    Lang::En => {
-                        format!("chief arbiter: no overstep; {excused} days of {offender} excused")
-                    }
-                },
+                text: phrases.fill("note.credit", &[("days", &excused), ("offender", offender)]),
                 created_on: self.clock.today,
             });
         }
@@ -151,10 +131,7 @@ impl Clerk<'_> {
         plan.notes.push(Note {
             ply: None,
             kind: "decision".into(),
-            text: format!(
-                "{}: {code}",
-                lang.pick("решение главного судьи", "chief arbiter's decision")
-            ),
+            text: phrases.fill("note.decision", &[("decision", &code)]),
             created_on: self.clock.today,
         });
         plan.event(

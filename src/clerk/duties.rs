@@ -78,10 +78,9 @@ impl Clerk<'_> {
                 plan.notes.push(Note {
                     ply: Some(last),
                     kind: "repeat".into(),
-                    text: format!(
-                        "{} {moves}: {}",
-                        lang.pick("повтор", "repeat"),
-                        lang.date(today)
+                    text: self.phrases().fill(
+                        "note.repeat",
+                        &[("moves", &moves), ("date", &lang.date(today))],
                     ),
                     created_on: today,
                 });

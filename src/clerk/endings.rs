@@ -21,7 +21,7 @@ impl Clerk<'_> {
         match resign(&state.ledger, context.color) {
             Ok(transition) => self.ended_by_letter(state, context, transition, stored, plan),
             Err(refusal) => {
-                let reason = self.refusal_reason(&refusal);
+                let reason = self.refusal_reason(&refusal, state.id());
                 self.refuse(state, context, vec![reason], stored, plan)
             }
         }
@@ -41,7 +41,7 @@ impl Clerk<'_> {
             Ok(Some(transition)) => self.ended_by_letter(state, context, transition, stored, plan),
             Ok(None) => self.plan_move(store, state, context, stored, plan),
             Err(refusal) => {
-                let reason = self.refusal_reason(&refusal);
+                let reason = self.refusal_reason(&refusal, state.id());
                 self.refuse(state, context, vec![reason], stored, plan)
             }
         }

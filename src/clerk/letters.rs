@@ -8,7 +8,6 @@ use chrono::NaiveDate;
 use shakmaty::Color;
 
 use super::{Clerk, Plan, Prepared, recipient};
-use crate::Lang;
 use crate::config::{GameConfig, Player};
 use crate::letter::{self, Letter, LetterKind};
 use crate::mail::compose::{Outgoing, Recipient};
@@ -55,14 +54,11 @@ impl NamedBy {
         }
     }
 
-    fn text(self, lang: Lang) -> &'static str {
-        match (self, lang) {
-            (NamedBy::Line, Lang::Ru) => "строкой «Партия»",
-            (NamedBy::Tag, Lang::Ru) => "в метке темы",
-            (NamedBy::Subject, Lang::Ru) => "в теме",
-            (NamedBy::Line, Lang::En) => "by a line \"Game\"",
-            (NamedBy::Tag, Lang::En) => "in the subject's tag",
-            (NamedBy::Subject, Lang::En) => "in the subject",
+    fn phrase(self) -> &'static str {
+        match self {
+            NamedBy::Line => "named_by.line",
+            NamedBy::Tag => "named_by.tag",
+            NamedBy::Subject => "named_by.subject",
         }
     }
 }
@@ -223,17 +219,14 @@ impl Clerk<'_> {
             LetterKind::Protest => self.plan_protest(state, context, stored, plan),
             LetterKind::Move => self.plan_move(store, state, context, stored, plan),
             LetterKind::Ruling | LetterKind::Unknown => {
-                let lang = self.lang();
+                let phrases = self.phrases();
                 let mut reasons: Vec<String> = context
                     .read
                     .errors
                     .iter()
-                    .map(|e| e.explain(lang))
+                    .map(|e| e.explain(phrases))
                     .collect();
-                reasons.push(lang.pick(
-                    "в письме не найден ход. Напишите ход с номером, например: 12. Кf3 или 12... Кc6",
-                    "no move was found in the letter. Write the move with its number, e.g. 12. Nf3 or 12... Nc6",
-                ).to_string());
+                reasons.push(phrases.get("reason.no_move").to_string());
                 self.refuse(state, context, reasons, stored, plan)
             }
         }
@@ -252,29 +245,26 @@ impl Clerk<'_> {
         mut stored: StoredLetter,
         plan: &mut Plan,
     ) -> Result<(), String> {
-        let lang = self.lang();
+        let phrases = self.phrases();
         let sender = &player.email;
+        let named = |phrase, game: &str, by: NamedBy| {
+            phrases.fill(
+                phrase,
+                &[("game", &game), ("by", &phrases.get(by.phrase()))],
+            )
+        };
         let (why, reason) = match refused {
-            Identified::NotHis { named, by } => (
-                format!("names game {named}, which {sender} does not play"),
-                match lang {
-                    Lang::Ru => format!("в письме указана партия {named} ({}), но вы в ней не играете; ничего не изменено", by.text(lang)),
-                    Lang::En => format!("the letter names game {named} ({}), but you do not play in it; nothing was changed", by.text(lang)),
-                },
+            Identified::NotHis { named: game, by } => (
+                format!("names game {game}, which {sender} does not play"),
+                named("reason.not_his", &game, by),
             ),
-            Identified::NoSuch { named, by } => (
-                format!("names game {named}, which the tournament does not have"),
-                match lang {
-                    Lang::Ru => format!("в письме указана партия {named} ({}), но такой партии в турнире нет; ничего не изменено", by.text(lang)),
-                    Lang::En => format!("the letter names game {named} ({}), but the tournament has no such game; nothing was changed", by.text(lang)),
-                },
+            Identified::NoSuch { named: game, by } => (
+                format!("names game {game}, which the tournament does not have"),
+                named("reason.no_such_game", &game, by),
             ),
             _ => (
                 "the game could not be identified".to_string(),
-                lang.pick(
-                    "не удалось понять, к какой партии относится письмо. Укажите строку «Партия: N» или отвечайте на письмо судьи-секретаря по этой партии",
-                    "the clerk could not tell which game this letter is for. Write a line \"Game: N\", or reply to the clerk's last message of that game",
-                ).to_string(),
+                phrases.get("reason.unidentified").to_string(),
             ),
         };
         stored.disposition = Disposition::Refused;
@@ -381,14 +371,7 @@ impl Clerk<'_> {
         stored.disposition = Disposition::Ignored;
         stored.reason = format!("not verified: {why}");
         plan.event("forged", None, Some(&who.email), stored.reason.clone());
-        let reason = match self.lang() {
-            Lang::Ru => format!(
-                "секретарь не может убедиться, что письмо отправлено вами ({why}); ничего не изменено. Если письмо ваше, проверьте настройки почты или секретное слово"
-            ),
-            Lang::En => format!(
-                "the clerk cannot verify that this letter comes from you ({why}); nothing was changed. If you sent it, check your mail settings or your secret word"
-            ),
-        };
+        let reason = self.phrases().fill("reason.forged", &[("why", &why)]);
         plan.messages.push(self.refusal(
             who,
             vec![reason],
@@ -427,18 +410,13 @@ impl Clerk<'_> {
         else {
             return Ok(());
         };
-        let reason = match self.lang() {
-            Lang::Ru => format!(
-                "письмо слишком большое ({} КБ, предел {} КБ) и не прочитано. Пришлите ход обычным текстом, без вложений",
-                envelope.raw.len() / 1024,
-                limit / 1024
-            ),
-            Lang::En => format!(
-                "the letter is too large ({} KB, the limit is {} KB) and was not read. Send the move as plain text, without attachments",
-                envelope.raw.len() / 1024,
-                limit / 1024
-            ),
-        };
+        let reason = self.phrases().fill(
+            "reason.too_large",
+            &[
+                ("size", &(envelope.raw.len() / 1024)),
+                ("limit", &(limit / 1024)),
+            ],
+        );
         plan.messages.push(self.refusal(
             recipient(player),
             vec![reason],
@@ -517,36 +495,21 @@ impl Clerk<'_> {
     }
 
     /// The words of a rules' refusal, for the player.
-    pub(super) fn refusal_reason(&self, refusal: &rules::Refusal) -> String {
-        let lang = self.lang();
+    pub(super) fn refusal_reason(&self, refusal: &rules::Refusal, game: &str) -> String {
+        let phrases = self.phrases();
         match refusal {
             rules::Refusal::GameOver(outcome) => {
-                let result = outcome.result.pgn();
-                match lang {
-                    Lang::Ru => format!("партия окончена ({result}), ходы больше не принимаются"),
-                    Lang::En => format!("the game is over ({result}); no more moves are taken"),
-                }
+                phrases.fill("reason.game_over", &[("result", &outcome.result.pgn())])
             }
-            rules::Refusal::PastEndDate => lang.pick(
-                "срок игры истёк, партия передана на присуждение; отвечать не нужно, кроме согласия на ничью или признания поражения (10.3.2)",
-                "the game's end date has passed and it is with the arbiter for adjudication; no answer is needed except to accept a draw or to resign (10.3.2)",
-            ).to_string(),
-            rules::Refusal::Suspended => lang.pick(
-                "партия приостановлена до решения главного судьи по просрочке времени; ход не принят",
-                "the game is suspended until the chief arbiter decides on the overstep; the move is not taken",
-            ).to_string(),
-            rules::Refusal::NoDrawOffered => lang.pick(
-                "ваш партнёр не предлагал ничью, принимать нечего",
-                "your partner has not offered a draw, so there is none to accept",
-            ).to_string(),
-            rules::Refusal::NoOverstep | rules::Refusal::NotTheOffender => lang.pick(
-                "протест принимается только от игрока, которому объявлена просрочка времени",
-                "a protest is taken only from the player whose overstep was declared",
-            ).to_string(),
-            rules::Refusal::NotSuspended => lang.pick(
-                "партия не приостановлена, решать нечего",
-                "the game is not suspended; there is nothing to decide",
-            ).to_string(),
+            rules::Refusal::PastEndDate => phrases.get("reason.past_end_date").to_string(),
+            rules::Refusal::Suspended => phrases.get("reason.suspended").to_string(),
+            rules::Refusal::NoDrawOffered => phrases.get("reason.no_draw_offered").to_string(),
+            rules::Refusal::NoOverstep | rules::Refusal::NotTheOffender => {
+                phrases.get("reason.not_offender").to_string()
+            }
+            rules::Refusal::NotSuspended => {
+                phrases.fill("reason.not_suspended", &[("game", &game)])
+            }
         }
     }
 }

@@ -176,6 +176,10 @@ impl<'a> Clerk<'a> {
         self.config.language
     }
 
+    fn phrases(&self) -> &crate::phrases::Phrases {
+        self.templates.phrases()
+    }
+
     fn date(&self, date: NaiveDate) -> String {
         self.lang().date(date)
     }
@@ -227,23 +231,19 @@ impl<'a> Clerk<'a> {
     }
 
     /// The arbiter's or secretary's recipient.
-    fn official(&self, email: &str, ru: &str, en: &str) -> Recipient {
+    fn official(&self, email: &str, title: &str) -> Recipient {
         Recipient {
-            name: self.lang().pick(ru, en).to_string(),
+            name: self.phrases().get(title).to_string(),
             email: email.to_string(),
         }
     }
 
     pub fn arbiter(&self) -> Recipient {
-        self.official(&self.config.chief_arbiter, "Главный судья", "Chief arbiter")
+        self.official(&self.config.chief_arbiter, "names.chief_arbiter")
     }
 
     pub fn secretary(&self) -> Recipient {
-        self.official(
-            &self.config.chief_secretary,
-            "Главный секретарь",
-            "Chief secretary",
-        )
+        self.official(&self.config.chief_secretary, "names.chief_secretary")
     }
 
     /// Plans what to do with one letter. Never writes anything.

@@ -6,14 +6,15 @@ use chrono::NaiveDate;
 use shakmaty::Color;
 
 use super::{Clerk, letters::GameNote};
+use crate::color_name;
 use crate::config::Config;
 use crate::game::ply_label;
 use crate::letter::Letter;
 use crate::model;
+use crate::phrases::Phrases;
 use crate::record::Record;
 use crate::render::Model;
 use crate::rules::{self, Correction, DateItem, Item};
-use crate::{Lang, color_name};
 
 /// An item's name as templates know it.
 pub fn item_name(item: Item) -> &'static str {
@@ -87,37 +88,14 @@ pub fn next_lines(
 }
 
 /// The name of an item in the player's language.
-pub fn item_label(item: Item, lang: Lang) -> &'static str {
-    match (item, lang) {
-        (Item::Date(DateItem::PartnerPostmark), Lang::Ru) => {
-            "дата отправки хода партнёром (штемпель)"
-        }
-        (Item::Date(DateItem::Received), Lang::Ru) => "дата получения хода",
-        (Item::Date(DateItem::Sent), Lang::Ru) => "дата отправки ответа",
-        (Item::Fraction, Lang::Ru) => "затраченное время (дробь)",
-        (Item::Previous(DateItem::PartnerPostmark), Lang::Ru) => {
-            "штемпель партнёра предыдущего письма"
-        }
-        (Item::Previous(DateItem::Received), Lang::Ru) => "дата получения из предыдущего письма",
-        (Item::Previous(DateItem::Sent), Lang::Ru) => "дата отправки предыдущего письма",
-        (Item::Date(DateItem::PartnerPostmark), Lang::En) => {
-            "the partner's sending date (postmark)"
-        }
-        (Item::Date(DateItem::Received), Lang::En) => "the date you received the move",
-        (Item::Date(DateItem::Sent), Lang::En) => "the date you send your reply",
-        (Item::Fraction, Lang::En) => "the time used (fraction)",
-        (Item::Previous(DateItem::PartnerPostmark), Lang::En) => {
-            "the partner's postmark of your previous letter"
-        }
-        (Item::Previous(DateItem::Received), Lang::En) => {
-            "the received date of your previous letter"
-        }
-        (Item::Previous(DateItem::Sent), Lang::En) => "the sending date of your previous letter",
-    }
+pub fn item_label(item: Item, phrases: &Phrases) -> String {
+    phrases
+        .get(&format!("item.{}", item_name(item)))
+        .to_string()
 }
 
 /// A correction in one line of plain words.
-pub fn correction_text(correction: &Correction, lang: Lang) -> String {
+pub fn correction_text(correction: &Correction, phrases: &Phrases) -> String {
     match correction {
         Correction::Date {
             item,
@@ -125,24 +103,21 @@ pub fn correction_text(correction: &Correction, lang: Lang) -> String {
             actual,
             effect_days,
         } => {
-            let effect = effect_days.filter(|d| *d != 0).map(|d| match lang {
-                Lang::Ru => format!(": {d:+} дн."),
-                Lang::En => format!(": {d:+} days"),
-            });
-            match lang {
-                Lang::Ru => format!(
-                    "{}: {}, а не {}{}",
-                    item_label(*item, lang),
-                    lang.date(*actual),
-                    lang.date(*stated),
-                    effect.unwrap_or_default()
+            let item = item_label(*item, phrases);
+            let (actual, stated) = (phrases.date(*actual), phrases.date(*stated));
+            match effect_days.filter(|d| *d != 0) {
+                Some(days) => phrases.fill(
+                    "correction.date_effect",
+                    &[
+                        ("item", &item),
+                        ("actual", &actual),
+                        ("stated", &stated),
+                        ("days", &format!("{days:+}")),
+                    ],
                 ),
-                Lang::En => format!(
-                    "{}: {}, not {}{}",
-                    item_label(*item, lang),
-                    lang.date(*actual),
-                    lang.date(*stated),
-                    effect.unwrap_or_default()
+                None => phrases.fill(
+                    "correction.date",
+                    &[("item", &item), ("actual", &actual), ("stated", &stated)],
                 ),
             }
         }
@@ -150,16 +125,17 @@ pub fn correction_text(correction: &Correction, lang: Lang) -> String {
             player,
             stated,
             actual,
-        } => match (lang, player) {
-            (Lang::Ru, Color::White) => format!("время белых {actual}, а не {stated}"),
-            (Lang::Ru, Color::Black) => format!("время чёрных {actual}, а не {stated}"),
-            (Lang::En, Color::White) => format!("White's total is {actual}, not {stated}"),
-            (Lang::En, Color::Black) => format!("Black's total is {actual}, not {stated}"),
-        },
+        } => {
+            let name = match player {
+                Color::White => "correction.white_total",
+                Color::Black => "correction.black_total",
+            };
+            phrases.fill(name, &[("actual", actual), ("stated", stated)])
+        }
     }
 }
 
-pub fn correction_model(correction: &Correction, lang: Lang) -> Model {
+pub fn correction_model(correction: &Correction, phrases: &Phrases) -> Model {
     let (item, stated, actual, effect) = match correction {
         Correction::Date {
             item,
@@ -168,8 +144,8 @@ pub fn correction_model(correction: &Correction, lang: Lang) -> Model {
             effect_days,
         } => (
             item_name(*item).to_string(),
-            lang.date(*stated),
-            lang.date(*actual),
+            phrases.date(*stated),
+            phrases.date(*actual),
             *effect_days,
         ),
         Correction::Total {
@@ -188,7 +164,7 @@ pub fn correction_model(correction: &Correction, lang: Lang) -> Model {
         "stated" => stated,
         "actual" => actual,
         "effect" => effect,
-        "text" => correction_text(correction, lang),
+        "text" => correction_text(correction, phrases),
     }
 }
 
@@ -241,7 +217,7 @@ impl Clerk<'_> {
                 "by" => note.by.code(),
                 "other" => note.other.as_str(),
             }),
-            "errors" => read.errors.iter().map(|e| e.explain_with(lang, fraction)).collect::<Vec<_>>(),
+            "errors" => read.errors.iter().map(|e| e.explain_with(self.phrases(), fraction)).collect::<Vec<_>>(),
         }
     }
 }

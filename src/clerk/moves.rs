@@ -29,11 +29,10 @@ impl Clerk<'_> {
         stored: &mut StoredLetter,
         plan: &mut Plan,
     ) -> Result<(), String> {
-        let lang = self.lang();
         let color = context.color;
         let read = context.read;
         if let Err(refusal) = admit_move(&state.ledger, color) {
-            let reason = self.refusal_reason(&refusal);
+            let reason = self.refusal_reason(&refusal, state.id());
             return self.refuse(state, context, vec![reason], stored, plan);
         }
         let move_errors: Vec<String> = read
@@ -47,7 +46,7 @@ impl Clerk<'_> {
                         | ReadErrorKind::EmptyVariant
                 )
             })
-            .map(|e| e.explain(lang))
+            .map(|e| e.explain(self.phrases()))
             .collect();
         if !move_errors.is_empty() {
             return self.refuse(state, context, move_errors, stored, plan);
@@ -55,7 +54,8 @@ impl Clerk<'_> {
         let applied = match state.board.apply(color, &read.moves, &read.variants) {
             Ok(applied) => applied,
             Err(refusal) => {
-                return self.refuse(state, context, vec![refusal.explain(lang)], stored, plan);
+                let reason = refusal.explain(self.phrases());
+                return self.refuse(state, context, vec![reason], stored, plan);
             }
         };
         let partner = state.player(!color);
@@ -187,45 +187,46 @@ impl Clerk<'_> {
         own_last: usize,
         moves: &str,
     ) -> Vec<Note> {
-        let lang = self.lang();
-        let mut notes = Vec::new();
+        let phrases = self.phrases();
+        let note = |ply, kind: &str, text| Note {
+            ply: Some(ply),
+            kind: kind.into(),
+            text,
+            created_on: self.clock.today,
+        };
         let labels = |missing: &[Item]| {
             missing
                 .iter()
-                .map(|i| item_label(*i, lang))
+                .map(|i| item_label(*i, phrases))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        let mut notes = Vec::new();
         for correction in &verdict.corrections {
-            notes.push(Note {
-                ply: Some(own_last),
-                kind: "correction".into(),
-                text: format!("{moves}: {}", correction_text(correction, lang)),
-                created_on: self.clock.today,
-            });
+            let text = phrases.fill(
+                "note.correction",
+                &[
+                    ("moves", &moves),
+                    ("correction", &correction_text(correction, phrases)),
+                ],
+            );
+            notes.push(note(own_last, "correction", text));
         }
         match &verdict.omission {
-            Some(Omission::Warning { missing }) => notes.push(Note {
-                ply: Some(first_ply),
-                kind: "warning".into(),
-                text: format!(
-                    "{moves}: {} {}",
-                    lang.pick("не указано:", "missing:"),
-                    labels(missing)
-                ),
-                created_on: self.clock.today,
-            }),
-            Some(Omission::Penalty { missing, days }) => notes.push(Note {
-                ply: Some(first_ply),
-                kind: "penalty".into(),
-                text: format!(
-                    "{moves}: {} {} ({})",
-                    lang.pick("штраф, дней:", "penalty days:"),
-                    days,
-                    labels(missing)
-                ),
-                created_on: self.clock.today,
-            }),
+            Some(Omission::Warning { missing }) => {
+                let missing = labels(missing);
+                let text =
+                    phrases.fill("note.warning", &[("moves", &moves), ("missing", &missing)]);
+                notes.push(note(first_ply, "warning", text));
+            }
+            Some(Omission::Penalty { missing, days }) => {
+                let missing = labels(missing);
+                let text = phrases.fill(
+                    "note.penalty",
+                    &[("moves", &moves), ("days", days), ("missing", &missing)],
+                );
+                notes.push(note(first_ply, "penalty", text));
+            }
             None => {}
         }
         notes
@@ -243,7 +244,6 @@ impl Clerk<'_> {
         conditional: Option<String>,
         partner_direct: bool,
     ) -> Result<Outgoing, String> {
-        let lang = self.lang();
         let color = context.color;
         let kind = match &verdict.omission {
             Some(Omission::Penalty { .. }) => MessageKind::Penalty,
@@ -254,7 +254,7 @@ impl Clerk<'_> {
         let corrections: Vec<Model> = verdict
             .corrections
             .iter()
-            .map(|c| correction_model(c, lang))
+            .map(|c| correction_model(c, self.phrases()))
             .collect();
         let missing: Vec<&str> = verdict
             .omission

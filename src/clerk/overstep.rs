@@ -5,7 +5,6 @@
 
 use super::letters::LetterContext;
 use super::{Clerk, Plan, load::stored_chart, recipient};
-use crate::Lang;
 use crate::mail::compose::{Attachment, Outgoing};
 use crate::mail::filing::filed_letter;
 use crate::message::MessageKind;
@@ -50,44 +49,19 @@ impl Clerk<'_> {
             .chain(plan.notes.iter().map(|n| n.text.clone()))
             .collect();
         let chart = state.chart(self.config, notes);
-        let computation = match lang {
-            Lang::Ru => format!(
-                "Ходов сделано{}: {}; лимит {} дн.; затрачено {} дн.{}: {} > {}.",
-                if by_silence {
-                    " (с учётом хода, который нужно сделать)"
-                } else {
-                    ""
-                },
-                overstep.moves,
-                overstep.limit,
-                overstep.total,
-                if by_silence {
-                    " (с учётом дней без ответа по сегодня)"
-                } else {
-                    ""
-                },
-                overstep.total,
-                overstep.limit
-            ),
-            Lang::En => format!(
-                "Moves made{}: {}; limit {} days; days used{}: {} > {}.",
-                if by_silence {
-                    " (counting the move owed)"
-                } else {
-                    ""
-                },
-                overstep.moves,
-                overstep.limit,
-                if by_silence {
-                    " (counting the days without an answer up to today)"
-                } else {
-                    ""
-                },
-                overstep.total,
-                overstep.limit
-            ),
-        };
-        let chart_text = chart.to_text(lang);
+        let computation = self.phrases().fill(
+            if by_silence {
+                "overstep.computation_silence"
+            } else {
+                "overstep.computation"
+            },
+            &[
+                ("moves", &overstep.moves),
+                ("limit", &overstep.limit),
+                ("total", &overstep.total),
+            ],
+        );
+        let chart_text = chart.to_text(self.phrases());
         let common = model! {
             "offender" => state.player(offender).name.as_str(),
             "claimant" => state.player(claimant).name.as_str(),
@@ -139,7 +113,7 @@ impl Clerk<'_> {
             attachments.push(filed_letter(name, &raw, secret.as_deref()));
         }
         // The game as `shtempel pgn` gives it: dates, days and penalties.
-        let pgn = state.pgn(self.config);
+        let pgn = state.pgn(self.config, self.phrases());
         let names: Vec<String> = attachments.iter().map(|a| a.name.clone()).collect();
         let file_model = merged(
             model! {
@@ -188,11 +162,9 @@ impl Clerk<'_> {
         plan.notes.push(Note {
             ply: declared.last_move.as_ref().map(|(_, ply)| *ply),
             kind: "overstep".into(),
-            text: format!(
-                "{}: {}",
-                lang.pick("просрочка времени", "time overstepped"),
-                computation
-            ),
+            text: self
+                .phrases()
+                .fill("note.overstep", &[("computation", &computation)]),
             created_on: self.clock.today,
         });
         let detail = format!(
@@ -215,7 +187,7 @@ impl Clerk<'_> {
         Ok(Attachment {
             name: format!("chart-{}.svg", chart.game),
             content_type: "image/svg+xml".into(),
-            bytes: crate::plot::svg(chart, &self.config.rules, self.lang())?.into_bytes(),
+            bytes: crate::plot::svg(chart, &self.config.rules, self.phrases())?.into_bytes(),
         })
     }
 

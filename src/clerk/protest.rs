@@ -28,7 +28,7 @@ impl Clerk<'_> {
         ) {
             Ok(transition) => transition,
             Err(refusal) => {
-                let reason = self.refusal_reason(&refusal);
+                let reason = self.refusal_reason(&refusal, state.id());
                 return self.refuse(state, context, vec![reason], stored, plan);
             }
         };
@@ -73,11 +73,9 @@ impl Clerk<'_> {
         plan.notes.push(Note {
             ply: None,
             kind: "protest".into(),
-            text: format!(
-                "{} {}",
-                lang.pick("протест получен", "protest received"),
-                lang.date(context.postmark)
-            ),
+            text: self
+                .phrases()
+                .fill("note.protest", &[("date", &lang.date(context.postmark))]),
             created_on: self.clock.today,
         });
         plan.event(

@@ -20,7 +20,7 @@ use shakmaty::Color;
 pub use dates::{DateOrder, DateReading, WrittenDate};
 pub use notation::MoveText;
 
-use crate::Lang;
+use crate::phrases::Phrases;
 pub use crate::rules::Decision;
 use crate::rules::{Fraction, Stated, StatedDates};
 
@@ -192,96 +192,56 @@ impl ReadError {
     }
 
     /// What is wrong and how to write it, in plain words for the player.
-    pub fn explain(&self, lang: Lang) -> String {
-        self.explain_with(lang, None)
+    pub fn explain(&self, phrases: &Phrases) -> String {
+        self.explain_with(phrases, None)
     }
 
     /// The same, with the fraction the player should have written, where it is
     /// known, as the example of a fraction (never numbers of nobody's game).
-    pub fn explain_with(&self, lang: Lang, fraction: Option<Fraction>) -> String {
-        let line = self.line;
-        let text = &self.text;
+    pub fn explain_with(&self, phrases: &Phrases, fraction: Option<Fraction>) -> String {
         let what = match &self.kind {
-            ReadErrorKind::NotAMove { word } => match lang {
-                Lang::Ru => format!(
-                    "«{word}» не читается как ход. Пишите ходы так: 2. Кf3, 2. Nf3, 2. g1-f3 или 2. 7163"
-                ),
-                Lang::En => format!(
-                    "\"{word}\" is not a move. Write moves like 2. Nf3, 2. Кf3, 2. g1-f3 or 2. 7163"
-                ),
-            },
-            ReadErrorKind::MoveNumber { number } => match lang {
-                Lang::Ru => format!("номер хода {number} невозможен"),
-                Lang::En => format!("move number {number} is impossible"),
-            },
-            ReadErrorKind::BadDate { written } => match lang {
-                Lang::Ru => {
-                    format!("«{written}» не дата. Пишите даты так: 07.11.2026 или 7 ноября 2026")
-                }
-                Lang::En => format!(
-                    "\"{written}\" is not a date. Write dates like 2026-11-07 or 7 Nov 2026"
-                ),
-            },
+            ReadErrorKind::NotAMove { word } => phrases.fill("error.not_a_move", &[("word", word)]),
+            ReadErrorKind::MoveNumber { number } => {
+                phrases.fill("error.move_number", &[("number", number)])
+            }
+            ReadErrorKind::BadDate { written } => {
+                phrases.fill("error.bad_date", &[("written", written)])
+            }
             ReadErrorKind::AmbiguousDate {
                 written,
                 read,
                 other,
-            } => {
-                let (read_ru, other_ru) = (read.format("%d.%m.%Y"), other.format("%d.%m.%Y"));
-                let (read_en, other_en) = (read.format("%-d %b %Y"), other.format("%-d %b %Y"));
-                match lang {
-                    Lang::Ru => format!(
-                        "«{written}» можно прочитать и как {read_ru}, и как {other_ru}, поэтому дата не принята. Пишите месяц словом или в порядке день.месяц.год: {other_ru} или {}",
-                        other.format("%-d.%m.%Y")
-                    ),
-                    Lang::En => format!(
-                        "\"{written}\" can be read as {read_en} or as {other_en}, so it was not taken as either. Write the month as a word or the year first: {other_en} or {}",
-                        other.format("%Y-%m-%d")
-                    ),
+            } => phrases.fill(
+                "error.ambiguous_date",
+                &[
+                    ("written", written),
+                    ("read", &phrases.date(*read)),
+                    ("other", &phrases.date(*other)),
+                    ("other_short", &other.format("%-d.%m.%Y")),
+                    ("read_words", &read.format("%-d %b %Y")),
+                    ("other_words", &other.format("%-d %b %Y")),
+                    ("other_iso", &other.format("%Y-%m-%d")),
+                ],
+            ),
+            ReadErrorKind::DateCount { found, expected } => phrases.fill(
+                "error.date_count",
+                &[("found", found), ("expected", expected)],
+            ),
+            ReadErrorKind::BadFraction => match fraction {
+                Some(fraction) => {
+                    phrases.fill("error.bad_fraction_own", &[("fraction", &fraction)])
                 }
+                None => phrases.get("error.bad_fraction").to_string(),
+            },
+            ReadErrorKind::FractionOutOfRange { written } => {
+                phrases.fill("error.fraction_out_of_range", &[("written", written)])
             }
-            ReadErrorKind::DateCount { found, expected } => match lang {
-                Lang::Ru => format!(
-                    "найдено дат: {found}, нужно {expected}: штемпель партнёра, дата получения, дата отправки"
-                ),
-                Lang::En => format!(
-                    "{found} date(s) found, {expected} expected: partner's postmark, received, sent"
-                ),
-            },
-            ReadErrorKind::BadFraction => match (lang, fraction) {
-                (Lang::Ru, Some(fraction)) => format!(
-                    "время не читается. Пишите дробью, дни белых/дни чёрных; в этом письме: Время: {fraction}"
-                ),
-                (Lang::Ru, None) => {
-                    "время не читается. Пишите дробью: Время: дни белых/дни чёрных".to_string()
-                }
-                (Lang::En, Some(fraction)) => format!(
-                    "the time cannot be read. Write a fraction, White's days/Black's days; in this letter: Time: {fraction}"
-                ),
-                (Lang::En, None) => {
-                    "the time cannot be read. Write a fraction: Time: White's days/Black's days"
-                        .to_string()
-                }
-            },
-            ReadErrorKind::FractionOutOfRange { written } => match lang {
-                Lang::Ru => {
-                    format!("время «{written}» невозможно: нужны два неотрицательных числа дней")
-                }
-                Lang::En => format!(
-                    "the time \"{written}\" is impossible: two non-negative numbers of days expected"
-                ),
-            },
-            ReadErrorKind::EmptyVariant => lang
-                .pick(
-                    "в условном варианте нет ходов. Пишите так: если 2... Кc6 3. Сb5",
-                    "the conditional variant has no moves. Write it like: if 2... Nc6 3. Bb5",
-                )
-                .to_string(),
+            ReadErrorKind::EmptyVariant => phrases.get("error.empty_variant").to_string(),
         };
-        match lang {
-            Lang::Ru => format!("строка {line} «{text}»: {what}"),
-            Lang::En => format!("line {line} \"{text}\": {what}"),
-        }
+        phrases.fill(
+            "error.at_line",
+            &[("line", &self.line), ("text", &self.text), ("what", &what)],
+        )
     }
 }
 
@@ -973,12 +933,13 @@ mod tests {
             panic!("{:?}", letter.errors);
         };
         let own = Fraction { white: 9, black: 4 };
-        for lang in [Lang::Ru, Lang::En] {
+        for lang in [crate::Lang::Ru, crate::Lang::En] {
+            let phrases = Phrases::builtin(lang);
             assert!(
-                !error.explain(lang).contains("7/4"),
+                !error.explain(&phrases).contains("7/4"),
                 "no numbers of nobody's game"
             );
-            assert!(error.explain_with(lang, Some(own)).contains(": 9/4"));
+            assert!(error.explain_with(&phrases, Some(own)).contains(": 9/4"));
         }
         // Prose that merely holds the word is no time line.
         for prose in [
@@ -1010,7 +971,8 @@ mod tests {
             letter.errors[0].kind,
             ReadErrorKind::NotAMove { word: "Zz9".into() }
         );
-        assert!(letter.errors[0].explain(Lang::En).contains("line 2"));
+        let phrases = Phrases::builtin(crate::Lang::En);
+        assert!(letter.errors[0].explain(&phrases).contains("line 2"));
     }
 
     #[test]

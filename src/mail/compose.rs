@@ -308,7 +308,10 @@ mod tests {
             let raw = build(&out, &sender, "<m@example.org>", DateTime::UNIX_EPOCH).unwrap();
             let text = String::from_utf8(raw.clone()).unwrap();
             for line in text.split("\r\n") {
-                assert!(!line.contains(['\r', '\n']), "case {case}: a bare line end in {line:?}");
+                assert!(
+                    !line.contains(['\r', '\n']),
+                    "case {case}: a bare line end in {line:?}"
+                );
                 assert!(line.len() <= 998, "case {case}: a line over RFC 5322's 998");
             }
             let parsed = mail_parser::MessageParser::default().parse(&raw).unwrap();
@@ -326,7 +329,11 @@ mod tests {
                 "case {case}"
             );
             let to = parsed.to().and_then(|to| to.first()).unwrap();
-            assert_eq!(clean(to.name().unwrap_or("")), clean(&out.to[0].name), "case {case}");
+            assert_eq!(
+                clean(to.name().unwrap_or("")),
+                clean(&out.to[0].name),
+                "case {case}"
+            );
             assert_eq!(to.address(), Some("petrov@example.org"), "case {case}");
             let body = parsed.body_text(0).unwrap().replace("\r\n", "\n");
             let sent = out.body.replace("\r\n", "\n").replace('\r', "\n");

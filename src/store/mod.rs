@@ -1316,7 +1316,10 @@ mod tests {
             assert_eq!(date_from(&day_text(day)).unwrap(), day);
             day += chrono::Duration::days(3);
         }
-        assert_eq!(day_text(NaiveDate::from_ymd_opt(2026, 3, 9).unwrap()), "2026-03-09");
+        assert_eq!(
+            day_text(NaiveDate::from_ymd_opt(2026, 3, 9).unwrap()),
+            "2026-03-09"
+        );
     }
 
     #[test]
