@@ -1,0 +1,278 @@
+//! The tournament's TOML file (contract.md 2): read as a raw table
+//! ([`raw`]), then checked and resolved into a [`Config`] table by table
+//! ([`parse`]). Every error names the file, the key and the fix.
+
+mod parse;
+mod raw;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use chrono::NaiveDate;
+use chrono_tz::Tz;
+use serde::Deserialize;
+
+pub use self::parse::checked_address;
+use crate::Lang;
+use crate::letter::{DateOrder, DateReading};
+use crate::rules::Rules;
+
+/// A configuration problem: where it is and how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    pub file: PathBuf,
+    pub key: String,
+    pub problem: String,
+    pub fix: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.file.display(), self.key, self.problem)?;
+        if !self.fix.is_empty() {
+            write!(f, "; {}", self.fix)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Bounds on what the clerk reads and writes, against floods and bombs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Replies to one address a day; then one notice, then silence.
+    pub max_replies_per_day: u32,
+    /// A larger letter is not read: its sender gets a short notice.
+    pub max_letter_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_replies_per_day: 10,
+            max_letter_bytes: 1024 * 1024,
+        }
+    }
+}
+
+/// What a letter must prove about its sender.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Require {
+    /// Nothing beyond the From: address (and the player's secret, if he has one).
+    None,
+    /// `dkim=pass` for the sender's domain, from our own server's Authentication-Results.
+    Dkim,
+    /// `spf=pass` for the sender's domain, likewise.
+    Spf,
+}
+
+/// How far the clerk trusts the From: line (contract: `[security]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Security {
+    /// The authserv-id of our own server: only its Authentication-Results count.
+    pub trusted_authserv_id: Option<String>,
+    pub require: Require,
+}
+
+/// How a mail connection is secured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tls {
+    Tls,
+    StartTls,
+    None,
+}
+
+/// A server login (IMAP or SMTP); the password stays in the environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Server {
+    pub host: String,
+    pub port: u16,
+    pub tls: Tls,
+    pub username: String,
+    pub password_env: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Maildir {
+        path: PathBuf,
+    },
+    Imap {
+        server: Server,
+        mailbox: String,
+        processed_mailbox: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Transport {
+    File { path: PathBuf },
+    Smtp { server: Server },
+    Sendmail { command: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Player {
+    pub id: String,
+    pub name: String,
+    /// Lower-case address.
+    pub email: String,
+    pub start_sheet_received: Option<NaiveDate>,
+    /// A word his letters must carry on a `Secret:` line; never echoed.
+    pub secret: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameConfig {
+    pub id: String,
+    pub white: String,
+    pub black: String,
+}
+
+/// The checked configuration of one tournament.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub file: PathBuf,
+    pub tournament_id: String,
+    pub tournament_name: String,
+    pub start_date: NaiveDate,
+    pub end_date: NaiveDate,
+    pub timezone: Tz,
+    pub language: Lang,
+    /// How the players write slashed dates (`07/11/2026`).
+    pub date_order: DateOrder,
+    pub rules: Rules,
+    /// The clerk's own address, lower case.
+    pub address: String,
+    pub database: PathBuf,
+    pub templates: PathBuf,
+    pub chief_arbiter: String,
+    pub chief_secretary: String,
+    pub source: Source,
+    pub transport: Transport,
+    pub players: Vec<Player>,
+    pub games: Vec<GameConfig>,
+    pub limits: Limits,
+    pub security: Security,
+    /// The folder of the report site `poll` refreshes, if any.
+    pub report_out: Option<PathBuf>,
+    /// Where each player and game is in the lists: every letter looks its
+    /// sender and game up, and a federation has thousands of both. Built at
+    /// the first lookup: a run with no mail makes none.
+    index: OnceLock<Index>,
+}
+
+/// Positions in `Config::players` and `Config::games`; each lookup checks
+/// what it finds, so a list changed after loading is still searched right.
+#[derive(Debug, Clone, Default)]
+struct Index {
+    player_by_id: HashMap<String, usize>,
+    player_by_email: HashMap<String, usize>,
+    game_by_id: HashMap<String, usize>,
+    games_of_player: HashMap<String, Vec<usize>>,
+    games: usize,
+}
+
+/// The item at the index's position `at` if it is the one sought, else the
+/// first that is (a list changed after loading).
+fn look_up<'a, T>(list: &'a [T], at: Option<&usize>, is: impl Fn(&T) -> bool) -> Option<&'a T> {
+    match at.and_then(|&at| list.get(at)).filter(|item| is(item)) {
+        Some(item) => Some(item),
+        None => list.iter().find(|item| is(item)),
+    }
+}
+
+impl Index {
+    fn new(players: &[Player], games: &[GameConfig]) -> Index {
+        let mut index = Index {
+            games: games.len(),
+            ..Index::default()
+        };
+        for (at, player) in players.iter().enumerate() {
+            index.player_by_id.entry(player.id.clone()).or_insert(at);
+            index
+                .player_by_email
+                .entry(player.email.clone())
+                .or_insert(at);
+        }
+        for (at, game) in games.iter().enumerate() {
+            index.game_by_id.entry(game.id.clone()).or_insert(at);
+            for player in [&game.white, &game.black] {
+                let mine = index.games_of_player.entry(player.clone()).or_default();
+                if mine.last() != Some(&at) {
+                    mine.push(at);
+                }
+            }
+        }
+        index
+    }
+}
+
+impl Config {
+    /// How the tournament's letters state dates: its order of slashed dates,
+    /// and the postmark of the letter at hand where it is known.
+    pub fn date_reading(&self, postmark: Option<NaiveDate>) -> DateReading {
+        DateReading {
+            order: self.date_order,
+            postmark,
+        }
+    }
+
+    /// Reads and checks the file.
+    pub fn load(file: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(file).map_err(|error| ConfigError {
+            file: file.to_path_buf(),
+            key: "(file)".into(),
+            problem: format!("cannot be read: {error}"),
+            fix: "give the path of the tournament's TOML file with --config (see config.example.toml)".into(),
+        })?;
+        Config::parse(file, &text)
+    }
+
+    fn index(&self) -> &Index {
+        self.index
+            .get_or_init(|| Index::new(&self.players, &self.games))
+    }
+
+    pub fn player(&self, id: &str) -> Option<&Player> {
+        let at = self.index().player_by_id.get(id);
+        look_up(&self.players, at, |p| p.id == id)
+    }
+
+    pub fn player_by_email(&self, email: &str) -> Option<&Player> {
+        let at = self.index().player_by_email.get(email);
+        look_up(&self.players, at, |p| p.email == email)
+    }
+
+    pub fn game(&self, id: &str) -> Option<&GameConfig> {
+        let at = self.index().game_by_id.get(id);
+        look_up(&self.games, at, |g| g.id == id)
+    }
+
+    /// The games `player` plays, in the order of the file.
+    pub fn games_of(&self, player: &str) -> Vec<&GameConfig> {
+        let plays = |g: &&GameConfig| g.white == player || g.black == player;
+        let index = self.index();
+        let indexed: Option<Vec<&GameConfig>> =
+            index
+                .games_of_player
+                .get(player)
+                .map_or(Some(Vec::new()), |at| {
+                    at.iter()
+                        .map(|&at| self.games.get(at).filter(plays))
+                        .collect()
+                });
+        match indexed {
+            // The index holds every game of the file; a list changed after
+            // loading is searched again.
+            Some(games) if index.games == self.games.len() => games,
+            _ => self.games.iter().filter(plays).collect(),
+        }
+    }
+}

@@ -1,0 +1,493 @@
+//! The configuration's values checked, table by table: each function takes its
+//! raw table and gives the checked values, or an error naming the key.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use chrono::NaiveDate;
+use chrono_tz::Tz;
+
+use super::raw::{DateValue, RawConfig, RawGame, RawPlayer, RawSecurity, RawSource, RawTransport};
+use super::{
+    Config, ConfigError, GameConfig, Player, Require, Security, Server, Source, Tls, Transport,
+};
+use crate::Lang;
+use crate::letter::DateOrder;
+
+/// Where the values come from: the file, for errors and relative paths.
+struct Checker<'a> {
+    file: &'a Path,
+    base: PathBuf,
+}
+
+/// The checked `[tournament]` table.
+struct Tournament {
+    start_date: NaiveDate,
+    end_date: NaiveDate,
+    timezone: Tz,
+    language: Lang,
+    date_order: DateOrder,
+}
+
+/// The clerk's and the arbiters' addresses.
+struct Addresses {
+    clerk: String,
+    chief_arbiter: String,
+    chief_secretary: String,
+}
+
+impl Checker<'_> {
+    fn err(&self, key: &str, problem: String, fix: &str) -> ConfigError {
+        ConfigError {
+            file: self.file.to_path_buf(),
+            key: key.to_string(),
+            problem,
+            fix: fix.to_string(),
+        }
+    }
+
+    /// A path of the file, relative to its folder.
+    fn resolve(&self, path: &str) -> PathBuf {
+        let path = PathBuf::from(path);
+        if path.is_absolute() {
+            path
+        } else {
+            self.base.join(path)
+        }
+    }
+
+    fn date(&self, key: &str, value: &DateValue) -> Result<NaiveDate, ConfigError> {
+        value.0.parse().map_err(|_| {
+            self.err(
+                key,
+                format!("{:?} is not a date", value.0),
+                "write it as 2026-11-01",
+            )
+        })
+    }
+
+    fn address(&self, key: &str, text: &str, fix: &str) -> Result<String, ConfigError> {
+        checked_address(text)
+            .ok_or_else(|| self.err(key, format!("{text:?} is not an e-mail address"), fix))
+    }
+
+    fn tournament(&self, raw: &RawConfig) -> Result<Tournament, ConfigError> {
+        let t = &raw.tournament;
+        if t.id.trim().is_empty() || t.id.contains(['[', ']', '#', '\n', '\r']) {
+            return Err(self.err(
+                "tournament.id",
+                format!("{:?} cannot stand in a subject tag", t.id),
+                "use letters, digits and dashes, e.g. \"CC-2026\"",
+            ));
+        }
+        let start_date = self.date("tournament.start_date", &t.start_date)?;
+        let end_date = self.date("tournament.end_date", &t.end_date)?;
+        if end_date <= start_date {
+            return Err(self.err(
+                "tournament.end_date",
+                format!("{end_date} is not after start_date {start_date}"),
+                "set an end date after the start",
+            ));
+        }
+        let timezone: Tz = t.timezone.parse().map_err(|_| {
+            self.err(
+                "tournament.timezone",
+                format!("{:?} is not an IANA time zone", t.timezone),
+                "write a name like \"Europe/Moscow\" or \"UTC\"",
+            )
+        })?;
+        let language = match t.language.as_str() {
+            "ru" => Lang::Ru,
+            "en" => Lang::En,
+            other => {
+                return Err(self.err(
+                    "tournament.language",
+                    format!("{other:?} is not a language of the clerk"),
+                    "write \"ru\" or \"en\"",
+                ));
+            }
+        };
+        let date_order = match t.date_order.as_deref() {
+            None | Some("dmy") => DateOrder::Dmy,
+            Some("mdy") => DateOrder::Mdy,
+            Some(other) => {
+                return Err(self.err(
+                    "tournament.date_order",
+                    format!("{other:?} is not an order of day and month"),
+                    "write \"dmy\" (07/11/2026 is 7 November) or \"mdy\" (11/07/2026 is 7 November)",
+                ));
+            }
+        };
+        Ok(Tournament {
+            start_date,
+            end_date,
+            timezone,
+            language,
+            date_order,
+        })
+    }
+
+    fn addresses(&self, raw: &RawConfig) -> Result<Addresses, ConfigError> {
+        Ok(Addresses {
+            clerk: self.address(
+                "bot.address",
+                &raw.bot.address,
+                "write the clerk's mailbox, e.g. \"clerk@example.org\"",
+            )?,
+            chief_arbiter: self.address(
+                "arbiters.chief_arbiter",
+                &raw.arbiters.chief_arbiter,
+                "write the chief arbiter's address",
+            )?,
+            chief_secretary: self.address(
+                "arbiters.chief_secretary",
+                &raw.arbiters.chief_secretary,
+                "write the chief secretary's address",
+            )?,
+        })
+    }
+
+    fn source(&self, s: &RawSource) -> Result<Source, ConfigError> {
+        match s.kind.as_str() {
+            "maildir" => Ok(Source::Maildir {
+                path: self.resolve(s.path.as_deref().ok_or_else(|| {
+                    self.err(
+                        "source.path",
+                        "is missing".into(),
+                        "give the Maildir folder, e.g. path = \"mail/inbox\"",
+                    )
+                })?),
+            }),
+            "imap" => Ok(Source::Imap {
+                server: self.server(
+                    "source",
+                    ServerKeys {
+                        host: s.host.as_deref(),
+                        port: s.port,
+                        tls: s.tls.as_deref(),
+                        username: s.username.as_deref(),
+                        password_env: s.password_env.as_deref(),
+                    },
+                    993,
+                )?,
+                mailbox: s.mailbox.clone().unwrap_or_else(|| "INBOX".into()),
+                processed_mailbox: s.processed_mailbox.clone(),
+            }),
+            other => Err(self.err(
+                "source.kind",
+                format!("{other:?} is not a source"),
+                "write \"maildir\" or \"imap\"",
+            )),
+        }
+    }
+
+    fn transport(&self, s: &RawTransport) -> Result<Transport, ConfigError> {
+        match s.kind.as_str() {
+            "file" => Ok(Transport::File {
+                path: self.resolve(s.path.as_deref().ok_or_else(|| {
+                    self.err(
+                        "transport.path",
+                        "is missing".into(),
+                        "give the outbox folder, e.g. path = \"mail/outbox\"",
+                    )
+                })?),
+            }),
+            // Without a username the clerk sends without logging in (a
+            // relay that trusts the host, as on a local server).
+            "smtp" => Ok(Transport::Smtp {
+                server: self.server(
+                    "transport",
+                    ServerKeys {
+                        host: s.host.as_deref(),
+                        port: s.port,
+                        tls: s.tls.as_deref(),
+                        username: s.username.as_deref().or(Some("")),
+                        password_env: s
+                            .password_env
+                            .as_deref()
+                            .or(s.username.is_none().then_some("")),
+                    },
+                    587,
+                )?,
+            }),
+            "sendmail" => Ok(Transport::Sendmail {
+                command: s
+                    .command
+                    .clone()
+                    .unwrap_or_else(|| "/usr/sbin/sendmail".into()),
+            }),
+            other => Err(self.err(
+                "transport.kind",
+                format!("{other:?} is not a transport"),
+                "write \"file\", \"smtp\" or \"sendmail\"",
+            )),
+        }
+    }
+
+    fn server(
+        &self,
+        section: &str,
+        keys: ServerKeys<'_>,
+        default_port: u16,
+    ) -> Result<Server, ConfigError> {
+        let missing =
+            |key: &str, fix: &str| self.err(&format!("{section}.{key}"), "is missing".into(), fix);
+        let host = keys
+            .host
+            .ok_or_else(|| missing("host", "give the server's host name"))?;
+        let tls = match keys.tls.unwrap_or("tls") {
+            "tls" => Tls::Tls,
+            "starttls" => Tls::StartTls,
+            "none" => Tls::None,
+            other => {
+                return Err(self.err(
+                    &format!("{section}.tls"),
+                    format!("{other:?} is not a TLS mode"),
+                    "write \"tls\", \"starttls\" or \"none\"",
+                ));
+            }
+        };
+        let username = keys
+            .username
+            .ok_or_else(|| missing("username", "give the login name"))?;
+        let password_env = keys.password_env.ok_or_else(|| {
+            missing(
+                "password_env",
+                "name the environment variable that holds the password, e.g. \"SHTEMPEL_PASSWORD\"",
+            )
+        })?;
+        Ok(Server {
+            host: host.into(),
+            port: keys.port.unwrap_or(default_port),
+            tls,
+            username: username.into(),
+            password_env: password_env.into(),
+        })
+    }
+
+    fn players(&self, raw: &[RawPlayer], reserved: &Addresses) -> Result<Vec<Player>, ConfigError> {
+        let mut players = Vec::new();
+        let mut ids = BTreeSet::new();
+        let mut emails = BTreeMap::new();
+        for (index, p) in raw.iter().enumerate() {
+            let key = format!("players[{index}]");
+            if !ids.insert(p.id.clone()) {
+                return Err(self.err(
+                    &format!("{key}.id"),
+                    format!("player {:?} is listed twice", p.id),
+                    "give each player one [[players]] entry",
+                ));
+            }
+            let email = self.address(
+                &format!("{key}.email"),
+                &p.email,
+                "write the player's address",
+            )?;
+            if let Some(other) = emails.insert(email.clone(), p.id.clone()) {
+                return Err(self.err(
+                    &format!("{key}.email"),
+                    format!("{email} is also the address of player {other:?}"),
+                    "each player needs his own address: the clerk knows players by it",
+                ));
+            }
+            if [
+                &reserved.clerk,
+                &reserved.chief_arbiter,
+                &reserved.chief_secretary,
+            ]
+            .contains(&&email)
+            {
+                return Err(self.err(
+                    &format!("{key}.email"),
+                    format!("{email} is the clerk's or an arbiter's address"),
+                    "give the player his own address",
+                ));
+            }
+            let start_sheet_received = match &p.start_sheet_received {
+                Some(value) => Some(self.date(&format!("{key}.start_sheet_received"), value)?),
+                None => None,
+            };
+            players.push(Player {
+                id: p.id.clone(),
+                name: p.name.clone(),
+                email,
+                start_sheet_received,
+                secret: p.secret.clone().filter(|s| !s.trim().is_empty()),
+            });
+        }
+        Ok(players)
+    }
+
+    fn games(&self, raw: &[RawGame], players: &[Player]) -> Result<Vec<GameConfig>, ConfigError> {
+        let ids: BTreeSet<&str> = players.iter().map(|p| p.id.as_str()).collect();
+        let mut games = Vec::new();
+        let mut game_ids = BTreeSet::new();
+        for (index, g) in raw.iter().enumerate() {
+            let key = format!("games[{index}]");
+            if g.id.trim().is_empty()
+                || g.id
+                    .contains(|c: char| c.is_whitespace() || "[]#".contains(c))
+            {
+                return Err(self.err(
+                    &format!("{key}.id"),
+                    format!("{:?} cannot name a game in a subject", g.id),
+                    "use letters, digits and dashes",
+                ));
+            }
+            if !game_ids.insert(g.id.clone()) {
+                return Err(self.err(
+                    &format!("{key}.id"),
+                    format!("game {:?} is listed twice", g.id),
+                    "give each game its own id",
+                ));
+            }
+            for (side, id) in [("white", &g.white), ("black", &g.black)] {
+                if !ids.contains(id.as_str()) {
+                    return Err(self.err(
+                        &format!("{key}.{side}"),
+                        format!("unknown player {id:?}"),
+                        &format!("add a [[players]] entry with id = {id:?}, or correct the id"),
+                    ));
+                }
+            }
+            if g.white == g.black {
+                return Err(self.err(
+                    &format!("{key}.black"),
+                    format!("{:?} cannot play himself", g.white),
+                    "name two different players",
+                ));
+            }
+            games.push(GameConfig {
+                id: g.id.clone(),
+                white: g.white.clone(),
+                black: g.black.clone(),
+            });
+        }
+        Ok(games)
+    }
+
+    fn security(&self, raw: &RawSecurity) -> Result<Security, ConfigError> {
+        let require = match raw.require.as_deref().unwrap_or("none") {
+            "none" => Require::None,
+            "dkim" => Require::Dkim,
+            "spf" => Require::Spf,
+            other => {
+                return Err(self.err(
+                    "security.require",
+                    format!("{other:?} is not a check"),
+                    "write \"dkim\", \"spf\" or \"none\"",
+                ));
+            }
+        };
+        if require != Require::None && raw.trusted_authserv_id.is_none() {
+            return Err(self.err(
+                "security.trusted_authserv_id",
+                "is missing, and security.require needs it".into(),
+                "give the authserv-id your own mail server writes in Authentication-Results (often its host name)",
+            ));
+        }
+        Ok(Security {
+            trusted_authserv_id: raw.trusted_authserv_id.clone(),
+            require,
+        })
+    }
+}
+
+/// The keys of a `[source]` or `[transport]` table that name a server.
+struct ServerKeys<'a> {
+    host: Option<&'a str>,
+    port: Option<u16>,
+    tls: Option<&'a str>,
+    username: Option<&'a str>,
+    password_env: Option<&'a str>,
+}
+
+impl Config {
+    /// Checks the text of a configuration file named `file` (relative paths in it
+    /// are taken relative to the file's folder).
+    pub fn parse(file: &Path, text: &str) -> Result<Config, ConfigError> {
+        let checker = Checker {
+            file,
+            base: file.parent().map(Path::to_path_buf).unwrap_or_default(),
+        };
+        let raw: RawConfig = toml::from_str(text).map_err(|error| {
+            let line = error
+                .span()
+                .map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+            let key = line.map_or("(syntax)".to_string(), |line| format!("line {line}"));
+            checker.err(
+                &key,
+                error.message().to_string(),
+                "compare with config.example.toml",
+            )
+        })?;
+        let tournament = checker.tournament(&raw)?;
+        let rules = raw.rules.clone();
+        if rules.days_per_control == 0 || rules.moves_per_control == 0 {
+            return Err(checker.err(
+                "rules",
+                "days_per_control and moves_per_control must be above 0".into(),
+                "leave them out for 50 days per 10 moves",
+            ));
+        }
+        let addresses = checker.addresses(&raw)?;
+        let source = checker.source(&raw.source)?;
+        let transport = checker.transport(&raw.transport)?;
+        let players = checker.players(&raw.players, &addresses)?;
+        let games = checker.games(&raw.games, &players)?;
+        let security = checker.security(&raw.security)?;
+        if raw.limits.max_letter_bytes < 1024 {
+            return Err(checker.err(
+                "limits.max_letter_bytes",
+                format!(
+                    "{} bytes is too small for any letter",
+                    raw.limits.max_letter_bytes
+                ),
+                "leave it out for 1 MB",
+            ));
+        }
+        Ok(Config {
+            file: file.to_path_buf(),
+            tournament_id: raw.tournament.id.clone(),
+            tournament_name: raw.tournament.name.clone(),
+            start_date: tournament.start_date,
+            end_date: tournament.end_date,
+            timezone: tournament.timezone,
+            language: tournament.language,
+            date_order: tournament.date_order,
+            rules,
+            address: addresses.clerk,
+            database: checker.resolve(&raw.bot.database),
+            templates: checker.resolve(&raw.bot.templates),
+            chief_arbiter: addresses.chief_arbiter,
+            chief_secretary: addresses.chief_secretary,
+            source,
+            transport,
+            index: OnceLock::new(),
+            players,
+            games,
+            limits: raw.limits,
+            security,
+            report_out: raw
+                .report
+                .out
+                .as_deref()
+                .filter(|out| !out.trim().is_empty())
+                .map(|out| checker.resolve(out)),
+        })
+    }
+}
+
+/// A lower-cased address if `text` is one plain address (`local@domain`).
+pub fn checked_address(text: &str) -> Option<String> {
+    let text = text.trim();
+    let (local, domain) = text.rsplit_once('@')?;
+    let clean = |part: &str| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_graphic() && !"<>()[],;:\"\\@".contains(c))
+    };
+    (clean(local) && clean(domain)).then(|| text.to_ascii_lowercase())
+}
