@@ -1,0 +1,186 @@
+//! What the store reads of letters and games: whether a letter was seen, the
+//! game of a message, a game with its moves and duties, its letters and notes.
+
+use super::*;
+
+impl Store {
+    /// Whether a letter with this key was seen already.
+    pub fn letter_seen(&self, dedup_key: &str) -> Result<bool> {
+        self.conn
+            .prepare_cached("SELECT 1 FROM letters WHERE dedup_key = ?1")?
+            .exists(params![dedup_key])
+    }
+
+    /// The game a message of ours (or a letter we stored) belongs to.
+    pub fn game_of_message(&self, message_id: &str) -> Result<Option<String>> {
+        let ours: Option<Option<String>> = self
+            .conn
+            .prepare_cached("SELECT game_id FROM outbox WHERE message_id = ?1")?
+            .query_row(params![message_id], |row| row.get(0))
+            .optional()?;
+        if let Some(Some(game)) = ours {
+            return Ok(Some(game));
+        }
+        // A letter with a Message-ID is stored under `mid:<id>`
+        // (`clerk::dedup_key`), and only then has one.
+        self.conn
+            .prepare_cached(
+                "SELECT game_id FROM letters WHERE dedup_key = 'mid:' || ?1 AND game_id IS NOT NULL",
+            )?
+            .query_row(params![message_id], |row| row.get(0))
+            .optional()
+    }
+
+    /// Loads a game; a game never written yet is a new one.
+    pub fn load_game(&self, id: &str) -> Result<StoredGame> {
+        if let Some(game) = self.cache.borrow().games.get(id) {
+            return Ok(game.clone());
+        }
+        let game = self.read_game(id)?;
+        self.cache
+            .borrow_mut()
+            .games
+            .insert(id.to_string(), game.clone());
+        Ok(game)
+    }
+
+    pub(super) fn read_game(&self, id: &str) -> Result<StoredGame> {
+        let row = self
+            .conn
+            .prepare_cached(
+                "SELECT status, result, result_reason, offender, notice_on, protest_received,
+                        extra_white, extra_black, held, draw_offer, held_reply,
+                        overstep_ply, credit_white, credit_black, resumed_on
+                 FROM games WHERE id = ?1",
+            )?
+            .query_row(params![id], |r| {
+                let offender: Option<String> = r.get(3)?;
+                let notice_on: Option<String> = r.get(4)?;
+                let suspension = match (offender.as_deref().and_then(color_from), notice_on) {
+                    (Some(offender), Some(notice_on)) => Some(Suspension {
+                        offender,
+                        notice_on: date_from(&notice_on)?,
+                        protest_received: r.get(5)?,
+                        ply: r
+                            .get::<_, Option<i64>>(11)?
+                            .and_then(|p| usize::try_from(p).ok()),
+                    }),
+                    _ => None,
+                };
+                let held: String = r.get(8)?;
+                let draw_offer: Option<String> = r.get(9)?;
+                let held_reply: Option<i64> = r.get(10)?;
+                let result: Option<String> = r.get(1)?;
+                let reason: Option<String> = r.get(2)?;
+                let outcome = result
+                    .as_deref()
+                    .and_then(GameResult::from_pgn)
+                    .map(|result| Outcome {
+                        result,
+                        reason: reason
+                            .as_deref()
+                            .and_then(EndReason::from_code)
+                            .unwrap_or(EndReason::Agreement),
+                    });
+                let standing = Standing {
+                    status: status_from(&r.get::<_, String>(0)?),
+                    outcome,
+                    suspension,
+                    extra_penalty: Fraction {
+                        white: r.get(6)?,
+                        black: r.get(7)?,
+                    },
+                    credit: Fraction {
+                        white: r.get(12)?,
+                        black: r.get(13)?,
+                    },
+                    resumed_on: r
+                        .get::<_, Option<String>>(14)?
+                        .as_deref()
+                        .map(date_from)
+                        .transpose()?,
+                    draw_offer: draw_offer.as_deref().and_then(color_from),
+                    held_reply: held_reply.and_then(|ply| usize::try_from(ply).ok()),
+                };
+                Ok(GameRow {
+                    standing,
+                    held: serde_json::from_str(&held).map_err(from_sql_err)?,
+                })
+            })
+            .optional()?
+            .unwrap_or_default();
+        let mut statement = self.conn.prepare_cached(MOVES_OF_GAME)?;
+        let moves = statement
+            .query_map(params![id], |r| {
+                let facts: Option<String> = r.get(7)?;
+                let delivered: Option<String> = r.get(4)?;
+                Ok(Row {
+                    by: color_from(&r.get::<_, String>(0)?).unwrap_or(Color::White),
+                    san: r.get(1)?,
+                    conditional: r.get(2)?,
+                    sent_on: date_from(&r.get::<_, String>(3)?)?,
+                    delivered_on: delivered.as_deref().map(date_from).transpose()?,
+                    days: r.get(5)?,
+                    penalty: r.get(6)?,
+                    letter: facts
+                        .as_deref()
+                        .map(serde_json::from_str)
+                        .transpose()
+                        .map_err(from_sql_err)?,
+                })
+            })?
+            .collect::<Result<Vec<_>>>()?;
+        let mut statement = self
+            .conn
+            .prepare_cached("SELECT key FROM duties_done WHERE game_id = ?1")?;
+        let done = statement
+            .query_map(params![id], |r| Ok(DutyKey(r.get(0)?)))?
+            .collect::<Result<BTreeSet<_>>>()?;
+        Ok(StoredGame { row, moves, done })
+    }
+
+    /// The raw letters received from `color` in `game`, oldest first.
+    /// Each stored game and the day the calendar must look at it again; a
+    /// game written since it was last looked at has none (look today), and a
+    /// game not in the map has never been written.
+    pub fn next_checks(&self) -> Result<std::collections::HashMap<String, Option<NaiveDate>>> {
+        let mut statement = self
+            .conn
+            .prepare_cached("SELECT id, next_check FROM games")?;
+        statement
+            .query_map([], |r| {
+                let day: Option<String> = r.get(1)?;
+                Ok((r.get(0)?, day.as_deref().map(date_from).transpose()?))
+            })?
+            .collect()
+    }
+
+    pub fn letters_from(&self, game: &str, color: Color) -> Result<Vec<(NaiveDate, Vec<u8>)>> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT postmark, raw FROM letters WHERE game_id = ?1 AND color = ?2 ORDER BY id",
+        )?;
+        statement
+            .query_map(params![game, color_name(color)], |r| {
+                Ok((date_from(&r.get::<_, String>(0)?)?, r.get(1)?))
+            })?
+            .collect()
+    }
+
+    /// The notes of a game, oldest first.
+    pub fn notes(&self, game: &str) -> Result<Vec<Note>> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT ply, kind, text, created_on FROM notes WHERE game_id = ?1 ORDER BY id",
+        )?;
+        statement
+            .query_map(params![game], |r| {
+                let ply: Option<i64> = r.get(0)?;
+                Ok(Note {
+                    ply: ply.and_then(|ply| usize::try_from(ply).ok()),
+                    kind: r.get(1)?,
+                    text: r.get(2)?,
+                    created_on: date_from(&r.get::<_, String>(3)?)?,
+                })
+            })?
+            .collect()
+    }
+}

@@ -1,0 +1,272 @@
+//! The outbox: messages waiting to be sent, their sends and failures, the
+//! replies a day gave each address, letters that keep failing, the run's state.
+
+use super::*;
+
+impl Store {
+    /// Messages not yet sent and due for a try at `now`, oldest first,
+    /// but for those `skip` names (given to a job that is still out). A
+    /// message that failed waits 5 minutes, then 10, 20, … up to 6 hours.
+    pub fn pending(
+        &self,
+        now: DateTime<Utc>,
+        skip: impl Fn(i64) -> bool,
+    ) -> Result<Vec<OutboxItem>> {
+        let written = std::mem::take(&mut self.cache.borrow_mut().written);
+        let mut written = written.into_iter().peekable();
+        let unsent: Vec<i64> = self
+            .conn
+            .prepare_cached(
+                "SELECT id FROM outbox WHERE sent_at IS NULL AND failed = 0 ORDER BY id",
+            )?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_>>()?;
+        let mut read = self.conn.prepare_cached(
+            "SELECT o.id, game_id, kind, recipients, message_id, raw, delivers_game, delivers_ply,
+                    attempts, last_attempt
+             FROM outbox o JOIN outbox_raw r ON r.id = o.id
+             WHERE o.id = ?1",
+        )?;
+        let mut due = Vec::new();
+        for id in unsent {
+            while written.next_if(|item| item.id < id).is_some() {}
+            if skip(id) {
+                continue;
+            }
+            if let Some(item) = written.next_if(|item| item.id == id) {
+                due.push(item);
+                continue;
+            }
+            let (item, last) = read.query_row([id], |r| {
+                let recipients: String = r.get(3)?;
+                let delivers_game: Option<String> = r.get(6)?;
+                let delivers_ply: Option<i64> = r.get(7)?;
+                let last_attempt: Option<String> = r.get(9)?;
+                Ok((
+                    OutboxItem {
+                        id: r.get(0)?,
+                        game: r.get(1)?,
+                        kind: r.get(2)?,
+                        recipients: recipients
+                            .split(',')
+                            .filter(|s| !s.is_empty())
+                            .map(str::to_string)
+                            .collect(),
+                        message_id: r.get(4)?,
+                        raw: r.get(5)?,
+                        delivers: delivers_game
+                            .zip(delivers_ply.and_then(|ply| usize::try_from(ply).ok())),
+                        attempts: r.get(8)?,
+                    },
+                    last_attempt.and_then(|t| DateTime::parse_from_rfc3339(&t).ok()),
+                ))
+            })?;
+            let wait = retry_delay(item.attempts);
+            if last.is_none_or(|last| now >= last.with_timezone(&Utc) + wait) {
+                due.push(item);
+            }
+        }
+        Ok(due)
+    }
+
+    /// Messages that could not be sent at all, for reports: (kind, recipients, error).
+    pub fn failed_messages(&self) -> Result<Vec<(String, String, String)>> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT kind, recipients, coalesce(last_error, '') FROM outbox WHERE failed = 1 ORDER BY id",
+        )?;
+        statement
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect()
+    }
+
+    /// A handle on the sent log for the one who sends: each message the
+    /// transport took is appended to it at once (one line, which outlives a
+    /// crash of the process) and written into the database by
+    /// [`Store::record_sent`] with the next batch. A commit per message cost
+    /// more than the message; the log keeps "a crash sends again at most the
+    /// message in flight". A crash of the machine loses the unsynced log and
+    /// sends its messages again, with their Message-IDs. `None` for a
+    /// database in memory.
+    pub fn sent_log(&self) -> Option<SentLog> {
+        self.sent_log.as_ref().map(SentLog::handle)
+    }
+
+    /// Records messages as sent with their receipts, and delivers the moves
+    /// they carry on their day: in the game cache at once, in the database
+    /// with the open batch (or in a transaction of its own).
+    pub fn record_sent(&mut self, sent: &[Sent]) -> Result<()> {
+        if sent.is_empty() {
+            return Ok(());
+        }
+        for sent in sent {
+            if let Some((game, ply)) = &sent.delivers
+                && let Some(cached) = self.cache.borrow_mut().games.get_mut(game)
+                && let Some(row) = cached.moves.get_mut(*ply)
+            {
+                row.delivered_on.get_or_insert(sent.today);
+            }
+        }
+        self.write(|w| sent.iter().try_for_each(|s| w.sent(s)))
+    }
+
+    /// Removes the sent log once what it held is committed (and before
+    /// anyone appends to it again).
+    pub fn clear_sent_log(&mut self) -> Result<()> {
+        match &mut self.sent_log {
+            Some(log) => log.clear().map_err(from_sql_err),
+            None => Ok(()),
+        }
+    }
+
+    /// Records a failed send; a permanent failure is not tried again.
+    pub fn mark_failed(
+        &mut self,
+        outbox_id: i64,
+        error: &str,
+        permanent: bool,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
+        self.conn.prepare_cached(
+            "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, failed = ?3, last_attempt = ?4
+             WHERE id = ?1",
+        )?
+        .execute(
+            params![outbox_id, error, permanent, at.to_rfc3339()],
+        )?;
+        Ok(())
+    }
+
+    /// Counts one more failed run for a letter; returns how many it has had.
+    pub fn record_failure(
+        &mut self,
+        source_key: &str,
+        error: &str,
+        at: DateTime<Utc>,
+    ) -> Result<u32> {
+        let runs = self.conn.query_row(
+            "INSERT INTO failures (source_key, runs, last_error, last_at) VALUES (?1, 1, ?2, ?3)
+             ON CONFLICT (source_key) DO UPDATE SET runs = runs + 1, last_error = ?2, last_at = ?3
+             RETURNING runs",
+            params![source_key, error, at.to_rfc3339()],
+            |r| r.get(0),
+        )?;
+        if let Some(failing) = &mut self.cache.borrow_mut().failing {
+            failing.insert(source_key.to_string());
+        }
+        Ok(runs)
+    }
+
+    /// A letter that went through after failing before. Most never failed:
+    /// their keys are looked up in memory, not deleted from the table one
+    /// by one (a hundredth of a run).
+    pub fn forget_failure(&mut self, source_key: &str) -> Result<()> {
+        if self.cache.borrow().failing.is_none() {
+            let keys = self
+                .conn
+                .prepare("SELECT source_key FROM failures")?
+                .query_map([], |row| row.get(0))?
+                .collect::<Result<HashSet<String>>>()?;
+            self.cache.borrow_mut().failing = Some(keys);
+        }
+        let known = self
+            .cache
+            .borrow_mut()
+            .failing
+            .as_mut()
+            .is_some_and(|failing| failing.remove(source_key));
+        if known {
+            self.conn
+                .prepare_cached("DELETE FROM failures WHERE source_key = ?1")?
+                .execute(params![source_key])?;
+        }
+        Ok(())
+    }
+
+    /// How many answers of `kinds` went to `address` on `day`. The kinds of
+    /// a day's messages are read once, by the day, and then kept with the
+    /// messages added (a query per letter was a twenty-fifth of a run; one
+    /// per address needed an index by recipient, whose pages every batch
+    /// rewrote).
+    pub fn replies_on(&self, address: &str, day: NaiveDate, kinds: &[&str]) -> Result<u32> {
+        if !self.cache.borrow().replies.contains_key(&day) {
+            let stored = self.replies_of(day)?;
+            self.cache.borrow_mut().replies.insert(day, stored);
+        }
+        let cache = self.cache.borrow();
+        let stored = cache
+            .replies
+            .get(&day)
+            .and_then(|replies| replies.get(address))
+            .map_or(&[][..], Vec::as_slice);
+        Ok(stored
+            .iter()
+            .filter(|kind| kinds.contains(&kind.as_str()))
+            .count() as u32)
+    }
+
+    /// The kinds of the messages created on `day`, by first recipient.
+    fn replies_of(&self, day: NaiveDate) -> Result<Replies> {
+        let mut statement = self
+            .conn
+            .prepare_cached("SELECT recipients, kind FROM outbox WHERE created_on = ?1")?;
+        let mut rows = statement.query(params![day_text(day)])?;
+        let mut replies = Replies::new();
+        while let Some(row) = rows.next()? {
+            let recipients: String = row.get(0)?;
+            replies
+                .entry(first_recipient(&recipients).to_string())
+                .or_default()
+                .push(row.get(1)?);
+        }
+        Ok(replies)
+    }
+
+    /// How many letters are stored (for reports and benchmarks).
+    /// Whether the last run that had letters ended before finishing them.
+    pub fn run_interrupted(&self) -> Result<bool> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT value FROM run_state WHERE key = 'interrupted'",
+                [],
+                |r| r.get::<_, String>(0),
+            )
+            .optional()?
+            .is_some_and(|value| value == "1"))
+    }
+
+    pub fn set_run_interrupted(&mut self, interrupted: bool) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                // Unchanged, no row is changed: an idle run's batch stays
+                // empty and is not synced.
+                "INSERT INTO run_state (key, value) VALUES ('interrupted', ?1)
+             ON CONFLICT (key) DO UPDATE SET value = ?1 WHERE value <> ?1",
+            )?
+            .execute(params![if interrupted { "1" } else { "0" }])?;
+        Ok(())
+    }
+
+    pub fn letter_count(&self) -> Result<i64> {
+        self.conn
+            .query_row("SELECT count(*) FROM letters", [], |r| r.get(0))
+    }
+
+    /// Every message sent or waiting, oldest first, with whether it was sent.
+    pub fn outbox(&self) -> Result<Vec<SentMessage>> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT kind, recipients, raw, sent_at IS NOT NULL
+             FROM outbox o JOIN outbox_raw r ON r.id = o.id ORDER BY o.id",
+        )?;
+        statement
+            .query_map([], |r| {
+                Ok(SentMessage {
+                    kind: r.get(0)?,
+                    recipients: r.get(1)?,
+                    raw: r.get(2)?,
+                    sent: r.get(3)?,
+                })
+            })?
+            .collect()
+    }
+}

@@ -1,0 +1,242 @@
+//! Writes inside one transaction: a letter, a game's state and new moves,
+//! notes, duties done, and messages put into the outbox.
+
+use super::*;
+
+/// Writes inside one transaction.
+pub struct Writer<'a> {
+    pub(super) tx: &'a Connection,
+    pub(super) cache: &'a RefCell<Cache>,
+}
+
+impl Writer<'_> {
+    /// Stores a letter; returns its id.
+    pub fn letter(&self, letter: &StoredLetter) -> Result<i64> {
+        self.tx.prepare_cached(
+            "INSERT INTO letters (dedup_key, message_id, source_key, arrived, postmark, sender, game_id, color,
+                                  disposition, reason, parse, raw)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        )?
+        .execute(
+            params![
+                letter.dedup_key,
+                letter.message_id,
+                letter.source_key,
+                letter.arrived.to_rfc3339(),
+                day_text(letter.postmark),
+                letter.sender,
+                letter.game,
+                letter.color.map(color_name),
+                letter.disposition.as_str(),
+                letter.reason,
+                letter.parse_json,
+                letter.raw,
+            ],
+        )?;
+        Ok(self.tx.last_insert_rowid())
+    }
+
+    /// Writes a game's state and its moves from ply `from` on, which the
+    /// database does not hold yet (moves are only ever added): a ply it
+    /// holds fails the write. A plain insert also needs no statement journal,
+    /// where `INSERT OR REPLACE` (or an upsert) copied every page it touched
+    /// into one first (2.4 % of a large run's main thread).
+    pub fn game(
+        &self,
+        id: &str,
+        row: &GameRow,
+        moves: &[Row],
+        from: usize,
+        letter: Option<i64>,
+    ) -> Result<()> {
+        let settled = {
+            let cache = self.cache.borrow();
+            cache.settled.contains(id) && cache.games.get(id).is_some_and(|g| g.row == *row)
+        };
+        if !settled {
+            self.game_row(id, row)?;
+        }
+        let mut insert = self.tx.prepare_cached(
+            "INSERT INTO moves (game_id, ply, color, san, conditional, letter_id, sent_on, delivered_on,
+                                days, penalty, facts)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        )?;
+        for (ply, move_row) in moves.iter().enumerate().skip(from) {
+            let facts = move_row
+                .letter
+                .as_ref()
+                .map(serde_json::to_string)
+                .transpose()
+                .map_err(to_sql_err)?;
+            insert.execute(params![
+                id,
+                ply as i64,
+                color_name(move_row.by),
+                move_row.san,
+                move_row.conditional,
+                letter,
+                day_text(move_row.sent_on),
+                move_row.delivered_on.map(day_text),
+                move_row.days,
+                move_row.penalty,
+                facts,
+            ])?;
+        }
+        // The cache holds what the database now holds: rows before `from`
+        // were not rewritten.
+        let mut cache = self.cache.borrow_mut();
+        if let Some(cached) = cache.games.get_mut(id) {
+            cached.row = row.clone();
+            cached.moves.truncate(from);
+            cached.moves.extend(moves.iter().skip(from).cloned());
+            cache.settled.insert(id.to_string());
+        }
+        Ok(())
+    }
+
+    /// Writes a game's row and clears its `next_check` (the game changed:
+    /// the calendar must look at it again).
+    fn game_row(&self, id: &str, row: &GameRow) -> Result<()> {
+        let held = serde_json::to_string(&row.held).map_err(to_sql_err)?;
+        let standing = &row.standing;
+        self.tx.prepare_cached(
+            "INSERT INTO games (id, status, result, result_reason, offender, notice_on, protest_received,
+                                extra_white, extra_black, held, draw_offer, held_reply,
+                                overstep_ply, credit_white, credit_black, resumed_on)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+             ON CONFLICT (id) DO UPDATE SET status = ?2, result = ?3, result_reason = ?4, offender = ?5,
+                 notice_on = ?6, protest_received = ?7, extra_white = ?8, extra_black = ?9, held = ?10,
+                 draw_offer = ?11, held_reply = ?12, overstep_ply = ?13, credit_white = ?14,
+                 credit_black = ?15, resumed_on = ?16, next_check = NULL",
+        )?
+        .execute(
+            params![
+                id,
+                standing.status.name(),
+                standing.outcome.map(|o| o.result.pgn()),
+                standing.outcome.map(|o| o.reason.code()),
+                standing.suspension.map(|s| color_name(s.offender)),
+                standing.suspension.map(|s| day_text(s.notice_on)),
+                standing.suspension.is_some_and(|s| s.protest_received),
+                standing.extra_penalty.white,
+                standing.extra_penalty.black,
+                held,
+                standing.draw_offer.map(color_name),
+                standing.held_reply.map(|ply| ply as i64),
+                standing.suspension.and_then(|s| s.ply).map(|ply| ply as i64),
+                standing.credit.white,
+                standing.credit.black,
+                standing.resumed_on.map(day_text),
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// The day the calendar must look at `game` again (see [`Store::next_checks`]).
+    pub fn next_check(&self, game: &str, on: NaiveDate) -> Result<()> {
+        self.cache.borrow_mut().settled.remove(game);
+        self.tx
+            .prepare_cached("UPDATE games SET next_check = ?2 WHERE id = ?1")?
+            .execute(params![game, day_text(on)])?;
+        Ok(())
+    }
+
+    /// A message recorded as sent (see [`Store::mark_sent`]); a second time
+    /// changes nothing.
+    pub(super) fn sent(&self, sent: &Sent) -> Result<()> {
+        let changed = self
+            .tx
+            .prepare_cached(
+                "UPDATE outbox SET sent_at = ?2, receipt = ?3, attempts = attempts + 1
+                 WHERE id = ?1 AND sent_at IS NULL",
+            )?
+            .execute(params![sent.id, sent.at, sent.receipt])?;
+        if changed == 0 {
+            return Ok(());
+        }
+        if let Some((game, ply)) = &sent.delivers {
+            self.tx
+                .prepare_cached(
+                    "UPDATE moves SET delivered_on = ?3 WHERE game_id = ?1 AND ply = ?2 AND delivered_on IS NULL",
+                )?
+                .execute(params![game, *ply as i64, day_text(sent.today)])?;
+            // The partner's clock starts: the calendar must look again.
+            self.tx
+                .prepare_cached("UPDATE games SET next_check = NULL WHERE id = ?1")?
+                .execute(params![game])?;
+        }
+        Ok(())
+    }
+
+    pub fn note(&self, game: &str, note: &Note) -> Result<()> {
+        self.tx.prepare_cached(
+            "INSERT INTO notes (game_id, ply, kind, text, created_on) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(
+            params![
+                game,
+                note.ply.map(|p| p as i64),
+                note.kind,
+                note.text,
+                day_text(note.created_on)
+            ],
+        )?;
+        Ok(())
+    }
+
+    pub fn duty_done(&self, game: &str, key: &DutyKey, on: NaiveDate) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO duties_done (game_id, key, done_on) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![game, key.0, day_text(on)])?;
+        if let Some(cached) = self.cache.borrow_mut().games.get_mut(game) {
+            cached.done.insert(key.clone());
+        }
+        Ok(())
+    }
+
+    pub fn outbox(&self, message: &NewOutbox, created_on: NaiveDate) -> Result<i64> {
+        let recipients = message.recipients.join(",");
+        self.tx.prepare_cached(
+            "INSERT INTO outbox (game_id, kind, recipients, message_id, delivers_game, delivers_ply, created_on)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?
+        .execute(
+            params![
+                message.game,
+                message.kind,
+                recipients,
+                message.message_id,
+                message.delivers.and(message.game.as_deref()),
+                message.delivers.map(|p| p as i64),
+                day_text(created_on),
+            ],
+        )?;
+        let id = self.tx.last_insert_rowid();
+        self.tx
+            .prepare_cached("INSERT INTO outbox_raw (id, raw) VALUES (?1, ?2)")?
+            .execute(params![id, message.raw])?;
+        let mut cache = self.cache.borrow_mut();
+        if let Some(replies) = cache.replies.get_mut(&created_on) {
+            replies
+                .entry(first_recipient(&recipients).to_string())
+                .or_default()
+                .push(message.kind.clone());
+        }
+        cache.written.push(OutboxItem {
+            id,
+            game: message.game.clone(),
+            kind: message.kind.clone(),
+            recipients: message.recipients.clone(),
+            message_id: message.message_id.clone(),
+            raw: message.raw.clone(),
+            delivers: message
+                .delivers
+                .zip(message.game.clone())
+                .map(|(ply, game)| (game, ply)),
+            attempts: 0,
+        });
+        Ok(id)
+    }
+}
