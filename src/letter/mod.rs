@@ -7,8 +7,12 @@
 //! panics on any input.
 
 pub mod dates;
+mod errors;
+mod keywords;
 pub mod notation;
 pub mod quote;
+#[cfg(test)]
+mod tests;
 
 use std::sync::LazyLock;
 
@@ -18,9 +22,10 @@ use serde::Serialize;
 use shakmaty::Color;
 
 pub use dates::{DateOrder, DateReading, WrittenDate};
+pub use errors::{ReadError, ReadErrorKind};
+use keywords::keywords;
 pub use notation::MoveText;
 
-use crate::phrases::Phrases;
 pub use crate::rules::Decision;
 use crate::rules::{Fraction, Stated, StatedDates};
 
@@ -138,111 +143,6 @@ pub enum LetterKind {
     Move,
     /// No move and no word the clerk knows.
     Unknown,
-}
-
-/// A line that could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ReadError {
-    pub line: usize,
-    /// The line as written (trimmed, cut to a readable length).
-    pub text: String,
-    pub kind: ReadErrorKind,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "code", rename_all = "snake_case")]
-pub enum ReadErrorKind {
-    /// A word in a move line that is no move in any notation.
-    NotAMove { word: String },
-    /// A move number beyond any game.
-    MoveNumber { number: String },
-    /// Text that looks like a date but is none (`32.13.2026`).
-    BadDate { written: String },
-    /// A slashed date whose day and month could trade places, only the other
-    /// reading lying near the letter's postmark (`11/02/2026` posted on
-    /// 2 November in a day-first tournament).
-    AmbiguousDate {
-        written: String,
-        read: NaiveDate,
-        other: NaiveDate,
-    },
-    /// A `Dates:` line without one or three dates.
-    DateCount { found: usize, expected: usize },
-    /// A `Time:` line without a readable fraction.
-    BadFraction,
-    /// A fraction with a negative or absurd number.
-    FractionOutOfRange { written: String },
-    /// `if` without moves.
-    EmptyVariant,
-}
-
-impl ReadError {
-    /// A short code, stable for templates and tests.
-    pub fn code(&self) -> &'static str {
-        match self.kind {
-            ReadErrorKind::NotAMove { .. } => "not_a_move",
-            ReadErrorKind::MoveNumber { .. } => "move_number",
-            ReadErrorKind::BadDate { .. } => "bad_date",
-            ReadErrorKind::AmbiguousDate { .. } => "ambiguous_date",
-            ReadErrorKind::DateCount { .. } => "date_count",
-            ReadErrorKind::BadFraction => "bad_fraction",
-            ReadErrorKind::FractionOutOfRange { .. } => "fraction_out_of_range",
-            ReadErrorKind::EmptyVariant => "empty_variant",
-        }
-    }
-
-    /// What is wrong and how to write it, in plain words for the player.
-    pub fn explain(&self, phrases: &Phrases) -> String {
-        self.explain_with(phrases, None)
-    }
-
-    /// The same, with the fraction the player should have written, where it is
-    /// known, as the example of a fraction (never numbers of nobody's game).
-    pub fn explain_with(&self, phrases: &Phrases, fraction: Option<Fraction>) -> String {
-        let what = match &self.kind {
-            ReadErrorKind::NotAMove { word } => phrases.fill("error.not_a_move", &[("word", word)]),
-            ReadErrorKind::MoveNumber { number } => {
-                phrases.fill("error.move_number", &[("number", number)])
-            }
-            ReadErrorKind::BadDate { written } => {
-                phrases.fill("error.bad_date", &[("written", written)])
-            }
-            ReadErrorKind::AmbiguousDate {
-                written,
-                read,
-                other,
-            } => phrases.fill(
-                "error.ambiguous_date",
-                &[
-                    ("written", written),
-                    ("read", &phrases.date(*read)),
-                    ("other", &phrases.date(*other)),
-                    ("other_short", &other.format("%-d.%m.%Y")),
-                    ("read_words", &read.format("%-d %b %Y")),
-                    ("other_words", &other.format("%-d %b %Y")),
-                    ("other_iso", &other.format("%Y-%m-%d")),
-                ],
-            ),
-            ReadErrorKind::DateCount { found, expected } => phrases.fill(
-                "error.date_count",
-                &[("found", found), ("expected", expected)],
-            ),
-            ReadErrorKind::BadFraction => match fraction {
-                Some(fraction) => {
-                    phrases.fill("error.bad_fraction_own", &[("fraction", &fraction)])
-                }
-                None => phrases.get("error.bad_fraction").to_string(),
-            },
-            ReadErrorKind::FractionOutOfRange { written } => {
-                phrases.fill("error.fraction_out_of_range", &[("written", written)])
-            }
-            ReadErrorKind::EmptyVariant => phrases.get("error.empty_variant").to_string(),
-        };
-        phrases.fill(
-            "error.at_line",
-            &[("line", &self.line), ("text", &self.text), ("what", &what)],
-        )
-    }
 }
 
 fn serialize_color_opt<S: serde::Serializer>(
@@ -783,205 +683,4 @@ fn split_numbers(text: &str) -> Vec<Word<'_>> {
         }
     }
     words
-}
-
-/// Draw offers, acceptances, declines, resignation and protest, in Russian and
-/// English. A decline is looked for first, so that "I do not accept the draw"
-/// is no acceptance.
-fn keywords(own_text: &str, own: &[(usize, &str)]) -> Vec<Keyword> {
-    const DECLINE: [&str; 8] = [
-        "не согласен на ничью",
-        "не согласна на ничью",
-        "не принимаю ничью",
-        "отклоняю ничью",
-        "decline the draw",
-        "do not accept the draw",
-        "don't accept the draw",
-        "draw declined",
-    ];
-    const ACCEPT: [&str; 10] = [
-        "согласен на ничью",
-        "согласна на ничью",
-        "принимаю ничью",
-        "ничью принимаю",
-        "accept the draw",
-        "accept your draw",
-        "accept a draw",
-        "accept draw",
-        "draw accepted",
-        "i agree to a draw",
-    ];
-    const OFFER: [&str; 7] = [
-        "предлагаю ничью",
-        "предлагаю вам ничью",
-        "offer a draw",
-        "offer you a draw",
-        "offer draw",
-        "draw offer",
-        "propose a draw",
-    ];
-    const RESIGN: [&str; 5] = [
-        "сдаюсь",
-        "сдаю партию",
-        "i resign",
-        "resign the game",
-        "i hereby resign",
-    ];
-    let has = |phrases: &[&str]| phrases.iter().any(|phrase| own_text.contains(phrase));
-    let mut found = Vec::new();
-    // Most letters have no keyword: every phrase of a kind holds one of a
-    // few words, looked for first (thirty scans of each letter before).
-    if own_text.contains("draw") || own_text.contains("ничью") {
-        if has(&DECLINE) {
-            found.push(Keyword::DrawDecline);
-        } else if has(&ACCEPT) {
-            found.push(Keyword::DrawAccept);
-        }
-        if has(&OFFER) {
-            found.push(Keyword::DrawOffer);
-        }
-    }
-    if own_text.contains("resign") || own_text.contains("сда") {
-        let negated_resign = own_text.contains("не сдаюсь") || own_text.contains("not resign");
-        if has(&RESIGN) && !negated_resign {
-            found.push(Keyword::Resign);
-        }
-    }
-    if (own_text.contains("protest") || own_text.contains("протест"))
-        && own.iter().any(|(_, line)| PROTEST.is_match(line))
-    {
-        found.push(Keyword::Protest);
-    }
-    found
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn moves(letter: &Letter) -> Vec<String> {
-        letter
-            .moves
-            .iter()
-            .map(|m| {
-                let number = m.number.map_or(String::new(), |n| n.to_string());
-                let dots = match m.color {
-                    Some(Color::White) => ".",
-                    Some(Color::Black) => "...",
-                    None => "",
-                };
-                format!("{number}{dots}{}", m.text)
-            })
-            .collect()
-    }
-
-    #[test]
-    fn move_number_forms() {
-        let table = [
-            ("12. e4 Nf6", vec!["12.e4", "12...Nf6"]),
-            ("12... Nf6", vec!["12...Nf6"]),
-            ("12. ... Nf6", vec!["12...Nf6"]),
-            ("12...Nf6 13.Bb5", vec!["12...Nf6", "13.Bb5"]),
-            ("12.e4", vec!["12.e4"]),
-            ("12…Nf6", vec!["12...Nf6"]),
-            ("my reply: 2. Ng1-f3", vec!["2.Ng1-f3"]),
-            ("Мой ответ: 2... Кc6", vec!["2...Nc6"]),
-            ("1. e4 e5 2. Кf3", vec!["1.e4", "1...e5", "2.Nf3"]),
-            (
-                "1. 5254 5755 2. 7163",
-                vec!["1.e2-e4", "1...e7-e5", "2.g1-f3"],
-            ),
-            ("5. Bxf7+! Kxf7 1-0", vec!["5.Bxf7", "5...Kxf7"]),
-        ];
-        for (text, expected) in table {
-            let letter = read(text);
-            assert!(letter.errors.is_empty(), "{text}: {:?}", letter.errors);
-            assert_eq!(moves(&letter), expected, "{text}");
-        }
-    }
-
-    #[test]
-    fn subjects_that_name_a_game() {
-        let exists = |id: &str| id == "A3";
-        let table = [
-            ("Партия 6", Some("6")),
-            ("Game 6", Some("6")),
-            ("Re: Партия 3", Some("3")),
-            ("Fwd: game 3", Some("3")),
-            ("RE: Мой ход в партии 12.", Some("12")),
-            ("Game #4 - my move", Some("4")),
-            ("Партия № 5", Some("5")),
-            ("game A3", Some("A3")),
-            ("Game over", None),
-            ("Партия окончена", None),
-            ("Re: [CC-2026 #3] 2... Nc6", None),
-            ("Endgame 5", None),
-        ];
-        for (subject, expected) in table {
-            assert_eq!(
-                subject_game(subject, exists).as_deref(),
-                expected,
-                "{subject}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_fraction_example_is_the_players_own_or_none() {
-        let letter = read("2. Nf3\nTime: seven/four\n");
-        let [error] = letter.errors.as_slice() else {
-            panic!("{:?}", letter.errors);
-        };
-        let own = Fraction { white: 9, black: 4 };
-        for lang in [crate::Lang::Ru, crate::Lang::En] {
-            let phrases = Phrases::builtin(lang);
-            assert!(
-                !error.explain(&phrases).contains("7/4"),
-                "no numbers of nobody's game"
-            );
-            assert!(error.explain_with(&phrases, Some(own)).contains(": 9/4"));
-        }
-        // Prose that merely holds the word is no time line.
-        for prose in [
-            "Затраченное время на этот ход велико",
-            "Time flies",
-            "Время летит",
-        ] {
-            assert!(read(prose).errors.is_empty(), "{prose}");
-        }
-        assert_eq!(
-            read("Время 7/4").fraction,
-            Some(Fraction { white: 7, black: 4 })
-        );
-    }
-
-    #[test]
-    fn prose_starting_with_a_number_is_not_a_move_line() {
-        let letter = read("1. Спасибо за ход.\n2. Жду ответа.");
-        assert!(letter.moves.is_empty());
-        assert!(letter.errors.is_empty(), "{:?}", letter.errors);
-    }
-
-    #[test]
-    fn a_bad_move_word_is_named() {
-        let letter = read("Game 1\n2. Nf3 Zz9");
-        assert_eq!(letter.errors.len(), 1);
-        assert_eq!(letter.errors[0].line, 2);
-        assert_eq!(
-            letter.errors[0].kind,
-            ReadErrorKind::NotAMove { word: "Zz9".into() }
-        );
-        let phrases = Phrases::builtin(crate::Lang::En);
-        assert!(letter.errors[0].explain(&phrases).contains("line 2"));
-    }
-
-    #[test]
-    fn absurd_numbers_are_errors() {
-        let letter =
-            read("Time: 999999999999/-3\nDates: 32.13.2026, 01.11.2026, 02.11.2026\n99999. e4");
-        let codes: Vec<&str> = letter.errors.iter().map(ReadError::code).collect();
-        assert_eq!(codes, ["fraction_out_of_range", "bad_date", "move_number"]);
-        assert_eq!(letter.fraction, None);
-        assert!(letter.moves.is_empty());
-    }
 }

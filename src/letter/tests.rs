@@ -1,0 +1,130 @@
+//! The reader's tests: move lines, subjects, errors and their explanations.
+
+use super::*;
+use crate::phrases::Phrases;
+
+fn moves(letter: &Letter) -> Vec<String> {
+    letter
+        .moves
+        .iter()
+        .map(|m| {
+            let number = m.number.map_or(String::new(), |n| n.to_string());
+            let dots = match m.color {
+                Some(Color::White) => ".",
+                Some(Color::Black) => "...",
+                None => "",
+            };
+            format!("{number}{dots}{}", m.text)
+        })
+        .collect()
+}
+
+#[test]
+fn move_number_forms() {
+    let table = [
+        ("12. e4 Nf6", vec!["12.e4", "12...Nf6"]),
+        ("12... Nf6", vec!["12...Nf6"]),
+        ("12. ... Nf6", vec!["12...Nf6"]),
+        ("12...Nf6 13.Bb5", vec!["12...Nf6", "13.Bb5"]),
+        ("12.e4", vec!["12.e4"]),
+        ("12…Nf6", vec!["12...Nf6"]),
+        ("my reply: 2. Ng1-f3", vec!["2.Ng1-f3"]),
+        ("Мой ответ: 2... Кc6", vec!["2...Nc6"]),
+        ("1. e4 e5 2. Кf3", vec!["1.e4", "1...e5", "2.Nf3"]),
+        (
+            "1. 5254 5755 2. 7163",
+            vec!["1.e2-e4", "1...e7-e5", "2.g1-f3"],
+        ),
+        ("5. Bxf7+! Kxf7 1-0", vec!["5.Bxf7", "5...Kxf7"]),
+    ];
+    for (text, expected) in table {
+        let letter = read(text);
+        assert!(letter.errors.is_empty(), "{text}: {:?}", letter.errors);
+        assert_eq!(moves(&letter), expected, "{text}");
+    }
+}
+
+#[test]
+fn subjects_that_name_a_game() {
+    let exists = |id: &str| id == "A3";
+    let table = [
+        ("Партия 6", Some("6")),
+        ("Game 6", Some("6")),
+        ("Re: Партия 3", Some("3")),
+        ("Fwd: game 3", Some("3")),
+        ("RE: Мой ход в партии 12.", Some("12")),
+        ("Game #4 - my move", Some("4")),
+        ("Партия № 5", Some("5")),
+        ("game A3", Some("A3")),
+        ("Game over", None),
+        ("Партия окончена", None),
+        ("Re: [CC-2026 #3] 2... Nc6", None),
+        ("Endgame 5", None),
+    ];
+    for (subject, expected) in table {
+        assert_eq!(
+            subject_game(subject, exists).as_deref(),
+            expected,
+            "{subject}"
+        );
+    }
+}
+
+#[test]
+fn a_fraction_example_is_the_players_own_or_none() {
+    let letter = read("2. Nf3\nTime: seven/four\n");
+    let [error] = letter.errors.as_slice() else {
+        panic!("{:?}", letter.errors);
+    };
+    let own = Fraction { white: 9, black: 4 };
+    for lang in [crate::Lang::Ru, crate::Lang::En] {
+        let phrases = Phrases::builtin(lang);
+        assert!(
+            !error.explain(&phrases).contains("7/4"),
+            "no numbers of nobody's game"
+        );
+        assert!(error.explain_with(&phrases, Some(own)).contains(": 9/4"));
+    }
+    // Prose that merely holds the word is no time line.
+    for prose in [
+        "Затраченное время на этот ход велико",
+        "Time flies",
+        "Время летит",
+    ] {
+        assert!(read(prose).errors.is_empty(), "{prose}");
+    }
+    assert_eq!(
+        read("Время 7/4").fraction,
+        Some(Fraction { white: 7, black: 4 })
+    );
+}
+
+#[test]
+fn prose_starting_with_a_number_is_not_a_move_line() {
+    let letter = read("1. Спасибо за ход.\n2. Жду ответа.");
+    assert!(letter.moves.is_empty());
+    assert!(letter.errors.is_empty(), "{:?}", letter.errors);
+}
+
+#[test]
+fn a_bad_move_word_is_named() {
+    let letter = read("Game 1\n2. Nf3 Zz9");
+    assert_eq!(letter.errors.len(), 1);
+    assert_eq!(letter.errors[0].line, 2);
+    assert_eq!(
+        letter.errors[0].kind,
+        ReadErrorKind::NotAMove { word: "Zz9".into() }
+    );
+    let phrases = Phrases::builtin(crate::Lang::En);
+    assert!(letter.errors[0].explain(&phrases).contains("line 2"));
+}
+
+#[test]
+fn absurd_numbers_are_errors() {
+    let letter =
+        read("Time: 999999999999/-3\nDates: 32.13.2026, 01.11.2026, 02.11.2026\n99999. e4");
+    let codes: Vec<&str> = letter.errors.iter().map(ReadError::code).collect();
+    assert_eq!(codes, ["fraction_out_of_range", "bad_date", "move_number"]);
+    assert_eq!(letter.fraction, None);
+    assert!(letter.moves.is_empty());
+}
