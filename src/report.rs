@@ -168,22 +168,8 @@ pub fn site(
     pages
 }
 
-fn index(config: &Config, phrases: &Phrases, games: &[GameReport], today: NaiveDate) -> String {
-    let lang = phrases.lang();
-    let mut out = String::new();
-    head(&mut out, &config.tournament_name, phrases);
-    let _ = write!(
-        out,
-        "<h1>{}</h1>\n<p class=\"when\">{} {} · {} {} – {}</p>\n",
-        escape(&config.tournament_name),
-        phrases.get("report.standing_on"),
-        lang.date(today),
-        escape(&config.tournament_id),
-        lang.date(config.start_date),
-        lang.date(config.end_date),
-    );
-
-    // The cross-table: the players in the order of the config who play.
+/// The cross-table: the players who play, in the order of the config.
+fn cross_table(out: &mut String, config: &Config, phrases: &Phrases, games: &[GameReport]) {
     let players: Vec<&crate::config::Player> = config
         .players
         .iter()
@@ -240,6 +226,24 @@ fn index(config: &Config, phrases: &Phrases, games: &[GameReport], today: NaiveD
         let _ = writeln!(out, "<td class=\"score\">{}</td></tr>", score_text(total));
     }
     out.push_str("</table>\n");
+}
+
+fn index(config: &Config, phrases: &Phrases, games: &[GameReport], today: NaiveDate) -> String {
+    let lang = phrases.lang();
+    let mut out = String::new();
+    head(&mut out, &config.tournament_name, phrases);
+    let _ = write!(
+        out,
+        "<h1>{}</h1>\n<p class=\"when\">{} {} · {} {} – {}</p>\n",
+        escape(&config.tournament_name),
+        phrases.get("report.standing_on"),
+        lang.date(today),
+        escape(&config.tournament_id),
+        lang.date(config.start_date),
+        lang.date(config.end_date),
+    );
+
+    cross_table(&mut out, config, phrases, games);
 
     let _ = write!(
         out,

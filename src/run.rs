@@ -508,17 +508,7 @@ pub fn poll(
         let mut prepared_letters = threads.then(|| {
             let (sender, receiver) = std::sync::mpsc::sync_channel(4);
             let letters = &letters;
-            scope.spawn(move || {
-                for chunk in letters.chunks(READ_AHEAD) {
-                    let prepared: Vec<_> = chunk
-                        .iter()
-                        .map(|envelope| prepare_guarded(config, envelope))
-                        .collect();
-                    if sender.send(prepared).is_err() {
-                        break;
-                    }
-                }
-            });
+            scope.spawn(move || read_ahead(config, letters, sender));
             (receiver, std::collections::VecDeque::new())
         });
         for (index, envelope) in letters.iter().enumerate() {
@@ -528,18 +518,15 @@ pub fn poll(
             // aside after POISON_RUNS runs like one that fails.
             let mut counted = None;
             if careful {
-                store.end_batch().map_err(database)?;
-                let runs = store
-                    .record_failure(&envelope.key, CRASHED, clerk.clock.now)
-                    .map_err(database)?;
-                store.begin_batch().map_err(database)?;
+                let runs = count_as_crashed(store, clerk, envelope)?;
                 if runs > POISON_RUNS {
+                    let runs = Some(runs - 1);
                     failed_letter(
                         store,
                         clerk,
                         envelope,
                         CRASHED,
-                        Some(runs - 1),
+                        runs,
                         &mut batch,
                         &mut summary,
                     )?;
@@ -548,17 +535,7 @@ pub fn poll(
                 }
                 counted = Some(runs);
             }
-            let prepared = match &mut prepared_letters {
-                Some((chunks, ready)) => {
-                    if ready.is_empty() {
-                        ready.extend(chunks.recv().unwrap_or_default());
-                    }
-                    ready
-                        .pop_front()
-                        .ok_or_else(|| "the reading thread stopped".to_string())?
-                }
-                None => prepare_guarded(config, envelope),
-            };
+            let prepared = next_prepared(&mut prepared_letters, config, envelope)?;
             let mut planned = plan_guarded(clerk, store, envelope, &prepared);
             if let Ok(plan) = &planned
                 && let Some(state) = &plan.game
@@ -618,6 +595,65 @@ pub fn poll(
         store.clear_sent_log().map_err(database)
     })?;
     Ok(summary)
+}
+
+/// The chunks the reading thread sends, and those of the last chunk still to plan.
+type ReadAhead = (
+    std::sync::mpsc::Receiver<Vec<Result<Prepared, String>>>,
+    std::collections::VecDeque<Result<Prepared, String>>,
+);
+
+/// The next letter as read: from the reading thread where there is one,
+/// else read here.
+fn next_prepared(
+    read_ahead: &mut Option<ReadAhead>,
+    config: &Config,
+    envelope: &crate::mail::Envelope,
+) -> Result<Result<Prepared, String>, String> {
+    match read_ahead {
+        Some((chunks, ready)) => {
+            if ready.is_empty() {
+                ready.extend(chunks.recv().unwrap_or_default());
+            }
+            ready
+                .pop_front()
+                .ok_or_else(|| "the reading thread stopped".to_string())
+        }
+        None => Ok(prepare_guarded(config, envelope)),
+    }
+}
+
+/// Reads the letters in chunks on a thread of its own, ahead of the planning.
+fn read_ahead(
+    config: &Config,
+    letters: &[crate::mail::Envelope],
+    sender: std::sync::mpsc::SyncSender<Vec<Result<Prepared, String>>>,
+) {
+    for chunk in letters.chunks(READ_AHEAD) {
+        let prepared: Vec<_> = chunk
+            .iter()
+            .map(|envelope| prepare_guarded(config, envelope))
+            .collect();
+        if sender.send(prepared).is_err() {
+            break;
+        }
+    }
+}
+
+/// After a crash, a letter is counted as failed before it is read (and
+/// forgiven once written), outside the batch: one that kills the process is
+/// set aside after `POISON_RUNS` runs like one that fails. The runs counted.
+fn count_as_crashed(
+    store: &mut Store,
+    clerk: &Clerk<'_>,
+    envelope: &crate::mail::Envelope,
+) -> Result<u32, String> {
+    store.end_batch().map_err(database)?;
+    let runs = store
+        .record_failure(&envelope.key, CRASHED, clerk.clock.now)
+        .map_err(database)?;
+    store.begin_batch().map_err(database)?;
+    Ok(runs)
 }
 
 /// Plans one letter; a panic while planning becomes the letter's error.

@@ -100,6 +100,54 @@ impl Clerk<'_> {
         partner.generated = by_silence;
         plan.messages.push(partner);
 
+        let file = self.overstep_file(store, state, declared, &chart, &chart_text, &common)?;
+        plan.messages.push(file);
+        let mut claim = self.message(
+            MessageKind::ClaimNotice,
+            Some(state),
+            vec![self.secretary()],
+            vec![],
+            common,
+            None,
+        )?;
+        claim.generated = true;
+        plan.messages.push(claim);
+        plan.notes.push(Note {
+            ply: declared.last_move.as_ref().map(|(_, ply)| *ply),
+            kind: "overstep".into(),
+            text: self
+                .phrases()
+                .fill("note.overstep", &[("computation", &computation)]),
+            created_on: self.clock.today,
+        });
+        let detail = format!(
+            "{} overstepped: {} > {} ({})",
+            state.player(offender).name,
+            overstep.total,
+            overstep.limit,
+            if by_silence {
+                "by silence"
+            } else {
+                "with a letter"
+            }
+        );
+        plan.event("overstep", Some(state.id()), None, detail);
+        Ok(())
+    }
+
+    /// The chief arbiter's file (10.3.6): every letter of the offender in
+    /// the game as its original, the game as PGN, the time chart as text,
+    /// CSV and a picture.
+    fn overstep_file(
+        &self,
+        store: &Store,
+        state: &Record,
+        declared: &Declared<'_>,
+        chart: &crate::chart::Chart,
+        chart_text: &str,
+        common: &crate::render::Model,
+    ) -> Result<Outgoing, String> {
+        let offender = declared.overstep.offender;
         let mut letters = store
             .letters_from(state.id(), offender)
             .map_err(|e| e.to_string())?;
@@ -140,46 +188,15 @@ impl Clerk<'_> {
         file.attachments.push(Attachment {
             name: format!("chart-{}.txt", state.id()),
             content_type: "text/plain; charset=utf-8".into(),
-            bytes: chart_text.into_bytes(),
+            bytes: chart_text.as_bytes().to_vec(),
         });
         file.attachments.push(Attachment {
             name: format!("chart-{}.csv", state.id()),
             content_type: "text/csv; charset=utf-8".into(),
             bytes: chart.to_csv().into_bytes(),
         });
-        file.attachments.push(self.plot_attachment(&chart)?);
-        plan.messages.push(file);
-        let mut claim = self.message(
-            MessageKind::ClaimNotice,
-            Some(state),
-            vec![self.secretary()],
-            vec![],
-            common,
-            None,
-        )?;
-        claim.generated = true;
-        plan.messages.push(claim);
-        plan.notes.push(Note {
-            ply: declared.last_move.as_ref().map(|(_, ply)| *ply),
-            kind: "overstep".into(),
-            text: self
-                .phrases()
-                .fill("note.overstep", &[("computation", &computation)]),
-            created_on: self.clock.today,
-        });
-        let detail = format!(
-            "{} overstepped: {} > {} ({})",
-            state.player(offender).name,
-            overstep.total,
-            overstep.limit,
-            if by_silence {
-                "by silence"
-            } else {
-                "with a letter"
-            }
-        );
-        plan.event("overstep", Some(state.id()), None, detail);
-        Ok(())
+        file.attachments.push(self.plot_attachment(chart)?);
+        Ok(file)
     }
 
     /// The time chart as a picture, for the arbiter's file.

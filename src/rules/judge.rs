@@ -282,32 +282,7 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
         sent: letter.sent_on,
     };
 
-    let mut after = ledger.clone();
-    let mut days = 0;
-    for (index, ply) in letter.plies.iter().enumerate() {
-        let last = index + 1 == letter.plies.len();
-        let row_days = if ply.conditional {
-            0
-        } else {
-            let from = after
-                .answered_by(ply.by)
-                .map(|row| row.delivered_on.unwrap_or(row.sent_on));
-            cal.thinking_days(ply.by, after.clock_from(from), letter.sent_on)
-        };
-        if ply.by == player {
-            days += row_days;
-        }
-        after.rows.push(Row {
-            by: ply.by,
-            san: ply.san.clone(),
-            conditional: ply.conditional,
-            sent_on: letter.sent_on,
-            delivered_on: (!last || letter.partner_direct).then_some(letter.sent_on),
-            days: row_days,
-            penalty: 0,
-            letter: None,
-        });
-    }
+    let (mut after, days) = with_plies(ledger, letter);
     let fraction = after.totals();
 
     let mut missing = Vec::new();
@@ -335,38 +310,14 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
         }
         (own, previous) => own.or(previous),
     };
-    match letter.stated.fraction {
-        None => missing.push(Item::Fraction),
-        Some(stated) => {
-            for color in [Color::White, Color::Black] {
-                if stated.get(color) != fraction.get(color) {
-                    corrections.push(Correction::Total {
-                        player: color,
-                        stated: stated.get(color),
-                        actual: fraction.get(color),
-                    });
-                }
-            }
-        }
-    }
+    check_fraction(
+        letter.stated.fraction,
+        fraction,
+        &mut missing,
+        &mut corrections,
+    );
 
-    let omission = (!missing.is_empty()).then(|| {
-        if ledger.has_omitted(player) {
-            let days = if rules.auto_penalty {
-                rules.penalty_days
-            } else {
-                0
-            };
-            Omission::Penalty {
-                missing: missing.clone(),
-                days,
-            }
-        } else {
-            Omission::Warning {
-                missing: missing.clone(),
-            }
-        }
-    });
+    let omission = omission(rules, ledger, player, &missing);
     let penalty = match omission {
         Some(Omission::Penalty { days, .. }) => days,
         _ => 0,
@@ -415,6 +366,83 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
         overstep,
         placement,
     }
+}
+
+/// The ledger with the letter's moves added, each with its thinking days
+/// (none for a conditional move, 2.4a), and the writer's days in all. Every
+/// move but the last reached its reader with the letter; the last, only when
+/// the partner had the letter directly.
+fn with_plies(ledger: &Ledger, letter: &Incoming) -> (Ledger, u32) {
+    let cal = &ledger.calendar;
+    let mut after = ledger.clone();
+    let mut days = 0;
+    for (index, ply) in letter.plies.iter().enumerate() {
+        let last = index + 1 == letter.plies.len();
+        let row_days = if ply.conditional {
+            0
+        } else {
+            let from = after
+                .answered_by(ply.by)
+                .map(|row| row.delivered_on.unwrap_or(row.sent_on));
+            cal.thinking_days(ply.by, after.clock_from(from), letter.sent_on)
+        };
+        if ply.by == letter.by {
+            days += row_days;
+        }
+        after.rows.push(Row {
+            by: ply.by,
+            san: ply.san.clone(),
+            conditional: ply.conditional,
+            sent_on: letter.sent_on,
+            delivered_on: (!last || letter.partner_direct).then_some(letter.sent_on),
+            days: row_days,
+            penalty: 0,
+            letter: None,
+        });
+    }
+    (after, days)
+}
+
+/// The stated fraction against the true one (10.3.1); none is an omission.
+fn check_fraction(
+    stated: Option<Fraction>,
+    fraction: Fraction,
+    missing: &mut Vec<Item>,
+    corrections: &mut Vec<Correction>,
+) {
+    let Some(stated) = stated else {
+        missing.push(Item::Fraction);
+        return;
+    };
+    for color in [Color::White, Color::Black] {
+        if stated.get(color) != fraction.get(color) {
+            corrections.push(Correction::Total {
+                player: color,
+                stated: stated.get(color),
+                actual: fraction.get(color),
+            });
+        }
+    }
+}
+
+/// What leaving out `missing` is (10.3.3): the player's first omission in
+/// the game a warning, a later one the penalty (charged only with
+/// `auto_penalty`).
+fn omission(rules: &Rules, ledger: &Ledger, player: Color, missing: &[Item]) -> Option<Omission> {
+    if missing.is_empty() {
+        return None;
+    }
+    let missing = missing.to_vec();
+    Some(if ledger.has_omitted(player) {
+        let days = if rules.auto_penalty {
+            rules.penalty_days
+        } else {
+            0
+        };
+        Omission::Penalty { missing, days }
+    } else {
+        Omission::Warning { missing }
+    })
 }
 
 /// The letter's own three dates against the postmarks.
