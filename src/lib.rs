@@ -6,32 +6,65 @@
 //!
 //! ```text
 //! main.rs      CLI: reads the clock once, loads config, wires adapters, exit codes
+//! demo.rs      the sample tournament of `shtempel demo`
 //!    |
-//! rules/       PURE: calendar days, clocks, corrections, omissions, penalties,
-//!              overstep, the calendar duties of 10.3.4 (`rules::due`)
-//! letter/      PURE: a letter's own text -> `Letter` (moves, variants, fraction,
-//!              dates, keywords, decisions) or errors naming the line
-//! game.rs      PURE: the game record on shakmaty: moves in any notation resolved on
-//!              the position, repeats checked, conditional variants held and played,
-//!              the ends of a game, PGN
+//! run/         one pass: fetch, plan each letter, commit, send, keep the calendar
+//!              (run/finish.rs: marking letters done and sending on a thread)
+//! site.rs      writes the report's pages into a folder
+//! fault.rs     crash points for the fault tests (debug builds)
+//!    |
+//! clerk/       a letter identified and handed to the rules by its kind, the
+//!              rules' effects made into messages: letters (who, which game),
+//!              moves, endings, overstep, protest, arbiter, duties, model, load
+//!    |
+//! rules/       PURE: a game's life as a state machine (life), one move letter
+//!              judged (judge), clocks (clock), calendar days (calendar), what
+//!              falls due on a day (deadlines)
+//! letter/      PURE: a letter's own text -> `Letter` (kind, moves, variants,
+//!              fraction, dates, keywords, rulings) or errors naming the line;
+//!              quote cutting (quote), dates (dates), notations (notation)
+//! game/        PURE: the game record on shakmaty: moves in any notation resolved
+//!              on the position, repeats, conditional variants, ends, PGN
+//! record.rs    PURE: one game as loaded: players, board, ledger, duties done
 //! chart.rs     PURE: the time chart (Table 2): rows, text, CSV and JSON
 //! plot.rs      PURE: the time chart as an SVG picture (plotters)
 //! report.rs    PURE: the tournament report: a static site of HTML pages
+//! message.rs   PURE: the kinds of message, their headers and templates
+//! phrases.rs   PURE: the short phrases of templates/<lang>/phrases.toml
+//! render.rs    the templates of templates/<lang>/ loaded and rendered
+//! config/      the TOML file: raw tables, checked table by table
+//!    |
+//! mail/        ADAPTERS: sources (maildir, imap), transports (file, smtp,
+//!              sendmail), the MIME front end (mime), the composer (compose),
+//!              sender checks (auth), letters filed for the arbiter (filing)
+//! store/       ADAPTER: SQLite, the only module with SQL
 //! ```
 //!
 //! The pure modules take values and return values: no files, no network, no
-//! database and no clock. The day is always a parameter.
+//! database and no clock. The day is always a parameter. Every sentence a
+//! person reads is in `templates/` (messages and phrases); the command line
+//! and the log speak English to the operator.
 
 #![forbid(unsafe_code)]
 
 pub mod chart;
+pub mod clerk;
+pub mod config;
+pub mod demo;
+pub mod fault;
 pub mod game;
 pub mod letter;
 pub mod mail;
 pub mod message;
 pub mod phrases;
 pub mod plot;
+pub mod record;
+pub mod render;
+pub mod report;
 pub mod rules;
+pub mod run;
+pub mod site;
+pub mod store;
 
 use serde::Serialize;
 
@@ -86,13 +119,3 @@ pub mod color_serde {
         }
     }
 }
-pub mod clerk;
-pub mod config;
-pub mod demo;
-pub mod fault;
-pub mod record;
-pub mod render;
-pub mod report;
-pub mod run;
-pub mod site;
-pub mod store;

@@ -210,15 +210,6 @@ fn first_recipient(recipients: &str) -> &str {
     recipients.split(',').next().unwrap_or(recipients)
 }
 
-/// How long a message that failed `attempts` times waits before the next try.
-pub fn retry_delay(attempts: u32) -> chrono::Duration {
-    if attempts == 0 {
-        return chrono::Duration::zero();
-    }
-    let minutes = 5i64.saturating_mul(1 << attempts.min(10).saturating_sub(1));
-    chrono::Duration::minutes(minutes.min(6 * 60))
-}
-
 fn color_from(text: &str) -> Option<Color> {
     match text {
         "white" => Some(Color::White),

@@ -61,7 +61,7 @@ impl Store {
                     last_attempt.and_then(|t| DateTime::parse_from_rfc3339(&t).ok()),
                 ))
             })?;
-            let wait = retry_delay(item.attempts);
+            let wait = crate::rules::sending::retry_delay(item.attempts);
             if last.is_none_or(|last| now >= last.with_timezone(&Utc) + wait) {
                 due.push(item);
             }
