@@ -17,7 +17,7 @@ use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
 use crate::render::Model;
-use crate::rules::{self, Status};
+use crate::rules;
 use crate::store::{Disposition, Store, StoredLetter};
 
 /// Which game a letter is for, as [`Clerk::identify`] found it.
@@ -468,7 +468,7 @@ impl Clerk<'_> {
         stored.disposition = Disposition::Refused;
         stored.reason = reasons.join("; ");
         let player = state.player(context.color);
-        let open = matches!(state.ledger.status(), Status::Active | Status::Suspended);
+        let open = state.ledger.in_play();
         let model = model! {
             "reasons" => reasons,
             "read" => self.read_model(context.read, context.postmark, None, None, context.game_note.as_ref()),

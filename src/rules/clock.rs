@@ -133,6 +133,12 @@ impl Ledger {
         self.standing.status
     }
 
+    /// Whether a player may still owe a letter: the game goes on, or waits
+    /// for the arbiter (not finished, not past its end date).
+    pub fn in_play(&self) -> bool {
+        matches!(self.standing.status, Status::Active | Status::Suspended)
+    }
+
     /// `total_P` for both players: days plus penalties (rules.md 2.2), less
     /// the days the arbiter excused.
     pub fn totals(&self) -> Fraction {
