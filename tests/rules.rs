@@ -620,6 +620,22 @@ fn omission_warning_then_penalty_with_restated_dates() {
         }]
     ));
 
+    // `Previous dates:` with only the date the previous letter left out.
+    restated.previous = None;
+    restated.previous_unplaced = vec!["2026-11-02"];
+    let v = judge(&rules, &ledger, &restated.incoming());
+    assert_eq!(v.omission, None, "the one missing date is restated");
+    assert!(v.corrections.is_empty(), "{:?}", v.corrections);
+    restated.previous_unplaced = vec!["2026-11-03"];
+    let v = judge(&rules, &ledger, &restated.incoming());
+    assert!(matches!(
+        v.corrections.as_slice(),
+        [Correction::Date {
+            item: Item::Previous(DateItem::Received),
+            ..
+        }]
+    ));
+
     // A later letter with its own omission, after the penalised one: penalty again.
     let v = play(&rules, &mut ledger, &b2, Some("2026-11-07"));
     assert_eq!(v.penalty, 6);
@@ -1067,47 +1083,4 @@ fn two_dates_of_three_are_placed_by_the_postmarks() {
         "{:?}",
         v.corrections
     );
-}
-
-/// `Previous dates:` with only the dates the previous letter left out.
-#[test]
-fn restated_dates_fewer_than_three_fill_what_was_missing() {
-    let rules = Rules::default();
-    let mut ledger = Ledger::new(calendar());
-    play(
-        &rules,
-        &mut ledger,
-        &letter(WHITE, "2026-11-02").time(1, 0),
-        Some("2026-11-02"),
-    );
-    let mut b1 = letter(BLACK, "2026-11-04")
-        .dates("2026-11-02", "2026-11-02", "2026-11-04")
-        .time(1, 2);
-    b1.received = None;
-    play(&rules, &mut ledger, &b1, Some("2026-11-04"));
-    play(
-        &rules,
-        &mut ledger,
-        &letter(WHITE, "2026-11-05")
-            .dates("2026-11-04", "2026-11-04", "2026-11-05")
-            .time(2, 2),
-        Some("2026-11-05"),
-    );
-    let mut b2 = letter(BLACK, "2026-11-07")
-        .dates("2026-11-05", "2026-11-05", "2026-11-07")
-        .time(2, 4);
-    b2.previous_unplaced = vec!["2026-11-02"];
-    let v = judge(&rules, &ledger, &b2.incoming());
-    assert_eq!(v.omission, None, "the one missing date is restated");
-    assert!(v.corrections.is_empty(), "{:?}", v.corrections);
-    b2.previous_unplaced = vec!["2026-11-03"];
-    let v = judge(&rules, &ledger, &b2.incoming());
-    assert_eq!(v.omission, None);
-    assert!(matches!(
-        v.corrections.as_slice(),
-        [Correction::Date {
-            item: Item::Previous(DateItem::Received),
-            ..
-        }]
-    ));
 }
