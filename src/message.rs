@@ -91,6 +91,13 @@ message_kinds! {
     Result: "result", "result", false;
     /// The end date came without a result (10.3.2).
     Adjudication: "adjudication", "adjudication", false;
+    /// An offender's letter during his suspension: passed to the arbiter,
+    /// nothing changed (10.3.6).
+    Withheld: "withheld", "refused", true;
+    /// With the partner in copy, what the clerk corrected in the letter he had.
+    PartnerCorrection: "partner-correction", "correction", false;
+    /// A game added during the tournament has begun.
+    Start: "start", "start", false;
 }
 
 impl MessageKind {
@@ -132,6 +139,7 @@ mod tests {
             "reminder",
             "result",
             "adjudication",
+            "start",
         ];
         assert_eq!(BUILTIN_RU.len(), MessageKind::ALL.len());
         assert_eq!(BUILTIN_EN.len(), MessageKind::ALL.len());

@@ -14,7 +14,7 @@ use crate::chart::Chart;
 use crate::config::Config;
 use crate::phrases::Phrases;
 use crate::record::Record;
-use crate::rules::{GameResult, Status, add_days};
+use crate::rules::{GameResult, Status};
 
 /// One game as the report shows it.
 pub struct GameReport {
@@ -94,12 +94,7 @@ fn clock_line(
     config: &Config,
     today: NaiveDate,
 ) -> Option<(Color, i64, NaiveDate)> {
-    if state.ledger.status() != Status::Active {
-        return None;
-    }
-    let left = state.ledger.days_left_on(&config.rules, today)?;
-    let due = add_days(today, u32::try_from(left.max(0)).unwrap_or(u32::MAX));
-    Some((state.ledger.to_move(), left, due.min(config.end_date)))
+    state.ledger.due(&config.rules, today)
 }
 
 const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#222;background:#fff}

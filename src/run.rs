@@ -126,6 +126,7 @@ pub fn commit(
             message_id: id,
             raw,
             delivers: message.delivers,
+            send_on: message.send_on,
         });
     }
     let today = clerk.clock.today;
@@ -173,7 +174,7 @@ fn send_pending(
 ) -> Result<(), String> {
     let job = Job {
         queue: store
-            .pending(clerk.clock.now, |_| false)
+            .pending(clerk.clock.now, clerk.clock.today, |_| false)
             .map_err(database)?,
         now: clerk.clock.now,
         today: clerk.clock.today,
@@ -394,7 +395,9 @@ impl Batch {
         }
         let entries = std::mem::take(&mut self.entries);
         let out = |id| self.out.iter().any(|job| job.messages.contains(&id));
-        let queue = store.pending(clerk.clock.now, out).map_err(database)?;
+        let queue = store
+            .pending(clerk.clock.now, clerk.clock.today, out)
+            .map_err(database)?;
         self.out.push_back(JobOut {
             delivering: std::mem::take(&mut self.delivering),
             messages: queue.iter().map(|item| item.id).collect(),

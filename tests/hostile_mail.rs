@@ -121,6 +121,19 @@ fn replies_to_one_address_stop_after_the_daily_limit() {
         "{}",
         mail[10].subject
     );
+    // The notice is in the game's thread, under its tag, and promises the
+    // refusals still to come.
+    assert!(
+        mail[10].subject.starts_with("[T #1]"),
+        "{}",
+        mail[10].subject
+    );
+    assert_eq!(mail[10].game, "1");
+    assert!(
+        mail[10].body.contains("still answered with the reason"),
+        "{}",
+        mail[10].body
+    );
     assert_eq!(
         out.stdout.matches("reply-limit").count(),
         1,
@@ -131,10 +144,26 @@ fn replies_to_one_address_stop_after_the_daily_limit() {
     t.letter(WHITE, "2026-11-03", "Game 1", W1);
     t.poll("2026-11-03");
     assert_eq!(kinds(&t.new_mail()), [pair("forward", BLACK)]);
-    // A new day, a new allowance.
+    // A new day, a new allowance: first the three refusals held yesterday
+    // (none swallowed), then today's.
     t.letter(WHITE, "2026-11-04", "Game 1", "Game 1\nhello again\n");
     t.poll("2026-11-04");
-    assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
+    let next_day = t.new_mail();
+    assert_eq!(kinds(&next_day), vec![pair("refused", WHITE); 4]);
+    // The held ones say so and offer no lines: 1. e4 has been played since.
+    for refusal in &next_day[..3] {
+        assert!(
+            refusal.body.contains("held until 2026-11-04"),
+            "{}",
+            refusal.body
+        );
+        assert!(!refusal.body.contains("<your move>"), "{}", refusal.body);
+    }
+    assert!(
+        !next_day[3].body.contains("held until"),
+        "{}",
+        next_day[3].body
+    );
 }
 
 #[test]

@@ -83,6 +83,9 @@ fn names(effects: &[Effect]) -> Vec<&'static str> {
             Effect::Reminder { .. } => "reminder",
             Effect::NoProtest { .. } => "no-protest",
             Effect::Adjudication => "adjudication",
+            Effect::Withheld { .. } => "withheld",
+            Effect::PartnerCorrection { .. } => "partner-correction",
+            Effect::GameStart => "start",
         })
         .collect()
 }
@@ -328,10 +331,10 @@ fn move_letter_table() {
             next(Status::Finished, Some(GameResult::Draw), &["result"]),
         ),
         (
-            "over 50 days on the first move: the game is suspended",
+            "over 50 days on the first move: the game is suspended, the notice the offender's only answer",
             game(4),
             letter(WHITE, "2027-01-20"),
-            next(Status::Suspended, None, &["receipt", "overstep"]),
+            next(Status::Suspended, None, &["overstep"]),
         ),
         (
             "the partner's reply during a suspension is held for the arbiter",

@@ -206,10 +206,10 @@ fn overstep_with_a_letter_sends_the_file() {
     );
     t.poll("2026-12-26");
     let mail = t.new_mail();
+    // The offender gets the overstep notice only: no receipt beside it.
     assert_eq!(
         kinds(&mail),
         [
-            pair("ack", WHITE),
             pair("overstep-notice", WHITE),
             pair("overstep-notice", BLACK),
             pair("overstep-file", ARBITER),
@@ -217,17 +217,17 @@ fn overstep_with_a_letter_sends_the_file() {
         ]
     );
     assert!(
-        mail[1]
+        mail[0]
             .headers
             .contains("Disposition-Notification-To: clerk@test.example"),
         "registered"
     );
     assert!(
-        mail[2].body.contains("2. Nf3"),
+        mail[1].body.contains("2. Nf3"),
         "the partner sees the move that stands:\n{}",
-        mail[2].body
+        mail[1].body
     );
-    let file = &mail[3];
+    let file = &mail[2];
     let names: Vec<&str> = file
         .attachments
         .iter()
@@ -293,7 +293,9 @@ fn overstep_with_a_letter_sends_the_file() {
         ["message/rfc822", "image/svg+xml"],
         "the held letter and the chart as a picture"
     );
-    // White writes on regardless: refused while suspended.
+    // White, the offender, writes on regardless: his letter goes to the
+    // arbiter (10.3.6), and he is told the game is suspended, with the day
+    // his protest must be sent by.
     t.letter(
         WHITE,
         "2026-12-29",
@@ -301,7 +303,18 @@ fn overstep_with_a_letter_sends_the_file() {
         "Game 1\n3. Bb5\nTime: 51/6\n",
     );
     t.poll("2026-12-29");
-    assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [pair("overstep-supplement", ARBITER), pair("refused", WHITE)]
+    );
+    assert!(
+        mail[1].body.contains("nobody's clock runs"),
+        "{}",
+        mail[1].body
+    );
+    assert!(mail[1].body.contains("by 2027-01-05"), "{}", mail[1].body);
+    assert!(!mail[1].body.contains("keeps running"), "{}", mail[1].body);
 
     // No protest within 10 days of the notice: the arbiter is told, once.
     t.poll("2027-01-05");
@@ -463,7 +476,9 @@ fn late_start_sheet_and_end_date() {
         [pair("ack", WHITE), pair("forward", BLACK)]
     );
     assert_eq!(t.totals("1"), (2, 0));
-    // Black receives it before the end date and answers after it: time stops at the end date.
+    // Black receives it before the end date and answers after it: charged in
+    // full (rules.md 2.2: only a letter delivered on or after the end date
+    // costs nothing), 22 days, not the 18 up to the end date he wrote.
     t.letter(
         BLACK,
         "2026-12-05",
@@ -472,8 +487,18 @@ fn late_start_sheet_and_end_date() {
     );
     t.poll("2026-12-05");
     let mail = t.new_mail();
-    assert_eq!(kinds(&mail)[0], pair("ack", BLACK), "{:?}", mail[0].body);
-    assert_eq!(t.totals("1"), (2, 18));
+    assert_eq!(
+        kinds(&mail)[0],
+        pair("correction", BLACK),
+        "{:?}",
+        mail[0].body
+    );
+    assert!(
+        mail[0].body.contains("Black's total is 22, not 18"),
+        "{}",
+        mail[0].body
+    );
+    assert_eq!(t.totals("1"), (2, 22));
     // The end date has passed: the game goes to the arbiter.
     assert!(
         mail.iter()

@@ -387,13 +387,15 @@ fn late_start_sheets() {
 }
 
 #[test]
-fn end_date_stops_the_clock() {
+fn end_date_stops_the_clock_for_moves_received_on_it_or_later() {
     let rules = Rules::default();
     let cal = Calendar::on_time(d("2026-11-01"), d("2026-12-01"));
     // (delivered to Black, Black's postmark, days charged)
     let table = [
         ("2026-11-20", "2026-11-25", 5),
-        ("2026-11-28", "2026-12-05", 3), // time stops at the end date
+        // Received before the end date, answered after it: charged in full
+        // (10.3.2 speaks of the day the reply was received).
+        ("2026-11-28", "2026-12-05", 7),
         ("2026-12-01", "2026-12-03", 0), // received on the end date: no more time
         ("2026-12-02", "2026-12-09", 0),
     ];
@@ -894,6 +896,7 @@ fn deadlines_table() {
                 Duty::SilentOverstep(_) => "overstep".into(),
                 Duty::NoProtest { .. } => "no-protest".into(),
                 Duty::Adjudication => "adjudication".into(),
+                Duty::GameStart => "start".into(),
             })
             .collect()
     };

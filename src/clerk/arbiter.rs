@@ -32,9 +32,11 @@ impl Clerk<'_> {
         let postmark = stored.postmark;
         let model = model! {
             "reasons" => vec![reason],
-            "read" => self.read_model(read, postmark, None, None, None),
+                        "read" => self.read_model(read, postmark, None, None, None),
+            "clock" => "none",
             "next" => Model::from(()),
             "games" => Model::from(()),
+            "held" => Model::from(()),
         };
         let message = self.message(
             MessageKind::Refused,

@@ -33,6 +33,7 @@ impl Clerk<'_> {
                     totals,
                 } => self.repeat(&state, (first, last), author, totals, &mut plan)?,
                 Effect::Query => self.query(&state, &mut plan)?,
+                Effect::GameStart => self.game_start(&state, &mut plan)?,
                 Effect::Reminder {
                     player,
                     threshold,
@@ -47,6 +48,7 @@ impl Clerk<'_> {
                         overstep,
                         last_move: None,
                         current_raw: None,
+                        verdict: None,
                         protest_until,
                     };
                     self.plan_overstep(store, &mut state, &declared, &mut plan)?;
@@ -128,7 +130,7 @@ impl Clerk<'_> {
     /// White queried for the first move Black has not had (10.3.4).
     fn query(&self, state: &Record, plan: &mut Plan) -> Result<(), String> {
         let model = model! {
-            "start" => self.date(self.config.start_date),
+            "start" => self.date(state.ledger.calendar.start_date),
             "days" => self.config.rules.first_move_query_days,
         };
         let message = self.message(
@@ -142,6 +144,30 @@ impl Clerk<'_> {
         plan.messages.push(self.generated(message, true));
         let detail = "first move not received".into();
         plan.event("query", Some(state.id()), None, detail);
+        Ok(())
+    }
+
+    /// The two players of a game added during the tournament told it has
+    /// begun, White given the lines for his first letter (issue 19, point 9).
+    fn game_start(&self, state: &Record, plan: &mut Plan) -> Result<(), String> {
+        let rules = &self.config.rules;
+        let model = model! {
+            "start" => self.date(state.ledger.calendar.start_date),
+            "days_per_control" => rules.days_per_control,
+            "moves_per_control" => rules.moves_per_control,
+            "next" => next_lines(state, Color::White, self.config, None),
+        };
+        let message = self.message(
+            MessageKind::Start,
+            Some(state),
+            vec![recipient(&state.white), recipient(&state.black)],
+            vec![],
+            model,
+            None,
+        )?;
+        plan.messages.push(self.generated(message, false));
+        let detail = format!("begins {}", self.date(state.ledger.calendar.start_date));
+        plan.event("start", Some(state.id()), None, detail);
         Ok(())
     }
 

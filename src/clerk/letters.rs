@@ -211,7 +211,16 @@ impl Clerk<'_> {
         stored: &mut StoredLetter,
         plan: &mut Plan,
     ) -> Result<(), String> {
-        match context.read.kind() {
+        let kind = context.read.kind();
+        // During his suspension, whatever the offender writes but a protest
+        // or a resignation goes to the arbiter (10.3.6).
+        if !matches!(kind, LetterKind::Protest | LetterKind::Resignation)
+            && let Some(transition) =
+                rules::life::offender_letter(&self.config.rules, &state.ledger, context.color)
+        {
+            return self.plan_withheld(store, state, context, transition, stored, plan);
+        }
+        match kind {
             LetterKind::Resignation => self.plan_resignation(state, context, stored, plan),
             LetterKind::DrawAcceptance => {
                 self.plan_draw_acceptance(store, state, context, stored, plan)
@@ -442,8 +451,10 @@ impl Clerk<'_> {
         let model = model! {
             "reasons" => reasons,
             "read" => self.read_model(read, postmark, None, None, None),
+            "clock" => "none",
             "next" => Model::from(()),
             "games" => games,
+            "held" => Model::from(()),
         };
         self.message(
             MessageKind::Refused,
@@ -468,13 +479,21 @@ impl Clerk<'_> {
         stored.disposition = Disposition::Refused;
         stored.reason = reasons.join("; ");
         let player = state.player(context.color);
-        let open = state.ledger.in_play();
+        // Lines to fill in only for a letter he still owes (rules.md 2.7).
+        let clock = state.ledger.clock_for(context.color);
+        let owes = clock == rules::Turn::Yours;
         let model = model! {
             "reasons" => reasons,
             "read" => self.read_model(context.read, context.postmark, None, None, context.game_note.as_ref()),
-            // A finished game, or one past its end date, has no next letter to prefill.
-            "next" => open.then(|| super::next_lines(state, context.color, self.config, None)),
+            "clock" => match clock {
+                rules::Turn::Yours => "yours",
+                rules::Turn::Partners => "partners",
+                rules::Turn::Stopped => "stopped",
+                rules::Turn::Over => "over",
+            },
+            "next" => owes.then(|| super::next_lines(state, context.color, self.config, None)),
             "games" => Model::from(()),
+            "held" => Model::from(()),
         };
         let message = self.message(
             MessageKind::Refused,
@@ -504,9 +523,8 @@ impl Clerk<'_> {
             rules::Refusal::PastEndDate => phrases.get("reason.past_end_date").to_string(),
             rules::Refusal::Suspended => phrases.get("reason.suspended").to_string(),
             rules::Refusal::NoDrawOffered => phrases.get("reason.no_draw_offered").to_string(),
-            rules::Refusal::NoOverstep | rules::Refusal::NotTheOffender => {
-                phrases.get("reason.not_offender").to_string()
-            }
+            rules::Refusal::NoOverstep => phrases.get("reason.no_overstep").to_string(),
+            rules::Refusal::NotTheOffender => phrases.get("reason.not_offender").to_string(),
             rules::Refusal::NotSuspended => {
                 phrases.fill("reason.not_suspended", &[("game", &game)])
             }

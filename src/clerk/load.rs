@@ -33,13 +33,14 @@ pub fn load_replaying(
         .cloned()
         .ok_or("unknown black player")?;
     let calendar = Calendar::new(
-        config.start_date,
+        game.start_date.unwrap_or(config.start_date),
         config.end_date,
         ByColor {
             white: white.start_sheet_received,
             black: black.start_sheet_received,
         },
-    );
+    )
+    .starting(config.start_date);
     let sans: Vec<&str> = stored.moves.iter().map(|row| row.san.as_str()).collect();
     let board = replays
         .game(&game.id, &sans, stored.row.held.clone())

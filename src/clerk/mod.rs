@@ -31,6 +31,8 @@ mod moves;
 mod overstep;
 mod protest;
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -211,9 +213,10 @@ impl<'a> Clerk<'a> {
         in_reply_to: Option<String>,
     ) -> Result<Outgoing, String> {
         let base = self.base_model(state, to.first().map_or("", |r| r.name.as_str()));
+        let model = merged(extra, base);
         let rendered = self
             .templates
-            .render(kind.template(), merged(extra, base))
+            .render(kind.template(), model.clone())
             .map_err(|e| e.to_string())?;
         Ok(Outgoing {
             kind,
@@ -227,6 +230,8 @@ impl<'a> Clerk<'a> {
             generated: false,
             attachments: Vec::new(),
             delivers: None,
+            send_on: None,
+            model,
         })
     }
 
@@ -265,47 +270,56 @@ impl<'a> Clerk<'a> {
     }
 
     /// Replies that would pass `max_replies_per_day` to one address are
-    /// dropped; the first one over the limit becomes a single notice.
+    /// dropped; the first one over the limit becomes a single notice, in the
+    /// thread and under the tag of its game. A refusal is never dropped: a
+    /// player whose letter changed nothing is always told. Past the limit it
+    /// is held to the first later day with room (it counts there), so that a
+    /// mail loop with a careless auto-responder stays at the limit a day.
     fn limit_replies(&self, store: &Store, plan: &mut Plan) -> Result<(), String> {
         let Some(sender) = plan.letter.as_ref().and_then(|l| l.sender.clone()) else {
             return Ok(());
         };
         let max = self.config.limits.max_replies_per_day;
-        let mut sent = store
-            .replies_on(&sender, self.clock.today, &MessageKind::reply_headers())
-            .map_err(|e| format!("database: {e}"))?;
+        let today = self.clock.today;
+        let replies_on = |day| {
+            store
+                .replies_on(&sender, day, &MessageKind::reply_headers())
+                .map_err(|e| format!("database: {e}"))
+        };
+        let mut sent = replies_on(today)?;
+        // Refusals this plan holds, by day, on top of the stored ones.
+        let mut held: HashMap<NaiveDate, u32> = HashMap::new();
         let mut kept = Vec::with_capacity(plan.messages.len());
         for message in std::mem::take(&mut plan.messages) {
             let reply =
                 message.kind.is_reply() && message.to.first().is_some_and(|to| to.email == sender);
-            if !reply {
+            if !reply || sent < max {
+                sent += u32::from(reply);
                 kept.push(message);
                 continue;
             }
-            if sent < max {
+            if sent == max {
                 sent += 1;
-                kept.push(message);
-            } else if sent == max {
-                sent += 1;
-                let to = message.to.clone();
-                let model = model! {
-                    "count" => max,
-                };
-                let notice = self.message(
-                    MessageKind::Limit,
-                    None,
-                    to,
-                    vec![],
-                    model,
-                    message.in_reply_to.clone(),
-                )?;
-                kept.push(notice);
+                kept.push(self.limit_notice(&sender, &message)?);
                 plan.event(
                     "reply-limit",
                     message.game.as_deref(),
                     Some(&sender),
-                    format!("{max} replies today: one notice, then silence"),
+                    format!("{max} replies today: one notice, refusals held to a later day"),
                 );
+            }
+            let refusal = matches!(message.kind, MessageKind::Refused | MessageKind::Withheld);
+            if refusal {
+                let mut day = today;
+                loop {
+                    day = day.succ_opt().ok_or("no day after the last")?;
+                    let count = replies_on(day)? + held.get(&day).copied().unwrap_or(0);
+                    if count < max {
+                        break;
+                    }
+                }
+                *held.entry(day).or_default() += 1;
+                kept.push(self.hold(message, day)?);
             } else if message.delivers.is_some() {
                 // A reply that carries a move (a conditional reply) still goes.
                 kept.push(message);
@@ -313,5 +327,53 @@ impl<'a> Clerk<'a> {
         }
         plan.messages = kept;
         Ok(())
+    }
+
+    /// A refusal held to `day`, rendered again to say so: it describes the
+    /// letter as it was, and offers no lines for a game that may have moved on.
+    fn hold(&self, mut message: Outgoing, day: NaiveDate) -> Result<Outgoing, String> {
+        let held = model! {
+            "held" => self.date(day),
+            "limit" => self.config.limits.max_replies_per_day,
+            "next" => Model::from(()),
+        };
+        let model = merged(held, message.model.clone());
+        let rendered = self
+            .templates
+            .render(message.kind.template(), model.clone())
+            .map_err(|e| e.to_string())?;
+        message.subject = rendered.subject;
+        message.body = rendered.body;
+        message.model = model;
+        message.send_on = Some(day);
+        Ok(message)
+    }
+
+    /// The notice that the day's replies to `sender` are used up, in the
+    /// thread and under the tag of the reply it replaces, naming the
+    /// sender's games when he plays more than one.
+    fn limit_notice(&self, sender: &str, replaced: &Outgoing) -> Result<Outgoing, String> {
+        let games: Vec<String> = match self.config.player_by_email(sender) {
+            Some(player) => self.config.games_of(&player.id),
+            None => Vec::new(),
+        }
+        .into_iter()
+        .map(|g| g.id.clone())
+        .collect();
+        let model = model! {
+            "count" => self.config.limits.max_replies_per_day,
+            "game" => replaced.game.as_deref(),
+            "games" => if games.len() > 1 { games } else { Vec::new() },
+        };
+        let mut notice = self.message(
+            MessageKind::Limit,
+            None,
+            replaced.to.clone(),
+            vec![],
+            model,
+            replaced.in_reply_to.clone(),
+        )?;
+        notice.game = replaced.game.clone();
+        Ok(notice)
     }
 }

@@ -12,7 +12,7 @@ use crate::mail::compose::Outgoing;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
-use crate::render::Model;
+use crate::render::{Model, merged};
 use crate::rules::life::{admit_move, move_letter};
 use crate::rules::{
     BoardEnd, Correction, DateItem, Effect, Incoming, Item, MoveLetter, Omission, Verdict,
@@ -130,6 +130,10 @@ impl Clerk<'_> {
                 let supplement = self.supplement(store, state, *from, letter.moves, context)?;
                 plan.messages.push(supplement);
             }
+            Effect::PartnerCorrection { to } => {
+                let notice = self.partner_correction(state, letter, *to)?;
+                plan.messages.push(notice);
+            }
             Effect::Receipt {
                 held,
                 conditional_reply,
@@ -170,6 +174,7 @@ impl Clerk<'_> {
                     overstep: *overstep,
                     last_move,
                     current_raw: Some(context.raw),
+                    verdict: Some(letter.verdict),
                     protest_until: *protest_until,
                 };
                 self.plan_overstep(store, state, &overstep, plan)?;
@@ -304,6 +309,55 @@ impl Clerk<'_> {
             message.delivers = Some(state.ledger.rows.len() - 1);
         }
         Ok(message)
+    }
+
+    /// What a letter's verdict says beyond its move, for a template: the
+    /// corrections, what was left out, the penalty.
+    pub(super) fn verdict_model(&self, verdict: &Verdict) -> Model {
+        let phrases = self.phrases();
+        let corrections: Vec<Model> = verdict
+            .corrections
+            .iter()
+            .map(|c| correction_model(c, phrases))
+            .collect();
+        let missing: Vec<&str> = verdict
+            .omission
+            .as_ref()
+            .map(|o| o.missing().iter().map(|i| item_name(*i)).collect())
+            .unwrap_or_default();
+        model! {
+            "corrections" => corrections,
+            "missing" => missing,
+            "penalty" => verdict.penalty,
+            "days" => verdict.days,
+            "totals" => verdict.totals.to_string(),
+        }
+    }
+
+    /// With the partner in copy, what the clerk corrected in the letter he
+    /// had directly (rules.md 2.3).
+    fn partner_correction(
+        &self,
+        state: &Record,
+        letter: &MoveEffects<'_, '_>,
+        to: shakmaty::Color,
+    ) -> Result<Outgoing, String> {
+        let model = merged(
+            model! {
+                "from" => state.player(!to).name.as_str(),
+                "moves" => letter.moves,
+                "next" => next_lines(state, to, self.config, None),
+            },
+            self.verdict_model(letter.verdict),
+        );
+        self.message(
+            MessageKind::PartnerCorrection,
+            Some(state),
+            vec![recipient(state.player(to))],
+            vec![],
+            model,
+            letter.context.mail.message_id.clone(),
+        )
     }
 
     /// The move passed to the partner.

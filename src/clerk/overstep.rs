@@ -10,9 +10,10 @@ use crate::mail::filing::filed_letter;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
-use crate::render::merged;
+use crate::render::{Model, merged};
+use crate::rules::Effect;
 use crate::rules::Overstep;
-use crate::store::{Note, Store};
+use crate::store::{Disposition, Note, Store, StoredLetter};
 use shakmaty::Color;
 
 /// An overstep the rules declared.
@@ -23,6 +24,8 @@ pub(super) struct Declared<'a> {
     pub last_move: Option<(String, usize)>,
     /// The offender's letter that overstepped, not yet stored.
     pub current_raw: Option<&'a [u8]>,
+    /// That letter's verdict: what was corrected in it or left out of it.
+    pub verdict: Option<&'a crate::rules::Verdict>,
     pub protest_until: chrono::NaiveDate,
 }
 
@@ -74,15 +77,17 @@ impl Clerk<'_> {
             "computation" => computation.as_str(),
             "chart" => chart_text.as_str(),
             "move" => declared.last_move.as_ref().map(|(m, _)| m.clone()),
-            "protest_days" => self.config.rules.protest_days,
+                        "protest_days" => self.config.rules.protest_days,
             "protest_until" => lang.date(declared.protest_until),
         };
+        let letter = declared.verdict.map(|verdict| self.verdict_model(verdict));
+        let notice_model = merged(model! { "letter" => letter }, common.clone());
         let mut notice = self.message(
             MessageKind::OverstepNotice,
             Some(state),
             vec![recipient(state.player(offender))],
             vec![],
-            common.clone(),
+            notice_model,
             None,
         )?;
         notice.registered = true;
@@ -226,6 +231,7 @@ impl Clerk<'_> {
         let model = model! {
             "from" => state.player(from).name.as_str(),
             "offender" => state.player(offender).name.as_str(),
+            "by_offender" => from == offender,
             "moves" => moves_text,
         };
         let mut supplement = self.message(
@@ -244,5 +250,62 @@ impl Clerk<'_> {
         let chart = stored_chart(state, self.config, store)?;
         supplement.attachments.push(self.plot_attachment(&chart)?);
         Ok(supplement)
+    }
+
+    /// A letter of the offender during his suspension (10.3.6): to the
+    /// arbiter with the letter; he is told the game waits for the arbiter.
+    pub(super) fn plan_withheld(
+        &self,
+        store: &Store,
+        state: &mut Record,
+        context: &LetterContext<'_>,
+        transition: crate::rules::Transition,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        stored.disposition = Disposition::Refused;
+        stored.reason =
+            "a letter of the offender during the suspension: passed to the arbiter".into();
+        let written: Vec<&str> = context
+            .read
+            .moves
+            .iter()
+            .map(|m| m.written.as_str())
+            .collect();
+        for effect in &transition.effects {
+            match *effect {
+                Effect::Supplement { from, .. } => {
+                    let supplement =
+                        self.supplement(store, state, from, &written.join(" "), context)?;
+                    plan.messages.push(supplement);
+                }
+                Effect::Withheld {
+                    protest_until,
+                    protest_received,
+                } => {
+                    let model = model! {
+                        "protest_until" => self.date(protest_until),
+                        "protest_received" => protest_received,
+                        "protest_open" => context.postmark <= protest_until,
+                        "held" => Model::from(()),
+                    };
+                    let player = state.player(context.color);
+                    let message = self.message(
+                        MessageKind::Withheld,
+                        Some(state),
+                        vec![recipient(player)],
+                        vec![],
+                        model,
+                        context.mail.message_id.clone(),
+                    )?;
+                    plan.messages.push(message);
+                }
+                ref other => return Err(format!("an offender's letter does not cause {other:?}")),
+            }
+        }
+        let detail = "passed to the arbiter: the game is suspended".to_string();
+        let from = state.player(context.color).email.clone();
+        plan.event("withheld", Some(state.id()), Some(&from), detail);
+        Ok(())
     }
 }

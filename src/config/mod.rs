@@ -133,6 +133,9 @@ pub struct GameConfig {
     pub id: String,
     pub white: String,
     pub black: String,
+    /// The day a game added during the tournament starts; `None`: the
+    /// tournament's start date.
+    pub start_date: Option<NaiveDate>,
 }
 
 /// The checked configuration of one tournament.

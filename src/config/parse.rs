@@ -319,7 +319,12 @@ impl Checker<'_> {
         Ok(players)
     }
 
-    fn games(&self, raw: &[RawGame], players: &[Player]) -> Result<Vec<GameConfig>, ConfigError> {
+    fn games(
+        &self,
+        raw: &[RawGame],
+        players: &[Player],
+        tournament: &Tournament,
+    ) -> Result<Vec<GameConfig>, ConfigError> {
         let ids: BTreeSet<&str> = players.iter().map(|p| p.id.as_str()).collect();
         let mut games = Vec::new();
         let mut game_ids = BTreeSet::new();
@@ -358,10 +363,27 @@ impl Checker<'_> {
                     "name two different players",
                 ));
             }
+            let start_date = match &g.start_date {
+                Some(value) => Some(self.date(&format!("{key}.start_date"), value)?),
+                None => None,
+            };
+            if let Some(day) = start_date
+                && !(tournament.start_date..tournament.end_date).contains(&day)
+            {
+                return Err(self.err(
+                    &format!("{key}.start_date"),
+                    format!(
+                        "{day} is not within the tournament ({} to {})",
+                        tournament.start_date, tournament.end_date
+                    ),
+                    "give the day the game starts, after the tournament's start and before its end",
+                ));
+            }
             games.push(GameConfig {
                 id: g.id.clone(),
                 white: g.white.clone(),
                 black: g.black.clone(),
+                start_date,
             });
         }
         Ok(games)
@@ -435,7 +457,7 @@ impl Config {
         let source = checker.source(&raw.source)?;
         let transport = checker.transport(&raw.transport)?;
         let players = checker.players(&raw.players, &addresses)?;
-        let games = checker.games(&raw.games, &players)?;
+        let games = checker.games(&raw.games, &players, &tournament)?;
         let security = checker.security(&raw.security)?;
         if raw.limits.max_letter_bytes < 1024 {
             return Err(checker.err(

@@ -146,4 +146,5 @@ pub(super) struct RawGame {
     pub id: String,
     pub white: String,
     pub black: String,
+    pub start_date: Option<DateValue>,
 }

@@ -46,6 +46,7 @@ fn players_and_games_are_found_by_id_email_and_player() {
         id: "3".into(),
         white: "sidorov".into(),
         black: "ivanov".into(),
+        start_date: None,
     });
     config.players.swap(0, 1);
     assert_eq!(config.game("1").unwrap().white, "ivanov");

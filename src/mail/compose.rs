@@ -5,7 +5,7 @@
 
 use std::time::SystemTime;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use lettre::message::header::{
     ContentDisposition, ContentTransferEncoding, ContentType, HeaderName, HeaderValue,
 };
@@ -49,6 +49,11 @@ pub struct Outgoing {
     pub attachments: Vec<Attachment>,
     /// The move (ply) this message brings to its reader.
     pub delivers: Option<usize>,
+    /// A refusal held by the daily reply limit goes on this day, not now.
+    pub send_on: Option<NaiveDate>,
+    /// What its template was rendered from, to render it again (a held
+    /// refusal says it was held).
+    pub model: crate::render::Model,
 }
 
 impl Outgoing {
@@ -207,6 +212,8 @@ mod tests {
             generated: false,
             attachments: vec![],
             delivers: Some(2),
+            send_on: None,
+            model: crate::render::Model::from(()),
         }
     }
 

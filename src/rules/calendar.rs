@@ -19,10 +19,15 @@ pub fn postmark_date<Z: TimeZone>(moment: &DateTime<Z>, zone: Tz) -> NaiveDate {
 /// player's clock may start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Calendar {
+    /// The game's start date: the tournament's, or a later one of a game
+    /// added during the tournament.
     pub start_date: NaiveDate,
     pub end_date: NaiveDate,
     /// `start_P`: the start date, or the day after a late start sheet arrived.
     pub start: ByColor<NaiveDate>,
+    /// The game starts after the tournament did: its players are told when
+    /// it begins.
+    pub late_start: bool,
 }
 
 impl Calendar {
@@ -43,6 +48,16 @@ impl Calendar {
             start_date,
             end_date,
             start,
+            late_start: false,
+        }
+    }
+
+    /// The calendar of a game added during the tournament, starting on
+    /// `game_start` (after the tournament's `tournament_start`).
+    pub fn starting(self, tournament_start: NaiveDate) -> Calendar {
+        Calendar {
+            late_start: self.start_date > tournament_start,
+            ..self
         }
     }
 
@@ -52,15 +67,17 @@ impl Calendar {
     }
 
     /// Thinking days from `from` (a delivery, or nothing for White's first move) to
-    /// `to` for `player`: never before his start, never past the end date, never
-    /// negative. The same day gives 0 (10.3.1).
+    /// `to` for `player`: never before his start, never negative. A move that
+    /// reached him on the end date or later costs nothing; one that reached
+    /// him before it is charged in full, however late he answers (10.3.2
+    /// speaks of the day the reply was received). The same day gives 0
+    /// (10.3.1).
     pub fn thinking_days(&self, player: Color, from: Option<NaiveDate>, to: NaiveDate) -> u32 {
         let start = *self.start.get(player);
         let from = from.map_or(start, |day| day.max(start));
         if from >= self.end_date {
             return 0;
         }
-        let to = to.min(self.end_date);
         u32::try_from(days(from, to).max(0)).unwrap_or(u32::MAX)
     }
 }
@@ -185,7 +202,8 @@ mod tests {
             (Color::White, Some("2026-11-07"), "2026-11-12", 5),
             (Color::Black, Some("2026-11-03"), "2026-11-08", 2),
             (Color::Black, Some("2026-11-10"), "2026-11-08", 0),
-            (Color::White, Some("2026-11-25"), "2026-12-05", 6),
+            // Received before the end date: the days after it count too.
+            (Color::White, Some("2026-11-25"), "2026-12-05", 10),
             (Color::White, Some("2026-12-01"), "2026-12-05", 0),
             (Color::White, Some("2026-12-02"), "2026-12-05", 0),
         ];

@@ -99,6 +99,19 @@ impl Status {
     }
 }
 
+/// Whose clock runs, as a letter's writer sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// It is his move: his clock runs.
+    Yours,
+    /// It is his partner's move: his own clock does not run.
+    Partners,
+    /// Suspended: nobody's clock runs until the arbiter decides.
+    Stopped,
+    /// The game is over, or past its end date.
+    Over,
+}
+
 /// An overstep declared and waiting for the arbiter (10.3.6–10.3.8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Suspension {
@@ -137,6 +150,30 @@ impl Ledger {
     /// for the arbiter (not finished, not past its end date).
     pub fn in_play(&self) -> bool {
         matches!(self.standing.status, Status::Active | Status::Suspended)
+    }
+
+    /// Whose clock `player`'s letter meets (rules.md 2.7): his own when it is
+    /// his move, his partner's when it is not, nobody's during a suspension
+    /// (2.5) or once the game is over.
+    pub fn clock_for(&self, player: Color) -> Turn {
+        match self.standing.status {
+            Status::Active if self.to_move() == player => Turn::Yours,
+            Status::Active => Turn::Partners,
+            Status::Suspended => Turn::Stopped,
+            Status::Finished | Status::Adjudication => Turn::Over,
+        }
+    }
+
+    /// The player to move, his days left in the control counting the days
+    /// his clock has run, and the last day he may send his letter on (never
+    /// after the end date); for a game in play whose clock runs.
+    pub fn due(&self, rules: &Rules, today: NaiveDate) -> Option<(Color, i64, NaiveDate)> {
+        if self.standing.status != Status::Active {
+            return None;
+        }
+        let left = self.days_left_on(rules, today)?;
+        let last = super::add_days(today, u32::try_from(left.max(0)).unwrap_or(u32::MAX));
+        Some((self.to_move(), left, last.min(self.calendar.end_date)))
     }
 
     /// `total_P` for both players: days plus penalties (rules.md 2.2), less

@@ -41,6 +41,8 @@ pub enum Duty {
     },
     /// The end date has come without a result.
     Adjudication,
+    /// A game added during the tournament has begun: its players are told.
+    GameStart,
 }
 
 /// Names a duty so that it is done once; the clerk stores the keys it has done.
@@ -61,15 +63,22 @@ impl Duty {
                     ledger.moves_made(*player)
                 )
             }
-            Duty::SilentOverstep(overstep) => {
-                format!(
+            // After a ruling resumes play, the same silence is a new one.
+            Duty::SilentOverstep(overstep) => match ledger.standing.resumed_on {
+                None => format!(
                     "silence:{}:{}",
                     crate::color_name(overstep.offender),
                     overstep.moves
-                )
-            }
+                ),
+                Some(resumed) => format!(
+                    "silence:{}:{}:{resumed}",
+                    crate::color_name(overstep.offender),
+                    overstep.moves
+                ),
+            },
             Duty::NoProtest { notice_on, .. } => format!("no-protest:{notice_on}"),
             Duty::Adjudication => "adjudication".to_string(),
+            Duty::GameStart => "start".to_string(),
         };
         DutyKey(text)
     }
@@ -123,6 +132,9 @@ pub fn next_check(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Option<Na
         }
         Status::Active => {
             let cal = &ledger.calendar;
+            if cal.late_start && ledger.rows.is_empty() {
+                candidates.push(cal.start_date);
+            }
             if ledger.rows.first().is_none_or(|r| r.delivered_on.is_none()) {
                 candidates.push(add_days(cal.start_date, rules.first_move_query_days));
             }
@@ -153,6 +165,9 @@ pub fn next_check(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Option<Na
 
 fn active_duties(rules: &Rules, ledger: &Ledger, today: NaiveDate, duties: &mut Vec<Duty>) {
     let cal = &ledger.calendar;
+    if cal.late_start && ledger.rows.is_empty() && today >= cal.start_date {
+        duties.push(Duty::GameStart);
+    }
     let player = ledger.to_move();
     let first_move_arrived = ledger
         .rows

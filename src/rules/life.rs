@@ -11,6 +11,7 @@
 //! | a draw accepted | [`accept_draw`] | 10.3.2 |
 //! | a protest of an overstep | [`protest`] | 10.3.8 |
 //! | the chief arbiter's decision | [`rule`] | 10.3.7 |
+//! | a letter of the offender during his suspension | [`offender_letter`] | 10.3.6 |
 //! | a day of the calendar | [`day`] | 10.3.2, 10.3.4, 10.3.5, 10.3.8 |
 
 use std::collections::BTreeSet;
@@ -217,8 +218,20 @@ pub enum Effect {
         ply: Option<usize>,
         protest_until: NaiveDate,
     },
-    /// A letter received during a suspension goes to the arbiter.
-    Supplement { from: Color, ply: usize },
+    /// A letter received during a suspension goes to the arbiter (10.3.6):
+    /// the partner's reply (`ply`, held), or any letter of the offender.
+    Supplement { from: Color, ply: Option<usize> },
+    /// The offender is told his letter went to the arbiter, the game being
+    /// suspended until he decides, and until when a protest is taken.
+    Withheld {
+        protest_until: NaiveDate,
+        protest_received: bool,
+    },
+    /// With the partner in copy (no forward), he is told what the clerk
+    /// corrected in the letter he had directly (rules.md 2.3).
+    PartnerCorrection { to: Color },
+    /// A game added during the tournament begins: both players are told.
+    GameStart,
     /// A protest goes to the arbiter (10.3.8).
     Protest {
         by: Color,
@@ -411,7 +424,7 @@ pub fn move_letter(
     if letter.draw_offer {
         next.standing.draw_offer = Some(by);
     }
-    // The receipt of a move that goes nowhere yet: held, or overstepping.
+    // The receipt of a reply held during a suspension.
     let withheld = |held| Effect::Receipt {
         held,
         conditional_reply: false,
@@ -422,7 +435,7 @@ pub fn move_letter(
         vec![
             Effect::Supplement {
                 from: by,
-                ply: last_ply,
+                ply: Some(last_ply),
             },
             withheld(true),
         ]
@@ -434,8 +447,9 @@ pub fn move_letter(
             last_ply: Some(last_ply),
         }]
     } else if let Some(overstep) = verdict.overstep {
-        let overstep = next.suspend(rules, overstep, Some(last_ply), day);
-        vec![withheld(false), overstep]
+        // The offender gets the overstep notice only: his move stands and
+        // goes to the partner with the hold notice (rules.md 2.5.1).
+        vec![next.suspend(rules, overstep, Some(last_ply), day)]
     } else {
         let direct = letter.incoming.partner_direct;
         let mut effects = vec![Effect::Receipt {
@@ -445,10 +459,33 @@ pub fn move_letter(
         }];
         if !direct || letter.conditional_reply {
             effects.push(Effect::Forward { to: !by, last_ply });
+        } else if !verdict.corrections.is_empty() {
+            effects.push(Effect::PartnerCorrection { to: !by });
         }
         effects
     };
     (Transition::of(next, effects), verdict)
+}
+
+/// A letter of the offender during his suspension (10.3.6): it changes
+/// nothing, goes to the arbiter, and he is told so; `None` for anyone else,
+/// or a game not suspended.
+pub fn offender_letter(rules: &Rules, ledger: &Ledger, by: Color) -> Option<Transition> {
+    let suspension = ledger
+        .standing
+        .suspension
+        .filter(|s| s.offender == by && ledger.standing.status == Status::Suspended)?;
+    let effects = vec![
+        Effect::Supplement {
+            from: by,
+            ply: None,
+        },
+        Effect::Withheld {
+            protest_until: suspension.protest_until(rules),
+            protest_received: suspension.protest_received,
+        },
+    ];
+    Some(Transition::of(ledger.clone(), effects))
 }
 
 /// `by` resigns (10.3.2: a resignation is taken even past the end date).
@@ -630,6 +667,7 @@ pub fn day(
                 next.standing.status = Status::Adjudication;
                 Effect::Adjudication
             }
+            Duty::GameStart => Effect::GameStart,
         };
         effects.push(effect);
     }

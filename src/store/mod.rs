@@ -120,6 +120,9 @@ pub struct NewOutbox {
     pub message_id: String,
     pub raw: Vec<u8>,
     pub delivers: Option<usize>,
+    /// Held until this day (a refusal over the daily reply limit); counted
+    /// among that day's replies.
+    pub send_on: Option<NaiveDate>,
 }
 
 /// A message of the outbox, for reports and tests.

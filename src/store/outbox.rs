@@ -5,11 +5,13 @@ use super::*;
 
 impl Store {
     /// Messages not yet sent and due for a try at `now`, oldest first,
-    /// but for those `skip` names (given to a job that is still out). A
-    /// message that failed waits 5 minutes, then 10, 20, … up to 6 hours.
+    /// but for those `skip` names (given to a job that is still out) and
+    /// those held to a day after `today`. A message that failed waits 5
+    /// minutes, then 10, 20, … up to 6 hours.
     pub fn pending(
         &self,
         now: DateTime<Utc>,
+        today: NaiveDate,
         skip: impl Fn(i64) -> bool,
     ) -> Result<Vec<OutboxItem>> {
         let written = std::mem::take(&mut self.cache.borrow_mut().written);
@@ -17,9 +19,10 @@ impl Store {
         let unsent: Vec<i64> = self
             .conn
             .prepare_cached(
-                "SELECT id FROM outbox WHERE sent_at IS NULL AND failed = 0 ORDER BY id",
+                "SELECT id FROM outbox WHERE sent_at IS NULL AND failed = 0
+                 AND (send_on IS NULL OR send_on <= ?1) ORDER BY id",
             )?
-            .query_map([], |r| r.get(0))?
+            .query_map([day_text(today)], |r| r.get(0))?
             .collect::<Result<_>>()?;
         let mut read = self.conn.prepare_cached(
             "SELECT o.id, game_id, kind, recipients, message_id, raw, delivers_game, delivers_ply,
@@ -204,11 +207,13 @@ impl Store {
             .count() as u32)
     }
 
-    /// The kinds of the messages created on `day`, by first recipient.
+    /// The kinds of the messages of `day` (created on it, or held to it), by
+    /// first recipient.
     fn replies_of(&self, day: NaiveDate) -> Result<Replies> {
-        let mut statement = self
-            .conn
-            .prepare_cached("SELECT recipients, kind FROM outbox WHERE created_on = ?1")?;
+        let mut statement = self.conn.prepare_cached(
+            "SELECT recipients, kind FROM outbox WHERE created_on = ?1 AND send_on IS NULL
+             UNION ALL SELECT recipients, kind FROM outbox WHERE send_on = ?1",
+        )?;
         let mut rows = statement.query(params![day_text(day)])?;
         let mut replies = Replies::new();
         while let Some(row) = rows.next()? {

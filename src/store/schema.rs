@@ -127,6 +127,10 @@ const MIGRATIONS: &[&str] = &[
     // wrote to its log).
     "DROP INDEX outbox_replies;
     CREATE INDEX outbox_created ON outbox (created_on);",
+    // 9: a refusal over the daily reply limit is held to a later day, and
+    // counted among that day's replies (issue 19, point 6).
+    "ALTER TABLE outbox ADD COLUMN send_on TEXT;
+    CREATE INDEX outbox_send_on ON outbox (send_on) WHERE send_on IS NOT NULL;",
 ];
 
 /// Brings the schema up to date, all or nothing: the migrations a database
@@ -208,7 +212,9 @@ mod tests {
             [(&b"one"[..], true), (&b"two"[..], false)]
         );
         let pending = store
-            .pending(chrono::DateTime::UNIX_EPOCH, |_| false)
+            .pending(chrono::DateTime::UNIX_EPOCH, chrono::NaiveDate::MIN, |_| {
+                false
+            })
             .unwrap();
         assert_eq!(pending.len(), 1);
         assert_eq!(pending[0].raw, b"two");

@@ -63,6 +63,7 @@ fn the_game_cache_holds_what_the_database_holds() {
                     message_id: "<m1@example.org>".into(),
                     raw: b"x".to_vec(),
                     delivers: Some(1),
+                    send_on: None,
                 },
                 day(6),
             )
@@ -73,7 +74,7 @@ fn the_game_cache_holds_what_the_database_holds() {
     let now = DateTime::parse_from_rfc3339("2026-11-07T10:00:00Z")
         .unwrap()
         .with_timezone(&Utc);
-    let item = store.pending(now, |_| false).unwrap().remove(0);
+    let item = store.pending(now, day(6), |_| false).unwrap().remove(0);
     store
         .record_sent(&[Sent::new(&item, now, "250 ok", day(7))])
         .unwrap();
@@ -131,6 +132,7 @@ fn replies_counted_from_memory_match_the_database() {
         message_id: format!("<{n}@x>"),
         raw: b"raw".to_vec(),
         delivers: None,
+        send_on: None,
     };
     let add = |store: &mut Store, n: usize, kind: &str, recipients: &[&str], on: u32| {
         store
@@ -393,13 +395,14 @@ fn pending_gives_the_messages_just_written_as_the_database_holds_them() {
         message_id: format!("<m{n}@x.example>"),
         raw: format!("message {n}").into_bytes(),
         delivers,
+        send_on: None,
     };
     let now = DateTime::UNIX_EPOCH;
     store
         .write(|w| w.outbox(&message(0, None, None), day(6)))
         .unwrap();
     // One from an earlier batch, still out with a job: not given again.
-    let earlier = store.pending(now, |_| false).unwrap();
+    let earlier = store.pending(now, day(6), |_| false).unwrap();
     assert_eq!(earlier.len(), 1);
     store.begin_batch().unwrap();
     for n in 1..4 {
@@ -408,14 +411,19 @@ fn pending_gives_the_messages_just_written_as_the_database_holds_them() {
             .unwrap();
     }
     store.end_batch().unwrap();
-    let given = store.pending(now, |id| id == earlier[0].id).unwrap();
+    let given = store
+        .pending(now, day(6), |id| id == earlier[0].id)
+        .unwrap();
     // What another connection reads from the database, without memory.
-    let read = Store::open(&path).unwrap().pending(now, |_| false).unwrap();
+    let read = Store::open(&path)
+        .unwrap()
+        .pending(now, day(6), |_| false)
+        .unwrap();
     assert_eq!(read.len(), 4);
     assert_eq!(given, read[1..]);
     assert_eq!(given[0].delivers, Some(("7".to_string(), 1)));
     // Given once from memory: the next call reads them, as any other.
-    assert_eq!(store.pending(now, |_| false).unwrap(), read);
+    assert_eq!(store.pending(now, day(6), |_| false).unwrap(), read);
     // A message written in a batch that failed is not given.
     store.begin_batch().unwrap();
     store
@@ -423,7 +431,7 @@ fn pending_gives_the_messages_just_written_as_the_database_holds_them() {
         .unwrap();
     let failed = store.write(|w| w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)"));
     assert!(failed.is_err());
-    assert_eq!(store.pending(now, |_| false).unwrap(), read);
+    assert_eq!(store.pending(now, day(6), |_| false).unwrap(), read);
 }
 
 #[cfg(test)]

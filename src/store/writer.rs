@@ -199,8 +199,8 @@ impl Writer<'_> {
     pub fn outbox(&self, message: &NewOutbox, created_on: NaiveDate) -> Result<i64> {
         let recipients = message.recipients.join(",");
         self.tx.prepare_cached(
-            "INSERT INTO outbox (game_id, kind, recipients, message_id, delivers_game, delivers_ply, created_on)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO outbox (game_id, kind, recipients, message_id, delivers_game, delivers_ply, created_on, send_on)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         )?
         .execute(
             params![
@@ -211,6 +211,7 @@ impl Writer<'_> {
                 message.delivers.and(message.game.as_deref()),
                 message.delivers.map(|p| p as i64),
                 day_text(created_on),
+                message.send_on.map(day_text),
             ],
         )?;
         let id = self.tx.last_insert_rowid();
@@ -218,11 +219,16 @@ impl Writer<'_> {
             .prepare_cached("INSERT INTO outbox_raw (id, raw) VALUES (?1, ?2)")?
             .execute(params![id, message.raw])?;
         let mut cache = self.cache.borrow_mut();
-        if let Some(replies) = cache.replies.get_mut(&created_on) {
+        let counted_on = message.send_on.unwrap_or(created_on);
+        if let Some(replies) = cache.replies.get_mut(&counted_on) {
             replies
                 .entry(first_recipient(&recipients).to_string())
                 .or_default()
                 .push(message.kind.clone());
+        }
+        if message.send_on.is_some() {
+            // Not for this run's sending: `pending` reads it on its day.
+            return Ok(id);
         }
         cache.written.push(OutboxItem {
             id,
