@@ -44,8 +44,12 @@ pub struct Chart {
     pub black: String,
     pub status: Status,
     pub result: Option<String>,
+    /// The totals after the days the arbiter excused.
     pub totals: Fraction,
     pub rows: Vec<ChartRow>,
+    /// The days the arbiter excused (10.3.7): the rows' running totals are
+    /// before them, `totals` after.
+    pub credit: Fraction,
     /// Corrections, penalties, repeats: one line each, under the table.
     pub notes: Vec<String>,
 }
@@ -154,10 +158,11 @@ impl Chart {
                 Color::White => phrases.get("names.white"),
                 Color::Black => phrases.get("names.black"),
             };
+            let san = phrases.san(&row.san);
             let san = if row.conditional {
-                format!("{} (*)", row.san)
+                format!("{san} (*)")
             } else {
-                row.san.clone()
+                san
             };
             table.push(vec![
                 row.number.to_string(),
@@ -195,6 +200,10 @@ impl Chart {
                 .map(|(cell, width)| format!("{cell}{}", " ".repeat(width - cell.chars().count())))
                 .collect();
             out.push_str(cells.join("  ").trim_end());
+            out.push('\n');
+        }
+        if self.credit != Fraction::default() {
+            out.push_str(&phrases.fill("chart.credit", &[("credit", &self.credit)]));
             out.push('\n');
         }
         out.push_str(&phrases.fill("chart.totals", &[("totals", &self.totals)]));
@@ -258,6 +267,7 @@ mod tests {
             result: None,
             totals: ledger.totals(),
             rows: rows(&ledger, &rules),
+            credit: Fraction::default(),
             notes: vec!["2. Nf3: sent 12.11 by postmark, not 10.11: +2 days".into()],
         }
     }
@@ -323,12 +333,15 @@ mod tests {
     fn text_table_in_both_languages() {
         let ru = chart().to_text(&Phrases::builtin(Lang::Ru));
         assert!(ru.starts_with("Партия 1: Ivanov I. — Petrov P.\n"));
-        assert!(ru.contains("2    белые   Nf3"), "{ru}");
+        // Moves in the tournament's notation (issue 19, point 12).
+        assert!(ru.contains("2    белые   Кf3"), "{ru}");
+        assert!(ru.contains("2    чёрные  Кc6"), "{ru}");
         assert!(ru.contains("07.11.2026"));
         assert!(ru.contains("Время (белые/чёрные): 7/10"));
         assert!(ru.contains("- 2. Nf3: sent 12.11"));
         let en = chart().to_text(&Phrases::builtin(Lang::En));
         assert!(en.contains("Time (White/Black): 7/10"));
+        assert!(en.contains("Nf3"), "{en}");
         assert!(en.contains("2026-11-07"));
         // Columns line up: every row is as wide as the header or narrower.
         let widths: Vec<usize> = en

@@ -139,6 +139,46 @@ impl Phrases {
         self.texts.get(name).map_or(name, String::as_str)
     }
 
+    /// A number of days: "1 day", "5 days"; "5 дн.".
+    pub fn days(&self, n: i64) -> String {
+        let unit = if n == 1 { "units.day" } else { "units.days" };
+        format!("{n} {}", self.get(unit))
+    }
+
+    /// A move in SAN (`Nxf3+`, `O-O`, `e8=Q`) as the language writes it for
+    /// people: `К:f3+`, `0-0`, `e8=Ф` in Russian.
+    pub fn san(&self, san: &str) -> String {
+        let signs = san.trim_start_matches(|c: char| c != '+' && c != '#');
+        let bare = &san[..san.len() - signs.len()];
+        match bare {
+            "O-O" => return format!("{}{signs}", self.get("notation.castle_short")),
+            "O-O-O" => return format!("{}{signs}", self.get("notation.castle_long")),
+            _ => {}
+        }
+        let mut out = String::with_capacity(san.len() + 4);
+        for c in san.chars() {
+            match c {
+                'K' => out.push_str(self.get("notation.king")),
+                'Q' => out.push_str(self.get("notation.queen")),
+                'R' => out.push_str(self.get("notation.rook")),
+                'B' => out.push_str(self.get("notation.bishop")),
+                'N' => out.push_str(self.get("notation.knight")),
+                'x' => out.push_str(self.get("notation.capture")),
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    /// A text of move labels and SAN moves (`4... Nf6 5. O-O`), each move as
+    /// the language writes it.
+    pub fn moves(&self, text: &str) -> String {
+        text.split(' ')
+            .map(|word| self.san(word))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// The list of texts `name` (table columns).
     pub fn list(&self, name: &str) -> Vec<&str> {
         self.lists

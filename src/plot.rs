@@ -201,6 +201,7 @@ mod tests {
                 black: totals[1],
             },
             rows,
+            credit: Fraction::default(),
             notes: vec![],
         }
     }

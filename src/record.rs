@@ -56,6 +56,12 @@ impl Record {
     }
 
     pub fn chart(&self, config: &Config, notes: Vec<String>) -> Chart {
+        let mut rows = chart::rows(&self.ledger, &config.rules);
+        // The record keeps bare SAN; the chart writes check and mate signs
+        // as the PGN does.
+        for (row, san) in rows.iter_mut().zip(self.board.sans_with_signs()) {
+            row.san = san;
+        }
         Chart {
             game: self.id().to_string(),
             white: self.white.name.clone(),
@@ -67,7 +73,8 @@ impl Record {
                 .outcome
                 .map(|o| o.result.pgn().to_string()),
             totals: self.ledger.totals(),
-            rows: chart::rows(&self.ledger, &config.rules),
+            rows,
+            credit: self.ledger.standing.credit,
             notes,
         }
     }

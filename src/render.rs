@@ -167,6 +167,10 @@ impl Templates {
             .build()
             .map_err(|e| TemplateError(e.to_string()))?;
         env.set_syntax(syntax);
+        let phrases = load_phrases(dir, lang)?;
+        // `{{ n | days }}`: "1 day", "5 days"; "5 дн.".
+        let units = phrases.clone();
+        env.add_filter("days", move |n: i64| units.days(n));
         let folder = folder(dir, lang);
         for name in names() {
             let path = folder.join(format!("{name}.txt"));
@@ -185,7 +189,6 @@ impl Templates {
             env.add_template_owned(name.to_string(), source)
                 .map_err(|e| TemplateError(format!("{}: {e}", path.display())))?;
         }
-        let phrases = load_phrases(dir, lang)?;
         Ok(Templates { env, lang, phrases })
     }
 

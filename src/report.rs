@@ -87,16 +87,6 @@ fn score_text(halves: u32) -> String {
     }
 }
 
-/// The player to move, his days left in the control counting the days his
-/// clock has run, and the last day he may send on; for a game in play.
-fn clock_line(
-    state: &Record,
-    config: &Config,
-    today: NaiveDate,
-) -> Option<(Color, i64, NaiveDate)> {
-    state.ledger.due(&config.rules, today)
-}
-
 const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#222;background:#fff}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem}
 .when{color:#666;margin-top:0}
@@ -259,12 +249,14 @@ fn index(config: &Config, phrases: &Phrases, games: &[GameReport], today: NaiveD
     for game in games {
         let state = &game.state;
         let totals = state.ledger.totals();
-        let clock = clock_line(state, config, today);
-        let to_move = clock.map_or(String::new(), |(player, ..)| {
-            escape(&state.player(player).name)
-        });
+        let clock = state.ledger.due(&config.rules, today);
+        let to_move = clock.map_or(String::new(), |due| escape(&state.player(due.player).name));
         let (left, due) = match clock {
-            Some((_, left, due)) => (
+            Some(crate::rules::Due {
+                days_left: left,
+                last_day: due,
+                ..
+            }) => (
                 format!(
                     "<span class=\"{}\">{left}</span>",
                     if left <= 10 { "low" } else { "ok" }
@@ -326,11 +318,11 @@ fn game_page(phrases: &Phrases, game: &GameReport, today: NaiveDate) -> String {
     );
     // The moves, numbered.
     let mut moves = String::new();
-    for (ply, san) in state.board.sans().iter().enumerate() {
+    for (ply, san) in state.board.sans_with_signs().iter().enumerate() {
         if ply % 2 == 0 {
             let _ = write!(moves, "{}. ", ply / 2 + 1);
         }
-        let _ = write!(moves, "{} ", escape(san));
+        let _ = write!(moves, "{} ", escape(&phrases.san(san)));
     }
     let _ = write!(
         out,
@@ -362,7 +354,7 @@ fn game_page(phrases: &Phrases, game: &GameReport, today: NaiveDate) -> String {
             } else {
                 phrases.get("report.black_short")
             },
-            escape(&row.san),
+            escape(&phrases.san(&row.san)),
             if row.conditional { "*" } else { "" },
             date(row.partner_postmark),
             date(row.received),
@@ -377,6 +369,18 @@ fn game_page(phrases: &Phrases, game: &GameReport, today: NaiveDate) -> String {
             row.total,
             row.limit,
             row.left,
+        );
+    }
+    // The header's totals are after the days the arbiter excused; so is
+    // the table's last line.
+    let credit = game.chart.credit;
+    if credit != crate::rules::Fraction::default() {
+        let _ = writeln!(
+            out,
+            "<tr class=\"credit\"><td colspan=\"9\" class=\"name\">{}</td><td colspan=\"3\" id=\"credit-totals\">{}/{}</td></tr>",
+            escape(&phrases.fill("chart.credit", &[("credit", &credit)])),
+            game.chart.totals.white,
+            game.chart.totals.black,
         );
     }
     out.push_str("</table>\n");

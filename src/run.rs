@@ -74,10 +74,32 @@ fn lock_path(database: &Path) -> PathBuf {
 pub fn sender(config: &Config, phrases: &Phrases) -> Sender {
     let role = phrases.get("names.clerk");
     Sender {
-        name: format!("{} ({role})", config.tournament_name),
+        name: display_name(&config.tournament_name, &config.tournament_id, role),
         email: config.address.clone(),
         tournament: config.tournament_id.clone(),
     }
+}
+
+/// The clerk's display name, "<tournament> (<role>)", its spaces single.
+/// A name with letters beyond ASCII goes into the header as RFC 2047
+/// encoded-words; a long one takes several, and some readers (Python's
+/// `email` among them) keep the folding space between them, showing
+/// "2026  года" or even "заочны х". So such a name must fit one
+/// encoded-word on the `From:` line; if it does not, the tournament's name
+/// alone, or its id with the role, or the role alone.
+pub fn display_name(name: &str, id: &str, role: &str) -> String {
+    let single = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // `From: =?utf-8?b?…?=` on one line of 76: the word 70 long at most.
+    let fits = |text: &str| text.is_ascii() || 12 + text.len().div_ceil(3) * 4 <= 70;
+    [
+        format!("{name} ({role})"),
+        name.to_string(),
+        format!("{id} ({role})"),
+    ]
+    .into_iter()
+    .map(|text| single(&text))
+    .find(|text| fits(text))
+    .unwrap_or_else(|| single(role))
 }
 
 /// A Message-ID that is the same whenever the same letter or duty causes the
@@ -729,6 +751,68 @@ fn keep_calendar(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_clerks_display_name_is_one_encoded_word_with_single_spaces() {
+        let from_line = |name: &str| {
+            let sender = Sender {
+                name: name.to_string(),
+                email: "clerk@example.org".into(),
+                tournament: "T".into(),
+            };
+            let message = compose::Outgoing {
+                kind: crate::message::MessageKind::Ack,
+                game: None,
+                to: vec![compose::Recipient {
+                    name: "Игрок".into(),
+                    email: "p@example.org".into(),
+                }],
+                cc: vec![],
+                subject: "s".into(),
+                body: "b".into(),
+                in_reply_to: None,
+                registered: false,
+                generated: false,
+                attachments: vec![],
+                delivers: None,
+                send_on: None,
+                model: crate::render::Model::from(()),
+            };
+            let raw = compose::build(&message, &sender, "<m@x>", DateTime::UNIX_EPOCH).unwrap();
+            let text = String::from_utf8(raw).unwrap();
+            let head = text.split("\r\n\r\n").next().unwrap().replace("\r\n ", " ");
+            let from = head
+                .lines()
+                .find(|l| l.starts_with("From:"))
+                .unwrap()
+                .to_string();
+            let parsed = crate::mail::mime::parse(text.as_bytes(), "nobody@x").unwrap();
+            (from, parsed.from_name.unwrap_or_default())
+        };
+        let short = display_name("Кубок  РФ", "КР-2026", "секретарь");
+        assert_eq!(short, "Кубок РФ (секретарь)");
+        let (from, name) = from_line(&short);
+        assert_eq!(from.matches("?b?").count(), 1, "{from}");
+        assert_eq!(name, short);
+        // Longer: the name alone, then the id with the role.
+        let cup = display_name("Кубок России 2026", "КР-2026", "секретарь");
+        assert_eq!(cup, "Кубок России 2026");
+        assert_eq!(from_line(&cup).0.matches("?b?").count(), 1);
+        let long = "Кубок Федерации заочных шахмат по переписке 2026 года";
+        let fallback = display_name(long, "CC-2026", "секретарь");
+        assert_eq!(fallback, "CC-2026 (секретарь)");
+        assert_eq!(from_line(&fallback).0.matches("?b?").count(), 1);
+        // Plain ASCII is never encoded, however long.
+        let english = "The Federation's correspondence chess cup of the year 2026";
+        assert_eq!(
+            display_name(english, "CC", "clerk"),
+            format!("{english} (clerk)")
+        );
+        assert_eq!(
+            display_name(long, &"Я".repeat(40), "секретарь"),
+            "секретарь"
+        );
+    }
 
     /// The sizes of a run's batches over `total` letters, where no batch
     /// ends early.

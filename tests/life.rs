@@ -467,7 +467,7 @@ fn ruling_table() {
         ),
     ];
     for (what, ledger, decision, days, expected, excused, released) in table {
-        let got = life::rule(&ledger, decision, days, day);
+        let got = life::rule(&Rules::default(), &ledger, decision, days, day);
         if let Ok(t) = &got {
             let Some(Effect::Decision {
                 excused: e,

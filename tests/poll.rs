@@ -185,7 +185,7 @@ fn omissions_then_a_penalty() {
         [pair("penalty", WHITE), pair("forward", BLACK)]
     );
     assert!(
-        mail[0].body.contains("6 penalty days are added"),
+        mail[0].body.contains("a penalty of 6 days is added"),
         "{}",
         mail[0].body
     );

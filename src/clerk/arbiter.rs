@@ -75,8 +75,10 @@ impl Clerk<'_> {
             .ledger
             .standing
             .held_reply
-            .map(|ply| label_moves(ply, &[(state.ledger.rows[ply].san.clone(), false)]));
+            .map(|ply| label_moves(ply, &[(state.ledger.rows[ply].san.clone(), false)]))
+            .map(|moves| phrases.moves(&moves));
         let transition = match rule(
+            &self.config.rules,
             &state.ledger,
             ruling.decision,
             ruling.days,
@@ -95,6 +97,7 @@ impl Clerk<'_> {
             offender,
             released,
             excused,
+            due,
         }) = transition.effects.first().cloned()
         else {
             return Err("a ruling without its decision".into());
@@ -117,8 +120,15 @@ impl Clerk<'_> {
             "decision" => code,
             "offender" => state.player(offender).name.as_str(),
             "result" => state.ledger.standing.outcome.map(|o| o.result.pgn()),
-            "held_move" => held_move,
+            "held_move" => held_move.filter(|_| released.is_some()),
+            "excused" => excused,
+            "totals" => state.ledger.totals().to_string(),
             "next" => next_lines(&state, offender, self.config, Some(self.clock.today)),
+            "due" => due.map(|due| model! {
+                "player" => state.player(due.player).name.as_str(),
+                "days_left" => due.days_left,
+                "last_day" => self.date(due.last_day),
+            }),
         };
         let mut message = self.message(
             MessageKind::Decision,
@@ -133,7 +143,10 @@ impl Clerk<'_> {
         plan.notes.push(Note {
             ply: None,
             kind: "decision".into(),
-            text: phrases.fill("note.decision", &[("decision", &code)]),
+            text: phrases.fill(
+                "note.decision",
+                &[("decision", &phrases.get(&format!("decision.{code}")))],
+            ),
             created_on: self.clock.today,
         });
         plan.event(

@@ -10,6 +10,7 @@ use crate::mail::compose::Outgoing;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
+use crate::render::Model;
 use crate::rules::life::day;
 use crate::rules::{self, Effect, Fraction};
 use crate::store::{Note, Store};
@@ -66,6 +67,18 @@ impl Clerk<'_> {
         Ok(plan)
     }
 
+    /// What `player` owes today, if his clock runs: his days left and the
+    /// last day he may send on (issue 19, point 13).
+    pub(super) fn due_model(&self, state: &Record, player: Color) -> Model {
+        match state.ledger.due(&self.config.rules, self.clock.today) {
+            Some(due) if due.player == player => model! {
+                "days_left" => due.days_left,
+                "last_day" => self.date(due.last_day),
+            },
+            _ => Model::from(()),
+        }
+    }
+
     /// A duty's message: deadline mail, `auto-generated`.
     fn generated(&self, mut message: Outgoing, registered: bool) -> Outgoing {
         message.generated = true;
@@ -85,7 +98,8 @@ impl Clerk<'_> {
     ) -> Result<(), String> {
         let lang = self.lang();
         let today = self.clock.today;
-        let moves = moves_of(state, first, last);
+        let moves_log = moves_of(state, first, last);
+        let moves = self.phrases().moves(&moves_log);
         let expected = state.ledger.rows[first].letter.as_ref().map(|f| f.expected);
         let sent_on = state.ledger.rows[last].sent_on;
         let days = rules::days(sent_on, today);
@@ -100,6 +114,7 @@ impl Clerk<'_> {
             },
             "totals" => totals.to_string(),
             "next" => next_lines(state, !author, self.config, None),
+            "due" => self.due_model(state, !author),
         };
         let message = self.message(
             MessageKind::Repeat,
@@ -122,7 +137,7 @@ impl Clerk<'_> {
             text,
             created_on: today,
         });
-        let detail = format!("{moves} repeated after {days} days");
+        let detail = format!("{moves_log} repeated after {days} days");
         plan.event("repeat", Some(state.id()), None, detail);
         Ok(())
     }
@@ -132,6 +147,8 @@ impl Clerk<'_> {
         let model = model! {
             "start" => self.date(state.ledger.calendar.start_date),
             "days" => self.config.rules.first_move_query_days,
+            "due" => self.due_model(state, Color::White),
+            "next" => next_lines(state, Color::White, self.config, None),
         };
         let message = self.message(
             MessageKind::Query,
@@ -181,6 +198,7 @@ impl Clerk<'_> {
     ) -> Result<(), String> {
         let model = model! {
             "days_left" => days_left,
+            "last_day" => state.ledger.due(&self.config.rules, self.clock.today).map(|due| self.date(due.last_day)),
             "threshold" => threshold,
             "next" => next_lines(state, player, self.config, None),
         };

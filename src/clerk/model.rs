@@ -29,6 +29,12 @@ pub fn item_name(item: Item) -> &'static str {
     }
 }
 
+/// A change of days with its sign: "+2 days", "-1 day".
+fn signed_days(days: i64, phrases: &Phrases) -> String {
+    let sign = if days < 0 { '-' } else { '+' };
+    format!("{sign}{}", phrases.days(days.abs()))
+}
+
 /// Moves as a player reads them: `2. Nf3`, `2... Nc6`, with conditional ones marked.
 pub fn label_moves(first_ply: usize, sans: &[(String, bool)]) -> String {
     let mut out = Vec::new();
@@ -112,7 +118,7 @@ pub fn correction_text(correction: &Correction, phrases: &Phrases) -> String {
                         ("item", &item),
                         ("actual", &actual),
                         ("stated", &stated),
-                        ("days", &format!("{days:+}")),
+                        ("days", &signed_days(i64::from(days), phrases)),
                     ],
                 ),
                 None => phrases.fill(

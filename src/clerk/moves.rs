@@ -83,8 +83,11 @@ impl Clerk<'_> {
             .iter()
             .map(|p| (p.san.clone(), p.conditional))
             .collect();
-        let moves_text = label_moves(first_ply, &sans);
-        stored.reason = format!("move {moves_text}");
+        // The log and the letter's record in English SAN; people read the
+        // moves in the tournament's notation.
+        let moves_log = label_moves(first_ply, &sans);
+        let moves_text = self.phrases().moves(&moves_log);
+        stored.reason = format!("move {moves_log}");
         let own_last = first_ply
             + applied
                 .plies
@@ -94,7 +97,7 @@ impl Clerk<'_> {
         let notes = self.letter_notes(&verdict, first_ply, own_last, &moves_text);
         plan.notes.extend(notes);
         let detail = format!(
-            "{moves_text}: {} days, totals {}",
+            "{moves_log}: {} days, totals {}",
             verdict.days, verdict.totals
         );
         plan.event(
@@ -142,8 +145,9 @@ impl Clerk<'_> {
                 let conditional = letter
                     .applied
                     .conditional_reply
-                    .clone()
-                    .filter(|_| *conditional_reply);
+                    .as_deref()
+                    .filter(|_| *conditional_reply)
+                    .map(|reply| self.phrases().moves(reply));
                 let receipt = self.receipt(
                     state,
                     context,
@@ -371,7 +375,12 @@ impl Clerk<'_> {
         let context = letter.context;
         let color = context.color;
         let partner = !color;
-        let conditional = letter.applied.conditional_reply.as_deref();
+        let conditional = letter
+            .applied
+            .conditional_reply
+            .as_deref()
+            .map(|reply| self.phrases().moves(reply));
+        let conditional = conditional.as_deref();
         let wrong_sent = letter.verdict.corrections.iter().find_map(|c| match c {
             Correction::Date {
                 item: Item::Date(DateItem::Sent),
@@ -390,7 +399,7 @@ impl Clerk<'_> {
             .iter()
             .map(|v| {
                 let sans: Vec<(String, bool)> = v.sans.iter().map(|s| (s.clone(), false)).collect();
-                label_moves(v.start_ply, &sans)
+                self.phrases().moves(&label_moves(v.start_ply, &sans))
             })
             .collect();
         let pending = u32::from(conditional.is_none());

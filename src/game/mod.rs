@@ -192,15 +192,17 @@ fn reason_text(reason: &Reason, phrases: &Phrases) -> String {
     match reason {
         Reason::Illegal => phrases.get("board.illegal").to_string(),
         Reason::Ambiguous { candidates } => {
+            let candidates: Vec<String> = candidates.iter().map(|san| phrases.san(san)).collect();
             phrases.fill("board.ambiguous", &[("candidates", &candidates.join(", "))])
         }
         Reason::OutOfTurn => phrases.get("board.out_of_turn").to_string(),
         Reason::Numbering { expected } => {
             phrases.fill("board.numbering", &[("expected", expected)])
         }
-        Reason::RepeatMismatch { recorded } => {
-            phrases.fill("board.repeat_mismatch", &[("recorded", recorded)])
-        }
+        Reason::RepeatMismatch { recorded } => phrases.fill(
+            "board.repeat_mismatch",
+            &[("recorded", &phrases.moves(recorded))],
+        ),
         Reason::NoMove => phrases.get("board.no_move").to_string(),
         Reason::GameOver => phrases.get("board.game_over").to_string(),
         Reason::Variant { problem } => {
@@ -321,6 +323,15 @@ impl Game {
         self.played.iter().map(|p| p.san.clone()).collect()
     }
 
+    /// Each move in SAN with its check or mate sign (`Qh4#`), as PGN writes it.
+    pub fn sans_with_signs(&self) -> Vec<String> {
+        let mut position = Chess::default();
+        self.played
+            .iter()
+            .map(|p| SanPlus::from_move_and_play_unchecked(&mut position, p.mv).to_string())
+            .collect()
+    }
+
     pub fn held(&self) -> &[HeldVariant] {
         &self.held
     }
@@ -397,7 +408,7 @@ impl Game {
                 let recorded = &game.played[ply];
                 let written = resolve(&before, token.text).ok();
                 if written != Some(recorded.mv) {
-                    let recorded = format!("{}{}", ply_label(ply), recorded.san);
+                    let recorded = format!("{} {}", ply_label(ply), recorded.san);
                     return Err(Refusal::new(token, Reason::RepeatMismatch { recorded }));
                 }
                 continue;

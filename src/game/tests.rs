@@ -151,7 +151,7 @@ fn refusals_table() {
     assert_eq!(candidates, ["Nbd2", "Nfd2"]);
     let refusal = apply(&knights, Color::White, "3. Кd2").unwrap_err();
     let text = refusal.explain(&Phrases::builtin(crate::Lang::Ru));
-    assert!(text.contains("Nbd2, Nfd2"), "{text}");
+    assert!(text.contains("подходят: Кbd2, Кfd2"), "{text}");
 }
 
 #[test]
@@ -172,7 +172,7 @@ fn a_repeated_partner_move_must_match_the_record() {
     assert_eq!(
         refusal.reason,
         Reason::RepeatMismatch {
-            recorded: "1.e4".into()
+            recorded: "1. e4".into()
         }
     );
 }
@@ -198,7 +198,7 @@ fn conditional_variant_played_when_the_partner_matches() {
     assert_eq!(
         refusal.reason,
         Reason::RepeatMismatch {
-            recorded: "4...Nf6".into()
+            recorded: "4... Nf6".into()
         }
     );
 }
@@ -280,4 +280,52 @@ fn pgn_round_trips_through_shakmaty() {
         Game::from_sans(&sans, Vec::new()).unwrap().sans(),
         record.sans()
     );
+}
+
+#[test]
+fn every_move_of_the_real_games_reads_back_as_the_language_writes_it() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realgames/games.pgn");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        assert!(
+            std::env::var_os("SHTEMPEL_REQUIRE_SHARED").is_none(),
+            "{} is missing",
+            path.display()
+        );
+        return;
+    };
+    let russian = Phrases::builtin(crate::Lang::Ru);
+    let english = Phrases::builtin(crate::Lang::En);
+    let mut moves = 0;
+    let mut forms = std::collections::BTreeSet::new();
+    for movetext in text.split("\n\n").filter(|block| !block.starts_with('[')) {
+        let mut position = Chess::default();
+        for word in movetext.split_whitespace() {
+            if word.ends_with('.') || ["1-0", "0-1", "1/2-1/2", "*"].contains(&word) {
+                continue;
+            }
+            let san: SanPlus = word.parse().unwrap_or_else(|_| panic!("{word}"));
+            let mv = san
+                .san
+                .to_move(&position)
+                .unwrap_or_else(|_| panic!("{word}"));
+            let written = SanPlus::from_move(position.clone(), mv).to_string();
+            assert_eq!(english.san(&written), written);
+            let ours = russian.san(&written);
+            let read =
+                crate::letter::notation::parse_move(&ours).unwrap_or_else(|_| panic!("{ours}"));
+            assert_eq!(resolve(&position, read), Ok(mv), "{written} written {ours}");
+            let square = |c: &char| ('a'..='h').contains(c) || ('1'..='8').contains(c);
+            forms.insert(ours.chars().filter(|c| !square(c)).collect::<String>());
+            position.play_unchecked(mv);
+            moves += 1;
+        }
+    }
+    assert!(moves > 10_000, "{moves} moves");
+    // Every piece, capture, castling and promotion form was met.
+    for form in [
+        "К", "С", "Л", "Ф", "Кр", ":", "К:", "Кр:+", "0-0", "0-0-0", "=Ф", "Ф#",
+    ] {
+        assert!(forms.contains(form), "{form} in {forms:?}");
+    }
 }

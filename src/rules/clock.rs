@@ -133,6 +133,16 @@ pub struct Ledger {
     pub standing: Standing,
 }
 
+/// What the player to move owes: his days left in the control, counting the
+/// days his clock has run, and the last day he may send his letter on
+/// without overstepping (never after the end date).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Due {
+    pub player: Color,
+    pub days_left: i64,
+    pub last_day: NaiveDate,
+}
+
 impl Ledger {
     pub fn new(calendar: Calendar) -> Ledger {
         Ledger {
@@ -164,16 +174,19 @@ impl Ledger {
         }
     }
 
-    /// The player to move, his days left in the control counting the days
-    /// his clock has run, and the last day he may send his letter on (never
-    /// after the end date); for a game in play whose clock runs.
-    pub fn due(&self, rules: &Rules, today: NaiveDate) -> Option<(Color, i64, NaiveDate)> {
+    /// The player to move, his days left and the last day he may send his
+    /// letter on; for a game in play whose clock runs.
+    pub fn due(&self, rules: &Rules, today: NaiveDate) -> Option<Due> {
         if self.standing.status != Status::Active {
             return None;
         }
-        let left = self.days_left_on(rules, today)?;
-        let last = super::add_days(today, u32::try_from(left.max(0)).unwrap_or(u32::MAX));
-        Some((self.to_move(), left, last.min(self.calendar.end_date)))
+        let days_left = self.days_left_on(rules, today)?;
+        let last = super::add_days(today, u32::try_from(days_left.max(0)).unwrap_or(u32::MAX));
+        Some(Due {
+            player: self.to_move(),
+            days_left,
+            last_day: last.min(self.calendar.end_date),
+        })
     }
 
     /// `total_P` for both players: days plus penalties (rules.md 2.2), less

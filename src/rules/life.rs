@@ -23,7 +23,7 @@ use shakmaty::Color;
 use super::calendar::add_days;
 use super::deadlines::{Duty, DutyKey, due};
 use super::judge::{Incoming, Verdict, judge};
-use super::{Fraction, Ledger, Overstep, Rules, Status, Suspension};
+use super::{Due, Fraction, Ledger, Overstep, Rules, Status, Suspension};
 
 /// A game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -240,12 +240,15 @@ pub enum Effect {
         until: NaiveDate,
     },
     /// The arbiter's ruling, for both players and the secretary (10.3.7);
-    /// `released` the held reply it delivers, `excused` the days it excused.
+    /// `released` the held reply it delivers, `excused` the days it excused,
+    /// `due` what the player to move owes once the decision (and the reply
+    /// it releases) reached him that day (rules.md 2.5.6).
     Decision {
         decision: Decision,
         offender: Color,
         released: Option<usize>,
         excused: u32,
+        due: Option<Due>,
     },
     /// An unanswered letter repeated by registered letter (10.3.4): its moves
     /// from `first` to `last`, the totals after it.
@@ -569,6 +572,7 @@ pub fn protest(
 /// the disputed days excused (those he names, else the overstepping move's),
 /// and the held reply is released.
 pub fn rule(
+    rules: &Rules,
     ledger: &Ledger,
     ruling: Decision,
     days: Option<u32>,
@@ -605,11 +609,19 @@ pub fn rule(
             standing.held_reply = None;
         }
     }
+    let released = (ruling != Decision::Confirm).then_some(released).flatten();
+    // The decision goes out today: the reply it releases reaches the
+    // offender with it.
+    let mut delivered = next.clone();
+    if let Some(row) = released.and_then(|ply| delivered.rows.get_mut(ply)) {
+        row.delivered_on.get_or_insert(day);
+    }
     let effects = vec![Effect::Decision {
         decision: ruling,
         offender,
-        released: (ruling != Decision::Confirm).then_some(released).flatten(),
+        released,
         excused,
+        due: delivered.due(rules, day),
     }];
     Ok(Transition::of(next, effects))
 }

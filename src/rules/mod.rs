@@ -24,7 +24,7 @@ pub mod life;
 pub mod sending;
 
 pub use calendar::{Calendar, add_days, days, postmark_date};
-pub use clock::{Fraction, Ledger, Row, Status, Suspension, Turn};
+pub use clock::{Due, Fraction, Ledger, Row, Status, Suspension, Turn};
 pub use deadlines::{Duty, DutyKey, due, next_check};
 pub use judge::{
     Correction, DateItem, Expected, Incoming, Item, NewPly, Omission, Overstep, Placement, Stated,
