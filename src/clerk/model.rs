@@ -118,7 +118,7 @@ pub fn correction_text(correction: &Correction, phrases: &Phrases) -> String {
                         ("item", &item),
                         ("actual", &actual),
                         ("stated", &stated),
-                        ("days", &signed_days(i64::from(days), phrases)),
+                        ("days", &signed_days(days, phrases)),
                     ],
                 ),
                 None => phrases.fill(
