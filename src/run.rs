@@ -119,8 +119,33 @@ fn message_id(config: &Config, cause: &str, at: DateTime<Utc>, index: usize, kin
     format!(
         "<{}.{digest}.{}@{domain}>",
         at.format("%Y%m%d%H%M%S"),
-        config.tournament_id.to_ascii_lowercase()
+        ascii_id(&config.tournament_id)
     )
+}
+
+/// A tournament id as the ASCII a Message-ID may hold (RFC 5322 `atext`):
+/// lower case, Russian letters transliterated (`КР-2026` is `kr-2026`),
+/// any other character as the hex of its UTF-8 bytes.
+pub fn ascii_id(id: &str) -> String {
+    const RUSSIAN: &str = "абвгдеёжзийклмнопрстуфхцчшщъыьэюя";
+    const LATIN: [&str; 33] = [
+        "a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r",
+        "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya",
+    ];
+    let mut out = String::with_capacity(id.len());
+    for c in id.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c) {
+            out.push(c);
+        } else if let Some(at) = RUSSIAN.chars().position(|r| r == c) {
+            out.push_str(LATIN[at]);
+        } else {
+            let mut bytes = [0; 4];
+            for byte in c.encode_utf8(&mut bytes).bytes() {
+                out.push_str(&format!("{byte:02x}"));
+            }
+        }
+    }
+    if out.is_empty() { "t".into() } else { out }
 }
 
 /// Writes a plan all or nothing: the letter, the game, notes, duties done and
@@ -751,6 +776,22 @@ fn keep_calendar(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn message_ids_are_ascii_whatever_the_tournaments_id() {
+        assert_eq!(ascii_id("CC-2026"), "cc-2026");
+        assert_eq!(ascii_id("КР-2026"), "kr-2026");
+        assert_eq!(ascii_id("Щука.Ёж"), "shchuka2eezh");
+        assert_eq!(ascii_id("Δ1"), "ceb41");
+        for id in ["КР-2026", "Δ1", "a.b", "Щ"] {
+            let made = ascii_id(id);
+            assert!(
+                made.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b)),
+                "{id}: {made}"
+            );
+        }
+    }
 
     #[test]
     fn the_clerks_display_name_is_one_encoded_word_with_single_spaces() {

@@ -50,6 +50,7 @@ impl Clerk<'_> {
             "protest".into()
         };
         let model = model! {
+            "reasons" => protest_text(&context.mail.text),
             "from" => protester.name.as_str(),
             "late" => late,
             "notice_on" => lang.date(notice_on),
@@ -86,4 +87,23 @@ impl Clerk<'_> {
         );
         Ok(())
     }
+}
+
+/// The protester's own words, quotes and signature cut, for the message's
+/// own text (the arbiter reads them without opening the attachment); a
+/// long one ends with "…", whole in the attachment.
+fn protest_text(body: &str) -> String {
+    const MOST: usize = 4_000;
+    let lines: Vec<&str> = crate::letter::own_lines(body)
+        .into_iter()
+        .map(|(_, line)| line.trim_end())
+        .collect();
+    let text = lines.join("\n");
+    let text = text.trim();
+    if text.chars().count() <= MOST {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(MOST).collect();
+    cut.push_str(" …");
+    cut
 }

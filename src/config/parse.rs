@@ -74,11 +74,11 @@ impl Checker<'_> {
 
     fn tournament(&self, raw: &RawConfig) -> Result<Tournament, ConfigError> {
         let t = &raw.tournament;
-        if t.id.trim().is_empty() || t.id.contains(['[', ']', '#', '\n', '\r']) {
+        if !is_tag(&t.id) {
             return Err(self.err(
                 "tournament.id",
-                format!("{:?} cannot stand in a subject tag", t.id),
-                "use letters, digits and dashes, e.g. \"CC-2026\"",
+                format!("{:?} cannot stand in a subject tag and a Message-ID", t.id),
+                "use letters, digits and dashes, no spaces, e.g. \"CC-2026\"",
             ));
         }
         let start_date = self.date("tournament.start_date", &t.start_date)?;
@@ -330,10 +330,7 @@ impl Checker<'_> {
         let mut game_ids = BTreeSet::new();
         for (index, g) in raw.iter().enumerate() {
             let key = format!("games[{index}]");
-            if g.id.trim().is_empty()
-                || g.id
-                    .contains(|c: char| c.is_whitespace() || "[]#".contains(c))
-            {
+            if !is_tag(&g.id) {
                 return Err(self.err(
                     &format!("{key}.id"),
                     format!("{:?} cannot name a game in a subject", g.id),
@@ -512,4 +509,12 @@ pub fn checked_address(text: &str) -> Option<String> {
                 .all(|c| c.is_ascii_graphic() && !"<>()[],;:\"\\@".contains(c))
     };
     (clean(local) && clean(domain)).then(|| text.to_ascii_lowercase())
+}
+
+/// Whether an id can stand in a subject tag (`[CC-2026 #12]`) and in the
+/// clerk's headers: not empty, no spaces, control characters, brackets of
+/// the tag or of a Message-ID.
+fn is_tag(id: &str) -> bool {
+    !id.is_empty()
+        && !id.contains(|c: char| c.is_whitespace() || c.is_control() || "[]#<>".contains(c))
 }

@@ -110,6 +110,31 @@ fn errors_name_the_key_and_the_fix() {
             "players[1].email",
             "also the address",
         ),
+        // Ids that would break a subject tag or a Message-ID (issue 19, 15).
+        (
+            "id = \"CC-2026\"",
+            "id = \"CC 2026\"",
+            "tournament.id",
+            "Message-ID",
+        ),
+        (
+            "id = \"CC-2026\"",
+            "id = \"<CC-2026>\"",
+            "tournament.id",
+            "Message-ID",
+        ),
+        (
+            "id = \"CC-2026\"",
+            "id = \"CC\\u0007-2026\"",
+            "tournament.id",
+            "Message-ID",
+        ),
+        (
+            "[[games]]\nid = \"2\"",
+            "[[games]]\nid = \"2>\"",
+            "games[1].id",
+            "cannot name a game",
+        ),
     ];
     for (from, to, key, words) in table {
         assert!(EXAMPLE.contains(from), "{from}");

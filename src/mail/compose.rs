@@ -104,6 +104,23 @@ fn raw_header(name: &'static str, value: &str) -> HeaderValue {
     HeaderValue::new(HeaderName::new_from_ascii_str(name), value)
 }
 
+/// A letter's Message-ID fit to copy into `In-Reply-To` and `References`:
+/// in angle brackets (mail parsers hand it over without them), printable
+/// ASCII, and short enough for its header line (RFC 5322 allows 998
+/// characters). One that is not is dropped: the reply loses its thread, not
+/// its validity.
+fn reference(id: &str) -> Option<String> {
+    const LONGEST: usize = 900;
+    let id: String = id.chars().filter(|c| !c.is_whitespace()).collect();
+    let id = id.trim_start_matches('<').trim_end_matches('>');
+    let fit = !id.is_empty()
+        && id.len() <= LONGEST
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>');
+    fit.then(|| format!("<{id}>"))
+}
+
 /// Builds the message with lettre; returns its bytes.
 pub fn build(
     out: &Outgoing,
@@ -127,17 +144,7 @@ pub fn build(
     for cc in &out.cc {
         builder = builder.cc(mailbox(&cc.name, &cc.email)?);
     }
-    if let Some(parent) = &out.in_reply_to {
-        // Mail parsers hand Message-IDs over without their angle brackets.
-        let parent: String = parent
-            .chars()
-            .filter(|c| !c.is_control() && !c.is_whitespace())
-            .collect();
-        let parent = if parent.starts_with('<') {
-            parent
-        } else {
-            format!("<{parent}>")
-        };
+    if let Some(parent) = out.in_reply_to.as_deref().and_then(reference) {
         builder = builder.in_reply_to(parent.clone()).references(parent);
     }
     let body = lf_lines(&out.body);
@@ -167,22 +174,59 @@ pub fn build(
     Ok(message.formatted())
 }
 
+/// An original letter as a `message/rfc822` part: RFC 2046 5.2.1 allows it
+/// only 7bit or 8bit (or binary), never base64 or quoted-printable, so it
+/// goes as it came, its line ends made CRLF. A letter that cannot be 8bit
+/// (a NUL, a line over 998 bytes) is `None`: it goes as
+/// `application/octet-stream` in base64, which every program opens too.
+fn rfc822_body(bytes: &[u8]) -> Option<Body> {
+    let mut lines = Vec::with_capacity(bytes.len() + bytes.len() / 40);
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let end = rest.iter().position(|&b| b == b'\r' || b == b'\n');
+        let (line, next) = match end {
+            Some(at) => {
+                let eol = if rest[at] == b'\r' && rest.get(at + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                (&rest[..at], &rest[at + eol..])
+            }
+            None => (rest, &rest[rest.len()..]),
+        };
+        if line.len() > 998 || line.contains(&0) {
+            return None;
+        }
+        lines.extend_from_slice(line);
+        lines.extend_from_slice(b"\r\n");
+        rest = next;
+    }
+    let encoding = if lines.is_ascii() {
+        ContentTransferEncoding::SevenBit
+    } else {
+        ContentTransferEncoding::EightBit
+    };
+    Some(Body::dangerous_pre_encoded(lines, encoding))
+}
+
+fn base64_body(bytes: &[u8]) -> Body {
+    Body::new_with_encoding(bytes.to_vec(), ContentTransferEncoding::Base64)
+        .unwrap_or_else(Body::new)
+}
+
 /// The `multipart/mixed` body of a message with attachments.
 fn attachments(out: &Outgoing, body: String) -> Result<MultiPart, String> {
     let mut parts = MultiPart::mixed().singlepart(SinglePart::plain(body));
     for attachment in &out.attachments {
-        let content_type =
-            ContentType::parse(&attachment.content_type).map_err(|e| e.to_string())?;
-        // An original letter goes as it came (8bit where it can), never re-encoded.
-        let body = if attachment.content_type == "message/rfc822" {
-            Body::new_with_encoding(attachment.bytes.clone(), ContentTransferEncoding::EightBit)
-                .unwrap_or_else(|bytes| {
-                    Body::new_with_encoding(bytes, ContentTransferEncoding::Base64)
-                        .unwrap_or_else(Body::new)
-                })
-        } else {
-            Body::new(attachment.bytes.clone())
+        let (content_type, body) = match attachment.content_type.as_str() {
+            "message/rfc822" => match rfc822_body(&attachment.bytes) {
+                Some(body) => ("message/rfc822", body),
+                None => ("application/octet-stream", base64_body(&attachment.bytes)),
+            },
+            other => (other, Body::new(attachment.bytes.clone())),
         };
+        let content_type = ContentType::parse(content_type).map_err(|e| e.to_string())?;
         let part = SinglePart::builder()
             .header(content_type)
             .header(ContentDisposition::attachment(&attachment.name))
@@ -369,5 +413,87 @@ mod tests {
             panic!("not message/rfc822")
         };
         assert_eq!(inner.body_text(0).unwrap().trim(), "Партия 1");
+    }
+
+    #[test]
+    fn copied_references_are_valid_or_dropped() {
+        assert_eq!(reference("a@b").as_deref(), Some("<a@b>"));
+        assert_eq!(reference(" <a@b>\r\n").as_deref(), Some("<a@b>"));
+        assert_eq!(reference(&format!("{}@x", "a".repeat(5_000))), None);
+        assert_eq!(reference("письмо@почта.рф"), None);
+        assert_eq!(reference("<>"), None);
+        let sender = Sender {
+            name: "Clerk".into(),
+            email: "clerk@example.org".into(),
+            tournament: "CC-2026".into(),
+        };
+        let mut out = outgoing();
+        out.in_reply_to = Some(format!("{}@x", "a".repeat(5_000)));
+        let raw = build(&out, &sender, "<m4@example.org>", DateTime::UNIX_EPOCH).unwrap();
+        let text = String::from_utf8(raw).unwrap();
+        assert!(text.split("\r\n").all(|line| line.len() <= 998));
+        assert!(!text.contains("In-Reply-To") && !text.contains("References"));
+    }
+
+    /// The headers of the attachment part named `name`, and its body.
+    fn attached_part(raw: &[u8], name: &str) -> (String, Vec<u8>) {
+        let find = |from: usize, what: &[u8]| {
+            raw[from..]
+                .windows(what.len())
+                .position(|w| w == what)
+                .map(|at| from + at)
+        };
+        let named = find(0, format!("filename=\"{name}\"").as_bytes()).expect("the part");
+        let start = raw[..named]
+            .windows(4)
+            .rposition(|w| w == b"\r\n--")
+            .expect("its boundary")
+            + 2;
+        let head_end = find(start, b"\r\n\r\n").unwrap();
+        let body_end = find(head_end + 4, b"\r\n--").unwrap();
+        let head = String::from_utf8_lossy(&raw[start..head_end]).into_owned();
+        (head, raw[head_end + 4..body_end].to_vec())
+    }
+
+    #[test]
+    fn an_original_letter_goes_8bit_with_crlf_or_as_an_octet_stream() {
+        let sender = Sender {
+            name: "Clerk".into(),
+            email: "clerk@example.org".into(),
+            tournament: "CC-2026".into(),
+        };
+        let koi8 = b"From: ivanov@example.org\nSubject: x\n\n\xf0\xc1\xd2\xd4\xc9\xd1 1\n2. Nf3\n"
+            .to_vec();
+        let long = format!("From: a@b.c\r\n\r\n{}\r\n", "x".repeat(2_000)).into_bytes();
+        let mut out = outgoing();
+        for (name, bytes) in [("koi8.eml", &koi8), ("long.eml", &long)] {
+            out.attachments.push(Attachment {
+                name: name.into(),
+                content_type: "message/rfc822".into(),
+                bytes: bytes.clone(),
+            });
+        }
+        let raw = build(&out, &sender, "<m3@example.org>", DateTime::UNIX_EPOCH).unwrap();
+        let (head, body) = attached_part(&raw, "koi8.eml");
+        assert!(head.contains("Content-Type: message/rfc822"), "{head}");
+        assert!(head.contains("Content-Transfer-Encoding: 8bit"), "{head}");
+        // Byte for byte the letter, its bare LFs made CRLF.
+        let crlf = String::from_utf8_lossy(&koi8).replace('\n', "\r\n");
+        assert_eq!(String::from_utf8_lossy(&body), crlf);
+        assert!(body.windows(6).any(|w| w == b"\xf0\xc1\xd2\xd4\xc9\xd1"));
+        // A line over 998 bytes cannot be 8bit: an octet stream in base64.
+        let (head, body) = attached_part(&raw, "long.eml");
+        assert!(
+            head.contains("Content-Type: application/octet-stream"),
+            "{head}"
+        );
+        assert!(head.contains("Content-Transfer-Encoding: base64"), "{head}");
+        assert!(body.iter().all(u8::is_ascii));
+        // No base64 message/rfc822 anywhere (RFC 2046 5.2.1).
+        let text = String::from_utf8_lossy(&raw);
+        for part in text.split("Content-Type: message/rfc822").skip(1) {
+            let head = part.split("\r\n\r\n").next().unwrap();
+            assert!(!head.contains("base64"), "{head}");
+        }
     }
 }
