@@ -87,6 +87,9 @@ enum Command {
     Games {
         #[arg(long)]
         json: bool,
+        /// Count days left as on this date (default: today in the tournament's zone).
+        #[arg(long)]
+        today: Option<NaiveDate>,
     },
     /// The time chart (Table 2) of one game.
     Chart {
@@ -189,9 +192,9 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             let config = load(&cli.config)?;
             check(&config, clock(&config, now, today), &file)
         }
-        Command::Games { json } => {
+        Command::Games { json, today } => {
             let config = load(&cli.config)?;
-            games(&config, clock(&config, now, None), json)
+            games(&config, clock(&config, now, today), json)
         }
         Command::Chart { game, format } => {
             let config = load(&cli.config)?;
@@ -207,6 +210,20 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             })?;
             let store = open_store(&config)?;
             let clock = clock(&config, now, today);
+            // The report shows the games as the database holds them: a day
+            // before the clerk's last would show later results under it.
+            let last = store
+                .last_day()
+                .map_err(|e| run_error(format!("database: {e}")))?;
+            if let (Some(day), Some(last)) = (today, last)
+                && day < last
+            {
+                return Err(usage(format!(
+                    "report --today {day}: the clerk's record goes on to {last}, and a report \
+                     as of an earlier day would show what happened after it; give a day on or \
+                     after {last}, or leave --today out"
+                )));
+            }
             let pages = write_report(&config, &store, clock, &out, &Progress::new(false))?;
             println!("report: {pages} files written to {}", out.display());
             Ok(0)
@@ -606,54 +623,81 @@ fn load_state(config: &Config, store: &Store, game: &str) -> Result<Record, Fail
     clerk::load(config, store, game_config).map_err(run_error)
 }
 
+/// Every game, one line each: moves made (full moves, as the report counts
+/// them), totals, the days left of the player to move while his clock runs
+/// (none for a finished or suspended game), status and result. Columns are
+/// as wide as their longest cell, counted in characters.
 fn games(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
     let store = open_store(config)?;
-    let mut rows = Vec::new();
-    let mut out = std::io::stdout().lock();
-    if !json {
-        let _ = writeln!(
-            out,
-            "{:<6} {:<20} {:<20} {:>5} {:>9} {:>9}  {:<13} result",
-            "game", "white", "black", "moves", "totals", "left", "status"
-        );
-    }
+    let mut values = Vec::new();
+    let mut table = vec![
+        [
+            "game", "white", "black", "moves", "totals", "left", "status", "result",
+        ]
+        .map(str::to_string)
+        .to_vec(),
+    ];
     for game in &config.games {
         let state = load_state(config, &store, &game.id)?;
-        let chart = state.chart(config, Vec::new());
-        let to_move = state.ledger.to_move();
-        let running = state.ledger.running_days(to_move, clock.today).unwrap_or(0);
-        let left = state.ledger.days_left(&config.rules, to_move, 1) - i64::from(running);
+        let due = state.ledger.due(&config.rules, clock.today);
+        let plies = state.board.moves().len();
+        let status = state.ledger.status().name();
+        let result = state.ledger.standing.outcome.map(|o| o.result.pgn());
         if json {
-            let mut value = chart.summary_json();
-            value["moves"] = serde_json::json!(state.board.moves().len());
-            value["to_move"] = serde_json::json!(shtempel::color_name(to_move));
-            value["days_left"] = serde_json::json!(left);
-            rows.push(value);
-        } else {
-            let status = serde_json::to_value(state.ledger.status())
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "{:<6} {:<20} {:<20} {:>5} {:>9} {:>9}  {:<13} {}",
-                game.id,
-                state.white.name,
-                state.black.name,
-                state.board.moves().len(),
-                state.ledger.totals().to_string(),
-                format!("{left} {}", &shtempel::color_name(to_move)[..1]),
-                status,
-                state.ledger.standing.outcome.map_or("", |o| o.result.pgn())
-            );
+            let mut value = state.chart(config, Vec::new()).summary_json();
+            value["moves"] = serde_json::json!(plies.div_ceil(2));
+            value["plies"] = serde_json::json!(plies);
+            value["to_move"] = serde_json::json!(due.map(|d| shtempel::color_name(d.player)));
+            value["days_left"] = serde_json::json!(due.map(|d| d.days_left));
+            value["last_day"] = serde_json::json!(due.map(|d| d.last_day));
+            values.push(value);
+            continue;
         }
+        let left = due.map_or("-".to_string(), |d| {
+            format!("{} {}", d.days_left, &shtempel::color_name(d.player)[..1])
+        });
+        table.push(vec![
+            game.id.clone(),
+            state.white.name.clone(),
+            state.black.name.clone(),
+            plies.div_ceil(2).to_string(),
+            state.ledger.totals().to_string(),
+            left,
+            status.to_string(),
+            result.unwrap_or("").to_string(),
+        ]);
     }
+    let mut out = std::io::stdout().lock();
     if json {
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&rows).unwrap_or_default()
-        );
+        let text = serde_json::to_string_pretty(&values).unwrap_or_default();
+        let _ = writeln!(out, "{text}");
+        return Ok(0);
+    }
+    let width = |column: usize| {
+        table
+            .iter()
+            .map(|row| row[column].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..table[0].len()).map(width).collect();
+    // Numbers right-aligned, words left.
+    let right = [false, false, false, true, true, true, false, false];
+    for row in &table {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .zip(right)
+            .map(|((cell, &width), right)| {
+                let pad = " ".repeat(width - cell.chars().count());
+                if right {
+                    format!("{pad}{cell}")
+                } else {
+                    format!("{cell}{pad}")
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "{}", cells.join("  ").trim_end());
     }
     Ok(0)
 }

@@ -6,6 +6,7 @@
 
 use plotters::prelude::*;
 use plotters::style::Color as _;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use shakmaty::Color;
 
 use crate::chart::Chart;
@@ -13,7 +14,9 @@ use crate::phrases::Phrases;
 use crate::rules::Rules;
 
 const WIDTH: u32 = 800;
-const HEIGHT: u32 = 480;
+const HEIGHT: u32 = 520;
+/// The strip under the plot that holds the legend.
+const LEGEND_HEIGHT: u32 = 56;
 const WHITE_LINE: RGBColor = RGBColor(31, 119, 180);
 const BLACK_LINE: RGBColor = RGBColor(40, 40, 40);
 const LIMIT_LINE: RGBColor = RGBColor(214, 39, 40);
@@ -77,11 +80,29 @@ pub fn svg(chart: &Chart, rules: &Rules, phrases: &Phrases) -> Result<String, St
         ],
     );
     let err = |e: DrawingAreaErrorKind<_>| format!("plot: {e}");
+    let limit_name = phrases.fill(
+        "plot.limit",
+        &[
+            ("days", &rules.days_per_control),
+            ("moves", &rules.moves_per_control),
+        ],
+    );
+    let names = [Color::White, Color::Black].map(|color| {
+        let (name, side) = match color {
+            Color::White => (&chart.white, phrases.get("names.white")),
+            Color::Black => (&chart.black, phrases.get("names.black")),
+        };
+        format!("{name} ({side})")
+    });
+    let penalties: Vec<Penalty> = white_penalties.into_iter().chain(black_penalties).collect();
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut plot = ChartBuilder::on(&root)
+        // The legend has a strip of its own under the plot: inside the plot
+        // it would hide the points of a long first move.
+        let (area, legend) = root.split_vertically(HEIGHT - LEGEND_HEIGHT);
+        let mut plot = ChartBuilder::on(&area)
             .caption(title, ("sans-serif", 20))
             .margin(14)
             .x_label_area_size(40)
@@ -97,31 +118,11 @@ pub fn svg(chart: &Chart, rules: &Rules, phrases: &Phrases) -> Result<String, St
             .axis_desc_style(("sans-serif", 15))
             .draw()
             .map_err(err)?;
-        let limit_name = phrases.fill(
-            "plot.limit",
-            &[
-                ("days", &rules.days_per_control),
-                ("moves", &rules.moves_per_control),
-            ],
-        );
         plot.draw_series(LineSeries::new(limits, LIMIT_LINE.stroke_width(2)))
-            .map_err(err)?
-            .label(limit_name)
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], LIMIT_LINE));
-        for (points, colour, name) in [
-            (white, WHITE_LINE, chart.white.clone()),
-            (black, BLACK_LINE, chart.black.clone()),
-        ] {
-            let side = if colour == WHITE_LINE {
-                phrases.get("names.white")
-            } else {
-                phrases.get("names.black")
-            };
-            let name = format!("{name} ({side})");
+            .map_err(err)?;
+        for (points, colour) in [(white, WHITE_LINE), (black, BLACK_LINE)] {
             plot.draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))
-                .map_err(err)?
-                .label(name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+                .map_err(err)?;
             plot.draw_series(
                 points
                     .into_iter()
@@ -130,25 +131,46 @@ pub fn svg(chart: &Chart, rules: &Rules, phrases: &Phrases) -> Result<String, St
             )
             .map_err(err)?;
         }
-        let penalty_name = phrases.get("plot.penalty");
-        let penalties: Vec<Penalty> = white_penalties.into_iter().chain(black_penalties).collect();
         if !penalties.is_empty() {
             plot.draw_series(penalties.iter().map(|&(x, y, days)| {
                 EmptyElement::at((x, y))
                     + Circle::new((0, 0), 7, PENALTY.stroke_width(2))
                     + Text::new(format!("+{days}"), (9, -16), ("sans-serif", 13))
             }))
-            .map_err(err)?
-            .label(penalty_name)
-            .legend(|(x, y)| Circle::new((x + 10, y), 6, PENALTY.stroke_width(2)));
-        }
-        plot.configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(180, 180, 180))
-            .label_font(("sans-serif", 14))
-            .draw()
             .map_err(err)?;
+        }
+        // Two rows of two: the players, then the limit and the penalties.
+        let column = WIDTH as i32 / 2;
+        let mut entries: Vec<(String, RGBColor, bool)> = vec![
+            (names[0].clone(), WHITE_LINE, false),
+            (names[1].clone(), BLACK_LINE, false),
+            (limit_name, LIMIT_LINE, false),
+        ];
+        if !penalties.is_empty() {
+            entries.push((phrases.get("plot.penalty").to_string(), PENALTY, true));
+        }
+        for (index, (label, colour, ring)) in entries.into_iter().enumerate() {
+            let x = 64 + column * (index as i32 % 2);
+            let y = 16 + 24 * (index as i32 / 2);
+            if ring {
+                legend
+                    .draw(&Circle::new((x + 10, y), 6, colour.stroke_width(2)))
+                    .map_err(err)?;
+            } else {
+                legend
+                    .draw(&PathElement::new(
+                        vec![(x, y), (x + 20, y)],
+                        colour.stroke_width(2),
+                    ))
+                    .map_err(err)?;
+            }
+            let style = ("sans-serif", 14)
+                .into_text_style(&legend)
+                .pos(Pos::new(HPos::Left, VPos::Center));
+            legend
+                .draw(&Text::new(label, (x + 28, y), style))
+                .map_err(err)?;
+        }
         root.present().map_err(err)?;
     }
     Ok(out)
@@ -234,5 +256,45 @@ mod tests {
         let (points, penalties) = line(&chart(true), Color::White);
         assert_eq!(points, [(0, 0), (1, 3), (2, 12), (3, 15)]);
         assert_eq!(penalties, [(2, 12, 6)]);
+    }
+
+    #[test]
+    fn the_legend_hides_no_point() {
+        // White's first move took 54 days: a point in the plot's top left,
+        // where a legend inside the plot would sit.
+        let mut long = chart(true);
+        for row in long.rows.iter_mut().filter(|r| r.color == Color::White) {
+            row.total += 51;
+        }
+        let svg = svg(&long, &Rules::default(), &Phrases::builtin(crate::Lang::En)).unwrap();
+        let number = |tag: &str, name: &str| -> f64 {
+            let at = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            tag[at..].split('"').next().unwrap().parse().unwrap()
+        };
+        let strip = f64::from(HEIGHT - LEGEND_HEIGHT);
+        let points: Vec<f64> = svg
+            .split("<circle")
+            .skip(1)
+            .filter(|tag| tag.contains("r=\"3\""))
+            .map(|tag| number(tag, "cy"))
+            .collect();
+        assert_eq!(points.len(), 6, "every move a point");
+        assert!(points.iter().all(|&y| y < strip), "{points:?}");
+        let texts: Vec<(f64, &str)> = svg
+            .split("<text")
+            .skip(1)
+            .map(|tag| (number(tag, "y"), tag))
+            .filter(|(_, tag)| {
+                ["(White)", "(Black)", "limit:", ">\npenalty"]
+                    .iter()
+                    .any(|label| tag.contains(label))
+            })
+            .collect();
+        assert_eq!(
+            texts.len(),
+            4,
+            "both players, the limit, the penalty: {texts:?}"
+        );
+        assert!(texts.iter().all(|(y, _)| *y > strip), "{texts:?}");
     }
 }

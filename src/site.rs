@@ -24,6 +24,10 @@ pub fn write(
         .map_err(|e| e.to_string())?;
     let mut games = Vec::with_capacity(config.games.len());
     for (index, game) in config.games.iter().enumerate() {
+        // A game added to begin later is not in the tournament yet.
+        if game.start_date.is_some_and(|start| start > today) {
+            continue;
+        }
         let state = clerk::load(config, store, game)?;
         games.push(GameReport {
             chart: clerk::stored_chart(&state, config, store)?,

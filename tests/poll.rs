@@ -1032,7 +1032,10 @@ fn games_and_pgn_commands() {
         serde_json::json!({"white": 2, "black": 4})
     );
     assert_eq!(games[0]["status"], "active");
-    assert!(games[0].get("moves").is_some_and(|m| m == 2));
+    // Full moves, as the report counts them; the half-moves beside.
+    assert_eq!(games[0]["moves"], 1);
+    assert_eq!(games[0]["plies"], 2);
+    assert_eq!(games[0]["to_move"], "white");
     let out = t.run(&["pgn", "1"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(

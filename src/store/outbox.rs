@@ -252,6 +252,20 @@ impl Store {
         Ok(())
     }
 
+    /// The last day the clerk acted on: the latest postmark of a letter, day
+    /// of a message made, or duty done. `None` for a new database.
+    pub fn last_day(&self) -> Result<Option<NaiveDate>> {
+        let last: Option<String> = self.conn.query_row(
+            "SELECT max(day) FROM (
+                SELECT max(postmark) AS day FROM letters
+                UNION ALL SELECT max(created_on) FROM outbox
+                UNION ALL SELECT max(done_on) FROM duties_done)",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(last.and_then(|day| day.get(..10)?.parse().ok()))
+    }
+
     pub fn letter_count(&self) -> Result<i64> {
         self.conn
             .query_row("SELECT count(*) FROM letters", [], |r| r.get(0))
