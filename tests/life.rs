@@ -546,3 +546,86 @@ fn day_table() {
         assert_eq!(outcome_of(Ok(t)), expected, "{what}");
     }
 }
+
+/// Point 8 of issue 19: after a ruling resumes play, the clock restarts
+/// from the ruling and the game is reminded and declared again, as any other.
+#[test]
+fn a_resumed_game_is_reminded_and_declared_again() {
+    let rules = Rules::default();
+    let mut ledger = game(1);
+    let mut done = BTreeSet::new();
+    let day = |ledger: &mut Ledger, done: &mut BTreeSet<_>, today: &str| {
+        let t = life::day(&rules, ledger, d(today), done);
+        *ledger = t.ledger.clone();
+        done.extend(t.done.iter().cloned());
+        names(&t.effects)
+    };
+    // Black's clock runs from 2 November: 10 days left on 12 December.
+    assert_eq!(
+        day(&mut ledger, &mut done, "2026-12-12"),
+        ["repeat", "reminder"]
+    );
+    assert_eq!(day(&mut ledger, &mut done, "2026-12-19"), ["reminder"]);
+    assert_eq!(day(&mut ledger, &mut done, "2026-12-23"), ["overstep"]);
+    for ruling in [Decision::Continue, Decision::Reject] {
+        let mut resumed = life::rule(&rules, &ledger, ruling, None, d("2026-12-28"))
+            .unwrap()
+            .ledger;
+        let mut done = done.clone();
+        assert_eq!(
+            day(&mut resumed, &mut done, "2027-02-05"),
+            Vec::<&str>::new()
+        );
+        // 50 days from 28 December: 10 left on 6 February, 3 on the 13th,
+        // past the limit on the 17th.
+        assert_eq!(
+            day(&mut resumed, &mut done, "2027-02-06"),
+            ["reminder"],
+            "{ruling:?}"
+        );
+        assert_eq!(
+            day(&mut resumed, &mut done, "2027-02-13"),
+            ["reminder"],
+            "{ruling:?}"
+        );
+        assert_eq!(
+            day(&mut resumed, &mut done, "2027-02-16"),
+            Vec::<&str>::new()
+        );
+        assert_eq!(
+            day(&mut resumed, &mut done, "2027-02-17"),
+            ["overstep"],
+            "{ruling:?}"
+        );
+        assert_eq!(resumed.standing.status, Status::Suspended);
+    }
+}
+
+/// Point 9 of issue 19: a game added during the tournament counts from its
+/// own start: no query, no silence before it, and its players told once.
+#[test]
+fn a_game_added_later_counts_from_its_own_start() {
+    let rules = Rules::default();
+    let calendar = Calendar::on_time(d("2027-02-01"), d("2028-11-01")).starting(d("2026-11-01"));
+    assert!(calendar.late_start);
+    let ledger = Ledger::new(calendar);
+    let none = BTreeSet::new();
+    let on = |today: &str, done: &BTreeSet<_>| {
+        names(&life::day(&rules, &ledger, d(today), done).effects)
+    };
+    // Before its start: nothing, though the tournament is 90 days old.
+    assert_eq!(on("2027-01-30", &none), Vec::<&str>::new());
+    assert_eq!(on("2027-02-01", &none), ["start"]);
+    let started: BTreeSet<_> = life::day(&rules, &ledger, d("2027-02-01"), &none)
+        .done
+        .into_iter()
+        .collect();
+    assert_eq!(on("2027-02-02", &started), Vec::<&str>::new());
+    // The first-move query 30 days after its own start, not the tournament's.
+    assert_eq!(on("2027-03-03", &started), ["query"]);
+    assert_eq!(ledger.due(&rules, d("2027-01-30")), None);
+    assert_eq!(
+        ledger.due(&rules, d("2027-02-11")).map(|due| due.days_left),
+        Some(40)
+    );
+}

@@ -175,9 +175,9 @@ impl Ledger {
     }
 
     /// The player to move, his days left and the last day he may send his
-    /// letter on; for a game in play whose clock runs.
+    /// letter on; for a game in play, begun, whose clock runs.
     pub fn due(&self, rules: &Rules, today: NaiveDate) -> Option<Due> {
-        if self.standing.status != Status::Active {
+        if self.standing.status != Status::Active || today < self.calendar.start_date {
             return None;
         }
         let days_left = self.days_left_on(rules, today)?;

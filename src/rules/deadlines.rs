@@ -57,30 +57,36 @@ impl Duty {
             Duty::Reminder {
                 player, threshold, ..
             } => {
-                format!(
+                let key = format!(
                     "reminder:{}:{}:{threshold}",
                     crate::color_name(*player),
                     ledger.moves_made(*player)
-                )
+                );
+                resumed(key, ledger)
             }
-            // After a ruling resumes play, the same silence is a new one.
-            Duty::SilentOverstep(overstep) => match ledger.standing.resumed_on {
-                None => format!(
+            Duty::SilentOverstep(overstep) => {
+                let key = format!(
                     "silence:{}:{}",
                     crate::color_name(overstep.offender),
                     overstep.moves
-                ),
-                Some(resumed) => format!(
-                    "silence:{}:{}:{resumed}",
-                    crate::color_name(overstep.offender),
-                    overstep.moves
-                ),
-            },
+                );
+                resumed(key, ledger)
+            }
             Duty::NoProtest { notice_on, .. } => format!("no-protest:{notice_on}"),
             Duty::Adjudication => "adjudication".to_string(),
             Duty::GameStart => "start".to_string(),
         };
         DutyKey(text)
+    }
+}
+
+/// A duty's key with the day play resumed, if a ruling resumed it: the
+/// clock restarted then, and its reminders and silences are new ones
+/// (rules.md 2.5.6).
+fn resumed(key: String, ledger: &Ledger) -> String {
+    match ledger.standing.resumed_on {
+        None => key,
+        Some(day) => format!("{key}:{day}"),
     }
 }
 
@@ -219,7 +225,7 @@ fn active_duties(rules: &Rules, ledger: &Ledger, today: NaiveDate, duties: &mut 
 }
 
 /// A reminder is already done when one at its threshold or a tighter one went out
-/// for the same move.
+/// for the same move, since play last resumed.
 fn reminded(duty: &Duty, ledger: &Ledger, done: &BTreeSet<DutyKey>) -> bool {
     let Duty::Reminder {
         player, threshold, ..
@@ -232,10 +238,15 @@ fn reminded(duty: &Duty, ledger: &Ledger, done: &BTreeSet<DutyKey>) -> bool {
         crate::color_name(*player),
         ledger.moves_made(*player)
     );
+    let since = ledger.standing.resumed_on.map(|day| day.to_string());
     done.iter().any(|key| {
-        key.0
-            .strip_prefix(&prefix)
-            .and_then(|rest| rest.parse::<u32>().ok())
-            .is_some_and(|sent| sent <= *threshold)
+        let Some(rest) = key.0.strip_prefix(&prefix) else {
+            return false;
+        };
+        let (sent, resumed) = match rest.split_once(':') {
+            Some((sent, resumed)) => (sent, Some(resumed.to_string())),
+            None => (rest, None),
+        };
+        resumed == since && sent.parse::<u32>().is_ok_and(|sent| sent <= *threshold)
     })
 }

@@ -35,6 +35,8 @@ pub struct Sent {
     /// (file name, content type, bytes) of each attachment.
     pub attachments: Vec<(String, String, Vec<u8>)>,
     pub message_id: String,
+    /// The message as it was written to the outbox.
+    pub raw: Vec<u8>,
 }
 
 /// The outcome of one run of the binary.
@@ -127,6 +129,20 @@ impl Tournament {
     /// A plain UTF-8 letter from `from`, arriving at noon Moscow time on `day`.
     pub fn letter(&mut self, from: &str, day: &str, subject: &str, body: &str) -> PathBuf {
         self.letter_with(from, day, subject, body, "")
+    }
+
+    /// A letter to someone else with the clerk in copy (Cc mode).
+    pub fn letter_cc(
+        &mut self,
+        from: &str,
+        to: &str,
+        day: &str,
+        subject: &str,
+        body: &str,
+    ) -> PathBuf {
+        let cc = format!("Cc: {CLERK}\r\n");
+        let raw = message(from, to, day, subject, body, &cc, self.count + 1);
+        self.deliver_raw(raw.as_bytes())
     }
 
     pub fn letter_with(
@@ -283,6 +299,7 @@ pub fn parse_sent(raw: &[u8]) -> Sent {
         headers: String::from_utf8_lossy(&raw[..header_end]).into_owned(),
         attachments,
         message_id: message.message_id().unwrap_or("").to_string(),
+        raw: raw.to_vec(),
     }
 }
 
