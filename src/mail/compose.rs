@@ -210,6 +210,15 @@ fn rfc822_body(bytes: &[u8]) -> Option<Body> {
     Some(Body::dangerous_pre_encoded(lines, encoding))
 }
 
+/// A chart, a PGN file, a picture: text, whose line ends lettre makes CRLF
+/// only when it is given a string (a bare LF in a 7bit part breaks SMTP).
+fn text_body(bytes: &[u8]) -> Body {
+    match String::from_utf8(bytes.to_vec()) {
+        Ok(text) => Body::new(text),
+        Err(error) => Body::new(error.into_bytes()),
+    }
+}
+
 fn base64_body(bytes: &[u8]) -> Body {
     Body::new_with_encoding(bytes.to_vec(), ContentTransferEncoding::Base64)
         .unwrap_or_else(Body::new)
@@ -224,7 +233,7 @@ fn attachments(out: &Outgoing, body: String) -> Result<MultiPart, String> {
                 Some(body) => ("message/rfc822", body),
                 None => ("application/octet-stream", base64_body(&attachment.bytes)),
             },
-            other => (other, Body::new(attachment.bytes.clone())),
+            other => (other, text_body(&attachment.bytes)),
         };
         let content_type = ContentType::parse(content_type).map_err(|e| e.to_string())?;
         let part = SinglePart::builder()
@@ -466,6 +475,11 @@ mod tests {
             .to_vec();
         let long = format!("From: a@b.c\r\n\r\n{}\r\n", "x".repeat(2_000)).into_bytes();
         let mut out = outgoing();
+        out.attachments.push(Attachment {
+            name: "game.pgn".into(),
+            content_type: "application/vnd.chess-pgn".into(),
+            bytes: b"[Event \"x\"]\n\n1. e4 *\n".to_vec(),
+        });
         for (name, bytes) in [("koi8.eml", &koi8), ("long.eml", &long)] {
             out.attachments.push(Attachment {
                 name: name.into(),
@@ -489,6 +503,12 @@ mod tests {
         );
         assert!(head.contains("Content-Transfer-Encoding: base64"), "{head}");
         assert!(body.iter().all(u8::is_ascii));
+        // Every line ends in CRLF, the attachments' too.
+        assert!(
+            !raw.windows(2)
+                .enumerate()
+                .any(|(at, w)| w[1] == b'\n' && (at == 0 || w[0] != b'\r'))
+        );
         // No base64 message/rfc822 anywhere (RFC 2046 5.2.1).
         let text = String::from_utf8_lossy(&raw);
         for part in text.split("Content-Type: message/rfc822").skip(1) {
