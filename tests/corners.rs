@@ -409,6 +409,8 @@ fn a_russian_tournament_through_every_corner() {
             && decision.contains("не позднее 11.04.2027"),
         "{decision}"
     );
+    // And the lines for his letter.
+    assert!(decision.contains("2. <ваш ход>"), "{decision}");
     all.extend(mail);
     assert_eq!(t.totals("1"), (2, 45));
 

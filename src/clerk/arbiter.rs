@@ -123,7 +123,8 @@ impl Clerk<'_> {
             "held_move" => held_move.filter(|_| released.is_some()),
             "excused" => excused,
             "totals" => state.ledger.totals().to_string(),
-            "next" => next_lines(&state, offender, self.config, Some(self.clock.today)),
+            // The lines for the letter of whoever is now to move.
+            "next" => due.map(|due| next_lines(&state, due.player, self.config, Some(self.clock.today))),
             "due" => due.map(|due| model! {
                 "player" => state.player(due.player).name.as_str(),
                 "days_left" => due.days_left,
