@@ -88,6 +88,13 @@ start_date = 2027-06-01
     Tournament::with_config(&text)
 }
 
+/// White's first letter of game 1 on 3 November, answered and forwarded.
+fn opens(t: &mut Tournament, white: &str, letter: &str) {
+    t.letter(white, "2026-11-03", "Game 1", letter);
+    t.poll("2026-11-03");
+    t.new_mail();
+}
+
 fn body_of<'a>(mail: &'a [Sent], kind: &str, to: &str) -> &'a str {
     &mail
         .iter()
@@ -507,14 +514,11 @@ fn a_russian_tournament_through_every_corner() {
 fn point_1_an_overstepping_letter_gets_the_overstep_notice_only() {
     // Black this time, in English, his fraction wrong.
     let mut t = Tournament::new();
-    t.letter(
+    opens(
+        &mut t,
         WHITE,
-        "2026-11-03",
-        "Game 1",
         "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.poll("2026-11-03");
-    t.new_mail();
     t.letter(
         BLACK,
         "2026-12-27",
@@ -581,14 +585,11 @@ fn point_3_a_move_out_of_turn_is_told_whose_move_it_is() {
     );
     // The same for White in Russian, writing twice.
     let mut t = russian();
-    t.letter(
+    opens(
+        &mut t,
         IVANOV,
-        "2026-11-03",
-        "Партия 1",
         "Партия 1\n1. e4\nВремя: 2/0\nДаты: 03.11.2026\n",
     );
-    t.poll("2026-11-03");
-    t.new_mail();
     t.letter(
         IVANOV,
         "2026-11-04",
@@ -612,14 +613,11 @@ fn point_3_a_move_out_of_turn_is_told_whose_move_it_is() {
 #[test]
 fn point_4_a_protest_without_an_overstep_is_told_so() {
     let mut t = Tournament::new();
-    t.letter(
+    opens(
+        &mut t,
         WHITE,
-        "2026-11-03",
-        "Game 1",
         "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.poll("2026-11-03");
-    t.new_mail();
     t.letter(
         BLACK,
         "2026-11-04",
@@ -733,14 +731,11 @@ fn point_6_the_limit_notice_names_the_games_of_a_player_in_several() {
 #[test]
 fn point_7_in_cc_mode_a_correction_reaches_both_players() {
     let mut t = russian();
-    t.letter(
+    opens(
+        &mut t,
         IVANOV,
-        "2026-11-03",
-        "Партия 1",
         "Партия 1\n1. e4\nВремя: 2/0\nДаты: 03.11.2026\n",
     );
-    t.poll("2026-11-03");
-    t.new_mail();
     // Petrov writes to Ivanov with the clerk in copy, dating it 06.11;
     // the postmark says 08.11.
     t.letter_cc(
@@ -809,14 +804,11 @@ fn point_13_the_query_and_the_repeat_give_the_last_day() {
 fn point_12_english_counts_one_day_as_a_day() {
     let text = config("reminder_days = [1]", "");
     let mut t = Tournament::with_config(&text);
-    t.letter(
+    opens(
+        &mut t,
         WHITE,
-        "2026-11-03",
-        "Game 1",
         "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.poll("2026-11-03");
-    t.new_mail();
     // Black's clock runs from 3 November: one day left on 22 December.
     t.poll("2026-12-22");
     let mail = t.new_mail();

@@ -260,16 +260,6 @@ impl Clerk<'_> {
             None if !verdict.corrections.is_empty() => MessageKind::Correction,
             None => MessageKind::Ack,
         };
-        let corrections: Vec<Model> = verdict
-            .corrections
-            .iter()
-            .map(|c| correction_model(c, self.phrases()))
-            .collect();
-        let missing: Vec<&str> = verdict
-            .omission
-            .as_ref()
-            .map(|o| o.missing().iter().map(|i| item_name(*i)).collect())
-            .unwrap_or_default();
         // Only the letter's own dates are restated in the next one (10.3.3).
         let missing_dates = verdict
             .omission
@@ -284,23 +274,21 @@ impl Clerk<'_> {
             context.game_note.as_ref(),
         );
         let delivered_today = conditional.as_ref().map(|_| self.clock.today);
-        let model = model! {
+        let model = merged(
+            model! {
             "moves" => moves_text,
             "read" => read,
-            "days" => verdict.days,
-            "penalty" => verdict.penalty,
             "penalty_days" => self.config.rules.penalty_days,
-            "totals" => verdict.totals.to_string(),
             "fraction" => verdict.fraction.to_string(),
-            "corrections" => corrections,
-            "missing" => missing,
             "missing_dates" => missing_dates,
             "partner" => partner.name.as_str(),
             "held" => held,
             "partner_direct" => partner_direct,
             "conditional" => conditional.clone(),
             "next" => next_lines(state, color, self.config, delivered_today),
-        };
+            },
+            self.verdict_model(verdict),
+        );
         let mut message = self.message(
             kind,
             Some(state),
