@@ -36,7 +36,8 @@
 //!    |
 //! mail/        ADAPTERS: sources (maildir, imap), transports (file, smtp,
 //!              sendmail), the MIME front end (mime), the composer (compose),
-//!              sender checks (auth), letters filed for the arbiter (filing)
+//!              sender checks (auth), letters filed for the arbiter (filing),
+//!              the clerk's display name and Message-IDs (identity)
 //! store/       ADAPTER: SQLite, the only module with SQL
 //! ```
 //!

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod compose;
 pub mod file;
 pub mod filing;
+pub mod identity;
 pub mod imap;
 pub mod maildir;
 pub mod mime;

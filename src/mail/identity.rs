@@ -1,0 +1,209 @@
+//! Who the clerk is in the headers it writes: its `From:` display name and
+//! subject tag, and the Message-IDs of its messages.
+
+use chrono::{DateTime, Utc};
+use sha2::{Digest, Sha256};
+
+use crate::config::Config;
+use crate::mail::compose::Sender;
+use crate::phrases::Phrases;
+
+/// The clerk's `From:` and subject tag.
+pub fn sender(config: &Config, phrases: &Phrases) -> Sender {
+    let role = phrases.get("names.clerk");
+    Sender {
+        name: display_name(&config.tournament_name, &config.tournament_id, role),
+        email: config.address.clone(),
+        tournament: config.tournament_id.clone(),
+    }
+}
+
+/// The clerk's display name, "<tournament> (<role>)", its spaces single.
+/// A name with letters beyond ASCII goes into the header as RFC 2047
+/// encoded-words; a long one takes several, and some readers (Python's
+/// `email` among them) keep the folding space between them, showing
+/// "2026  года" or even "заочны х". So such a name must fit one
+/// encoded-word on the `From:` line; if it does not, the tournament's name
+/// alone, or its id with the role, or the role alone.
+pub fn display_name(name: &str, id: &str, role: &str) -> String {
+    let single = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // `From: =?utf-8?b?…?=` on one line of 76: the word 70 long at most.
+    let fits = |text: &str| text.is_ascii() || 12 + text.len().div_ceil(3) * 4 <= 70;
+    [
+        format!("{name} ({role})"),
+        name.to_string(),
+        format!("{id} ({role})"),
+    ]
+    .into_iter()
+    .map(|text| single(&text))
+    .find(|text| fits(text))
+    .unwrap_or_else(|| single(role))
+}
+
+/// A Message-ID that is the same whenever the same letter or duty causes the
+/// same message, so that a message sent twice after a crash carries one id.
+/// It begins with the time of its cause (`at`: the letter's arrival, or the
+/// day of a duty), so that the ids of a run come in order and the outbox's
+/// unique index takes each at its end: with the digest first, every batch
+/// rewrote most of the index's pages (an eighth of the pages a run wrote).
+pub fn message_id(
+    config: &Config,
+    cause: &str,
+    at: DateTime<Utc>,
+    index: usize,
+    kind: &str,
+) -> String {
+    let digest = Sha256::digest(format!("{cause}\n{index}\n{kind}").as_bytes());
+    let digest: String = digest
+        .iter()
+        .take(12)
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    let domain = config.address.rsplit('@').next().unwrap_or("localhost");
+    format!(
+        "<{}.{digest}.{}@{domain}>",
+        at.format("%Y%m%d%H%M%S"),
+        ascii_id(&config.tournament_id)
+    )
+}
+
+/// A tournament id as the ASCII a Message-ID may hold (RFC 5322 `atext`):
+/// lower case, Russian letters transliterated (`КР-2026` is `kr-2026`),
+/// any other character as the hex of its UTF-8 bytes.
+pub fn ascii_id(id: &str) -> String {
+    const RUSSIAN: &str = "абвгдеёжзийклмнопрстуфхцчшщъыьэюя";
+    const LATIN: [&str; 33] = [
+        "a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r",
+        "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya",
+    ];
+    let mut out = String::with_capacity(id.len());
+    for c in id.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c) {
+            out.push(c);
+        } else if let Some(at) = RUSSIAN.chars().position(|r| r == c) {
+            out.push_str(LATIN[at]);
+        } else {
+            let mut bytes = [0; 4];
+            for byte in c.encode_utf8(&mut bytes).bytes() {
+                out.push_str(&format!("{byte:02x}"));
+            }
+        }
+    }
+    if out.is_empty() { "t".into() } else { out }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use chrono::NaiveDate;
+
+    use super::*;
+    use crate::mail::compose;
+
+    #[test]
+    fn message_ids_are_ascii_whatever_the_tournaments_id() {
+        assert_eq!(ascii_id("CC-2026"), "cc-2026");
+        assert_eq!(ascii_id("КР-2026"), "kr-2026");
+        assert_eq!(ascii_id("Щука.Ёж"), "shchuka2eezh");
+        assert_eq!(ascii_id("Δ1"), "ceb41");
+        for id in ["КР-2026", "Δ1", "a.b", "Щ"] {
+            let made = ascii_id(id);
+            assert!(
+                made.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b)),
+                "{id}: {made}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_clerks_display_name_is_one_encoded_word_with_single_spaces() {
+        let from_line = |name: &str| {
+            let sender = Sender {
+                name: name.to_string(),
+                email: "clerk@example.org".into(),
+                tournament: "T".into(),
+            };
+            let message = compose::Outgoing {
+                kind: crate::message::MessageKind::Ack,
+                game: None,
+                to: vec![compose::Recipient {
+                    name: "Игрок".into(),
+                    email: "p@example.org".into(),
+                }],
+                cc: vec![],
+                subject: "s".into(),
+                body: "b".into(),
+                in_reply_to: None,
+                registered: false,
+                generated: false,
+                attachments: vec![],
+                delivers: None,
+                send_on: None,
+                model: crate::render::Model::from(()),
+            };
+            let raw = compose::build(&message, &sender, "<m@x>", DateTime::UNIX_EPOCH).unwrap();
+            let text = String::from_utf8(raw).unwrap();
+            let head = text.split("\r\n\r\n").next().unwrap().replace("\r\n ", " ");
+            let from = head
+                .lines()
+                .find(|l| l.starts_with("From:"))
+                .unwrap()
+                .to_string();
+            let parsed = crate::mail::mime::parse(text.as_bytes(), "nobody@x").unwrap();
+            (from, parsed.from_name.unwrap_or_default())
+        };
+        let short = display_name("Кубок  РФ", "КР-2026", "секретарь");
+        assert_eq!(short, "Кубок РФ (секретарь)");
+        let (from, name) = from_line(&short);
+        assert_eq!(from.matches("?b?").count(), 1, "{from}");
+        assert_eq!(name, short);
+        // Longer: the name alone, then the id with the role.
+        let cup = display_name("Кубок России 2026", "КР-2026", "секретарь");
+        assert_eq!(cup, "Кубок России 2026");
+        assert_eq!(from_line(&cup).0.matches("?b?").count(), 1);
+        let long = "Кубок Федерации заочных шахмат по переписке 2026 года";
+        let fallback = display_name(long, "CC-2026", "секретарь");
+        assert_eq!(fallback, "CC-2026 (секретарь)");
+        assert_eq!(from_line(&fallback).0.matches("?b?").count(), 1);
+        // Plain ASCII is never encoded, however long.
+        let english = "The Federation's correspondence chess cup of the year 2026";
+        assert_eq!(
+            display_name(english, "CC", "clerk"),
+            format!("{english} (clerk)")
+        );
+        assert_eq!(
+            display_name(long, &"Я".repeat(40), "секретарь"),
+            "секретарь"
+        );
+    }
+
+    #[test]
+    fn message_ids_are_the_same_for_the_same_cause_and_come_in_the_order_of_their_causes() {
+        let config = Config::parse(
+            Path::new("/srv/cc/shtempel.toml"),
+            include_str!("../../config.example.toml"),
+        )
+        .unwrap();
+        let at = |hour: u32| {
+            NaiveDate::from_ymd_opt(2026, 11, 3)
+                .unwrap()
+                .and_hms_opt(hour, 5, 0)
+                .unwrap()
+                .and_utc()
+        };
+        let first = message_id(&config, "mid:zz@x", at(9), 0, "ack");
+        assert_eq!(first, message_id(&config, "mid:zz@x", at(9), 0, "ack"));
+        assert!(
+            first.starts_with("<20261103090500.") && first.ends_with(".cc-2026@example.org>"),
+            "{first}"
+        );
+        // Another message of the same letter, and a later letter whose key
+        // sorts first: the time orders them, the digest tells them apart.
+        let second = message_id(&config, "mid:zz@x", at(9), 1, "forward");
+        let later = message_id(&config, "mid:aa@x", at(10), 0, "ack");
+        assert_ne!(first, second);
+        assert!(first.max(second.clone()) < later, "{second} {later}");
+    }
+}
