@@ -139,8 +139,6 @@ pub fn svg(chart: &Chart, rules: &Rules, phrases: &Phrases) -> Result<String, St
             }))
             .map_err(err)?;
         }
-        // Two rows of two: the players, then the limit and the penalties.
-        let column = WIDTH as i32 / 2;
         let mut entries: Vec<(String, RGBColor, bool)> = vec![
             (names[0].clone(), WHITE_LINE, false),
             (names[1].clone(), BLACK_LINE, false),
@@ -149,31 +147,36 @@ pub fn svg(chart: &Chart, rules: &Rules, phrases: &Phrases) -> Result<String, St
         if !penalties.is_empty() {
             entries.push((phrases.get("plot.penalty").to_string(), PENALTY, true));
         }
-        for (index, (label, colour, ring)) in entries.into_iter().enumerate() {
-            let x = 64 + column * (index as i32 % 2);
-            let y = 16 + 24 * (index as i32 / 2);
-            if ring {
-                legend
-                    .draw(&Circle::new((x + 10, y), 6, colour.stroke_width(2)))
-                    .map_err(err)?;
-            } else {
-                legend
-                    .draw(&PathElement::new(
-                        vec![(x, y), (x + 20, y)],
-                        colour.stroke_width(2),
-                    ))
-                    .map_err(err)?;
-            }
-            let style = ("sans-serif", 14)
-                .into_text_style(&legend)
-                .pos(Pos::new(HPos::Left, VPos::Center));
-            legend
-                .draw(&Text::new(label, (x + 28, y), style))
-                .map_err(err)?;
-        }
+        draw_legend(&legend, entries).map_err(err)?;
         root.present().map_err(err)?;
     }
     Ok(out)
+}
+
+/// The legend in its strip, two entries a row (the players, then the limit
+/// and the penalties): a line's sample, or a ring for the penalty, and its label.
+fn draw_legend<DB: DrawingBackend>(
+    strip: &DrawingArea<DB, plotters::coord::Shift>,
+    entries: Vec<(String, RGBColor, bool)>,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let column = WIDTH as i32 / 2;
+    for (index, (label, colour, ring)) in entries.into_iter().enumerate() {
+        let x = 64 + column * (index as i32 % 2);
+        let y = 16 + 24 * (index as i32 / 2);
+        if ring {
+            strip.draw(&Circle::new((x + 10, y), 6, colour.stroke_width(2)))?;
+        } else {
+            strip.draw(&PathElement::new(
+                vec![(x, y), (x + 20, y)],
+                colour.stroke_width(2),
+            ))?;
+        }
+        let style = ("sans-serif", 14)
+            .into_text_style(strip)
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        strip.draw(&Text::new(label, (x + 28, y), style))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
