@@ -22,7 +22,7 @@ use shtempel::mail::smtp::{SendmailSender, SmtpSender};
 use shtempel::mail::{Envelope, MailSource};
 use shtempel::record::Record;
 use shtempel::render::Templates;
-use shtempel::store::Store;
+use shtempel::store::{DatabaseFile, Store};
 use shtempel::{demo, run};
 
 /// mimalloc instead of glibc's allocator, for Rust and (through `override`)
@@ -120,6 +120,9 @@ enum Command {
         #[arg(long)]
         today: Option<NaiveDate>,
     },
+    /// Create the tournament's database (a first `poll` does it too, while
+    /// no letter has been done and nothing sent).
+    Init,
     /// Read a letter's plain text and print what the clerk reads in it, as JSON.
     Read {
         /// The body text; `-` for standard input.
@@ -180,6 +183,10 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             .map(|()| 0)
             .map_err(run_error),
         Command::Read { file } => read_letter(&file),
+        Command::Init => {
+            let config = load(&cli.config)?;
+            init(&config)
+        }
         Command::Poll { today, json } => {
             let config = load(&cli.config)?;
             poll(&config, clock(&config, now, today), json)
@@ -258,13 +265,100 @@ fn clock(config: &Config, now: chrono::DateTime<Utc>, today: Option<NaiveDate>) 
     }
 }
 
+/// The database for a command that only reads it: a tournament with none
+/// yet reads as one where nothing has happened (in memory, no file made).
 fn open_store(config: &Config) -> Result<Store, Failure> {
+    match Store::inspect(&config.database) {
+        DatabaseFile::Missing | DatabaseFile::Empty => {
+            Store::in_memory().map_err(|e| run_error(format!("database in memory: {e}")))
+        }
+        DatabaseFile::Ours => open_file(config),
+        other => Err(not_ours(config, &other)),
+    }
+}
+
+/// The database for a run that writes it. A missing or empty one is made
+/// only while nothing shows a tournament under way: no letter done in the
+/// source, no message in a file outbox, no log beside the database. Else it
+/// was lost, and making a new one would lose the games: exit 2.
+fn open_store_to_run(
+    config: &Config,
+    source: &mut dyn MailSource,
+    transport: &dyn shtempel::mail::Transport,
+) -> Result<Store, Failure> {
+    match Store::inspect(&config.database) {
+        DatabaseFile::Ours => open_file(config),
+        DatabaseFile::Missing | DatabaseFile::Empty => {
+            let done = source
+                .has_done_letters()
+                .map_err(|e| run_error(e.message))?;
+            let evidence = if done {
+                Some("the mail source holds letters already done")
+            } else if transport.has_sent() {
+                Some("the outbox holds messages already sent")
+            } else if Store::traces_beside(&config.database) {
+                Some("its log files are still beside it")
+            } else {
+                None
+            };
+            match evidence {
+                Some(evidence) => Err(usage(format!(
+                    "database {}: missing or empty, but {evidence}: the tournament's record \
+                     is lost, not new; copy its backup back to that path (the README's \
+                     Deployment says how backups are made), or run `shtempel init` to begin \
+                     the tournament again from nothing",
+                    config.database.display()
+                ))),
+                None => open_file(config),
+            }
+        }
+        other => Err(not_ours(config, &other)),
+    }
+}
+
+fn not_ours(config: &Config, file: &DatabaseFile) -> Failure {
+    let why = match file {
+        DatabaseFile::Newer(version) => format!(
+            "it was made by a newer shtempel (schema {version}; this one knows {}): run that \
+             version, or restore a backup this one made",
+            shtempel::store::schema_version()
+        ),
+        DatabaseFile::Foreign(why) => {
+            format!("{why}; [bot] database must name the clerk's own file")
+        }
+        _ => "it cannot be used".to_string(),
+    };
+    usage(format!(
+        "{}: [bot] database {}: {why}",
+        config.file.display(),
+        config.database.display()
+    ))
+}
+
+fn open_file(config: &Config) -> Result<Store, Failure> {
     if let Some(parent) = config.database.parent() {
         std::fs::create_dir_all(parent)
             .map_err(|e| run_error(format!("cannot create {}: {e}", parent.display())))?;
     }
     Store::open(&config.database)
         .map_err(|e| run_error(format!("database {}: {e}", config.database.display())))
+}
+
+/// `shtempel init`: the database made on purpose, where none is.
+fn init(config: &Config) -> Result<u8, Failure> {
+    match Store::inspect(&config.database) {
+        DatabaseFile::Missing | DatabaseFile::Empty => {
+            open_file(config)?;
+            println!("init: database {} created", config.database.display());
+            Ok(0)
+        }
+        DatabaseFile::Ours => Err(usage(format!(
+            "init: {} already holds the tournament's database; nothing done (move it away \
+             first to begin again from nothing)",
+            config.database.display()
+        ))),
+        other => Err(not_ours(config, &other)),
+    }
 }
 
 fn templates(config: &Config) -> Result<Templates, Failure> {
@@ -417,7 +511,7 @@ fn poll(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
     let templates = templates(config)?;
     let mut source = source(config)?;
     let mut transport = transport(config)?;
-    let mut store = open_store(config)?;
+    let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
     let clerk = Clerk {
         config,
         templates: &templates,
@@ -490,7 +584,7 @@ fn watch(config: &Config, interval: Duration, json: bool) -> Result<u8, Failure>
             config.database.display()
         )));
     };
-    let mut store = open_store(config)?;
+    let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
     let stop = Arc::new(AtomicBool::new(false));
     stop_on_signals(&stop)?;
     let mut backoff = Duration::from_secs(5);

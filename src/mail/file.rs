@@ -52,6 +52,14 @@ fn highest_number(dir: &Path) -> u64 {
 }
 
 impl Transport for FileTransport {
+    fn has_sent(&self) -> bool {
+        fs::read_dir(&self.dir).is_ok_and(|mut entries| {
+            entries.any(|entry| {
+                entry.is_ok_and(|e| e.path().extension().is_some_and(|ext| ext == "eml"))
+            })
+        })
+    }
+
     fn send(&mut self, recipients: &[String], raw: &[u8]) -> Result<Receipt, MailError> {
         let first = recipients.first().map_or("nobody", String::as_str);
         let safe: String = first

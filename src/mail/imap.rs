@@ -383,6 +383,46 @@ impl MailSource for ImapSource {
         }
     }
 
+    /// Letters flagged done in the mailbox, or any in the processed mailbox.
+    fn has_done_letters(&mut self) -> Result<bool, MailError> {
+        self.connect()?;
+        let limit = self.settings.timeout;
+        let where_ = self.where_();
+        let processed = self.settings.processed_mailbox.clone();
+        let Some(mut session) = self.session.take() else {
+            return Ok(false);
+        };
+        let result = self.runtime.block_on(async {
+            let found = tokio::time::timeout(limit, async {
+                match &processed {
+                    // A processed mailbox not made yet holds nothing.
+                    Some(target) => Ok(session
+                        .status(target, "(MESSAGES)")
+                        .await
+                        .is_ok_and(|mailbox| mailbox.exists > 0)),
+                    None => session
+                        .uid_search(format!("KEYWORD {DONE_KEYWORD}"))
+                        .await
+                        .map(|uids| !uids.is_empty()),
+                }
+            })
+            .await;
+            match found {
+                Err(_) => Err(fail(format!(
+                    "IMAP {where_}: no answer while looking for done letters"
+                ))),
+                Ok(Err(e)) => Err(fail(format!(
+                    "IMAP {where_}: looking for done letters failed: {e}"
+                ))),
+                Ok(Ok(found)) => Ok(found),
+            }
+        });
+        if result.is_ok() {
+            self.session = Some(session);
+        }
+        result
+    }
+
     fn mark_done(&mut self, key: &str) -> Result<(), MailError> {
         let uid = key.rsplit(':').next().unwrap_or("").to_string();
         if uid.parse::<u32>().is_err() {

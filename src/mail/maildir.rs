@@ -150,6 +150,15 @@ impl MailSource for Maildir {
         Ok(letters)
     }
 
+    fn has_done_letters(&mut self) -> Result<bool, MailError> {
+        let cur = self.root.join("cur");
+        let mut entries = fs::read_dir(&cur).map_err(|error| MailError {
+            message: format!("cannot read {}: {error}", cur.display()),
+            transient: true,
+        })?;
+        Ok(entries.next().is_some())
+    }
+
     fn mark_done(&mut self, key: &str) -> Result<(), MailError> {
         let from = self.root.join("new").join(key);
         let name = if key.contains(":2,") {

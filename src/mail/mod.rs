@@ -51,6 +51,12 @@ pub trait MailSource: Send {
     /// Called after the letter's effects are committed: never before.
     fn mark_done(&mut self, key: &str) -> Result<(), MailError>;
 
+    /// Whether letters here are already marked done: a tournament under way,
+    /// whose database must exist (a missing one is lost, not new).
+    fn has_done_letters(&mut self) -> Result<bool, MailError> {
+        Ok(false)
+    }
+
     /// Waits until new mail may have come, `max` at most, or until `stop` is
     /// set; says whether mail came. A source that cannot tell just waits.
     fn wait_for_mail(&mut self, max: Duration, stop: &AtomicBool) -> Result<bool, MailError> {
@@ -76,6 +82,12 @@ pub struct Receipt {
 /// `Send`: a run sends on a thread of its own.
 pub trait Transport: Send {
     fn send(&mut self, recipients: &[String], raw: &[u8]) -> Result<Receipt, MailError>;
+
+    /// Whether messages were already sent through it (a file outbox that
+    /// holds some): a tournament under way.
+    fn has_sent(&self) -> bool {
+        false
+    }
 
     /// What makes every message accepted so far durable, before the clerk
     /// records them as sent; `None` where accepting is durable (a post

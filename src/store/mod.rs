@@ -247,7 +247,75 @@ fn day_text(day: NaiveDate) -> String {
     day.to_string()
 }
 
+pub use schema::version as schema_version;
+
+/// What is at the database's path, before it is opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DatabaseFile {
+    /// No file: a new tournament, or a database lost.
+    Missing,
+    /// A file of no bytes, or an SQLite file with no tables.
+    Empty,
+    /// The clerk's database, at a schema version this build knows.
+    Ours,
+    /// A file that is not the clerk's database: why.
+    Foreign(String),
+    /// The clerk's database from a newer build: its schema version.
+    Newer(i64),
+}
+
 impl Store {
+    /// Looks at the file at `path` without changing it.
+    pub fn inspect(path: &Path) -> DatabaseFile {
+        let Ok(meta) = std::fs::metadata(path) else {
+            return DatabaseFile::Missing;
+        };
+        if meta.len() == 0 {
+            return DatabaseFile::Empty;
+        }
+        let mut head = [0u8; 16];
+        let read = std::fs::File::open(path)
+            .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut head));
+        if read.is_err() || &head != b"SQLite format 3\0" {
+            return DatabaseFile::Foreign("it is not an SQLite database".into());
+        }
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+        let Ok(conn) = Connection::open_with_flags(path, flags) else {
+            return DatabaseFile::Foreign("SQLite cannot open it".into());
+        };
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap_or(-1);
+        let tables: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap_or(-1);
+        let known = schema::version();
+        match (version, tables) {
+            (_, -1) | (-1, _) => DatabaseFile::Foreign("SQLite cannot read it".into()),
+            (0, 0) => DatabaseFile::Empty,
+            (0, _) => DatabaseFile::Foreign(
+                "it is an SQLite database of another program (no schema version of the clerk's)"
+                    .into(),
+            ),
+            (version, _) if version > known => DatabaseFile::Newer(version),
+            _ => DatabaseFile::Ours,
+        }
+    }
+
+    /// Whether the files a run leaves beside the database (its write-ahead
+    /// log, its log of messages sent) are there: a database was in use.
+    pub fn traces_beside(path: &Path) -> bool {
+        ["-wal", ".sent"].iter().any(|suffix| {
+            let mut name = path.as_os_str().to_owned();
+            name.push(suffix);
+            Path::new(&name).exists()
+        })
+    }
+
     /// Opens (creating if need be) and migrates the database.
     pub fn open(path: &Path) -> Result<Store> {
         let conn = Connection::open(path)?;

@@ -133,6 +133,11 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX outbox_send_on ON outbox (send_on) WHERE send_on IS NOT NULL;",
 ];
 
+/// The schema version this build writes.
+pub fn version() -> i64 {
+    i64::try_from(MIGRATIONS.len()).unwrap_or(i64::MAX)
+}
+
 /// Brings the schema up to date, all or nothing: the migrations a database
 /// lacks run in one transaction (one sync for a new database, not one for
 /// each), so a failure leaves it at the version it had.
