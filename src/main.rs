@@ -656,7 +656,10 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
         clock,
         replays: Replays::default(),
     };
-    let plan = clerk.plan(&store, &envelope).map_err(run_error)?;
+    let prepared = shtempel::clerk::Prepared::new(config, &envelope);
+    let plan = clerk
+        .plan_prepared(&store, &envelope, &prepared)
+        .map_err(run_error)?;
     let mut out = std::io::stdout().lock();
     if let Some(letter) = &plan.letter {
         let _ = writeln!(out, "postmark: {}", letter.postmark);
@@ -671,10 +674,12 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
             "would be: {:?} ({})",
             letter.disposition, letter.reason
         );
-        if let Some(parse) = &letter.parse_json {
-            let pretty = serde_json::from_str::<serde_json::Value>(parse)
-                .and_then(|v| serde_json::to_string_pretty(&v))
-                .unwrap_or_default();
+        // The whole reading, even where the database keeps only what it
+        // counts (`clerk::stored_reading`).
+        if letter.parse_json.is_some()
+            && let Some(read) = &prepared.read
+        {
+            let pretty = serde_json::to_string_pretty(read).unwrap_or_default();
             let _ = writeln!(out, "read: {pretty}");
         }
         // What was taken for the writer's own text, quotes and signature cut.

@@ -232,6 +232,7 @@ fn failed_letter(
             "quarantine:{}",
             crate::clerk::dedup_key(None, &envelope.raw)
         ),
+        fingerprint: None,
         message_id: None,
         source_key: envelope.key.clone(),
         arrived: envelope.arrived,

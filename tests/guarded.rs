@@ -128,3 +128,150 @@ fn point_1_a_database_of_another_program_or_a_newer_clerk_is_refused() {
         out.stderr
     );
 }
+
+/// The bytes of the database and its log.
+fn db_bytes(t: &Tournament) -> u64 {
+    ["db.sqlite", "db.sqlite-wal"]
+        .iter()
+        .filter_map(|name| std::fs::metadata(t.path().join(name)).ok())
+        .map(|m| m.len())
+        .sum()
+}
+
+/// A letter of about `size` bytes, mostly move lines: the densest text
+/// for the reader.
+fn big_body(size: usize) -> String {
+    let mut body = String::from("Game 1\nTime: 2/0\n");
+    while body.len() < size {
+        body.push_str("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5\n");
+    }
+    body
+}
+
+#[test]
+fn point_2_a_strangers_letter_costs_the_database_at_most_4_kb() {
+    let mut t = under_way();
+    let before = db_bytes(&t);
+    let letters = 40;
+    let mut arrived = 0;
+    for n in 0..letters {
+        let from = format!("stranger{n}@elsewhere.example");
+        arrived += std::fs::metadata(t.letter(&from, "2026-11-04", "Game 1", &big_body(200_000)))
+            .unwrap()
+            .len();
+    }
+    t.poll("2026-11-04");
+    let grown = db_bytes(&t) - before;
+    assert!(
+        grown <= letters * 4096,
+        "{letters} strangers' letters of {arrived} bytes grew the database by {grown} bytes"
+    );
+    assert!(t.new_mail().is_empty(), "strangers get no answer");
+    // What a director needs to see one: headers, size and digest.
+    let conn = rusqlite::Connection::open(db(&t)).unwrap();
+    let (reason, raw): (String, Vec<u8>) = conn
+        .query_row(
+            "SELECT reason, raw FROM letters WHERE sender = 'stranger7@elsewhere.example'",
+            [],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .unwrap();
+    assert!(
+        reason.contains("neither a player") && reason.contains("bytes, SHA-256 "),
+        "{reason}"
+    );
+    assert_eq!(raw.len(), 2048);
+    assert!(String::from_utf8_lossy(&raw).contains("From: stranger7@elsewhere.example"));
+}
+
+#[test]
+fn point_2_a_players_letters_grow_the_database_at_most_twice_their_size() {
+    let mut t = under_way();
+    let before = db_bytes(&t);
+    let mut arrived = 0;
+    for _ in 0..8 {
+        arrived += std::fs::metadata(t.letter(BLACK, "2026-11-04", "Game 1", &big_body(300_000)))
+            .unwrap()
+            .len();
+    }
+    t.poll("2026-11-04");
+    let grown = db_bytes(&t) - before;
+    assert!(
+        grown <= 2 * arrived,
+        "{arrived} bytes of a player's letters grew the database by {grown} bytes"
+    );
+    // No reading is kept larger than the letter it was read from.
+    let conn = rusqlite::Connection::open(db(&t)).unwrap();
+    let larger: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM letters WHERE length(parse) > length(raw)",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert_eq!(larger, 0);
+    // Each was answered: a letter of thousands of moves is refused.
+    let mail = t.new_mail();
+    assert!(!mail.is_empty());
+    assert!(mail.iter().all(|m| m.to == [BLACK]), "{:?}", kinds(&mail));
+}
+
+/// A letter of `from` under the Message-ID `id`.
+fn letter_with_id(t: &mut Tournament, from: &str, day: &str, body: &str, id: &str, relay: &str) {
+    let raw = message(from, CLERK, day, "Re: [T #1]", body, "", 0)
+        .replace(
+            &format!("<letter-0-{day}@test.example>"),
+            &format!("<{id}>"),
+        )
+        .replace("from mx.test.example", &format!("from {relay}"));
+    t.deliver_raw(raw.as_bytes());
+}
+
+#[test]
+fn point_3_a_squatted_message_id_does_not_hide_the_real_letter() {
+    for squatter in ["intruder@elsewhere.example", WHITE] {
+        let mut t = under_way();
+        let id = "black-move-1@test.example";
+        let body = "Game 1\n1... e5\nTime: 2/2\nDates: 2026-11-03 2026-11-04 2026-11-04\n";
+        // The squatter's letter comes first under the real letter's Message-ID.
+        letter_with_id(&mut t, squatter, "2026-11-04", "Hello\n", id, "mx1");
+        t.poll("2026-11-04");
+        t.new_mail();
+        letter_with_id(&mut t, BLACK, "2026-11-04", body, id, "mx1");
+        let out = t.poll("2026-11-04");
+        assert!(out.stdout.contains("message-id-clash"), "{}", out.stdout);
+        let mail = t.new_mail();
+        assert!(
+            kinds(&mail).contains(&pair("forward", WHITE)),
+            "{squatter}: {:?}",
+            kinds(&mail)
+        );
+        assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
+        // The same letter again, by another route: the same message.
+        letter_with_id(&mut t, BLACK, "2026-11-04", body, id, "mx2");
+        let out = t.poll("2026-11-04");
+        assert!(out.stdout.contains("duplicate"), "{}", out.stdout);
+        assert!(t.new_mail().is_empty());
+        assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
+    }
+}
+
+#[test]
+fn point_4_an_address_the_mail_library_refuses_is_refused_at_load_with_its_key() {
+    let long = format!("{}@example.org", "p".repeat(300));
+    for bad in ["pe..trov@example.org", "petrov.@example.org", long.as_str()] {
+        for (address, key) in [
+            (WHITE, "players[0].email"),
+            (ARBITER, "arbiters.chief_arbiter"),
+        ] {
+            let t = Tournament::with_config(&config("", "").replace(address, bad));
+            let out = t.run(&["poll", "--today", "2026-11-03"]);
+            assert_eq!(out.code, 2, "{bad}: {}{}", out.stdout, out.stderr);
+            assert!(
+                out.stderr.contains(key) && out.stderr.contains("not an e-mail address"),
+                "{bad}: {}",
+                out.stderr
+            );
+        }
+    }
+}

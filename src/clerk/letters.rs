@@ -18,7 +18,7 @@ use crate::model;
 use crate::record::Record;
 use crate::render::Model;
 use crate::rules;
-use crate::store::{Disposition, Store, StoredLetter};
+use crate::store::{Disposition, Seen, Store, StoredLetter};
 
 /// Which game a letter is for, as [`Clerk::identify`] found it.
 enum Identified {
@@ -97,6 +97,7 @@ impl Clerk<'_> {
         let postmark = rules::postmark_date(&arrived, self.config.timezone);
         let mut stored = StoredLetter {
             dedup_key: key.clone(),
+            fingerprint: Some(prepared.fingerprint.clone()),
             message_id: parsed.and_then(|m| m.message_id.clone()),
             source_key: envelope.key.clone(),
             arrived,
@@ -110,29 +111,54 @@ impl Clerk<'_> {
             raw: envelope.raw.clone(),
         };
         let mut plan = Plan::default();
-        if store.letter_seen(&key).map_err(|e| e.to_string())? {
-            let detail = format!("{key} seen before: not applied again");
-            plan.event("duplicate", None, stored.sender.as_deref(), detail);
-            return Ok(plan);
+        match store
+            .letter_seen(&key, &prepared.fingerprint)
+            .map_err(|e| e.to_string())?
+        {
+            Seen::Before => {
+                let detail = format!("{key} seen before: not applied again");
+                plan.event("duplicate", None, stored.sender.as_deref(), detail);
+                return Ok(plan);
+            }
+            Seen::Clash(own_key) => {
+                // Another letter under a Message-ID already stored (a
+                // squatter's, or the real one after him): its own letter.
+                let detail = format!(
+                    "{key} was stored for another letter (other sender or text): this one kept as {own_key}"
+                );
+                plan.event("message-id-clash", None, stored.sender.as_deref(), detail);
+                stored.dedup_key = own_key;
+            }
+            Seen::New => {}
         }
         let Some(mail) = parsed else {
             stored.reason = "not readable as mail".into();
             plan.event("ignored", None, None, stored.reason.clone());
+            super::keep_unread(&mut stored);
             plan.letter = Some(stored);
             return Ok(plan);
         };
         if let Some(reason) = &mail.automatic {
             stored.reason = format!("automatic mail: {reason}");
             plan.event("ignored", None, mail.from.as_deref(), stored.reason.clone());
+            super::keep_unread(&mut stored);
             plan.letter = Some(stored);
             return Ok(plan);
         }
         if prepared.oversized {
             self.oversized(envelope, &mut stored, &mut plan)?;
+            super::keep_unread(&mut stored);
             plan.letter = Some(stored);
             return Ok(plan);
         }
         let sender = mail.from.clone().unwrap_or_default();
+        if !self.config.is_known(&sender) {
+            stored.reason = format!("{sender} is neither a player nor the chief arbiter");
+            plan.event("ignored", None, Some(&sender), stored.reason.clone());
+            super::keep_unread(&mut stored);
+            plan.letter = Some(stored);
+            return Ok(plan);
+        }
         let claimed = if sender == self.config.chief_arbiter {
             Some((self.arbiter(), None))
         } else {
@@ -153,7 +179,7 @@ impl Clerk<'_> {
             }
             None => {
                 let read = letter::read_with(&mail.text, self.config.date_reading(Some(postmark)));
-                stored.parse_json = serde_json::to_string(&read).ok();
+                stored.parse_json = super::stored_reading(&read, envelope.raw.len());
                 Cow::Owned(read)
             }
         };
@@ -163,10 +189,7 @@ impl Clerk<'_> {
             return Ok(plan);
         }
         let Some(player) = self.config.player_by_email(&sender).cloned() else {
-            stored.reason = format!("{sender} is neither a player nor the chief arbiter");
-            plan.event("ignored", None, Some(&sender), stored.reason.clone());
-            plan.letter = Some(stored);
-            return Ok(plan);
+            return Err(format!("{sender} is known but is no player"));
         };
         if read.kind() == LetterKind::Ruling {
             stored.reason =

@@ -53,17 +53,24 @@ use crate::rules::{self, DutyKey};
 use crate::store::{Note, Store, StoredLetter};
 
 /// What is read from a letter before the tournament's state is looked at:
-/// its MIME front (of the headers only, when it is over `max_letter_bytes`),
-/// its key, and its text as read. Pure, so a run prepares the next letters on
-/// a second thread while the first plans, writes and sends.
+/// its MIME front, its key, its fingerprint, and its text as read. Pure, so a
+/// run prepares the next letters on a second thread while the first plans,
+/// writes and sends.
+///
+/// Only a letter from a player or the chief arbiter, not automatic and not
+/// over `max_letter_bytes`, is read whole; of any other the headers alone
+/// are (issue 20: a stranger's megabyte cost its reading, ten megabytes of
+/// it, in memory and in the database).
 #[derive(Clone, Debug)]
 pub struct Prepared {
     pub oversized: bool,
     pub mail: Option<Mail>,
     pub key: String,
+    /// [`fingerprint`]: what makes two letters under one Message-ID the same.
+    pub fingerprint: String,
     pub read: Option<Letter>,
-    /// `read` as stored with the letter: written here, on the reading
-    /// thread (it was a fiftieth of the main thread's time).
+    /// `read` as stored with the letter ([`stored_reading`]): written here,
+    /// on the reading thread (it was a fiftieth of the main thread's time).
     pub read_json: Option<String>,
 }
 
@@ -71,36 +78,102 @@ impl Prepared {
     pub fn new(config: &Config, envelope: &Envelope) -> Prepared {
         let raw = &envelope.raw;
         let oversized = raw.len() > config.limits.max_letter_bytes;
-        // An oversized letter is read for its headers only.
-        let readable = if oversized {
-            let head_end = raw
-                .windows(4)
-                .position(|w| w == b"\r\n\r\n")
-                .map(|at| at + 4)
-                .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|at| at + 2));
-            &raw[..head_end.unwrap_or(0).min(64 * 1024)]
-        } else {
-            &raw[..]
-        };
-        let mail = mime::parse(readable, &config.address);
+        let head = &raw[..header_end(raw).unwrap_or(raw.len()).min(MAX_HEADER_BYTES)];
+        let mut mail = mime::parse(head, &config.address);
+        let readable = mail.as_ref().is_some_and(|m| {
+            !oversized
+                && m.automatic.is_none()
+                && m.from.as_deref().is_some_and(|from| config.is_known(from))
+        });
+        if readable {
+            mail = mime::parse(raw, &config.address);
+        }
         let key = dedup_key(mail.as_ref(), raw);
+        let fingerprint = fingerprint(mail.as_ref().and_then(|m| m.from.as_deref()), raw);
         let reading = config.date_reading(Some(rules::postmark_date(
             &envelope.arrived,
             config.timezone,
         )));
         let read = mail
             .as_ref()
-            .filter(|m| !oversized && m.automatic.is_none())
+            .filter(|_| readable)
             .map(|m| letter::read_with(&m.text, reading));
-        let read_json = read.as_ref().and_then(|r| serde_json::to_string(r).ok());
+        let read_json = read.as_ref().and_then(|r| stored_reading(r, raw.len()));
         Prepared {
             oversized,
             mail,
             key,
+            fingerprint,
             read,
             read_json,
         }
     }
+}
+
+/// Headers beyond this are not read (of a letter read for its headers only).
+const MAX_HEADER_BYTES: usize = 64 * 1024;
+
+/// What the database keeps of the raw bytes of a letter the clerk does not
+/// read (a stranger's, an automatic one, one not readable as mail or over
+/// `max_letter_bytes`): the first 2 KB, its headers as far as they go; its
+/// size and SHA-256 go into the reason. README.md, "What is kept".
+pub const KEPT_UNREAD_BYTES: usize = 2 * 1024;
+
+/// Where a message's headers end: after the first empty line.
+pub fn header_end(raw: &[u8]) -> Option<usize> {
+    raw.windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|at| at + 4)
+        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|at| at + 2))
+}
+
+/// The same letter is the same sender and the same body: a letter that
+/// comes again under its Message-ID, by another route (other `Received:`
+/// headers), has the same fingerprint; another letter under a known
+/// Message-ID (a squatter's) has not.
+pub fn fingerprint(sender: Option<&str>, raw: &[u8]) -> String {
+    let body = &raw[header_end(raw).unwrap_or(raw.len())..];
+    let mut digest = Sha256::new();
+    digest.update(sender.unwrap_or("").as_bytes());
+    digest.update(b"\n");
+    digest.update(body);
+    format!("{:x}", digest.finalize())
+}
+
+/// The reading kept with a letter: its JSON, or, where that is longer than
+/// the letter's own bytes (a letter of thousands of moves), what it counts
+/// (issue 20: a reading is never stored larger than what was read).
+pub fn stored_reading(read: &Letter, letter_bytes: usize) -> Option<String> {
+    let full = serde_json::to_string(read).ok()?;
+    if full.len() <= letter_bytes {
+        return Some(full);
+    }
+    let errors: Vec<&str> = read.errors.iter().map(|e| e.code()).collect();
+    let summary = serde_json::json!({
+        "summary": "the reading was longer than the letter; what it counts",
+        "game": read.game,
+        "moves": read.moves.len(),
+        "variants": read.variants.len(),
+        "fraction": read.fraction,
+        "errors": errors,
+    })
+    .to_string();
+    (summary.len() <= letter_bytes).then_some(summary)
+}
+
+/// Cuts the raw bytes kept of a letter that is not read to
+/// [`KEPT_UNREAD_BYTES`], saying in its reason what was there.
+pub fn keep_unread(letter: &mut StoredLetter) {
+    if letter.raw.len() <= KEPT_UNREAD_BYTES {
+        return;
+    }
+    letter.reason = format!(
+        "{}; {} bytes, SHA-256 {:x}, the first {KEPT_UNREAD_BYTES} kept",
+        letter.reason,
+        letter.raw.len(),
+        Sha256::digest(&letter.raw)
+    );
+    letter.raw.truncate(KEPT_UNREAD_BYTES);
 }
 
 /// The day a run acts on, and the moment it stamps on what it sends.

@@ -248,6 +248,12 @@ impl Config {
         look_up(&self.players, at, |p| p.id == id)
     }
 
+    /// Whether letters from `address` are read: a player's or the chief
+    /// arbiter's.
+    pub fn is_known(&self, address: &str) -> bool {
+        address == self.chief_arbiter || self.player_by_email(address).is_some()
+    }
+
     pub fn player_by_email(&self, email: &str) -> Option<&Player> {
         let at = self.index().player_by_email.get(email);
         look_up(&self.players, at, |p| p.email == email)

@@ -498,7 +498,10 @@ impl Config {
     }
 }
 
-/// A lower-cased address if `text` is one plain address (`local@domain`).
+/// A lower-cased address if `text` is one plain address (`local@domain`)
+/// that the mail library sends to: an address it refuses (`pe..trov@…`,
+/// `petrov.@…`, a local part over 64 characters) would stop every run that
+/// writes to it, so it is refused here, at load, with its key (issue 20).
 pub fn checked_address(text: &str) -> Option<String> {
     let text = text.trim();
     let (local, domain) = text.rsplit_once('@')?;
@@ -508,7 +511,8 @@ pub fn checked_address(text: &str) -> Option<String> {
                 .chars()
                 .all(|c| c.is_ascii_graphic() && !"<>()[],;:\"\\@".contains(c))
     };
-    (clean(local) && clean(domain)).then(|| text.to_ascii_lowercase())
+    let text = text.to_ascii_lowercase();
+    (clean(local) && clean(domain) && text.parse::<lettre::Address>().is_ok()).then_some(text)
 }
 
 /// Whether an id can stand in a subject tag (`[CC-2026 #12]`) and in the

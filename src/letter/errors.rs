@@ -41,6 +41,10 @@ pub enum ReadErrorKind {
     FractionOutOfRange { written: String },
     /// `if` without moves.
     EmptyVariant,
+    /// More moves than any game's score: the rest of the letter was not read.
+    TooManyMoves { limit: usize },
+    /// More conditional variants than one letter may hold.
+    TooManyVariants { limit: usize },
 }
 
 impl ReadError {
@@ -55,6 +59,8 @@ impl ReadError {
             ReadErrorKind::BadFraction => "bad_fraction",
             ReadErrorKind::FractionOutOfRange { .. } => "fraction_out_of_range",
             ReadErrorKind::EmptyVariant => "empty_variant",
+            ReadErrorKind::TooManyMoves { .. } => "too_many_moves",
+            ReadErrorKind::TooManyVariants { .. } => "too_many_variants",
         }
     }
 
@@ -104,6 +110,12 @@ impl ReadError {
                 phrases.fill("error.fraction_out_of_range", &[("written", written)])
             }
             ReadErrorKind::EmptyVariant => phrases.get("error.empty_variant").to_string(),
+            ReadErrorKind::TooManyMoves { limit } => {
+                phrases.fill("error.too_many_moves", &[("limit", limit)])
+            }
+            ReadErrorKind::TooManyVariants { limit } => {
+                phrases.fill("error.too_many_variants", &[("limit", limit)])
+            }
         };
         phrases.fill(
             "error.at_line",

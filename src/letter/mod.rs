@@ -33,6 +33,14 @@ use crate::rules::{Fraction, Stated, StatedDates};
 pub const MAX_MOVE_NUMBER: u32 = 2000;
 /// Days above this in a fraction are taken for a typing error.
 pub const MAX_FRACTION_DAYS: u32 = 100_000;
+/// The most moves (half-moves, variants' included) read from one letter:
+/// more than the longest game's whole score, so that a letter of a megabyte
+/// of moves costs its reader, and the database, a bounded reading.
+pub const MAX_MOVES: usize = 1_000;
+/// The most conditional variants read from one letter.
+pub const MAX_VARIANTS: usize = 50;
+/// The most reading errors kept of one letter: a reply names the first.
+pub const MAX_ERRORS: usize = 20;
 
 /// Everything a letter says, as written.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -156,6 +164,11 @@ fn serialize_color_opt<S: serde::Serializer>(
 }
 
 impl Letter {
+    /// The moves read so far, the variants' included.
+    fn moves_read(&self) -> usize {
+        self.moves.len() + self.variants.iter().map(|v| v.moves.len()).sum::<usize>()
+    }
+
     /// What the letter states about time, its dates resolved near `postmark`.
     pub fn stated(&self, postmark: NaiveDate) -> Stated {
         Stated {
@@ -293,6 +306,9 @@ fn states_something(line: &str) -> bool {
 }
 
 fn error(letter: &mut Letter, line: usize, text: &str, kind: ReadErrorKind) {
+    if letter.errors.len() >= MAX_ERRORS {
+        return;
+    }
     let mut text = text.trim().to_string();
     if text.chars().count() > 80 {
         text = text.chars().take(77).collect::<String>() + "...";
@@ -521,6 +537,9 @@ fn one_date(
 }
 
 fn read_variant(letter: &mut Letter, line_no: usize, line: &str, rest: &str) {
+    if letter.moves_read() >= MAX_MOVES {
+        return;
+    }
     let before = letter.moves.len();
     read_moves(letter, line_no, line, rest, true);
     let moves = letter.moves.split_off(before);
@@ -528,6 +547,13 @@ fn read_variant(letter: &mut Letter, line_no: usize, line: &str, rest: &str) {
         if !letter.errors.iter().any(|e| e.line == line_no) {
             error(letter, line_no, line, ReadErrorKind::EmptyVariant);
         }
+        return;
+    }
+    if letter.variants.len() >= MAX_VARIANTS {
+        let kind = ReadErrorKind::TooManyVariants {
+            limit: MAX_VARIANTS,
+        };
+        error(letter, line_no, line, kind);
         return;
     }
     letter.variants.push(Variant {
@@ -602,6 +628,13 @@ fn read_moves(letter: &mut Letter, line_no: usize, line: &str, rest: &str, label
             Word::Text(text) if matches!(text.to_lowercase().as_str(), "if" | "если") => {
                 let remainder: Vec<String> = words.map(|word| word.to_string()).collect();
                 read_variant(letter, line_no, line, &remainder.join(" "));
+                return;
+            }
+            Word::Text(_) if letter.moves_read() >= MAX_MOVES => {
+                if !letter.errors.iter().any(|e| e.code() == "too_many_moves") {
+                    let kind = ReadErrorKind::TooManyMoves { limit: MAX_MOVES };
+                    error(letter, line_no, line, kind);
+                }
                 return;
             }
             Word::Text(text) => match notation::parse_move(text) {

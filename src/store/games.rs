@@ -4,11 +4,38 @@
 use super::*;
 
 impl Store {
-    /// Whether a letter with this key was seen already.
-    pub fn letter_seen(&self, dedup_key: &str) -> Result<bool> {
-        self.conn
+    /// Whether the letter with this key and [`crate::clerk::fingerprint`]
+    /// was seen already: the same key and fingerprint (a letter stored
+    /// before migration 10 has its fingerprint worked out of its sender and
+    /// raw bytes), or another letter stored under the key, this one already
+    /// under its own key. A letter's key alone (its Message-ID) is anyone's
+    /// to write (issue 20, point 3).
+    pub fn letter_seen(&self, dedup_key: &str, fingerprint: &str) -> Result<Seen> {
+        let stored: Option<(Option<String>, Option<String>, Vec<u8>)> = self
+            .conn
+            .prepare_cached("SELECT fingerprint, sender, raw FROM letters WHERE dedup_key = ?1")?
+            .query_row(params![dedup_key], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            })
+            .optional()?;
+        let Some((stored_print, sender, raw)) = stored else {
+            return Ok(Seen::New);
+        };
+        let stored_print =
+            stored_print.unwrap_or_else(|| crate::clerk::fingerprint(sender.as_deref(), &raw));
+        if stored_print == fingerprint {
+            return Ok(Seen::Before);
+        }
+        let own_key = format!("{dedup_key}#{}", &fingerprint[..fingerprint.len().min(16)]);
+        let own_seen = self
+            .conn
             .prepare_cached("SELECT 1 FROM letters WHERE dedup_key = ?1")?
-            .exists(params![dedup_key])
+            .exists(params![own_key])?;
+        Ok(if own_seen {
+            Seen::Before
+        } else {
+            Seen::Clash(own_key)
+        })
     }
 
     /// The game a message of ours (or a letter we stored) belongs to.
@@ -22,10 +49,16 @@ impl Store {
             return Ok(Some(game));
         }
         // A letter with a Message-ID is stored under `mid:<id>`
-        // (`clerk::dedup_key`), and only then has one.
+        // (`clerk::dedup_key`), and only then has one; another letter under
+        // the same Message-ID under `mid:<id>#<its fingerprint>`
+        // (`letter_seen`): '#' sorts just before '$', so the range is those.
         self.conn
             .prepare_cached(
-                "SELECT game_id FROM letters WHERE dedup_key = 'mid:' || ?1 AND game_id IS NOT NULL",
+                "SELECT game_id FROM letters
+                 WHERE (dedup_key = 'mid:' || ?1
+                        OR (dedup_key > 'mid:' || ?1 || '#' AND dedup_key < 'mid:' || ?1 || '$'))
+                   AND game_id IS NOT NULL
+                 ORDER BY id LIMIT 1",
             )?
             .query_row(params![message_id], |row| row.get(0))
             .optional()

@@ -64,10 +64,22 @@ impl Disposition {
     }
 }
 
+/// Whether a letter was seen already ([`Store::letter_seen`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seen {
+    New,
+    Before,
+    /// Another letter is stored under its key: this one is its own, under
+    /// the key given.
+    Clash(String),
+}
+
 /// A letter as it is kept.
 #[derive(Clone, Debug)]
 pub struct StoredLetter {
     pub dedup_key: String,
+    /// [`crate::clerk::fingerprint`] (none for a quarantined letter).
+    pub fingerprint: Option<String>,
     pub message_id: Option<String>,
     pub source_key: String,
     pub arrived: DateTime<Utc>,

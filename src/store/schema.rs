@@ -131,6 +131,10 @@ const MIGRATIONS: &[&str] = &[
     // counted among that day's replies (issue 19, point 6).
     "ALTER TABLE outbox ADD COLUMN send_on TEXT;
     CREATE INDEX outbox_send_on ON outbox (send_on) WHERE send_on IS NOT NULL;",
+    // 10: what makes a letter the same as one stored under its Message-ID:
+    // its sender and body (issue 20, point 3). NULL in older rows, which
+    // keep their whole raw bytes to work it out of.
+    "ALTER TABLE letters ADD COLUMN fingerprint TEXT;",
 ];
 
 /// The schema version this build writes.

@@ -14,8 +14,8 @@ impl Writer<'_> {
     pub fn letter(&self, letter: &StoredLetter) -> Result<i64> {
         self.tx.prepare_cached(
             "INSERT INTO letters (dedup_key, message_id, source_key, arrived, postmark, sender, game_id, color,
-                                  disposition, reason, parse, raw)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                                  disposition, reason, parse, raw, fingerprint)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         )?
         .execute(
             params![
@@ -31,6 +31,7 @@ impl Writer<'_> {
                 letter.reason,
                 letter.parse_json,
                 letter.raw,
+                letter.fingerprint,
             ],
         )?;
         Ok(self.tx.last_insert_rowid())
