@@ -123,6 +123,15 @@ enum Command {
     /// Create the tournament's database (a first `poll` does it too, while
     /// no letter has been done and nothing sent).
     Init,
+    /// List the letters set aside after failing run after run; with a KEY
+    /// (or --all), put them back among the new letters for the next poll.
+    Retry {
+        /// The letter's key, as `retry` lists it.
+        key: Option<String>,
+        /// Every letter set aside.
+        #[arg(long, conflicts_with = "key")]
+        all: bool,
+    },
     /// Read a letter's plain text and print what the clerk reads in it, as JSON.
     Read {
         /// The body text; `-` for standard input.
@@ -186,6 +195,10 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
         Command::Init => {
             let config = load(&cli.config)?;
             init(&config)
+        }
+        Command::Retry { key, all } => {
+            let config = load(&cli.config)?;
+            retry(&config, key.as_deref(), all)
         }
         Command::Poll { today, json } => {
             let config = load(&cli.config)?;
@@ -359,6 +372,71 @@ fn init(config: &Config) -> Result<u8, Failure> {
         ))),
         other => Err(not_ours(config, &other)),
     }
+}
+
+/// `shtempel retry`: a letter set aside goes back into the mail source
+/// first and leaves the database after, so that a run killed between the
+/// two leaves it in both (the next poll reads it; the database's copy is
+/// put back again as the same letter, and taken for one) and never in none.
+fn retry(config: &Config, key: Option<&str>, all: bool) -> Result<u8, Failure> {
+    let Some(_lock) = run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
+    else {
+        return Err(run_error(
+            "retry: a poll is at work on this tournament; try again when it is done",
+        ));
+    };
+    let mut store = open_store(config)?;
+    let database = |e: rusqlite::Error| run_error(format!("database: {e}"));
+    let set_aside = store.quarantined().map_err(database)?;
+    let Some(key) = key.filter(|_| !all) else {
+        if !all {
+            if set_aside.is_empty() {
+                println!("retry: no letter is set aside");
+            }
+            for letter in &set_aside {
+                println!(
+                    "{}  arrived {}  ({})  {}",
+                    letter.dedup_key,
+                    letter.arrived.format("%Y-%m-%d %H:%M"),
+                    letter.source_key,
+                    letter.reason
+                );
+            }
+            return Ok(0);
+        }
+        return put_back(config, &mut store, &set_aside);
+    };
+    let chosen: Vec<_> = set_aside
+        .into_iter()
+        .filter(|letter| letter.dedup_key == key || letter.source_key == key)
+        .collect();
+    if chosen.is_empty() {
+        return Err(usage(format!(
+            "retry: no letter is set aside under {key:?}; `shtempel retry` lists those that are"
+        )));
+    }
+    put_back(config, &mut store, &chosen)
+}
+
+fn put_back(
+    config: &Config,
+    store: &mut Store,
+    letters: &[shtempel::store::Quarantined],
+) -> Result<u8, Failure> {
+    let mut source = source(config)?;
+    for letter in letters {
+        source
+            .put_back(&letter.raw, letter.arrived)
+            .map_err(|e| run_error(format!("retry: {}: {e}", letter.dedup_key)))?;
+        store
+            .release(letter)
+            .map_err(|e| run_error(format!("database: {e}")))?;
+        println!(
+            "retry: {} is back among the new letters; the next poll reads it again",
+            letter.dedup_key
+        );
+    }
+    Ok(0)
 }
 
 fn templates(config: &Config) -> Result<Templates, Failure> {

@@ -153,24 +153,138 @@ pub struct Rendered {
     pub body: String,
 }
 
+/// The templates' environment: strict about names, their whitespace rules,
+/// and the `days` filter of the phrases.
+fn environment(phrases: &Phrases) -> Result<Environment<'static>, TemplateError> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    let syntax = SyntaxConfig::builder()
+        .trim_blocks(true)
+        .lstrip_blocks(true)
+        .keep_trailing_newline(true)
+        .build()
+        .map_err(|e| TemplateError(e.to_string()))?;
+    env.set_syntax(syntax);
+    // `{{ n | days }}`: "1 day", "5 days"; "5 дн.".
+    let units = phrases.clone();
+    env.add_filter("days", move |n: i64| units.days(n));
+    Ok(env)
+}
+
+/// Names a template may read besides its model's: minijinja's own.
+const TEMPLATE_GLOBALS: &[&str] = &["loop", "namespace", "range", "dict", "debug", "self"];
+
+/// A director's template is checked at start for what would otherwise fail
+/// every letter that needs it, to be quarantined (issue 20, point 5): its
+/// first line must be `Subject:` (a partial's need not), and every name it
+/// reads must be one its letter's model gives. The model is known by what
+/// the built-in template of that letter reads, in either language (with the
+/// partials it includes, or, for a partial, the letters that include it):
+/// a name none of them reads is taken for a typing error, and named with
+/// its line and the names there are.
+fn check_edited(
+    name: &str,
+    path: &Path,
+    template: minijinja::Template<'_, '_>,
+) -> Result<(), TemplateError> {
+    let source = template.source();
+    if !PARTIALS.contains(&name) && !source.trim_start().starts_with("Subject:") {
+        return Err(TemplateError(format!(
+            "{}:1: the first line must be `Subject: ...` (the subject of the message), then an empty line",
+            path.display()
+        )));
+    }
+    let given = given_names(name);
+    let mut read: Vec<String> = template.undeclared_variables(true).into_iter().collect();
+    read.sort();
+    let Some(unknown) = read.iter().find_map(|path| given.lacks(path)) else {
+        return Ok(());
+    };
+    let line = source
+        .lines()
+        .position(|text| {
+            text.match_indices(unknown).any(|(at, _)| {
+                let word = |c: char| c.is_alphanumeric() || c == '_';
+                !text[..at].ends_with(word) && !text[at + unknown.len()..].starts_with(word)
+            })
+        })
+        .map_or(1, |at| at + 1);
+    let mut names: Vec<&str> = given.top.iter().map(String::as_str).collect();
+    names.sort_unstable();
+    Err(TemplateError(format!(
+        "{}:{line}: `{unknown}` is not given to this template; it has: {}",
+        path.display(),
+        names.join(", ")
+    )))
+}
+
+/// What the built-in templates read: the names one letter's templates
+/// read, and the attributes (`game.white`) any template reads.
+struct Given {
+    top: std::collections::HashSet<String>,
+    paths: std::collections::HashSet<String>,
+}
+
+impl Given {
+    /// The part of `path` (`game.whit`) that is not given, if any: its
+    /// name, or the whole path where the templates read that name's
+    /// attributes and none of them reads this one.
+    fn lacks<'p>(&self, path: &'p str) -> Option<&'p str> {
+        let top = path.split('.').next().unwrap_or(path);
+        if TEMPLATE_GLOBALS.contains(&top) {
+            return None;
+        }
+        if !self.top.contains(top) {
+            return Some(top);
+        }
+        let dotted = |p: &String| p.starts_with(top) && p[top.len()..].starts_with('.');
+        let known = !path.contains('.')
+            || !self.paths.iter().any(dotted)
+            || self
+                .paths
+                .iter()
+                .any(|p| p == path || (p.starts_with(path) && p[path.len()..].starts_with('.')));
+        (!known).then_some(path)
+    }
+}
+
+/// What the built-in templates of `name` read: its own in both languages,
+/// with its partials' (or, for a partial, its includers'), and every
+/// built-in template's attributes.
+fn given_names(name: &str) -> Given {
+    let mut env = Environment::new();
+    let mut given = Given {
+        top: std::collections::HashSet::new(),
+        paths: std::collections::HashSet::new(),
+    };
+    for lang in [Lang::Ru, Lang::En] {
+        let includes = |text: &str, partial: &str| text.contains(&format!("\"{partial}"));
+        let own = default_template(lang, name).unwrap_or_default();
+        for other in names() {
+            let text = default_template(lang, other).unwrap_or_default();
+            let related = other == name
+                || (PARTIALS.contains(&other) && includes(own, other))
+                || (PARTIALS.contains(&name) && includes(text, name));
+            if env.add_template(other, text).is_ok()
+                && let Ok(template) = env.get_template(other)
+            {
+                if related {
+                    given.top.extend(template.undeclared_variables(false));
+                }
+                given.paths.extend(template.undeclared_variables(true));
+            }
+        }
+    }
+    given
+}
+
 impl Templates {
     /// Loads `dir/<lang>/*.txt`, falling back to the built-in text for a file that
     /// is not there; every template is compiled now, so a broken one is found at
     /// start, not in the middle of a run.
     pub fn load(dir: &Path, lang: Lang) -> Result<Templates, TemplateError> {
-        let mut env = Environment::new();
-        env.set_undefined_behavior(UndefinedBehavior::Strict);
-        let syntax = SyntaxConfig::builder()
-            .trim_blocks(true)
-            .lstrip_blocks(true)
-            .keep_trailing_newline(true)
-            .build()
-            .map_err(|e| TemplateError(e.to_string()))?;
-        env.set_syntax(syntax);
         let phrases = load_phrases(dir, lang)?;
-        // `{{ n | days }}`: "1 day", "5 days"; "5 дн.".
-        let units = phrases.clone();
-        env.add_filter("days", move |n: i64| units.days(n));
+        let mut env = environment(&phrases)?;
         let folder = folder(dir, lang);
         for name in names() {
             let path = folder.join(format!("{name}.txt"));
@@ -186,8 +300,16 @@ impl Templates {
                     )));
                 }
             };
+            let builtin = default_template(lang, name).unwrap_or_default();
+            let edited = source != builtin;
             env.add_template_owned(name.to_string(), source)
                 .map_err(|e| TemplateError(format!("{}: {e}", path.display())))?;
+            if edited {
+                let template = env
+                    .get_template(name)
+                    .map_err(|e| TemplateError(format!("{}: {e}", path.display())))?;
+                check_edited(name, &path, template)?;
+            }
         }
         Ok(Templates { env, lang, phrases })
     }
@@ -248,11 +370,17 @@ impl Templates {
 mod tests {
     use super::*;
 
+    /// An `ack` template of `source`, as rendering sees it (without the
+    /// start check, which refuses names the clerk does not give).
     fn env_with(source: &str) -> Templates {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("en")).unwrap();
-        std::fs::write(dir.path().join("en/ack.txt"), source).unwrap();
-        Templates::load(dir.path(), Lang::En).unwrap()
+        let phrases = load_phrases(Path::new("/nonexistent"), Lang::En).unwrap();
+        let mut env = environment(&phrases).unwrap();
+        env.add_template_owned("ack", source.to_string()).unwrap();
+        Templates {
+            env,
+            lang: Lang::En,
+            phrases,
+        }
     }
 
     #[test]
@@ -277,6 +405,19 @@ mod tests {
         let rendered = templates.render("ack", merged(extra, base)).unwrap();
         assert_eq!(rendered.subject, "12. Nf3 Ivanov I.");
         assert_eq!(rendered.body, "17 3 - [one][two] yes 2\n");
+    }
+
+    #[test]
+    fn every_built_in_template_passes_the_start_check_in_either_language() {
+        let mut env = Environment::new();
+        for lang in [Lang::Ru, Lang::En] {
+            for name in names() {
+                env.add_template(name, default_template(lang, name).unwrap())
+                    .unwrap();
+                let template = env.get_template(name).unwrap();
+                check_edited(name, Path::new(name), template).unwrap();
+            }
+        }
     }
 
     #[test]

@@ -275,3 +275,121 @@ fn point_4_an_address_the_mail_library_refuses_is_refused_at_load_with_its_key()
         }
     }
 }
+
+#[test]
+fn point_5_a_broken_template_stops_the_start_with_its_file_and_line() {
+    let builtin =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/templates/en/ack.txt"))
+            .unwrap();
+    let table = [
+        // (the director's ack.txt, the line named, words of the message)
+        (
+            builtin.replacen("\n\n", "\n\nThanks, {{ to_nmae }}.\n", 1),
+            "ack.txt:4",
+            "`to_nmae` is not given",
+        ),
+        (
+            builtin.replacen("\n\n", "\n\nGame {{ game.idd }}.\n", 1),
+            "ack.txt:4",
+            "`game.idd` is not given",
+        ),
+        (
+            builtin.lines().skip(2).collect::<Vec<_>>().join("\n"),
+            "ack.txt:1",
+            "the first line must be `Subject: ...`",
+        ),
+    ];
+    for (text, line, words) in table {
+        let mut t = Tournament::new();
+        std::fs::create_dir_all(t.path().join("templates/en")).unwrap();
+        std::fs::write(t.path().join("templates/en/ack.txt"), &text).unwrap();
+        t.letter(WHITE, "2026-11-03", "Game 1", "Game 1\n1. e4\nTime: 0/0\n");
+        let out = t.run(&["poll", "--today", "2026-11-03"]);
+        assert_eq!(out.code, 2, "{line}: {}", out.stdout);
+        assert!(
+            out.stderr.contains(line) && out.stderr.contains(words),
+            "{line}: {}",
+            out.stderr
+        );
+        assert!(t.new_mail().is_empty());
+    }
+    // A reworded template that reads only what it is given runs.
+    let mut t = Tournament::new();
+    std::fs::create_dir_all(t.path().join("templates/en")).unwrap();
+    let reworded = builtin.replacen("\n\n", "\n\nWell played in game {{ game.id }}.\n", 1);
+    std::fs::write(t.path().join("templates/en/ack.txt"), reworded).unwrap();
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    let ack = t.new_mail().into_iter().find(|m| m.kind == "ack").unwrap();
+    assert!(ack.body.contains("Well played in game 1."), "{}", ack.body);
+}
+
+/// `poll` with a fault injected (debug builds: src/fault.rs).
+fn poll_with_fault(t: &Tournament, fault: &str) -> i32 {
+    std::process::Command::new(env!("CARGO_BIN_EXE_shtempel"))
+        .arg("--config")
+        .arg(t.path().join("shtempel.toml"))
+        .args(["poll", "--today", "2026-11-05"])
+        .env("SHTEMPEL_FAULT", fault)
+        .output()
+        .unwrap()
+        .status
+        .code()
+        .unwrap_or(-1)
+}
+
+#[test]
+fn point_5_retry_puts_a_letter_set_aside_back_for_the_next_poll() {
+    let mut t = under_way();
+    t.letter(
+        BLACK,
+        "2026-11-04",
+        "Re: [T #1]",
+        "Game 1\n1... e5\nNo TROUBLE at all.\nTime: 2/1\nDates: 2026-11-03 2026-11-03 2026-11-04\n",
+    );
+    for _ in 0..3 {
+        assert_eq!(poll_with_fault(&t, "panic-letter:TROUBLE"), 1);
+    }
+    t.new_mail();
+    let list = t.run(&["retry"]);
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    let key = list.stdout.split_whitespace().next().unwrap().to_string();
+    assert!(key.starts_with("quarantine:"), "{}", list.stdout);
+    assert!(
+        list.stdout.contains("arrived 2026-11-04"),
+        "{}",
+        list.stdout
+    );
+    let wrong = t.run(&["retry", "no-such-key"]);
+    assert_eq!(wrong.code, 2);
+    assert!(
+        wrong.stderr.contains("`shtempel retry` lists"),
+        "{}",
+        wrong.stderr
+    );
+    // The fault is gone (the template fixed, say): the letter comes back.
+    let retry = t.run(&["retry", &key]);
+    assert_eq!(retry.code, 0, "{}", retry.stderr);
+    assert!(
+        retry.stdout.contains("back among the new letters"),
+        "{}",
+        retry.stdout
+    );
+    assert!(t.run(&["retry"]).stdout.contains("no letter is set aside"));
+    t.poll("2026-11-05");
+    let mail = t.new_mail();
+    assert!(
+        kinds(&mail).contains(&pair("forward", WHITE)),
+        "{:?}",
+        kinds(&mail)
+    );
+    // With its own postmark: received 3 Nov, sent 4 Nov, one day for Black
+    // (not two, as on the day of the retry).
+    assert_eq!(t.totals("1"), (2, 1));
+    assert_eq!(t.run(&["retry", "--all"]).code, 0);
+}

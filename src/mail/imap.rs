@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use async_imap::extensions::idle::IdleResponse;
 use async_imap::{Client, Session};
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use futures::StreamExt;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
@@ -415,6 +415,36 @@ impl MailSource for ImapSource {
                     "IMAP {where_}: looking for done letters failed: {e}"
                 ))),
                 Ok(Ok(found)) => Ok(found),
+            }
+        });
+        if result.is_ok() {
+            self.session = Some(session);
+        }
+        result
+    }
+
+    /// APPENDed to the mailbox with the time it arrived as its INTERNALDATE
+    /// (its postmark).
+    fn put_back(&mut self, raw: &[u8], arrived: DateTime<Utc>) -> Result<(), MailError> {
+        self.connect()?;
+        let limit = self.settings.timeout;
+        let where_ = self.where_();
+        let mailbox = self.settings.mailbox.clone();
+        let Some(mut session) = self.session.take() else {
+            return Ok(());
+        };
+        let date = arrived.format("%d-%b-%Y %H:%M:%S +0000").to_string();
+        let result = self.runtime.block_on(async {
+            match tokio::time::timeout(limit, session.append(&mailbox, None, Some(&date), raw))
+                .await
+            {
+                Err(_) => Err(fail(format!(
+                    "IMAP {where_}: no answer while putting a letter back"
+                ))),
+                Ok(Err(e)) => Err(fail(format!(
+                    "IMAP {where_}: putting a letter back failed: {e}"
+                ))),
+                Ok(Ok(())) => Ok(()),
             }
         });
         if result.is_ok() {

@@ -150,6 +150,27 @@ impl MailSource for Maildir {
         Ok(letters)
     }
 
+    /// Delivered through `tmp/` under a name of its own, with the time it
+    /// arrived as its modification time (its postmark, where it has no
+    /// `Received:` header).
+    fn put_back(&mut self, raw: &[u8], arrived: DateTime<Utc>) -> Result<(), MailError> {
+        let digest = crate::clerk::fingerprint(None, raw);
+        let name = format!("{}.retry-{}.shtempel", arrived.timestamp(), &digest[..16]);
+        let failed = |error: std::io::Error| MailError {
+            message: format!(
+                "cannot put a letter back into {}: {error}",
+                self.root.display()
+            ),
+            transient: true,
+        };
+        let path = self.deliver(&name, raw).map_err(failed)?;
+        fs::File::options()
+            .append(true)
+            .open(&path)
+            .and_then(|file| file.set_modified(arrived.into()))
+            .map_err(failed)
+    }
+
     fn has_done_letters(&mut self) -> Result<bool, MailError> {
         let cur = self.root.join("cur");
         let mut entries = fs::read_dir(&cur).map_err(|error| MailError {

@@ -57,6 +57,10 @@ pub trait MailSource: Send {
         Ok(false)
     }
 
+    /// Puts a letter back among the new ones, as it arrived at `arrived`
+    /// (`shtempel retry`): the next run reads it again, with its postmark.
+    fn put_back(&mut self, raw: &[u8], arrived: DateTime<Utc>) -> Result<(), MailError>;
+
     /// Waits until new mail may have come, `max` at most, or until `stop` is
     /// set; says whether mail came. A source that cannot tell just waits.
     fn wait_for_mail(&mut self, max: Duration, stop: &AtomicBool) -> Result<bool, MailError> {

@@ -295,6 +295,13 @@ mod tests {
             self.0.lock().unwrap().push(format!("done {key}"));
             Ok(())
         }
+        fn put_back(
+            &mut self,
+            _: &[u8],
+            _: chrono::DateTime<chrono::Utc>,
+        ) -> Result<(), MailError> {
+            unreachable!("no letter is put back in these tests")
+        }
     }
 
     /// A transport whose sync fails when `failing_sync` is set.

@@ -289,3 +289,56 @@ impl Store {
             .collect()
     }
 }
+
+/// A letter set aside after failing (or killing the clerk) run after run.
+#[derive(Clone, Debug)]
+pub struct Quarantined {
+    pub id: i64,
+    pub dedup_key: String,
+    pub source_key: String,
+    pub arrived: DateTime<Utc>,
+    pub reason: String,
+    pub raw: Vec<u8>,
+}
+
+impl Store {
+    /// The letters set aside, oldest first.
+    pub fn quarantined(&self) -> Result<Vec<Quarantined>> {
+        self.conn
+            .prepare(
+                "SELECT id, dedup_key, source_key, arrived, reason, raw FROM letters
+                 WHERE disposition = 'quarantined' ORDER BY id",
+            )?
+            .query_map([], |row| {
+                let arrived: String = row.get(3)?;
+                Ok(Quarantined {
+                    id: row.get(0)?,
+                    dedup_key: row.get(1)?,
+                    source_key: row.get(2)?,
+                    arrived: DateTime::parse_from_rfc3339(&arrived)
+                        .map(|d| d.with_timezone(&Utc))
+                        .unwrap_or_default(),
+                    reason: row.get(4)?,
+                    raw: row.get(5)?,
+                })
+            })?
+            .collect()
+    }
+
+    /// Forgets a letter set aside, once it is back in the mail source: the
+    /// next run reads it as new.
+    pub fn release(&mut self, letter: &Quarantined) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "DELETE FROM letters WHERE id = ?1 AND disposition = 'quarantined'",
+            params![letter.id],
+        )?;
+        tx.execute(
+            "DELETE FROM failures WHERE source_key = ?1",
+            params![letter.source_key],
+        )?;
+        tx.commit()?;
+        self.cache.borrow_mut().failing = None;
+        Ok(())
+    }
+}
