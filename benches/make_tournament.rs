@@ -3,8 +3,11 @@
 //!
 //! ```text
 //! cargo run --release --features loadgen --bin make-tournament -- \
-//!     --games 500 --letters 20 --out /tmp/load [--seed 1] [--lang en]
+//!     --games 500 --letters 20 --out /tmp/load [--seed 1] [--lang en] [--players P]
 //! ```
+//!
+//! Each game has two players of its own, or, with `--players P`, the games
+//! are those of a round robin of P players (at most P(P-1)/2), in order.
 //!
 //! Every game is a legal random game (no move that ends it), every letter states
 //! the true fraction and dates, so the clerk answers each with an `ack` and the
@@ -49,6 +52,8 @@ struct Options {
     out: PathBuf,
     seed: u64,
     lang: String,
+    /// A round robin of this many players instead of two players a game.
+    players: Option<usize>,
 }
 
 fn options() -> Result<Options, String> {
@@ -58,6 +63,7 @@ fn options() -> Result<Options, String> {
         out: PathBuf::from("load"),
         seed: 1,
         lang: "en".into(),
+        players: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -69,13 +75,53 @@ fn options() -> Result<Options, String> {
             "--seed" => options.seed = number()? as u64,
             "--out" => options.out = PathBuf::from(&value),
             "--lang" => options.lang = value,
+            "--players" => options.players = Some(number()?),
             _ => return Err(format!("unknown flag {flag}")),
         }
     }
     if options.letters == 0 || options.games == 0 {
         return Err("--games and --letters must be at least 1".into());
     }
+    if let Some(players) = options.players
+        && options.games > players * players.saturating_sub(1) / 2
+    {
+        return Err(format!(
+            "a round robin of {players} players has fewer than {} games",
+            options.games
+        ));
+    }
     Ok(options)
+}
+
+/// The ids of game `game`'s White and Black.
+fn pairing(options: &Options, game: usize) -> (String, String) {
+    let Some(players) = options.players else {
+        return (format!("w{game}"), format!("b{game}"));
+    };
+    let mut left = game - 1;
+    for first in 1..players {
+        let rounds = players - first;
+        if left < rounds {
+            let second = first + 1 + left;
+            // Colours alternate, so each player has both.
+            return if game.is_multiple_of(2) {
+                (format!("p{first}"), format!("p{second}"))
+            } else {
+                (format!("p{second}"), format!("p{first}"))
+            };
+        }
+        left -= rounds;
+    }
+    unreachable!("checked in options()")
+}
+
+/// A player's address.
+fn address(id: &str) -> String {
+    match (id.strip_prefix('w'), id.strip_prefix('b')) {
+        (Some(n), _) => format!("white{n}@players.example"),
+        (_, Some(n)) => format!("black{n}@players.example"),
+        _ => format!("{id}@players.example"),
+    }
 }
 
 const START: (i32, u32, u32) = (2026, 11, 1);
@@ -251,12 +297,15 @@ impl Letter {
 }
 
 /// The letters of one game, in order.
-fn game_letters(rng: &mut Rng, game: usize, count: usize) -> Vec<(Letter, String)> {
+fn game_letters(
+    rng: &mut Rng,
+    game: usize,
+    count: usize,
+    (white, black): (String, String),
+) -> Vec<(Letter, String)> {
     let moves = random_game(rng, count);
     let days = schedule(rng, count);
     let start = start_date();
-    let white = format!("white{game}@players.example");
-    let black = format!("black{game}@players.example");
     let forward_last = game.is_multiple_of(2);
     let mut totals = [0i64; 2];
     let mut delivered = start;
@@ -362,17 +411,31 @@ fn config(options: &Options) -> String {
          [transport]\nkind = \"file\"\npath = \"outbox\"\n\n",
         options.games, options.letters, options.lang
     );
-    for game in 1..=options.games {
+    let players: Vec<(String, String)> = match options.players {
+        Some(players) => (1..=players)
+            .map(|n| (format!("p{n}"), format!("Player {n}")))
+            .collect(),
+        None => (1..=options.games)
+            .flat_map(|game| {
+                [
+                    (format!("w{game}"), format!("White {game}")),
+                    (format!("b{game}"), format!("Black {game}")),
+                ]
+            })
+            .collect(),
+    };
+    for (id, name) in &players {
         let _ = write!(
             text,
-            "[[players]]\nid = \"w{game}\"\nname = \"White {game}\"\nemail = \"white{game}@players.example\"\n\n\
-             [[players]]\nid = \"b{game}\"\nname = \"Black {game}\"\nemail = \"black{game}@players.example\"\n\n"
+            "[[players]]\nid = \"{id}\"\nname = \"{name}\"\nemail = \"{}\"\n\n",
+            address(id)
         );
     }
     for game in 1..=options.games {
+        let (white, black) = pairing(options, game);
         let _ = write!(
             text,
-            "[[games]]\nid = \"{game}\"\nwhite = \"w{game}\"\nblack = \"b{game}\"\n\n"
+            "[[games]]\nid = \"{game}\"\nwhite = \"{white}\"\nblack = \"{black}\"\n\n"
         );
     }
     text
@@ -398,7 +461,9 @@ fn main() {
     let mut last = start_date();
     let mut bytes = 0usize;
     for game in 1..=options.games {
-        for (letter, subject) in game_letters(&mut rng, game, options.letters) {
+        let (white, black) = pairing(&options, game);
+        let addresses = (address(&white), address(&black));
+        for (letter, subject) in game_letters(&mut rng, game, options.letters, addresses) {
             last = last.max(letter.sent);
             let eml = letter.eml(&subject);
             bytes += eml.len();

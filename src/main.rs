@@ -425,6 +425,19 @@ fn put_back(
 ) -> Result<u8, Failure> {
     let mut source = source(config)?;
     for letter in letters {
+        if letter.raw.is_empty() {
+            // A file the source could not read (point 6): marking it done
+            // moved it, unread, to the Maildir's cur/.
+            println!(
+                "retry: {} was never read ({}): the file is in the Maildir's cur/ as {}; make it \
+                 readable and move it back into new/",
+                letter.dedup_key, letter.reason, letter.source_key
+            );
+            store
+                .release(letter)
+                .map_err(|e| run_error(format!("database: {e}")))?;
+            continue;
+        }
         source
             .put_back(&letter.raw, letter.arrived)
             .map_err(|e| run_error(format!("retry: {}: {e}", letter.dedup_key)))?;
@@ -631,6 +644,18 @@ fn poll(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
     }
     drop(out);
     let mut code = if summary.failures > 0 { 1 } else { 0 };
+    // Messages that failed before and wait for their next try fail this run
+    // too, though none was tried now: cron must say so until they go.
+    let (undelivered, last_error) = store
+        .undelivered()
+        .map_err(|e| run_error(format!("database: {e}")))?;
+    if undelivered > 0 {
+        eprintln!(
+            "shtempel: {undelivered} message(s) not delivered yet (last error: {last_error}); \
+             the next runs try again"
+        );
+        code = 1;
+    }
     if let Some(out) = &config.report_out {
         // The run's work is done and kept; a report that cannot be written
         // is said, and the run counts as failed so that cron mails it.

@@ -228,10 +228,15 @@ fn failed_letter(
         return Ok(());
     }
     let letter = StoredLetter {
-        dedup_key: format!(
-            "quarantine:{}",
-            crate::clerk::dedup_key(None, &envelope.raw)
-        ),
+        // A file never read has no bytes to name it by: its source key does.
+        dedup_key: if envelope.raw.is_empty() {
+            format!("quarantine:unread:{}", envelope.key)
+        } else {
+            format!(
+                "quarantine:{}",
+                crate::clerk::dedup_key(None, &envelope.raw)
+            )
+        },
         fingerprint: None,
         message_id: None,
         source_key: envelope.key.clone(),
@@ -454,6 +459,7 @@ pub fn poll(
         .source
         .fetch_new()
         .map_err(|e| format!("source: {e}"))?;
+    let unreadable = finisher.source.take_unreadable();
     let total = letters.len();
     fault::point("after-fetch");
     let careful = store.run_interrupted().map_err(database)?;
@@ -549,6 +555,16 @@ pub fn poll(
             }
         }
         progress(total, total);
+        // A file the source could not read fails like a letter (and is set
+        // aside after as many runs), without stopping the others.
+        for (key, why) in &unreadable {
+            let envelope = crate::mail::Envelope {
+                key: key.clone(),
+                raw: Vec::new(),
+                arrived: clerk.clock.now,
+            };
+            failed_letter(store, clerk, &envelope, why, None, &mut batch, &mut summary)?;
+        }
         // The calendar sees every delivery of the letters.
         batch.finish(store, &mut worker, clerk, &mut summary, events)?;
         if threads {

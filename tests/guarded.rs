@@ -393,3 +393,114 @@ fn point_5_retry_puts_a_letter_set_aside_back_for_the_next_poll() {
     assert_eq!(t.totals("1"), (2, 1));
     assert_eq!(t.run(&["retry", "--all"]).code, 0);
 }
+
+#[test]
+fn point_6_an_unreadable_file_fails_alone_and_is_set_aside_and_a_name_not_utf8_is_read() {
+    use std::os::unix::ffi::OsStrExt;
+    let mut t = Tournament::new();
+    let new = t.path().join("inbox/new");
+    // A file that cannot be read (mode 000 stops only others than root:
+    // this one fails for everybody, with EIO).
+    std::os::unix::fs::symlink("/proc/self/mem", new.join("0000.unreadable")).unwrap();
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    // A letter under a name that is not UTF-8.
+    let black = message(
+        BLACK,
+        CLERK,
+        "2026-11-04",
+        "Re: [T #1]",
+        "Game 1\n1... e5\nTime: 2/1\nDates: 2026-11-03 2026-11-03 2026-11-04\n",
+        "",
+        99,
+    );
+    let latin1 = std::ffi::OsStr::from_bytes(b"1999.caf\xe9.eml");
+    std::fs::write(new.join(latin1), black).unwrap();
+    for run in 1..=3 {
+        let out = t.run(&["poll", "--today", "2026-11-04"]);
+        assert_eq!(out.code, 1, "run {run}: {}{}", out.stdout, out.stderr);
+        assert!(out.stdout.contains("0000.unreadable"), "{}", out.stdout);
+        if run < 3 {
+            assert!(
+                out.stdout.contains(&format!("({run} of 3)")),
+                "{}",
+                out.stdout
+            );
+        } else {
+            assert!(out.stdout.contains("set aside"), "{}", out.stdout);
+        }
+        if run == 1 {
+            // Both letters were read and answered, the calendar kept.
+            assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
+            assert!(kinds(&t.new_mail()).contains(&pair("forward", WHITE)));
+        }
+    }
+    // Set aside: the next run is clean, and `retry` says where the file is.
+    t.poll("2026-11-05");
+    assert!(!new.join("0000.unreadable").exists());
+    let list = t.run(&["retry"]);
+    assert!(
+        list.stdout.contains("quarantine:unread:0000.unreadable"),
+        "{}",
+        list.stdout
+    );
+    let retry = t.run(&["retry", "--all"]);
+    assert!(retry.stdout.contains("was never read"), "{}", retry.stdout);
+}
+
+#[test]
+fn point_7_a_long_address_gets_a_short_file_name_and_its_messages_go() {
+    let long = format!(
+        "{}@{}.example.org",
+        "b".repeat(64),
+        ["d".repeat(60), "e".repeat(60), "f".repeat(52)].join(".")
+    );
+    assert_eq!(long.len(), 251);
+    let mut t = Tournament::with_config(&config("", "").replace(BLACK, &long));
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    let mail = t.new_mail();
+    assert!(
+        kinds(&mail).contains(&pair("forward", &long)),
+        "{:?}",
+        kinds(&mail)
+    );
+    for entry in std::fs::read_dir(t.path().join("outbox")).unwrap() {
+        let name = entry.unwrap().file_name();
+        assert!(name.len() < 100, "{name:?}");
+    }
+}
+
+#[test]
+fn point_8_messages_that_failed_and_wait_fail_every_run_until_they_go() {
+    let sendmail = "[transport]\nkind = \"sendmail\"\ncommand = \"/bin/false\"\n";
+    let text = config("", "");
+    let start = text.find("[transport]").unwrap();
+    let end = start + text[start..].find("\n\n").unwrap();
+    let mut t = Tournament::with_config(&format!("{}{sendmail}{}", &text[..start], &text[end..]));
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    for run in 1..=2 {
+        let out = t.run(&["poll", "--today", "2026-11-03"]);
+        assert_eq!(out.code, 1, "run {run}: {}{}", out.stdout, out.stderr);
+        assert!(
+            out.stderr.contains("2 message(s) not delivered yet")
+                && out.stderr.contains("/bin/false"),
+            "run {run}: {}",
+            out.stderr
+        );
+    }
+}

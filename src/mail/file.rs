@@ -62,6 +62,8 @@ impl Transport for FileTransport {
 
     fn send(&mut self, recipients: &[String], raw: &[u8]) -> Result<Receipt, MailError> {
         let first = recipients.first().map_or("nobody", String::as_str);
+        // A file name holds 255 bytes: a long address (a valid one may have
+        // 254 characters) is cut, the name only telling whose it is.
         let safe: String = first
             .chars()
             .map(|c| {
@@ -71,6 +73,7 @@ impl Transport for FileTransport {
                     '_'
                 }
             })
+            .take(MAX_NAME_ADDRESS)
             .collect();
         let mut number = match self.last {
             Some(last) => last,
@@ -93,7 +96,7 @@ impl Transport for FileTransport {
                 Err(error) => {
                     return Err(MailError {
                         message: format!("cannot write {}: {error}", path.display()),
-                        transient: true,
+                        transient: transient(&error),
                     });
                 }
             }
@@ -113,6 +116,20 @@ impl Transport for FileTransport {
             rustix::fs::syncfs(&folder).map_err(|e| error(e.into()))
         }))
     }
+}
+
+/// The most characters of the recipient's address in a file's name.
+const MAX_NAME_ADDRESS: usize = 64;
+
+/// Whether writing may succeed on a later run: a full disk, a folder made
+/// read-only or unreachable for a while, can be mended; a name the file
+/// system refuses cannot, and retrying it forever would fail every run
+/// (issue 20, point 7).
+fn transient(error: &io::Error) -> bool {
+    !matches!(
+        error.kind(),
+        io::ErrorKind::InvalidFilename | io::ErrorKind::InvalidInput
+    )
 }
 
 /// Writes `raw` as a new file at `path`, or fails with `AlreadyExists` if
@@ -145,6 +162,19 @@ mod tests {
             .collect();
         names.sort();
         names
+    }
+
+    #[test]
+    fn a_name_the_file_system_refuses_is_permanent_a_full_or_locked_folder_is_not() {
+        for (kind, retried) in [
+            (io::ErrorKind::InvalidFilename, false),
+            (io::ErrorKind::InvalidInput, false),
+            (io::ErrorKind::PermissionDenied, true),
+            (io::ErrorKind::StorageFull, true),
+            (io::ErrorKind::ReadOnlyFilesystem, true),
+        ] {
+            assert_eq!(transient(&io::Error::from(kind)), retried, "{kind:?}");
+        }
     }
 
     #[test]

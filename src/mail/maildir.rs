@@ -12,6 +12,8 @@ use super::{Envelope, MailError, MailSource};
 
 pub struct Maildir {
     root: PathBuf,
+    /// The files of `new/` the last fetch could not read, and why.
+    unreadable: Vec<(String, String)>,
 }
 
 impl Maildir {
@@ -25,6 +27,7 @@ impl Maildir {
         }
         Ok(Maildir {
             root: root.to_path_buf(),
+            unreadable: Vec::new(),
         })
     }
 
@@ -67,18 +70,11 @@ pub fn topmost_received(raw: &[u8]) -> Option<DateTime<Utc>> {
 }
 
 /// Reads one letter of `new/` through `scratch` (the letter itself gets a
-/// buffer of its own size); `None` when it went away meanwhile (another
-/// program took it).
-fn read_letter(
-    new: &Path,
-    key: String,
-    scratch: &mut Vec<u8>,
-) -> Result<Option<Envelope>, MailError> {
+/// buffer of its own size); `Ok(None)` when it went away meanwhile (another
+/// program took it), `Err` with why when it cannot be read.
+fn read_letter(new: &Path, key: String, scratch: &mut Vec<u8>) -> Result<Option<Envelope>, String> {
     let path = new.join(&key);
-    let failed = |error: std::io::Error| MailError {
-        message: format!("cannot read {}: {error}", path.display()),
-        transient: true,
-    };
+    let failed = |error: std::io::Error| format!("cannot read {}: {error}", path.display());
     let mut file = match fs::File::open(&path) {
         Ok(file) => file,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -98,6 +94,26 @@ fn read_letter(
     Ok(Some(Envelope { key, raw, arrived }))
 }
 
+/// A name for a file of `new/` whose name is not UTF-8 (no key could name
+/// it): its name with the bytes that are not replaced, and a digest of the
+/// bytes, so two such names stay two.
+fn utf8_name(name: &std::ffi::OsStr) -> String {
+    let bytes = name.as_encoded_bytes();
+    let digest = crate::clerk::fingerprint(None, bytes);
+    let readable: String = String::from_utf8_lossy(bytes)
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || ".,-_=".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(64)
+        .collect();
+    format!("{readable}.renamed-{}", &digest[..12])
+}
+
 impl MailSource for Maildir {
     fn fetch_new(&mut self) -> Result<Vec<Envelope>, MailError> {
         let new = self.root.join("new");
@@ -106,6 +122,7 @@ impl MailSource for Maildir {
             transient: true,
         };
         let mut keys = Vec::new();
+        self.unreadable.clear();
         for entry in fs::read_dir(&new).map_err(listed)? {
             let entry = entry.map_err(listed)?;
             // The type comes with the name on most file systems; a symlink
@@ -115,8 +132,21 @@ impl MailSource for Maildir {
                 Ok(kind) if kind.is_dir() => false,
                 _ => entry.path().is_file(),
             };
-            if is_file {
-                keys.push(entry.file_name().to_string_lossy().into_owned());
+            if !is_file {
+                continue;
+            }
+            match entry.file_name().into_string() {
+                Ok(key) => keys.push(key),
+                // Renamed where it lies, then read like any other.
+                Err(name) => {
+                    let key = utf8_name(&name);
+                    match fs::rename(new.join(&name), new.join(&key)) {
+                        Ok(()) => keys.push(key),
+                        Err(error) => self
+                            .unreadable
+                            .push((key, format!("cannot rename {name:?}: {error}"))),
+                    }
+                }
             }
         }
         // Reading ten thousand small files is system calls: two threads
@@ -124,30 +154,40 @@ impl MailSource for Maildir {
         let half = keys.len().div_ceil(2);
         let second = keys.split_off(half);
         let new = new.as_path();
-        let read_all = |keys: Vec<String>| -> Result<Vec<Envelope>, MailError> {
+        let read_all = |keys: Vec<String>| {
             let mut letters = Vec::with_capacity(keys.len());
+            let mut unreadable = Vec::new();
             let mut scratch = Vec::with_capacity(64 * 1024);
             for key in keys {
-                letters.extend(read_letter(new, key, &mut scratch)?);
+                match read_letter(new, key.clone(), &mut scratch) {
+                    Ok(letter) => letters.extend(letter),
+                    Err(why) => unreadable.push((key, why)),
+                }
             }
-            Ok(letters)
+            (letters, unreadable)
         };
         let (first, rest) = std::thread::scope(|scope| {
             let rest = (!second.is_empty()).then(|| scope.spawn(|| read_all(second)));
             let first = read_all(keys);
             (
                 first,
-                rest.map_or(Ok(Ok(Vec::new())), |thread| thread.join()),
+                rest.map_or(Ok(Default::default()), |thread| thread.join()),
             )
         });
-        let rest = rest.map_err(|_| MailError {
+        let (rest, rest_unreadable) = rest.map_err(|_| MailError {
             message: format!("reading {} failed", new.display()),
             transient: true,
         })?;
-        let mut letters = first?;
-        letters.extend(rest?);
+        let (mut letters, unreadable) = first;
+        letters.extend(rest);
+        self.unreadable.extend(unreadable);
+        self.unreadable.extend(rest_unreadable);
         letters.sort_by(|a, b| a.arrived.cmp(&b.arrived).then_with(|| a.key.cmp(&b.key)));
         Ok(letters)
+    }
+
+    fn take_unreadable(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.unreadable)
     }
 
     /// Delivered through `tmp/` under a name of its own, with the time it

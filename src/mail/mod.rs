@@ -57,6 +57,13 @@ pub trait MailSource: Send {
         Ok(false)
     }
 
+    /// What the last `fetch_new` could not read, each under its key with
+    /// why: the rest was read (issue 20, point 6), and these are counted
+    /// as failed letters.
+    fn take_unreadable(&mut self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
     /// Puts a letter back among the new ones, as it arrived at `arrived`
     /// (`shtempel retry`): the next run reads it again, with its postmark.
     fn put_back(&mut self, raw: &[u8], arrived: DateTime<Utc>) -> Result<(), MailError>;

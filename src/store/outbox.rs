@@ -72,6 +72,20 @@ impl Store {
         Ok(due)
     }
 
+    /// Messages not sent yet that failed before (waiting for their next
+    /// try): how many, and the last error of the latest.
+    pub fn undelivered(&self) -> Result<(u32, String)> {
+        self.conn
+            .prepare_cached(
+                "SELECT count(*),
+                        coalesce((SELECT last_error FROM outbox
+                                  WHERE sent_at IS NULL AND failed = 0 AND attempts > 0
+                                  ORDER BY last_attempt DESC LIMIT 1), '')
+                 FROM outbox WHERE sent_at IS NULL AND failed = 0 AND attempts > 0",
+            )?
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
+    }
+
     /// Messages that could not be sent at all, for reports: (kind, recipients, error).
     pub fn failed_messages(&self) -> Result<Vec<(String, String, String)>> {
         let mut statement = self.conn.prepare_cached(
