@@ -237,7 +237,7 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
         ),
     )?;
     let report = dir.join("report");
-    crate::site::write(&config, &store, last_day, &report, &mut |_, _| {})?;
+    crate::site::write(&config, &store, last_day, &report, None, &mut |_, _| {})?;
     w(
         out,
         format!(

@@ -244,7 +244,7 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
                      after {last}, or leave --today out"
                 )));
             }
-            let pages = write_report(&config, &store, clock, &out, &Progress::new(false))?;
+            let pages = write_report(&config, &store, clock, &out, None, &Progress::new(false))?;
             println!("report: {pages} files written to {}", out.display());
             Ok(0)
         }
@@ -577,12 +577,14 @@ fn write_report(
     store: &Store,
     clock: Clock,
     out: &Path,
+    only: Option<&std::collections::BTreeSet<String>>,
     progress: &Progress,
 ) -> Result<usize, Failure> {
-    let written = shtempel::site::write(config, store, clock.today, out, &mut |done, total| {
-        progress.update("report", done, total)
-    })
-    .map_err(|e| run_error(format!("report: {e}")));
+    let written =
+        shtempel::site::write(config, store, clock.today, out, only, &mut |done, total| {
+            progress.update("report", done, total)
+        })
+        .map_err(|e| run_error(format!("report: {e}")));
     progress.clear();
     written
 }
@@ -656,15 +658,52 @@ fn poll(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
         );
         code = 1;
     }
-    if let Some(out) = &config.report_out {
+    if let Some(out) = &config.report_out
+        && let Err(failure) = keep_report(config, &mut store, clock, out, &summary, &progress)
+    {
         // The run's work is done and kept; a report that cannot be written
         // is said, and the run counts as failed so that cron mails it.
-        if let Err(failure) = write_report(config, &store, clock, out, &progress) {
-            eprintln!("shtempel: {}", failure.message);
-            code = 1;
-        }
+        eprintln!("shtempel: {}", failure.message);
+        code = 1;
     }
     Ok(code)
+}
+
+/// What the pages of the last report depend on besides the games: the day
+/// (days left), the config (names, games) and the program.
+fn report_mark(config: &Config, today: NaiveDate) -> String {
+    let config_changed = std::fs::metadata(&config.file)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |since| since.as_nanos());
+    format!("{today}|{config_changed}|{}", env!("CARGO_PKG_VERSION"))
+}
+
+/// `[report] out` after a poll: as it was when nothing changed (an idle
+/// poll loads no game for it), the changed games' pages and the index when
+/// games changed, and the whole site on a new day, a changed config, or
+/// when the last report failed or is gone (issue 20, point 12).
+fn keep_report(
+    config: &Config,
+    store: &mut Store,
+    clock: Clock,
+    out: &Path,
+    summary: &run::Summary,
+    progress: &Progress,
+) -> Result<(), Failure> {
+    let database = |e: rusqlite::Error| run_error(format!("database: {e}"));
+    let mark = report_mark(config, clock.today);
+    let current = store.report_mark().map_err(database)?.as_deref() == Some(mark.as_str())
+        && out.join("index.html").exists();
+    if current && summary.games_changed.is_empty() {
+        return Ok(());
+    }
+    // Until it is written, no report is current: a failure rewrites it all.
+    store.set_report_mark("").map_err(database)?;
+    let only = current.then_some(&summary.games_changed);
+    write_report(config, store, clock, out, only, progress)?;
+    store.set_report_mark(&mark).map_err(database)
 }
 
 /// Sets `stop` on SIGINT or SIGTERM.

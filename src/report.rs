@@ -5,6 +5,7 @@
 //! moves, the time chart and its plot (`game-N.svg`); `game-N.pgn` the game.
 //! Pure: takes the games as loaded and returns the files to write.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use chrono::NaiveDate;
@@ -44,17 +45,22 @@ fn escape(text: &str) -> String {
     out
 }
 
-/// A file name for a game id (ids are letters, digits, dots and dashes).
+/// A file name for a game id: letters, digits and dashes as they are, any
+/// other character as `_` and its UTF-8 bytes in hex (`1.1` is `1_2e1`,
+/// `1_1` is `1_5f1`), so two ids never share a page (issue 20, point 10).
 fn slug(id: &str) -> String {
-    id.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
+    let mut out = String::with_capacity(id.len());
+    for c in id.chars() {
+        if c.is_ascii_alphanumeric() || c == '-' {
+            out.push(c);
+        } else {
+            let mut bytes = [0; 4];
+            for byte in c.encode_utf8(&mut bytes).bytes() {
+                let _ = write!(out, "_{byte:02x}");
             }
-        })
-        .collect()
+        }
+    }
+    out
 }
 
 fn status_name<'p>(state: &Record, phrases: &'p Phrases) -> &'p str {
@@ -118,6 +124,7 @@ pub fn site(
     phrases: &Phrases,
     games: &[GameReport],
     today: NaiveDate,
+    wanted: &dyn Fn(&str) -> bool,
 ) -> Vec<Page> {
     let mut pages = vec![
         Page {
@@ -129,7 +136,7 @@ pub fn site(
             content: index(config, phrases, games, today),
         },
     ];
-    for game in games {
+    for game in games.iter().filter(|game| wanted(game.state.id())) {
         let slug = slug(game.state.id());
         pages.push(Page {
             name: format!("game-{slug}.html"),
@@ -153,29 +160,59 @@ pub fn site(
     pages
 }
 
-/// The cross-table: the players who play, in the order of the config.
+/// Above this many players the cross-table is a list: each player's games
+/// by opponent, not a square of mostly empty cells (6,000 players of one
+/// game each made a square of 36 million).
+const SQUARE_PLAYERS: usize = 100;
+
+/// The cross-table: the players who play, in the order of the config; a
+/// square up to [`SQUARE_PLAYERS`], a list beyond. Linear in the games (each
+/// game is put in its players' cells once), plus the square's cells.
 fn cross_table(out: &mut String, config: &Config, phrases: &Phrases, games: &[GameReport]) {
+    // Each player's games: (opponent, the points he got, or none yet).
+    let mut played: HashMap<&str, Vec<(&str, Option<u32>)>> = HashMap::new();
+    for game in games {
+        let state = &game.state;
+        let result = result_of(state);
+        for (color, player, opponent) in [
+            (Color::White, &state.white.id, &state.black.id),
+            (Color::Black, &state.black.id, &state.white.id),
+        ] {
+            played
+                .entry(player.as_str())
+                .or_default()
+                .push((opponent.as_str(), result.map(|r| r.halves(color))));
+        }
+    }
     let players: Vec<&crate::config::Player> = config
         .players
         .iter()
-        .filter(|p| {
-            games
-                .iter()
-                .any(|g| g.state.white.id == p.id || g.state.black.id == p.id)
-        })
+        .filter(|p| played.contains_key(p.id.as_str()))
         .collect();
+    let number: HashMap<&str, usize> = players
+        .iter()
+        .enumerate()
+        .map(|(at, p)| (p.id.as_str(), at + 1))
+        .collect();
+    let square = players.len() <= SQUARE_PLAYERS;
     let _ = write!(
         out,
         "<h2>{}</h2>\n<table id=\"crosstable\">\n<tr><th>#</th><th class=\"name\">{}</th>",
         phrases.get("report.cross_table"),
         phrases.get("report.player")
     );
-    for index in 1..=players.len() {
-        let _ = write!(out, "<th>{index}</th>");
+    if square {
+        for index in 1..=players.len() {
+            let _ = write!(out, "<th>{index}</th>");
+        }
+    } else {
+        let _ = write!(out, "<th>{}</th>", phrases.get("report.games"));
     }
     let _ = writeln!(out, "<th>{}</th></tr>", phrases.get("report.score"));
+    let cell = |points: Option<u32>| points.map_or_else(|| "·".to_string(), score_text);
     for (row, player) in players.iter().enumerate() {
-        let mut total = 0;
+        let own = &played[player.id.as_str()];
+        let total: u32 = own.iter().filter_map(|(_, points)| *points).sum();
         let _ = write!(
             out,
             "<tr data-player=\"{}\"><td>{}</td><td class=\"name\">{}</td>",
@@ -183,30 +220,29 @@ fn cross_table(out: &mut String, config: &Config, phrases: &Phrases, games: &[Ga
             row + 1,
             escape(&player.name)
         );
-        for (column, opponent) in players.iter().enumerate() {
-            if row == column {
-                out.push_str("<td class=\"self\"></td>");
-                continue;
+        if square {
+            let mut by_opponent: HashMap<&str, Vec<String>> = HashMap::new();
+            for (opponent, points) in own {
+                by_opponent.entry(opponent).or_default().push(cell(*points));
             }
-            let mut cell = Vec::new();
-            for game in games {
-                let state = &game.state;
-                let color = if state.white.id == player.id && state.black.id == opponent.id {
-                    Color::White
-                } else if state.black.id == player.id && state.white.id == opponent.id {
-                    Color::Black
-                } else {
+            for (column, opponent) in players.iter().enumerate() {
+                if row == column {
+                    out.push_str("<td class=\"self\"></td>");
                     continue;
-                };
-                match result_of(state).map(|r| r.halves(color)) {
-                    Some(points) => {
-                        total += points;
-                        cell.push(score_text(points));
-                    }
-                    None => cell.push("·".into()),
                 }
+                let cells = by_opponent.get(opponent.id.as_str());
+                let _ = write!(
+                    out,
+                    "<td>{}</td>",
+                    cells.map_or(String::new(), |c| c.join(" "))
+                );
             }
-            let _ = write!(out, "<td>{}</td>", cell.join(" "));
+        } else {
+            let list: Vec<String> = own
+                .iter()
+                .map(|(opponent, points)| format!("{}: {}", number[opponent], cell(*points)))
+                .collect();
+            let _ = write!(out, "<td class=\"list\">{}</td>", list.join(", "));
         }
         let _ = writeln!(out, "<td class=\"score\">{}</td></tr>", score_text(total));
     }

@@ -31,11 +31,14 @@ mod finish;
 use self::finish::{Finisher, Job, Outcome, Worker};
 
 /// What a pass did.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Summary {
     pub letters: usize,
     pub sent: usize,
     pub failures: usize,
+    /// The games whose record the pass changed (by a letter, a duty or a
+    /// delivery): their report pages are rewritten.
+    pub games_changed: std::collections::BTreeSet<String>,
 }
 
 /// Holds the lock of one tournament's database while a run works; the kernel
@@ -165,6 +168,12 @@ fn record(
     }
     summary.sent += outcome.sent.len();
     summary.failures += outcome.failed.len();
+    summary.games_changed.extend(
+        outcome
+            .sent
+            .iter()
+            .filter_map(|sent| sent.delivers.as_ref().map(|(game, _)| game.clone())),
+    );
     store.record_sent(&outcome.sent).map_err(database)?;
     for (id, error, permanent) in &outcome.failed {
         store
@@ -547,6 +556,9 @@ pub fn poll(
             let last = commit(store, config, clerk, &plan, &cause)?;
             store.forget_failure(&envelope.key).map_err(database)?;
             summary.letters += 1;
+            if let Some(state) = &plan.game {
+                summary.games_changed.insert(state.id().to_string());
+            }
             batch.add(plan, last, Some(envelope.key.clone()));
             // Letters of this run written before this batch began.
             let written = (index + 1).saturating_sub(batch.entries.len());
@@ -574,7 +586,7 @@ pub fn poll(
             store.begin_batch().map_err(database)?;
         }
         batch.collect(store, &mut worker, clerk, &mut summary, events)?;
-        keep_calendar(config, clerk, store, &mut batch)?;
+        keep_calendar(config, clerk, store, &mut batch, &mut summary)?;
         store.set_run_interrupted(false).map_err(database)?;
         batch.finish(store, &mut worker, clerk, &mut summary, events)?;
         batch.collect(store, &mut worker, clerk, &mut summary, events)?;
@@ -671,6 +683,7 @@ fn keep_calendar(
     clerk: &Clerk<'_>,
     store: &mut Store,
     batch: &mut Batch,
+    summary: &mut Summary,
 ) -> Result<(), String> {
     let today = clerk.clock.today;
     let checks = store.next_checks().map_err(database)?;
@@ -694,6 +707,7 @@ fn keep_calendar(
                     .join(",")
             );
             last = commit(store, config, clerk, &plan, &cause)?;
+            summary.games_changed.insert(game.id.clone());
         }
         if let Some(state) = &plan.game {
             // A game only a letter can move is looked at again in 9999.

@@ -504,3 +504,152 @@ fn point_8_messages_that_failed_and_wait_fail_every_run_until_they_go() {
         );
     }
 }
+
+/// Two more games between the same players, and the report kept in `site/`.
+fn with_games(ids: &[&str]) -> String {
+    let mut text = config("", "");
+    for (n, id) in ids.iter().enumerate() {
+        let (white, black) = if n % 2 == 0 {
+            ("black", "white")
+        } else {
+            ("white", "black")
+        };
+        text.push_str(&format!(
+            "\n[[games]]\nid = \"{id}\"\nwhite = \"{white}\"\nblack = \"{black}\"\n"
+        ));
+    }
+    text + "\n[report]\nout = \"site\"\n"
+}
+
+#[test]
+fn point_9_the_report_never_writes_through_a_link_planted_in_its_folder() {
+    let t = Tournament::with_config(&with_games(&[]));
+    let site = t.path().join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    let victim = t.path().join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    for planted in [".index.html.tmp", "index.html", ".game-1.html.tmp"] {
+        std::os::unix::fs::symlink(&victim, site.join(planted)).unwrap();
+    }
+    let out = t.run(&["report"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    let index = std::fs::symlink_metadata(site.join("index.html")).unwrap();
+    assert!(
+        index.file_type().is_file(),
+        "index.html is a file of its own"
+    );
+    assert!(
+        std::fs::read_to_string(site.join("index.html"))
+            .unwrap()
+            .contains("Test cup")
+    );
+}
+
+#[test]
+fn point_10_games_whose_ids_differ_only_in_dot_and_underscore_get_pages_of_their_own() {
+    let mut t = Tournament::with_config(&with_games(&["1.1", "1_1"]));
+    t.letter(
+        BLACK,
+        "2026-11-03",
+        "Game 1.1",
+        "Game 1.1\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    let site = t.path().join("site");
+    let dotted = std::fs::read_to_string(site.join("game-1_2e1.pgn")).unwrap();
+    let underscored = std::fs::read_to_string(site.join("game-1_5f1.pgn")).unwrap();
+    assert!(dotted.contains("1. d4"), "{dotted}");
+    assert!(!underscored.contains("1. d4"), "{underscored}");
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(
+        index.contains("href=\"game-1_2e1.html\"") && index.contains("href=\"game-1_5f1.html\"")
+    );
+}
+
+#[test]
+fn point_11_a_report_that_cannot_be_written_leaves_no_temporary_file() {
+    let ids: Vec<String> = (2..300).map(|n| n.to_string()).collect();
+    let t = Tournament::with_config(&with_games(
+        &ids.iter().map(String::as_str).collect::<Vec<_>>(),
+    ));
+    t.poll("2026-11-03");
+    let site = t.path().join("site");
+    std::fs::remove_dir_all(&site).unwrap();
+    std::fs::create_dir_all(&site).unwrap();
+    // A disk that takes 40 KB a file (the database's index of 32 KB fits):
+    // the index of 300 games does not.
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 40; exec {} --config {} report --out {}",
+        env!("CARGO_BIN_EXE_shtempel"),
+        t.path().join("shtempel.toml").display(),
+        site.display()
+    );
+    let out = std::process::Command::new("bash")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("report:") && stderr.contains("site"),
+        "{stderr}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&site)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|name| name.to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// The modification time of each file of the report.
+fn site_times(t: &Tournament) -> std::collections::BTreeMap<String, std::time::SystemTime> {
+    std::fs::read_dir(t.path().join("site"))
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                e.metadata().unwrap().modified().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn point_12_a_poll_rewrites_only_the_report_pages_its_letters_changed() {
+    let mut t = Tournament::with_config(&with_games(&["2"]));
+    t.poll("2026-11-03");
+    let first = site_times(&t);
+    assert!(first.contains_key("game-2.html") && first.contains_key("index.html"));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    // Idle: nothing rewritten.
+    t.poll("2026-11-03");
+    assert_eq!(site_times(&t), first);
+    // A move in game 1: its pages and the index, not game 2's.
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    let second = site_times(&t);
+    let rewritten: Vec<&String> = second
+        .keys()
+        .filter(|name| second[*name] != first[*name])
+        .collect();
+    assert_eq!(
+        rewritten,
+        ["game-1.html", "game-1.pgn", "game-1.svg", "index.html"],
+        "{rewritten:?}"
+    );
+    // A new day: every page (days left are counted to it).
+    t.poll("2026-11-04");
+    let third = site_times(&t);
+    assert!(
+        third.iter().all(|(name, time)| *time != second[name]),
+        "{third:?}"
+    );
+}

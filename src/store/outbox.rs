@@ -266,6 +266,28 @@ impl Store {
         Ok(())
     }
 
+    /// What the report of `[report] out` was last written from
+    /// (`main::report_mark`), or none since a report failed.
+    pub fn report_mark(&self) -> Result<Option<String>> {
+        self.conn
+            .query_row(
+                "SELECT value FROM run_state WHERE key = 'report'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()
+    }
+
+    pub fn set_report_mark(&mut self, mark: &str) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO run_state (key, value) VALUES ('report', ?1)
+                 ON CONFLICT (key) DO UPDATE SET value = ?1 WHERE value <> ?1",
+            )?
+            .execute(params![mark])?;
+        Ok(())
+    }
+
     /// The last day the clerk acted on: the latest postmark of a letter, day
     /// of a message made, or duty done. `None` for a new database.
     pub fn last_day(&self) -> Result<Option<NaiveDate>> {
