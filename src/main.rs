@@ -202,7 +202,16 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
         }
         Command::Poll { today, json } => {
             let config = load(&cli.config)?;
-            poll(&config, clock(&config, now, today), json)
+            if let Some(day) = today
+                && day < config.start_date
+            {
+                return Err(usage(format!(
+                    "poll --today {day}: the tournament starts on {}, and nothing is counted \
+                     before it; give a day on or after it, or leave --today out",
+                    config.start_date
+                )));
+            }
+            poll(&config, clock(&config, now, today), today.is_some(), json)
         }
         Command::Watch { interval, json } => {
             let config = load(&cli.config)?;
@@ -232,17 +241,8 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             let clock = clock(&config, now, today);
             // The report shows the games as the database holds them: a day
             // before the clerk's last would show later results under it.
-            let last = store
-                .last_day()
-                .map_err(|e| run_error(format!("database: {e}")))?;
-            if let (Some(day), Some(last)) = (today, last)
-                && day < last
-            {
-                return Err(usage(format!(
-                    "report --today {day}: the clerk's record goes on to {last}, and a report \
-                     as of an earlier day would show what happened after it; give a day on or \
-                     after {last}, or leave --today out"
-                )));
+            if let Some(day) = today {
+                not_before_the_record(&store, "report", day, "show what happened after it")?;
             }
             let pages = write_report(&config, &store, clock, &out, None, &Progress::new(false))?;
             println!("report: {pages} files written to {}", out.display());
@@ -275,6 +275,27 @@ fn clock(config: &Config, now: chrono::DateTime<Utc>, today: Option<NaiveDate>) 
                 now: now + shift,
             }
         }
+    }
+}
+
+/// `--today DAY` of a command that acts on the record (or shows it) must
+/// not be before the day the record goes on to (issue 20, point 14).
+fn not_before_the_record(
+    store: &Store,
+    command: &str,
+    day: NaiveDate,
+    would: &str,
+) -> Result<(), Failure> {
+    let last = store
+        .last_day()
+        .map_err(|e| run_error(format!("database: {e}")))?;
+    match last {
+        Some(last) if day < last => Err(usage(format!(
+            "{command} --today {day}: the clerk's record goes on to {last}, and a {command} \
+             as of an earlier day would {would}; give a day on or after {last}, or leave \
+             --today out"
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -589,7 +610,7 @@ fn write_report(
     written
 }
 
-fn poll(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
+fn poll(config: &Config, clock: Clock, today_given: bool, json: bool) -> Result<u8, Failure> {
     if let Some(parent) = config.database.parent() {
         std::fs::create_dir_all(parent)
             .map_err(|e| run_error(format!("cannot create {}: {e}", parent.display())))?;
@@ -605,6 +626,9 @@ fn poll(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
     let mut source = source(config)?;
     let mut transport = transport(config)?;
     let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
+    if today_given {
+        not_before_the_record(&store, "poll", clock.today, "count days backwards")?;
+    }
     let clerk = Clerk {
         config,
         templates: &templates,

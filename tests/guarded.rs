@@ -653,3 +653,83 @@ fn point_12_a_poll_rewrites_only_the_report_pages_its_letters_changed() {
         "{third:?}"
     );
 }
+
+#[test]
+fn point_13_places_and_addresses_that_overlap_are_refused_with_their_key() {
+    let base = config("", "");
+    let table = [
+        (
+            base.replace(
+                "database = \"db.sqlite\"",
+                "database = \"inbox/cur/db.sqlite\"",
+            ),
+            "bot.database",
+            "is inside source.path",
+        ),
+        (
+            base.replace("path = \"outbox\"", "path = \"inbox\""),
+            "transport.path",
+            "is the same place as source.path",
+        ),
+        (
+            base.replace("path = \"outbox\"", "path = \"./inbox/../inbox/new\""),
+            "transport.path",
+            "is inside source.path",
+        ),
+        (
+            base.clone() + "\n[report]\nout = \"outbox\"\n",
+            "report.out",
+            "is the same place as transport.path",
+        ),
+        (
+            base.replace(
+                &format!("chief_arbiter = \"{ARBITER}\""),
+                &format!("chief_arbiter = \"{CLERK}\""),
+            ),
+            "arbiters.chief_arbiter",
+            "the clerk's own address",
+        ),
+        (
+            base.replace(
+                &format!("chief_secretary = \"{SECRETARY}\""),
+                &format!("chief_secretary = \"{CLERK}\""),
+            ),
+            "arbiters.chief_secretary",
+            "the clerk's own address",
+        ),
+    ];
+    for (text, key, words) in table {
+        let t = Tournament::with_config(&text);
+        let out = t.run(&["poll", "--today", "2026-11-03"]);
+        assert_eq!(out.code, 2, "{key}: {}", out.stdout);
+        assert!(
+            out.stderr.contains(key) && out.stderr.contains(words),
+            "{key}: {}",
+            out.stderr
+        );
+        assert!(out.stderr.contains("shtempel.toml"), "{}", out.stderr);
+    }
+}
+
+#[test]
+fn point_14_a_day_before_the_start_or_the_record_is_refused() {
+    let mut t = under_way();
+    let earlier = t.run(&["poll", "--today", "2026-11-02"]);
+    assert_eq!(earlier.code, 2, "{}", earlier.stdout);
+    assert!(
+        earlier.stderr.contains("record goes on to 2026-11-03"),
+        "{}",
+        earlier.stderr
+    );
+    let before = t.run(&["poll", "--today", "2026-10-30"]);
+    assert_eq!(before.code, 2, "{}", before.stdout);
+    assert!(
+        before.stderr.contains("starts on 2026-11-01"),
+        "{}",
+        before.stderr
+    );
+    // Nothing was done by either; the same day or a later one runs.
+    assert!(t.new_mail().is_empty());
+    t.poll("2026-11-03");
+    t.poll("2026-11-04");
+}

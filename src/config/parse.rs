@@ -72,6 +72,71 @@ impl Checker<'_> {
             .ok_or_else(|| self.err(key, format!("{text:?} is not an e-mail address"), fix))
     }
 
+    /// What must not be one with another (issue 20, point 13): the clerk's
+    /// address is nobody else's, and its database, Maildir, file outbox and
+    /// report each a place of its own, none inside another (a database in
+    /// the Maildir's `cur/` is read as a letter, an outbox that is the inbox
+    /// answers itself).
+    fn apart(
+        &self,
+        addresses: &Addresses,
+        source: &Source,
+        transport: &Transport,
+        database: &Path,
+        report: Option<&Path>,
+    ) -> Result<(), ConfigError> {
+        for (key, address) in [
+            ("arbiters.chief_arbiter", &addresses.chief_arbiter),
+            ("arbiters.chief_secretary", &addresses.chief_secretary),
+        ] {
+            if *address == addresses.clerk {
+                return Err(self.err(
+                    key,
+                    format!("{address} is the clerk's own address ([bot] address)"),
+                    "give the person's own address: the clerk would write to itself",
+                ));
+            }
+        }
+        let mut places: Vec<(&str, PathBuf, bool)> =
+            vec![("bot.database", lexical(database), false)];
+        if let Source::Maildir { path } = source {
+            places.push(("source.path", lexical(path), true));
+        }
+        if let Transport::File { path } = transport {
+            places.push(("transport.path", lexical(path), true));
+        }
+        if let Some(report) = report {
+            places.push(("report.out", lexical(report), true));
+        }
+        let inside = |a: &Path, b: &Path| a.starts_with(b) && a != b;
+        for (at, (key, path, is_folder)) in places.iter().enumerate() {
+            for (other_key, other, other_is_folder) in &places[..at] {
+                // (the key named, its place, how, the other key, its place)
+                let clash = if path == other {
+                    Some((key, path, "is the same place as", other_key, other))
+                } else if *other_is_folder && inside(path, other) {
+                    Some((key, path, "is inside", other_key, other))
+                } else if *is_folder && inside(other, path) {
+                    Some((other_key, other, "is inside", key, path))
+                } else {
+                    None
+                };
+                if let Some((key, path, how, other_key, other)) = clash {
+                    return Err(self.err(
+                        key,
+                        format!(
+                            "{} {how} {other_key} ({})",
+                            path.display(),
+                            other.display()
+                        ),
+                        "give each of the database, the Maildir, the outbox and the report a place of its own",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn tournament(&self, raw: &RawConfig) -> Result<Tournament, ConfigError> {
         let t = &raw.tournament;
         if !is_tag(&t.id) {
@@ -466,6 +531,20 @@ impl Config {
                 "leave it out for 1 MB",
             ));
         }
+        let database = checker.resolve(&raw.bot.database);
+        let report_out = raw
+            .report
+            .out
+            .as_deref()
+            .filter(|out| !out.trim().is_empty())
+            .map(|out| checker.resolve(out));
+        checker.apart(
+            &addresses,
+            &source,
+            &transport,
+            &database,
+            report_out.as_deref(),
+        )?;
         Ok(Config {
             file: file.to_path_buf(),
             tournament_id: raw.tournament.id.clone(),
@@ -477,7 +556,7 @@ impl Config {
             date_order: tournament.date_order,
             rules,
             address: addresses.clerk,
-            database: checker.resolve(&raw.bot.database),
+            database,
             templates: checker.resolve(&raw.bot.templates),
             chief_arbiter: addresses.chief_arbiter,
             chief_secretary: addresses.chief_secretary,
@@ -488,14 +567,25 @@ impl Config {
             games,
             limits: raw.limits,
             security,
-            report_out: raw
-                .report
-                .out
-                .as_deref()
-                .filter(|out| !out.trim().is_empty())
-                .map(|out| checker.resolve(out)),
+            report_out,
         })
     }
+}
+
+/// `path` with its `.` and `..` taken out, as far as it goes (the places
+/// compared may not exist yet).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// A lower-cased address if `text` is one plain address (`local@domain`)
