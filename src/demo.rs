@@ -205,6 +205,7 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
                 });
             },
             &mut |_, _| {},
+            &std::sync::atomic::AtomicBool::new(false),
         )?;
         for line in lines {
             w(out, line)?;

@@ -31,6 +31,7 @@
 //! report.rs    PURE: the tournament report: a static site of HTML pages
 //! message.rs   PURE: the kinds of message, their headers and templates
 //! phrases.rs   PURE: the short phrases of templates/<lang>/phrases.toml
+//! printable.rs PURE: text from letters made safe to print (control characters)
 //! render.rs    the templates of templates/<lang>/ loaded and rendered
 //! config/      the TOML file: raw tables, checked table by table
 //!    |
@@ -59,6 +60,7 @@ pub mod mail;
 pub mod message;
 pub mod phrases;
 pub mod plot;
+pub mod printable;
 pub mod record;
 pub mod render;
 pub mod report;

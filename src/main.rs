@@ -20,6 +20,7 @@ use shtempel::mail::imap::{ImapSettings, ImapSource};
 use shtempel::mail::maildir::Maildir;
 use shtempel::mail::smtp::{SendmailSender, SmtpSender};
 use shtempel::mail::{Envelope, MailSource};
+use shtempel::printable::{printable, printable_json};
 use shtempel::record::Record;
 use shtempel::render::Templates;
 use shtempel::store::{DatabaseFile, Store};
@@ -415,13 +416,14 @@ fn retry(config: &Config, key: Option<&str>, all: bool) -> Result<u8, Failure> {
                 println!("retry: no letter is set aside");
             }
             for letter in &set_aside {
-                println!(
+                let line = format!(
                     "{}  arrived {}  ({})  {}",
                     letter.dedup_key,
                     letter.arrived.format("%Y-%m-%d %H:%M"),
                     letter.source_key,
                     letter.reason
                 );
+                println!("{}", printable(&line, false));
             }
             return Ok(0);
         }
@@ -542,7 +544,8 @@ fn transport(config: &Config) -> Result<Box<dyn shtempel::mail::Transport>, Fail
 
 fn print_event(out: &mut dyn Write, event: &Event, json: bool) {
     if json {
-        let _ = writeln!(out, "{}", serde_json::to_string(event).unwrap_or_default());
+        let line = serde_json::to_string(event).unwrap_or_default();
+        let _ = writeln!(out, "{}", printable_json(&line));
     } else {
         let game = event
             .game
@@ -554,7 +557,8 @@ fn print_event(out: &mut dyn Write, event: &Event, json: bool) {
             .as_deref()
             .map(|f| format!(" [{f}]"))
             .unwrap_or_default();
-        let _ = writeln!(out, "{:<14} {game}{}{from}", event.event, event.detail);
+        let line = format!("{game}{}{from}", event.detail);
+        let _ = writeln!(out, "{:<14} {}", event.event, printable(&line, false));
     }
 }
 
@@ -646,6 +650,10 @@ fn poll(config: &Config, clock: Clock, today_given: bool, json: bool) -> Result<
     } else {
         Box::new(std::io::BufWriter::new(stdout))
     };
+    // SIGTERM or SIGINT finish the letter at hand (a second one ends the
+    // process at once).
+    let stop = Arc::new(AtomicBool::new(false));
+    stop_on_signals(&stop)?;
     let summary = run::poll(
         config,
         &clerk,
@@ -657,6 +665,7 @@ fn poll(config: &Config, clock: Clock, today_given: bool, json: bool) -> Result<
             print_event(&mut out, &event, json)
         },
         &mut |done, total| progress.update("letters", done, total),
+        &stop,
     );
     let _ = out.flush();
     let summary = summary.map_err(run_error)?;
@@ -670,6 +679,14 @@ fn poll(config: &Config, clock: Clock, today_given: bool, json: bool) -> Result<
     }
     drop(out);
     let mut code = if summary.failures > 0 { 1 } else { 0 };
+    if summary.left > 0 {
+        eprintln!(
+            "shtempel: stopped by a signal: {} letter(s) done and kept, {} left in the source \
+             for the next run; the calendar waits for it too",
+            summary.letters, summary.left
+        );
+        code = 1;
+    }
     // Messages that failed before and wait for their next try fail this run
     // too, though none was tried now: cron must say so until they go.
     let (undelivered, last_error) = store
@@ -730,10 +747,12 @@ fn keep_report(
     store.set_report_mark(&mark).map_err(database)
 }
 
-/// Sets `stop` on SIGINT or SIGTERM.
+/// Sets `stop` on SIGINT or SIGTERM; a second one, with `stop` set, ends
+/// the process as the signal does by default (a run stuck on a server).
 fn stop_on_signals(stop: &Arc<AtomicBool>) -> Result<(), Failure> {
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(signal, Arc::clone(stop))
+        signal_hook::flag::register_conditional_default(signal, Arc::clone(stop))
+            .and_then(|_| signal_hook::flag::register(signal, Arc::clone(stop)))
             .map_err(|e| run_error(format!("signals: {e}")))?;
     }
     Ok(())
@@ -771,6 +790,7 @@ fn watch(config: &Config, interval: Duration, json: bool) -> Result<u8, Failure>
             transport.as_mut(),
             &mut |event| print_event(&mut std::io::stdout().lock(), &event, json),
             &mut |_, _| {},
+            &stop,
         );
         let waited = match pass {
             Ok(_) => source.wait_for_mail(interval, &stop).map_err(|e| e.message),
@@ -826,7 +846,9 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
     let plan = clerk
         .plan_prepared(&store, &envelope, &prepared)
         .map_err(run_error)?;
-    let mut out = std::io::stdout().lock();
+    // Written whole, then printed with the letter's control characters
+    // escaped.
+    let mut out = Vec::new();
     if let Some(letter) = &plan.letter {
         let _ = writeln!(out, "postmark: {}", letter.postmark);
         let _ = writeln!(
@@ -873,6 +895,10 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
             message.body
         );
     }
+    let text = String::from_utf8_lossy(&out);
+    let _ = std::io::stdout()
+        .lock()
+        .write_all(printable(&text, true).as_bytes());
     Ok(0)
 }
 
@@ -1014,9 +1040,7 @@ fn read_letter(file: &Path) -> Result<u8, Failure> {
         String::from_utf8_lossy(&bytes).into_owned()
     };
     let letter = shtempel::letter::read(&body);
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&letter).map_err(|e| run_error(e.to_string()))?
-    );
+    let json = serde_json::to_string_pretty(&letter).map_err(|e| run_error(e.to_string()))?;
+    println!("{}", printable_json(&json));
     Ok(0)
 }

@@ -39,6 +39,8 @@ pub struct Summary {
     /// The games whose record the pass changed (by a letter, a duty or a
     /// delivery): their report pages are rewritten.
     pub games_changed: std::collections::BTreeSet<String>,
+    /// Letters left in the source because the pass was stopped.
+    pub left: usize,
 }
 
 /// Holds the lock of one tournament's database while a run works; the kernel
@@ -456,6 +458,7 @@ pub fn poll(
     transport: &mut dyn Transport,
     events: &mut dyn FnMut(Event),
     progress: &mut dyn FnMut(usize, usize),
+    stop: &std::sync::atomic::AtomicBool,
 ) -> Result<Summary, String> {
     let mut summary = Summary::default();
     let mut finisher = Finisher {
@@ -498,6 +501,12 @@ pub fn poll(
             (receiver, std::collections::VecDeque::new())
         });
         for (index, envelope) in letters.iter().enumerate() {
+            // Stopped (SIGTERM): the letters done are committed and sent
+            // below, the rest wait in the source for the next run.
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                summary.left = total - index;
+                break;
+            }
             progress(index, total);
             // After a crash, each letter is counted as failed before it is read
             // (and forgiven once written): one that kills the process is set
@@ -586,7 +595,9 @@ pub fn poll(
             store.begin_batch().map_err(database)?;
         }
         batch.collect(store, &mut worker, clerk, &mut summary, events)?;
-        keep_calendar(config, clerk, store, &mut batch, &mut summary)?;
+        if summary.left == 0 {
+            keep_calendar(config, clerk, store, &mut batch, &mut summary)?;
+        }
         store.set_run_interrupted(false).map_err(database)?;
         batch.finish(store, &mut worker, clerk, &mut summary, events)?;
         batch.collect(store, &mut worker, clerk, &mut summary, events)?;

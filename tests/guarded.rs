@@ -733,3 +733,113 @@ fn point_14_a_day_before_the_start_or_the_record_is_refused() {
     t.poll("2026-11-03");
     t.poll("2026-11-04");
 }
+
+#[test]
+fn point_15_sigterm_finishes_the_letter_at_hand_says_what_is_left_and_exits_1() {
+    let mut t = Tournament::new();
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.letter(
+        BLACK,
+        "2026-11-04",
+        "Re: [T #1]",
+        "Game 1\n1... e5\nTime: 2/1\nDates: 2026-11-03 2026-11-03 2026-11-04\n",
+    );
+    t.letter(
+        WHITE,
+        "2026-11-05",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 3/1\n",
+    );
+    // Each letter takes four seconds (debug builds: src/fault.rs); the
+    // signal comes half a second after the run opened its database, during
+    // the first.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_shtempel"))
+        .arg("--config")
+        .arg(t.path().join("shtempel.toml"))
+        .args(["poll", "--today", "2026-11-05"])
+        .env("SHTEMPEL_STALL", "after-parse:4")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    for _ in 0..2000 {
+        if t.path().join("db.sqlite-wal").exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("stopped by a signal: 1 letter(s) done and kept, 2 left"),
+        "{stderr}"
+    );
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
+    // The letter done was answered and forwarded; the others wait.
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+    t.poll("2026-11-05");
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn point_16_escape_sequences_from_a_letter_never_reach_the_output_raw() {
+    let mut t = Tournament::new();
+    let nasty = "\u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m";
+    let path = t.letter(
+        "intruder@elsewhere.example",
+        "2026-11-03",
+        &format!("Game 1 {nasty}"),
+        &format!("Game 1\n1. e4 {nasty}\n"),
+    );
+    // A player's letter with the sequence in a word the reader names back.
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        &format!("Game 1\n1. e4 e{nasty}5\nTime: 2/0\n"),
+    );
+    let raw_in =
+        |text: &str| text.contains('\u{1b}') || text.contains('\u{9b}') || text.contains('\u{7}');
+    let check = t.run(&["check", path.to_str().unwrap()]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(
+        !raw_in(&check.stdout) && check.stdout.contains("\\u{1b}"),
+        "{}",
+        check.stdout
+    );
+    let out = t.run(&["poll", "--today", "2026-11-03"]);
+    assert!(
+        !raw_in(&out.stdout) && !raw_in(&out.stderr),
+        "{:?}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("\\u{1b}"), "{}", out.stdout);
+    t.letter(
+        BLACK,
+        "2026-11-03",
+        "Game 1",
+        &format!("Game 1\n1... e5 2. c{nasty}5\nTime: 2/0\n"),
+    );
+    let out = t.run(&["poll", "--today", "2026-11-03", "--json"]);
+    assert!(
+        !raw_in(&out.stdout) && !raw_in(&out.stderr),
+        "{:?}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("\\u001b"), "{}", out.stdout);
+}

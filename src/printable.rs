@@ -1,0 +1,70 @@
+//! Text from letters made safe to print: a letter's subject, address or
+//! line may hold escape sequences that would drive the terminal of whoever
+//! reads the log, or a line break that forges a log line (issue 20, point
+//! 16). Every control character (C0, DEL and C1) is written as `\u{…}`.
+
+use std::borrow::Cow;
+
+/// `text` with its control characters escaped, line breaks kept where
+/// `keep_lines` (a message body printed by `check`).
+pub fn printable(text: &str, keep_lines: bool) -> Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && !(keep_lines && c == '\n');
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// JSON made safe the same way: serde_json leaves DEL and the C1 controls
+/// (U+007F to U+009F) raw, and a terminal takes U+009B for an escape.
+pub fn printable_json(json: &str) -> Cow<'_, str> {
+    let raw = |c: char| ('\u{7f}'..='\u{9f}').contains(&c);
+    if !json.chars().any(raw) {
+        return Cow::Borrowed(json);
+    }
+    Cow::Owned(
+        json.chars()
+            .map(|c| {
+                if raw(c) {
+                    format!("\\u{:04x}", u32::from(c))
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_kept() {
+        let table = [
+            ("Game 1", false, "Game 1"),
+            ("\x1b[2Jcleared", false, "\\u{1b}[2Jcleared"),
+            ("one\nfake line", false, "one\\u{a}fake line"),
+            ("one\ntwo\r", true, "one\ntwo\\u{d}"),
+            ("\u{9b}31m Партия", false, "\\u{9b}31m Партия"),
+        ];
+        for (text, keep_lines, shown) in table {
+            assert_eq!(printable(text, keep_lines), shown, "{text:?}");
+        }
+        let json = serde_json::to_string("a\u{9b}b\x1b").unwrap();
+        let safe = printable_json(&json);
+        assert_eq!(safe, "\"a\\u009bb\\u001b\"");
+        assert_eq!(
+            serde_json::from_str::<String>(&safe).unwrap(),
+            "a\u{9b}b\x1b"
+        );
+    }
+}
