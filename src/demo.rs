@@ -193,19 +193,21 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
             &mut store,
             &mut source,
             &mut transport,
-            &mut |event: Event| {
-                let game = event
-                    .game
-                    .as_deref()
-                    .map(|g| format!("game {g}: "))
-                    .unwrap_or_default();
-                lines.push(match event.event {
-                    "sent" => format!("    -> sent {}", event.detail),
-                    other => format!("  {other}: {game}{}", event.detail),
-                });
+            run::Hooks {
+                events: &mut |event: Event| {
+                    let game = event
+                        .game
+                        .as_deref()
+                        .map(|g| format!("game {g}: "))
+                        .unwrap_or_default();
+                    lines.push(match event.event {
+                        "sent" => format!("    -> sent {}", event.detail),
+                        other => format!("  {other}: {game}{}", event.detail),
+                    });
+                },
+                progress: &mut |_, _| {},
+                stop: &std::sync::atomic::AtomicBool::new(false),
             },
-            &mut |_, _| {},
-            &std::sync::atomic::AtomicBool::new(false),
         )?;
         for line in lines {
             w(out, line)?;

@@ -660,12 +660,14 @@ fn poll(config: &Config, clock: Clock, today_given: bool, json: bool) -> Result<
         &mut store,
         source.as_mut(),
         transport.as_mut(),
-        &mut |event| {
-            progress.clear();
-            print_event(&mut out, &event, json)
+        run::Hooks {
+            events: &mut |event| {
+                progress.clear();
+                print_event(&mut out, &event, json)
+            },
+            progress: &mut |done, total| progress.update("letters", done, total),
+            stop: &stop,
         },
-        &mut |done, total| progress.update("letters", done, total),
-        &stop,
     );
     let _ = out.flush();
     let summary = summary.map_err(run_error)?;
@@ -788,9 +790,11 @@ fn watch(config: &Config, interval: Duration, json: bool) -> Result<u8, Failure>
             &mut store,
             source.as_mut(),
             transport.as_mut(),
-            &mut |event| print_event(&mut std::io::stdout().lock(), &event, json),
-            &mut |_, _| {},
-            &stop,
+            run::Hooks {
+                events: &mut |event| print_event(&mut std::io::stdout().lock(), &event, json),
+                progress: &mut |_, _| {},
+                stop: &stop,
+            },
         );
         let waited = match pass {
             Ok(_) => source.wait_for_mail(interval, &stop).map_err(|e| e.message),

@@ -43,6 +43,14 @@ pub struct Summary {
     pub left: usize,
 }
 
+/// Who hears of a pass: what it did, how far it is, and whether it is to
+/// stop (a signal: the letter at hand is finished, the rest left).
+pub struct Hooks<'h> {
+    pub events: &'h mut dyn FnMut(Event),
+    pub progress: &'h mut dyn FnMut(usize, usize),
+    pub stop: &'h std::sync::atomic::AtomicBool,
+}
+
 /// Holds the lock of one tournament's database while a run works; the kernel
 /// releases it when the process ends, however it ends.
 pub struct RunLock {
@@ -456,10 +464,13 @@ pub fn poll(
     store: &mut Store,
     source: &mut dyn MailSource,
     transport: &mut dyn Transport,
-    events: &mut dyn FnMut(Event),
-    progress: &mut dyn FnMut(usize, usize),
-    stop: &std::sync::atomic::AtomicBool,
+    hooks: Hooks<'_>,
 ) -> Result<Summary, String> {
+    let Hooks {
+        events,
+        progress,
+        stop,
+    } = hooks;
     let mut summary = Summary::default();
     let mut finisher = Finisher {
         source,
