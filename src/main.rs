@@ -243,7 +243,13 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             // The report shows the games as the database holds them: a day
             // before the clerk's last would show later results under it.
             if let Some(day) = today {
-                not_before_the_record(&store, "report", day, "show what happened after it")?;
+                not_before_the_record(
+                    &config,
+                    &store,
+                    "report",
+                    day,
+                    "show what happened after it",
+                )?;
             }
             let pages = write_report(&config, &store, clock, &out, None, &Progress::new(false))?;
             println!("report: {pages} files written to {}", out.display());
@@ -282,14 +288,13 @@ fn clock(config: &Config, now: chrono::DateTime<Utc>, today: Option<NaiveDate>) 
 /// `--today DAY` of a command that acts on the record (or shows it) must
 /// not be before the day the record goes on to (issue 20, point 14).
 fn not_before_the_record(
+    config: &Config,
     store: &Store,
     command: &str,
     day: NaiveDate,
     would: &str,
 ) -> Result<(), Failure> {
-    let last = store
-        .last_day()
-        .map_err(|e| run_error(format!("database: {e}")))?;
+    let last = store.last_day().map_err(|e| database_error(config, &e))?;
     match last {
         Some(last) if day < last => Err(usage(format!(
             "{command} --today {day}: the clerk's record goes on to {last}, and a {command} \
@@ -370,13 +375,30 @@ fn not_ours(config: &Config, file: &DatabaseFile) -> Failure {
     ))
 }
 
+/// A database error, with the file named, and for a database that cannot
+/// be written, what to look at (issue 20, point 17: a `-shm` left read-only
+/// by another user keeps every write failing).
+fn database_error(config: &Config, error: &dyn std::fmt::Display) -> Failure {
+    let path = config.database.display();
+    let error = error.to_string();
+    let hint = if error.contains("readonly") || error.contains("read-only") {
+        format!(
+            "; this user must be able to write {path}, {path}-wal and {path}-shm and their \
+             folder (a -shm left read-only by another user or run can be removed while no \
+             run is at work)"
+        )
+    } else {
+        String::new()
+    };
+    run_error(format!("database {path}: {error}{hint}"))
+}
+
 fn open_file(config: &Config) -> Result<Store, Failure> {
     if let Some(parent) = config.database.parent() {
         std::fs::create_dir_all(parent)
             .map_err(|e| run_error(format!("cannot create {}: {e}", parent.display())))?;
     }
-    Store::open(&config.database)
-        .map_err(|e| run_error(format!("database {}: {e}", config.database.display())))
+    Store::open(&config.database).map_err(|e| database_error(config, &e))
 }
 
 /// `shtempel init`: the database made on purpose, where none is.
@@ -408,7 +430,7 @@ fn retry(config: &Config, key: Option<&str>, all: bool) -> Result<u8, Failure> {
         ));
     };
     let mut store = open_store(config)?;
-    let database = |e: rusqlite::Error| run_error(format!("database: {e}"));
+    let database = |e: rusqlite::Error| database_error(config, &e);
     let set_aside = store.quarantined().map_err(database)?;
     let Some(key) = key.filter(|_| !all) else {
         if !all {
@@ -458,7 +480,7 @@ fn put_back(
             );
             store
                 .release(letter)
-                .map_err(|e| run_error(format!("database: {e}")))?;
+                .map_err(|e| database_error(config, &e))?;
             continue;
         }
         source
@@ -466,7 +488,7 @@ fn put_back(
             .map_err(|e| run_error(format!("retry: {}: {e}", letter.dedup_key)))?;
         store
             .release(letter)
-            .map_err(|e| run_error(format!("database: {e}")))?;
+            .map_err(|e| database_error(config, &e))?;
         println!(
             "retry: {} is back among the new letters; the next poll reads it again",
             letter.dedup_key
@@ -631,7 +653,7 @@ fn poll(config: &Config, clock: Clock, today_given: bool, json: bool) -> Result<
     let mut transport = transport(config)?;
     let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
     if today_given {
-        not_before_the_record(&store, "poll", clock.today, "count days backwards")?;
+        not_before_the_record(config, &store, "poll", clock.today, "count days backwards")?;
     }
     let clerk = Clerk {
         config,
@@ -670,7 +692,10 @@ fn poll(config: &Config, clock: Clock, today_given: bool, json: bool) -> Result<
         },
     );
     let _ = out.flush();
-    let summary = summary.map_err(run_error)?;
+    let summary = summary.map_err(|message| match message.strip_prefix("database: ") {
+        Some(error) => database_error(config, &error),
+        None => run_error(message),
+    })?;
     progress.clear();
     if !json && (summary.letters > 0 || summary.sent > 0 || summary.failures > 0) {
         let _ = writeln!(
@@ -693,7 +718,7 @@ fn poll(config: &Config, clock: Clock, today_given: bool, json: bool) -> Result<
     // too, though none was tried now: cron must say so until they go.
     let (undelivered, last_error) = store
         .undelivered()
-        .map_err(|e| run_error(format!("database: {e}")))?;
+        .map_err(|e| database_error(config, &e))?;
     if undelivered > 0 {
         eprintln!(
             "shtempel: {undelivered} message(s) not delivered yet (last error: {last_error}); \
@@ -735,7 +760,7 @@ fn keep_report(
     summary: &run::Summary,
     progress: &Progress,
 ) -> Result<(), Failure> {
-    let database = |e: rusqlite::Error| run_error(format!("database: {e}"));
+    let database = |e: rusqlite::Error| database_error(config, &e);
     let mark = report_mark(config, clock.today);
     let current = store.report_mark().map_err(database)?.as_deref() == Some(mark.as_str())
         && out.join("index.html").exists();
@@ -826,9 +851,9 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
         std::fs::read(file).map_err(|e| usage(format!("cannot read {}: {e}", file.display())))?;
     let templates = templates(config)?;
     let store = if config.database.exists() {
-        Store::open(&config.database).map_err(|e| run_error(format!("database: {e}")))?
+        Store::open(&config.database).map_err(|e| database_error(config, &e))?
     } else {
-        Store::in_memory().map_err(|e| run_error(format!("database: {e}")))?
+        Store::in_memory().map_err(|e| database_error(config, &e))?
     };
     let modified = std::fs::metadata(file)
         .and_then(|m| m.modified())

@@ -843,3 +843,66 @@ fn point_16_escape_sequences_from_a_letter_never_reach_the_output_raw() {
     );
     assert!(out.stdout.contains("\\u001b"), "{}", out.stdout);
 }
+
+#[test]
+fn point_17_a_database_that_cannot_be_written_is_named_with_what_to_look_at() {
+    let mut t = under_way();
+    // Its -shm cannot be opened (as root, whom file modes do not stop,
+    // a folder in its place does it).
+    let shm = t.path().join("db.sqlite-shm");
+    let _ = std::fs::remove_file(&shm);
+    std::fs::create_dir(&shm).unwrap();
+    t.letter(
+        BLACK,
+        "2026-11-04",
+        "Re: [T #1]",
+        "Game 1\n1... e5\nTime: 2/1\nDates: 2026-11-03 2026-11-03 2026-11-04\n",
+    );
+    let out = t.run(&["poll", "--today", "2026-11-04"]);
+    assert_ne!(out.code, 0, "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains(&format!("database {}", db(&t).display())),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("readonly") && out.stderr.contains("db.sqlite-shm"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    // Mended, the letter is read.
+    std::fs::remove_dir(&shm).unwrap();
+    t.poll("2026-11-04");
+    assert!(kinds(&t.new_mail()).contains(&pair("forward", WHITE)));
+}
+
+#[test]
+fn point_18_an_impossible_year_and_full_width_digits_are_named_unreadable() {
+    for (line, named) in [
+        ("Dates: 01.01.99999", "\"01.01.99999\" is not a date"),
+        ("Dates: 1 Nov 262143", "\"1 Nov 262143\" is not a date"),
+        ("Time: １２/３", "the time cannot be read"),
+    ] {
+        let mut t = under_way();
+        t.letter(
+            BLACK,
+            "2026-11-04",
+            "Re: [T #1]",
+            &format!("Game 1\n1... e5\n{line}\n"),
+        );
+        t.poll("2026-11-04");
+        let mail = t.new_mail();
+        let to_black: Vec<&Sent> = mail.iter().filter(|m| m.to == [BLACK]).collect();
+        assert!(
+            to_black.iter().any(|m| m.body.contains(named)),
+            "{line}: {:?}",
+            to_black.iter().map(|m| &m.body).collect::<Vec<_>>()
+        );
+        assert!(
+            !to_black.iter().any(|m| m.body.contains("impossible")),
+            "{line}: not called out of range"
+        );
+    }
+}

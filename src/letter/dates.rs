@@ -177,10 +177,26 @@ pub fn find_dates(text: &str, reading: DateReading) -> (Vec<Result<WrittenDate, 
             };
             (number("md"), Some(i64::from(month)), number("my"))
         };
+        // Inside the digits an impossible year took in (below).
+        if whole.start() < last {
+            continue;
+        }
         leftover.push_str(&text[last..whole.start()]);
-        last = whole.end();
-        let written = whole.as_str().trim();
-        let date = validate(day, month, year)
+        // Digits right after the date, or a run of five or more after one
+        // separator, are a year no calendar has (`01.01.99999`,
+        // `1 Nov 262143`): the whole is an impossible date, never a date
+        // without its year (issue 20, point 18).
+        let rest = &searched[whole.end()..];
+        let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
+        let overrun = match (digits(rest), rest.strip_prefix(['.', ' ', '/', '-'])) {
+            (0, Some(after)) if digits(after) >= 5 => 1 + digits(after),
+            (glued, _) => glued,
+        };
+        last = whole.end() + overrun;
+        let written = text[whole.start()..last].trim();
+        let date = (overrun == 0)
+            .then(|| validate(day, month, year))
+            .flatten()
             .ok_or_else(|| BadDate::Impossible(written.to_string()))
             .and_then(|date| {
                 if !slashed {

@@ -223,11 +223,13 @@ pattern!(
     TIME_LINE,
     r"(?i)^\s*(?:time used|total time|time|затраченное время|время на обдумывание|время)(?:\s*[:=–-]\s*(.*)|\s+([0-9].*))$"
 );
+// ASCII digits only: full-width ones (`１２/３`) are no number the clerk
+// reads, and are named unreadable, not out of range (issue 20, point 18).
 pattern!(
     FRACTION,
-    r"^\s*([+-]?\d+)\s*/\s*([+-]?\d+)\s*(?:дн\w*|days?|д\.)?\s*\.?\s*$"
+    r"^\s*([+-]?[0-9]+)\s*/\s*([+-]?[0-9]+)\s*(?:дн\w*|days?|д\.)?\s*\.?\s*$"
 );
-pattern!(BARE_FRACTION, r"^\s*\d{1,5}\s*/\s*\d{1,5}\s*$");
+pattern!(BARE_FRACTION, r"^\s*[0-9]{1,5}\s*/\s*[0-9]{1,5}\s*$");
 pattern!(
     PREVIOUS_LINE,
     r"(?i)^\s*(?:previous dates|dates of (?:the )?previous letter|даты предыдущего письма|предыдущие даты)\s*:?\s*(.*)$"
