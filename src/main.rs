@@ -652,9 +652,22 @@ fn poll(config: &Config, clock: Clock, today_given: bool, json: bool) -> Result<
     let mut source = source(config)?;
     let mut transport = transport(config)?;
     let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
-    if today_given {
-        not_before_the_record(config, &store, "poll", clock.today, "count days backwards")?;
+    if today_given
+        && let Some(last) = store
+            .last_run_day()
+            .map_err(|e| database_error(config, &e))?
+        && clock.today < last
+    {
+        return Err(usage(format!(
+            "poll --today {}: the clerk's record goes on to {last}, and a poll as of an \
+             earlier day would count days backwards; give a day on or after {last}, or leave \
+             --today out",
+            clock.today
+        )));
     }
+    store
+        .note_run_day(clock.today)
+        .map_err(|e| database_error(config, &e))?;
     let clerk = Clerk {
         config,
         templates: &templates,

@@ -288,6 +288,35 @@ impl Store {
         Ok(())
     }
 
+    /// The latest day a run acted on (`poll --today` is refused before it),
+    /// kept as runs go: [`Store::last_day`] scans every letter, which an idle
+    /// poll cannot pay. A database of an older clerk has none until its first
+    /// run: it falls back to that scan.
+    pub fn last_run_day(&self) -> Result<Option<NaiveDate>> {
+        let kept: Option<String> = self
+            .conn
+            .query_row("SELECT value FROM run_state WHERE key = 'day'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        match kept.and_then(|day| day.parse().ok()) {
+            Some(day) => Ok(Some(day)),
+            None => self.last_day(),
+        }
+    }
+
+    /// Records that a run acts on `day` (a later day only: written once a
+    /// day, so an idle run writes nothing the rest of it).
+    pub fn note_run_day(&mut self, day: NaiveDate) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO run_state (key, value) VALUES ('day', ?1)
+                 ON CONFLICT (key) DO UPDATE SET value = ?1 WHERE value < ?1",
+            )?
+            .execute(params![day_text(day)])?;
+        Ok(())
+    }
+
     /// The last day the clerk acted on: the latest postmark of a letter, day
     /// of a message made, or duty done. `None` for a new database.
     pub fn last_day(&self) -> Result<Option<NaiveDate>> {
