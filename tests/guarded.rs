@@ -13,15 +13,30 @@ fn db(t: &Tournament) -> std::path::PathBuf {
 /// 1. e4 answered and forwarded: a tournament under way.
 fn under_way() -> Tournament {
     let mut t = Tournament::new();
+    white_opens(&mut t);
+    t.poll("2026-11-03");
+    assert_eq!(t.new_mail().len(), 2);
+    t
+}
+
+/// Black's answer to 1. e4, true to the day: 1... e5 on 4 November.
+fn black_answers(t: &mut Tournament) {
+    t.letter(
+        BLACK,
+        "2026-11-04",
+        "Re: [T #1]",
+        "Game 1\n1... e5\nTime: 2/1\nDates: 2026-11-03 2026-11-03 2026-11-04\n",
+    );
+}
+
+/// White's 1. e4, true to the day, on 3 November.
+fn white_opens(t: &mut Tournament) {
     t.letter(
         WHITE,
         "2026-11-03",
         "Game 1",
         "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.poll("2026-11-03");
-    assert_eq!(t.new_mail().len(), 2);
-    t
 }
 
 #[test]
@@ -84,12 +99,7 @@ fn point_1_a_new_tournament_gets_its_database_and_readers_make_none() {
     assert!(out.stdout.contains("White Player"), "{}", out.stdout);
     assert!(!db(&t).exists());
     // The first poll of a tournament where nothing was done makes it.
-    t.letter(
-        WHITE,
-        "2026-11-03",
-        "Game 1",
-        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
-    );
+    white_opens(&mut t);
     t.poll("2026-11-03");
     assert!(db(&t).exists());
     assert_eq!(t.new_mail().len(), 2);
@@ -256,6 +266,21 @@ fn point_3_a_squatted_message_id_does_not_hide_the_real_letter() {
     }
 }
 
+/// A poll under the config `text` stops at load: exit 2, the file, the key
+/// and `words` named.
+fn refused_at_load(text: &str, key: &str, words: &str) {
+    let t = Tournament::with_config(text);
+    let out = t.run(&["poll", "--today", "2026-11-03"]);
+    assert_eq!(out.code, 2, "{key}: {}{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("shtempel.toml")
+            && out.stderr.contains(key)
+            && out.stderr.contains(words),
+        "{key}: {}",
+        out.stderr
+    );
+}
+
 #[test]
 fn point_4_an_address_the_mail_library_refuses_is_refused_at_load_with_its_key() {
     let long = format!("{}@example.org", "p".repeat(300));
@@ -264,13 +289,10 @@ fn point_4_an_address_the_mail_library_refuses_is_refused_at_load_with_its_key()
             (WHITE, "players[0].email"),
             (ARBITER, "arbiters.chief_arbiter"),
         ] {
-            let t = Tournament::with_config(&config("", "").replace(address, bad));
-            let out = t.run(&["poll", "--today", "2026-11-03"]);
-            assert_eq!(out.code, 2, "{bad}: {}{}", out.stdout, out.stderr);
-            assert!(
-                out.stderr.contains(key) && out.stderr.contains("not an e-mail address"),
-                "{bad}: {}",
-                out.stderr
+            refused_at_load(
+                &config("", "").replace(address, bad),
+                key,
+                "not an e-mail address",
             );
         }
     }
@@ -318,12 +340,7 @@ fn point_5_a_broken_template_stops_the_start_with_its_file_and_line() {
     std::fs::create_dir_all(t.path().join("templates/en")).unwrap();
     let reworded = builtin.replacen("\n\n", "\n\nWell played in game {{ game.id }}.\n", 1);
     std::fs::write(t.path().join("templates/en/ack.txt"), reworded).unwrap();
-    t.letter(
-        WHITE,
-        "2026-11-03",
-        "Game 1",
-        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
-    );
+    white_opens(&mut t);
     t.poll("2026-11-03");
     let ack = t.new_mail().into_iter().find(|m| m.kind == "ack").unwrap();
     assert!(ack.body.contains("Well played in game 1."), "{}", ack.body);
@@ -402,12 +419,7 @@ fn point_6_an_unreadable_file_fails_alone_and_is_set_aside_and_a_name_not_utf8_i
     // A file that cannot be read (mode 000 stops only others than root:
     // this one fails for everybody, with EIO).
     std::os::unix::fs::symlink("/proc/self/mem", new.join("0000.unreadable")).unwrap();
-    t.letter(
-        WHITE,
-        "2026-11-03",
-        "Game 1",
-        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
-    );
+    white_opens(&mut t);
     // A letter under a name that is not UTF-8.
     let black = message(
         BLACK,
@@ -461,12 +473,7 @@ fn point_7_a_long_address_gets_a_short_file_name_and_its_messages_go() {
     );
     assert_eq!(long.len(), 251);
     let mut t = Tournament::with_config(&config("", "").replace(BLACK, &long));
-    t.letter(
-        WHITE,
-        "2026-11-03",
-        "Game 1",
-        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
-    );
+    white_opens(&mut t);
     t.poll("2026-11-03");
     let mail = t.new_mail();
     assert!(
@@ -487,12 +494,7 @@ fn point_8_messages_that_failed_and_wait_fail_every_run_until_they_go() {
     let start = text.find("[transport]").unwrap();
     let end = start + text[start..].find("\n\n").unwrap();
     let mut t = Tournament::with_config(&format!("{}{sendmail}{}", &text[..start], &text[end..]));
-    t.letter(
-        WHITE,
-        "2026-11-03",
-        "Game 1",
-        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
-    );
+    white_opens(&mut t);
     for run in 1..=2 {
         let out = t.run(&["poll", "--today", "2026-11-03"]);
         assert_eq!(out.code, 1, "run {run}: {}{}", out.stdout, out.stderr);
@@ -628,12 +630,7 @@ fn point_12_a_poll_rewrites_only_the_report_pages_its_letters_changed() {
     t.poll("2026-11-03");
     assert_eq!(site_times(&t), first);
     // A move in game 1: its pages and the index, not game 2's.
-    t.letter(
-        WHITE,
-        "2026-11-03",
-        "Game 1",
-        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
-    );
+    white_opens(&mut t);
     t.poll("2026-11-03");
     let second = site_times(&t);
     let rewritten: Vec<&String> = second
@@ -699,15 +696,7 @@ fn point_13_places_and_addresses_that_overlap_are_refused_with_their_key() {
         ),
     ];
     for (text, key, words) in table {
-        let t = Tournament::with_config(&text);
-        let out = t.run(&["poll", "--today", "2026-11-03"]);
-        assert_eq!(out.code, 2, "{key}: {}", out.stdout);
-        assert!(
-            out.stderr.contains(key) && out.stderr.contains(words),
-            "{key}: {}",
-            out.stderr
-        );
-        assert!(out.stderr.contains("shtempel.toml"), "{}", out.stderr);
+        refused_at_load(&text, key, words);
     }
 }
 
@@ -737,18 +726,8 @@ fn point_14_a_day_before_the_start_or_the_record_is_refused() {
 #[test]
 fn point_15_sigterm_finishes_the_letter_at_hand_says_what_is_left_and_exits_1() {
     let mut t = Tournament::new();
-    t.letter(
-        WHITE,
-        "2026-11-03",
-        "Game 1",
-        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
-    );
-    t.letter(
-        BLACK,
-        "2026-11-04",
-        "Re: [T #1]",
-        "Game 1\n1... e5\nTime: 2/1\nDates: 2026-11-03 2026-11-03 2026-11-04\n",
-    );
+    white_opens(&mut t);
+    black_answers(&mut t);
     t.letter(
         WHITE,
         "2026-11-05",
@@ -852,12 +831,7 @@ fn point_17_a_database_that_cannot_be_written_is_named_with_what_to_look_at() {
     let shm = t.path().join("db.sqlite-shm");
     let _ = std::fs::remove_file(&shm);
     std::fs::create_dir(&shm).unwrap();
-    t.letter(
-        BLACK,
-        "2026-11-04",
-        "Re: [T #1]",
-        "Game 1\n1... e5\nTime: 2/1\nDates: 2026-11-03 2026-11-03 2026-11-04\n",
-    );
+    black_answers(&mut t);
     let out = t.run(&["poll", "--today", "2026-11-04"]);
     assert_ne!(out.code, 0, "{}", out.stdout);
     assert!(
