@@ -82,6 +82,37 @@ pub struct LetterContext<'m> {
     pub game_note: Option<GameNote>,
 }
 
+/// Whether the letter was seen before (and is not applied again); another
+/// letter under a Message-ID already stored (a squatter's, or the real one
+/// after him) is kept under a key of its own and read.
+fn seen_before(
+    store: &Store,
+    prepared: &Prepared,
+    stored: &mut StoredLetter,
+    plan: &mut Plan,
+) -> Result<bool, String> {
+    let key = &prepared.key;
+    match store
+        .letter_seen(key, &prepared.fingerprint)
+        .map_err(|e| e.to_string())?
+    {
+        Seen::Before => {
+            let detail = format!("{key} seen before: not applied again");
+            plan.event("duplicate", None, stored.sender.as_deref(), detail);
+            Ok(true)
+        }
+        Seen::Clash(own_key) => {
+            let detail = format!(
+                "{key} was stored for another letter (other sender or text): this one kept as {own_key}"
+            );
+            plan.event("message-id-clash", None, stored.sender.as_deref(), detail);
+            stored.dedup_key = own_key;
+            Ok(false)
+        }
+        Seen::New => Ok(false),
+    }
+}
+
 impl Clerk<'_> {
     pub(super) fn plan_letter(
         &self,
@@ -111,25 +142,8 @@ impl Clerk<'_> {
             raw: envelope.raw.clone(),
         };
         let mut plan = Plan::default();
-        match store
-            .letter_seen(&key, &prepared.fingerprint)
-            .map_err(|e| e.to_string())?
-        {
-            Seen::Before => {
-                let detail = format!("{key} seen before: not applied again");
-                plan.event("duplicate", None, stored.sender.as_deref(), detail);
-                return Ok(plan);
-            }
-            Seen::Clash(own_key) => {
-                // Another letter under a Message-ID already stored (a
-                // squatter's, or the real one after him): its own letter.
-                let detail = format!(
-                    "{key} was stored for another letter (other sender or text): this one kept as {own_key}"
-                );
-                plan.event("message-id-clash", None, stored.sender.as_deref(), detail);
-                stored.dedup_key = own_key;
-            }
-            Seen::New => {}
+        if seen_before(store, prepared, &mut stored, &mut plan)? {
+            return Ok(plan);
         }
         let Some(mail) = parsed else {
             stored.reason = "not readable as mail".into();
