@@ -1,24 +1,59 @@
 #!/usr/bin/env bash
-# One poll of 100 new letters over IMAP on loopback (50 games x 2 letters, sent by
-# SMTP to the private Postfix and read from the private Dovecot of
-# tests/mailstack.sh), then idle polls; wall time and peak memory from
-# /usr/bin/time -v. Prints figures; never fails on time.
+# One poll of 200 new letters (100 games x 2: 1. e4 and 1... e5) over IMAP and
+# SMTP on loopback, against the private Dovecot and Postfix of
+# tests/mailstack.sh; then idle polls. Beside it, in the same run, the floor:
+# Python's imaplib fetching the same letters in one UID FETCH and smtplib
+# sending as many messages over one connection. Then the same through a proxy
+# that adds DELAY_MS each way (default 25), as a server across the internet
+# would. Wall time and peak RSS from /usr/bin/time. Prints figures; never
+# fails on time.
 #
-#   bash benches/imap_poll.sh [games]
+#   bash benches/imap_poll.sh [games]        # default 100 games = 200 letters
+#   DELAY_MS=0 bash benches/imap_poll.sh     # loopback only
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GAMES=${1:-50}
+GAMES=${1:-100}
+DELAY_MS=${DELAY_MS:-25}
 ROOT=${MAILSTACK_ROOT:-/tmp/shtempel-mailstack}
-bash tests/mailstack.sh start
+bash tests/mailstack.sh start >/dev/null
 cargo build --release -q
-BIN=$PWD/target/release/shtempel
+BIN=${CLERK:-$PWD/target/release/shtempel}
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-rm -f "$ROOT"/mail/*/Maildir/new/* "$ROOT"/mail/*/Maildir/cur/*
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+export BENCH_PASSWORD=secret
 
-python3 - "$WORK" "$GAMES" <<'PY'
+# A proxy adding a delay each way: listen port, upstream port, delay (ms).
+proxy() {
+    python3 - "$@" <<'PY' &
+import asyncio, sys
+listen, upstream, delay = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]) / 1000
+async def pipe(reader, writer):
+    try:
+        while data := await reader.read(65536):
+            await asyncio.sleep(delay)
+            writer.write(data)
+            await writer.drain()
+    finally:
+        writer.close()
+async def serve(client_r, client_w):
+    server_r, server_w = await asyncio.open_connection("127.0.0.1", upstream)
+    await asyncio.gather(pipe(client_r, server_w), pipe(server_r, client_w), return_exceptions=True)
+async def main():
+    server = await asyncio.start_server(serve, "127.0.0.1", listen)
+    async with server:
+        await server.serve_forever()
+asyncio.run(main())
+PY
+}
+
+# One round: fresh mailboxes, database and letters; the floor, then the clerk.
+round() { # label imap_port smtp_port
+    local label=$1 imap=$2 smtp=$3 dir=$WORK/$1
+    mkdir -p "$dir"
+    rm -f "$ROOT"/mail/*/Maildir/new/* "$ROOT"/mail/*/Maildir/cur/*
+    python3 - "$dir" "$GAMES" "$imap" "$smtp" <<'PY'
 import smtplib, sys, datetime
-work, games = sys.argv[1], int(sys.argv[2])
+work, games, imap, smtp = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 today = datetime.datetime.now(datetime.timezone(datetime.timedelta(hours=3))).date()
 start = today - datetime.timedelta(days=2)
 cfg = [f'''[tournament]
@@ -34,17 +69,19 @@ database = "db.sqlite"
 [arbiters]
 chief_arbiter = "arbiter@test.local"
 chief_secretary = "secretary@test.local"
+[limits]
+max_replies_per_day = 100000
 [source]
 kind = "imap"
 host = "127.0.0.1"
-port = 1143
+port = {imap}
 tls = "none"
 username = "bot@test.local"
 password_env = "BENCH_PASSWORD"
 [transport]
 kind = "smtp"
 host = "127.0.0.1"
-port = 2525
+port = {smtp}
 tls = "none"
 ''']
 for g in range(games):
@@ -57,21 +94,56 @@ s = smtplib.SMTP("127.0.0.1", 2525)
 for g in range(games):
     for frm, body in [(f"white+g{g}@test.local", f"Game {g}\n1. e4\nTime: 2/0\nDates: {d}\n"),
                       (f"black+g{g}@test.local", f"Game {g}\n1... e5\nTime: 2/0\nDates: {d}, {d}, {d}\n")]:
-        msg = f"From: {frm}\r\nTo: bot@test.local\r\nSubject: Game {g}\r\nMessage-ID: <b{g}-{frm}>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + body.replace("\n", "\r\n")
+        msg = f"From: {frm}\r\nTo: bot@test.local\r\nSubject: Game {g}\r\nMessage-ID: <b{g}-{frm}-{work[-6:]}>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + body.replace("\n", "\r\n")
         s.sendmail(frm, ["bot@test.local"], msg.encode())
 s.quit()
 PY
-for _ in $(seq 200); do
-  [ "$(ls "$ROOT/mail/bot/Maildir/new" | wc -l)" -ge $((GAMES * 2)) ] && break
-  sleep 0.1
-done
-export BENCH_PASSWORD=secret
-measure() {
-  /usr/bin/time -v "$BIN" --config "$WORK/shtempel.toml" poll > "$WORK/out" 2> "$WORK/time" || true
-  local wall rss
-  wall=$(grep "Elapsed (wall clock)" "$WORK/time" | awk '{print $NF}')
-  rss=$(grep "Maximum resident set size" "$WORK/time" | awk '{print $NF}')
-  echo "$1: wall $wall, peak RSS ${rss} kB, $(tail -n 1 "$WORK/out")"
+    for _ in $(seq 300); do
+        [ "$(ls "$ROOT/mail/bot/Maildir/new" | wc -l)" -ge $((GAMES * 2)) ] && break
+        sleep 0.1
+    done
+    # The floor: one UID FETCH of every letter, then as many messages as the
+    # clerk sends (an ack and a forward a letter; its own count is printed
+    # beside) over one SMTP connection.
+    local floor
+    floor=$(python3 - "$imap" "$smtp" "$((GAMES * 4))" <<'PY'
+import imaplib, smtplib, sys, time
+imap, smtp, count = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+start = time.monotonic()
+m = imaplib.IMAP4("127.0.0.1", imap)
+m.login("bot@test.local", "secret")
+m.select("INBOX")
+_, data = m.uid("SEARCH", None, "ALL")
+uids = data[0].split()
+m.uid("FETCH", b",".join(uids), "(UID INTERNALDATE BODY.PEEK[])")
+m.logout()
+s = smtplib.SMTP("127.0.0.1", smtp)
+msg = b"From: bot@test.local\r\nTo: secretary@test.local\r\nSubject: floor\r\n\r\n" + b"x" * 1500 + b"\r\n"
+for _ in range(count):
+    s.sendmail("bot@test.local", ["secretary@test.local"], msg)
+s.quit()
+print(f"{time.monotonic() - start:.2f}")
+PY
+)
+    /usr/bin/time -f "%e %M" -o "$dir/time" "$BIN" --config "$dir/shtempel.toml" poll >"$dir/out" 2>&1 || true
+    local wall rss sent
+    read -r wall rss <"$dir/time"
+    sent=$(grep -c '^sent' "$dir/out" || true)
+    printf '%-22s %d letters: clerk %6.2f s (%d messages, peak RSS %d MB); floor (imaplib + smtplib, %d messages) %5.2f s; ratio %.1fx\n' \
+        "$label" $((GAMES * 2)) "$wall" "$sent" $((rss / 1024)) $((GAMES * 4)) "$floor" "$(echo "$wall / $floor" | bc -l)"
+    local idle=()
+    for _ in 1 2 3 4 5; do
+        /usr/bin/time -f "%e" -o "$dir/time" "$BIN" --config "$dir/shtempel.toml" poll >/dev/null 2>&1 || true
+        idle+=("$(cat "$dir/time")")
+    done
+    echo "$label idle polls: ${idle[*]} s"
 }
-measure "poll of $((GAMES * 2)) new letters over IMAP"
-for i in 1 2 3 4 5; do measure "idle poll $i"; done
+
+echo "clerk: $BIN"
+round loopback 1143 2525
+if [ "$DELAY_MS" != 0 ]; then
+    proxy 11143 1143 "$DELAY_MS"
+    proxy 12525 2525 "$DELAY_MS"
+    sleep 1
+    round "delay ${DELAY_MS} ms each way" 11143 12525
+fi

@@ -531,6 +531,7 @@ fn source(config: &Config) -> Result<Box<dyn MailSource>, Failure> {
                 mailbox: mailbox.clone(),
                 processed_mailbox: processed_mailbox.clone(),
                 timeout: NETWORK_TIMEOUT,
+                max_letter_bytes: config.limits.max_letter_bytes,
             };
             Ok(Box::new(
                 ImapSource::new(settings).map_err(|e| run_error(e.message))?,
@@ -875,6 +876,7 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
     let arrived = shtempel::mail::maildir::topmost_received(&raw).unwrap_or(modified);
     let envelope = Envelope {
         key: file.display().to_string(),
+        size: raw.len(),
         raw,
         arrived,
     };

@@ -593,6 +593,7 @@ pub fn poll(
             let envelope = crate::mail::Envelope {
                 key: key.clone(),
                 raw: Vec::new(),
+                size: 0,
                 arrived: clerk.clock.now,
             };
             failed_letter(store, clerk, &envelope, why, None, &mut batch, &mut summary)?;

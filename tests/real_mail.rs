@@ -584,3 +584,151 @@ fn watch_wakes_on_new_mail_and_stops_on_sigterm() {
         .unwrap();
     assert!(stdout.contains("watch: stopped"), "{stdout}");
 }
+
+/// A TCP proxy on loopback between the clerk and a server, counting the
+/// connections and the turns: each time the client speaks after the server
+/// did (or first), one request/response turn.
+struct TurnCounter {
+    port: u16,
+    turns: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    connections: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl TurnCounter {
+    fn to(upstream: u16) -> TurnCounter {
+        use std::io::{Read, Write};
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let turns = Arc::new(AtomicUsize::new(0));
+        let connections = Arc::new(AtomicUsize::new(0));
+        let (counted, opened) = (Arc::clone(&turns), Arc::clone(&connections));
+        std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                opened.fetch_add(1, Ordering::SeqCst);
+                let Ok(server) = std::net::TcpStream::connect(("127.0.0.1", upstream)) else {
+                    continue;
+                };
+                let _ = (client.set_nodelay(true), server.set_nodelay(true));
+                // Whether the client spoke last: its next words after the
+                // server's are a new turn.
+                let client_spoke = Arc::new(AtomicBool::new(false));
+                let pipe = |mut from: std::net::TcpStream,
+                            mut to: std::net::TcpStream,
+                            is_client: bool| {
+                    let (counted, client_spoke) = (Arc::clone(&counted), Arc::clone(&client_spoke));
+                    std::thread::spawn(move || {
+                        let mut buf = vec![0; 64 * 1024];
+                        while let Ok(n) = from.read(&mut buf) {
+                            if n == 0 {
+                                break;
+                            }
+                            if is_client && !client_spoke.swap(true, Ordering::SeqCst) {
+                                counted.fetch_add(1, Ordering::SeqCst);
+                            }
+                            if !is_client {
+                                client_spoke.store(false, Ordering::SeqCst);
+                            }
+                            if to.write_all(&buf[..n]).is_err() {
+                                break;
+                            }
+                        }
+                        let _ = to.shutdown(std::net::Shutdown::Write);
+                    });
+                };
+                pipe(
+                    client.try_clone().unwrap(),
+                    server.try_clone().unwrap(),
+                    true,
+                );
+                pipe(server, client, false);
+            }
+        });
+        TurnCounter {
+            port,
+            turns,
+            connections,
+        }
+    }
+
+    fn counts(&self) -> (usize, usize) {
+        use std::sync::atomic::Ordering;
+        (
+            self.turns.load(Ordering::SeqCst),
+            self.connections.load(Ordering::SeqCst),
+        )
+    }
+}
+
+/// One poll of `games` first moves through counting proxies: the IMAP
+/// turns and connections, the SMTP turns and connections, and the messages.
+fn poll_counted(games: usize) -> ((usize, usize), (usize, usize), usize) {
+    clear_mailboxes();
+    let imap = TurnCounter::to(1143);
+    let smtp = TurnCounter::to(2525);
+    let clerk = Clerk::new(2, "");
+    let path = clerk.dir.path().join("shtempel.toml");
+    let mut config = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("port = 1143", &format!("port = {}", imap.port))
+        .replace("port = 2525", &format!("port = {}", smtp.port));
+    for game in 2..=games {
+        config.push_str(&format!(
+            "\n[[players]]\nid = \"w{game}\"\nname = \"White {game}\"\nemail = \"white+g{game}@test.local\"\n\
+             \n[[players]]\nid = \"b{game}\"\nname = \"Black {game}\"\nemail = \"black+g{game}@test.local\"\n\
+             \n[[games]]\nid = \"{game}\"\nwhite = \"w{game}\"\nblack = \"b{game}\"\n"
+        ));
+    }
+    std::fs::write(&path, config).unwrap();
+    let day = ru_date(today());
+    for game in 1..=games {
+        let from = if game == 1 {
+            WHITE.to_string()
+        } else {
+            format!("white+g{game}@test.local")
+        };
+        let body = format!("Партия {game}\n1. e4\nВремя: 2/0\nДаты: {day}\n");
+        smtp_send(
+            &from,
+            &letter(
+                &from,
+                &format!("Партия {game}"),
+                &body,
+                &format!("rt{game}-{games}"),
+            ),
+        );
+    }
+    wait_for("bot", games);
+    let out = clerk.poll();
+    let messages = out.stdout.lines().filter(|l| l.starts_with("sent")).count();
+    (imap.counts(), smtp.counts(), messages)
+}
+
+#[test]
+fn round_trips_of_a_poll_do_not_grow_with_its_letters() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    let (imap_few, smtp_few, sent_few) = poll_counted(3);
+    let (imap_many, smtp_many, sent_many) = poll_counted(30);
+    eprintln!(
+        "IMAP turns/connections: 3 letters {imap_few:?}, 30 letters {imap_many:?}; \
+         SMTP: {sent_few} messages {smtp_few:?}, {sent_many} messages {smtp_many:?}"
+    );
+    assert_eq!(
+        (sent_few, sent_many),
+        (6, 60),
+        "an ack and a forward a letter"
+    );
+    // IMAP: the same turns for 30 letters as for 3 (one chunk, one batch
+    // marked done), one connection each.
+    assert_eq!(imap_many.1, 1);
+    assert!(imap_many.0 <= imap_few.0 + 1, "{imap_few:?} {imap_many:?}");
+    // SMTP: one connection a run; a message is three turns (MAIL and RCPT
+    // pipelined, DATA, the message), the session's greeting, EHLO and QUIT
+    // three more.
+    assert_eq!((smtp_few.1, smtp_many.1), (1, 1));
+    assert!(smtp_many.0 <= 3 * sent_many + 3, "{smtp_many:?}");
+}

@@ -441,7 +441,7 @@ impl Clerk<'_> {
         stored.disposition = Disposition::Refused;
         stored.reason = format!(
             "{} bytes, over the limit of {limit}: not read",
-            envelope.raw.len()
+            envelope.size
         );
         plan.event(
             "too-large",
@@ -459,7 +459,7 @@ impl Clerk<'_> {
         let reason = self.phrases().fill(
             "reason.too_large",
             &[
-                ("size", &(envelope.raw.len() / 1024)),
+                ("size", &(envelope.size / 1024)),
                 ("limit", &(limit / 1024)),
             ],
         );

@@ -77,7 +77,7 @@ pub struct Prepared {
 impl Prepared {
     pub fn new(config: &Config, envelope: &Envelope) -> Prepared {
         let raw = &envelope.raw;
-        let oversized = raw.len() > config.limits.max_letter_bytes;
+        let oversized = envelope.size.max(raw.len()) > config.limits.max_letter_bytes;
         // A letter of a few pages is parsed whole at once (parsing its
         // headers first cost a tenth of a run); a larger one for its
         // headers first, and whole only when it is to be read.

@@ -1,8 +1,13 @@
 //! The IMAP source (async-imap on a small tokio runtime, TLS by rustls with the
-//! ring provider). Letters are fetched with `UID INTERNALDATE BODY.PEEK[]`, one
-//! UID at a time, so that nothing is marked `\Seen` by reading; the postmark is
-//! the `INTERNALDATE`. Only after a letter's effects are committed is it marked
-//! done: moved to `processed_mailbox`, or flagged `$ShtempelDone` (and `\Seen`).
+//! ring provider). A poll asks the new letters' UIDs (`UID SEARCH`) and their
+//! sizes (one `UID FETCH … RFC822.SIZE` over the set), then fetches them with
+//! `UID INTERNALDATE BODY.PEEK[]` in chunks of at most 200 letters and 4 MB
+//! (one over `max_letter_bytes` for its headers only), so that nothing is
+//! marked `\Seen` by reading and the round trips grow by the chunk, not by
+//! the letter; the postmark is the `INTERNALDATE`. Only after a batch's
+//! effects are committed are its letters marked done, in one command over
+//! their set: moved to `processed_mailbox`, or flagged `$ShtempelDone` (and
+//! `\Seen`).
 //! Every network call has a timeout: a server that stops answering fails the run
 //! cleanly, and the next run carries on.
 
@@ -26,6 +31,71 @@ use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 
 use super::{Envelope, MailError, MailSource};
 use crate::config::{Server, Tls};
+
+/// At most this many bytes (by RFC822.SIZE) of letters in one FETCH.
+const CHUNK_BYTES: usize = 4 * 1024 * 1024;
+/// At most this many letters in one FETCH or STORE.
+const CHUNK_LETTERS: usize = 200;
+
+/// A set of UIDs as IMAP writes it: runs as ranges (`3:7,9,12:13`).
+fn uid_set(uids: &[u32]) -> String {
+    let mut set = String::new();
+    let mut at = 0;
+    while at < uids.len() {
+        let first = uids[at];
+        let mut last = first;
+        while at + 1 < uids.len() && uids[at + 1] == last + 1 {
+            at += 1;
+            last = uids[at];
+        }
+        if !set.is_empty() {
+            set.push(',');
+        }
+        if first == last {
+            set.push_str(&first.to_string());
+        } else {
+            set.push_str(&format!("{first}:{last}"));
+        }
+        at += 1;
+    }
+    set
+}
+
+/// `uids` in chunks of at most [`CHUNK_LETTERS`] and [`CHUNK_BYTES`] (a
+/// letter larger than that is a chunk of its own).
+fn chunks(uids: &[u32], size: impl Fn(&u32) -> usize) -> Vec<&[u32]> {
+    let mut chunks = Vec::new();
+    let (mut start, mut bytes) = (0, 0);
+    for (at, uid) in uids.iter().enumerate() {
+        let full = at > start && (at - start >= CHUNK_LETTERS || bytes + size(uid) > CHUNK_BYTES);
+        if full {
+            chunks.push(&uids[start..at]);
+            (start, bytes) = (at, 0);
+        }
+        bytes += size(uid);
+    }
+    if start < uids.len() {
+        chunks.push(&uids[start..]);
+    }
+    chunks
+}
+
+/// One `UID FETCH` over `uids`: what came, by UID.
+async fn fetch(
+    session: &mut Session<Stream>,
+    uids: &[u32],
+    items: &str,
+) -> Result<std::collections::HashMap<u32, async_imap::types::Fetch>, async_imap::error::Error> {
+    let mut stream = session.uid_fetch(uid_set(uids), items).await?;
+    let mut got = std::collections::HashMap::with_capacity(uids.len());
+    while let Some(item) = stream.next().await {
+        let item = item?;
+        if let Some(uid) = item.uid {
+            got.insert(uid, item);
+        }
+    }
+    Ok(got)
+}
 
 /// The keyword that marks a letter done when it is not moved.
 pub const DONE_KEYWORD: &str = "$ShtempelDone";
@@ -86,6 +156,8 @@ pub struct ImapSettings {
     pub processed_mailbox: Option<String>,
     /// The limit for each network call.
     pub timeout: Duration,
+    /// A letter larger than this is fetched for its headers only.
+    pub max_letter_bytes: usize,
 }
 
 pub struct ImapSource {
@@ -102,7 +174,7 @@ fn fail(message: String) -> MailError {
     }
 }
 
-fn tls_config() -> Arc<ClientConfig> {
+pub(super) fn tls_config() -> Arc<ClientConfig> {
     let roots = RootCertStore {
         roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
     };
@@ -307,6 +379,7 @@ impl MailSource for ImapSource {
         self.connect()?;
         let limit = self.settings.timeout;
         let where_ = self.where_();
+        let max_bytes = self.settings.max_letter_bytes;
         let query = if self.settings.processed_mailbox.is_some() {
             "ALL".to_string()
         } else {
@@ -334,43 +407,76 @@ impl MailSource for ImapSource {
                 .map_err(|e| fail(format!("IMAP {where_}: search failed: {e}")))?;
             let mut uids: Vec<u32> = uids.into_iter().collect();
             uids.sort_unstable();
+            if uids.is_empty() {
+                return Ok(Vec::new());
+            }
+            // The sizes first, in one command: the letters are then fetched
+            // in chunks of a few megabytes, and one over the size limit only
+            // for its headers.
+            let sizes =
+                tokio::time::timeout(limit, fetch(&mut session, &uids, "(UID RFC822.SIZE)"))
+                    .await
+                    .map_err(|_| timeout("asking the letters' sizes"))?
+                    .map_err(|e| fail(format!("IMAP {where_}: asking the sizes failed: {e}")))?;
+            let size = |uid: &u32| {
+                sizes
+                    .get(uid)
+                    .and_then(|f| f.size)
+                    .map_or(0, |s| s as usize)
+            };
+            let (whole, heads): (Vec<u32>, Vec<u32>) =
+                uids.iter().partition(|uid| size(uid) <= max_bytes);
+            let mut fetched = std::collections::HashMap::new();
+            for chunk in chunks(&whole, |uid| size(uid)) {
+                let got = tokio::time::timeout(
+                    limit,
+                    fetch(&mut session, chunk, "(UID INTERNALDATE BODY.PEEK[])"),
+                )
+                .await
+                .map_err(|_| timeout("fetching letters"))?
+                .map_err(|e| fail(format!("IMAP {where_}: fetching letters failed: {e}")))?;
+                for (uid, item) in got {
+                    if let Some(body) = item.body() {
+                        fetched.insert(uid, (body.to_vec(), item.internal_date()));
+                    }
+                }
+            }
+            for chunk in heads.chunks(CHUNK_LETTERS) {
+                let got = tokio::time::timeout(
+                    limit,
+                    fetch(&mut session, chunk, "(UID INTERNALDATE BODY.PEEK[HEADER])"),
+                )
+                .await
+                .map_err(|_| timeout("fetching headers"))?
+                .map_err(|e| fail(format!("IMAP {where_}: fetching headers failed: {e}")))?;
+                for (uid, item) in got {
+                    if let Some(head) = item.header() {
+                        fetched.insert(uid, (head.to_vec(), item.internal_date()));
+                    }
+                }
+            }
             let mut letters = Vec::with_capacity(uids.len());
             for uid in uids {
-                let fetched = tokio::time::timeout(limit, async {
-                    let mut stream = session
-                        .uid_fetch(uid.to_string(), "(UID INTERNALDATE BODY.PEEK[])")
-                        .await?;
-                    let mut found = None;
-                    while let Some(item) = stream.next().await {
-                        let item = item?;
-                        if item.uid == Some(uid)
-                            && let Some(body) = item.body()
-                        {
-                            found = Some((body.to_vec(), item.internal_date()));
-                        }
-                    }
-                    Ok::<_, async_imap::error::Error>(found)
-                })
-                .await
-                .map_err(|_| timeout("fetching a letter"))?
-                .map_err(|e| fail(format!("IMAP {where_}: fetching UID {uid} failed: {e}")))?;
-                if let Some((raw, internal)) = fetched {
-                    // INTERNALDATE is the postmark; a server that gives none
-                    // (none known) leaves the topmost Received: header.
-                    let arrived = internal
-                        .map(|date| date.with_timezone(&Utc))
-                        .or_else(|| super::maildir::topmost_received(&raw));
-                    let Some(arrived) = arrived else {
-                        return Err(fail(format!(
-                            "IMAP {where_}: UID {uid} has no INTERNALDATE"
-                        )));
-                    };
-                    letters.push(Envelope {
-                        key: format!("imap:{validity}:{uid}"),
-                        raw,
-                        arrived,
-                    });
-                }
+                // Gone meanwhile (another client expunged it): nothing to do.
+                let Some((raw, internal)) = fetched.remove(&uid) else {
+                    continue;
+                };
+                // INTERNALDATE is the postmark; a server that gives none
+                // (none known) leaves the topmost Received: header.
+                let arrived = internal
+                    .map(|date| date.with_timezone(&Utc))
+                    .or_else(|| super::maildir::topmost_received(&raw));
+                let Some(arrived) = arrived else {
+                    return Err(fail(format!(
+                        "IMAP {where_}: UID {uid} has no INTERNALDATE"
+                    )));
+                };
+                letters.push(Envelope {
+                    key: format!("imap:{validity}:{uid}"),
+                    size: size(&uid).max(raw.len()),
+                    raw,
+                    arrived,
+                });
             }
             Ok::<_, MailError>(letters)
         });
@@ -454,13 +560,42 @@ impl MailSource for ImapSource {
     }
 
     fn mark_done(&mut self, key: &str) -> Result<(), MailError> {
-        let uid = key.rsplit(':').next().unwrap_or("").to_string();
-        if uid.parse::<u32>().is_err() {
-            return Err(MailError {
-                message: format!("not an IMAP letter key: {key}"),
-                transient: false,
-            });
+        self.mark_all_done(&[key.to_string()])
+    }
+
+    /// One `UID MOVE` to `processed_mailbox` (or `UID STORE` of the done
+    /// keyword) over the batch's set, in chunks of [`CHUNK_LETTERS`].
+    fn mark_all_done(&mut self, keys: &[String]) -> Result<(), MailError> {
+        let mut uids = Vec::with_capacity(keys.len());
+        for key in keys {
+            match key
+                .rsplit(':')
+                .next()
+                .and_then(|uid| uid.parse::<u32>().ok())
+            {
+                Some(uid) => uids.push(uid),
+                None => {
+                    return Err(MailError {
+                        message: format!("not an IMAP letter key: {key}"),
+                        transient: false,
+                    });
+                }
+            }
         }
+        if uids.is_empty() {
+            return Ok(());
+        }
+        uids.sort_unstable();
+        for chunk in uids.chunks(CHUNK_LETTERS) {
+            self.mark_set_done(&uid_set(chunk))?;
+        }
+        Ok(())
+    }
+}
+
+impl ImapSource {
+    fn mark_set_done(&mut self, uid: &str) -> Result<(), MailError> {
+        let uid = uid.to_string();
         self.connect()?;
         let limit = self.settings.timeout;
         let where_ = self.where_();
@@ -502,5 +637,24 @@ impl MailSource for ImapSource {
 impl Drop for ImapSource {
     fn drop(&mut self) {
         self.close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uid_sets_are_written_as_runs_and_chunks_bounded_by_count_and_bytes() {
+        assert_eq!(uid_set(&[3]), "3");
+        assert_eq!(uid_set(&[3, 4, 5, 7, 9, 10]), "3:5,7,9:10");
+        let uids: Vec<u32> = (1..=450).collect();
+        let by_count: Vec<usize> = chunks(&uids, |_| 1).iter().map(|c| c.len()).collect();
+        assert_eq!(by_count, [200, 200, 50]);
+        // 1.5 MB letters: two fit in 4 MB, the third starts a chunk; a
+        // letter larger than a chunk is one of its own.
+        let sizes = |uid: &u32| if *uid == 4 { 9_000_000 } else { 1_500_000 };
+        let by_bytes: Vec<&[u32]> = chunks(&[1, 2, 3, 4, 5], sizes);
+        assert_eq!(by_bytes, [&[1, 2][..], &[3], &[4], &[5]]);
     }
 }

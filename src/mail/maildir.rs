@@ -91,7 +91,12 @@ fn read_letter(new: &Path, key: String, scratch: &mut Vec<u8>) -> Result<Option<
             .map(DateTime::<Utc>::from)
             .unwrap_or_default(),
     };
-    Ok(Some(Envelope { key, raw, arrived }))
+    Ok(Some(Envelope {
+        key,
+        size: raw.len(),
+        raw,
+        arrived,
+    }))
 }
 
 /// A name for a file of `new/` whose name is not UTF-8 (no key could name

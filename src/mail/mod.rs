@@ -22,7 +22,11 @@ use chrono::{DateTime, Utc};
 pub struct Envelope {
     /// Names the letter in its source, for marking it done.
     pub key: String,
+    /// The letter, or of one over the size limit its headers only (an IMAP
+    /// source does not download it whole).
     pub raw: Vec<u8>,
+    /// Its whole size in bytes, as the source knows it.
+    pub size: usize,
     /// When it reached our server: the postmark (rules.md 2.1).
     pub arrived: DateTime<Utc>,
 }
@@ -50,6 +54,12 @@ pub trait MailSource: Send {
     fn fetch_new(&mut self) -> Result<Vec<Envelope>, MailError>;
     /// Called after the letter's effects are committed: never before.
     fn mark_done(&mut self, key: &str) -> Result<(), MailError>;
+
+    /// Marks a batch's letters done, in as few round trips as the source
+    /// allows (one `UID STORE` or `UID MOVE` over their set for IMAP).
+    fn mark_all_done(&mut self, keys: &[String]) -> Result<(), MailError> {
+        keys.iter().try_for_each(|key| self.mark_done(key))
+    }
 
     /// Whether letters here are already marked done: a tournament under way,
     /// whose database must exist (a missing one is lost, not new).

@@ -79,13 +79,13 @@ impl Finisher<'_> {
 
     fn work(&mut self, job: Job, outcome: &mut Outcome) -> Result<(), String> {
         job.sync.sync().map_err(|e| format!("database: {e}"))?;
-        for key in &job.done {
+        for _ in &job.done {
             fault::point("after-commit");
             fault::point("before-mark-done");
-            self.source
-                .mark_done(key)
-                .map_err(|e| format!("source: {e}"))?;
         }
+        self.source
+            .mark_all_done(&job.done)
+            .map_err(|e| format!("source: {e}"))?;
         let mut queue = job.queue.into_iter().peekable();
         let mut stopped = false;
         let last_entry = (Vec::new(), Some(i64::MAX));
