@@ -6,8 +6,8 @@
 //!
 //! One connection a run (closed and opened again after 100 messages): one
 //! TLS handshake and one login, not one a message, which is how providers
-//! tell a clerk from a spammer. MAIL and RCPT go in one write where the
-//! server offers PIPELINING; a refusal is followed by RSET and the
+//! tell a clerk from a spammer. MAIL, RCPT and DATA go in one write where
+//! the server offers PIPELINING (two turns a message); a refusal is followed by RSET and the
 //! connection serves the next message; one the server drops (or ends with
 //! 421) is opened again, and the message tried once more only when it had
 //! not been given yet. The outbox decides what is sent, so nothing goes
@@ -119,6 +119,8 @@ impl Reply {
 enum Trouble {
     Refused(Reply),
     Broken(String),
+    /// Refused, and the connection left (it was inside DATA).
+    Abandoned(Reply),
 }
 
 impl Connection {
@@ -318,9 +320,11 @@ impl SmtpSender {
         let commands: Vec<String> = std::iter::once(mail + "\r\n")
             .chain(recipients.iter().map(|r| format!("RCPT TO:<{r}>\r\n")))
             .collect();
-        let refused = if connection.pipelining {
+        if connection.pipelining {
+            // MAIL, RCPT and DATA in one write (RFC 2920), their replies
+            // read in order: two turns a message.
             self.round_trips += 1;
-            connection.write(commands.concat().as_bytes())?;
+            connection.write((commands.concat() + "DATA\r\n").as_bytes())?;
             let mut refused = None;
             for _ in &commands {
                 match connection.expect(250) {
@@ -331,29 +335,38 @@ impl SmtpSender {
                     Err(broken) => return Err(broken),
                 }
             }
-            refused
-        } else {
-            let mut refused = None;
-            for command in &commands {
-                self.round_trips += 1;
-                connection.write(command.as_bytes())?;
-                if let Err(trouble) = connection.expect(250) {
-                    match trouble {
-                        Trouble::Refused(reply) => {
-                            refused = Some(reply);
-                            break;
-                        }
-                        broken => return Err(broken),
-                    }
+            let data_reply = connection.reply()?;
+            return match (refused, data_reply.code) {
+                (None, 354) => {
+                    self.round_trips += 1;
+                    connection.write(&data(raw))?;
+                    connection.expect(250)
                 }
-            }
-            refused
-        };
-        if let Some(reply) = refused {
+                // The server took DATA though a recipient was refused:
+                // the message must not go to the others, and DATA cannot
+                // be taken back but by leaving the connection.
+                (Some(reply), 354) => Err(Trouble::Abandoned(reply)),
+                (refused, _) => {
+                    self.round_trips += 1;
+                    connection.write(b"RSET\r\n")?;
+                    connection.expect(250)?;
+                    Err(Trouble::Refused(refused.unwrap_or(data_reply)))
+                }
+            };
+        }
+        for command in &commands {
             self.round_trips += 1;
-            connection.write(b"RSET\r\n")?;
-            connection.expect(250)?;
-            return Err(Trouble::Refused(reply));
+            connection.write(command.as_bytes())?;
+            match connection.expect(250) {
+                Ok(_) => {}
+                Err(Trouble::Refused(reply)) => {
+                    self.round_trips += 1;
+                    connection.write(b"RSET\r\n")?;
+                    connection.expect(250)?;
+                    return Err(Trouble::Refused(reply));
+                }
+                Err(broken) => return Err(broken),
+            }
         }
         self.round_trips += 2;
         connection.write(b"DATA\r\n")?;
@@ -386,7 +399,7 @@ impl Transport for SmtpSender {
                 None => match self.connect() {
                     Ok(connection) => connection,
                     Err(Trouble::Broken(why)) => return Err(self.error(why, true)),
-                    Err(Trouble::Refused(reply)) => {
+                    Err(Trouble::Refused(reply) | Trouble::Abandoned(reply)) => {
                         let permanent = (500..600).contains(&reply.code);
                         return Err(self.error(reply.line(), !permanent));
                     }
@@ -406,6 +419,11 @@ impl Transport for SmtpSender {
                 }
                 Err(Trouble::Refused(reply)) => {
                     self.connection = Some(connection);
+                    let permanent = (500..600).contains(&reply.code);
+                    return Err(self.error(reply.line(), !permanent));
+                }
+                Err(Trouble::Abandoned(reply)) => {
+                    self.sent_on_connection = 0;
                     let permanent = (500..600).contains(&reply.code);
                     return Err(self.error(reply.line(), !permanent));
                 }
