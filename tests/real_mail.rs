@@ -596,6 +596,12 @@ struct TurnCounter {
 
 impl TurnCounter {
     fn to(upstream: u16) -> TurnCounter {
+        TurnCounter::dropping(upstream, usize::MAX)
+    }
+
+    /// The same, closing the first connection when its client begins turn
+    /// `drop_at` (a server that hangs up in the middle of a run).
+    fn dropping(upstream: u16, drop_at: usize) -> TurnCounter {
         use std::io::{Read, Write};
         use std::sync::Arc;
         use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -614,10 +620,13 @@ impl TurnCounter {
                 // Whether the client spoke last: its next words after the
                 // server's are a new turn.
                 let client_spoke = Arc::new(AtomicBool::new(false));
+                let first = opened.load(Ordering::SeqCst) == 1;
+                let own_turns = Arc::new(AtomicUsize::new(0));
                 let pipe = |mut from: std::net::TcpStream,
                             mut to: std::net::TcpStream,
                             is_client: bool| {
                     let (counted, client_spoke) = (Arc::clone(&counted), Arc::clone(&client_spoke));
+                    let own_turns = Arc::clone(&own_turns);
                     std::thread::spawn(move || {
                         let mut buf = vec![0; 64 * 1024];
                         while let Ok(n) = from.read(&mut buf) {
@@ -626,6 +635,12 @@ impl TurnCounter {
                             }
                             if is_client && !client_spoke.swap(true, Ordering::SeqCst) {
                                 counted.fetch_add(1, Ordering::SeqCst);
+                                let turn = own_turns.fetch_add(1, Ordering::SeqCst) + 1;
+                                if first && turn == drop_at {
+                                    let _ = from.shutdown(std::net::Shutdown::Both);
+                                    let _ = to.shutdown(std::net::Shutdown::Both);
+                                    break;
+                                }
                             }
                             if !is_client {
                                 client_spoke.store(false, Ordering::SeqCst);
@@ -664,9 +679,13 @@ impl TurnCounter {
 /// One poll of `games` first moves through counting proxies: the IMAP
 /// turns and connections, the SMTP turns and connections, and the messages.
 fn poll_counted(games: usize) -> ((usize, usize), (usize, usize), usize) {
+    poll_through(games, TurnCounter::to(2525))
+}
+
+/// The same with the SMTP proxy given.
+fn poll_through(games: usize, smtp: TurnCounter) -> ((usize, usize), (usize, usize), usize) {
     clear_mailboxes();
     let imap = TurnCounter::to(1143);
-    let smtp = TurnCounter::to(2525);
     let clerk = Clerk::new(2, "");
     let path = clerk.dir.path().join("shtempel.toml");
     let mut config = std::fs::read_to_string(&path)
@@ -742,4 +761,40 @@ fn round_trips_of_a_poll_do_not_grow_with_its_letters() {
     // more (the greeting comes unasked).
     assert_eq!((smtp_few.1, smtp_many.1), (1, 1));
     assert!(smtp_many.0 <= 2 * sent_many + 2, "{smtp_many:?}");
+}
+
+#[test]
+fn more_letters_than_a_chunk_are_all_read_in_a_few_turns() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    // 205 letters: two fetches of letters (200 a chunk), a few batches
+    // marked done.
+    let (imap, smtp, sent) = poll_counted(205);
+    eprintln!("205 letters: IMAP {imap:?}, SMTP {smtp:?}, {sent} messages");
+    assert_eq!(sent, 410);
+    assert_eq!(imap.1, 1);
+    assert!(imap.0 <= 16, "{imap:?}");
+    assert_eq!(wait_for("black", 205).len(), 205, "every forward arrived");
+}
+
+#[test]
+fn an_smtp_server_that_hangs_up_mid_run_gets_the_rest_on_a_new_connection_once_each() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    // The server hangs up when the clerk begins its 8th turn (the 4th
+    // message's MAIL, RCPT and DATA: EHLO, then two turns a message), before
+    // it is given: it goes again on a new connection.
+    let (_, smtp, sent) = poll_through(6, TurnCounter::dropping(2525, 8));
+    eprintln!("hang-up: SMTP {smtp:?}, {sent} messages");
+    assert_eq!(sent, 12, "every message went");
+    assert_eq!(smtp.1, 2, "one connection again after the hang-up");
+    // Each partner got his forward once, each player his receipt once.
+    let black = wait_for("black", 6);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(mailbox("black").len(), 6, "{}", black.len());
+    assert_eq!(mailbox("white").len(), 6);
 }

@@ -62,6 +62,9 @@ pub struct SmtpSender {
     /// Round trips (a write and the replies it waits for) so far, for the
     /// round-trip test and the benchmark.
     pub round_trips: usize,
+    /// Whether the message in hand was given whole (its final dot written):
+    /// a connection lost after that may have delivered it.
+    given: bool,
 }
 
 /// A plain or TLS stream to the server.
@@ -218,6 +221,7 @@ impl SmtpSender {
             connection: None,
             sent_on_connection: 0,
             round_trips: 0,
+            given: false,
         })
     }
 
@@ -339,6 +343,7 @@ impl SmtpSender {
             return match (refused, data_reply.code) {
                 (None, 354) => {
                     self.round_trips += 1;
+                    self.given = true;
                     connection.write(&data(raw))?;
                     connection.expect(250)
                 }
@@ -371,6 +376,7 @@ impl SmtpSender {
         self.round_trips += 2;
         connection.write(b"DATA\r\n")?;
         connection.expect(354)?;
+        self.given = true;
         connection.write(&data(raw))?;
         connection.expect(250)
     }
@@ -405,6 +411,7 @@ impl Transport for SmtpSender {
                     }
                 },
             };
+            self.given = false;
             match self.transfer(&mut connection, recipients, raw) {
                 Ok(reply) => {
                     self.connection = Some(connection);
@@ -429,7 +436,7 @@ impl Transport for SmtpSender {
                 }
                 Err(Trouble::Broken(why)) => {
                     self.sent_on_connection = 0;
-                    if fresh || tries > 1 {
+                    if fresh || tries > 1 || self.given {
                         return Err(self.error(why, true));
                     }
                 }
