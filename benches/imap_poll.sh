@@ -19,7 +19,7 @@ bash tests/mailstack.sh start >/dev/null
 cargo build --release -q
 BIN=${CLERK:-$PWD/target/release/shtempel}
 WORK=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 export BENCH_PASSWORD=secret
 
 # A proxy adding a delay each way: listen port, upstream port, delay (ms).

@@ -104,6 +104,30 @@ pub struct Receipt {
 pub trait Transport: Send {
     fn send(&mut self, recipients: &[String], raw: &[u8]) -> Result<Receipt, MailError>;
 
+    /// How many messages [`Transport::send_many`] takes in one go to
+    /// advantage: 1 where each is sent alone (a crash then sends again at
+    /// most the message in flight).
+    fn window(&self) -> usize {
+        1
+    }
+
+    /// Sends messages in order, as many at a time as the transport can (an
+    /// SMTP server with PIPELINING and CHUNKING takes a window in one turn):
+    /// the outcome of each tried, in order; after a transient failure the
+    /// rest are not tried, and have none.
+    fn send_many(&mut self, messages: &[(&[String], &[u8])]) -> Vec<Result<Receipt, MailError>> {
+        let mut outcomes = Vec::with_capacity(messages.len());
+        for (recipients, raw) in messages {
+            let outcome = self.send(recipients, raw);
+            let stop = outcome.as_ref().is_err_and(|e| e.transient);
+            outcomes.push(outcome);
+            if stop {
+                break;
+            }
+        }
+        outcomes
+    }
+
     /// Whether messages were already sent through it (a file outbox that
     /// holds some): a tournament under way.
     fn has_sent(&self) -> bool {

@@ -89,25 +89,85 @@ impl Finisher<'_> {
         let mut queue = job.queue.into_iter().peekable();
         let mut stopped = false;
         let last_entry = (Vec::new(), Some(i64::MAX));
+        // Entries with their messages, sent a window at a time; the events
+        // come out in the order of before (each entry's, then its sends).
+        let mut window: Vec<(Vec<Event>, Vec<OutboxItem>)> = Vec::new();
+        let mut waiting = 0;
+        let when = (job.now, job.today);
         for (events, last) in job.entries.into_iter().chain([last_entry]) {
-            outcome.events.extend(events);
-            let Some(last) = last else { continue };
-            while !stopped && let Some(item) = queue.next_if(|item| item.id <= last) {
-                stopped = self.send(&item, job.now, job.today, outcome)?;
+            let mut items = Vec::new();
+            if let Some(last) = last {
+                while let Some(item) = queue.next_if(|item| item.id <= last) {
+                    items.push(item);
+                }
+            }
+            waiting += items.len();
+            window.push((events, items));
+            if waiting >= self.transport.window() {
+                stopped = self.send_window(&mut window, stopped, when, outcome)?;
+                waiting = 0;
             }
         }
+        self.send_window(&mut window, stopped, when, outcome)?;
         Ok(())
     }
 
-    /// Sends one message; says whether sending must stop.
-    fn send(
+    /// Sends a window's messages (none once sending stopped) and records
+    /// their outcomes; says whether sending must stop.
+    fn send_window(
+        &mut self,
+        window: &mut Vec<(Vec<Event>, Vec<OutboxItem>)>,
+        stopped: bool,
+        (now, today): (DateTime<Utc>, NaiveDate),
+        outcome: &mut Outcome,
+    ) -> Result<bool, String> {
+        let items: Vec<&OutboxItem> = window.iter().flat_map(|(_, items)| items).collect();
+        // Each message's event, by its place in the window; the sends are
+        // recorded (in the sent log) piece by piece as they are taken.
+        let mut said: Vec<Option<Event>> = Vec::with_capacity(items.len());
+        let mut stopped = stopped;
+        let piece = self.transport.window().max(1);
+        for chunk in items.chunks(piece) {
+            if stopped {
+                break;
+            }
+            let messages: Vec<(&[String], &[u8])> = chunk
+                .iter()
+                .map(|item| (item.recipients.as_slice(), item.raw.as_slice()))
+                .collect();
+            let results = self.transport.send_many(&messages);
+            // Not tried: after a transient failure.
+            let tried = results.len();
+            for (item, result) in chunk.iter().zip(results) {
+                let (stop, event) = self.record(item, result, now, today, outcome)?;
+                stopped |= stop;
+                said.push(Some(event));
+            }
+            if tried < chunk.len() {
+                stopped = true;
+            }
+        }
+        let mut said = said.into_iter();
+        for (events, items) in window.drain(..) {
+            outcome.events.extend(events);
+            outcome
+                .events
+                .extend(items.iter().filter_map(|_| said.next().flatten()));
+        }
+        Ok(stopped)
+    }
+
+    /// What became of one message, kept: whether sending must stop, and
+    /// the event that says it.
+    fn record(
         &mut self,
         item: &OutboxItem,
+        result: Result<crate::mail::Receipt, crate::mail::MailError>,
         now: DateTime<Utc>,
         today: NaiveDate,
         outcome: &mut Outcome,
-    ) -> Result<bool, String> {
-        match self.transport.send(&item.recipients, &item.raw) {
+    ) -> Result<(bool, Event), String> {
+        match result {
             Ok(receipt) => {
                 fault::point("after-send");
                 let sent = Sent::new(item, now, &receipt.line, today);
@@ -115,13 +175,13 @@ impl Finisher<'_> {
                     log.append(&sent).map_err(|e| format!("sent log: {e}"))?;
                 }
                 outcome.sent.push(sent);
-                outcome.events.push(Event {
+                let event = Event {
                     event: "sent",
                     game: item.game.clone(),
                     from: None,
                     detail: format!("{} to {}", item.kind, item.recipients.join(", ")),
-                });
-                Ok(false)
+                };
+                Ok((false, event))
             }
             Err(error) => {
                 let what = if error.transient {
@@ -129,7 +189,7 @@ impl Finisher<'_> {
                 } else {
                     "permanent failure, not retried"
                 };
-                outcome.events.push(Event {
+                let event = Event {
                     event: "send-failed",
                     game: item.game.clone(),
                     from: None,
@@ -139,11 +199,11 @@ impl Finisher<'_> {
                         item.recipients.join(", "),
                         error.message
                     ),
-                });
+                };
                 outcome
                     .failed
                     .push((item.id, error.message, !error.transient));
-                Ok(error.transient)
+                Ok((error.transient, event))
             }
         }
     }
