@@ -101,7 +101,8 @@ impl Store {
     /// crash of the process) and written into the database by
     /// [`Store::record_sent`] with the next batch. A commit per message cost
     /// more than the message; the log keeps "a crash sends again at most the
-    /// message in flight". A crash of the machine loses the unsynced log and
+    /// message in flight" (for an SMTP server that pipelines, the window of
+    /// up to 25 messages in flight, `Transport::window`). A crash of the machine loses the unsynced log and
     /// sends its messages again, with their Message-IDs. `None` for a
     /// database in memory.
     pub fn sent_log(&self) -> Option<SentLog> {
