@@ -322,6 +322,19 @@ impl SmtpSender {
         Ok(Wire::Tls(Box::new(rustls::StreamOwned::new(session, tcp))))
     }
 
+    /// The MAIL command of a message, with the options it needs and the
+    /// server offers.
+    fn mail_from(&self, connection: &Connection, recipients: &[String], raw: &[u8]) -> String {
+        let mut mail = format!("MAIL FROM:<{}>", self.from);
+        if !raw.is_ascii() && connection.eight_bit {
+            mail.push_str(" BODY=8BITMIME");
+        }
+        if recipients.iter().any(|r| !r.is_ascii()) && connection.utf8 {
+            mail.push_str(" SMTPUTF8");
+        }
+        mail + "\r\n"
+    }
+
     /// One message over `connection`: MAIL and RCPT (pipelined where
     /// offered), DATA, the message; a refusal is followed by RSET so that
     /// the connection serves the next message.
@@ -331,14 +344,7 @@ impl SmtpSender {
         recipients: &[String],
         raw: &[u8],
     ) -> Result<Reply, Trouble> {
-        let mut mail = format!("MAIL FROM:<{}>", self.from);
-        if !raw.is_ascii() && connection.eight_bit {
-            mail.push_str(" BODY=8BITMIME");
-        }
-        if recipients.iter().any(|r| !r.is_ascii()) && connection.utf8 {
-            mail.push_str(" SMTPUTF8");
-        }
-        let commands: Vec<String> = std::iter::once(mail + "\r\n")
+        let commands: Vec<String> = std::iter::once(self.mail_from(connection, recipients, raw))
             .chain(recipients.iter().map(|r| format!("RCPT TO:<{r}>\r\n")))
             .collect();
         if connection.pipelining {
@@ -420,15 +426,7 @@ impl SmtpSender {
     ) -> Vec<Result<Receipt, MailError>> {
         let mut bytes = Vec::new();
         for (recipients, raw) in messages {
-            let mut mail = format!("MAIL FROM:<{}>", self.from);
-            if !raw.is_ascii() && connection.eight_bit {
-                mail.push_str(" BODY=8BITMIME");
-            }
-            if recipients.iter().any(|r| !r.is_ascii()) && connection.utf8 {
-                mail.push_str(" SMTPUTF8");
-            }
-            bytes.extend_from_slice(mail.as_bytes());
-            bytes.extend_from_slice(b"\r\n");
+            bytes.extend_from_slice(self.mail_from(&connection, recipients, raw).as_bytes());
             for recipient in recipients.iter() {
                 bytes.extend_from_slice(format!("RCPT TO:<{recipient}>\r\n").as_bytes());
             }
