@@ -545,7 +545,10 @@ fn transport(config: &Config) -> Result<Box<dyn shtempel::mail::Transport>, Fail
         Transport::File { path } => Ok(Box::new(
             FileTransport::open(path).map_err(|e| run_error(e.message))?,
         )),
-        Transport::Smtp { server } => {
+        Transport::Smtp {
+            server,
+            max_per_connection,
+        } => {
             let password = if server.username.is_empty() {
                 None
             } else {
@@ -556,7 +559,8 @@ fn transport(config: &Config) -> Result<Box<dyn shtempel::mail::Transport>, Fail
                 )?)
             };
             let sender = SmtpSender::new(server, password, &config.address, NETWORK_TIMEOUT)
-                .map_err(|e| usage(e.message))?;
+                .map_err(|e| usage(e.message))?
+                .max_per_connection(*max_per_connection);
             Ok(Box::new(sender))
         }
         Transport::Sendmail { command } => {

@@ -679,11 +679,15 @@ impl TurnCounter {
 /// One poll of `games` first moves through counting proxies: the IMAP
 /// turns and connections, the SMTP turns and connections, and the messages.
 fn poll_counted(games: usize) -> ((usize, usize), (usize, usize), usize) {
-    poll_through(games, TurnCounter::to(2525))
+    poll_through(games, TurnCounter::to(2525), "")
 }
 
 /// The same with the SMTP proxy given.
-fn poll_through(games: usize, smtp: TurnCounter) -> ((usize, usize), (usize, usize), usize) {
+fn poll_through(
+    games: usize,
+    smtp: TurnCounter,
+    transport_extra: &str,
+) -> ((usize, usize), (usize, usize), usize) {
     clear_mailboxes();
     let imap = TurnCounter::to(1143);
     let clerk = Clerk::new(2, "");
@@ -691,7 +695,10 @@ fn poll_through(games: usize, smtp: TurnCounter) -> ((usize, usize), (usize, usi
     let mut config = std::fs::read_to_string(&path)
         .unwrap()
         .replace("port = 1143", &format!("port = {}", imap.port))
-        .replace("port = 2525", &format!("port = {}", smtp.port));
+        .replace(
+            "port = 2525",
+            &format!("port = {}\n{transport_extra}", smtp.port),
+        );
     for game in 2..=games {
         config.push_str(&format!(
             "\n[[players]]\nid = \"w{game}\"\nname = \"White {game}\"\nemail = \"white+g{game}@test.local\"\n\
@@ -792,7 +799,7 @@ fn an_smtp_server_that_hangs_up_mid_run_gets_the_rest_on_a_new_connection_once_e
     // message's MAIL, RCPT and DATA (EHLO, the first message in two turns;
     // the others then go pipelined), before it is given: it goes again on
     // a new connection, and the rest after it.
-    let (_, smtp, sent) = poll_through(6, TurnCounter::dropping(2525, 4));
+    let (_, smtp, sent) = poll_through(6, TurnCounter::dropping(2525, 4), "");
     eprintln!("hang-up: SMTP {smtp:?}, {sent} messages");
     assert_eq!(sent, 12, "every message went");
     assert_eq!(smtp.1, 2, "one connection again after the hang-up");
@@ -801,4 +808,16 @@ fn an_smtp_server_that_hangs_up_mid_run_gets_the_rest_on_a_new_connection_once_e
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(mailbox("black").len(), 6, "{}", black.len());
     assert_eq!(mailbox("white").len(), 6);
+}
+
+#[test]
+fn a_providers_limit_of_messages_a_connection_is_kept() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    let limit = "max_messages_per_connection = 10";
+    let (_, smtp, sent) = poll_through(30, TurnCounter::to(2525), limit);
+    assert_eq!(sent, 60);
+    assert_eq!(smtp.1, 6, "60 messages, 10 a connection: {smtp:?}");
 }

@@ -112,9 +112,18 @@ pub enum Source {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Transport {
-    File { path: PathBuf },
-    Smtp { server: Server },
-    Sendmail { command: String },
+    File {
+        path: PathBuf,
+    },
+    Smtp {
+        server: Server,
+        /// Messages over one connection before it is opened again (some
+        /// providers refuse more): `[transport] max_messages_per_connection`.
+        max_per_connection: usize,
+    },
+    Sendmail {
+        command: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -275,6 +275,17 @@ impl Checker<'_> {
                     },
                     587,
                 )?,
+                max_per_connection: match s.max_messages_per_connection {
+                    None => 100,
+                    Some(0) => {
+                        return Err(self.err(
+                            "transport.max_messages_per_connection",
+                            "0 would send nothing".into(),
+                            "leave it out for 100, or give the provider's limit",
+                        ));
+                    }
+                    Some(n) => n,
+                },
             }),
             "sendmail" => Ok(Transport::Sendmail {
                 command: s

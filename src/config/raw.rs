@@ -128,6 +128,7 @@ pub(super) struct RawTransport {
     pub username: Option<String>,
     pub password_env: Option<String>,
     pub command: Option<String>,
+    pub max_messages_per_connection: Option<usize>,
 }
 
 #[derive(Deserialize)]

@@ -240,6 +240,12 @@ impl SmtpSender {
         })
     }
 
+    /// At most `messages` over one connection (a provider's limit).
+    pub fn max_per_connection(mut self, messages: usize) -> SmtpSender {
+        self.max_per_connection = messages.max(1);
+        self
+    }
+
     fn error(&self, message: String, transient: bool) -> MailError {
         MailError {
             message: format!("SMTP {}: {message}", self.where_),
@@ -406,7 +412,7 @@ impl SmtpSender {
 }
 
 /// Messages over one connection before it is closed and opened again (some
-/// providers refuse more).
+/// providers refuse more), unless the config says otherwise.
 const MAX_MESSAGES_PER_CONNECTION: usize = 100;
 
 /// Messages written in one turn to a server with PIPELINING and CHUNKING:
