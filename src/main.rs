@@ -755,21 +755,7 @@ fn poll(config: &Config, clock: Clock, today_given: bool, json: bool) -> Result<
     Ok(code)
 }
 
-/// What the pages of the last report depend on besides the games: the day
-/// (days left), the config (names, games) and the program.
-fn report_mark(config: &Config, today: NaiveDate) -> String {
-    let config_changed = std::fs::metadata(&config.file)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |since| since.as_nanos());
-    format!("{today}|{config_changed}|{}", env!("CARGO_PKG_VERSION"))
-}
-
-/// `[report] out` after a poll: as it was when nothing changed (an idle
-/// poll loads no game for it), the changed games' pages and the index when
-/// games changed, and the whole site on a new day, a changed config, or
-/// when the last report failed or is gone (issue 20, point 12).
+/// `[report] out` after a poll (see `shtempel::site::keep`).
 fn keep_report(
     config: &Config,
     store: &mut Store,
@@ -778,18 +764,17 @@ fn keep_report(
     summary: &run::Summary,
     progress: &Progress,
 ) -> Result<(), Failure> {
-    let database = |e: rusqlite::Error| database_error(config, &e);
-    let mark = report_mark(config, clock.today);
-    let current = store.report_mark().map_err(database)?.as_deref() == Some(mark.as_str())
-        && out.join("index.html").exists();
-    if current && summary.games_changed.is_empty() {
-        return Ok(());
-    }
-    // Until it is written, no report is current: a failure rewrites it all.
-    store.set_report_mark("").map_err(database)?;
-    let only = current.then_some(&summary.games_changed);
-    write_report(config, store, clock, out, only, progress)?;
-    store.set_report_mark(&mark).map_err(database)
+    shtempel::site::keep(
+        config,
+        store,
+        clock.today,
+        out,
+        &summary.games_changed,
+        &mut |done, total| progress.update("report", done, total),
+    )
+    .map_err(|e| run_error(format!("report: {e}")))?;
+    progress.clear();
+    Ok(())
 }
 
 /// Sets `stop` on SIGINT or SIGTERM; a second one, with `stop` set, ends

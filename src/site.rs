@@ -71,3 +71,46 @@ fn write_page(out: &Path, page: &report::Page) -> std::io::Result<()> {
         .map(drop)
         .map_err(|error| error.error)
 }
+
+/// What the pages of the last report depend on besides the games: the day
+/// (days left), the config (names, games) and the program.
+fn mark(config: &Config, today: NaiveDate) -> String {
+    let config_changed = std::fs::metadata(&config.file)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |since| since.as_nanos());
+    format!("{today}|{config_changed}|{}", env!("CARGO_PKG_VERSION"))
+}
+
+/// `[report] out` after a poll: as it was when nothing changed (an idle
+/// poll loads no game for it), the changed games' pages and the index when
+/// games changed, and the whole site on a new day, a changed config, or
+/// when the last report failed or is gone (issue 20, point 12).
+pub fn keep(
+    config: &Config,
+    store: &mut Store,
+    today: NaiveDate,
+    out: &Path,
+    changed: &BTreeSet<String>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<(), String> {
+    let database = |e: rusqlite::Error| format!("database {}: {e}", config.database.display());
+    let mark = mark(config, today);
+    let current = store.report_mark().map_err(database)?.as_deref() == Some(mark.as_str())
+        && out.join("index.html").exists();
+    if current && changed.is_empty() {
+        return Ok(());
+    }
+    // Until it is written, no report is current: a failure rewrites it all.
+    store.set_report_mark("").map_err(database)?;
+    write(
+        config,
+        store,
+        today,
+        out,
+        current.then_some(changed),
+        progress,
+    )?;
+    store.set_report_mark(&mark).map_err(database)
+}
