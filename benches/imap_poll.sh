@@ -23,18 +23,32 @@ trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"'
 export BENCH_PASSWORD=secret
 
 # A proxy adding a delay each way: listen port, upstream port, delay (ms).
+# A delay line, as a long wire is: each chunk goes on `delay` after it came,
+# whatever came before it (a proxy that slept before each chunk would add
+# the delay once per chunk in a row, and a server writing its pipelined
+# replies apart would pay it several times a turn).
 proxy() {
     python3 - "$@" <<'PY' &
 import asyncio, sys
 listen, upstream, delay = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]) / 1000
 async def pipe(reader, writer):
-    try:
-        while data := await reader.read(65536):
-            await asyncio.sleep(delay)
+    loop = asyncio.get_running_loop()
+    line = asyncio.Queue()
+    async def deliver():
+        while (item := await line.get())[1]:
+            due, data = item
+            if (wait := due - loop.time()) > 0:
+                await asyncio.sleep(wait)
             writer.write(data)
             await writer.drain()
-    finally:
         writer.close()
+    delivering = asyncio.create_task(deliver())
+    try:
+        while data := await reader.read(65536):
+            line.put_nowait((loop.time() + delay, data))
+    finally:
+        line.put_nowait((0, b""))
+        await delivering
 async def serve(client_r, client_w):
     server_r, server_w = await asyncio.open_connection("127.0.0.1", upstream)
     await asyncio.gather(pipe(client_r, server_w), pipe(server_r, client_w), return_exceptions=True)
@@ -52,7 +66,7 @@ round() { # label imap_port smtp_port
     mkdir -p "$dir"
     rm -f "$ROOT"/mail/*/Maildir/new/* "$ROOT"/mail/*/Maildir/cur/*
     python3 - "$dir" "$GAMES" "$imap" "$smtp" <<'PY'
-import smtplib, sys, datetime
+import imaplib, sys, datetime
 work, games, imap, smtp = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 today = datetime.datetime.now(datetime.timezone(datetime.timedelta(hours=3))).date()
 start = today - datetime.timedelta(days=2)
@@ -90,13 +104,16 @@ for g in range(games):
     cfg.append(f'[[games]]\nid = "{g}"\nwhite = "w{g}"\nblack = "b{g}"\n')
 open(f"{work}/shtempel.toml", "w").write("\n".join(cfg))
 d = today.strftime("%d.%m.%Y")
-s = smtplib.SMTP("127.0.0.1", 2525)
+# By IMAP APPEND, in this order: by SMTP, Postfix delivers side by side and
+# a reply may land before the move it answers.
+m = imaplib.IMAP4("127.0.0.1", 1143)
+m.login("bot@test.local", "secret")
 for g in range(games):
     for frm, body in [(f"white+g{g}@test.local", f"Game {g}\n1. e4\nTime: 2/0\nDates: {d}\n"),
                       (f"black+g{g}@test.local", f"Game {g}\n1... e5\nTime: 2/0\nDates: {d}, {d}, {d}\n")]:
         msg = f"From: {frm}\r\nTo: bot@test.local\r\nSubject: Game {g}\r\nMessage-ID: <b{g}-{frm}-{work[-6:]}>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + body.replace("\n", "\r\n")
-        s.sendmail(frm, ["bot@test.local"], msg.encode())
-s.quit()
+        m.append("INBOX", None, None, msg.encode())
+m.logout()
 PY
     for _ in $(seq 300); do
         [ "$(ls "$ROOT/mail/bot/Maildir/new" | wc -l)" -ge $((GAMES * 2)) ] && break

@@ -319,6 +319,16 @@ fn batch_letters(written: usize, left: usize) -> usize {
 /// How many letters the reading thread hands over at once.
 const READ_AHEAD: usize = 32;
 
+/// A letter read and not yet written: held while its game waits for a
+/// delivery in flight.
+struct Held {
+    /// Its place in the run's letters.
+    index: usize,
+    prepared: Result<Prepared, String>,
+    /// The runs it was counted as crashed in (a careful run).
+    counted: Option<u32>,
+}
+
 /// A letter (or a game's duties) written in the open batch.
 struct Entry {
     /// The source key to mark done once the batch is committed.
@@ -334,8 +344,7 @@ struct Batch {
     entries: Vec<Entry>,
     /// Games with a move whose delivery (a forward) is waiting in this batch,
     /// and in the jobs out: the next letter in such a game must see the date
-    /// it is delivered, so the batch ends and the jobs are waited for before
-    /// it is planned.
+    /// it is delivered, so it is held until the jobs are waited for.
     delivering: HashSet<String>,
     /// The jobs out, oldest first.
     out: VecDeque<JobOut>,
@@ -451,7 +460,8 @@ impl Batch {
 /// in time is never overtaken by a silence check).
 ///
 /// Letters are planned one by one, each seeing the writes of those before
-/// it, and written in batches of up to [`BATCH_LETTERS`]: one durable commit, then
+/// it (a letter whose game waits for a delivery in flight is held for a
+/// later round, see the loop), and written in batches of up to [`BATCH_LETTERS`]: one durable commit, then
 /// the letters are marked done and the messages sent (and synced), on
 /// threads of their own while the next batches are planned; the sends are
 /// written into the database with a later batch. A run that finds the
@@ -511,49 +521,75 @@ pub fn poll(
             scope.spawn(move || read_ahead(config, letters, sender));
             (receiver, std::collections::VecDeque::new())
         });
-        for (index, envelope) in letters.iter().enumerate() {
+        // Letters are taken in their order, but one whose game waits for a
+        // delivery in flight (a forward not yet accepted: its day is the day
+        // the partner received the move) is held, with every later letter of
+        // that game, and the others go on. Once the fresh letters are all
+        // taken, the deliveries are waited for once and the held letters are
+        // taken as the next round: a run of both players' letters in many
+        // games waits twice for the mail server, not once a game.
+        let mut fresh = 0;
+        let mut round: VecDeque<Held> = VecDeque::new();
+        let mut held: Vec<Held> = Vec::new();
+        let mut held_games: HashSet<String> = HashSet::new();
+        // Letters of this run written or failed.
+        let mut taken: usize = 0;
+        loop {
             // Stopped (SIGTERM): the letters done are committed and sent
             // below, the rest wait in the source for the next run.
             if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                summary.left = total - index;
+                summary.left = total - fresh + round.len() + held.len();
                 break;
             }
-            progress(index, total);
-            // After a crash, each letter is counted as failed before it is read
-            // (and forgiven once written): one that kills the process is set
-            // aside after POISON_RUNS runs like one that fails.
-            let mut counted = None;
-            if careful {
-                let runs = count_as_crashed(store, clerk, envelope)?;
-                if runs > POISON_RUNS {
-                    let runs = Some(runs - 1);
-                    failed_letter(
-                        store,
-                        clerk,
-                        envelope,
-                        CRASHED,
-                        runs,
-                        &mut batch,
-                        &mut summary,
-                    )?;
-                    batch.finish(store, &mut worker, clerk, &mut summary, events)?;
-                    continue;
+            let item = if fresh < total {
+                let index = fresh;
+                fresh += 1;
+                progress(index, total);
+                let envelope = &letters[index];
+                // After a crash, each letter is counted as failed before it
+                // is read (and forgiven once written): one that kills the
+                // process is set aside after POISON_RUNS runs like one that
+                // fails.
+                let mut counted = None;
+                if careful {
+                    let runs = count_as_crashed(store, clerk, envelope)?;
+                    if runs > POISON_RUNS {
+                        let runs = Some(runs - 1);
+                        failed_letter(
+                            store,
+                            clerk,
+                            envelope,
+                            CRASHED,
+                            runs,
+                            &mut batch,
+                            &mut summary,
+                        )?;
+                        taken += 1;
+                        batch.finish(store, &mut worker, clerk, &mut summary, events)?;
+                        continue;
+                    }
+                    counted = Some(runs);
                 }
-                counted = Some(runs);
-            }
-            let prepared = next_prepared(&mut prepared_letters, config, envelope)?;
-            let mut planned = plan_guarded(clerk, store, envelope, &prepared);
-            if let Ok(plan) = &planned
-                && let Some(state) = &plan.game
-                && batch.delivers_to(state.id())
-            {
-                if batch.delivering.contains(state.id()) {
-                    batch.finish(store, &mut worker, clerk, &mut summary, events)?;
+                Held {
+                    index,
+                    prepared: next_prepared(&mut prepared_letters, config, envelope)?,
+                    counted,
                 }
+            } else if let Some(item) = round.pop_front() {
+                item
+            } else if !held.is_empty() {
+                // The deliveries the held letters wait for: committed, sent
+                // and written back.
+                batch.finish(store, &mut worker, clerk, &mut summary, events)?;
                 batch.collect(store, &mut worker, clerk, &mut summary, events)?;
-                planned = plan_guarded(clerk, store, envelope, &prepared);
-            }
-            let plan = match planned {
+                round = held.drain(..).collect();
+                held_games.clear();
+                continue;
+            } else {
+                break;
+            };
+            let envelope = &letters[item.index];
+            let plan = match plan_guarded(clerk, store, envelope, &item.prepared) {
                 Ok(plan) => plan,
                 Err(error) => {
                     failed_letter(
@@ -561,13 +597,21 @@ pub fn poll(
                         clerk,
                         envelope,
                         &error,
-                        counted,
+                        item.counted,
                         &mut batch,
                         &mut summary,
                     )?;
+                    taken += 1;
                     continue;
                 }
             };
+            if let Some(state) = &plan.game
+                && (held_games.contains(state.id()) || batch.delivers_to(state.id()))
+            {
+                held_games.insert(state.id().to_string());
+                held.push(item);
+                continue;
+            }
             fault::point("after-parse");
             let cause = plan
                 .letter
@@ -576,12 +620,13 @@ pub fn poll(
             let last = commit(store, config, clerk, &plan, &cause)?;
             store.forget_failure(&envelope.key).map_err(database)?;
             summary.letters += 1;
+            taken += 1;
             if let Some(state) = &plan.game {
                 summary.games_changed.insert(state.id().to_string());
             }
             batch.add(plan, last, Some(envelope.key.clone()));
             // Letters of this run written before this batch began.
-            let written = (index + 1).saturating_sub(batch.entries.len());
+            let written = taken.saturating_sub(batch.entries.len());
             if careful || batch.entries.len() >= batch_letters(written, total - written) {
                 batch.finish(store, &mut worker, clerk, &mut summary, events)?;
             }

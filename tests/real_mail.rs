@@ -152,6 +152,36 @@ fn letter(from: &str, subject: &str, body: &str, id: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// Letters put into the clerk's mailbox by IMAP APPEND, in this order (by
+/// SMTP, Postfix delivers them side by side and their order is a race: a
+/// reply may land before the move it answers).
+fn imap_append(letters: &[Vec<u8>]) {
+    use std::io::{BufRead, BufReader, Write};
+    let stream = std::net::TcpStream::connect(("127.0.0.1", 1143)).unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut writer = stream;
+    let mut line = String::new();
+    let mut until = |reader: &mut BufReader<std::net::TcpStream>, start: &str| loop {
+        line.clear();
+        assert_ne!(reader.read_line(&mut line).unwrap(), 0, "IMAP closed");
+        if line.starts_with(start) {
+            assert!(!line.contains(" NO ") && !line.contains(" BAD "), "{line}");
+            return;
+        }
+    };
+    until(&mut reader, "* OK");
+    writeln!(writer, "a LOGIN {BOT} secret\r").unwrap();
+    until(&mut reader, "a ");
+    for raw in letters {
+        write!(writer, "b APPEND INBOX {{{}}}\r\n", raw.len()).unwrap();
+        until(&mut reader, "+");
+        writer.write_all(raw).unwrap();
+        writer.write_all(b"\r\n").unwrap();
+        until(&mut reader, "b ");
+    }
+    writeln!(writer, "c LOGOUT\r").unwrap();
+}
+
 fn today() -> NaiveDate {
     #[allow(clippy::disallowed_methods)]
     chrono::Utc::now()
@@ -596,12 +626,14 @@ struct TurnCounter {
 
 impl TurnCounter {
     fn to(upstream: u16) -> TurnCounter {
-        TurnCounter::dropping(upstream, usize::MAX)
+        TurnCounter::dropping(upstream, usize::MAX, "")
     }
 
     /// The same, closing the first connection when its client begins turn
-    /// `drop_at` (a server that hangs up in the middle of a run).
-    fn dropping(upstream: u16, drop_at: usize) -> TurnCounter {
+    /// `drop_at`, that turn's words not passed on: a server that hangs up
+    /// in the middle of a run, with `farewell` (a 421 line) first unless it
+    /// is empty.
+    fn dropping(upstream: u16, drop_at: usize, farewell: &'static str) -> TurnCounter {
         use std::io::{Read, Write};
         use std::sync::Arc;
         use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -637,6 +669,7 @@ impl TurnCounter {
                                 counted.fetch_add(1, Ordering::SeqCst);
                                 let turn = own_turns.fetch_add(1, Ordering::SeqCst) + 1;
                                 if first && turn == drop_at {
+                                    let _ = from.write_all(farewell.as_bytes());
                                     let _ = from.shutdown(std::net::Shutdown::Both);
                                     let _ = to.shutdown(std::net::Shutdown::Both);
                                     break;
@@ -682,14 +715,59 @@ fn poll_counted(games: usize) -> ((usize, usize), (usize, usize), usize) {
     poll_through(games, TurnCounter::to(2525), "")
 }
 
+/// One poll of `games` first moves and their replies (White's `1. e4`,
+/// then Black's `1... e5` in each game, in that order in the mailbox):
+/// the IMAP and SMTP turns and connections, and the messages.
+fn poll_both_counted(games: usize) -> ((usize, usize), (usize, usize), usize) {
+    poll_letters(games, TurnCounter::to(2525), "", true)
+}
+
 /// The same with the SMTP proxy given.
 fn poll_through(
     games: usize,
     smtp: TurnCounter,
     transport_extra: &str,
 ) -> ((usize, usize), (usize, usize), usize) {
-    clear_mailboxes();
+    poll_letters(games, smtp, transport_extra, false)
+}
+
+/// White's first move in each of `games` games, and Black's reply after it
+/// if `replies`, polled at once through counting proxies.
+fn poll_letters(
+    games: usize,
+    smtp: TurnCounter,
+    transport_extra: &str,
+    replies: bool,
+) -> ((usize, usize), (usize, usize), usize) {
     let imap = TurnCounter::to(1143);
+    let clerk = letters_waiting(games, &imap, &smtp, transport_extra, replies);
+    let out = clerk.poll();
+    let messages = out.stdout.lines().filter(|l| l.starts_with("sent")).count();
+    let counts = (imap.counts(), smtp.counts(), messages);
+    // An idle poll after it: a handful of IMAP turns, no SMTP at all.
+    clerk.poll();
+    let idle_imap = imap.counts().0 - counts.0.0;
+    eprintln!("an idle poll: {idle_imap} IMAP turns");
+    assert!(idle_imap <= 6, "an idle poll took {idle_imap} IMAP turns");
+    assert_eq!(
+        smtp.counts(),
+        counts.1,
+        "an idle poll opens no SMTP connection"
+    );
+    counts
+}
+
+/// A clerk of `games` games reading IMAP and sending SMTP through the
+/// proxies given, and White's first move in each game waiting in its
+/// mailbox (with Black's reply after it if `replies`).
+fn letters_waiting(
+    games: usize,
+    imap: &TurnCounter,
+    smtp: &TurnCounter,
+    transport_extra: &str,
+    replies: bool,
+) -> Clerk {
+    clear_mailboxes();
     let clerk = Clerk::new(2, "");
     let path = clerk.dir.path().join("shtempel.toml");
     let mut config = std::fs::read_to_string(&path)
@@ -708,6 +786,7 @@ fn poll_through(
     }
     std::fs::write(&path, config).unwrap();
     let day = ru_date(today());
+    let mut letters = Vec::new();
     for game in 1..=games {
         let from = if game == 1 {
             WHITE.to_string()
@@ -715,31 +794,21 @@ fn poll_through(
             format!("white+g{game}@test.local")
         };
         let body = format!("Партия {game}\n1. e4\nВремя: 2/0\nДаты: {day}\n");
-        smtp_send(
-            &from,
-            &letter(
-                &from,
-                &format!("Партия {game}"),
-                &body,
-                &format!("rt{game}-{games}"),
-            ),
-        );
+        let id = format!("rt{game}-{games}");
+        letters.push(letter(&from, &format!("Партия {game}"), &body, &id));
+        if replies {
+            let from = if game == 1 {
+                BLACK.to_string()
+            } else {
+                format!("black+g{game}@test.local")
+            };
+            let body = format!("Партия {game}\n1... e5\nВремя: 2/0\nДаты: {day}, {day}, {day}\n");
+            let id = format!("rt{game}-{games}-reply");
+            letters.push(letter(&from, &format!("Партия {game}"), &body, &id));
+        }
     }
-    wait_for("bot", games);
-    let out = clerk.poll();
-    let messages = out.stdout.lines().filter(|l| l.starts_with("sent")).count();
-    let counts = (imap.counts(), smtp.counts(), messages);
-    // An idle poll after it: a handful of IMAP turns, no SMTP at all.
-    clerk.poll();
-    let idle_imap = imap.counts().0 - counts.0.0;
-    eprintln!("an idle poll: {idle_imap} IMAP turns");
-    assert!(idle_imap <= 6, "an idle poll took {idle_imap} IMAP turns");
-    assert_eq!(
-        smtp.counts(),
-        counts.1,
-        "an idle poll opens no SMTP connection"
-    );
-    counts
+    imap_append(&letters);
+    clerk
 }
 
 #[test]
@@ -774,6 +843,49 @@ fn round_trips_of_a_poll_do_not_grow_with_its_letters() {
 }
 
 #[test]
+fn both_players_letters_in_many_games_wait_for_the_mail_server_twice_not_once_a_game() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    // Black's reply is planned once White's forward was accepted (its day
+    // is the day Black received the move): the replies of all games are
+    // held together until the forwards are out, so 30 games take the turns
+    // of 3, give or take a window.
+    let (imap_few, smtp_few, sent_few) = poll_both_counted(3);
+    let (imap_many, smtp_many, sent_many) = poll_both_counted(30);
+    eprintln!(
+        "both players: IMAP 3 games {imap_few:?}, 30 games {imap_many:?}; \
+         SMTP {sent_few} messages {smtp_few:?}, {sent_many} messages {smtp_many:?}"
+    );
+    assert_eq!(
+        (sent_few, sent_many),
+        (12, 120),
+        "an ack and a forward a letter"
+    );
+    // One IMAP connection; SMTP, one a run up to max_messages_per_connection
+    // (100 by default), then one more.
+    assert_eq!(
+        (imap_few.1, imap_many.1, smtp_few.1, smtp_many.1),
+        (1, 1, 1, 2)
+    );
+    // IMAP: the letters in one chunk, marked done in two batches.
+    assert!(imap_many.0 <= imap_few.0 + 1, "{imap_few:?} {imap_many:?}");
+    // SMTP: two rounds, each in windows of up to 25 (three turns at most a
+    // window, a round's first message alone in two), EHLO and QUIT on each
+    // connection. Waiting once a game, it would be 2 turns a game at least.
+    let windows = (sent_many / 2).div_ceil(25);
+    assert!(
+        smtp_many.0 <= 2 * 2 + 2 * (2 + 3 * windows),
+        "{smtp_many:?}"
+    );
+    // Every reply was applied: White got Black's move in each game.
+    let white = wait_for("white", 2 * 30);
+    let forwards = white.iter().filter(|m| m.kind == "forward").count();
+    assert_eq!(forwards, 30, "every game's reply forwarded to White");
+}
+
+#[test]
 fn more_letters_than_a_chunk_are_all_read_in_a_few_turns() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     if !mailstack() {
@@ -790,24 +902,60 @@ fn more_letters_than_a_chunk_are_all_read_in_a_few_turns() {
 }
 
 #[test]
-fn an_smtp_server_that_hangs_up_mid_run_gets_the_rest_on_a_new_connection_once_each() {
+fn an_smtp_server_closing_with_421_mid_run_gets_the_rest_on_a_new_connection_once_each() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     if !mailstack() {
         return;
     }
-    // The server hangs up when the clerk begins its 4th turn: the second
-    // message's MAIL, RCPT and DATA (EHLO, the first message in two turns;
-    // the others then go pipelined), before it is given: it goes again on
-    // a new connection, and the rest after it.
-    let (_, smtp, sent) = poll_through(6, TurnCounter::dropping(2525, 4), "");
-    eprintln!("hang-up: SMTP {smtp:?}, {sent} messages");
-    assert_eq!(sent, 12, "every message went");
-    assert_eq!(smtp.1, 2, "one connection again after the hang-up");
+    // 60 messages: EHLO, then windows of 24, 24 and 12 in a turn each. The
+    // server says 421 and closes when the clerk begins the second window
+    // (3rd turn), which it never got: that window and the last go on a new
+    // connection in the same run.
+    let farewell = "421 4.7.0 mail.test.local Error: too many messages, closing\r\n";
+    let (_, smtp, sent) = poll_through(30, TurnCounter::dropping(2525, 3, farewell), "");
+    eprintln!("421: SMTP {smtp:?}, {sent} messages");
+    assert_eq!(sent, 60, "every message went");
+    assert_eq!(smtp.1, 2, "one connection again after the 421");
     // Each partner got his forward once, each player his receipt once.
-    let black = wait_for("black", 6);
+    wait_for("black", 30);
     std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(mailbox("black").len(), 6, "{}", black.len());
-    assert_eq!(mailbox("white").len(), 6);
+    assert_eq!(mailbox("black").len(), 30);
+    assert_eq!(mailbox("white").len(), 30);
+}
+
+#[test]
+fn a_connection_lost_in_a_window_leaves_its_messages_to_a_later_run_sent_once() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    // The connection is lost as the clerk writes the second window: whether
+    // the server took any of it cannot be known, so those messages are left
+    // to a later run (this one exits 1, saying so); the third window, never
+    // given, goes on a new connection. Here the server never got the second
+    // window: each message arrives once.
+    let imap = TurnCounter::to(1143);
+    let smtp = TurnCounter::dropping(2525, 3, "");
+    let clerk = letters_waiting(30, &imap, &smtp, "", false);
+    let first = clerk.run(&["poll"]);
+    let sent = |out: &Output| out.stdout.lines().filter(|l| l.starts_with("sent")).count();
+    assert_eq!(first.code, 1, "{}\n{}", first.stdout, first.stderr);
+    assert_eq!(sent(&first), 36, "windows 1 and 3:\n{}", first.stdout);
+    let unknown = first
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("send-failed"));
+    assert_eq!(unknown.count(), 24, "{}", first.stdout);
+    // The next run waits 5 minutes before a retry; a run tomorrow sends at once.
+    let tomorrow = (today() + chrono::Days::new(1)).to_string();
+    let second = clerk.run(&["poll", "--today", &tomorrow]);
+    assert_eq!(second.code, 0, "{}\n{}", second.stdout, second.stderr);
+    assert_eq!(sent(&second), 24, "{}", second.stdout);
+    assert_eq!(smtp.counts().1, 3, "a new connection a run after the loss");
+    wait_for("black", 30);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(mailbox("black").len(), 30);
+    assert_eq!(mailbox("white").len(), 30);
 }
 
 #[test]

@@ -106,8 +106,9 @@ pub trait Transport: Send {
 
     /// How many messages [`Transport::send_many`] takes in one go to
     /// advantage: 1 where each is sent alone (a crash then sends again at
-    /// most the message in flight).
-    fn window(&self) -> usize {
+    /// most the message in flight). Asked only with messages to send: an
+    /// SMTP sender connects to learn what the server offers.
+    fn window(&mut self) -> usize {
         1
     }
 

@@ -424,12 +424,14 @@ impl SmtpSender {
     /// A window of messages in one write (MAIL, RCPT, `BDAT n LAST` and the
     /// bytes, each after the other) and their replies read after: one turn
     /// for the window. Every message is given; a connection lost before its
-    /// reply leaves it unknown (transient, not tried again in the run).
+    /// reply leaves it unknown (transient, not tried again in the run). A
+    /// 421 (the server closing) refuses the message it answers and those
+    /// after it: their outcomes are left out, and the 421 returned.
     fn send_pipelined(
         &mut self,
         mut connection: Connection,
         messages: &[(&[String], &[u8])],
-    ) -> Vec<Result<Receipt, MailError>> {
+    ) -> (Vec<Result<Receipt, MailError>>, Option<Reply>) {
         let mut bytes = Vec::new();
         for (recipients, raw) in messages {
             bytes.extend_from_slice(self.mail_from(&connection, recipients, raw).as_bytes());
@@ -441,22 +443,28 @@ impl SmtpSender {
         }
         self.round_trips += 1;
         let mut outcomes = Vec::with_capacity(messages.len());
-        let mut broken = connection.write(&bytes).err();
+        let mut broken = connection.write(&bytes).err().map(|trouble| match trouble {
+            Trouble::Broken(why) => why,
+            Trouble::Refused(reply) | Trouble::Abandoned(reply) => reply.line(),
+        });
         for (recipients, _) in messages {
-            if let Some(Trouble::Broken(why) | Trouble::Refused(Reply { text: why, .. })) = &broken
-            {
+            if let Some(why) = &broken {
                 outcomes.push(Err(self.error(why.clone(), true)));
                 continue;
             }
             match self.replies_of_one(&mut connection, recipients.len()) {
                 Ok(outcome) => outcomes.push(outcome),
-                Err(trouble) => {
-                    let why = match &trouble {
-                        Trouble::Broken(why) => why.clone(),
-                        Trouble::Refused(reply) | Trouble::Abandoned(reply) => reply.line(),
-                    };
-                    outcomes.push(Err(self.error(why, true)));
-                    broken = Some(trouble);
+                Err(Trouble::Refused(reply)) if reply.code == 421 => {
+                    self.sent_on_connection = 0;
+                    return (outcomes, Some(reply));
+                }
+                Err(Trouble::Broken(why) | Trouble::Refused(Reply { text: why, .. })) => {
+                    outcomes.push(Err(self.error(why.clone(), true)));
+                    broken = Some(why);
+                }
+                Err(Trouble::Abandoned(reply)) => {
+                    outcomes.push(Err(self.error(reply.line(), true)));
+                    broken = Some(reply.line());
                 }
             }
         }
@@ -466,7 +474,7 @@ impl SmtpSender {
         } else {
             self.sent_on_connection = 0;
         }
-        outcomes
+        (outcomes, None)
     }
 
     /// The replies to one pipelined message: MAIL's, each RCPT's, BDAT's.
@@ -513,7 +521,8 @@ impl SmtpSender {
 }
 
 impl Transport for SmtpSender {
-    fn window(&self) -> usize {
+    fn window(&mut self) -> usize {
+        self.open_for_window();
         match &self.connection {
             Some(connection) if connection.pipelining && connection.chunking => PIPELINED_WINDOW,
             _ => 1,
@@ -522,11 +531,15 @@ impl Transport for SmtpSender {
 
     /// A window over the connection held, where the server pipelines and
     /// takes BDAT, as much of it as the connection has room for (then the
-    /// next connection); else one by one.
+    /// next connection); else one by one. A server that closes with 421
+    /// in the middle of a window took none of the messages from the one
+    /// refused on: they go on a new connection (once: a new connection
+    /// refused at once stops the sending).
     fn send_many(&mut self, messages: &[(&[String], &[u8])]) -> Vec<Result<Receipt, MailError>> {
         let mut outcomes = Vec::with_capacity(messages.len());
         let mut rest = messages;
         while let Some(&(recipients, raw)) = rest.first() {
+            let fresh = self.open_for_window();
             let room = self
                 .max_per_connection
                 .saturating_sub(self.sent_on_connection);
@@ -534,21 +547,31 @@ impl Transport for SmtpSender {
             let valid = rest[..take]
                 .iter()
                 .all(|(recipients, _)| envelope(&self.from, recipients).is_ok());
-            let got = if take > 1
+            let pipelined = self
+                .connection
+                .as_ref()
+                .is_some_and(|c| c.pipelining && c.chunking);
+            let (got, closed) = if take > 1
                 && valid
-                && self.window() > 1
+                && pipelined
                 && let Some(connection) = self.connection.take()
             {
-                let got = self.send_pipelined(connection, &rest[..take]);
-                rest = &rest[take..];
-                got
+                self.send_pipelined(connection, &rest[..take])
             } else {
-                rest = &rest[1..];
-                vec![self.send(recipients, raw)]
+                (vec![self.send(recipients, raw)], None)
             };
+            rest = &rest[got.len()..];
             let stop = got.iter().any(|o| o.as_ref().is_err_and(|e| e.transient));
+            let progress = !got.is_empty();
             outcomes.extend(got);
             if stop {
+                break;
+            }
+            if let Some(reply) = closed
+                && fresh
+                && !progress
+            {
+                outcomes.push(Err(self.error(reply.line(), true)));
                 break;
             }
         }
@@ -614,6 +637,24 @@ impl Transport for SmtpSender {
 }
 
 impl SmtpSender {
+    /// The connection for the next messages: the one held while it has room
+    /// (else QUIT), or a new one, so that a window's first message need
+    /// not go alone to learn what the server offers. Whether it is new; a
+    /// connection that cannot be opened is left to [`Transport::send`],
+    /// which says why.
+    fn open_for_window(&mut self) -> bool {
+        if self.sent_on_connection >= self.max_per_connection {
+            self.close();
+        }
+        if self.connection.is_some() {
+            return false;
+        }
+        if let Ok(connection) = self.connect() {
+            self.connection = Some(connection);
+        }
+        true
+    }
+
     /// QUIT, and the connection given up.
     fn close(&mut self) {
         if let Some(mut connection) = self.connection.take()

@@ -101,9 +101,21 @@ impl Finisher<'_> {
                     items.push(item);
                 }
             }
+            // A window is sent before an entry that would overflow it: a
+            // message left over alone would cost a turn of its own. (The
+            // transport is asked only with messages to send: it may connect.)
+            let full = if items.is_empty() || stopped {
+                usize::MAX
+            } else {
+                self.transport.window()
+            };
+            if waiting > 0 && waiting + items.len() > full {
+                stopped = self.send_window(&mut window, stopped, when, outcome)?;
+                waiting = 0;
+            }
             waiting += items.len();
             window.push((events, items));
-            if waiting >= self.transport.window() {
+            if waiting >= full {
                 stopped = self.send_window(&mut window, stopped, when, outcome)?;
                 waiting = 0;
             }
@@ -126,7 +138,12 @@ impl Finisher<'_> {
         // recorded (in the sent log) piece by piece as they are taken.
         let mut said: Vec<Option<Event>> = Vec::with_capacity(items.len());
         let mut stopped = stopped;
-        let piece = self.transport.window().max(1);
+        // Not asked with nothing to send: it may connect.
+        let piece = if items.is_empty() || stopped {
+            1
+        } else {
+            self.transport.window().max(1)
+        };
         for chunk in items.chunks(piece) {
             if stopped {
                 break;
