@@ -18,7 +18,7 @@ use shtempel::game::Replays;
 use shtempel::mail::file::FileTransport;
 use shtempel::mail::imap::{ImapSettings, ImapSource};
 use shtempel::mail::maildir::Maildir;
-use shtempel::mail::smtp::{SendmailSender, SmtpSender};
+use shtempel::mail::smtp::{Pace, SendmailSender, SmtpSender};
 use shtempel::mail::{Envelope, MailSource};
 use shtempel::printable::{printable, printable_json};
 use shtempel::record::Record;
@@ -548,6 +548,7 @@ fn transport(config: &Config) -> Result<Box<dyn shtempel::mail::Transport>, Fail
         Transport::Smtp {
             server,
             max_per_connection,
+            max_per_minute,
         } => {
             let password = if server.username.is_empty() {
                 None
@@ -560,7 +561,17 @@ fn transport(config: &Config) -> Result<Box<dyn shtempel::mail::Transport>, Fail
             };
             let sender = SmtpSender::new(server, password, &config.address, NETWORK_TIMEOUT)
                 .map_err(|e| usage(e.message))?
-                .max_per_connection(*max_per_connection);
+                .max_per_connection(*max_per_connection)
+                .pace(max_per_minute.map(|limit| {
+                    // The steady clock of this run, read here (only main
+                    // reads the clock).
+                    let start = std::time::Instant::now();
+                    Pace::new(
+                        limit,
+                        Box::new(move || start.elapsed()),
+                        Box::new(std::thread::sleep),
+                    )
+                }));
             Ok(Box::new(sender))
         }
         Transport::Sendmail { command } => {

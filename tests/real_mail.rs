@@ -98,6 +98,14 @@ fn clear_mailboxes() {
     }
 }
 
+/// What a user's mailbox holds, to show when a count is wrong.
+fn subjects(user: &str) -> Vec<(String, String)> {
+    mailbox(user)
+        .into_iter()
+        .map(|m| (m.subject, m.message_id))
+        .collect()
+}
+
 /// The messages in a user's Maildir, oldest first.
 fn mailbox(user: &str) -> Vec<Sent> {
     let mut files: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
@@ -252,10 +260,16 @@ black = "black"
     }
 
     fn run(&self, args: &[&str]) -> Output {
+        self.run_with(args, &[])
+    }
+
+    /// A run with the environment variables given (a fault to inject).
+    fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
         let output = Command::new(env!("CARGO_BIN_EXE_shtempel"))
             .arg("--config")
             .arg(self.dir.path().join("shtempel.toml"))
             .args(args)
+            .envs(env.iter().copied())
             .env("SHTEMPEL_TEST_IMAP_PASSWORD", "secret")
             .output()
             .unwrap();
@@ -919,8 +933,8 @@ fn an_smtp_server_closing_with_421_mid_run_gets_the_rest_on_a_new_connection_onc
     // Each partner got his forward once, each player his receipt once.
     wait_for("black", 30);
     std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(mailbox("black").len(), 30);
-    assert_eq!(mailbox("white").len(), 30);
+    assert_eq!(mailbox("black").len(), 30, "{:?}", subjects("black"));
+    assert_eq!(mailbox("white").len(), 30, "{:?}", subjects("white"));
 }
 
 #[test]
@@ -954,8 +968,157 @@ fn a_connection_lost_in_a_window_leaves_its_messages_to_a_later_run_sent_once() 
     assert_eq!(smtp.counts().1, 3, "a new connection a run after the loss");
     wait_for("black", 30);
     std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(mailbox("black").len(), 30);
-    assert_eq!(mailbox("white").len(), 30);
+    assert_eq!(mailbox("black").len(), 30, "{:?}", subjects("black"));
+    assert_eq!(mailbox("white").len(), 30, "{:?}", subjects("white"));
+}
+
+#[test]
+fn a_crash_at_any_step_of_an_imap_poll_loses_nothing_and_doubles_at_most_a_window() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    // Every step of a letter's life, on its first and on a later passage
+    // (a later letter, job or window); the process is killed there (abort,
+    // as kill -9), then two clean runs finish what it left.
+    let points = [
+        "after-fetch",
+        "after-parse",
+        "after-outbox-insert",
+        "after-commit",
+        "before-mark-done",
+        "after-send",
+    ];
+    let day = ru_date(today());
+    let letters = [
+        (WHITE, "1. e4\nВремя: 2/0\nДаты: {day}"),
+        (BLACK, "1... e5\nВремя: 2/0\nДаты: {day}, {day}, {day}"),
+        (WHITE, "2. Nf3\nВремя: 2/0\nДаты: {day}, {day}, {day}"),
+    ];
+    let mut table = Vec::new();
+    for point in points {
+        let passages: &[usize] = if point == "after-fetch" {
+            &[1]
+        } else {
+            &[1, 2]
+        };
+        for &passage in passages {
+            clear_mailboxes();
+            let clerk = Clerk::new(2, "");
+            let raw: Vec<Vec<u8>> = letters
+                .iter()
+                .enumerate()
+                .map(|(n, (from, body))| {
+                    let body = format!("Партия 1\n{}\n", body.replace("{day}", &day));
+                    letter(
+                        from,
+                        "Партия 1",
+                        &body,
+                        &format!("crash{n}-{point}{passage}"),
+                    )
+                })
+                .collect();
+            imap_append(&raw);
+            let fault = format!("{point}:{passage}");
+            let crashed = clerk.run_with(&["poll"], &[("SHTEMPEL_FAULT", &fault)]);
+            assert_eq!(crashed.code, -1, "{fault}: killed\n{}", crashed.stdout);
+            for _ in 0..2 {
+                let out = clerk.run(&["poll"]);
+                eprintln!("{fault} {}", out.stdout);
+                assert_eq!(out.code, 0, "{fault}: {}\n{}", out.stdout, out.stderr);
+            }
+            let sans: Vec<String> = clerk.chart()["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["san"].as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(sans, ["e4", "e5", "Nf3"], "{fault}: each letter once");
+            // An idle poll after them reads nothing: every letter was marked done.
+            let idle = clerk.poll();
+            assert_eq!(idle.stdout.trim(), "", "{fault}: a letter left undone");
+            // Three messages each (two acks and a forward, or the reverse).
+            wait_for("white", 3);
+            wait_for("black", 3);
+            std::thread::sleep(Duration::from_millis(500));
+            let mail: Vec<Sent> = mailbox("white")
+                .into_iter()
+                .chain(mailbox("black"))
+                .collect();
+            let distinct: std::collections::BTreeSet<&str> =
+                mail.iter().map(|m| m.message_id.as_str()).collect();
+            assert_eq!(distinct.len(), 6, "{fault}: six messages");
+            let doubled = mail.len() - distinct.len();
+            // Taken by the server and not yet in the sent log: the window in
+            // flight (here a letter's two messages) may go again.
+            let allowed = if point == "after-send" { 2 } else { 0 };
+            assert!(doubled <= allowed, "{fault}: {doubled} sent twice");
+            table.push(format!(
+                "{fault:<22} then 3 moves, 6 messages, {doubled} twice"
+            ));
+        }
+    }
+    eprintln!("{}", table.join("\n"));
+}
+
+#[test]
+fn a_providers_limit_of_messages_a_minute_is_kept_by_waiting() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    use shtempel::mail::Transport as _;
+    use std::sync::{Arc, Mutex};
+    clear_mailboxes();
+    let smtp = TurnCounter::to(2525);
+    let server = shtempel::config::Server {
+        host: "127.0.0.1".into(),
+        port: smtp.port,
+        tls: shtempel::config::Tls::None,
+        username: String::new(),
+        password_env: String::new(),
+    };
+    // A clock that moves only when the sender waits: the waits are all the
+    // pacing's.
+    let now = Arc::new(Mutex::new(Duration::ZERO));
+    let waits = Arc::new(Mutex::new(Vec::new()));
+    let (clock, advance, waited) = (Arc::clone(&now), Arc::clone(&now), Arc::clone(&waits));
+    let pace = shtempel::mail::smtp::Pace::new(
+        10,
+        Box::new(move || *clock.lock().unwrap()),
+        Box::new(move |wait| {
+            *advance.lock().unwrap() += wait;
+            waited.lock().unwrap().push(wait);
+        }),
+    );
+    let mut sender =
+        shtempel::mail::smtp::SmtpSender::new(&server, None, BOT, Duration::from_secs(10))
+            .unwrap()
+            .pace(Some(pace));
+    let recipients = vec![BLACK.to_string()];
+    let raw: Vec<Vec<u8>> = (0..25)
+        .map(|n| letter(BOT, &format!("paced {n}"), "x\n", &format!("paced{n}")))
+        .collect();
+    let mut sent = 0;
+    let mut windows = Vec::new();
+    while sent < raw.len() {
+        let window = sender.window();
+        let messages: Vec<(&[String], &[u8])> = raw[sent..(sent + window).min(raw.len())]
+            .iter()
+            .map(|r| (recipients.as_slice(), r.as_slice()))
+            .collect();
+        let outcomes = sender.send_many(&messages);
+        assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+        sent += outcomes.len();
+        windows.push(outcomes.len());
+    }
+    drop(sender);
+    // 10 at once, a minute's wait, 10, a minute's wait, the last 5: never
+    // more than 10 in a minute, and no wait more than needed.
+    assert_eq!(windows, [10, 10, 5]);
+    let minute = Duration::from_secs(60);
+    assert_eq!(*waits.lock().unwrap(), [minute, minute]);
+    assert_eq!(wait_for("black", 25).len(), 25);
 }
 
 #[test]

@@ -120,6 +120,9 @@ pub enum Transport {
         /// Messages over one connection before it is opened again (some
         /// providers refuse more): `[transport] max_messages_per_connection`.
         max_per_connection: usize,
+        /// Messages a minute at most (a provider's limit), if set:
+        /// `[transport] max_per_minute`.
+        max_per_minute: Option<usize>,
     },
     Sendmail {
         command: String,

@@ -286,6 +286,16 @@ impl Checker<'_> {
                     }
                     Some(n) => n,
                 },
+                max_per_minute: match s.max_per_minute {
+                    Some(0) => {
+                        return Err(self.err(
+                            "transport.max_per_minute",
+                            "0 would send nothing".into(),
+                            "leave it out for no limit, or give the provider's limit",
+                        ));
+                    }
+                    limit => limit,
+                },
             }),
             "sendmail" => Ok(Transport::Sendmail {
                 command: s

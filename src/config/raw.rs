@@ -129,6 +129,7 @@ pub(super) struct RawTransport {
     pub password_env: Option<String>,
     pub command: Option<String>,
     pub max_messages_per_connection: Option<usize>,
+    pub max_per_minute: Option<usize>,
 }
 
 #[derive(Deserialize)]

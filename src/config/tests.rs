@@ -157,3 +157,34 @@ fn errors_name_the_key_and_the_fix() {
     assert!(unknown.problem.contains("penalty_dayz"), "{unknown}");
     assert!(unknown.key.starts_with("line "), "{unknown}");
 }
+
+#[test]
+fn a_providers_limits_are_read_and_zero_is_refused() {
+    let smtp = |extra: &str| {
+        EXAMPLE.replacen(
+            "kind = \"file\"                  # or \"smtp\" or \"sendmail\"\npath = \"mail/outbox\"",
+            &format!("kind = \"smtp\"\nhost = \"smtp.example.org\"\n{extra}"),
+            1,
+        )
+    };
+    let limits = |text: &str| match parse(text).unwrap().transport {
+        Transport::Smtp {
+            max_per_connection,
+            max_per_minute,
+            ..
+        } => (max_per_connection, max_per_minute),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(limits(&smtp("")), (100, None));
+    assert_eq!(
+        limits(&smtp(
+            "max_messages_per_connection = 20\nmax_per_minute = 30"
+        )),
+        (20, Some(30))
+    );
+    for key in ["max_messages_per_connection", "max_per_minute"] {
+        let error = parse(&smtp(&format!("{key} = 0"))).unwrap_err();
+        assert_eq!(error.key, format!("transport.{key}"), "{error}");
+        assert!(error.problem.contains("send nothing"), "{error}");
+    }
+}

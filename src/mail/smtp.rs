@@ -67,6 +67,54 @@ pub struct SmtpSender {
     /// Whether the message in hand was given whole (its final dot written):
     /// a connection lost after that may have delivered it.
     given: bool,
+    /// A provider's limit of messages a minute, if one is set.
+    pace: Option<Pace>,
+}
+
+/// A provider's limit of messages a minute (`[transport] max_per_minute`),
+/// kept by waiting before a message or a window that would pass it. The
+/// clock and the wait are given (main's: only main reads the clock).
+pub struct Pace {
+    per_minute: usize,
+    /// Time on a steady clock since some start.
+    clock: Box<dyn Fn() -> Duration + Send>,
+    sleep: Box<dyn Fn(Duration) + Send>,
+    /// When the last `per_minute` messages were given, oldest first.
+    sent: std::collections::VecDeque<Duration>,
+}
+
+impl Pace {
+    pub fn new(
+        per_minute: usize,
+        clock: Box<dyn Fn() -> Duration + Send>,
+        sleep: Box<dyn Fn(Duration) + Send>,
+    ) -> Pace {
+        Pace {
+            per_minute: per_minute.max(1),
+            clock,
+            sleep,
+            sent: std::collections::VecDeque::new(),
+        }
+    }
+
+    /// Waits until `count` messages may go.
+    fn before(&mut self, count: usize) {
+        let sent: Vec<Duration> = self.sent.iter().copied().collect();
+        let wait =
+            crate::rules::sending::pacing_wait(&sent, (self.clock)(), count, self.per_minute);
+        if !wait.is_zero() {
+            (self.sleep)(wait);
+        }
+    }
+
+    /// `count` messages were given now.
+    fn after(&mut self, count: usize) {
+        let now = (self.clock)();
+        self.sent.extend(std::iter::repeat_n(now, count));
+        while self.sent.len() > self.per_minute {
+            self.sent.pop_front();
+        }
+    }
 }
 
 /// A plain or TLS stream to the server.
@@ -237,7 +285,14 @@ impl SmtpSender {
             sent_on_connection: 0,
             round_trips: 0,
             given: false,
+            pace: None,
         })
+    }
+
+    /// At most so many messages a minute (a provider's limit).
+    pub fn pace(mut self, pace: Option<Pace>) -> SmtpSender {
+        self.pace = pace;
+        self
     }
 
     /// At most `messages` over one connection (a provider's limit).
@@ -523,8 +578,14 @@ impl SmtpSender {
 impl Transport for SmtpSender {
     fn window(&mut self) -> usize {
         self.open_for_window();
+        let limit = self
+            .pace
+            .as_ref()
+            .map_or(usize::MAX, |pace| pace.per_minute);
         match &self.connection {
-            Some(connection) if connection.pipelining && connection.chunking => PIPELINED_WINDOW,
+            Some(connection) if connection.pipelining && connection.chunking => {
+                PIPELINED_WINDOW.min(limit)
+            }
             _ => 1,
         }
     }
@@ -543,7 +604,11 @@ impl Transport for SmtpSender {
             let room = self
                 .max_per_connection
                 .saturating_sub(self.sent_on_connection);
-            let take = rest.len().min(room);
+            let limit = self
+                .pace
+                .as_ref()
+                .map_or(usize::MAX, |pace| pace.per_minute);
+            let take = rest.len().min(room).min(limit);
             let valid = rest[..take]
                 .iter()
                 .all(|(recipients, _)| envelope(&self.from, recipients).is_ok());
@@ -556,7 +621,14 @@ impl Transport for SmtpSender {
                 && pipelined
                 && let Some(connection) = self.connection.take()
             {
-                self.send_pipelined(connection, &rest[..take])
+                if let Some(pace) = &mut self.pace {
+                    pace.before(take);
+                }
+                let sent = self.send_pipelined(connection, &rest[..take]);
+                if let Some(pace) = &mut self.pace {
+                    pace.after(take);
+                }
+                sent
             } else {
                 (vec![self.send(recipients, raw)], None)
             };
@@ -584,6 +656,20 @@ impl Transport for SmtpSender {
     /// try (it may then go twice, with its Message-ID).
     fn send(&mut self, recipients: &[String], raw: &[u8]) -> Result<Receipt, MailError> {
         envelope(&self.from, recipients)?;
+        if let Some(pace) = &mut self.pace {
+            pace.before(1);
+        }
+        let sent = self.send_paced(recipients, raw);
+        if let Some(pace) = &mut self.pace {
+            pace.after(1);
+        }
+        sent
+    }
+}
+
+impl SmtpSender {
+    /// [`Transport::send`] once its pace allows.
+    fn send_paced(&mut self, recipients: &[String], raw: &[u8]) -> Result<Receipt, MailError> {
         if self.sent_on_connection >= self.max_per_connection {
             self.close();
         }

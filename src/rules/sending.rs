@@ -22,9 +22,59 @@ pub fn retry_delay(attempts: u32) -> Duration {
     Duration::minutes(minutes.min(6 * 60))
 }
 
+/// How long to wait before sending `count` messages at `now` so that no
+/// minute holds more than `per_minute` of them (a provider's limit, `[transport]
+/// max_per_minute`), given when the messages before were sent (`sent`, oldest
+/// first, on the same clock as `now`). Zero when they may go at once; a
+/// window larger than the limit waits as if it were the limit.
+pub fn pacing_wait(
+    sent: &[std::time::Duration],
+    now: std::time::Duration,
+    count: usize,
+    per_minute: usize,
+) -> std::time::Duration {
+    let minute = std::time::Duration::from_secs(60);
+    let recent: Vec<_> = sent.iter().filter(|&&at| at + minute > now).collect();
+    let count = count.min(per_minute);
+    let over = (recent.len() + count).saturating_sub(per_minute);
+    match over.checked_sub(1).and_then(|last| recent.get(last)) {
+        // The `over` oldest of the last minute must leave it first.
+        Some(&&oldest) => (oldest + minute).saturating_sub(now),
+        None => std::time::Duration::ZERO,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pacing_keeps_at_most_the_limit_in_any_minute() {
+        let s = std::time::Duration::from_secs;
+        // (sent at, now, count, per minute) -> wait
+        let table = [
+            (vec![], 0, 5, 10, 0),
+            (vec![0, 1, 2], 3, 7, 10, 0),
+            (vec![0, 1, 2], 3, 8, 10, 57),
+            (vec![0, 1, 2], 3, 9, 10, 58),
+            (vec![0, 1, 2], 61, 10, 10, 1),
+            (vec![0, 1, 2], 62, 10, 10, 0),
+            (vec![0, 10, 20, 30], 40, 1, 4, 20),
+            // Older than a minute: not counted.
+            (vec![0, 10, 20, 30], 70, 2, 4, 0),
+            (vec![0, 10, 20, 30], 70, 3, 4, 10),
+            // A window over the limit waits for the limit's worth.
+            (vec![0], 5, 25, 10, 55),
+        ];
+        for (sent, now, count, limit, wait) in table {
+            let sent: Vec<_> = sent.into_iter().map(s).collect();
+            assert_eq!(
+                pacing_wait(&sent, s(now), count, limit),
+                s(wait),
+                "{sent:?} at {now}, {count} of {limit}"
+            );
+        }
+    }
 
     #[test]
     fn retries_wait_twice_as_long_each_time_up_to_six_hours() {
