@@ -5,7 +5,8 @@
 # Python's imaplib fetching the same letters in one UID FETCH and smtplib
 # sending as many messages over one connection. Then the same through a proxy
 # that adds DELAY_MS each way (default 25), as a server across the internet
-# would. Wall time and peak RSS from /usr/bin/time. Prints figures; never
+# would. Wall time and peak RSS from /usr/bin/time; then how soon `watch`
+# answers a letter that arrives while it waits in IDLE. Prints figures; never
 # fails on time.
 #
 #   bash benches/imap_poll.sh [games]        # default 100 games = 200 letters
@@ -156,8 +157,62 @@ PY
     echo "$label idle polls: ${idle[*]} s"
 }
 
+# watch: the time from a letter's arrival while the clerk waits in IDLE to
+# its forward in the partner's mailbox (Postfix's delivery included).
+watch_latency() { # dir
+    local dir=$1
+    "$BIN" --config "$dir/shtempel.toml" watch --interval 5 >"$dir/watch.out" 2>&1 &
+    local watcher=$!
+    sleep 2
+    python3 - "$ROOT/mail/black/Maildir/new" <<'PY'
+import imaplib, os, sys, time, datetime
+inbox = sys.argv[1]
+d = datetime.datetime.now(datetime.timezone(datetime.timedelta(hours=3))).date().strftime("%d.%m.%Y")
+took = []
+for g in range(3):
+    before = len(os.listdir(inbox))
+    msg = (f"From: white+g{g}@test.local\r\nTo: bot@test.local\r\nSubject: Game {g}\r\n"
+           f"Message-ID: <watch{g}-{time.time()}>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+           f"Game {g}\r\n2. Nf3\r\nTime: 2/0\r\nDates: {d}, {d}, {d}\r\n")
+    m = imaplib.IMAP4("127.0.0.1", 1143)
+    m.login("bot@test.local", "secret")
+    start = time.monotonic()
+    m.append("INBOX", None, None, msg.encode())
+    m.logout()
+    while len(os.listdir(inbox)) <= before and time.monotonic() - start < 30:
+        time.sleep(0.01)
+    took.append(time.monotonic() - start)
+    time.sleep(1)
+print("watch (IDLE), loopback: a letter's forward in the partner's mailbox after " + " ".join(f"{t:.2f}" for t in took) + " s")
+PY
+    kill -TERM "$watcher"
+    wait "$watcher" || true
+    # The floor: how soon the server itself tells an IDLE client of a letter.
+    python3 - <<'PY'
+import imaplib, threading, time
+m = imaplib.IMAP4("127.0.0.1", 1143)
+m.login("bot@test.local", "secret")
+m.select("INBOX")
+m.send(m._new_tag() + b" IDLE\r\n")
+m.readline()
+appended = []
+def append():
+    time.sleep(1)
+    a = imaplib.IMAP4("127.0.0.1", 1143)
+    a.login("bot@test.local", "secret")
+    appended.append(time.monotonic())
+    a.append("INBOX", None, None, b"From: floor@test.local\r\nSubject: floor\r\n\r\nx\r\n")
+    a.logout()
+threading.Thread(target=append).start()
+while not (b"EXISTS" in m.readline() and appended):
+    pass
+print(f"floor: Dovecot tells an IDLE client of a new letter after {time.monotonic() - appended[0]:.2f} s")
+PY
+}
+
 echo "clerk: $BIN"
 round loopback 1143 2525
+watch_latency "$WORK/loopback"
 if [ "$DELAY_MS" != 0 ]; then
     proxy 11143 1143 "$DELAY_MS"
     proxy 12525 2525 "$DELAY_MS"

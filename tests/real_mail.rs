@@ -98,6 +98,30 @@ fn clear_mailboxes() {
     }
 }
 
+/// The processed mailbox `Done` of the clerk, which must exist on the server.
+fn make_done_mailbox() {
+    for sub in ["new", "cur", "tmp"] {
+        let _ = std::fs::create_dir_all(maildir(BOT).join(".Done").join(sub));
+    }
+    let _ = Command::new("chown")
+        .args(["-R", "vmail:vmail"])
+        .arg(maildir(BOT))
+        .status();
+}
+
+/// How many letters a Maildir folder of the clerk holds (`""` the inbox,
+/// `".Done"` the processed mailbox).
+fn letters_in(folder: &str) -> usize {
+    ["new", "cur"]
+        .iter()
+        .map(|sub| {
+            std::fs::read_dir(maildir(BOT).join(folder).join(sub))
+                .map(|d| d.count())
+                .unwrap_or(0)
+        })
+        .sum()
+}
+
 /// What a user's mailbox holds, to show when a count is wrong.
 fn subjects(user: &str) -> Vec<(String, String)> {
     mailbox(user)
@@ -565,14 +589,7 @@ fn watch_wakes_on_new_mail_and_stops_on_sigterm() {
             .replace("INBOX", "Done")
             .as_str(),
     );
-    // The processed mailbox must exist on the server.
-    let _ = std::fs::create_dir_all(maildir(BOT).join(".Done/new"));
-    let _ = std::fs::create_dir_all(maildir(BOT).join(".Done/cur"));
-    let _ = std::fs::create_dir_all(maildir(BOT).join(".Done/tmp"));
-    let _ = Command::new("chown")
-        .args(["-R", "vmail:vmail"])
-        .arg(maildir(BOT))
-        .status();
+    make_done_mailbox();
     let mut child = Child(
         Command::new(env!("CARGO_BIN_EXE_shtempel"))
             .arg("--config")
@@ -636,11 +653,24 @@ struct TurnCounter {
     port: u16,
     turns: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     connections: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    /// Everything the client said.
+    said: std::sync::Arc<Mutex<Vec<u8>>>,
 }
+
+/// Bytes the proxy changes in what the server says, and what into (of the
+/// same length, so that a literal's count stays right).
+type Rewrite = Option<(&'static [u8], &'static [u8])>;
 
 impl TurnCounter {
     fn to(upstream: u16) -> TurnCounter {
         TurnCounter::dropping(upstream, usize::MAX, "")
+    }
+
+    /// The same, changing `from` into `to` in what the server says (a
+    /// server that does not offer what the other one does).
+    fn rewriting(upstream: u16, from: &'static [u8], to: &'static [u8]) -> TurnCounter {
+        assert_eq!(from.len(), to.len());
+        TurnCounter::start(upstream, usize::MAX, "", Some((from, to)))
     }
 
     /// The same, closing the first connection when its client begins turn
@@ -648,6 +678,15 @@ impl TurnCounter {
     /// in the middle of a run, with `farewell` (a 421 line) first unless it
     /// is empty.
     fn dropping(upstream: u16, drop_at: usize, farewell: &'static str) -> TurnCounter {
+        TurnCounter::start(upstream, drop_at, farewell, None)
+    }
+
+    fn start(
+        upstream: u16,
+        drop_at: usize,
+        farewell: &'static str,
+        rewrite: Rewrite,
+    ) -> TurnCounter {
         use std::io::{Read, Write};
         use std::sync::Arc;
         use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -656,6 +695,8 @@ impl TurnCounter {
         let turns = Arc::new(AtomicUsize::new(0));
         let connections = Arc::new(AtomicUsize::new(0));
         let (counted, opened) = (Arc::clone(&turns), Arc::clone(&connections));
+        let said = Arc::new(Mutex::new(Vec::new()));
+        let heard = Arc::clone(&said);
         std::thread::spawn(move || {
             for client in listener.incoming().flatten() {
                 opened.fetch_add(1, Ordering::SeqCst);
@@ -673,6 +714,7 @@ impl TurnCounter {
                             is_client: bool| {
                     let (counted, client_spoke) = (Arc::clone(&counted), Arc::clone(&client_spoke));
                     let own_turns = Arc::clone(&own_turns);
+                    let heard = Arc::clone(&heard);
                     std::thread::spawn(move || {
                         let mut buf = vec![0; 64 * 1024];
                         while let Ok(n) = from.read(&mut buf) {
@@ -689,8 +731,13 @@ impl TurnCounter {
                                     break;
                                 }
                             }
-                            if !is_client {
+                            if is_client {
+                                heard.lock().unwrap().extend_from_slice(&buf[..n]);
+                            } else {
                                 client_spoke.store(false, Ordering::SeqCst);
+                                if let Some((from, into)) = rewrite {
+                                    replace_all(&mut buf[..n], from, into);
+                                }
                             }
                             if to.write_all(&buf[..n]).is_err() {
                                 break;
@@ -711,7 +758,13 @@ impl TurnCounter {
             port,
             turns,
             connections,
+            said,
         }
+    }
+
+    /// What the client said, as text.
+    fn said(&self) -> String {
+        String::from_utf8_lossy(&self.said.lock().unwrap()).into_owned()
     }
 
     fn counts(&self) -> (usize, usize) {
@@ -743,6 +796,16 @@ fn poll_through(
     transport_extra: &str,
 ) -> ((usize, usize), (usize, usize), usize) {
     poll_letters(games, smtp, transport_extra, false)
+}
+
+/// `from` changed into `to` (of the same length) wherever it is in `bytes`
+/// (a word cut between two reads is missed: the tests' are in short lines).
+fn replace_all(bytes: &mut [u8], from: &[u8], to: &[u8]) {
+    let mut at = 0;
+    while let Some(found) = bytes[at..].windows(from.len()).position(|w| w == from) {
+        bytes[at + found..at + found + from.len()].copy_from_slice(to);
+        at += found + from.len();
+    }
 }
 
 /// White's first move in each of `games` games, and Black's reply after it
@@ -1059,6 +1122,60 @@ fn a_crash_at_any_step_of_an_imap_poll_loses_nothing_and_doubles_at_most_a_windo
         }
     }
     eprintln!("{}", table.join("\n"));
+}
+
+#[test]
+fn letters_go_to_the_processed_mailbox_by_copy_where_the_server_has_no_move() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    clear_mailboxes();
+    make_done_mailbox();
+    // Dovecot offers MOVE; through this proxy it does not seem to.
+    let imap = TurnCounter::rewriting(1143, b" MOVE", b" XOVE");
+    let clerk = Clerk::new(2, "processed_mailbox = \"Done\"");
+    let path = clerk.dir.path().join("shtempel.toml");
+    let config = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        config.replace("port = 1143", &format!("port = {}", imap.port)),
+    )
+    .unwrap();
+    let day = ru_date(today());
+    imap_append(&[
+        letter(
+            WHITE,
+            "Партия 1",
+            &format!("1. e4\nВремя: 2/0\nДаты: {day}\n"),
+            "nomove1",
+        ),
+        letter(
+            BLACK,
+            "Партия 1",
+            &format!("1... e5\nВремя: 2/0\nДаты: {day}, {day}, {day}\n"),
+            "nomove2",
+        ),
+    ]);
+    clerk.poll();
+    let said = imap.said();
+    assert!(
+        !said.contains("MOVE "),
+        "no MOVE asked of a server without it"
+    );
+    assert!(said.contains("UID COPY"), "{said}");
+    // Dovecot has UIDPLUS: the letters are removed from the inbox by UID.
+    assert!(said.contains("UID EXPUNGE"), "{said}");
+    assert_eq!((letters_in(""), letters_in(".Done")), (0, 2));
+    let sans: Vec<String> = clerk.chart()["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(sans, ["e4", "e5"]);
+    let idle = clerk.poll();
+    assert_eq!(idle.stdout.trim(), "", "nothing read twice");
 }
 
 #[test]

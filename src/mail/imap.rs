@@ -165,6 +165,21 @@ pub struct ImapSource {
     settings: ImapSettings,
     session: Option<Session<Stream>>,
     uid_validity: Option<u32>,
+    /// What the server offers for moving letters to `processed_mailbox`,
+    /// asked once a run (one `CAPABILITY`) the first time it is needed.
+    moving: Option<Moving>,
+}
+
+/// How letters go to `processed_mailbox`: `UID MOVE` (RFC 6851) where the
+/// server has MOVE; else `UID COPY`, then flagged done and `\Deleted` where
+/// they are, and removed by `UID EXPUNGE` where it has UIDPLUS (a plain
+/// EXPUNGE would remove every deleted letter of the mailbox, others' too:
+/// without UIDPLUS they stay, flagged, and are never read again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Moving {
+    Move,
+    CopyAndExpunge,
+    Copy,
 }
 
 fn fail(message: String) -> MailError {
@@ -204,6 +219,7 @@ impl ImapSource {
             settings,
             session: None,
             uid_validity: None,
+            moving: None,
         })
     }
 
@@ -603,10 +619,39 @@ impl ImapSource {
         let Some(mut session) = self.session.take() else {
             return Ok(());
         };
+        let mut moving = self.moving;
         let result = self.runtime.block_on(async {
             let outcome = tokio::time::timeout(limit, async {
                 match &processed {
-                    Some(target) => session.uid_mv(&uid, target).await,
+                    Some(target) => {
+                        let how = match moving {
+                            Some(how) => how,
+                            None => {
+                                let offered = session.capabilities().await?;
+                                let how = if offered.has_str("MOVE") {
+                                    Moving::Move
+                                } else if offered.has_str("UIDPLUS") {
+                                    Moving::CopyAndExpunge
+                                } else {
+                                    Moving::Copy
+                                };
+                                moving = Some(how);
+                                how
+                            }
+                        };
+                        if how == Moving::Move {
+                            return session.uid_mv(&uid, target).await;
+                        }
+                        session.uid_copy(&uid, target).await?;
+                        let flags = format!("+FLAGS.SILENT (\\Seen \\Deleted {DONE_KEYWORD})");
+                        let stream = session.uid_store(&uid, flags).await?;
+                        let _ = stream.collect::<Vec<_>>().await;
+                        if how == Moving::CopyAndExpunge {
+                            let stream = session.uid_expunge(&uid).await?;
+                            let _ = stream.collect::<Vec<_>>().await;
+                        }
+                        Ok(())
+                    }
                     None => {
                         let stream = session
                             .uid_store(&uid, format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD})"))
@@ -629,6 +674,7 @@ impl ImapSource {
         });
         if result.is_ok() {
             self.session = Some(session);
+            self.moving = moving;
         }
         result
     }
