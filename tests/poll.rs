@@ -1300,3 +1300,33 @@ fn an_answer_a_batch_later_sees_the_delivery_still_being_sent() {
     assert_eq!(chart["moves"][0]["delivered_on"], "2026-11-07");
     assert_eq!(t.totals("1"), (2, 0));
 }
+
+#[test]
+fn a_player_with_several_addresses_is_known_by_each_and_written_to_at_the_first() {
+    let home = "white.home@test.example";
+    let mut t = Tournament::with_config(&config("", &format!("emails = [\"{home}\"]")));
+    // From his second address: his move, answered at his first.
+    t.letter(home, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+    t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
+    t.poll("2026-11-07");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", BLACK), pair("forward", WHITE)]
+    );
+    assert_eq!(t.totals("1"), (2, 4));
+    // An address that is not his is still a stranger's.
+    t.letter(
+        "white.work@test.example",
+        "2026-11-08",
+        "Game 1",
+        "Game 1\n2. Nf3\nTime: 3/4\nDates: 2026-11-07, 2026-11-08, 2026-11-08\n",
+    );
+    t.poll("2026-11-08");
+    assert!(t.new_mail().is_empty());
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
+}

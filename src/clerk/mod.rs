@@ -359,6 +359,11 @@ impl<'a> Clerk<'a> {
         let Some(sender) = plan.letter.as_ref().and_then(|l| l.sender.clone()) else {
             return Ok(());
         };
+        // Replies go to a player's first address, whichever he wrote from.
+        let sender = match self.config.player_by_email(&sender) {
+            Some(player) => player.email.clone(),
+            None => sender,
+        };
         let max = self.config.limits.max_replies_per_day;
         let today = self.clock.today;
         let replies_on = |day| {

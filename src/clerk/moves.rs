@@ -59,7 +59,10 @@ impl Clerk<'_> {
             }
         };
         let partner = state.player(!color);
-        let partner_direct = context.mail.recipients().any(|r| *r == partner.email);
+        let partner_direct = context
+            .mail
+            .recipients()
+            .any(|r| partner.addresses().any(|a| a == r));
         let first_ply = state.board.moves().len();
         let letter = MoveLetter {
             incoming: Incoming {

@@ -133,11 +133,21 @@ pub enum Transport {
 pub struct Player {
     pub id: String,
     pub name: String,
-    /// Lower-case address.
+    /// Lower-case address: the one the clerk writes to.
     pub email: String,
+    /// His other addresses (`emails = [...]` past the first), lower-case:
+    /// letters from any of them are his.
+    pub other_emails: Vec<String>,
     pub start_sheet_received: Option<NaiveDate>,
     /// A word his letters must carry on a `Secret:` line; never echoed.
     pub secret: Option<String>,
+}
+
+impl Player {
+    /// Every address of his, the one written to first.
+    pub fn addresses(&self) -> impl Iterator<Item = &String> {
+        std::iter::once(&self.email).chain(&self.other_emails)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -211,10 +221,9 @@ impl Index {
         };
         for (at, player) in players.iter().enumerate() {
             index.player_by_id.entry(player.id.clone()).or_insert(at);
-            index
-                .player_by_email
-                .entry(player.email.clone())
-                .or_insert(at);
+            for email in player.addresses() {
+                index.player_by_email.entry(email.clone()).or_insert(at);
+            }
         }
         for (at, game) in games.iter().enumerate() {
             index.game_by_id.entry(game.id.clone()).or_insert(at);
@@ -268,7 +277,7 @@ impl Config {
 
     pub fn player_by_email(&self, email: &str) -> Option<&Player> {
         let at = self.index().player_by_email.get(email);
-        look_up(&self.players, at, |p| p.email == email)
+        look_up(&self.players, at, |p| p.addresses().any(|a| a == email))
     }
 
     pub fn game(&self, id: &str) -> Option<&GameConfig> {

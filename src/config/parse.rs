@@ -365,31 +365,56 @@ impl Checker<'_> {
                     "give each player one [[players]] entry",
                 ));
             }
-            let email = self.address(
-                &format!("{key}.email"),
-                &p.email,
-                "write the player's address",
-            )?;
-            if let Some(other) = emails.insert(email.clone(), p.id.clone()) {
+            // `email = "…"`, or `emails = ["…", "…"]` (both: `email` first).
+            let given: Vec<(String, &String)> = p
+                .email
+                .iter()
+                .map(|e| (format!("{key}.email"), e))
+                .chain(
+                    p.emails
+                        .iter()
+                        .flatten()
+                        .enumerate()
+                        .map(|(n, e)| (format!("{key}.emails[{n}]"), e)),
+                )
+                .collect();
+            if given.is_empty() {
                 return Err(self.err(
                     &format!("{key}.email"),
-                    format!("{email} is also the address of player {other:?}"),
-                    "each player needs his own address: the clerk knows players by it",
+                    "is missing".into(),
+                    "write the player's address: email = \"…\", or emails = [\"…\", \"…\"] for several",
                 ));
             }
-            if [
-                &reserved.clerk,
-                &reserved.chief_arbiter,
-                &reserved.chief_secretary,
-            ]
-            .contains(&&email)
-            {
-                return Err(self.err(
-                    &format!("{key}.email"),
-                    format!("{email} is the clerk's or an arbiter's address"),
-                    "give the player his own address",
-                ));
+            let mut addresses: Vec<String> = Vec::with_capacity(given.len());
+            for (address_key, raw_address) in given {
+                let email =
+                    self.address(&address_key, raw_address, "write the player's address")?;
+                if addresses.contains(&email) {
+                    continue;
+                }
+                if let Some(other) = emails.insert(email.clone(), p.id.clone()) {
+                    return Err(self.err(
+                        &address_key,
+                        format!("{email} is also the address of player {other:?}"),
+                        "each player needs his own address: the clerk knows players by it",
+                    ));
+                }
+                if [
+                    &reserved.clerk,
+                    &reserved.chief_arbiter,
+                    &reserved.chief_secretary,
+                ]
+                .contains(&&email)
+                {
+                    return Err(self.err(
+                        &address_key,
+                        format!("{email} is the clerk's or an arbiter's address"),
+                        "give the player his own address",
+                    ));
+                }
+                addresses.push(email);
             }
+            let email = addresses.remove(0);
             let start_sheet_received = match &p.start_sheet_received {
                 Some(value) => Some(self.date(&format!("{key}.start_sheet_received"), value)?),
                 None => None,
@@ -398,6 +423,7 @@ impl Checker<'_> {
                 id: p.id.clone(),
                 name: p.name.clone(),
                 email,
+                other_emails: addresses,
                 start_sheet_received,
                 secret: p.secret.clone().filter(|s| !s.trim().is_empty()),
             });

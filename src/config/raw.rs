@@ -137,7 +137,9 @@ pub(super) struct RawTransport {
 pub(super) struct RawPlayer {
     pub id: String,
     pub name: String,
-    pub email: String,
+    pub email: Option<String>,
+    /// A player who writes from several addresses: the first is written to.
+    pub emails: Option<Vec<String>>,
     pub start_sheet_received: Option<DateValue>,
     pub secret: Option<String>,
 }

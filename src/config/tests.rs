@@ -188,3 +188,35 @@ fn a_providers_limits_are_read_and_zero_is_refused() {
         assert!(error.problem.contains("send nothing"), "{error}");
     }
 }
+
+#[test]
+fn a_player_may_have_several_addresses_each_his_own() {
+    let several = EXAMPLE.replacen(
+        "email = \"ivanov@example.org\"",
+        "emails = [\"Ivanov@Example.org\", \"ivanov.home@example.org\"]",
+        1,
+    );
+    let config = parse(&several).unwrap();
+    let ivanov = config.player("ivanov").unwrap();
+    assert_eq!(
+        ivanov.email, "ivanov@example.org",
+        "the first is written to"
+    );
+    assert_eq!(ivanov.other_emails, ["ivanov.home@example.org"]);
+    for address in ["ivanov@example.org", "ivanov.home@example.org"] {
+        assert_eq!(config.player_by_email(address).unwrap().id, "ivanov");
+    }
+    // Another player's address among them: the key says which.
+    let taken = EXAMPLE.replacen(
+        "email = \"ivanov@example.org\"",
+        "emails = [\"ivanov@example.org\", \"petrov@example.org\"]",
+        1,
+    );
+    let error = parse(&taken).unwrap_err();
+    assert_eq!(error.key, "players[1].email", "{error}");
+    assert!(error.problem.contains("also the address"), "{error}");
+    let none = EXAMPLE.replacen("email = \"ivanov@example.org\"\n", "", 1);
+    let error = parse(&none).unwrap_err();
+    assert_eq!(error.key, "players[0].email", "{error}");
+    assert!(error.fix.contains("emails = ["), "{error}");
+}
