@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use chrono::{NaiveDate, Utc};
 use clap::{Parser, Subcommand, ValueEnum};
-use shtempel::clerk::{self, Clerk, Clock, Event};
+use shtempel::clerk::{self, Clerk, Clock, Event, Sheet};
 use shtempel::config::{Config, Source, Transport};
 use shtempel::game::Replays;
 use shtempel::mail::file::FileTransport;
@@ -65,6 +65,15 @@ enum Command {
         #[arg(long)]
         today: Option<NaiveDate>,
         /// One JSON object per event on standard output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Mail each player his start sheet by registered letter (10.3.2), then
+    /// a pass as `poll`; a player who got one is never sent another.
+    Start {
+        /// Act as on this date (YYYY-MM-DD).
+        #[arg(long)]
+        today: Option<NaiveDate>,
         #[arg(long)]
         json: bool,
     },
@@ -212,7 +221,23 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
                     config.start_date
                 )));
             }
-            poll(&config, clock(&config, now, today), today.is_some(), json)
+            poll(
+                &config,
+                clock(&config, now, today),
+                today.is_some(),
+                json,
+                false,
+            )
+        }
+        Command::Start { today, json } => {
+            let config = load(&cli.config)?;
+            poll(
+                &config,
+                clock(&config, now, today),
+                today.is_some(),
+                json,
+                true,
+            )
         }
         Command::Watch { interval, json } => {
             let config = load(&cli.config)?;
@@ -652,7 +677,15 @@ fn write_report(
     written
 }
 
-fn poll(config: &Config, clock: Clock, today_given: bool, json: bool) -> Result<u8, Failure> {
+/// A pass (`poll`); with `start_sheets`, the players' start sheets are
+/// written into the outbox first, and go with it (`start`).
+fn poll(
+    config: &Config,
+    clock: Clock,
+    today_given: bool,
+    json: bool,
+    start_sheets: bool,
+) -> Result<u8, Failure> {
     if let Some(parent) = config.database.parent() {
         std::fs::create_dir_all(parent)
             .map_err(|e| run_error(format!("cannot create {}: {e}", parent.display())))?;
@@ -690,6 +723,9 @@ fn poll(config: &Config, clock: Clock, today_given: bool, json: bool) -> Result<
         clock,
         replays: Replays::default(),
     };
+    if start_sheets {
+        queue_start_sheets(config, &clerk, &mut store, json)?;
+    }
     let progress = Progress::new(json);
     // Someone watching sees each event as it happens; cron and a pipe get
     // them in blocks (a write per line was 2 % of a large run). A killed
@@ -721,10 +757,7 @@ fn poll(config: &Config, clock: Clock, today_given: bool, json: bool) -> Result<
         },
     );
     let _ = out.flush();
-    let summary = summary.map_err(|message| match message.strip_prefix("database: ") {
-        Some(error) => database_error(config, &error),
-        None => run_error(message),
-    })?;
+    let summary = summary.map_err(|message| database_or_run(config, message))?;
     progress.clear();
     if !json && (summary.letters > 0 || summary.sent > 0 || summary.failures > 0) {
         let _ = writeln!(
@@ -764,6 +797,55 @@ fn poll(config: &Config, clock: Clock, today_given: bool, json: bool) -> Result<
         code = 1;
     }
     Ok(code)
+}
+
+/// Each player's start sheet into the outbox, or why he gets none (see
+/// `clerk::start`); the pass after sends them.
+fn queue_start_sheets(
+    config: &Config,
+    clerk: &Clerk<'_>,
+    store: &mut Store,
+    json: bool,
+) -> Result<(), Failure> {
+    let sheets = clerk
+        .start_sheets(store)
+        .map_err(|message| database_or_run(config, message))?;
+    let mut out = std::io::stdout().lock();
+    for sheet in sheets {
+        match sheet {
+            Sheet::Send { player, plan } => {
+                run::commit(
+                    store,
+                    config,
+                    clerk,
+                    &plan,
+                    &format!("start-sheet:{player}"),
+                )
+                .map_err(|message| database_or_run(config, message))?;
+                for event in &plan.events {
+                    print_event(&mut out, event, json);
+                }
+            }
+            Sheet::Skip { player, why } => {
+                let event = Event {
+                    event: "start-sheet-skipped",
+                    game: None,
+                    from: None,
+                    detail: format!("{player}: no start sheet ({why})"),
+                };
+                print_event(&mut out, &event, json);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A run's error: the database's named with its file.
+fn database_or_run(config: &Config, message: String) -> Failure {
+    match message.strip_prefix("database: ") {
+        Some(error) => database_error(config, &error),
+        None => run_error(message),
+    }
 }
 
 /// `[report] out` after a poll (see `shtempel::site::keep`).

@@ -98,6 +98,9 @@ message_kinds! {
     PartnerCorrection: "partner-correction", "correction", false;
     /// A game added during the tournament has begun.
     Start: "start", "start", false;
+    /// A player's start sheet, by registered letter (10.3.2): the day the
+    /// server accepted it is the day he received it.
+    StartSheet: "start-sheet", "start-sheet", false;
 }
 
 impl MessageKind {
@@ -140,6 +143,8 @@ mod tests {
             "result",
             "adjudication",
             "start",
+            // Beyond contract.md 4 (README: the director's guide).
+            "start-sheet",
         ];
         assert_eq!(BUILTIN_RU.len(), MessageKind::ALL.len());
         assert_eq!(BUILTIN_EN.len(), MessageKind::ALL.len());

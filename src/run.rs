@@ -97,7 +97,9 @@ pub fn commit(
     };
     let mut composed = Vec::new();
     for (index, message) in plan.messages.iter().enumerate() {
-        let id = identity::message_id(config, cause, at, index, message.kind.header());
+        let id = message.message_id.clone().unwrap_or_else(|| {
+            identity::message_id(config, cause, at, index, message.kind.header())
+        });
         let raw = compose::build(message, &sender, &id, clerk.clock.now)?;
         composed.push(NewOutbox {
             game: message.game.clone(),

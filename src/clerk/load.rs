@@ -1,5 +1,6 @@
 //! A game loaded from the store: its record, and its chart with the notes.
 
+use chrono::NaiveDate;
 use shakmaty::ByColor;
 
 use crate::chart::Chart;
@@ -36,8 +37,8 @@ pub fn load_replaying(
         game.start_date.unwrap_or(config.start_date),
         config.end_date,
         ByColor {
-            white: white.start_sheet_received,
-            black: black.start_sheet_received,
+            white: sheet_received(config, store, &white)?,
+            black: sheet_received(config, store, &black)?,
         },
     )
     .starting(config.start_date);
@@ -70,4 +71,22 @@ pub fn stored_chart(record: &Record, config: &Config, store: &Store) -> Result<C
         .map(|n| n.text)
         .collect();
     Ok(record.chart(config, notes))
+}
+
+/// The day a player received his start sheet (10.3.2): the config's
+/// `start_sheet_received` where the director wrote one, else the day the
+/// transport accepted the one `shtempel start` mailed him, if it did.
+fn sheet_received(
+    config: &Config,
+    store: &Store,
+    player: &crate::config::Player,
+) -> Result<Option<NaiveDate>, String> {
+    if player.start_sheet_received.is_some() {
+        return Ok(player.start_sheet_received);
+    }
+    let id = crate::mail::identity::start_sheet_id(config, &player.id);
+    let accepted = store
+        .accepted_on(&id)
+        .map_err(|e| format!("database: {e}"))?;
+    Ok(accepted.flatten())
 }

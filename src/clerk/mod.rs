@@ -30,6 +30,7 @@ mod model;
 mod moves;
 mod overstep;
 mod protest;
+mod start;
 
 use std::collections::HashMap;
 
@@ -39,6 +40,7 @@ use sha2::{Digest, Sha256};
 
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::model::{label_moves, next_lines};
+pub use self::start::Sheet;
 use crate::config::{Config, Player};
 use crate::game::Replays;
 use crate::letter::{self, Letter};
@@ -312,6 +314,7 @@ impl<'a> Clerk<'a> {
             delivers: None,
             send_on: None,
             model,
+            message_id: None,
         })
     }
 

@@ -54,6 +54,9 @@ pub struct Outgoing {
     /// What its template was rendered from, to render it again (a held
     /// refusal says it was held).
     pub model: crate::render::Model,
+    /// A Message-ID of its own, the same whenever the message is made (a
+    /// start sheet's); else one is made from its cause.
+    pub message_id: Option<String>,
 }
 
 impl Outgoing {
@@ -267,6 +270,7 @@ mod tests {
             delivers: Some(2),
             send_on: None,
             model: crate::render::Model::from(()),
+            message_id: None,
         }
     }
 

@@ -46,6 +46,20 @@ pub fn display_name(name: &str, id: &str, role: &str) -> String {
 /// day of a duty), so that the ids of a run come in order and the outbox's
 /// unique index takes each at its end: with the digest first, every batch
 /// rewrote most of the index's pages (an eighth of the pages a run wrote).
+/// The Message-ID of a player's start sheet: the same whenever it is
+/// made, so that `shtempel start` never sends one twice and the day it was
+/// accepted can be looked up.
+pub fn start_sheet_id(config: &Config, player: &str) -> String {
+    let at = config.start_date.and_time(chrono::NaiveTime::MIN).and_utc();
+    message_id(
+        config,
+        &format!("start-sheet:{player}"),
+        at,
+        0,
+        "start-sheet",
+    )
+}
+
 pub fn message_id(
     config: &Config,
     cause: &str,
@@ -142,6 +156,7 @@ mod tests {
                 delivers: None,
                 send_on: None,
                 model: crate::render::Model::from(()),
+                message_id: None,
             };
             let raw = compose::build(&message, &sender, "<m@x>", DateTime::UNIX_EPOCH).unwrap();
             let text = String::from_utf8(raw).unwrap();

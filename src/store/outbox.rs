@@ -72,6 +72,17 @@ impl Store {
         Ok(due)
     }
 
+    /// Whether the outbox holds a message of this Message-ID, and the day
+    /// the transport accepted it (`None` while it waits).
+    pub fn accepted_on(&self, message_id: &str) -> Result<Option<Option<NaiveDate>>> {
+        let accepted: Option<Option<String>> = self
+            .conn
+            .prepare_cached("SELECT accepted_on FROM outbox WHERE message_id = ?1")?
+            .query_row([message_id], |r| r.get(0))
+            .optional()?;
+        Ok(accepted.map(|day| day.and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())))
+    }
+
     /// Messages not sent yet that failed before (waiting for their next
     /// try): how many, and the last error of the latest.
     pub fn undelivered(&self) -> Result<(u32, String)> {

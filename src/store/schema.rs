@@ -135,6 +135,9 @@ const MIGRATIONS: &[&str] = &[
     // its sender and body (issue 20, point 3). NULL in older rows, which
     // keep their whole raw bytes to work it out of.
     "ALTER TABLE letters ADD COLUMN fingerprint TEXT;",
+    // 11: the day the transport accepted a message, as the run counts days
+    // (a start sheet's is the day its player received it: 10.3.2).
+    "ALTER TABLE outbox ADD COLUMN accepted_on TEXT;",
 ];
 
 /// The schema version this build writes.

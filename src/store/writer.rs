@@ -148,10 +148,16 @@ impl Writer<'_> {
         let changed = self
             .tx
             .prepare_cached(
-                "UPDATE outbox SET sent_at = ?2, receipt = ?3, attempts = attempts + 1
+                "UPDATE outbox SET sent_at = ?2, receipt = ?3, accepted_on = ?4,
+                 attempts = attempts + 1
                  WHERE id = ?1 AND sent_at IS NULL",
             )?
-            .execute(params![sent.id, sent.at, sent.receipt])?;
+            .execute(params![
+                sent.id,
+                sent.at,
+                sent.receipt,
+                day_text(sent.today)
+            ])?;
         if changed == 0 {
             return Ok(());
         }

@@ -1,0 +1,121 @@
+//! Start sheets by mail (10.3.2; issue 22, point 5): each player's sheet
+//! (the event, its dates and time control, his games with colours and
+//! partners, the lines of a first letter), by registered letter. The day the
+//! transport accepted it is the day he received it: a sheet accepted after
+//! the start date starts his clock the day after (`load::sheet_received`),
+//! as if the director had written `start_sheet_received`.
+//!
+//! Who gets one: a player with no sheet in the outbox yet (its Message-ID
+//! is fixed by his id: `shtempel start` twice sends nothing twice), no
+//! `start_sheet_received` in the config (the director recorded his sheet
+//! by hand), and no move in any of his games (a sheet mailed to a player
+//! already playing would move his start after the fact). The others are
+//! said, with why, and nothing is sent to them.
+
+use shakmaty::Color;
+
+use super::{Clerk, Plan, recipient};
+use crate::mail::identity;
+use crate::message::MessageKind;
+use crate::model;
+use crate::render::Model;
+use crate::store::Store;
+
+/// A start sheet to send, or why a player gets none.
+pub enum Sheet {
+    /// The plan holding his sheet, under its fixed Message-ID.
+    Send { player: String, plan: Box<Plan> },
+    /// No sheet for him, and why.
+    Skip { player: String, why: &'static str },
+}
+
+impl Clerk<'_> {
+    /// Every player's start sheet, or why he gets none.
+    pub fn start_sheets(&self, store: &Store) -> Result<Vec<Sheet>, String> {
+        let config = self.config;
+        let mut sheets = Vec::with_capacity(config.players.len());
+        for player in &config.players {
+            let id = identity::start_sheet_id(config, &player.id);
+            let queued = store
+                .accepted_on(&id)
+                .map_err(|e| format!("database: {e}"))?;
+            let games = config.games_of(&player.id);
+            let skip = |why| Sheet::Skip {
+                player: player.id.clone(),
+                why,
+            };
+            if queued.is_some() {
+                sheets.push(skip("sent before"));
+                continue;
+            }
+            if player.start_sheet_received.is_some() {
+                sheets.push(skip("start_sheet_received is in the config"));
+                continue;
+            }
+            if games.is_empty() {
+                sheets.push(skip("no games"));
+                continue;
+            }
+            let mut lines = Vec::with_capacity(games.len());
+            let mut firsts = Vec::new();
+            let mut playing = false;
+            for game in &games {
+                let state = super::load_replaying(config, store, game, &self.replays)?;
+                playing |= !state.ledger.rows.is_empty();
+                let color = state
+                    .color_of(&player.email)
+                    .ok_or("player not in his game")?;
+                let partner = state.player(!color);
+                lines.push(model! {
+                    "id" => state.id(),
+                    "white" => color == Color::White,
+                    "partner" => partner.name.as_str(),
+                    "partner_email" => partner.email.as_str(),
+                    "start" => game.start_date.map(|day| self.date(day)),
+                });
+                if color == Color::White {
+                    firsts.push(super::next_lines(&state, Color::White, config, None));
+                }
+            }
+            if playing {
+                sheets.push(skip("his games are under way"));
+                continue;
+            }
+            let rules = &config.rules;
+            let extra = model! {
+                "start" => self.date(config.start_date),
+                "end" => self.date(config.end_date),
+                "days_per_control" => rules.days_per_control,
+                "moves_per_control" => rules.moves_per_control,
+                "clerk" => config.address.as_str(),
+                "games" => Model::from(lines),
+                "firsts" => Model::from(firsts),
+                "blacks" => games.iter().any(|g| g.black == player.id),
+            };
+            let mut message = self.message(
+                MessageKind::StartSheet,
+                None,
+                vec![recipient(player)],
+                vec![],
+                extra,
+                None,
+            )?;
+            message.generated = true;
+            message.registered = true;
+            message.message_id = Some(id);
+            let mut plan = Plan::default();
+            plan.messages.push(message);
+            plan.event(
+                "start-sheet",
+                None,
+                Some(&player.email),
+                format!("{}: start sheet, {} game(s)", player.id, games.len()),
+            );
+            sheets.push(Sheet::Send {
+                player: player.id.clone(),
+                plan: Box::new(plan),
+            });
+        }
+        Ok(sheets)
+    }
+}

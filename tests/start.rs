@@ -1,0 +1,163 @@
+//! `shtempel start`: start sheets by registered letter (10.3.2; issue 22,
+//! point 5), over a Maildir and a file outbox.
+
+mod support;
+
+use support::*;
+
+fn start(t: &Tournament, day: &str) -> Output {
+    let out = t.run(&["start", "--today", day]);
+    assert_eq!(out.code, 0, "start {day}:\n{}\n{}", out.stdout, out.stderr);
+    out
+}
+
+#[test]
+fn each_player_gets_his_start_sheet_once_by_registered_letter() {
+    let mut t = Tournament::new();
+    let out = start(&t, "2026-10-25");
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [pair("start-sheet", WHITE), pair("start-sheet", BLACK)],
+        "{}",
+        out.stdout
+    );
+    let white = &mail[0];
+    assert!(
+        white.subject.contains("start sheet: Test cup"),
+        "{}",
+        white.subject
+    );
+    assert!(
+        white
+            .headers
+            .contains(&format!("Disposition-Notification-To: {CLERK}")),
+        "registered:\n{}",
+        white.headers
+    );
+    for words in [
+        "starts on 2026-11-01 and ends on 2028-11-01",
+        "50 days per 10 moves",
+        "game 1: you play White against Black Player <black@test.example>",
+        "[T #1]",
+        CLERK,
+        // The lines of his first letter.
+        "1. <your move>",
+        "Dates: <the date you send it>",
+    ] {
+        assert!(white.body.contains(words), "{words:?} in:\n{}", white.body);
+    }
+    assert!(!white.body.contains("wait for White's first move"));
+    let black = &mail[1];
+    assert!(
+        black
+            .body
+            .contains("game 1: you play Black against White Player <white@test.example>"),
+        "{}",
+        black.body
+    );
+    assert!(
+        black.body.contains("wait for White's first move"),
+        "{}",
+        black.body
+    );
+    assert!(!black.body.contains("<your move>"), "{}", black.body);
+    // Again: nothing sent twice, and each player said why.
+    let again = start(&t, "2026-10-26");
+    assert!(t.new_mail().is_empty());
+    assert_eq!(
+        again.stdout.matches("(sent before)").count(),
+        2,
+        "{}",
+        again.stdout
+    );
+    // Sheets accepted before the start date move nothing: White's first
+    // letter of 3 November is charged 2 days from 1 November.
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    assert_eq!(t.totals("1"), (2, 0));
+}
+
+#[test]
+fn a_start_sheet_accepted_after_the_start_date_starts_the_clock_the_day_after() {
+    let mut t = Tournament::new();
+    // Mailed on 5 November, four days after the start: White's clock
+    // starts on the 6th, so his letter of the 8th costs him 2 days, not 7.
+    start(&t, "2026-11-05");
+    assert_eq!(t.new_mail().len(), 2);
+    t.letter(
+        WHITE,
+        "2026-11-08",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-08\n",
+    );
+    let out = t.poll("2026-11-08");
+    assert_eq!(t.totals("1"), (2, 0), "{}", out.stdout);
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+}
+
+#[test]
+fn no_sheet_for_a_player_recorded_by_hand_or_already_playing() {
+    // White's sheet is in the config; the game then begins.
+    let mut t = Tournament::with_config(&config("", "start_sheet_received = 2026-10-20"));
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    t.new_mail();
+    let out = start(&t, "2026-11-04");
+    assert!(t.new_mail().is_empty(), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("white: no start sheet (start_sheet_received is in the config)"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("black: no start sheet (his games are under way)"),
+        "{}",
+        out.stdout
+    );
+    // His clock did not move: 2 days for the first move.
+    assert_eq!(t.totals("1"), (2, 0));
+}
+
+#[test]
+fn a_russian_tournament_sends_its_start_sheets_in_russian() {
+    let mut t =
+        Tournament::with_config(&config("", "").replace("language = \"en\"", "language = \"ru\""));
+    start(&t, "2026-10-25");
+    let mail = t.new_mail();
+    assert_eq!(mail.len(), 2);
+    assert!(
+        mail[0].subject.contains("стартовый лист: Test cup"),
+        "{}",
+        mail[0].subject
+    );
+    for words in [
+        "партия 1: вы играете белыми с партнёром Black Player <black@test.example>",
+        "Турнир начинается 01.11.2026",
+        "на 10 ходов",
+    ] {
+        assert!(
+            mail[0].body.contains(words),
+            "{words:?} in:\n{}",
+            mail[0].body
+        );
+    }
+    assert!(
+        mail[1].body.contains("ждите первого хода белых"),
+        "{}",
+        mail[1].body
+    );
+}
