@@ -66,7 +66,10 @@ fn each_player_gets_his_start_sheet_once_by_registered_letter() {
     let again = start(&t, "2026-10-26");
     assert!(t.new_mail().is_empty());
     assert_eq!(
-        again.stdout.matches("(sent before)").count(),
+        again
+            .stdout
+            .matches("(sent before, accepted 2026-10-25)")
+            .count(),
         2,
         "{}",
         again.stdout

@@ -26,7 +26,7 @@ pub enum Sheet {
     /// The plan holding his sheet, under its fixed Message-ID.
     Send { player: String, plan: Box<Plan> },
     /// No sheet for him, and why.
-    Skip { player: String, why: &'static str },
+    Skip { player: String, why: String },
 }
 
 impl Clerk<'_> {
@@ -40,13 +40,20 @@ impl Clerk<'_> {
                 .accepted_on(&id)
                 .map_err(|e| format!("database: {e}"))?;
             let games = config.games_of(&player.id);
-            let skip = |why| Sheet::Skip {
+            let skip = |why: &str| Sheet::Skip {
                 player: player.id.clone(),
-                why,
+                why: why.to_string(),
             };
-            if queued.is_some() {
-                sheets.push(skip("sent before"));
-                continue;
+            match queued {
+                Some(Some(day)) => {
+                    sheets.push(skip(&format!("sent before, accepted {}", self.date(day))));
+                    continue;
+                }
+                Some(None) => {
+                    sheets.push(skip("made before, waiting in the outbox"));
+                    continue;
+                }
+                None => {}
             }
             if player.start_sheet_received.is_some() {
                 sheets.push(skip("start_sheet_received is in the config"));
