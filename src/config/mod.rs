@@ -2,6 +2,7 @@
 //! ([`raw`]), then checked and resolved into a [`Config`] table by table
 //! ([`parse`]). Every error names the file, the key and the fix.
 
+mod federation;
 mod parse;
 mod raw;
 #[cfg(test)]
@@ -16,6 +17,7 @@ use chrono::NaiveDate;
 use chrono_tz::Tz;
 use serde::Deserialize;
 
+pub use self::federation::load_all;
 pub use self::parse::checked_address;
 use crate::Lang;
 use crate::letter::{DateOrder, DateReading};

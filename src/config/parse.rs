@@ -538,9 +538,16 @@ impl Config {
     /// Checks the text of a configuration file named `file` (relative paths in it
     /// are taken relative to the file's folder).
     pub fn parse(file: &Path, text: &str) -> Result<Config, ConfigError> {
+        let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        Config::parse_from(file, &base, text)
+    }
+
+    /// The same, its paths relative to `base` (a tournament of a folder:
+    /// the clerk's file's folder).
+    pub fn parse_from(file: &Path, base: &Path, text: &str) -> Result<Config, ConfigError> {
         let checker = Checker {
             file,
-            base: file.parent().map(Path::to_path_buf).unwrap_or_default(),
+            base: base.to_path_buf(),
         };
         let raw: RawConfig = toml::from_str(text).map_err(|error| {
             let line = error

@@ -220,3 +220,143 @@ fn a_player_may_have_several_addresses_each_his_own() {
     assert_eq!(error.key, "players[0].email", "{error}");
     assert!(error.fix.contains("emails = ["), "{error}");
 }
+
+/// A clerk's file naming a folder with the tournaments given (file name,
+/// text); the folder itself.
+fn federation(clerk_extra: &str, tournaments: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let clerk = format!(
+        "[bot]\naddress = \"clerk@example.org\"\ndatabase = \"db.sqlite\"\ntournaments = \"tournaments\"\n\
+         [arbiters]\nchief_arbiter = \"arbiter@example.org\"\nchief_secretary = \"secretary@example.org\"\n\
+         [rules]\npenalty_days = 6\n{clerk_extra}\n\
+         [source]\nkind = \"maildir\"\npath = \"inbox\"\n[transport]\nkind = \"file\"\npath = \"outbox\"\n"
+    );
+    std::fs::write(dir.path().join("shtempel.toml"), clerk).unwrap();
+    std::fs::create_dir(dir.path().join("tournaments")).unwrap();
+    for (name, text) in tournaments {
+        std::fs::write(dir.path().join("tournaments").join(name), text).unwrap();
+    }
+    dir
+}
+
+fn event(id: &str, extra: &str, second: &str) -> String {
+    format!(
+        "[tournament]\nid = \"{id}\"\nname = \"Cup {id}\"\nstart_date = 2026-11-01\nend_date = 2028-11-01\n\
+         timezone = \"Europe/Moscow\"\nlanguage = \"ru\"\n{extra}\n\
+         [[players]]\nid = \"ivanov\"\nname = \"Ivanov I.\"\nemail = \"ivanov@example.org\"\n\
+         [[players]]\nid = \"{second}\"\nname = \"{second}\"\nemail = \"{second}@example.org\"\n\
+         [[games]]\nid = \"1\"\nwhite = \"ivanov\"\nblack = \"{second}\"\n"
+    )
+}
+
+#[test]
+fn a_folder_of_tournaments_shares_the_clerks_tables_and_overrides_key_by_key() {
+    let b_rules =
+        "[rules]\ndays_per_control = 30\n[arbiters]\nchief_arbiter = \"judge@example.org\"";
+    let dir = federation(
+        "",
+        &[
+            ("b.toml", &event("B", b_rules, "sidorov")),
+            ("a.toml", &event("A", "", "petrov")),
+            ("notes.txt", "not a tournament"),
+        ],
+    );
+    let all = load_all(&dir.path().join("shtempel.toml")).unwrap();
+    let ids: Vec<&str> = all.iter().map(|t| t.tournament_id.as_str()).collect();
+    assert_eq!(ids, ["A", "B"], "in the order of their file names");
+    let (a, b) = (&all[0], &all[1]);
+    assert_eq!(
+        (a.rules.days_per_control, b.rules.days_per_control),
+        (50, 30)
+    );
+    assert_eq!((a.rules.penalty_days, b.rules.penalty_days), (6, 6));
+    assert_eq!(a.chief_arbiter, "arbiter@example.org");
+    assert_eq!(b.chief_arbiter, "judge@example.org");
+    assert_eq!(
+        b.chief_secretary, "secretary@example.org",
+        "the default kept"
+    );
+    assert_eq!(a.database, dir.path().join("db.sqlite"));
+    assert_eq!(a.database, b.database, "one database");
+    assert_eq!(b.file, dir.path().join("tournaments/b.toml"));
+    // The same player in both is fine: he is one person.
+    assert!(a.player("ivanov").is_some() && b.player("ivanov").is_some());
+    // A single file is one tournament, as before.
+    let single = tempfile::tempdir().unwrap();
+    let path = single.path().join("shtempel.toml");
+    std::fs::write(&path, EXAMPLE).unwrap();
+    assert_eq!(load_all(&path).unwrap().len(), 1);
+}
+
+#[test]
+fn a_folders_errors_name_the_file_the_key_was_written_in() {
+    let clerk_file = |dir: &tempfile::TempDir| dir.path().join("shtempel.toml");
+    let in_tournament =
+        |dir: &tempfile::TempDir, name: &str| dir.path().join("tournaments").join(name);
+    // (clerk's extra, tournament file's extra, file named, key named, words)
+    let cases: [(&str, &str, bool, &str, &str); 5] = [
+        (
+            "",
+            "[source]\nkind = \"maildir\"",
+            false,
+            "source",
+            "move it to",
+        ),
+        (
+            "",
+            "[rules]\npenalty_dayz = 6",
+            false,
+            "rules.penalty_dayz",
+            "penalty_dayz",
+        ),
+        (
+            "penalty_dayz = 6",
+            "",
+            true,
+            "rules.penalty_dayz",
+            "penalty_dayz",
+        ),
+        (
+            "",
+            "[rules]\ndays_per_control = 0",
+            false,
+            "rules",
+            "above 0",
+        ),
+        (
+            "",
+            "[arbiters]\nchief_arbiter = \"clerk@example.org\"",
+            false,
+            "arbiters.chief_arbiter",
+            "clerk",
+        ),
+    ];
+    for (clerk_extra, extra, clerks, key, words) in cases {
+        let dir = federation(clerk_extra, &[("a.toml", &event("A", extra, "petrov"))]);
+        let error = load_all(&clerk_file(&dir)).unwrap_err();
+        let file = if clerks {
+            clerk_file(&dir)
+        } else {
+            in_tournament(&dir, "a.toml")
+        };
+        assert_eq!(error.file, file, "{error}");
+        assert_eq!(error.key, key, "{error}");
+        assert!(error.to_string().contains(words), "{error}");
+    }
+    let twice = federation(
+        "",
+        &[
+            ("a.toml", &event("A", "", "petrov")),
+            ("b.toml", &event("A", "", "sidorov")),
+        ],
+    );
+    let error = load_all(&clerk_file(&twice)).unwrap_err();
+    assert_eq!(
+        (error.file, error.key.as_str()),
+        (in_tournament(&twice, "b.toml"), "tournament.id")
+    );
+    let empty = federation("", &[]);
+    let error = load_all(&clerk_file(&empty)).unwrap_err();
+    assert_eq!(error.key, "bot.tournaments", "{error}");
+    assert!(error.problem.contains("no .toml files"), "{error}");
+}
