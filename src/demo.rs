@@ -185,11 +185,11 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
             templates: &templates,
             clock: Clock { today, now: noon },
             replays: Replays::default(),
+            tournaments: &[],
         };
         let mut lines = Vec::new();
         let summary = run::poll(
-            &config,
-            &clerk,
+            std::slice::from_ref(&clerk),
             &mut store,
             &mut source,
             &mut transport,

@@ -42,9 +42,15 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
     about = "An e-mail clerk for correspondence chess (section 10.3)"
 )]
 struct Cli {
-    /// The tournament's configuration file.
+    /// The tournament's configuration file (or the clerk's, naming a folder
+    /// of tournaments).
     #[arg(long, global = true, default_value = "shtempel.toml")]
     config: PathBuf,
+    /// Of a folder's tournaments, the one a command is about (`games`,
+    /// `chart`, `pgn`, `report`, `check`, `start`); `poll` and `watch` serve
+    /// them all.
+    #[arg(long, global = true)]
+    tournament: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -203,60 +209,54 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             .map_err(run_error),
         Command::Read { file } => read_letter(&file),
         Command::Init => {
-            let config = load(&cli.config)?;
+            let config = load(&cli.config, cli.tournament.as_deref())?;
             init(&config)
         }
         Command::Retry { key, all } => {
-            let config = load(&cli.config)?;
+            let config = load(&cli.config, cli.tournament.as_deref())?;
             retry(&config, key.as_deref(), all)
         }
         Command::Poll { today, json } => {
-            let config = load(&cli.config)?;
+            let configs = load_all(&cli.config)?;
+            // Before every tournament's start, nothing is counted at all.
             if let Some(day) = today
-                && day < config.start_date
+                && let Some(first) = configs.iter().map(|c| c.start_date).min()
+                && day < first
             {
                 return Err(usage(format!(
-                    "poll --today {day}: the tournament starts on {}, and nothing is counted \
-                     before it; give a day on or after it, or leave --today out",
-                    config.start_date
+                    "poll --today {day}: the tournament starts on {first}, and nothing is \
+                     counted before it; give a day on or after it, or leave --today out"
                 )));
             }
-            poll(
-                &config,
-                clock(&config, now, today),
-                today.is_some(),
-                json,
-                false,
-            )
+            poll(&configs, now, today, json, None)
         }
         Command::Start { today, json } => {
-            let config = load(&cli.config)?;
-            poll(
-                &config,
-                clock(&config, now, today),
-                today.is_some(),
-                json,
-                true,
-            )
+            let configs = load_all(&cli.config)?;
+            let only = cli.tournament.as_deref();
+            // The one given must be one of them.
+            if let Some(id) = only {
+                pick(&cli.config, configs.clone(), Some(id))?;
+            }
+            poll(&configs, now, today, json, Some(only))
         }
         Command::Watch { interval, json } => {
-            let config = load(&cli.config)?;
-            watch(&config, Duration::from_secs(interval.max(1) * 60), json)
+            let configs = load_all(&cli.config)?;
+            watch(&configs, Duration::from_secs(interval.max(1) * 60), json)
         }
         Command::Check { file, today } => {
-            let config = load(&cli.config)?;
+            let config = load(&cli.config, cli.tournament.as_deref())?;
             check(&config, clock(&config, now, today), &file)
         }
         Command::Games { json, today } => {
-            let config = load(&cli.config)?;
+            let config = load(&cli.config, cli.tournament.as_deref())?;
             games(&config, clock(&config, now, today), json)
         }
         Command::Chart { game, format } => {
-            let config = load(&cli.config)?;
+            let config = load(&cli.config, cli.tournament.as_deref())?;
             chart(&config, &game, format)
         }
         Command::Report { out, today } => {
-            let config = load(&cli.config)?;
+            let config = load(&cli.config, cli.tournament.as_deref())?;
             let out = out.or_else(|| config.report_out.clone()).ok_or_else(|| {
                 usage(format!(
                     "report: no folder given: add --out DIR, or [report] out = \"DIR\" to {}",
@@ -281,14 +281,53 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             Ok(0)
         }
         Command::Pgn { game, all: _ } => {
-            let config = load(&cli.config)?;
+            let config = load(&cli.config, cli.tournament.as_deref())?;
             pgn(&config, game.as_deref())
         }
     }
 }
 
-fn load(path: &Path) -> Result<Config, Failure> {
-    Config::load(path).map_err(|e| usage(e.to_string()))
+/// Every tournament the config file serves.
+fn load_all(path: &Path) -> Result<Vec<Config>, Failure> {
+    shtempel::config::load_all(path).map_err(|e| usage(e.to_string()))
+}
+
+/// The tournament a command is about: the one given, or the only one.
+fn load(path: &Path, tournament: Option<&str>) -> Result<Config, Failure> {
+    pick(path, load_all(path)?, tournament)
+}
+
+fn pick(path: &Path, configs: Vec<Config>, tournament: Option<&str>) -> Result<Config, Failure> {
+    let ids = || {
+        configs
+            .iter()
+            .map(|c| c.tournament_id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match tournament {
+        Some(id) => {
+            let all = ids();
+            configs
+                .into_iter()
+                .find(|c| c.tournament_id == id)
+                .ok_or_else(|| {
+                    usage(format!(
+                        "--tournament {id}: {} serves no such tournament; it serves {all}",
+                        path.display()
+                    ))
+                })
+        }
+        None if configs.len() > 1 => Err(usage(format!(
+            "{} serves several tournaments ({}): say which with --tournament ID",
+            path.display(),
+            ids()
+        ))),
+        None => configs
+            .into_iter()
+            .next()
+            .ok_or_else(|| usage(format!("{}: no tournament", path.display()))),
+    }
 }
 
 /// The run's day: `--today`, else the date in the tournament's zone. With
@@ -335,7 +374,10 @@ fn not_before_the_record(
 fn open_store(config: &Config) -> Result<Store, Failure> {
     match Store::inspect(&config.database) {
         DatabaseFile::Missing | DatabaseFile::Empty => {
-            Store::in_memory().map_err(|e| run_error(format!("database in memory: {e}")))
+            let mut store =
+                Store::in_memory().map_err(|e| run_error(format!("database in memory: {e}")))?;
+            store.set_scope(config.scope());
+            Ok(store)
         }
         DatabaseFile::Ours => open_file(config),
         other => Err(not_ours(config, &other)),
@@ -423,7 +465,9 @@ fn open_file(config: &Config) -> Result<Store, Failure> {
         std::fs::create_dir_all(parent)
             .map_err(|e| run_error(format!("cannot create {}: {e}", parent.display())))?;
     }
-    Store::open(&config.database).map_err(|e| database_error(config, &e))
+    let mut store = Store::open(&config.database).map_err(|e| database_error(config, &e))?;
+    store.set_scope(config.scope());
+    Ok(store)
 }
 
 /// `shtempel init`: the database made on purpose, where none is.
@@ -677,15 +721,21 @@ fn write_report(
     written
 }
 
-/// A pass (`poll`); with `start_sheets`, the players' start sheets are
-/// written into the outbox first, and go with it (`start`).
+/// A pass (`poll`) over every tournament the clerk serves (one file, or a
+/// folder's), as on `today` if given; with `start_sheets`, the players'
+/// start sheets are written into the outbox first, and go with it
+/// (`start`; of the one tournament given, if one is).
 fn poll(
-    config: &Config,
-    clock: Clock,
-    today_given: bool,
+    configs: &[Config],
+    now: chrono::DateTime<Utc>,
+    today: Option<NaiveDate>,
     json: bool,
-    start_sheets: bool,
+    start_sheets: Option<Option<&str>>,
 ) -> Result<u8, Failure> {
+    let Some(config) = configs.first() else {
+        return Ok(0);
+    };
+    let clock_of = |config: &Config| clock(config, now, today);
     if let Some(parent) = config.database.parent() {
         std::fs::create_dir_all(parent)
             .map_err(|e| run_error(format!("cannot create {}: {e}", parent.display())))?;
@@ -697,34 +747,46 @@ fn poll(
         return Ok(0);
     };
     shtempel::fault::point("after-lock");
-    let templates = templates(config)?;
+    let templates = configs
+        .iter()
+        .map(templates)
+        .collect::<Result<Vec<_>, _>>()?;
     let mut source = source(config)?;
     let mut transport = transport(config)?;
     let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
-    if today_given
+    let run_day = clock_of(config).today;
+    if today.is_some()
         && let Some(last) = store
             .last_run_day()
             .map_err(|e| database_error(config, &e))?
-        && clock.today < last
+        && run_day < last
     {
         return Err(usage(format!(
-            "poll --today {}: the clerk's record goes on to {last}, and a poll as of an \
+            "poll --today {run_day}: the clerk's record goes on to {last}, and a poll as of an \
              earlier day would count days backwards; give a day on or after {last}, or leave \
-             --today out",
-            clock.today
+             --today out"
         )));
     }
     store
-        .note_run_day(clock.today)
+        .note_run_day(run_day)
         .map_err(|e| database_error(config, &e))?;
-    let clerk = Clerk {
-        config,
-        templates: &templates,
-        clock,
-        replays: Replays::default(),
-    };
-    if start_sheets {
-        queue_start_sheets(config, &clerk, &mut store, json)?;
+    let clerks: Vec<Clerk<'_>> = configs
+        .iter()
+        .zip(&templates)
+        .map(|(config, templates)| Clerk {
+            config,
+            templates,
+            clock: clock_of(config),
+            replays: Replays::default(),
+            tournaments: if configs.len() > 1 { configs } else { &[] },
+        })
+        .collect();
+    if let Some(only) = start_sheets {
+        for clerk in &clerks {
+            if only.is_none_or(|id| id == clerk.config.tournament_id) {
+                queue_start_sheets(clerk.config, clerk, &mut store, json)?;
+            }
+        }
     }
     let progress = Progress::new(json);
     // Someone watching sees each event as it happens; cron and a pipe get
@@ -742,8 +804,7 @@ fn poll(
     let stop = Arc::new(AtomicBool::new(false));
     stop_on_signals(&stop)?;
     let summary = run::poll(
-        config,
-        &clerk,
+        &clerks,
         &mut store,
         source.as_mut(),
         transport.as_mut(),
@@ -763,7 +824,7 @@ fn poll(
         let _ = writeln!(
             out,
             "poll {}: {} letter(s) read, {} message(s) sent, {} failure(s)",
-            clock.today, summary.letters, summary.sent, summary.failures
+            run_day, summary.letters, summary.sent, summary.failures
         );
     }
     drop(out);
@@ -788,13 +849,31 @@ fn poll(
         );
         code = 1;
     }
-    if let Some(out) = &config.report_out
-        && let Err(failure) = keep_report(config, &mut store, clock, out, &summary, &progress)
-    {
-        // The run's work is done and kept; a report that cannot be written
-        // is said, and the run counts as failed so that cron mails it.
-        eprintln!("shtempel: {}", failure.message);
-        code = 1;
+    for config in configs {
+        let Some(out) = &config.report_out else {
+            continue;
+        };
+        // A folder's tournaments each have their report in a folder of its
+        // own under `[report] out`.
+        let out = match config.scope() {
+            Some(id) => out.join(id),
+            None => out.clone(),
+        };
+        store.set_scope(config.scope());
+        if let Err(failure) = keep_report(
+            config,
+            &mut store,
+            clock_of(config),
+            &out,
+            &summary,
+            &progress,
+        ) {
+            // The run's work is done and kept; a report that cannot be
+            // written is said, and the run counts as failed so that cron
+            // mails it.
+            eprintln!("shtempel: {}", failure.message);
+            code = 1;
+        }
     }
     Ok(code)
 }
@@ -881,8 +960,14 @@ fn stop_on_signals(stop: &Arc<AtomicBool>) -> Result<(), Failure> {
     Ok(())
 }
 
-fn watch(config: &Config, interval: Duration, json: bool) -> Result<u8, Failure> {
-    let templates = templates(config)?;
+fn watch(configs: &[Config], interval: Duration, json: bool) -> Result<u8, Failure> {
+    let Some(config) = configs.first() else {
+        return Ok(0);
+    };
+    let templates = configs
+        .iter()
+        .map(templates)
+        .collect::<Result<Vec<_>, _>>()?;
     let mut source = source(config)?;
     let mut transport = transport(config)?;
     let Some(_lock) = run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
@@ -899,15 +984,19 @@ fn watch(config: &Config, interval: Duration, json: bool) -> Result<u8, Failure>
     while !stop.load(Ordering::Relaxed) {
         #[allow(clippy::disallowed_methods)]
         let now = Utc::now();
-        let clerk = Clerk {
-            config,
-            templates: &templates,
-            clock: clock(config, now, None),
-            replays: Replays::default(),
-        };
+        let clerks: Vec<Clerk<'_>> = configs
+            .iter()
+            .zip(&templates)
+            .map(|(config, templates)| Clerk {
+                config,
+                templates,
+                clock: clock(config, now, None),
+                replays: Replays::default(),
+                tournaments: if configs.len() > 1 { configs } else { &[] },
+            })
+            .collect();
         let pass = run::poll(
-            config,
-            &clerk,
+            &clerks,
             &mut store,
             source.as_mut(),
             transport.as_mut(),
@@ -946,11 +1035,12 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
     let raw =
         std::fs::read(file).map_err(|e| usage(format!("cannot read {}: {e}", file.display())))?;
     let templates = templates(config)?;
-    let store = if config.database.exists() {
+    let mut store = if config.database.exists() {
         Store::open(&config.database).map_err(|e| database_error(config, &e))?
     } else {
         Store::in_memory().map_err(|e| database_error(config, &e))?
     };
+    store.set_scope(config.scope());
     let modified = std::fs::metadata(file)
         .and_then(|m| m.modified())
         .map(chrono::DateTime::<Utc>::from)
@@ -967,6 +1057,7 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
         templates: &templates,
         clock,
         replays: Replays::default(),
+        tournaments: &[],
     };
     let prepared = shtempel::clerk::Prepared::new(config, &envelope);
     let plan = clerk

@@ -360,11 +360,18 @@ struct JobOut {
 }
 
 impl Batch {
-    fn add(&mut self, plan: Plan, last_message: Option<i64>, done: Option<String>) {
-        if let Some(state) = &plan.game
+    /// A plan written, of the game of key `game` (see [`key`]).
+    fn add(
+        &mut self,
+        plan: Plan,
+        game: Option<String>,
+        last_message: Option<i64>,
+        done: Option<String>,
+    ) {
+        if let Some(game) = game
             && plan.messages.iter().any(|m| m.delivers.is_some())
         {
-            self.delivering.insert(state.id().to_string());
+            self.delivering.insert(game);
         }
         self.entries.push(Entry {
             done,
@@ -470,9 +477,14 @@ impl Batch {
 /// previous one ended inside a batch (a crash, not a caught panic) works
 /// letter by letter on one thread, so that a letter which kills the process
 /// cannot take the others of its batch down with it run after run.
+///
+/// A clerk of a folder serves several tournaments from one mailbox and one
+/// database: `clerks` holds one for each (the first answers for the run:
+/// its clock, and letters that belong to none). Each letter goes to the
+/// tournament [`clerk::route`] finds, its games read and written in that
+/// tournament's scope (`Store::set_scope`); the calendar is kept for each.
 pub fn poll(
-    config: &Config,
-    clerk: &Clerk<'_>,
+    clerks: &[Clerk<'_>],
     store: &mut Store,
     source: &mut dyn MailSource,
     transport: &mut dyn Transport,
@@ -483,6 +495,10 @@ pub fn poll(
         progress,
         stop,
     } = hooks;
+    let Some(clerk) = clerks.first() else {
+        return Ok(Summary::default());
+    };
+    let tournaments: Vec<&Config> = clerks.iter().map(|c| c.config).collect();
     let mut summary = Summary::default();
     let mut finisher = Finisher {
         source,
@@ -520,7 +536,8 @@ pub fn poll(
         let mut prepared_letters = threads.then(|| {
             let (sender, receiver) = std::sync::mpsc::sync_channel(4);
             let letters = &letters;
-            scope.spawn(move || read_ahead(config, letters, sender));
+            let tournaments = &tournaments;
+            scope.spawn(move || read_ahead(tournaments, letters, sender));
             (receiver, std::collections::VecDeque::new())
         });
         // Letters are taken in their order, but one whose game waits for a
@@ -574,7 +591,7 @@ pub fn poll(
                 }
                 Held {
                     index,
-                    prepared: next_prepared(&mut prepared_letters, config, envelope)?,
+                    prepared: next_prepared(&mut prepared_letters, &tournaments, envelope)?,
                     counted,
                 }
             } else if let Some(item) = round.pop_front() {
@@ -591,7 +608,12 @@ pub fn poll(
                 break;
             };
             let envelope = &letters[item.index];
-            let plan = match plan_guarded(clerk, store, envelope, &item.prepared) {
+            let desk = &clerks[item.prepared.as_ref().map_or(0, |prepared| {
+                let named = prepared.read.as_ref().and_then(|r| r.game.as_deref());
+                clerk::route(&tournaments, store, prepared.mail.as_ref(), named)
+            })];
+            store.set_scope(desk.config.scope());
+            let plan = match plan_guarded(desk, store, envelope, &item.prepared) {
                 Ok(plan) => plan,
                 Err(error) => {
                     failed_letter(
@@ -607,26 +629,28 @@ pub fn poll(
                     continue;
                 }
             };
-            if let Some(state) = &plan.game
-                && (held_games.contains(state.id()) || batch.delivers_to(state.id()))
+            let game_key = plan.game.as_ref().map(|state| key(desk.config, state.id()));
+            if let Some(game) = &game_key
+                && (held_games.contains(game) || batch.delivers_to(game))
             {
-                held_games.insert(state.id().to_string());
+                held_games.insert(game.clone());
                 held.push(item);
                 continue;
             }
+            let plan = qualified(desk.config, plan);
             fault::point("after-parse");
             let cause = plan
                 .letter
                 .as_ref()
                 .map_or_else(|| envelope.key.clone(), |l| l.dedup_key.clone());
-            let last = commit(store, config, clerk, &plan, &cause)?;
+            let last = commit(store, desk.config, desk, &plan, &cause)?;
             store.forget_failure(&envelope.key).map_err(database)?;
             summary.letters += 1;
             taken += 1;
-            if let Some(state) = &plan.game {
-                summary.games_changed.insert(state.id().to_string());
+            if let Some(game) = &game_key {
+                summary.games_changed.insert(game.clone());
             }
-            batch.add(plan, last, Some(envelope.key.clone()));
+            batch.add(plan, game_key, last, Some(envelope.key.clone()));
             // Letters of this run written before this batch began.
             let written = taken.saturating_sub(batch.entries.len());
             if careful || batch.entries.len() >= batch_letters(written, total - written) {
@@ -655,7 +679,10 @@ pub fn poll(
         }
         batch.collect(store, &mut worker, clerk, &mut summary, events)?;
         if summary.left == 0 {
-            keep_calendar(config, clerk, store, &mut batch, &mut summary)?;
+            for desk in clerks {
+                store.set_scope(desk.config.scope());
+                keep_calendar(desk.config, desk, store, &mut batch, &mut summary)?;
+            }
         }
         store.set_run_interrupted(false).map_err(database)?;
         batch.finish(store, &mut worker, clerk, &mut summary, events)?;
@@ -664,6 +691,28 @@ pub fn poll(
         store.clear_sent_log().map_err(database)
     })?;
     Ok(summary)
+}
+
+/// A game's key in the run: its id, or `ID/<id>` for a tournament of a folder
+/// (as the database keys it).
+fn key(config: &Config, game: &str) -> String {
+    match config.scope() {
+        Some(tournament) => format!("{tournament}/{game}"),
+        None => game.to_string(),
+    }
+}
+
+/// A plan whose events name their games by [`key`]: with several
+/// tournaments, "game 3" alone says too little.
+fn qualified(config: &Config, mut plan: Plan) -> Plan {
+    if config.scope().is_some() {
+        for event in &mut plan.events {
+            if let Some(game) = &mut event.game {
+                *game = key(config, game);
+            }
+        }
+    }
+    plan
 }
 
 /// The chunks the reading thread sends, and those of the last chunk still to plan.
@@ -676,7 +725,7 @@ type ReadAhead = (
 /// else read here.
 fn next_prepared(
     read_ahead: &mut Option<ReadAhead>,
-    config: &Config,
+    tournaments: &[&Config],
     envelope: &crate::mail::Envelope,
 ) -> Result<Result<Prepared, String>, String> {
     match read_ahead {
@@ -688,20 +737,20 @@ fn next_prepared(
                 .pop_front()
                 .ok_or_else(|| "the reading thread stopped".to_string())
         }
-        None => Ok(prepare_guarded(config, envelope)),
+        None => Ok(prepare_guarded(tournaments, envelope)),
     }
 }
 
 /// Reads the letters in chunks on a thread of its own, ahead of the planning.
 fn read_ahead(
-    config: &Config,
+    tournaments: &[&Config],
     letters: &[crate::mail::Envelope],
     sender: std::sync::mpsc::SyncSender<Vec<Result<Prepared, String>>>,
 ) {
     for chunk in letters.chunks(READ_AHEAD) {
         let prepared: Vec<_> = chunk
             .iter()
-            .map(|envelope| prepare_guarded(config, envelope))
+            .map(|envelope| prepare_guarded(tournaments, envelope))
             .collect();
         if sender.send(prepared).is_err() {
             break;
@@ -740,10 +789,21 @@ fn plan_guarded(
     .unwrap_or_else(|panic| Err(panic_message(panic.as_ref())))
 }
 
-/// Reads one letter; a panic while reading becomes the letter's error.
-fn prepare_guarded(config: &Config, envelope: &crate::mail::Envelope) -> Result<Prepared, String> {
-    catch_unwind(AssertUnwindSafe(|| Prepared::new(config, envelope)))
-        .map_err(|panic| panic_message(panic.as_ref()))
+/// Reads one letter (read whole if its sender is known in any of the
+/// tournaments, with the first one's reading of dates); a panic while
+/// reading becomes the letter's error.
+fn prepare_guarded(
+    tournaments: &[&Config],
+    envelope: &crate::mail::Envelope,
+) -> Result<Prepared, String> {
+    let Some(first) = tournaments.first() else {
+        return Err("no tournament".into());
+    };
+    let known = |address: &str| tournaments.iter().any(|t| t.is_known(address));
+    catch_unwind(AssertUnwindSafe(|| {
+        Prepared::reading(first, envelope, &known)
+    }))
+    .map_err(|panic| panic_message(panic.as_ref()))
 }
 
 /// The calendar's duties of every game that may have one today; the others
@@ -777,7 +837,7 @@ fn keep_calendar(
                     .join(",")
             );
             last = commit(store, config, clerk, &plan, &cause)?;
-            summary.games_changed.insert(game.id.clone());
+            summary.games_changed.insert(key(config, &game.id));
         }
         if let Some(state) = &plan.game {
             // A game only a letter can move is looked at again in 9999.
@@ -788,7 +848,8 @@ fn keep_calendar(
                 .map_err(database)?;
         }
         if !plan.duties.is_empty() {
-            batch.add(plan, last, None);
+            let plan = qualified(config, plan);
+            batch.add(plan, Some(key(config, &game.id)), last, None);
         }
     }
     Ok(())

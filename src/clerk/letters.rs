@@ -32,6 +32,9 @@ enum Identified {
     NoSuch { named: String, by: NamedBy },
     /// Nothing tells.
     Unknown,
+    /// Nothing tells which tournament: he plays the game it names (or, if
+    /// it names none, plays games) in another one of the clerk's too.
+    Ambiguous,
 }
 
 /// Where a letter names its game.
@@ -293,6 +296,8 @@ impl Clerk<'_> {
     ) -> Result<(), String> {
         let phrases = self.phrases();
         let sender = &player.email;
+        // Asked which tournament: his games by their tags, in every one.
+        let tagged = matches!(refused, Identified::Ambiguous);
         let named = |phrase, game: &str, by: NamedBy| {
             phrases.fill(
                 phrase,
@@ -308,6 +313,10 @@ impl Clerk<'_> {
                 format!("names game {game}, which the tournament does not have"),
                 named("reason.no_such_game", &game, by),
             ),
+            Identified::Ambiguous => (
+                "the tournament could not be identified: the sender plays in several".to_string(),
+                phrases.get("reason.which_tournament").to_string(),
+            ),
             _ => (
                 "the game could not be identified".to_string(),
                 phrases.get("reason.unidentified").to_string(),
@@ -315,12 +324,15 @@ impl Clerk<'_> {
         };
         stored.disposition = Disposition::Refused;
         stored.reason = why;
-        let games: Vec<String> = self
-            .config
-            .games_of(&player.id)
-            .iter()
-            .map(|g| g.id.clone())
-            .collect();
+        let games: Vec<String> = if tagged {
+            self.tags_of(player)
+        } else {
+            self.config
+                .games_of(&player.id)
+                .iter()
+                .map(|g| g.id.clone())
+                .collect()
+        };
         let message = self.refusal(
             recipient(player),
             vec![reason],
@@ -372,9 +384,16 @@ impl Clerk<'_> {
         ]
         .into_iter()
         .find_map(|(by, id)| id.map(|id| (by, id)));
+        // The tag and the thread say which tournament; a game named
+        // otherwise may be his in another of the clerk's too.
+        let certain = tagged.is_some() || thread.is_some();
+        let elsewhere = |game: Option<&str>| !certain && self.plays_elsewhere(player, game);
         let Some((by, named)) = named else {
             if let Some(game) = thread.as_deref().and_then(find) {
                 return Identified::Found { game, note: None };
+            }
+            if elsewhere(None) {
+                return Identified::Ambiguous;
             }
             if let [only] = mine.as_slice() {
                 return Identified::Found {
@@ -384,6 +403,9 @@ impl Clerk<'_> {
             }
             return Identified::Unknown;
         };
+        if by != NamedBy::Tag && elsewhere(Some(&named)) {
+            return Identified::Ambiguous;
+        }
         let Some(game) = find(&named) else {
             return match self.config.game(&named) {
                 Some(game) => Identified::NotHis {
@@ -402,6 +424,49 @@ impl Clerk<'_> {
             .find(|other| !other.eq_ignore_ascii_case(&game.id))
             .map(|other| GameNote { by, other });
         Identified::Found { game, note }
+    }
+
+    /// Whether the sender of a letter plays `game` (any game, if `None`) in
+    /// another of the clerk's tournaments.
+    fn plays_elsewhere(&self, player: &Player, game: Option<&str>) -> bool {
+        let others = self
+            .tournaments
+            .iter()
+            .filter(|other| other.tournament_id != self.config.tournament_id);
+        others.into_iter().any(|other| {
+            player
+                .addresses()
+                .find_map(|address| other.player_by_email(address))
+                .is_some_and(|there| {
+                    other
+                        .games_of(&there.id)
+                        .iter()
+                        .any(|g| game.is_none_or(|id| g.id.eq_ignore_ascii_case(id)))
+                })
+        })
+    }
+
+    /// The tags of every game the sender plays with the clerk, this
+    /// tournament's first.
+    fn tags_of(&self, player: &Player) -> Vec<String> {
+        let others = self
+            .tournaments
+            .iter()
+            .filter(|other| other.tournament_id != self.config.tournament_id);
+        std::iter::once(self.config)
+            .chain(others)
+            .flat_map(|config| {
+                let games = player
+                    .addresses()
+                    .find_map(|address| config.player_by_email(address))
+                    .map(|there| config.games_of(&there.id))
+                    .unwrap_or_default();
+                games
+                    .into_iter()
+                    .map(|g| format!("[{} #{}]", config.tournament_id, g.id))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
     }
 
     /// A letter that fails [`auth::verify`]: nothing changes; the registered

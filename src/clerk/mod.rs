@@ -30,6 +30,7 @@ mod model;
 mod moves;
 mod overstep;
 mod protest;
+mod route;
 mod start;
 
 use std::collections::HashMap;
@@ -40,6 +41,7 @@ use sha2::{Digest, Sha256};
 
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::model::{label_moves, next_lines};
+pub use self::route::route;
 pub use self::start::Sheet;
 use crate::config::{Config, Player};
 use crate::game::Replays;
@@ -78,6 +80,12 @@ pub struct Prepared {
 
 impl Prepared {
     pub fn new(config: &Config, envelope: &Envelope) -> Prepared {
+        Prepared::reading(config, envelope, &|address| config.is_known(address))
+    }
+
+    /// The same, a letter read whole where `known` knows its sender (a
+    /// player or an arbiter of any of the clerk's tournaments).
+    pub fn reading(config: &Config, envelope: &Envelope, known: &dyn Fn(&str) -> bool) -> Prepared {
         let raw = &envelope.raw;
         let oversized = envelope.size.max(raw.len()) > config.limits.max_letter_bytes;
         // A letter of a few pages is parsed whole at once (parsing its
@@ -87,9 +95,7 @@ impl Prepared {
         let head = &raw[..header_end(raw).unwrap_or(raw.len()).min(MAX_HEADER_BYTES)];
         let mut mail = mime::parse(if whole { raw } else { head }, &config.address);
         let readable = mail.as_ref().is_some_and(|m| {
-            !oversized
-                && m.automatic.is_none()
-                && m.from.as_deref().is_some_and(|from| config.is_known(from))
+            !oversized && m.automatic.is_none() && m.from.as_deref().is_some_and(known)
         });
         if readable && !whole {
             mail = mime::parse(raw, &config.address);
@@ -253,6 +259,10 @@ pub struct Clerk<'a> {
     pub clock: Clock,
     /// The games' records as the run's letters left them.
     pub replays: Replays,
+    /// Every tournament the clerk serves, this one among them (none for a
+    /// tournament of its own file): a letter that does not say which one it
+    /// is for, from a player in several, is asked about rather than taken.
+    pub tournaments: &'a [Config],
 }
 
 impl<'a> Clerk<'a> {

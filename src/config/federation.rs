@@ -174,7 +174,7 @@ fn tournament(
         problem: format!("cannot be combined with the clerk's file: {e}"),
         fix: String::new(),
     })?;
-    Config::parse_from(path, base, &merged_text).map_err(|mut error| {
+    let parsed = Config::parse_from(path, base, &merged_text).map_err(|mut error| {
         // A line of the combined text means nothing to the director: the
         // key written there does.
         if let Some(key) = error
@@ -197,7 +197,10 @@ fn tournament(
         }
         error.file = written_in(&error.key, &own, path, clerk_file);
         error
-    })
+    });
+    let mut config = parsed?;
+    config.in_folder = true;
+    Ok(config)
 }
 
 /// The key written on `line` (1-based) of a TOML text: `table.name`, or

@@ -189,6 +189,9 @@ pub struct Config {
     pub security: Security,
     /// The folder of the report site `poll` refreshes, if any.
     pub report_out: Option<PathBuf>,
+    /// One of a folder of tournaments (its games are stored under
+    /// `ID/<game>`), not a file of its own.
+    pub in_folder: bool,
     /// Where each player and game is in the lists: every letter looks its
     /// sender and game up, and a federation has thousands of both. Built at
     /// the first lookup: a run with no mail makes none.
@@ -264,6 +267,12 @@ impl Config {
     fn index(&self) -> &Index {
         self.index
             .get_or_init(|| Index::new(&self.players, &self.games))
+    }
+
+    /// What the database prefixes to this tournament's game ids: its id,
+    /// for one of a folder (see `Store::set_scope`).
+    pub fn scope(&self) -> Option<&str> {
+        self.in_folder.then_some(self.tournament_id.as_str())
     }
 
     pub fn player(&self, id: &str) -> Option<&Player> {

@@ -622,6 +622,7 @@ impl Config {
             limits: raw.limits,
             security,
             report_out,
+            in_folder: false,
         })
     }
 }

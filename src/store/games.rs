@@ -38,8 +38,17 @@ impl Store {
         })
     }
 
-    /// The game a message of ours (or a letter we stored) belongs to.
+    /// The game a message of ours (or a letter we stored) belongs to, in
+    /// this scope's tournament (`None` for another's).
     pub fn game_of_message(&self, message_id: &str) -> Result<Option<String>> {
+        Ok(self
+            .game_key_of_message(message_id)?
+            .and_then(|key| self.unscoped(key)))
+    }
+
+    /// The same as the database keys it (`ID/<game>` for a tournament of a
+    /// folder): which tournament a reply belongs to.
+    pub fn game_key_of_message(&self, message_id: &str) -> Result<Option<String>> {
         let ours: Option<Option<String>> = self
             .conn
             .prepare_cached("SELECT game_id FROM outbox WHERE message_id = ?1")?
@@ -66,6 +75,8 @@ impl Store {
 
     /// Loads a game; a game never written yet is a new one.
     pub fn load_game(&self, id: &str) -> Result<StoredGame> {
+        let id = self.scoped(id);
+        let id = id.as_str();
         if let Some(game) = self.cache.borrow().games.get(id) {
             return Ok(game.clone());
         }
@@ -180,15 +191,20 @@ impl Store {
         let mut statement = self
             .conn
             .prepare_cached("SELECT id, next_check FROM games")?;
-        statement
+        let all: Vec<(String, Option<NaiveDate>)> = statement
             .query_map([], |r| {
                 let day: Option<String> = r.get(1)?;
                 Ok((r.get(0)?, day.as_deref().map(date_from).transpose()?))
             })?
-            .collect()
+            .collect::<Result<_>>()?;
+        Ok(all
+            .into_iter()
+            .filter_map(|(key, day)| Some((self.unscoped(key)?, day)))
+            .collect())
     }
 
     pub fn letters_from(&self, game: &str, color: Color) -> Result<Vec<(NaiveDate, Vec<u8>)>> {
+        let game = self.scoped(game);
         let mut statement = self.conn.prepare_cached(
             "SELECT postmark, raw FROM letters WHERE game_id = ?1 AND color = ?2 ORDER BY id",
         )?;
@@ -201,6 +217,7 @@ impl Store {
 
     /// The notes of a game, oldest first.
     pub fn notes(&self, game: &str) -> Result<Vec<Note>> {
+        let game = self.scoped(game);
         let mut statement = self.conn.prepare_cached(
             "SELECT ply, kind, text, created_on FROM notes WHERE game_id = ?1 ORDER BY id",
         )?;

@@ -170,6 +170,10 @@ pub struct Store {
     /// Rows changed on the connection when the open batch began: a batch
     /// that changed none has nothing to sync (an idle run's).
     changes_at_begin: u64,
+    /// Prefixed to every game id read and written: `"ID/"` while the
+    /// clerk works on tournament ID of a folder, empty for a tournament of
+    /// its own file (whose games are stored under their ids, as ever).
+    scope: String,
 }
 
 /// A commit that is in the write-ahead log but maybe not yet on the disk:
@@ -393,7 +397,29 @@ impl Store {
             sent_log: None,
             wal: None,
             changes_at_begin: 0,
+            scope: String::new(),
         })
+    }
+
+    /// The tournament whose games the next reads and writes are of: `Some(ID)`
+    /// for one of a folder (its games are stored as `ID/<game>`), `None` for a
+    /// tournament of its own file.
+    pub fn set_scope(&mut self, tournament: Option<&str>) {
+        self.scope = tournament.map_or_else(String::new, |id| format!("{id}/"));
+    }
+
+    /// A game's key in the database.
+    fn scoped(&self, game: &str) -> String {
+        format!("{}{game}", self.scope)
+    }
+
+    /// A game id as the database keys it, back in the scope's terms: `None`
+    /// for a game of another tournament.
+    fn unscoped(&self, key: String) -> Option<String> {
+        if self.scope.is_empty() {
+            return Some(key);
+        }
+        key.strip_prefix(self.scope.as_str()).map(str::to_string)
     }
 
     /// Runs `work` all or nothing: in a transaction of its own, or as part of
@@ -404,12 +430,14 @@ impl Store {
             work(&Writer {
                 tx: &self.conn,
                 cache: &self.cache,
+                scope: &self.scope,
             })
         } else {
             self.conn.transaction().and_then(|tx| {
                 let value = work(&Writer {
                     tx: &tx,
                     cache: &self.cache,
+                    scope: &self.scope,
                 })?;
                 tx.commit()?;
                 Ok(value)

@@ -7,11 +7,19 @@ use super::*;
 pub struct Writer<'a> {
     pub(super) tx: &'a Connection,
     pub(super) cache: &'a RefCell<Cache>,
+    /// Prefixed to every game id: the tournament's (see [`Store::set_scope`]).
+    pub(super) scope: &'a str,
 }
 
 impl Writer<'_> {
+    /// A game's key in the database.
+    fn scoped(&self, game: &str) -> String {
+        format!("{}{game}", self.scope)
+    }
+
     /// Stores a letter; returns its id.
     pub fn letter(&self, letter: &StoredLetter) -> Result<i64> {
+        let game = letter.game.as_deref().map(|game| self.scoped(game));
         self.tx.prepare_cached(
             "INSERT INTO letters (dedup_key, message_id, source_key, arrived, postmark, sender, game_id, color,
                                   disposition, reason, parse, raw, fingerprint)
@@ -25,7 +33,7 @@ impl Writer<'_> {
                 letter.arrived.to_rfc3339(),
                 day_text(letter.postmark),
                 letter.sender,
-                letter.game,
+                game,
                 letter.color.map(color_name),
                 letter.disposition.as_str(),
                 letter.reason,
@@ -50,6 +58,8 @@ impl Writer<'_> {
         from: usize,
         letter: Option<i64>,
     ) -> Result<()> {
+        let id = self.scoped(id);
+        let id = id.as_str();
         let settled = {
             let cache = self.cache.borrow();
             cache.settled.contains(id) && cache.games.get(id).is_some_and(|g| g.row == *row)
@@ -135,6 +145,8 @@ impl Writer<'_> {
 
     /// The day the calendar must look at `game` again (see [`Store::next_checks`]).
     pub fn next_check(&self, game: &str, on: NaiveDate) -> Result<()> {
+        let game = self.scoped(game);
+        let game = game.as_str();
         self.cache.borrow_mut().settled.remove(game);
         self.tx
             .prepare_cached("UPDATE games SET next_check = ?2 WHERE id = ?1")?
@@ -176,6 +188,7 @@ impl Writer<'_> {
     }
 
     pub fn note(&self, game: &str, note: &Note) -> Result<()> {
+        let game = self.scoped(game);
         self.tx.prepare_cached(
             "INSERT INTO notes (game_id, ply, kind, text, created_on) VALUES (?1, ?2, ?3, ?4, ?5)",
         )?
@@ -192,6 +205,8 @@ impl Writer<'_> {
     }
 
     pub fn duty_done(&self, game: &str, key: &DutyKey, on: NaiveDate) -> Result<()> {
+        let game = self.scoped(game);
+        let game = game.as_str();
         self.tx
             .prepare_cached(
                 "INSERT OR IGNORE INTO duties_done (game_id, key, done_on) VALUES (?1, ?2, ?3)",
@@ -205,17 +220,18 @@ impl Writer<'_> {
 
     pub fn outbox(&self, message: &NewOutbox, created_on: NaiveDate) -> Result<i64> {
         let recipients = message.recipients.join(",");
+        let game = message.game.as_deref().map(|game| self.scoped(game));
         self.tx.prepare_cached(
             "INSERT INTO outbox (game_id, kind, recipients, message_id, delivers_game, delivers_ply, created_on, send_on)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         )?
         .execute(
             params![
-                message.game,
+                game,
                 message.kind,
                 recipients,
                 message.message_id,
-                message.delivers.and(message.game.as_deref()),
+                message.delivers.and(game.as_deref()),
                 message.delivers.map(|p| p as i64),
                 day_text(created_on),
                 message.send_on.map(day_text),
@@ -239,14 +255,14 @@ impl Writer<'_> {
         }
         cache.written.push(OutboxItem {
             id,
-            game: message.game.clone(),
+            game: game.clone(),
             kind: message.kind.clone(),
             recipients: message.recipients.clone(),
             message_id: message.message_id.clone(),
             raw: message.raw.clone(),
             delivers: message
                 .delivers
-                .zip(message.game.clone())
+                .zip(game.clone())
                 .map(|(ply, game)| (game, ply)),
             attempts: 0,
         });

@@ -1,0 +1,82 @@
+//! Which tournament a letter is for, when one clerk serves a folder of them
+//! (issue 22, point 2). The subject's tag `[ID #N]` decides, then the
+//! clerk's message the letter answers; else the tournaments the sender is
+//! known in: the only one, or the only one where he plays the game the
+//! letter names (a `Game:` line or a subject like `Партия 3`), or where he
+//! plays at all. Where that leaves several, the first of them takes the
+//! letter, and its clerk asks the sender which game he means
+//! (`Clerk::identify` sees the others' games too): nothing is applied.
+
+use crate::config::Config;
+use crate::letter;
+use crate::mail::mime::Mail;
+use crate::store::Store;
+
+/// The index in `tournaments` of the one `mail` is for.
+pub fn route(
+    tournaments: &[&Config],
+    store: &Store,
+    mail: Option<&Mail>,
+    named_game: Option<&str>,
+) -> usize {
+    let (Some(mail), true) = (mail, tournaments.len() > 1) else {
+        return 0;
+    };
+    let by_id = |id: &str| tournaments.iter().position(|t| t.tournament_id == id);
+    if let Some(at) = tournaments
+        .iter()
+        .position(|t| mail.subject.contains(&format!("[{} #", t.tournament_id)))
+    {
+        return at;
+    }
+    let thread = mail
+        .in_reply_to
+        .iter()
+        .chain(mail.references.iter().rev())
+        .find_map(|id| {
+            [id.clone(), format!("<{id}>")]
+                .iter()
+                .find_map(|candidate| {
+                    let key = store.game_key_of_message(candidate).ok().flatten()?;
+                    by_id(key.split_once('/')?.0)
+                })
+        });
+    if let Some(at) = thread {
+        return at;
+    }
+    let Some(sender) = mail.from.as_deref() else {
+        return 0;
+    };
+    let known: Vec<usize> = (0..tournaments.len())
+        .filter(|&at| tournaments[at].is_known(sender))
+        .collect();
+    // The chief arbiter names the tournament in his ruling (`CONFIRM CC-2026 3`).
+    if known.len() > 1
+        && let Some(&at) = known.iter().find(|&&at| {
+            let id = tournaments[at].tournament_id.as_str();
+            mail.text.split_whitespace().any(|word| word == id)
+        })
+    {
+        return at;
+    }
+    let named = named_game.map(str::to_string).or_else(|| {
+        letter::subject_game(&mail.subject, |id| {
+            known.iter().any(|&at| tournaments[at].game(id).is_some())
+        })
+    });
+    let plays = |at: usize, game: Option<&str>| {
+        let config = &tournaments[at];
+        config.player_by_email(sender).is_some_and(|player| {
+            config
+                .games_of(&player.id)
+                .iter()
+                .any(|g| game.is_none_or(|id| g.id.eq_ignore_ascii_case(id)))
+        })
+    };
+    let candidates: Vec<usize> = known
+        .iter()
+        .copied()
+        .filter(|&at| plays(at, named.as_deref()))
+        .collect();
+    candidates.first().or(known.first()).copied().unwrap_or(0)
+}

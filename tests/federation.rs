@@ -1,0 +1,199 @@
+//! One clerk, one mailbox, one database, two tournaments (issue 22): a
+//! folder of tournament files, one player in both, letters tagged and
+//! untagged, an ambiguous one, start sheets, and a late start sheet that
+//! moves a player's start.
+
+mod support;
+
+use support::*;
+
+const CAROL: &str = "carol@test.example";
+
+/// A tournament file: White and Black play game 1 in `id`.
+fn event(id: &str, white: (&str, &str), black: (&str, &str)) -> String {
+    format!(
+        "[tournament]\nid = \"{id}\"\nname = \"Cup {id}\"\nstart_date = 2026-11-01\n\
+         end_date = 2028-11-01\ntimezone = \"Europe/Moscow\"\nlanguage = \"en\"\n\n\
+         [[players]]\nid = \"{}\"\nname = \"{}\"\nemail = \"{}\"\n\n\
+         [[players]]\nid = \"{}\"\nname = \"{}\"\nemail = \"{}\"\n\n\
+         [[games]]\nid = \"1\"\nwhite = \"{}\"\nblack = \"{}\"\n",
+        white.0,
+        white.1,
+        white.0.replace('_', "@"),
+        black.0,
+        black.1,
+        black.0.replace('_', "@"),
+        white.0,
+        black.0
+    )
+}
+
+/// The clerk's file and its folder: in A, White Player (white) against
+/// Black Player; in B, Carol (white) against White Player (black).
+fn federation() -> Tournament {
+    let clerk = format!(
+        "[bot]\naddress = \"{CLERK}\"\ndatabase = \"db.sqlite\"\ntournaments = \"tournaments\"\n\n\
+         [arbiters]\nchief_arbiter = \"{ARBITER}\"\nchief_secretary = \"{SECRETARY}\"\n\n\
+         [source]\nkind = \"maildir\"\npath = \"inbox\"\n\n\
+         [transport]\nkind = \"file\"\npath = \"outbox\"\n"
+    );
+    let t = Tournament::with_config(&clerk);
+    let folder = t.path().join("tournaments");
+    std::fs::create_dir(&folder).unwrap();
+    let files = [
+        (
+            "a.toml",
+            event(
+                "A",
+                ("white_test.example", "White Player"),
+                ("black_test.example", "Black Player"),
+            ),
+        ),
+        (
+            "b.toml",
+            event(
+                "B",
+                ("carol_test.example", "Carol"),
+                ("white_test.example", "White Player"),
+            ),
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(folder.join(name), text).unwrap();
+    }
+    t
+}
+
+fn run_ok(t: &Tournament, args: &[&str]) -> Output {
+    let out = t.run(args);
+    assert_eq!(out.code, 0, "{args:?}:\n{}\n{}", out.stdout, out.stderr);
+    out
+}
+
+fn sans(t: &Tournament, tournament: &str) -> Vec<String> {
+    let out = run_ok(
+        t,
+        &["chart", "1", "--format", "json", "--tournament", tournament],
+    );
+    let chart: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    chart["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn two_tournaments_one_mailbox_one_database() {
+    let mut t = federation();
+    // Start sheets: A's before its start, B's four days late.
+    run_ok(&t, &["start", "--tournament", "A", "--today", "2026-10-25"]);
+    let sheets = t.new_mail();
+    assert_eq!(
+        kinds(&sheets),
+        [pair("start-sheet", WHITE), pair("start-sheet", BLACK)]
+    );
+    assert!(sheets[0].body.contains("[A #1]"), "{}", sheets[0].body);
+    run_ok(&t, &["start", "--tournament", "B", "--today", "2026-11-05"]);
+    let sheets = t.new_mail();
+    assert_eq!(
+        kinds(&sheets),
+        [pair("start-sheet", CAROL), pair("start-sheet", WHITE)]
+    );
+    assert!(
+        sheets[1]
+            .body
+            .contains("game 1: you play Black against Carol <carol@test.example>"),
+        "{}",
+        sheets[1].body
+    );
+    // 8 November. White's letter tagged for A; Carol's untagged: she plays
+    // only in B. A charges White 7 days from 1 November; B charges Carol
+    // 2 days, her start moved to the 6th by her sheet of the 5th.
+    t.letter(
+        WHITE,
+        "2026-11-08",
+        "[A #1] my move",
+        "1. e4\nTime: 7/0\nDates: 2026-11-08\n",
+    );
+    t.letter(
+        CAROL,
+        "2026-11-08",
+        "Game 1",
+        "Game 1\n1. d4\nTime: 2/0\nDates: 2026-11-08\n",
+    );
+    let out = t.poll("2026-11-08");
+    assert!(
+        out.stdout.contains("game A/1"),
+        "events name the tournament:\n{}",
+        out.stdout
+    );
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("ack", WHITE),
+            pair("forward", BLACK),
+            pair("ack", CAROL),
+            pair("forward", WHITE)
+        ],
+        "{}",
+        out.stdout
+    );
+    assert!(mail[1].subject.starts_with("[A #1]"), "{}", mail[1].subject);
+    assert!(mail[3].subject.starts_with("[B #1]"), "{}", mail[3].subject);
+    assert_eq!(
+        (sans(&t, "A"), sans(&t, "B")),
+        (vec!["e4".to_string()], vec!["d4".to_string()])
+    );
+    // 9 November. White writes "Game 1" with no tag and no thread: he plays
+    // a game 1 in both. Nothing is applied; he is asked, with his games.
+    t.letter(
+        WHITE,
+        "2026-11-09",
+        "Game 1",
+        "Game 1\n1... d5\nTime: 2/2\nDates: 2026-11-08, 2026-11-08, 2026-11-09\n",
+    );
+    t.poll("2026-11-09");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
+    let asked = &mail[0].body;
+    assert!(asked.contains("more than one tournament"), "{asked}");
+    assert!(
+        asked.contains("Your games with this clerk: [A #1], [B #1]."),
+        "{asked}"
+    );
+    assert_eq!((sans(&t, "A").len(), sans(&t, "B").len()), (1, 1));
+    // 10 November. He answers B's forward (its thread): taken in B.
+    let outbox = t.outbox();
+    let forward = outbox
+        .iter()
+        .find(|m| m.kind == "forward" && m.subject.starts_with("[B #1]"))
+        .unwrap();
+    let in_reply_to = format!("In-Reply-To: {}\r\n", forward.message_id);
+    t.letter_with(
+        WHITE,
+        "2026-11-10",
+        "Re: your partner's move",
+        "1... d5\nTime: 2/2\nDates: 2026-11-08, 2026-11-08, 2026-11-10\n",
+        &in_reply_to,
+    );
+    t.poll("2026-11-10");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", CAROL)]
+    );
+    assert_eq!(sans(&t, "B"), ["d4", "d5"]);
+    assert_eq!(sans(&t, "A"), ["e4"]);
+    // A command about one tournament must be told which.
+    let several = t.run(&["games"]);
+    assert_eq!(several.code, 2);
+    assert!(
+        several.stderr.contains("serves several tournaments (A, B)"),
+        "{}",
+        several.stderr
+    );
+    let b = run_ok(&t, &["games", "--tournament", "B"]);
+    assert!(b.stdout.contains("Carol"), "{}", b.stdout);
+}
