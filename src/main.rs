@@ -936,12 +936,21 @@ fn keep_report(
     summary: &run::Summary,
     progress: &Progress,
 ) -> Result<(), Failure> {
+    // A folder's games are changed as `ID/<game>`: this tournament's, by id.
+    let changed: std::collections::BTreeSet<String> = match config.scope() {
+        Some(id) => summary
+            .games_changed
+            .iter()
+            .filter_map(|key| key.strip_prefix(&format!("{id}/")).map(str::to_string))
+            .collect(),
+        None => summary.games_changed.clone(),
+    };
     shtempel::site::keep(
         config,
         store,
         clock.today,
         out,
-        &summary.games_changed,
+        &changed,
         &mut |done, total| progress.update("report", done, total),
     )
     .map_err(|e| run_error(format!("report: {e}")))?;

@@ -31,11 +31,16 @@ fn event(id: &str, white: (&str, &str), black: (&str, &str)) -> String {
 /// The clerk's file and its folder: in A, White Player (white) against
 /// Black Player; in B, Carol (white) against White Player (black).
 fn federation() -> Tournament {
+    federation_with("")
+}
+
+/// The same, with more in the clerk's file.
+fn federation_with(extra: &str) -> Tournament {
     let clerk = format!(
         "[bot]\naddress = \"{CLERK}\"\ndatabase = \"db.sqlite\"\ntournaments = \"tournaments\"\n\n\
          [arbiters]\nchief_arbiter = \"{ARBITER}\"\nchief_secretary = \"{SECRETARY}\"\n\n\
          [source]\nkind = \"maildir\"\npath = \"inbox\"\n\n\
-         [transport]\nkind = \"file\"\npath = \"outbox\"\n"
+         [transport]\nkind = \"file\"\npath = \"outbox\"\n{extra}"
     );
     let t = Tournament::with_config(&clerk);
     let folder = t.path().join("tournaments");
@@ -196,4 +201,29 @@ fn two_tournaments_one_mailbox_one_database() {
     );
     let b = run_ok(&t, &["games", "--tournament", "B"]);
     assert!(b.stdout.contains("Carol"), "{}", b.stdout);
+}
+
+#[test]
+fn each_tournament_of_a_folder_has_its_report_and_an_idle_poll_rewrites_none() {
+    let mut t = federation_with("\n[report]\nout = \"site\"\n");
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "[A #1] my move",
+        "1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    let index = |id: &str| t.path().join("site").join(id).join("index.html");
+    let a = std::fs::read_to_string(index("A")).unwrap();
+    let b = std::fs::read_to_string(index("B")).unwrap();
+    assert!(a.contains("Cup A") && !a.contains("Cup B"), "{a}");
+    assert!(b.contains("Cup B") && b.contains("Carol"), "{b}");
+    let written = |id: &str| std::fs::metadata(index(id)).unwrap().modified().unwrap();
+    let before = (written("A"), written("B"));
+    t.poll("2026-11-03");
+    assert_eq!(
+        (written("A"), written("B")),
+        before,
+        "nothing changed, nothing rewritten"
+    );
 }

@@ -279,25 +279,35 @@ impl Store {
     }
 
     /// What the report of `[report] out` was last written from
-    /// (`main::report_mark`), or none since a report failed.
+    /// (`main::report_mark`), or none since a report failed; the scope's
+    /// tournament's, where a folder's each have one.
     pub fn report_mark(&self) -> Result<Option<String>> {
         self.conn
             .query_row(
-                "SELECT value FROM run_state WHERE key = 'report'",
-                [],
+                "SELECT value FROM run_state WHERE key = ?1",
+                [self.report_key()],
                 |r| r.get(0),
             )
             .optional()
     }
 
     pub fn set_report_mark(&mut self, mark: &str) -> Result<()> {
+        let key = self.report_key();
         self.conn
             .prepare_cached(
-                "INSERT INTO run_state (key, value) VALUES ('report', ?1)
+                "INSERT INTO run_state (key, value) VALUES (?2, ?1)
                  ON CONFLICT (key) DO UPDATE SET value = ?1 WHERE value <> ?1",
             )?
-            .execute(params![mark])?;
+            .execute(params![mark, key])?;
         Ok(())
+    }
+
+    fn report_key(&self) -> String {
+        if self.scope.is_empty() {
+            "report".into()
+        } else {
+            format!("report:{}", self.scope)
+        }
     }
 
     /// The latest day a run acted on (`poll --today` is refused before it),
