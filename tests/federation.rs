@@ -227,3 +227,52 @@ fn each_tournament_of_a_folder_has_its_report_and_an_idle_poll_rewrites_none() {
         "nothing changed, nothing rewritten"
     );
 }
+
+#[test]
+fn the_arbiter_of_several_tournaments_names_the_one_he_rules_on() {
+    let mut t = federation();
+    // A: White moves on 3 November; Black Player is silent past 50 days.
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "[A #1] my move",
+        "1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    t.poll("2026-12-26");
+    t.new_mail();
+    let status = |t: &Tournament, id: &str| {
+        let out = run_ok(t, &["chart", "1", "--format", "json", "--tournament", id]);
+        let chart: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        chart["status"].as_str().unwrap().to_string()
+    };
+    // B's Carol never made her first move: suspended too.
+    assert_eq!(
+        (status(&t, "A"), status(&t, "B")),
+        ("suspended".into(), "suspended".into())
+    );
+    // "CONFIRM 1" alone, no tag, no thread: which tournament's game 1?
+    t.letter(ARBITER, "2026-12-27", "decision", "CONFIRM 1\n");
+    t.poll("2026-12-27");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
+    assert!(
+        mail[0].body.contains("several tournaments (A, B)") && mail[0].body.contains("CONFIRM"),
+        "{}",
+        mail[0].body
+    );
+    assert_eq!(
+        (status(&t, "A"), status(&t, "B")),
+        ("suspended".into(), "suspended".into())
+    );
+    // Named: A's game 1 is decided, B's untouched.
+    t.letter(ARBITER, "2026-12-27", "decision", "CONFIRM A 1\n");
+    let out = t.poll("2026-12-27");
+    assert_eq!(status(&t, "A"), "finished", "{}", out.stdout);
+    assert_eq!(status(&t, "B"), "suspended");
+    assert!(
+        kinds(&t.new_mail())
+            .iter()
+            .any(|(kind, _)| kind == "decision")
+    );
+}

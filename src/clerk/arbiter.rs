@@ -63,8 +63,40 @@ impl Clerk<'_> {
             let reason = phrases.get("reason.no_ruling").to_string();
             return self.refuse_arbiter(None, mail, read, "no ruling found", reason, plan);
         };
-        let Some(game_config) = self.config.game(&ruling.game).cloned() else {
-            let reason = phrases.fill("reason.arbiter_no_game", &[("game", &ruling.game)]);
+        let own = self.config.tournament_id.as_str();
+        let ids: Vec<&str> = std::iter::once(own)
+            .chain(self.tournaments.iter().map(|t| t.tournament_id.as_str()))
+            .collect();
+        let ruling = &ruling.resolved(&ids);
+        // Of a clerk of several, a ruling must say which tournament: by
+        // naming it, by the subject's tag, or by answering its file.
+        if !self.tournaments.is_empty()
+            && ruling.tournament.is_none()
+            && !self.tagged_or_threaded(store, mail)
+        {
+            let reason = phrases.fill(
+                "reason.arbiter_which_tournament",
+                &[
+                    ("ids", &ids[1..].join(", ")),
+                    ("ids_first", &own),
+                    ("game", &ruling.game),
+                ],
+            );
+            return self.refuse_arbiter(None, mail, read, "no tournament named", reason, plan);
+        }
+        // A ruling naming another of the clerk's tournaments is not for
+        // this one's game of that number.
+        let elsewhere = ruling.tournament.as_deref().filter(|id| *id != own);
+        let found = match elsewhere {
+            Some(_) => None,
+            None => self.config.game(&ruling.game).cloned(),
+        };
+        let Some(game_config) = found else {
+            let named = match elsewhere {
+                Some(id) => format!("{id} {}", ruling.game),
+                None => ruling.game.clone(),
+            };
+            let reason = phrases.fill("reason.arbiter_no_game", &[("game", &named)]);
             return self.refuse_arbiter(None, mail, read, "no such game", reason, plan);
         };
         let mut state = super::load_replaying(self.config, store, &game_config, &self.replays)?;

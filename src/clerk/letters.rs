@@ -386,7 +386,7 @@ impl Clerk<'_> {
         .find_map(|(by, id)| id.map(|id| (by, id)));
         // The tag and the thread say which tournament; a game named
         // otherwise may be his in another of the clerk's too.
-        let certain = tagged.is_some() || thread.is_some();
+        let certain = self.tagged_or_threaded(store, mail);
         let elsewhere = |game: Option<&str>| !certain && self.plays_elsewhere(player, game);
         let Some((by, named)) = named else {
             if let Some(game) = thread.as_deref().and_then(find) {
@@ -424,6 +424,23 @@ impl Clerk<'_> {
             .find(|other| !other.eq_ignore_ascii_case(&game.id))
             .map(|other| GameNote { by, other });
         Identified::Found { game, note }
+    }
+
+    /// Whether the letter's subject has this tournament's tag, or it answers
+    /// a message of one of its games: it is this tournament's, whatever
+    /// else its sender plays.
+    pub(super) fn tagged_or_threaded(&self, store: &Store, mail: &Mail) -> bool {
+        let tag = format!("[{} #", self.config.tournament_id);
+        mail.subject.contains(&tag)
+            || mail
+                .in_reply_to
+                .iter()
+                .chain(mail.references.iter())
+                .any(|id| {
+                    [id.clone(), format!("<{id}>")]
+                        .iter()
+                        .any(|candidate| store.game_of_message(candidate).ok().flatten().is_some())
+                })
     }
 
     /// Whether the sender of a letter plays `game` (any game, if `None`) in

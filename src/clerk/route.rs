@@ -53,8 +53,10 @@ pub fn route(
     // The chief arbiter names the tournament in his ruling (`CONFIRM CC-2026 3`).
     if known.len() > 1
         && let Some(&at) = known.iter().find(|&&at| {
-            let id = tournaments[at].tournament_id.as_str();
-            mail.text.split_whitespace().any(|word| word == id)
+            let tournament = tournaments[at];
+            let id = tournament.tournament_id.as_str();
+            tournament.chief_arbiter == sender
+                && mail.text.split_whitespace().any(|word| word == id)
         })
     {
         return at;

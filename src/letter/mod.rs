@@ -133,9 +133,31 @@ pub enum Keyword {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Ruling {
     pub decision: Decision,
+    /// A word before the game, as a tournament's id (`CONFIRM CC-2026 3`,
+    /// for a clerk of several): it may be a game's id instead (`REJECT A1
+    /// 7`), which the clerk, knowing its tournaments, tells apart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
     pub game: String,
     /// With REJECT or CONTINUE: the days the arbiter excuses (`REJECT 1 7`).
     pub days: Option<u32>,
+}
+
+impl Ruling {
+    /// The ruling as meant, given the tournament it reached and the ids of
+    /// the clerk's tournaments: a first word that is no tournament's id was
+    /// the game (`REJECT A1 7`), and its game word the days.
+    pub fn resolved(&self, ids: &[&str]) -> Ruling {
+        match &self.tournament {
+            Some(word) if !ids.contains(&word.as_str()) => Ruling {
+                tournament: None,
+                game: word.clone(),
+                days: self.game.parse().ok().or(self.days),
+                decision: self.decision,
+            },
+            _ => self.clone(),
+        }
+    }
 }
 
 /// What a letter is, decided once from what it says: the clerk handles each
@@ -247,7 +269,7 @@ pattern!(MOVE_LINE, r"^\s*\d+\s*(?:\.|…)");
 pattern!(VARIANT_LINE, r"(?i)^\s*(?:if|если)\b[\s:,]*(.*)$");
 pattern!(
     RULING_LINE,
-    r"^\s*(CONFIRM|REJECT|CONTINUE|ПОДТВЕРДИТЬ|ПОДТВЕРЖДАЮ|ОТКЛОНИТЬ|ОТКЛОНЯЮ|ПРОДОЛЖИТЬ|ПРОДОЛЖАТЬ)\s+(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(\d{1,4})\s*(?:days?|дн\.?|дней|дня|день)?)?\s*\.?\s*$"
+    r"^\s*(CONFIRM|REJECT|CONTINUE|ПОДТВЕРДИТЬ|ПОДТВЕРЖДАЮ|ОТКЛОНИТЬ|ОТКЛОНЯЮ|ПРОДОЛЖИТЬ|ПРОДОЛЖАТЬ)\s+(?:([A-Za-z][\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(\d{1,4})\s*(?:days?|дн\.?|дней|дня|день)?)?\s*\.?\s*$"
 );
 pattern!(
     PROTEST,
@@ -345,8 +367,9 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReadi
         };
         letter.rulings.push(Ruling {
             decision,
-            game: caps[2].to_string(),
-            days: caps.get(3).and_then(|m| m.as_str().parse().ok()),
+            tournament: caps.get(2).map(|m| m.as_str().to_string()),
+            game: caps[3].to_string(),
+            days: caps.get(4).and_then(|m| m.as_str().parse().ok()),
         });
         return;
     }

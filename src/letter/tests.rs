@@ -128,3 +128,56 @@ fn absurd_numbers_are_errors() {
     assert_eq!(letter.fraction, None);
     assert!(letter.moves.is_empty());
 }
+
+#[test]
+fn a_ruling_may_name_its_tournament_and_the_clerk_tells_a_game_word_apart() {
+    // (line, tournament word, game, days) as read; then as resolved by a
+    // clerk of CC-2026 and B.
+    let table = [
+        ("CONFIRM 1", None, "1", None, (None, "1", None)),
+        ("REJECT 1 7", None, "1", Some(7), (None, "1", Some(7))),
+        (
+            "CONFIRM CC-2026 3",
+            Some("CC-2026"),
+            "3",
+            None,
+            (Some("CC-2026"), "3", None),
+        ),
+        (
+            "REJECT CC-2026 3 7",
+            Some("CC-2026"),
+            "3",
+            Some(7),
+            (Some("CC-2026"), "3", Some(7)),
+        ),
+        (
+            "ПОДТВЕРЖДАЮ B №2",
+            Some("B"),
+            "2",
+            None,
+            (Some("B"), "2", None),
+        ),
+        ("CONFIRM A1", None, "A1", None, (None, "A1", None)),
+        // A game id that reads like a tournament's: the days come back.
+        ("REJECT A1 7", Some("A1"), "7", None, (None, "A1", Some(7))),
+    ];
+    for (line, tournament, game, days, resolved) in table {
+        let read = read(line);
+        let ruling = read.rulings.first().unwrap_or_else(|| panic!("{line}"));
+        assert_eq!(
+            (
+                ruling.tournament.as_deref(),
+                ruling.game.as_str(),
+                ruling.days
+            ),
+            (tournament, game, days),
+            "{line}"
+        );
+        let meant = ruling.resolved(&["CC-2026", "B"]);
+        assert_eq!(
+            (meant.tournament.as_deref(), meant.game.as_str(), meant.days),
+            resolved,
+            "{line}"
+        );
+    }
+}
