@@ -139,6 +139,10 @@ enum Command {
     /// Create the tournament's database (a first `poll` does it too, while
     /// no letter has been done and nothing sent).
     Init,
+    /// Make the games of a database kept by a tournament of its own file
+    /// the games of `--tournament ID` of the folder (once, after moving that
+    /// tournament into a folder).
+    Adopt,
     /// List the letters set aside after failing run after run; with a KEY
     /// (or --all), put them back among the new letters for the next poll.
     Retry {
@@ -208,6 +212,10 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             .map(|()| 0)
             .map_err(run_error),
         Command::Read { file } => read_letter(&file),
+        Command::Adopt => {
+            let config = load(&cli.config, cli.tournament.as_deref())?;
+            adopt(&config)
+        }
         Command::Init => {
             let config = load(&cli.config, cli.tournament.as_deref())?;
             init(&config)
@@ -468,6 +476,51 @@ fn open_file(config: &Config) -> Result<Store, Failure> {
     let mut store = Store::open(&config.database).map_err(|e| database_error(config, &e))?;
     store.set_scope(config.scope());
     Ok(store)
+}
+
+/// A folder's run refuses a database whose games a tournament of its own
+/// file kept (under bare ids): they would belong to no tournament.
+fn unadopted(config: &Config, store: &Store) -> Result<(), Failure> {
+    if config.scope().is_none() {
+        return Ok(());
+    }
+    let bare = store
+        .has_unscoped_games()
+        .map_err(|e| database_error(config, &e))?;
+    if bare {
+        return Err(usage(format!(
+            "database {}: its games were kept by a tournament of its own file; say which \
+             tournament of the folder they are: shtempel adopt --tournament ID",
+            config.database.display()
+        )));
+    }
+    Ok(())
+}
+
+/// `shtempel adopt`: a single tournament's database becomes one of the
+/// folder's.
+fn adopt(config: &Config) -> Result<u8, Failure> {
+    let Some(id) = config.scope() else {
+        return Err(usage(format!(
+            "adopt: {} is a tournament of its own file; its games need no adopting",
+            config.file.display()
+        )));
+    };
+    let Some(_lock) = run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
+    else {
+        return Err(run_error(
+            "adopt: another run is at work; try again after it",
+        ));
+    };
+    let mut store = open_store(config)?;
+    let games = store
+        .adopt_games(id)
+        .map_err(|e| database_error(config, &e))?;
+    println!(
+        "adopt: {games} game(s) of {} are now tournament {id}'s",
+        config.database.display()
+    );
+    Ok(0)
 }
 
 /// `shtempel init`: the database made on purpose, where none is.
@@ -754,6 +807,7 @@ fn poll(
     let mut source = source(config)?;
     let mut transport = transport(config)?;
     let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
+    unadopted(config, &store)?;
     let run_day = clock_of(config).today;
     if today.is_some()
         && let Some(last) = store
@@ -987,6 +1041,7 @@ fn watch(configs: &[Config], interval: Duration, json: bool) -> Result<u8, Failu
         )));
     };
     let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
+    unadopted(config, &store)?;
     let stop = Arc::new(AtomicBool::new(false));
     stop_on_signals(&stop)?;
     let mut backoff = Duration::from_secs(5);

@@ -276,3 +276,71 @@ fn the_arbiter_of_several_tournaments_names_the_one_he_rules_on() {
             .any(|(kind, _)| kind == "decision")
     );
 }
+
+#[test]
+fn a_tournament_of_its_own_file_moves_into_a_folder_with_its_games() {
+    // A running tournament of its own file, id A.
+    let single = event(
+        "A",
+        ("white_test.example", "White Player"),
+        ("black_test.example", "Black Player"),
+    );
+    let clerk_tables = format!(
+        "[bot]\naddress = \"{CLERK}\"\ndatabase = \"db.sqlite\"\n\n\
+         [arbiters]\nchief_arbiter = \"{ARBITER}\"\nchief_secretary = \"{SECRETARY}\"\n\n\
+         [source]\nkind = \"maildir\"\npath = \"inbox\"\n\n\
+         [transport]\nkind = \"file\"\npath = \"outbox\"\n"
+    );
+    let mut t = Tournament::with_config(&format!("{single}\n{clerk_tables}"));
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    let forward = t.new_mail().remove(1);
+    assert_eq!(forward.kind, "forward");
+    // Into a folder, beside a second tournament.
+    let folder = t.path().join("tournaments");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("a.toml"), &single).unwrap();
+    let b = event(
+        "B",
+        ("carol_test.example", "Carol"),
+        ("white_test.example", "White Player"),
+    );
+    std::fs::write(folder.join("b.toml"), b).unwrap();
+    let clerk = clerk_tables.replace(
+        "database = \"db.sqlite\"\n",
+        "database = \"db.sqlite\"\ntournaments = \"tournaments\"\n",
+    );
+    std::fs::write(t.path().join("shtempel.toml"), clerk).unwrap();
+    // Its games belong to no tournament of the folder until adopted.
+    let refused = t.run(&["poll", "--today", "2026-11-05"]);
+    assert_eq!(refused.code, 2, "{}", refused.stdout);
+    assert!(
+        refused.stderr.contains("shtempel adopt --tournament ID"),
+        "{}",
+        refused.stderr
+    );
+    let adopted = run_ok(&t, &["adopt", "--tournament", "A"]);
+    assert!(adopted.stdout.contains("1 game(s)"), "{}", adopted.stdout);
+    assert_eq!(sans(&t, "A"), ["e4"]);
+    assert!(sans(&t, "B").is_empty());
+    // Black answers the forward he had: its thread is A's still.
+    let in_reply_to = format!("In-Reply-To: {}\r\n", forward.message_id);
+    t.letter_with(
+        BLACK,
+        "2026-11-05",
+        "Re: move",
+        "1... e5\nTime: 2/2\nDates: 2026-11-03, 2026-11-03, 2026-11-05\n",
+        &in_reply_to,
+    );
+    t.poll("2026-11-05");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", BLACK), pair("forward", WHITE)]
+    );
+    assert_eq!(sans(&t, "A"), ["e4", "e5"]);
+}

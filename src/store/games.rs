@@ -233,4 +233,45 @@ impl Store {
             })?
             .collect()
     }
+
+    /// Whether the database holds games stored by a tournament of its own
+    /// file (under their bare ids): a folder's clerk must first adopt them.
+    pub fn has_unscoped_games(&self) -> Result<bool> {
+        self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM games WHERE instr(id, '/') = 0)",
+            [],
+            |r| r.get(0),
+        )
+    }
+
+    /// The games stored under their bare ids made `tournament`'s (stored
+    /// as `ID/<game>`), with their moves, notes, duties, letters and
+    /// messages, all at once. How many games.
+    pub fn adopt_games(&mut self, tournament: &str) -> Result<usize> {
+        let prefix = format!("{tournament}/");
+        let tx = self.conn.transaction()?;
+        let games = tx.execute(
+            "UPDATE games SET id = ?1 || id WHERE instr(id, '/') = 0",
+            [&prefix],
+        )?;
+        for (table, column) in [
+            ("moves", "game_id"),
+            ("notes", "game_id"),
+            ("duties_done", "game_id"),
+            ("letters", "game_id"),
+            ("outbox", "game_id"),
+            ("outbox", "delivers_game"),
+        ] {
+            tx.execute(
+                &format!(
+                    "UPDATE {table} SET {column} = ?1 || {column}
+                     WHERE {column} IS NOT NULL AND instr({column}, '/') = 0"
+                ),
+                [&prefix],
+            )?;
+        }
+        tx.commit()?;
+        *self.cache.borrow_mut() = Cache::default();
+        Ok(games)
+    }
 }
