@@ -8,6 +8,9 @@
 //!
 //! Each game has two players of its own, or, with `--players P`, the games
 //! are those of a round robin of P players (at most P(P-1)/2), in order.
+//! With `--tournaments T`, the games are split among T tournaments of a
+//! folder (`config.toml` is then the clerk's file, `tournaments/tNNN.toml`
+//! the events), each numbering its games from 1.
 //!
 //! Every game is a legal random game (no move that ends it), every letter states
 //! the true fraction and dates, so the clerk answers each with an `ack` and the
@@ -54,6 +57,8 @@ struct Options {
     lang: String,
     /// A round robin of this many players instead of two players a game.
     players: Option<usize>,
+    /// The games split among this many tournaments of a folder.
+    tournaments: Option<usize>,
 }
 
 fn options() -> Result<Options, String> {
@@ -64,6 +69,7 @@ fn options() -> Result<Options, String> {
         seed: 1,
         lang: "en".into(),
         players: None,
+        tournaments: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -76,6 +82,7 @@ fn options() -> Result<Options, String> {
             "--out" => options.out = PathBuf::from(&value),
             "--lang" => options.lang = value,
             "--players" => options.players = Some(number()?),
+            "--tournaments" => options.tournaments = Some(number()?.max(1)),
             _ => return Err(format!("unknown flag {flag}")),
         }
     }
@@ -91,6 +98,13 @@ fn options() -> Result<Options, String> {
         ));
     }
     Ok(options)
+}
+
+/// Game `game`'s tournament (from 1) and its id there, with `--tournaments`.
+fn placed(options: &Options, game: usize) -> Option<(usize, usize)> {
+    let tournaments = options.tournaments?;
+    let per = options.games.div_ceil(tournaments);
+    Some(((game - 1) / per + 1, (game - 1) % per + 1))
 }
 
 /// The ids of game `game`'s White and Black.
@@ -297,9 +311,11 @@ impl Letter {
 }
 
 /// The letters of one game, in order.
+/// The letters of game `game`, which they name `label` (its id in its
+/// tournament).
 fn game_letters(
     rng: &mut Rng,
-    game: usize,
+    (game, label): (usize, usize),
     count: usize,
     (white, black): (String, String),
 ) -> Vec<(Letter, String)> {
@@ -335,7 +351,7 @@ fn game_letters(
                 "Hello,\n\n"
             });
         }
-        let _ = writeln!(body, "{} {game}", if russian { "Партия" } else { "Game" });
+        let _ = writeln!(body, "{} {label}", if russian { "Партия" } else { "Game" });
         let _ = writeln!(body, "{number}{dots} {}", written(position, mv, notation));
         let _ = writeln!(
             body,
@@ -362,7 +378,7 @@ fn game_letters(
         if rng.below(4) == 0 && ply > 0 {
             let _ = write!(
                 body,
-                "\n{}\n> {} {game}\n> {number}. ...\n",
+                "\n{}\n> {} {label}\n> {number}. ...\n",
                 if russian {
                     "Пн, 2 нояб. 2026 г. в 10:00, Партнёр <partner@players.example>:"
                 } else {
@@ -378,7 +394,7 @@ fn game_letters(
         };
         let last = ply + 1 == count;
         let direct = !(last && forward_last);
-        let subject = format!("{} {game}", if russian { "Партия" } else { "Game" });
+        let subject = format!("{} {label}", if russian { "Партия" } else { "Game" });
         letters.push((
             Letter {
                 game,
@@ -441,6 +457,62 @@ fn config(options: &Options) -> String {
     text
 }
 
+/// The clerk's file and a tournament file each (see `--tournaments`).
+fn write_folder(options: &Options) -> std::io::Result<()> {
+    let single = config(options);
+    // The clerk's tables are those of the single file, after its players.
+    let tables = single
+        .split("[[players]]")
+        .next()
+        .unwrap_or_default()
+        .split("[bot]")
+        .nth(1)
+        .unwrap_or_default();
+    let clerk = format!("[bot]{tables}").replacen(
+        "database = ",
+        "tournaments = \"tournaments\"\ndatabase = ",
+        1,
+    );
+    fs::write(options.out.join("config.toml"), clerk)?;
+    let folder = options.out.join("tournaments");
+    fs::create_dir_all(&folder)?;
+    let mut files: Vec<String> = Vec::new();
+    for game in 1..=options.games {
+        let Some((tournament, id)) = placed(options, game) else {
+            continue;
+        };
+        if files.len() < tournament {
+            files.push(format!(
+                "[tournament]\nid = \"T{tournament:03}\"\nname = \"Event {tournament}\"\n\
+                 start_date = 2026-11-01\nend_date = 2036-11-01\ntimezone = \"Europe/Moscow\"\n\
+                 language = \"{}\"\n\n",
+                options.lang
+            ));
+        }
+        let text = files.last_mut().expect("a file for the tournament");
+        let (white, black) = pairing(options, game);
+        for player in [&white, &black] {
+            // A round robin's players come back: once a file each.
+            if text.contains(&format!("id = \"{player}\"\n")) {
+                continue;
+            }
+            let _ = write!(
+                text,
+                "[[players]]\nid = \"{player}\"\nname = \"{player}\"\nemail = \"{}\"\n\n",
+                address(player)
+            );
+        }
+        let _ = write!(
+            text,
+            "[[games]]\nid = \"{id}\"\nwhite = \"{white}\"\nblack = \"{black}\"\n\n"
+        );
+    }
+    for (at, text) in files.iter().enumerate() {
+        fs::write(folder.join(format!("t{:03}.toml", at + 1)), text)?;
+    }
+    Ok(())
+}
+
 fn main() {
     let options = match options() {
         Ok(options) => options,
@@ -456,14 +528,19 @@ fn main() {
     for dir in ["inbox/new", "inbox/cur", "inbox/tmp"] {
         fs::create_dir_all(options.out.join(dir)).expect("cannot create the Maildir");
     }
-    fs::write(options.out.join("config.toml"), config(&options)).expect("cannot write config");
+    match options.tournaments {
+        None => fs::write(options.out.join("config.toml"), config(&options)),
+        Some(_) => write_folder(&options),
+    }
+    .expect("cannot write config");
     let mut rng = Rng(options.seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut last = start_date();
     let mut bytes = 0usize;
     for game in 1..=options.games {
         let (white, black) = pairing(&options, game);
         let addresses = (address(&white), address(&black));
-        for (letter, subject) in game_letters(&mut rng, game, options.letters, addresses) {
+        let label = placed(&options, game).map_or(game, |(_, id)| id);
+        for (letter, subject) in game_letters(&mut rng, (game, label), options.letters, addresses) {
             last = last.max(letter.sent);
             let eml = letter.eml(&subject);
             bytes += eml.len();

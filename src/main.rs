@@ -619,6 +619,25 @@ fn put_back(
     Ok(0)
 }
 
+/// The templates of each tournament: loaded once for each folder and
+/// language they share (a federation's hundred events have two).
+fn templates_of(configs: &[Config]) -> Result<(Vec<Templates>, Vec<usize>), Failure> {
+    let mut loaded: Vec<((&Path, shtempel::Lang), Templates)> = Vec::new();
+    let mut index = Vec::with_capacity(configs.len());
+    for config in configs {
+        let wanted = (config.templates.as_path(), config.language);
+        let at = match loaded.iter().position(|(key, _)| *key == wanted) {
+            Some(at) => at,
+            None => {
+                loaded.push((wanted, templates(config)?));
+                loaded.len() - 1
+            }
+        };
+        index.push(at);
+    }
+    Ok((loaded.into_iter().map(|(_, t)| t).collect(), index))
+}
+
 fn templates(config: &Config) -> Result<Templates, Failure> {
     Templates::load(&config.templates, config.language)
         .map_err(|e| usage(format!("templates: {e}")))
@@ -800,10 +819,7 @@ fn poll(
         return Ok(0);
     };
     shtempel::fault::point("after-lock");
-    let templates = configs
-        .iter()
-        .map(templates)
-        .collect::<Result<Vec<_>, _>>()?;
+    let (templates, template_of) = templates_of(configs)?;
     let mut source = source(config)?;
     let mut transport = transport(config)?;
     let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
@@ -826,10 +842,10 @@ fn poll(
         .map_err(|e| database_error(config, &e))?;
     let clerks: Vec<Clerk<'_>> = configs
         .iter()
-        .zip(&templates)
-        .map(|(config, templates)| Clerk {
+        .zip(&template_of)
+        .map(|(config, &at)| Clerk {
             config,
-            templates,
+            templates: &templates[at],
             clock: clock_of(config),
             replays: Replays::default(),
             tournaments: if configs.len() > 1 { configs } else { &[] },
@@ -1027,10 +1043,7 @@ fn watch(configs: &[Config], interval: Duration, json: bool) -> Result<u8, Failu
     let Some(config) = configs.first() else {
         return Ok(0);
     };
-    let templates = configs
-        .iter()
-        .map(templates)
-        .collect::<Result<Vec<_>, _>>()?;
+    let (templates, template_of) = templates_of(configs)?;
     let mut source = source(config)?;
     let mut transport = transport(config)?;
     let Some(_lock) = run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
@@ -1050,10 +1063,10 @@ fn watch(configs: &[Config], interval: Duration, json: bool) -> Result<u8, Failu
         let now = Utc::now();
         let clerks: Vec<Clerk<'_>> = configs
             .iter()
-            .zip(&templates)
-            .map(|(config, templates)| Clerk {
+            .zip(&template_of)
+            .map(|(config, &at)| Clerk {
                 config,
-                templates,
+                templates: &templates[at],
                 clock: clock(config, now, None),
                 replays: Replays::default(),
                 tournaments: if configs.len() > 1 { configs } else { &[] },

@@ -679,9 +679,12 @@ pub fn poll(
         }
         batch.collect(store, &mut worker, clerk, &mut summary, events)?;
         if summary.left == 0 {
+            // Read once: a federation's hundred tournaments would read every
+            // game's row a hundred times.
+            let checks = store.next_checks_keyed().map_err(database)?;
             for desk in clerks {
                 store.set_scope(desk.config.scope());
-                keep_calendar(desk.config, desk, store, &mut batch, &mut summary)?;
+                keep_calendar(desk, store, &checks, &mut batch, &mut summary)?;
             }
         }
         store.set_run_interrupted(false).map_err(database)?;
@@ -809,16 +812,16 @@ fn prepare_guarded(
 /// The calendar's duties of every game that may have one today; the others
 /// (see [`rules::next_check`]) are not even loaded.
 fn keep_calendar(
-    config: &Config,
     clerk: &Clerk<'_>,
     store: &mut Store,
+    checks: &std::collections::HashMap<String, Option<NaiveDate>>,
     batch: &mut Batch,
     summary: &mut Summary,
 ) -> Result<(), String> {
+    let config = clerk.config;
     let today = clerk.clock.today;
-    let checks = store.next_checks().map_err(database)?;
     for game in &config.games {
-        if let Some(Some(day)) = checks.get(&game.id)
+        if let Some(Some(day)) = checks.get(&key(config, &game.id))
             && *day > today
         {
             continue;

@@ -153,8 +153,26 @@ fn tournament(
             });
         }
     }
+    // Read from the tables themselves; only a file of the wrong shape is
+    // written out and read again as text, for its error to name its key.
+    let parsed = match Config::parse_tables(path, base, merge(clerk, &own)) {
+        Some(parsed) => parsed,
+        None => as_text(path, base, &merge(clerk, &own)),
+    };
+    let parsed = parsed.map_err(|mut error| {
+        error.file = written_in(&error.key, &own, path, clerk_file);
+        error
+    });
+    let mut config = parsed?;
+    config.in_folder = true;
+    Ok(config)
+}
+
+/// The clerk's tables with a tournament's over them: its `[rules]` and
+/// `[arbiters]` key by key, the rest whole.
+fn merge(clerk: &Table, own: &Table) -> Table {
     let mut merged = clerk.clone();
-    for (key, value) in &own {
+    for (key, value) in own {
         match (merged.get_mut(key), value) {
             (Some(toml::Value::Table(default)), toml::Value::Table(given))
                 if DEFAULTS.contains(&key.as_str()) =>
@@ -168,15 +186,19 @@ fn tournament(
             }
         }
     }
-    let merged_text = toml::to_string(&merged).map_err(|e| ConfigError {
+    merged
+}
+
+/// A merged tournament read as text: its error names the key (not a line
+/// of a text nobody wrote).
+fn as_text(path: &Path, base: &Path, merged: &Table) -> Result<Config, ConfigError> {
+    let merged_text = toml::to_string(merged).map_err(|e| ConfigError {
         file: path.to_path_buf(),
         key: "(file)".into(),
         problem: format!("cannot be combined with the clerk's file: {e}"),
         fix: String::new(),
     })?;
-    let parsed = Config::parse_from(path, base, &merged_text).map_err(|mut error| {
-        // A line of the combined text means nothing to the director: the
-        // key written there does.
+    Config::parse_from(path, base, &merged_text).map_err(|mut error| {
         if let Some(key) = error
             .key
             .strip_prefix("line ")
@@ -195,12 +217,8 @@ fn tournament(
                 (None, _) => key,
             };
         }
-        error.file = written_in(&error.key, &own, path, clerk_file);
         error
-    });
-    let mut config = parsed?;
-    config.in_folder = true;
-    Ok(config)
+    })
 }
 
 /// The key written on `line` (1-based) of a TOML text: `table.name`, or

@@ -207,6 +207,10 @@ struct Index {
     game_by_id: HashMap<String, usize>,
     games_of_player: HashMap<String, Vec<usize>>,
     games: usize,
+    /// The players there were when it was built: with as many, an address
+    /// or id it lacks is nobody's (a stranger's letter, or one of another
+    /// tournament of a folder, costs no search of the list).
+    players: usize,
 }
 
 /// The item at the index's position `at` if it is the one sought, else the
@@ -222,6 +226,7 @@ impl Index {
     fn new(players: &[Player], games: &[GameConfig]) -> Index {
         let mut index = Index {
             games: games.len(),
+            players: players.len(),
             ..Index::default()
         };
         for (at, player) in players.iter().enumerate() {
@@ -276,7 +281,11 @@ impl Config {
     }
 
     pub fn player(&self, id: &str) -> Option<&Player> {
-        let at = self.index().player_by_id.get(id);
+        let index = self.index();
+        let at = index.player_by_id.get(id);
+        if at.is_none() && index.players == self.players.len() {
+            return None;
+        }
         look_up(&self.players, at, |p| p.id == id)
     }
 
@@ -287,7 +296,11 @@ impl Config {
     }
 
     pub fn player_by_email(&self, email: &str) -> Option<&Player> {
-        let at = self.index().player_by_email.get(email);
+        let index = self.index();
+        let at = index.player_by_email.get(email);
+        if at.is_none() && index.players == self.players.len() {
+            return None;
+        }
         look_up(&self.players, at, |p| p.addresses().any(|a| a == email))
     }
 

@@ -560,6 +560,31 @@ impl Config {
                 "compare with config.example.toml",
             )
         })?;
+        checker.config(raw)
+    }
+
+    /// The same from tables already read (a folder's tournament, its tables
+    /// over the clerk's): `None` where their shape is wrong, for the text's
+    /// reading to say where.
+    pub fn parse_tables(
+        file: &Path,
+        base: &Path,
+        tables: toml::Table,
+    ) -> Option<Result<Config, ConfigError>> {
+        let checker = Checker {
+            file,
+            base: base.to_path_buf(),
+        };
+        let raw: RawConfig = tables.try_into().ok()?;
+        Some(checker.config(raw))
+    }
+}
+
+impl Checker<'_> {
+    /// The configuration of a file of the right shape, its values checked.
+    fn config(&self, raw: RawConfig) -> Result<Config, ConfigError> {
+        let checker = self;
+        let file = self.file;
         let tournament = checker.tournament(&raw)?;
         let rules = raw.rules.clone();
         if rules.days_per_control == 0 || rules.moves_per_control == 0 {

@@ -188,19 +188,27 @@ impl Store {
     /// game written since it was last looked at has none (look today), and a
     /// game not in the map has never been written.
     pub fn next_checks(&self) -> Result<std::collections::HashMap<String, Option<NaiveDate>>> {
+        Ok(self
+            .next_checks_keyed()?
+            .into_iter()
+            .filter_map(|(key, day)| Some((self.unscoped(key)?, day)))
+            .collect())
+    }
+
+    /// The same for every tournament's games, by their keys in the database
+    /// (`ID/<game>` for a folder's): read once for all of a run.
+    pub fn next_checks_keyed(
+        &self,
+    ) -> Result<std::collections::HashMap<String, Option<NaiveDate>>> {
         let mut statement = self
             .conn
             .prepare_cached("SELECT id, next_check FROM games")?;
-        let all: Vec<(String, Option<NaiveDate>)> = statement
+        statement
             .query_map([], |r| {
                 let day: Option<String> = r.get(1)?;
                 Ok((r.get(0)?, day.as_deref().map(date_from).transpose()?))
             })?
-            .collect::<Result<_>>()?;
-        Ok(all
-            .into_iter()
-            .filter_map(|(key, day)| Some((self.unscoped(key)?, day)))
-            .collect())
+            .collect()
     }
 
     pub fn letters_from(&self, game: &str, color: Color) -> Result<Vec<(NaiveDate, Vec<u8>)>> {
