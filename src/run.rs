@@ -499,6 +499,7 @@ pub fn poll(
         return Ok(Summary::default());
     };
     let tournaments: Vec<&Config> = clerks.iter().map(|c| c.config).collect();
+    let directory = clerk::Directory::of(&tournaments);
     let mut summary = Summary::default();
     let mut finisher = Finisher {
         source,
@@ -536,8 +537,8 @@ pub fn poll(
         let mut prepared_letters = threads.then(|| {
             let (sender, receiver) = std::sync::mpsc::sync_channel(4);
             let letters = &letters;
-            let tournaments = &tournaments;
-            scope.spawn(move || read_ahead(tournaments, letters, sender));
+            let (tournaments, directory) = (&tournaments, &directory);
+            scope.spawn(move || read_ahead(tournaments, directory, letters, sender));
             (receiver, std::collections::VecDeque::new())
         });
         // Letters are taken in their order, but one whose game waits for a
@@ -591,7 +592,11 @@ pub fn poll(
                 }
                 Held {
                     index,
-                    prepared: next_prepared(&mut prepared_letters, &tournaments, envelope)?,
+                    prepared: next_prepared(
+                        &mut prepared_letters,
+                        (&tournaments, &directory),
+                        envelope,
+                    )?,
                     counted,
                 }
             } else if let Some(item) = round.pop_front() {
@@ -610,7 +615,7 @@ pub fn poll(
             let envelope = &letters[item.index];
             let desk = &clerks[item.prepared.as_ref().map_or(0, |prepared| {
                 let named = prepared.read.as_ref().and_then(|r| r.game.as_deref());
-                clerk::route(&tournaments, store, prepared.mail.as_ref(), named)
+                clerk::route(&tournaments, &directory, store, prepared.mail.as_ref(), named)
             })];
             store.set_scope(desk.config.scope());
             let plan = match plan_guarded(desk, store, envelope, &item.prepared) {
@@ -728,7 +733,7 @@ type ReadAhead = (
 /// else read here.
 fn next_prepared(
     read_ahead: &mut Option<ReadAhead>,
-    tournaments: &[&Config],
+    (tournaments, directory): (&[&Config], &clerk::Directory),
     envelope: &crate::mail::Envelope,
 ) -> Result<Result<Prepared, String>, String> {
     match read_ahead {
@@ -740,20 +745,21 @@ fn next_prepared(
                 .pop_front()
                 .ok_or_else(|| "the reading thread stopped".to_string())
         }
-        None => Ok(prepare_guarded(tournaments, envelope)),
+        None => Ok(prepare_guarded(tournaments, directory, envelope)),
     }
 }
 
 /// Reads the letters in chunks on a thread of its own, ahead of the planning.
 fn read_ahead(
     tournaments: &[&Config],
+    directory: &clerk::Directory,
     letters: &[crate::mail::Envelope],
     sender: std::sync::mpsc::SyncSender<Vec<Result<Prepared, String>>>,
 ) {
     for chunk in letters.chunks(READ_AHEAD) {
         let prepared: Vec<_> = chunk
             .iter()
-            .map(|envelope| prepare_guarded(tournaments, envelope))
+            .map(|envelope| prepare_guarded(tournaments, directory, envelope))
             .collect();
         if sender.send(prepared).is_err() {
             break;
@@ -797,12 +803,13 @@ fn plan_guarded(
 /// reading becomes the letter's error.
 fn prepare_guarded(
     tournaments: &[&Config],
+    directory: &clerk::Directory,
     envelope: &crate::mail::Envelope,
 ) -> Result<Prepared, String> {
     let Some(first) = tournaments.first() else {
         return Err("no tournament".into());
     };
-    let known = |address: &str| tournaments.iter().any(|t| t.is_known(address));
+    let known = |address: &str| !directory.known_in(address).is_empty();
     catch_unwind(AssertUnwindSafe(|| {
         Prepared::reading(first, envelope, &known)
     }))

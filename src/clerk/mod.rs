@@ -41,7 +41,7 @@ use sha2::{Digest, Sha256};
 
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::model::{label_moves, next_lines};
-pub use self::route::route;
+pub use self::route::{Directory, route};
 pub use self::start::Sheet;
 use crate::config::{Config, Player};
 use crate::game::Replays;

@@ -7,14 +7,46 @@
 //! letter, and its clerk asks the sender which game he means
 //! (`Clerk::identify` sees the others' games too): nothing is applied.
 
+use std::collections::HashMap;
+
 use crate::config::Config;
 use crate::letter;
 use crate::mail::mime::Mail;
 use crate::store::Store;
 
+/// Who is known where: each address (a player's, a chief arbiter's) and
+/// the tournaments, by their place, that know it. Built once a run.
+pub struct Directory(HashMap<String, Vec<usize>>);
+
+impl Directory {
+    pub fn of(tournaments: &[&Config]) -> Directory {
+        let mut known: HashMap<String, Vec<usize>> = HashMap::new();
+        for (at, tournament) in tournaments.iter().enumerate() {
+            let addresses = tournament
+                .players
+                .iter()
+                .flat_map(|p| p.addresses())
+                .chain([&tournament.chief_arbiter]);
+            for address in addresses {
+                let places = known.entry(address.clone()).or_default();
+                if places.last() != Some(&at) {
+                    places.push(at);
+                }
+            }
+        }
+        Directory(known)
+    }
+
+    /// The places of the tournaments that know `address`, in order.
+    pub fn known_in(&self, address: &str) -> &[usize] {
+        self.0.get(address).map_or(&[], Vec::as_slice)
+    }
+}
+
 /// The index in `tournaments` of the one `mail` is for.
 pub fn route(
     tournaments: &[&Config],
+    directory: &Directory,
     store: &Store,
     mail: Option<&Mail>,
     named_game: Option<&str>,
@@ -47,9 +79,7 @@ pub fn route(
     let Some(sender) = mail.from.as_deref() else {
         return 0;
     };
-    let known: Vec<usize> = (0..tournaments.len())
-        .filter(|&at| tournaments[at].is_known(sender))
-        .collect();
+    let known = directory.known_in(sender);
     // The chief arbiter names the tournament in his ruling (`CONFIRM CC-2026 3`).
     if known.len() > 1
         && let Some(&at) = known.iter().find(|&&at| {
