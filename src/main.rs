@@ -256,37 +256,29 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             check(&config, clock(&config, now, today), &file)
         }
         Command::Games { json, today } => {
-            let config = load(&cli.config, cli.tournament.as_deref())?;
-            games(&config, clock(&config, now, today), json)
+            // A folder's games are all listed unless one tournament is given.
+            let configs = match cli.tournament.as_deref() {
+                Some(id) => vec![load(&cli.config, Some(id))?],
+                None => load_all(&cli.config)?,
+            };
+            games(&configs, now, today, json)
         }
         Command::Chart { game, format } => {
             let config = load(&cli.config, cli.tournament.as_deref())?;
             chart(&config, &game, format)
         }
         Command::Report { out, today } => {
-            let config = load(&cli.config, cli.tournament.as_deref())?;
-            let out = out.or_else(|| config.report_out.clone()).ok_or_else(|| {
-                usage(format!(
-                    "report: no folder given: add --out DIR, or [report] out = \"DIR\" to {}",
-                    config.file.display()
-                ))
-            })?;
-            let store = open_store(&config)?;
-            let clock = clock(&config, now, today);
-            // The report shows the games as the database holds them: a day
-            // before the clerk's last would show later results under it.
-            if let Some(day) = today {
-                not_before_the_record(
-                    &config,
-                    &store,
-                    "report",
-                    day,
-                    "show what happened after it",
-                )?;
-            }
-            let pages = write_report(&config, &store, clock, &out, None, &Progress::new(false))?;
-            println!("report: {pages} files written to {}", out.display());
-            Ok(0)
+            let all = load_all(&cli.config)?;
+            // A folder's report is every event's, under an index of them,
+            // unless one is given.
+            let (configs, index) = match cli.tournament.as_deref() {
+                Some(id) => (vec![pick(&cli.config, all, Some(id))?], false),
+                None => {
+                    let folder = all.iter().any(|c| c.in_folder);
+                    (all, folder)
+                }
+            };
+            report_all(&configs, now, today, out, index)
         }
         Command::Pgn { game, all: _ } => {
             let config = load(&cli.config, cli.tournament.as_deref())?;
@@ -495,6 +487,49 @@ fn unadopted(config: &Config, store: &Store) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// `shtempel report`: the report of each tournament given (under `out/ID`
+/// for a folder's), and with `index` the index of the events beside them.
+fn report_all(
+    configs: &[Config],
+    now: chrono::DateTime<Utc>,
+    today: Option<NaiveDate>,
+    out: Option<PathBuf>,
+    index: bool,
+) -> Result<u8, Failure> {
+    let Some(first) = configs.first() else {
+        return Ok(0);
+    };
+    let out = out.or_else(|| first.report_out.clone()).ok_or_else(|| {
+        usage(format!(
+            "report: no folder given: add --out DIR, or [report] out = \"DIR\" to {}",
+            first.file.display()
+        ))
+    })?;
+    let mut pages = 0;
+    for config in configs {
+        let store = open_store(config)?;
+        let clock = clock(config, now, today);
+        // The report shows the games as the database holds them: a day
+        // before the clerk's last would show later results under it.
+        if let Some(day) = today {
+            not_before_the_record(config, &store, "report", day, "show what happened after it")?;
+        }
+        let folder = match config.scope() {
+            Some(id) => out.join(shtempel::report::event_folder(id)),
+            None => out.clone(),
+        };
+        pages += write_report(config, &store, clock, &folder, None, &Progress::new(false))?;
+    }
+    if index {
+        let day = clock(first, now, today).today;
+        shtempel::site::write_events(configs, day, &out)
+            .map_err(|e| run_error(format!("report: {e}")))?;
+        pages += 2;
+    }
+    println!("report: {pages} files written to {}", out.display());
+    Ok(0)
 }
 
 /// `shtempel adopt`: a single tournament's database becomes one of the
@@ -926,7 +961,7 @@ fn poll(
         // A folder's tournaments each have their report in a folder of its
         // own under `[report] out`.
         let out = match config.scope() {
-            Some(id) => out.join(id),
+            Some(id) => out.join(shtempel::report::event_folder(id)),
             None => out.clone(),
         };
         store.set_scope(config.scope());
@@ -944,6 +979,16 @@ fn poll(
             eprintln!("shtempel: {}", failure.message);
             code = 1;
         }
+    }
+    // A folder's index of its events, beside their reports.
+    if let Some(out) = configs
+        .iter()
+        .find(|c| c.in_folder)
+        .and_then(|c| c.report_out.as_ref())
+        && let Err(error) = shtempel::site::write_events(configs, run_day, out)
+    {
+        eprintln!("shtempel: report: {error}");
+        code = 1;
     }
     Ok(code)
 }
@@ -1212,8 +1257,14 @@ fn load_state(config: &Config, store: &Store, game: &str) -> Result<Record, Fail
 /// them), totals, the days left of the player to move while his clock runs
 /// (none for a finished or suspended game), status and result. Columns are
 /// as wide as their longest cell, counted in characters.
-fn games(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
-    let store = open_store(config)?;
+/// `shtempel games`: every game of the tournaments given (a folder's games
+/// named `ID/<game>`, and in JSON with their `tournament`).
+fn games(
+    configs: &[Config],
+    now: chrono::DateTime<Utc>,
+    today: Option<NaiveDate>,
+    json: bool,
+) -> Result<u8, Failure> {
     let mut values = Vec::new();
     let mut table = vec![
         [
@@ -1222,35 +1273,46 @@ fn games(config: &Config, clock: Clock, json: bool) -> Result<u8, Failure> {
         .map(str::to_string)
         .to_vec(),
     ];
-    for game in &config.games {
-        let state = load_state(config, &store, &game.id)?;
-        let due = state.ledger.due(&config.rules, clock.today);
-        let plies = state.board.moves().len();
-        let status = state.ledger.status().name();
-        let result = state.ledger.standing.outcome.map(|o| o.result.pgn());
-        if json {
-            let mut value = state.chart(config, Vec::new()).summary_json();
-            value["moves"] = serde_json::json!(plies.div_ceil(2));
-            value["plies"] = serde_json::json!(plies);
-            value["to_move"] = serde_json::json!(due.map(|d| shtempel::color_name(d.player)));
-            value["days_left"] = serde_json::json!(due.map(|d| d.days_left));
-            value["last_day"] = serde_json::json!(due.map(|d| d.last_day));
-            values.push(value);
-            continue;
+    for config in configs {
+        let store = open_store(config)?;
+        let clock = clock(config, now, today);
+        for game in &config.games {
+            let state = load_state(config, &store, &game.id)?;
+            let due = state.ledger.due(&config.rules, clock.today);
+            let plies = state.board.moves().len();
+            let status = state.ledger.status().name();
+            let result = state.ledger.standing.outcome.map(|o| o.result.pgn());
+            if json {
+                let mut value = state.chart(config, Vec::new()).summary_json();
+                value["moves"] = serde_json::json!(plies.div_ceil(2));
+                value["plies"] = serde_json::json!(plies);
+                value["to_move"] = serde_json::json!(due.map(|d| shtempel::color_name(d.player)));
+                value["days_left"] = serde_json::json!(due.map(|d| d.days_left));
+                value["last_day"] = serde_json::json!(due.map(|d| d.last_day));
+                if let Some(id) = config.scope() {
+                    value["tournament"] = serde_json::json!(id);
+                }
+                values.push(value);
+                continue;
+            }
+            let left = due.map_or("-".to_string(), |d| {
+                format!("{} {}", d.days_left, &shtempel::color_name(d.player)[..1])
+            });
+            let label = match config.scope() {
+                Some(id) => format!("{id}/{}", game.id),
+                None => game.id.clone(),
+            };
+            table.push(vec![
+                label,
+                state.white.name.clone(),
+                state.black.name.clone(),
+                plies.div_ceil(2).to_string(),
+                state.ledger.totals().to_string(),
+                left,
+                status.to_string(),
+                result.unwrap_or("").to_string(),
+            ]);
         }
-        let left = due.map_or("-".to_string(), |d| {
-            format!("{} {}", d.days_left, &shtempel::color_name(d.player)[..1])
-        });
-        table.push(vec![
-            game.id.clone(),
-            state.white.name.clone(),
-            state.black.name.clone(),
-            plies.div_ceil(2).to_string(),
-            state.ledger.totals().to_string(),
-            left,
-            status.to_string(),
-            result.unwrap_or("").to_string(),
-        ]);
     }
     let mut out = std::io::stdout().lock();
     if json {

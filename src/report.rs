@@ -118,6 +118,67 @@ fn head(out: &mut String, title: &str, phrases: &Phrases) {
     );
 }
 
+/// One tournament of a folder, as the index of events lists it.
+pub struct Event {
+    pub id: String,
+    pub name: String,
+    pub start: NaiveDate,
+    pub end: NaiveDate,
+    pub games: usize,
+}
+
+/// The index of a folder's events: each with its dates, its games, and a
+/// link to its own report (in the folder of its id).
+pub fn events_index(events: &[Event], phrases: &Phrases, today: NaiveDate) -> Page {
+    let mut out = String::new();
+    let title = phrases.get("report.events");
+    head(&mut out, title, phrases);
+    let lang = phrases.lang();
+    let _ = write!(
+        out,
+        "<h1>{}</h1>\n<p class=\"when\">{} {}</p>\n<table>\n<tr><th class=\"name\">{}</th>\
+         <th>{}</th><th>{}</th><th>{}</th></tr>\n",
+        escape(title),
+        escape(phrases.get("report.standing_on")),
+        lang.date(today),
+        escape(phrases.get("report.event")),
+        escape(phrases.get("report.start")),
+        escape(phrases.get("report.end")),
+        escape(phrases.get("report.games")),
+    );
+    for event in events {
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"name\"><a href=\"{}/index.html\">{}</a> ({})</td><td>{}</td>\
+             <td>{}</td><td>{}</td></tr>",
+            slug(&event.id),
+            escape(&event.name),
+            escape(&event.id),
+            lang.date(event.start),
+            lang.date(event.end),
+            event.games
+        );
+    }
+    out.push_str("</table>\n</body>\n</html>\n");
+    Page {
+        name: "index.html".into(),
+        content: out,
+    }
+}
+
+/// The style sheet of a folder's index of events.
+pub fn style() -> Page {
+    Page {
+        name: "style.css".into(),
+        content: STYLE.into(),
+    }
+}
+
+/// The folder of an event's report under the index of events.
+pub fn event_folder(id: &str) -> String {
+    slug(id)
+}
+
 /// The site for the tournament as of `today`.
 pub fn site(
     config: &Config,

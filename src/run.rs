@@ -615,7 +615,13 @@ pub fn poll(
             let envelope = &letters[item.index];
             let desk = &clerks[item.prepared.as_ref().map_or(0, |prepared| {
                 let named = prepared.read.as_ref().and_then(|r| r.game.as_deref());
-                clerk::route(&tournaments, &directory, store, prepared.mail.as_ref(), named)
+                clerk::route(
+                    &tournaments,
+                    &directory,
+                    store,
+                    prepared.mail.as_ref(),
+                    named,
+                )
             })];
             store.set_scope(desk.config.scope());
             let plan = match plan_guarded(desk, store, envelope, &item.prepared) {

@@ -72,6 +72,39 @@ fn write_page(out: &Path, page: &report::Page) -> std::io::Result<()> {
         .map_err(|error| error.error)
 }
 
+/// The index of a folder's events in `out` (each event's report is in the
+/// folder [`report::event_folder`] names), rewritten only when it changed.
+pub fn write_events(configs: &[Config], today: NaiveDate, out: &Path) -> Result<(), String> {
+    let Some(first) = configs.first() else {
+        return Ok(());
+    };
+    let phrases =
+        crate::render::load_phrases(&first.templates, first.language).map_err(|e| e.to_string())?;
+    let events: Vec<report::Event> = configs
+        .iter()
+        .map(|config| report::Event {
+            id: config.tournament_id.clone(),
+            name: config.tournament_name.clone(),
+            start: config.start_date,
+            end: config.end_date,
+            games: config.games.len(),
+        })
+        .collect();
+    let io = |what: &Path, e: std::io::Error| format!("{}: {e}", what.display());
+    std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+    for page in [
+        report::events_index(&events, &phrases, today),
+        report::style(),
+    ] {
+        let path = out.join(&page.name);
+        if std::fs::read_to_string(&path).is_ok_and(|old| old == page.content) {
+            continue;
+        }
+        write_page(out, &page).map_err(|e| io(&path, e))?;
+    }
+    Ok(())
+}
+
 /// What the pages of the last report depend on besides the games: the day
 /// (days left), the config (names, games) and the program.
 fn mark(config: &Config, today: NaiveDate) -> String {

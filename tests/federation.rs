@@ -191,8 +191,14 @@ fn two_tournaments_one_mailbox_one_database() {
     );
     assert_eq!(sans(&t, "B"), ["d4", "d5"]);
     assert_eq!(sans(&t, "A"), ["e4"]);
-    // A command about one tournament must be told which.
-    let several = t.run(&["games"]);
+    // `games` lists every event's games; `chart` must be told which.
+    let all = run_ok(&t, &["games"]);
+    assert!(
+        all.stdout.contains("A/1") && all.stdout.contains("B/1"),
+        "{}",
+        all.stdout
+    );
+    let several = t.run(&["chart", "1"]);
     assert_eq!(several.code, 2);
     assert!(
         several.stderr.contains("serves several tournaments (A, B)"),
@@ -226,6 +232,62 @@ fn each_tournament_of_a_folder_has_its_report_and_an_idle_poll_rewrites_none() {
         before,
         "nothing changed, nothing rewritten"
     );
+    // Each report is current by a mark of its own (one mark for both would
+    // have each poll rewrite the other's whole site).
+    let db = rusqlite::Connection::open(t.path().join("db.sqlite")).unwrap();
+    let marks: Vec<(String, String)> = db
+        .prepare("SELECT key, value FROM run_state WHERE key LIKE 'report%' ORDER BY key")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let keys: Vec<&str> = marks.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["report:A/", "report:B/"]);
+    assert!(marks.iter().all(|(_, v)| !v.is_empty()), "{marks:?}");
+    // The index of the events links each one's report.
+    let events = std::fs::read_to_string(t.path().join("site/index.html")).unwrap();
+    for link in [
+        "<a href=\"A/index.html\">Cup A</a>",
+        "<a href=\"B/index.html\">Cup B</a>",
+    ] {
+        assert!(events.contains(link), "{events}");
+    }
+    assert!(events.contains("Standing on 2026-11-03"), "{events}");
+    // `report` by hand: every event and the index; of one event, that one.
+    let by_hand = t.path().join("by-hand");
+    let out = run_ok(
+        &t,
+        &[
+            "report",
+            "--today",
+            "2026-11-03",
+            "--out",
+            by_hand.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        by_hand.join("A/index.html").exists() && by_hand.join("B/index.html").exists(),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(by_hand.join("index.html")).unwrap(),
+        events
+    );
+    let one = t.path().join("one");
+    run_ok(
+        &t,
+        &[
+            "report",
+            "--tournament",
+            "B",
+            "--out",
+            one.to_str().unwrap(),
+        ],
+    );
+    assert!(one.join("B/index.html").exists());
+    assert!(!one.join("A").exists() && !one.join("index.html").exists());
 }
 
 #[test]
