@@ -654,6 +654,28 @@ fn put_back(
     Ok(0)
 }
 
+/// A clerk for each tournament, as of `now` (or `today`), with the others
+/// beside it where there are several.
+fn clerks<'a>(
+    configs: &'a [Config],
+    templates: &'a [Templates],
+    template_of: &[usize],
+    now: chrono::DateTime<Utc>,
+    today: Option<NaiveDate>,
+) -> Vec<Clerk<'a>> {
+    configs
+        .iter()
+        .zip(template_of)
+        .map(|(config, &at)| Clerk {
+            config,
+            templates: &templates[at],
+            clock: clock(config, now, today),
+            replays: Replays::default(),
+            tournaments: if configs.len() > 1 { configs } else { &[] },
+        })
+        .collect()
+}
+
 /// The templates of each tournament: loaded once for each folder and
 /// language they share (a federation's hundred events have two).
 fn templates_of(configs: &[Config]) -> Result<(Vec<Templates>, Vec<usize>), Failure> {
@@ -875,17 +897,7 @@ fn poll(
     store
         .note_run_day(run_day)
         .map_err(|e| database_error(config, &e))?;
-    let clerks: Vec<Clerk<'_>> = configs
-        .iter()
-        .zip(&template_of)
-        .map(|(config, &at)| Clerk {
-            config,
-            templates: &templates[at],
-            clock: clock_of(config),
-            replays: Replays::default(),
-            tournaments: if configs.len() > 1 { configs } else { &[] },
-        })
-        .collect();
+    let clerks = clerks(configs, &templates, &template_of, now, today);
     if let Some(only) = start_sheets {
         for clerk in &clerks {
             if only.is_none_or(|id| id == clerk.config.tournament_id) {
@@ -1106,17 +1118,7 @@ fn watch(configs: &[Config], interval: Duration, json: bool) -> Result<u8, Failu
     while !stop.load(Ordering::Relaxed) {
         #[allow(clippy::disallowed_methods)]
         let now = Utc::now();
-        let clerks: Vec<Clerk<'_>> = configs
-            .iter()
-            .zip(&template_of)
-            .map(|(config, &at)| Clerk {
-                config,
-                templates: &templates[at],
-                clock: clock(config, now, None),
-                replays: Replays::default(),
-                tournaments: if configs.len() > 1 { configs } else { &[] },
-            })
-            .collect();
+        let clerks = clerks(configs, &templates, &template_of, now, None);
         let pass = run::poll(
             &clerks,
             &mut store,

@@ -360,15 +360,8 @@ impl Clerk<'_> {
                 .find(|g| g.id.eq_ignore_ascii_case(id))
                 .map(|g| (*g).clone())
         };
-        let thread = mail
-            .in_reply_to
-            .iter()
-            .chain(mail.references.iter().rev())
-            .find_map(|id| {
-                [id.clone(), format!("<{id}>")]
-                    .iter()
-                    .find_map(|candidate| store.game_of_message(candidate).ok().flatten())
-            });
+        let thread = super::thread_ids(mail)
+            .find_map(|candidate| store.game_of_message(&candidate).ok().flatten());
         let tag = format!("[{} #", self.config.tournament_id);
         let tagged = mail.subject.find(&tag).and_then(|start| {
             let rest = &mail.subject[start + tag.len()..];
@@ -432,15 +425,8 @@ impl Clerk<'_> {
     pub(super) fn tagged_or_threaded(&self, store: &Store, mail: &Mail) -> bool {
         let tag = format!("[{} #", self.config.tournament_id);
         mail.subject.contains(&tag)
-            || mail
-                .in_reply_to
-                .iter()
-                .chain(mail.references.iter())
-                .any(|id| {
-                    [id.clone(), format!("<{id}>")]
-                        .iter()
-                        .any(|candidate| store.game_of_message(candidate).ok().flatten().is_some())
-                })
+            || super::thread_ids(mail)
+                .any(|candidate| store.game_of_message(&candidate).ok().flatten().is_some())
     }
 
     /// Whether the sender of a letter plays `game` (any game, if `None`) in

@@ -237,6 +237,16 @@ impl Plan {
     }
 }
 
+/// The Message-IDs a letter answers, nearest first (`In-Reply-To`, then
+/// `References` from the last), each as written and in angle brackets: the
+/// thread that tells its game.
+pub fn thread_ids(mail: &Mail) -> impl Iterator<Item = String> + '_ {
+    mail.in_reply_to
+        .iter()
+        .chain(mail.references.iter().rev())
+        .flat_map(|id| [id.clone(), format!("<{id}>")])
+}
+
 /// The key under which a message is never stored twice: Message-ID, else a hash.
 pub fn dedup_key(mail: Option<&Mail>, raw: &[u8]) -> String {
     match mail.and_then(|m| m.message_id.as_deref()) {

@@ -61,18 +61,10 @@ pub fn route(
     {
         return at;
     }
-    let thread = mail
-        .in_reply_to
-        .iter()
-        .chain(mail.references.iter().rev())
-        .find_map(|id| {
-            [id.clone(), format!("<{id}>")]
-                .iter()
-                .find_map(|candidate| {
-                    let key = store.game_key_of_message(candidate).ok().flatten()?;
-                    by_id(key.split_once('/')?.0)
-                })
-        });
+    let thread = super::thread_ids(mail).find_map(|candidate| {
+        let key = store.game_key_of_message(&candidate).ok().flatten()?;
+        by_id(key.split_once('/')?.0)
+    });
     if let Some(at) = thread {
         return at;
     }
