@@ -90,19 +90,77 @@ pub fn write_events(configs: &[Config], today: NaiveDate, out: &Path) -> Result<
             games: config.games.len(),
         })
         .collect();
+    let players = players_of(configs);
     let io = |what: &Path, e: std::io::Error| format!("{}: {e}", what.display());
-    std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
-    for page in [
-        report::events_index(&events, &phrases, today),
+    std::fs::create_dir_all(out.join("players")).map_err(|e| io(out, e))?;
+    let in_several: Vec<&report::PlayerEvents> = players
+        .iter()
+        .filter(|p| p.games.iter().any(|g| g.event != p.games[0].event))
+        .collect();
+    let pages = [
+        report::events_index(&events, &in_several, &phrases, today),
         report::style(),
-    ] {
+    ]
+    .into_iter()
+    .chain(in_several.iter().map(|p| report::player_page(p, &phrases)));
+    for page in pages {
         let path = out.join(&page.name);
         if std::fs::read_to_string(&path).is_ok_and(|old| old == page.content) {
             continue;
         }
-        write_page(out, &page).map_err(|e| io(&path, e))?;
+        // A player's page is written in its folder under its own name.
+        let folder = path.parent().unwrap_or(out);
+        let named = report::Page {
+            name: page
+                .name
+                .rsplit('/')
+                .next()
+                .unwrap_or(&page.name)
+                .to_string(),
+            content: page.content,
+        };
+        write_page(folder, &named).map_err(|e| io(&path, e))?;
     }
     Ok(())
+}
+
+/// Each player of a folder's events (one id in several is one person),
+/// with his games in each, in the order of the files.
+fn players_of(configs: &[Config]) -> Vec<report::PlayerEvents> {
+    let mut players: Vec<report::PlayerEvents> = Vec::new();
+    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for config in configs {
+        for game in &config.games {
+            let sides = [
+                (&game.white, &game.black, true),
+                (&game.black, &game.white, false),
+            ];
+            for (me, partner, white) in sides {
+                let Some(player) = config.player(me) else {
+                    continue;
+                };
+                let place = *at.entry(me.as_str()).or_insert_with(|| {
+                    players.push(report::PlayerEvents {
+                        id: player.id.clone(),
+                        name: player.name.clone(),
+                        games: Vec::new(),
+                    });
+                    players.len() - 1
+                });
+                let partner = config
+                    .player(partner)
+                    .map_or_else(|| partner.clone(), |p| p.name.clone());
+                players[place].games.push(report::PlayerGame {
+                    event: config.tournament_id.clone(),
+                    event_name: config.tournament_name.clone(),
+                    game: game.id.clone(),
+                    white,
+                    partner,
+                });
+            }
+        }
+    }
+    players
 }
 
 /// What the pages of the last report depend on besides the games: the day

@@ -254,6 +254,28 @@ fn each_tournament_of_a_folder_has_its_report_and_an_idle_poll_rewrites_none() {
         assert!(events.contains(link), "{events}");
     }
     assert!(events.contains("Standing on 2026-11-03"), "{events}");
+    // White Player plays in both: his page lists his game in each, linked.
+    assert!(events.contains("Players in several events"), "{events}");
+    assert!(
+        !events.contains("Carol</a>"),
+        "Carol plays in one event only"
+    );
+    let page = "players/white_5ftest_2eexample.html";
+    assert!(
+        events.contains(&format!("<a href=\"{page}\">White Player</a>")),
+        "{events}"
+    );
+    let his = std::fs::read_to_string(t.path().join("site").join(page)).unwrap();
+    for row in [
+        "<a href=\"../A/game-1.html\">1</a></td><td>White</td><td class=\"name\">Black Player</td>",
+        "<a href=\"../B/game-1.html\">1</a></td><td>Black</td><td class=\"name\">Carol</td>",
+    ] {
+        assert!(his.contains(row), "{row} in:\n{his}");
+    }
+    assert!(
+        t.path().join("site/A/game-1.html").exists(),
+        "the link leads somewhere"
+    );
     // `report` by hand: every event and the index; of one event, that one.
     let by_hand = t.path().join("by-hand");
     let out = run_ok(
