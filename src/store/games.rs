@@ -184,19 +184,10 @@ impl Store {
     }
 
     /// The raw letters received from `color` in `game`, oldest first.
-    /// Each stored game and the day the calendar must look at it again; a
-    /// game written since it was last looked at has none (look today), and a
-    /// game not in the map has never been written.
-    pub fn next_checks(&self) -> Result<std::collections::HashMap<String, Option<NaiveDate>>> {
-        Ok(self
-            .next_checks_keyed()?
-            .into_iter()
-            .filter_map(|(key, day)| Some((self.unscoped(key)?, day)))
-            .collect())
-    }
-
-    /// The same for every tournament's games, by their keys in the database
-    /// (`ID/<game>` for a folder's): read once for all of a run.
+    /// Each stored game, by its key in the database (`ID/<game>` for a
+    /// folder's), and the day the calendar must look at it again; a game
+    /// written since it was last looked at has none (look today), and a game
+    /// not in the map has never been written. Read once for all of a run.
     pub fn next_checks_keyed(
         &self,
     ) -> Result<std::collections::HashMap<String, Option<NaiveDate>>> {
