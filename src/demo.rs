@@ -10,7 +10,7 @@ use std::path::Path;
 
 use chrono::{NaiveDate, TimeZone, Utc};
 
-use crate::clerk::{self, Clerk, Clock, Event};
+use crate::clerk::{self, Clerk, Clock, Directory, Event};
 use crate::config::Config;
 use crate::game::Replays;
 use crate::mail::file::FileTransport;
@@ -185,7 +185,7 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
             templates: &templates,
             clock: Clock { today, now: noon },
             replays: Replays::default(),
-            tournaments: &[],
+            directory: &Directory::of(std::slice::from_ref(&config)),
         };
         let mut lines = Vec::new();
         let summary = run::poll(

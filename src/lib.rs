@@ -69,10 +69,10 @@ pub mod run;
 pub mod site;
 pub mod store;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The language of a tournament and of everything the clerk writes in it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
     #[default]

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use chrono::{NaiveDate, Utc};
 use clap::{Parser, Subcommand, ValueEnum};
-use shtempel::clerk::{self, Clerk, Clock, Event, Sheet};
+use shtempel::clerk::{self, Clerk, Clock, Directory, Event, Sheet};
 use shtempel::config::{Config, Source, Transport};
 use shtempel::game::Replays;
 use shtempel::mail::file::FileTransport;
@@ -657,13 +657,14 @@ fn put_back(
 /// A clerk for each tournament, as of `now` (or `today`), with the others
 /// beside it where there are several.
 fn clerks<'a>(
-    configs: &'a [Config],
+    directory: &'a Directory<'a>,
     templates: &'a [Templates],
     template_of: &[usize],
     now: chrono::DateTime<Utc>,
     today: Option<NaiveDate>,
 ) -> Vec<Clerk<'a>> {
-    configs
+    directory
+        .tournaments()
         .iter()
         .zip(template_of)
         .map(|(config, &at)| Clerk {
@@ -671,7 +672,7 @@ fn clerks<'a>(
             templates: &templates[at],
             clock: clock(config, now, today),
             replays: Replays::default(),
-            tournaments: if configs.len() > 1 { configs } else { &[] },
+            directory,
         })
         .collect()
 }
@@ -897,7 +898,8 @@ fn poll(
     store
         .note_run_day(run_day)
         .map_err(|e| database_error(config, &e))?;
-    let clerks = clerks(configs, &templates, &template_of, now, today);
+    let directory = Directory::of(configs);
+    let clerks = clerks(&directory, &templates, &template_of, now, today);
     if let Some(only) = start_sheets {
         for clerk in &clerks {
             if only.is_none_or(|id| id == clerk.config.tournament_id) {
@@ -1118,7 +1120,8 @@ fn watch(configs: &[Config], interval: Duration, json: bool) -> Result<u8, Failu
     while !stop.load(Ordering::Relaxed) {
         #[allow(clippy::disallowed_methods)]
         let now = Utc::now();
-        let clerks = clerks(configs, &templates, &template_of, now, None);
+        let directory = Directory::of(configs);
+        let clerks = clerks(&directory, &templates, &template_of, now, None);
         let pass = run::poll(
             &clerks,
             &mut store,
@@ -1181,7 +1184,7 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
         templates: &templates,
         clock,
         replays: Replays::default(),
-        tournaments: &[],
+        directory: &Directory::of(std::slice::from_ref(config)),
     };
     let prepared = shtempel::clerk::Prepared::new(config, &envelope);
     let plan = clerk

@@ -498,8 +498,7 @@ pub fn poll(
     let Some(clerk) = clerks.first() else {
         return Ok(Summary::default());
     };
-    let tournaments: Vec<&Config> = clerks.iter().map(|c| c.config).collect();
-    let directory = clerk::Directory::of(&tournaments);
+    let directory = clerk.directory;
     let mut summary = Summary::default();
     let mut finisher = Finisher {
         source,
@@ -537,8 +536,8 @@ pub fn poll(
         let mut prepared_letters = threads.then(|| {
             let (sender, receiver) = std::sync::mpsc::sync_channel(4);
             let letters = &letters;
-            let (tournaments, directory) = (&tournaments, &directory);
-            scope.spawn(move || read_ahead(tournaments, directory, letters, sender));
+            let first = clerk.config;
+            scope.spawn(move || read_ahead(first, directory, letters, sender));
             (receiver, std::collections::VecDeque::new())
         });
         // Letters are taken in their order, but one whose game waits for a
@@ -594,7 +593,7 @@ pub fn poll(
                     index,
                     prepared: next_prepared(
                         &mut prepared_letters,
-                        (&tournaments, &directory),
+                        (clerk.config, directory),
                         envelope,
                     )?,
                     counted,
@@ -613,16 +612,15 @@ pub fn poll(
                 break;
             };
             let envelope = &letters[item.index];
-            let desk = &clerks[item.prepared.as_ref().map_or(0, |prepared| {
+            let desk = item.prepared.as_ref().map_or(clerk, |prepared| {
                 let named = prepared.read.as_ref().and_then(|r| r.game.as_deref());
-                clerk::route(
-                    &tournaments,
-                    &directory,
-                    store,
-                    prepared.mail.as_ref(),
-                    named,
-                )
-            })];
+                let at = clerk::route(directory, store, prepared.mail.as_ref(), named);
+                let id = &directory.tournaments()[at].tournament_id;
+                clerks
+                    .iter()
+                    .find(|desk| &desk.config.tournament_id == id)
+                    .unwrap_or(clerk)
+            });
             store.set_scope(desk.config.scope());
             let plan = match plan_guarded(desk, store, envelope, &item.prepared) {
                 Ok(plan) => plan,
@@ -739,7 +737,7 @@ type ReadAhead = (
 /// else read here.
 fn next_prepared(
     read_ahead: &mut Option<ReadAhead>,
-    (tournaments, directory): (&[&Config], &clerk::Directory),
+    (first, directory): (&Config, &clerk::Directory),
     envelope: &crate::mail::Envelope,
 ) -> Result<Result<Prepared, String>, String> {
     match read_ahead {
@@ -751,13 +749,13 @@ fn next_prepared(
                 .pop_front()
                 .ok_or_else(|| "the reading thread stopped".to_string())
         }
-        None => Ok(prepare_guarded(tournaments, directory, envelope)),
+        None => Ok(prepare_guarded(first, directory, envelope)),
     }
 }
 
 /// Reads the letters in chunks on a thread of its own, ahead of the planning.
 fn read_ahead(
-    tournaments: &[&Config],
+    first: &Config,
     directory: &clerk::Directory,
     letters: &[crate::mail::Envelope],
     sender: std::sync::mpsc::SyncSender<Vec<Result<Prepared, String>>>,
@@ -765,7 +763,7 @@ fn read_ahead(
     for chunk in letters.chunks(READ_AHEAD) {
         let prepared: Vec<_> = chunk
             .iter()
-            .map(|envelope| prepare_guarded(tournaments, directory, envelope))
+            .map(|envelope| prepare_guarded(first, directory, envelope))
             .collect();
         if sender.send(prepared).is_err() {
             break;
@@ -808,13 +806,10 @@ fn plan_guarded(
 /// tournaments, with the first one's reading of dates); a panic while
 /// reading becomes the letter's error.
 fn prepare_guarded(
-    tournaments: &[&Config],
+    first: &Config,
     directory: &clerk::Directory,
     envelope: &crate::mail::Envelope,
 ) -> Result<Prepared, String> {
-    let Some(first) = tournaments.first() else {
-        return Err("no tournament".into());
-    };
     let known = |address: &str| !directory.known_in(address).is_empty();
     catch_unwind(AssertUnwindSafe(|| {
         Prepared::reading(first, envelope, &known)

@@ -65,12 +65,17 @@ impl Clerk<'_> {
         };
         let own = self.config.tournament_id.as_str();
         let ids: Vec<&str> = std::iter::once(own)
-            .chain(self.tournaments.iter().map(|t| t.tournament_id.as_str()))
+            .chain(
+                self.directory
+                    .tournaments()
+                    .iter()
+                    .map(|t| t.tournament_id.as_str()),
+            )
             .collect();
         let ruling = &ruling.resolved(&ids);
         // Of a clerk of several, a ruling must say which tournament: by
         // naming it, by the subject's tag, or by answering its file.
-        if !self.tournaments.is_empty()
+        if self.directory.several()
             && ruling.tournament.is_none()
             && !self.tagged_or_threaded(store, mail)
         {

@@ -8,7 +8,7 @@ use chrono::NaiveDate;
 use shakmaty::Color;
 
 use super::{Clerk, Plan, Prepared, recipient};
-use crate::config::{GameConfig, Player};
+use crate::config::{Config, GameConfig, Player};
 use crate::letter::{self, Letter, LetterKind};
 use crate::mail::compose::{Outgoing, Recipient};
 use crate::mail::mime::Mail;
@@ -432,44 +432,53 @@ impl Clerk<'_> {
     /// Whether the sender of a letter plays `game` (any game, if `None`) in
     /// another of the clerk's tournaments.
     fn plays_elsewhere(&self, player: &Player, game: Option<&str>) -> bool {
-        let others = self
-            .tournaments
-            .iter()
-            .filter(|other| other.tournament_id != self.config.tournament_id);
-        others.into_iter().any(|other| {
-            player
-                .addresses()
-                .find_map(|address| other.player_by_email(address))
-                .is_some_and(|there| {
-                    other
-                        .games_of(&there.id)
-                        .iter()
-                        .any(|g| game.is_none_or(|id| g.id.eq_ignore_ascii_case(id)))
-                })
+        self.others_knowing(player).any(|(other, there)| {
+            other
+                .games_of(&there.id)
+                .iter()
+                .any(|g| game.is_none_or(|id| g.id.eq_ignore_ascii_case(id)))
         })
     }
 
     /// The tags of every game the sender plays with the clerk, this
     /// tournament's first.
     fn tags_of(&self, player: &Player) -> Vec<String> {
-        let others = self
-            .tournaments
-            .iter()
-            .filter(|other| other.tournament_id != self.config.tournament_id);
-        std::iter::once(self.config)
-            .chain(others)
-            .flat_map(|config| {
-                let games = player
-                    .addresses()
-                    .find_map(|address| config.player_by_email(address))
-                    .map(|there| config.games_of(&there.id))
-                    .unwrap_or_default();
-                games
+        std::iter::once((self.config, player))
+            .chain(self.others_knowing(player))
+            .flat_map(|(config, there)| {
+                config
+                    .games_of(&there.id)
                     .into_iter()
                     .map(|g| format!("[{} #{}]", config.tournament_id, g.id))
                     .collect::<Vec<_>>()
             })
             .collect()
+    }
+
+    /// The clerk's other tournaments that know one of `player`'s addresses,
+    /// in order, each with its entry of him (found by the directory: a
+    /// federation's letter asks one question, not one a tournament).
+    fn others_knowing<'p>(
+        &'p self,
+        player: &'p Player,
+    ) -> impl Iterator<Item = (&'p Config, &'p Player)> + 'p {
+        let mut places: Vec<usize> = player
+            .addresses()
+            .flat_map(|address| self.directory.known_in(address).iter().copied())
+            .collect();
+        places.sort_unstable();
+        places.dedup();
+        let tournaments = self.directory.tournaments();
+        places.into_iter().filter_map(move |at| {
+            let other = &tournaments[at];
+            if other.tournament_id == self.config.tournament_id {
+                return None;
+            }
+            let there = player
+                .addresses()
+                .find_map(|address| other.player_by_email(address))?;
+            Some((other, there))
+        })
     }
 
     /// A letter that fails [`auth::verify`]: nothing changes; the registered

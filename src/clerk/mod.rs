@@ -269,10 +269,10 @@ pub struct Clerk<'a> {
     pub clock: Clock,
     /// The games' records as the run's letters left them.
     pub replays: Replays,
-    /// Every tournament the clerk serves, this one among them (none for a
-    /// tournament of its own file): a letter that does not say which one it
-    /// is for, from a player in several, is asked about rather than taken.
-    pub tournaments: &'a [Config],
+    /// Every tournament the clerk serves, this one among them, and who is
+    /// known in which: a letter that does not say which one it is for,
+    /// from a player in several, is asked about rather than taken.
+    pub directory: &'a Directory<'a>,
 }
 
 impl<'a> Clerk<'a> {

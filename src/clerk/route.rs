@@ -8,56 +8,87 @@
 //! (`Clerk::identify` sees the others' games too): nothing is applied.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use crate::config::Config;
 use crate::letter;
 use crate::mail::mime::Mail;
 use crate::store::Store;
 
-/// Who is known where: each address (a player's, a chief arbiter's) and
-/// the tournaments, by their place, that know it. Built once a run.
-pub struct Directory(HashMap<String, Vec<usize>>);
+/// The tournaments a clerk serves, in order, and who is known where: each
+/// address (a player's, a chief arbiter's) and the tournaments, by their
+/// place, that know it. The addresses are gathered at the first question
+/// (a run with no letters asks none), once for every clerk of the run.
+pub struct Directory<'a> {
+    tournaments: &'a [Config],
+    known: OnceLock<HashMap<String, Vec<usize>>>,
+}
 
-impl Directory {
-    pub fn of(tournaments: &[&Config]) -> Directory {
-        let mut known: HashMap<String, Vec<usize>> = HashMap::new();
-        for (at, tournament) in tournaments.iter().enumerate() {
-            let addresses = tournament
-                .players
-                .iter()
-                .flat_map(|p| p.addresses())
-                .chain([&tournament.chief_arbiter]);
-            for address in addresses {
-                let places = known.entry(address.clone()).or_default();
-                if places.last() != Some(&at) {
-                    places.push(at);
-                }
-            }
+impl<'a> Directory<'a> {
+    pub fn of(tournaments: &'a [Config]) -> Directory<'a> {
+        Directory {
+            tournaments,
+            known: OnceLock::new(),
         }
-        Directory(known)
+    }
+
+    pub fn tournaments(&self) -> &'a [Config] {
+        self.tournaments
+    }
+
+    /// Whether the clerk serves more than one tournament.
+    pub fn several(&self) -> bool {
+        self.tournaments.len() > 1
     }
 
     /// The places of the tournaments that know `address`, in order.
     pub fn known_in(&self, address: &str) -> &[usize] {
-        self.0.get(address).map_or(&[], Vec::as_slice)
+        let known = self.known.get_or_init(|| {
+            let mut known: HashMap<String, Vec<usize>> = HashMap::new();
+            for (at, tournament) in self.tournaments.iter().enumerate() {
+                let addresses = tournament
+                    .players
+                    .iter()
+                    .flat_map(|p| p.addresses())
+                    .chain([&tournament.chief_arbiter]);
+                for address in addresses {
+                    let places = known.entry(address.clone()).or_default();
+                    if places.last() != Some(&at) {
+                        places.push(at);
+                    }
+                }
+            }
+            known
+        });
+        known.get(address).map_or(&[], Vec::as_slice)
     }
+}
+
+/// Whether `subject` holds the tag `[ID #` of tournament `id` (without
+/// writing the tag out: a folder's letter is tried against every event).
+fn has_tag(subject: &str, id: &str) -> bool {
+    subject.match_indices('[').any(|(at, _)| {
+        subject[at + 1..]
+            .strip_prefix(id)
+            .is_some_and(|rest| rest.starts_with(" #"))
+    })
 }
 
 /// The index in `tournaments` of the one `mail` is for.
 pub fn route(
-    tournaments: &[&Config],
     directory: &Directory,
     store: &Store,
     mail: Option<&Mail>,
     named_game: Option<&str>,
 ) -> usize {
+    let tournaments = directory.tournaments();
     let (Some(mail), true) = (mail, tournaments.len() > 1) else {
         return 0;
     };
     let by_id = |id: &str| tournaments.iter().position(|t| t.tournament_id == id);
     if let Some(at) = tournaments
         .iter()
-        .position(|t| mail.subject.contains(&format!("[{} #", t.tournament_id)))
+        .position(|t| has_tag(&mail.subject, &t.tournament_id))
     {
         return at;
     }
@@ -75,7 +106,7 @@ pub fn route(
     // The chief arbiter names the tournament in his ruling (`CONFIRM CC-2026 3`).
     if known.len() > 1
         && let Some(&at) = known.iter().find(|&&at| {
-            let tournament = tournaments[at];
+            let tournament = &tournaments[at];
             let id = tournament.tournament_id.as_str();
             tournament.chief_arbiter == sender
                 && mail.text.split_whitespace().any(|word| word == id)
@@ -103,4 +134,25 @@ pub fn route(
         .filter(|&at| plays(at, named.as_deref()))
         .collect();
     candidates.first().or(known.first()).copied().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tag_is_the_id_between_a_bracket_and_a_number_sign() {
+        let table = [
+            ("[CC-2026 #3] 1. e4", "CC-2026", true),
+            ("Re: [CUP #1] [CC-2026 #3]", "CC-2026", true),
+            ("[CC-2026 #3]", "CC-202", false),
+            ("[CC-2026] #3", "CC-2026", false),
+            ("CC-2026 #3", "CC-2026", false),
+            ("[[CC #1]", "CC", true),
+            ("[", "CC", false),
+        ];
+        for (subject, id, tagged) in table {
+            assert_eq!(has_tag(subject, id), tagged, "{subject:?} for {id}");
+        }
+    }
 }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use toml::Table;
 
-use super::{Config, ConfigError};
+use super::{Config, ConfigError, cache};
 
 /// Tables of the clerk's own file.
 const CLERK_TABLES: &[&str] = &[
@@ -102,15 +102,20 @@ pub fn load_all(file: &Path) -> Result<Vec<Config>, ConfigError> {
             "put one file a tournament there, each with its [tournament] table",
         ));
     }
+    let stamp = cache::Stamp::of(file, &text, &files);
+    let cache = cache::path_of(&database_of(&clerk, &base));
+    if let Some(tournaments) = stamp.as_ref().and_then(|stamp| cache::read(&cache, stamp)) {
+        return Ok(tournaments);
+    }
     let mut tournaments: Vec<Config> = Vec::with_capacity(files.len());
-    for path in files {
-        let config = tournament(file, &clerk, &base, &path)?;
+    for path in &files {
+        let config = tournament(file, &clerk, &base, path)?;
         if let Some(other) = tournaments
             .iter()
             .find(|t| t.tournament_id == config.tournament_id)
         {
             return Err(ConfigError {
-                file: path,
+                file: path.clone(),
                 key: "tournament.id".into(),
                 problem: format!(
                     "{:?} is also the id of the tournament in {}",
@@ -122,7 +127,21 @@ pub fn load_all(file: &Path) -> Result<Vec<Config>, ConfigError> {
         }
         tournaments.push(config);
     }
+    if let Some(stamp) = &stamp {
+        cache::write(&cache, stamp, &tournaments);
+    }
     Ok(tournaments)
+}
+
+/// The database the clerk's file names (where the cache of its folder
+/// is kept beside it); its checked reading is each tournament's.
+fn database_of(clerk: &Table, base: &Path) -> PathBuf {
+    let named = clerk
+        .get("bot")
+        .and_then(|bot| bot.get("database"))
+        .and_then(|database| database.as_str())
+        .map_or_else(super::raw::default_database, str::to_string);
+    base.join(named)
 }
 
 /// One tournament's file over the clerk's tables.
@@ -279,9 +298,7 @@ fn read(file: &Path) -> Result<String, ConfigError> {
 /// The file's tables; a syntax error names its line.
 fn table(file: &Path, text: &str) -> Result<Table, ConfigError> {
     text.parse::<Table>().map_err(|error| {
-        let line = error
-            .span()
-            .map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+        let line = error.span().map(|span| super::line_at(text, span.start));
         ConfigError {
             file: file.to_path_buf(),
             key: line.map_or("(syntax)".to_string(), |line| format!("line {line}")),

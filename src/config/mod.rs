@@ -2,6 +2,7 @@
 //! ([`raw`]), then checked and resolved into a [`Config`] table by table
 //! ([`parse`]). Every error names the file, the key and the fix.
 
+mod cache;
 mod federation;
 mod parse;
 mod raw;
@@ -15,13 +16,20 @@ use std::sync::OnceLock;
 
 use chrono::NaiveDate;
 use chrono_tz::Tz;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 pub use self::federation::load_all;
 pub use self::parse::checked_address;
 use crate::Lang;
 use crate::letter::{DateOrder, DateReading};
 use crate::rules::Rules;
+
+/// The line (1-based) of `text` that byte `offset` is on: a span that
+/// starts a line is on that line, not the one before.
+fn line_at(text: &str, offset: usize) -> usize {
+    let before = text.get(..offset).unwrap_or(text);
+    before.matches('\n').count() + 1
+}
 
 /// A configuration problem: where it is and how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,7 +53,7 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 /// Bounds on what the clerk reads and writes, against floods and bombs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Limits {
     /// Replies to one address a day; then one notice, then silence.
@@ -64,7 +72,7 @@ impl Default for Limits {
 }
 
 /// What a letter must prove about its sender.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Require {
     /// Nothing beyond the From: address (and the player's secret, if he has one).
     None,
@@ -75,7 +83,7 @@ pub enum Require {
 }
 
 /// How far the clerk trusts the From: line (contract: `[security]`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Security {
     /// The authserv-id of our own server: only its Authentication-Results count.
     pub trusted_authserv_id: Option<String>,
@@ -83,7 +91,7 @@ pub struct Security {
 }
 
 /// How a mail connection is secured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Tls {
     Tls,
     StartTls,
@@ -91,7 +99,7 @@ pub enum Tls {
 }
 
 /// A server login (IMAP or SMTP); the password stays in the environment.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Server {
     pub host: String,
     pub port: u16,
@@ -100,7 +108,7 @@ pub struct Server {
     pub password_env: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Source {
     Maildir {
         path: PathBuf,
@@ -112,7 +120,7 @@ pub enum Source {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Transport {
     File {
         path: PathBuf,
@@ -131,7 +139,7 @@ pub enum Transport {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
     pub id: String,
     pub name: String,
@@ -152,7 +160,7 @@ impl Player {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameConfig {
     pub id: String,
     pub white: String,
@@ -163,7 +171,7 @@ pub struct GameConfig {
 }
 
 /// The checked configuration of one tournament.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Config {
     pub file: PathBuf,
     pub tournament_id: String,
@@ -195,6 +203,7 @@ pub struct Config {
     /// Where each player and game is in the lists: every letter looks its
     /// sender and game up, and a federation has thousands of both. Built at
     /// the first lookup: a run with no mail makes none.
+    #[serde(skip)]
     index: OnceLock<Index>,
 }
 

@@ -550,9 +550,7 @@ impl Config {
             base: base.to_path_buf(),
         };
         let raw: RawConfig = toml::from_str(text).map_err(|error| {
-            let line = error
-                .span()
-                .map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+            let line = error.span().map(|span| super::line_at(text, span.start));
             let key = line.map_or("(syntax)".to_string(), |line| format!("line {line}"));
             checker.err(
                 &key,

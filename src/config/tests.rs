@@ -360,3 +360,127 @@ fn a_folders_errors_name_the_file_the_key_was_written_in() {
     assert_eq!(error.key, "bot.tournaments", "{error}");
     assert!(error.problem.contains("no .toml files"), "{error}");
 }
+
+/// Sets every file of a folder's tournaments (and the clerk's file) back
+/// by an hour, as files edited long before a run are.
+fn age(dir: &tempfile::TempDir) {
+    let tournaments = std::fs::read_dir(dir.path().join("tournaments")).unwrap();
+    let files = tournaments.map(|entry| entry.unwrap().path());
+    for path in files.chain([dir.path().join("shtempel.toml")]) {
+        let file = std::fs::File::options().write(true).open(&path).unwrap();
+        let written = file.metadata().unwrap().modified().unwrap();
+        file.set_modified(written - std::time::Duration::from_secs(3600))
+            .unwrap();
+    }
+}
+
+#[test]
+fn a_folders_tournaments_are_read_from_the_cache_only_while_its_files_are_as_they_were() {
+    let dir = federation(
+        "",
+        &[
+            ("a.toml", &event("A", "", "petrov")),
+            ("b.toml", &event("B", "", "sidorov")),
+        ],
+    );
+    let clerk = dir.path().join("shtempel.toml");
+    let cache = dir.path().join("db.sqlite-config.json");
+    // Files written a moment ago: no cache is kept (a second write within
+    // the file clock's tick would look the same).
+    load_all(&clerk).unwrap();
+    assert!(!cache.exists(), "no cache of files just written");
+    age(&dir);
+    let first = load_all(&clerk).unwrap();
+    assert!(cache.exists(), "kept beside the database");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&cache).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "the players' secrets are in it");
+    }
+    // Every value of every tournament comes back from it as it was read.
+    let again = load_all(&clerk).unwrap();
+    assert_eq!(format!("{again:?}"), format!("{first:?}"));
+    // Read from the cache: what it holds is what comes back.
+    let text = std::fs::read_to_string(&cache).unwrap();
+    assert!(text.contains("\"Ivanov I.\""));
+    std::fs::write(&cache, text.replace("\"Ivanov I.\"", "\"From the cache\"")).unwrap();
+    let cached = load_all(&clerk).unwrap();
+    assert_eq!(cached[0].player("ivanov").unwrap().name, "From the cache");
+    assert_eq!(
+        (cached.len(), &cached[1].tournament_id, cached[1].in_folder),
+        (2, &"B".to_string(), true)
+    );
+    assert_eq!(cached[0].database, first[0].database);
+    assert!(cached[0].player_by_email("petrov@example.org").is_some());
+    // Any file changed, added or removed: read from the files again.
+    let a = dir.path().join("tournaments/a.toml");
+    type Change<'a> = (&'a str, Box<dyn Fn() + 'a>);
+    let changes: [Change; 4] = [
+        (
+            "a tournament's file",
+            Box::new(|| {
+                std::fs::write(
+                    &a,
+                    event("A", "", "petrov").replace("Ivanov I.", "Ivanov J."),
+                )
+                .unwrap()
+            }),
+        ),
+        (
+            "the clerk's file",
+            Box::new(|| {
+                let text = std::fs::read_to_string(&clerk).unwrap();
+                std::fs::write(&clerk, text.replace("penalty_days = 6", "penalty_days = 5"))
+                    .unwrap();
+            }),
+        ),
+        (
+            "a new tournament",
+            Box::new(|| {
+                std::fs::write(
+                    dir.path().join("tournaments/c.toml"),
+                    event("C", "", "orlov"),
+                )
+                .unwrap()
+            }),
+        ),
+        (
+            "a tournament gone",
+            Box::new(|| std::fs::remove_file(dir.path().join("tournaments/c.toml")).unwrap()),
+        ),
+    ];
+    for (change, make) in changes {
+        age(&dir);
+        load_all(&clerk).unwrap();
+        let text = std::fs::read_to_string(&cache).unwrap();
+        std::fs::write(&cache, text.replace("\"Ivanov", "\"Cached Ivanov")).unwrap();
+        make();
+        let read = load_all(&clerk).unwrap();
+        let name = &read[0].player("ivanov").unwrap().name;
+        assert!(!name.starts_with("Cached"), "{change}: {name}");
+    }
+    let read = load_all(&clerk).unwrap();
+    assert_eq!(read[0].player("ivanov").unwrap().name, "Ivanov J.");
+    assert_eq!((read.len(), read[0].rules.penalty_days), (2, 5));
+    // A cache that cannot be read is no cache; an error in a file is
+    // said however the cache was.
+    age(&dir);
+    load_all(&clerk).unwrap();
+    std::fs::write(&cache, "not a cache").unwrap();
+    assert_eq!(load_all(&clerk).unwrap().len(), 2);
+    age(&dir);
+    load_all(&clerk).unwrap();
+    std::fs::write(&a, "[tournament]\nid = \"A\"\n").unwrap();
+    let error = load_all(&clerk).unwrap_err();
+    assert_eq!(error.file, a, "{error}");
+}
+
+#[test]
+fn an_offset_is_on_the_line_it_starts_or_is_within() {
+    let text = "a = 1\n\n[b]\nc";
+    let table = [(0, 1), (3, 1), (5, 1), (6, 2), (7, 3), (11, 4), (99, 4)];
+    for (offset, line) in table {
+        assert_eq!(super::line_at(text, offset), line, "offset {offset}");
+    }
+}

@@ -1,7 +1,9 @@
 //! Who the clerk is in the headers it writes: its `From:` display name and
 //! subject tag, and the Message-IDs of its messages.
 
-use chrono::{DateTime, Utc};
+use std::fmt::Write;
+
+use chrono::{DateTime, Datelike, Timelike, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::config::Config;
@@ -68,15 +70,21 @@ pub fn message_id(
     kind: &str,
 ) -> String {
     let digest = Sha256::digest(format!("{cause}\n{index}\n{kind}").as_bytes());
-    let digest: String = digest
-        .iter()
-        .take(12)
-        .map(|byte| format!("{byte:02x}"))
-        .collect();
+    let mut hex = String::with_capacity(24);
+    for byte in &digest[..12] {
+        let _ = write!(hex, "{byte:02x}");
+    }
     let domain = config.address.rsplit('@').next().unwrap_or("localhost");
+    // The time written out by hand: a format string is parsed at each use,
+    // and every message of a run has an id.
     format!(
-        "<{}.{digest}.{}@{domain}>",
-        at.format("%Y%m%d%H%M%S"),
+        "<{:04}{:02}{:02}{:02}{:02}{:02}.{hex}.{}@{domain}>",
+        at.year(),
+        at.month(),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second(),
         ascii_id(&config.tournament_id)
     )
 }
