@@ -121,6 +121,9 @@ impl Chart {
             })
             .collect();
         value["moves"] = Value::Array(moves);
+        // The notes under the table: corrections, penalties, repeats, and
+        // who set a result, when and why.
+        value["notes"] = json!(self.notes);
         value
     }
 
@@ -327,6 +330,8 @@ mod tests {
         );
         assert_eq!(value["moves"].as_array().unwrap().len(), 4);
         assert!(chart().summary_json().get("moves").is_none());
+        assert_eq!(value["notes"], json!(chart().notes));
+        assert_eq!(value["notes"].as_array().unwrap().len(), 1);
     }
 
     #[test]

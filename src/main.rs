@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use chrono::{NaiveDate, Utc};
 use clap::{Parser, Subcommand, ValueEnum};
-use shtempel::clerk::{self, Clerk, Clock, Directory, Event, Sheet};
+use shakmaty::Color;
+use shtempel::clerk::{self, Award, AwardError, AwardedBy, Clerk, Clock, Directory, Event, Sheet};
 use shtempel::config::{Config, Source, Transport};
 use shtempel::game::Replays;
 use shtempel::mail::file::FileTransport;
@@ -23,6 +24,7 @@ use shtempel::mail::{Envelope, MailSource};
 use shtempel::printable::{printable, printable_json};
 use shtempel::record::Record;
 use shtempel::render::Templates;
+use shtempel::rules::GameResult;
 use shtempel::store::{DatabaseFile, Store};
 use shtempel::{demo, run};
 
@@ -78,6 +80,35 @@ enum Command {
     /// a pass as `poll`; a player who got one is never sent another.
     Start {
         /// Act as on this date (YYYY-MM-DD).
+        #[arg(long)]
+        today: Option<NaiveDate>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Set a game's result as the chief arbiter would (`RESULT 3 1-0`): the
+    /// players and the chief secretary are told, then a pass as `poll`.
+    Result {
+        game: String,
+        /// 1-0, 0-1 or 1/2.
+        #[arg(value_parser = parse_result)]
+        result: GameResult,
+        /// The reason, for the note under the chart and the players.
+        #[arg(long)]
+        why: Option<String>,
+        #[arg(long)]
+        today: Option<NaiveDate>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Score a game as lost by forfeit by the side given (`+/-`), then a
+    /// pass as `poll`.
+    Forfeit {
+        game: String,
+        /// The side that loses: white or black.
+        #[arg(value_parser = parse_side)]
+        loser: Color,
+        #[arg(long)]
+        why: Option<String>,
         #[arg(long)]
         today: Option<NaiveDate>,
         #[arg(long)]
@@ -236,7 +267,7 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
                      counted before it; give a day on or after it, or leave --today out"
                 )));
             }
-            poll(&configs, now, today, json, None)
+            poll(&configs, now, today, json, Before::Nothing)
         }
         Command::Start { today, json } => {
             let configs = load_all(&cli.config)?;
@@ -245,7 +276,51 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             if let Some(id) = only {
                 pick(&cli.config, configs.clone(), Some(id))?;
             }
-            poll(&configs, now, today, json, Some(only))
+            poll(&configs, now, today, json, Before::StartSheets(only))
+        }
+        Command::Result {
+            game,
+            result,
+            why,
+            today,
+            json,
+        } => {
+            let award = Award {
+                result,
+                forfeit: false,
+                why,
+                by: AwardedBy::Director,
+            };
+            award_command(
+                &cli.config,
+                cli.tournament.as_deref(),
+                &game,
+                award,
+                (now, today),
+                json,
+            )
+        }
+        Command::Forfeit {
+            game,
+            loser,
+            why,
+            today,
+            json,
+        } => {
+            let award = Award {
+                result: GameResult::loss_of(loser),
+                forfeit: true,
+                why,
+                by: AwardedBy::Director,
+            };
+            award_command(
+                &cli.config,
+                cli.tournament.as_deref(),
+                &game,
+                award,
+                (now, today),
+                json,
+            )
         }
         Command::Watch { interval, json } => {
             let configs = load_all(&cli.config)?;
@@ -285,6 +360,59 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             pgn(&config, game.as_deref())
         }
     }
+}
+
+/// `result` and `forfeit`: the director's order on a game of the tournament
+/// given (or the only one), then a pass as `poll`.
+fn award_command(
+    path: &Path,
+    tournament: Option<&str>,
+    game: &str,
+    award: Award,
+    (now, today): (chrono::DateTime<Utc>, Option<NaiveDate>),
+    json: bool,
+) -> Result<u8, Failure> {
+    let configs = load_all(path)?;
+    let tournament = pick(path, configs.clone(), tournament)?;
+    let order = Before::Award {
+        tournament: &tournament.tournament_id,
+        game,
+        award,
+    };
+    poll(&configs, now, today, json, order)
+}
+
+/// `1-0`, `0-1`, `1/2` (or `1/2-1/2`, `½`).
+fn parse_result(text: &str) -> Result<GameResult, String> {
+    match text {
+        "1-0" => Ok(GameResult::WhiteWins),
+        "0-1" => Ok(GameResult::BlackWins),
+        "1/2" | "1/2-1/2" | "½" | "½-½" => Ok(GameResult::Draw),
+        _ => Err(format!("{text:?} is not a result: write 1-0, 0-1 or 1/2")),
+    }
+}
+
+/// `white` or `black`.
+fn parse_side(text: &str) -> Result<Color, String> {
+    match text.to_lowercase().as_str() {
+        "white" | "w" => Ok(Color::White),
+        "black" | "b" => Ok(Color::Black),
+        _ => Err(format!("{text:?} is not a side: write white or black")),
+    }
+}
+
+/// What a run does before the mail.
+enum Before<'a> {
+    /// Nothing (`poll`).
+    Nothing,
+    /// The start sheets of one tournament or of all (`start`).
+    StartSheets(Option<&'a str>),
+    /// The director's result for a game (`result`, `forfeit`).
+    Award {
+        tournament: &'a str,
+        game: &'a str,
+        award: Award,
+    },
 }
 
 /// Every tournament the config file serves.
@@ -860,7 +988,7 @@ fn poll(
     now: chrono::DateTime<Utc>,
     today: Option<NaiveDate>,
     json: bool,
-    start_sheets: Option<Option<&str>>,
+    before: Before<'_>,
 ) -> Result<u8, Failure> {
     let Some(config) = configs.first() else {
         return Ok(0);
@@ -890,7 +1018,7 @@ fn poll(
         && run_day < last
     {
         return Err(usage(format!(
-            "poll --today {run_day}: the clerk's record goes on to {last}, and a poll as of an \
+            "--today {run_day}: the clerk's record goes on to {last}, and a run as of an \
              earlier day would count days backwards; give a day on or after {last}, or leave \
              --today out"
         )));
@@ -900,11 +1028,25 @@ fn poll(
         .map_err(|e| database_error(config, &e))?;
     let directory = Directory::of(configs);
     let clerks = clerks(&directory, &templates, &template_of, now, today);
-    if let Some(only) = start_sheets {
-        for clerk in &clerks {
-            if only.is_none_or(|id| id == clerk.config.tournament_id) {
-                queue_start_sheets(clerk.config, clerk, &mut store, json)?;
+    match before {
+        Before::Nothing => {}
+        Before::StartSheets(only) => {
+            for clerk in &clerks {
+                if only.is_none_or(|id| id == clerk.config.tournament_id) {
+                    queue_start_sheets(clerk.config, clerk, &mut store, json)?;
+                }
             }
+        }
+        Before::Award {
+            tournament,
+            game,
+            award,
+        } => {
+            let clerk = clerks
+                .iter()
+                .find(|clerk| clerk.config.tournament_id == tournament)
+                .ok_or_else(|| usage(format!("no tournament {tournament}")))?;
+            queue_award(clerk, &mut store, game, &award, json)?;
         }
     }
     let progress = Progress::new(json);
@@ -1009,6 +1151,39 @@ fn poll(
 
 /// Each player's start sheet into the outbox, or why he gets none (see
 /// `clerk::start`); the pass after sends them.
+/// The director's result for `game`, committed with its messages for the
+/// pass to send; one the rules refuse (the game has it already) is said,
+/// and nothing is done.
+fn queue_award(
+    clerk: &Clerk<'_>,
+    store: &mut Store,
+    game: &str,
+    award: &Award,
+    json: bool,
+) -> Result<(), Failure> {
+    let config = clerk.config;
+    store.set_scope(config.scope());
+    let plan = match clerk.award_by_command(store, game, award) {
+        Ok(plan) => plan,
+        Err(AwardError::Refused(_, reason) | AwardError::NoGame(reason)) => {
+            return Err(usage(format!("game {game}: {reason}")));
+        }
+        Err(AwardError::Failed(message)) => return Err(database_or_run(config, message)),
+    };
+    let cause = format!(
+        "award:{game}:{}:{}",
+        award.result.pgn(),
+        if award.forfeit { "forfeit" } else { "result" }
+    );
+    run::commit(store, config, clerk, &plan, &cause)
+        .map_err(|message| database_or_run(config, message))?;
+    let mut out = std::io::stdout().lock();
+    for event in &plan.events {
+        print_event(&mut out, event, json);
+    }
+    Ok(())
+}
+
 fn queue_start_sheets(
     config: &Config,
     clerk: &Clerk<'_>,

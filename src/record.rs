@@ -10,7 +10,7 @@ use crate::chart::{self, Chart};
 use crate::config::{Config, GameConfig, Player};
 use crate::game::Game;
 use crate::phrases::Phrases;
-use crate::rules::{DutyKey, Ledger};
+use crate::rules::{DutyKey, EndReason, Ledger};
 
 /// A game with everything the rules and the board need.
 #[derive(Clone, Debug)]
@@ -79,9 +79,12 @@ impl Record {
         }
     }
 
-    /// The Seven Tag Roster and the time control.
+    /// The Seven Tag Roster and the time control; a result the chief
+    /// arbiter set says so in a `Termination` tag (the `Result` tag holds
+    /// only what the standard allows: a forfeit is `1-0` or `0-1` there,
+    /// `+/-` in the cross-table).
     pub fn pgn_tags(&self, config: &Config) -> Vec<(&'static str, String)> {
-        vec![
+        let mut tags = vec![
             ("Event", config.tournament_name.clone()),
             ("Site", format!("{} (e-mail)", config.tournament_id)),
             ("Date", config.start_date.format("%Y.%m.%d").to_string()),
@@ -96,7 +99,16 @@ impl Record {
                     config.rules.days_per_control, config.rules.moves_per_control
                 ),
             ),
-        ]
+        ];
+        let termination = match self.ledger.standing.outcome.map(|o| o.reason) {
+            Some(EndReason::Forfeit) => Some("forfeit"),
+            Some(EndReason::Ruling) => Some("adjudication"),
+            _ => None,
+        };
+        if let Some(termination) = termination {
+            tags.push(("Termination", termination.to_string()));
+        }
+        tags
     }
 
     /// The game as PGN with `comments` (one per move, or none) and `result`.

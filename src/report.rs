@@ -15,7 +15,8 @@ use crate::chart::Chart;
 use crate::config::Config;
 use crate::phrases::Phrases;
 use crate::record::Record;
-use crate::rules::{GameResult, Status};
+use crate::rules::standings::{Scored, standings};
+use crate::rules::{EndReason, GameResult, Status, TieBreak};
 
 /// One game as the report shows it.
 pub struct GameReport {
@@ -310,36 +311,56 @@ pub fn site(
 /// game each made a square of 36 million).
 const SQUARE_PLAYERS: usize = 100;
 
-/// The cross-table: the players who play, in the order of the config; a
-/// square up to [`SQUARE_PLAYERS`], a list beyond. Linear in the games (each
-/// game is put in its players' cells once), plus the square's cells.
+/// One of a player's games in the cross-table.
+struct Played<'a> {
+    opponent: &'a str,
+    /// The half points he got, if the game is over.
+    halves: Option<u32>,
+    /// Scored by forfeit: `+` or `−`.
+    forfeit: bool,
+}
+
+/// The cross-table: the players who play, ranked by points and then the
+/// tournament's tie-breaks ([`standings`]); a square up to
+/// [`SQUARE_PLAYERS`], a list beyond. Linear in the games (each game is put
+/// in its players' cells once), plus the square's cells.
 fn cross_table(out: &mut String, config: &Config, phrases: &Phrases, games: &[GameReport]) {
-    // Each player's games: (opponent, the points he got, or none yet).
-    let mut played: HashMap<&str, Vec<(&str, Option<u32>)>> = HashMap::new();
+    let mut played: HashMap<&str, Vec<Played>> = HashMap::new();
+    let mut scored = Vec::with_capacity(games.len());
     for game in games {
         let state = &game.state;
         let result = result_of(state);
+        let forfeit = state.ledger.standing.outcome.map(|o| o.reason) == Some(EndReason::Forfeit);
+        scored.push(Scored {
+            white: &state.white.id,
+            black: &state.black.id,
+            result,
+        });
         for (color, player, opponent) in [
             (Color::White, &state.white.id, &state.black.id),
             (Color::Black, &state.black.id, &state.white.id),
         ] {
-            played
-                .entry(player.as_str())
-                .or_default()
-                .push((opponent.as_str(), result.map(|r| r.halves(color))));
+            played.entry(player.as_str()).or_default().push(Played {
+                opponent: opponent.as_str(),
+                halves: result.map(|r| r.halves(color)),
+                forfeit,
+            });
         }
     }
-    let players: Vec<&crate::config::Player> = config
+    let ids: Vec<&str> = config
         .players
         .iter()
-        .filter(|p| played.contains_key(p.id.as_str()))
+        .map(|p| p.id.as_str())
+        .filter(|id| played.contains_key(id))
         .collect();
-    let number: HashMap<&str, usize> = players
+    let tie_breaks = &config.rules.tie_breaks;
+    let lines = standings(&ids, &scored, tie_breaks);
+    let number: HashMap<&str, usize> = lines
         .iter()
         .enumerate()
-        .map(|(at, p)| (p.id.as_str(), at + 1))
+        .map(|(at, line)| (line.player, at + 1))
         .collect();
-    let square = players.len() <= SQUARE_PLAYERS;
+    let square = lines.len() <= SQUARE_PLAYERS;
     let _ = write!(
         out,
         "<h2>{}</h2>\n<table id=\"crosstable\">\n<tr><th>#</th><th class=\"name\">{}</th>",
@@ -347,35 +368,51 @@ fn cross_table(out: &mut String, config: &Config, phrases: &Phrases, games: &[Ga
         phrases.get("report.player")
     );
     if square {
-        for index in 1..=players.len() {
+        for index in 1..=lines.len() {
             let _ = write!(out, "<th>{index}</th>");
         }
     } else {
         let _ = write!(out, "<th>{}</th>", phrases.get("report.games"));
     }
-    let _ = writeln!(out, "<th>{}</th></tr>", phrases.get("report.score"));
-    let cell = |points: Option<u32>| points.map_or_else(|| "·".to_string(), score_text);
-    for (row, player) in players.iter().enumerate() {
-        let own = &played[player.id.as_str()];
-        let total: u32 = own.iter().filter_map(|(_, points)| *points).sum();
+    let _ = write!(out, "<th>{}</th>", phrases.get("report.score"));
+    for tie_break in tie_breaks {
+        let _ = write!(out, "<th>{}</th>", phrases.get(tie_break_label(*tie_break)));
+    }
+    let _ = writeln!(out, "<th>{}</th></tr>", phrases.get("report.place"));
+    // A forfeit is scored + and − (ICCF's and the federations' tables).
+    let cell = |points: Option<u32>, forfeit: bool| match (points, forfeit) {
+        (Some(2), true) => "+".to_string(),
+        (Some(0), true) => "−".to_string(),
+        (points, _) => points.map_or_else(|| "·".to_string(), score_text),
+    };
+    let name_of: HashMap<&str, &str> = config
+        .players
+        .iter()
+        .map(|p| (p.id.as_str(), p.name.as_str()))
+        .collect();
+    for (row, line) in lines.iter().enumerate() {
+        let own = &played[line.player];
         let _ = write!(
             out,
             "<tr data-player=\"{}\"><td>{}</td><td class=\"name\">{}</td>",
-            escape(&player.id),
+            escape(line.player),
             row + 1,
-            escape(&player.name)
+            escape(name_of.get(line.player).copied().unwrap_or(line.player))
         );
         if square {
             let mut by_opponent: HashMap<&str, Vec<String>> = HashMap::new();
-            for (opponent, points) in own {
-                by_opponent.entry(opponent).or_default().push(cell(*points));
+            for game in own {
+                by_opponent
+                    .entry(game.opponent)
+                    .or_default()
+                    .push(cell(game.halves, game.forfeit));
             }
-            for (column, opponent) in players.iter().enumerate() {
+            for (column, opponent) in lines.iter().enumerate() {
                 if row == column {
                     out.push_str("<td class=\"self\"></td>");
                     continue;
                 }
-                let cells = by_opponent.get(opponent.id.as_str());
+                let cells = by_opponent.get(opponent.player);
                 let _ = write!(
                     out,
                     "<td>{}</td>",
@@ -385,13 +422,44 @@ fn cross_table(out: &mut String, config: &Config, phrases: &Phrases, games: &[Ga
         } else {
             let list: Vec<String> = own
                 .iter()
-                .map(|(opponent, points)| format!("{}: {}", number[opponent], cell(*points)))
+                .map(|game| {
+                    let cell = cell(game.halves, game.forfeit);
+                    format!("{}: {}", number[game.opponent], cell)
+                })
                 .collect();
             let _ = write!(out, "<td class=\"list\">{}</td>", list.join(", "));
         }
-        let _ = writeln!(out, "<td class=\"score\">{}</td></tr>", score_text(total));
+        let _ = write!(out, "<td class=\"score\">{}</td>", score_text(line.halves));
+        for tie_break in tie_breaks {
+            let value = line.tie_break(*tie_break);
+            let text = match tie_break {
+                TieBreak::SonnebornBerger => quarters_text(value),
+                TieBreak::Wins => value.to_string(),
+            };
+            let _ = write!(out, "<td class=\"tie-break\">{text}</td>");
+        }
+        let _ = writeln!(out, "<td class=\"place\">{}</td></tr>", line.place_text());
     }
     out.push_str("</table>\n");
+}
+
+/// The phrase that heads a tie-break's column.
+fn tie_break_label(tie_break: TieBreak) -> &'static str {
+    match tie_break {
+        TieBreak::SonnebornBerger => "report.sonneborn_berger",
+        TieBreak::Wins => "report.wins",
+    }
+}
+
+/// Quarters of a point as a table writes them: `3`, `6½`, `2¼`, `¾`.
+fn quarters_text(quarters: u32) -> String {
+    let whole = quarters / 4;
+    let part = ["", "¼", "½", "¾"][(quarters % 4) as usize];
+    match (whole, part) {
+        (0, "") => "0".into(),
+        (0, part) => part.into(),
+        (whole, part) => format!("{whole}{part}"),
+    }
 }
 
 fn index(config: &Config, phrases: &Phrases, games: &[GameReport], today: NaiveDate) -> String {
@@ -578,4 +646,25 @@ fn game_page(phrases: &Phrases, game: &GameReport, today: NaiveDate) -> String {
     }
     out.push_str("</body>\n</html>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quarters_are_written_as_a_table_writes_points() {
+        let table = [
+            (0, "0"),
+            (1, "¼"),
+            (2, "½"),
+            (3, "¾"),
+            (4, "1"),
+            (13, "3¼"),
+            (26, "6½"),
+        ];
+        for (quarters, text) in table {
+            assert_eq!(quarters_text(quarters), text, "{quarters}");
+        }
+    }
 }

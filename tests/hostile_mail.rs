@@ -319,9 +319,14 @@ fn forged_senders_change_nothing() {
     t.new_mail();
     assert_eq!(t.chart("1")["status"], "suspended");
     t.letter(ARBITER, "2026-12-27", "Re: [T #1]", "CONFIRM 1\n");
-    t.poll("2026-12-27");
+    t.letter(ARBITER, "2026-12-27", "Re: [T #1]", "RESULT 1 1/2\n");
+    t.letter(ARBITER, "2026-12-27", "Re: [T #1]", "FORFEIT 1 BLACK\n");
+    let out = t.poll("2026-12-27");
+    assert_eq!(out.stdout.matches("forged").count(), 3, "{}", out.stdout);
     assert_eq!(t.chart("1")["status"], "suspended");
+    assert_eq!(t.chart("1")["result"], serde_json::Value::Null);
     let mail = t.new_mail();
+    assert_eq!(mail.len(), 3, "{:?}", kinds(&mail));
     assert!(mail.iter().all(|m| m.to == [ARBITER]), "{:?}", kinds(&mail));
 }
 

@@ -86,6 +86,8 @@ fn names(effects: &[Effect]) -> Vec<&'static str> {
             Effect::Withheld { .. } => "withheld",
             Effect::PartnerCorrection { .. } => "partner-correction",
             Effect::GameStart => "start",
+            Effect::Award { previous: None, .. } => "award",
+            Effect::Award { .. } => "award(replaces)",
         })
         .collect()
 }
@@ -628,4 +630,97 @@ fn a_game_added_later_counts_from_its_own_start() {
         ledger.due(&rules, d("2027-02-11")).map(|due| due.days_left),
         Some(40)
     );
+}
+
+#[test]
+fn award_table() {
+    use GameResult::*;
+    let past_end = {
+        let mut l = game(8);
+        l.standing.status = Status::Adjudication;
+        l
+    };
+    // (what, ledger, result, forfeit, expected, the reason it ends with)
+    type Row = (
+        &'static str,
+        Ledger,
+        GameResult,
+        bool,
+        Expect,
+        Option<EndReason>,
+    );
+    let table: Vec<Row> = vec![
+        (
+            "a game under way is given its result",
+            game(6),
+            Draw,
+            false,
+            next(Status::Finished, Some(Draw), &["award"]),
+            Some(EndReason::Ruling),
+        ),
+        (
+            "past the end date: the adjudication (10.3.2)",
+            past_end,
+            WhiteWins,
+            false,
+            next(Status::Finished, Some(WhiteWins), &["award"]),
+            Some(EndReason::Ruling),
+        ),
+        (
+            "a suspended game ends, its held reply with it",
+            {
+                let mut l = suspended(game(5), BLACK, "2026-12-20");
+                l.standing.held_reply = Some(4);
+                l
+            },
+            BlackWins,
+            true,
+            next(Status::Finished, Some(BlackWins), &["award"]),
+            Some(EndReason::Forfeit),
+        ),
+        (
+            "a finished game's result is replaced",
+            finished(game(6), WhiteWins, EndReason::Checkmate),
+            BlackWins,
+            false,
+            next(Status::Finished, Some(BlackWins), &["award(replaces)"]),
+            Some(EndReason::Ruling),
+        ),
+        (
+            "a result becomes a forfeit",
+            finished(game(6), WhiteWins, EndReason::Ruling),
+            WhiteWins,
+            true,
+            next(Status::Finished, Some(WhiteWins), &["award(replaces)"]),
+            Some(EndReason::Forfeit),
+        ),
+        (
+            "the same result again changes nothing",
+            finished(game(6), WhiteWins, EndReason::Forfeit),
+            WhiteWins,
+            true,
+            Expect::Refused(Refusal::SameResult(Outcome {
+                result: WhiteWins,
+                reason: EndReason::Forfeit,
+            })),
+            None,
+        ),
+    ];
+    for (what, ledger, result, forfeit, expected, reason) in table {
+        let transition = life::award(&ledger, result, forfeit);
+        if let Ok(t) = &transition {
+            let standing = &t.ledger.standing;
+            assert_eq!(standing.outcome.map(|o| o.reason), reason, "{what}");
+            assert_eq!(
+                (
+                    standing.suspension,
+                    standing.held_reply,
+                    t.ledger.rows.len()
+                ),
+                (None, None, ledger.rows.len()),
+                "{what}: no suspension, no held reply, the moves kept"
+            );
+        }
+        assert_eq!(outcome_of(transition), expected, "{what}");
+    }
 }

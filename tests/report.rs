@@ -118,9 +118,15 @@ fn the_report_shows_players_results_and_totals_in_a_real_browser() {
     ))
     .unwrap();
     assert!(dom.contains("<h1>Demo cup 2026</h1>"), "{dom}");
-    // The cross-table: Petrov won game 1 and drew game 2.
+    // The cross-table: Petrov won game 1 and drew game 2, and leads:
+    // Sonneborn-Berger ¾ (Ivanov's ½ for the win, half of it for the
+    // draw), one win, first place.
     assert!(
-        dom.contains(r#"<tr data-player="petrov"><td>2</td><td class="name">Petrov Petr</td><td>1 ½</td><td class="self"></td><td class="score">1½</td></tr>"#),
+        dom.contains(r#"<tr data-player="petrov"><td>1</td><td class="name">Petrov Petr</td><td class="self"></td><td>1 ½</td><td class="score">1½</td><td class="tie-break">¾</td><td class="tie-break">1</td><td class="place">1</td></tr>"#),
+        "{dom}"
+    );
+    assert!(
+        dom.contains(r#"<th>Score</th><th>SB</th><th>Wins</th><th>Place</th>"#),
         "{dom}"
     );
     assert!(

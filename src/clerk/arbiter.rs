@@ -3,14 +3,14 @@
 //! chief secretary; a letter that decides nothing is answered with why.
 
 use super::{Clerk, Plan, label_moves, next_lines, recipient};
-use crate::letter::Letter;
+use crate::letter::{Letter, Order};
 use crate::mail::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
 use crate::render::Model;
-use crate::rules::life::rule;
-use crate::rules::{Decision, Effect};
+use crate::rules::life::{award, rule};
+use crate::rules::{Decision, Effect, GameResult};
 use crate::store::{Disposition, Note, Store};
 
 impl Clerk<'_> {
@@ -114,10 +114,30 @@ impl Clerk<'_> {
             .held_reply
             .map(|ply| label_moves(ply, &[(state.ledger.rows[ply].san.clone(), false)]))
             .map(|moves| phrases.moves(&moves));
+        let decision = match ruling.order {
+            Order::Overstep(decision) => decision,
+            Order::Result(result) | Order::Forfeit(result) => {
+                let award = Award {
+                    result,
+                    forfeit: matches!(ruling.order, Order::Forfeit(_)),
+                    why: ruling.why.clone(),
+                    by: AwardedBy::Arbiter,
+                };
+                let in_reply_to = mail.message_id.clone();
+                return match self.plan_award(state, &award, in_reply_to, plan) {
+                    Err(AwardError::Refused(state, reason)) => {
+                        let why = "result not changed";
+                        self.refuse_arbiter(Some(&state), mail, read, why, reason, plan)
+                    }
+                    Err(AwardError::Failed(error) | AwardError::NoGame(error)) => Err(error),
+                    Ok(()) => Ok(()),
+                };
+            }
+        };
         let transition = match rule(
             &self.config.rules,
             &state.ledger,
-            ruling.decision,
+            decision,
             ruling.days,
             self.clock.today,
         ) {
@@ -193,6 +213,126 @@ impl Clerk<'_> {
             Some(&self.config.chief_arbiter),
             code.into(),
         );
+        plan.game = Some(state);
+        Ok(())
+    }
+}
+
+/// A result the chief arbiter sets by letter, or the director by command.
+#[derive(Clone, Debug)]
+pub struct Award {
+    pub result: GameResult,
+    /// Scored as a forfeit (`+/-`), not played.
+    pub forfeit: bool,
+    /// His reason, as he wrote it.
+    pub why: Option<String>,
+    pub by: AwardedBy,
+}
+
+/// Who set a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AwardedBy {
+    /// The chief arbiter, by letter.
+    Arbiter,
+    /// The tournament director, by command (`shtempel result`).
+    Director,
+}
+
+/// Why a result was not set.
+pub enum AwardError {
+    /// The rules refused (the game has that result already): the game as
+    /// it is, and the words for whoever asked.
+    Refused(Box<Record>, String),
+    /// No such game (by command): the words for the director.
+    NoGame(String),
+    /// The store or the templates failed.
+    Failed(String),
+}
+
+impl Clerk<'_> {
+    /// The director's order for game `game` (`shtempel result`, `shtempel
+    /// forfeit`): the plan of [`Clerk::plan_award`], no letter behind it.
+    pub fn award_by_command(
+        &self,
+        store: &Store,
+        game: &str,
+        order: &Award,
+    ) -> Result<Plan, AwardError> {
+        let Some(game_config) = self.config.game(game) else {
+            let reason = self
+                .phrases()
+                .fill("reason.arbiter_no_game", &[("game", &game)]);
+            return Err(AwardError::NoGame(reason));
+        };
+        let state = super::load_replaying(self.config, store, game_config, &self.replays)
+            .map_err(AwardError::Failed)?;
+        let mut plan = Plan::default();
+        self.plan_award(state, order, None, &mut plan)?;
+        Ok(plan)
+    }
+
+    /// Sets a game's result ([`award`]): the note under its chart (who,
+    /// when, why), the result to both players and the chief secretary.
+    pub fn plan_award(
+        &self,
+        mut state: Record,
+        order: &Award,
+        in_reply_to: Option<String>,
+        plan: &mut Plan,
+    ) -> Result<(), AwardError> {
+        let transition = match award(&state.ledger, order.result, order.forfeit) {
+            Ok(transition) => transition,
+            Err(refusal) => {
+                let reason = self.refusal_reason(&refusal, state.id());
+                return Err(AwardError::Refused(Box::new(state), reason));
+            }
+        };
+        state.ledger = transition.ledger;
+        let Some(Effect::Award { outcome, previous }) = transition.effects.first().cloned() else {
+            return Err(AwardError::Failed("an award without its result".into()));
+        };
+        let phrases = self.phrases();
+        let who = match order.by {
+            AwardedBy::Arbiter => phrases.get("names.by_arbiter"),
+            AwardedBy::Director => phrases.get("names.director"),
+        };
+        let why = order
+            .why
+            .as_deref()
+            .map(|why| format!(": {why}"))
+            .unwrap_or_default();
+        let result = outcome.result.pgn();
+        let note = if order.forfeit {
+            "note.award_forfeit"
+        } else {
+            "note.award"
+        };
+        let today = self.date(self.clock.today);
+        plan.notes.push(Note {
+            ply: None,
+            kind: "award".into(),
+            text: phrases.fill(
+                note,
+                &[
+                    ("result", &result),
+                    ("who", &who),
+                    ("date", &today),
+                    ("why", &why),
+                ],
+            ),
+            created_on: self.clock.today,
+        });
+        if let Some(stored) = plan.letter.as_mut() {
+            stored.disposition = Disposition::Applied;
+            stored.reason = format!("result {result} {}", state.id());
+        }
+        let extra = model! {
+            "who" => who,
+            "why" => order.why.clone(),
+            "previous" => previous.map(|p| p.result.pgn()),
+        };
+        self.plan_result_with(&state, outcome, None, in_reply_to, extra, plan)
+            .map_err(AwardError::Failed)?;
         plan.game = Some(state);
         Ok(())
     }

@@ -6,6 +6,7 @@ use super::{Clerk, Plan, recipient};
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
+use crate::render::Model;
 use crate::rules::life::{accept_draw, resign};
 use crate::rules::{Effect, Outcome, Transition};
 use crate::store::{Disposition, Store, StoredLetter};
@@ -75,16 +76,38 @@ impl Clerk<'_> {
         in_reply_to: Option<String>,
         plan: &mut Plan,
     ) -> Result<(), String> {
+        // Nobody set it: the board or the players' words ended the game.
+        let by_nobody = model! {
+            "who" => Option::<String>::None,
+            "why" => Option::<String>::None,
+            "previous" => Option::<String>::None,
+        };
+        self.plan_result_with(state, outcome, last_move, in_reply_to, by_nobody, plan)
+    }
+
+    /// The same, with more for the template (`extra`: who set it and why).
+    pub(super) fn plan_result_with(
+        &self,
+        state: &Record,
+        outcome: Outcome,
+        last_move: Option<(String, usize)>,
+        in_reply_to: Option<String>,
+        extra: Model,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
         let result = outcome.result.pgn();
         let reason = outcome.reason.code();
         let winner = outcome.result.winner();
-        let model = model! {
-            "result" => result,
-            "reason" => reason,
-            "winner" => winner.map(|color| state.player(color).name.clone()),
-            "loser" => winner.map(|color| state.player(!color).name.clone()),
-            "move" => last_move.as_ref().map(|(m, _)| m.clone()),
-        };
+        let model = crate::render::merged(
+            extra,
+            model! {
+                "result" => result,
+                "reason" => reason,
+                "winner" => winner.map(|color| state.player(color).name.clone()),
+                "loser" => winner.map(|color| state.player(!color).name.clone()),
+                "move" => last_move.as_ref().map(|(m, _)| m.clone()),
+            },
+        );
         let mut message = self.message(
             MessageKind::Result,
             Some(state),

@@ -642,6 +642,10 @@ impl Clerk<'_> {
             rules::Refusal::NotSuspended => {
                 phrases.fill("reason.not_suspended", &[("game", &game)])
             }
+            rules::Refusal::SameResult(outcome) => phrases.fill(
+                "reason.same_result",
+                &[("game", &game), ("result", &outcome.result.pgn())],
+            ),
         }
     }
 }

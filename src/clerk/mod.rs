@@ -39,6 +39,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+pub use self::arbiter::{Award, AwardError, AwardedBy};
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::model::{label_moves, next_lines};
 pub use self::route::{Directory, route};

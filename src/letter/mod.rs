@@ -26,7 +26,7 @@ pub use errors::{ReadError, ReadErrorKind};
 use keywords::keywords;
 pub use notation::MoveText;
 
-pub use crate::rules::Decision;
+pub use crate::rules::{Decision, GameResult};
 use crate::rules::{Fraction, Stated, StatedDates};
 
 /// Move numbers above this are taken for a typing error.
@@ -129,10 +129,24 @@ pub enum Keyword {
     Protest,
 }
 
-/// What the chief arbiter decides on an overstep (rules.md 2.5).
+/// What a ruling of the chief arbiter orders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// A decision on an overstep (rules.md 2.5.5): `CONFIRM 3`, `REJECT 3 7`.
+    Overstep(Decision),
+    /// The result set: `RESULT 3 1-0`, `РЕЗУЛЬТАТ 3 1/2` (an adjudication,
+    /// or a result the players reached otherwise).
+    Result(GameResult),
+    /// A forfeit: `FORFEIT 3 WHITE`, `ТЕХПОРАЖЕНИЕ 3 БЕЛЫЕ`: the side named
+    /// loses, unplayed; the result it gives.
+    Forfeit(GameResult),
+}
+
+/// What the chief arbiter decides (rules.md 2.5), a line of its own.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Ruling {
-    pub decision: Decision,
+    pub order: Order,
     /// A word before the game, as a tournament's id (`CONFIRM CC-2026 3`,
     /// for a clerk of several): it may be a game's id instead (`REJECT A1
     /// 7`), which the clerk, knowing its tournaments, tells apart.
@@ -141,6 +155,9 @@ pub struct Ruling {
     pub game: String,
     /// With REJECT or CONTINUE: the days the arbiter excuses (`REJECT 1 7`).
     pub days: Option<u32>,
+    /// With RESULT or FORFEIT: the words after it, his reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
 }
 
 impl Ruling {
@@ -148,12 +165,12 @@ impl Ruling {
     /// the clerk's tournaments: a first word that is no tournament's id was
     /// the game (`REJECT A1 7`), and its game word the days.
     pub fn resolved(&self, ids: &[&str]) -> Ruling {
-        match &self.tournament {
-            Some(word) if !ids.contains(&word.as_str()) => Ruling {
+        match (&self.tournament, self.order) {
+            (Some(word), Order::Overstep(_)) if !ids.contains(&word.as_str()) => Ruling {
                 tournament: None,
                 game: word.clone(),
                 days: self.game.parse().ok().or(self.days),
-                decision: self.decision,
+                ..self.clone()
             },
             _ => self.clone(),
         }
@@ -269,7 +286,11 @@ pattern!(MOVE_LINE, r"^\s*\d+\s*(?:\.|…)");
 pattern!(VARIANT_LINE, r"(?i)^\s*(?:if|если)\b[\s:,]*(.*)$");
 pattern!(
     RULING_LINE,
-    r"^\s*(CONFIRM|REJECT|CONTINUE|ПОДТВЕРДИТЬ|ПОДТВЕРЖДАЮ|ОТКЛОНИТЬ|ОТКЛОНЯЮ|ПРОДОЛЖИТЬ|ПРОДОЛЖАТЬ)\s+(?:([A-Za-z][\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(\d{1,4})\s*(?:days?|дн\.?|дней|дня|день)?)?\s*\.?\s*$"
+    r"^\s*(CONFIRM|REJECT|CONTINUE|ПОДТВЕРДИТЬ|ПОДТВЕРЖДАЮ|ОТКЛОНИТЬ|ОТКЛОНЯЮ|ПРОДОЛЖИТЬ|ПРОДОЛЖАТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(\d{1,4})\s*(?:days?|дн\.?|дней|дня|день)?)?\s*\.?\s*$"
+);
+pattern!(
+    AWARD_LINE,
+    r"^\s*(RESULT|РЕЗУЛЬТАТ|FORFEIT|ТЕХПОРАЖЕНИЕ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)\s+(1-0|0-1|1/2-1/2|1/2|½-½|½|(?i:white|black|белые|белым|ч[её]рные|ч[её]рным))(?:\s+(.*?))?\s*\.?\s*$"
 );
 pattern!(
     PROTEST,
@@ -340,6 +361,29 @@ fn error(letter: &mut Letter, line: usize, text: &str, kind: ReadErrorKind) {
     letter.errors.push(ReadError { line, text, kind });
 }
 
+/// A RESULT's or FORFEIT's order from its word and what follows the game:
+/// a result for RESULT, the side that loses for FORFEIT.
+fn award_order(word: &str, what: &str) -> Option<Order> {
+    let side = match what.to_lowercase().replace('ё', "е").as_str() {
+        "white" | "белые" | "белым" => Some(Color::White),
+        "black" | "черные" | "черным" => Some(Color::Black),
+        _ => None,
+    };
+    let result = match what {
+        "1-0" => Some(GameResult::WhiteWins),
+        "0-1" => Some(GameResult::BlackWins),
+        "1/2-1/2" | "1/2" | "½-½" | "½" => Some(GameResult::Draw),
+        _ => None,
+    };
+    match (word, side, result) {
+        ("RESULT" | "РЕЗУЛЬТАТ", None, Some(result)) => Some(Order::Result(result)),
+        ("FORFEIT" | "ТЕХПОРАЖЕНИЕ", Some(loser), None) => {
+            Some(Order::Forfeit(GameResult::loss_of(loser)))
+        }
+        _ => None,
+    }
+}
+
 fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReading) {
     let Some(first) = line.trim_start().chars().next() else {
         return;
@@ -366,10 +410,27 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReadi
             _ => Decision::Continue,
         };
         letter.rulings.push(Ruling {
-            decision,
+            order: Order::Overstep(decision),
             tournament: caps.get(2).map(|m| m.as_str().to_string()),
             game: caps[3].to_string(),
             days: caps.get(4).and_then(|m| m.as_str().parse().ok()),
+            why: None,
+        });
+        return;
+    }
+    if may("rfрт")
+        && let Some(caps) = AWARD_LINE.captures(line)
+        && let Some(order) = award_order(&caps[1], &caps[4])
+    {
+        letter.rulings.push(Ruling {
+            order,
+            tournament: caps.get(2).map(|m| m.as_str().to_string()),
+            game: caps[3].to_string(),
+            days: None,
+            why: caps
+                .get(5)
+                .map(|m| m.as_str().trim().to_string())
+                .filter(|why| !why.is_empty()),
         });
         return;
     }

@@ -181,3 +181,82 @@ fn a_ruling_may_name_its_tournament_and_the_clerk_tells_a_game_word_apart() {
         );
     }
 }
+
+#[test]
+fn a_result_or_a_forfeit_is_read_with_its_game_its_tournament_and_its_reason() {
+    use crate::letter::Order;
+    use crate::rules::GameResult::*;
+    // (line, the order, tournament word, game, reason); None: no ruling.
+    type Row<'a> = (
+        &'a str,
+        Option<(Order, Option<&'a str>, &'a str, Option<&'a str>)>,
+    );
+    let table: [Row; 13] = [
+        (
+            "RESULT 3 1-0",
+            Some((Order::Result(WhiteWins), None, "3", None)),
+        ),
+        (
+            "RESULT 3 0-1.",
+            Some((Order::Result(BlackWins), None, "3", None)),
+        ),
+        ("RESULT 3 1/2", Some((Order::Result(Draw), None, "3", None))),
+        (
+            "РЕЗУЛЬТАТ 3 ½-½",
+            Some((Order::Result(Draw), None, "3", None)),
+        ),
+        (
+            "RESULT CC-2026 3 1-0 adjudicated: White's attack wins",
+            Some((
+                Order::Result(WhiteWins),
+                Some("CC-2026"),
+                "3",
+                Some("adjudicated: White's attack wins"),
+            )),
+        ),
+        (
+            "RESULT A1 1-0",
+            Some((Order::Result(WhiteWins), None, "A1", None)),
+        ),
+        (
+            "FORFEIT 3 WHITE",
+            Some((Order::Forfeit(BlackWins), None, "3", None)),
+        ),
+        (
+            "FORFEIT 3 black",
+            Some((Order::Forfeit(WhiteWins), None, "3", None)),
+        ),
+        (
+            "ТЕХПОРАЖЕНИЕ КР-2026 №3 ЧЁРНЫЕ неявка",
+            Some((
+                Order::Forfeit(WhiteWins),
+                Some("КР-2026"),
+                "3",
+                Some("неявка"),
+            )),
+        ),
+        (
+            "ТЕХПОРАЖЕНИЕ 3 черным неявка",
+            Some((Order::Forfeit(WhiteWins), None, "3", Some("неявка"))),
+        ),
+        // A forfeit needs a side, a result a score.
+        ("FORFEIT 3 1-0", None),
+        ("RESULT 3 WHITE", None),
+        ("RESULT 3", None),
+    ];
+    for (line, expected) in table {
+        let read = read(line);
+        let got = read.rulings.first().map(|r| {
+            (
+                r.order,
+                r.tournament.as_deref(),
+                r.game.as_str(),
+                r.why.as_deref(),
+            )
+        });
+        assert_eq!(got, expected, "{line}");
+        if expected.is_some() {
+            assert_eq!(read.kind(), crate::letter::LetterKind::Ruling, "{line}");
+        }
+    }
+}

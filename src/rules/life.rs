@@ -11,6 +11,7 @@
 //! | a draw accepted | [`accept_draw`] | 10.3.2 |
 //! | a protest of an overstep | [`protest`] | 10.3.8 |
 //! | the chief arbiter's decision | [`rule`] | 10.3.7 |
+//! | a result the chief arbiter sets, or a forfeit | [`award`] | 10.3.2, 10.3.7 |
 //! | a letter of the offender during his suspension | [`offender_letter`] | 10.3.6 |
 //! | a day of the calendar | [`day`] | 10.3.2, 10.3.4, 10.3.5, 10.3.8 |
 
@@ -88,6 +89,11 @@ pub enum EndReason {
     Resignation,
     Agreement,
     Overstep,
+    /// Set by the chief arbiter (an adjudication past the end date, 10.3.2,
+    /// or a result the players reached otherwise).
+    Ruling,
+    /// A forfeit set by the chief arbiter: scored, not played (`+/-`).
+    Forfeit,
 }
 
 impl EndReason {
@@ -100,6 +106,8 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
             EndReason::Overstep => "overstep",
+            EndReason::Ruling => "ruling",
+            EndReason::Forfeit => "forfeit",
         }
     }
 
@@ -111,6 +119,8 @@ impl EndReason {
             EndReason::Resignation,
             EndReason::Agreement,
             EndReason::Overstep,
+            EndReason::Ruling,
+            EndReason::Forfeit,
         ]
         .into_iter()
         .find(|reason| reason.code() == code)
@@ -186,6 +196,8 @@ pub enum Refusal {
     NotTheOffender,
     /// A ruling on a game that waits for none.
     NotSuspended,
+    /// A result set that the game already has.
+    SameResult(Outcome),
 }
 
 /// What must be told to whom, as facts: the clerk makes the messages.
@@ -274,6 +286,12 @@ pub enum Effect {
     },
     /// The end date came without a result (10.3.2).
     Adjudication,
+    /// The chief arbiter set the result (`previous`: the one it replaced),
+    /// for both players and the secretary.
+    Award {
+        outcome: Outcome,
+        previous: Option<Outcome>,
+    },
 }
 
 /// The arbiter's decisions (rules.md 2.5.5).
@@ -508,6 +526,34 @@ pub fn resign(ledger: &Ledger, by: Color) -> Result<Transition, Refusal> {
             outcome,
             last_ply: None,
         }],
+    ))
+}
+
+/// The chief arbiter sets the result (`RESULT 3 1-0`), or scores a forfeit
+/// (`FORFEIT 3 WHITE`: White loses, unplayed): in any state, his word being
+/// final. A game under way or suspended ends (a held reply stays with him);
+/// a finished one gets the new result, the one it replaces in the effect.
+/// The same result again changes nothing.
+pub fn award(ledger: &Ledger, result: GameResult, forfeit: bool) -> Result<Transition, Refusal> {
+    let reason = if forfeit {
+        EndReason::Forfeit
+    } else {
+        EndReason::Ruling
+    };
+    let outcome = Outcome { result, reason };
+    let previous = ledger
+        .standing
+        .outcome
+        .filter(|_| ledger.standing.status == Status::Finished);
+    if previous == Some(outcome) {
+        return Err(Refusal::SameResult(outcome));
+    }
+    let mut next = ledger.clone();
+    next.finish(outcome);
+    next.standing.held_reply = None;
+    Ok(Transition::of(
+        next,
+        vec![Effect::Award { outcome, previous }],
     ))
 }
 

@@ -22,6 +22,7 @@ pub mod deadlines;
 pub mod judge;
 pub mod life;
 pub mod sending;
+pub mod standings;
 
 pub use calendar::{Calendar, add_days, days, postmark_date};
 pub use clock::{Due, Fraction, Ledger, Row, Status, Suspension, Turn};
@@ -34,6 +35,7 @@ pub use life::{
     BoardEnd, Decision, Effect, EndReason, GameResult, MoveLetter, Outcome, Refusal, Standing,
     Transition,
 };
+pub use standings::TieBreak;
 
 use serde::{Deserialize, Serialize};
 
@@ -59,6 +61,8 @@ pub struct Rules {
     pub silent_overstep: bool,
     /// Days left in a control at which a player to move is reminded (our addition).
     pub reminder_days: Vec<u32>,
+    /// How the cross-table breaks ties of points, in order.
+    pub tie_breaks: Vec<TieBreak>,
 }
 
 impl Default for Rules {
@@ -73,6 +77,7 @@ impl Default for Rules {
             protest_days: 10,
             silent_overstep: true,
             reminder_days: vec![10, 3],
+            tie_breaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins],
         }
     }
 }

@@ -1,0 +1,298 @@
+//! The director's desk (issue 23), end to end through the binary: results
+//! and forfeits set by the chief arbiter's letter (English and Russian) and
+//! by command, each checked in the game's state, its chart notes, its PGN,
+//! the report's cross-table and every message sent; and the same orders
+//! from anyone else changing nothing.
+
+mod support;
+
+use support::*;
+
+const W1: &str = "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n";
+const B1: &str = "Game 1\n1... e5\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n";
+
+/// 1. e4 (3 Nov, 2 days) 1... e5 (7 Nov, 4 days): totals 2/4.
+fn opening(t: &mut Tournament) {
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
+    t.poll("2026-11-07");
+    t.new_mail();
+}
+
+fn notes(t: &Tournament) -> Vec<String> {
+    t.chart("1")["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|note| note.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn result_and_status(t: &Tournament) -> (String, String) {
+    let chart = t.chart("1");
+    (
+        chart["result"].as_str().unwrap_or("none").to_string(),
+        chart["status"].as_str().unwrap().to_string(),
+    )
+}
+
+/// The cells of the report's cross-table, row by row, as the page has them.
+fn cross_table(t: &Tournament) -> String {
+    let out = t.path().join("site");
+    let run = t.run(&[
+        "report",
+        "--out",
+        out.to_str().unwrap(),
+        "--today",
+        "2026-11-20",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let start = page.find("<table id=\"crosstable\">").unwrap();
+    let end = start + page[start..].find("</table>").unwrap();
+    page[start..end].to_string()
+}
+
+#[test]
+fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    // Anyone else's order changes nothing: a player's, a stranger's.
+    t.letter(BLACK, "2026-11-10", "Re: [T #1]", "RESULT 1 0-1\n");
+    t.letter(
+        "someone@elsewhere.example",
+        "2026-11-10",
+        "Game 1",
+        "RESULT 1 0-1\n",
+    );
+    t.poll("2026-11-10");
+    assert!(t.new_mail().is_empty());
+    assert_eq!(result_and_status(&t), ("none".into(), "active".into()));
+
+    t.letter(
+        ARBITER,
+        "2026-11-12",
+        "Game 1",
+        "RESULT 1 1-0 the players agreed it by telephone\n",
+    );
+    t.poll("2026-11-12");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    assert_eq!(
+        (&mail[0].to, &mail[0].cc),
+        (
+            &vec![WHITE.to_string(), BLACK.to_string()],
+            &vec![SECRETARY.to_string()]
+        )
+    );
+    assert!(
+        mail[0].subject.contains("game over: 1-0"),
+        "{}",
+        mail[0].subject
+    );
+    let body = &mail[0].body;
+    assert!(
+        body.contains(
+            "The result was set by the chief arbiter: the players agreed it by telephone."
+        ),
+        "{body}"
+    );
+    assert!(
+        body.contains("Result: 1-0") && !body.contains("replaces"),
+        "{body}"
+    );
+    assert_eq!(result_and_status(&t), ("1-0".into(), "finished".into()));
+    assert!(
+        notes(&t).contains(&"result 1-0 set by the chief arbiter on 2026-11-12: the players agreed it by telephone".to_string()),
+        "{:?}",
+        notes(&t)
+    );
+    let pgn = t.run(&["pgn", "1"]).stdout;
+    assert!(
+        pgn.contains("[Result \"1-0\"]") && pgn.contains("[Termination \"adjudication\"]"),
+        "{pgn}"
+    );
+
+    // The same result again: the arbiter is told nothing changed.
+    t.letter(ARBITER, "2026-11-13", "Game 1", "RESULT 1 1-0\n");
+    t.poll("2026-11-13");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
+    assert!(
+        mail[0]
+            .body
+            .contains("game 1 already has this result (1-0); nothing was changed"),
+        "{}",
+        mail[0].body
+    );
+
+    // A forfeit replaces it: White loses unplayed, scored -/+.
+    t.letter(
+        ARBITER,
+        "2026-11-14",
+        "Re: [T #1] game over: 1-0",
+        "FORFEIT 1 WHITE\n",
+    );
+    t.poll("2026-11-14");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    let body = &mail[0].body;
+    assert!(
+        body.contains("White Player loses by forfeit, set by the chief arbiter."),
+        "{body}"
+    );
+    assert!(
+        body.contains("This replaces the result 1-0 given before."),
+        "{body}"
+    );
+    assert!(body.contains("Result: 0-1"), "{body}");
+    assert_eq!(result_and_status(&t), ("0-1".into(), "finished".into()));
+    let table = cross_table(&t);
+    assert!(
+        table.contains("<td>−</td>") && table.contains("<td>+</td>"),
+        "{table}"
+    );
+    let pgn = t.run(&["pgn", "1"]).stdout;
+    assert!(
+        pgn.contains("[Result \"0-1\"]") && pgn.contains("[Termination \"forfeit\"]"),
+        "{pgn}"
+    );
+}
+
+#[test]
+fn a_russian_arbiter_writes_his_orders_in_russian() {
+    let text = config("", "").replace("language = \"en\"", "language = \"ru\"");
+    let mut t = Tournament::with_config(&text);
+    opening(&mut t);
+    t.letter(
+        ARBITER,
+        "2026-11-12",
+        "Партия 1",
+        "РЕЗУЛЬТАТ 1 1/2 ничья по соглашению\n",
+    );
+    t.poll("2026-11-12");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    let body = &mail[0].body;
+    assert!(
+        body.contains("Результат установил главный судья: ничья по соглашению."),
+        "{body}"
+    );
+    assert!(body.contains("Результат: 1/2-1/2"), "{body}");
+    assert_eq!(result_and_status(&t), ("1/2-1/2".into(), "finished".into()));
+    t.letter(
+        ARBITER,
+        "2026-11-13",
+        "Партия 1",
+        "ТЕХПОРАЖЕНИЕ 1 ЧЁРНЫЕ неявка\n",
+    );
+    t.poll("2026-11-13");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    let body = &mail[0].body;
+    assert!(
+        body.contains("Black Player: техническое поражение, засчитал главный судья: неявка."),
+        "{body}"
+    );
+    assert!(
+        body.contains("Этот результат заменяет прежний (1/2-1/2)."),
+        "{body}"
+    );
+    assert!(
+        notes(&t).contains(
+            &"техническое поражение (1-0) засчитал главный судья 13.11.2026: неявка".to_string()
+        ),
+        "{:?}",
+        notes(&t)
+    );
+}
+
+#[test]
+fn the_director_sets_a_result_and_a_forfeit_by_command() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    let out = t.run(&[
+        "result",
+        "1",
+        "1/2",
+        "--why",
+        "adjudicated: a drawn ending",
+        "--today",
+        "2026-11-12",
+    ]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("game 1: 1/2-1/2 (ruling)"),
+        "{}",
+        out.stdout
+    );
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    assert_eq!(mail[0].cc, [SECRETARY]);
+    assert!(
+        mail[0].body.contains(
+            "The result was set by the tournament director: adjudicated: a drawn ending."
+        ),
+        "{}",
+        mail[0].body
+    );
+    assert_eq!(result_and_status(&t), ("1/2-1/2".into(), "finished".into()));
+    // Refused: the same result, a game the tournament lacks, a result
+    // nobody writes. Nothing is sent.
+    for (args, words) in [
+        (vec!["result", "1", "1/2"], "already has this result"),
+        (vec!["result", "9", "1-0"], "has no game \"9\""),
+        (vec!["result", "1", "2-0"], "is not a result"),
+        (vec!["forfeit", "1", "purple"], "is not a side"),
+    ] {
+        let mut args = args.clone();
+        args.extend(["--today", "2026-11-13"]);
+        let out = t.run(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains(words), "{args:?}: {}", out.stderr);
+    }
+    assert!(t.new_mail().is_empty());
+    let out = t.run(&["forfeit", "1", "black", "--today", "2026-11-14"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    assert!(
+        mail[0]
+            .body
+            .contains("Black Player loses by forfeit, set by the tournament director."),
+        "{}",
+        mail[0].body
+    );
+    assert!(
+        mail[0]
+            .body
+            .contains("This replaces the result 1/2-1/2 given before."),
+        "{}",
+        mail[0].body
+    );
+    assert_eq!(result_and_status(&t), ("1-0".into(), "finished".into()));
+    let notes = notes(&t);
+    assert_eq!(
+        notes[notes.len() - 2..],
+        [
+            "result 1/2-1/2 set by the tournament director on 2026-11-12: adjudicated: a drawn ending",
+            "forfeit (1-0) set by the tournament director on 2026-11-14"
+        ]
+    );
+    // A move letter after it is refused: the game is over.
+    t.letter(
+        WHITE,
+        "2026-11-15",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 3/4\n",
+    );
+    t.poll("2026-11-15");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
+    assert!(
+        mail[0].body.contains("the game is over (1-0)"),
+        "{}",
+        mail[0].body
+    );
+}
