@@ -53,6 +53,7 @@ pub mod chart;
 pub mod clerk;
 pub mod config;
 pub mod demo;
+pub mod desk;
 pub mod fault;
 pub mod game;
 pub mod letter;

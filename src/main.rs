@@ -85,6 +85,18 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// What falls due today and in the next days, per tournament, and the
+    /// mail of the last days that changed nothing; changes nothing.
+    Today {
+        /// How many days ahead (and back, for the mail).
+        #[arg(long, default_value_t = 7)]
+        days: u32,
+        /// Count as on this date (default: today in the tournament's zone).
+        #[arg(long)]
+        today: Option<NaiveDate>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Set a game's result as the chief arbiter would (`RESULT 3 1-0`): the
     /// players and the chief secretary are told, then a pass as `poll`.
     Result {
@@ -278,6 +290,13 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             }
             poll(&configs, now, today, json, Before::StartSheets(only))
         }
+        Command::Today { days, today, json } => {
+            let configs = match cli.tournament.as_deref() {
+                Some(id) => vec![load(&cli.config, Some(id))?],
+                None => load_all(&cli.config)?,
+            };
+            desk(&configs, (now, today), days, json)
+        }
         Command::Result {
             game,
             result,
@@ -380,6 +399,68 @@ fn award_command(
         award,
     };
     poll(&configs, now, today, json, order)
+}
+
+/// `today`: every tournament's agenda through `days` ahead, by day, then
+/// the letters of the last `days` that changed nothing.
+fn desk(
+    configs: &[Config],
+    (now, today): (chrono::DateTime<Utc>, Option<NaiveDate>),
+    days: u32,
+    json: bool,
+) -> Result<u8, Failure> {
+    let Some(first) = configs.first() else {
+        return Ok(0);
+    };
+    let mut store = open_store(first)?;
+    let mut due = Vec::new();
+    for config in configs {
+        store.set_scope(config.scope());
+        let day = clock(config, now, today).today;
+        let through = shtempel::rules::add_days(day, days);
+        let agenda = shtempel::desk::agenda_of(config, &store, day, through)
+            .map_err(|message| database_or_run(config, message))?;
+        due.extend(agenda);
+    }
+    due.sort_by_key(|item| item.day);
+    let day = clock(first, now, today).today;
+    let since = day - chrono::Days::new(u64::from(days));
+    let unheeded = store
+        .changed_nothing(since)
+        .map_err(|e| database_error(first, &e))?;
+    let through = shtempel::rules::add_days(day, days);
+    let mut text = String::new();
+    if json {
+        let value = shtempel::desk::to_json(day, through, &due, &unheeded);
+        text = format!("{}\n", printable_json(&value.to_string()));
+    } else {
+        let mut line = |line: String| {
+            text.push_str(&printable(&line, false));
+            text.push('\n');
+        };
+        line(format!("Due from {day} through {through}:"));
+        if due.is_empty() {
+            line("  nothing".into());
+        }
+        for item in &due {
+            line(format!(
+                "  {}  game {}  {}",
+                item.day,
+                item.label(),
+                item.text()
+            ));
+        }
+        line(format!("Mail since {since} that changed nothing:"));
+        if unheeded.is_empty() {
+            line("  none".into());
+        }
+        for letter in &unheeded {
+            line(format!("  {}", shtempel::desk::unheeded_text(letter)));
+        }
+    }
+    // Written at once; a reader that stops early (`| head`) is no error.
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    Ok(0)
 }
 
 /// `1-0`, `0-1`, `1/2` (or `1/2-1/2`, `½`).

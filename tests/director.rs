@@ -296,3 +296,114 @@ fn the_director_sets_a_result_and_a_forfeit_by_command() {
         mail[0].body
     );
 }
+
+#[test]
+fn today_lists_what_the_calendar_then_does_and_the_mail_that_changed_nothing() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    t.letter(
+        "someone@elsewhere.example",
+        "2026-11-19",
+        "Game 1",
+        "1. d4\n",
+    );
+    t.poll("2026-11-19");
+    let out = t.run(&["today", "--today", "2026-11-20", "--days", "40", "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let due: Vec<(String, String)> = value["due"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| {
+            let kind = match item["kind"].as_str().unwrap() {
+                "duty" => item["duty"]["kind"].as_str().unwrap(),
+                other => other,
+            };
+            (item["day"].as_str().unwrap().to_string(), kind.to_string())
+        })
+        .collect();
+    // White to move since 7 November with 2 days used: 48 left, his last
+    // day 25 December; Black's 1... e5 of 7 November is repeated 40 days
+    // on; White is reminded at 10 and at 3 days left; silent, he oversteps
+    // the day after his last.
+    let expected = [
+        ("2026-12-15", "reminder"),
+        ("2026-12-17", "repeat"),
+        ("2026-12-22", "reminder"),
+        ("2026-12-25", "move_owed"),
+        ("2026-12-26", "silent_overstep"),
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(d, k)| (d.to_string(), k.to_string()))
+        .collect();
+    assert_eq!(due, expected, "{}", out.stdout);
+    // The same last day as `games` and the report give.
+    let games = t.run(&["games", "--json", "--today", "2026-11-20"]);
+    let games: serde_json::Value = serde_json::from_str(&games.stdout).unwrap();
+    assert_eq!(games[0]["last_day"], "2026-12-25");
+    let site = t.path().join("site");
+    let report = t.run(&[
+        "report",
+        "--out",
+        site.to_str().unwrap(),
+        "--today",
+        "2026-11-20",
+    ]);
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(page.contains("2026-12-25"), "the report's next move due");
+    // The stranger's letter, with its key.
+    let letters = value["changed_nothing"].as_array().unwrap();
+    assert_eq!(letters.len(), 1, "{letters:?}");
+    assert_eq!(letters[0]["from"], "someone@elsewhere.example");
+    assert_eq!(letters[0]["quarantined"], false);
+    assert!(
+        letters[0]["key"]
+            .as_str()
+            .is_some_and(|key| !key.is_empty())
+    );
+    // In words, the day before his last.
+    let text = t
+        .run(&["today", "--today", "2026-12-24", "--days", "3"])
+        .stdout;
+    assert!(
+        text.contains("2026-12-25  game 1  White Player (white) to move: his letter's last day (1 day(s) left today)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "2026-12-26  game 1  overstep by silence of White Player (white): 51 > 50 days"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("Mail since 2026-12-21 that changed nothing:\n  none"),
+        "{text}"
+    );
+    // The calendar does each on the day said.
+    let days = [
+        ("2026-12-15", "reminder"),
+        ("2026-12-17", "repeat"),
+        ("2026-12-22", "reminder"),
+        ("2026-12-26", "overstep-notice"),
+    ];
+    for (day, kind) in days {
+        t.poll(&add_day(day, -1));
+        t.new_mail();
+        t.poll(day);
+        let mail = t.new_mail();
+        assert!(
+            mail.iter().any(|m| m.kind == kind),
+            "{day}: {:?}",
+            kinds(&mail)
+        );
+    }
+}
+
+/// `day` moved by `by` days.
+fn add_day(day: &str, by: i64) -> String {
+    let day: chrono::NaiveDate = day.parse().unwrap();
+    (day + chrono::Duration::days(by)).to_string()
+}

@@ -16,6 +16,7 @@
 //!   letter, a resignation, a draw, a protest, a ruling, a day) a transition
 //!   from one [`Ledger`] to the next with its effects, or a refusal.
 
+pub mod agenda;
 pub mod calendar;
 pub mod clock;
 pub mod deadlines;

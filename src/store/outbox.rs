@@ -377,6 +377,19 @@ impl Store {
     }
 }
 
+/// A letter that changed nothing ([`Store::changed_nothing`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unheeded {
+    pub dedup_key: String,
+    pub source_key: String,
+    pub postmark: NaiveDate,
+    pub sender: Option<String>,
+    /// Set aside after failing run after run (`shtempel retry` puts it
+    /// back); else ignored.
+    pub quarantined: bool,
+    pub reason: String,
+}
+
 /// A letter set aside after failing (or killing the clerk) run after run.
 #[derive(Clone, Debug)]
 pub struct Quarantined {
@@ -407,6 +420,31 @@ impl Store {
                         .unwrap_or_default(),
                     reason: row.get(4)?,
                     raw: row.get(5)?,
+                })
+            })?
+            .collect()
+    }
+
+    /// The letters that changed nothing (a stranger's, an auto-reply or a
+    /// bounce, a forged one: all `ignored`) with a postmark on or after
+    /// `since`, and every letter set aside (`quarantined`), oldest first.
+    pub fn changed_nothing(&self, since: NaiveDate) -> Result<Vec<Unheeded>> {
+        self.conn
+            .prepare(
+                "SELECT dedup_key, source_key, postmark, sender, disposition, reason FROM letters
+                 WHERE (disposition = 'ignored' AND postmark >= ?1)
+                    OR disposition = 'quarantined'
+                 ORDER BY postmark, id",
+            )?
+            .query_map([since.to_string()], |row| {
+                let postmark: String = row.get(2)?;
+                Ok(Unheeded {
+                    dedup_key: row.get(0)?,
+                    source_key: row.get(1)?,
+                    postmark: postmark.parse().unwrap_or_default(),
+                    sender: row.get(3)?,
+                    quarantined: row.get::<_, String>(4)? == "quarantined",
+                    reason: row.get(5)?,
                 })
             })?
             .collect()

@@ -444,3 +444,41 @@ impl Store {
             .unwrap()
     }
 }
+
+#[test]
+fn the_letters_that_changed_nothing_are_the_ignored_of_late_and_every_one_set_aside() {
+    let store = Store::in_memory().unwrap();
+    // (key, postmark day, disposition)
+    let letters = [
+        ("old-stranger", 1, "ignored"),
+        ("stranger", 5, "ignored"),
+        ("applied", 6, "applied"),
+        ("refused", 6, "refused"),
+        ("set-aside", 2, "quarantined"),
+        ("bounce", 7, "ignored"),
+    ];
+    for (key, on, disposition) in letters {
+        store
+            .conn
+            .execute(
+                "INSERT INTO letters (dedup_key, source_key, arrived, postmark, sender, disposition, reason, raw)
+                 VALUES (?1, ?1, '2026-11-01T00:00:00+00:00', ?2, 'x@example.org', ?3, 'why', x'')",
+                rusqlite::params![key, day(on).to_string(), disposition],
+            )
+            .unwrap();
+    }
+    let found: Vec<(String, bool)> = store
+        .changed_nothing(day(5))
+        .unwrap()
+        .into_iter()
+        .map(|letter| (letter.dedup_key, letter.quarantined))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("set-aside".to_string(), true),
+            ("stranger".to_string(), false),
+            ("bounce".to_string(), false)
+        ]
+    );
+}

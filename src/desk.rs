@@ -1,0 +1,168 @@
+//! The director's desk (issue 23, point 1): `shtempel today`, what falls
+//! due in each tournament from today through a day ahead
+//! ([`rules::agenda`]), and the mail that changed nothing
+//! ([`Store::changed_nothing`]).
+//!
+//! Its lines are for the director at a terminal, in English like every
+//! command's output; the messages players read stay in the templates.
+
+use chrono::NaiveDate;
+use serde::Serialize;
+use serde_json::{Value, json};
+use shakmaty::Color;
+
+use crate::clerk;
+use crate::config::Config;
+use crate::rules::agenda::{Agendum, agenda};
+use crate::rules::{Duty, GameResult};
+use crate::store::{Store, Unheeded};
+
+/// One line of the agenda: a game's item on its day.
+#[derive(Clone, Debug, Serialize)]
+pub struct Due {
+    /// The tournament's id, for one of a folder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
+    pub game: String,
+    pub day: NaiveDate,
+    pub white: String,
+    pub black: String,
+    #[serde(flatten)]
+    pub item: Agendum,
+}
+
+/// The agenda of every game of `config` from `today` through `through`,
+/// by day (the store set to the tournament's scope).
+pub fn agenda_of(
+    config: &Config,
+    store: &Store,
+    today: NaiveDate,
+    through: NaiveDate,
+) -> Result<Vec<Due>, String> {
+    let mut items = Vec::new();
+    for game in &config.games {
+        let record = clerk::load(config, store, game)?;
+        for (day, item) in agenda(&config.rules, &record.ledger, today, through, &record.done) {
+            items.push(Due {
+                tournament: config.scope().map(str::to_string),
+                game: game.id.clone(),
+                day,
+                white: record.white.name.clone(),
+                black: record.black.name.clone(),
+                item,
+            });
+        }
+    }
+    items.sort_by_key(|due| due.day);
+    Ok(items)
+}
+
+impl Due {
+    /// The game's label: `3`, or `CC-2026/3` in a folder.
+    pub fn label(&self) -> String {
+        match &self.tournament {
+            Some(id) => format!("{id}/{}", self.game),
+            None => self.game.clone(),
+        }
+    }
+
+    fn name(&self, color: Color) -> String {
+        let name = match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        };
+        format!("{name} ({})", crate::color_name(color))
+    }
+
+    /// What falls due, in words.
+    pub fn text(&self) -> String {
+        let game = &self.game;
+        match &self.item {
+            Agendum::MoveOwed { player, days_left } => format!(
+                "{} to move: his letter's last day ({days_left} day(s) left today)",
+                self.name(*player)
+            ),
+            Agendum::Duty { duty } => match duty {
+                Duty::Repeat { author, .. } => format!(
+                    "{}'s last move is repeated to his partner by registered letter (10.3.4)",
+                    self.name(*author)
+                ),
+                Duty::FirstMoveQuery => {
+                    "Black queries White's first move, none having come (10.3.4)".into()
+                }
+                Duty::Reminder {
+                    player, days_left, ..
+                } => format!(
+                    "{} is reminded: {days_left} day(s) left",
+                    self.name(*player)
+                ),
+                Duty::SilentOverstep(overstep) => format!(
+                    "overstep by silence of {}: {} > {} days (10.3.5); the file goes to the chief arbiter",
+                    self.name(overstep.offender),
+                    overstep.total,
+                    overstep.limit
+                ),
+                Duty::NoProtest { offender, .. } => format!(
+                    "no protest from {} came: the chief arbiter is told (10.3.8)",
+                    self.name(*offender)
+                ),
+                Duty::Adjudication => {
+                    "the end date: the game goes to the chief arbiter for adjudication (10.3.2)"
+                        .into()
+                }
+                Duty::GameStart => "the game begins: both players are told".into(),
+            },
+            Agendum::ProtestCloses { offender } => format!(
+                "the last day of {}'s protest against the overstep notice (10.3.8)",
+                self.name(*offender)
+            ),
+            Agendum::DecisionAwaited { offender } => format!(
+                "suspended since this day: the chief arbiter's decision on {}'s overstep is awaited (CONFIRM {game}, REJECT {game}, CONTINUE {game})",
+                self.name(*offender)
+            ),
+            Agendum::AdjudicationAwaited => format!(
+                "past the end date since this day: the adjudication is awaited (RESULT {game} {}, 0-1 or 1/2)",
+                GameResult::WhiteWins.pgn()
+            ),
+        }
+    }
+}
+
+/// A letter that changed nothing, in words.
+pub fn unheeded_text(letter: &Unheeded) -> String {
+    let what = if letter.quarantined {
+        "set aside (shtempel retry KEY puts it back)"
+    } else {
+        "ignored"
+    };
+    format!(
+        "{}  {}  from {}: {what}: {}",
+        letter.postmark,
+        letter.dedup_key,
+        letter.sender.as_deref().unwrap_or("(no sender)"),
+        letter.reason
+    )
+}
+
+/// The JSON of `today --json`.
+pub fn to_json(today: NaiveDate, through: NaiveDate, due: &[Due], unheeded: &[Unheeded]) -> Value {
+    let letters: Vec<Value> = unheeded
+        .iter()
+        .map(|letter| {
+            json!({
+                "key": letter.dedup_key,
+                "source_key": letter.source_key,
+                "postmark": letter.postmark,
+                "from": letter.sender,
+                "quarantined": letter.quarantined,
+                "reason": letter.reason,
+            })
+        })
+        .collect();
+    json!({
+        "today": today,
+        "through": through,
+        "due": due,
+        "changed_nothing": letters,
+    })
+}
