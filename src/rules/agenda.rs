@@ -172,7 +172,13 @@ mod tests {
         let rules = Rules::default();
         let none = BTreeSet::new();
         // Black has 50 days from 3 November: his last day 23 December.
-        let table: [(&str, &str, Vec<(&str, &str)>); 5] = [
+        // (today, through, the agenda as (day, what))
+        type Row = (
+            &'static str,
+            &'static str,
+            Vec<(&'static str, &'static str)>,
+        );
+        let table: [Row; 5] = [
             ("2026-11-20", "2026-11-27", vec![]),
             (
                 "2026-11-20",
