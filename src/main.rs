@@ -13,7 +13,7 @@ use std::time::Duration;
 use chrono::{NaiveDate, Utc};
 use clap::{Parser, Subcommand, ValueEnum};
 use shakmaty::Color;
-use shtempel::clerk::{self, Award, AwardError, AwardedBy, Clerk, Clock, Directory, Event, Sheet};
+use shtempel::clerk::{self, Award, AwardError, Clerk, Clock, Directory, Event, Sheet};
 use shtempel::config::{Config, Source, Transport};
 use shtempel::game::Replays;
 use shtempel::mail::file::FileTransport;
@@ -304,20 +304,9 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             today,
             json,
         } => {
-            let award = Award {
-                result,
-                forfeit: false,
-                why,
-                by: AwardedBy::Director,
-            };
-            award_command(
-                &cli.config,
-                cli.tournament.as_deref(),
-                &game,
-                award,
-                (now, today),
-                json,
-            )
+            let award = Award::directors(result, false, why);
+            let at = (cli.config.as_path(), cli.tournament.as_deref());
+            award_command(at, &game, award, (now, today), json)
         }
         Command::Forfeit {
             game,
@@ -326,20 +315,9 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             today,
             json,
         } => {
-            let award = Award {
-                result: GameResult::loss_of(loser),
-                forfeit: true,
-                why,
-                by: AwardedBy::Director,
-            };
-            award_command(
-                &cli.config,
-                cli.tournament.as_deref(),
-                &game,
-                award,
-                (now, today),
-                json,
-            )
+            let award = Award::directors(GameResult::loss_of(loser), true, why);
+            let at = (cli.config.as_path(), cli.tournament.as_deref());
+            award_command(at, &game, award, (now, today), json)
         }
         Command::Watch { interval, json } => {
             let configs = load_all(&cli.config)?;
@@ -384,8 +362,7 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
 /// `result` and `forfeit`: the director's order on a game of the tournament
 /// given (or the only one), then a pass as `poll`.
 fn award_command(
-    path: &Path,
-    tournament: Option<&str>,
+    (path, tournament): (&Path, Option<&str>),
     game: &str,
     award: Award,
     (now, today): (chrono::DateTime<Utc>, Option<NaiveDate>),

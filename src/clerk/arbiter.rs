@@ -229,6 +229,18 @@ pub struct Award {
     pub by: AwardedBy,
 }
 
+impl Award {
+    /// The director's, by command.
+    pub fn directors(result: GameResult, forfeit: bool, why: Option<String>) -> Award {
+        Award {
+            result,
+            forfeit,
+            why,
+            by: AwardedBy::Director,
+        }
+    }
+}
+
 /// Who set a result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AwardedBy {
