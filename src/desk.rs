@@ -130,10 +130,10 @@ impl Due {
 
 /// A letter that changed nothing, in words.
 pub fn unheeded_text(letter: &Unheeded) -> String {
-    let what = if letter.quarantined {
-        "set aside (shtempel retry KEY puts it back)"
-    } else {
-        "ignored"
+    let what = match letter.disposition.as_str() {
+        "quarantined" => "set aside (shtempel retry KEY puts it back)",
+        "refused" => "refused, its writer told why (shtempel accept KEY --move ... takes it)",
+        _ => "ignored",
     };
     format!(
         "{}  {}  from {}: {what}: {}",
@@ -154,7 +154,7 @@ pub fn to_json(today: NaiveDate, through: NaiveDate, due: &[Due], unheeded: &[Un
                 "source_key": letter.source_key,
                 "postmark": letter.postmark,
                 "from": letter.sender,
-                "quarantined": letter.quarantined,
+                "disposition": letter.disposition,
                 "reason": letter.reason,
             })
         })

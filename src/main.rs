@@ -112,6 +112,24 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Take a refused letter after all, its move as the director reads it
+    /// (the letter's own postmark, dates and fraction), then a pass as `poll`.
+    Accept {
+        /// The letter's key (`today` and the run's events give it).
+        key: String,
+        /// The move (and any variant) the letter meant: `12. Nf3`.
+        #[arg(long = "move")]
+        moves: String,
+        /// The game, if the letter did not say it right.
+        #[arg(long)]
+        game: Option<String>,
+        #[arg(long)]
+        why: Option<String>,
+        #[arg(long)]
+        today: Option<NaiveDate>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Score a game as lost by forfeit by the side given (`+/-`), then a
     /// pass as `poll`.
     Forfeit {
@@ -308,6 +326,27 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             let at = (cli.config.as_path(), cli.tournament.as_deref());
             award_command(at, &game, award, (now, today), json)
         }
+        Command::Accept {
+            key,
+            moves,
+            game,
+            why,
+            today,
+            json,
+        } => {
+            let configs = load_all(&cli.config)?;
+            if let Some(id) = cli.tournament.as_deref() {
+                pick(&cli.config, configs.clone(), Some(id))?;
+            }
+            let order = Before::Accept {
+                tournament: cli.tournament.as_deref(),
+                key: &key,
+                moves: &moves,
+                game: game.as_deref(),
+                why: why.as_deref(),
+            };
+            poll(&configs, now, today, json, order)
+        }
         Command::Forfeit {
             game,
             loser,
@@ -470,6 +509,15 @@ enum Before<'a> {
         tournament: &'a str,
         game: &'a str,
         award: Award,
+    },
+    /// A refused letter taken after all (`accept`), in the tournament
+    /// given, or the one it is for.
+    Accept {
+        tournament: Option<&'a str>,
+        key: &'a str,
+        moves: &'a str,
+        game: Option<&'a str>,
+        why: Option<&'a str>,
     },
 }
 
@@ -1106,6 +1154,28 @@ fn poll(
                 .ok_or_else(|| usage(format!("no tournament {tournament}")))?;
             queue_award(clerk, &mut store, game, &award, json)?;
         }
+        Before::Accept {
+            tournament,
+            key,
+            moves,
+            game,
+            why,
+        } => {
+            let acceptance = clerk::Acceptance {
+                key,
+                moves: &shtempel::letter::read(moves),
+                game,
+                why,
+            };
+            queue_acceptance(
+                &clerks,
+                &directory,
+                tournament,
+                &mut store,
+                &acceptance,
+                json,
+            )?;
+        }
     }
     let progress = Progress::new(json);
     // Someone watching sees each event as it happens; cron and a pipe get
@@ -1234,6 +1304,65 @@ fn queue_award(
         if award.forfeit { "forfeit" } else { "result" }
     );
     run::commit(store, config, clerk, &plan, &cause)
+        .map_err(|message| database_or_run(config, message))?;
+    let mut out = std::io::stdout().lock();
+    for event in &plan.events {
+        print_event(&mut out, event, json);
+    }
+    Ok(())
+}
+
+/// A refused letter taken after all, committed for the pass to send; one
+/// the rules would refuse again is said, and nothing is done.
+fn queue_acceptance(
+    clerks: &[Clerk<'_>],
+    directory: &Directory<'_>,
+    tournament: Option<&str>,
+    store: &mut Store,
+    acceptance: &clerk::Acceptance<'_>,
+    json: bool,
+) -> Result<(), Failure> {
+    let Some(first) = clerks.first() else {
+        return Ok(());
+    };
+    let key = acceptance.key;
+    let letter = store
+        .letter_by_key(key)
+        .map_err(|e| database_error(first.config, &e))?
+        .ok_or_else(|| {
+            usage(format!(
+                "accept {key}: no letter has this key; `shtempel today` lists the keys of the \
+                 letters that changed nothing, and a run's events name every letter's"
+            ))
+        })?;
+    // The tournament given, or the one the letter is for.
+    let id = match tournament {
+        Some(id) => id.to_string(),
+        None => {
+            let envelope = Envelope {
+                key: letter.source_key.clone(),
+                raw: letter.raw.clone(),
+                size: letter.raw.len(),
+                arrived: letter.arrived,
+            };
+            let prepared = clerk::Prepared::new(first.config, &envelope);
+            let named = acceptance.game;
+            let at = clerk::route(directory, store, prepared.mail.as_ref(), named);
+            directory.tournaments()[at].tournament_id.clone()
+        }
+    };
+    let desk = clerks
+        .iter()
+        .find(|clerk| clerk.config.tournament_id == id)
+        .unwrap_or(first);
+    let config = desk.config;
+    store.set_scope(config.scope());
+    let plan = match desk.accept(store, &letter, acceptance) {
+        Ok(Ok(plan)) => plan,
+        Ok(Err(why)) => return Err(usage(format!("accept {key}: {why}"))),
+        Err(message) => return Err(database_or_run(config, message)),
+    };
+    run::commit(store, config, desk, &plan, &format!("accepted:{key}"))
         .map_err(|message| database_or_run(config, message))?;
     let mut out = std::io::stdout().lock();
     for event in &plan.events {

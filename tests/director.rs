@@ -358,7 +358,7 @@ fn today_lists_what_the_calendar_then_does_and_the_mail_that_changed_nothing() {
     let letters = value["changed_nothing"].as_array().unwrap();
     assert_eq!(letters.len(), 1, "{letters:?}");
     assert_eq!(letters[0]["from"], "someone@elsewhere.example");
-    assert_eq!(letters[0]["quarantined"], false);
+    assert_eq!(letters[0]["disposition"], "ignored");
     assert!(
         letters[0]["key"]
             .as_str()
@@ -406,4 +406,86 @@ fn today_lists_what_the_calendar_then_does_and_the_mail_that_changed_nothing() {
 fn add_day(day: &str, by: i64) -> String {
     let day: chrono::NaiveDate = day.parse().unwrap();
     (day + chrono::Duration::days(by)).to_string()
+}
+
+/// The key of the one letter `today` lists as refused.
+fn refused_key(t: &Tournament, day: &str) -> String {
+    let out = t.run(&["today", "--today", day, "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let refused: Vec<&serde_json::Value> = value["changed_nothing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|letter| letter["disposition"] == "refused")
+        .collect();
+    assert_eq!(refused.len(), 1, "{}", out.stdout);
+    refused[0]["key"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn a_refused_letter_is_accepted_with_the_move_the_director_reads_in_it() {
+    let mut t = Tournament::new();
+    // White means 1. e4 and writes 1. e5: refused as illegal.
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. e5\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
+    let key = refused_key(&t, "2026-11-05");
+    // The director's reading must be one the rules take.
+    let out = t.run(&["accept", &key, "--move", "1. e5", "--today", "2026-11-05"]);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(out.stderr.contains("not taken"), "{}", out.stderr);
+    let out = t.run(&[
+        "accept",
+        "no-such-key",
+        "--move",
+        "1. e4",
+        "--today",
+        "2026-11-05",
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("no letter has this key"),
+        "{}",
+        out.stderr
+    );
+    assert!(t.new_mail().is_empty());
+    let out = t.run(&[
+        "accept",
+        &key,
+        "--move",
+        "1. e4",
+        "--why",
+        "he meant e4, said by telephone",
+        "--today",
+        "2026-11-05",
+    ]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("accepted"), "{}", out.stdout);
+    // Taken as any letter: White's ack, Black's forward, the postmark the
+    // letter's own (3 November), delivered to Black today.
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+    assert!(mail[1].body.contains("1. e4"), "{}", mail[1].body);
+    let chart = t.chart("1");
+    let first = &chart["moves"][0];
+    assert_eq!(
+        (first["san"].as_str(), first["sent_on"].as_str()),
+        (Some("e4"), Some("2026-11-03"))
+    );
+    assert_eq!(first["delivered_on"], "2026-11-05");
+    assert!(
+        notes(&t).contains(&"letter of 2026-11-03 accepted by the tournament director, its move read as 1. e4: he meant e4, said by telephone".to_string()),
+        "{:?}",
+        notes(&t)
+    );
+    // Once taken, never again.
+    let out = t.run(&["accept", &key, "--move", "1. e4", "--today", "2026-11-05"]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert!(t.new_mail().is_empty());
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
 }

@@ -21,6 +21,7 @@
 //! - [`model`]: what templates read of a game and of a letter;
 //! - [`load`]: a game loaded from the store.
 
+mod accept;
 mod arbiter;
 mod duties;
 mod endings;
@@ -39,6 +40,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+pub use self::accept::Acceptance;
 pub use self::arbiter::{Award, AwardError, AwardedBy};
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::model::{label_moves, next_lines};

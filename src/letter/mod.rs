@@ -203,6 +203,26 @@ fn serialize_color_opt<S: serde::Serializer>(
 }
 
 impl Letter {
+    /// This letter as the director reads it (`shtempel accept`): its own
+    /// dates, fraction and words, with the moves and variants of `given`
+    /// in place of those read, and none of the errors of reading moves.
+    pub fn with_moves_of(&self, given: &Letter) -> Letter {
+        let mut letter = self.clone();
+        letter.moves = given.moves.clone();
+        letter.variants = given.variants.clone();
+        letter.errors.retain(|error| {
+            !matches!(
+                error.kind,
+                ReadErrorKind::NotAMove { .. }
+                    | ReadErrorKind::MoveNumber { .. }
+                    | ReadErrorKind::EmptyVariant
+                    | ReadErrorKind::TooManyMoves { .. }
+                    | ReadErrorKind::TooManyVariants { .. }
+            )
+        });
+        letter
+    }
+
     /// The moves read so far, the variants' included.
     fn moves_read(&self) -> usize {
         self.moves.len() + self.variants.iter().map(|v| v.moves.len()).sum::<usize>()

@@ -23,7 +23,7 @@ use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OptionalExtension, params};
 use shakmaty::Color;
 
-pub use self::outbox::{Quarantined, Unheeded};
+pub use self::outbox::{KeptLetter, Quarantined, Unheeded};
 pub use self::sent_log::{Sent, SentLog};
 pub use self::writer::Writer;
 use crate::color_name;

@@ -377,6 +377,17 @@ impl Store {
     }
 }
 
+/// A letter kept in the database ([`Store::letter_by_key`]).
+#[derive(Clone, Debug)]
+pub struct KeptLetter {
+    pub source_key: String,
+    pub arrived: DateTime<Utc>,
+    /// `applied`, `refused`, `ignored` or `quarantined`.
+    pub disposition: String,
+    pub reason: String,
+    pub raw: Vec<u8>,
+}
+
 /// A letter that changed nothing ([`Store::changed_nothing`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unheeded {
@@ -384,9 +395,10 @@ pub struct Unheeded {
     pub source_key: String,
     pub postmark: NaiveDate,
     pub sender: Option<String>,
-    /// Set aside after failing run after run (`shtempel retry` puts it
-    /// back); else ignored.
-    pub quarantined: bool,
+    /// `ignored`, `refused` (its writer was told why), or `quarantined`
+    /// (set aside after failing run after run: `shtempel retry` puts it
+    /// back).
+    pub disposition: String,
     pub reason: String,
 }
 
@@ -426,13 +438,14 @@ impl Store {
     }
 
     /// The letters that changed nothing (a stranger's, an auto-reply or a
-    /// bounce, a forged one: all `ignored`) with a postmark on or after
-    /// `since`, and every letter set aside (`quarantined`), oldest first.
+    /// bounce, a forged one: `ignored`; one answered with why not:
+    /// `refused`) with a postmark on or after `since`, and every letter set
+    /// aside (`quarantined`), oldest first.
     pub fn changed_nothing(&self, since: NaiveDate) -> Result<Vec<Unheeded>> {
         self.conn
             .prepare(
                 "SELECT dedup_key, source_key, postmark, sender, disposition, reason FROM letters
-                 WHERE (disposition = 'ignored' AND postmark >= ?1)
+                 WHERE (disposition IN ('ignored', 'refused') AND postmark >= ?1)
                     OR disposition = 'quarantined'
                  ORDER BY postmark, id",
             )?
@@ -443,11 +456,34 @@ impl Store {
                     source_key: row.get(1)?,
                     postmark: postmark.parse().unwrap_or_default(),
                     sender: row.get(3)?,
-                    quarantined: row.get::<_, String>(4)? == "quarantined",
+                    disposition: row.get(4)?,
                     reason: row.get(5)?,
                 })
             })?
             .collect()
+    }
+
+    /// A letter as it came, by its key, and what became of it.
+    pub fn letter_by_key(&self, key: &str) -> Result<Option<KeptLetter>> {
+        self.conn
+            .query_row(
+                "SELECT source_key, arrived, disposition, reason, raw FROM letters
+                 WHERE dedup_key = ?1",
+                [key],
+                |row| {
+                    let arrived: String = row.get(1)?;
+                    Ok(KeptLetter {
+                        source_key: row.get(0)?,
+                        arrived: DateTime::parse_from_rfc3339(&arrived)
+                            .map(|d| d.with_timezone(&Utc))
+                            .unwrap_or_default(),
+                        disposition: row.get(2)?,
+                        reason: row.get(3)?,
+                        raw: row.get(4)?,
+                    })
+                },
+            )
+            .optional()
     }
 
     /// Forgets a letter set aside, once it is back in the mail source: the

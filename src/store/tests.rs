@@ -446,7 +446,7 @@ impl Store {
 }
 
 #[test]
-fn the_letters_that_changed_nothing_are_the_ignored_of_late_and_every_one_set_aside() {
+fn the_letters_that_changed_nothing_are_the_ignored_and_refused_of_late_and_every_one_set_aside() {
     let store = Store::in_memory().unwrap();
     // (key, postmark day, disposition)
     let letters = [
@@ -467,18 +467,21 @@ fn the_letters_that_changed_nothing_are_the_ignored_of_late_and_every_one_set_as
             )
             .unwrap();
     }
-    let found: Vec<(String, bool)> = store
+    let found: Vec<(String, String)> = store
         .changed_nothing(day(5))
         .unwrap()
         .into_iter()
-        .map(|letter| (letter.dedup_key, letter.quarantined))
+        .map(|letter| (letter.dedup_key, letter.disposition))
         .collect();
-    assert_eq!(
-        found,
-        [
-            ("set-aside".to_string(), true),
-            ("stranger".to_string(), false),
-            ("bounce".to_string(), false)
-        ]
-    );
+    let expected = [
+        ("set-aside", "quarantined"),
+        ("stranger", "ignored"),
+        ("refused", "refused"),
+        ("bounce", "ignored"),
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(key, disposition)| (key.to_string(), disposition.to_string()))
+        .collect();
+    assert_eq!(found, expected);
 }

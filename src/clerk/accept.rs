@@ -1,0 +1,118 @@
+//! A refused letter accepted after all (issue 23: `shtempel accept KEY
+//! --move "12. Nf3"`): the clerk read it wrong, or could not read its move;
+//! the director gives the move, and the letter is taken as if it had said
+//! so, with its own postmark, dates and fraction. The rules decide as for
+//! any letter: one they would refuse again (the game over, a move out of
+//! turn) is not taken, and the director is told why. The refused letter
+//! stays in the database as it was; the accepted one is kept beside it
+//! under `accepted:KEY`, and a note under the game's chart says who
+//! accepted it, when and why.
+
+use super::model::moves_of;
+use super::{Clerk, Plan, Prepared};
+use crate::letter::Letter;
+use crate::mail::Envelope;
+use crate::store::{Disposition, KeptLetter, Note, Store};
+
+/// The director's acceptance of a letter.
+pub struct Acceptance<'a> {
+    /// The refused letter's key (as `today` and the run's events give it).
+    pub key: &'a str,
+    /// The moves as the director reads them (`12. Nf3`, a variant too).
+    pub moves: &'a Letter,
+    /// The game, where the letter did not say it right.
+    pub game: Option<&'a str>,
+    pub why: Option<&'a str>,
+}
+
+impl Clerk<'_> {
+    /// The plan of `letter` read as `acceptance` says, or the words for the
+    /// director of why it cannot be taken.
+    pub fn accept(
+        &self,
+        store: &Store,
+        letter: &KeptLetter,
+        acceptance: &Acceptance<'_>,
+    ) -> Result<Result<Plan, String>, String> {
+        if letter.disposition == "applied" {
+            return Ok(Err(format!(
+                "letter {} was taken already ({})",
+                acceptance.key, letter.reason
+            )));
+        }
+        let accepted_key = format!("accepted:{}", acceptance.key);
+        let accepted = store
+            .letter_by_key(&accepted_key)
+            .map_err(|e| format!("database: {e}"))?;
+        if let Some(accepted) = accepted {
+            return Ok(Err(format!(
+                "letter {} was accepted already ({})",
+                acceptance.key, accepted.reason
+            )));
+        }
+        if acceptance.moves.moves.is_empty() {
+            return Ok(Err(
+                "no move in --move: write it as 12. Nf3 or 12... Nc6".into()
+            ));
+        }
+        let envelope = Envelope {
+            key: letter.source_key.clone(),
+            raw: letter.raw.clone(),
+            size: letter.raw.len(),
+            arrived: letter.arrived,
+        };
+        let mut prepared = Prepared::new(self.config, &envelope);
+        let Some(read) = &prepared.read else {
+            return Ok(Err(format!(
+                "letter {} is no player's letter of this tournament ({})",
+                acceptance.key, letter.reason
+            )));
+        };
+        let mut read = read.with_moves_of(acceptance.moves);
+        if let Some(game) = acceptance.game {
+            read.game = Some(game.to_string());
+        }
+        prepared.read_json = super::stored_reading(&read, envelope.raw.len());
+        prepared.read = Some(read);
+        prepared.key = accepted_key;
+        let mut plan = self.plan_prepared(store, &envelope, &prepared)?;
+        let Some(stored) = plan.letter.as_mut() else {
+            return Err("an accepted letter without its record".into());
+        };
+        if stored.disposition != Disposition::Applied {
+            return Ok(Err(format!("not taken: {}", stored.reason)));
+        }
+        stored.reason = format!("accepted by the director: {}", stored.reason);
+        let postmark = self.date(stored.postmark);
+        // The moves as the board took them.
+        let moves = plan
+            .game
+            .as_ref()
+            .filter(|game| game.ledger.rows.len() > game.stored)
+            .map(|game| moves_of(game, game.stored, game.ledger.rows.len() - 1))
+            .map(|moves| self.phrases().moves(&moves))
+            .unwrap_or_default();
+        let why = acceptance
+            .why
+            .map(|why| format!(": {why}"))
+            .unwrap_or_default();
+        let text = self.phrases().fill(
+            "note.accepted",
+            &[("date", &postmark), ("moves", &moves), ("why", &why)],
+        );
+        plan.notes.push(Note {
+            ply: None,
+            kind: "accepted".into(),
+            text,
+            created_on: self.clock.today,
+        });
+        let game = plan.game.as_ref().map(|game| game.id().to_string());
+        plan.event(
+            "accepted",
+            game.as_deref(),
+            None,
+            format!("{} as {moves}", acceptance.key),
+        );
+        Ok(Ok(plan))
+    }
+}
