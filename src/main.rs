@@ -130,6 +130,19 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// A player withdraws: his games as `[rules] withdrawal` says (lost by
+    /// forfeit, or annulled), each told to its players and the chief
+    /// secretary, then a pass as `poll`.
+    Withdraw {
+        /// The player's id.
+        player: String,
+        #[arg(long)]
+        why: Option<String>,
+        #[arg(long)]
+        today: Option<NaiveDate>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Score a game as lost by forfeit by the side given (`+/-`), then a
     /// pass as `poll`.
     Forfeit {
@@ -347,6 +360,21 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             };
             poll(&configs, now, today, json, order)
         }
+        Command::Withdraw {
+            player,
+            why,
+            today,
+            json,
+        } => {
+            let configs = load_all(&cli.config)?;
+            let tournament = pick(&cli.config, configs.clone(), cli.tournament.as_deref())?;
+            let order = Before::Withdraw {
+                tournament: &tournament.tournament_id,
+                player: &player,
+                why: why.as_deref(),
+            };
+            poll(&configs, now, today, json, order)
+        }
         Command::Forfeit {
             game,
             loser,
@@ -509,6 +537,12 @@ enum Before<'a> {
         tournament: &'a str,
         game: &'a str,
         award: Award,
+    },
+    /// A player's withdrawal (`withdraw`).
+    Withdraw {
+        tournament: &'a str,
+        player: &'a str,
+        why: Option<&'a str>,
     },
     /// A refused letter taken after all (`accept`), in the tournament
     /// given, or the one it is for.
@@ -1154,6 +1188,17 @@ fn poll(
                 .ok_or_else(|| usage(format!("no tournament {tournament}")))?;
             queue_award(clerk, &mut store, game, &award, json)?;
         }
+        Before::Withdraw {
+            tournament,
+            player,
+            why,
+        } => {
+            let clerk = clerks
+                .iter()
+                .find(|clerk| clerk.config.tournament_id == tournament)
+                .ok_or_else(|| usage(format!("no tournament {tournament}")))?;
+            queue_withdrawal(clerk, &mut store, player, why, json)?;
+        }
         Before::Accept {
             tournament,
             key,
@@ -1308,6 +1353,40 @@ fn queue_award(
     let mut out = std::io::stdout().lock();
     for event in &plan.events {
         print_event(&mut out, event, json);
+    }
+    Ok(())
+}
+
+/// A player's withdrawal, each game's change committed for the pass to
+/// send; one that changes nothing is said.
+fn queue_withdrawal(
+    clerk: &Clerk<'_>,
+    store: &mut Store,
+    player: &str,
+    why: Option<&str>,
+    json: bool,
+) -> Result<(), Failure> {
+    let config = clerk.config;
+    store.set_scope(config.scope());
+    let plans = match clerk.withdraw(store, player, why, clerk::AwardedBy::Director) {
+        Ok(Ok(plans)) => plans,
+        Ok(Err(reason)) => return Err(usage(format!("withdraw {player}: {reason}"))),
+        Err(message) => return Err(database_or_run(config, message)),
+    };
+    let mut out = std::io::stdout().lock();
+    for plan in &plans {
+        let game = plan.game.as_ref().map_or("", |game| game.id());
+        run::commit(
+            store,
+            config,
+            clerk,
+            plan,
+            &format!("withdraw:{player}:{game}"),
+        )
+        .map_err(|message| database_or_run(config, message))?;
+        for event in &plan.events {
+            print_event(&mut out, event, json);
+        }
     }
     Ok(())
 }

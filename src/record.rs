@@ -10,7 +10,7 @@ use crate::chart::{self, Chart};
 use crate::config::{Config, GameConfig, Player};
 use crate::game::Game;
 use crate::phrases::Phrases;
-use crate::rules::{DutyKey, EndReason, Ledger};
+use crate::rules::{DutyKey, EndReason, Ledger, Status};
 
 /// A game with everything the rules and the board need.
 #[derive(Clone, Debug)]
@@ -101,6 +101,7 @@ impl Record {
             ),
         ];
         let termination = match self.ledger.standing.outcome.map(|o| o.reason) {
+            _ if self.ledger.status() == Status::Annulled => Some("annulled"),
             Some(EndReason::Forfeit) => Some("forfeit"),
             Some(EndReason::Ruling) => Some("adjudication"),
             _ => None,

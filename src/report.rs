@@ -70,6 +70,7 @@ fn status_name<'p>(state: &Record, phrases: &'p Phrases) -> &'p str {
         Status::Suspended => phrases.get("report.status_suspended"),
         Status::Adjudication => phrases.get("report.status_adjudication"),
         Status::Finished => phrases.get("report.status_finished"),
+        Status::Annulled => phrases.get("report.status_annulled"),
     }
 }
 
@@ -327,7 +328,11 @@ struct Played<'a> {
 fn cross_table(out: &mut String, config: &Config, phrases: &Phrases, games: &[GameReport]) {
     let mut played: HashMap<&str, Vec<Played>> = HashMap::new();
     let mut scored = Vec::with_capacity(games.len());
-    for game in games {
+    // An annulled game does not count, nor stand in the table.
+    let counted = games
+        .iter()
+        .filter(|game| game.state.ledger.status() != Status::Annulled);
+    for game in counted {
         let state = &game.state;
         let result = result_of(state);
         let forfeit = state.ledger.standing.outcome.map(|o| o.reason) == Some(EndReason::Forfeit);

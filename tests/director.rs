@@ -489,3 +489,142 @@ fn a_refused_letter_is_accepted_with_the_move_the_director_reads_in_it() {
     assert!(t.new_mail().is_empty());
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
 }
+
+const THIRD: &str = "third@test.example";
+
+/// Three players, four games: 1 White-Black, 2 Third-White, 3 Black-Third,
+/// 4 White-Third.
+fn three_players(rules: &str) -> Tournament {
+    let text = format!(
+        "{}\n[[players]]\nid = \"third\"\nname = \"Third Player\"\nemail = \"{THIRD}\"\n\n\
+         [[games]]\nid = \"2\"\nwhite = \"third\"\nblack = \"white\"\n\n\
+         [[games]]\nid = \"3\"\nwhite = \"black\"\nblack = \"third\"\n\n\
+         [[games]]\nid = \"4\"\nwhite = \"white\"\nblack = \"third\"\n",
+        config(rules, "")
+    );
+    Tournament::with_config(&text)
+}
+
+fn state(t: &Tournament, game: &str) -> (String, String) {
+    let chart = t.chart(game);
+    (
+        chart["result"].as_str().unwrap_or("none").to_string(),
+        chart["status"].as_str().unwrap().to_string(),
+    )
+}
+
+#[test]
+fn a_withdrawal_forfeits_the_games_left_and_keeps_the_finished() {
+    let mut t = three_players("");
+    assert_eq!(
+        t.run(&["result", "1", "1-0", "--today", "2026-11-10"]).code,
+        0
+    );
+    t.new_mail();
+    let out = t.run(&[
+        "withdraw",
+        "white",
+        "--why",
+        "illness",
+        "--today",
+        "2026-11-12",
+    ]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let mail = t.new_mail();
+    // Games 2 and 4 forfeited, each told to its players and the secretary.
+    assert_eq!(kinds(&mail), [pair("result", THIRD), pair("result", WHITE)]);
+    assert_eq!(mail[0].to, [THIRD, WHITE]);
+    assert_eq!(mail[0].cc, [SECRETARY]);
+    let body = &mail[0].body;
+    assert!(
+        body.contains("White Player loses by forfeit, set by the tournament director: White Player withdrew from the tournament: illness."),
+        "{body}"
+    );
+    assert_eq!(state(&t, "1"), ("1-0".into(), "finished".into()));
+    assert_eq!(state(&t, "2"), ("1-0".into(), "finished".into()));
+    assert_eq!(state(&t, "3"), ("none".into(), "active".into()));
+    assert_eq!(state(&t, "4"), ("0-1".into(), "finished".into()));
+    // Again: nothing left to change.
+    let out = t.run(&["withdraw", "white", "--today", "2026-11-13"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("has no game his withdrawal changes"),
+        "{}",
+        out.stderr
+    );
+    let out = t.run(&["withdraw", "nobody", "--today", "2026-11-13"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("no player \"nobody\""),
+        "{}",
+        out.stderr
+    );
+    assert!(t.new_mail().is_empty());
+}
+
+#[test]
+fn a_withdrawal_under_half_annuls_every_game_of_his_the_finished_too() {
+    let mut t = three_players("withdrawal = \"annul_if_under_half\"");
+    assert_eq!(
+        t.run(&["result", "1", "1-0", "--today", "2026-11-10"]).code,
+        0
+    );
+    assert_eq!(
+        t.run(&["result", "3", "1/2", "--today", "2026-11-10"]).code,
+        0
+    );
+    t.new_mail();
+    // One of his three finished: under half.
+    let out = t.run(&["withdraw", "white", "--today", "2026-11-12"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("result", WHITE),
+            pair("result", THIRD),
+            pair("result", WHITE)
+        ]
+    );
+    let body = &mail[0].body;
+    assert!(
+        body.contains("The game is annulled by the tournament director: White Player withdrew from the tournament. It does not count, and its result 1-0 no longer stands."),
+        "{body}"
+    );
+    assert!(!body.contains("Result:"), "{body}");
+    assert!(
+        !mail[1].body.contains("no longer stands"),
+        "{}",
+        mail[1].body
+    );
+    for game in ["1", "2", "4"] {
+        assert_eq!(
+            state(&t, game),
+            ("none".into(), "annulled".into()),
+            "game {game}"
+        );
+    }
+    assert_eq!(state(&t, "3"), ("1/2-1/2".into(), "finished".into()));
+    // The table has no White; Black and Third have their draw.
+    let table = cross_table(&t);
+    assert!(!table.contains("White Player"), "{table}");
+    assert!(
+        table.contains("Black Player") && table.contains("Third Player"),
+        "{table}"
+    );
+    // A letter in an annulled game is refused.
+    t.letter(THIRD, "2026-11-13", "Game 2", "Game 2\n1. e4\nTime: 1/0\n");
+    t.poll("2026-11-13");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", THIRD)]);
+    assert!(
+        mail[0].body.contains("annulled when a player withdrew"),
+        "{}",
+        mail[0].body
+    );
+    let pgn = t.run(&["pgn", "2"]).stdout;
+    assert!(
+        pgn.contains("[Result \"*\"]") && pgn.contains("[Termination \"annulled\"]"),
+        "{pgn}"
+    );
+}

@@ -86,6 +86,7 @@ fn names(effects: &[Effect]) -> Vec<&'static str> {
             Effect::Withheld { .. } => "withheld",
             Effect::PartnerCorrection { .. } => "partner-correction",
             Effect::GameStart => "start",
+            Effect::Annulled => "annulled",
             Effect::Award { previous: None, .. } => "award",
             Effect::Award { .. } => "award(replaces)",
         })
@@ -723,4 +724,64 @@ fn award_table() {
         }
         assert_eq!(outcome_of(transition), expected, "{what}");
     }
+}
+
+#[test]
+fn annulment_table() {
+    use GameResult::*;
+    let table: Vec<(&str, Ledger, Expect)> = vec![
+        (
+            "a game under way",
+            game(4),
+            next(Status::Annulled, None, &["annulled"]),
+        ),
+        (
+            "a finished game: its result no longer counts",
+            finished(game(6), WhiteWins, EndReason::Checkmate),
+            next(Status::Annulled, None, &["annulled"]),
+        ),
+        (
+            "a suspended game, its held reply with it",
+            {
+                let mut l = suspended(game(5), BLACK, "2026-12-20");
+                l.standing.held_reply = Some(4);
+                l
+            },
+            next(Status::Annulled, None, &["annulled"]),
+        ),
+        (
+            "annulled once only",
+            {
+                let mut l = game(4);
+                l.standing.status = Status::Annulled;
+                l
+            },
+            Expect::Refused(Refusal::Annulled),
+        ),
+    ];
+    for (what, ledger, expected) in table {
+        let transition = life::annul(&ledger);
+        if let Ok(t) = &transition {
+            let standing = &t.ledger.standing;
+            assert_eq!(
+                (
+                    standing.suspension,
+                    standing.held_reply,
+                    standing.draw_offer
+                ),
+                (None, None, None),
+                "{what}"
+            );
+        }
+        assert_eq!(outcome_of(transition), expected, "{what}");
+    }
+    // Nothing more is taken in it.
+    let mut annulled = game(4);
+    annulled.standing.status = Status::Annulled;
+    assert_eq!(life::resign(&annulled, WHITE), Err(Refusal::Annulled));
+    assert_eq!(admit_move(&annulled, WHITE), Err(Refusal::Annulled));
+    assert_eq!(
+        life::accept_draw(&annulled, WHITE, false),
+        Err(Refusal::Annulled)
+    );
 }

@@ -642,6 +642,7 @@ impl Clerk<'_> {
             rules::Refusal::NotSuspended => {
                 phrases.fill("reason.not_suspended", &[("game", &game)])
             }
+            rules::Refusal::Annulled => phrases.get("reason.annulled").to_string(),
             rules::Refusal::SameResult(outcome) => phrases.fill(
                 "reason.same_result",
                 &[("game", &game), ("result", &outcome.result.pgn())],

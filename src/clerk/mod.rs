@@ -33,6 +33,7 @@ mod overstep;
 mod protest;
 mod route;
 mod start;
+mod withdraw;
 
 use std::collections::HashMap;
 

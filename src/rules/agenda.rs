@@ -61,7 +61,7 @@ pub fn agenda(
 ) -> Vec<(NaiveDate, Agendum)> {
     let mut items = Vec::new();
     match ledger.status() {
-        Status::Finished => return items,
+        Status::Finished | Status::Annulled => return items,
         Status::Adjudication => {
             items.push((ledger.calendar.end_date, Agendum::AdjudicationAwaited));
             return items;

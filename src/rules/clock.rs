@@ -85,6 +85,9 @@ pub enum Status {
     Finished,
     /// Past the end date without a result: for the arbiter to adjudicate.
     Adjudication,
+    /// Annulled: a player withdrew (`[rules] withdrawal`); over, and not
+    /// counted.
+    Annulled,
 }
 
 impl Status {
@@ -95,6 +98,7 @@ impl Status {
             Status::Suspended => "suspended",
             Status::Finished => "finished",
             Status::Adjudication => "adjudication",
+            Status::Annulled => "annulled",
         }
     }
 }
@@ -170,7 +174,7 @@ impl Ledger {
             Status::Active if self.to_move() == player => Turn::Yours,
             Status::Active => Turn::Partners,
             Status::Suspended => Turn::Stopped,
-            Status::Finished | Status::Adjudication => Turn::Over,
+            Status::Finished | Status::Adjudication | Status::Annulled => Turn::Over,
         }
     }
 

@@ -99,7 +99,7 @@ pub fn due(
 ) -> Vec<Duty> {
     let mut duties = Vec::new();
     match ledger.status() {
-        Status::Finished => {}
+        Status::Finished | Status::Annulled => {}
         _ if today >= ledger.calendar.end_date => duties.push(Duty::Adjudication),
         Status::Adjudication => {}
         Status::Suspended => {
@@ -129,7 +129,7 @@ pub fn next_check(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Option<Na
     let end = ledger.calendar.end_date;
     let mut candidates = Vec::new();
     match ledger.status() {
-        Status::Finished | Status::Adjudication => return None,
+        Status::Finished | Status::Adjudication | Status::Annulled => return None,
         _ if today >= end => return Some(tomorrow),
         Status::Suspended => {
             if let Some(suspension) = ledger.standing.suspension.filter(|s| !s.protest_received) {

@@ -12,6 +12,7 @@
 //! | a protest of an overstep | [`protest`] | 10.3.8 |
 //! | the chief arbiter's decision | [`rule`] | 10.3.7 |
 //! | a result the chief arbiter sets, or a forfeit | [`award`] | 10.3.2, 10.3.7 |
+//! | a game annulled on a withdrawal | [`annul`] | the regulation's |
 //! | a letter of the offender during his suspension | [`offender_letter`] | 10.3.6 |
 //! | a day of the calendar | [`day`] | 10.3.2, 10.3.4, 10.3.5, 10.3.8 |
 
@@ -198,6 +199,9 @@ pub enum Refusal {
     NotSuspended,
     /// A result set that the game already has.
     SameResult(Outcome),
+    /// The game was annulled (a player withdrew): it is over and does not
+    /// count.
+    Annulled,
 }
 
 /// What must be told to whom, as facts: the clerk makes the messages.
@@ -286,6 +290,8 @@ pub enum Effect {
     },
     /// The end date came without a result (10.3.2).
     Adjudication,
+    /// The game was annulled: both players and the secretary are told.
+    Annulled,
     /// The chief arbiter set the result (`previous`: the one it replaced),
     /// for both players and the secretary.
     Award {
@@ -381,6 +387,7 @@ pub fn admit_move(ledger: &Ledger, by: Color) -> Result<(), Refusal> {
     let standing = &ledger.standing;
     match standing.status {
         Status::Finished => Err(finished(ledger)),
+        Status::Annulled => Err(Refusal::Annulled),
         Status::Adjudication => Err(Refusal::PastEndDate),
         Status::Suspended => {
             let offender = standing.suspension.map(|s| s.offender);
@@ -509,11 +516,18 @@ pub fn offender_letter(rules: &Rules, ledger: &Ledger, by: Color) -> Option<Tran
     Some(Transition::of(ledger.clone(), effects))
 }
 
+/// Why nothing more is taken in a game that is over, if it is.
+fn over(ledger: &Ledger) -> Result<(), Refusal> {
+    match ledger.standing.status {
+        Status::Finished => Err(finished(ledger)),
+        Status::Annulled => Err(Refusal::Annulled),
+        _ => Ok(()),
+    }
+}
+
 /// `by` resigns (10.3.2: a resignation is taken even past the end date).
 pub fn resign(ledger: &Ledger, by: Color) -> Result<Transition, Refusal> {
-    if ledger.standing.status == Status::Finished {
-        return Err(finished(ledger));
-    }
+    over(ledger)?;
     let mut next = ledger.clone();
     let outcome = Outcome {
         result: GameResult::loss_of(by),
@@ -557,13 +571,28 @@ pub fn award(ledger: &Ledger, result: GameResult, forfeit: bool) -> Result<Trans
     ))
 }
 
+/// The game is annulled (a player withdrew under `[rules] withdrawal =
+/// "annul_if_under_half"`): over, its result, if it had one, no longer
+/// counted; a suspension and a held reply end with it.
+pub fn annul(ledger: &Ledger) -> Result<Transition, Refusal> {
+    if ledger.standing.status == Status::Annulled {
+        return Err(Refusal::Annulled);
+    }
+    let mut next = ledger.clone();
+    let standing = &mut next.standing;
+    standing.status = Status::Annulled;
+    standing.outcome = None;
+    standing.suspension = None;
+    standing.held_reply = None;
+    standing.draw_offer = None;
+    Ok(Transition::of(next, vec![Effect::Annulled]))
+}
+
 /// `by` accepts a draw: the game is drawn when his partner offered one. With
 /// no offer standing, a letter that also moves is a move letter (`Ok(None)`),
 /// one that does not is refused.
 pub fn accept_draw(ledger: &Ledger, by: Color, moves: bool) -> Result<Option<Transition>, Refusal> {
-    if ledger.standing.status == Status::Finished {
-        return Err(finished(ledger));
-    }
+    over(ledger)?;
     if ledger.standing.draw_offer == Some(!by) {
         let mut next = ledger.clone();
         let outcome = Outcome {

@@ -24,6 +24,7 @@ pub mod judge;
 pub mod life;
 pub mod sending;
 pub mod standings;
+pub mod withdrawal;
 
 pub use calendar::{Calendar, add_days, days, postmark_date};
 pub use clock::{Due, Fraction, Ledger, Row, Status, Suspension, Turn};
@@ -37,6 +38,7 @@ pub use life::{
     Transition,
 };
 pub use standings::TieBreak;
+pub use withdrawal::Withdrawal;
 
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +66,8 @@ pub struct Rules {
     pub reminder_days: Vec<u32>,
     /// How the cross-table breaks ties of points, in order.
     pub tie_breaks: Vec<TieBreak>,
+    /// What a player's withdrawal does to his games.
+    pub withdrawal: Withdrawal,
 }
 
 impl Default for Rules {
@@ -79,6 +83,7 @@ impl Default for Rules {
             silent_overstep: true,
             reminder_days: vec![10, 3],
             tie_breaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins],
+            withdrawal: Withdrawal::ForfeitRemaining,
         }
     }
 }

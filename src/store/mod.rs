@@ -243,6 +243,7 @@ fn status_from(text: &str) -> Status {
         "suspended" => Status::Suspended,
         "finished" => Status::Finished,
         "adjudication" => Status::Adjudication,
+        "annulled" => Status::Annulled,
         _ => Status::Active,
     }
 }

@@ -1,0 +1,150 @@
+//! A player's withdrawal (issue 23: `shtempel withdraw PLAYER`): each of
+//! his games as `[rules] withdrawal` says ([`withdrawal::steps`]): lost by
+//! forfeit ([`Clerk::plan_award`]), or annulled ([`annul`]), or left as it
+//! is; each change told to both players of the game and the chief
+//! secretary, with a note under its chart.
+
+use shakmaty::Color;
+
+use super::{Award, AwardError, AwardedBy, Clerk, Plan, recipient};
+use crate::message::MessageKind;
+use crate::model;
+use crate::record::Record;
+use crate::rules::life::annul;
+use crate::rules::withdrawal::{self, Step};
+use crate::rules::{Effect, GameResult, Status};
+use crate::store::{Note, Store};
+
+impl Clerk<'_> {
+    /// A plan for each of `player`'s games his withdrawal changes, or the
+    /// words for the director of why none.
+    pub fn withdraw(
+        &self,
+        store: &Store,
+        player: &str,
+        why: Option<&str>,
+        by: AwardedBy,
+    ) -> Result<Result<Vec<Plan>, String>, String> {
+        let Some(who) = self.config.player(player) else {
+            let known: Vec<&str> = self.config.players.iter().map(|p| p.id.as_str()).collect();
+            return Ok(Err(format!(
+                "no player {player:?}; the players are {}",
+                known.join(", ")
+            )));
+        };
+        let mut records = Vec::new();
+        for game in self.config.games_of(player) {
+            records.push(super::load_replaying(
+                self.config,
+                store,
+                game,
+                &self.replays,
+            )?);
+        }
+        let over: Vec<Option<bool>> = records
+            .iter()
+            .map(|record| match record.ledger.status() {
+                Status::Annulled => None,
+                Status::Finished => Some(true),
+                _ => Some(false),
+            })
+            .collect();
+        let steps = withdrawal::steps(self.config.rules.withdrawal, &over);
+        let phrases = self.phrases();
+        let withdrew = phrases.fill("note.withdrew", &[("player", &who.name)]);
+        let why = match why {
+            Some(why) => format!("{withdrew}: {why}"),
+            None => withdrew,
+        };
+        let mut plans = Vec::new();
+        for (record, step) in records.into_iter().zip(steps) {
+            let color = if record.white.id == player {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let mut plan = Plan::default();
+            match step {
+                Step::Keep => continue,
+                Step::Forfeit => {
+                    let award = Award {
+                        result: GameResult::loss_of(color),
+                        forfeit: true,
+                        why: Some(why.clone()),
+                        by,
+                    };
+                    match self.plan_award(record, &award, None, &mut plan) {
+                        Ok(()) => {}
+                        Err(AwardError::Failed(error)) => return Err(error),
+                        Err(AwardError::Refused(_, reason) | AwardError::NoGame(reason)) => {
+                            return Ok(Err(reason));
+                        }
+                    }
+                }
+                Step::Annul => self.plan_annulment(record, &why, by, &mut plan)?,
+            }
+            plans.push(plan);
+        }
+        if plans.is_empty() {
+            return Ok(Err(format!(
+                "{} has no game his withdrawal changes: each is over and stands",
+                who.name
+            )));
+        }
+        Ok(Ok(plans))
+    }
+
+    /// Annuls a game: the note, the notice to both players and the
+    /// secretary.
+    fn plan_annulment(
+        &self,
+        mut state: Record,
+        why: &str,
+        by: AwardedBy,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let transition = annul(&state.ledger).map_err(|refusal| format!("{refusal:?}"))?;
+        if transition.effects != [Effect::Annulled] {
+            return Err("an annulment without its effect".into());
+        }
+        let previous = state.ledger.standing.outcome.map(|o| o.result.pgn());
+        state.ledger = transition.ledger;
+        let phrases = self.phrases();
+        let who = match by {
+            AwardedBy::Arbiter => phrases.get("names.by_arbiter"),
+            AwardedBy::Director => phrases.get("names.director"),
+        };
+        let today = self.date(self.clock.today);
+        plan.notes.push(Note {
+            ply: None,
+            kind: "annulled".into(),
+            text: phrases.fill(
+                "note.annulled",
+                &[("who", &who), ("date", &today), ("why", &why)],
+            ),
+            created_on: self.clock.today,
+        });
+        let model = model! {
+            "result" => phrases.get("report.status_annulled"),
+            "reason" => "annulled",
+            "who" => who,
+            "why" => why,
+            "previous" => previous,
+            "winner" => Option::<String>::None,
+            "loser" => Option::<String>::None,
+            "move" => Option::<String>::None,
+        };
+        let message = self.message(
+            MessageKind::Result,
+            Some(&state),
+            vec![recipient(&state.white), recipient(&state.black)],
+            vec![self.secretary()],
+            model,
+            None,
+        )?;
+        plan.messages.push(message);
+        plan.event("annulled", Some(state.id()), None, why.to_string());
+        plan.game = Some(state);
+        Ok(())
+    }
+}
