@@ -117,9 +117,14 @@ enum Command {
     Accept {
         /// The letter's key (`today` and the run's events give it).
         key: String,
-        /// The move (and any variant) the letter meant: `12. Nf3`.
+        /// The move (and any variant) the letter meant: `12. Nf3`; leave it
+        /// out to take the moves as the clerk read them.
         #[arg(long = "move")]
-        moves: String,
+        moves: Option<String>,
+        /// The player (by id) whose letter it is, where it came from an
+        /// address the config does not know.
+        #[arg(long = "as")]
+        sender: Option<String>,
         /// The game, if the letter did not say it right.
         #[arg(long)]
         game: Option<String>,
@@ -342,6 +347,7 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
         Command::Accept {
             key,
             moves,
+            sender,
             game,
             why,
             today,
@@ -354,7 +360,8 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             let order = Before::Accept {
                 tournament: cli.tournament.as_deref(),
                 key: &key,
-                moves: &moves,
+                moves: moves.as_deref(),
+                sender: sender.as_deref(),
                 game: game.as_deref(),
                 why: why.as_deref(),
             };
@@ -549,7 +556,8 @@ enum Before<'a> {
     Accept {
         tournament: Option<&'a str>,
         key: &'a str,
-        moves: &'a str,
+        moves: Option<&'a str>,
+        sender: Option<&'a str>,
         game: Option<&'a str>,
         why: Option<&'a str>,
     },
@@ -1203,12 +1211,15 @@ fn poll(
             tournament,
             key,
             moves,
+            sender,
             game,
             why,
         } => {
+            let moves = moves.map(shtempel::letter::read);
             let acceptance = clerk::Acceptance {
                 key,
-                moves: &shtempel::letter::read(moves),
+                moves: moves.as_ref(),
+                sender,
                 game,
                 why,
             };
@@ -1414,8 +1425,24 @@ fn queue_acceptance(
                  letters that changed nothing, and a run's events name every letter's"
             ))
         })?;
-    // The tournament given, or the one the letter is for.
-    let id = match tournament {
+    // The tournament given, or the only one of the player it is taken as,
+    // or the one the letter is for.
+    let of_player: Vec<&str> = match acceptance.sender {
+        Some(player) => clerks
+            .iter()
+            .filter(|clerk| clerk.config.player(player).is_some())
+            .map(|clerk| clerk.config.tournament_id.as_str())
+            .collect(),
+        None => Vec::new(),
+    };
+    if tournament.is_none() && of_player.len() > 1 {
+        return Err(usage(format!(
+            "accept {key}: {} plays in {}; say which with --tournament",
+            acceptance.sender.unwrap_or_default(),
+            of_player.join(", ")
+        )));
+    }
+    let id = match tournament.or(of_player.first().copied()) {
         Some(id) => id.to_string(),
         None => {
             let envelope = Envelope {

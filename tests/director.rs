@@ -628,3 +628,57 @@ fn a_withdrawal_under_half_annuls_every_game_of_his_the_finished_too() {
         "{pgn}"
     );
 }
+
+#[test]
+fn a_letter_from_an_address_nobody_has_is_taken_as_the_players_it_is() {
+    let mut t = Tournament::new();
+    let new_address = "white.at.work@elsewhere.example";
+    t.letter(new_address, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    assert!(
+        t.new_mail().is_empty(),
+        "a stranger's letter is not answered"
+    );
+    let out = t.run(&["today", "--today", "2026-11-04", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let letter = &value["changed_nothing"][0];
+    assert_eq!(
+        (letter["from"].as_str(), letter["disposition"].as_str()),
+        (Some(new_address), Some("ignored"))
+    );
+    let key = letter["key"].as_str().unwrap().to_string();
+    let out = t.run(&["accept", &key, "--as", "nobody", "--today", "2026-11-04"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("no player \"nobody\""),
+        "{}",
+        out.stderr
+    );
+    let out = t.run(&[
+        "accept",
+        &key,
+        "--as",
+        "white",
+        "--why",
+        "his office address",
+        "--today",
+        "2026-11-04",
+    ]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    // His, as read: the ack to his own address, the move to Black.
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+    let chart = t.chart("1");
+    assert_eq!(
+        (
+            chart["moves"][0]["san"].as_str(),
+            chart["moves"][0]["sent_on"].as_str()
+        ),
+        (Some("e4"), Some("2026-11-03"))
+    );
+    assert!(
+        notes(&t).contains(&format!("letter of 2026-11-03 from {new_address} taken as White Player's by the tournament director, its move 1. e4: his office address")),
+        "{:?}",
+        notes(&t)
+    );
+}

@@ -1,7 +1,10 @@
 //! A refused letter accepted after all (issue 23: `shtempel accept KEY
 //! --move "12. Nf3"`): the clerk read it wrong, or could not read its move;
 //! the director gives the move, and the letter is taken as if it had said
-//! so, with its own postmark, dates and fraction. The rules decide as for
+//! so, with its own postmark, dates and fraction. A letter ignored as a
+//! stranger's (a player writing from an address the config lacks) is
+//! taken as a player's the same way (`--as PLAYER`), its moves as read or
+//! as given. The rules decide as for
 //! any letter: one they would refuse again (the game over, a move out of
 //! turn) is not taken, and the director is told why. The refused letter
 //! stays in the database as it was; the accepted one is kept beside it
@@ -18,8 +21,12 @@ use crate::store::{Disposition, KeptLetter, Note, Store};
 pub struct Acceptance<'a> {
     /// The refused letter's key (as `today` and the run's events give it).
     pub key: &'a str,
-    /// The moves as the director reads them (`12. Nf3`, a variant too).
-    pub moves: &'a Letter,
+    /// The moves as the director reads them (`12. Nf3`, a variant too);
+    /// `None`: as the clerk read them.
+    pub moves: Option<&'a Letter>,
+    /// The player whose letter it is (by id), where it came from an address
+    /// of nobody's.
+    pub sender: Option<&'a str>,
     /// The game, where the letter did not say it right.
     pub game: Option<&'a str>,
     pub why: Option<&'a str>,
@@ -50,25 +57,44 @@ impl Clerk<'_> {
                 acceptance.key, accepted.reason
             )));
         }
-        if acceptance.moves.moves.is_empty() {
+        if acceptance.moves.is_some_and(|moves| moves.moves.is_empty()) {
             return Ok(Err(
                 "no move in --move: write it as 12. Nf3 or 12... Nc6".into()
             ));
         }
+        let player = match acceptance.sender {
+            Some(id) => match self.config.player(id) {
+                Some(player) => Some(player),
+                None => return Ok(Err(format!("no player {id:?} in this tournament"))),
+            },
+            None => None,
+        };
         let envelope = Envelope {
             key: letter.source_key.clone(),
             raw: letter.raw.clone(),
             size: letter.raw.len(),
             arrived: letter.arrived,
         };
-        let mut prepared = Prepared::new(self.config, &envelope);
+        // A letter taken as a player's is read whole, whoever sent it, and
+        // is his from then on.
+        let mut prepared = match player {
+            Some(_) => Prepared::reading(self.config, &envelope, &|_| true),
+            None => Prepared::new(self.config, &envelope),
+        };
+        let written_from = prepared.mail.as_ref().and_then(|mail| mail.from.clone());
+        if let (Some(player), Some(mail)) = (player, prepared.mail.as_mut()) {
+            mail.from = Some(player.email.clone());
+        }
         let Some(read) = &prepared.read else {
             return Ok(Err(format!(
                 "letter {} is no player's letter of this tournament ({})",
                 acceptance.key, letter.reason
             )));
         };
-        let mut read = read.with_moves_of(acceptance.moves);
+        let mut read = match acceptance.moves {
+            Some(moves) => read.with_moves_of(moves),
+            None => read.clone(),
+        };
         if let Some(game) = acceptance.game {
             read.game = Some(game.to_string());
         }
@@ -96,10 +122,23 @@ impl Clerk<'_> {
             .why
             .map(|why| format!(": {why}"))
             .unwrap_or_default();
-        let text = self.phrases().fill(
-            "note.accepted",
-            &[("date", &postmark), ("moves", &moves), ("why", &why)],
-        );
+        let from = written_from.unwrap_or_default();
+        let text = match player {
+            Some(player) => self.phrases().fill(
+                "note.assigned",
+                &[
+                    ("date", &postmark),
+                    ("address", &from),
+                    ("player", &player.name),
+                    ("moves", &moves),
+                    ("why", &why),
+                ],
+            ),
+            None => self.phrases().fill(
+                "note.accepted",
+                &[("date", &postmark), ("moves", &moves), ("why", &why)],
+            ),
+        };
         plan.notes.push(Note {
             ply: None,
             kind: "accepted".into(),
