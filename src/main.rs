@@ -148,6 +148,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Take back a game's last letter (its moves and their days), telling
+    /// both players and the chief secretary, then a pass as `poll`.
+    Undo {
+        game: String,
+        #[arg(long)]
+        why: Option<String>,
+        #[arg(long)]
+        today: Option<NaiveDate>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Score a game as lost by forfeit by the side given (`+/-`), then a
     /// pass as `poll`.
     Forfeit {
@@ -340,9 +351,9 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             today,
             json,
         } => {
-            let award = Award::directors(result, false, why);
+            let order = GameOrder::Award(Award::directors(result, false, why));
             let at = (cli.config.as_path(), cli.tournament.as_deref());
-            award_command(at, &game, award, (now, today), json)
+            order_command(at, &game, order, (now, today), json)
         }
         Command::Accept {
             key,
@@ -391,7 +402,16 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
         } => {
             let award = Award::directors(GameResult::loss_of(loser), true, why);
             let at = (cli.config.as_path(), cli.tournament.as_deref());
-            award_command(at, &game, award, (now, today), json)
+            order_command(at, &game, GameOrder::Award(award), (now, today), json)
+        }
+        Command::Undo {
+            game,
+            why,
+            today,
+            json,
+        } => {
+            let at = (cli.config.as_path(), cli.tournament.as_deref());
+            order_command(at, &game, GameOrder::Undo(why), (now, today), json)
         }
         Command::Watch { interval, json } => {
             let configs = load_all(&cli.config)?;
@@ -433,21 +453,21 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
     }
 }
 
-/// `result` and `forfeit`: the director's order on a game of the tournament
-/// given (or the only one), then a pass as `poll`.
-fn award_command(
+/// `result`, `forfeit` and `undo`: the director's order on a game of the
+/// tournament given (or the only one), then a pass as `poll`.
+fn order_command(
     (path, tournament): (&Path, Option<&str>),
     game: &str,
-    award: Award,
+    order: GameOrder,
     (now, today): (chrono::DateTime<Utc>, Option<NaiveDate>),
     json: bool,
 ) -> Result<u8, Failure> {
     let configs = load_all(path)?;
     let tournament = pick(path, configs.clone(), tournament)?;
-    let order = Before::Award {
+    let order = Before::Game {
         tournament: &tournament.tournament_id,
         game,
-        award,
+        order,
     };
     poll(&configs, now, today, json, order)
 }
@@ -533,17 +553,24 @@ fn parse_side(text: &str) -> Result<Color, String> {
     }
 }
 
+/// The director's order on one game.
+enum GameOrder {
+    Award(Award),
+    /// Take back its last letter, and why.
+    Undo(Option<String>),
+}
+
 /// What a run does before the mail.
 enum Before<'a> {
     /// Nothing (`poll`).
     Nothing,
     /// The start sheets of one tournament or of all (`start`).
     StartSheets(Option<&'a str>),
-    /// The director's result for a game (`result`, `forfeit`).
-    Award {
+    /// The director's order on a game (`result`, `forfeit`, `undo`).
+    Game {
         tournament: &'a str,
         game: &'a str,
-        award: Award,
+        order: GameOrder,
     },
     /// A player's withdrawal (`withdraw`).
     Withdraw {
@@ -1185,16 +1212,16 @@ fn poll(
                 }
             }
         }
-        Before::Award {
+        Before::Game {
             tournament,
             game,
-            award,
+            order,
         } => {
             let clerk = clerks
                 .iter()
                 .find(|clerk| clerk.config.tournament_id == tournament)
                 .ok_or_else(|| usage(format!("no tournament {tournament}")))?;
-            queue_award(clerk, &mut store, game, &award, json)?;
+            queue_order(clerk, &mut store, game, &order, json)?;
         }
         Before::Withdraw {
             tournament,
@@ -1333,32 +1360,38 @@ fn poll(
     Ok(code)
 }
 
-/// Each player's start sheet into the outbox, or why he gets none (see
-/// `clerk::start`); the pass after sends them.
-/// The director's result for `game`, committed with its messages for the
-/// pass to send; one the rules refuse (the game has it already) is said,
-/// and nothing is done.
-fn queue_award(
+/// The director's order on `game` (a result, a forfeit, an undo),
+/// committed with its messages for the pass to send; one the rules refuse
+/// (the game has that result already, no letter to take back) is said, and
+/// nothing is done.
+fn queue_order(
     clerk: &Clerk<'_>,
     store: &mut Store,
     game: &str,
-    award: &Award,
+    order: &GameOrder,
     json: bool,
 ) -> Result<(), Failure> {
     let config = clerk.config;
     store.set_scope(config.scope());
-    let plan = match clerk.award_by_command(store, game, award) {
+    let plan = match order {
+        GameOrder::Award(award) => clerk.award_by_command(store, game, award),
+        GameOrder::Undo(why) => clerk.undo_by_command(store, game, why.as_deref()),
+    };
+    let plan = match plan {
         Ok(plan) => plan,
         Err(AwardError::Refused(_, reason) | AwardError::NoGame(reason)) => {
             return Err(usage(format!("game {game}: {reason}")));
         }
         Err(AwardError::Failed(message)) => return Err(database_or_run(config, message)),
     };
-    let cause = format!(
-        "award:{game}:{}:{}",
-        award.result.pgn(),
-        if award.forfeit { "forfeit" } else { "result" }
-    );
+    let cause = match order {
+        GameOrder::Award(award) => format!(
+            "award:{game}:{}:{}",
+            award.result.pgn(),
+            if award.forfeit { "forfeit" } else { "result" }
+        ),
+        GameOrder::Undo(_) => format!("undo:{game}:{}", plan.taken_back.unwrap_or_default()),
+    };
     run::commit(store, config, clerk, &plan, &cause)
         .map_err(|message| database_or_run(config, message))?;
     let mut out = std::io::stdout().lock();

@@ -101,6 +101,8 @@ message_kinds! {
     /// A player's start sheet, by registered letter (10.3.2): the day the
     /// server accepted it is the day he received it.
     StartSheet: "start-sheet", "start-sheet", false;
+    /// A game's last letter taken back by the chief arbiter or the director.
+    Undo: "undo", "undo", false;
 }
 
 impl MessageKind {
@@ -145,6 +147,7 @@ mod tests {
             "start",
             // Beyond contract.md 4 (README: the director's guide).
             "start-sheet",
+            "undo",
         ];
         assert_eq!(BUILTIN_RU.len(), MessageKind::ALL.len());
         assert_eq!(BUILTIN_EN.len(), MessageKind::ALL.len());

@@ -119,6 +119,9 @@ pub fn commit(
                 None => None,
             };
             if let Some(state) = &plan.game {
+                if let Some(from) = plan.taken_back {
+                    w.take_back(state.id(), from)?;
+                }
                 w.game(
                     state.id(),
                     &GameRow {

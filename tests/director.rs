@@ -167,6 +167,21 @@ fn a_russian_arbiter_writes_his_orders_in_russian() {
     opening(&mut t);
     t.letter(
         ARBITER,
+        "2026-11-11",
+        "Партия 1",
+        "ОТМЕНИТЬ 1 ошибка в ходе\n",
+    );
+    t.poll("2026-11-11");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("undo", WHITE)]);
+    assert!(
+        mail[0].body.contains("Главный судья отменил(а) последнее письмо партии 1 (White Player — Black Player): 1... e5 (Black Player), причина: ошибка в ходе."),
+        "{}",
+        mail[0].body
+    );
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
+    t.letter(
+        ARBITER,
         "2026-11-12",
         "Партия 1",
         "РЕЗУЛЬТАТ 1 1/2 ничья по соглашению\n",
@@ -680,5 +695,104 @@ fn a_letter_from_an_address_nobody_has_is_taken_as_the_players_it_is() {
         notes(&t).contains(&format!("letter of 2026-11-03 from {new_address} taken as White Player's by the tournament director, its move 1. e4: his office address")),
         "{:?}",
         notes(&t)
+    );
+}
+
+#[test]
+fn the_last_letter_is_taken_back_by_the_arbiters_letter_and_by_command() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    // White's 2. Nf3 of 10 November, 3 days.
+    t.letter(
+        WHITE,
+        "2026-11-10",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 5/4\nDates: 2026-11-07, 2026-11-07, 2026-11-10\n",
+    );
+    t.poll("2026-11-10");
+    t.new_mail();
+    assert_eq!(t.totals("1"), (5, 4));
+    // Anyone else's UNDO changes nothing.
+    t.letter(BLACK, "2026-11-11", "Re: [T #1]", "UNDO 1\n");
+    t.poll("2026-11-11");
+    assert!(t.new_mail().is_empty());
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 3);
+    t.letter(
+        ARBITER,
+        "2026-11-12",
+        "Game 1",
+        "UNDO 1 White wrote the move of another game\n",
+    );
+    t.poll("2026-11-12");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("undo", WHITE)]);
+    assert_eq!(
+        (&mail[0].to, &mail[0].cc),
+        (
+            &vec![WHITE.to_string(), BLACK.to_string()],
+            &vec![SECRETARY.to_string()]
+        )
+    );
+    let body = &mail[0].body;
+    assert!(
+        body.contains("the chief arbiter has taken back the last letter of game 1 (White Player - Black Player): White Player's 2. Nf3, because: White wrote the move of another game."),
+        "{body}"
+    );
+    assert!(body.contains("Time used (White/Black): 2/4."), "{body}");
+    // White has had 1... e5 since 7 November: 2 days used, 5 more run.
+    assert!(
+        body.contains("White Player is to move again: 43 days left"),
+        "{body}"
+    );
+    let chart = t.chart("1");
+    assert_eq!(chart["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(chart["status"], "active");
+    assert_eq!(t.totals("1"), (2, 4));
+    assert!(
+        notes(&t).contains(&"2. Nf3 of White Player taken back by the chief arbiter on 2026-11-12: White wrote the move of another game".to_string()),
+        "{:?}",
+        notes(&t)
+    );
+    // White writes his move again; the game goes on from it.
+    t.letter(
+        WHITE,
+        "2026-11-13",
+        "Re: [T #1]",
+        "Game 1\n2. d4\nTime: 8/4\nDates: 2026-11-07, 2026-11-07, 2026-11-13\n",
+    );
+    t.poll("2026-11-13");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+    assert_eq!(t.chart("1")["moves"][2]["san"], "d4");
+    // By command, twice: 2. d4, then Black's 1... e5.
+    for (day, taken) in [("2026-11-14", "2. d4"), ("2026-11-15", "1... e5")] {
+        let out = t.run(&["undo", "1", "--why", "a wrong letter", "--today", day]);
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("undo", WHITE)]);
+        assert!(mail[0].body.contains(&format!("the tournament director has taken back the last letter of game 1 (White Player - Black Player): {}", if taken == "2. d4" { "White Player's 2. d4" } else { "Black Player's 1... e5" })), "{}", mail[0].body);
+    }
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
+    // Down to nothing, then refused.
+    assert_eq!(t.run(&["undo", "1", "--today", "2026-11-16"]).code, 0);
+    t.new_mail();
+    let out = t.run(&["undo", "1", "--today", "2026-11-16"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("game 1 has no move yet"),
+        "{}",
+        out.stderr
+    );
+    // In Russian words from the arbiter: refused, nothing to take back.
+    t.letter(ARBITER, "2026-11-17", "Партия 1", "ОТМЕНИТЬ 1\n");
+    t.poll("2026-11-17");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
+    assert!(
+        mail[0].body.contains("game 1 has no move yet"),
+        "{}",
+        mail[0].body
     );
 }

@@ -87,6 +87,7 @@ fn names(effects: &[Effect]) -> Vec<&'static str> {
             Effect::PartnerCorrection { .. } => "partner-correction",
             Effect::GameStart => "start",
             Effect::Annulled => "annulled",
+            Effect::Undone { .. } => "undone",
             Effect::Award { previous: None, .. } => "award",
             Effect::Award { .. } => "award(replaces)",
         })
@@ -784,4 +785,93 @@ fn annulment_table() {
         life::accept_draw(&annulled, WHITE, false),
         Err(Refusal::Annulled)
     );
+}
+
+/// `game(plies)` with each ply the first move of a letter of its own, as a
+/// move letter's rows are.
+fn lettered(plies: usize) -> Ledger {
+    let mut ledger = game(plies);
+    for row in &mut ledger.rows {
+        row.letter = Some(shtempel::rules::LetterFacts {
+            expected: shtempel::rules::Expected {
+                partner_postmark: None,
+                received: None,
+                sent: row.sent_on,
+            },
+            omission: false,
+            missing_dates: Vec::new(),
+        });
+    }
+    ledger
+}
+
+#[test]
+fn undo_table() {
+    use GameResult::*;
+    let rules = Rules::default();
+    let today = d("2026-11-20");
+    // (what, ledger, plies left after, expected)
+    let table: Vec<(&str, Ledger, usize, Expect)> = vec![
+        (
+            "the last letter's move goes; the game is under way",
+            lettered(4),
+            3,
+            next(Status::Active, None, &["undone"]),
+        ),
+        (
+            "with the reply the clerk played from a variant after it",
+            {
+                let mut l = lettered(4);
+                l.rows[3].letter = None;
+                l.rows[3].conditional = true;
+                l
+            },
+            2,
+            next(Status::Active, None, &["undone"]),
+        ),
+        (
+            "a mate taken back: play goes on",
+            finished(lettered(5), WhiteWins, EndReason::Checkmate),
+            4,
+            next(Status::Active, None, &["undone"]),
+        ),
+        (
+            "a resignation is not a letter's move: for a ruling",
+            finished(lettered(5), BlackWins, EndReason::Resignation),
+            5,
+            Expect::Refused(Refusal::GameOver(Outcome {
+                result: BlackWins,
+                reason: EndReason::Resignation,
+            })),
+        ),
+        (
+            "a suspended game is the arbiter's decision",
+            suspended(lettered(5), BLACK, "2026-11-18"),
+            5,
+            Expect::Refused(Refusal::Suspended),
+        ),
+        (
+            "no move yet",
+            lettered(0),
+            0,
+            Expect::Refused(Refusal::NothingToUndo),
+        ),
+    ];
+    for (what, ledger, left, expected) in table {
+        let transition = life::undo(&rules, &ledger, today);
+        let rows = transition
+            .as_ref()
+            .map_or(ledger.rows.len(), |t| t.ledger.rows.len());
+        assert_eq!(rows, left, "{what}");
+        assert_eq!(outcome_of(transition), expected, "{what}");
+    }
+    // The author's draw offer goes with his letter; the days he was
+    // charged are his again: Black to move after his 2... is taken back.
+    let undone = life::undo(&rules, &offered(lettered(4), BLACK), today).unwrap();
+    assert_eq!(undone.ledger.standing.draw_offer, None);
+    let Effect::Undone { first, author, due } = &undone.effects[0] else {
+        panic!("{:?}", undone.effects);
+    };
+    assert_eq!((*first, *author), (3, BLACK));
+    assert_eq!(due.map(|due| due.player), Some(BLACK));
 }

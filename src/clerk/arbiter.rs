@@ -9,7 +9,7 @@ use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
 use crate::render::Model;
-use crate::rules::life::{award, rule};
+use crate::rules::life::{award, rule, undo};
 use crate::rules::{Decision, Effect, GameResult};
 use crate::store::{Disposition, Note, Store};
 
@@ -116,6 +116,18 @@ impl Clerk<'_> {
             .map(|moves| phrases.moves(&moves));
         let decision = match ruling.order {
             Order::Overstep(decision) => decision,
+            Order::Undo => {
+                let in_reply_to = mail.message_id.clone();
+                let why = ruling.why.as_deref();
+                return match self.plan_undo(state, why, AwardedBy::Arbiter, in_reply_to, plan) {
+                    Err(AwardError::Refused(state, reason)) => {
+                        let why = "nothing taken back";
+                        self.refuse_arbiter(Some(&state), mail, read, why, reason, plan)
+                    }
+                    Err(AwardError::Failed(error) | AwardError::NoGame(error)) => Err(error),
+                    Ok(()) => Ok(()),
+                };
+            }
             Order::Result(result) | Order::Forfeit(result) => {
                 let award = Award {
                     result,
@@ -262,6 +274,124 @@ pub enum AwardError {
 }
 
 impl Clerk<'_> {
+    /// Takes back a game's last letter ([`undo`]): its moves and their
+    /// days go, the note under the chart says who, when and why, and both
+    /// players and the chief secretary are told who is to move again.
+    pub fn plan_undo(
+        &self,
+        mut state: Record,
+        why: Option<&str>,
+        by: AwardedBy,
+        in_reply_to: Option<String>,
+        plan: &mut Plan,
+    ) -> Result<(), AwardError> {
+        let transition = match undo(&self.config.rules, &state.ledger, self.clock.today) {
+            Ok(transition) => transition,
+            Err(refusal) => {
+                let reason = self.refusal_reason(&refusal, state.id());
+                return Err(AwardError::Refused(Box::new(state), reason));
+            }
+        };
+        let Some(Effect::Undone { first, author, due }) = transition.effects.first().cloned()
+        else {
+            return Err(AwardError::Failed("an undo without its effect".into()));
+        };
+        let last = state.ledger.rows.len() - 1;
+        let phrases = self.phrases();
+        let moves = phrases.moves(&super::model::moves_of(&state, first, last));
+        state.ledger = transition.ledger;
+        let sans: Vec<&str> = state
+            .ledger
+            .rows
+            .iter()
+            .map(|row| row.san.as_str())
+            .collect();
+        state.board = self
+            .replays
+            .game(state.id(), &sans, Vec::new())
+            .map_err(|e| AwardError::Failed(format!("game {}: {e}", state.id())))?;
+        state.stored = first;
+        plan.taken_back = Some(first);
+        let who = match by {
+            AwardedBy::Arbiter => phrases.get("names.by_arbiter"),
+            AwardedBy::Director => phrases.get("names.director"),
+        };
+        let author_name = state.player(author).name.clone();
+        let because = why.map(|why| format!(": {why}")).unwrap_or_default();
+        let today = self.date(self.clock.today);
+        plan.notes.push(Note {
+            ply: None,
+            kind: "undone".into(),
+            text: phrases.fill(
+                "note.undone",
+                &[
+                    ("moves", &moves),
+                    ("author", &author_name),
+                    ("who", &who),
+                    ("date", &today),
+                    ("why", &because),
+                ],
+            ),
+            created_on: self.clock.today,
+        });
+        if let Some(stored) = plan.letter.as_mut() {
+            stored.disposition = Disposition::Applied;
+            stored.reason = format!("undo {}", state.id());
+        }
+        let model = model! {
+            "who" => who,
+            "author" => author_name.as_str(),
+            "moves" => moves.as_str(),
+            "why" => why,
+            "totals" => state.ledger.totals().to_string(),
+            "next" => due.map(|due| next_lines(&state, due.player, self.config, Some(self.clock.today))),
+            "due" => due.map(|due| model! {
+                "player" => state.player(due.player).name.as_str(),
+                "days_left" => due.days_left,
+                "last_day" => self.date(due.last_day),
+            }),
+        };
+        let message = self
+            .message(
+                MessageKind::Undo,
+                Some(&state),
+                vec![recipient(&state.white), recipient(&state.black)],
+                vec![self.secretary()],
+                model,
+                in_reply_to,
+            )
+            .map_err(AwardError::Failed)?;
+        plan.messages.push(message);
+        plan.event(
+            "undone",
+            Some(state.id()),
+            None,
+            format!("{moves} ({author_name})"),
+        );
+        plan.game = Some(state);
+        Ok(())
+    }
+
+    /// The director's `shtempel undo GAME`: the plan of [`Clerk::plan_undo`].
+    pub fn undo_by_command(
+        &self,
+        store: &Store,
+        game: &str,
+        why: Option<&str>,
+    ) -> Result<Plan, AwardError> {
+        let Some(game_config) = self.config.game(game) else {
+            let reason = self
+                .phrases()
+                .fill("reason.arbiter_no_game", &[("game", &game)]);
+            return Err(AwardError::NoGame(reason));
+        };
+        let state = super::load_replaying(self.config, store, game_config, &self.replays)
+            .map_err(AwardError::Failed)?;
+        let mut plan = Plan::default();
+        self.plan_undo(state, why, AwardedBy::Director, None, &mut plan)?;
+        Ok(plan)
+    }
+
     /// The director's order for game `game` (`shtempel result`, `shtempel
     /// forfeit`): the plan of [`Clerk::plan_award`], no letter behind it.
     pub fn award_by_command(

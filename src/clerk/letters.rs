@@ -643,6 +643,9 @@ impl Clerk<'_> {
                 phrases.fill("reason.not_suspended", &[("game", &game)])
             }
             rules::Refusal::Annulled => phrases.get("reason.annulled").to_string(),
+            rules::Refusal::NothingToUndo => {
+                phrases.fill("reason.nothing_to_undo", &[("game", &game)])
+            }
             rules::Refusal::SameResult(outcome) => phrases.fill(
                 "reason.same_result",
                 &[("game", &game), ("result", &outcome.result.pgn())],

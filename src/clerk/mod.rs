@@ -218,6 +218,8 @@ pub struct Event {
 pub struct Plan {
     pub letter: Option<StoredLetter>,
     pub game: Option<Record>,
+    /// The game's moves from this ply on are taken back (`UNDO`).
+    pub taken_back: Option<usize>,
     pub notes: Vec<Note>,
     pub messages: Vec<Outgoing>,
     pub duties: Vec<DutyKey>,

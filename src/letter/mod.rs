@@ -141,6 +141,8 @@ pub enum Order {
     /// A forfeit: `FORFEIT 3 WHITE`, `ТЕХПОРАЖЕНИЕ 3 БЕЛЫЕ`: the side named
     /// loses, unplayed; the result it gives.
     Forfeit(GameResult),
+    /// The game's last letter taken back: `UNDO 3 he misread`, `ОТМЕНИТЬ 3`.
+    Undo,
 }
 
 /// What the chief arbiter decides (rules.md 2.5), a line of its own.
@@ -155,7 +157,7 @@ pub struct Ruling {
     pub game: String,
     /// With REJECT or CONTINUE: the days the arbiter excuses (`REJECT 1 7`).
     pub days: Option<u32>,
-    /// With RESULT or FORFEIT: the words after it, his reason.
+    /// With RESULT, FORFEIT or UNDO: the words after it, his reason.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
 }
@@ -170,6 +172,16 @@ impl Ruling {
                 tournament: None,
                 game: word.clone(),
                 days: self.game.parse().ok().or(self.days),
+                ..self.clone()
+            },
+            // `UNDO A1 he misread`: the game, then the reason.
+            (Some(word), Order::Undo) if !ids.contains(&word.as_str()) => Ruling {
+                tournament: None,
+                game: word.clone(),
+                why: Some(match &self.why {
+                    Some(why) => format!("{} {why}", self.game),
+                    None => self.game.clone(),
+                }),
                 ..self.clone()
             },
             _ => self.clone(),
@@ -313,6 +325,10 @@ pattern!(
     r"^\s*(RESULT|РЕЗУЛЬТАТ|FORFEIT|ТЕХПОРАЖЕНИЕ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)\s+(1-0|0-1|1/2-1/2|1/2|½-½|½|(?i:white|black|белые|белым|ч[её]рные|ч[её]рным))(?:\s+(.*?))?\s*\.?\s*$"
 );
 pattern!(
+    UNDO_LINE,
+    r"^\s*(?:UNDO|ОТМЕНИТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(.*?))?\s*\.?\s*$"
+);
+pattern!(
     PROTEST,
     r"(?m)(?:\b(?:PROTEST|ПРОТЕСТ)\b|^\s*(?:Protest|Протест)\b)"
 );
@@ -435,6 +451,21 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReadi
             game: caps[3].to_string(),
             days: caps.get(4).and_then(|m| m.as_str().parse().ok()),
             why: None,
+        });
+        return;
+    }
+    if may("uо")
+        && let Some(caps) = UNDO_LINE.captures(line)
+    {
+        letter.rulings.push(Ruling {
+            order: Order::Undo,
+            tournament: caps.get(1).map(|m| m.as_str().to_string()),
+            game: caps[2].to_string(),
+            days: None,
+            why: caps
+                .get(3)
+                .map(|m| m.as_str().trim().to_string())
+                .filter(|why| !why.is_empty()),
         });
         return;
     }

@@ -13,6 +13,7 @@
 //! | the chief arbiter's decision | [`rule`] | 10.3.7 |
 //! | a result the chief arbiter sets, or a forfeit | [`award`] | 10.3.2, 10.3.7 |
 //! | a game annulled on a withdrawal | [`annul`] | the regulation's |
+//! | the last letter taken back | [`undo`] | the arbiter's |
 //! | a letter of the offender during his suspension | [`offender_letter`] | 10.3.6 |
 //! | a day of the calendar | [`day`] | 10.3.2, 10.3.4, 10.3.5, 10.3.8 |
 
@@ -202,6 +203,8 @@ pub enum Refusal {
     /// The game was annulled (a player withdrew): it is over and does not
     /// count.
     Annulled,
+    /// No letter to take back: no move yet.
+    NothingToUndo,
 }
 
 /// What must be told to whom, as facts: the clerk makes the messages.
@@ -292,6 +295,13 @@ pub enum Effect {
     Adjudication,
     /// The game was annulled: both players and the secretary are told.
     Annulled,
+    /// The last letter's moves taken back (from ply `first`, by `author`);
+    /// `due`: who is to move again, as of the day.
+    Undone {
+        first: usize,
+        author: Color,
+        due: Option<Due>,
+    },
     /// The chief arbiter set the result (`previous`: the one it replaced),
     /// for both players and the secretary.
     Award {
@@ -586,6 +596,45 @@ pub fn annul(ledger: &Ledger) -> Result<Transition, Refusal> {
     standing.held_reply = None;
     standing.draw_offer = None;
     Ok(Transition::of(next, vec![Effect::Annulled]))
+}
+
+/// The chief arbiter takes back a game's last letter (`UNDO 3`): its moves
+/// (from the last row that began a letter, with any reply the clerk played
+/// from a variant after it) go, and the days charged with them; its
+/// author's draw offer and the variants waiting go too. A game the board
+/// ended (mate, stalemate) is under way again; one ended otherwise, or
+/// suspended, or past its end date, is for a ruling of its own.
+pub fn undo(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Result<Transition, Refusal> {
+    let board_end = ledger.standing.outcome.is_some_and(|o| {
+        matches!(
+            o.reason,
+            EndReason::Checkmate | EndReason::Stalemate | EndReason::InsufficientMaterial
+        )
+    });
+    match ledger.standing.status {
+        Status::Finished if !board_end => return Err(finished(ledger)),
+        Status::Annulled => return Err(Refusal::Annulled),
+        Status::Suspended => return Err(Refusal::Suspended),
+        Status::Adjudication => return Err(Refusal::PastEndDate),
+        _ => {}
+    }
+    let Some(first) = ledger.rows.iter().rposition(|row| row.letter.is_some()) else {
+        return Err(Refusal::NothingToUndo);
+    };
+    let author = ledger.rows[first].by;
+    let mut next = ledger.clone();
+    next.rows.truncate(first);
+    let standing = &mut next.standing;
+    standing.status = Status::Active;
+    standing.outcome = None;
+    if standing.draw_offer == Some(author) {
+        standing.draw_offer = None;
+    }
+    let due = next.due(rules, today);
+    Ok(Transition::of(
+        next,
+        vec![Effect::Undone { first, author, due }],
+    ))
 }
 
 /// `by` accepts a draw: the game is drawn when his partner offered one. With

@@ -27,7 +27,7 @@ pub mod standings;
 pub mod withdrawal;
 
 pub use calendar::{Calendar, add_days, days, postmark_date};
-pub use clock::{Due, Fraction, Ledger, Row, Status, Suspension, Turn};
+pub use clock::{Due, Fraction, Ledger, LetterFacts, Row, Status, Suspension, Turn};
 pub use deadlines::{Duty, DutyKey, due, next_check};
 pub use judge::{
     Correction, DateItem, Expected, Incoming, Item, NewPly, Omission, Overstep, Placement, Stated,

@@ -105,6 +105,20 @@ impl Writer<'_> {
         Ok(())
     }
 
+    /// Takes back a game's moves from ply `from` on (`UNDO`).
+    pub fn take_back(&self, id: &str, from: usize) -> Result<()> {
+        let id = self.scoped(id);
+        self.tx.execute(
+            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+            params![id, from as i64],
+        )?;
+        let mut cache = self.cache.borrow_mut();
+        if let Some(cached) = cache.games.get_mut(&id) {
+            cached.moves.truncate(from);
+        }
+        Ok(())
+    }
+
     /// Writes a game's row and clears its `next_check` (the game changed:
     /// the calendar must look at it again).
     fn game_row(&self, id: &str, row: &GameRow) -> Result<()> {
