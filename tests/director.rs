@@ -486,6 +486,16 @@ fn a_refused_letter_is_accepted_with_the_move_the_director_reads_in_it() {
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
     assert!(mail[1].body.contains("1. e4"), "{}", mail[1].body);
+    assert!(
+        mail[0].body.contains("Your letter of 2026-11-03 was refused at first; the tournament director has accepted it, reading its move as 1. e4."),
+        "{}",
+        mail[0].body
+    );
+    assert!(
+        !mail[1].body.contains("refused at first"),
+        "{}",
+        mail[1].body
+    );
     let chart = t.chart("1");
     let first = &chart["moves"][0];
     assert_eq!(
@@ -683,6 +693,11 @@ fn a_letter_from_an_address_nobody_has_is_taken_as_the_players_it_is() {
     // His, as read: the ack to his own address, the move to Black.
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+    assert!(
+        mail[0].body.contains(&format!("Your letter of 2026-11-03 came from {new_address}, an address the clerk does not know; the tournament director has taken it as yours, its move 1. e4.")),
+        "{}",
+        mail[0].body
+    );
     let chart = t.chart("1");
     assert_eq!(
         (

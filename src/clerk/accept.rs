@@ -145,6 +145,18 @@ impl Clerk<'_> {
             text,
             created_on: self.clock.today,
         });
+        // The writer's receipt says why it comes after his refusal.
+        let said = match player {
+            Some(_) => "reason.assigned",
+            None => "reason.accepted",
+        };
+        let accepted = self.phrases().fill(
+            said,
+            &[("date", &postmark), ("moves", &moves), ("address", &from)],
+        );
+        for message in plan.messages.iter_mut().filter(|m| m.kind.is_reply()) {
+            self.render_again(message, crate::model! { "accepted" => accepted.as_str() })?;
+        }
         let game = plan.game.as_ref().map(|game| game.id().to_string());
         plan.event(
             "accepted",

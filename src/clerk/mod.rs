@@ -307,6 +307,9 @@ impl<'a> Clerk<'a> {
             }),
             "to" => to,
             "today" => self.date(self.clock.today),
+            // Said in a receipt of a letter the director accepted after
+            // its refusal (`accept`).
+            "accepted" => Option::<String>::None,
         }
     }
 
@@ -451,7 +454,14 @@ impl<'a> Clerk<'a> {
             "limit" => self.config.limits.max_replies_per_day,
             "next" => Model::from(()),
         };
-        let model = merged(held, message.model.clone());
+        self.render_again(&mut message, held)?;
+        message.send_on = Some(day);
+        Ok(message)
+    }
+
+    /// Renders a message again with `more` over its model.
+    fn render_again(&self, message: &mut Outgoing, more: Model) -> Result<(), String> {
+        let model = merged(more, message.model.clone());
         let rendered = self
             .templates
             .render(message.kind.template(), model.clone())
@@ -459,8 +469,7 @@ impl<'a> Clerk<'a> {
         message.subject = rendered.subject;
         message.body = rendered.body;
         message.model = model;
-        message.send_on = Some(day);
-        Ok(message)
+        Ok(())
     }
 
     /// The notice that the day's replies to `sender` are used up, in the
