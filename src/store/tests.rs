@@ -456,6 +456,8 @@ fn the_letters_that_changed_nothing_are_the_ignored_and_refused_of_late_and_ever
         ("refused", 6, "refused"),
         ("set-aside", 2, "quarantined"),
         ("bounce", 7, "ignored"),
+        ("refused-then-accepted", 6, "refused"),
+        ("accepted:refused-then-accepted", 6, "applied"),
     ];
     for (key, on, disposition) in letters {
         store
