@@ -95,21 +95,31 @@ pub fn commit(
         Some(letter) => letter.arrived,
         None => clerk.clock.today.and_time(NaiveTime::MIN).and_utc(),
     };
+    // The letter's plan, then those of the other games it changes, each
+    // message's id made from its own cause.
+    let plans: Vec<(&Plan, String)> = std::iter::once((plan, cause.to_string()))
+        .chain(plan.more.iter().map(|more| {
+            let game = more.game.as_ref().map_or("", |game| game.id());
+            (more, format!("{cause}/{game}"))
+        }))
+        .collect();
     let mut composed = Vec::new();
-    for (index, message) in plan.messages.iter().enumerate() {
-        let id = message.message_id.clone().unwrap_or_else(|| {
-            identity::message_id(config, cause, at, index, message.kind.header())
-        });
-        let raw = compose::build(message, &sender, &id, clerk.clock.now)?;
-        composed.push(NewOutbox {
-            game: message.game.clone(),
-            kind: message.kind.header().to_string(),
-            recipients: message.addresses(),
-            message_id: id,
-            raw,
-            delivers: message.delivers,
-            send_on: message.send_on,
-        });
+    for (plan, cause) in &plans {
+        for (index, message) in plan.messages.iter().enumerate() {
+            let id = message.message_id.clone().unwrap_or_else(|| {
+                identity::message_id(config, cause, at, index, message.kind.header())
+            });
+            let raw = compose::build(message, &sender, &id, clerk.clock.now)?;
+            composed.push(NewOutbox {
+                game: message.game.clone(),
+                kind: message.kind.header().to_string(),
+                recipients: message.addresses(),
+                message_id: id,
+                raw,
+                delivers: message.delivers,
+                send_on: message.send_on,
+            });
+        }
     }
     let today = clerk.clock.today;
     store
@@ -118,7 +128,10 @@ pub fn commit(
                 Some(letter) => Some(w.letter(letter)?),
                 None => None,
             };
-            if let Some(state) = &plan.game {
+            for (plan, _) in &plans {
+                let Some(state) = &plan.game else {
+                    continue;
+                };
                 if let Some(from) = plan.taken_back {
                     w.take_back(state.id(), from)?;
                 }
@@ -661,6 +674,9 @@ pub fn poll(
             taken += 1;
             if let Some(game) = &game_key {
                 summary.games_changed.insert(game.clone());
+            }
+            for more in plan.more.iter().filter_map(|more| more.game.as_ref()) {
+                summary.games_changed.insert(key(desk.config, more.id()));
             }
             batch.add(plan, game_key, last, Some(envelope.key.clone()));
             // Letters of this run written before this batch began.

@@ -811,3 +811,53 @@ fn the_last_letter_is_taken_back_by_the_arbiters_letter_and_by_command() {
         mail[0].body
     );
 }
+
+#[test]
+fn the_chief_arbiter_withdraws_a_player_by_letter() {
+    let mut t = three_players("");
+    // A player cannot withdraw another.
+    t.letter(BLACK, "2026-11-05", "Withdrawal", "WITHDRAW white\n");
+    t.poll("2026-11-05");
+    assert!(t.new_mail().is_empty());
+    assert_eq!(state(&t, "2"), ("none".into(), "active".into()));
+    t.letter(
+        ARBITER,
+        "2026-11-06",
+        "Withdrawal",
+        "WITHDRAW white he has left the federation\n",
+    );
+    let out = t.poll("2026-11-06");
+    assert!(
+        out.stdout.contains("game 2: 1-0 (forfeit)"),
+        "{}",
+        out.stdout
+    );
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("result", WHITE),
+            pair("result", THIRD),
+            pair("result", WHITE)
+        ]
+    );
+    assert!(
+        mail[0].body.contains("White Player loses by forfeit, set by the chief arbiter: White Player withdrew from the tournament: he has left the federation."),
+        "{}",
+        mail[0].body
+    );
+    assert_eq!(state(&t, "1"), ("0-1".into(), "finished".into()));
+    assert_eq!(state(&t, "2"), ("1-0".into(), "finished".into()));
+    assert_eq!(state(&t, "3"), ("none".into(), "active".into()));
+    assert_eq!(state(&t, "4"), ("0-1".into(), "finished".into()));
+    // Again: he has nothing left; the arbiter is told.
+    t.letter(ARBITER, "2026-11-07", "Withdrawal", "ВЫБЫТИЕ white\n");
+    t.poll("2026-11-07");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
+    assert!(
+        mail[0].body.contains("has no game his withdrawal changes"),
+        "{}",
+        mail[0].body
+    );
+}

@@ -92,6 +92,9 @@ impl Clerk<'_> {
         // A ruling naming another of the clerk's tournaments is not for
         // this one's game of that number.
         let elsewhere = ruling.tournament.as_deref().filter(|id| *id != own);
+        if ruling.order == Order::Withdraw && elsewhere.is_none() {
+            return self.plan_withdrawal_by_letter(store, mail, read, ruling, plan);
+        }
         let found = match elsewhere {
             Some(_) => None,
             None => self.config.game(&ruling.game).cloned(),
@@ -116,6 +119,9 @@ impl Clerk<'_> {
             .map(|moves| phrases.moves(&moves));
         let decision = match ruling.order {
             Order::Overstep(decision) => decision,
+            Order::Withdraw => {
+                return self.plan_withdrawal_by_letter(store, mail, read, ruling, plan);
+            }
             Order::Undo => {
                 let in_reply_to = mail.message_id.clone();
                 let why = ruling.why.as_deref();
@@ -274,6 +280,34 @@ pub enum AwardError {
 }
 
 impl Clerk<'_> {
+    /// The chief arbiter's `WITHDRAW PLAYER`: his letter applied, every
+    /// game the withdrawal changes in the same plan ([`Clerk::withdraw`]).
+    fn plan_withdrawal_by_letter(
+        &self,
+        store: &Store,
+        mail: &Mail,
+        read: &Letter,
+        ruling: &crate::letter::Ruling,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let player = ruling.game.as_str();
+        let why = ruling.why.as_deref();
+        match self.withdraw(store, player, why, AwardedBy::Arbiter)? {
+            Err(reason) => self.refuse_arbiter(None, mail, read, "nothing withdrawn", reason, plan),
+            Ok(plans) => {
+                if let Some(stored) = plan.letter.as_mut() {
+                    stored.disposition = Disposition::Applied;
+                    stored.reason = format!("withdrawal of {player}");
+                }
+                for more in &plans {
+                    plan.events.extend(more.events.iter().cloned());
+                }
+                plan.more = plans;
+                Ok(())
+            }
+        }
+    }
+
     /// Takes back a game's last letter ([`undo`]): its moves and their
     /// days go, the note under the chart says who, when and why, and both
     /// players and the chief secretary are told who is to move again.

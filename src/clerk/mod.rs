@@ -220,6 +220,9 @@ pub struct Plan {
     pub game: Option<Record>,
     /// The game's moves from this ply on are taken back (`UNDO`).
     pub taken_back: Option<usize>,
+    /// The other games the same letter changes (a withdrawal by the chief
+    /// arbiter's letter), written with it in one transaction.
+    pub more: Vec<Plan>,
     pub notes: Vec<Note>,
     pub messages: Vec<Outgoing>,
     pub duties: Vec<DutyKey>,

@@ -27,10 +27,11 @@ impl Clerk<'_> {
     ) -> Result<Result<Vec<Plan>, String>, String> {
         let Some(who) = self.config.player(player) else {
             let known: Vec<&str> = self.config.players.iter().map(|p| p.id.as_str()).collect();
-            return Ok(Err(format!(
-                "no player {player:?}; the players are {}",
-                known.join(", ")
-            )));
+            let reason = self.phrases().fill(
+                "reason.no_player",
+                &[("player", &player), ("players", &known.join(", "))],
+            );
+            return Ok(Err(reason));
         };
         let mut records = Vec::new();
         for game in self.config.games_of(player) {
@@ -86,10 +87,8 @@ impl Clerk<'_> {
             plans.push(plan);
         }
         if plans.is_empty() {
-            return Ok(Err(format!(
-                "{} has no game his withdrawal changes: each is over and stands",
-                who.name
-            )));
+            let reason = phrases.fill("reason.nothing_withdrawn", &[("player", &who.name)]);
+            return Ok(Err(reason));
         }
         Ok(Ok(plans))
     }

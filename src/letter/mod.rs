@@ -143,6 +143,9 @@ pub enum Order {
     Forfeit(GameResult),
     /// The game's last letter taken back: `UNDO 3 he misread`, `ОТМЕНИТЬ 3`.
     Undo,
+    /// A player withdraws: `WITHDRAW ivanov illness`, `ВЫБЫТИЕ ivanov`; the
+    /// ruling's `game` is the player's id.
+    Withdraw,
 }
 
 /// What the chief arbiter decides (rules.md 2.5), a line of its own.
@@ -175,15 +178,17 @@ impl Ruling {
                 ..self.clone()
             },
             // `UNDO A1 he misread`: the game, then the reason.
-            (Some(word), Order::Undo) if !ids.contains(&word.as_str()) => Ruling {
-                tournament: None,
-                game: word.clone(),
-                why: Some(match &self.why {
-                    Some(why) => format!("{} {why}", self.game),
-                    None => self.game.clone(),
-                }),
-                ..self.clone()
-            },
+            (Some(word), Order::Undo | Order::Withdraw) if !ids.contains(&word.as_str()) => {
+                Ruling {
+                    tournament: None,
+                    game: word.clone(),
+                    why: Some(match &self.why {
+                        Some(why) => format!("{} {why}", self.game),
+                        None => self.game.clone(),
+                    }),
+                    ..self.clone()
+                }
+            }
             _ => self.clone(),
         }
     }
@@ -326,7 +331,7 @@ pattern!(
 );
 pattern!(
     UNDO_LINE,
-    r"^\s*(?:UNDO|ОТМЕНИТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(.*?))?\s*\.?\s*$"
+    r"^\s*(UNDO|ОТМЕНИТЬ|WITHDRAW|ВЫБЫТИЕ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(.*?))?\s*\.?\s*$"
 );
 pattern!(
     PROTEST,
@@ -454,16 +459,20 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReadi
         });
         return;
     }
-    if may("uо")
+    if may("uоwв")
         && let Some(caps) = UNDO_LINE.captures(line)
     {
+        let order = match &caps[1] {
+            "UNDO" | "ОТМЕНИТЬ" => Order::Undo,
+            _ => Order::Withdraw,
+        };
         letter.rulings.push(Ruling {
-            order: Order::Undo,
-            tournament: caps.get(1).map(|m| m.as_str().to_string()),
-            game: caps[2].to_string(),
+            order,
+            tournament: caps.get(2).map(|m| m.as_str().to_string()),
+            game: caps[3].to_string(),
             days: None,
             why: caps
-                .get(3)
+                .get(4)
                 .map(|m| m.as_str().trim().to_string())
                 .filter(|why| !why.is_empty()),
         });
