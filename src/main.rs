@@ -1217,10 +1217,7 @@ fn poll(
             game,
             order,
         } => {
-            let clerk = clerks
-                .iter()
-                .find(|clerk| clerk.config.tournament_id == tournament)
-                .ok_or_else(|| usage(format!("no tournament {tournament}")))?;
+            let clerk = clerk_of(&clerks, tournament)?;
             queue_order(clerk, &mut store, game, &order, json)?;
         }
         Before::Withdraw {
@@ -1228,10 +1225,7 @@ fn poll(
             player,
             why,
         } => {
-            let clerk = clerks
-                .iter()
-                .find(|clerk| clerk.config.tournament_id == tournament)
-                .ok_or_else(|| usage(format!("no tournament {tournament}")))?;
+            let clerk = clerk_of(&clerks, tournament)?;
             queue_withdrawal(clerk, &mut store, player, why, json)?;
         }
         Before::Accept {
@@ -1392,13 +1386,7 @@ fn queue_order(
         ),
         GameOrder::Undo(_) => format!("undo:{game}:{}", plan.taken_back.unwrap_or_default()),
     };
-    run::commit(store, config, clerk, &plan, &cause)
-        .map_err(|message| database_or_run(config, message))?;
-    let mut out = std::io::stdout().lock();
-    for event in &plan.events {
-        print_event(&mut out, event, json);
-    }
-    Ok(())
+    commit_and_say(store, clerk, &plan, &cause, json)
 }
 
 /// A player's withdrawal, each game's change committed for the pass to
@@ -1417,20 +1405,42 @@ fn queue_withdrawal(
         Ok(Err(reason)) => return Err(usage(format!("withdraw {player}: {reason}"))),
         Err(message) => return Err(database_or_run(config, message)),
     };
-    let mut out = std::io::stdout().lock();
     for plan in &plans {
         let game = plan.game.as_ref().map_or("", |game| game.id());
-        run::commit(
+        commit_and_say(
             store,
-            config,
             clerk,
             plan,
             &format!("withdraw:{player}:{game}"),
-        )
+            json,
+        )?;
+    }
+    Ok(())
+}
+
+/// The clerk of tournament `id` (one the command picked already).
+fn clerk_of<'c, 'a>(clerks: &'c [Clerk<'a>], id: &str) -> Result<&'c Clerk<'a>, Failure> {
+    clerks
+        .iter()
+        .find(|clerk| clerk.config.tournament_id == id)
+        .ok_or_else(|| usage(format!("no tournament {id}")))
+}
+
+/// Commits a plan of the director's (its messages for the pass to send)
+/// and prints its events.
+fn commit_and_say(
+    store: &mut Store,
+    clerk: &Clerk<'_>,
+    plan: &clerk::Plan,
+    cause: &str,
+    json: bool,
+) -> Result<(), Failure> {
+    let config = clerk.config;
+    run::commit(store, config, clerk, plan, cause)
         .map_err(|message| database_or_run(config, message))?;
-        for event in &plan.events {
-            print_event(&mut out, event, json);
-        }
+    let mut out = std::io::stdout().lock();
+    for event in &plan.events {
+        print_event(&mut out, event, json);
     }
     Ok(())
 }
@@ -1501,13 +1511,7 @@ fn queue_acceptance(
         Ok(Err(why)) => return Err(usage(format!("accept {key}: {why}"))),
         Err(message) => return Err(database_or_run(config, message)),
     };
-    run::commit(store, config, desk, &plan, &format!("accepted:{key}"))
-        .map_err(|message| database_or_run(config, message))?;
-    let mut out = std::io::stdout().lock();
-    for event in &plan.events {
-        print_event(&mut out, event, json);
-    }
-    Ok(())
+    commit_and_say(store, desk, &plan, &format!("accepted:{key}"), json)
 }
 
 fn queue_start_sheets(

@@ -280,6 +280,28 @@ pub enum AwardError {
 }
 
 impl Clerk<'_> {
+    /// Who set a result or took a letter back, as the players read it.
+    pub(super) fn named(&self, by: AwardedBy) -> &str {
+        let phrases = self.phrases();
+        match by {
+            AwardedBy::Arbiter => phrases.get("names.by_arbiter"),
+            AwardedBy::Director => phrases.get("names.director"),
+        }
+    }
+
+    /// A game of the tournament as stored, for the director's command on
+    /// it; one it lacks is said.
+    fn game_by_command(&self, store: &Store, game: &str) -> Result<Record, AwardError> {
+        let Some(game_config) = self.config.game(game) else {
+            let reason = self
+                .phrases()
+                .fill("reason.arbiter_no_game", &[("game", &game)]);
+            return Err(AwardError::NoGame(reason));
+        };
+        super::load_replaying(self.config, store, game_config, &self.replays)
+            .map_err(AwardError::Failed)
+    }
+
     /// The chief arbiter's `WITHDRAW PLAYER`: his letter applied, every
     /// game the withdrawal changes in the same plan ([`Clerk::withdraw`]).
     fn plan_withdrawal_by_letter(
@@ -346,10 +368,7 @@ impl Clerk<'_> {
             .map_err(|e| AwardError::Failed(format!("game {}: {e}", state.id())))?;
         state.stored = first;
         plan.taken_back = Some(first);
-        let who = match by {
-            AwardedBy::Arbiter => phrases.get("names.by_arbiter"),
-            AwardedBy::Director => phrases.get("names.director"),
-        };
+        let who = self.named(by);
         let author_name = state.player(author).name.clone();
         let because = why.map(|why| format!(": {why}")).unwrap_or_default();
         let today = self.date(self.clock.today);
@@ -413,14 +432,7 @@ impl Clerk<'_> {
         game: &str,
         why: Option<&str>,
     ) -> Result<Plan, AwardError> {
-        let Some(game_config) = self.config.game(game) else {
-            let reason = self
-                .phrases()
-                .fill("reason.arbiter_no_game", &[("game", &game)]);
-            return Err(AwardError::NoGame(reason));
-        };
-        let state = super::load_replaying(self.config, store, game_config, &self.replays)
-            .map_err(AwardError::Failed)?;
+        let state = self.game_by_command(store, game)?;
         let mut plan = Plan::default();
         self.plan_undo(state, why, AwardedBy::Director, None, &mut plan)?;
         Ok(plan)
@@ -434,14 +446,7 @@ impl Clerk<'_> {
         game: &str,
         order: &Award,
     ) -> Result<Plan, AwardError> {
-        let Some(game_config) = self.config.game(game) else {
-            let reason = self
-                .phrases()
-                .fill("reason.arbiter_no_game", &[("game", &game)]);
-            return Err(AwardError::NoGame(reason));
-        };
-        let state = super::load_replaying(self.config, store, game_config, &self.replays)
-            .map_err(AwardError::Failed)?;
+        let state = self.game_by_command(store, game)?;
         let mut plan = Plan::default();
         self.plan_award(state, order, None, &mut plan)?;
         Ok(plan)
@@ -468,10 +473,7 @@ impl Clerk<'_> {
             return Err(AwardError::Failed("an award without its result".into()));
         };
         let phrases = self.phrases();
-        let who = match order.by {
-            AwardedBy::Arbiter => phrases.get("names.by_arbiter"),
-            AwardedBy::Director => phrases.get("names.director"),
-        };
+        let who = self.named(order.by);
         let why = order
             .why
             .as_deref()

@@ -109,10 +109,7 @@ impl Clerk<'_> {
         let previous = state.ledger.standing.outcome.map(|o| o.result.pgn());
         state.ledger = transition.ledger;
         let phrases = self.phrases();
-        let who = match by {
-            AwardedBy::Arbiter => phrases.get("names.by_arbiter"),
-            AwardedBy::Director => phrases.get("names.director"),
-        };
+        let who = self.named(by);
         let today = self.date(self.clock.today);
         plan.notes.push(Note {
             ply: None,

@@ -402,6 +402,22 @@ fn error(letter: &mut Letter, line: usize, text: &str, kind: ReadErrorKind) {
     letter.errors.push(ReadError { line, text, kind });
 }
 
+/// A ruling with a reason (RESULT, FORFEIT, UNDO, WITHDRAW): its
+/// tournament word in group 2, its game (or player) in 3, the reason in
+/// group `why`.
+fn order_ruling(order: Order, caps: &regex::Captures<'_>, why: usize) -> Ruling {
+    Ruling {
+        order,
+        tournament: caps.get(2).map(|m| m.as_str().to_string()),
+        game: caps[3].to_string(),
+        days: None,
+        why: caps
+            .get(why)
+            .map(|m| m.as_str().trim().to_string())
+            .filter(|why| !why.is_empty()),
+    }
+}
+
 /// A RESULT's or FORFEIT's order from its word and what follows the game:
 /// a result for RESULT, the side that loses for FORFEIT.
 fn award_order(word: &str, what: &str) -> Option<Order> {
@@ -466,32 +482,14 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReadi
             "UNDO" | "ОТМЕНИТЬ" => Order::Undo,
             _ => Order::Withdraw,
         };
-        letter.rulings.push(Ruling {
-            order,
-            tournament: caps.get(2).map(|m| m.as_str().to_string()),
-            game: caps[3].to_string(),
-            days: None,
-            why: caps
-                .get(4)
-                .map(|m| m.as_str().trim().to_string())
-                .filter(|why| !why.is_empty()),
-        });
+        letter.rulings.push(order_ruling(order, &caps, 4));
         return;
     }
     if may("rfрт")
         && let Some(caps) = AWARD_LINE.captures(line)
         && let Some(order) = award_order(&caps[1], &caps[4])
     {
-        letter.rulings.push(Ruling {
-            order,
-            tournament: caps.get(2).map(|m| m.as_str().to_string()),
-            game: caps[3].to_string(),
-            days: None,
-            why: caps
-                .get(5)
-                .map(|m| m.as_str().trim().to_string())
-                .filter(|why| !why.is_empty()),
-        });
+        letter.rulings.push(order_ruling(order, &caps, 5));
         return;
     }
     if may("tзв")
