@@ -428,3 +428,109 @@ fn a_tournament_of_its_own_file_moves_into_a_folder_with_its_games() {
     );
     assert_eq!(sans(&t, "A"), ["e4", "e5"]);
 }
+
+#[test]
+fn the_directors_operations_in_a_folder_touch_the_tournament_named_and_no_other() {
+    let mut t = federation();
+    // White Player opens in both: A as White, B as Black after Carol.
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "[A #1]",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.letter(
+        CAROL,
+        "2026-11-03",
+        "[B #1]",
+        "Game 1\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    run_ok(&t, &["poll", "--today", "2026-11-03"]);
+    t.new_mail();
+    // A result needs the tournament; with it, only that one changes.
+    let out = t.run(&["result", "1", "1-0", "--today", "2026-11-04"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("A, B"), "{}", out.stderr);
+    run_ok(
+        &t,
+        &[
+            "--tournament",
+            "B",
+            "result",
+            "1",
+            "0-1",
+            "--today",
+            "2026-11-04",
+        ],
+    );
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("result", CAROL)]);
+    assert!(mail[0].subject.contains("[B #1]"), "{}", mail[0].subject);
+    let games = run_ok(&t, &["games", "--json", "--today", "2026-11-04"]).stdout;
+    let games: serde_json::Value = serde_json::from_str(&games).unwrap();
+    let results: Vec<(String, String)> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["tournament"].as_str().unwrap().to_string(),
+                g["result"].as_str().unwrap_or("none").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        results,
+        [("A".into(), "none".into()), ("B".into(), "0-1".into())]
+    );
+    // Undo in A takes back A's 1. e4, not B's 1. d4.
+    run_ok(
+        &t,
+        &["--tournament", "A", "undo", "1", "--today", "2026-11-05"],
+    );
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("undo", WHITE)]);
+    assert!(mail[0].subject.contains("[A #1]"), "{}", mail[0].subject);
+    assert!(sans(&t, "A").is_empty());
+    assert_eq!(sans(&t, "B"), ["d4"]);
+    // The chief arbiter's UNDO names the tournament by its tag.
+    t.letter(
+        ARBITER,
+        "2026-11-06",
+        "Re: [B #1] game over",
+        "UNDO 1 the result was set by mistake\n",
+    );
+    run_ok(&t, &["poll", "--today", "2026-11-06"]);
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
+    assert!(
+        mail[0].body.contains("the game is over (0-1)"),
+        "{}",
+        mail[0].body
+    );
+    // today lists each tournament's games under their own names.
+    let today = run_ok(&t, &["today", "--today", "2026-12-20", "--days", "5"]).stdout;
+    assert!(
+        today.contains("game A/1  White Player (white) to move"),
+        "{today}"
+    );
+    assert!(!today.contains("game B/1"), "{today}");
+    // A withdrawal in A leaves his game in B as it is.
+    run_ok(
+        &t,
+        &[
+            "--tournament",
+            "A",
+            "withdraw",
+            "white_test.example",
+            "--today",
+            "2026-11-07",
+        ],
+    );
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    assert!(mail[0].subject.contains("[A #1]"), "{}", mail[0].subject);
+    let chart = run_ok(&t, &["--tournament", "B", "chart", "1", "--format", "json"]).stdout;
+    let chart: serde_json::Value = serde_json::from_str(&chart).unwrap();
+    assert_eq!(chart["result"], "0-1");
+}
