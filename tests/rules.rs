@@ -368,7 +368,7 @@ fn late_start_sheets() {
             black: None,
         },
     );
-    let mut ledger = Ledger::new(cal);
+    let mut ledger = Ledger::new(cal.clone());
     let v = play(
         &rules,
         &mut ledger,
@@ -400,7 +400,7 @@ fn end_date_stops_the_clock_for_moves_received_on_it_or_later() {
         ("2026-12-02", "2026-12-09", 0),
     ];
     for (delivered, sent, expected) in table {
-        let mut ledger = Ledger::new(cal);
+        let mut ledger = Ledger::new(cal.clone());
         play(
             &rules,
             &mut ledger,

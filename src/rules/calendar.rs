@@ -17,7 +17,7 @@ pub fn postmark_date<Z: TimeZone>(moment: &DateTime<Z>, zone: Tz) -> NaiveDate {
 
 /// The dates that frame one game: the tournament's start and end and the day each
 /// player's clock may start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Calendar {
     /// The game's start date: the tournament's, or a later one of a game
     /// added during the tournament.
@@ -28,6 +28,9 @@ pub struct Calendar {
     /// The game starts after the tournament did: its players are told when
     /// it begins.
     pub late_start: bool,
+    /// Days of leave of either player (`[rules] leave_days_per_year`), first
+    /// and last day of each, in order: no clock of the game runs on them.
+    pub leaves: Vec<(NaiveDate, NaiveDate)>,
 }
 
 impl Calendar {
@@ -49,6 +52,7 @@ impl Calendar {
             end_date,
             start,
             late_start: false,
+            leaves: Vec::new(),
         }
     }
 
@@ -58,6 +62,41 @@ impl Calendar {
         Calendar {
             late_start: self.start_date > tournament_start,
             ..self
+        }
+    }
+
+    /// The calendar with these leaves of its players.
+    pub fn with_leaves(self, mut leaves: Vec<(NaiveDate, NaiveDate)>) -> Calendar {
+        leaves.sort();
+        Calendar { leaves, ..self }
+    }
+
+    /// The days of leave after `from` up to and including `to`.
+    fn leave_days(&self, from: NaiveDate, to: NaiveDate) -> i64 {
+        self.leaves
+            .iter()
+            .map(|&(first, last)| {
+                let first = first.max(add_days(from, 1));
+                let last = last.min(to);
+                days(first, last).max(-1) + 1
+            })
+            .sum()
+    }
+
+    /// The day by which `n` days have counted after `day`, days of leave
+    /// not counting: `day + n` without leave.
+    pub fn counted_after(&self, day: NaiveDate, n: u32) -> NaiveDate {
+        let mut end = add_days(day, n);
+        loop {
+            // Each day of leave up to the end so far pushes it on by one.
+            let later = add_days(
+                add_days(day, n),
+                u32::try_from(self.leave_days(day, end)).unwrap_or(0),
+            );
+            if later == end {
+                return end;
+            }
+            end = later;
         }
     }
 
@@ -78,7 +117,8 @@ impl Calendar {
         if from >= self.end_date {
             return 0;
         }
-        u32::try_from(days(from, to).max(0)).unwrap_or(u32::MAX)
+        let counted = days(from, to) - self.leave_days(from, to);
+        u32::try_from(counted.max(0)).unwrap_or(u32::MAX)
     }
 }
 

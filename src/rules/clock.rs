@@ -185,7 +185,8 @@ impl Ledger {
             return None;
         }
         let days_left = self.days_left_on(rules, today)?;
-        let last = super::add_days(today, u32::try_from(days_left.max(0)).unwrap_or(u32::MAX));
+        let days_left_counted = u32::try_from(days_left.max(0)).unwrap_or(u32::MAX);
+        let last = self.calendar.counted_after(today, days_left_counted);
         Some(Due {
             player: self.to_move(),
             days_left,

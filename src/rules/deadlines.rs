@@ -142,10 +142,10 @@ pub fn next_check(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Option<Na
                 candidates.push(cal.start_date);
             }
             if ledger.rows.first().is_none_or(|r| r.delivered_on.is_none()) {
-                candidates.push(add_days(cal.start_date, rules.first_move_query_days));
+                candidates.push(cal.counted_after(cal.start_date, rules.first_move_query_days));
             }
             if let Some(last) = ledger.rows.last() {
-                candidates.push(add_days(last.sent_on, rules.repeat_after_days));
+                candidates.push(cal.counted_after(last.sent_on, rules.repeat_after_days));
             }
             match ledger.days_left_on(rules, today) {
                 // Not running (a move not yet delivered, a start not yet come):
@@ -179,12 +179,14 @@ fn active_duties(rules: &Rules, ledger: &Ledger, today: NaiveDate, duties: &mut 
         .rows
         .first()
         .is_some_and(|row| row.delivered_on.is_some());
-    if !first_move_arrived && today >= add_days(cal.start_date, rules.first_move_query_days) {
+    if !first_move_arrived
+        && today >= cal.counted_after(cal.start_date, rules.first_move_query_days)
+    {
         duties.push(Duty::FirstMoveQuery);
     }
     if let Some(last) = ledger.rows.len().checked_sub(1) {
         let row = &ledger.rows[last];
-        if today >= add_days(row.sent_on, rules.repeat_after_days) {
+        if today >= cal.counted_after(row.sent_on, rules.repeat_after_days) {
             duties.push(Duty::Repeat {
                 row: last,
                 author: row.by,

@@ -21,6 +21,7 @@ pub mod calendar;
 pub mod clock;
 pub mod deadlines;
 pub mod judge;
+pub mod leave;
 pub mod life;
 pub mod sending;
 pub mod standings;
@@ -68,6 +69,8 @@ pub struct Rules {
     pub tie_breaks: Vec<TieBreak>,
     /// What a player's withdrawal does to his games.
     pub withdrawal: Withdrawal,
+    /// Days of leave a player may take in a calendar year (0: none).
+    pub leave_days_per_year: u32,
 }
 
 impl Default for Rules {
@@ -84,6 +87,7 @@ impl Default for Rules {
             reminder_days: vec![10, 3],
             tie_breaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins],
             withdrawal: Withdrawal::ForfeitRemaining,
+            leave_days_per_year: 0,
         }
     }
 }

@@ -1,0 +1,181 @@
+//! Leave (issue 23, point 3): section 10.3 has none; many regulations do
+//! (ICCF: 45 days a calendar year). With `[rules] leave_days_per_year = N`
+//! (0: none), a player's letter `LEAVE 10.12.2026 - 20.12.2026` stops the
+//! clocks of his games for those days ([`Calendar::leaves`]): no time is
+//! charged to either player, and the repeats, queries and reminders count
+//! only the other days. This module decides whether a leave asked is
+//! taken.
+//!
+//! [`Calendar::leaves`]: super::Calendar
+
+use chrono::{Datelike, NaiveDate};
+
+use super::Rules;
+use super::calendar::days;
+
+/// Why a leave is not taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LeaveRefusal {
+    /// The tournament grants none.
+    NoLeave,
+    /// Its last day is before its first.
+    Backwards,
+    /// It begins before the letter was sent (its postmark).
+    Past,
+    /// It overlaps a leave of his already taken.
+    Overlaps { first: NaiveDate, last: NaiveDate },
+    /// Over the year's allowance: `left` days were left in `year`.
+    OverAllowance { year: i32, left: u32 },
+}
+
+/// The days of a leave (first and last included).
+pub fn length((first, last): (NaiveDate, NaiveDate)) -> u32 {
+    u32::try_from(days(first, last) + 1).unwrap_or(0)
+}
+
+/// The days of `leave` that fall in `year`.
+fn in_year((first, last): (NaiveDate, NaiveDate), year: i32) -> u32 {
+    let (Some(start), Some(end)) = (
+        NaiveDate::from_ymd_opt(year, 1, 1),
+        NaiveDate::from_ymd_opt(year, 12, 31),
+    ) else {
+        return 0;
+    };
+    let (first, last) = (first.max(start), last.min(end));
+    if last < first {
+        0
+    } else {
+        length((first, last))
+    }
+}
+
+/// Whether the leave `asked`, in a letter posted on `postmark`, is taken
+/// beside the player's leaves `taken`: its length in days if it is.
+pub fn check(
+    rules: &Rules,
+    taken: &[(NaiveDate, NaiveDate)],
+    asked: (NaiveDate, NaiveDate),
+    postmark: NaiveDate,
+) -> Result<u32, LeaveRefusal> {
+    let (first, last) = asked;
+    if rules.leave_days_per_year == 0 {
+        return Err(LeaveRefusal::NoLeave);
+    }
+    if last < first {
+        return Err(LeaveRefusal::Backwards);
+    }
+    if first < postmark {
+        return Err(LeaveRefusal::Past);
+    }
+    if let Some(&(first, last)) = taken.iter().find(|&&(f, l)| f <= asked.1 && asked.0 <= l) {
+        return Err(LeaveRefusal::Overlaps { first, last });
+    }
+    for year in first.year()..=last.year() {
+        let used: u32 = taken.iter().map(|&leave| in_year(leave, year)).sum();
+        let left = rules.leave_days_per_year.saturating_sub(used);
+        if in_year(asked, year) > left {
+            return Err(LeaveRefusal::OverAllowance { year, left });
+        }
+    }
+    Ok(length(asked))
+}
+
+/// The days of leave he has left in `year`.
+pub fn left_in(rules: &Rules, taken: &[(NaiveDate, NaiveDate)], year: i32) -> u32 {
+    let used: u32 = taken.iter().map(|&leave| in_year(leave, year)).sum();
+    rules.leave_days_per_year.saturating_sub(used)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Calendar;
+    use shakmaty::Color;
+
+    fn d(text: &str) -> NaiveDate {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn a_leave_is_taken_within_the_allowance_and_refused_otherwise() {
+        let rules = Rules {
+            leave_days_per_year: 45,
+            ..Rules::default()
+        };
+        let taken = [(d("2026-11-20"), d("2026-11-29"))]; // 10 days of 2026
+        let post = d("2026-12-01");
+        let table = [
+            (("2026-12-10", "2026-12-20"), Ok(11)),
+            (("2026-12-01", "2026-12-01"), Ok(1)),
+            (("2026-12-20", "2026-12-10"), Err(LeaveRefusal::Backwards)),
+            (("2026-11-30", "2026-12-05"), Err(LeaveRefusal::Past)),
+            // 35 days of 2026 are left: 31 in December fit, 36 do not.
+            (("2026-12-01", "2026-12-31"), Ok(31)),
+            (("2026-12-01", "2027-01-05"), Ok(36)),
+            (
+                ("2026-12-01", "2027-02-20"),
+                Err(LeaveRefusal::OverAllowance {
+                    year: 2027,
+                    left: 45,
+                }),
+            ),
+        ];
+        for ((first, last), expected) in table {
+            let got = check(&rules, &taken, (d(first), d(last)), post);
+            assert_eq!(got, expected, "{first} - {last}");
+        }
+        // Overlapping one taken, and over 2026's 35 days left.
+        let later = [(d("2026-12-10"), d("2026-12-20"))];
+        assert_eq!(
+            check(&rules, &later, (d("2026-12-15"), d("2026-12-25")), post),
+            Err(LeaveRefusal::Overlaps {
+                first: d("2026-12-10"),
+                last: d("2026-12-20")
+            })
+        );
+        let used = [(d("2026-12-02"), d("2026-12-30"))]; // 29 days
+        assert_eq!(
+            check(&rules, &used, (d("2026-12-31"), d("2026-12-31")), post),
+            Ok(1)
+        );
+        let full = [(d("2026-11-01"), d("2026-12-14"))]; // 44 days
+        assert_eq!(
+            check(&rules, &full, (d("2026-12-20"), d("2026-12-21")), post),
+            Err(LeaveRefusal::OverAllowance {
+                year: 2026,
+                left: 1
+            })
+        );
+        assert_eq!(left_in(&rules, &full, 2026), 1);
+        let off = Rules::default();
+        assert_eq!(
+            check(&off, &[], (d("2026-12-10"), d("2026-12-20")), post),
+            Err(LeaveRefusal::NoLeave)
+        );
+    }
+
+    #[test]
+    fn no_clock_runs_on_a_day_of_leave() {
+        let cal = Calendar::on_time(d("2026-11-01"), d("2028-11-01"))
+            .with_leaves(vec![(d("2026-12-10"), d("2026-12-20"))]);
+        // (received, sent, days charged)
+        let table = [
+            ("2026-12-01", "2026-12-05", 4),
+            ("2026-12-01", "2026-12-10", 8),
+            ("2026-12-01", "2026-12-21", 9),
+            ("2026-12-12", "2026-12-15", 0),
+            ("2026-12-12", "2026-12-22", 2),
+            ("2026-12-20", "2026-12-21", 1),
+        ];
+        for (received, sent, charged) in table {
+            let got = cal.thinking_days(Color::Black, Some(d(received)), d(sent));
+            assert_eq!(got, charged, "{received} to {sent}");
+        }
+        // 40 days after 1 December count 11 more: 21 January.
+        assert_eq!(cal.counted_after(d("2026-12-01"), 40), d("2027-01-21"));
+        assert_eq!(cal.counted_after(d("2026-12-01"), 8), d("2026-12-09"));
+        assert_eq!(cal.counted_after(d("2026-12-01"), 9), d("2026-12-21"));
+        assert_eq!(cal.counted_after(d("2026-12-12"), 0), d("2026-12-12"));
+        assert_eq!(cal.counted_after(d("2026-12-12"), 1), d("2026-12-21"));
+    }
+}
