@@ -103,6 +103,10 @@ message_kinds! {
     StartSheet: "start-sheet", "start-sheet", false;
     /// A game's last letter taken back by the chief arbiter or the director.
     Undo: "undo", "undo", false;
+    /// A player's leave taken (or refused: `refused`), to him.
+    Leave: "leave", "leave", true;
+    /// A partner's leave, to the other player of each of his games.
+    LeaveNotice: "leave-notice", "leave-notice", false;
 }
 
 impl MessageKind {
@@ -148,6 +152,8 @@ mod tests {
             // Beyond contract.md 4 (README: the director's guide).
             "start-sheet",
             "undo",
+            "leave",
+            "leave-notice",
         ];
         assert_eq!(BUILTIN_RU.len(), MessageKind::ALL.len());
         assert_eq!(BUILTIN_EN.len(), MessageKind::ALL.len());
@@ -163,7 +169,14 @@ mod tests {
         }
         assert_eq!(
             MessageKind::reply_headers(),
-            ["ack", "correction", "warning", "penalty", "refused"]
+            [
+                "ack",
+                "correction",
+                "warning",
+                "penalty",
+                "refused",
+                "leave"
+            ]
         );
     }
 }

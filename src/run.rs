@@ -128,6 +128,9 @@ pub fn commit(
                 Some(letter) => Some(w.letter(letter)?),
                 None => None,
             };
+            if let Some((player, days)) = &plan.leave {
+                w.leave(player, *days, letter_id, today)?;
+            }
             for (plan, _) in &plans {
                 let Some(state) = &plan.game else {
                     continue;

@@ -861,3 +861,116 @@ fn the_chief_arbiter_withdraws_a_player_by_letter() {
         mail[0].body
     );
 }
+
+#[test]
+fn a_leave_stops_the_clocks_of_his_games_within_his_allowance() {
+    let mut t = Tournament::with_config(&config("leave_days_per_year = 12", ""));
+    opening(&mut t);
+    // White to move since 7 November, 2 days used: his last day 25 December.
+    t.letter(
+        WHITE,
+        "2026-11-10",
+        "Leave",
+        "LEAVE 20.11.2026 - 29.11.2026\n",
+    );
+    let out = t.poll("2026-11-10");
+    assert!(out.stdout.contains("leave"), "{}", out.stdout);
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [pair("leave", WHITE), pair("leave-notice", BLACK)]
+    );
+    let body = &mail[0].body;
+    assert!(
+        body.contains("your leave from 2026-11-20 to 2026-11-29 (10 days) is recorded"),
+        "{body}"
+    );
+    assert!(
+        body.contains("game 1 (White Player - Black Player)"),
+        "{body}"
+    );
+    assert!(body.contains("Leave left for 2026: 2 days."), "{body}");
+    let notice = &mail[1].body;
+    assert!(
+        notice.contains("your partner in game 1 (White Player - Black Player), White Player, is on leave from 2026-11-20 to 2026-11-29"),
+        "{notice}"
+    );
+    // Ten days later than without the leave.
+    assert!(notice.contains("White Player is to move; with the leave counted, the letter with the move must be sent by 2027-01-04."), "{notice}");
+    let games = t.run(&["games", "--json", "--today", "2026-11-10"]).stdout;
+    let games: serde_json::Value = serde_json::from_str(&games).unwrap();
+    assert_eq!(games[0]["last_day"], "2027-01-04");
+    assert!(
+        notes(&t).contains(&"leave of White Player: 2026-11-20 to 2026-11-29".to_string()),
+        "{:?}",
+        notes(&t)
+    );
+    // Refused: overlapping, in the past, over the allowance, unreadable.
+    for (body, words) in [
+        (
+            "LEAVE 25.11.2026 - 02.12.2026\n",
+            "it overlaps your leave from 2026-11-20 to 2026-11-29",
+        ),
+        (
+            "LEAVE 01.11.2026 - 05.11.2026\n",
+            "a leave begins on the day the letter is sent (2026-11-11) or later",
+        ),
+        (
+            "LEAVE 01.12.2026 - 05.12.2026\n",
+            "it is more than you have left for 2026: 2 of 12 days",
+        ),
+        ("LEAVE next week\n", "the leave cannot be read"),
+    ] {
+        t.letter(WHITE, "2026-11-11", "Leave", body);
+        t.poll("2026-11-11");
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{body}");
+        assert!(mail[0].body.contains(words), "{body}: {}", mail[0].body);
+    }
+    // Black's 1... e5 of 7 November is repeated 40 days on, the 10 days of
+    // leave not counting: on 27 December, not 17.
+    t.poll("2026-12-17");
+    assert!(
+        !kinds(&t.new_mail())
+            .iter()
+            .any(|(kind, _)| kind == "repeat")
+    );
+    t.poll("2026-12-26");
+    t.new_mail();
+    t.poll("2026-12-27");
+    assert!(
+        kinds(&t.new_mail())
+            .iter()
+            .any(|(kind, _)| kind == "repeat")
+    );
+    // His move after the leave: its days leave the leave out.
+    t.letter(
+        WHITE,
+        "2026-12-30",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 45/4\nDates: 2026-11-07, 2026-11-07, 2026-12-30\n",
+    );
+    t.poll("2026-12-30");
+    let chart = t.chart("1");
+    assert_eq!(chart["moves"][2]["days"], 43, "53 days less 10 of leave");
+}
+
+#[test]
+fn a_tournament_without_leave_says_so() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    t.letter(
+        WHITE,
+        "2026-11-10",
+        "Отпуск",
+        "ОТПУСК 20.11.2026 - 29.11.2026\n",
+    );
+    t.poll("2026-11-10");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
+    assert!(
+        mail[0].body.contains("this tournament grants no leave"),
+        "{}",
+        mail[0].body
+    );
+}

@@ -215,6 +215,10 @@ impl Clerk<'_> {
             plan.letter = Some(stored);
             return Ok(plan);
         }
+        if read.kind() == LetterKind::Leave {
+            self.plan_leave(store, &player, &read, mail, stored, &mut plan)?;
+            return Ok(plan);
+        }
         let (game_config, game_note) = match self.identify(store, &player, mail, &read) {
             Identified::Found { game, note } => (game, note),
             refused => {
@@ -267,7 +271,7 @@ impl Clerk<'_> {
             }
             LetterKind::Protest => self.plan_protest(state, context, stored, plan),
             LetterKind::Move => self.plan_move(store, state, context, stored, plan),
-            LetterKind::Ruling | LetterKind::Unknown => {
+            LetterKind::Ruling | LetterKind::Leave | LetterKind::Unknown => {
                 let phrases = self.phrases();
                 let mut reasons: Vec<String> = context
                     .read

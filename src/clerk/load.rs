@@ -41,7 +41,8 @@ pub fn load_replaying(
             black: sheet_received(config, store, &black)?,
         },
     )
-    .starting(config.start_date);
+    .starting(config.start_date)
+    .with_leaves(leaves_of(config, store, &[&white, &black])?);
     let sans: Vec<&str> = stored.moves.iter().map(|row| row.san.as_str()).collect();
     let board = replays
         .game(&game.id, &sans, stored.row.held.clone())
@@ -71,6 +72,26 @@ pub fn stored_chart(record: &Record, config: &Config, store: &Store) -> Result<C
         .map(|n| n.text)
         .collect();
     Ok(record.chart(config, notes))
+}
+
+/// The leaves of `players`: none asked of the store where the tournament
+/// grants none.
+fn leaves_of(
+    config: &Config,
+    store: &Store,
+    players: &[&crate::config::Player],
+) -> Result<Vec<(NaiveDate, NaiveDate)>, String> {
+    let mut leaves = Vec::new();
+    if config.rules.leave_days_per_year == 0 {
+        return Ok(leaves);
+    }
+    for player in players {
+        let his = store
+            .leaves_of(&player.id)
+            .map_err(|e| format!("database: {e}"))?;
+        leaves.extend(his);
+    }
+    Ok(leaves)
 }
 
 /// The day a player received his start sheet (10.3.2): the config's

@@ -25,6 +25,7 @@ mod accept;
 mod arbiter;
 mod duties;
 mod endings;
+mod leave;
 mod letters;
 mod load;
 mod model;
@@ -223,6 +224,8 @@ pub struct Plan {
     /// The other games the same letter changes (a withdrawal by the chief
     /// arbiter's letter), written with it in one transaction.
     pub more: Vec<Plan>,
+    /// A player's leave taken: his id, first and last day.
+    pub leave: Option<(String, (NaiveDate, NaiveDate))>,
     pub notes: Vec<Note>,
     pub messages: Vec<Outgoing>,
     pub duties: Vec<DutyKey>,

@@ -58,6 +58,10 @@ pub struct Letter {
     pub keywords: Vec<Keyword>,
     /// Rulings of the chief arbiter (`CONFIRM 1`).
     pub rulings: Vec<Ruling>,
+    /// A leave asked (`LEAVE 10.12.2026 - 20.12.2026`): the dates written
+    /// on its line, its first and last day if there are two.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leave: Option<Vec<dates::WrittenDate>>,
     pub errors: Vec<ReadError>,
 }
 
@@ -204,6 +208,8 @@ pub enum LetterKind {
     Resignation,
     DrawAcceptance,
     Protest,
+    /// A leave asked (`LEAVE …`, `ОТПУСК …`).
+    Leave,
     Move,
     /// No move and no word the clerk knows.
     Unknown,
@@ -269,6 +275,8 @@ impl Letter {
     pub fn kind(&self) -> LetterKind {
         if !self.rulings.is_empty() {
             LetterKind::Ruling
+        } else if self.leave.is_some() {
+            LetterKind::Leave
         } else if self.keywords.contains(&Keyword::Resign) {
             LetterKind::Resignation
         } else if self.keywords.contains(&Keyword::DrawAccept) {
@@ -333,6 +341,7 @@ pattern!(
     UNDO_LINE,
     r"^\s*(UNDO|ОТМЕНИТЬ|WITHDRAW|ВЫБЫТИЕ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(.*?))?\s*\.?\s*$"
 );
+pattern!(LEAVE_LINE, r"(?i)^\s*(?:leave|отпуск)\b\s*:?\s*(.*)$");
 pattern!(
     PROTEST,
     r"(?m)(?:\b(?:PROTEST|ПРОТЕСТ)\b|^\s*(?:Protest|Протест)\b)"
@@ -490,6 +499,20 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReadi
         && let Some(order) = award_order(&caps[1], &caps[4])
     {
         letter.rulings.push(order_ruling(order, &caps, 5));
+        return;
+    }
+    if may("lо")
+        && let Some(caps) = LEAVE_LINE.captures(line)
+    {
+        let (found, _) = dates::find_dates(&caps[1], reading);
+        let written = found
+            .into_iter()
+            .filter_map(|date| {
+                date.map_err(|bad| date_error(letter, line_no, line, bad))
+                    .ok()
+            })
+            .collect();
+        letter.leave.get_or_insert(written);
         return;
     }
     if may("tзв")

@@ -466,6 +466,21 @@ impl Store {
             .collect()
     }
 
+    /// A player's leaves, first and last day, in order.
+    pub fn leaves_of(&self, player: &str) -> Result<Vec<(NaiveDate, NaiveDate)>> {
+        self.conn
+            .prepare_cached("SELECT first, last FROM leaves WHERE player = ?1 ORDER BY first")?
+            .query_map([self.scoped(player)], |row| {
+                let first: String = row.get(0)?;
+                let last: String = row.get(1)?;
+                Ok((
+                    first.parse().unwrap_or_default(),
+                    last.parse().unwrap_or_default(),
+                ))
+            })?
+            .collect()
+    }
+
     /// A letter as it came, by its key, and what became of it.
     pub fn letter_by_key(&self, key: &str) -> Result<Option<KeptLetter>> {
         self.conn

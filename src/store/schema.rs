@@ -138,6 +138,17 @@ const MIGRATIONS: &[&str] = &[
     // 11: the day the transport accepted a message, as the run counts days
     // (a start sheet's is the day its player received it: 10.3.2).
     "ALTER TABLE outbox ADD COLUMN accepted_on TEXT;",
+    // 12: players' leaves (issue 23, point 3), the player keyed as games
+    // are (`ID/<player>` in a folder of tournaments).
+    "CREATE TABLE leaves (
+        id INTEGER PRIMARY KEY,
+        player TEXT NOT NULL,
+        first TEXT NOT NULL,
+        last TEXT NOT NULL,
+        letter_id INTEGER REFERENCES letters (id),
+        created_on TEXT NOT NULL
+    );
+    CREATE INDEX leaves_player ON leaves (player);",
 ];
 
 /// The schema version this build writes.

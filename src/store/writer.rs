@@ -201,6 +201,29 @@ impl Writer<'_> {
         Ok(())
     }
 
+    /// Records a player's leave, first and last day.
+    pub fn leave(
+        &self,
+        player: &str,
+        (first, last): (NaiveDate, NaiveDate),
+        letter: Option<i64>,
+        today: NaiveDate,
+    ) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO leaves (player, first, last, letter_id, created_on)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                self.scoped(player),
+                day_text(first),
+                day_text(last),
+                letter,
+                day_text(today)
+            ])?;
+        Ok(())
+    }
+
     pub fn note(&self, game: &str, note: &Note) -> Result<()> {
         let game = self.scoped(game);
         self.tx.prepare_cached(

@@ -1,0 +1,185 @@
+//! A player's leave (issue 23, point 3): `LEAVE 10.12.2026 - 20.12.2026`
+//! (`ОТПУСК …`) in a letter of his own. [`leave::check`] decides; a leave
+//! taken is kept (the clocks of his games stop on its days: see
+//! `Calendar::leaves`), he is told what he has left of the year's
+//! allowance, and the partner of each of his games under way is told, with
+//! a note under that game's chart. One refused is answered with why.
+
+use chrono::Datelike;
+
+use super::{Clerk, Plan, recipient};
+use crate::config::Player;
+use crate::letter::Letter;
+use crate::mail::mime::Mail;
+use crate::message::MessageKind;
+use crate::model;
+use crate::render::Model;
+use crate::rules::leave::{self, LeaveRefusal};
+use crate::store::{Disposition, Note, Store, StoredLetter};
+
+impl Clerk<'_> {
+    /// A letter asking for leave.
+    pub(super) fn plan_leave(
+        &self,
+        store: &Store,
+        player: &Player,
+        read: &Letter,
+        mail: &Mail,
+        mut stored: StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let postmark = stored.postmark;
+        let phrases = self.phrases();
+        let written = read.leave.clone().unwrap_or_default();
+        let asked = match written.as_slice() {
+            [first, last] => first.resolve(postmark).zip(last.resolve(postmark)),
+            _ => None,
+        };
+        let taken = store
+            .leaves_of(&player.id)
+            .map_err(|e| format!("database: {e}"))?;
+        let checked = match asked {
+            Some(asked) => {
+                leave::check(&self.config.rules, &taken, asked, postmark).map(|days| (asked, days))
+            }
+            None => Err(LeaveRefusal::Backwards),
+        };
+        let ((first, last), days) = match checked {
+            Ok(taken) => taken,
+            Err(refusal) => {
+                let reason = match (asked, refusal) {
+                    (None, _) => phrases.get("reason.leave_dates").to_string(),
+                    (_, LeaveRefusal::NoLeave) => phrases.get("reason.leave_none").to_string(),
+                    (_, LeaveRefusal::Backwards) => {
+                        phrases.get("reason.leave_backwards").to_string()
+                    }
+                    (_, LeaveRefusal::Past) => {
+                        phrases.fill("reason.leave_past", &[("postmark", &self.date(postmark))])
+                    }
+                    (_, LeaveRefusal::Overlaps { first, last }) => phrases.fill(
+                        "reason.leave_overlaps",
+                        &[("first", &self.date(first)), ("last", &self.date(last))],
+                    ),
+                    (_, LeaveRefusal::OverAllowance { year, left }) => phrases.fill(
+                        "reason.leave_over",
+                        &[
+                            ("year", &year),
+                            ("left", &left),
+                            ("allowance", &self.config.rules.leave_days_per_year),
+                        ],
+                    ),
+                };
+                stored.disposition = Disposition::Refused;
+                stored.reason = format!("leave refused: {reason}");
+                plan.event("refused", None, Some(&player.email), stored.reason.clone());
+                let message = self.refusal(
+                    recipient(player),
+                    vec![reason],
+                    read,
+                    postmark,
+                    Model::from(()),
+                    mail.message_id.clone(),
+                )?;
+                plan.messages.push(message);
+                plan.letter = Some(stored);
+                return Ok(());
+            }
+        };
+        let mut all = taken.clone();
+        all.push((first, last));
+        let left = leave::left_in(&self.config.rules, &all, first.year());
+        let (first_text, last_text) = (self.date(first), self.date(last));
+        let mut games = Vec::new();
+        for game in self.config.games_of(&player.id) {
+            let state = super::load_replaying(self.config, store, game, &self.replays)?;
+            if !state.ledger.in_play() {
+                continue;
+            }
+            games.push(model! {
+                "id" => state.id(),
+                "white" => state.white.name.as_str(),
+                "black" => state.black.name.as_str(),
+            });
+            let partner = if state.white.id == player.id {
+                &state.black
+            } else {
+                &state.white
+            };
+            let mut more = Plan::default();
+            more.notes.push(Note {
+                ply: None,
+                kind: "leave".into(),
+                text: phrases.fill(
+                    "note.leave",
+                    &[
+                        ("player", &player.name),
+                        ("first", &first_text),
+                        ("last", &last_text),
+                    ],
+                ),
+                created_on: self.clock.today,
+            });
+            // Who is to move, and by when, with the leave counted.
+            let mut ledger = state.ledger.clone();
+            let mut leaves = ledger.calendar.leaves.clone();
+            leaves.push((first, last));
+            ledger.calendar = ledger.calendar.with_leaves(leaves);
+            let due = ledger.due(&self.config.rules, self.clock.today);
+            let notice = model! {
+                "player" => player.name.as_str(),
+                "first" => first_text.as_str(),
+                "last" => last_text.as_str(),
+                "due" => due.map(|due| model! {
+                    "player" => state.player(due.player).name.as_str(),
+                    "last_day" => self.date(due.last_day),
+                }),
+            };
+            more.messages.push(self.message(
+                MessageKind::LeaveNotice,
+                Some(&state),
+                vec![recipient(partner)],
+                vec![],
+                notice,
+                None,
+            )?);
+            more.event(
+                "leave",
+                Some(state.id()),
+                Some(&player.email),
+                format!("{first} - {last}"),
+            );
+            more.game = Some(state);
+            plan.more.push(more);
+        }
+        let answer = model! {
+            "first" => first_text.as_str(),
+            "last" => last_text.as_str(),
+            "days" => days,
+            "year" => first.year(),
+            "left" => left,
+            "games" => games,
+        };
+        plan.messages.push(self.message(
+            MessageKind::Leave,
+            None,
+            vec![recipient(player)],
+            vec![],
+            answer,
+            mail.message_id.clone(),
+        )?);
+        stored.disposition = Disposition::Applied;
+        stored.reason = format!("leave {first} - {last}");
+        plan.event(
+            "leave",
+            None,
+            Some(&player.email),
+            format!("{first} - {last}, {days} day(s)"),
+        );
+        for more in &plan.more {
+            plan.events.extend(more.events.iter().cloned());
+        }
+        plan.leave = Some((player.id.clone(), (first, last)));
+        plan.letter = Some(stored);
+        Ok(())
+    }
+}
