@@ -496,6 +496,7 @@ fn a_refused_letter_is_accepted_with_the_move_the_director_reads_in_it() {
         "{}",
         mail[1].body
     );
+    assert_eq!(mail[0].cc, [SECRETARY], "the secretary reads the acceptance");
     let chart = t.chart("1");
     let first = &chart["moves"][0];
     assert_eq!(
@@ -880,6 +881,7 @@ fn a_leave_stops_the_clocks_of_his_games_within_his_allowance() {
         kinds(&mail),
         [pair("leave", WHITE), pair("leave-notice", BLACK)]
     );
+    assert_eq!(mail[0].cc, [SECRETARY]);
     let body = &mail[0].body;
     assert!(
         body.contains("your leave from 2026-11-20 to 2026-11-29 (10 days) is recorded"),

@@ -154,8 +154,11 @@ impl Clerk<'_> {
             said,
             &[("date", &postmark), ("moves", &moves), ("address", &from)],
         );
+        // The chief secretary reads it too: the director's acceptance is
+        // an operation of the tournament's.
         for message in plan.messages.iter_mut().filter(|m| m.kind.is_reply()) {
             self.render_again(message, crate::model! { "accepted" => accepted.as_str() })?;
+            message.cc.push(self.secretary());
         }
         let game = plan.game.as_ref().map(|game| game.id().to_string());
         plan.event(

@@ -163,7 +163,7 @@ impl Clerk<'_> {
             MessageKind::Leave,
             None,
             vec![recipient(player)],
-            vec![],
+            vec![self.secretary()],
             answer,
             mail.message_id.clone(),
         )?);
