@@ -159,6 +159,22 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// A player replaced: after his entry in the config has the newcomer's
+    /// name and address (the same id), the newcomer gets his games and each
+    /// partner and the chief secretary are told, then a pass as `poll`.
+    Replace {
+        /// The player's id, as the config has it now.
+        player: String,
+        /// Whom he replaces, as the players knew him: "Name <address>".
+        #[arg(long)]
+        was: String,
+        #[arg(long)]
+        why: Option<String>,
+        #[arg(long)]
+        today: Option<NaiveDate>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Score a game as lost by forfeit by the side given (`+/-`), then a
     /// pass as `poll`.
     Forfeit {
@@ -378,6 +394,23 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             };
             poll(&configs, now, today, json, order)
         }
+        Command::Replace {
+            player,
+            was,
+            why,
+            today,
+            json,
+        } => {
+            let configs = load_all(&cli.config)?;
+            let tournament = pick(&cli.config, configs.clone(), cli.tournament.as_deref())?;
+            let order = Before::Replace {
+                tournament: &tournament.tournament_id,
+                player: &player,
+                was: &was,
+                why: why.as_deref(),
+            };
+            poll(&configs, now, today, json, order)
+        }
         Command::Withdraw {
             player,
             why,
@@ -571,6 +604,13 @@ enum Before<'a> {
         tournament: &'a str,
         game: &'a str,
         order: GameOrder,
+    },
+    /// A player replaced (`replace`).
+    Replace {
+        tournament: &'a str,
+        player: &'a str,
+        was: &'a str,
+        why: Option<&'a str>,
     },
     /// A player's withdrawal (`withdraw`).
     Withdraw {
@@ -1219,6 +1259,22 @@ fn poll(
         } => {
             let clerk = clerk_of(&clerks, tournament)?;
             queue_order(clerk, &mut store, game, &order, json)?;
+        }
+        Before::Replace {
+            tournament,
+            player,
+            was,
+            why,
+        } => {
+            let clerk = clerk_of(&clerks, tournament)?;
+            store.set_scope(clerk.config.scope());
+            let plan = match clerk.replace(&store, player, was, why) {
+                Ok(Ok(plan)) => plan,
+                Ok(Err(reason)) => return Err(usage(format!("replace {player}: {reason}"))),
+                Err(message) => return Err(database_or_run(clerk.config, message)),
+            };
+            let cause = format!("replace:{player}:{was}");
+            commit_and_say(&mut store, clerk, &plan, &cause, json)?;
         }
         Before::Withdraw {
             tournament,

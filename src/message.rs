@@ -107,6 +107,10 @@ message_kinds! {
     Leave: "leave", "leave", true;
     /// A partner's leave, to the other player of each of his games.
     LeaveNotice: "leave-notice", "leave-notice", false;
+    /// A replacement player's games, to him (`shtempel replace`).
+    Replacement: "replacement", "replacement", false;
+    /// A partner replaced, to the other player of each of his games.
+    Replaced: "replaced", "replaced", false;
 }
 
 impl MessageKind {
@@ -154,6 +158,8 @@ mod tests {
             "undo",
             "leave",
             "leave-notice",
+            "replacement",
+            "replaced",
         ];
         assert_eq!(BUILTIN_RU.len(), MessageKind::ALL.len());
         assert_eq!(BUILTIN_EN.len(), MessageKind::ALL.len());

@@ -496,7 +496,11 @@ fn a_refused_letter_is_accepted_with_the_move_the_director_reads_in_it() {
         "{}",
         mail[1].body
     );
-    assert_eq!(mail[0].cc, [SECRETARY], "the secretary reads the acceptance");
+    assert_eq!(
+        mail[0].cc,
+        [SECRETARY],
+        "the secretary reads the acceptance"
+    );
     let chart = t.chart("1");
     let first = &chart["moves"][0];
     assert_eq!(
@@ -975,4 +979,93 @@ fn a_tournament_without_leave_says_so() {
         "{}",
         mail[0].body
     );
+}
+
+#[test]
+fn a_replaced_players_games_go_on_with_the_newcomer() {
+    let mut t = three_players("");
+    opening(&mut t);
+    // The director gives White's entry the newcomer's name and address.
+    let file = t.path().join("shtempel.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let newcomer = "new.player@test.example";
+    let text = text
+        .replacen("name = \"White Player\"", "name = \"New Player\"", 1)
+        .replacen(
+            &format!("email = \"{WHITE}\""),
+            &format!("email = \"{newcomer}\""),
+            1,
+        );
+    std::fs::write(&file, text).unwrap();
+    let out = t.run(&[
+        "replace",
+        "white",
+        "--was",
+        "White Player <white@test.example>",
+        "--why",
+        "for health reasons",
+        "--today",
+        "2026-11-10",
+    ]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("replacement", newcomer),
+            pair("replaced", BLACK),
+            pair("replaced", THIRD),
+            pair("replaced", THIRD)
+        ]
+    );
+    assert!(
+        mail.iter().all(|m| m.cc == [SECRETARY]),
+        "the secretary is told"
+    );
+    let notice = &mail[1].body;
+    assert!(
+        notice.contains("New Player <new.player@test.example> takes the place of White Player <white@test.example> in game 1 (for health reasons)."),
+        "{notice}"
+    );
+    assert!(
+        notice.contains(
+            "New Player is to move; the letter with the move must be sent by 2026-12-25."
+        ),
+        "{notice}"
+    );
+    let welcome = &mail[0].body;
+    assert!(
+        welcome.contains("Game 1: you play White against Black Player <black@test.example>; moves made: 1; time used (White/Black): 2/4."),
+        "{welcome}"
+    );
+    assert!(
+        welcome.contains(
+            "Game 2: you play Black against Third Player <third@test.example>; moves made: 0"
+        ),
+        "{welcome}"
+    );
+    assert!(
+        notes(&t).contains(&"White Player <white@test.example> replaced by New Player on 2026-11-10: for health reasons".to_string()),
+        "{:?}",
+        notes(&t)
+    );
+    // His move comes from his address; the old one is nobody's now.
+    t.letter(
+        WHITE,
+        "2026-11-11",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 6/4\n",
+    );
+    t.letter(
+        newcomer,
+        "2026-11-12",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 7/4\nDates: 2026-11-07, 2026-11-07, 2026-11-12\n",
+    );
+    t.poll("2026-11-12");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", newcomer), pair("forward", BLACK)]
+    );
+    assert_eq!(t.totals("1"), (7, 4));
 }

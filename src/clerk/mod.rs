@@ -32,6 +32,7 @@ mod model;
 mod moves;
 mod overstep;
 mod protest;
+mod replace;
 mod route;
 mod start;
 mod withdraw;
