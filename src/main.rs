@@ -1299,6 +1299,7 @@ fn poll(
                 sender,
                 game,
                 why,
+                by: clerk::AwardedBy::Director,
             };
             queue_acceptance(
                 &clerks,

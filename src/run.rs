@@ -131,7 +131,13 @@ pub fn commit(
             if let Some((player, days)) = &plan.leave {
                 w.leave(player, *days, letter_id, today)?;
             }
-            for (plan, _) in &plans {
+            for (index, (plan, _)) in plans.iter().enumerate() {
+                // Another letter the first brings in (an acceptance by the
+                // arbiter's letter) is kept with its own moves.
+                let letter_id = match (&plan.letter, index) {
+                    (Some(letter), 1..) => Some(w.letter(letter)?),
+                    _ => letter_id,
+                };
                 let Some(state) = &plan.game else {
                     continue;
                 };

@@ -1069,3 +1069,64 @@ fn a_replaced_players_games_go_on_with_the_newcomer() {
     );
     assert_eq!(t.totals("1"), (7, 4));
 }
+
+#[test]
+fn the_chief_arbiter_accepts_a_refused_letter_by_his_own() {
+    let mut t = Tournament::new();
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. e5\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    t.new_mail();
+    let key = refused_key(&t, "2026-11-05");
+    t.letter(
+        ARBITER,
+        "2026-11-05",
+        "Game 1",
+        "ACCEPT no-such-key 1. e4\n",
+    );
+    t.poll("2026-11-05");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
+    assert!(
+        mail[0].body.contains("no letter has the key no-such-key"),
+        "{}",
+        mail[0].body
+    );
+    t.letter(
+        ARBITER,
+        "2026-11-05",
+        "Game 1",
+        &format!("ACCEPT {key} 1. e4\n"),
+    );
+    t.poll("2026-11-05");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+    assert!(
+        mail[0].body.contains("Your letter of 2026-11-03 was refused at first; the chief arbiter has accepted it, reading its move as 1. e4."),
+        "{}",
+        mail[0].body
+    );
+    assert_eq!(t.chart("1")["moves"][0]["san"], "e4");
+    assert!(
+        notes(&t).contains(
+            &"letter of 2026-11-03 accepted by the chief arbiter, its move read as 1. e4"
+                .to_string()
+        ),
+        "{:?}",
+        notes(&t)
+    );
+    // Once only.
+    t.letter(
+        ARBITER,
+        "2026-11-06",
+        "Game 1",
+        &format!("ПРИНЯТЬ {key} 1. e4\n"),
+    );
+    t.poll("2026-11-06");
+    assert_eq!(kinds(&t.new_mail()), [pair("refused", ARBITER)]);
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
+}

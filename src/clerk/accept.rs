@@ -30,6 +30,8 @@ pub struct Acceptance<'a> {
     /// The game, where the letter did not say it right.
     pub game: Option<&'a str>,
     pub why: Option<&'a str>,
+    /// The director by command, or the chief arbiter by letter.
+    pub by: super::AwardedBy,
 }
 
 impl Clerk<'_> {
@@ -123,6 +125,7 @@ impl Clerk<'_> {
             .map(|why| format!(": {why}"))
             .unwrap_or_default();
         let from = written_from.unwrap_or_default();
+        let who = self.named(acceptance.by);
         let text = match player {
             Some(player) => self.phrases().fill(
                 "note.assigned",
@@ -132,11 +135,17 @@ impl Clerk<'_> {
                     ("player", &player.name),
                     ("moves", &moves),
                     ("why", &why),
+                    ("who", &who),
                 ],
             ),
             None => self.phrases().fill(
                 "note.accepted",
-                &[("date", &postmark), ("moves", &moves), ("why", &why)],
+                &[
+                    ("date", &postmark),
+                    ("moves", &moves),
+                    ("why", &why),
+                    ("who", &who),
+                ],
             ),
         };
         plan.notes.push(Note {
@@ -152,7 +161,12 @@ impl Clerk<'_> {
         };
         let accepted = self.phrases().fill(
             said,
-            &[("date", &postmark), ("moves", &moves), ("address", &from)],
+            &[
+                ("date", &postmark),
+                ("moves", &moves),
+                ("address", &from),
+                ("who", &who),
+            ],
         );
         // The chief secretary reads it too: the director's acceptance is
         // an operation of the tournament's.

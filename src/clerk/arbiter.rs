@@ -92,8 +92,16 @@ impl Clerk<'_> {
         // A ruling naming another of the clerk's tournaments is not for
         // this one's game of that number.
         let elsewhere = ruling.tournament.as_deref().filter(|id| *id != own);
-        if ruling.order == Order::Withdraw && elsewhere.is_none() {
-            return self.plan_withdrawal_by_letter(store, mail, read, ruling, plan);
+        if elsewhere.is_none() {
+            match ruling.order {
+                Order::Withdraw => {
+                    return self.plan_withdrawal_by_letter(store, mail, read, ruling, plan);
+                }
+                Order::Accept => {
+                    return self.plan_acceptance_by_letter(store, mail, read, ruling, plan);
+                }
+                _ => {}
+            }
         }
         let found = match elsewhere {
             Some(_) => None,
@@ -121,6 +129,9 @@ impl Clerk<'_> {
             Order::Overstep(decision) => decision,
             Order::Withdraw => {
                 return self.plan_withdrawal_by_letter(store, mail, read, ruling, plan);
+            }
+            Order::Accept => {
+                return self.plan_acceptance_by_letter(store, mail, read, ruling, plan);
             }
             Order::Undo => {
                 let in_reply_to = mail.message_id.clone();
@@ -300,6 +311,49 @@ impl Clerk<'_> {
         };
         super::load_replaying(self.config, store, game_config, &self.replays)
             .map_err(AwardError::Failed)
+    }
+
+    /// The chief arbiter's `ACCEPT KEY 12. Nf3`: his letter applied, the
+    /// letter accepted ([`Clerk::accept`]) in the same plan.
+    fn plan_acceptance_by_letter(
+        &self,
+        store: &Store,
+        mail: &Mail,
+        read: &Letter,
+        ruling: &crate::letter::Ruling,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let key = ruling.game.as_str();
+        let kept = store
+            .letter_by_key(key)
+            .map_err(|e| format!("database: {e}"))?;
+        let Some(kept) = kept else {
+            let reason = self
+                .phrases()
+                .fill("reason.accept_no_key", &[("key", &key)]);
+            return self.refuse_arbiter(None, mail, read, "no such letter", reason, plan);
+        };
+        let moves = ruling.why.as_deref().map(crate::letter::read);
+        let acceptance = super::Acceptance {
+            key,
+            moves: moves.as_ref(),
+            sender: None,
+            game: None,
+            why: None,
+            by: AwardedBy::Arbiter,
+        };
+        match self.accept(store, &kept, &acceptance)? {
+            Err(reason) => self.refuse_arbiter(None, mail, read, "not accepted", reason, plan),
+            Ok(accepted) => {
+                if let Some(stored) = plan.letter.as_mut() {
+                    stored.disposition = Disposition::Applied;
+                    stored.reason = format!("accept {key}");
+                }
+                plan.events.extend(accepted.events.iter().cloned());
+                plan.more.push(accepted);
+                Ok(())
+            }
+        }
     }
 
     /// The chief arbiter's `WITHDRAW PLAYER`: his letter applied, every

@@ -150,6 +150,9 @@ pub enum Order {
     /// A player withdraws: `WITHDRAW ivanov illness`, `ВЫБЫТИЕ ivanov`; the
     /// ruling's `game` is the player's id.
     Withdraw,
+    /// A refused letter taken after all: `ACCEPT KEY 12. Nf3`, `ПРИНЯТЬ
+    /// KEY`; the ruling's `game` is the letter's key, its `why` the moves.
+    Accept,
 }
 
 /// What the chief arbiter decides (rules.md 2.5), a line of its own.
@@ -164,7 +167,8 @@ pub struct Ruling {
     pub game: String,
     /// With REJECT or CONTINUE: the days the arbiter excuses (`REJECT 1 7`).
     pub days: Option<u32>,
-    /// With RESULT, FORFEIT or UNDO: the words after it, his reason.
+    /// With RESULT, FORFEIT, UNDO or WITHDRAW: the words after it, his
+    /// reason; with ACCEPT, the moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
 }
@@ -182,7 +186,9 @@ impl Ruling {
                 ..self.clone()
             },
             // `UNDO A1 he misread`: the game, then the reason.
-            (Some(word), Order::Undo | Order::Withdraw) if !ids.contains(&word.as_str()) => {
+            (Some(word), Order::Undo | Order::Withdraw | Order::Accept)
+                if !ids.contains(&word.as_str()) =>
+            {
                 Ruling {
                     tournament: None,
                     game: word.clone(),
@@ -338,6 +344,10 @@ pattern!(
     r"^\s*(RESULT|РЕЗУЛЬТАТ|FORFEIT|ТЕХПОРАЖЕНИЕ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)\s+(1-0|0-1|1/2-1/2|1/2|½-½|½|(?i:white|black|белые|белым|ч[её]рные|ч[её]рным))(?:\s+(.*?))?\s*\.?\s*$"
 );
 pattern!(
+    ACCEPT_LINE,
+    r"^\s*(ACCEPT|ПРИНЯТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?(\S+)(?:\s+(.*?))?\s*$"
+);
+pattern!(
     UNDO_LINE,
     r"^\s*(UNDO|ОТМЕНИТЬ|WITHDRAW|ВЫБЫТИЕ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(.*?))?\s*\.?\s*$"
 );
@@ -482,6 +492,12 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReadi
             days: caps.get(4).and_then(|m| m.as_str().parse().ok()),
             why: None,
         });
+        return;
+    }
+    if may("aп")
+        && let Some(caps) = ACCEPT_LINE.captures(line)
+    {
+        letter.rulings.push(order_ruling(Order::Accept, &caps, 4));
         return;
     }
     if may("uоwв")
