@@ -401,10 +401,9 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             today,
             json,
         } => {
-            let configs = load_all(&cli.config)?;
-            let tournament = pick(&cli.config, configs.clone(), cli.tournament.as_deref())?;
+            let (configs, tournament) = picked(&cli.config, cli.tournament.as_deref())?;
             let order = Before::Replace {
-                tournament: &tournament.tournament_id,
+                tournament: &tournament,
                 player: &player,
                 was: &was,
                 why: why.as_deref(),
@@ -417,10 +416,9 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             today,
             json,
         } => {
-            let configs = load_all(&cli.config)?;
-            let tournament = pick(&cli.config, configs.clone(), cli.tournament.as_deref())?;
+            let (configs, tournament) = picked(&cli.config, cli.tournament.as_deref())?;
             let order = Before::Withdraw {
-                tournament: &tournament.tournament_id,
+                tournament: &tournament,
                 player: &player,
                 why: why.as_deref(),
             };
@@ -486,6 +484,14 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
     }
 }
 
+/// Every tournament of the config, and the id of the one a command is
+/// about (the one given, or the only one).
+fn picked(path: &Path, tournament: Option<&str>) -> Result<(Vec<Config>, String), Failure> {
+    let configs = load_all(path)?;
+    let id = pick(path, configs.clone(), tournament)?.tournament_id;
+    Ok((configs, id))
+}
+
 /// `result`, `forfeit` and `undo`: the director's order on a game of the
 /// tournament given (or the only one), then a pass as `poll`.
 fn order_command(
@@ -495,10 +501,9 @@ fn order_command(
     (now, today): (chrono::DateTime<Utc>, Option<NaiveDate>),
     json: bool,
 ) -> Result<u8, Failure> {
-    let configs = load_all(path)?;
-    let tournament = pick(path, configs.clone(), tournament)?;
+    let (configs, tournament) = picked(path, tournament)?;
     let order = Before::Game {
-        tournament: &tournament.tournament_id,
+        tournament: &tournament,
         game,
         order,
     };
