@@ -11,15 +11,21 @@
 //! run/         one pass: fetch, plan each letter, commit, send, keep the calendar
 //!              (run/finish.rs: marking letters done and sending on a thread)
 //! site.rs      writes the report's pages into a folder
+//! desk.rs      the director's `today`: every game's agenda, the mail that
+//!              changed nothing
 //! fault.rs     crash points for the fault tests (debug builds)
 //!    |
 //! clerk/       a letter identified and handed to the rules by its kind, the
 //!              rules' effects made into messages: letters (who, which game),
-//!              moves, endings, overstep, protest, arbiter, duties, model, load
+//!              moves, endings, overstep, protest, arbiter, duties, model, load;
+//!              the director's operations: accept, withdraw, replace, leave;
+//!              which tournament of a folder (route), start sheets (start)
 //!    |
 //! rules/       PURE: a game's life as a state machine (life), one move letter
-//!              judged (judge), clocks (clock), calendar days (calendar), what
-//!              falls due on a day (deadlines)
+//!              judged (judge), clocks (clock), calendar days and leave
+//!              (calendar, leave), what falls due on a day (deadlines) and in
+//!              the days ahead (agenda), standings and tie-breaks (standings),
+//!              a withdrawal (withdrawal), sending pace (sending)
 //! letter/      PURE: a letter's own text -> `Letter` (kind, moves, variants,
 //!              fraction, dates, keywords, rulings) or errors naming the line;
 //!              quote cutting (quote), dates (dates), notations (notation)
@@ -33,7 +39,8 @@
 //! phrases.rs   PURE: the short phrases of templates/<lang>/phrases.toml
 //! printable.rs PURE: text from letters made safe to print (control characters)
 //! render.rs    the templates of templates/<lang>/ loaded and rendered
-//! config/      the TOML file: raw tables, checked table by table
+//! config/      the TOML file: raw tables, checked table by table; a folder of
+//!              tournaments (federation) and its checked copy (cache)
 //!    |
 //! mail/        ADAPTERS: sources (maildir, imap), transports (file, smtp,
 //!              sendmail), the MIME front end (mime), the composer (compose),
