@@ -15,7 +15,7 @@ use super::model::moves_of;
 use super::{Clerk, Plan, Prepared};
 use crate::letter::Letter;
 use crate::mail::Envelope;
-use crate::store::{Disposition, KeptLetter, Note, Store};
+use crate::store::{Disposition, KeptLetter, Store};
 
 /// The director's acceptance of a letter.
 pub struct Acceptance<'a> {
@@ -120,10 +120,7 @@ impl Clerk<'_> {
             .map(|game| moves_of(game, game.stored, game.ledger.rows.len() - 1))
             .map(|moves| self.phrases().moves(&moves))
             .unwrap_or_default();
-        let why = acceptance
-            .why
-            .map(|why| format!(": {why}"))
-            .unwrap_or_default();
+        let why = super::because(acceptance.why);
         let from = written_from.unwrap_or_default();
         let who = self.named(acceptance.by);
         let text = match player {
@@ -148,12 +145,7 @@ impl Clerk<'_> {
                 ],
             ),
         };
-        plan.notes.push(Note {
-            ply: None,
-            kind: "accepted".into(),
-            text,
-            created_on: self.clock.today,
-        });
+        plan.notes.push(self.note("accepted", text));
         // The writer's receipt says why it comes after his refusal.
         let said = match player {
             Some(_) => "reason.assigned",

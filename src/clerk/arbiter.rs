@@ -11,7 +11,7 @@ use crate::record::Record;
 use crate::render::Model;
 use crate::rules::life::{award, rule, undo};
 use crate::rules::{Decision, Effect, GameResult};
-use crate::store::{Disposition, Note, Store};
+use crate::store::{Disposition, Store};
 
 impl Clerk<'_> {
     /// Answers an arbiter's letter that decides nothing.
@@ -195,12 +195,10 @@ impl Clerk<'_> {
         }
         if decision != Decision::Confirm && excused > 0 {
             let offender = &state.player(offender).name;
-            plan.notes.push(Note {
-                ply: None,
-                kind: "credit".into(),
-                text: phrases.fill("note.credit", &[("days", &excused), ("offender", offender)]),
-                created_on: self.clock.today,
-            });
+            plan.notes.push(self.note(
+                "credit",
+                phrases.fill("note.credit", &[("days", &excused), ("offender", offender)]),
+            ));
         }
         let model = model! {
             "decision" => code,
@@ -227,15 +225,13 @@ impl Clerk<'_> {
         )?;
         message.delivers = released;
         plan.messages.push(message);
-        plan.notes.push(Note {
-            ply: None,
-            kind: "decision".into(),
-            text: phrases.fill(
+        plan.notes.push(self.note(
+            "decision",
+            phrases.fill(
                 "note.decision",
                 &[("decision", &phrases.get(&format!("decision.{code}")))],
             ),
-            created_on: self.clock.today,
-        });
+        ));
         plan.event(
             "decision",
             Some(state.id()),
@@ -424,12 +420,11 @@ impl Clerk<'_> {
         plan.taken_back = Some(first);
         let who = self.named(by);
         let author_name = state.player(author).name.clone();
-        let because = why.map(|why| format!(": {why}")).unwrap_or_default();
+        let because = super::because(why);
         let today = self.date(self.clock.today);
-        plan.notes.push(Note {
-            ply: None,
-            kind: "undone".into(),
-            text: phrases.fill(
+        plan.notes.push(self.note(
+            "undone",
+            phrases.fill(
                 "note.undone",
                 &[
                     ("moves", &moves),
@@ -439,8 +434,7 @@ impl Clerk<'_> {
                     ("why", &because),
                 ],
             ),
-            created_on: self.clock.today,
-        });
+        ));
         if let Some(stored) = plan.letter.as_mut() {
             stored.disposition = Disposition::Applied;
             stored.reason = format!("undo {}", state.id());
@@ -528,11 +522,7 @@ impl Clerk<'_> {
         };
         let phrases = self.phrases();
         let who = self.named(order.by);
-        let why = order
-            .why
-            .as_deref()
-            .map(|why| format!(": {why}"))
-            .unwrap_or_default();
+        let why = super::because(order.why.as_deref());
         let result = outcome.result.pgn();
         let note = if order.forfeit {
             "note.award_forfeit"
@@ -540,10 +530,9 @@ impl Clerk<'_> {
             "note.award"
         };
         let today = self.date(self.clock.today);
-        plan.notes.push(Note {
-            ply: None,
-            kind: "award".into(),
-            text: phrases.fill(
+        plan.notes.push(self.note(
+            "award",
+            phrases.fill(
                 note,
                 &[
                     ("result", &result),
@@ -552,8 +541,7 @@ impl Clerk<'_> {
                     ("why", &why),
                 ],
             ),
-            created_on: self.clock.today,
-        });
+        ));
         if let Some(stored) = plan.letter.as_mut() {
             stored.disposition = Disposition::Applied;
             stored.reason = format!("result {result} {}", state.id());

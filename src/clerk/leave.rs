@@ -15,7 +15,7 @@ use crate::message::MessageKind;
 use crate::model;
 use crate::render::Model;
 use crate::rules::leave::{self, LeaveRefusal};
-use crate::store::{Disposition, Note, Store, StoredLetter};
+use crate::store::{Disposition, Store, StoredLetter};
 
 impl Clerk<'_> {
     /// A letter asking for leave.
@@ -106,10 +106,9 @@ impl Clerk<'_> {
                 &state.white
             };
             let mut more = Plan::default();
-            more.notes.push(Note {
-                ply: None,
-                kind: "leave".into(),
-                text: phrases.fill(
+            more.notes.push(self.note(
+                "leave",
+                phrases.fill(
                     "note.leave",
                     &[
                         ("player", &player.name),
@@ -117,8 +116,7 @@ impl Clerk<'_> {
                         ("last", &last_text),
                     ],
                 ),
-                created_on: self.clock.today,
-            });
+            ));
             // Who is to move, and by when, with the leave counted.
             let mut ledger = state.ledger.clone();
             let mut leaves = ledger.calendar.leaves.clone();

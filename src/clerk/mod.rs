@@ -250,6 +250,11 @@ impl Plan {
     }
 }
 
+/// A reason as a note ends with it: `: he misread`, or nothing.
+fn because(why: Option<&str>) -> String {
+    why.map(|why| format!(": {why}")).unwrap_or_default()
+}
+
 /// The Message-IDs a letter answers, nearest first (`In-Reply-To`, then
 /// `References` from the last), each as written and in angle brackets: the
 /// thread that tells its game.
@@ -299,6 +304,16 @@ impl<'a> Clerk<'a> {
 
     fn date(&self, date: NaiveDate) -> String {
         self.lang().date(date)
+    }
+
+    /// A note of today's under a game's chart, of no one move.
+    fn note(&self, kind: &str, text: String) -> Note {
+        Note {
+            ply: None,
+            kind: kind.into(),
+            text,
+            created_on: self.clock.today,
+        }
     }
 
     fn base_model(&self, state: Option<&Record>, to: &str) -> Model {

@@ -9,7 +9,7 @@ use crate::model;
 use crate::record::Record;
 use crate::rules::Effect;
 use crate::rules::life::protest;
-use crate::store::{Disposition, Note, StoredLetter};
+use crate::store::{Disposition, StoredLetter};
 
 impl Clerk<'_> {
     pub(super) fn plan_protest(
@@ -71,14 +71,13 @@ impl Clerk<'_> {
             protester.secret.as_deref(),
         ));
         plan.messages.push(message);
-        plan.notes.push(Note {
-            ply: None,
-            kind: "protest".into(),
-            text: self
-                .phrases()
-                .fill("note.protest", &[("date", &lang.date(context.postmark))]),
-            created_on: self.clock.today,
-        });
+        plan.notes.push(
+            self.note(
+                "protest",
+                self.phrases()
+                    .fill("note.protest", &[("date", &lang.date(context.postmark))]),
+            ),
+        );
         plan.event(
             "protest",
             Some(state.id()),

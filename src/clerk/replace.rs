@@ -8,7 +8,7 @@
 use super::{Clerk, Plan, recipient};
 use crate::message::MessageKind;
 use crate::model;
-use crate::store::{Note, Store};
+use crate::store::Store;
 
 impl Clerk<'_> {
     /// The plan of `player`'s replacement (he is the newcomer, as the
@@ -31,7 +31,7 @@ impl Clerk<'_> {
             return Ok(Err(reason));
         };
         let today = self.date(self.clock.today);
-        let because = why.map(|why| format!(": {why}")).unwrap_or_default();
+        let because = super::because(why);
         let mut plan = Plan::default();
         let mut games = Vec::new();
         for game in self.config.games_of(player) {
@@ -61,10 +61,9 @@ impl Clerk<'_> {
                 "due" => due_model.clone(),
             });
             let mut more = Plan::default();
-            more.notes.push(Note {
-                ply: None,
-                kind: "replaced".into(),
-                text: phrases.fill(
+            more.notes.push(self.note(
+                "replaced",
+                phrases.fill(
                     "note.replaced",
                     &[
                         ("was", &was),
@@ -73,8 +72,7 @@ impl Clerk<'_> {
                         ("why", &because),
                     ],
                 ),
-                created_on: self.clock.today,
-            });
+            ));
             let notice = model! {
                 "was" => was,
                 "player" => newcomer.name.as_str(),

@@ -13,7 +13,7 @@ use crate::record::Record;
 use crate::rules::life::annul;
 use crate::rules::withdrawal::{self, Step};
 use crate::rules::{Effect, GameResult, Status};
-use crate::store::{Note, Store};
+use crate::store::Store;
 
 impl Clerk<'_> {
     /// A plan for each of `player`'s games his withdrawal changes, or the
@@ -111,15 +111,13 @@ impl Clerk<'_> {
         let phrases = self.phrases();
         let who = self.named(by);
         let today = self.date(self.clock.today);
-        plan.notes.push(Note {
-            ply: None,
-            kind: "annulled".into(),
-            text: phrases.fill(
+        plan.notes.push(self.note(
+            "annulled",
+            phrases.fill(
                 "note.annulled",
                 &[("who", &who), ("date", &today), ("why", &why)],
             ),
-            created_on: self.clock.today,
-        });
+        ));
         let model = model! {
             "result" => phrases.get("report.status_annulled"),
             "reason" => "annulled",
