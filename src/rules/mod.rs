@@ -23,6 +23,7 @@ pub mod deadlines;
 pub mod judge;
 pub mod leave;
 pub mod life;
+pub mod orders;
 pub mod sending;
 pub mod standings;
 pub mod withdrawal;

@@ -1,0 +1,94 @@
+//! The orders of the chief arbiter and the director on a game, beyond his
+//! decisions on an overstep (`life::rule`): a result set or a forfeit
+//! ([`award`]), a game annulled on a withdrawal ([`annul`]), its last
+//! letter taken back ([`undo`]). Each is a pure transition like those of
+//! [`super::life`], which re-exports them.
+
+use chrono::NaiveDate;
+
+use super::life::{EndReason, Outcome, Refusal, Transition, finished};
+use super::{Effect, GameResult, Ledger, Rules, Status};
+
+/// The chief arbiter sets the result (`RESULT 3 1-0`), or scores a forfeit
+/// (`FORFEIT 3 WHITE`: White loses, unplayed): in any state, his word being
+/// final. A game under way or suspended ends (a held reply stays with him);
+/// a finished one gets the new result, the one it replaces in the effect.
+/// The same result again changes nothing.
+pub fn award(ledger: &Ledger, result: GameResult, forfeit: bool) -> Result<Transition, Refusal> {
+    let reason = if forfeit {
+        EndReason::Forfeit
+    } else {
+        EndReason::Ruling
+    };
+    let outcome = Outcome { result, reason };
+    let previous = ledger
+        .standing
+        .outcome
+        .filter(|_| ledger.standing.status == Status::Finished);
+    if previous == Some(outcome) {
+        return Err(Refusal::SameResult(outcome));
+    }
+    let mut next = ledger.clone();
+    next.finish(outcome);
+    next.standing.held_reply = None;
+    Ok(Transition::of(
+        next,
+        vec![Effect::Award { outcome, previous }],
+    ))
+}
+
+/// The game is annulled (a player withdrew under `[rules] withdrawal =
+/// "annul_if_under_half"`): over, its result, if it had one, no longer
+/// counted; a suspension and a held reply end with it.
+pub fn annul(ledger: &Ledger) -> Result<Transition, Refusal> {
+    if ledger.standing.status == Status::Annulled {
+        return Err(Refusal::Annulled);
+    }
+    let mut next = ledger.clone();
+    let standing = &mut next.standing;
+    standing.status = Status::Annulled;
+    standing.outcome = None;
+    standing.suspension = None;
+    standing.held_reply = None;
+    standing.draw_offer = None;
+    Ok(Transition::of(next, vec![Effect::Annulled]))
+}
+
+/// The chief arbiter takes back a game's last letter (`UNDO 3`): its moves
+/// (from the last row that began a letter, with any reply the clerk played
+/// from a variant after it) go, and the days charged with them; its
+/// author's draw offer and the variants waiting go too. A game the board
+/// ended (mate, stalemate) is under way again; one ended otherwise, or
+/// suspended, or past its end date, is for a ruling of its own.
+pub fn undo(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Result<Transition, Refusal> {
+    let board_end = ledger.standing.outcome.is_some_and(|o| {
+        matches!(
+            o.reason,
+            EndReason::Checkmate | EndReason::Stalemate | EndReason::InsufficientMaterial
+        )
+    });
+    match ledger.standing.status {
+        Status::Finished if !board_end => return Err(finished(ledger)),
+        Status::Annulled => return Err(Refusal::Annulled),
+        Status::Suspended => return Err(Refusal::Suspended),
+        Status::Adjudication => return Err(Refusal::PastEndDate),
+        _ => {}
+    }
+    let Some(first) = ledger.rows.iter().rposition(|row| row.letter.is_some()) else {
+        return Err(Refusal::NothingToUndo);
+    };
+    let author = ledger.rows[first].by;
+    let mut next = ledger.clone();
+    next.rows.truncate(first);
+    let standing = &mut next.standing;
+    standing.status = Status::Active;
+    standing.outcome = None;
+    if standing.draw_offer == Some(author) {
+        standing.draw_offer = None;
+    }
+    let due = next.due(rules, today);
+    Ok(Transition::of(
+        next,
+        vec![Effect::Undone { first, author, due }],
+    ))
+}
