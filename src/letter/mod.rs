@@ -11,6 +11,7 @@ mod errors;
 mod keywords;
 pub mod notation;
 pub mod quote;
+mod rulings;
 #[cfg(test)]
 mod tests;
 
@@ -26,6 +27,8 @@ pub use errors::{ReadError, ReadErrorKind};
 use keywords::keywords;
 pub use notation::MoveText;
 
+pub use self::rulings::{Order, Ruling};
+use self::rulings::{award_order, order_ruling};
 pub use crate::rules::{Decision, GameResult};
 use crate::rules::{Fraction, Stated, StatedDates};
 
@@ -131,77 +134,6 @@ pub enum Keyword {
     DrawDecline,
     Resign,
     Protest,
-}
-
-/// What a ruling of the chief arbiter orders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Order {
-    /// A decision on an overstep (rules.md 2.5.5): `CONFIRM 3`, `REJECT 3 7`.
-    Overstep(Decision),
-    /// The result set: `RESULT 3 1-0`, `РЕЗУЛЬТАТ 3 1/2` (an adjudication,
-    /// or a result the players reached otherwise).
-    Result(GameResult),
-    /// A forfeit: `FORFEIT 3 WHITE`, `ТЕХПОРАЖЕНИЕ 3 БЕЛЫЕ`: the side named
-    /// loses, unplayed; the result it gives.
-    Forfeit(GameResult),
-    /// The game's last letter taken back: `UNDO 3 he misread`, `ОТМЕНИТЬ 3`.
-    Undo,
-    /// A player withdraws: `WITHDRAW ivanov illness`, `ВЫБЫТИЕ ivanov`; the
-    /// ruling's `game` is the player's id.
-    Withdraw,
-    /// A refused letter taken after all: `ACCEPT KEY 12. Nf3`, `ПРИНЯТЬ
-    /// KEY`; the ruling's `game` is the letter's key, its `why` the moves.
-    Accept,
-}
-
-/// What the chief arbiter decides (rules.md 2.5), a line of its own.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Ruling {
-    pub order: Order,
-    /// A word before the game, as a tournament's id (`CONFIRM CC-2026 3`,
-    /// for a clerk of several): it may be a game's id instead (`REJECT A1
-    /// 7`), which the clerk, knowing its tournaments, tells apart.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tournament: Option<String>,
-    pub game: String,
-    /// With REJECT or CONTINUE: the days the arbiter excuses (`REJECT 1 7`).
-    pub days: Option<u32>,
-    /// With RESULT, FORFEIT, UNDO or WITHDRAW: the words after it, his
-    /// reason; with ACCEPT, the moves.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub why: Option<String>,
-}
-
-impl Ruling {
-    /// The ruling as meant, given the tournament it reached and the ids of
-    /// the clerk's tournaments: a first word that is no tournament's id was
-    /// the game (`REJECT A1 7`), and its game word the days.
-    pub fn resolved(&self, ids: &[&str]) -> Ruling {
-        match (&self.tournament, self.order) {
-            (Some(word), Order::Overstep(_)) if !ids.contains(&word.as_str()) => Ruling {
-                tournament: None,
-                game: word.clone(),
-                days: self.game.parse().ok().or(self.days),
-                ..self.clone()
-            },
-            // `UNDO A1 he misread`: the game, then the reason.
-            (Some(word), Order::Undo | Order::Withdraw | Order::Accept)
-                if !ids.contains(&word.as_str()) =>
-            {
-                Ruling {
-                    tournament: None,
-                    game: word.clone(),
-                    why: Some(match &self.why {
-                        Some(why) => format!("{} {why}", self.game),
-                        None => self.game.clone(),
-                    }),
-                    ..self.clone()
-                }
-            }
-            _ => self.clone(),
-        }
-    }
 }
 
 /// What a letter is, decided once from what it says: the clerk handles each
@@ -419,45 +351,6 @@ fn error(letter: &mut Letter, line: usize, text: &str, kind: ReadErrorKind) {
         text = text.chars().take(77).collect::<String>() + "...";
     }
     letter.errors.push(ReadError { line, text, kind });
-}
-
-/// A ruling with a reason (RESULT, FORFEIT, UNDO, WITHDRAW): its
-/// tournament word in group 2, its game (or player) in 3, the reason in
-/// group `why`.
-fn order_ruling(order: Order, caps: &regex::Captures<'_>, why: usize) -> Ruling {
-    Ruling {
-        order,
-        tournament: caps.get(2).map(|m| m.as_str().to_string()),
-        game: caps[3].to_string(),
-        days: None,
-        why: caps
-            .get(why)
-            .map(|m| m.as_str().trim().to_string())
-            .filter(|why| !why.is_empty()),
-    }
-}
-
-/// A RESULT's or FORFEIT's order from its word and what follows the game:
-/// a result for RESULT, the side that loses for FORFEIT.
-fn award_order(word: &str, what: &str) -> Option<Order> {
-    let side = match what.to_lowercase().replace('ё', "е").as_str() {
-        "white" | "белые" | "белым" => Some(Color::White),
-        "black" | "черные" | "черным" => Some(Color::Black),
-        _ => None,
-    };
-    let result = match what {
-        "1-0" => Some(GameResult::WhiteWins),
-        "0-1" => Some(GameResult::BlackWins),
-        "1/2-1/2" | "1/2" | "½-½" | "½" => Some(GameResult::Draw),
-        _ => None,
-    };
-    match (word, side, result) {
-        ("RESULT" | "РЕЗУЛЬТАТ", None, Some(result)) => Some(Order::Result(result)),
-        ("FORFEIT" | "ТЕХПОРАЖЕНИЕ", Some(loser), None) => {
-            Some(Order::Forfeit(GameResult::loss_of(loser)))
-        }
-        _ => None,
-    }
 }
 
 fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReading) {
