@@ -129,6 +129,10 @@ enum Command {
         /// address the config does not know.
         #[arg(long = "as")]
         sender: Option<String>,
+        /// With --as: the address the letter came from is his from then on
+        /// (the clerk adds it to his entry's `emails`).
+        #[arg(long, requires = "sender")]
+        add_address: bool,
         /// The game, if the letter did not say it right.
         #[arg(long)]
         game: Option<String>,
@@ -379,6 +383,7 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             key,
             moves,
             sender,
+            add_address,
             game,
             why,
             today,
@@ -393,6 +398,7 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
                 key: &key,
                 moves: moves.as_deref(),
                 sender: sender.as_deref(),
+                add_address,
                 game: game.as_deref(),
                 why: why.as_deref(),
             };
@@ -828,29 +834,19 @@ fn put_back(
 ) -> Result<u8, Failure> {
     let mut source = source(config)?;
     for letter in letters {
-        if letter.raw.is_empty() {
-            // A file the source could not read (point 6): marking it done
-            // moved it, unread, to the Maildir's cur/.
-            println!(
-                "retry: {} was never read ({}): the file is in the Maildir's cur/ as {}; make it \
+        let key = &letter.dedup_key;
+        match run::put_back(store, source.as_mut(), letter)
+            .map_err(|e| run_error(format!("retry: {e}")))?
+        {
+            run::PutBack::Back => {
+                println!("retry: {key} is back among the new letters; the next poll reads it again")
+            }
+            run::PutBack::NeverRead { file } => println!(
+                "retry: {key} was never read ({}): the file is in the Maildir's cur/ as {file}; make it \
                  readable and move it back into new/",
-                letter.dedup_key, letter.reason, letter.source_key
-            );
-            store
-                .release(letter)
-                .map_err(|e| database_error(config, &e))?;
-            continue;
+                letter.reason
+            ),
         }
-        source
-            .put_back(&letter.raw, letter.arrived)
-            .map_err(|e| run_error(format!("retry: {}: {e}", letter.dedup_key)))?;
-        store
-            .release(letter)
-            .map_err(|e| database_error(config, &e))?;
-        println!(
-            "retry: {} is back among the new letters; the next poll reads it again",
-            letter.dedup_key
-        );
     }
     Ok(0)
 }
@@ -1147,6 +1143,7 @@ fn poll(
             key,
             moves,
             sender,
+            add_address,
             game,
             why,
         } => {
@@ -1157,6 +1154,7 @@ fn poll(
                 sender,
                 game,
                 why,
+                add_address,
                 by: clerk::AwardedBy::Director,
             };
             queue_acceptance(
@@ -1210,7 +1208,14 @@ fn poll(
     }
     drop(out);
     let mut code = if summary.failures > 0 { 1 } else { 0 };
-    if summary.left > 0 {
+    if summary.reread {
+        // Not a failure: the next run goes on with the file as edited.
+        eprintln!(
+            "shtempel: an order edited a tournament's file (config-edited above): {} letter(s) \
+             left in the source, and the calendar, for the next run, which reads the file anew",
+            summary.left
+        );
+    } else if summary.left > 0 {
         eprintln!(
             "shtempel: stopped by a signal: {} letter(s) done and kept, {} left in the source \
              for the next run; the calendar waits for it too",

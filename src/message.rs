@@ -111,6 +111,9 @@ message_kinds! {
     Replacement: "replacement", "replacement", false;
     /// A partner replaced, to the other player of each of his games.
     Replaced: "replaced", "replaced", false;
+    /// Letters set aside going back to be read (`RETRY`), to the chief
+    /// arbiter.
+    Retry: "retry", "retry", true;
 }
 
 impl MessageKind {
@@ -160,6 +163,7 @@ mod tests {
             "leave-notice",
             "replacement",
             "replaced",
+            "retry",
         ];
         assert_eq!(BUILTIN_RU.len(), MessageKind::ALL.len());
         assert_eq!(BUILTIN_EN.len(), MessageKind::ALL.len());
@@ -181,7 +185,8 @@ mod tests {
                 "warning",
                 "penalty",
                 "refused",
-                "leave"
+                "leave",
+                "retry"
             ]
         );
     }

@@ -27,6 +27,9 @@ use crate::rules;
 use crate::store::{Disposition, GameRow, NewOutbox, Store, StoredLetter};
 
 mod finish;
+mod orders;
+
+pub use self::orders::{PutBack, put_back, write_edits};
 
 use self::finish::{Finisher, Job, Outcome, Worker};
 
@@ -39,8 +42,13 @@ pub struct Summary {
     /// The games whose record the pass changed (by a letter, a duty or a
     /// delivery): their report pages are rewritten.
     pub games_changed: std::collections::BTreeSet<String>,
-    /// Letters left in the source because the pass was stopped.
+    /// Letters left in the source because the pass was stopped, or because
+    /// an order edited a tournament's file (`reread`).
     pub left: usize,
+    /// An order's edit of a tournament's file was written: the pass read
+    /// no more letters, nor kept the calendar, with the file as it was; the
+    /// next run reads it anew.
+    pub reread: bool,
 }
 
 /// Who hears of a pass: what it did, how far it is, and whether it is to
@@ -130,6 +138,12 @@ pub fn commit(
             };
             if let Some((player, days)) = &plan.leave {
                 w.leave(player, *days, letter_id, today)?;
+            }
+            for edit in &plan.config_edits {
+                w.config_edit(edit, today)?;
+            }
+            for key in &plan.releases {
+                w.mark_releasing(key)?;
             }
             for (index, (plan, _)) in plans.iter().enumerate() {
                 // Another letter the first brings in (an acceptance by the
@@ -531,6 +545,14 @@ pub fn poll(
         log: store.sent_log(),
     };
     send_pending(store, &mut finisher, clerk, &mut summary, events)?;
+    // What a run killed after committing an order left undone (or the
+    // director's command before this pass): with a file edited, the
+    // tournaments this run read are not the files' any more.
+    if write_edits(store, clerk.clock.today, events)? > 0 {
+        summary.reread = true;
+        return Ok(summary);
+    }
+    orders::put_back_released(store, finisher.source, events)?;
     let letters = finisher
         .source
         .fetch_new()
@@ -581,7 +603,7 @@ pub fn poll(
         loop {
             // Stopped (SIGTERM): the letters done are committed and sent
             // below, the rest wait in the source for the next run.
-            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) || summary.reread {
                 summary.left = total - fresh + round.len() + held.len();
                 break;
             }
@@ -687,6 +709,9 @@ pub fn poll(
             for more in plan.more.iter().filter_map(|more| more.game.as_ref()) {
                 summary.games_changed.insert(key(desk.config, more.id()));
             }
+            // The letters after an order that edits a tournament's file are
+            // for a run that reads it as edited (see `Summary::reread`).
+            summary.reread |= !plan.config_edits.is_empty();
             batch.add(plan, game_key, last, Some(envelope.key.clone()));
             // Letters of this run written before this batch began.
             let written = taken.saturating_sub(batch.entries.len());
@@ -730,6 +755,8 @@ pub fn poll(
         store.end_batch().map_err(database)?;
         store.clear_sent_log().map_err(database)
     })?;
+    // The files the run's orders edit, for the next run to read.
+    write_edits(store, clerk.clock.today, events)?;
     Ok(summary)
 }
 

@@ -453,7 +453,13 @@ fn a_refused_letter_is_accepted_with_the_move_the_director_reads_in_it() {
     // The director's reading must be one the rules take.
     let out = t.run(&["accept", &key, "--move", "1. e5", "--today", "2026-11-05"]);
     assert_eq!(out.code, 2, "{}", out.stdout);
-    assert!(out.stderr.contains("not taken"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "read so, the letter is refused again: line 1, \"e5\": this move is not legal"
+        ),
+        "{}",
+        out.stderr
+    );
     let out = t.run(&[
         "accept",
         "no-such-key",
@@ -525,14 +531,18 @@ const THIRD: &str = "third@test.example";
 /// Three players, four games: 1 White-Black, 2 Third-White, 3 Black-Third,
 /// 4 White-Third.
 fn three_players(rules: &str) -> Tournament {
-    let text = format!(
+    Tournament::with_config(&three_players_config(rules))
+}
+
+/// The config of [`three_players`].
+fn three_players_config(rules: &str) -> String {
+    format!(
         "{}\n[[players]]\nid = \"third\"\nname = \"Third Player\"\nemail = \"{THIRD}\"\n\n\
          [[games]]\nid = \"2\"\nwhite = \"third\"\nblack = \"white\"\n\n\
          [[games]]\nid = \"3\"\nwhite = \"black\"\nblack = \"third\"\n\n\
          [[games]]\nid = \"4\"\nwhite = \"white\"\nblack = \"third\"\n",
         config(rules, "")
-    );
-    Tournament::with_config(&text)
+    )
 }
 
 fn state(t: &Tournament, game: &str) -> (String, String) {
@@ -1129,4 +1139,204 @@ fn the_chief_arbiter_accepts_a_refused_letter_by_his_own() {
     t.poll("2026-11-06");
     assert_eq!(kinds(&t.new_mail()), [pair("refused", ARBITER)]);
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn the_chief_arbiter_replaces_a_player_by_his_letter_and_the_clerk_edits_the_entry() {
+    let text = three_players_config("");
+    let mut t =
+        Tournament::with_config(&text.replacen("language = \"en\"", "language = \"ru\"", 1));
+    opening(&mut t);
+    let newcomer = "sidorov@test.example";
+    // An address that is another player's, and a name left out, are
+    // answered with what to write; nothing changes.
+    for (line, words) in [
+        (
+            format!("ЗАМЕНА white Сидоров С. <{THIRD}>"),
+            format!("{THIRD} уже адрес участника Third Player"),
+        ),
+        (
+            format!("ЗАМЕНА white <{newcomer}>"),
+            "не указано имя нового участника".to_string(),
+        ),
+        (
+            format!("REPLACE nobody Сидоров С. <{newcomer}>"),
+            "в турнире нет участника «nobody»".to_string(),
+        ),
+    ] {
+        t.letter(ARBITER, "2026-11-10", "Замена", &format!("{line}\n"));
+        t.poll("2026-11-10");
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{line}");
+        assert!(mail[0].body.contains(&words), "{line}: {}", mail[0].body);
+    }
+    let file = t.path().join("shtempel.toml");
+    let before = std::fs::read_to_string(&file).unwrap();
+    // A player's order changes nothing.
+    t.letter(
+        BLACK,
+        "2026-11-10",
+        "Замена",
+        &format!("REPLACE white Сидоров С. <{newcomer}>\n"),
+    );
+    t.poll("2026-11-10");
+    assert!(t.new_mail().is_empty());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    // His order: the newcomer gets his games, each partner and the
+    // secretary are told, and the entry is his once the letter is taken.
+    t.letter(
+        ARBITER,
+        "2026-11-10",
+        "Замена",
+        &format!("ЗАМЕНА white Сидоров С. <{newcomer}> по болезни участника\n"),
+    );
+    // A letter behind the order waits for the run that reads the file as
+    // edited.
+    t.letter(
+        newcomer,
+        "2026-11-11",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 6/4\nDates: 2026-11-07, 2026-11-07, 2026-11-11\n",
+    );
+    let out = t.run(&["poll", "--today", "2026-11-11"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("an order edited a tournament's file")
+            && out.stderr.contains("1 letter(s) left"),
+        "{}",
+        out.stderr
+    );
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("replacement", newcomer),
+            pair("replaced", BLACK),
+            pair("replaced", THIRD),
+            pair("replaced", THIRD)
+        ]
+    );
+    assert!(mail.iter().all(|m| m.cc == [SECRETARY]));
+    assert!(
+        mail[1].body.contains(&format!(
+            "Сидоров С. <{newcomer}> заменяет участника White Player <{WHITE}> в партии 1 (по болезни участника)."
+        )),
+        "{}",
+        mail[1].body
+    );
+    assert!(
+        mail[0]
+            .body
+            .contains("Вы заменяете участника White Player <white@test.example>"),
+        "{}",
+        mail[0].body
+    );
+    let after = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        after,
+        before.replacen(
+            &format!("name = \"White Player\"\nemail = \"{WHITE}\""),
+            &format!("name = \"Сидоров С.\"\nemail = \"{newcomer}\""),
+            1
+        ),
+        "only his entry changed"
+    );
+    assert!(
+        notes(&t).iter().any(|note| note.starts_with(&format!(
+            "White Player <{WHITE}>: заменён(а) участником Сидоров С."
+        ))),
+        "{:?}",
+        notes(&t)
+    );
+    // The next run reads the file as edited: the newcomer's letter is his.
+    t.poll("2026-11-11");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", newcomer), pair("forward", BLACK)]
+    );
+    assert_eq!(t.totals("1"), (6, 4));
+}
+
+/// The key of the one letter `today` lists as changed nothing.
+fn ignored_key(t: &Tournament, day: &str) -> String {
+    let out = t.run(&["today", "--today", day, "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    value["changed_nothing"][0]["key"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_letter_from_a_new_address_is_taken_as_a_players_with_the_address_added_by_letter_and_command()
+{
+    let new_address = "white.at.work@elsewhere.example";
+    let file_of = |t: &Tournament| std::fs::read_to_string(t.path().join("shtempel.toml")).unwrap();
+    let with_both = format!("emails = [\"{WHITE}\", \"{new_address}\"]");
+    // By the chief arbiter's letter, in Russian.
+    let mut t = Tournament::new();
+    t.letter(new_address, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    let key = ignored_key(&t, "2026-11-04");
+    t.letter(
+        ARBITER,
+        "2026-11-04",
+        "Письмо с нового адреса",
+        &format!("ПРИНЯТЬ {key} КАК white АДРЕС\n"),
+    );
+    let out = t.run(&["poll", "--today", "2026-11-04"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+    assert!(
+        mail[0].body.contains(&format!("the chief arbiter has taken it as yours, its move 1. e4. Letters from {new_address} are yours from now on.")),
+        "{}",
+        mail[0].body
+    );
+    assert!(file_of(&t).contains(&with_both), "{}", file_of(&t));
+    assert!(
+        notes(&t).contains(&format!("letter of 2026-11-03 from {new_address} taken as White Player's by the chief arbiter, its move 1. e4; {new_address} is his address from then on")),
+        "{:?}",
+        notes(&t)
+    );
+    // His next letter from there is his.
+    t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
+    t.poll("2026-11-07");
+    t.new_mail();
+    t.letter(
+        new_address,
+        "2026-11-10",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 5/4\nDates: 2026-11-07, 2026-11-07, 2026-11-10\n",
+    );
+    t.poll("2026-11-10");
+    // (Black's days count from 4 November, the day the accepted move was
+    // forwarded: both letters are corrected to 5/3.)
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("correction", WHITE), pair("forward", BLACK)]
+    );
+    assert_eq!(t.totals("1"), (5, 3));
+    // By the director's command: the same.
+    let mut t = Tournament::new();
+    t.letter(new_address, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    let key = ignored_key(&t, "2026-11-04");
+    let out = t.run(&["accept", &key, "--add-address", "--today", "2026-11-04"]);
+    assert_eq!(out.code, 2, "--add-address needs --as: {}", out.stderr);
+    let out = t.run(&[
+        "accept",
+        &key,
+        "--as",
+        "white",
+        "--add-address",
+        "--today",
+        "2026-11-04",
+    ]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+    assert!(file_of(&t).contains(&with_both), "{}", file_of(&t));
 }

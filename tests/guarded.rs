@@ -880,3 +880,89 @@ fn point_18_an_impossible_year_and_full_width_digits_are_named_unreadable() {
         );
     }
 }
+
+/// Black's letter of 4 November set aside after three runs that failed on
+/// it; its key, as `retry` lists it.
+fn set_aside(t: &mut Tournament) -> String {
+    t.letter(
+        BLACK,
+        "2026-11-04",
+        "Re: [T #1]",
+        "Game 1\n1... e5\nNo TROUBLE at all.\nTime: 2/1\nDates: 2026-11-03 2026-11-03 2026-11-04\n",
+    );
+    for _ in 0..3 {
+        assert_eq!(poll_with_fault(t, "panic-letter:TROUBLE"), 1);
+    }
+    t.new_mail();
+    let list = t.run(&["retry"]);
+    list.stdout.split_whitespace().next().unwrap().to_string()
+}
+
+#[test]
+fn point_5_the_chief_arbiter_puts_letters_set_aside_back_by_his_own_letter() {
+    let mut t = under_way();
+    let key = set_aside(&mut t);
+    assert!(key.starts_with("quarantine:"), "{key}");
+    // A player's order changes nothing.
+    t.letter(BLACK, "2026-11-05", "retry", "RETRY ALL\n");
+    t.poll("2026-11-05");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        Vec::<(String, String)>::new(),
+        "a player cannot order a retry"
+    );
+    assert!(t.run(&["retry"]).stdout.starts_with(&key));
+    // A key of no letter set aside is answered with where the keys are.
+    t.letter(ARBITER, "2026-11-05", "retry", "RETRY quarantine:nothing\n");
+    t.poll("2026-11-05");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
+    assert!(
+        mail[0].body.contains(
+            "no letter is set aside under the key quarantine:nothing; the clerk's list of the day (shtempel today) gives their keys, or write RETRY ALL"
+        ),
+        "{}",
+        mail[0].body
+    );
+    // His order, in Russian: he and the secretary are told which letter
+    // goes back.
+    t.letter(
+        ARBITER,
+        "2026-11-05",
+        "Отложенное письмо",
+        &format!("ПОВТОРИТЬ {key}\n"),
+    );
+    t.poll("2026-11-05");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("retry", ARBITER)]);
+    assert_eq!(mail[0].cc, [SECRETARY]);
+    assert!(
+        mail[0].body.contains(&format!(
+            "{key}, arrived 2026-11-04, set aside because: the clerk failed on this letter (injected panic on a letter containing \"TROUBLE\")"
+        )),
+        "{}",
+        mail[0].body
+    );
+    assert!(
+        t.run(&["retry"]).stdout.contains("no letter is set aside"),
+        "ordered back, it is no longer set aside"
+    );
+    // The next run puts it back before it reads its mail, and reads it with
+    // its own postmark.
+    t.poll("2026-11-06");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("ack", BLACK), pair("forward", WHITE)]);
+    assert_eq!(t.totals("1"), (2, 1));
+    // Nothing set aside now: RETRY ALL says so.
+    t.letter(ARBITER, "2026-11-07", "retry", "RETRY ALL\n");
+    t.poll("2026-11-07");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
+    assert!(
+        mail[0]
+            .body
+            .contains("no letter is set aside; there is nothing to read again"),
+        "{}",
+        mail[0].body
+    );
+}

@@ -13,6 +13,7 @@
 
 use super::model::moves_of;
 use super::{Clerk, Plan, Prepared};
+use crate::config::edit::{ConfigEdit, PlayerEdit};
 use crate::letter::Letter;
 use crate::mail::Envelope;
 use crate::store::{Disposition, KeptLetter, Store};
@@ -30,6 +31,9 @@ pub struct Acceptance<'a> {
     /// The game, where the letter did not say it right.
     pub game: Option<&'a str>,
     pub why: Option<&'a str>,
+    /// With `sender`: the address the letter came from is his from then on
+    /// (added to his entry's `emails` once the acceptance is taken).
+    pub add_address: bool,
     /// The director by command, or the chief arbiter by letter.
     pub by: super::AwardedBy,
 }
@@ -43,31 +47,38 @@ impl Clerk<'_> {
         letter: &KeptLetter,
         acceptance: &Acceptance<'_>,
     ) -> Result<Result<Plan, String>, String> {
+        let phrases = self.phrases();
+        let key = acceptance.key;
         if letter.disposition == "applied" {
-            return Ok(Err(format!(
-                "letter {} was taken already ({})",
-                acceptance.key, letter.reason
-            )));
+            let reason = &letter.reason;
+            let said = phrases.fill("reason.accept_taken", &[("key", &key), ("reason", reason)]);
+            return Ok(Err(said));
         }
         let accepted_key = format!("accepted:{}", acceptance.key);
         let accepted = store
             .letter_by_key(&accepted_key)
             .map_err(|e| format!("database: {e}"))?;
         if let Some(accepted) = accepted {
-            return Ok(Err(format!(
-                "letter {} was accepted already ({})",
-                acceptance.key, accepted.reason
-            )));
+            let reason = &accepted.reason;
+            let said = phrases.fill("reason.accept_twice", &[("key", &key), ("reason", reason)]);
+            return Ok(Err(said));
         }
         if acceptance.moves.is_some_and(|moves| moves.moves.is_empty()) {
-            return Ok(Err(
-                "no move in --move: write it as 12. Nf3 or 12... Nc6".into()
-            ));
+            return Ok(Err(phrases.get("reason.accept_no_move").to_string()));
         }
         let player = match acceptance.sender {
             Some(id) => match self.config.player(id) {
                 Some(player) => Some(player),
-                None => return Ok(Err(format!("no player {id:?} in this tournament"))),
+                None => {
+                    let known: Vec<&str> =
+                        self.config.players.iter().map(|p| p.id.as_str()).collect();
+                    let players = known.join(", ");
+                    let said = phrases.fill(
+                        "reason.no_player",
+                        &[("player", &id), ("players", &players)],
+                    );
+                    return Ok(Err(said));
+                }
             },
             None => None,
         };
@@ -84,14 +95,28 @@ impl Clerk<'_> {
             None => Prepared::new(self.config, &envelope),
         };
         let written_from = prepared.mail.as_ref().and_then(|mail| mail.from.clone());
+        let address_edit = match (player, &written_from) {
+            (Some(player), Some(from)) if acceptance.add_address => Some(ConfigEdit {
+                file: self.config.file.clone(),
+                player: player.id.clone(),
+                edit: PlayerEdit::AddAddress {
+                    email: from.to_lowercase(),
+                },
+            }),
+            _ => None,
+        };
+        if let Some(Err(error)) = address_edit.as_ref().map(ConfigEdit::writable) {
+            return Ok(Err(
+                phrases.fill("reason.address_not_writable", &[("error", &error)])
+            ));
+        }
         if let (Some(player), Some(mail)) = (player, prepared.mail.as_mut()) {
             mail.from = Some(player.email.clone());
         }
         let Some(read) = &prepared.read else {
-            return Ok(Err(format!(
-                "letter {} is no player's letter of this tournament ({})",
-                acceptance.key, letter.reason
-            )));
+            let reason = &letter.reason;
+            let said = phrases.fill("reason.accept_nobody", &[("key", &key), ("reason", reason)]);
+            return Ok(Err(said));
         };
         let mut read = match acceptance.moves {
             Some(moves) => read.with_moves_of(moves),
@@ -108,7 +133,10 @@ impl Clerk<'_> {
             return Err("an accepted letter without its record".into());
         };
         if stored.disposition != Disposition::Applied {
-            return Ok(Err(format!("not taken: {}", stored.reason)));
+            let reason = &stored.reason;
+            return Ok(Err(
+                phrases.fill("reason.accept_refused", &[("reason", reason)])
+            ));
         }
         stored.reason = format!("accepted by the director: {}", stored.reason);
         let postmark = self.date(stored.postmark);
@@ -121,8 +149,18 @@ impl Clerk<'_> {
             .map(|moves| self.phrases().moves(&moves))
             .unwrap_or_default();
         let why = super::because(acceptance.why);
-        let from = written_from.unwrap_or_default();
+        let from = written_from.clone().unwrap_or_default();
         let who = self.named(acceptance.by);
+        // With the address added, the receipt and the note say so.
+        let added = |said: &str| match &address_edit {
+            Some(_) => {
+                let from = written_from.as_deref().unwrap_or_default();
+                phrases.fill(said, &[("address", &from)])
+            }
+            None => String::new(),
+        };
+        let (added_receipt, added_note) =
+            (added("reason.address_added"), added("note.address_added"));
         let text = match player {
             Some(player) => self.phrases().fill(
                 "note.assigned",
@@ -145,7 +183,8 @@ impl Clerk<'_> {
                 ],
             ),
         };
-        plan.notes.push(self.note("accepted", text));
+        plan.notes.push(self.note("accepted", text + &added_note));
+        plan.config_edits.extend(address_edit);
         // The writer's receipt says why it comes after his refusal.
         let said = match player {
             Some(_) => "reason.assigned",
@@ -159,7 +198,7 @@ impl Clerk<'_> {
                 ("address", &from),
                 ("who", &who),
             ],
-        );
+        ) + &added_receipt;
         // The chief secretary reads it too: the director's acceptance is
         // an operation of the tournament's.
         for message in plan.messages.iter_mut().filter(|m| m.kind.is_reply()) {

@@ -15,7 +15,7 @@ use crate::store::{Disposition, Store};
 
 impl Clerk<'_> {
     /// Answers an arbiter's letter that decides nothing.
-    fn refuse_arbiter(
+    pub(super) fn refuse_arbiter(
         &self,
         state: Option<&Record>,
         mail: &Mail,
@@ -73,6 +73,9 @@ impl Clerk<'_> {
             )
             .collect();
         let ruling = &ruling.resolved(&ids);
+        if ruling.order == Order::Retry {
+            return self.plan_retry_by_letter(store, mail, read, ruling, plan);
+        }
         // Of a clerk of several, a ruling must say which tournament: by
         // naming it, by the subject's tag, or by answering its file.
         if self.directory.several()
@@ -99,6 +102,9 @@ impl Clerk<'_> {
                 }
                 Order::Accept => {
                     return self.plan_acceptance_by_letter(store, mail, read, ruling, plan);
+                }
+                Order::Replace => {
+                    return self.plan_replacement_by_letter(store, mail, read, ruling, plan);
                 }
                 _ => {}
             }
@@ -132,6 +138,12 @@ impl Clerk<'_> {
             }
             Order::Accept => {
                 return self.plan_acceptance_by_letter(store, mail, read, ruling, plan);
+            }
+            Order::Replace => {
+                return self.plan_replacement_by_letter(store, mail, read, ruling, plan);
+            }
+            Order::Retry => {
+                return self.plan_retry_by_letter(store, mail, read, ruling, plan);
             }
             Order::Undo => {
                 let in_reply_to = mail.message_id.clone();
@@ -329,23 +341,26 @@ impl Clerk<'_> {
                 .fill("reason.accept_no_key", &[("key", &key)]);
             return self.refuse_arbiter(None, mail, read, "no such letter", reason, plan);
         };
-        let moves = ruling.why.as_deref().map(crate::letter::read);
+        let words = crate::letter::accept_words(ruling.why.as_deref());
+        let moves = words.moves.map(crate::letter::read);
         let acceptance = super::Acceptance {
             key,
             moves: moves.as_ref(),
-            sender: None,
+            sender: words.player,
             game: None,
             why: None,
+            add_address: words.add_address,
             by: AwardedBy::Arbiter,
         };
         match self.accept(store, &kept, &acceptance)? {
             Err(reason) => self.refuse_arbiter(None, mail, read, "not accepted", reason, plan),
-            Ok(accepted) => {
+            Ok(mut accepted) => {
                 if let Some(stored) = plan.letter.as_mut() {
                     stored.disposition = Disposition::Applied;
                     stored.reason = format!("accept {key}");
                 }
                 plan.events.extend(accepted.events.iter().cloned());
+                plan.config_edits.append(&mut accepted.config_edits);
                 plan.more.push(accepted);
                 Ok(())
             }

@@ -33,6 +33,7 @@ mod moves;
 mod overstep;
 mod protest;
 mod replace;
+mod retry;
 mod route;
 mod start;
 mod withdraw;
@@ -227,6 +228,12 @@ pub struct Plan {
     pub more: Vec<Plan>,
     /// A player's leave taken: his id, first and last day.
     pub leave: Option<(String, (NaiveDate, NaiveDate))>,
+    /// Edits of the tournament's file the letter orders (a player
+    /// replaced, an address added), written once it is committed.
+    pub config_edits: Vec<crate::config::edit::ConfigEdit>,
+    /// Letters set aside to go back into the mail source (`RETRY KEY`),
+    /// by key.
+    pub releases: Vec<String>,
     pub notes: Vec<Note>,
     pub messages: Vec<Outgoing>,
     pub duties: Vec<DutyKey>,

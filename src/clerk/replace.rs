@@ -1,14 +1,20 @@
-//! A player replaced (issue 23: `shtempel replace PLAYER --was "…"`): the
-//! director gives his entry a new name and address in the config, keeping
-//! his id, and his games go on as they stand. The newcomer is sent his
-//! games (colour, partner and address, the time used, who is to move and
-//! by when); each partner and the chief secretary are told who plays now;
-//! each game's chart has a note.
+//! A player replaced (issue 23): the director gives his entry a new name
+//! and address in the config, keeping his id, and runs `shtempel replace
+//! PLAYER --was "…"`; or the chief arbiter writes `REPLACE PLAYER Name
+//! <address>`, and the clerk edits the entry itself once his letter is
+//! taken (`config::edit`). His games go on as they stand. The newcomer is
+//! sent his games (colour, partner and address, the time used, who is to
+//! move and by when); each partner and the chief secretary are told who
+//! plays now; each game's chart has a note.
 
 use super::{Clerk, Plan, recipient};
+use crate::config::Player;
+use crate::config::edit::{ConfigEdit, PlayerEdit};
+use crate::letter::{Letter, Ruling};
+use crate::mail::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
-use crate::store::Store;
+use crate::store::{Disposition, Store};
 
 impl Clerk<'_> {
     /// The plan of `player`'s replacement (he is the newcomer, as the
@@ -21,15 +27,32 @@ impl Clerk<'_> {
         was: &str,
         why: Option<&str>,
     ) -> Result<Result<Plan, String>, String> {
+        match self.config.player(player) {
+            Some(newcomer) => self.replace_by(store, newcomer, was, why),
+            None => Ok(Err(self.no_player(player))),
+        }
+    }
+
+    /// The words for whoever named a player the tournament lacks.
+    pub(super) fn no_player(&self, player: &str) -> String {
+        let known: Vec<&str> = self.config.players.iter().map(|p| p.id.as_str()).collect();
+        self.phrases().fill(
+            "reason.no_player",
+            &[("player", &player), ("players", &known.join(", "))],
+        )
+    }
+
+    /// The plan of the replacement by `newcomer` (with the id of the
+    /// player he replaces) of `was`.
+    fn replace_by(
+        &self,
+        store: &Store,
+        newcomer: &Player,
+        was: &str,
+        why: Option<&str>,
+    ) -> Result<Result<Plan, String>, String> {
         let phrases = self.phrases();
-        let Some(newcomer) = self.config.player(player) else {
-            let known: Vec<&str> = self.config.players.iter().map(|p| p.id.as_str()).collect();
-            let reason = phrases.fill(
-                "reason.no_player",
-                &[("player", &player), ("players", &known.join(", "))],
-            );
-            return Ok(Err(reason));
-        };
+        let player = newcomer.id.as_str();
         let today = self.date(self.clock.today);
         let because = super::because(why);
         let mut plan = Plan::default();
@@ -118,5 +141,84 @@ impl Clerk<'_> {
             plan.events.extend(more.events.iter().cloned());
         }
         Ok(Ok(plan))
+    }
+}
+
+impl Clerk<'_> {
+    /// The chief arbiter's `REPLACE PLAYER Name <address> why`: the
+    /// replacement planned with the newcomer as his letter names him, and
+    /// the edit of the player's entry that makes the config say so, written
+    /// once his letter is taken (`Plan::config_edits`).
+    pub(super) fn plan_replacement_by_letter(
+        &self,
+        store: &Store,
+        mail: &Mail,
+        read: &Letter,
+        ruling: &Ruling,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let phrases = self.phrases();
+        let player = ruling.game.as_str();
+        let refuse = |reason: String, plan: &mut Plan| {
+            self.refuse_arbiter(None, mail, read, "nobody replaced", reason, plan)
+        };
+        let Some(entry) = self.config.player(player) else {
+            return refuse(self.no_player(player), plan);
+        };
+        let Some(named) = ruling.newcomer.as_ref().filter(|n| !n.name.is_empty()) else {
+            return refuse(
+                phrases.fill("reason.replace_no_name", &[("player", &player)]),
+                plan,
+            );
+        };
+        let email = match crate::config::checked_address(&named.email) {
+            Some(email) => email,
+            None => {
+                let reason =
+                    phrases.fill("reason.replace_bad_address", &[("address", &named.email)]);
+                return refuse(reason, plan);
+            }
+        };
+        if let Some(other) = self.config.player_by_email(&email) {
+            let reason = phrases.fill(
+                "reason.replace_address_taken",
+                &[("address", &email), ("player", &other.name)],
+            );
+            return refuse(reason, plan);
+        }
+        let edit = ConfigEdit {
+            file: self.config.file.clone(),
+            player: player.to_string(),
+            edit: PlayerEdit::Replace {
+                name: named.name.clone(),
+                email: email.clone(),
+            },
+        };
+        if let Err(error) = edit.writable() {
+            let reason = phrases.fill("reason.config_not_writable", &[("error", &error)]);
+            return refuse(reason, plan);
+        }
+        let was = format!("{} <{}>", entry.name, entry.email);
+        let newcomer = Player {
+            name: named.name.clone(),
+            email,
+            other_emails: Vec::new(),
+            ..entry.clone()
+        };
+        let why = ruling.why.as_deref();
+        match self.replace_by(store, &newcomer, &was, why)? {
+            Err(reason) => refuse(reason, plan),
+            Ok(replacement) => {
+                if let Some(stored) = plan.letter.as_mut() {
+                    stored.disposition = Disposition::Applied;
+                    stored.reason = format!("replacement of {player}: was {was}");
+                }
+                plan.messages.extend(replacement.messages);
+                plan.events.extend(replacement.events);
+                plan.more.extend(replacement.more);
+                plan.config_edits.push(edit);
+                Ok(())
+            }
+        }
     }
 }

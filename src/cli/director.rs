@@ -154,6 +154,7 @@ pub(super) enum Before<'a> {
         key: &'a str,
         moves: Option<&'a str>,
         sender: Option<&'a str>,
+        add_address: bool,
         game: Option<&'a str>,
         why: Option<&'a str>,
     },

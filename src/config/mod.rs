@@ -3,6 +3,7 @@
 //! ([`parse`]). Every error names the file, the key and the fix.
 
 mod cache;
+pub mod edit;
 mod federation;
 mod parse;
 mod raw;

@@ -27,7 +27,7 @@ pub use errors::{ReadError, ReadErrorKind};
 use keywords::keywords;
 pub use notation::MoveText;
 
-pub use self::rulings::{Order, Ruling};
+pub use self::rulings::{AcceptWords, Newcomer, Order, Ruling, accept_words};
 use self::rulings::{award_order, order_ruling};
 pub use crate::rules::{Decision, GameResult};
 use crate::rules::{Fraction, Stated, StatedDates};
@@ -283,6 +283,11 @@ pattern!(
     UNDO_LINE,
     r"^\s*(UNDO|ОТМЕНИТЬ|WITHDRAW|ВЫБЫТИЕ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(.*?))?\s*\.?\s*$"
 );
+pattern!(
+    REPLACE_LINE,
+    r"^\s*(REPLACE|ЗАМЕНА|ЗАМЕНИТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?([A-Za-z0-9][\w.-]*)\s+([^<>]*?)\s*<\s*([^<>\s]+@[^<>\s]+?)\s*>\s*(.*?)\s*\.?\s*$"
+);
+pattern!(RETRY_LINE, r"^\s*(?:RETRY|ПОВТОРИТЬ)\s+(\S+)\s*\.?\s*$");
 pattern!(LEAVE_LINE, r"(?i)^\s*(?:leave|отпуск)\b\s*:?\s*(.*)$");
 pattern!(
     PROTEST,
@@ -384,6 +389,7 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReadi
             game: caps[3].to_string(),
             days: caps.get(4).and_then(|m| m.as_str().parse().ok()),
             why: None,
+            newcomer: None,
         });
         return;
     }
@@ -391,6 +397,30 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReadi
         && let Some(caps) = ACCEPT_LINE.captures(line)
     {
         letter.rulings.push(order_ruling(Order::Accept, &caps, 4));
+        return;
+    }
+    if may("rз")
+        && let Some(caps) = REPLACE_LINE.captures(line)
+    {
+        let mut ruling = order_ruling(Order::Replace, &caps, 6);
+        ruling.newcomer = Some(Newcomer {
+            name: caps[4].trim().to_string(),
+            email: caps[5].to_lowercase(),
+        });
+        letter.rulings.push(ruling);
+        return;
+    }
+    if may("rп")
+        && let Some(caps) = RETRY_LINE.captures(line)
+    {
+        letter.rulings.push(Ruling {
+            order: Order::Retry,
+            tournament: None,
+            game: caps[1].to_string(),
+            days: None,
+            why: None,
+            newcomer: None,
+        });
         return;
     }
     if may("uоwв")

@@ -25,8 +25,24 @@ pub enum Order {
     /// ruling's `game` is the player's id.
     Withdraw,
     /// A refused letter taken after all: `ACCEPT KEY 12. Nf3`, `ПРИНЯТЬ
-    /// KEY`; the ruling's `game` is the letter's key, its `why` the moves.
+    /// KEY`; the ruling's `game` is the letter's key, its `why` what
+    /// follows it ([`accept_words`]: a player, the moves).
     Accept,
+    /// A player replaced by a newcomer: `REPLACE ivanov Sidorov S.
+    /// <sidorov@example.org> illness`, `ЗАМЕНА …`; the ruling's `game` is
+    /// the player's id, its `newcomer` whom he is replaced by.
+    Replace,
+    /// A letter set aside goes back into the mail source: `RETRY KEY`,
+    /// `RETRY ALL`, `ПОВТОРИТЬ KEY`, `ПОВТОРИТЬ ВСЕ`; the ruling's `game` is
+    /// the key.
+    Retry,
+}
+
+/// A newcomer's name and address, as the chief arbiter writes them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Newcomer {
+    pub name: String,
+    pub email: String,
 }
 
 /// What the chief arbiter decides (rules.md 2.5), a line of its own.
@@ -41,10 +57,13 @@ pub struct Ruling {
     pub game: String,
     /// With REJECT or CONTINUE: the days the arbiter excuses (`REJECT 1 7`).
     pub days: Option<u32>,
-    /// With RESULT, FORFEIT, UNDO or WITHDRAW: the words after it, his
-    /// reason; with ACCEPT, the moves.
+    /// With RESULT, FORFEIT, UNDO, WITHDRAW or REPLACE: the words after
+    /// it, his reason; with ACCEPT, what follows the key.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+    /// With REPLACE: the newcomer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub newcomer: Option<Newcomer>,
 }
 
 impl Ruling {
@@ -57,6 +76,19 @@ impl Ruling {
                 tournament: None,
                 game: word.clone(),
                 days: self.game.parse().ok().or(self.days),
+                ..self.clone()
+            },
+            // `REPLACE ivanov Sidorov S. <…>`: the player, then the
+            // newcomer's name.
+            (Some(word), Order::Replace) if !ids.contains(&word.as_str()) => Ruling {
+                tournament: None,
+                game: word.clone(),
+                newcomer: self.newcomer.as_ref().map(|newcomer| Newcomer {
+                    name: format!("{} {}", self.game, newcomer.name)
+                        .trim()
+                        .to_string(),
+                    email: newcomer.email.clone(),
+                }),
                 ..self.clone()
             },
             // `UNDO A1 he misread`: the game, then the reason.
@@ -91,7 +123,47 @@ pub(super) fn order_ruling(order: Order, caps: &regex::Captures<'_>, why: usize)
             .get(why)
             .map(|m| m.as_str().trim().to_string())
             .filter(|why| !why.is_empty()),
+        newcomer: None,
     }
+}
+
+/// What an `ACCEPT KEY` line says after the key: `AS ivanov` (`КАК
+/// ivanov`), the player whose letter it is (one from an address nobody
+/// has); `ADDRESS` (`АДРЕС`) after him, that the address is his from then
+/// on; the rest, the moves (none: as the clerk read them).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct AcceptWords<'a> {
+    pub player: Option<&'a str>,
+    pub add_address: bool,
+    pub moves: Option<&'a str>,
+}
+
+pub fn accept_words(rest: Option<&str>) -> AcceptWords<'_> {
+    let mut words = AcceptWords::default();
+    let Some(mut rest) = rest.map(str::trim) else {
+        return words;
+    };
+    let word = |text: &str, options: &[&str]| -> Option<usize> {
+        let first = text.split_whitespace().next()?;
+        let upper = first.to_uppercase();
+        options
+            .contains(&upper.as_str())
+            .then(|| text.find(first).unwrap_or(0) + first.len())
+    };
+    if let Some(end) = word(rest, &["AS", "КАК"]) {
+        let after = rest[end..].trim_start();
+        let player = after.split_whitespace().next().unwrap_or("");
+        if !player.is_empty() {
+            words.player = Some(player);
+            rest = after[player.len()..].trim_start();
+            if let Some(end) = word(rest, &["ADDRESS", "АДРЕС"]) {
+                words.add_address = true;
+                rest = rest[end..].trim_start();
+            }
+        }
+    }
+    words.moves = Some(rest).filter(|moves| !moves.is_empty());
+    words
 }
 
 /// A RESULT's or FORFEIT's order from its word and what follows the game:

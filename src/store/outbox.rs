@@ -416,12 +416,22 @@ pub struct Quarantined {
 impl Store {
     /// The letters set aside, oldest first.
     pub fn quarantined(&self) -> Result<Vec<Quarantined>> {
+        self.set_aside("quarantined")
+    }
+
+    /// The letters set aside that the chief arbiter ordered back into the
+    /// mail source (`RETRY KEY`), oldest first.
+    pub fn releasing(&self) -> Result<Vec<Quarantined>> {
+        self.set_aside("releasing")
+    }
+
+    fn set_aside(&self, disposition: &str) -> Result<Vec<Quarantined>> {
         self.conn
             .prepare(
                 "SELECT id, dedup_key, source_key, arrived, reason, raw FROM letters
-                 WHERE disposition = 'quarantined' ORDER BY id",
+                 WHERE disposition = ?1 ORDER BY id",
             )?
-            .query_map([], |row| {
+            .query_map([disposition], |row| {
                 let arrived: String = row.get(3)?;
                 Ok(Quarantined {
                     id: row.get(0)?,
@@ -464,6 +474,30 @@ impl Store {
                 })
             })?
             .collect()
+    }
+
+    /// The edits of tournaments' files committed and not yet written, in
+    /// order, each with its id for [`Store::edit_done`].
+    pub fn pending_edits(&self) -> Result<Vec<(i64, crate::config::edit::ConfigEdit)>> {
+        let rows: Vec<(i64, String)> = self
+            .conn
+            .prepare("SELECT id, edit FROM config_edits WHERE done_on IS NULL ORDER BY id")?
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+            .collect::<Result<_>>()?;
+        // A row this build cannot read is left, not dropped.
+        Ok(rows
+            .into_iter()
+            .filter_map(|(id, edit)| Some((id, serde_json::from_str(&edit).ok()?)))
+            .collect())
+    }
+
+    /// An edit written into its file.
+    pub fn edit_done(&mut self, id: i64, today: NaiveDate) -> Result<()> {
+        self.conn.execute(
+            "UPDATE config_edits SET done_on = ?2 WHERE id = ?1",
+            params![id, day_text(today)],
+        )?;
+        Ok(())
     }
 
     /// A player's leaves, first and last day, in order.
@@ -509,7 +543,7 @@ impl Store {
     pub fn release(&mut self, letter: &Quarantined) -> Result<()> {
         let tx = self.conn.transaction()?;
         tx.execute(
-            "DELETE FROM letters WHERE id = ?1 AND disposition = 'quarantined'",
+            "DELETE FROM letters WHERE id = ?1 AND disposition IN ('quarantined', 'releasing')",
             params![letter.id],
         )?;
         tx.execute(

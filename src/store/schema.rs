@@ -149,6 +149,15 @@ const MIGRATIONS: &[&str] = &[
         created_on TEXT NOT NULL
     );
     CREATE INDEX leaves_player ON leaves (player);",
+    // 13: the clerk's edits of a tournament's file a committed letter
+    // ordered (a player replaced, an address added: issue 23), kept until
+    // the file has them; `edit` is a `config::edit::ConfigEdit` as JSON.
+    "CREATE TABLE config_edits (
+        id INTEGER PRIMARY KEY,
+        edit TEXT NOT NULL,
+        created_on TEXT NOT NULL,
+        done_on TEXT
+    );",
 ];
 
 /// The schema version this build writes.

@@ -224,6 +224,34 @@ impl Writer<'_> {
         Ok(())
     }
 
+    /// An edit of a tournament's file, to be written once this transaction
+    /// is committed ([`Store::pending_edits`]).
+    pub fn config_edit(
+        &self,
+        edit: &crate::config::edit::ConfigEdit,
+        today: NaiveDate,
+    ) -> Result<()> {
+        let edit = serde_json::to_string(edit).unwrap_or_default();
+        self.tx
+            .prepare_cached("INSERT INTO config_edits (edit, created_on) VALUES (?1, ?2)")?
+            .execute(params![edit, day_text(today)])?;
+        Ok(())
+    }
+
+    /// A letter set aside, marked to go back into the mail source at the
+    /// next run's start ([`Store::releasing`]); false if none is set aside
+    /// under `key`.
+    pub fn mark_releasing(&self, key: &str) -> Result<bool> {
+        let marked = self
+            .tx
+            .prepare_cached(
+                "UPDATE letters SET disposition = 'releasing'
+                 WHERE dedup_key = ?1 AND disposition = 'quarantined'",
+            )?
+            .execute([key])?;
+        Ok(marked > 0)
+    }
+
     pub fn note(&self, game: &str, note: &Note) -> Result<()> {
         let game = self.scoped(game);
         self.tx.prepare_cached(

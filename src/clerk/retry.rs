@@ -1,0 +1,80 @@
+//! The chief arbiter's `RETRY KEY` (`ПОВТОРИТЬ KEY`, `RETRY ALL`): letters
+//! set aside after failing run after run go back into the mail source, as
+//! `shtempel retry` puts them. His letter marks them (in the transaction
+//! that takes it); the next run puts them back before it reads its mail
+//! (`run::put_back`), and reads them as new. He and the chief secretary
+//! are told which letters go back. The letters set aside belong to no
+//! tournament yet, so a clerk of several takes the order without one.
+
+use super::{Clerk, Plan};
+use crate::letter::{Letter, Ruling};
+use crate::mail::mime::Mail;
+use crate::message::MessageKind;
+use crate::model;
+use crate::store::{Disposition, Store};
+
+impl Clerk<'_> {
+    pub(super) fn plan_retry_by_letter(
+        &self,
+        store: &Store,
+        mail: &Mail,
+        read: &Letter,
+        ruling: &Ruling,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let key = ruling.game.as_str();
+        let set_aside = store.quarantined().map_err(|e| format!("database: {e}"))?;
+        let every = matches!(key.to_uppercase().as_str(), "ALL" | "ВСЕ" | "ВСЁ");
+        let chosen: Vec<_> = set_aside
+            .iter()
+            .filter(|letter| every || letter.dedup_key == key || letter.source_key == key)
+            .collect();
+        if chosen.is_empty() {
+            let reason = match (every, set_aside.is_empty()) {
+                (_, true) => self.phrases().get("reason.retry_none").to_string(),
+                (_, false) => self.phrases().fill("reason.retry_no_key", &[("key", &key)]),
+            };
+            return self.refuse_arbiter(None, mail, read, "nothing to retry", reason, plan);
+        }
+        if let Some(stored) = plan.letter.as_mut() {
+            stored.disposition = Disposition::Applied;
+            stored.reason = format!("retry {key}");
+        }
+        let letters: Vec<_> = chosen
+            .iter()
+            .map(|letter| {
+                model! {
+                    "key" => letter.dedup_key.as_str(),
+                    "arrived" => self.date(crate::rules::postmark_date(&letter.arrived, self.config.timezone)),
+                    "reason" => letter.reason.as_str(),
+                    // A file the source could not read has no bytes to put
+                    // back: the director moves it back by hand.
+                    "unread" => letter.raw.is_empty(),
+                    "file" => letter.source_key.as_str(),
+                }
+            })
+            .collect();
+        let model = model! {
+            "letters" => letters,
+            "runs" => crate::run::POISON_RUNS,
+        };
+        plan.messages.push(self.message(
+            MessageKind::Retry,
+            None,
+            vec![self.arbiter()],
+            vec![self.secretary()],
+            model,
+            mail.message_id.clone(),
+        )?);
+        for letter in &chosen {
+            plan.releases.push(letter.dedup_key.clone());
+            plan.event(
+                "retry",
+                None,
+                Some(&self.config.chief_arbiter),
+                letter.dedup_key.clone(),
+            );
+        }
+        Ok(())
+    }
+}
