@@ -171,11 +171,16 @@ enum Command {
     /// name and address (the same id), the newcomer gets his games and each
     /// partner and the chief secretary are told, then a pass as `poll`.
     Replace {
-        /// The player's id, as the config has it now.
+        /// The player's id.
         player: String,
-        /// Whom he replaces, as the players knew him: "Name <address>".
+        /// After his entry was given the newcomer's name and address: whom
+        /// he replaces, as the players knew him: "Name <address>".
+        #[arg(long, required_unless_present = "by", conflicts_with = "by")]
+        was: Option<String>,
+        /// The newcomer, "Name <address>": the clerk gives the entry his
+        /// name and address itself.
         #[arg(long)]
-        was: String,
+        by: Option<String>,
         #[arg(long)]
         why: Option<String>,
         #[arg(long)]
@@ -407,15 +412,29 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
         Command::Replace {
             player,
             was,
+            by,
             why,
             today,
             json,
         } => {
             let (configs, tournament) = picked(&cli.config, cli.tournament.as_deref())?;
+            let newcomer = match by.as_deref() {
+                Some(by) => Some(shtempel::letter::Newcomer::parse(by).ok_or_else(|| {
+                    usage(format!(
+                        "replace --by {by:?}: write the newcomer as \"Name <address>\""
+                    ))
+                })?),
+                None => None,
+            };
+            let was = match (&was, &newcomer) {
+                (Some(was), _) => Whom::Was(was),
+                (None, Some(newcomer)) => Whom::By(newcomer),
+                (None, None) => return Err(usage("replace: give --was or --by")),
+            };
             let order = Before::Replace {
                 tournament: &tournament,
                 player: &player,
-                was: &was,
+                was,
                 why: why.as_deref(),
             };
             poll(&configs, now, today, json, order)
@@ -1122,12 +1141,19 @@ fn poll(
         } => {
             let clerk = clerk_of(&clerks, tournament)?;
             store.set_scope(clerk.config.scope());
-            let plan = match clerk.replace(&store, player, was, why) {
+            let (planned, whom) = match was {
+                Whom::Was(was) => (clerk.replace(&store, player, was, why), was.to_string()),
+                Whom::By(newcomer) => (
+                    clerk.replace_named(&store, player, Some(newcomer), why),
+                    format!("by {} <{}>", newcomer.name, newcomer.email),
+                ),
+            };
+            let plan = match planned {
                 Ok(Ok(plan)) => plan,
                 Ok(Err(reason)) => return Err(usage(format!("replace {player}: {reason}"))),
                 Err(message) => return Err(database_or_run(clerk.config, message)),
             };
-            let cause = format!("replace:{player}:{was}");
+            let cause = format!("replace:{player}:{whom}");
             commit_and_say(&mut store, clerk, &plan, &cause, json)?;
         }
         Before::Withdraw {

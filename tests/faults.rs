@@ -305,3 +305,80 @@ fn one_run_at_a_time() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("2... Nc6"));
 }
+
+/// The chief arbiter's replacement of White (1. e4 played) and his order to
+/// read a letter set aside again: a run killed at each step of writing the
+/// edit or putting the letter back leaves the next runs to finish it, the
+/// file edited once, the letter read once.
+#[test]
+fn an_order_left_halfway_by_a_crash_is_finished_by_the_next_run() {
+    let newcomer = "newcomer@test.example";
+    for point in ["before-config-edit", "after-config-edit", "after-put-back"] {
+        let mut t = Tournament::new();
+        t.letter(
+            WHITE,
+            "2026-11-03",
+            "Game 1",
+            "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+        );
+        assert!(poll_with(&t, &[]).status.success());
+        // Black's answer, set aside after failing three runs.
+        t.letter(
+            BLACK,
+            "2026-11-03",
+            "Re: [T #1]",
+            "Game 1\n1... e5\nTROUBLE\nTime: 2/0\nDates: 2026-11-03, 2026-11-03, 2026-11-03\n",
+        );
+        for _ in 0..3 {
+            poll_with(&t, &[("SHTEMPEL_FAULT", "panic-letter:TROUBLE")]);
+        }
+        t.new_mail();
+        t.letter(
+            ARBITER,
+            "2026-11-03",
+            "orders",
+            &format!("REPLACE white New White <{newcomer}>\nRETRY ALL\n"),
+        );
+        // (One order a letter: the first line is his order, so a second
+        // letter carries the retry.)
+        t.letter(ARBITER, "2026-11-03", "retry", "RETRY ALL\n");
+        let crashed = poll_with(&t, &[("SHTEMPEL_FAULT", point)]);
+        let runs_to_crash = if point == "after-put-back" {
+            // The edit's run reads no more mail: the retry is read by the
+            // next, and the letter put back by the one after.
+            assert!(crashed.status.success(), "{point}: the first run finishes");
+            assert!(poll_with(&t, &[]).status.success());
+            poll_with(&t, &[("SHTEMPEL_FAULT", point)])
+        } else {
+            crashed
+        };
+        assert_eq!(
+            runs_to_crash.status.code(),
+            None,
+            "{point}: the fault fired"
+        );
+        for _ in 0..3 {
+            let out = poll_with(&t, &[]);
+            assert!(
+                out.status.success(),
+                "{point}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let file = std::fs::read_to_string(t.path().join("shtempel.toml")).unwrap();
+        assert_eq!(file.matches(newcomer).count(), 1, "{point}: {file}");
+        assert!(!file.contains(WHITE), "{point}: {file}");
+        let mail = t.new_mail();
+        let forwards: Vec<_> = mail.iter().filter(|m| m.kind == "forward").collect();
+        assert_eq!(forwards.len(), 1, "{point}: {:?}", kinds(&mail));
+        assert_eq!(
+            forwards[0].to,
+            [newcomer],
+            "{point}: the move to the newcomer"
+        );
+        let replacements = mail.iter().filter(|m| m.kind == "replacement").count();
+        assert_eq!(replacements, 1, "{point}: {:?}", kinds(&mail));
+        let chart = t.chart("1");
+        assert_eq!(chart["moves"].as_array().unwrap().len(), 2, "{point}");
+    }
+}

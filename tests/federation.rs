@@ -534,3 +534,84 @@ fn the_directors_operations_in_a_folder_touch_the_tournament_named_and_no_other(
     let chart: serde_json::Value = serde_json::from_str(&chart).unwrap();
     assert_eq!(chart["result"], "0-1");
 }
+
+#[test]
+fn a_replacement_by_command_edits_the_tournaments_own_file_and_no_other() {
+    let mut t = federation();
+    t.letter(
+        CAROL,
+        "2026-11-03",
+        "[B #1]",
+        "Game 1\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    run_ok(&t, &["poll", "--today", "2026-11-03"]);
+    t.new_mail();
+    let folder = t.path().join("tournaments");
+    let read = |name: &str| std::fs::read_to_string(folder.join(name)).unwrap();
+    let (a, b) = (read("a.toml"), read("b.toml"));
+    let dora = "dora@test.example";
+    let out = t.run(&[
+        "--tournament",
+        "B",
+        "replace",
+        "carol_test.example",
+        "--by",
+        "Dora D. dora@test.example",
+        "--today",
+        "2026-11-04",
+    ]);
+    assert_eq!(out.code, 2, "an address without <>: {}", out.stderr);
+    assert!(out.stderr.contains("\"Name <address>\""), "{}", out.stderr);
+    run_ok(
+        &t,
+        &[
+            "--tournament",
+            "B",
+            "replace",
+            "carol_test.example",
+            "--by",
+            &format!("Dora D. <{dora}>"),
+            "--why",
+            "Carol moved abroad",
+            "--today",
+            "2026-11-04",
+        ],
+    );
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [pair("replacement", dora), pair("replaced", WHITE)]
+    );
+    assert!(
+        mail[1].body.contains(&format!(
+            "Dora D. <{dora}> takes the place of Carol <{CAROL}> in game 1 (Carol moved abroad)."
+        )),
+        "{}",
+        mail[1].body
+    );
+    assert_eq!(
+        read("a.toml"),
+        a,
+        "the other tournament's file is as it was"
+    );
+    assert_eq!(
+        read("b.toml"),
+        b.replacen(
+            &format!("name = \"Carol\"\nemail = \"{CAROL}\""),
+            &format!("name = \"Dora D.\"\nemail = \"{dora}\""),
+            1
+        )
+    );
+    // Her letters are hers in B from the next run on.
+    t.letter(
+        WHITE,
+        "2026-11-05",
+        "[B #1]",
+        "Game 1\n1... d5\nTime: 2/2\nDates: 2026-11-03 2026-11-03 2026-11-05\n",
+    );
+    run_ok(&t, &["poll", "--today", "2026-11-05"]);
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", dora)]
+    );
+}

@@ -10,7 +10,7 @@
 use super::{Clerk, Plan, recipient};
 use crate::config::Player;
 use crate::config::edit::{ConfigEdit, PlayerEdit};
-use crate::letter::{Letter, Ruling};
+use crate::letter::{Letter, Newcomer, Ruling};
 use crate::mail::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
@@ -145,46 +145,37 @@ impl Clerk<'_> {
 }
 
 impl Clerk<'_> {
-    /// The chief arbiter's `REPLACE PLAYER Name <address> why`: the
-    /// replacement planned with the newcomer as his letter names him, and
-    /// the edit of the player's entry that makes the config say so, written
-    /// once his letter is taken (`Plan::config_edits`).
-    pub(super) fn plan_replacement_by_letter(
+    /// The replacement of `player` by the newcomer `named` (`shtempel
+    /// replace PLAYER --by "Name <address>"`, or the chief arbiter's
+    /// `REPLACE`): planned with the newcomer as named, and with the edit of
+    /// the player's entry that makes the config say so, written once the
+    /// plan is committed (`Plan::config_edits`); or the words of why not.
+    pub fn replace_named(
         &self,
         store: &Store,
-        mail: &Mail,
-        read: &Letter,
-        ruling: &Ruling,
-        plan: &mut Plan,
-    ) -> Result<(), String> {
+        player: &str,
+        named: Option<&Newcomer>,
+        why: Option<&str>,
+    ) -> Result<Result<Plan, String>, String> {
         let phrases = self.phrases();
-        let player = ruling.game.as_str();
-        let refuse = |reason: String, plan: &mut Plan| {
-            self.refuse_arbiter(None, mail, read, "nobody replaced", reason, plan)
-        };
         let Some(entry) = self.config.player(player) else {
-            return refuse(self.no_player(player), plan);
+            return Ok(Err(self.no_player(player)));
         };
-        let Some(named) = ruling.newcomer.as_ref().filter(|n| !n.name.is_empty()) else {
-            return refuse(
-                phrases.fill("reason.replace_no_name", &[("player", &player)]),
-                plan,
-            );
+        let Some(named) = named.filter(|n| !n.name.is_empty()) else {
+            return Ok(Err(
+                phrases.fill("reason.replace_no_name", &[("player", &player)])
+            ));
         };
-        let email = match crate::config::checked_address(&named.email) {
-            Some(email) => email,
-            None => {
-                let reason =
-                    phrases.fill("reason.replace_bad_address", &[("address", &named.email)]);
-                return refuse(reason, plan);
-            }
+        let Some(email) = crate::config::checked_address(&named.email) else {
+            let reason = phrases.fill("reason.replace_bad_address", &[("address", &named.email)]);
+            return Ok(Err(reason));
         };
         if let Some(other) = self.config.player_by_email(&email) {
             let reason = phrases.fill(
                 "reason.replace_address_taken",
                 &[("address", &email), ("player", &other.name)],
             );
-            return refuse(reason, plan);
+            return Ok(Err(reason));
         }
         let edit = ConfigEdit {
             file: self.config.file.clone(),
@@ -196,7 +187,7 @@ impl Clerk<'_> {
         };
         if let Err(error) = edit.writable() {
             let reason = phrases.fill("reason.config_not_writable", &[("error", &error)]);
-            return refuse(reason, plan);
+            return Ok(Err(reason));
         }
         let was = format!("{} <{}>", entry.name, entry.email);
         let newcomer = Player {
@@ -205,18 +196,37 @@ impl Clerk<'_> {
             other_emails: Vec::new(),
             ..entry.clone()
         };
+        let mut plan = match self.replace_by(store, &newcomer, &was, why)? {
+            Ok(plan) => plan,
+            Err(reason) => return Ok(Err(reason)),
+        };
+        plan.config_edits.push(edit);
+        Ok(Ok(plan))
+    }
+
+    /// The chief arbiter's `REPLACE PLAYER Name <address> why`
+    /// ([`Clerk::replace_named`]), his letter taken with it.
+    pub(super) fn plan_replacement_by_letter(
+        &self,
+        store: &Store,
+        mail: &Mail,
+        read: &Letter,
+        ruling: &Ruling,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let player = ruling.game.as_str();
         let why = ruling.why.as_deref();
-        match self.replace_by(store, &newcomer, &was, why)? {
-            Err(reason) => refuse(reason, plan),
+        match self.replace_named(store, player, ruling.newcomer.as_ref(), why)? {
+            Err(reason) => self.refuse_arbiter(None, mail, read, "nobody replaced", reason, plan),
             Ok(replacement) => {
                 if let Some(stored) = plan.letter.as_mut() {
                     stored.disposition = Disposition::Applied;
-                    stored.reason = format!("replacement of {player}: was {was}");
+                    stored.reason = format!("replacement of {player}");
                 }
                 plan.messages.extend(replacement.messages);
                 plan.events.extend(replacement.events);
                 plan.more.extend(replacement.more);
-                plan.config_edits.push(edit);
+                plan.config_edits.extend(replacement.config_edits);
                 Ok(())
             }
         }

@@ -122,6 +122,15 @@ pub(super) enum GameOrder {
     Undo(Option<String>),
 }
 
+/// Who the replacement is of, or by.
+pub(super) enum Whom<'a> {
+    /// The entry has the newcomer already (`--was "Name <address>"`: the
+    /// player he replaces).
+    Was(&'a str),
+    /// The newcomer (`--by`), whom the clerk writes into the entry.
+    By(&'a shtempel::letter::Newcomer),
+}
+
 /// What a run does before the mail.
 pub(super) enum Before<'a> {
     /// Nothing (`poll`).
@@ -138,7 +147,7 @@ pub(super) enum Before<'a> {
     Replace {
         tournament: &'a str,
         player: &'a str,
-        was: &'a str,
+        was: Whom<'a>,
         why: Option<&'a str>,
     },
     /// A player's withdrawal (`withdraw`).

@@ -127,6 +127,19 @@ pub(super) fn order_ruling(order: Order, caps: &regex::Captures<'_>, why: usize)
     }
 }
 
+impl Newcomer {
+    /// `Sidorov S. <sidorov@example.org>` (the address lower-cased; the
+    /// name may be empty); none without an address between `<` and `>`.
+    pub fn parse(text: &str) -> Option<Newcomer> {
+        let (name, rest) = text.trim().split_once('<')?;
+        let email = rest.strip_suffix('>')?.trim();
+        (!email.is_empty() && !email.contains(['<', '>'])).then(|| Newcomer {
+            name: name.trim().to_string(),
+            email: email.to_lowercase(),
+        })
+    }
+}
+
 /// What an `ACCEPT KEY` line says after the key: `AS ivanov` (`КАК
 /// ivanov`), the player whose letter it is (one from an address nobody
 /// has); `ADDRESS` (`АДРЕС`) after him, that the address is his from then

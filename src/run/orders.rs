@@ -40,6 +40,7 @@ pub fn put_back(
     source
         .put_back(&letter.raw, letter.arrived)
         .map_err(|e| format!("{}: {e}", letter.dedup_key))?;
+    crate::fault::point("after-put-back");
     store.release(letter).map_err(database)?;
     Ok(PutBack::Back)
 }
@@ -84,9 +85,11 @@ pub fn write_edits(
     let database = |e: rusqlite::Error| format!("database: {e}");
     let mut changed = 0;
     for (id, edit) in store.pending_edits().map_err(database)? {
+        crate::fault::point("before-config-edit");
         let (event, detail) = match edit.apply() {
             Ok(written) => {
                 changed += usize::from(written);
+                crate::fault::point("after-config-edit");
                 store.edit_done(id, today).map_err(database)?;
                 (
                     "config-edited",
