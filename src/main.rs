@@ -1236,10 +1236,13 @@ fn poll(
     let mut code = if summary.failures > 0 { 1 } else { 0 };
     if summary.reread {
         // Not a failure: the next run goes on with the file as edited.
+        let waiting = match summary.left {
+            0 => "the calendar waits".to_string(),
+            left => format!("{left} letter(s) left in the source and the calendar wait"),
+        };
         eprintln!(
-            "shtempel: an order edited a tournament's file (config-edited above): {} letter(s) \
-             left in the source, and the calendar, for the next run, which reads the file anew",
-            summary.left
+            "shtempel: an order edited a tournament's file (config-edited above): {waiting} for \
+             the next run, which reads the file anew"
         );
     } else if summary.left > 0 {
         eprintln!(

@@ -1106,6 +1106,16 @@ fn the_chief_arbiter_accepts_a_refused_letter_by_his_own() {
         "{}",
         mail[0].body
     );
+    // His order as read, not a move letter's lines.
+    assert!(
+        mail[0]
+            .body
+            .contains("The clerk read your order as: ACCEPT no-such-key 1. e4")
+            && mail[0].body.contains("Nothing has been changed."),
+        "{}",
+        mail[0].body
+    );
+    assert!(!mail[0].body.contains("Moves:"), "{}", mail[0].body);
     t.letter(
         ARBITER,
         "2026-11-05",
@@ -1230,6 +1240,13 @@ fn the_chief_arbiter_replaces_a_player_by_his_letter_and_the_clerk_edits_the_ent
             .contains("Вы заменяете участника White Player <white@test.example>"),
         "{}",
         mail[0].body
+    );
+    assert!(
+        mail[1]
+            .body
+            .contains("Ходит Сидоров С.; письмо с ходом нужно отправить до"),
+        "the newcomer is to move: {}",
+        mail[1].body
     );
     let after = std::fs::read_to_string(&file).unwrap();
     assert_eq!(

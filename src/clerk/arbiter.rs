@@ -32,7 +32,9 @@ impl Clerk<'_> {
         let postmark = stored.postmark;
         let model = model! {
             "reasons" => vec![reason],
-                        "read" => self.read_model(read, postmark, None, None, None),
+            "arbiter" => true,
+            "order" => read.rulings.first().map(|ruling| ruling.line.as_str()),
+            "read" => self.read_model(read, postmark, None, None, None),
             "clock" => "none",
             "next" => Model::from(()),
             "games" => Model::from(()),

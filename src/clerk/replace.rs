@@ -58,9 +58,16 @@ impl Clerk<'_> {
         let mut plan = Plan::default();
         let mut games = Vec::new();
         for game in self.config.games_of(player) {
-            let state = super::load_replaying(self.config, store, game, &self.replays)?;
+            let mut state = super::load_replaying(self.config, store, game, &self.replays)?;
             if !state.ledger.in_play() {
                 continue;
+            }
+            // By the arbiter's letter the config still has the player he
+            // replaces: the messages name the newcomer.
+            if state.white.id == player {
+                state.white = newcomer.clone();
+            } else {
+                state.black = newcomer.clone();
             }
             let (colour, partner) = if state.white.id == player {
                 (shakmaty::Color::White, &state.black)
@@ -121,7 +128,7 @@ impl Clerk<'_> {
             plan.more.push(more);
         }
         if games.is_empty() {
-            let reason = phrases.fill("reason.nothing_replaced", &[("player", &newcomer.name)]);
+            let reason = phrases.fill("reason.nothing_replaced", &[("player", &was)]);
             return Ok(Err(reason));
         }
         let welcome = model! {

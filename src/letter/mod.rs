@@ -285,8 +285,12 @@ pattern!(
 );
 pattern!(
     REPLACE_LINE,
-    r"^\s*(REPLACE|ЗАМЕНА|ЗАМЕНИТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?([A-Za-z0-9][\w.-]*)\s+([^<>]*?)\s*<\s*([^<>\s]+@[^<>\s]+?)\s*>\s*(.*?)\s*\.?\s*$"
+    r"^\s*(REPLACE|ЗАМЕНА|ЗАМЕНИТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?([A-Za-z0-9][\w.-]*)\s+([^<>]*?)\s*(?:<\s*([^<>\s]+@[^<>\s]+?)\s*>|([^<>\s]+@[^<>\s]+))\s*(.*?)\s*\.?\s*$"
 );
+// The link a mail program writes after an address it made one, in the
+// plain text of an HTML letter: Outlook's `a@b.org<mailto:a@b.org>`, and
+// `[mailto:a@b.org]`.
+pattern!(MAILTO_LINK, r"\s*(?:<mailto:[^<>]*>|\[mailto:[^\]]*\])");
 pattern!(RETRY_LINE, r"^\s*(?:RETRY|ПОВТОРИТЬ)\s+(\S+)\s*\.?\s*$");
 pattern!(LEAVE_LINE, r"(?i)^\s*(?:leave|отпуск)\b\s*:?\s*(.*)$");
 pattern!(
@@ -390,6 +394,7 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReadi
             days: caps.get(4).and_then(|m| m.as_str().parse().ok()),
             why: None,
             newcomer: None,
+            line: caps[0].trim().to_string(),
         });
         return;
     }
@@ -400,12 +405,14 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReadi
         return;
     }
     if may("rз")
-        && let Some(caps) = REPLACE_LINE.captures(line)
+        && let unlinked = MAILTO_LINK.replace_all(line, "")
+        && let Some(caps) = REPLACE_LINE.captures(&unlinked)
     {
-        let mut ruling = order_ruling(Order::Replace, &caps, 6);
+        let mut ruling = order_ruling(Order::Replace, &caps, 7);
+        let email = caps.get(5).or(caps.get(6)).map_or("", |m| m.as_str());
         ruling.newcomer = Some(Newcomer {
             name: caps[4].trim().to_string(),
-            email: caps[5].to_lowercase(),
+            email: email.to_lowercase(),
         });
         letter.rulings.push(ruling);
         return;
@@ -420,6 +427,7 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReadi
             days: None,
             why: None,
             newcomer: None,
+            line: caps[0].trim().to_string(),
         });
         return;
     }

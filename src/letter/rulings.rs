@@ -64,6 +64,9 @@ pub struct Ruling {
     /// With REPLACE: the newcomer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub newcomer: Option<Newcomer>,
+    /// The line as he wrote it, for the answer that cannot carry it out.
+    #[serde(skip)]
+    pub line: String,
 }
 
 impl Ruling {
@@ -124,6 +127,7 @@ pub(super) fn order_ruling(order: Order, caps: &regex::Captures<'_>, why: usize)
             .map(|m| m.as_str().trim().to_string())
             .filter(|why| !why.is_empty()),
         newcomer: None,
+        line: caps[0].trim().to_string(),
     }
 }
 

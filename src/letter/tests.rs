@@ -277,7 +277,7 @@ fn a_replacement_and_a_retry_are_read_with_the_newcomer_and_the_key() {
         )>,
         (&'a str, &'a str),
     );
-    let table: [Row; 7] = [
+    let table: [Row; 10] = [
         (
             "REPLACE ivanov Sidorov S. <Sidorov@Example.org>",
             Some((
@@ -313,6 +313,40 @@ fn a_replacement_and_a_retry_are_read_with_the_newcomer_and_the_key() {
         ),
         // No address: no replacement.
         ("REPLACE ivanov Sidorov S.", None, ("", "")),
+        // Outlook's plain text of an address it made a link; a bare one.
+        (
+            "REPLACE ivanov Sidorov S. <sidorov@example.org<mailto:sidorov@example.org>> ill",
+            Some((
+                Order::Replace,
+                Some("ivanov"),
+                "Sidorov",
+                Some(("S.", "sidorov@example.org")),
+                Some("ill"),
+            )),
+            ("ivanov", "Sidorov S."),
+        ),
+        (
+            "REPLACE ivanov Sidorov S. sidorov@example.org<mailto:sidorov@example.org>",
+            Some((
+                Order::Replace,
+                Some("ivanov"),
+                "Sidorov",
+                Some(("S.", "sidorov@example.org")),
+                None,
+            )),
+            ("ivanov", "Sidorov S."),
+        ),
+        (
+            "ЗАМЕНА ivanov Сидоров С. sidorov@example.org [mailto:sidorov@example.org] по болезни",
+            Some((
+                Order::Replace,
+                None,
+                "ivanov",
+                Some(("Сидоров С.", "sidorov@example.org")),
+                Some("по болезни"),
+            )),
+            ("ivanov", "Сидоров С."),
+        ),
         (
             "RETRY quarantine:sha256:01ab",
             Some((Order::Retry, None, "quarantine:sha256:01ab", None, None)),
