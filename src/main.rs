@@ -473,10 +473,13 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             let at = (cli.config.as_path(), cli.tournament.as_deref());
             order_command(at, &game, GameOrder::Undo(why), (now, today), json)
         }
-        Command::Watch { interval, json } => {
+        Command::Watch { interval, json } => loop {
+            // Read anew after an order edited a tournament's file.
             let configs = load_all(&cli.config)?;
-            watch(&configs, Duration::from_secs(interval.max(1) * 60), json)
-        }
+            if let Some(code) = watch(&configs, Duration::from_secs(interval.max(1) * 60), json)? {
+                break Ok(code);
+            }
+        },
         Command::Check { file, today } => {
             let config = load(&cli.config, cli.tournament.as_deref())?;
             check(&config, clock(&config, now, today), &file)
@@ -817,8 +820,15 @@ fn retry(config: &Config, key: Option<&str>, all: bool) -> Result<u8, Failure> {
     let set_aside = store.quarantined().map_err(database)?;
     let Some(key) = key.filter(|_| !all) else {
         if !all {
-            if set_aside.is_empty() {
+            let ordered_back = store.releasing().map_err(database)?;
+            if set_aside.is_empty() && ordered_back.is_empty() {
                 println!("retry: no letter is set aside");
+            }
+            for letter in &ordered_back {
+                println!(
+                    "{}  ordered back by the chief arbiter: the next poll puts it back",
+                    printable(&letter.dedup_key, false)
+                );
             }
             for letter in &set_aside {
                 let line = format!(
@@ -1353,9 +1363,11 @@ fn stop_on_signals(stop: &Arc<AtomicBool>) -> Result<(), Failure> {
     Ok(())
 }
 
-fn watch(configs: &[Config], interval: Duration, json: bool) -> Result<u8, Failure> {
+/// Passes until a signal (`Some`), or until an order edited a
+/// tournament's file (`None`: the files are to be read again).
+fn watch(configs: &[Config], interval: Duration, json: bool) -> Result<Option<u8>, Failure> {
     let Some(config) = configs.first() else {
-        return Ok(0);
+        return Ok(Some(0));
     };
     let (templates, template_of) = templates_of(configs)?;
     let mut source = source(config)?;
@@ -1389,6 +1401,12 @@ fn watch(configs: &[Config], interval: Duration, json: bool) -> Result<u8, Failu
             },
         );
         let waited = match pass {
+            Ok(summary) if summary.reread => {
+                if !json {
+                    println!("watch: an order edited a tournament's file; reading it anew");
+                }
+                return Ok(None);
+            }
             Ok(_) => source.wait_for_mail(interval, &stop).map_err(|e| e.message),
             Err(error) => Err(error),
         };
@@ -1410,7 +1428,7 @@ fn watch(configs: &[Config], interval: Duration, json: bool) -> Result<u8, Failu
     if !json {
         println!("watch: stopped");
     }
-    Ok(0)
+    Ok(Some(0))
 }
 
 fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {

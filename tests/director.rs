@@ -1357,3 +1357,57 @@ fn a_letter_from_a_new_address_is_taken_as_a_players_with_the_address_added_by_l
     );
     assert!(file_of(&t).contains(&with_both), "{}", file_of(&t));
 }
+
+#[test]
+fn watch_reads_the_tournament_anew_after_an_order_edits_it() {
+    let mut t = Tournament::new();
+    let newcomer = "newcomer@test.example";
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    t.new_mail();
+    t.letter(
+        ARBITER,
+        "2026-11-04",
+        "Replace",
+        &format!("REPLACE black Newcomer N. <{newcomer}>\n"),
+    );
+    t.letter(
+        newcomer,
+        "2026-11-05",
+        "Re: [T #1]",
+        "Game 1\n1... e5\nTime: 2/2\nDates: 2026-11-03, 2026-11-03, 2026-11-05\n",
+    );
+    let mut watch = std::process::Command::new(env!("CARGO_BIN_EXE_shtempel"))
+        .arg("--config")
+        .arg(t.path().join("shtempel.toml"))
+        .args(["watch", "--interval", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The pass that takes the order stops there; the next, with the file
+    // read anew, takes the newcomer's letter as his.
+    let mut mail = Vec::new();
+    for _ in 0..600 {
+        mail.extend(t.new_mail());
+        if mail.iter().any(|m| m.kind == "forward") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = std::process::Command::new("kill")
+        .arg(watch.id().to_string())
+        .status();
+    let out = watch.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("watch: an order edited a tournament's file; reading it anew"),
+        "{stdout}"
+    );
+    assert!(
+        kinds(&mail).contains(&pair("forward", WHITE)),
+        "{:?}\n{stdout}",
+        kinds(&mail)
+    );
+    assert!(stdout.contains("watch: stopped"), "{stdout}");
+}

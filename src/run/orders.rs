@@ -54,9 +54,13 @@ pub(super) fn put_back_released(
     events: &mut dyn FnMut(Event),
 ) -> Result<(), String> {
     for letter in store.releasing().map_err(|e| format!("database: {e}"))? {
-        let (event, detail) = match put_back(store, source, &letter)? {
-            PutBack::Back => ("put-back", letter.dedup_key.clone()),
-            PutBack::NeverRead { file } => (
+        let (event, detail) = match put_back(store, source, &letter) {
+            Ok(PutBack::Back) => ("put-back", letter.dedup_key.clone()),
+            Err(error) => (
+                "put-back-failed",
+                format!("{error}; ordered back still, for the next run"),
+            ),
+            Ok(PutBack::NeverRead { file }) => (
                 "put-back-unread",
                 format!(
                     "{} was never read ({}): the file is in the Maildir's cur/ as {file}",
