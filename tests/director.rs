@@ -1377,7 +1377,7 @@ fn watch_reads_the_tournament_anew_after_an_order_edits_it() {
         "Re: [T #1]",
         "Game 1\n1... e5\nTime: 2/2\nDates: 2026-11-03, 2026-11-03, 2026-11-05\n",
     );
-    let mut watch = std::process::Command::new(env!("CARGO_BIN_EXE_shtempel"))
+    let watch = std::process::Command::new(env!("CARGO_BIN_EXE_shtempel"))
         .arg("--config")
         .arg(t.path().join("shtempel.toml"))
         .args(["watch", "--interval", "1"])
