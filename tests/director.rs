@@ -20,6 +20,21 @@ fn opening(t: &mut Tournament) {
     t.new_mail();
 }
 
+/// A player's order changed nothing, and he alone was told whose orders
+/// count.
+fn only_the_player_told(t: &mut Tournament, player: &str) {
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", player)]);
+    assert!(
+        mail[0]
+            .body
+            .contains("are carried out only from the chief arbiter's address")
+            && mail[0].body.contains("Nothing has been changed."),
+        "{}",
+        mail[0].body
+    );
+}
+
 fn notes(t: &Tournament) -> Vec<String> {
     t.chart("1")["notes"]
         .as_array()
@@ -67,7 +82,7 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
         "RESULT 1 0-1\n",
     );
     t.poll("2026-11-10");
-    assert!(t.new_mail().is_empty());
+    only_the_player_told(&mut t, BLACK);
     assert_eq!(result_and_status(&t), ("none".into(), "active".into()));
 
     t.letter(
@@ -745,7 +760,7 @@ fn the_last_letter_is_taken_back_by_the_arbiters_letter_and_by_command() {
     // Anyone else's UNDO changes nothing.
     t.letter(BLACK, "2026-11-11", "Re: [T #1]", "UNDO 1\n");
     t.poll("2026-11-11");
-    assert!(t.new_mail().is_empty());
+    only_the_player_told(&mut t, BLACK);
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 3);
     t.letter(
         ARBITER,
@@ -833,7 +848,7 @@ fn the_chief_arbiter_withdraws_a_player_by_letter() {
     // A player cannot withdraw another.
     t.letter(BLACK, "2026-11-05", "Withdrawal", "WITHDRAW white\n");
     t.poll("2026-11-05");
-    assert!(t.new_mail().is_empty());
+    only_the_player_told(&mut t, BLACK);
     assert_eq!(state(&t, "2"), ("none".into(), "active".into()));
     t.letter(
         ARBITER,
@@ -1190,7 +1205,19 @@ fn the_chief_arbiter_replaces_a_player_by_his_letter_and_the_clerk_edits_the_ent
         &format!("REPLACE white Сидоров С. <{newcomer}>\n"),
     );
     t.poll("2026-11-10");
-    assert!(t.new_mail().is_empty());
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", BLACK)]);
+    assert!(
+        mail[0]
+            .body
+            .contains("выполняются только с адреса главного судьи")
+            && mail[0]
+                .body
+                .contains("Секретарь прочёл ваше распоряжение так: REPLACE white")
+            && mail[0].body.contains("Ничего не изменено."),
+        "{}",
+        mail[0].body
+    );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
     // His order: the newcomer gets his games, each partner and the
     // secretary are told, and the entry is his once the letter is taken.
@@ -1410,4 +1437,26 @@ fn watch_reads_the_tournament_anew_after_an_order_edits_it() {
         kinds(&mail)
     );
     assert!(stdout.contains("watch: stopped"), "{stdout}");
+}
+
+#[test]
+fn a_players_words_in_capitals_that_read_like_an_order_are_his_letter() {
+    let mut t = Tournament::new();
+    opening(&mut t);
+    t.letter(
+        WHITE,
+        "2026-11-10",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nI offer a draw.\nTime: 5/4\nDates: 2026-11-07, 2026-11-07, 2026-11-10\n",
+    );
+    t.poll("2026-11-10");
+    t.new_mail();
+    // `ACCEPT DRAW` reads like the arbiter's ACCEPT KEY: from a player it
+    // is his acceptance of the draw.
+    t.letter(BLACK, "2026-11-12", "Re: [T #1]", "Game 1\nACCEPT DRAW\n");
+    t.poll("2026-11-12");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    assert_eq!(mail[0].to, [WHITE, BLACK]);
+    assert_eq!(t.chart("1")["result"], "1/2-1/2");
 }

@@ -899,8 +899,8 @@ fn point_5_the_chief_arbiter_puts_letters_set_aside_back_by_his_own_letter() {
     t.poll("2026-11-05");
     assert_eq!(
         kinds(&t.new_mail()),
-        Vec::<(String, String)>::new(),
-        "a player cannot order a retry"
+        [pair("refused", BLACK)],
+        "a player cannot order a retry; he is told so"
     );
     assert!(t.run(&["retry"]).stdout.starts_with(&key));
     // A key of no letter set aside is answered with where the keys are.

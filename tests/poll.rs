@@ -324,10 +324,11 @@ fn overstep_with_a_letter_sends_the_file() {
     t.poll("2027-01-07");
     assert!(t.new_mail().is_empty());
 
-    // A forged decision from a player changes nothing.
+    // A forged decision from a player changes nothing; he is told whose
+    // decisions count.
     t.letter(BLACK, "2027-01-07", "Re: [T #1]", "CONFIRM 1\n");
     t.poll("2027-01-07");
-    assert!(t.new_mail().is_empty());
+    assert_eq!(kinds(&t.new_mail()), [pair("refused", BLACK)]);
     assert_eq!(t.chart("1")["status"], "suspended");
 
     // The arbiter rejects: the game resumes and the held reply goes to White.

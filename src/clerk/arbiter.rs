@@ -4,6 +4,7 @@
 
 use super::{Clerk, Plan, label_moves, next_lines, recipient};
 use crate::letter::{Letter, Order};
+use crate::mail::compose::Recipient;
 use crate::mail::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
@@ -24,6 +25,24 @@ impl Clerk<'_> {
         reason: String,
         plan: &mut Plan,
     ) -> Result<(), String> {
+        let to = self.arbiter();
+        self.refuse_order(state, to, mail, read, why, reason, plan)
+    }
+
+    /// Answers a letter of orders that changes nothing (the chief
+    /// arbiter's that cannot be carried out, or a player's): the reason and
+    /// the order as read.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn refuse_order(
+        &self,
+        state: Option<&Record>,
+        to: Recipient,
+        mail: &Mail,
+        read: &Letter,
+        why: &str,
+        reason: String,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
         let Some(stored) = plan.letter.as_mut() else {
             return Err("no letter to refuse".into());
         };
@@ -32,7 +51,7 @@ impl Clerk<'_> {
         let postmark = stored.postmark;
         let model = model! {
             "reasons" => vec![reason],
-            "arbiter" => true,
+            "is_order" => true,
             "order" => read.rulings.first().map(|ruling| ruling.line.as_str()),
             "read" => self.read_model(read, postmark, None, None, None),
             "clock" => "none",
@@ -43,7 +62,7 @@ impl Clerk<'_> {
         let message = self.message(
             MessageKind::Refused,
             state,
-            vec![self.arbiter()],
+            vec![to],
             vec![],
             model,
             mail.message_id.clone(),

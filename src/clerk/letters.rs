@@ -208,13 +208,30 @@ impl Clerk<'_> {
         let Some(player) = self.config.player_by_email(&sender).cloned() else {
             return Err(format!("{sender} is known but is no player"));
         };
-        if read.kind() == LetterKind::Ruling {
-            stored.reason =
-                format!("a ruling from {sender}, who is not the chief arbiter: nothing changed");
-            plan.event("forged-ruling", None, Some(&sender), stored.reason.clone());
-            plan.letter = Some(stored);
-            return Ok(plan);
-        }
+        // A player's orders order nothing: a letter with a move or a
+        // player's words besides (`ACCEPT DRAW` in capitals) is read as his
+        // letter without them, one of orders alone is told whose they are.
+        let read = match read.kind() {
+            LetterKind::Ruling => {
+                let without = Letter {
+                    rulings: Vec::new(),
+                    ..read.as_ref().clone()
+                };
+                if without.kind() == LetterKind::Unknown {
+                    let why = format!(
+                        "a ruling from {sender}, who is not the chief arbiter: nothing changed"
+                    );
+                    plan.event("forged-ruling", None, Some(&sender), why.clone());
+                    plan.letter = Some(stored);
+                    let reason = self.phrases().get("reason.not_arbiter").to_string();
+                    let to = recipient(&player);
+                    self.refuse_order(None, to, mail, &read, &why, reason, &mut plan)?;
+                    return Ok(plan);
+                }
+                Cow::Owned(without)
+            }
+            _ => read,
+        };
         if read.kind() == LetterKind::Leave {
             self.plan_leave(store, &player, &read, mail, stored, &mut plan)?;
             return Ok(plan);
