@@ -128,10 +128,18 @@ impl Due {
     }
 }
 
-/// A letter that changed nothing, in words.
-pub fn unheeded_text(letter: &Unheeded) -> String {
+/// A letter that changed nothing, in words; `arbiters` are the chief
+/// arbiters' addresses (an order of theirs that was refused is not for
+/// `accept`).
+pub fn unheeded_text(letter: &Unheeded, arbiters: &[&str]) -> String {
+    let of_an_arbiter = letter
+        .sender
+        .as_deref()
+        .is_some_and(|sender| arbiters.contains(&sender));
     let what = match letter.disposition.as_str() {
         "quarantined" => "set aside (shtempel retry KEY puts it back)",
+        "releasing" => "set aside, ordered back by the chief arbiter (the next poll reads it)",
+        "refused" if of_an_arbiter => "an order not carried out, the chief arbiter told why",
         "refused" => "refused, its writer told why (shtempel accept KEY --move ... takes it)",
         _ => "ignored",
     };

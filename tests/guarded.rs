@@ -939,6 +939,15 @@ fn point_5_the_chief_arbiter_puts_letters_set_aside_back_by_his_own_letter() {
         format!("{key}  ordered back by the chief arbiter: the next poll puts it back\n"),
         "ordered back, it is no longer set aside"
     );
+    let today = t.run(&["today", "--today", "2026-11-05"]).stdout;
+    assert!(
+        today.contains(&format!("{key}  from (no sender): set aside, ordered back by the chief arbiter (the next poll reads it)")),
+        "{today}"
+    );
+    assert!(
+        today.contains("from arbiter@test.example: an order not carried out, the chief arbiter told why: nothing to retry"),
+        "{today}"
+    );
     // The next run puts it back before it reads its mail, and reads it with
     // its own postmark.
     t.poll("2026-11-06");

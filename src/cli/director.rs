@@ -87,8 +87,15 @@ pub(super) fn desk(
         if unheeded.is_empty() {
             line("  none".into());
         }
+        let arbiters: Vec<&str> = configs
+            .iter()
+            .map(|config| config.chief_arbiter.as_str())
+            .collect();
         for letter in &unheeded {
-            line(format!("  {}", shtempel::desk::unheeded_text(letter)));
+            line(format!(
+                "  {}",
+                shtempel::desk::unheeded_text(letter, &arbiters)
+            ));
         }
     }
     // Written at once; a reader that stops early (`| head`) is no error.

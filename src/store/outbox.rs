@@ -450,14 +450,15 @@ impl Store {
     /// The letters that changed nothing (a stranger's, an auto-reply or a
     /// bounce, a forged one: `ignored`; one answered with why not:
     /// `refused`) with a postmark on or after `since`, and every letter set
-    /// aside (`quarantined`), oldest first; none the director accepted
+    /// aside (`quarantined`, or `releasing`: ordered back), oldest first;
+    /// none the director accepted
     /// since (`accepted:KEY`).
     pub fn changed_nothing(&self, since: NaiveDate) -> Result<Vec<Unheeded>> {
         self.conn
             .prepare(
                 "SELECT dedup_key, source_key, postmark, sender, disposition, reason FROM letters
                  WHERE ((disposition IN ('ignored', 'refused') AND postmark >= ?1)
-                        OR disposition = 'quarantined')
+                        OR disposition IN ('quarantined', 'releasing'))
                    AND NOT EXISTS (SELECT 1 FROM letters AS taken
                                    WHERE taken.dedup_key = 'accepted:' || letters.dedup_key)
                  ORDER BY postmark, id",
