@@ -1243,3 +1243,57 @@ fn a_providers_limit_of_messages_a_connection_is_kept() {
     assert_eq!(sent, 60);
     assert_eq!(smtp.1, 6, "60 messages, 10 a connection: {smtp:?}");
 }
+
+#[test]
+fn a_letter_set_aside_goes_back_into_the_imap_mailbox_by_the_arbiters_retry_and_is_read() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    clear_mailboxes();
+    let clerk = Clerk::new(3, "");
+    let day = today();
+    let body = format!(
+        "Партия 1\n1. e4\nTROUBLE\nВремя: 3/0\nДаты: {}\n",
+        ru_date(day)
+    );
+    imap_append(&[letter(WHITE, "Партия 1", &body, "w-trouble")]);
+    // Three runs fail on it (an injected fault); the third sets it aside.
+    for _ in 0..3 {
+        let out = clerk.run_with(&["poll"], &[("SHTEMPEL_FAULT", "panic-letter:TROUBLE")]);
+        assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    }
+    let listed = clerk.run(&["retry"]).stdout;
+    assert!(listed.starts_with("quarantine:"), "{listed}");
+    assert_eq!(clerk.chart()["moves"].as_array().unwrap().len(), 0);
+    // The chief arbiter orders it back: he is told, by SMTP.
+    imap_append(&[letter(
+        ARBITER,
+        "Отложенные письма",
+        "ПОВТОРИТЬ ВСЕ\n",
+        "a-retry",
+    )]);
+    clerk.poll();
+    let arbiter = wait_for(ARBITER, 1);
+    assert_eq!(arbiter[0].kind, "retry", "{:?}", subjects(ARBITER));
+    assert!(arbiter[0].body.contains("TROUBLE"), "{}", arbiter[0].body);
+    // The next run APPENDs it with its arrival time and reads it in the
+    // same session: its postmark is the day it first came.
+    let out = clerk.poll();
+    assert!(out.stdout.contains("put-back"), "{}", out.stdout);
+    let black = wait_for(BLACK, 1);
+    assert_eq!(black.len(), 1, "{:?}\n{}", subjects(BLACK), out.stdout);
+    assert_eq!(black[0].kind, "forward");
+    assert!(black[0].body.contains("1. e4"), "{}", black[0].body);
+    let chart = clerk.chart();
+    assert_eq!(chart["moves"][0]["sent_on"], day.to_string());
+    // Read once: another run finds nothing new.
+    let out = clerk.poll();
+    assert!(!out.stdout.contains("move"), "{}", out.stdout);
+    assert!(
+        clerk
+            .run(&["retry"])
+            .stdout
+            .contains("no letter is set aside")
+    );
+}

@@ -555,7 +555,9 @@ impl MailSource for ImapSource {
         let Some(mut session) = self.session.take() else {
             return Ok(());
         };
-        let date = arrived.format("%d-%b-%Y %H:%M:%S +0000").to_string();
+        // RFC 3501's date-time is a quoted string (async-imap writes it as
+        // given): unquoted, Dovecot waits for the rest of the command.
+        let date = arrived.format("\"%d-%b-%Y %H:%M:%S +0000\"").to_string();
         let result = self.runtime.block_on(async {
             match tokio::time::timeout(limit, session.append(&mailbox, None, Some(&date), raw))
                 .await
