@@ -1181,6 +1181,10 @@ fn the_chief_arbiter_replaces_a_player_by_his_letter_and_the_clerk_edits_the_ent
             format!("{THIRD} уже адрес участника Third Player"),
         ),
         (
+            format!("ЗАМЕНА white Сидоров С. <{SECRETARY}>"),
+            format!("{SECRETARY} — адрес секретаря или судьи"),
+        ),
+        (
             format!("ЗАМЕНА white <{newcomer}>"),
             "не указано имя нового участника".to_string(),
         ),

@@ -1297,3 +1297,58 @@ fn a_letter_set_aside_goes_back_into_the_imap_mailbox_by_the_arbiters_retry_and_
             .contains("no letter is set aside")
     );
 }
+
+#[test]
+fn after_the_arbiters_replace_the_letters_behind_it_stay_on_the_server_for_the_next_run() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    clear_mailboxes();
+    let clerk = Clerk::new(3, "");
+    // The secretary's mailbox is the newcomer's: the chief arbiter is the
+    // secretary too.
+    let file = clerk.dir.path().join("shtempel.toml");
+    let text = std::fs::read_to_string(&file).unwrap().replace(
+        "chief_secretary = \"secretary@test.local\"",
+        &format!("chief_secretary = \"{ARBITER}\""),
+    );
+    std::fs::write(&file, text).unwrap();
+    let day = today();
+    imap_append(&[letter(
+        WHITE,
+        "Партия 1",
+        &format!("Партия 1\n1. e4\nВремя: 3/0\nДаты: {}\n", ru_date(day)),
+        "w1",
+    )]);
+    clerk.poll();
+    wait_for(BLACK, 1);
+    // The newcomer takes Black's place; his move is right behind.
+    let newcomer = "secretary@test.local";
+    let reply = format!(
+        "Партия 1\n1... e5\nВремя: 3/0\nДаты: {0}, {0}, {0}\n",
+        ru_date(day)
+    );
+    imap_append(&[
+        letter(
+            ARBITER,
+            "Замена",
+            &format!("ЗАМЕНА black Новый Игрок <{newcomer}>\n"),
+            "a-replace",
+        ),
+        letter(newcomer, "Re: [R #1]", &reply, "n1"),
+    ]);
+    let out = clerk.poll();
+    assert!(out.stdout.contains("config-edited"), "{}", out.stdout);
+    assert!(out.stderr.contains("1 letter(s) left"), "{}", out.stderr);
+    let file = std::fs::read_to_string(clerk.dir.path().join("shtempel.toml")).unwrap();
+    assert!(file.contains(&format!("email = \"{newcomer}\"")), "{file}");
+    // The next run reads the file anew: the move is the newcomer's.
+    let out = clerk.poll();
+    assert!(
+        out.stdout.contains("forward to white@test.local"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(clerk.chart()["moves"].as_array().unwrap().len(), 2);
+}

@@ -105,6 +105,14 @@ impl Clerk<'_> {
             }),
             _ => None,
         };
+        if let Some(ConfigEdit {
+            edit: PlayerEdit::AddAddress { email },
+            ..
+        }) = &address_edit
+            && let Err(reason) = self.address_free(email)
+        {
+            return Ok(Err(reason));
+        }
         if let Some(Err(error)) = address_edit.as_ref().map(ConfigEdit::writable) {
             return Ok(Err(
                 phrases.fill("reason.address_not_writable", &[("error", &error)])

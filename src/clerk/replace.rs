@@ -33,6 +33,30 @@ impl Clerk<'_> {
         }
     }
 
+    /// Whether `email` may be given to a player by the clerk's edit: not
+    /// another player's, nor the clerk's or an arbiter's (the config would
+    /// not load); the words of why not.
+    pub(super) fn address_free(&self, email: &str) -> Result<(), String> {
+        let phrases = self.phrases();
+        if let Some(other) = self.config.player_by_email(email) {
+            return Err(phrases.fill(
+                "reason.replace_address_taken",
+                &[("address", &email), ("player", &other.name)],
+            ));
+        }
+        let config = self.config;
+        if [
+            &config.address,
+            &config.chief_arbiter,
+            &config.chief_secretary,
+        ]
+        .contains(&&email.to_string())
+        {
+            return Err(phrases.fill("reason.address_reserved", &[("address", &email)]));
+        }
+        Ok(())
+    }
+
     /// The words for whoever named a player the tournament lacks.
     pub(super) fn no_player(&self, player: &str) -> String {
         let known: Vec<&str> = self.config.players.iter().map(|p| p.id.as_str()).collect();
@@ -177,11 +201,7 @@ impl Clerk<'_> {
             let reason = phrases.fill("reason.replace_bad_address", &[("address", &named.email)]);
             return Ok(Err(reason));
         };
-        if let Some(other) = self.config.player_by_email(&email) {
-            let reason = phrases.fill(
-                "reason.replace_address_taken",
-                &[("address", &email), ("player", &other.name)],
-            );
+        if let Err(reason) = self.address_free(&email) {
             return Ok(Err(reason));
         }
         let edit = ConfigEdit {
