@@ -152,12 +152,14 @@ const MIGRATIONS: &[&str] = &[
     // 13: the clerk's edits of a tournament's file a committed letter
     // ordered (a player replaced, an address added: issue 23), kept until
     // the file has them; `edit` is a `config::edit::ConfigEdit` as JSON.
+    // And the letters ordered back (`RETRY`), which every run asks for.
     "CREATE TABLE config_edits (
         id INTEGER PRIMARY KEY,
         edit TEXT NOT NULL,
         created_on TEXT NOT NULL,
         done_on TEXT
-    );",
+    );
+    CREATE INDEX letters_releasing ON letters (id) WHERE disposition = 'releasing';",
 ];
 
 /// The schema version this build writes.

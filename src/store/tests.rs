@@ -446,6 +446,20 @@ impl Store {
 }
 
 #[test]
+fn the_letters_ordered_back_are_found_by_their_index_not_a_scan() {
+    let store = Store::in_memory().unwrap();
+    let plan: String = store
+        .conn
+        .query_row(
+            &format!("EXPLAIN QUERY PLAN {}", super::outbox::RELEASING),
+            [],
+            |r| r.get(3),
+        )
+        .unwrap();
+    assert_eq!(plan, "SCAN letters USING INDEX letters_releasing");
+}
+
+#[test]
 fn the_letters_that_changed_nothing_are_the_ignored_and_refused_of_late_and_every_one_set_aside() {
     let store = Store::in_memory().unwrap();
     // (key, postmark day, disposition)
