@@ -167,9 +167,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// A player replaced: after his entry in the config has the newcomer's
-    /// name and address (the same id), the newcomer gets his games and each
-    /// partner and the chief secretary are told, then a pass as `poll`.
+    /// A player replaced by a newcomer (`--by`: the clerk gives his entry
+    /// the newcomer's name and address; `--was`: the director did): the
+    /// newcomer gets his games and each partner and the chief secretary are
+    /// told, then a pass as `poll`.
     Replace {
         /// The player's id.
         player: String,
