@@ -9,7 +9,9 @@
 //! demo.rs      the sample tournament of `shtempel demo`
 //!    |
 //! run/         one pass: fetch, plan each letter, commit, send, keep the calendar
-//!              (run/finish.rs: marking letters done and sending on a thread)
+//!              (run/finish.rs: marking letters done and sending on a thread;
+//!              run/orders.rs: what a committed order leaves to the run, the
+//!              letters put back and the config's edits written)
 //! site.rs      writes the report's pages into a folder
 //! desk.rs      the director's `today`: every game's agenda, the mail that
 //!              changed nothing
@@ -18,7 +20,8 @@
 //! clerk/       a letter identified and handed to the rules by its kind, the
 //!              rules' effects made into messages: letters (who, which game),
 //!              moves, endings, overstep, protest, arbiter, duties, model, load;
-//!              the director's operations: accept, withdraw, replace, leave;
+//!              the director's operations: accept, withdraw, replace, leave,
+//!              retry;
 //!              which tournament of a folder (route), start sheets (start)
 //!    |
 //! rules/       PURE: a game's life as a state machine (life), one move letter
@@ -40,7 +43,8 @@
 //! printable.rs PURE: text from letters made safe to print (control characters)
 //! render.rs    the templates of templates/<lang>/ loaded and rendered
 //! config/      the TOML file: raw tables, checked table by table; a folder of
-//!              tournaments (federation) and its checked copy (cache)
+//!              tournaments (federation) and its checked copy (cache); the
+//!              clerk's own edits of a player's entry (edit)
 //!    |
 //! mail/        ADAPTERS: sources (maildir, imap), transports (file, smtp,
 //!              sendmail), the MIME front end (mime), the composer (compose),
