@@ -847,7 +847,7 @@ fn retry(config: &Config, key: Option<&str>, all: bool) -> Result<u8, Failure> {
     };
     let chosen: Vec<_> = set_aside
         .into_iter()
-        .filter(|letter| letter.dedup_key == key || letter.source_key == key)
+        .filter(|letter| letter.is(key))
         .collect();
     if chosen.is_empty() {
         return Err(usage(format!(

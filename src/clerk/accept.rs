@@ -69,16 +69,7 @@ impl Clerk<'_> {
         let player = match acceptance.sender {
             Some(id) => match self.config.player(id) {
                 Some(player) => Some(player),
-                None => {
-                    let known: Vec<&str> =
-                        self.config.players.iter().map(|p| p.id.as_str()).collect();
-                    let players = known.join(", ");
-                    let said = phrases.fill(
-                        "reason.no_player",
-                        &[("player", &id), ("players", &players)],
-                    );
-                    return Ok(Err(said));
-                }
+                None => return Ok(Err(self.no_player(id))),
             },
             None => None,
         };

@@ -50,7 +50,8 @@ impl Clerk<'_> {
             &config.chief_arbiter,
             &config.chief_secretary,
         ]
-        .contains(&&email.to_string())
+        .iter()
+        .any(|reserved| *reserved == email)
         {
             return Err(phrases.fill("reason.address_reserved", &[("address", &email)]));
         }

@@ -27,7 +27,7 @@ impl Clerk<'_> {
         let every = matches!(key.to_uppercase().as_str(), "ALL" | "ВСЕ" | "ВСЁ");
         let chosen: Vec<_> = set_aside
             .iter()
-            .filter(|letter| every || letter.dedup_key == key || letter.source_key == key)
+            .filter(|letter| every || letter.is(key))
             .collect();
         if chosen.is_empty() {
             let reason = match (every, set_aside.is_empty()) {

@@ -420,6 +420,14 @@ pub struct Quarantined {
     pub raw: Vec<u8>,
 }
 
+impl Quarantined {
+    /// Whether `key` names it: its key in the database (as `retry` and
+    /// `today` list it), or its file's in the mail source.
+    pub fn is(&self, key: &str) -> bool {
+        self.dedup_key == key || self.source_key == key
+    }
+}
+
 impl Store {
     /// The letters set aside, oldest first.
     pub fn quarantined(&self) -> Result<Vec<Quarantined>> {
