@@ -6,6 +6,14 @@
 //! line and says what was expected, so that a reply can quote it. Nothing here
 //! panics on any input.
 
+/// A regex compiled at its first use (the submodules' too).
+macro_rules! pattern {
+    ($name:ident, $re:expr) => {
+        static $name: std::sync::LazyLock<regex::Regex> =
+            std::sync::LazyLock::new(|| regex::Regex::new($re).expect(stringify!($name)));
+    };
+}
+
 pub mod dates;
 mod errors;
 mod keywords;
@@ -15,10 +23,7 @@ mod rulings;
 #[cfg(test)]
 mod tests;
 
-use std::sync::LazyLock;
-
 use chrono::NaiveDate;
-use regex::Regex;
 use serde::Serialize;
 use shakmaty::Color;
 
@@ -27,8 +32,8 @@ pub use errors::{ReadError, ReadErrorKind};
 use keywords::keywords;
 pub use notation::MoveText;
 
+use self::rulings::ruling_of;
 pub use self::rulings::{AcceptWords, Newcomer, Order, Ruling, accept_words};
-use self::rulings::{award_order, order_ruling};
 pub use crate::rules::{Decision, GameResult};
 use crate::rules::{Fraction, Stated, StatedDates};
 
@@ -229,12 +234,6 @@ impl Letter {
     }
 }
 
-macro_rules! pattern {
-    ($name:ident, $re:expr) => {
-        static $name: LazyLock<Regex> = LazyLock::new(|| Regex::new($re).expect(stringify!($name)));
-    };
-}
-
 pattern!(
     GAME_LINE,
     r"(?i)^\s*(?:game|партия|игра)\s*(?:(?:[:#№]|no\.?)\s*#?\s*([A-Za-z0-9][\w.-]*)|\s+(\d[\w.-]*))\s*\.?\s*$"
@@ -267,31 +266,6 @@ pattern!(
 );
 pattern!(MOVE_LINE, r"^\s*\d+\s*(?:\.|…)");
 pattern!(VARIANT_LINE, r"(?i)^\s*(?:if|если)\b[\s:,]*(.*)$");
-pattern!(
-    RULING_LINE,
-    r"^\s*(CONFIRM|REJECT|CONTINUE|ПОДТВЕРДИТЬ|ПОДТВЕРЖДАЮ|ОТКЛОНИТЬ|ОТКЛОНЯЮ|ПРОДОЛЖИТЬ|ПРОДОЛЖАТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(\d{1,4})\s*(?:days?|дн\.?|дней|дня|день)?)?\s*\.?\s*$"
-);
-pattern!(
-    AWARD_LINE,
-    r"^\s*(RESULT|РЕЗУЛЬТАТ|FORFEIT|ТЕХПОРАЖЕНИЕ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)\s+(1-0|0-1|1/2-1/2|1/2|½-½|½|(?i:white|black|белые|белым|ч[её]рные|ч[её]рным))(?:\s+(.*?))?\s*\.?\s*$"
-);
-pattern!(
-    ACCEPT_LINE,
-    r"^\s*(ACCEPT|ПРИНЯТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?(\S+)(?:\s+(.*?))?\s*$"
-);
-pattern!(
-    UNDO_LINE,
-    r"^\s*(UNDO|ОТМЕНИТЬ|WITHDRAW|ВЫБЫТИЕ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(.*?))?\s*\.?\s*$"
-);
-pattern!(
-    REPLACE_LINE,
-    r"^\s*(REPLACE|ЗАМЕНА|ЗАМЕНИТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?([A-Za-z0-9][\w.-]*)\s+([^<>]*?)\s*(?:<\s*([^<>\s]+@[^<>\s]+?)\s*>|([^<>\s]+@[^<>\s]+))\s*(.*?)\s*\.?\s*$"
-);
-// The link a mail program writes after an address it made one, in the
-// plain text of an HTML letter: Outlook's `a@b.org<mailto:a@b.org>`, and
-// `[mailto:a@b.org]`.
-pattern!(MAILTO_LINK, r"\s*(?:<mailto:[^<>]*>|\[mailto:[^\]]*\])");
-pattern!(RETRY_LINE, r"^\s*(?:RETRY|ПОВТОРИТЬ)\s+(\S+)\s*\.?\s*$");
 pattern!(LEAVE_LINE, r"(?i)^\s*(?:leave|отпуск)\b\s*:?\s*(.*)$");
 pattern!(
     PROTEST,
@@ -379,73 +353,8 @@ fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReadi
         }
         return;
     }
-    if may("crпо")
-        && let Some(caps) = RULING_LINE.captures(line)
-    {
-        let decision = match &caps[1] {
-            "CONFIRM" | "ПОДТВЕРДИТЬ" | "ПОДТВЕРЖДАЮ" => Decision::Confirm,
-            "REJECT" | "ОТКЛОНИТЬ" | "ОТКЛОНЯЮ" => Decision::Reject,
-            _ => Decision::Continue,
-        };
-        letter.rulings.push(Ruling {
-            order: Order::Overstep(decision),
-            tournament: caps.get(2).map(|m| m.as_str().to_string()),
-            game: caps[3].to_string(),
-            days: caps.get(4).and_then(|m| m.as_str().parse().ok()),
-            why: None,
-            newcomer: None,
-            line: caps[0].trim().to_string(),
-        });
-        return;
-    }
-    if may("aп")
-        && let Some(caps) = ACCEPT_LINE.captures(line)
-    {
-        letter.rulings.push(order_ruling(Order::Accept, &caps, 4));
-        return;
-    }
-    if may("rз")
-        && let unlinked = MAILTO_LINK.replace_all(line, "")
-        && let Some(caps) = REPLACE_LINE.captures(&unlinked)
-    {
-        let mut ruling = order_ruling(Order::Replace, &caps, 7);
-        let email = caps.get(5).or(caps.get(6)).map_or("", |m| m.as_str());
-        ruling.newcomer = Some(Newcomer {
-            name: caps[4].trim().to_string(),
-            email: email.to_lowercase(),
-        });
+    if let Some(ruling) = ruling_of(line, &may) {
         letter.rulings.push(ruling);
-        return;
-    }
-    if may("rп")
-        && let Some(caps) = RETRY_LINE.captures(line)
-    {
-        letter.rulings.push(Ruling {
-            order: Order::Retry,
-            tournament: None,
-            game: caps[1].to_string(),
-            days: None,
-            why: None,
-            newcomer: None,
-            line: caps[0].trim().to_string(),
-        });
-        return;
-    }
-    if may("uоwв")
-        && let Some(caps) = UNDO_LINE.captures(line)
-    {
-        let order = match &caps[1] {
-            "UNDO" | "ОТМЕНИТЬ" => Order::Undo,
-            _ => Order::Withdraw,
-        };
-        letter.rulings.push(order_ruling(order, &caps, 4));
-        return;
-    }
-    if may("rfрт")
-        && let Some(caps) = AWARD_LINE.captures(line)
-        && let Some(order) = award_order(&caps[1], &caps[4])
-    {
-        letter.rulings.push(order_ruling(order, &caps, 5));
         return;
     }
     if may("lо")

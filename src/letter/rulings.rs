@@ -1,6 +1,7 @@
 //! The chief arbiter's rulings, each a line of its own: decisions on an
 //! overstep (`CONFIRM 3`), and the orders of results, forfeits, undoing,
-//! withdrawals and acceptances (`RESULT 3 1-0`, `ACCEPT KEY 12. Nf3`).
+//! withdrawals, replacements, acceptances and retries (`RESULT 3 1-0`,
+//! `ACCEPT KEY 12. Nf3`), read here from their lines.
 
 use serde::Serialize;
 use shakmaty::Color;
@@ -113,17 +114,107 @@ impl Ruling {
     }
 }
 
-/// A ruling with a reason (RESULT, FORFEIT, UNDO, WITHDRAW): its
-/// tournament word in group 2, its game (or player) in 3, the reason in
-/// group `why`.
-pub(super) fn order_ruling(order: Order, caps: &regex::Captures<'_>, why: usize) -> Ruling {
+pattern!(
+    RULING_LINE,
+    r"^\s*(CONFIRM|REJECT|CONTINUE|ПОДТВЕРДИТЬ|ПОДТВЕРЖДАЮ|ОТКЛОНИТЬ|ОТКЛОНЯЮ|ПРОДОЛЖИТЬ|ПРОДОЛЖАТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(\d{1,4})\s*(?:days?|дн\.?|дней|дня|день)?)?\s*\.?\s*$"
+);
+pattern!(
+    AWARD_LINE,
+    r"^\s*(RESULT|РЕЗУЛЬТАТ|FORFEIT|ТЕХПОРАЖЕНИЕ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)\s+(1-0|0-1|1/2-1/2|1/2|½-½|½|(?i:white|black|белые|белым|ч[её]рные|ч[её]рным))(?:\s+(.*?))?\s*\.?\s*$"
+);
+pattern!(
+    ACCEPT_LINE,
+    r"^\s*(ACCEPT|ПРИНЯТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?(\S+)(?:\s+(.*?))?\s*$"
+);
+pattern!(
+    UNDO_LINE,
+    r"^\s*(UNDO|ОТМЕНИТЬ|WITHDRAW|ВЫБЫТИЕ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(.*?))?\s*\.?\s*$"
+);
+pattern!(
+    REPLACE_LINE,
+    r"^\s*(REPLACE|ЗАМЕНА|ЗАМЕНИТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?([A-Za-z0-9][\w.-]*)\s+([^<>]*?)\s*(?:<\s*([^<>\s]+@[^<>\s]+?)\s*>|([^<>\s]+@[^<>\s]+))\s*(.*?)\s*\.?\s*$"
+);
+// The link a mail program writes after an address it made one, in the
+// plain text of an HTML letter: Outlook's `a@b.org<mailto:a@b.org>`, and
+// `[mailto:a@b.org]`.
+pattern!(MAILTO_LINK, r"\s*(?:<mailto:[^<>]*>|\[mailto:[^\]]*\])");
+pattern!(RETRY_LINE, r"^\s*(?:RETRY|ПОВТОРИТЬ)\s+(\S+)\s*\.?\s*$");
+/// The ruling a line is, if any; `may` tells whether a line's first letter
+/// may begin a word (the regexes are tried only where it may).
+pub(super) fn ruling_of(line: &str, may: &dyn Fn(&str) -> bool) -> Option<Ruling> {
+    if may("crпо")
+        && let Some(caps) = RULING_LINE.captures(line)
+    {
+        let decision = match &caps[1] {
+            "CONFIRM" | "ПОДТВЕРДИТЬ" | "ПОДТВЕРЖДАЮ" => Decision::Confirm,
+            "REJECT" | "ОТКЛОНИТЬ" | "ОТКЛОНЯЮ" => Decision::Reject,
+            _ => Decision::Continue,
+        };
+        return Some(Ruling {
+            days: caps.get(4).and_then(|m| m.as_str().parse().ok()),
+            ..order_ruling(Order::Overstep(decision), &caps, None)
+        });
+    }
+    if may("aп")
+        && let Some(caps) = ACCEPT_LINE.captures(line)
+    {
+        return Some(order_ruling(Order::Accept, &caps, Some(4)));
+    }
+    if may("rз")
+        && let unlinked = MAILTO_LINK.replace_all(line, "")
+        && let Some(caps) = REPLACE_LINE.captures(&unlinked)
+    {
+        let email = caps.get(5).or(caps.get(6)).map_or("", |m| m.as_str());
+        return Some(Ruling {
+            newcomer: Some(Newcomer {
+                name: caps[4].trim().to_string(),
+                email: email.to_lowercase(),
+            }),
+            ..order_ruling(Order::Replace, &caps, Some(7))
+        });
+    }
+    if may("rп")
+        && let Some(caps) = RETRY_LINE.captures(line)
+    {
+        return Some(Ruling {
+            order: Order::Retry,
+            tournament: None,
+            game: caps[1].to_string(),
+            days: None,
+            why: None,
+            newcomer: None,
+            line: caps[0].trim().to_string(),
+        });
+    }
+    if may("uоwв")
+        && let Some(caps) = UNDO_LINE.captures(line)
+    {
+        let order = match &caps[1] {
+            "UNDO" | "ОТМЕНИТЬ" => Order::Undo,
+            _ => Order::Withdraw,
+        };
+        return Some(order_ruling(order, &caps, Some(4)));
+    }
+    if may("rfрт")
+        && let Some(caps) = AWARD_LINE.captures(line)
+        && let Some(order) = award_order(&caps[1], &caps[4])
+    {
+        return Some(order_ruling(order, &caps, Some(5)));
+    }
+    None
+}
+
+/// A ruling of a line's captures: its tournament word in group 2, its game
+/// (player, key) in 3, the reason (or what follows) in group `why`, if it
+/// has one.
+fn order_ruling(order: Order, caps: &regex::Captures<'_>, why: Option<usize>) -> Ruling {
     Ruling {
         order,
         tournament: caps.get(2).map(|m| m.as_str().to_string()),
         game: caps[3].to_string(),
         days: None,
-        why: caps
-            .get(why)
+        why: why
+            .and_then(|why| caps.get(why))
             .map(|m| m.as_str().trim().to_string())
             .filter(|why| !why.is_empty()),
         newcomer: None,
@@ -185,7 +276,7 @@ pub fn accept_words(rest: Option<&str>) -> AcceptWords<'_> {
 
 /// A RESULT's or FORFEIT's order from its word and what follows the game:
 /// a result for RESULT, the side that loses for FORFEIT.
-pub(super) fn award_order(word: &str, what: &str) -> Option<Order> {
+fn award_order(word: &str, what: &str) -> Option<Order> {
     let side = match what.to_lowercase().replace('ё', "е").as_str() {
         "white" | "белые" | "белым" => Some(Color::White),
         "black" | "черные" | "черным" => Some(Color::Black),
