@@ -1,7 +1,8 @@
 //! The director's commands (issue 23): `today`, and the operations that
 //! change a game (`result`, `forfeit`, `undo`, `withdraw`, `replace`,
 //! `accept`), each committed with its messages before a pass as `poll`
-//! sends them; and the start sheets of `start`.
+//! sends them; the start sheets of `start`; and the letters set aside put
+//! back (`retry`).
 
 use super::*;
 
@@ -376,4 +377,78 @@ pub(super) fn queue_start_sheets(
         }
     }
     Ok(())
+}
+
+/// `shtempel retry`: the letters set aside listed, or those named put back
+/// into the mail source ([`run::put_back`] says in which order, and why).
+pub(super) fn retry(config: &Config, key: Option<&str>, all: bool) -> Result<u8, Failure> {
+    let Some(_lock) = run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
+    else {
+        return Err(run_error(
+            "retry: a poll is at work on this tournament; try again when it is done",
+        ));
+    };
+    let mut store = open_store(config)?;
+    let database = |e: rusqlite::Error| database_error(config, &e);
+    let set_aside = store.quarantined().map_err(database)?;
+    let Some(key) = key.filter(|_| !all) else {
+        if !all {
+            let ordered_back = store.releasing().map_err(database)?;
+            if set_aside.is_empty() && ordered_back.is_empty() {
+                println!("retry: no letter is set aside");
+            }
+            for letter in &ordered_back {
+                println!(
+                    "{}  ordered back by the chief arbiter: the next poll puts it back",
+                    printable(&letter.dedup_key, false)
+                );
+            }
+            for letter in &set_aside {
+                let line = format!(
+                    "{}  arrived {}  ({})  {}",
+                    letter.dedup_key,
+                    letter.arrived.format("%Y-%m-%d %H:%M"),
+                    letter.source_key,
+                    letter.reason
+                );
+                println!("{}", printable(&line, false));
+            }
+            return Ok(0);
+        }
+        return put_back(config, &mut store, &set_aside);
+    };
+    let chosen: Vec<_> = set_aside
+        .into_iter()
+        .filter(|letter| letter.is(key))
+        .collect();
+    if chosen.is_empty() {
+        return Err(usage(format!(
+            "retry: no letter is set aside under {key:?}; `shtempel retry` lists those that are"
+        )));
+    }
+    put_back(config, &mut store, &chosen)
+}
+
+fn put_back(
+    config: &Config,
+    store: &mut Store,
+    letters: &[shtempel::store::Quarantined],
+) -> Result<u8, Failure> {
+    let mut source = source(config)?;
+    for letter in letters {
+        let key = &letter.dedup_key;
+        match run::put_back(store, source.as_mut(), letter)
+            .map_err(|e| run_error(format!("retry: {e}")))?
+        {
+            run::PutBack::Back => {
+                println!("retry: {key} is back among the new letters; the next poll reads it again")
+            }
+            run::PutBack::NeverRead { file } => println!(
+                "retry: {key} was never read ({}): the file is in the Maildir's cur/ as {file}; make it \
+                 readable and move it back into new/",
+                letter.reason
+            ),
+        }
+    }
+    Ok(0)
 }
