@@ -93,6 +93,7 @@ impl Clerk<'_> {
                 edit: PlayerEdit::AddAddress {
                     email: from.to_lowercase(),
                 },
+                clerk_file: self.config.clerk_file.clone(),
             }),
             _ => None,
         };
@@ -104,7 +105,7 @@ impl Clerk<'_> {
         {
             return Ok(Err(reason));
         }
-        if let Some(Err(error)) = address_edit.as_ref().map(ConfigEdit::writable) {
+        if let Some(Err(error)) = address_edit.as_ref().map(ConfigEdit::check) {
             return Ok(Err(
                 phrases.fill("reason.address_not_writable", &[("error", &error)])
             ));
@@ -117,6 +118,13 @@ impl Clerk<'_> {
             let said = phrases.fill("reason.accept_nobody", &[("key", &key), ("reason", reason)]);
             return Ok(Err(said));
         };
+        // A letter of orders is nobody's move: accepting one would carry
+        // out its orders again, and one that accepts itself (or another
+        // that accepts it) would never end.
+        let from_arbiter = written_from.as_deref() == Some(self.config.chief_arbiter.as_str());
+        if !read.rulings.is_empty() || (from_arbiter && player.is_none()) {
+            return Ok(Err(phrases.fill("reason.accept_order", &[("key", &key)])));
+        }
         let mut read = match acceptance.moves {
             Some(moves) => read.with_moves_of(moves),
             None => read.clone(),

@@ -212,8 +212,9 @@ impl Clerk<'_> {
                 name: named.name.clone(),
                 email: email.clone(),
             },
+            clerk_file: self.config.clerk_file.clone(),
         };
-        if let Err(error) = edit.writable() {
+        if let Err(error) = edit.check() {
             let reason = phrases.fill("reason.config_not_writable", &[("error", &error)]);
             return Ok(Err(reason));
         }

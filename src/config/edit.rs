@@ -36,6 +36,10 @@ pub struct ConfigEdit {
     /// The player's id.
     pub player: String,
     pub edit: PlayerEdit,
+    /// The clerk's file (`--config`) the edited file is loaded under to
+    /// check it; empty in edits kept before it was kept: the file itself.
+    #[serde(default)]
+    pub clerk_file: PathBuf,
 }
 
 impl ConfigEdit {
@@ -48,14 +52,43 @@ impl ConfigEdit {
         else {
             return Ok(false);
         };
+        self.loads(&edited)?;
         replace_file(&self.file, &edited).map_err(|e| format!("{file}: {e}"))?;
         Ok(true)
+    }
+
+    /// Whether the edit can be made: the file with it loads, as every
+    /// tournament of the clerk's file would then be read (an address or a
+    /// name the config refuses would stop every command of every event
+    /// until the file was mended by hand), and the clerk may write it.
+    /// Asked before the order is taken, and again before the file is
+    /// replaced.
+    pub fn check(&self) -> Result<(), String> {
+        let file = self.file.display();
+        let text = std::fs::read_to_string(&self.file).map_err(|e| format!("{file}: {e}"))?;
+        if let Some(edited) =
+            edited(&text, &self.player, &self.edit).map_err(|problem| format!("{file}: {problem}"))?
+        {
+            self.loads(&edited)?;
+        }
+        self.writable()
+    }
+
+    /// Whether the edited text of the file loads.
+    fn loads(&self, edited: &str) -> Result<(), String> {
+        let clerk_file = match self.clerk_file.as_os_str().is_empty() {
+            true => &self.file,
+            false => &self.clerk_file,
+        };
+        super::load_all_over(clerk_file, Some((&self.file, edited)))
+            .map(drop)
+            .map_err(|error| format!("the file would not load with the edit: {error}"))
     }
 
     /// Whether the edit can be written: its file is there and the clerk
     /// may write it and the folder it is in (where the new text goes
     /// first). Asked before the order is taken, so that its answer is true.
-    pub fn writable(&self) -> Result<(), String> {
+    fn writable(&self) -> Result<(), String> {
         let file = self.file.display();
         std::fs::OpenOptions::new()
             .append(true)
@@ -258,7 +291,7 @@ emails = ["petrov@example.org", "p.petrov@work.example"]
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("cc-2026.toml");
-        std::fs::write(&file, FILE).unwrap();
+        std::fs::write(&file, loadable(FILE)).unwrap();
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
         let edit = ConfigEdit {
             file: file.clone(),
@@ -266,8 +299,9 @@ emails = ["petrov@example.org", "p.petrov@work.example"]
             edit: PlayerEdit::AddAddress {
                 email: "i@office.example".into(),
             },
+            clerk_file: file.clone(),
         };
-        edit.writable().unwrap();
+        edit.check().unwrap();
         assert_eq!(edit.apply(), Ok(true));
         assert_eq!(edit.apply(), Ok(false), "the same edit twice");
         let text = std::fs::read_to_string(&file).unwrap();
@@ -280,6 +314,49 @@ emails = ["petrov@example.org", "p.petrov@work.example"]
             file: dir.path().join("gone.toml"),
             ..edit
         };
-        assert!(missing.writable().unwrap_err().contains("gone.toml"));
+        assert!(missing.check().unwrap_err().contains("gone.toml"));
+    }
+
+    /// `text` with the tables a tournament's file needs to load.
+    fn loadable(text: &str) -> String {
+        text.replace(
+            "id = \"CC-2026\"\n",
+            "id = \"CC-2026\"\nname = \"Autumn\"\nstart_date = 2026-11-01\nend_date = 2027-11-01\n\
+             timezone = \"Europe/Moscow\"\n\n[bot]\naddress = \"clerk@example.org\"\n\
+             [arbiters]\nchief_arbiter = \"arbiter@example.org\"\nchief_secretary = \"secretary@example.org\"\n\
+             [source]\nkind = \"maildir\"\npath = \"inbox\"\n[transport]\nkind = \"file\"\npath = \"outbox\"\n",
+        )
+    }
+
+    #[test]
+    fn point_3_an_edit_the_config_would_refuse_is_refused_and_the_file_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("cc-2026.toml");
+        let text = loadable(FILE);
+        std::fs::write(&file, &text).unwrap();
+        crate::config::load_all(&file).unwrap();
+        // Addresses the mail library or the config refuses.
+        for email in [
+            "\"ivanov office\"@work.example",
+            "x@[127.0.0.1]",
+            "a@b.org.",
+            "иван@пример.рф",
+            "arbiter@example.org",
+        ] {
+            let edit = ConfigEdit {
+                file: file.clone(),
+                player: "ivanov".into(),
+                edit: PlayerEdit::AddAddress {
+                    email: email.into(),
+                },
+                clerk_file: file.clone(),
+            };
+            let error = edit.check().unwrap_err();
+            assert!(error.contains("would not load"), "{email}: {error}");
+            let error = edit.apply().unwrap_err();
+            assert!(error.contains("would not load"), "{email}: {error}");
+            assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "{email}");
+        }
+        crate::config::load_all(&file).unwrap();
     }
 }

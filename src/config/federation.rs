@@ -16,7 +16,11 @@ use std::path::{Path, PathBuf};
 
 use toml::Table;
 
-use super::{Config, ConfigError, cache};
+use super::{Config, ConfigError};
+
+/// A file's text to read in place of what the disk holds: an edit of the
+/// clerk's, checked by loading it before it replaces the file.
+pub type Overlay<'a> = Option<(&'a Path, &'a str)>;
 
 /// Tables of the clerk's own file.
 const CLERK_TABLES: &[&str] = &[
@@ -40,10 +44,18 @@ const DEFAULTS: &[&str] = &["rules", "arbiters"];
 /// table, else those of the folder its `[bot] tournaments` names, in the
 /// order of their file names.
 pub fn load_all(file: &Path) -> Result<Vec<Config>, ConfigError> {
-    let text = read(file)?;
+    load_all_over(file, None)
+}
+
+/// The same, with one file's text given (`overlay`) in place of the one on
+/// disk.
+pub fn load_all_over(file: &Path, overlay: Overlay<'_>) -> Result<Vec<Config>, ConfigError> {
+    let text = read(file, overlay)?;
     let mut clerk = table(file, &text)?;
     if clerk.contains_key("tournament") {
-        return Ok(vec![Config::parse(file, &text)?]);
+        let mut config = Config::parse(file, &text)?;
+        config.clerk_file = file.to_path_buf();
+        return Ok(vec![config]);
     }
     let error = |key: &str, problem: String, fix: &str| ConfigError {
         file: file.to_path_buf(),
@@ -102,14 +114,9 @@ pub fn load_all(file: &Path) -> Result<Vec<Config>, ConfigError> {
             "put one file a tournament there, each with its [tournament] table",
         ));
     }
-    let stamp = cache::Stamp::of(file, &text, &files);
-    let cache = cache::path_of(&database_of(&clerk, &base));
-    if let Some(tournaments) = stamp.as_ref().and_then(|stamp| cache::read(&cache, stamp)) {
-        return Ok(tournaments);
-    }
     let mut tournaments: Vec<Config> = Vec::with_capacity(files.len());
     for path in &files {
-        let config = tournament(file, &clerk, &base, path)?;
+        let config = tournament(file, &clerk, &base, path, overlay)?;
         if let Some(other) = tournaments
             .iter()
             .find(|t| t.tournament_id == config.tournament_id)
@@ -127,21 +134,7 @@ pub fn load_all(file: &Path) -> Result<Vec<Config>, ConfigError> {
         }
         tournaments.push(config);
     }
-    if let Some(stamp) = &stamp {
-        cache::write(&cache, stamp, &tournaments);
-    }
     Ok(tournaments)
-}
-
-/// The database the clerk's file names (where the cache of its folder
-/// is kept beside it); its checked reading is each tournament's.
-fn database_of(clerk: &Table, base: &Path) -> PathBuf {
-    let named = clerk
-        .get("bot")
-        .and_then(|bot| bot.get("database"))
-        .and_then(|database| database.as_str())
-        .map_or_else(super::raw::default_database, str::to_string);
-    base.join(named)
 }
 
 /// One tournament's file over the clerk's tables.
@@ -150,8 +143,9 @@ fn tournament(
     clerk: &Table,
     base: &Path,
     path: &Path,
+    overlay: Overlay<'_>,
 ) -> Result<Config, ConfigError> {
-    let text = read(path)?;
+    let text = read(path, overlay)?;
     let own = table(path, &text)?;
     for key in own.keys() {
         if !TOURNAMENT_TABLES.contains(&key.as_str()) {
@@ -184,6 +178,7 @@ fn tournament(
     });
     let mut config = parsed?;
     config.in_folder = true;
+    config.clerk_file = clerk_file.to_path_buf();
     Ok(config)
 }
 
@@ -286,7 +281,12 @@ fn written_in(key: &str, own: &Table, tournament: &Path, clerk: &Path) -> PathBu
     }
 }
 
-fn read(file: &Path) -> Result<String, ConfigError> {
+fn read(file: &Path, overlay: Overlay<'_>) -> Result<String, ConfigError> {
+    if let Some((path, text)) = overlay
+        && path == file
+    {
+        return Ok(text.to_string());
+    }
     std::fs::read_to_string(file).map_err(|error| ConfigError {
         file: file.to_path_buf(),
         key: "(file)".into(),

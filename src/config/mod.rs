@@ -2,7 +2,6 @@
 //! ([`raw`]), then checked and resolved into a [`Config`] table by table
 //! ([`parse`]). Every error names the file, the key and the fix.
 
-mod cache;
 pub mod edit;
 mod federation;
 mod parse;
@@ -19,7 +18,7 @@ use chrono::NaiveDate;
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
-pub use self::federation::load_all;
+pub use self::federation::{load_all, load_all_over};
 pub use self::parse::checked_address;
 use crate::Lang;
 use crate::letter::{DateOrder, DateReading};
@@ -175,6 +174,9 @@ pub struct GameConfig {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Config {
     pub file: PathBuf,
+    /// The file the clerk was started with (`--config`): this one, or the
+    /// clerk's file of the folder it is in.
+    pub clerk_file: PathBuf,
     pub tournament_id: String,
     pub tournament_name: String,
     pub start_date: NaiveDate,

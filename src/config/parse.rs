@@ -624,6 +624,7 @@ impl Checker<'_> {
         )?;
         Ok(Config {
             file: file.to_path_buf(),
+            clerk_file: file.to_path_buf(),
             tournament_id: raw.tournament.id.clone(),
             tournament_name: raw.tournament.name.clone(),
             start_date: tournament.start_date,

@@ -361,21 +361,52 @@ fn a_folders_errors_name_the_file_the_key_was_written_in() {
     assert!(error.problem.contains("no .toml files"), "{error}");
 }
 
-/// Sets every file of a folder's tournaments (and the clerk's file) back
-/// by an hour, as files edited long before a run are.
-fn age(dir: &tempfile::TempDir) {
-    let tournaments = std::fs::read_dir(dir.path().join("tournaments")).unwrap();
-    let files = tournaments.map(|entry| entry.unwrap().path());
-    for path in files.chain([dir.path().join("shtempel.toml")]) {
-        let file = std::fs::File::options().write(true).open(&path).unwrap();
-        let written = file.metadata().unwrap().modified().unwrap();
-        file.set_modified(written - std::time::Duration::from_secs(3600))
-            .unwrap();
+#[test]
+fn point_7_a_folder_is_read_anew_each_time_even_files_swapped_at_the_same_length_and_time() {
+    let dir = federation(
+        "",
+        &[
+            ("a.toml", &event("A", "", "petrov")),
+            ("b.toml", &event("B", "", "orlova")),
+        ],
+    );
+    let clerk = dir.path().join("shtempel.toml");
+    let first = load_all(&clerk).unwrap();
+    assert_eq!(first[0].tournament_id, "A");
+    assert_eq!(first[0].clerk_file, clerk);
+    // The two files' texts swapped, each keeping the other's length and
+    // time: the new mapping is what is read.
+    let (a, b) = (
+        dir.path().join("tournaments/a.toml"),
+        dir.path().join("tournaments/b.toml"),
+    );
+    let (text_a, text_b) = (
+        std::fs::read_to_string(&a).unwrap(),
+        std::fs::read_to_string(&b).unwrap(),
+    );
+    assert_eq!(text_a.len(), text_b.len());
+    let time = std::fs::metadata(&a).unwrap().modified().unwrap();
+    std::fs::write(&a, &text_b).unwrap();
+    std::fs::write(&b, &text_a).unwrap();
+    for path in [&a, &b] {
+        let file = std::fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(time).unwrap();
     }
+    let again = load_all(&clerk).unwrap();
+    assert_eq!(again[0].tournament_id, "B");
+    assert_eq!(again[0].file, a);
+    // Nothing is kept beside the database.
+    let kept: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("config.json"))
+        .collect();
+    assert!(kept.is_empty(), "{kept:?}");
 }
 
 #[test]
-fn a_folders_tournaments_are_read_from_the_cache_only_while_its_files_are_as_they_were() {
+fn point_3_a_folder_is_loaded_with_one_files_text_given_in_place_of_the_disks() {
     let dir = federation(
         "",
         &[
@@ -384,96 +415,15 @@ fn a_folders_tournaments_are_read_from_the_cache_only_while_its_files_are_as_the
         ],
     );
     let clerk = dir.path().join("shtempel.toml");
-    let cache = dir.path().join("db.sqlite-config.json");
-    // Files written a moment ago: no cache is kept (a second write within
-    // the file clock's tick would look the same).
-    load_all(&clerk).unwrap();
-    assert!(!cache.exists(), "no cache of files just written");
-    age(&dir);
-    let first = load_all(&clerk).unwrap();
-    assert!(cache.exists(), "kept beside the database");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(&cache).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o600, "the players' secrets are in it");
-    }
-    // Every value of every tournament comes back from it as it was read.
-    let again = load_all(&clerk).unwrap();
-    assert_eq!(format!("{again:?}"), format!("{first:?}"));
-    // Read from the cache: what it holds is what comes back.
-    let text = std::fs::read_to_string(&cache).unwrap();
-    assert!(text.contains("\"Ivanov I.\""));
-    std::fs::write(&cache, text.replace("\"Ivanov I.\"", "\"From the cache\"")).unwrap();
-    let cached = load_all(&clerk).unwrap();
-    assert_eq!(cached[0].player("ivanov").unwrap().name, "From the cache");
-    assert_eq!(
-        (cached.len(), &cached[1].tournament_id, cached[1].in_folder),
-        (2, &"B".to_string(), true)
-    );
-    assert_eq!(cached[0].database, first[0].database);
-    assert!(cached[0].player_by_email("petrov@example.org").is_some());
-    // Any file changed, added or removed: read from the files again.
     let a = dir.path().join("tournaments/a.toml");
-    type Change<'a> = (&'a str, Box<dyn Fn() + 'a>);
-    let changes: [Change; 4] = [
-        (
-            "a tournament's file",
-            Box::new(|| {
-                std::fs::write(
-                    &a,
-                    event("A", "", "petrov").replace("Ivanov I.", "Ivanov J."),
-                )
-                .unwrap()
-            }),
-        ),
-        (
-            "the clerk's file",
-            Box::new(|| {
-                let text = std::fs::read_to_string(&clerk).unwrap();
-                std::fs::write(&clerk, text.replace("penalty_days = 6", "penalty_days = 5"))
-                    .unwrap();
-            }),
-        ),
-        (
-            "a new tournament",
-            Box::new(|| {
-                std::fs::write(
-                    dir.path().join("tournaments/c.toml"),
-                    event("C", "", "orlov"),
-                )
-                .unwrap()
-            }),
-        ),
-        (
-            "a tournament gone",
-            Box::new(|| std::fs::remove_file(dir.path().join("tournaments/c.toml")).unwrap()),
-        ),
-    ];
-    for (change, make) in changes {
-        age(&dir);
-        load_all(&clerk).unwrap();
-        let text = std::fs::read_to_string(&cache).unwrap();
-        std::fs::write(&cache, text.replace("\"Ivanov", "\"Cached Ivanov")).unwrap();
-        make();
-        let read = load_all(&clerk).unwrap();
-        let name = &read[0].player("ivanov").unwrap().name;
-        assert!(!name.starts_with("Cached"), "{change}: {name}");
-    }
-    let read = load_all(&clerk).unwrap();
-    assert_eq!(read[0].player("ivanov").unwrap().name, "Ivanov J.");
-    assert_eq!((read.len(), read[0].rules.penalty_days), (2, 5));
-    // A cache that cannot be read is no cache; an error in a file is
-    // said however the cache was.
-    age(&dir);
-    load_all(&clerk).unwrap();
-    std::fs::write(&cache, "not a cache").unwrap();
-    assert_eq!(load_all(&clerk).unwrap().len(), 2);
-    age(&dir);
-    load_all(&clerk).unwrap();
-    std::fs::write(&a, "[tournament]\nid = \"A\"\n").unwrap();
-    let error = load_all(&clerk).unwrap_err();
+    let text = std::fs::read_to_string(&a).unwrap();
+    let edited = text.replace("Ivanov I.", "Ivanov J.");
+    let loaded = load_all_over(&clerk, Some((&a, &edited))).unwrap();
+    assert_eq!(loaded[0].player("ivanov").unwrap().name, "Ivanov J.");
+    let broken = text.replace("ivanov@example.org", "\"ivanov office\"@example.org");
+    let error = load_all_over(&clerk, Some((&a, &broken))).unwrap_err();
     assert_eq!(error.file, a, "{error}");
+    assert_eq!(std::fs::read_to_string(&a).unwrap(), text, "the disk untouched");
 }
 
 #[test]

@@ -20,11 +20,15 @@ pub fn verify(mail: &Mail, security: &Security, player: Option<&Player>) -> Resu
                 .and_then(|f| f.rsplit_once('@'))
                 .map(|(_, d)| d)
                 .unwrap_or("");
-            let passed = mail
+            // Only the topmost field of our own server counts: it stands
+            // above anything the sender wrote (RFC 8601 §5), whether the
+            // server puts it above or just below its `Received:` line, and
+            // a sender's own field of the same id further down is his word.
+            let ours = mail
                 .auth_results
                 .iter()
-                .any(|header| auth_passes(header, trusted, method, domain));
-            if !passed {
+                .find(|header| authserv_id(header).eq_ignore_ascii_case(trusted));
+            if !ours.is_some_and(|header| auth_passes(header, trusted, method, domain)) {
                 return Err(format!("no {method}=pass for {domain} from {trusted}"));
             }
         }
@@ -46,17 +50,10 @@ pub fn verify(mail: &Mail, security: &Security, player: Option<&Player>) -> Resu
 /// `method=pass` for `domain` (RFC 8601; `header.d=` for DKIM,
 /// `smtp.mailfrom=` for SPF).
 pub fn auth_passes(header: &str, trusted: &str, method: &str, domain: &str) -> bool {
-    let mut parts = header.split(';');
-    let authserv = parts
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .next()
-        .unwrap_or("");
-    if !authserv.eq_ignore_ascii_case(trusted) || domain.is_empty() {
+    if !authserv_id(header).eq_ignore_ascii_case(trusted) || domain.is_empty() {
         return false;
     }
-    parts.any(|result| {
+    header.split(';').skip(1).any(|result| {
         let lower = result.trim().to_ascii_lowercase();
         let Some(rest) = lower.strip_prefix(&format!("{method}=pass")) else {
             return false;
@@ -73,6 +70,18 @@ pub fn auth_passes(header: &str, trusted: &str, method: &str, domain: &str) -> b
             })
         })
     })
+}
+
+/// The authserv-id an `Authentication-Results` field begins with: the
+/// server that wrote it.
+fn authserv_id(header: &str) -> &str {
+    header
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
 }
 
 /// The word on a `Secret:` / `Секрет:` / `Пароль:` line.
@@ -92,4 +101,47 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
         difference |= usize::from(a.get(index).copied().unwrap_or(0) ^ byte);
     }
     difference == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verified(fields: &[&str]) -> bool {
+        let mail = Mail {
+            from: Some("white@test.example".into()),
+            auth_results: fields.iter().map(|f| f.to_string()).collect(),
+            ..Mail::default()
+        };
+        let security = Security {
+            trusted_authserv_id: Some("mx.test.example".into()),
+            require: Require::Dkim,
+        };
+        verify(&mail, &security, None).is_ok()
+    }
+
+    #[test]
+    fn point_5_only_the_topmost_field_of_our_own_server_counts() {
+        let pass = "mx.test.example; dkim=pass header.d=test.example";
+        let none = "mx.test.example; dkim=none";
+        let other = "mx.evil.example; dkim=pass header.d=test.example";
+        // (fields from the top down, verified)
+        let table: &[(&[&str], bool)] = &[
+            (&[pass], true),
+            (&[none], false),
+            (&[], false),
+            (&[other], false),
+            // The sender's own field below the server's real one.
+            (&[none, pass], false),
+            (&[pass, none], true),
+            // Another server's field above ours is passed over.
+            (&[other, pass], true),
+            (&[other, none, pass], false),
+            (&["MX.TEST.EXAMPLE; dkim=pass header.d=test.example"], true),
+            (&["mx.test.example; dkim=pass header.d=evil.example"], false),
+        ];
+        for (fields, expected) in table {
+            assert_eq!(verified(fields), *expected, "{fields:?}");
+        }
+    }
 }
