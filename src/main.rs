@@ -57,6 +57,11 @@ struct Cli {
     /// them all.
     #[arg(long, global = true)]
     tournament: Option<String>,
+    /// Let a command that changes the record act as of a `--today` after
+    /// this machine's date (a simulation, a demo, a test): without it such
+    /// a day is refused, for one typo would move the record on for good.
+    #[arg(long, global = true)]
+    future: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -92,8 +97,8 @@ enum Command {
     /// What falls due today and in the next days, per tournament, and the
     /// mail of the last days that changed nothing; changes nothing.
     Today {
-        /// How many days ahead (and back, for the mail).
-        #[arg(long, default_value_t = 7)]
+        /// How many days ahead (and back, for the mail), at most 3660.
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(0..=3660))]
         days: u32,
         /// Count as on this date (default: today in the tournament's zone).
         #[arg(long)]
@@ -326,7 +331,46 @@ fn main() -> ExitCode {
     }
 }
 
+impl Command {
+    /// The `--today` of a command that changes the record.
+    fn record_day(&self) -> Option<NaiveDate> {
+        match self {
+            Command::Poll { today, .. }
+            | Command::Start { today, .. }
+            | Command::Result { today, .. }
+            | Command::Accept { today, .. }
+            | Command::Withdraw { today, .. }
+            | Command::Undo { today, .. }
+            | Command::Replace { today, .. }
+            | Command::Forfeit { today, .. } => *today,
+            _ => None,
+        }
+    }
+}
+
+/// A `--today` after the machine's date is refused for a command that
+/// changes the record, unless `--future` says it is meant (issue 30, point
+/// 6). The machine's date is taken in the zone furthest ahead (UTC+14), so
+/// that no tournament's own today is ever refused.
+fn not_after_the_machines_date(
+    command: &Command,
+    future: bool,
+    now: chrono::DateTime<Utc>,
+) -> Result<(), Failure> {
+    let machine = (now + chrono::Duration::hours(14)).date_naive();
+    match command.record_day() {
+        Some(day) if day > machine && !future => Err(usage(format!(
+            "--today {day} is after this machine's date ({}): a command that changes the \
+             record acts as of today or an earlier day, since what it does to the record stays; \
+             leave --today out, or give --future to act as of a day ahead (a simulation or a test)",
+            now.date_naive()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
+    not_after_the_machines_date(&cli.command, cli.future, now)?;
     match cli.command {
         Command::Demo { keep } => demo::run(keep.as_deref(), &mut std::io::stdout())
             .map(|()| 0)

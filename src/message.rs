@@ -114,6 +114,10 @@ message_kinds! {
     /// Letters set aside going back to be read (`RETRY`), to the chief
     /// arbiter.
     Retry: "retry", "retry", true;
+    /// A letter under a registered address that cannot be verified
+    /// (`[security]`, a secret word): to that address, at most one a day;
+    /// no reply, so never counted against the answers to his own letters.
+    Unverified: "unverified", "unverified", false;
 }
 
 impl MessageKind {
@@ -164,6 +168,7 @@ mod tests {
             "replacement",
             "replaced",
             "retry",
+            "unverified",
         ];
         assert_eq!(BUILTIN_RU.len(), MessageKind::ALL.len());
         assert_eq!(BUILTIN_EN.len(), MessageKind::ALL.len());

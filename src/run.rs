@@ -68,11 +68,9 @@ pub struct RunLock {
 /// Takes the run lock, or `None` when another run holds it.
 pub fn lock(database: &Path) -> std::io::Result<Option<RunLock>> {
     let path = lock_path(database);
-    let file = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)?;
+    let mut options = crate::store::private::options();
+    options.truncate(false);
+    let file = crate::store::private::open(&path, &options)?;
     match file.try_lock() {
         Ok(()) => Ok(Some(RunLock { _file: file })),
         Err(TryLockError::WouldBlock) => Ok(None),

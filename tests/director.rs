@@ -1411,6 +1411,7 @@ fn watch_reads_the_tournament_anew_after_an_order_edits_it() {
     let watch = std::process::Command::new(env!("CARGO_BIN_EXE_shtempel"))
         .arg("--config")
         .arg(t.path().join("shtempel.toml"))
+        .arg("--future")
         .args(["watch", "--interval", "1"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -40,6 +40,7 @@ fn poll_with(t: &Tournament, env: &[(&str, &str)]) -> std::process::Output {
     command
         .arg("--config")
         .arg(t.path().join("shtempel.toml"))
+        .arg("--future")
         .args(["poll", "--today", "2026-11-03"]);
     for (key, value) in env {
         command.env(key, value);
@@ -246,6 +247,7 @@ fn one_run_at_a_time() {
         command
             .arg("--config")
             .arg(&config)
+            .arg("--future")
             .args(["poll", "--today", "2026-11-03"])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

@@ -1216,7 +1216,7 @@ fn a_long_poll_counts_letters_on_a_terminal_and_is_silent_under_cron() {
     let mut watched = Tournament::new();
     strangers(&mut watched);
     let command = format!(
-        "{} --config {} poll --today 2026-11-03",
+        "{} --config {} --future poll --today 2026-11-03",
         env!("CARGO_BIN_EXE_shtempel"),
         watched.path().join("shtempel.toml").display()
     );

@@ -186,7 +186,7 @@ impl Clerk<'_> {
         if let Some((who, player)) = claimed
             && let Err(why) = auth::verify(mail, &self.config.security, player)
         {
-            self.forged(who, &why, stored, mail, &mut plan)?;
+            self.forged(store, who, &why, stored, &mut plan)?;
             return Ok(plan);
         }
         let read = match &prepared.read {
@@ -503,27 +503,59 @@ impl Clerk<'_> {
     }
 
     /// A letter that fails [`auth::verify`]: nothing changes; the registered
-    /// address it claims gets a notice, nobody else.
+    /// address it claims gets a notice, at most one a day (issue 30, point
+    /// 1): a flood of forged letters costs him one, and never takes the room
+    /// of an answer to a letter of his own (the notice is no reply).
     fn forged(
         &self,
+        store: &Store,
         who: Recipient,
-        why: &str,
+        why: &auth::Unverified,
         mut stored: StoredLetter,
-        mail: &Mail,
         plan: &mut Plan,
     ) -> Result<(), String> {
         stored.disposition = Disposition::Ignored;
         stored.reason = format!("not verified: {why}");
+        let told = store
+            .replies_on(
+                &who.email,
+                self.clock.today,
+                &[MessageKind::Unverified.header()],
+            )
+            .map_err(|e| format!("database: {e}"))?;
+        if told > 0 {
+            stored
+                .reason
+                .push_str(" (the day's notice sent already: not answered)");
+            plan.event("forged", None, Some(&who.email), stored.reason.clone());
+            plan.letter = Some(stored);
+            return Ok(());
+        }
         plan.event("forged", None, Some(&who.email), stored.reason.clone());
-        let reason = self.phrases().fill("reason.forged", &[("why", &why)]);
-        plan.messages.push(self.refusal(
-            who,
-            vec![reason],
-            &Letter::default(),
-            stored.postmark,
-            Model::from(()),
-            mail.message_id.clone(),
-        )?);
+        let phrases = self.phrases();
+        let reason = match why {
+            auth::Unverified::NoPass { method, domain, .. } => phrases.fill(
+                "reason.unverified_no_pass",
+                &[("method", method), ("domain", &domain.as_str())],
+            ),
+            auth::Unverified::SecretMissing => {
+                phrases.get("reason.unverified_secret_missing").to_string()
+            }
+            auth::Unverified::SecretWrong => {
+                phrases.get("reason.unverified_secret_wrong").to_string()
+            }
+        };
+        let secret = !matches!(why, auth::Unverified::NoPass { .. });
+        let model = model! { "why" => reason, "secret" => secret };
+        let notice = self.message(
+            MessageKind::Unverified,
+            None,
+            vec![who],
+            vec![],
+            model,
+            None,
+        )?;
+        plan.messages.push(notice);
         plan.letter = Some(stored);
         Ok(())
     }

@@ -66,8 +66,8 @@ impl ConfigEdit {
     pub fn check(&self) -> Result<(), String> {
         let file = self.file.display();
         let text = std::fs::read_to_string(&self.file).map_err(|e| format!("{file}: {e}"))?;
-        if let Some(edited) =
-            edited(&text, &self.player, &self.edit).map_err(|problem| format!("{file}: {problem}"))?
+        if let Some(edited) = edited(&text, &self.player, &self.edit)
+            .map_err(|problem| format!("{file}: {problem}"))?
         {
             self.loads(&edited)?;
         }

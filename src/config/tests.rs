@@ -423,7 +423,11 @@ fn point_3_a_folder_is_loaded_with_one_files_text_given_in_place_of_the_disks() 
     let broken = text.replace("ivanov@example.org", "\"ivanov office\"@example.org");
     let error = load_all_over(&clerk, Some((&a, &broken))).unwrap_err();
     assert_eq!(error.file, a, "{error}");
-    assert_eq!(std::fs::read_to_string(&a).unwrap(), text, "the disk untouched");
+    assert_eq!(
+        std::fs::read_to_string(&a).unwrap(),
+        text,
+        "the disk untouched"
+    );
 }
 
 #[test]

@@ -5,8 +5,36 @@
 use crate::config::{Player, Require, Security};
 use crate::mail::mime::Mail;
 
+/// Why a letter is not taken for its sender's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unverified {
+    /// Our own server's topmost field does not say `method=pass` for the
+    /// sender's domain.
+    NoPass {
+        method: &'static str,
+        domain: String,
+        trusted: String,
+    },
+    SecretMissing,
+    SecretWrong,
+}
+
+impl std::fmt::Display for Unverified {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unverified::NoPass {
+                method,
+                domain,
+                trusted,
+            } => write!(f, "no {method}=pass for {domain} from {trusted}"),
+            Unverified::SecretMissing => f.write_str("the secret word is missing"),
+            Unverified::SecretWrong => f.write_str("the secret word is wrong"),
+        }
+    }
+}
+
 /// Why a letter is not taken for its sender's, or `Ok` when it is.
-pub fn verify(mail: &Mail, security: &Security, player: Option<&Player>) -> Result<(), String> {
+pub fn verify(mail: &Mail, security: &Security, player: Option<&Player>) -> Result<(), Unverified> {
     if let Some(trusted) = &security.trusted_authserv_id {
         let method = match security.require {
             Require::None => None,
@@ -29,7 +57,11 @@ pub fn verify(mail: &Mail, security: &Security, player: Option<&Player>) -> Resu
                 .iter()
                 .find(|header| authserv_id(header).eq_ignore_ascii_case(trusted));
             if !ours.is_some_and(|header| auth_passes(header, trusted, method, domain)) {
-                return Err(format!("no {method}=pass for {domain} from {trusted}"));
+                return Err(Unverified::NoPass {
+                    method,
+                    domain: domain.to_string(),
+                    trusted: trusted.clone(),
+                });
             }
         }
     }
@@ -39,8 +71,8 @@ pub fn verify(mail: &Mail, security: &Security, player: Option<&Player>) -> Resu
             .find_map(|(_, line)| secret_on(line));
         match written {
             Some(word) if constant_time_eq(word.as_bytes(), secret.as_bytes()) => {}
-            Some(_) => return Err("the secret word is wrong".into()),
-            None => return Err("the secret word is missing".into()),
+            Some(_) => return Err(Unverified::SecretWrong),
+            None => return Err(Unverified::SecretMissing),
         }
     }
     Ok(())

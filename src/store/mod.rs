@@ -8,6 +8,7 @@
 
 mod games;
 mod outbox;
+pub mod private;
 mod schema;
 mod sent_log;
 #[cfg(test)]
@@ -285,6 +286,16 @@ pub enum DatabaseFile {
 impl Store {
     /// Looks at the file at `path` without changing it.
     pub fn inspect(path: &Path) -> DatabaseFile {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let file = private::beside(path, suffix);
+            if std::fs::symlink_metadata(&file).is_ok_and(|meta| meta.file_type().is_symlink()) {
+                return DatabaseFile::Foreign(format!(
+                    "{} is a symbolic link, and the clerk writes its players' secrets only to \
+                     a file of its own: remove the link",
+                    file.display()
+                ));
+            }
+        }
         let Ok(meta) = std::fs::metadata(path) else {
             return DatabaseFile::Missing;
         };
@@ -336,7 +347,14 @@ impl Store {
 
     /// Opens (creating if need be) and migrates the database.
     pub fn open(path: &Path) -> Result<Store> {
-        let conn = Connection::open(path)?;
+        private::prepare_database(path).map_err(|error| {
+            rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+                Some(error.to_string()),
+            )
+        })?;
+        let flags = rusqlite::OpenFlags::default() | rusqlite::OpenFlags::SQLITE_OPEN_NOFOLLOW;
+        let conn = Connection::open_with_flags(path, flags)?;
         let mut store = Store::setup(conn)?;
         let log = SentLog::beside(path);
         // A run that crashed while sending left these: they went out.

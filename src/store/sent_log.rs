@@ -8,7 +8,7 @@
 //! The sending thread appends through an instance of its own; the store
 //! removes the file only while no job is sending (see `run`).
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -111,12 +111,12 @@ impl SentLog {
     pub fn append(&mut self, sent: &Sent) -> io::Result<()> {
         let file = match &mut self.file {
             Some(file) => file,
-            None => self.file.insert(
-                OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(&self.path)?,
-            ),
+            None => {
+                let mut options = super::private::options();
+                options.append(true);
+                self.file
+                    .insert(super::private::open(&self.path, &options)?)
+            }
         };
         // One write of one line: a crash after it returns cannot undo it.
         file.write_all(sent.line().as_bytes())

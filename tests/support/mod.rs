@@ -157,7 +157,16 @@ impl Tournament {
         self.deliver_raw(raw.as_bytes())
     }
 
+    /// Runs the binary with `args`; a `--today` after the machine's date
+    /// is meant (`--future`): the tests' days run on past it.
     pub fn run(&self, args: &[&str]) -> Output {
+        let mut all = vec!["--future"];
+        all.extend_from_slice(args);
+        self.run_as_given(&all)
+    }
+
+    /// Runs the binary with `args` and nothing added.
+    pub fn run_as_given(&self, args: &[&str]) -> Output {
         let output = Command::new(env!("CARGO_BIN_EXE_shtempel"))
             .arg("--config")
             .arg(self.path().join("shtempel.toml"))

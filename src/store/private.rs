@@ -1,0 +1,70 @@
+//! The files that hold players' secrets (issue 30, point 8): the database,
+//! its `-wal` and `-shm`, and the files the clerk keeps beside it (the log
+//! of messages sent, the run lock). Each is made for its owner alone (mode
+//! 0600, whatever the umask) and never opened through a symbolic link: a
+//! link planted beside the database would have the clerk write the
+//! players' secrets wherever it points.
+
+use std::fs::{File, OpenOptions, Permissions};
+use std::io;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// The mode of every file the clerk makes beside its database.
+pub const MODE: u32 = 0o600;
+
+/// Options that open a file for writing, creating it 0600, and refuse a
+/// symbolic link in the last part of its path.
+pub fn options() -> OpenOptions {
+    let mut options = OpenOptions::new();
+    options
+        .write(true)
+        .create(true)
+        .mode(MODE)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32);
+    options
+}
+
+/// Opens `path` with `options` (from [`options`]); a file it made is set to
+/// 0600 itself, since the umask may have taken bits off the owner's too.
+pub fn open(path: &Path, options: &OpenOptions) -> io::Result<File> {
+    let existed = path.exists();
+    let file = options.open(path).map_err(|error| linked(path, error))?;
+    if !existed {
+        file.set_permissions(Permissions::from_mode(MODE))?;
+    }
+    Ok(file)
+}
+
+/// ELOOP, the kernel's answer to O_NOFOLLOW on a link, said in words.
+fn linked(path: &Path, error: io::Error) -> io::Error {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if is_link {
+        return io::Error::other(format!(
+            "{} is a symbolic link: the clerk writes its players' secrets only to a file of its \
+             own; remove the link (or name the real file)",
+            path.display()
+        ));
+    }
+    error
+}
+
+/// `path` with `suffix` after its name (`db.sqlite-wal`).
+pub fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    name.into()
+}
+
+/// Makes the database file ready for SQLite: none of it or the logs SQLite
+/// keeps beside it (`-wal`, `-shm`, `-journal`) a link, and the file made
+/// 0600 where it is missing (SQLite gives its logs the database's mode).
+pub fn prepare_database(path: &Path) -> io::Result<()> {
+    for suffix in ["-wal", "-shm", "-journal"] {
+        let log = beside(path, suffix);
+        if std::fs::symlink_metadata(&log).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(linked(&log, io::Error::other("a link")));
+        }
+    }
+    open(path, &options()).map(drop)
+}

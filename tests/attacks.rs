@@ -1,0 +1,383 @@
+//! Issue 30: nobody outside can flood, forge or stop the clerk. A test per
+//! point of the issue, named after it, through the binary as cron runs it.
+
+mod support;
+
+use support::*;
+
+const W1: &str = "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n";
+const B1: &str = "Game 1\n1... e5\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n";
+
+fn russian(text: &str) -> String {
+    text.replace("language = \"en\"", "language = \"ru\"")
+}
+
+fn in_language(lang: &str, text: &str) -> String {
+    match lang {
+        "ru" => russian(text),
+        _ => text.to_string(),
+    }
+}
+
+fn secured(text: &str) -> String {
+    text.replace(
+        "[rules]\n",
+        "[security]\ntrusted_authserv_id = \"mx.test.example\"\nrequire = \"dkim\"\n\n[rules]\n",
+    )
+}
+
+/// A letter as the receiving server passes it on: its own
+/// `Authentication-Results` on top, then whatever the sender wrote.
+fn delivered(t: &mut Tournament, server_says: &str, letter: String) {
+    let raw = format!("Authentication-Results: mx.test.example; {server_says}\r\n{letter}");
+    t.deliver_raw(raw.as_bytes());
+}
+
+const PASS: &str = "Authentication-Results: mx.test.example; dkim=pass header.d=test.example\r\n";
+
+/// The key of the first letter `today` lists as having changed nothing.
+fn unheeded_key(t: &Tournament, day: &str) -> String {
+    let out = t.run(&["today", "--today", day, "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    value["changed_nothing"][0]["key"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no letter listed: {}", out.stdout))
+        .to_string()
+}
+
+#[test]
+fn point_3_an_address_the_config_would_refuse_is_not_written_by_accept_as_address() {
+    for lang in ["en", "ru"] {
+        for address in ["\"ivanov office\"@work.example", "a@b.org."] {
+            let mut t = Tournament::with_config(&in_language(lang, &config("", "")));
+            let file = t.path().join("shtempel.toml");
+            let before = std::fs::read_to_string(&file).unwrap();
+            let raw = message(address, CLERK, "2026-11-03", "Game 1", W1, "", 1);
+            t.deliver_raw(raw.as_bytes());
+            t.poll("2026-11-03");
+            assert!(
+                t.new_mail().is_empty(),
+                "a stranger's letter is not answered"
+            );
+            let key = unheeded_key(&t, "2026-11-04");
+            let order = match lang {
+                "ru" => format!("ПРИНЯТЬ {key} КАК white АДРЕС\n"),
+                _ => format!("ACCEPT {key} AS white ADDRESS\n"),
+            };
+            t.letter(ARBITER, "2026-11-04", "Re: letter", &order);
+            t.poll("2026-11-04");
+            let mail = t.new_mail();
+            assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{lang} {address}");
+            let said = match lang {
+                "ru" => "секретарь не может добавить адрес",
+                _ => "the clerk cannot add the address",
+            };
+            assert!(
+                mail[0].body.contains(said) && mail[0].body.contains("would not load"),
+                "{lang} {address}: {}",
+                mail[0].body
+            );
+            assert_eq!(std::fs::read_to_string(&file).unwrap(), before, "{address}");
+            assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 0);
+            // Every command still works.
+            t.poll("2026-11-05");
+            assert_eq!(t.run(&["games"]).code, 0);
+        }
+    }
+}
+
+#[test]
+fn point_4_an_order_letter_is_no_letter_to_accept_and_nothing_recurses() {
+    for lang in ["en", "ru"] {
+        let mut t = Tournament::with_config(&in_language(lang, &config("", "")));
+        t.letter(WHITE, "2026-11-03", "Game 1", W1);
+        t.poll("2026-11-03");
+        t.new_mail();
+        // The arbiter's letter accepting itself (it is the 2nd letter), and
+        // two accepting each other (the 3rd and 4th).
+        let own = "mid:letter-2-2026-11-04@test.example";
+        let (third, fourth) = (
+            "mid:letter-3-2026-11-05@test.example",
+            "mid:letter-4-2026-11-05@test.example",
+        );
+        let word = if lang == "ru" {
+            "ПРИНЯТЬ"
+        } else {
+            "ACCEPT"
+        };
+        t.letter(ARBITER, "2026-11-04", "Re: x", &format!("{word} {own}\n"));
+        t.poll("2026-11-04");
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{lang}");
+        // Not found yet as a key (it is being read): answered with where keys are.
+        t.letter(
+            ARBITER,
+            "2026-11-05",
+            "Re: x",
+            &format!("{word} {fourth}\n"),
+        );
+        t.letter(ARBITER, "2026-11-05", "Re: x", &format!("{word} {third}\n"));
+        let out = t.run(&["poll", "--today", "2026-11-05"]);
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        t.new_mail();
+        // Now every one of them is stored: accepting them again, by letter
+        // and by command, is refused as a letter of orders.
+        for key in [own, third, fourth] {
+            t.letter(ARBITER, "2026-11-06", "Re: x", &format!("{word} {key}\n"));
+        }
+        let out = t.run(&["poll", "--today", "2026-11-06"]);
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), vec![pair("refused", ARBITER); 3], "{lang}");
+        let said = match lang {
+            "ru" => "содержит распоряжения, а не письмо участника",
+            _ => "is a letter of orders, not a player's letter",
+        };
+        for refusal in &mail {
+            assert!(refusal.body.contains(said), "{}", refusal.body);
+        }
+        for key in [own, third] {
+            let out = t.run(&["accept", key, "--today", "2026-11-06"]);
+            assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+            assert!(out.stderr.contains(said), "{}", out.stderr);
+        }
+        // Nothing was set aside, and the game is as it was.
+        assert!(
+            t.run(&["retry"]).stdout.contains("no letter is set aside"),
+            "{lang}"
+        );
+        assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
+    }
+}
+
+#[test]
+fn point_5_a_senders_own_authentication_results_below_the_servers_counts_for_nothing() {
+    for lang in ["en", "ru"] {
+        let mut t = Tournament::with_config(&secured(&in_language(lang, &config("", ""))));
+        delivered(
+            &mut t,
+            "dkim=pass header.d=test.example",
+            message(WHITE, CLERK, "2026-11-03", "Game 1", W1, "", 1),
+        );
+        t.poll("2026-11-03");
+        assert_eq!(
+            kinds(&t.new_mail()),
+            [pair("ack", WHITE), pair("forward", BLACK)]
+        );
+        // The server found no signature; the sender wrote his own pass
+        // below its Received: line.
+        delivered(
+            &mut t,
+            "dkim=none",
+            message(
+                ARBITER,
+                CLERK,
+                "2026-11-04",
+                "Re: [T #1]",
+                "FORFEIT 1 WHITE\n",
+                PASS,
+                2,
+            ),
+        );
+        let out = t.poll("2026-11-04");
+        assert!(out.stdout.contains("forged"), "{}", out.stdout);
+        assert_eq!(t.chart("1")["status"], "active", "{lang}");
+        assert_eq!(t.chart("1")["result"], serde_json::Value::Null);
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("unverified", ARBITER)], "{lang}");
+        // The same letter with the server's own pass on top is carried out.
+        delivered(
+            &mut t,
+            "dkim=pass header.d=test.example",
+            message(
+                ARBITER,
+                CLERK,
+                "2026-11-05",
+                "Re: [T #1]",
+                "FORFEIT 1 WHITE\n",
+                "",
+                3,
+            ),
+        );
+        t.poll("2026-11-05");
+        assert_eq!(t.chart("1")["result"], "0-1", "{lang}");
+    }
+}
+
+#[test]
+fn point_6_a_today_after_the_machines_date_changes_nothing_without_future() {
+    let mut t = Tournament::new();
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
+    t.poll("2026-11-07");
+    t.new_mail();
+    let commands: [&[&str]; 4] = [
+        &["result", "1", "1/2", "--today", "2062-11-05"],
+        &["poll", "--today", "2062-11-05"],
+        &["undo", "1", "--today", "2062-11-05"],
+        &["forfeit", "1", "white", "--today", "2062-11-05"],
+    ];
+    for command in commands {
+        let out = t.run_as_given(command);
+        assert_eq!(out.code, 2, "{command:?}: {}", out.stderr);
+        assert!(
+            out.stderr
+                .contains("--today 2062-11-05 is after this machine's date")
+                && out.stderr.contains("--future"),
+            "{}",
+            out.stderr
+        );
+    }
+    assert!(t.new_mail().is_empty(), "nobody was mailed");
+    assert_eq!(t.chart("1")["status"], "active");
+    // A day of the past is still the director's to give, and a command
+    // that only shows the record may look ahead.
+    let out = t.run_as_given(&["poll", "--today", "2026-11-08"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = t.run_as_given(&["games", "--today", "2062-11-05"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // With --future it is meant.
+    let out = t.run_as_given(&["--future", "poll", "--today", "2027-11-05"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(t.chart("1")["status"], "suspended");
+}
+
+#[test]
+fn point_8_the_files_with_players_secrets_are_0600_whatever_the_umask_and_never_a_link() {
+    use std::os::unix::fs::PermissionsExt;
+    let mut t = Tournament::new();
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    let shtempel = env!("CARGO_BIN_EXE_shtempel");
+    let config = t.path().join("shtempel.toml");
+    let run = |args: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "umask 000; exec '{shtempel}' --config '{}' --future {args}",
+                config.display()
+            ))
+            .output()
+            .unwrap()
+    };
+    let out = run("poll --today 2026-11-03");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut seen = Vec::new();
+    for entry in std::fs::read_dir(t.path()).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("db.sqlite") {
+            let mode = entry.metadata().unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600, "{name}: {mode:o}");
+            seen.push(name);
+        }
+    }
+    assert!(seen.contains(&"db.sqlite".to_string()), "{seen:?}");
+    assert!(
+        seen.len() >= 2,
+        "the database and what is beside it: {seen:?}"
+    );
+    // A link planted where a file beside the database goes is refused,
+    // and what it points to is untouched.
+    let t = Tournament::new();
+    let target = t.path().join("elsewhere");
+    std::fs::write(&target, "mine").unwrap();
+    let refused = |planted: &str| {
+        let link = t.path().join(planted);
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let out = t.run(&["poll", "--today", "2026-11-03"]);
+        assert_ne!(out.code, 0, "{planted}");
+        assert!(
+            out.stderr.contains("symbolic link"),
+            "{planted}: {}",
+            out.stderr
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "mine");
+        std::fs::remove_file(&link).unwrap();
+    };
+    refused("db.sqlite");
+    t.poll("2026-11-03");
+    for planted in ["db.sqlite-wal", "db.sqlite-shm", "db.sqlite.lock"] {
+        refused(planted);
+    }
+}
+
+#[test]
+fn point_1_forged_letters_cost_one_notice_a_day_and_never_hold_back_a_real_answer() {
+    for lang in ["en", "ru"] {
+        let mut t = Tournament::with_config(&secured(&in_language(lang, &config("", ""))));
+        let mut seq = 0;
+        let mut next = || {
+            seq += 1;
+            seq
+        };
+        for _ in 0..100 {
+            let letter = message(WHITE, CLERK, "2026-11-03", "Game 1", W1, "", next());
+            delivered(&mut t, "dkim=none", letter);
+        }
+        for _ in 0..30 {
+            let letter = message(
+                ARBITER,
+                CLERK,
+                "2026-11-03",
+                "Re: [T #1]",
+                "FORFEIT 1 WHITE\n",
+                "",
+                next(),
+            );
+            delivered(&mut t, "dkim=none", letter);
+        }
+        let out = t.poll("2026-11-03");
+        assert_eq!(out.stdout.matches("forged").count(), 130, "{lang}");
+        let mail = t.new_mail();
+        assert_eq!(
+            kinds(&mail),
+            [pair("unverified", WHITE), pair("unverified", ARBITER)],
+            "{lang}"
+        );
+        let said = match lang {
+            "ru" => "не чаще раза в день",
+            _ => "at most once a day",
+        };
+        assert!(mail[0].body.contains(said), "{}", mail[0].body);
+        assert!(
+            mail[0].subject.contains(match lang {
+                "ru" => "письмо с вашего адреса не принято",
+                _ => "a letter under your address was not taken",
+            }),
+            "{}",
+            mail[0].subject
+        );
+        assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 0);
+        // His own, authenticated letter the same day (an illegal move) is
+        // answered that day, and so is the next day's: nothing queued.
+        let illegal = "Game 1\n1. e5\nTime: 2/0\nDates: 2026-11-03\n";
+        let letter = message(WHITE, CLERK, "2026-11-03", "Game 1", illegal, "", next());
+        delivered(&mut t, "dkim=pass header.d=test.example", letter);
+        t.poll("2026-11-03");
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{lang}");
+        assert!(!mail[0].body.contains("held until"), "{}", mail[0].body);
+        for _ in 0..20 {
+            let letter = message(WHITE, CLERK, "2026-11-04", "Game 1", W1, "", next());
+            delivered(&mut t, "dkim=none", letter);
+        }
+        let letter = message(WHITE, CLERK, "2026-11-04", "Game 1", illegal, "", next());
+        delivered(&mut t, "dkim=pass header.d=test.example", letter);
+        t.poll("2026-11-04");
+        let mail = t.new_mail();
+        assert_eq!(
+            kinds(&mail),
+            [pair("unverified", WHITE), pair("refused", WHITE)],
+            "{lang}: one notice on the new day, and his answer at once"
+        );
+        assert!(!mail[1].body.contains("held until"), "{}", mail[1].body);
+        // Nothing waits in the outbox for a later day.
+        t.poll("2026-11-05");
+        assert!(t.new_mail().is_empty(), "{lang}");
+    }
+}
