@@ -381,3 +381,78 @@ fn point_1_forged_letters_cost_one_notice_a_day_and_never_hold_back_a_real_answe
         assert!(t.new_mail().is_empty(), "{lang}");
     }
 }
+
+#[test]
+fn point_10_names_and_leaves_nobody_means_are_refused_and_today_days_is_bounded() {
+    for lang in ["en", "ru"] {
+        let text = in_language(lang, &config("leave_days_per_year = 12", ""));
+        let mut t = Tournament::with_config(&text);
+        t.letter(WHITE, "2026-11-03", "Game 1", W1);
+        t.poll("2026-11-03");
+        t.new_mail();
+        // A leave running past the tournament's last day (2028-11-01).
+        let leave = match lang {
+            "ru" => "ОТПУСК 25.10.2028 - 05.11.2028\n",
+            _ => "LEAVE 25.10.2028 - 05.11.2028\n",
+        };
+        t.letter(WHITE, "2026-11-04", "Leave", leave);
+        t.poll("2026-11-04");
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{lang}");
+        let said = match lang {
+            "ru" => {
+                "турнир заканчивается 01.11.2028: отпуск должен закончиться не позднее этого дня"
+            }
+            _ => "the tournament ends on 2028-11-01: a leave ends on or before that day",
+        };
+        assert!(mail[0].body.contains(said), "{}", mail[0].body);
+        assert!(
+            t.run(&["today", "--json", "--today", "2026-11-05"])
+                .stdout
+                .contains("leave refused")
+        );
+        // A newcomer's name that turns the text around, or has a NUL, or
+        // is 200 KB: refused, the file as it was.
+        let file = t.path().join("shtempel.toml");
+        let before = std::fs::read_to_string(&file).unwrap();
+        let long = "x".repeat(200_000);
+        for name in ["Sidorov \u{202E}S.", "Sid\0orov", long.as_str()] {
+            let order = format!("REPLACE white {name} <newcomer@test.example>\n");
+            t.letter(ARBITER, "2026-11-05", "Replace", &order);
+            t.poll("2026-11-05");
+            let mail = t.new_mail();
+            assert_eq!(
+                kinds(&mail),
+                [pair("refused", ARBITER)],
+                "{lang} {}",
+                name.len()
+            );
+            let said = match lang {
+                "ru" => "такое имя новичка не может быть именем участника",
+                _ => "the newcomer's name cannot be a player's",
+            };
+            assert!(
+                mail[0].body.contains(said),
+                "{}",
+                &mail[0].body[..300.min(mail[0].body.len())]
+            );
+            assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+        }
+        // And by command.
+        let out = t.run(&[
+            "replace",
+            "white",
+            "--by",
+            "Sidorov \u{202E}S. <newcomer@test.example>",
+            "--today",
+            "2026-11-05",
+        ]);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    }
+    let t = Tournament::new();
+    let out = t.run(&["today", "--days", "4000000000"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("3660"), "{}", out.stderr);
+    assert!(!out.stderr.contains("internal error"), "{}", out.stderr);
+}

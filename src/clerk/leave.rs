@@ -40,7 +40,9 @@ impl Clerk<'_> {
             .map_err(|e| format!("database: {e}"))?;
         let checked = match asked {
             Some(asked) => {
-                leave::check(&self.config.rules, &taken, asked, postmark).map(|days| (asked, days))
+                let end = self.config.end_date;
+                leave::check(&self.config.rules, &taken, asked, postmark, end)
+                    .map(|days| (asked, days))
             }
             None => Err(LeaveRefusal::Backwards),
         };
@@ -60,6 +62,9 @@ impl Clerk<'_> {
                         "reason.leave_overlaps",
                         &[("first", &self.date(first)), ("last", &self.date(last))],
                     ),
+                    (_, LeaveRefusal::AfterEnd { end }) => {
+                        phrases.fill("reason.leave_after_end", &[("end", &self.date(end))])
+                    }
                     (_, LeaveRefusal::OverAllowance { year, left }) => phrases.fill(
                         "reason.leave_over",
                         &[

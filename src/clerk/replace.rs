@@ -198,6 +198,13 @@ impl Clerk<'_> {
                 phrases.fill("reason.replace_no_name", &[("player", &player)])
             ));
         };
+        if crate::config::name_problem(&named.name).is_some() {
+            let reason = phrases.fill(
+                "reason.replace_bad_name",
+                &[("most", &crate::config::NAME_MOST)],
+            );
+            return Ok(Err(reason));
+        }
         let Some(email) = crate::config::checked_address(&named.email) else {
             let reason = phrases.fill("reason.replace_bad_address", &[("address", &named.email)]);
             return Ok(Err(reason));

@@ -19,7 +19,7 @@ use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
 pub use self::federation::{load_all, load_all_over};
-pub use self::parse::checked_address;
+pub use self::parse::{NAME_MOST, checked_address, name_problem};
 use crate::Lang;
 use crate::letter::{DateOrder, DateReading};
 use crate::rules::Rules;

@@ -415,6 +415,13 @@ impl Checker<'_> {
                 addresses.push(email);
             }
             let email = addresses.remove(0);
+            if let Some(problem) = name_problem(&p.name) {
+                return Err(self.err(
+                    &format!("{key}.name"),
+                    problem.into(),
+                    "write the player's name in plain letters, as his partners should read it",
+                ));
+            }
             let start_sheet_received = match &p.start_sheet_received {
                 Some(value) => Some(self.date(&format!("{key}.start_sheet_received"), value)?),
                 None => None,
@@ -682,6 +689,30 @@ pub fn checked_address(text: &str) -> Option<String> {
     };
     let text = text.to_ascii_lowercase();
     (clean(local) && clean(domain) && text.parse::<lettre::Address>().is_ok()).then_some(text)
+}
+
+/// The most characters of a player's name: it stands in subjects and
+/// greetings.
+pub const NAME_MOST: usize = 200;
+
+/// What is wrong with a player's name, or `None`: a name nobody means
+/// (control characters, NUL among them; the marks that turn text around,
+/// U+202E and its kin, which make a subject or a log line read other than
+/// it is; or longer than [`NAME_MOST`]) would stand in every message of
+/// his games.
+pub fn name_problem(name: &str) -> Option<&'static str> {
+    let turns = |c: char| matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    if name.trim().is_empty() {
+        Some("is empty")
+    } else if name.chars().count() > NAME_MOST {
+        Some("is longer than 200 characters")
+    } else if name.chars().any(char::is_control) {
+        Some("has a control character (a line break, a tab or a NUL)")
+    } else if name.chars().any(turns) {
+        Some("has a mark that changes the direction of the text (U+202E and its kin)")
+    } else {
+        None
+    }
 }
 
 /// Whether an id can stand in a subject tag (`[CC-2026 #12]`) and in the

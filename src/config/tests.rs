@@ -438,3 +438,36 @@ fn an_offset_is_on_the_line_it_starts_or_is_within() {
         assert_eq!(super::line_at(text, offset), line, "offset {offset}");
     }
 }
+
+#[test]
+fn point_10_a_players_name_nobody_means_is_refused_at_load_with_its_key() {
+    let long = "Я".repeat(201);
+    // (name, refused)
+    let table: &[(&str, bool)] = &[
+        ("Ivanov I.", false),
+        ("Иванов Иван", false),
+        ("Ivanov\0I.", true),
+        ("Ivanov\nBcc: x@y", true),
+        ("\u{202E}vonavI", true),
+        ("Ivanov \u{2066}I.\u{2069}", true),
+        ("   ", true),
+        (&long, true),
+        (&long[..400], false),
+    ];
+    let original = EXAMPLE
+        .lines()
+        .find(|line| line.trim_start().starts_with("name = ") && line.contains("Ivanov"))
+        .expect("the example names Ivanov");
+    for (name, refused) in table {
+        let line = format!("name = {}", toml::Value::String(name.to_string()));
+        let text = EXAMPLE.replacen(original, &line, 1);
+        match parse(&text) {
+            Ok(_) => assert!(!refused, "{name:?} was taken"),
+            Err(error) => {
+                assert!(refused, "{name:?}: {error}");
+                assert!(error.key.ends_with("].name"), "{name:?}: {error}");
+                assert!(!error.fix.is_empty());
+            }
+        }
+    }
+}

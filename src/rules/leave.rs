@@ -26,6 +26,9 @@ pub enum LeaveRefusal {
     Overlaps { first: NaiveDate, last: NaiveDate },
     /// Over the year's allowance: `left` days were left in `year`.
     OverAllowance { year: i32, left: u32 },
+    /// It runs past the tournament's last day (`end`): no game's clock
+    /// runs after it to be stopped.
+    AfterEnd { end: NaiveDate },
 }
 
 /// The days of a leave (first and last included).
@@ -56,6 +59,7 @@ pub fn check(
     taken: &[(NaiveDate, NaiveDate)],
     asked: (NaiveDate, NaiveDate),
     postmark: NaiveDate,
+    end: NaiveDate,
 ) -> Result<u32, LeaveRefusal> {
     let (first, last) = asked;
     if rules.leave_days_per_year == 0 {
@@ -66,6 +70,9 @@ pub fn check(
     }
     if first < postmark {
         return Err(LeaveRefusal::Past);
+    }
+    if last > end {
+        return Err(LeaveRefusal::AfterEnd { end });
     }
     if let Some(&(first, last)) = taken.iter().find(|&&(f, l)| f <= asked.1 && asked.0 <= l) {
         return Err(LeaveRefusal::Overlaps { first, last });
@@ -104,6 +111,7 @@ mod tests {
         };
         let taken = [(d("2026-11-20"), d("2026-11-29"))]; // 10 days of 2026
         let post = d("2026-12-01");
+        let end = d("2028-11-01");
         let table = [
             (("2026-12-10", "2026-12-20"), Ok(11)),
             (("2026-12-01", "2026-12-01"), Ok(1)),
@@ -121,13 +129,19 @@ mod tests {
             ),
         ];
         for ((first, last), expected) in table {
-            let got = check(&rules, &taken, (d(first), d(last)), post);
+            let got = check(&rules, &taken, (d(first), d(last)), post, end);
             assert_eq!(got, expected, "{first} - {last}");
         }
         // Overlapping one taken, and over 2026's 35 days left.
         let later = [(d("2026-12-10"), d("2026-12-20"))];
         assert_eq!(
-            check(&rules, &later, (d("2026-12-15"), d("2026-12-25")), post),
+            check(
+                &rules,
+                &later,
+                (d("2026-12-15"), d("2026-12-25")),
+                post,
+                end
+            ),
             Err(LeaveRefusal::Overlaps {
                 first: d("2026-12-10"),
                 last: d("2026-12-20")
@@ -135,12 +149,12 @@ mod tests {
         );
         let used = [(d("2026-12-02"), d("2026-12-30"))]; // 29 days
         assert_eq!(
-            check(&rules, &used, (d("2026-12-31"), d("2026-12-31")), post),
+            check(&rules, &used, (d("2026-12-31"), d("2026-12-31")), post, end),
             Ok(1)
         );
         let full = [(d("2026-11-01"), d("2026-12-14"))]; // 44 days
         assert_eq!(
-            check(&rules, &full, (d("2026-12-20"), d("2026-12-21")), post),
+            check(&rules, &full, (d("2026-12-20"), d("2026-12-21")), post, end),
             Err(LeaveRefusal::OverAllowance {
                 year: 2026,
                 left: 1
@@ -149,9 +163,29 @@ mod tests {
         assert_eq!(left_in(&rules, &full, 2026), 1);
         let off = Rules::default();
         assert_eq!(
-            check(&off, &[], (d("2026-12-10"), d("2026-12-20")), post),
+            check(&off, &[], (d("2026-12-10"), d("2026-12-20")), post, end),
             Err(LeaveRefusal::NoLeave)
         );
+    }
+
+    #[test]
+    fn point_10_a_leave_past_the_tournaments_last_day_is_refused() {
+        let rules = Rules {
+            leave_days_per_year: 45,
+            ..Rules::default()
+        };
+        let (post, end) = (d("2026-12-01"), d("2026-12-31"));
+        let after = Err(LeaveRefusal::AfterEnd { end });
+        // (first, last) -> taken or refused
+        let table = [
+            (("2026-12-20", "2026-12-31"), Ok(12)),
+            (("2026-12-20", "2027-01-05"), after.clone()),
+            (("2027-01-02", "2027-01-05"), after),
+        ];
+        for ((first, last), expected) in table {
+            let got = check(&rules, &[], (d(first), d(last)), post, end);
+            assert_eq!(got, expected, "{first} - {last}");
+        }
     }
 
     #[test]
