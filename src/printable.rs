@@ -43,9 +43,36 @@ pub fn printable_json(json: &str) -> Cow<'_, str> {
     )
 }
 
+/// At most `most` bytes of `text`, cut at a character's edge, with what
+/// was cut said (`… (65,536 bytes in all)`): a stranger's header field may
+/// be as long as he likes, and what the clerk keeps and prints of it is not
+/// (issue 30, point 9).
+pub fn bounded(text: &str, most: usize) -> Cow<'_, str> {
+    if text.len() <= most {
+        return Cow::Borrowed(text);
+    }
+    let mut end = most;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{}… ({} bytes in all)", &text[..end], text.len()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn point_9_a_long_field_is_cut_at_a_characters_edge_saying_so() {
+        let table = [
+            ("short", 10, "short"),
+            ("0123456789ab", 10, "0123456789… (12 bytes in all)"),
+            ("яяяяяя", 5, "яя… (12 bytes in all)"),
+        ];
+        for (text, most, cut) in table {
+            assert_eq!(bounded(text, most), cut, "{text:?}");
+        }
+    }
 
     #[test]
     fn control_characters_are_escaped_and_the_rest_kept() {

@@ -456,3 +456,88 @@ fn point_10_names_and_leaves_nobody_means_are_refused_and_today_days_is_bounded(
     assert!(out.stderr.contains("3660"), "{}", out.stderr);
     assert!(!out.stderr.contains("internal error"), "{}", out.stderr);
 }
+
+/// What the database holds of its letters, in bytes, field by field.
+fn letters_bytes(t: &Tournament) -> i64 {
+    let conn = rusqlite::Connection::open(t.path().join("db.sqlite")).unwrap();
+    conn.query_row(
+        "SELECT sum(length(dedup_key) + length(coalesce(message_id, '')) + length(source_key)
+                   + length(arrived) + length(postmark) + length(coalesce(sender, ''))
+                   + length(coalesce(game_id, '')) + length(disposition) + length(reason)
+                   + length(coalesce(parse, '')) + length(raw))
+         FROM letters",
+        [],
+        |row| row.get(0),
+    )
+    .unwrap()
+}
+
+#[test]
+fn point_9_a_strangers_huge_header_fields_cost_a_bounded_record_and_log_line() {
+    let huge = "x".repeat(64 * 1024);
+    let letters = [
+        // A 64 KB address, a 64 KB display name, subject and Message-ID.
+        format!(
+            "Received: from mx by mail; Tue, 03 Nov 2026 12:00:00 +0300\r\nFrom: {huge}@evil.example\r\n\
+             To: {CLERK}\r\nSubject: hello\r\nMessage-ID: <a@evil.example>\r\n\r\nhi\r\n"
+        ),
+        format!(
+            "Received: from mx by mail; Tue, 03 Nov 2026 12:00:00 +0300\r\nFrom: \"{huge}\" <b@evil.example>\r\n\
+             To: {CLERK}\r\nSubject: {huge}\r\nMessage-ID: <{huge}@evil.example>\r\n\r\nhi\r\n"
+        ),
+    ];
+    for letter in letters {
+        let mut t = Tournament::new();
+        t.poll("2026-11-02");
+        t.deliver_raw(letter.as_bytes());
+        let out = t.poll("2026-11-03");
+        assert!(t.new_mail().is_empty());
+        let kept = letters_bytes(&t);
+        assert!(
+            kept < 4 * 1024,
+            "{kept} bytes of database for one stranger's letter"
+        );
+        let logged: Vec<&str> = out
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("ignored"))
+            .collect();
+        assert_eq!(
+            logged.len(),
+            1,
+            "{}",
+            &out.stdout[..out.stdout.len().min(2000)]
+        );
+        assert!(logged[0].len() <= 1024, "{} bytes of log", logged[0].len());
+        assert!(
+            out.stdout.len() + out.stderr.len() < 2048,
+            "{} bytes printed",
+            out.stdout.len()
+        );
+        // The same forged under a player's address, with [security]: bounded too.
+        let mut t = Tournament::with_config(&secured(&config("", "")));
+        let forged = letter
+            .replace(&format!("{huge}@evil.example\r\n"), &format!("{WHITE}\r\n"))
+            .replace("<b@evil.example>", &format!("<{WHITE}>"));
+        t.deliver_raw(forged.as_bytes());
+        let out = t.poll("2026-11-03");
+        // (A 64 KB display name is no address mail-parser reads: that letter
+        // is ignored as having no sender.)
+        let told = t.new_mail();
+        assert!(
+            told.len() <= 1 && told.iter().all(|m| m.kind == "unverified"),
+            "{:?}",
+            kinds(&told)
+        );
+        let kept = letters_bytes(&t);
+        assert!(
+            kept < 4 * 1024,
+            "{kept} bytes of database for one forged letter"
+        );
+        assert!(
+            out.stdout.len() < 1024,
+            "{} bytes printed",
+            out.stdout.len()
+        );
+    }
+}

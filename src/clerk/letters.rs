@@ -516,6 +516,7 @@ impl Clerk<'_> {
     ) -> Result<(), String> {
         stored.disposition = Disposition::Ignored;
         stored.reason = format!("not verified: {why}");
+        super::keep_unread(&mut stored);
         let told = store
             .replies_on(
                 &who.email,

@@ -141,6 +141,12 @@ const PARSED_WHOLE_BYTES: usize = 64 * 1024;
 /// size and SHA-256 go into the reason. README.md, "What is kept".
 pub const KEPT_UNREAD_BYTES: usize = 2 * 1024;
 
+/// The most of a header field (a sender, a Message-ID) kept or printed.
+pub const FIELD_MOST: usize = 256;
+
+/// The most of a reason or an event's detail kept or printed.
+pub const REASON_MOST: usize = 512;
+
 /// Where a message's headers end: after the first empty line.
 pub fn header_end(raw: &[u8]) -> Option<usize> {
     raw.windows(4)
@@ -186,6 +192,20 @@ pub fn stored_reading(read: &Letter, letter_bytes: usize) -> Option<String> {
 /// Cuts the raw bytes kept of a letter that is not read to
 /// [`KEPT_UNREAD_BYTES`], saying in its reason what was there.
 pub fn keep_unread(letter: &mut StoredLetter) {
+    // Its header fields as far as they say anything: the sender, its
+    // Message-ID and the reason naming them, however long they were written.
+    let bound = |text: &mut String, most| {
+        if let std::borrow::Cow::Owned(cut) = crate::printable::bounded(text, most) {
+            *text = cut;
+        }
+    };
+    if let Some(sender) = letter.sender.as_mut() {
+        bound(sender, FIELD_MOST);
+    }
+    if let Some(id) = letter.message_id.as_mut() {
+        bound(id, FIELD_MOST);
+    }
+    bound(&mut letter.reason, REASON_MOST);
     if letter.raw.len() <= KEPT_UNREAD_BYTES {
         return;
     }
@@ -248,11 +268,12 @@ impl Plan {
         from: Option<&str>,
         detail: String,
     ) {
+        let bounded = |text: &str, most| crate::printable::bounded(text, most).into_owned();
         self.events.push(Event {
             event,
-            game: game.map(str::to_string),
-            from: from.map(str::to_string),
-            detail,
+            game: game.map(|game| bounded(game, FIELD_MOST)),
+            from: from.map(|from| bounded(from, FIELD_MOST)),
+            detail: bounded(&detail, REASON_MOST),
         });
     }
 }
@@ -275,6 +296,9 @@ pub fn thread_ids(mail: &Mail) -> impl Iterator<Item = String> + '_ {
 /// The key under which a message is never stored twice: Message-ID, else a hash.
 pub fn dedup_key(mail: Option<&Mail>, raw: &[u8]) -> String {
     match mail.and_then(|m| m.message_id.as_deref()) {
+        // A Message-ID longer than any mail program writes is kept by its
+        // digest (issue 30, point 9).
+        Some(id) if id.len() > FIELD_MOST => format!("mid-sha256:{:x}", Sha256::digest(id)),
         Some(id) => format!("mid:{id}"),
         None => format!("sha256:{:x}", Sha256::digest(raw)),
     }
