@@ -541,3 +541,173 @@ fn point_9_a_strangers_huge_header_fields_cost_a_bounded_record_and_log_line() {
         );
     }
 }
+
+#[test]
+fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and_said() {
+    for lang in ["en", "ru"] {
+        let says = |en: &'static str, ru: &'static str| if lang == "ru" { ru } else { en };
+        // A move and a leave: both carried out, each answered.
+        let text = in_language(lang, &config("leave_days_per_year = 12", ""));
+        let mut t = Tournament::with_config(&text);
+        t.letter(WHITE, "2026-11-03", "Game 1", W1);
+        t.poll("2026-11-03");
+        t.new_mail();
+        let leave = says(
+            "LEAVE 10.11.2026 - 20.11.2026",
+            "ОТПУСК 10.11.2026 - 20.11.2026",
+        );
+        t.letter(
+            BLACK,
+            "2026-11-07",
+            "Re: [T #1] 1. e4",
+            &format!("{B1}{leave}\n"),
+        );
+        t.poll("2026-11-07");
+        let mail = t.new_mail();
+        assert_eq!(
+            kinds(&mail),
+            [
+                pair("ack", BLACK),
+                pair("forward", WHITE),
+                pair("leave-notice", WHITE),
+                pair("leave", BLACK)
+            ],
+            "{lang}"
+        );
+        assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2, "{lang}");
+        assert!(
+            mail[0].body.contains(says(
+                "The leave asked in the same letter is answered in a message of its own.",
+                "На просьбу об отпуске в том же письме секретарь отвечает отдельным письмом."
+            )),
+            "{}",
+            mail[0].body
+        );
+        // The partner's notice speaks of the game after the move: Black,
+        // who has moved, is not said to be the one to move (White's last
+        // day waits for the forward's delivery, so none is said).
+        let notice = &mail[2].body;
+        assert!(
+            notice.contains(says(
+                "Black Player, is on leave from 2026-11-10",
+                "Black Player"
+            )) && !notice.contains(says("Black Player is to move", "Ходит Black Player")),
+            "{notice}"
+        );
+
+        // A move and a leave the tournament does not grant: the move taken,
+        // the leave refused by itself, the refusal not claiming the move
+        // was not forwarded.
+        let mut t = Tournament::with_config(&in_language(lang, &config("", "")));
+        t.letter(WHITE, "2026-11-03", "Game 1", W1);
+        t.poll("2026-11-03");
+        t.new_mail();
+        t.letter(
+            BLACK,
+            "2026-11-07",
+            "Re: [T #1] 1. e4",
+            &format!("{B1}{leave}\n"),
+        );
+        t.poll("2026-11-07");
+        let mail = t.new_mail();
+        assert_eq!(
+            kinds(&mail),
+            [
+                pair("ack", BLACK),
+                pair("forward", WHITE),
+                pair("refused", BLACK)
+            ],
+            "{lang}"
+        );
+        let refusal = &mail[2].body;
+        assert!(
+            refusal.contains(says(
+                "the leave asked in your letter could not be granted",
+                "Отпуск, о котором вы просите в письме, не может быть предоставлен"
+            )),
+            "{refusal}"
+        );
+        assert!(
+            !refusal.contains(says("Nothing has been forwarded", "никуда не переслано")),
+            "{refusal}"
+        );
+
+        // A move and a player's order: the move taken, the order named as
+        // not carried out in his receipt.
+        let mut t = Tournament::with_config(&in_language(lang, &config("", "")));
+        t.letter(
+            WHITE,
+            "2026-11-03",
+            "Game 1",
+            &format!("{W1}RESULT 1 1-0\n"),
+        );
+        t.poll("2026-11-03");
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+        assert!(
+            mail[0].body.contains(says(
+                "the order RESULT 1 1-0: orders are carried out only from the chief arbiter's address",
+                "распоряжение RESULT 1 1-0: распоряжения выполняются только с адреса главного судьи"
+            )),
+            "{}",
+            mail[0].body
+        );
+        assert!(
+            !mail[0]
+                .body
+                .contains(says("Everything is in order", "Всё в порядке")),
+            "{}",
+            mail[0].body
+        );
+        assert_eq!(t.chart("1")["result"], serde_json::Value::Null);
+
+        // A resignation with a move: the game resigned, the move named as
+        // not played.
+        let resign = says("I resign", "Сдаюсь");
+        t.letter(
+            BLACK,
+            "2026-11-07",
+            "Re: [T #1] 1. e4",
+            &format!("{B1}{resign}\n"),
+        );
+        t.poll("2026-11-07");
+        let mail = t.new_mail();
+        assert_eq!(t.chart("1")["result"], "1-0", "{lang}");
+        assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
+        let result = mail.iter().find(|m| m.kind == "result").expect("result");
+        assert!(
+            result.body.contains(says(
+                "the move written in the letter (e5): the same letter resigns the game",
+                "ход, записанный в письме (e5): в том же письме партия сдана"
+            )),
+            "{}",
+            result.body
+        );
+
+        // The chief arbiter's letter of two orders: neither carried out,
+        // both named.
+        let mut t = Tournament::with_config(&in_language(lang, &config("", "")));
+        t.letter(WHITE, "2026-11-03", "Game 1", W1);
+        t.poll("2026-11-03");
+        t.new_mail();
+        t.letter(
+            ARBITER,
+            "2026-11-04",
+            "Re: [T #1]",
+            "RESULT 1 1-0\nFORFEIT 1 BLACK\n",
+        );
+        t.poll("2026-11-04");
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{lang}");
+        assert!(
+            mail[0].body.contains(says(
+                "none of them has been carried out",
+                "ни одно не исполнено"
+            )) && mail[0].body.contains("RESULT 1 1-0; FORFEIT 1 BLACK"),
+            "{}",
+            mail[0].body
+        );
+        assert_eq!(t.chart("1")["result"], serde_json::Value::Null);
+        assert_eq!(t.chart("1")["status"], "active");
+    }
+}

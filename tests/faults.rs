@@ -339,10 +339,9 @@ fn an_order_left_halfway_by_a_crash_is_finished_by_the_next_run() {
             ARBITER,
             "2026-11-03",
             "orders",
-            &format!("REPLACE white New White <{newcomer}>\nRETRY ALL\n"),
+            &format!("REPLACE white New White <{newcomer}>\n"),
         );
-        // (One order a letter: the first line is his order, so a second
-        // letter carries the retry.)
+        // (One order a letter: a second letter carries the retry.)
         t.letter(ARBITER, "2026-11-03", "retry", "RETRY ALL\n");
         let crashed = poll_with(&t, &[("SHTEMPEL_FAULT", point)]);
         let runs_to_crash = if point == "after-put-back" {

@@ -84,6 +84,22 @@ impl Clerk<'_> {
             let reason = phrases.get("reason.no_ruling").to_string();
             return self.refuse_arbiter(None, mail, read, "no ruling found", reason, plan);
         };
+        // One order a letter: two would be planned on the same record, the
+        // second blind to the first (issue 30, point 2). Both are refused,
+        // and said.
+        if read.rulings.len() > 1 {
+            let lines: Vec<String> = read
+                .rulings
+                .iter()
+                .map(|ruling| crate::printable::bounded(&ruling.line, 100).into_owned())
+                .collect();
+            let reason = phrases.fill(
+                "reason.orders_several",
+                &[("count", &lines.len()), ("orders", &lines.join("; "))],
+            );
+            let why = "several orders in one letter: none carried out";
+            return self.refuse_arbiter(None, mail, read, why, reason, plan);
+        }
         let own = self.config.tournament_id.as_str();
         let ids: Vec<&str> = std::iter::once(own)
             .chain(

@@ -13,12 +13,17 @@ use crate::letter::Letter;
 use crate::mail::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
+use crate::record::Record;
 use crate::render::Model;
 use crate::rules::leave::{self, LeaveRefusal};
 use crate::store::{Disposition, Store, StoredLetter};
 
 impl Clerk<'_> {
-    /// A letter asking for leave.
+    /// A letter asking for leave. `changed`: a game the same letter
+    /// changed besides (its move), as it now stands; the leave's notices of
+    /// that game speak of it so, and the answer of a refusal speaks of the
+    /// leave alone.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn plan_leave(
         &self,
         store: &Store,
@@ -27,7 +32,9 @@ impl Clerk<'_> {
         mail: &Mail,
         mut stored: StoredLetter,
         plan: &mut Plan,
+        changed: Option<&Record>,
     ) -> Result<(), String> {
+        let beside = read.without_leave().kind() != crate::letter::LetterKind::Unknown;
         let postmark = stored.postmark;
         let phrases = self.phrases();
         let written = read.leave.clone().unwrap_or_default();
@@ -77,7 +84,7 @@ impl Clerk<'_> {
                 stored.disposition = Disposition::Refused;
                 stored.reason = format!("leave refused: {reason}");
                 plan.event("refused", None, Some(&player.email), stored.reason.clone());
-                let message = self.refusal(
+                let mut message = self.refusal(
                     recipient(player),
                     vec![reason],
                     read,
@@ -85,6 +92,9 @@ impl Clerk<'_> {
                     Model::from(()),
                     mail.message_id.clone(),
                 )?;
+                if beside {
+                    self.render_again(&mut message, model! { "part" => "leave" })?;
+                }
                 plan.messages.push(message);
                 plan.letter = Some(stored);
                 return Ok(());
@@ -96,7 +106,10 @@ impl Clerk<'_> {
         let (first_text, last_text) = (self.date(first), self.date(last));
         let mut games = Vec::new();
         for game in self.config.games_of(&player.id) {
-            let state = super::load_replaying(self.config, store, game, &self.replays)?;
+            let state = match changed.filter(|state| state.id() == game.id) {
+                Some(state) => state.clone(),
+                None => super::load_replaying(self.config, store, game, &self.replays)?,
+            };
             if !state.ledger.in_play() {
                 continue;
             }

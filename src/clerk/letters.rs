@@ -9,7 +9,7 @@ use shakmaty::Color;
 
 use super::{Clerk, Plan, Prepared, recipient};
 use crate::config::{Config, GameConfig, Player};
-use crate::letter::{self, Letter, LetterKind};
+use crate::letter::{self, Letter, LetterKind, Part};
 use crate::mail::compose::{Outgoing, Recipient};
 use crate::mail::mime::Mail;
 use crate::mail::{Envelope, auth};
@@ -211,12 +211,10 @@ impl Clerk<'_> {
         // A player's orders order nothing: a letter with a move or a
         // player's words besides (`ACCEPT DRAW` in capitals) is read as his
         // letter without them, one of orders alone is told whose they are.
+        let orders: Vec<String> = read.rulings.iter().map(|r| r.line.clone()).collect();
         let read = match read.kind() {
             LetterKind::Ruling => {
-                let without = Letter {
-                    rulings: Vec::new(),
-                    ..read.as_ref().clone()
-                };
+                let without = read.without_orders();
                 if without.kind() == LetterKind::Unknown {
                     let why = format!(
                         "a ruling from {sender}, who is not the chief arbiter: nothing changed"
@@ -232,14 +230,25 @@ impl Clerk<'_> {
             }
             _ => read,
         };
-        if read.kind() == LetterKind::Leave {
-            self.plan_leave(store, &player, &read, mail, stored, &mut plan)?;
-            return Ok(plan);
-        }
+        // A leave is the person's, carried out apart from what else the
+        // letter asks in its game (issue 30, point 2): each is answered.
+        let leave = read.leave.is_some().then(|| read.clone().into_owned());
+        let read = match &leave {
+            Some(with_leave) if with_leave.without_leave().kind() == LetterKind::Unknown => {
+                self.plan_leave(store, &player, with_leave, mail, stored, &mut plan, None)?;
+                return Ok(plan);
+            }
+            Some(with_leave) => Cow::Owned(with_leave.without_leave()),
+            None => read,
+        };
         let (game_config, game_note) = match self.identify(store, &player, mail, &read) {
             Identified::Found { game, note } => (game, note),
             refused => {
+                let kept = stored.clone();
                 self.unidentified(refused, &player, &read, postmark, mail, stored, &mut plan)?;
+                if let Some(with_leave) = &leave {
+                    self.leave_beside(store, &player, with_leave, mail, kept, &mut plan)?;
+                }
                 return Ok(plan);
             }
         };
@@ -258,8 +267,13 @@ impl Clerk<'_> {
             game_note,
         };
         self.plan_player(store, &mut state, &context, &mut stored, &mut plan)?;
+        let kept = stored.clone();
         plan.letter = Some(stored);
         plan.game = Some(state);
+        self.tell_unheeded(&player, &read, &orders, &mut plan)?;
+        if let Some(with_leave) = &leave {
+            self.leave_beside(store, &player, with_leave, mail, kept, &mut plan)?;
+        }
         Ok(plan)
     }
 
@@ -502,6 +516,106 @@ impl Clerk<'_> {
         })
     }
 
+    /// What the letter asked in its game that its handler did not carry
+    /// out (a move beside a resignation, a player's order line), named in
+    /// the answers its writer gets.
+    fn tell_unheeded(
+        &self,
+        player: &Player,
+        read: &Letter,
+        orders: &[String],
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let phrases = self.phrases();
+        let why = match read.kind() {
+            LetterKind::Resignation => "unheeded.resignation",
+            LetterKind::Protest => "unheeded.protest_letter",
+            _ => "unheeded.draw_acceptance",
+        };
+        let written: Vec<&str> = read.moves.iter().map(|m| m.written.as_str()).collect();
+        let moves = crate::printable::bounded(&written.join(" "), 100).into_owned();
+        let mut lines: Vec<String> = read
+            .unheeded()
+            .into_iter()
+            .filter_map(|part| {
+                let what = match part {
+                    Part::Move => phrases.fill("unheeded.move", &[("moves", &moves)]),
+                    Part::DrawOffer => phrases.get("unheeded.draw_offer").to_string(),
+                    Part::DrawAccept => phrases.get("unheeded.draw_accept").to_string(),
+                    Part::DrawDecline => phrases.get("unheeded.draw_decline").to_string(),
+                    Part::Protest => phrases.get("unheeded.protest").to_string(),
+                    Part::Resignation | Part::Order | Part::Leave => return None,
+                };
+                Some(format!("{what}: {}", phrases.get(why)))
+            })
+            .collect();
+        lines.extend(orders.iter().map(|line| {
+            let line = crate::printable::bounded(line, 100);
+            phrases.fill("unheeded.order", &[("line", &line.as_ref())])
+        }));
+        if lines.is_empty() {
+            return Ok(());
+        }
+        if let Some(stored) = plan.letter.as_mut() {
+            stored.reason = format!("{}; not carried out: {}", stored.reason, lines.join("; "));
+        }
+        let unheeded = model! { "unheeded" => lines };
+        for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
+            self.render_again(message, unheeded.clone())?;
+        }
+        Ok(())
+    }
+
+    /// A leave asked in a letter that asks more in its game: planned after
+    /// the rest (on the game as the rest leaves it), its answer a message
+    /// of its own, the rest's answer saying so.
+    fn leave_beside(
+        &self,
+        store: &Store,
+        player: &Player,
+        read: &Letter,
+        mail: &Mail,
+        stored: StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let apart = model! { "leave_apart" => true };
+        for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
+            if message.kind.is_reply() {
+                self.render_again(message, apart.clone())?;
+            }
+        }
+        let mut leave = Plan::default();
+        self.plan_leave(
+            store,
+            player,
+            read,
+            mail,
+            stored,
+            &mut leave,
+            plan.game.as_ref(),
+        )?;
+        let game = plan.game.as_ref().map(|game| game.id().to_string());
+        for more in leave.more {
+            // The notes and notices of the game the rest changed go with it.
+            if more.game.as_ref().map(|g| g.id()) == game.as_deref() {
+                plan.notes.extend(more.notes);
+                plan.messages.extend(more.messages);
+            } else {
+                plan.more.push(more);
+            }
+        }
+        plan.messages.extend(leave.messages);
+        plan.events.extend(leave.events);
+        plan.leave = leave.leave;
+        if let (Some(main), Some(taken)) = (plan.letter.as_mut(), leave.letter) {
+            main.reason = format!("{}; {}", main.reason, taken.reason);
+            if taken.disposition == Disposition::Applied {
+                main.disposition = Disposition::Applied;
+            }
+        }
+        Ok(())
+    }
+
     /// A letter that fails [`auth::verify`]: nothing changes; the registered
     /// address it claims gets a notice, at most one a day (issue 30, point
     /// 1): a flood of forged letters costs him one, and never takes the room
@@ -706,4 +820,13 @@ impl Clerk<'_> {
             ),
         }
     }
+}
+
+/// Whether a message goes to the player (as its addressee or in copy).
+fn addressed(message: &Outgoing, player: &Player) -> bool {
+    message
+        .to
+        .iter()
+        .chain(&message.cc)
+        .any(|r| r.email == player.email)
 }

@@ -513,7 +513,7 @@ impl<'a> Clerk<'a> {
     }
 
     /// Renders a message again with `more` over its model.
-    fn render_again(&self, message: &mut Outgoing, more: Model) -> Result<(), String> {
+    pub(super) fn render_again(&self, message: &mut Outgoing, more: Model) -> Result<(), String> {
         let model = merged(more, message.model.clone());
         let rendered = self
             .templates

@@ -168,7 +168,81 @@ fn serialize_color_opt<S: serde::Serializer>(
     }
 }
 
+/// One thing a letter asks of the clerk. A letter may ask several (a move
+/// and a leave, a move and a draw offer): each is carried out, or its
+/// answer says why not; none is dropped unsaid (issue 30, point 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Part {
+    /// An order line (`RESULT 1 1-0`): the chief arbiter's.
+    Order,
+    /// A leave asked: carried out on its own, beside the rest.
+    Leave,
+    Resignation,
+    DrawAccept,
+    Protest,
+    Move,
+    DrawOffer,
+    DrawDecline,
+}
+
 impl Letter {
+    /// Everything the letter asks, each once, in the order above.
+    pub fn parts(&self) -> Vec<Part> {
+        let has = |keyword| self.keywords.contains(&keyword);
+        [
+            (Part::Order, !self.rulings.is_empty()),
+            (Part::Leave, self.leave.is_some()),
+            (Part::Resignation, has(Keyword::Resign)),
+            (Part::DrawAccept, has(Keyword::DrawAccept)),
+            (Part::Protest, has(Keyword::Protest)),
+            (Part::Move, self.has_moves()),
+            (Part::DrawOffer, has(Keyword::DrawOffer)),
+            (Part::DrawDecline, has(Keyword::DrawDecline)),
+        ]
+        .into_iter()
+        .filter_map(|(part, there)| there.then_some(part))
+        .collect()
+    }
+
+    /// The letter without its leave: what is left to carry out in its
+    /// game, once the leave is taken apart.
+    pub fn without_leave(&self) -> Letter {
+        Letter {
+            leave: None,
+            ..self.clone()
+        }
+    }
+
+    /// The letter without its order lines: a player's letter, whose orders
+    /// order nothing (they are answered apart).
+    pub fn without_orders(&self) -> Letter {
+        Letter {
+            rulings: Vec::new(),
+            ..self.clone()
+        }
+    }
+
+    /// The parts of a player's letter in its game that the handler of its
+    /// kind does not carry out, for its answer to say so: a resignation
+    /// plays no move and offers nothing; a protest (the offender's, while
+    /// the game is suspended) takes no move; an acceptance of a draw
+    /// neither offers nor declines one. (Orders and a leave are taken
+    /// apart before; the board tells an acceptance with a move from a move.)
+    pub fn unheeded(&self) -> Vec<Part> {
+        let handled: &[Part] = match self.kind() {
+            LetterKind::Resignation => &[Part::Resignation],
+            LetterKind::Protest => &[Part::Protest],
+            LetterKind::DrawAcceptance => &[Part::DrawAccept, Part::Move],
+            LetterKind::Move => &[Part::Move, Part::DrawOffer, Part::DrawDecline],
+            LetterKind::Ruling | LetterKind::Leave | LetterKind::Unknown => &[],
+        };
+        self.parts()
+            .into_iter()
+            .filter(|part| !matches!(part, Part::Order | Part::Leave) && !handled.contains(part))
+            .collect()
+    }
+
     /// This letter as the director reads it (`shtempel accept`): its own
     /// dates, fraction and words, with the moves and variants of `given`
     /// in place of those read, and none of the errors of reading moves.

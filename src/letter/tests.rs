@@ -433,3 +433,132 @@ fn the_words_after_an_acceptances_key_name_the_player_the_address_and_the_moves(
         assert_eq!(accept_words(rest), expected, "{rest:?}");
     }
 }
+
+#[test]
+fn point_2_every_part_of_a_letter_is_read_and_none_is_left_unsaid() {
+    use Part::*;
+    let dates = "Time: 2/4\nDates: 03.11.2026, 03.11.2026, 07.11.2026\n";
+    // (a player's letter's own text, its parts, the kind of its game part
+    // once the leave and the orders are taken apart, the parts that
+    // handler does not carry out)
+    let table: &[(&str, &[Part], LetterKind, &[Part])] = &[
+        ("1... e5", &[Move], LetterKind::Move, &[]),
+        (
+            "1... e5\nLEAVE 10.11.2026 - 20.11.2026",
+            &[Leave, Move],
+            LetterKind::Move,
+            &[],
+        ),
+        (
+            "1... e5\nОТПУСК 10.11.2026 - 20.11.2026",
+            &[Leave, Move],
+            LetterKind::Move,
+            &[],
+        ),
+        (
+            "1... e5\nI offer a draw",
+            &[Move, DrawOffer],
+            LetterKind::Move,
+            &[],
+        ),
+        (
+            "1... e5\nпредлагаю ничью",
+            &[Move, DrawOffer],
+            LetterKind::Move,
+            &[],
+        ),
+        (
+            "1... e5\nI decline the draw",
+            &[Move, DrawDecline],
+            LetterKind::Move,
+            &[],
+        ),
+        (
+            "1... e5\nPROTEST: the postmark is wrong",
+            &[Protest, Move],
+            LetterKind::Protest,
+            &[Move],
+        ),
+        (
+            "I resign\nLEAVE 10.11.2026 - 20.11.2026",
+            &[Leave, Resignation],
+            LetterKind::Resignation,
+            &[],
+        ),
+        (
+            "1... e5\nI resign",
+            &[Resignation, Move],
+            LetterKind::Resignation,
+            &[Move],
+        ),
+        (
+            "Сдаюсь. Предлагаю ничью",
+            &[Resignation, DrawOffer],
+            LetterKind::Resignation,
+            &[DrawOffer],
+        ),
+        (
+            "I accept the draw\nI offer a draw",
+            &[DrawAccept, DrawOffer],
+            LetterKind::DrawAcceptance,
+            &[DrawOffer],
+        ),
+        (
+            "1... e5\nI accept the draw",
+            &[DrawAccept, Move],
+            LetterKind::DrawAcceptance,
+            &[],
+        ),
+        (
+            "PROTEST\nLEAVE 10.11.2026 - 20.11.2026",
+            &[Leave, Protest],
+            LetterKind::Protest,
+            &[],
+        ),
+        // A player's orders are answered apart (they order nothing).
+        (
+            "1... e5\nRESULT 1 1-0",
+            &[Order, Move],
+            LetterKind::Move,
+            &[],
+        ),
+        (
+            "RESULT 1 1-0\nFORFEIT 2 WHITE",
+            &[Order],
+            LetterKind::Unknown,
+            &[],
+        ),
+        (
+            "LEAVE 10.11.2026 - 20.11.2026",
+            &[Leave],
+            LetterKind::Unknown,
+            &[],
+        ),
+    ];
+    for (own, parts, kind, unheeded) in table {
+        let letter = read(&format!("Game 1\n{own}\n{dates}"));
+        assert_eq!(letter.parts(), *parts, "{own:?}");
+        let rest = letter.without_leave().without_orders();
+        assert_eq!(rest.kind(), *kind, "{own:?}");
+        assert_eq!(rest.unheeded(), *unheeded, "{own:?}");
+        // Every part is carried out by the kind's handler, apart (a leave,
+        // orders), or named as not carried out.
+        for part in letter.parts() {
+            let handled = match rest.kind() {
+                LetterKind::Move => matches!(part, Move | DrawOffer | DrawDecline),
+                LetterKind::Resignation => part == Resignation,
+                LetterKind::Protest => part == Protest,
+                LetterKind::DrawAcceptance => matches!(part, DrawAccept | Move),
+                LetterKind::Ruling | LetterKind::Unknown | LetterKind::Leave => false,
+            };
+            let apart = matches!(part, Leave | Order);
+            assert!(
+                handled || apart || rest.unheeded().contains(&part),
+                "{own:?}: {part:?} dropped"
+            );
+        }
+    }
+    // Two orders are two rulings: the arbiter's letter of both is refused whole.
+    let two = read("RESULT 1 1-0\nFORFEIT 2 WHITE\n");
+    assert_eq!(two.rulings.len(), 2);
+}
