@@ -35,6 +35,28 @@ fn delivered(t: &mut Tournament, server_says: &str, letter: String) {
 
 const PASS: &str = "Authentication-Results: mx.test.example; dkim=pass header.d=test.example\r\n";
 
+/// A tournament of `text` in which White has sent 1. e4 on 3 November,
+/// the mail of it read.
+fn opened(text: &str) -> Tournament {
+    let mut t = Tournament::with_config(text);
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    t.new_mail();
+    t
+}
+
+/// Black's 1... e5 of 7 November with `more` after it: what the clerk sent.
+fn black_answers(t: &mut Tournament, more: &str) -> Vec<Sent> {
+    t.letter(
+        BLACK,
+        "2026-11-07",
+        "Re: [T #1] 1. e4",
+        &format!("{B1}{more}\n"),
+    );
+    t.poll("2026-11-07");
+    t.new_mail()
+}
+
 /// The key of the first letter `today` lists as having changed nothing.
 fn unheeded_key(t: &Tournament, day: &str) -> String {
     let out = t.run(&["today", "--today", day, "--json"]);
@@ -89,10 +111,7 @@ fn point_3_an_address_the_config_would_refuse_is_not_written_by_accept_as_addres
 #[test]
 fn point_4_an_order_letter_is_no_letter_to_accept_and_nothing_recurses() {
     for lang in ["en", "ru"] {
-        let mut t = Tournament::with_config(&in_language(lang, &config("", "")));
-        t.letter(WHITE, "2026-11-03", "Game 1", W1);
-        t.poll("2026-11-03");
-        t.new_mail();
+        let mut t = opened(&in_language(lang, &config("", "")));
         // The arbiter's letter accepting itself (it is the 2nd letter), and
         // two accepting each other (the 3rd and 4th).
         let own = "mid:letter-2-2026-11-04@test.example";
@@ -386,10 +405,7 @@ fn point_1_forged_letters_cost_one_notice_a_day_and_never_hold_back_a_real_answe
 fn point_10_names_and_leaves_nobody_means_are_refused_and_today_days_is_bounded() {
     for lang in ["en", "ru"] {
         let text = in_language(lang, &config("leave_days_per_year = 12", ""));
-        let mut t = Tournament::with_config(&text);
-        t.letter(WHITE, "2026-11-03", "Game 1", W1);
-        t.poll("2026-11-03");
-        t.new_mail();
+        let mut t = opened(&text);
         // A leave running past the tournament's last day (2028-11-01).
         let leave = match lang {
             "ru" => "ОТПУСК 25.10.2028 - 05.11.2028\n",
@@ -548,22 +564,12 @@ fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and
         let says = |en: &'static str, ru: &'static str| if lang == "ru" { ru } else { en };
         // A move and a leave: both carried out, each answered.
         let text = in_language(lang, &config("leave_days_per_year = 12", ""));
-        let mut t = Tournament::with_config(&text);
-        t.letter(WHITE, "2026-11-03", "Game 1", W1);
-        t.poll("2026-11-03");
-        t.new_mail();
+        let mut t = opened(&text);
         let leave = says(
             "LEAVE 10.11.2026 - 20.11.2026",
             "ОТПУСК 10.11.2026 - 20.11.2026",
         );
-        t.letter(
-            BLACK,
-            "2026-11-07",
-            "Re: [T #1] 1. e4",
-            &format!("{B1}{leave}\n"),
-        );
-        t.poll("2026-11-07");
-        let mail = t.new_mail();
+        let mail = black_answers(&mut t, leave);
         assert_eq!(
             kinds(&mail),
             [
@@ -598,18 +604,8 @@ fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and
         // A move and a leave the tournament does not grant: the move taken,
         // the leave refused by itself, the refusal not claiming the move
         // was not forwarded.
-        let mut t = Tournament::with_config(&in_language(lang, &config("", "")));
-        t.letter(WHITE, "2026-11-03", "Game 1", W1);
-        t.poll("2026-11-03");
-        t.new_mail();
-        t.letter(
-            BLACK,
-            "2026-11-07",
-            "Re: [T #1] 1. e4",
-            &format!("{B1}{leave}\n"),
-        );
-        t.poll("2026-11-07");
-        let mail = t.new_mail();
+        let mut t = opened(&in_language(lang, &config("", "")));
+        let mail = black_answers(&mut t, leave);
         assert_eq!(
             kinds(&mail),
             [
@@ -686,10 +682,7 @@ fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and
 
         // The chief arbiter's letter of two orders: neither carried out,
         // both named.
-        let mut t = Tournament::with_config(&in_language(lang, &config("", "")));
-        t.letter(WHITE, "2026-11-03", "Game 1", W1);
-        t.poll("2026-11-03");
-        t.new_mail();
+        let mut t = opened(&in_language(lang, &config("", "")));
         t.letter(
             ARBITER,
             "2026-11-04",
