@@ -43,14 +43,15 @@
 //! printable.rs PURE: text from letters made safe to print (control characters)
 //! render.rs    the templates of templates/<lang>/ loaded and rendered
 //! config/      the TOML file: raw tables, checked table by table; a folder of
-//!              tournaments (federation) and its checked copy (cache); the
-//!              clerk's own edits of a player's entry (edit)
+//!              tournaments (federation), read anew each run; the clerk's own
+//!              edits of a player's entry (edit), checked by loading them
 //!    |
 //! mail/        ADAPTERS: sources (maildir, imap), transports (file, smtp,
 //!              sendmail), the MIME front end (mime), the composer (compose),
 //!              sender checks (auth), letters filed for the arbiter (filing),
 //!              the clerk's display name and Message-IDs (identity)
-//! store/       ADAPTER: SQLite, the only module with SQL
+//! store/       ADAPTER: SQLite, the only module with SQL; the files with the
+//!              players' secrets made 0600 and never through a link (private)
 //! ```
 //!
 //! The pure modules take values and return values: no files, no network, no
