@@ -490,9 +490,11 @@ fn letters_bytes(t: &Tournament) -> i64 {
 
 #[test]
 fn point_9_a_strangers_huge_header_fields_cost_a_bounded_record_and_log_line() {
-    let huge = "x".repeat(64 * 1024);
+    // (60,000: mail-parser reads no address of 64 KiB; one of 60,000 bytes it
+    // reads, and the old clerk kept and printed it twice.)
+    let huge = "x".repeat(60_000);
     let letters = [
-        // A 64 KB address, a 64 KB display name, subject and Message-ID.
+        // A 60 KB address; a 60 KB display name, subject and Message-ID.
         format!(
             "Received: from mx by mail; Tue, 03 Nov 2026 12:00:00 +0300\r\nFrom: {huge}@evil.example\r\n\
              To: {CLERK}\r\nSubject: hello\r\nMessage-ID: <a@evil.example>\r\n\r\nhi\r\n"
