@@ -385,7 +385,17 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
             init(&config)
         }
         Command::Retry { key, all } => {
-            let config = load(&cli.config, cli.tournament.as_deref())?;
+            // Letters set aside are the mailbox's, not an event's: every
+            // tournament of a folder has the clerk's database and source,
+            // so any of them serves (issue 31, point 8).
+            let configs = load_all(&cli.config)?;
+            let config = match cli.tournament.as_deref() {
+                Some(id) => pick(&cli.config, configs, Some(id))?,
+                None => configs
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| usage("retry: the configuration serves no tournament"))?,
+            };
             retry(&config, key.as_deref(), all)
         }
         Command::Poll { today, json } => {

@@ -615,3 +615,43 @@ fn a_replacement_by_command_edits_the_tournaments_own_file_and_no_other() {
         [pair("ack", WHITE), pair("forward", dora)]
     );
 }
+
+/// Issue 31, point 8: letters set aside are the mailbox's, so `retry`
+/// needs no `--tournament` in a folder.
+#[test]
+fn issue_31_point_8_retry_in_a_folder_needs_no_tournament() {
+    let mut t = federation();
+    t.letter(
+        "white@test.example",
+        "2026-11-03",
+        "[A #1]",
+        "Game 1\n1. e4\nTROUBLE\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    for _ in 0..3 {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_shtempel"))
+            .arg("--config")
+            .arg(t.path().join("shtempel.toml"))
+            .args(["--future", "poll", "--today", "2026-11-03"])
+            .env("SHTEMPEL_FAULT", "panic-letter:TROUBLE")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+    }
+    let listed = run_ok(&t, &["retry"]);
+    let key = listed.stdout.split_whitespace().next().unwrap().to_string();
+    assert!(key.starts_with("quarantine:"), "{}", listed.stdout);
+    let out = run_ok(&t, &["retry", &key]);
+    assert!(
+        out.stdout.contains("is back among the new letters"),
+        "{}",
+        out.stdout
+    );
+    t.poll("2026-11-03");
+    assert_eq!(sans(&t, "A"), ["e4"]);
+    assert_eq!(sans(&t, "B"), Vec::<String>::new());
+    assert!(
+        run_ok(&t, &["retry"])
+            .stdout
+            .contains("no letter is set aside")
+    );
+}
