@@ -471,3 +471,33 @@ fn point_10_a_players_name_nobody_means_is_refused_at_load_with_its_key() {
         }
     }
 }
+
+#[test]
+fn issue_31_point_12_ids_that_fold_to_one_ascii_are_refused_naming_both_files() {
+    // (first id, second id, refused)
+    let table = [
+        ("КР-2026", "KR-2026", true),
+        ("CC-A", "cc-a", true),
+        ("Δ1", "ceb41", true),
+        ("КР-2026", "КР-2027", false),
+        ("A", "B", false),
+    ];
+    for (first, second, refused) in table {
+        let dir = federation(
+            "",
+            &[
+                ("a.toml", &event(first, "", "petrov")),
+                ("b.toml", &event(second, "", "sidorov")),
+            ],
+        );
+        match load_all(&dir.path().join("shtempel.toml")) {
+            Ok(loaded) => assert!(!refused, "{first} {second}: {}", loaded.len()),
+            Err(error) => {
+                assert!(refused, "{first} {second}: {error}");
+                assert_eq!(error.file, dir.path().join("tournaments/b.toml"));
+                assert_eq!(error.key, "tournament.id");
+                assert!(error.problem.contains("a.toml"), "{error}");
+            }
+        }
+    }
+}
