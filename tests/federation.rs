@@ -655,3 +655,77 @@ fn issue_31_point_8_retry_in_a_folder_needs_no_tournament() {
             .contains("no letter is set aside")
     );
 }
+
+/// Issue 31, point 11: an archived event's late letters (its file taken
+/// out of the folder) are refused, never routed to another event's game of
+/// the same number.
+#[test]
+fn issue_31_point_11_an_archived_events_letter_is_refused_not_taken_elsewhere() {
+    let mut t = federation();
+    // In A, White Player is White; in B, Black.
+    t.letter(
+        "white@test.example",
+        "2026-11-03",
+        "[A #1]",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    let mail = t.new_mail();
+    let ack = mail.iter().find(|m| m.kind == "ack").expect("ack");
+    let ack_id = ack.message_id.clone();
+    // B's game 1: Carol opens, so that White Player is to move there too.
+    t.letter(
+        CAROL,
+        "2026-11-03",
+        "[B #1]",
+        "Game 1\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    t.new_mail();
+    std::fs::remove_file(t.path().join("tournaments/a.toml")).unwrap();
+    // White Player's reply in A's thread (to his receipt there), with no
+    // tag; then his letter under A's tag alone. (Black Player plays in A
+    // alone: he is nobody's now, and ignored.)
+    t.letter_with(
+        "white@test.example",
+        "2026-11-05",
+        "Re: my move",
+        "2. Nf3\nTime: 4/0\nDates: 03.11.2026, 03.11.2026, 05.11.2026\n",
+        &format!("In-Reply-To: <{ack_id}>\r\n"),
+    );
+    t.letter(
+        "black@test.example",
+        "2026-11-05",
+        "Re: [A #1] 1. e4",
+        "1... e5\nTime: 2/2\nDates: 03.11.2026, 03.11.2026, 05.11.2026\n",
+    );
+    t.letter(
+        "white@test.example",
+        "2026-11-05",
+        "[A #1] again",
+        "1... d5\nTime: 2/2\nDates: 03.11.2026, 03.11.2026, 05.11.2026\n",
+    );
+    let out = t.poll("2026-11-05");
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("refused", "white@test.example"),
+            pair("refused", "white@test.example")
+        ],
+        "{}",
+        out.stdout
+    );
+    for refusal in &mail {
+        assert!(
+            refusal
+                .body
+                .contains("the letter is for tournament A (its subject's tag or the message it answers says so), which this clerk does not serve any more"),
+            "{}",
+            refusal.body
+        );
+    }
+    assert_eq!(sans(&t, "B"), ["d4"], "B's game is untouched");
+    let today = run_ok(&t, &["today", "--today", "2026-11-05", "--json"]).stdout;
+    assert_eq!(today.matches("does not serve").count(), 2, "{today}");
+}

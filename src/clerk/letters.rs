@@ -35,6 +35,9 @@ enum Identified {
     /// Nothing tells which tournament: he plays the game it names (or, if
     /// it names none, plays games) in another one of the clerk's too.
     Ambiguous,
+    /// Its thread or tag names a tournament the clerk does not serve (any
+    /// more: its file left the folder).
+    NotServed { tournament: String },
 }
 
 /// Where a letter names its game.
@@ -332,7 +335,10 @@ impl Clerk<'_> {
         let phrases = self.phrases();
         let sender = &player.email;
         // Asked which tournament: his games by their tags, in every one.
-        let tagged = matches!(refused, Identified::Ambiguous);
+        let tagged = matches!(
+            refused,
+            Identified::Ambiguous | Identified::NotServed { .. }
+        );
         let named = |phrase, game: &str, by: NamedBy| {
             phrases.fill(
                 phrase,
@@ -351,6 +357,10 @@ impl Clerk<'_> {
             Identified::Ambiguous => (
                 "the tournament could not be identified: the sender plays in several".to_string(),
                 phrases.get("reason.which_tournament").to_string(),
+            ),
+            Identified::NotServed { tournament } => (
+                format!("for tournament {tournament}, which this clerk does not serve"),
+                phrases.fill("reason.not_served", &[("tournament", &tournament)]),
             ),
             _ => (
                 "the game could not be identified".to_string(),
@@ -389,6 +399,9 @@ impl Clerk<'_> {
     /// name, the thread decides, then the only game he plays. Where the named
     /// game is not the thread's, the note says so.
     fn identify(&self, store: &Store, player: &Player, mail: &Mail, read: &Letter) -> Identified {
+        if let Some(tournament) = self.unserved_event(store, mail) {
+            return Identified::NotServed { tournament };
+        }
         let mine = self.config.games_of(&player.id);
         let find = |id: &str| {
             mine.iter()
@@ -513,6 +526,33 @@ impl Clerk<'_> {
                 .addresses()
                 .find_map(|address| other.player_by_email(address))?;
             Some((other, there))
+        })
+    }
+
+    /// A tournament the letter's thread (the clerk's message it answers)
+    /// or subject tag names, which this clerk does not serve: one whose
+    /// file left the folder, its games still in the database. Its letters
+    /// are refused, never taken for another tournament's game of the same
+    /// number (issue 31, point 11).
+    fn unserved_event(&self, store: &Store, mail: &Mail) -> Option<String> {
+        let served = |id: &str| {
+            self.directory
+                .tournaments()
+                .iter()
+                .any(|t| t.tournament_id == id)
+        };
+        let threaded = super::thread_ids(mail)
+            .find_map(|candidate| store.game_key_of_message(&candidate).ok().flatten());
+        if let Some(key) = threaded {
+            let id = key.split_once('/').map(|(id, _)| id)?;
+            return (!served(id)).then(|| id.to_string());
+        }
+        mail.subject.match_indices('[').find_map(|(at, _)| {
+            let (id, _) = mail.subject[at + 1..].split_once(" #")?;
+            let plain =
+                !id.is_empty() && !id.contains(|c: char| c.is_whitespace() || "[]".contains(c));
+            (plain && !served(id) && store.has_tournament(id).unwrap_or(false))
+                .then(|| id.to_string())
         })
     }
 

@@ -48,6 +48,17 @@ impl Store {
 
     /// The same as the database keys it (`ID/<game>` for a tournament of a
     /// folder): which tournament a reply belongs to.
+    /// Whether the database holds games of a folder's tournament `id`
+    /// (stored as `ID/game`), whether or not it is served now.
+    pub fn has_tournament(&self, id: &str) -> Result<bool> {
+        // '0' follows '/': the keys `ID/…` are those between.
+        self.conn
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM games WHERE id > ?1 || '/' AND id < ?1 || '0')",
+            )?
+            .query_row(params![id], |row| row.get(0))
+    }
+
     pub fn game_key_of_message(&self, message_id: &str) -> Result<Option<String>> {
         let ours: Option<Option<String>> = self
             .conn
