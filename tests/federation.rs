@@ -729,3 +729,38 @@ fn issue_31_point_11_an_archived_events_letter_is_refused_not_taken_elsewhere() 
     let today = run_ok(&t, &["today", "--today", "2026-11-05", "--json"]).stdout;
     assert_eq!(today.matches("does not serve").count(), 2, "{today}");
 }
+
+/// Issue 31, point 5: one event's chief arbiter naming another event's
+/// game is told he is not its chief arbiter; nothing changes.
+#[test]
+fn issue_31_point_5_another_events_arbiter_is_told_so_and_changes_nothing() {
+    let mut t = federation();
+    let cup_arbiter = "cup.arbiter@test.example";
+    let b = t.path().join("tournaments/b.toml");
+    let text = std::fs::read_to_string(&b).unwrap();
+    std::fs::write(
+        &b,
+        format!("{text}\n[arbiters]\nchief_arbiter = \"{cup_arbiter}\"\n"),
+    )
+    .unwrap();
+    t.letter(ARBITER, "2026-11-04", "result", "RESULT B 1 1-0\n");
+    t.poll("2026-11-04");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
+    assert!(
+        mail[0]
+            .body
+            .contains("you are not the chief arbiter of tournament B"),
+        "{}",
+        mail[0].body
+    );
+    let chart = run_ok(&t, &["chart", "1", "--format", "json", "--tournament", "B"]).stdout;
+    let chart: serde_json::Value = serde_json::from_str(&chart).unwrap();
+    assert_eq!(chart["result"], serde_json::Value::Null);
+    // B's own arbiter is obeyed.
+    t.letter(cup_arbiter, "2026-11-04", "result", "RESULT B 1 1-0\n");
+    t.poll("2026-11-04");
+    let chart = run_ok(&t, &["chart", "1", "--format", "json", "--tournament", "B"]).stdout;
+    let chart: serde_json::Value = serde_json::from_str(&chart).unwrap();
+    assert_eq!(chart["result"], "1-0");
+}

@@ -150,6 +150,22 @@ impl Clerk<'_> {
             Some(_) => None,
             None => self.config.game(&ruling.game).cloned(),
         };
+        // Another event of the clerk's, with a chief arbiter of its own:
+        // this one rules there on nothing (issue 31, point 5).
+        let theirs = elsewhere.and_then(|id| {
+            self.directory
+                .tournaments()
+                .iter()
+                .find(|t| t.tournament_id == id && t.chief_arbiter != self.config.chief_arbiter)
+        });
+        if let Some(other) = theirs {
+            let reason = phrases.fill(
+                "reason.not_their_arbiter",
+                &[("tournament", &other.tournament_id)],
+            );
+            let why = "the chief arbiter of another tournament: nothing changed";
+            return self.refuse_arbiter(None, mail, read, why, reason, plan);
+        }
         let Some(game_config) = found else {
             let named = match elsewhere {
                 Some(id) => format!("{id} {}", ruling.game),
