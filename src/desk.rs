@@ -76,7 +76,12 @@ impl Due {
 
     /// What falls due, in words.
     pub fn text(&self) -> String {
-        let game = &self.game;
+        // The game as an order names it: with its tournament's id in a
+        // folder (`CONFIRM RU-FIN 1`), where `CONFIRM 1` is refused.
+        let game = match &self.tournament {
+            Some(id) => format!("{id} {}", self.game),
+            None => self.game.clone(),
+        };
         match &self.item {
             Agendum::MoveOwed { player, days_left } => format!(
                 "{} to move: his letter's last day ({days_left} day(s) left today)",

@@ -764,3 +764,48 @@ fn issue_31_point_5_another_events_arbiter_is_told_so_and_changes_nothing() {
     let chart: serde_json::Value = serde_json::from_str(&chart).unwrap();
     assert_eq!(chart["result"], "1-0");
 }
+
+/// Issue 31, point 7: in a folder, the overstep file and `today` give the
+/// order with its tournament (`CONFIRM A 1`), and that line, sent back as
+/// written, is carried out.
+#[test]
+fn issue_31_point_7_the_words_given_for_a_decision_work_in_a_folder() {
+    let mut t = federation();
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "[A #1] my move",
+        "1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    t.poll("2026-12-26");
+    let mail = t.new_mail();
+    let file = mail
+        .iter()
+        .find(|m| m.kind == "overstep-file" && m.subject.contains("[A #1]"))
+        .unwrap_or_else(|| {
+            let games: Vec<_> = mail
+                .iter()
+                .map(|m| (&m.kind, &m.game, &m.subject))
+                .collect();
+            panic!("A's overstep file: {games:?}")
+        });
+    let line = file
+        .body
+        .lines()
+        .map(str::trim)
+        .find(|line| line.starts_with("CONFIRM"))
+        .expect("a CONFIRM line");
+    assert!(line.starts_with("CONFIRM A 1 "), "{line}");
+    let today = run_ok(&t, &["today", "--today", "2026-12-27"]).stdout;
+    assert!(
+        today.contains("(CONFIRM A 1, REJECT A 1, CONTINUE A 1)"),
+        "{today}"
+    );
+    let order = line.split("  ").next().unwrap();
+    t.letter(ARBITER, "2026-12-27", "decision", &format!("{order}\n"));
+    t.poll("2026-12-27");
+    let chart = run_ok(&t, &["chart", "1", "--format", "json", "--tournament", "A"]).stdout;
+    let chart: serde_json::Value = serde_json::from_str(&chart).unwrap();
+    assert_eq!(chart["status"], "finished", "{order}");
+}

@@ -229,7 +229,7 @@ impl Clerk<'_> {
             "offender" => state.player(offender).name.as_str(),
             "notice_on" => self.date(notice_on),
             "until" => self.date(until),
-            "game_id" => state.id(),
+            "game_id" => self.ruling_game(state),
         };
         let message = self.message(
             MessageKind::NoProtest,

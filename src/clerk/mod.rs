@@ -408,6 +408,16 @@ impl<'a> Clerk<'a> {
         }
     }
 
+    /// A game as the chief arbiter's order names it: `1`, or in a folder
+    /// `RU-FIN 1` (the clerk of several refuses `CONFIRM 1` as not saying
+    /// which tournament's).
+    pub fn ruling_game(&self, state: &Record) -> String {
+        match self.directory.several() {
+            true => format!("{} {}", self.config.tournament_id, state.id()),
+            false => state.id().to_string(),
+        }
+    }
+
     pub fn arbiter(&self) -> Recipient {
         self.official(&self.config.chief_arbiter, "names.chief_arbiter")
     }

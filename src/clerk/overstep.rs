@@ -171,7 +171,7 @@ impl Clerk<'_> {
         let file_model = merged(
             model! {
                 "attachments" => names,
-                "game_id" => state.id(),
+                "game_id" => self.ruling_game(state),
             },
             common.clone(),
         );

@@ -55,7 +55,7 @@ impl Clerk<'_> {
             "late" => late,
             "notice_on" => lang.date(notice_on),
             "until" => lang.date(until),
-            "game_id" => state.id(),
+            "game_id" => self.ruling_game(state),
         };
         let mut message = self.message(
             MessageKind::Protest,
