@@ -809,3 +809,48 @@ fn issue_31_point_7_the_words_given_for_a_decision_work_in_a_folder() {
     let chart: serde_json::Value = serde_json::from_str(&chart).unwrap();
     assert_eq!(chart["status"], "finished", "{order}");
 }
+
+/// Issue 31, point 14: an address is one person's across the folder: a
+/// newcomer in B may not take the address of A's Black Player, by command
+/// or by the chief arbiter's letter.
+#[test]
+fn issue_31_point_14_a_replacement_never_takes_another_events_players_address() {
+    let mut t = federation();
+    t.letter(
+        CAROL,
+        "2026-11-03",
+        "[B #1]",
+        "Game 1\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    t.new_mail();
+    let b = t.path().join("tournaments/b.toml");
+    let before = std::fs::read_to_string(&b).unwrap();
+    let out = t.run(&[
+        "--tournament",
+        "B",
+        "replace",
+        "carol_test.example",
+        "--by",
+        "Dora D. <black@test.example>",
+        "--today",
+        "2026-11-04",
+    ]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("black@test.example") && out.stderr.contains("Black Player"),
+        "{}",
+        out.stderr
+    );
+    t.letter(
+        ARBITER,
+        "2026-11-04",
+        "replace",
+        "REPLACE B carol_test.example Dora D. <black@test.example>\n",
+    );
+    t.poll("2026-11-04");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
+    assert!(mail[0].body.contains("Black Player"), "{}", mail[0].body);
+    assert_eq!(std::fs::read_to_string(&b).unwrap(), before);
+}

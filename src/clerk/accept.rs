@@ -99,9 +99,10 @@ impl Clerk<'_> {
         };
         if let Some(ConfigEdit {
             edit: PlayerEdit::AddAddress { email },
+            player,
             ..
         }) = &address_edit
-            && let Err(reason) = self.address_free(email)
+            && let Err(reason) = self.address_free(email, player)
         {
             return Ok(Err(reason));
         }

@@ -36,24 +36,36 @@ impl Clerk<'_> {
     /// Whether `email` may be given to a player by the clerk's edit: not
     /// another player's, nor the clerk's or an arbiter's (the config would
     /// not load); the words of why not.
-    pub(super) fn address_free(&self, email: &str) -> Result<(), String> {
+    pub(super) fn address_free(&self, email: &str, person: &str) -> Result<(), String> {
         let phrases = self.phrases();
-        if let Some(other) = self.config.player_by_email(email) {
-            return Err(phrases.fill(
+        let taken = |name: &str| {
+            phrases.fill(
                 "reason.replace_address_taken",
-                &[("address", &email), ("player", &other.name)],
-            ));
+                &[("address", &email), ("player", &name)],
+            )
+        };
+        if let Some(other) = self.config.player_by_email(email) {
+            return Err(taken(&other.name));
         }
-        let config = self.config;
-        if [
-            &config.address,
-            &config.chief_arbiter,
-            &config.chief_secretary,
-        ]
-        .iter()
-        .any(|reserved| *reserved == email)
-        {
-            return Err(phrases.fill("reason.address_reserved", &[("address", &email)]));
+        // An address is one person's across the folder (issue 31, point
+        // 14): another event's player's, unless he is the same person (the
+        // same id), or its officials', is taken.
+        for config in std::iter::once(self.config).chain(self.directory.tournaments()) {
+            if let Some(other) = config.player_by_email(email)
+                && other.id != person
+            {
+                return Err(taken(&other.name));
+            }
+            if [
+                &config.address,
+                &config.chief_arbiter,
+                &config.chief_secretary,
+            ]
+            .iter()
+            .any(|reserved| *reserved == email)
+            {
+                return Err(phrases.fill("reason.address_reserved", &[("address", &email)]));
+            }
         }
         Ok(())
     }
@@ -209,7 +221,7 @@ impl Clerk<'_> {
             let reason = phrases.fill("reason.replace_bad_address", &[("address", &named.email)]);
             return Ok(Err(reason));
         };
-        if let Err(reason) = self.address_free(&email) {
+        if let Err(reason) = self.address_free(&email, player) {
             return Ok(Err(reason));
         }
         let edit = ConfigEdit {
