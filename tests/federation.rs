@@ -854,3 +854,46 @@ fn issue_31_point_14_a_replacement_never_takes_another_events_players_address() 
     assert!(mail[0].body.contains("Black Player"), "{}", mail[0].body);
     assert_eq!(std::fs::read_to_string(&b).unwrap(), before);
 }
+
+/// Issue 31, point 2: a reply to a start sheet is its event's letter: its
+/// thread, or its subject's tag `[A]`, says which (White Player plays game 1
+/// in both A and B).
+#[test]
+fn issue_31_point_2_a_reply_to_a_start_sheet_is_taken_in_its_event() {
+    // (subject, with the sheet's thread)
+    let table = [
+        ("Re: [A] start sheet: Cup A", true),
+        ("Re: start sheet", true),
+        ("Re: [A] start sheet: Cup A", false),
+    ];
+    for (subject, threaded) in table {
+        let mut t = federation();
+        run_ok(&t, &["start", "--tournament", "A", "--today", "2026-10-25"]);
+        let sheets = t.new_mail();
+        let sheet = sheets
+            .iter()
+            .find(|m| m.to == [WHITE])
+            .expect("White's sheet");
+        assert!(sheet.subject.starts_with("[A] "), "{}", sheet.subject);
+        let thread = match threaded {
+            true => format!("In-Reply-To: <{}>\r\n", sheet.message_id),
+            false => String::new(),
+        };
+        t.letter_with(
+            WHITE,
+            "2026-11-03",
+            subject,
+            "1. e4\nTime: 2/0\nDates: 03.11.2026\n",
+            &thread,
+        );
+        let out = t.poll("2026-11-03");
+        assert_eq!(
+            kinds(&t.new_mail()),
+            [pair("ack", WHITE), pair("forward", BLACK)],
+            "{subject:?} threaded {threaded}: {}",
+            out.stdout
+        );
+        assert_eq!(sans(&t, "A"), ["e4"]);
+        assert_eq!(sans(&t, "B"), Vec::<String>::new());
+    }
+}

@@ -471,10 +471,12 @@ impl Clerk<'_> {
     /// a message of one of its games: it is this tournament's, whatever
     /// else its sender plays.
     pub(super) fn tagged_or_threaded(&self, store: &Store, mail: &Mail) -> bool {
-        let tag = format!("[{} #", self.config.tournament_id);
-        mail.subject.contains(&tag)
+        let own =
+            |at: usize| self.directory.tournaments()[at].tournament_id == self.config.tournament_id;
+        super::route::has_tag(&mail.subject, &self.config.tournament_id)
             || super::thread_ids(mail)
                 .any(|candidate| store.game_of_message(&candidate).ok().flatten().is_some())
+            || super::route::tournament_of_thread(&self.directory, store, mail).is_some_and(own)
     }
 
     /// Whether the sender of a letter plays `game` (any game, if `None`) in

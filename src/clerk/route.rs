@@ -64,13 +64,39 @@ impl<'a> Directory<'a> {
     }
 }
 
-/// Whether `subject` holds the tag `[ID #` of tournament `id` (without
-/// writing the tag out: a folder's letter is tried against every event).
-fn has_tag(subject: &str, id: &str) -> bool {
+/// Whether `subject` holds a tag of tournament `id`: `[ID #N]` of one of
+/// its games, or `[ID]` of its own messages (a start sheet, a leave)
+/// (without writing the tag out: a folder's letter is tried against every
+/// event).
+pub(super) fn has_tag(subject: &str, id: &str) -> bool {
     subject.match_indices('[').any(|(at, _)| {
         subject[at + 1..]
             .strip_prefix(id)
-            .is_some_and(|rest| rest.starts_with(" #"))
+            .is_some_and(|rest| rest.starts_with(" #") || rest.starts_with(']'))
+    })
+}
+
+/// The place of the tournament whose clerk wrote the message a letter
+/// answers, where it is one of the clerk's (the outbox has it): its
+/// Message-ID carries the tournament's id as ASCII, which is one
+/// tournament's alone (`config::load_all` refuses two of one ASCII). A
+/// start sheet belongs to no game, but to its tournament (issue 31, point 2).
+pub(super) fn tournament_of_thread(
+    directory: &Directory,
+    store: &Store,
+    mail: &Mail,
+) -> Option<usize> {
+    super::thread_ids(mail).find_map(|candidate| {
+        store.accepted_on(&candidate).ok().flatten()?;
+        let local = candidate
+            .trim_matches(|c| c == '<' || c == '>')
+            .split_once('@')?
+            .0;
+        let ascii = local.splitn(3, '.').nth(2)?;
+        directory
+            .tournaments()
+            .iter()
+            .position(|t| crate::mail::identity::ascii_id(&t.tournament_id) == ascii)
     })
 }
 
@@ -96,7 +122,7 @@ pub fn route(
         let key = store.game_key_of_message(&candidate).ok().flatten()?;
         by_id(key.split_once('/')?.0)
     });
-    if let Some(at) = thread {
+    if let Some(at) = thread.or_else(|| tournament_of_thread(directory, store, mail)) {
         return at;
     }
     let Some(sender) = mail.from.as_deref() else {
@@ -141,12 +167,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_tag_is_the_id_between_a_bracket_and_a_number_sign() {
+    fn a_tag_is_the_id_between_a_bracket_and_a_number_sign_or_the_closing_bracket() {
         let table = [
             ("[CC-2026 #3] 1. e4", "CC-2026", true),
             ("Re: [CUP #1] [CC-2026 #3]", "CC-2026", true),
             ("[CC-2026 #3]", "CC-202", false),
-            ("[CC-2026] #3", "CC-2026", false),
+            // The tournament's own messages: `[ID]` (a start sheet's reply).
+            ("[CC-2026] #3", "CC-2026", true),
+            ("Re: [CC-2026] start sheet", "CC-2026", true),
+            ("Re: [CC-20266] start sheet", "CC-2026", false),
             ("CC-2026 #3", "CC-2026", false),
             ("[[CC #1]", "CC", true),
             ("[", "CC", false),
