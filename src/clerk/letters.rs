@@ -476,7 +476,7 @@ impl Clerk<'_> {
         super::route::has_tag(&mail.subject, &self.config.tournament_id)
             || super::thread_ids(mail)
                 .any(|candidate| store.game_of_message(&candidate).ok().flatten().is_some())
-            || super::route::tournament_of_thread(&self.directory, store, mail).is_some_and(own)
+            || super::route::tournament_of_thread(self.directory, store, mail).is_some_and(own)
     }
 
     /// Whether the sender of a letter plays `game` (any game, if `None`) in
