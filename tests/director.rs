@@ -1059,16 +1059,17 @@ fn a_replaced_players_games_go_on_with_the_newcomer() {
         "{notice}"
     );
     let welcome = &mail[0].body;
-    assert!(
-        welcome.contains("Game 1: you play White against Black Player <black@test.example>; moves made: 1; time used (White/Black): 2/4."),
-        "{welcome}"
-    );
-    assert!(
-        welcome.contains(
-            "Game 2: you play Black against Third Player <third@test.example>; moves made: 0"
-        ),
-        "{welcome}"
-    );
+    // Each game as it stands, addressed to him (issue 31, point 9): the
+    // moves, the position, whose move by when, and his letter's lines.
+    let welcome = &welcome.replace("\r\n", "\n");
+    for said in [
+        "Game 1: you play White against Black Player <black@test.example>.\n  Moves so far: 1. e4 1... e5\n  Position (FEN): rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n  Time used (White/Black): 2/4\n  You are to move: your letter with the move must be sent by 2026-12-25.",
+        "---- Lines for your next letter in game 1 (copy, fill in and send) ----\nGame 1\n2. <your move>",
+        "Game 2: you play Black against Third Player <third@test.example>.\n  Moves so far: none yet",
+    ] {
+        assert!(welcome.contains(said), "{said}\n\nin\n\n{welcome}");
+    }
+    assert!(!welcome.contains("His games"), "{welcome}");
     assert!(
         notes(&t).contains(&"White Player <white@test.example> replaced by New Player on 2026-11-10: for health reasons".to_string()),
         "{:?}",

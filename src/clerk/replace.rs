@@ -118,14 +118,33 @@ impl Clerk<'_> {
                     "last_day" => self.date(due.last_day),
                 }
             });
+            // His own letter speaks to him: the game as it stands (the
+            // moves, the position), whether he is to move and by when, and
+            // the lines of his next letter (issue 31, point 9).
+            let rows = state.ledger.rows.len();
+            let score =
+                (rows > 0).then(|| phrases.moves(&super::model::moves_of(&state, 0, rows - 1)));
+            let fen = shakmaty::fen::Fen::from_position(
+                state.board.position(),
+                shakmaty::EnPassantMode::Legal,
+            )
+            .to_string();
+            let yours = due.as_ref().is_some_and(|due| due.player == colour);
+            let next = yours.then(|| super::model::next_lines(&state, colour, self.config, None));
             games.push(model! {
                 "id" => state.id(),
                 "colour" => phrases.get(&format!("names.{}", crate::color_name(colour))),
                 "partner" => partner.name.as_str(),
                 "address" => partner.email.as_str(),
-                "moves" => state.ledger.moves_made(colour),
+                "score" => score,
+                "fen" => fen,
                 "totals" => state.ledger.totals().to_string(),
-                "due" => due_model.clone(),
+                "due" => due.map(|due| model! {
+                    "yours" => due.player == colour,
+                    "player" => state.player(due.player).name.as_str(),
+                    "last_day" => self.date(due.last_day),
+                }),
+                "next" => next,
             });
             let mut more = Plan::default();
             more.notes.push(self.note(
