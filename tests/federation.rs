@@ -897,3 +897,46 @@ fn issue_31_point_2_a_reply_to_a_start_sheet_is_taken_in_its_event() {
         assert_eq!(sans(&t, "B"), Vec::<String>::new());
     }
 }
+
+/// Issue 31, point 3: the director's word is the identification: a letter
+/// refused as not saying which event's game 1 is taken by `accept --tournament
+/// A --game 1`.
+#[test]
+fn issue_31_point_3_accept_takes_a_letter_for_the_event_and_game_named() {
+    let mut t = federation();
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "my move",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
+    let today = run_ok(&t, &["today", "--today", "2026-11-04", "--json"]).stdout;
+    let today: serde_json::Value = serde_json::from_str(&today).unwrap();
+    let key = today["changed_nothing"][0]["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    run_ok(
+        &t,
+        &[
+            "accept",
+            &key,
+            "--tournament",
+            "A",
+            "--game",
+            "1",
+            "--move",
+            "1. e4",
+            "--today",
+            "2026-11-04",
+        ],
+    );
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+    assert_eq!(sans(&t, "A"), ["e4"]);
+    assert_eq!(sans(&t, "B"), Vec::<String>::new());
+}

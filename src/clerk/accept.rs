@@ -132,6 +132,7 @@ impl Clerk<'_> {
         };
         if let Some(game) = acceptance.game {
             read.game = Some(game.to_string());
+            prepared.directed = true;
         }
         prepared.read_json = super::stored_reading(&read, envelope.raw.len());
         prepared.read = Some(read);

@@ -244,7 +244,8 @@ impl Clerk<'_> {
             Some(with_leave) => Cow::Owned(with_leave.without_leave()),
             None => read,
         };
-        let (game_config, game_note) = match self.identify(store, &player, mail, &read) {
+        let identified = self.identify(store, &player, mail, &read, prepared.directed);
+        let (game_config, game_note) = match identified {
             Identified::Found { game, note } => (game, note),
             refused => {
                 let kept = stored.clone();
@@ -398,8 +399,15 @@ impl Clerk<'_> {
     /// or that does not exist, is refused, never taken for another. Without a
     /// name, the thread decides, then the only game he plays. Where the named
     /// game is not the thread's, the note says so.
-    fn identify(&self, store: &Store, player: &Player, mail: &Mail, read: &Letter) -> Identified {
-        if let Some(tournament) = self.unserved_event(store, mail) {
+    fn identify(
+        &self,
+        store: &Store,
+        player: &Player,
+        mail: &Mail,
+        read: &Letter,
+        directed: bool,
+    ) -> Identified {
+        if let Some(tournament) = self.unserved_event(store, mail).filter(|_| !directed) {
             return Identified::NotServed { tournament };
         }
         let mine = self.config.games_of(&player.id);
@@ -427,7 +435,7 @@ impl Clerk<'_> {
         .find_map(|(by, id)| id.map(|id| (by, id)));
         // The tag and the thread say which tournament; a game named
         // otherwise may be his in another of the clerk's too.
-        let certain = self.tagged_or_threaded(store, mail);
+        let certain = directed || self.tagged_or_threaded(store, mail);
         let elsewhere = |game: Option<&str>| !certain && self.plays_elsewhere(player, game);
         let Some((by, named)) = named else {
             if let Some(game) = thread.as_deref().and_then(find) {

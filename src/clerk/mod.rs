@@ -83,6 +83,10 @@ pub struct Prepared {
     /// `read` as stored with the letter ([`stored_reading`]): written here,
     /// on the reading thread (it was a fiftieth of the main thread's time).
     pub read_json: Option<String>,
+    /// The director named the letter's game (`accept --game`): his word
+    /// identifies it, in whichever of the clerk's events he took it for
+    /// (issue 31, point 3).
+    pub directed: bool,
 }
 
 impl Prepared {
@@ -125,6 +129,7 @@ impl Prepared {
             fingerprint,
             read,
             read_json,
+            directed: false,
         }
     }
 }
