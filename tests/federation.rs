@@ -75,13 +75,17 @@ fn run_ok(t: &Tournament, args: &[&str]) -> Output {
     out
 }
 
-fn sans(t: &Tournament, tournament: &str) -> Vec<String> {
+/// Game 1's chart in `tournament`, as JSON.
+fn chart_of(t: &Tournament, tournament: &str) -> serde_json::Value {
     let out = run_ok(
         t,
         &["chart", "1", "--format", "json", "--tournament", tournament],
     );
-    let chart: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    chart["moves"]
+    serde_json::from_str(&out.stdout).unwrap()
+}
+
+fn sans(t: &Tournament, tournament: &str) -> Vec<String> {
+    chart_of(t, tournament)["moves"]
         .as_array()
         .unwrap()
         .iter()
@@ -754,14 +758,12 @@ fn issue_31_point_5_another_events_arbiter_is_told_so_and_changes_nothing() {
         "{}",
         mail[0].body
     );
-    let chart = run_ok(&t, &["chart", "1", "--format", "json", "--tournament", "B"]).stdout;
-    let chart: serde_json::Value = serde_json::from_str(&chart).unwrap();
+    let chart = chart_of(&t, "B");
     assert_eq!(chart["result"], serde_json::Value::Null);
     // B's own arbiter is obeyed.
     t.letter(cup_arbiter, "2026-11-04", "result", "RESULT B 1 1-0\n");
     t.poll("2026-11-04");
-    let chart = run_ok(&t, &["chart", "1", "--format", "json", "--tournament", "B"]).stdout;
-    let chart: serde_json::Value = serde_json::from_str(&chart).unwrap();
+    let chart = chart_of(&t, "B");
     assert_eq!(chart["result"], "1-0");
 }
 
@@ -805,8 +807,7 @@ fn issue_31_point_7_the_words_given_for_a_decision_work_in_a_folder() {
     let order = line.split("  ").next().unwrap();
     t.letter(ARBITER, "2026-12-27", "decision", &format!("{order}\n"));
     t.poll("2026-12-27");
-    let chart = run_ok(&t, &["chart", "1", "--format", "json", "--tournament", "A"]).stdout;
-    let chart: serde_json::Value = serde_json::from_str(&chart).unwrap();
+    let chart = chart_of(&t, "A");
     assert_eq!(chart["status"], "finished", "{order}");
 }
 
