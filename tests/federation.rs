@@ -941,3 +941,61 @@ fn issue_31_point_3_accept_takes_a_letter_for_the_event_and_game_named() {
     assert_eq!(sans(&t, "A"), ["e4"]);
     assert_eq!(sans(&t, "B"), Vec::<String>::new());
 }
+
+/// Issue 31, point 1: a leave is the person's: taken in one event, it stops
+/// the clocks of his games in the clerk's other events that grant leave, and
+/// his receipt says so with their tags.
+#[test]
+fn issue_31_point_1_a_leave_covers_the_persons_games_in_every_event() {
+    let last_day_in_b = |leave: bool| {
+        let mut t = federation_with("\n[rules]\nleave_days_per_year = 12\n");
+        t.letter(
+            CAROL,
+            "2026-11-03",
+            "[B #1]",
+            "Game 1\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
+        );
+        t.letter(
+            WHITE,
+            "2026-11-03",
+            "[A #1]",
+            "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+        );
+        t.poll("2026-11-03");
+        t.new_mail();
+        if leave {
+            t.letter(
+                WHITE,
+                "2026-11-05",
+                "leave",
+                "LEAVE 10.11.2026 - 20.11.2026\n",
+            );
+            t.poll("2026-11-05");
+            let mail = t.new_mail();
+            let receipt = mail.iter().find(|m| m.kind == "leave").expect("receipt");
+            assert!(
+                receipt.body.contains(
+                    "it also stops the clocks of your games in the clerk's other events that grant leave: [B #1]"
+                ),
+                "{}",
+                receipt.body
+            );
+        }
+        let games = run_ok(
+            &t,
+            &[
+                "games",
+                "--json",
+                "--tournament",
+                "B",
+                "--today",
+                "2026-11-05",
+            ],
+        );
+        let games: serde_json::Value = serde_json::from_str(&games.stdout).unwrap();
+        let day = games[0]["last_day"].as_str().unwrap().to_string();
+        chrono::NaiveDate::parse_from_str(&day, "%Y-%m-%d").unwrap()
+    };
+    let (without, with) = (last_day_in_b(false), last_day_in_b(true));
+    assert_eq!((with - without).num_days(), 11, "{without} -> {with}");
+}

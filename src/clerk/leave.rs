@@ -167,7 +167,30 @@ impl Clerk<'_> {
             more.game = Some(state);
             plan.more.push(more);
         }
+        // The leave is the person's (issue 31, point 1): his entries of the
+        // same id in the clerk's other events that grant leave have it too
+        // (their calendars read it: `Store::leaves_of`); an event that grants
+        // none goes on.
+        let mut elsewhere = Vec::new();
+        let mut without = Vec::new();
+        for (other, there) in self.others_knowing(player) {
+            if there.id != player.id {
+                continue;
+            }
+            if other.rules.leave_days_per_year == 0 {
+                without.push(other.tournament_id.clone());
+                continue;
+            }
+            elsewhere.extend(
+                other
+                    .games_of(&there.id)
+                    .iter()
+                    .map(|g| format!("[{} #{}]", other.tournament_id, g.id)),
+            );
+        }
         let answer = model! {
+            "elsewhere" => elsewhere,
+            "without" => without,
             "first" => first_text.as_str(),
             "last" => last_text.as_str(),
             "days" => days,

@@ -516,7 +516,7 @@ impl Clerk<'_> {
     /// The clerk's other tournaments that know one of `player`'s addresses,
     /// in order, each with its entry of him (found by the directory: a
     /// federation's letter asks one question, not one a tournament).
-    fn others_knowing<'p>(
+    pub(super) fn others_knowing<'p>(
         &'p self,
         player: &'p Player,
     ) -> impl Iterator<Item = (&'p Config, &'p Player)> + 'p {

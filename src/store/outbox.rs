@@ -515,18 +515,34 @@ impl Store {
         Ok(())
     }
 
-    /// A player's leaves, first and last day, in order.
+    /// A player's leaves, first and last day, in order. A leave is the
+    /// person's (issue 31, point 1): in a folder, those he took in any of
+    /// its events (kept as `ID/player`, the same id being the same person).
     pub fn leaves_of(&self, player: &str) -> Result<Vec<(NaiveDate, NaiveDate)>> {
+        let escaped: String = player
+            .chars()
+            .flat_map(|c| match c {
+                '%' | '_' | '\\' => vec!['\\', c],
+                c => vec![c],
+            })
+            .collect();
+        let in_any_event = format!("%/{escaped}");
         self.conn
-            .prepare_cached("SELECT first, last FROM leaves WHERE player = ?1 ORDER BY first")?
-            .query_map([self.scoped(player)], |row| {
-                let first: String = row.get(0)?;
-                let last: String = row.get(1)?;
-                Ok((
-                    first.parse().unwrap_or_default(),
-                    last.parse().unwrap_or_default(),
-                ))
-            })?
+            .prepare_cached(
+                "SELECT first, last FROM leaves
+                 WHERE player = ?1 OR (?3 AND player LIKE ?2 ESCAPE '\\') ORDER BY first",
+            )?
+            .query_map(
+                params![self.scoped(player), in_any_event, !self.scope.is_empty()],
+                |row| {
+                    let first: String = row.get(0)?;
+                    let last: String = row.get(1)?;
+                    Ok((
+                        first.parse().unwrap_or_default(),
+                        last.parse().unwrap_or_default(),
+                    ))
+                },
+            )?
             .collect()
     }
 
