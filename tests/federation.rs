@@ -84,6 +84,26 @@ fn chart_of(t: &Tournament, tournament: &str) -> serde_json::Value {
     serde_json::from_str(&out.stdout).unwrap()
 }
 
+/// Carol's 1. d4 in B, on 3 November.
+fn opens_b(t: &mut Tournament) {
+    t.letter(
+        CAROL,
+        "2026-11-03",
+        "[B #1]",
+        "Game 1\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+}
+
+/// White Player's 1. e4 in A, on 3 November.
+fn opens_a(t: &mut Tournament) {
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "[A #1]",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+}
+
 fn sans(t: &Tournament, tournament: &str) -> Vec<String> {
     chart_of(t, tournament)["moves"]
         .as_array()
@@ -678,12 +698,7 @@ fn issue_31_point_11_an_archived_events_letter_is_refused_not_taken_elsewhere() 
     let ack = mail.iter().find(|m| m.kind == "ack").expect("ack");
     let ack_id = ack.message_id.clone();
     // B's game 1: Carol opens, so that White Player is to move there too.
-    t.letter(
-        CAROL,
-        "2026-11-03",
-        "[B #1]",
-        "Game 1\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
-    );
+    opens_b(&mut t);
     t.poll("2026-11-03");
     t.new_mail();
     std::fs::remove_file(t.path().join("tournaments/a.toml")).unwrap();
@@ -773,12 +788,7 @@ fn issue_31_point_5_another_events_arbiter_is_told_so_and_changes_nothing() {
 #[test]
 fn issue_31_point_7_the_words_given_for_a_decision_work_in_a_folder() {
     let mut t = federation();
-    t.letter(
-        WHITE,
-        "2026-11-03",
-        "[A #1] my move",
-        "1. e4\nTime: 2/0\nDates: 2026-11-03\n",
-    );
+    opens_a(&mut t);
     t.poll("2026-11-03");
     t.poll("2026-12-26");
     let mail = t.new_mail();
@@ -817,12 +827,7 @@ fn issue_31_point_7_the_words_given_for_a_decision_work_in_a_folder() {
 #[test]
 fn issue_31_point_14_a_replacement_never_takes_another_events_players_address() {
     let mut t = federation();
-    t.letter(
-        CAROL,
-        "2026-11-03",
-        "[B #1]",
-        "Game 1\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
-    );
+    opens_b(&mut t);
     t.poll("2026-11-03");
     t.new_mail();
     let b = t.path().join("tournaments/b.toml");
@@ -949,18 +954,8 @@ fn issue_31_point_3_accept_takes_a_letter_for_the_event_and_game_named() {
 fn issue_31_point_1_a_leave_covers_the_persons_games_in_every_event() {
     let last_day_in_b = |leave: bool| {
         let mut t = federation_with("\n[rules]\nleave_days_per_year = 12\n");
-        t.letter(
-            CAROL,
-            "2026-11-03",
-            "[B #1]",
-            "Game 1\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
-        );
-        t.letter(
-            WHITE,
-            "2026-11-03",
-            "[A #1]",
-            "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
-        );
+        opens_b(&mut t);
+        opens_a(&mut t);
         t.poll("2026-11-03");
         t.new_mail();
         if leave {
