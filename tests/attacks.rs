@@ -630,6 +630,29 @@ fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and
             "{refusal}"
         );
 
+        // A move and a draw offer: both go to the partner, and the receipt
+        // says so of both.
+        let mut t = opened(&in_language(lang, &config("", "")));
+        let offer = says("I offer a draw", "Предлагаю ничью");
+        let mail = black_answers(&mut t, offer);
+        assert_eq!(kinds(&mail), [pair("ack", BLACK), pair("forward", WHITE)]);
+        assert!(
+            mail[0].body.contains(says(
+                "Your move has been passed on to White Player, with your draw offer.",
+                "Ваш ход переслан партнёру (White Player) вместе с предложением ничьей."
+            )),
+            "{}",
+            mail[0].body
+        );
+        assert!(
+            mail[1].body.contains(says(
+                "Black Player offers a draw",
+                "Black Player предлагает ничью"
+            )),
+            "{}",
+            mail[1].body
+        );
+
         // A move and a player's order: the move taken, the order named as
         // not carried out in his receipt.
         let mut t = Tournament::with_config(&in_language(lang, &config("", "")));

@@ -219,6 +219,9 @@ impl Clerk<'_> {
             "placed" => placed,
             "placed_certain" => placement.is_none_or(|p| p.certain),
             "unplaced" => unplaced,
+            // Carried out beside the move (forwarded with it): its receipt
+            // says so (issue 30, point 2).
+            "draw_offer" => read.keywords.contains(&crate::letter::Keyword::DrawOffer),
             "game_note" => game_note.map(|note| model! {
                 "by" => note.by.code(),
                 "other" => note.other.as_str(),
