@@ -435,7 +435,8 @@ impl Clerk<'_> {
         .find_map(|(by, id)| id.map(|id| (by, id)));
         // The tag and the thread say which tournament; a game named
         // otherwise may be his in another of the clerk's too.
-        let certain = directed || self.tagged_or_threaded(store, mail);
+        // (Asked only of a clerk of several: of one, nothing is elsewhere.)
+        let certain = directed || !self.directory.several() || self.tagged_or_threaded(store, mail);
         let elsewhere = |game: Option<&str>| !certain && self.plays_elsewhere(player, game);
         let Some((by, named)) = named else {
             if let Some(game) = thread.as_deref().and_then(find) {
@@ -545,6 +546,10 @@ impl Clerk<'_> {
     /// are refused, never taken for another tournament's game of the same
     /// number (issue 31, point 11).
     fn unserved_event(&self, store: &Store, mail: &Mail) -> Option<String> {
+        // A tournament of its own file has only its own games.
+        if !self.config.in_folder {
+            return None;
+        }
         let served = |id: &str| {
             self.directory
                 .tournaments()
@@ -688,15 +693,27 @@ impl Clerk<'_> {
                 &[MessageKind::Unverified.header()],
             )
             .map_err(|e| format!("database: {e}"))?;
-        if told > 0 {
+        let told_today = told > 0;
+        if told_today {
             stored
                 .reason
                 .push_str(" (the day's notice sent already: not answered)");
-            plan.event("forged", None, Some(&who.email), stored.reason.clone());
-            plan.letter = Some(stored);
-            return Ok(());
         }
         plan.event("forged", None, Some(&who.email), stored.reason.clone());
+        if !told_today {
+            plan.messages.push(self.unverified_notice(who, why)?);
+        }
+        plan.letter = Some(stored);
+        Ok(())
+    }
+
+    /// The day's notice to the address a letter claimed, of why it was not
+    /// taken as its owner's.
+    fn unverified_notice(
+        &self,
+        who: Recipient,
+        why: &auth::Unverified,
+    ) -> Result<Outgoing, String> {
         let phrases = self.phrases();
         let reason = match why {
             auth::Unverified::NoPass { method, domain, .. } => phrases.fill(
@@ -712,17 +729,14 @@ impl Clerk<'_> {
         };
         let secret = !matches!(why, auth::Unverified::NoPass { .. });
         let model = model! { "why" => reason, "secret" => secret };
-        let notice = self.message(
+        self.message(
             MessageKind::Unverified,
             None,
             vec![who],
             vec![],
             model,
             None,
-        )?;
-        plan.messages.push(notice);
-        plan.letter = Some(stored);
-        Ok(())
+        )
     }
 
     /// A letter over `max_letter_bytes`: kept, not read; a player gets a notice.

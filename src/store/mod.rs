@@ -286,15 +286,8 @@ pub enum DatabaseFile {
 impl Store {
     /// Looks at the file at `path` without changing it.
     pub fn inspect(path: &Path) -> DatabaseFile {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            let file = private::beside(path, suffix);
-            if std::fs::symlink_metadata(&file).is_ok_and(|meta| meta.file_type().is_symlink()) {
-                return DatabaseFile::Foreign(format!(
-                    "{} is a symbolic link, and the clerk writes its players' secrets only to \
-                     a file of its own: remove the link",
-                    file.display()
-                ));
-            }
+        if let Some(link) = private::link_at_database(path) {
+            return DatabaseFile::Foreign(private::link_said(&link));
         }
         let Ok(meta) = std::fs::metadata(path) else {
             return DatabaseFile::Missing;

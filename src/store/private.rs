@@ -38,15 +38,32 @@ pub fn open(path: &Path, options: &OpenOptions) -> io::Result<File> {
 
 /// ELOOP, the kernel's answer to O_NOFOLLOW on a link, said in words.
 fn linked(path: &Path, error: io::Error) -> io::Error {
-    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    if is_link {
-        return io::Error::other(format!(
-            "{} is a symbolic link: the clerk writes its players' secrets only to a file of its \
-             own; remove the link (or name the real file)",
-            path.display()
-        ));
+    if is_link(path) {
+        return io::Error::other(link_said(path));
     }
     error
+}
+
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// What is said of a link where a file with the secrets goes.
+pub fn link_said(path: &Path) -> String {
+    format!(
+        "{} is a symbolic link: the clerk writes its players' secrets only to a file of its \
+         own; remove the link (or name the real file)",
+        path.display()
+    )
+}
+
+/// The first of the database and the logs SQLite keeps beside it (`-wal`,
+/// `-shm`, `-journal`) that is a symbolic link.
+pub fn link_at_database(path: &Path) -> Option<PathBuf> {
+    ["", "-wal", "-shm", "-journal"]
+        .into_iter()
+        .map(|suffix| beside(path, suffix))
+        .find(|file| is_link(file))
 }
 
 /// `path` with `suffix` after its name (`db.sqlite-wal`).
@@ -60,11 +77,8 @@ pub fn beside(path: &Path, suffix: &str) -> PathBuf {
 /// keeps beside it (`-wal`, `-shm`, `-journal`) a link, and the file made
 /// 0600 where it is missing (SQLite gives its logs the database's mode).
 pub fn prepare_database(path: &Path) -> io::Result<()> {
-    for suffix in ["-wal", "-shm", "-journal"] {
-        let log = beside(path, suffix);
-        if std::fs::symlink_metadata(&log).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(linked(&log, io::Error::other("a link")));
-        }
+    if let Some(link) = link_at_database(path) {
+        return Err(io::Error::other(link_said(&link)));
     }
     open(path, &options()).map(drop)
 }
