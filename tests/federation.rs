@@ -687,12 +687,7 @@ fn issue_31_point_8_retry_in_a_folder_needs_no_tournament() {
 fn issue_31_point_11_an_archived_events_letter_is_refused_not_taken_elsewhere() {
     let mut t = federation();
     // In A, White Player is White; in B, Black.
-    t.letter(
-        "white@test.example",
-        "2026-11-03",
-        "[A #1]",
-        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
-    );
+    opens_a(&mut t);
     t.poll("2026-11-03");
     let mail = t.new_mail();
     let ack = mail.iter().find(|m| m.kind == "ack").expect("ack");
