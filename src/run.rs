@@ -658,8 +658,7 @@ pub fn poll(
             };
             let envelope = &letters[item.index];
             let desk = item.prepared.as_ref().map_or(clerk, |prepared| {
-                let named = prepared.read.as_ref().and_then(|r| r.game.as_deref());
-                let at = clerk::route(directory, store, prepared.mail.as_ref(), named);
+                let at = clerk::route_prepared(directory, store, prepared);
                 let id = &directory.tournaments()[at].tournament_id;
                 clerks
                     .iter()

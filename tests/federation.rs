@@ -989,3 +989,137 @@ fn issue_31_point_1_a_leave_covers_the_persons_games_in_every_event() {
     let (without, with) = (last_day_in_b(false), last_day_in_b(true));
     assert_eq!((with - without).num_days(), 11, "{without} -> {with}");
 }
+
+/// The same folder with both events' letters in `language`.
+fn federation_in(language: &str) -> Tournament {
+    let t = federation();
+    for name in ["a.toml", "b.toml"] {
+        let file = t.path().join("tournaments").join(name);
+        let text = std::fs::read_to_string(&file).unwrap();
+        let text = text.replace("language = \"en\"", &format!("language = \"{language}\""));
+        std::fs::write(&file, text).unwrap();
+    }
+    t
+}
+
+/// Issue 31, point 4: the chief arbiter's `ACCEPT KEY` by mail needs no
+/// tournament in a folder (the key names one letter, and so one event),
+/// and a refusal for want of one gives the same order with the id in it,
+/// which, sent back as written, is carried out.
+#[test]
+fn issue_31_point_4_an_order_by_mail_in_a_folder_is_carried_out_as_advised() {
+    for (language, accept, result) in [("en", "ACCEPT", "RESULT"), ("ru", "ПРИНЯТЬ", "РЕЗУЛЬТАТ")]
+    {
+        let mut t = federation_in(language);
+        opens_b(&mut t);
+        t.poll("2026-11-03");
+        t.new_mail();
+        // White Player's illegal reply in B is refused.
+        t.letter(
+            WHITE,
+            "2026-11-05",
+            "Re: [B #1] 1. d4",
+            "1... Ke2\nTime: 2/2\nDates: 03.11.2026, 03.11.2026, 05.11.2026\n",
+        );
+        t.poll("2026-11-05");
+        assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)], "{language}");
+        let today = run_ok(&t, &["today", "--today", "2026-11-06", "--json"]).stdout;
+        let today: serde_json::Value = serde_json::from_str(&today).unwrap();
+        let key = today["changed_nothing"][0]["key"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        t.letter(
+            ARBITER,
+            "2026-11-06",
+            "accept",
+            &format!("{accept} {key} 1... d5\n"),
+        );
+        let out = t.poll("2026-11-06");
+        let mail = t.new_mail();
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", WHITE), pair("forward", CAROL)],
+            "{language}: {}",
+            out.stdout
+        );
+        assert_eq!(sans(&t, "B"), ["d4", "d5"], "{language}");
+        assert_eq!(sans(&t, "A"), Vec::<String>::new(), "{language}");
+
+        // A result without its event: refused, with the order rewritten.
+        t.letter(
+            ARBITER,
+            "2026-11-07",
+            "result",
+            &format!("{result} 1 1-0\n"),
+        );
+        t.poll("2026-11-07");
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{language}");
+        let advised = format!("{result} A 1 1-0");
+        assert!(
+            mail[0].body.contains(&advised),
+            "{language}: {}",
+            mail[0].body
+        );
+        t.letter(ARBITER, "2026-11-07", "result", &format!("{advised}\n"));
+        t.poll("2026-11-07");
+        assert_eq!(chart_of(&t, "A")["result"], "1-0", "{language}");
+        assert_eq!(chart_of(&t, "B")["result"], serde_json::Value::Null);
+    }
+}
+
+/// Issue 31, point 4: an `ACCEPT KEY` of a letter of an event with a chief
+/// arbiter of its own, from another event's arbiter, is refused as not his.
+#[test]
+fn issue_31_point_4_accept_of_another_events_letter_is_not_their_arbiters() {
+    let mut t = federation();
+    let cup_arbiter = "cup.arbiter@test.example";
+    let b = t.path().join("tournaments/b.toml");
+    let text = std::fs::read_to_string(&b).unwrap();
+    std::fs::write(
+        &b,
+        format!("{text}\n[arbiters]\nchief_arbiter = \"{cup_arbiter}\"\n"),
+    )
+    .unwrap();
+    opens_b(&mut t);
+    t.poll("2026-11-03");
+    t.letter(
+        WHITE,
+        "2026-11-05",
+        "Re: [B #1] 1. d4",
+        "1... Ke2\nTime: 2/2\nDates: 03.11.2026, 03.11.2026, 05.11.2026\n",
+    );
+    t.poll("2026-11-05");
+    t.new_mail();
+    let today = run_ok(&t, &["today", "--today", "2026-11-06", "--json"]).stdout;
+    let today: serde_json::Value = serde_json::from_str(&today).unwrap();
+    let key = today["changed_nothing"][0]["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    t.letter(
+        ARBITER,
+        "2026-11-06",
+        "accept",
+        &format!("ACCEPT {key} 1... d5\n"),
+    );
+    t.poll("2026-11-06");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
+    assert!(
+        mail[0]
+            .body
+            .contains("you are not the chief arbiter of tournament B"),
+        "{}",
+        mail[0].body
+    );
+    t.letter(
+        cup_arbiter,
+        "2026-11-06",
+        "accept",
+        &format!("ACCEPT {key} 1... d5\n"),
+    );
+    t.poll("2026-11-06");
+    assert_eq!(sans(&t, "B"), ["d4", "d5"]);
+}

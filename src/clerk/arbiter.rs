@@ -3,6 +3,7 @@
 //! chief secretary; a letter that decides nothing is answered with why.
 
 use super::{Clerk, Plan, label_moves, next_lines, recipient};
+use crate::config::Config;
 use crate::letter::{Letter, Order};
 use crate::mail::compose::Recipient;
 use crate::mail::mime::Mail;
@@ -113,18 +114,40 @@ impl Clerk<'_> {
         if ruling.order == Order::Retry {
             return self.plan_retry_by_letter(store, mail, read, ruling, plan);
         }
+        // `ACCEPT KEY` names its letter, and so its event: this one, where
+        // routing found him its chief arbiter, or another's (issue 31,
+        // point 4).
+        let accepted_in = match ruling.order {
+            Order::Accept if self.directory.several() => {
+                super::route::accepted_event(self.directory, store, read)
+            }
+            _ => None,
+        };
+        if let Some(at) = accepted_in
+            && let other = &self.directory.tournaments()[at]
+            && other.tournament_id != own
+        {
+            let reason = phrases.fill(
+                "reason.not_their_arbiter",
+                &[("tournament", &other.tournament_id)],
+            );
+            let why = "the chief arbiter of another tournament: nothing changed";
+            return self.refuse_arbiter(None, mail, read, why, reason, plan);
+        }
         // Of a clerk of several, a ruling must say which tournament: by
         // naming it, by the subject's tag, or by answering its file.
         if self.directory.several()
             && ruling.tournament.is_none()
+            && accepted_in.is_none()
             && !self.tagged_or_threaded(store, mail)
         {
+            let sender = mail.from.as_deref().unwrap_or_default();
+            let id = self.event_ruled_on(sender, ruling).unwrap_or(own);
             let reason = phrases.fill(
                 "reason.arbiter_which_tournament",
                 &[
                     ("ids", &ids[1..].join(", ")),
-                    ("ids_first", &own),
-                    ("game", &ruling.game),
+                    ("order", &with_tournament(&ruling.line, id)),
                 ],
             );
             return self.refuse_arbiter(None, mail, read, "no tournament named", reason, plan);
@@ -372,6 +395,22 @@ impl Clerk<'_> {
         };
         super::load_replaying(self.config, store, game_config, &self.replays)
             .map_err(AwardError::Failed)
+    }
+
+    /// The first of the clerk's events where `sender` is chief arbiter and
+    /// the ruling's game (or player) is: the one his order most likely
+    /// meant.
+    fn event_ruled_on(&self, sender: &str, ruling: &crate::letter::Ruling) -> Option<&str> {
+        let names = |t: &Config| match ruling.order {
+            Order::Withdraw | Order::Replace => t.player(&ruling.game).is_some(),
+            _ => t.game(&ruling.game).is_some(),
+        };
+        let tournaments = self.directory.tournaments();
+        let ruled = || tournaments.iter().filter(|t| t.chief_arbiter == sender);
+        ruled()
+            .find(|t| names(t))
+            .or_else(|| ruled().next())
+            .map(|t| t.tournament_id.as_str())
     }
 
     /// The chief arbiter's `ACCEPT KEY 12. Nf3`: his letter applied, the
@@ -623,5 +662,16 @@ impl Clerk<'_> {
             .map_err(AwardError::Failed)?;
         plan.game = Some(state);
         Ok(())
+    }
+}
+
+/// An order's line as written, with a tournament's id after its first word
+/// (`RESULT 4 1-0` → `RESULT EN-CUP 4 1-0`): the same order, carried out
+/// in a folder.
+fn with_tournament(line: &str, id: &str) -> String {
+    let line = line.trim();
+    match line.split_once(char::is_whitespace) {
+        Some((word, rest)) => format!("{word} {id} {}", rest.trim_start()),
+        None => format!("{line} {id}"),
     }
 }

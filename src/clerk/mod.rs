@@ -48,7 +48,7 @@ pub use self::accept::Acceptance;
 pub use self::arbiter::{Award, AwardError, AwardedBy};
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::model::{label_moves, next_lines};
-pub use self::route::{Directory, route};
+pub use self::route::{Directory, route, route_kept, route_prepared};
 pub use self::start::Sheet;
 use crate::config::{Config, Player};
 use crate::game::Replays;

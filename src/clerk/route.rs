@@ -11,9 +11,12 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::config::Config;
-use crate::letter;
+use crate::letter::{self, Order};
+use crate::mail::Envelope;
 use crate::mail::mime::Mail;
-use crate::store::Store;
+use crate::store::{KeptLetter, Store};
+
+use super::Prepared;
 
 /// The tournaments a clerk serves, in order, and who is known where: each
 /// address (a player's, a chief arbiter's) and the tournaments, by their
@@ -98,6 +101,69 @@ pub(super) fn tournament_of_thread(
             .iter()
             .position(|t| crate::mail::identity::ascii_id(&t.tournament_id) == ascii)
     })
+}
+
+/// The index in `tournaments` of the one a letter read is for: a chief
+/// arbiter's `ACCEPT KEY` goes to the event of the letter its key names,
+/// where he is that event's chief arbiter (a key names one letter, and so
+/// one event: issue 31, point 4); any other as [`route`] says.
+pub fn route_prepared(directory: &Directory, store: &Store, prepared: &Prepared) -> usize {
+    let tournaments = directory.tournaments();
+    let sender = prepared.mail.as_ref().and_then(|mail| mail.from.as_deref());
+    if tournaments.len() > 1
+        && let Some(sender) = sender
+        && let Some(read) = &prepared.read
+        && let Some(at) = accepted_event(directory, store, read)
+        && tournaments[at].chief_arbiter == sender
+    {
+        return at;
+    }
+    let named = prepared.read.as_ref().and_then(|read| read.game.as_deref());
+    route(directory, store, prepared.mail.as_ref(), named)
+}
+
+/// The place of the event of the letter a chief arbiter's only order,
+/// `ACCEPT KEY`, names; `None` for any other letter, or a key of no letter.
+pub(super) fn accepted_event(
+    directory: &Directory,
+    store: &Store,
+    read: &letter::Letter,
+) -> Option<usize> {
+    let [ruling] = read.rulings.as_slice() else {
+        return None;
+    };
+    let ids: Vec<&str> = directory
+        .tournaments()
+        .iter()
+        .map(|t| t.tournament_id.as_str())
+        .collect();
+    let ruling = ruling.resolved(&ids);
+    if ruling.order != Order::Accept || ruling.tournament.is_some() {
+        return None;
+    }
+    let kept = store.letter_by_key(&ruling.game).ok().flatten()?;
+    Some(route_kept(directory, store, &kept, None))
+}
+
+/// The place of the tournament a kept letter is for, routed as when it came.
+pub fn route_kept(
+    directory: &Directory,
+    store: &Store,
+    letter: &KeptLetter,
+    named_game: Option<&str>,
+) -> usize {
+    let Some(first) = directory.tournaments().first() else {
+        return 0;
+    };
+    let envelope = Envelope {
+        key: letter.source_key.clone(),
+        raw: letter.raw.clone(),
+        size: letter.raw.len(),
+        arrived: letter.arrived,
+    };
+    let prepared = Prepared::new(first, &envelope);
+    let named = named_game.or(prepared.read.as_ref().and_then(|r| r.game.as_deref()));
+    route(directory, store, prepared.mail.as_ref(), named)
 }
 
 /// The index in `tournaments` of the one `mail` is for.

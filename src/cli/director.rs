@@ -314,15 +314,7 @@ pub(super) fn queue_acceptance(
     let id = match tournament.or(of_player.first().copied()) {
         Some(id) => id.to_string(),
         None => {
-            let envelope = Envelope {
-                key: letter.source_key.clone(),
-                raw: letter.raw.clone(),
-                size: letter.raw.len(),
-                arrived: letter.arrived,
-            };
-            let prepared = clerk::Prepared::new(first.config, &envelope);
-            let named = acceptance.game;
-            let at = clerk::route(directory, store, prepared.mail.as_ref(), named);
+            let at = clerk::route_kept(directory, store, &letter, acceptance.game);
             directory.tournaments()[at].tournament_id.clone()
         }
     };
