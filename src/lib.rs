@@ -102,6 +102,28 @@ impl Lang {
         }
     }
 
+    /// The language a letter is written in: Russian where its own lines
+    /// (not those quoted with `>`) have at least half as many Russian
+    /// letters as Latin ones (a Russian letter's moves and dates are
+    /// Latin), else English.
+    pub fn of_text(subject: &str, text: &str) -> Lang {
+        let own = text
+            .lines()
+            .filter(|line| !line.trim_start().starts_with('>'));
+        let (mut cyrillic, mut latin) = (0usize, 0usize);
+        for c in std::iter::once(subject).chain(own).flat_map(str::chars) {
+            match c {
+                'а'..='я' | 'А'..='Я' | 'ё' | 'Ё' => cyrillic += 1,
+                'a'..='z' | 'A'..='Z' => latin += 1,
+                _ => {}
+            }
+        }
+        match cyrillic > 0 && cyrillic * 2 >= latin {
+            true => Lang::Ru,
+            false => Lang::En,
+        }
+    }
+
     /// A date as the language writes it: `07.11.2026`, `2026-11-07`.
     pub fn date(self, date: chrono::NaiveDate) -> String {
         date.format(self.pick("%d.%m.%Y", "%Y-%m-%d")).to_string()
@@ -132,6 +154,35 @@ pub mod color_serde {
             other => Err(serde::de::Error::custom(format!(
                 "expected white or black, got {other:?}"
             ))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lang;
+
+    #[test]
+    fn a_letters_language_is_that_of_its_own_lines() {
+        let table = [
+            ("мой ход", "Партия 1\n1. e4\nВремя: 2/0\n", Lang::Ru),
+            ("", "1. Кf3\nВремя: 2/0\nДаты: 03.11.2026\n", Lang::Ru),
+            ("my move", "Game 1\n1. e4\nTime: 2/0\n", Lang::En),
+            ("Re: 1. e4", "1... e5\n", Lang::En),
+            // A quoted Russian message in an English reply.
+            (
+                "Re: ход",
+                "2. Nf3 my move\n> Ваш партнёр сделал ход\n",
+                Lang::En,
+            ),
+            ("", "", Lang::En),
+        ];
+        for (subject, text, language) in table {
+            assert_eq!(
+                Lang::of_text(subject, text),
+                language,
+                "{subject:?} {text:?}"
+            );
         }
     }
 }

@@ -863,23 +863,33 @@ fn init(config: &Config) -> Result<u8, Failure> {
 /// beside it where there are several.
 fn clerks<'a>(
     directory: &'a Directory<'a>,
-    templates: &'a [Templates],
-    template_of: &[usize],
     now: chrono::DateTime<Utc>,
     today: Option<NaiveDate>,
 ) -> Vec<Clerk<'a>> {
     directory
         .tournaments()
         .iter()
-        .zip(template_of)
-        .map(|(config, &at)| Clerk {
-            config,
-            templates: &templates[at],
-            clock: clock(config, now, today),
-            replays: Replays::default(),
-            directory,
+        .enumerate()
+        .filter_map(|(at, config)| {
+            Some(Clerk {
+                config,
+                templates: directory.templates_at(at)?,
+                clock: clock(config, now, today),
+                replays: Replays::default(),
+                directory,
+            })
         })
         .collect()
+}
+
+/// The folder's directory, each tournament with its templates.
+fn directory<'a>(
+    configs: &'a [Config],
+    templates: &'a [Templates],
+    template_of: &[usize],
+) -> Directory<'a> {
+    let templates = template_of.iter().map(|&at| &templates[at]).collect();
+    Directory::of(configs).with_templates(templates)
 }
 
 /// The templates of each tournament: loaded once for each folder and
@@ -1103,8 +1113,8 @@ fn poll(
     store
         .note_run_day(run_day)
         .map_err(|e| database_error(config, &e))?;
-    let directory = Directory::of(configs);
-    let clerks = clerks(&directory, &templates, &template_of, now, today);
+    let directory = directory(configs, &templates, &template_of);
+    let clerks = clerks(&directory, now, today);
     match before {
         Before::Nothing => {}
         Before::StartSheets(only) => {
@@ -1366,8 +1376,8 @@ fn watch(configs: &[Config], interval: Duration, json: bool) -> Result<Option<u8
     while !stop.load(Ordering::Relaxed) {
         #[allow(clippy::disallowed_methods)]
         let now = Utc::now();
-        let directory = Directory::of(configs);
-        let clerks = clerks(&directory, &templates, &template_of, now, None);
+        let directory = directory(configs, &templates, &template_of);
+        let clerks = clerks(&directory, now, None);
         let pass = run::poll(
             &clerks,
             &mut store,

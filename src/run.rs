@@ -97,6 +97,7 @@ pub fn commit(
     cause: &str,
 ) -> Result<Option<i64>, String> {
     let sender = identity::sender(config, clerk.templates.phrases());
+    let clerk_alone = identity::clerk_alone(config, clerk.templates.phrases());
     let at = match &plan.letter {
         Some(letter) => letter.arrived,
         None => clerk.clock.today.and_time(NaiveTime::MIN).and_utc(),
@@ -112,10 +113,19 @@ pub fn commit(
     let mut composed = Vec::new();
     for (plan, cause) in &plans {
         for (index, message) in plan.messages.iter().enumerate() {
-            let id = message.message_id.clone().unwrap_or_else(|| {
-                identity::message_id(config, cause, at, index, message.kind.header())
-            });
-            let raw = compose::build(message, &sender, &id, clerk.clock.now)?;
+            let kind = message.kind.header();
+            let (id, sender) = match message.of_event {
+                true => (
+                    identity::message_id(config, cause, at, index, kind),
+                    &sender,
+                ),
+                false => (
+                    identity::message_id_of_no_event(config, cause, at, index, kind),
+                    &clerk_alone,
+                ),
+            };
+            let id = message.message_id.clone().unwrap_or(id);
+            let raw = compose::build(message, sender, &id, clerk.clock.now)?;
             composed.push(NewOutbox {
                 game: message.game.clone(),
                 kind: message.kind.header().to_string(),
@@ -181,6 +191,54 @@ pub fn commit(
             Ok(last)
         })
         .map_err(|e| format!("database: {e}"))
+        .and_then(|last| match &plan.leave {
+            Some((player, days)) if clerk.directory.several() => {
+                Ok(leave_elsewhere(store, clerk, player, *days, cause)?.or(last))
+            }
+            _ => Ok(last),
+        })
+}
+
+/// A leave is the person's (issue 31, point 1): the partners of his games
+/// in the clerk's other events that grant leave are told by those events'
+/// clerks, in their words, with a note under each game's chart. Committed
+/// after the leave (their calendars read it then), in the same batch.
+/// Returns the outbox id of the last notice, if any.
+fn leave_elsewhere(
+    store: &mut Store,
+    clerk: &Clerk<'_>,
+    player: &str,
+    days: (NaiveDate, NaiveDate),
+    cause: &str,
+) -> Result<Option<i64>, String> {
+    let mut last = None;
+    for id in clerk.leave_granted_elsewhere(player) {
+        let Some(sibling) = clerk.sibling(&id) else {
+            continue;
+        };
+        let Some(there) = sibling.config.player(player) else {
+            continue;
+        };
+        store.set_scope(sibling.config.scope());
+        let committed = sibling
+            .leave_notices(store, there, days, None)
+            .and_then(|(_, notices)| {
+                let plan = Plan {
+                    more: notices,
+                    ..Plan::default()
+                };
+                commit(
+                    store,
+                    sibling.config,
+                    &sibling,
+                    &plan,
+                    &format!("{cause}/leave/{id}"),
+                )
+            });
+        store.set_scope(clerk.config.scope());
+        last = committed?.or(last);
+    }
+    Ok(last)
 }
 
 /// Sends every message an earlier run left in the outbox, here and now.

@@ -965,11 +965,42 @@ fn issue_31_point_1_a_leave_covers_the_persons_games_in_every_event() {
             let receipt = mail.iter().find(|m| m.kind == "leave").expect("receipt");
             assert!(
                 receipt.body.contains(
-                    "it also stops the clocks of your games in the clerk's other events that grant leave: [B #1]"
+                    "it also stops the clocks of your games in the clerk's other events that grant leave: [B #1]. The clerk tells those partners too."
                 ),
                 "{}",
                 receipt.body
             );
+            // Both partners are told, each under his event's tag.
+            let notices: Vec<_> = mail
+                .iter()
+                .filter(|m| m.kind == "leave-notice")
+                .map(|m| (m.to.clone(), m.subject.clone()))
+                .collect();
+            assert_eq!(notices.len(), 2, "{notices:?}");
+            assert!(
+                notices.contains(&(
+                    vec![BLACK.to_string()],
+                    "[A #1] your partner's leave from 2026-11-10 to 2026-11-20".to_string()
+                )),
+                "{notices:?}"
+            );
+            assert!(
+                notices.contains(&(
+                    vec![CAROL.to_string()],
+                    "[B #1] your partner's leave from 2026-11-10 to 2026-11-20".to_string()
+                )),
+                "{notices:?}"
+            );
+            let carol = mail.iter().find(|m| m.to == [CAROL]).unwrap();
+            assert!(
+                carol
+                    .body
+                    .contains("the letter with the move must be sent by"),
+                "{}",
+                carol.body
+            );
+            let notes = chart_of(&t, "B")["notes"].to_string();
+            assert!(notes.contains("leave"), "{notes}");
         }
         let games = run_ok(
             &t,
@@ -1122,4 +1153,76 @@ fn issue_31_point_4_accept_of_another_events_letter_is_not_their_arbiters() {
     );
     t.poll("2026-11-06");
     assert_eq!(sans(&t, "B"), ["d4", "d5"]);
+}
+
+/// Issue 31, point 6: a letter of a player of both events that neither
+/// its tag, nor its thread, nor its game places is answered in its own
+/// language, under no event's tag or name, with his games by their tags;
+/// its advice, followed, gets the letter taken, and a reply to the answer
+/// that still does not say which event is asked about again.
+#[test]
+fn issue_31_point_6_an_unplaced_letter_is_answered_in_its_language_by_no_event() {
+    // White Player plays game 1 in both, White in A; one event is Russian,
+    // the other English, and the letter in the language of A.
+    let table = [
+        (
+            "a.toml",
+            "мой ход",
+            "Партия 1\n1. e4\nВремя: 2/0\nДаты: 03.11.2026\n",
+            "Секретарь турниров",
+            "например [A #1]",
+        ),
+        (
+            "b.toml",
+            "my move",
+            "Game 1\n1. e4\nTime: 2/0\nDates: 03.11.2026\n",
+            "The tournament clerk",
+            "as in [A #1]",
+        ),
+    ];
+    for (russian, subject, body, signed, advice) in table {
+        let mut t = federation();
+        let file = t.path().join("tournaments").join(russian);
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(
+            &file,
+            text.replace("language = \"en\"", "language = \"ru\""),
+        )
+        .unwrap();
+        t.letter(WHITE, "2026-11-03", subject, body);
+        t.poll("2026-11-03");
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{subject}");
+        let answer = &mail[0];
+        assert!(!answer.subject.contains('['), "{}", answer.subject);
+        assert!(answer.body.trim_end().ends_with(signed), "{}", answer.body);
+        assert!(!answer.body.contains("Cup "), "{}", answer.body);
+        assert!(answer.body.contains(advice), "{}", answer.body);
+        assert!(answer.body.contains("[A #1], [B #1]"), "{}", answer.body);
+        if signed.is_ascii() {
+            assert!(
+                answer.headers.contains("From: \"Tournament clerk\" <"),
+                "{}",
+                answer.headers
+            );
+        }
+        // A reply to the answer that still names no event is asked again.
+        let thread = format!("In-Reply-To: <{}>\r\n", answer.message_id);
+        let reply = format!("Re: {}", answer.subject);
+        t.letter_with(WHITE, "2026-11-03", &reply, body, &thread);
+        t.poll("2026-11-03");
+        assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)], "{subject}");
+        // The advice followed: the tag in the subject.
+        let reply = format!("Re: [A #1] {}", answer.subject);
+        t.letter_with(WHITE, "2026-11-03", &reply, body, &thread);
+        t.poll("2026-11-03");
+        let mail = t.new_mail();
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", WHITE), pair("forward", BLACK)],
+            "{subject}"
+        );
+        assert_eq!(sans(&t, "A"), ["e4"]);
+        assert_eq!(sans(&t, "B"), Vec::<String>::new());
+    }
 }

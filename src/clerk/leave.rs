@@ -5,7 +5,7 @@
 //! allowance, and the partner of each of his games under way is told, with
 //! a note under that game's chart. One refused is answered with why.
 
-use chrono::Datelike;
+use chrono::{Datelike, NaiveDate};
 
 use super::{Clerk, Plan, recipient};
 use crate::config::Player;
@@ -104,79 +104,15 @@ impl Clerk<'_> {
         all.push((first, last));
         let left = leave::left_in(&self.config.rules, &all, first.year());
         let (first_text, last_text) = (self.date(first), self.date(last));
-        let mut games = Vec::new();
-        for game in self.config.games_of(&player.id) {
-            let state = match changed.filter(|state| state.id() == game.id) {
-                Some(state) => state.clone(),
-                None => super::load_replaying(self.config, store, game, &self.replays)?,
-            };
-            if !state.ledger.in_play() {
-                continue;
-            }
-            games.push(model! {
-                "id" => state.id(),
-                "white" => state.white.name.as_str(),
-                "black" => state.black.name.as_str(),
-            });
-            let partner = if state.white.id == player.id {
-                &state.black
-            } else {
-                &state.white
-            };
-            let mut more = Plan::default();
-            more.notes.push(self.note(
-                "leave",
-                phrases.fill(
-                    "note.leave",
-                    &[
-                        ("player", &player.name),
-                        ("first", &first_text),
-                        ("last", &last_text),
-                    ],
-                ),
-            ));
-            // Who is to move, and by when, with the leave counted.
-            let mut ledger = state.ledger.clone();
-            let mut leaves = ledger.calendar.leaves.clone();
-            leaves.push((first, last));
-            ledger.calendar = ledger.calendar.with_leaves(leaves);
-            let due = ledger.due(&self.config.rules, self.clock.today);
-            let notice = model! {
-                "player" => player.name.as_str(),
-                "first" => first_text.as_str(),
-                "last" => last_text.as_str(),
-                "due" => due.map(|due| model! {
-                    "player" => state.player(due.player).name.as_str(),
-                    "last_day" => self.date(due.last_day),
-                }),
-            };
-            more.messages.push(self.message(
-                MessageKind::LeaveNotice,
-                Some(&state),
-                vec![recipient(partner)],
-                vec![],
-                notice,
-                None,
-            )?);
-            more.event(
-                "leave",
-                Some(state.id()),
-                Some(&player.email),
-                format!("{first} - {last}"),
-            );
-            more.game = Some(state);
-            plan.more.push(more);
-        }
+        let (games, notices) = self.leave_notices(store, player, (first, last), changed)?;
+        plan.more.extend(notices);
         // The leave is the person's (issue 31, point 1): his entries of the
         // same id in the clerk's other events that grant leave have it too
         // (their calendars read it: `Store::leaves_of`); an event that grants
         // none goes on.
         let mut elsewhere = Vec::new();
         let mut without = Vec::new();
-        for (other, there) in self.others_knowing(player) {
-            if there.id != player.id {
-                continue;
-            }
+        for (other, there) in self.others_of_the_person(player) {
             if other.rules.leave_days_per_year == 0 {
                 without.push(other.tournament_id.clone());
                 continue;
@@ -220,5 +156,112 @@ impl Clerk<'_> {
         plan.leave = Some((player.id.clone(), (first, last)));
         plan.letter = Some(stored);
         Ok(())
+    }
+
+    /// The clerk's other events where `player` (the same id) plays, each
+    /// with his entry there.
+    fn others_of_the_person<'p>(
+        &'p self,
+        player: &'p Player,
+    ) -> impl Iterator<Item = (&'p crate::config::Config, &'p Player)> + 'p {
+        self.others_knowing(player)
+            .filter(move |(_, there)| there.id == player.id)
+    }
+
+    /// The ids of the clerk's other events that grant leave where the
+    /// player of id `player` plays: his leave stops his clocks there too,
+    /// and their partners are told ([`Clerk::leave_notices`] by their
+    /// clerks).
+    pub fn leave_granted_elsewhere(&self, player: &str) -> Vec<String> {
+        let Some(player) = self.config.player(player) else {
+            return Vec::new();
+        };
+        self.others_of_the_person(player)
+            .filter(|(other, _)| other.rules.leave_days_per_year > 0)
+            .map(|(other, _)| other.tournament_id.clone())
+            .collect()
+    }
+
+    /// The leave's notices in this tournament: a plan for each of
+    /// `player`'s games under way (its partner told, with his new last
+    /// day, and a note under its chart), and the games for his receipt.
+    /// `changed`: a game the leave's letter changed besides, as it now is.
+    pub fn leave_notices(
+        &self,
+        store: &Store,
+        player: &Player,
+        (first, last): (NaiveDate, NaiveDate),
+        changed: Option<&Record>,
+    ) -> Result<(Vec<Model>, Vec<Plan>), String> {
+        let phrases = self.phrases();
+        let (first_text, last_text) = (self.date(first), self.date(last));
+        let mut games = Vec::new();
+        let mut plans = Vec::new();
+        for game in self.config.games_of(&player.id) {
+            let state = match changed.filter(|state| state.id() == game.id) {
+                Some(state) => state.clone(),
+                None => super::load_replaying(self.config, store, game, &self.replays)?,
+            };
+            if !state.ledger.in_play() {
+                continue;
+            }
+            games.push(model! {
+                "id" => state.id(),
+                "white" => state.white.name.as_str(),
+                "black" => state.black.name.as_str(),
+            });
+            let partner = if state.white.id == player.id {
+                &state.black
+            } else {
+                &state.white
+            };
+            let mut more = Plan::default();
+            more.notes.push(self.note(
+                "leave",
+                phrases.fill(
+                    "note.leave",
+                    &[
+                        ("player", &player.name),
+                        ("first", &first_text),
+                        ("last", &last_text),
+                    ],
+                ),
+            ));
+            // Who is to move, and by when, with the leave counted.
+            let mut ledger = state.ledger.clone();
+            let mut leaves = ledger.calendar.leaves.clone();
+            // In another event the leave is stored already.
+            if !leaves.contains(&(first, last)) {
+                leaves.push((first, last));
+            }
+            ledger.calendar = ledger.calendar.with_leaves(leaves);
+            let due = ledger.due(&self.config.rules, self.clock.today);
+            let notice = model! {
+                "player" => player.name.as_str(),
+                "first" => first_text.as_str(),
+                "last" => last_text.as_str(),
+                "due" => due.map(|due| model! {
+                    "player" => state.player(due.player).name.as_str(),
+                    "last_day" => self.date(due.last_day),
+                }),
+            };
+            more.messages.push(self.message(
+                MessageKind::LeaveNotice,
+                Some(&state),
+                vec![recipient(partner)],
+                vec![],
+                notice,
+                None,
+            )?);
+            more.event(
+                "leave",
+                Some(state.id()),
+                Some(&player.email),
+                format!("{first} - {last}"),
+            );
+            more.game = Some(state);
+            plans.push(more);
+        }
+        Ok((games, plans))
     }
 }

@@ -346,6 +346,15 @@ impl Clerk<'_> {
                 &[("game", &game), ("by", &phrases.get(by.phrase()))],
             )
         };
+        let games: Vec<String> = if tagged {
+            self.tags_of(player)
+        } else {
+            self.config
+                .games_of(&player.id)
+                .iter()
+                .map(|g| g.id.clone())
+                .collect()
+        };
         let (why, reason) = match refused {
             Identified::NotHis { named: game, by } => (
                 format!("names game {game}, which {sender} does not play"),
@@ -357,7 +366,10 @@ impl Clerk<'_> {
             ),
             Identified::Ambiguous => (
                 "the tournament could not be identified: the sender plays in several".to_string(),
-                phrases.get("reason.which_tournament").to_string(),
+                phrases.fill(
+                    "reason.which_tournament",
+                    &[("tag", &games.first().map_or("", String::as_str))],
+                ),
             ),
             Identified::NotServed { tournament } => (
                 format!("for tournament {tournament}, which this clerk does not serve"),
@@ -370,16 +382,7 @@ impl Clerk<'_> {
         };
         stored.disposition = Disposition::Refused;
         stored.reason = why;
-        let games: Vec<String> = if tagged {
-            self.tags_of(player)
-        } else {
-            self.config
-                .games_of(&player.id)
-                .iter()
-                .map(|g| g.id.clone())
-                .collect()
-        };
-        let message = self.refusal(
+        let mut message = self.refusal(
             recipient(player),
             vec![reason],
             read,
@@ -387,6 +390,12 @@ impl Clerk<'_> {
             Model::from(games),
             mail.message_id.clone(),
         )?;
+        // Placed in no event: the answer speaks for the clerk, under no
+        // event's tag or name (issue 31, point 6).
+        if tagged {
+            self.render_again(&mut message, model! { "of_no_event" => true })?;
+            message.of_event = false;
+        }
         plan.messages.push(message);
         plan.event("refused", None, Some(sender), stored.reason.clone());
         plan.letter = Some(stored);

@@ -330,6 +330,23 @@ pub struct Clerk<'a> {
 }
 
 impl<'a> Clerk<'a> {
+    /// The clerk of another of the directory's tournaments, by its id, as
+    /// of this one's day (a folder's events keep one day: a zone apart
+    /// shifts it by a day at most, around midnight); `None` where its
+    /// templates were not given. Its store reads and writes need the
+    /// store's scope set to its tournament.
+    pub fn sibling(&self, id: &str) -> Option<Clerk<'a>> {
+        let tournaments = self.directory.tournaments();
+        let at = tournaments.iter().position(|t| t.tournament_id == id)?;
+        Some(Clerk {
+            config: &tournaments[at],
+            templates: self.directory.templates_at(at)?,
+            clock: self.clock,
+            replays: Replays::default(),
+            directory: self.directory,
+        })
+    }
+
     fn lang(&self) -> crate::Lang {
         self.config.language
     }
@@ -402,6 +419,7 @@ impl<'a> Clerk<'a> {
             send_on: None,
             model,
             message_id: None,
+            of_event: true,
         })
     }
 

@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::letter::{self, Order};
 use crate::mail::Envelope;
 use crate::mail::mime::Mail;
+use crate::render::Templates;
 use crate::store::{KeptLetter, Store};
 
 use super::Prepared;
@@ -24,6 +25,9 @@ use super::Prepared;
 /// (a run with no letters asks none), once for every clerk of the run.
 pub struct Directory<'a> {
     tournaments: &'a [Config],
+    /// Each tournament's templates, where given ([`Directory::with_templates`]):
+    /// a clerk then writes to another event's players in its words.
+    templates: Vec<&'a Templates>,
     known: OnceLock<HashMap<String, Vec<usize>>>,
 }
 
@@ -31,8 +35,19 @@ impl<'a> Directory<'a> {
     pub fn of(tournaments: &'a [Config]) -> Directory<'a> {
         Directory {
             tournaments,
+            templates: Vec::new(),
             known: OnceLock::new(),
         }
+    }
+
+    /// The same, with each tournament's templates, in order.
+    pub fn with_templates(self, templates: Vec<&'a Templates>) -> Directory<'a> {
+        Directory { templates, ..self }
+    }
+
+    /// The templates of the tournament at `at`, if given.
+    pub fn templates_at(&self, at: usize) -> Option<&'a Templates> {
+        self.templates.get(at).copied()
     }
 
     pub fn tournaments(&self) -> &'a [Config] {
@@ -225,7 +240,17 @@ pub fn route(
         .copied()
         .filter(|&at| plays(at, named.as_deref()))
         .collect();
-    candidates.first().or(known.first()).copied().unwrap_or(0)
+    // Where several are left, the clerk asks which; it asks in the
+    // letter's language, from an event of that language if he has one
+    // (issue 31, point 6).
+    let language = crate::Lang::of_text(&mail.subject, &mail.text);
+    candidates
+        .iter()
+        .find(|&&at| candidates.len() > 1 && tournaments[at].language == language)
+        .or(candidates.first())
+        .or(known.first())
+        .copied()
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

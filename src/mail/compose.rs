@@ -57,6 +57,11 @@ pub struct Outgoing {
     /// A Message-ID of its own, the same whenever the message is made (a
     /// start sheet's); else one is made from its cause.
     pub message_id: Option<String>,
+    /// Of an event: its subject carries the event's tag, its `From:` the
+    /// event's name, its Message-ID the event's id. Not so the answer to a
+    /// letter no event of a folder could be placed in (issue 31, point 6):
+    /// it speaks for the clerk alone, and a reply to it is placed anew.
+    pub of_event: bool,
 }
 
 impl Outgoing {
@@ -132,6 +137,7 @@ pub fn build(
     date: DateTime<Utc>,
 ) -> Result<Vec<u8>, String> {
     let subject = match &out.game {
+        _ if !out.of_event => out.subject.clone(),
         Some(game) => format!("[{} #{game}] {}", sender.tournament, out.subject),
         None => format!("[{}] {}", sender.tournament, out.subject),
     };
@@ -271,6 +277,7 @@ mod tests {
             send_on: None,
             model: crate::render::Model::from(()),
             message_id: None,
+            of_event: true,
         }
     }
 

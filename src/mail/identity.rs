@@ -20,6 +20,16 @@ pub fn sender(config: &Config, phrases: &Phrases) -> Sender {
     }
 }
 
+/// The clerk's `From:` where it speaks for no event: its role alone, and
+/// no subject tag (see [`compose::Outgoing::of_event`]).
+pub fn clerk_alone(config: &Config, phrases: &Phrases) -> Sender {
+    Sender {
+        name: phrases.get("names.clerk_alone").to_string(),
+        email: config.address.clone(),
+        tournament: String::new(),
+    }
+}
+
 /// The clerk's display name, "<tournament> (<role>)", its spaces single.
 /// A name with letters beyond ASCII goes into the header as RFC 2047
 /// encoded-words; a long one takes several, and some readers (Python's
@@ -69,6 +79,37 @@ pub fn message_id(
     index: usize,
     kind: &str,
 ) -> String {
+    message_id_in(
+        config,
+        &ascii_id(&config.tournament_id),
+        cause,
+        at,
+        index,
+        kind,
+    )
+}
+
+/// The same for a message of no event (`of_event` false): its last part
+/// `no.event`, which no event's [`ascii_id`] is (it has no dot), so that
+/// a reply to it is placed by what it says, not by its thread.
+pub fn message_id_of_no_event(
+    config: &Config,
+    cause: &str,
+    at: DateTime<Utc>,
+    index: usize,
+    kind: &str,
+) -> String {
+    message_id_in(config, "no.event", cause, at, index, kind)
+}
+
+fn message_id_in(
+    config: &Config,
+    ascii: &str,
+    cause: &str,
+    at: DateTime<Utc>,
+    index: usize,
+    kind: &str,
+) -> String {
     let digest = Sha256::digest(format!("{cause}\n{index}\n{kind}").as_bytes());
     let mut hex = String::with_capacity(24);
     for byte in &digest[..12] {
@@ -85,7 +126,7 @@ pub fn message_id(
         at.hour(),
         at.minute(),
         at.second(),
-        ascii_id(&config.tournament_id)
+        ascii
     )
 }
 
@@ -165,6 +206,7 @@ mod tests {
                 send_on: None,
                 model: crate::render::Model::from(()),
                 message_id: None,
+                of_event: true,
             };
             let raw = compose::build(&message, &sender, "<m@x>", DateTime::UNIX_EPOCH).unwrap();
             let text = String::from_utf8(raw).unwrap();
