@@ -60,10 +60,7 @@ pub fn agenda_of(
 impl Due {
     /// The game's label: `3`, or `CC-2026/3` in a folder.
     pub fn label(&self) -> String {
-        match &self.tournament {
-            Some(id) => format!("{id}/{}", self.game),
-            None => self.game.clone(),
-        }
+        crate::key::GameKey::new(self.tournament.as_deref(), &self.game).to_string()
     }
 
     fn name(&self, color: Color) -> String {

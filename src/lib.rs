@@ -35,6 +35,7 @@
 //! game/        PURE: the game record on shakmaty: moves in any notation resolved
 //!              on the position, repeats, conditional variants, ends, PGN
 //! record.rs    PURE: one game as loaded: players, board, ledger, duties done
+//! key.rs       PURE: a game's (and a person's) key in a folder's record, `ID/<game>`
 //! chart.rs     PURE: the time chart (Table 2): rows, text, CSV and JSON
 //! plot.rs      PURE: the time chart as an SVG picture (plotters)
 //! report.rs    PURE: the tournament report: a static site of HTML pages
@@ -68,6 +69,7 @@ pub mod demo;
 pub mod desk;
 pub mod fault;
 pub mod game;
+pub mod key;
 pub mod letter;
 pub mod mail;
 pub mod message;

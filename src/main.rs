@@ -16,6 +16,7 @@ use shakmaty::Color;
 use shtempel::clerk::{self, Award, AwardError, Clerk, Clock, Directory, Event, Sheet};
 use shtempel::config::{Config, Source, Transport};
 use shtempel::game::Replays;
+use shtempel::key::GameKey;
 use shtempel::mail::file::FileTransport;
 use shtempel::mail::imap::{ImapSettings, ImapSource};
 use shtempel::mail::maildir::Maildir;
@@ -658,10 +659,9 @@ fn not_before_the_record(
 fn open_store(config: &Config) -> Result<Store, Failure> {
     match Store::inspect(&config.database) {
         DatabaseFile::Missing | DatabaseFile::Empty => {
-            let mut store =
+            let store =
                 Store::in_memory().map_err(|e| run_error(format!("database in memory: {e}")))?;
-            store.set_scope(config.scope());
-            Ok(store)
+            Ok(store.kept_on(config.scope()))
         }
         DatabaseFile::Ours => open_file(config),
         other => Err(not_ours(config, &other)),
@@ -749,9 +749,8 @@ fn open_file(config: &Config) -> Result<Store, Failure> {
         std::fs::create_dir_all(parent)
             .map_err(|e| run_error(format!("cannot create {}: {e}", parent.display())))?;
     }
-    let mut store = Store::open(&config.database).map_err(|e| database_error(config, &e))?;
-    store.set_scope(config.scope());
-    Ok(store)
+    let store = Store::open(&config.database).map_err(|e| database_error(config, &e))?;
+    Ok(store.kept_on(config.scope()))
 }
 
 /// A folder's run refuses a database whose games a tournament of its own
@@ -1139,11 +1138,12 @@ fn poll(
             why,
         } => {
             let clerk = clerk_of(&clerks, tournament)?;
-            store.set_scope(clerk.config.scope());
+            let mut on_desk = store.tournament(clerk.config.scope());
+            let store = &mut *on_desk;
             let (planned, whom) = match was {
-                Whom::Was(was) => (clerk.replace(&store, player, was, why), was.to_string()),
+                Whom::Was(was) => (clerk.replace(store, player, was, why), was.to_string()),
                 Whom::By(newcomer) => (
-                    clerk.replace_named(&store, player, Some(newcomer), why),
+                    clerk.replace_named(store, player, Some(newcomer), why),
                     format!("by {} <{}>", newcomer.name, newcomer.email),
                 ),
             };
@@ -1153,7 +1153,7 @@ fn poll(
                 Err(message) => return Err(database_or_run(clerk.config, message)),
             };
             let cause = format!("replace:{player}:{whom}");
-            commit_and_say(&mut store, clerk, &plan, &cause, json)?;
+            commit_and_say(store, clerk, &plan, &cause, json)?;
         }
         Before::Withdraw {
             tournament,
@@ -1273,10 +1273,9 @@ fn poll(
             Some(id) => out.join(shtempel::report::event_folder(id)),
             None => out.clone(),
         };
-        store.set_scope(config.scope());
         if let Err(failure) = keep_report(
             config,
-            &mut store,
+            &mut store.tournament(config.scope()),
             clock_of(config),
             &out,
             &summary,
@@ -1324,7 +1323,7 @@ fn keep_report(
         Some(id) => summary
             .games_changed
             .iter()
-            .filter_map(|key| key.strip_prefix(&format!("{id}/")).map(str::to_string))
+            .filter_map(|key| GameKey::parse(key).game_in(Some(id)).map(str::to_string))
             .collect(),
         None => summary.games_changed.clone(),
     };
@@ -1424,12 +1423,12 @@ fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
     let raw =
         std::fs::read(file).map_err(|e| usage(format!("cannot read {}: {e}", file.display())))?;
     let templates = templates(config)?;
-    let mut store = if config.database.exists() {
+    let store = if config.database.exists() {
         Store::open(&config.database).map_err(|e| database_error(config, &e))?
     } else {
         Store::in_memory().map_err(|e| database_error(config, &e))?
     };
-    store.set_scope(config.scope());
+    let store = store.kept_on(config.scope());
     let modified = std::fs::metadata(file)
         .and_then(|m| m.modified())
         .map(chrono::DateTime::<Utc>::from)
@@ -1565,10 +1564,7 @@ fn games(
             let left = due.map_or("-".to_string(), |d| {
                 format!("{} {}", d.days_left, &shtempel::color_name(d.player)[..1])
             });
-            let label = match config.scope() {
-                Some(id) => format!("{id}/{}", game.id),
-                None => game.id.clone(),
-            };
+            let label = config.game_key(&game.id).to_string();
             table.push(vec![
                 label,
                 state.white.name.clone(),

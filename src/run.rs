@@ -219,24 +219,15 @@ fn leave_elsewhere(
         let Some(there) = sibling.config.player(player) else {
             continue;
         };
-        store.set_scope(sibling.config.scope());
-        let committed = sibling
-            .leave_notices(store, there, days, None)
-            .and_then(|(_, notices)| {
-                let plan = Plan {
-                    more: notices,
-                    ..Plan::default()
-                };
-                commit(
-                    store,
-                    sibling.config,
-                    &sibling,
-                    &plan,
-                    &format!("{cause}/leave/{id}"),
-                )
-            });
-        store.set_scope(clerk.config.scope());
-        last = committed?.or(last);
+        let mut on_sibling = store.tournament(sibling.config.scope());
+        let store = &mut *on_sibling;
+        let (_, notices) = sibling.leave_notices(store, there, days, None)?;
+        let plan = Plan {
+            more: notices,
+            ..Plan::default()
+        };
+        let cause = format!("{cause}/leave/{id}");
+        last = commit(store, sibling.config, &sibling, &plan, &cause)?.or(last);
     }
     Ok(last)
 }
@@ -577,7 +568,7 @@ impl Batch {
 /// database: `clerks` holds one for each (the first answers for the run:
 /// its clock, and letters that belong to none). Each letter goes to the
 /// tournament [`clerk::route`] finds, its games read and written in that
-/// tournament's scope (`Store::set_scope`); the calendar is kept for each.
+/// tournament (`Store::tournament`); the calendar is kept for each.
 pub fn poll(
     clerks: &[Clerk<'_>],
     store: &mut Store,
@@ -723,7 +714,8 @@ pub fn poll(
                     .find(|desk| &desk.config.tournament_id == id)
                     .unwrap_or(clerk)
             });
-            store.set_scope(desk.config.scope());
+            let mut on_desk = store.tournament(desk.config.scope());
+            let store = &mut *on_desk;
             let plan = match plan_guarded(desk, store, envelope, &item.prepared) {
                 Ok(plan) => plan,
                 Err(error) => {
@@ -800,8 +792,8 @@ pub fn poll(
             // game's row a hundred times.
             let checks = store.next_checks_keyed().map_err(database)?;
             for desk in clerks {
-                store.set_scope(desk.config.scope());
-                keep_calendar(desk, store, &checks, &mut batch, &mut summary)?;
+                let mut on_desk = store.tournament(desk.config.scope());
+                keep_calendar(desk, &mut on_desk, &checks, &mut batch, &mut summary)?;
             }
         }
         store.set_run_interrupted(false).map_err(database)?;
@@ -818,10 +810,7 @@ pub fn poll(
 /// A game's key in the run: its id, or `ID/<id>` for a tournament of a folder
 /// (as the database keys it).
 fn key(config: &Config, game: &str) -> String {
-    match config.scope() {
-        Some(tournament) => format!("{tournament}/{game}"),
-        None => game.to_string(),
-    }
+    config.game_key(game).to_string()
 }
 
 /// A plan whose events name their games by [`key`]: with several

@@ -568,7 +568,7 @@ impl Clerk<'_> {
         let threaded = super::thread_ids(mail)
             .find_map(|candidate| store.game_key_of_message(&candidate).ok().flatten());
         if let Some(key) = threaded {
-            let id = key.split_once('/').map(|(id, _)| id)?;
+            let id = key.tournament()?;
             return (!served(id)).then(|| id.to_string());
         }
         mail.subject.match_indices('[').find_map(|(at, _)| {

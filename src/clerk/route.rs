@@ -201,7 +201,7 @@ pub fn route(
     }
     let thread = super::thread_ids(mail).find_map(|candidate| {
         let key = store.game_key_of_message(&candidate).ok().flatten()?;
-        by_id(key.split_once('/')?.0)
+        by_id(key.tournament()?)
     });
     if let Some(at) = thread.or_else(|| tournament_of_thread(directory, store, mail)) {
         return at;

@@ -49,7 +49,7 @@ pub(super) fn desk(
     let mut store = open_store(first)?;
     let mut due = Vec::new();
     for config in configs {
-        store.set_scope(config.scope());
+        let store = store.tournament(config.scope());
         let day = clock(config, now, today).today;
         let through = shtempel::rules::add_days(day, days);
         let agenda = shtempel::desk::agenda_of(config, &store, day, through)
@@ -189,7 +189,8 @@ pub(super) fn queue_order(
     json: bool,
 ) -> Result<(), Failure> {
     let config = clerk.config;
-    store.set_scope(config.scope());
+    let mut on_desk = store.tournament(config.scope());
+    let store = &mut *on_desk;
     let plan = match order {
         GameOrder::Award(award) => clerk.award_by_command(store, game, award),
         GameOrder::Undo(why) => clerk.undo_by_command(store, game, why.as_deref()),
@@ -222,7 +223,8 @@ pub(super) fn queue_withdrawal(
     json: bool,
 ) -> Result<(), Failure> {
     let config = clerk.config;
-    store.set_scope(config.scope());
+    let mut on_desk = store.tournament(config.scope());
+    let store = &mut *on_desk;
     let plans = match clerk.withdraw(store, player, why, clerk::AwardedBy::Director) {
         Ok(Ok(plans)) => plans,
         Ok(Err(reason)) => return Err(usage(format!("withdraw {player}: {reason}"))),
@@ -323,7 +325,8 @@ pub(super) fn queue_acceptance(
         .find(|clerk| clerk.config.tournament_id == id)
         .unwrap_or(first);
     let config = desk.config;
-    store.set_scope(config.scope());
+    let mut on_desk = store.tournament(config.scope());
+    let store = &mut *on_desk;
     let plan = match desk.accept(store, &letter, acceptance) {
         Ok(Ok(plan)) => plan,
         Ok(Err(why)) => return Err(usage(format!("accept {key}: {why}"))),

@@ -287,9 +287,15 @@ impl Config {
     }
 
     /// What the database prefixes to this tournament's game ids: its id,
-    /// for one of a folder (see `Store::set_scope`).
+    /// for one of a folder (see `Store::tournament`).
     pub fn scope(&self) -> Option<&str> {
         self.in_folder.then_some(self.tournament_id.as_str())
+    }
+
+    /// The key of this tournament's game `game` in the database and in the
+    /// run's events: `ID/<game>` in a folder.
+    pub fn game_key(&self, game: &str) -> crate::key::GameKey {
+        crate::key::GameKey::new(self.scope(), game)
     }
 
     pub fn player(&self, id: &str) -> Option<&Player> {

@@ -715,10 +715,13 @@ pub fn name_problem(name: &str) -> Option<&'static str> {
     }
 }
 
-/// Whether an id can stand in a subject tag (`[CC-2026 #12]`) and in the
-/// clerk's headers: not empty, no spaces, control characters, brackets of
-/// the tag or of a Message-ID.
+/// Whether an id can stand in a subject tag (`[CC-2026 #12]`), in the
+/// clerk's headers and in a key of the record (`ID/<game>`: `crate::key`):
+/// not empty, no spaces, control characters, brackets of the tag or of a
+/// Message-ID, nor the key's `/`.
 fn is_tag(id: &str) -> bool {
     !id.is_empty()
-        && !id.contains(|c: char| c.is_whitespace() || c.is_control() || "[]#<>".contains(c))
+        && !id.contains(|c: char| {
+            c.is_whitespace() || c.is_control() || "[]#<>".contains(c) || c == crate::key::SEPARATOR
+        })
 }

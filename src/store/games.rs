@@ -43,7 +43,7 @@ impl Store {
     pub fn game_of_message(&self, message_id: &str) -> Result<Option<String>> {
         Ok(self
             .game_key_of_message(message_id)?
-            .and_then(|key| self.unscoped(key)))
+            .and_then(|key| key.game_in(self.tournament.as_deref()).map(str::to_string)))
     }
 
     /// The same as the database keys it (`ID/<game>` for a tournament of a
@@ -59,7 +59,13 @@ impl Store {
             .query_row(params![id], |row| row.get(0))
     }
 
-    pub fn game_key_of_message(&self, message_id: &str) -> Result<Option<String>> {
+    pub fn game_key_of_message(&self, message_id: &str) -> Result<Option<GameKey>> {
+        Ok(self
+            .stored_key_of_message(message_id)?
+            .map(|key| GameKey::parse(&key)))
+    }
+
+    fn stored_key_of_message(&self, message_id: &str) -> Result<Option<String>> {
         let ours: Option<Option<String>> = self
             .conn
             .prepare_cached("SELECT game_id FROM outbox WHERE message_id = ?1")?
@@ -256,9 +262,11 @@ impl Store {
 
     /// The games stored under their bare ids made `tournament`'s (stored
     /// as `ID/<game>`), with their moves, notes, duties, letters and
-    /// messages, all at once. How many games.
+    /// messages and its players' leaves, all at once. How many games.
     pub fn adopt_games(&mut self, tournament: &str) -> Result<usize> {
-        let prefix = format!("{tournament}/");
+        // `ID/`: the keys of `crate::key`, which the SQL here writes too
+        // (no key of a tournament of its own file holds a '/').
+        let prefix = GameKey::new(Some(tournament), "").to_string();
         let tx = self.conn.transaction()?;
         let games = tx.execute(
             "UPDATE games SET id = ?1 || id WHERE instr(id, '/') = 0",
@@ -271,6 +279,8 @@ impl Store {
             ("letters", "game_id"),
             ("outbox", "game_id"),
             ("outbox", "delivers_game"),
+            // A leave is kept under the person's key, `ID/<player>`.
+            ("leaves", "player"),
         ] {
             tx.execute(
                 &format!(

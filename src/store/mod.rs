@@ -29,6 +29,7 @@ pub use self::sent_log::{Sent, SentLog};
 pub use self::writer::Writer;
 use crate::color_name;
 use crate::game::HeldVariant;
+use crate::key::GameKey;
 use crate::rules::{
     DutyKey, EndReason, Fraction, GameResult, Outcome, Row, Standing, Status, Suspension,
 };
@@ -171,10 +172,39 @@ pub struct Store {
     /// Rows changed on the connection when the open batch began: a batch
     /// that changed none has nothing to sync (an idle run's).
     changes_at_begin: u64,
-    /// Prefixed to every game id read and written: `"ID/"` while the
-    /// clerk works on tournament ID of a folder, empty for a tournament of
-    /// its own file (whose games are stored under their ids, as ever).
-    scope: String,
+    /// The tournament whose games are read and written: `Some(ID)` while
+    /// the store is opened on tournament ID of a folder ([`Store::tournament`]:
+    /// its games are keyed `ID/<game>`), `None` for a tournament of its own
+    /// file (whose games are stored under their ids, as ever).
+    tournament: Option<String>,
+}
+
+/// The store opened on one tournament ([`Store::tournament`]): every game
+/// read and written through it is that tournament's; when it goes, the
+/// store is back on the tournament it was on before.
+pub struct OnTournament<'s> {
+    store: &'s mut Store,
+    before: Option<String>,
+}
+
+impl std::ops::Deref for OnTournament<'_> {
+    type Target = Store;
+
+    fn deref(&self) -> &Store {
+        self.store
+    }
+}
+
+impl std::ops::DerefMut for OnTournament<'_> {
+    fn deref_mut(&mut self) -> &mut Store {
+        self.store
+    }
+}
+
+impl Drop for OnTournament<'_> {
+    fn drop(&mut self) {
+        self.store.tournament = self.before.take();
+    }
 }
 
 /// A commit that is in the write-ahead log but maybe not yet on the disk:
@@ -409,29 +439,32 @@ impl Store {
             sent_log: None,
             wal: None,
             changes_at_begin: 0,
-            scope: String::new(),
+            tournament: None,
         })
     }
 
-    /// The tournament whose games the next reads and writes are of: `Some(ID)`
-    /// for one of a folder (its games are stored as `ID/<game>`), `None` for a
-    /// tournament of its own file.
-    pub fn set_scope(&mut self, tournament: Option<&str>) {
-        self.scope = tournament.map_or_else(String::new, |id| format!("{id}/"));
+    /// The store kept on one tournament for as long as it lives (a command
+    /// of one tournament's): see [`Store::tournament`].
+    pub fn kept_on(mut self, tournament: Option<&str>) -> Store {
+        self.tournament = tournament.map(str::to_string);
+        self
+    }
+
+    /// The store opened on a tournament: `Some(ID)` for one of a folder
+    /// (its games are stored as `ID/<game>`), `None` for a tournament of its
+    /// own file (`Config::scope` gives which). The games read and written
+    /// through what it returns are that tournament's, and no other's.
+    pub fn tournament(&mut self, tournament: Option<&str>) -> OnTournament<'_> {
+        let before = std::mem::replace(&mut self.tournament, tournament.map(str::to_string));
+        OnTournament {
+            store: self,
+            before,
+        }
     }
 
     /// A game's key in the database.
     fn scoped(&self, game: &str) -> String {
-        format!("{}{game}", self.scope)
-    }
-
-    /// A game id as the database keys it, back in the scope's terms: `None`
-    /// for a game of another tournament.
-    fn unscoped(&self, key: String) -> Option<String> {
-        if self.scope.is_empty() {
-            return Some(key);
-        }
-        key.strip_prefix(self.scope.as_str()).map(str::to_string)
+        GameKey::new(self.tournament.as_deref(), game).to_string()
     }
 
     /// Runs `work` all or nothing: in a transaction of its own, or as part of
@@ -442,14 +475,14 @@ impl Store {
             work(&Writer {
                 tx: &self.conn,
                 cache: &self.cache,
-                scope: &self.scope,
+                tournament: self.tournament.as_deref(),
             })
         } else {
             self.conn.transaction().and_then(|tx| {
                 let value = work(&Writer {
                     tx: &tx,
                     cache: &self.cache,
-                    scope: &self.scope,
+                    tournament: self.tournament.as_deref(),
                 })?;
                 tx.commit()?;
                 Ok(value)

@@ -303,10 +303,9 @@ impl Store {
     }
 
     fn report_key(&self) -> String {
-        if self.scope.is_empty() {
-            "report".into()
-        } else {
-            format!("report:{}", self.scope)
+        match self.tournament.as_deref() {
+            None => "report".into(),
+            Some(tournament) => format!("report:{}", GameKey::new(Some(tournament), "")),
         }
     }
 
@@ -519,21 +518,14 @@ impl Store {
     /// person's (issue 31, point 1): in a folder, those he took in any of
     /// its events (kept as `ID/player`, the same id being the same person).
     pub fn leaves_of(&self, player: &str) -> Result<Vec<(NaiveDate, NaiveDate)>> {
-        let escaped: String = player
-            .chars()
-            .flat_map(|c| match c {
-                '%' | '_' | '\\' => vec!['\\', c],
-                c => vec![c],
-            })
-            .collect();
-        let in_any_event = format!("%/{escaped}");
+        let in_any_event = GameKey::in_any_tournament(player);
         self.conn
             .prepare_cached(
                 "SELECT first, last FROM leaves
                  WHERE player = ?1 OR (?3 AND player LIKE ?2 ESCAPE '\\') ORDER BY first",
             )?
             .query_map(
-                params![self.scoped(player), in_any_event, !self.scope.is_empty()],
+                params![self.scoped(player), in_any_event, self.tournament.is_some()],
                 |row| {
                     let first: String = row.get(0)?;
                     let last: String = row.get(1)?;

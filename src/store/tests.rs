@@ -501,3 +501,40 @@ fn the_letters_that_changed_nothing_are_the_ignored_and_refused_of_late_and_ever
         .collect();
     assert_eq!(found, expected);
 }
+
+/// A tournament opened on the store reads and writes its own games and
+/// leaves only, and is left again when what opened it goes; adopted into
+/// a folder, a tournament keeps its players' leaves.
+#[test]
+fn a_store_opened_on_a_tournament_keys_its_games_and_leaves_by_it() {
+    let mut store = Store::in_memory().unwrap();
+    let leave = (day(10), day(20));
+    store
+        .write(|w| w.leave("ivanov", leave, None, day(5)))
+        .unwrap();
+    assert_eq!(store.adopt_games("A").unwrap(), 0);
+    {
+        let on_a = store.tournament(Some("A"));
+        assert_eq!(on_a.leaves_of("ivanov").unwrap(), [leave]);
+    }
+    // A leave is the person's: read from another event of the folder too.
+    assert_eq!(
+        store.tournament(Some("B")).leaves_of("ivanov").unwrap(),
+        [leave]
+    );
+    let mut on_b = store.tournament(Some("B"));
+    on_b.write(|w| w.leave("petrov", (day(21), day(22)), None, day(5)))
+        .unwrap();
+    drop(on_b);
+    let stored: Vec<String> = store
+        .conn
+        .prepare("SELECT player FROM leaves ORDER BY player")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert_eq!(stored, ["A/ivanov", "B/petrov"]);
+    // Back on no tournament: the bare keys of a tournament of its own file.
+    assert_eq!(store.leaves_of("petrov").unwrap(), []);
+}

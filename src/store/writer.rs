@@ -7,14 +7,14 @@ use super::*;
 pub struct Writer<'a> {
     pub(super) tx: &'a Connection,
     pub(super) cache: &'a RefCell<Cache>,
-    /// Prefixed to every game id: the tournament's (see [`Store::set_scope`]).
-    pub(super) scope: &'a str,
+    /// The tournament whose games are written (see [`Store::tournament`]).
+    pub(super) tournament: Option<&'a str>,
 }
 
 impl Writer<'_> {
     /// A game's key in the database.
     fn scoped(&self, game: &str) -> String {
-        format!("{}{game}", self.scope)
+        GameKey::new(self.tournament, game).to_string()
     }
 
     /// Stores a letter; returns its id.

@@ -1,0 +1,102 @@
+//! The keys of a federation's record (issue 31): a game's, `ID/<game>` in a
+//! folder's database and `<game>` for a tournament of its own file, and a
+//! person's, `ID/<player>` and `<player>` the same way. This module is the
+//! only code that writes that form or takes it apart; a tournament id never
+//! holds the separator (`config` refuses one that does), so the first `/`
+//! ends it.
+
+use std::fmt;
+
+/// What stands between a tournament's id and its game's (or player's) in a key.
+pub const SEPARATOR: char = '/';
+
+/// A game (or a player) of one tournament, as the database keys it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameKey {
+    /// The tournament of a folder; `None` for one of its own file.
+    tournament: Option<String>,
+    game: String,
+}
+
+impl GameKey {
+    pub fn new(tournament: Option<&str>, game: &str) -> GameKey {
+        GameKey {
+            tournament: tournament.map(str::to_string),
+            game: game.to_string(),
+        }
+    }
+
+    /// A key as the database holds it.
+    pub fn parse(key: &str) -> GameKey {
+        match key.split_once(SEPARATOR) {
+            Some((tournament, game)) => GameKey::new(Some(tournament), game),
+            None => GameKey::new(None, key),
+        }
+    }
+
+    pub fn tournament(&self) -> Option<&str> {
+        self.tournament.as_deref()
+    }
+
+    /// The game's id in its tournament (or the player's).
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// The game's id where the key is of `tournament` (`None`: of its own
+    /// file), else `None`.
+    pub fn game_in(&self, tournament: Option<&str>) -> Option<&str> {
+        (self.tournament() == tournament).then_some(self.game())
+    }
+
+    /// The SQL `LIKE` pattern of every key of `game` (or player) in a
+    /// folder's tournaments, `\` escaping: `%/ivanov`.
+    pub fn in_any_tournament(game: &str) -> String {
+        let mut pattern = format!("%{SEPARATOR}");
+        for c in game.chars() {
+            if matches!(c, '%' | '_' | '\\') {
+                pattern.push('\\');
+            }
+            pattern.push(c);
+        }
+        pattern
+    }
+}
+
+impl fmt::Display for GameKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.tournament {
+            Some(tournament) => write!(f, "{tournament}{SEPARATOR}{}", self.game),
+            None => f.write_str(&self.game),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_is_written_and_read_back_the_same() {
+        let table = [
+            (Some("CC-2026"), "3", "CC-2026/3"),
+            (None, "3", "3"),
+            (Some("КР-2026"), "A1", "КР-2026/A1"),
+            // A game id may hold the separator: the tournament's never does.
+            (Some("CC"), "1/2", "CC/1/2"),
+        ];
+        for (tournament, game, written) in table {
+            let key = GameKey::new(tournament, game);
+            assert_eq!(key.to_string(), written);
+            assert_eq!(GameKey::parse(written), key, "{written}");
+            assert_eq!(key.game_in(tournament), Some(game));
+            assert_eq!(key.game_in(Some("other")), None);
+        }
+    }
+
+    #[test]
+    fn the_pattern_of_a_player_in_every_tournament_escapes_like() {
+        assert_eq!(GameKey::in_any_tournament("ivanov"), "%/ivanov");
+        assert_eq!(GameKey::in_any_tournament("a_b%c"), "%/a\\_b\\%c");
+    }
+}
