@@ -5,7 +5,10 @@
 //! The modules form layers; an arrow may only point down (see `design.md`).
 //!
 //! ```text
-//! main.rs      CLI: reads the clock once, loads config, wires adapters, exit codes
+//! main.rs      CLI: parses the line, reads the clock once, exit codes
+//! cli/         (the binary's) a command a file, its arguments and its call;
+//!              the database opened, the adapters wired, the pass, the
+//!              director's orders before it (orders), what is printed
 //! demo.rs      the sample tournament of `shtempel demo`
 //!    |
 //! run/         one pass: fetch, plan each letter, commit, send, keep the calendar

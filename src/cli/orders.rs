@@ -1,8 +1,7 @@
-//! The director's commands (issue 23): `today`, and the operations that
-//! change a game (`result`, `forfeit`, `undo`, `withdraw`, `replace`,
-//! `accept`), each committed with its messages before a pass as `poll`
-//! sends them; the start sheets of `start`; and the letters set aside put
-//! back (`retry`).
+//! The director's orders before a pass (issue 23): a game's (`result`,
+//! `forfeit`, `undo`), a player's (`withdraw`, `replace`), a letter's
+//! (`accept`), the start sheets; each committed with its messages, which
+//! the pass then sends.
 
 use super::*;
 
@@ -20,88 +19,19 @@ pub(super) fn picked(
 /// `result`, `forfeit` and `undo`: the director's order on a game of the
 /// tournament given (or the only one), then a pass as `poll`.
 pub(super) fn order_command(
-    (path, tournament): (&Path, Option<&str>),
+    cx: &Context,
     game: &str,
     order: GameOrder,
-    (now, today): (chrono::DateTime<Utc>, Option<NaiveDate>),
+    today: Option<NaiveDate>,
     json: bool,
 ) -> Result<u8, Failure> {
-    let (configs, tournament) = picked(path, tournament)?;
+    let (configs, tournament) = cx.picked()?;
     let order = Before::Game {
         tournament: &tournament,
         game,
         order,
     };
-    poll(&configs, now, today, json, order)
-}
-
-/// `today`: every tournament's agenda through `days` ahead, by day, then
-/// the letters of the last `days` that changed nothing.
-pub(super) fn desk(
-    configs: &[Config],
-    (now, today): (chrono::DateTime<Utc>, Option<NaiveDate>),
-    days: u32,
-    json: bool,
-) -> Result<u8, Failure> {
-    let Some(first) = configs.first() else {
-        return Ok(0);
-    };
-    let mut store = open_store(first)?;
-    let mut due = Vec::new();
-    for config in configs {
-        let store = store.tournament(config.scope());
-        let day = clock(config, now, today).today;
-        let through = shtempel::rules::add_days(day, days);
-        let agenda = shtempel::desk::agenda_of(config, &store, day, through)
-            .map_err(|message| database_or_run(config, message))?;
-        due.extend(agenda);
-    }
-    due.sort_by_key(|item| item.day);
-    let day = clock(first, now, today).today;
-    let since = day - chrono::Days::new(u64::from(days));
-    let unheeded = store
-        .changed_nothing(since)
-        .map_err(|e| database_error(first, &e))?;
-    let through = shtempel::rules::add_days(day, days);
-    let mut text = String::new();
-    if json {
-        let value = shtempel::desk::to_json(day, through, &due, &unheeded);
-        text = format!("{}\n", printable_json(&value.to_string()));
-    } else {
-        let mut line = |line: String| {
-            text.push_str(&printable(&line, false));
-            text.push('\n');
-        };
-        line(format!("Due from {day} through {through}:"));
-        if due.is_empty() {
-            line("  nothing".into());
-        }
-        for item in &due {
-            line(format!(
-                "  {}  game {}  {}",
-                item.day,
-                item.label(),
-                item.text()
-            ));
-        }
-        line(format!("Mail since {since} that changed nothing:"));
-        if unheeded.is_empty() {
-            line("  none".into());
-        }
-        let arbiters: Vec<&str> = configs
-            .iter()
-            .map(|config| config.chief_arbiter.as_str())
-            .collect();
-        for letter in &unheeded {
-            line(format!(
-                "  {}",
-                shtempel::desk::unheeded_text(letter, &arbiters)
-            ));
-        }
-    }
-    // Written at once; a reader that stops early (`| head`) is no error.
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
-    Ok(0)
+    poll(&configs, cx.now, today, json, order)
 }
 
 /// `1-0`, `0-1`, `1/2` (or `1/2-1/2`, `½`).
@@ -374,76 +304,86 @@ pub(super) fn queue_start_sheets(
     Ok(())
 }
 
-/// `shtempel retry`: the letters set aside listed, or those named put back
-/// into the mail source ([`run::put_back`] says in which order, and why).
-pub(super) fn retry(config: &Config, key: Option<&str>, all: bool) -> Result<u8, Failure> {
-    let Some(_lock) = run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
-    else {
-        return Err(run_error(
-            "retry: a poll is at work on this tournament; try again when it is done",
-        ));
-    };
-    let mut store = open_store(config)?;
-    let database = |e: rusqlite::Error| database_error(config, &e);
-    let set_aside = store.quarantined().map_err(database)?;
-    let Some(key) = key.filter(|_| !all) else {
-        if !all {
-            let ordered_back = store.releasing().map_err(database)?;
-            if set_aside.is_empty() && ordered_back.is_empty() {
-                println!("retry: no letter is set aside");
-            }
-            for letter in &ordered_back {
-                println!(
-                    "{}  ordered back by the chief arbiter: the next poll puts it back",
-                    printable(&letter.dedup_key, false)
-                );
-            }
-            for letter in &set_aside {
-                let line = format!(
-                    "{}  arrived {}  ({})  {}",
-                    letter.dedup_key,
-                    letter.arrived.format("%Y-%m-%d %H:%M"),
-                    letter.source_key,
-                    letter.reason
-                );
-                println!("{}", printable(&line, false));
-            }
-            return Ok(0);
-        }
-        return put_back(config, &mut store, &set_aside);
-    };
-    let chosen: Vec<_> = set_aside
-        .into_iter()
-        .filter(|letter| letter.is(key))
-        .collect();
-    if chosen.is_empty() {
-        return Err(usage(format!(
-            "retry: no letter is set aside under {key:?}; `shtempel retry` lists those that are"
-        )));
-    }
-    put_back(config, &mut store, &chosen)
-}
-
-fn put_back(
-    config: &Config,
+/// The director's order given with a command, committed with its messages
+/// before the pass that sends them: the one place an order of the command
+/// line is carried out.
+pub(super) fn carry_out(
+    before: Before<'_>,
+    clerks: &[Clerk<'_>],
+    directory: &Directory<'_>,
     store: &mut Store,
-    letters: &[shtempel::store::Quarantined],
-) -> Result<u8, Failure> {
-    let mut source = source(config)?;
-    for letter in letters {
-        let key = &letter.dedup_key;
-        match run::put_back(store, source.as_mut(), letter)
-            .map_err(|e| run_error(format!("retry: {e}")))?
-        {
-            run::PutBack::Back => {
-                println!("retry: {key} is back among the new letters; the next poll reads it again")
+    json: bool,
+) -> Result<(), Failure> {
+    match before {
+        Before::Nothing => {}
+        Before::StartSheets(only) => {
+            for clerk in clerks {
+                if only.is_none_or(|id| id == clerk.config.tournament_id) {
+                    queue_start_sheets(clerk.config, clerk, store, json)?;
+                }
             }
-            run::PutBack::NeverRead { file } => println!(
-                "retry: {key} was never read ({}): the file is in the Maildir's cur/ as {file}; make it \
-                 readable and move it back into new/",
-                letter.reason
-            ),
+        }
+        Before::Game {
+            tournament,
+            game,
+            order,
+        } => {
+            let clerk = clerk_of(clerks, tournament)?;
+            queue_order(clerk, store, game, &order, json)?;
+        }
+        Before::Replace {
+            tournament,
+            player,
+            was,
+            why,
+        } => {
+            let clerk = clerk_of(clerks, tournament)?;
+            let mut on_desk = store.tournament(clerk.config.scope());
+            let store = &mut *on_desk;
+            let (planned, whom) = match was {
+                Whom::Was(was) => (clerk.replace(store, player, was, why), was.to_string()),
+                Whom::By(newcomer) => (
+                    clerk.replace_named(store, player, Some(newcomer), why),
+                    format!("by {} <{}>", newcomer.name, newcomer.email),
+                ),
+            };
+            let plan = match planned {
+                Ok(Ok(plan)) => plan,
+                Ok(Err(reason)) => return Err(usage(format!("replace {player}: {reason}"))),
+                Err(message) => return Err(database_or_run(clerk.config, message)),
+            };
+            let cause = format!("replace:{player}:{whom}");
+            commit_and_say(store, clerk, &plan, &cause, json)?;
+        }
+        Before::Withdraw {
+            tournament,
+            player,
+            why,
+        } => {
+            let clerk = clerk_of(clerks, tournament)?;
+            queue_withdrawal(clerk, store, player, why, json)?;
+        }
+        Before::Accept {
+            tournament,
+            key,
+            moves,
+            sender,
+            add_address,
+            game,
+            why,
+        } => {
+            let moves = moves.map(shtempel::letter::read);
+            let acceptance = clerk::Acceptance {
+                key,
+                moves: moves.as_ref(),
+                sender,
+                game,
+                why,
+                add_address,
+                by: clerk::AwardedBy::Director,
+            };
+            queue_acceptance(clerks, directory, tournament, store, &acceptance, json)?;
         }
     }
-    Ok(0)
+    Ok(())
 }

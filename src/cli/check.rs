@@ -1,0 +1,107 @@
+//! `shtempel check FILE`: how a letter reads and what the clerk would do;
+//! changes nothing.
+
+use super::*;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The letter as a whole message (.eml).
+    file: PathBuf,
+    #[arg(long)]
+    today: Option<NaiveDate>,
+}
+
+impl Args {
+    pub fn run(self, cx: &Context) -> Result<u8, Failure> {
+        let config = load(&cx.config, cx.tournament())?;
+        check(&config, clock(&config, cx.now, self.today), &self.file)
+    }
+}
+
+pub(super) fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
+    let raw =
+        std::fs::read(file).map_err(|e| usage(format!("cannot read {}: {e}", file.display())))?;
+    let templates = templates(config)?;
+    let store = if config.database.exists() {
+        Store::open(&config.database).map_err(|e| database_error(config, &e))?
+    } else {
+        Store::in_memory().map_err(|e| database_error(config, &e))?
+    };
+    let store = store.kept_on(config.scope());
+    let modified = std::fs::metadata(file)
+        .and_then(|m| m.modified())
+        .map(chrono::DateTime::<Utc>::from)
+        .unwrap_or(clock.now);
+    let arrived = shtempel::mail::maildir::topmost_received(&raw).unwrap_or(modified);
+    let envelope = Envelope {
+        key: file.display().to_string(),
+        size: raw.len(),
+        raw,
+        arrived,
+    };
+    let clerk = Clerk {
+        config,
+        templates: &templates,
+        clock,
+        replays: Replays::default(),
+        directory: &Directory::of(std::slice::from_ref(config)),
+    };
+    let prepared = shtempel::clerk::Prepared::new(config, &envelope);
+    let plan = clerk
+        .plan_prepared(&store, &envelope, &prepared)
+        .map_err(run_error)?;
+    // Written whole, then printed with the letter's control characters
+    // escaped.
+    let mut out = Vec::new();
+    if let Some(letter) = &plan.letter {
+        let _ = writeln!(out, "postmark: {}", letter.postmark);
+        let _ = writeln!(
+            out,
+            "from: {}",
+            letter.sender.as_deref().unwrap_or("(unknown)")
+        );
+        let _ = writeln!(out, "game: {}", letter.game.as_deref().unwrap_or("(none)"));
+        let _ = writeln!(
+            out,
+            "would be: {:?} ({})",
+            letter.disposition, letter.reason
+        );
+        // The whole reading, even where the database keeps only what it
+        // counts (`clerk::stored_reading`).
+        if letter.parse_json.is_some()
+            && let Some(read) = &prepared.read
+        {
+            let pretty = serde_json::to_string_pretty(read).unwrap_or_default();
+            let _ = writeln!(out, "read: {pretty}");
+        }
+        // What was taken for the writer's own text, quotes and signature cut.
+        if let Some(mail) = shtempel::mail::mime::parse(&envelope.raw, &config.address)
+            .filter(|mail| mail.automatic.is_none())
+        {
+            let _ = writeln!(out, "own text (line: text; quotes and signature cut):");
+            for (number, line) in shtempel::letter::own_lines(&mail.text) {
+                if !line.trim().is_empty() {
+                    let _ = writeln!(out, "  {number:>3}: {line}");
+                }
+            }
+        }
+    }
+    for event in &plan.events {
+        let _ = writeln!(out, "event: {} {}", event.event, event.detail);
+    }
+    for message in &plan.messages {
+        let _ = writeln!(
+            out,
+            "\n==== {} to {} ====\nSubject: {}\n\n{}",
+            message.kind.header(),
+            message.addresses().join(", "),
+            message.subject,
+            message.body
+        );
+    }
+    let text = String::from_utf8_lossy(&out);
+    let _ = std::io::stdout()
+        .lock()
+        .write_all(printable(&text, true).as_bytes());
+    Ok(0)
+}

@@ -1,0 +1,144 @@
+//! The database a command opens: read only, or to run (made while nothing
+//! shows a tournament under way), and its errors named with its file.
+
+use super::*;
+
+/// The database for a command that only reads it: a tournament with none
+/// yet reads as one where nothing has happened (in memory, no file made).
+pub(super) fn open_store(config: &Config) -> Result<Store, Failure> {
+    match Store::inspect(&config.database) {
+        DatabaseFile::Missing | DatabaseFile::Empty => {
+            let store =
+                Store::in_memory().map_err(|e| run_error(format!("database in memory: {e}")))?;
+            Ok(store.kept_on(config.scope()))
+        }
+        DatabaseFile::Ours => open_file(config),
+        other => Err(not_ours(config, &other)),
+    }
+}
+
+/// The database for a run that writes it. A missing or empty one is made
+/// only while nothing shows a tournament under way: no letter done in the
+/// source, no message in a file outbox, no log beside the database. Else it
+/// was lost, and making a new one would lose the games: exit 2.
+pub(super) fn open_store_to_run(
+    config: &Config,
+    source: &mut dyn MailSource,
+    transport: &dyn shtempel::mail::Transport,
+) -> Result<Store, Failure> {
+    match Store::inspect(&config.database) {
+        DatabaseFile::Ours => open_file(config),
+        DatabaseFile::Missing | DatabaseFile::Empty => {
+            let done = source
+                .has_done_letters()
+                .map_err(|e| run_error(e.message))?;
+            let evidence = if done {
+                Some("the mail source holds letters already done")
+            } else if transport.has_sent() {
+                Some("the outbox holds messages already sent")
+            } else if Store::traces_beside(&config.database) {
+                Some("its log files are still beside it")
+            } else {
+                None
+            };
+            match evidence {
+                Some(evidence) => Err(usage(format!(
+                    "database {}: missing or empty, but {evidence}: the tournament's record \
+                     is lost, not new; copy its backup back to that path (the README's \
+                     Deployment says how backups are made), or run `shtempel init` to begin \
+                     the tournament again from nothing",
+                    config.database.display()
+                ))),
+                None => open_file(config),
+            }
+        }
+        other => Err(not_ours(config, &other)),
+    }
+}
+
+pub(super) fn not_ours(config: &Config, file: &DatabaseFile) -> Failure {
+    let why = match file {
+        DatabaseFile::Newer(version) => format!(
+            "it was made by a newer shtempel (schema {version}; this one knows {}): run that \
+             version, or restore a backup this one made",
+            shtempel::store::schema_version()
+        ),
+        DatabaseFile::Foreign(why) => {
+            format!("{why}; [bot] database must name the clerk's own file")
+        }
+        _ => "it cannot be used".to_string(),
+    };
+    usage(format!(
+        "{}: [bot] database {}: {why}",
+        config.file.display(),
+        config.database.display()
+    ))
+}
+
+/// A database error, with the file named, and for a database that cannot
+/// be written, what to look at (issue 20, point 17: a `-shm` left read-only
+/// by another user keeps every write failing).
+pub(super) fn database_error(config: &Config, error: &dyn std::fmt::Display) -> Failure {
+    let path = config.database.display();
+    let error = error.to_string();
+    let hint = if error.contains("readonly") || error.contains("read-only") {
+        format!(
+            "; this user must be able to write {path}, {path}-wal and {path}-shm and their \
+             folder (a -shm left read-only by another user or run can be removed while no \
+             run is at work)"
+        )
+    } else {
+        String::new()
+    };
+    run_error(format!("database {path}: {error}{hint}"))
+}
+
+pub(super) fn open_file(config: &Config) -> Result<Store, Failure> {
+    if let Some(parent) = config.database.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| run_error(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    let store = Store::open(&config.database).map_err(|e| database_error(config, &e))?;
+    Ok(store.kept_on(config.scope()))
+}
+
+/// A folder's run refuses a database whose games a tournament of its own
+/// file kept (under bare ids): they would belong to no tournament.
+pub(super) fn unadopted(config: &Config, store: &Store) -> Result<(), Failure> {
+    if config.scope().is_none() {
+        return Ok(());
+    }
+    let bare = store
+        .has_unscoped_games()
+        .map_err(|e| database_error(config, &e))?;
+    if bare {
+        return Err(usage(format!(
+            "database {}: its games were kept by a tournament of its own file; say which \
+             tournament of the folder they are: shtempel adopt --tournament ID",
+            config.database.display()
+        )));
+    }
+    Ok(())
+}
+
+/// A run's error: the database's named with its file.
+pub(super) fn database_or_run(config: &Config, message: String) -> Failure {
+    match message.strip_prefix("database: ") {
+        Some(error) => database_error(config, &error),
+        None => run_error(message),
+    }
+}
+
+/// A game of the tournament, loaded; a game it has not is a usage error
+/// naming the games it has.
+pub(super) fn load_state(config: &Config, store: &Store, game: &str) -> Result<Record, Failure> {
+    let game_config = config.game(game).ok_or_else(|| {
+        let known: Vec<&str> = config.games.iter().map(|g| g.id.as_str()).collect();
+        usage(format!(
+            "no game {game:?} in {}; games: {}",
+            config.file.display(),
+            known.join(", ")
+        ))
+    })?;
+    clerk::load(config, store, game_config).map_err(run_error)
+}

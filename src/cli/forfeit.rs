@@ -1,0 +1,31 @@
+//! `shtempel forfeit GAME white`: a game lost by forfeit by the side given
+//! (`+/-`), then a pass.
+
+use super::*;
+
+#[derive(clap::Args)]
+pub struct Args {
+    game: String,
+    /// The side that loses: white or black.
+    #[arg(value_parser = parse_side)]
+    loser: Color,
+    #[arg(long)]
+    why: Option<String>,
+    #[arg(long)]
+    pub today: Option<NaiveDate>,
+    #[arg(long)]
+    json: bool,
+}
+
+impl Args {
+    pub fn run(self, cx: &Context) -> Result<u8, Failure> {
+        let award = Award::directors(GameResult::loss_of(self.loser), true, self.why);
+        order_command(
+            cx,
+            &self.game,
+            GameOrder::Award(award),
+            self.today,
+            self.json,
+        )
+    }
+}

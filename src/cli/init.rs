@@ -1,0 +1,29 @@
+//! `shtempel init`: the tournament's database made.
+
+use super::*;
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+impl Args {
+    pub fn run(self, cx: &Context) -> Result<u8, Failure> {
+        init(&load(&cx.config, cx.tournament())?)
+    }
+}
+
+/// `shtempel init`: the database made on purpose, where none is.
+pub(super) fn init(config: &Config) -> Result<u8, Failure> {
+    match Store::inspect(&config.database) {
+        DatabaseFile::Missing | DatabaseFile::Empty => {
+            open_file(config)?;
+            println!("init: database {} created", config.database.display());
+            Ok(0)
+        }
+        DatabaseFile::Ours => Err(usage(format!(
+            "init: {} already holds the tournament's database; nothing done (move it away \
+             first to begin again from nothing)",
+            config.database.display()
+        ))),
+        other => Err(not_ours(config, &other)),
+    }
+}

@@ -1,0 +1,214 @@
+//! The command line's commands (issue 31: cargo's and uv's layout): one
+//! file a command, with its arguments (a clap `Args`) and its call, and
+//! beside them what several share: the database opened (`database`), the
+//! adapters wired (`wiring`), the pass (`pass`) and the director's orders
+//! before it (`orders`), what is printed (`output`). `main.rs` parses the
+//! line, reads the clock and hands each command its [`Context`].
+
+use std::io::{IsTerminal as _, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use chrono::{NaiveDate, Utc};
+use shakmaty::Color;
+use shtempel::clerk::{self, Award, AwardError, Clerk, Clock, Directory, Event, Sheet};
+use shtempel::config::{Config, Source, Transport};
+use shtempel::game::Replays;
+use shtempel::key::GameKey;
+use shtempel::mail::file::FileTransport;
+use shtempel::mail::imap::{ImapSettings, ImapSource};
+use shtempel::mail::maildir::Maildir;
+use shtempel::mail::smtp::{Pace, SendmailSender, SmtpSender};
+use shtempel::mail::{Envelope, MailSource};
+use shtempel::printable::{printable, printable_json};
+use shtempel::record::Record;
+use shtempel::render::Templates;
+use shtempel::rules::GameResult;
+use shtempel::run;
+use shtempel::store::{DatabaseFile, Store};
+
+mod database;
+mod orders;
+mod output;
+mod pass;
+mod wiring;
+
+pub mod accept;
+pub mod adopt;
+pub mod chart;
+pub mod check;
+pub mod demo;
+pub mod forfeit;
+pub mod games;
+pub mod init;
+pub mod pgn;
+pub mod poll;
+pub mod read;
+pub mod replace;
+pub mod report;
+pub mod result;
+pub mod retry;
+pub mod start;
+pub mod today;
+pub mod undo;
+pub mod watch;
+pub mod withdraw;
+
+use database::*;
+use orders::*;
+use output::*;
+use pass::*;
+use wiring::*;
+
+/// What every command is given: the configuration file, the tournament
+/// named (`--tournament`), and the moment of the run, read once in `main`.
+pub struct Context {
+    pub config: PathBuf,
+    pub tournament: Option<String>,
+    pub now: chrono::DateTime<Utc>,
+}
+
+impl Context {
+    fn tournament(&self) -> Option<&str> {
+        self.tournament.as_deref()
+    }
+
+    /// Every tournament of the config, and the id of the one a command is
+    /// about (the one given, or the only one).
+    fn picked(&self) -> Result<(Vec<Config>, String), Failure> {
+        picked(&self.config, self.tournament())
+    }
+}
+
+/// A failure and its exit code.
+pub struct Failure {
+    pub code: u8,
+    pub message: String,
+}
+
+pub(super) fn usage(message: impl Into<String>) -> Failure {
+    Failure {
+        code: 2,
+        message: message.into(),
+    }
+}
+
+pub fn run_error(message: impl Into<String>) -> Failure {
+    Failure {
+        code: 1,
+        message: message.into(),
+    }
+}
+
+/// Every tournament the config file serves.
+pub(super) fn load_all(path: &Path) -> Result<Vec<Config>, Failure> {
+    shtempel::config::load_all(path).map_err(|e| usage(e.to_string()))
+}
+
+/// The tournament a command is about: the one given, or the only one.
+pub(super) fn load(path: &Path, tournament: Option<&str>) -> Result<Config, Failure> {
+    pick(path, load_all(path)?, tournament)
+}
+
+pub(super) fn pick(
+    path: &Path,
+    configs: Vec<Config>,
+    tournament: Option<&str>,
+) -> Result<Config, Failure> {
+    let ids = || {
+        configs
+            .iter()
+            .map(|c| c.tournament_id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match tournament {
+        Some(id) => {
+            let all = ids();
+            configs
+                .into_iter()
+                .find(|c| c.tournament_id == id)
+                .ok_or_else(|| {
+                    usage(format!(
+                        "--tournament {id}: {} serves no such tournament; it serves {all}",
+                        path.display()
+                    ))
+                })
+        }
+        None if configs.len() > 1 => Err(usage(format!(
+            "{} serves several tournaments ({}): say which with --tournament ID",
+            path.display(),
+            ids()
+        ))),
+        None => configs
+            .into_iter()
+            .next()
+            .ok_or_else(|| usage(format!("{}: no tournament", path.display()))),
+    }
+}
+
+/// The run's day: `--today`, else the date in the tournament's zone. With
+/// `--today` the moment stamped on messages is that day at the current time.
+pub(super) fn clock(
+    config: &Config,
+    now: chrono::DateTime<Utc>,
+    today: Option<NaiveDate>,
+) -> Clock {
+    let real_today = shtempel::rules::postmark_date(&now, config.timezone);
+    match today {
+        None => Clock {
+            today: real_today,
+            now,
+        },
+        Some(day) => {
+            let shift = chrono::Duration::days(shtempel::rules::days(real_today, day));
+            Clock {
+                today: day,
+                now: now + shift,
+            }
+        }
+    }
+}
+
+/// `--today DAY` of a command that acts on the record (or shows it) must
+/// not be before the day the record goes on to (issue 20, point 14).
+pub(super) fn not_before_the_record(
+    config: &Config,
+    store: &Store,
+    command: &str,
+    day: NaiveDate,
+    would: &str,
+) -> Result<(), Failure> {
+    let last = store.last_day().map_err(|e| database_error(config, &e))?;
+    match last {
+        Some(last) if day < last => Err(usage(format!(
+            "{command} --today {day}: the clerk's record goes on to {last}, and a {command} \
+             as of an earlier day would {would}; give a day on or after {last}, or leave \
+             --today out"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// A `--today` after the machine's date is refused for a command that
+/// changes the record, unless `--future` says it is meant (issue 30, point
+/// 6). The machine's date is taken in the zone furthest ahead (UTC+14), so
+/// that no tournament's own today is ever refused.
+pub fn not_after_the_machines_date(
+    record_day: Option<NaiveDate>,
+    future: bool,
+    now: chrono::DateTime<Utc>,
+) -> Result<(), Failure> {
+    let machine = (now + chrono::Duration::hours(14)).date_naive();
+    match record_day {
+        Some(day) if day > machine && !future => Err(usage(format!(
+            "--today {day} is after this machine's date ({}): a command that changes the \
+             record acts as of today or an earlier day, since what it does to the record stays; \
+             leave --today out, or give --future to act as of a day ahead (a simulation or a test)",
+            now.date_naive()
+        ))),
+        _ => Ok(()),
+    }
+}

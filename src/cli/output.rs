@@ -1,0 +1,76 @@
+//! What a command prints: the run's events, a counter on the terminal,
+//! the report written.
+
+use super::*;
+
+pub(super) fn print_event(out: &mut dyn Write, event: &Event, json: bool) {
+    if json {
+        let line = serde_json::to_string(event).unwrap_or_default();
+        let _ = writeln!(out, "{}", printable_json(&line));
+    } else {
+        let game = event
+            .game
+            .as_deref()
+            .map(|g| format!("game {g}: "))
+            .unwrap_or_default();
+        let from = event
+            .from
+            .as_deref()
+            .map(|f| format!(" [{f}]"))
+            .unwrap_or_default();
+        let line = format!("{game}{}{from}", event.detail);
+        let _ = writeln!(out, "{:<14} {}", event.event, printable(&line, false));
+    }
+}
+
+/// A counter on the terminal for long work, silent under cron (no terminal)
+/// and with `--json`.
+pub(super) struct Progress {
+    shown: std::cell::Cell<bool>,
+    enabled: bool,
+}
+
+impl Progress {
+    pub(super) fn new(json: bool) -> Progress {
+        use std::io::IsTerminal;
+        Progress {
+            shown: std::cell::Cell::new(false),
+            enabled: !json && std::io::stderr().is_terminal(),
+        }
+    }
+
+    pub(super) fn update(&self, what: &str, done: usize, total: usize) {
+        if !self.enabled || total < 20 || (!done.is_multiple_of(10) && done != total) {
+            return;
+        }
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r\x1b[K{what}: {done} of {total}");
+        let _ = err.flush();
+        self.shown.set(true);
+    }
+
+    /// Takes the counter off the line before other output.
+    pub(super) fn clear(&self) {
+        if self.shown.replace(false) {
+            let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
+        }
+    }
+}
+
+/// Writes the report site into `out` (see `shtempel::site`).
+pub(super) fn write_report(
+    config: &Config,
+    store: &Store,
+    clock: Clock,
+    out: &Path,
+    only: Option<&std::collections::BTreeSet<String>>,
+    progress: &Progress,
+) -> Result<usize, Failure> {
+    let written =
+        shtempel::site::write(config, store, clock.today, out, only, &mut |done, total| {
+            progress.update("report", done, total)
+        })
+        .map_err(|e| run_error(format!("report: {e}")));
+    progress.clear();
+    written
+}

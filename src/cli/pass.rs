@@ -1,0 +1,205 @@
+//! A pass over every tournament the clerk serves (`poll`, and after each
+//! director's order), its report kept, stopped by a signal.
+
+use super::*;
+
+/// A pass (`poll`) over every tournament the clerk serves (one file, or a
+/// folder's), as on `today` if given; with `start_sheets`, the players'
+/// start sheets are written into the outbox first, and go with it
+/// (`start`; of the one tournament given, if one is).
+pub(super) fn poll(
+    configs: &[Config],
+    now: chrono::DateTime<Utc>,
+    today: Option<NaiveDate>,
+    json: bool,
+    before: Before<'_>,
+) -> Result<u8, Failure> {
+    let Some(config) = configs.first() else {
+        return Ok(0);
+    };
+    let clock_of = |config: &Config| clock(config, now, today);
+    if let Some(parent) = config.database.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| run_error(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    let Some(_lock) = run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
+    else {
+        // Another run is at work (cron started this one too early): it will
+        // see the same mail, so this one has nothing to do.
+        return Ok(0);
+    };
+    shtempel::fault::point("after-lock");
+    let (templates, template_of) = templates_of(configs)?;
+    let mut source = source(config)?;
+    let mut transport = transport(config)?;
+    let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
+    unadopted(config, &store)?;
+    let run_day = clock_of(config).today;
+    if today.is_some()
+        && let Some(last) = store
+            .last_run_day()
+            .map_err(|e| database_error(config, &e))?
+        && run_day < last
+    {
+        return Err(usage(format!(
+            "--today {run_day}: the clerk's record goes on to {last}, and a run as of an \
+             earlier day would count days backwards; give a day on or after {last}, or leave \
+             --today out"
+        )));
+    }
+    store
+        .note_run_day(run_day)
+        .map_err(|e| database_error(config, &e))?;
+    let directory = directory(configs, &templates, &template_of);
+    let clerks = clerks(&directory, now, today);
+    carry_out(before, &clerks, &directory, &mut store, json)?;
+    let progress = Progress::new(json);
+    // Someone watching sees each event as it happens; cron and a pipe get
+    // them in blocks (a write per line was 2 % of a large run). A killed
+    // run loses its last block of lines, not what it did: that is in the
+    // database and the outbox.
+    let stdout = std::io::stdout();
+    let mut out: Box<dyn Write> = if stdout.is_terminal() {
+        Box::new(stdout)
+    } else {
+        Box::new(std::io::BufWriter::new(stdout))
+    };
+    // SIGTERM or SIGINT finish the letter at hand (a second one ends the
+    // process at once).
+    let stop = Arc::new(AtomicBool::new(false));
+    stop_on_signals(&stop)?;
+    let summary = run::poll(
+        &clerks,
+        &mut store,
+        source.as_mut(),
+        transport.as_mut(),
+        run::Hooks {
+            events: &mut |event| {
+                progress.clear();
+                print_event(&mut out, &event, json)
+            },
+            progress: &mut |done, total| progress.update("letters", done, total),
+            stop: &stop,
+        },
+    );
+    let _ = out.flush();
+    let summary = summary.map_err(|message| database_or_run(config, message))?;
+    progress.clear();
+    if !json && (summary.letters > 0 || summary.sent > 0 || summary.failures > 0) {
+        let _ = writeln!(
+            out,
+            "poll {}: {} letter(s) read, {} message(s) sent, {} failure(s)",
+            run_day, summary.letters, summary.sent, summary.failures
+        );
+    }
+    drop(out);
+    let mut code = if summary.failures > 0 { 1 } else { 0 };
+    if summary.reread {
+        // Not a failure: the next run goes on with the file as edited.
+        let waiting = match summary.left {
+            0 => "the calendar waits".to_string(),
+            left => format!("{left} letter(s) left in the source and the calendar wait"),
+        };
+        eprintln!(
+            "shtempel: an order edited a tournament's file (config-edited above): {waiting} for \
+             the next run, which reads the file anew"
+        );
+    } else if summary.left > 0 {
+        eprintln!(
+            "shtempel: stopped by a signal: {} letter(s) done and kept, {} left in the source \
+             for the next run; the calendar waits for it too",
+            summary.letters, summary.left
+        );
+        code = 1;
+    }
+    // Messages that failed before and wait for their next try fail this run
+    // too, though none was tried now: cron must say so until they go.
+    let (undelivered, last_error) = store
+        .undelivered()
+        .map_err(|e| database_error(config, &e))?;
+    if undelivered > 0 {
+        eprintln!(
+            "shtempel: {undelivered} message(s) not delivered yet (last error: {last_error}); \
+             the next runs try again"
+        );
+        code = 1;
+    }
+    for config in configs {
+        let Some(out) = &config.report_out else {
+            continue;
+        };
+        // A folder's tournaments each have their report in a folder of its
+        // own under `[report] out`.
+        let out = match config.scope() {
+            Some(id) => out.join(shtempel::report::event_folder(id)),
+            None => out.clone(),
+        };
+        if let Err(failure) = keep_report(
+            config,
+            &mut store.tournament(config.scope()),
+            clock_of(config),
+            &out,
+            &summary,
+            &progress,
+        ) {
+            // The run's work is done and kept; a report that cannot be
+            // written is said, and the run counts as failed so that cron
+            // mails it.
+            eprintln!("shtempel: {}", failure.message);
+            code = 1;
+        }
+    }
+    // A folder's index of its events, beside their reports.
+    if let Some(out) = configs
+        .iter()
+        .find(|c| c.in_folder)
+        .and_then(|c| c.report_out.as_ref())
+        && let Err(error) = shtempel::site::write_events(configs, run_day, out)
+    {
+        eprintln!("shtempel: report: {error}");
+        code = 1;
+    }
+    Ok(code)
+}
+
+/// `[report] out` after a poll (see `shtempel::site::keep`).
+pub(super) fn keep_report(
+    config: &Config,
+    store: &mut Store,
+    clock: Clock,
+    out: &Path,
+    summary: &run::Summary,
+    progress: &Progress,
+) -> Result<(), Failure> {
+    // A folder's games are changed as `ID/<game>`: this tournament's, by id.
+    let changed: std::collections::BTreeSet<String> = match config.scope() {
+        Some(id) => summary
+            .games_changed
+            .iter()
+            .filter_map(|key| GameKey::parse(key).game_in(Some(id)).map(str::to_string))
+            .collect(),
+        None => summary.games_changed.clone(),
+    };
+    shtempel::site::keep(
+        config,
+        store,
+        clock.today,
+        out,
+        &changed,
+        &mut |done, total| progress.update("report", done, total),
+    )
+    .map_err(|e| run_error(format!("report: {e}")))?;
+    progress.clear();
+    Ok(())
+}
+
+/// Sets `stop` on SIGINT or SIGTERM; a second one, with `stop` set, ends
+/// the process as the signal does by default (a run stuck on a server).
+pub(super) fn stop_on_signals(stop: &Arc<AtomicBool>) -> Result<(), Failure> {
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register_conditional_default(signal, Arc::clone(stop))
+            .and_then(|_| signal_hook::flag::register(signal, Arc::clone(stop)))
+            .map_err(|e| run_error(format!("signals: {e}")))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,30 @@
+//! `shtempel poll`: one pass over every tournament the clerk serves.
+
+use super::*;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Act as on this date (YYYY-MM-DD): deadlines and the date of what is sent.
+    #[arg(long)]
+    pub today: Option<NaiveDate>,
+    /// One JSON object per event on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+impl Args {
+    pub fn run(self, cx: &Context) -> Result<u8, Failure> {
+        let configs = load_all(&cx.config)?;
+        // Before every tournament's start, nothing is counted at all.
+        if let Some(day) = self.today
+            && let Some(first) = configs.iter().map(|c| c.start_date).min()
+            && day < first
+        {
+            return Err(usage(format!(
+                "poll --today {day}: the tournament starts on {first}, and nothing is \
+                 counted before it; give a day on or after it, or leave --today out"
+            )));
+        }
+        poll(&configs, cx.now, self.today, self.json, Before::Nothing)
+    }
+}

@@ -1,0 +1,51 @@
+//! `shtempel replace PLAYER`: a player replaced by a newcomer (`--by`: the
+//! clerk gives his entry the newcomer's name and address; `--was`: the
+//! director did), then a pass.
+
+use super::*;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The player's id.
+    player: String,
+    /// After his entry was given the newcomer's name and address: whom
+    /// he replaces, as the players knew him: "Name <address>".
+    #[arg(long, required_unless_present = "by", conflicts_with = "by")]
+    was: Option<String>,
+    /// The newcomer, "Name <address>": the clerk gives the entry his
+    /// name and address itself.
+    #[arg(long)]
+    by: Option<String>,
+    #[arg(long)]
+    why: Option<String>,
+    #[arg(long)]
+    pub today: Option<NaiveDate>,
+    #[arg(long)]
+    json: bool,
+}
+
+impl Args {
+    pub fn run(self, cx: &Context) -> Result<u8, Failure> {
+        let (configs, tournament) = cx.picked()?;
+        let newcomer = match self.by.as_deref() {
+            Some(by) => Some(shtempel::letter::Newcomer::parse(by).ok_or_else(|| {
+                usage(format!(
+                    "replace --by {by:?}: write the newcomer as \"Name <address>\""
+                ))
+            })?),
+            None => None,
+        };
+        let was = match (&self.was, &newcomer) {
+            (Some(was), _) => Whom::Was(was),
+            (None, Some(newcomer)) => Whom::By(newcomer),
+            (None, None) => return Err(usage("replace: give --was or --by")),
+        };
+        let order = Before::Replace {
+            tournament: &tournament,
+            player: &self.player,
+            was,
+            why: self.why.as_deref(),
+        };
+        poll(&configs, cx.now, self.today, self.json, order)
+    }
+}

@@ -1,0 +1,72 @@
+//! `shtempel report`: the tournament report (a static site), of one event
+//! or of a folder's every event under an index.
+
+use super::*;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The folder; by default `[report] out` of the config.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[arg(long)]
+    today: Option<NaiveDate>,
+}
+
+impl Args {
+    pub fn run(self, cx: &Context) -> Result<u8, Failure> {
+        let all = load_all(&cx.config)?;
+        // A folder's report is every event's, under an index of them,
+        // unless one is given.
+        let (configs, index) = match cx.tournament() {
+            Some(id) => (vec![pick(&cx.config, all, Some(id))?], false),
+            None => {
+                let folder = all.iter().any(|c| c.in_folder);
+                (all, folder)
+            }
+        };
+        report_all(&configs, cx.now, self.today, self.out, index)
+    }
+}
+
+/// `shtempel report`: the report of each tournament given (under `out/ID`
+/// for a folder's), and with `index` the index of the events beside them.
+pub(super) fn report_all(
+    configs: &[Config],
+    now: chrono::DateTime<Utc>,
+    today: Option<NaiveDate>,
+    out: Option<PathBuf>,
+    index: bool,
+) -> Result<u8, Failure> {
+    let Some(first) = configs.first() else {
+        return Ok(0);
+    };
+    let out = out.or_else(|| first.report_out.clone()).ok_or_else(|| {
+        usage(format!(
+            "report: no folder given: add --out DIR, or [report] out = \"DIR\" to {}",
+            first.file.display()
+        ))
+    })?;
+    let mut pages = 0;
+    for config in configs {
+        let store = open_store(config)?;
+        let clock = clock(config, now, today);
+        // The report shows the games as the database holds them: a day
+        // before the clerk's last would show later results under it.
+        if let Some(day) = today {
+            not_before_the_record(config, &store, "report", day, "show what happened after it")?;
+        }
+        let folder = match config.scope() {
+            Some(id) => out.join(shtempel::report::event_folder(id)),
+            None => out.clone(),
+        };
+        pages += write_report(config, &store, clock, &folder, None, &Progress::new(false))?;
+    }
+    if index {
+        let day = clock(first, now, today).today;
+        shtempel::site::write_events(configs, day, &out)
+            .map_err(|e| run_error(format!("report: {e}")))?;
+        pages += 2;
+    }
+    println!("report: {pages} files written to {}", out.display());
+    Ok(0)
+}

@@ -1,0 +1,26 @@
+//! `shtempel result GAME 1-0`: a game's result set as the chief arbiter
+//! would (`RESULT 3 1-0`), then a pass.
+
+use super::*;
+
+#[derive(clap::Args)]
+pub struct Args {
+    game: String,
+    /// 1-0, 0-1 or 1/2.
+    #[arg(value_parser = parse_result)]
+    result: GameResult,
+    /// The reason, for the note under the chart and the players.
+    #[arg(long)]
+    why: Option<String>,
+    #[arg(long)]
+    pub today: Option<NaiveDate>,
+    #[arg(long)]
+    json: bool,
+}
+
+impl Args {
+    pub fn run(self, cx: &Context) -> Result<u8, Failure> {
+        let order = GameOrder::Award(Award::directors(self.result, false, self.why));
+        order_command(cx, &self.game, order, self.today, self.json)
+    }
+}

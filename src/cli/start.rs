@@ -1,0 +1,31 @@
+//! `shtempel start`: each player's start sheet by registered letter
+//! (10.3.2), then a pass; a player who got one is never sent another.
+
+use super::*;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Act as on this date (YYYY-MM-DD).
+    #[arg(long)]
+    pub today: Option<NaiveDate>,
+    #[arg(long)]
+    json: bool,
+}
+
+impl Args {
+    pub fn run(self, cx: &Context) -> Result<u8, Failure> {
+        let configs = load_all(&cx.config)?;
+        let only = cx.tournament();
+        // The one given must be one of them.
+        if let Some(id) = only {
+            pick(&cx.config, configs.clone(), Some(id))?;
+        }
+        poll(
+            &configs,
+            cx.now,
+            self.today,
+            self.json,
+            Before::StartSheets(only),
+        )
+    }
+}

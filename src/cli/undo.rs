@@ -1,0 +1,27 @@
+//! `shtempel undo GAME`: a game's last letter taken back (its moves and
+//! their days), then a pass.
+
+use super::*;
+
+#[derive(clap::Args)]
+pub struct Args {
+    game: String,
+    #[arg(long)]
+    why: Option<String>,
+    #[arg(long)]
+    pub today: Option<NaiveDate>,
+    #[arg(long)]
+    json: bool,
+}
+
+impl Args {
+    pub fn run(self, cx: &Context) -> Result<u8, Failure> {
+        order_command(
+            cx,
+            &self.game,
+            GameOrder::Undo(self.why),
+            self.today,
+            self.json,
+        )
+    }
+}

@@ -1,0 +1,97 @@
+//! `shtempel watch`: passes whenever mail comes (IMAP IDLE), until a signal.
+
+use super::*;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Minutes between passes when no mail comes.
+    #[arg(long, default_value_t = 20)]
+    interval: u64,
+    #[arg(long)]
+    json: bool,
+}
+
+impl Args {
+    pub fn run(self, cx: &Context) -> Result<u8, Failure> {
+        let interval = Duration::from_secs(self.interval.max(1) * 60);
+        loop {
+            // Read anew after an order edited a tournament's file.
+            let configs = load_all(&cx.config)?;
+            if let Some(code) = watch(&configs, interval, self.json)? {
+                return Ok(code);
+            }
+        }
+    }
+}
+
+/// Passes until a signal (`Some`), or until an order edited a
+/// tournament's file (`None`: the files are to be read again).
+pub(super) fn watch(
+    configs: &[Config],
+    interval: Duration,
+    json: bool,
+) -> Result<Option<u8>, Failure> {
+    let Some(config) = configs.first() else {
+        return Ok(Some(0));
+    };
+    let (templates, template_of) = templates_of(configs)?;
+    let mut source = source(config)?;
+    let mut transport = transport(config)?;
+    let Some(_lock) = run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
+    else {
+        return Err(run_error(format!(
+            "another run holds {}; stop it first",
+            config.database.display()
+        )));
+    };
+    let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
+    unadopted(config, &store)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    stop_on_signals(&stop)?;
+    let mut backoff = Duration::from_secs(5);
+    while !stop.load(Ordering::Relaxed) {
+        #[allow(clippy::disallowed_methods)]
+        let now = Utc::now();
+        let directory = directory(configs, &templates, &template_of);
+        let clerks = clerks(&directory, now, None);
+        let pass = run::poll(
+            &clerks,
+            &mut store,
+            source.as_mut(),
+            transport.as_mut(),
+            run::Hooks {
+                events: &mut |event| print_event(&mut std::io::stdout().lock(), &event, json),
+                progress: &mut |_, _| {},
+                stop: &stop,
+            },
+        );
+        let waited = match pass {
+            Ok(summary) if summary.reread => {
+                if !json {
+                    println!("watch: an order edited a tournament's file; reading it anew");
+                }
+                return Ok(None);
+            }
+            Ok(_) => source.wait_for_mail(interval, &stop).map_err(|e| e.message),
+            Err(error) => Err(error),
+        };
+        match waited {
+            Ok(_) => backoff = Duration::from_secs(5),
+            Err(error) => {
+                eprintln!(
+                    "shtempel watch: {error}; trying again in {}s",
+                    backoff.as_secs()
+                );
+                let end = std::time::Instant::now() + backoff;
+                while !stop.load(Ordering::Relaxed) && std::time::Instant::now() < end {
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                backoff = (backoff * 2).min(Duration::from_secs(300));
+            }
+        }
+    }
+    if !json {
+        println!("watch: stopped");
+    }
+    Ok(Some(0))
+}

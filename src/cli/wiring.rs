@@ -1,0 +1,139 @@
+//! The adapters a run is wired with: each tournament's clerk and
+//! templates, the mail source and transport, and their passwords.
+
+use super::*;
+
+/// A clerk for each tournament, as of `now` (or `today`), with the others
+/// beside it where there are several.
+pub(super) fn clerks<'a>(
+    directory: &'a Directory<'a>,
+    now: chrono::DateTime<Utc>,
+    today: Option<NaiveDate>,
+) -> Vec<Clerk<'a>> {
+    directory
+        .tournaments()
+        .iter()
+        .enumerate()
+        .filter_map(|(at, config)| {
+            Some(Clerk {
+                config,
+                templates: directory.templates_at(at)?,
+                clock: clock(config, now, today),
+                replays: Replays::default(),
+                directory,
+            })
+        })
+        .collect()
+}
+
+/// The folder's directory, each tournament with its templates.
+pub(super) fn directory<'a>(
+    configs: &'a [Config],
+    templates: &'a [Templates],
+    template_of: &[usize],
+) -> Directory<'a> {
+    let templates = template_of.iter().map(|&at| &templates[at]).collect();
+    Directory::of(configs).with_templates(templates)
+}
+
+/// The templates of each tournament: loaded once for each folder and
+/// language they share (a federation's hundred events have two).
+pub(super) fn templates_of(configs: &[Config]) -> Result<(Vec<Templates>, Vec<usize>), Failure> {
+    let mut loaded: Vec<((&Path, shtempel::Lang), Templates)> = Vec::new();
+    let mut index = Vec::with_capacity(configs.len());
+    for config in configs {
+        let wanted = (config.templates.as_path(), config.language);
+        let at = match loaded.iter().position(|(key, _)| *key == wanted) {
+            Some(at) => at,
+            None => {
+                loaded.push((wanted, templates(config)?));
+                loaded.len() - 1
+            }
+        };
+        index.push(at);
+    }
+    Ok((loaded.into_iter().map(|(_, t)| t).collect(), index))
+}
+
+pub(super) fn templates(config: &Config) -> Result<Templates, Failure> {
+    Templates::load(&config.templates, config.language)
+        .map_err(|e| usage(format!("templates: {e}")))
+}
+
+/// The password named by `key` (`source.password_env`), from the environment.
+pub(super) fn password(config: &Config, key: &str, variable: &str) -> Result<String, Failure> {
+    std::env::var(variable).map_err(|_| {
+        usage(format!(
+            "{}: {key}: the environment variable {variable} is not set; export it with the password before running",
+            config.file.display()
+        ))
+    })
+}
+
+/// The limit for each network call.
+const NETWORK_TIMEOUT: Duration = Duration::from_secs(30);
+
+pub(super) fn source(config: &Config) -> Result<Box<dyn MailSource>, Failure> {
+    match &config.source {
+        Source::Maildir { path } => Ok(Box::new(
+            Maildir::open(path).map_err(|e| run_error(e.message))?,
+        )),
+        Source::Imap {
+            server,
+            mailbox,
+            processed_mailbox,
+        } => {
+            let settings = ImapSettings {
+                server: server.clone(),
+                password: password(config, "source.password_env", &server.password_env)?,
+                mailbox: mailbox.clone(),
+                processed_mailbox: processed_mailbox.clone(),
+                timeout: NETWORK_TIMEOUT,
+                max_letter_bytes: config.limits.max_letter_bytes,
+            };
+            Ok(Box::new(
+                ImapSource::new(settings).map_err(|e| run_error(e.message))?,
+            ))
+        }
+    }
+}
+
+pub(super) fn transport(config: &Config) -> Result<Box<dyn shtempel::mail::Transport>, Failure> {
+    match &config.transport {
+        Transport::File { path } => Ok(Box::new(
+            FileTransport::open(path).map_err(|e| run_error(e.message))?,
+        )),
+        Transport::Smtp {
+            server,
+            max_per_connection,
+            max_per_minute,
+        } => {
+            let password = if server.username.is_empty() {
+                None
+            } else {
+                Some(password(
+                    config,
+                    "transport.password_env",
+                    &server.password_env,
+                )?)
+            };
+            let sender = SmtpSender::new(server, password, &config.address, NETWORK_TIMEOUT)
+                .map_err(|e| usage(e.message))?
+                .max_per_connection(*max_per_connection)
+                .pace(max_per_minute.map(|limit| {
+                    // The steady clock of this run, read here (only main
+                    // reads the clock).
+                    let start = std::time::Instant::now();
+                    Pace::new(
+                        limit,
+                        Box::new(move || start.elapsed()),
+                        Box::new(std::thread::sleep),
+                    )
+                }));
+            Ok(Box::new(sender))
+        }
+        Transport::Sendmail { command } => {
+            Ok(Box::new(SendmailSender::new(command, &config.address)))
+        }
+    }
+}
