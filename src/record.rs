@@ -23,6 +23,10 @@ pub struct Record {
     pub done: BTreeSet<DutyKey>,
     /// Moves already in the database.
     pub stored: usize,
+    /// Who played a colour before a replacement, in order (issue 31, point
+    /// 10). A game over when its player was replaced stays his: `white` or
+    /// `black` is then he, not the entry's newcomer.
+    pub former: Vec<Seat>,
 }
 
 impl Record {
@@ -109,7 +113,35 @@ impl Record {
         if let Some(termination) = termination {
             tags.push(("Termination", termination.to_string()));
         }
+        // A game taken over: who played each colour before (a tag of the
+        // PGN standard's kind, 8.1.1: a name for the players' programs).
+        for (color, tag) in [(Color::White, "WhiteFormer"), (Color::Black, "BlackFormer")] {
+            let former: Vec<&str> = self
+                .taken_over(color)
+                .map(|(seat, _)| seat.name.as_str())
+                .collect();
+            if !former.is_empty() {
+                tags.push((tag, former.join("; ")));
+            }
+        }
         tags
+    }
+
+    /// Each player who played `color` of this game until he was replaced
+    /// in it, with who took it over from him, in order.
+    pub fn taken_over(&self, color: Color) -> impl Iterator<Item = (&Seat, &str)> {
+        let seats: Vec<&Seat> = self
+            .former
+            .iter()
+            .filter(|seat| seat.color == color && !seat.finished)
+            .collect();
+        let successors = seats
+            .iter()
+            .skip(1)
+            .map(|seat| seat.name.as_str())
+            .chain([self.player(color).name.as_str()])
+            .collect::<Vec<_>>();
+        seats.into_iter().zip(successors)
     }
 
     /// The game as PGN with `comments` (one per move, or none) and `result`.
@@ -141,6 +173,54 @@ impl Record {
                 ))
             })
             .collect();
+        let mut comments = comments;
+        // At the first move of whoever took the game over, or at the last
+        // move when he has made none yet.
+        for color in [Color::White, Color::Black] {
+            for (seat, successor) in self.taken_over(color) {
+                let rows = &self.ledger.rows;
+                let first = (seat.until_ply..rows.len()).find(|&ply| rows[ply].by == color);
+                let (at, phrase) = match first {
+                    Some(ply) => (ply, "pgn.replaced"),
+                    None => (rows.len().saturating_sub(1), "pgn.replaced_next"),
+                };
+                let said = phrases.fill(
+                    phrase,
+                    &[
+                        ("player", &successor),
+                        (
+                            "colour",
+                            &phrases.get(&format!("names.{}", crate::color_name(color))),
+                        ),
+                        ("was", &seat.name.as_str()),
+                    ],
+                );
+                if let Some(comment) = comments.get_mut(at) {
+                    *comment = Some(match comment.take() {
+                        Some(text) => format!("{text}; {said}"),
+                        None => said,
+                    });
+                }
+            }
+        }
         self.pgn_with(config, &comments, self.result())
     }
+}
+
+/// A player who played a colour of a game and was replaced (issue 31,
+/// point 10): games are played by people, and a replacement does not
+/// rewrite who played what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seat {
+    pub color: Color,
+    /// The plies of his colour before this one were his.
+    pub until_ply: usize,
+    /// The game was over when he was replaced: it is his whole, and his
+    /// successor never played it.
+    pub finished: bool,
+    /// The person's key in the record: the player id he had, and the day
+    /// he left (`ivanov~2026-11-20`), no entry of the config's.
+    pub player: String,
+    pub name: String,
+    pub email: String,
 }

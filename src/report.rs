@@ -352,12 +352,30 @@ fn cross_table(out: &mut String, config: &Config, phrases: &Phrases, games: &[Ga
             });
         }
     }
-    let ids: Vec<&str> = config
+    // The entries' players, then those replaced who finished games before
+    // they left (issue 31, point 10): each game counts for whoever played it.
+    let mut ids: Vec<&str> = config
         .players
         .iter()
         .map(|p| p.id.as_str())
         .filter(|id| played.contains_key(id))
         .collect();
+    let mut name_of: HashMap<&str, &str> = config
+        .players
+        .iter()
+        .map(|p| (p.id.as_str(), p.name.as_str()))
+        .collect();
+    for game in games
+        .iter()
+        .filter(|game| game.state.ledger.status() != Status::Annulled)
+    {
+        for player in [&game.state.white, &game.state.black] {
+            if !name_of.contains_key(player.id.as_str()) {
+                name_of.insert(&player.id, &player.name);
+                ids.push(&player.id);
+            }
+        }
+    }
     let tie_breaks = &config.rules.tie_breaks;
     let lines = standings(&ids, &scored, tie_breaks);
     let number: HashMap<&str, usize> = lines
@@ -390,11 +408,6 @@ fn cross_table(out: &mut String, config: &Config, phrases: &Phrases, games: &[Ga
         (Some(0), true) => "−".to_string(),
         (points, _) => points.map_or_else(|| "·".to_string(), score_text),
     };
-    let name_of: HashMap<&str, &str> = config
-        .players
-        .iter()
-        .map(|p| (p.id.as_str(), p.name.as_str()))
-        .collect();
     for (row, line) in lines.iter().enumerate() {
         let own = &played[line.player];
         let _ = write!(

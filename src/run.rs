@@ -182,6 +182,9 @@ pub fn commit(
                 for key in &plan.duties {
                     w.duty_done(state.id(), key, today)?;
                 }
+                for seat in &plan.seats {
+                    w.seat(state.id(), seat, today)?;
+                }
             }
             let mut last = None;
             for message in &composed {

@@ -1466,3 +1466,101 @@ fn a_players_words_in_capitals_that_read_like_an_order_are_his_letter() {
     assert_eq!(mail[0].to, [WHITE, BLACK]);
     assert_eq!(t.chart("1")["result"], "1/2-1/2");
 }
+
+/// Issue 31, point 10: games are played by people. A game the leaver
+/// finished before he was replaced stays his in `games`, the PGN and the
+/// cross-table; a game taken over names both, with the newcomer's first
+/// move marked.
+#[test]
+fn issue_31_point_10_a_replacement_keeps_finished_games_with_their_players() {
+    let mut t = three_players("");
+    opening(&mut t);
+    // Game 2 (Third Player - White Player) is over: Third Player wins.
+    let out = t.run(&["result", "2", "1-0", "--today", "2026-11-08"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = t.run(&[
+        "replace",
+        "white",
+        "--by",
+        "New Player <new.player@test.example>",
+        "--today",
+        "2026-11-10",
+    ]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    t.new_mail();
+    t.letter(
+        "new.player@test.example",
+        "2026-11-12",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 7/4\nDates: 2026-11-07, 2026-11-07, 2026-11-12\n",
+    );
+    t.poll("2026-11-12");
+    let games = t.run(&["games", "--json", "--today", "2026-11-12"]);
+    let games: serde_json::Value = serde_json::from_str(&games.stdout).unwrap();
+    let names = |id: &str| {
+        let game = games
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["game"] == id)
+            .unwrap();
+        (
+            game["white"].as_str().unwrap().to_string(),
+            game["black"].as_str().unwrap().to_string(),
+        )
+    };
+    assert_eq!(names("2"), ("Third Player".into(), "White Player".into()));
+    assert_eq!(names("1"), ("New Player".into(), "Black Player".into()));
+    assert_eq!(names("4"), ("New Player".into(), "Third Player".into()));
+    let pgn = t.run(&["pgn", "2"]).stdout;
+    assert!(pgn.contains("[Black \"White Player\"]"), "{pgn}");
+    assert!(!pgn.contains("Former"), "{pgn}");
+    let pgn = t.run(&["pgn", "1"]).stdout;
+    for said in [
+        "[White \"New Player\"]",
+        "[WhiteFormer \"White Player\"]",
+        "New Player plays White from here, replacing White Player}",
+    ] {
+        assert!(pgn.contains(said), "{said}\n{pgn}");
+    }
+    let pgn4 = t.run(&["pgn", "4"]).stdout;
+    assert!(pgn4.contains("[WhiteFormer \"White Player\"]"), "{pgn4}");
+    // The cross-table: Third Player's win is over White Player, who keeps
+    // his row; the newcomer has none of it.
+    let out = t.path().join("site");
+    let report = t.run(&[
+        "report",
+        "--out",
+        out.to_str().unwrap(),
+        "--today",
+        "2026-11-12",
+    ]);
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let table = &index[index.find("id=\"crosstable\"").unwrap()..];
+    let table = &table[..table.find("</table>").unwrap()];
+    assert!(table.contains("White Player"), "{table}");
+    assert!(table.contains("New Player"), "{table}");
+    let row = |name: &str| {
+        table
+            .lines()
+            .find(|line| line.contains(&format!(">{name}<")))
+            .unwrap_or_else(|| panic!("{name} in {table}"))
+            .to_string()
+    };
+    assert!(
+        row("White Player").contains("<td class=\"score\">0</td>"),
+        "{}",
+        row("White Player")
+    );
+    assert!(
+        row("Third Player").contains("<td class=\"score\">1</td>"),
+        "{}",
+        row("Third Player")
+    );
+    assert!(
+        row("New Player").contains("<td class=\"score\">0</td>"),
+        "{}",
+        row("New Player")
+    );
+}

@@ -1,10 +1,10 @@
 //! A game loaded from the store: its record, and its chart with the notes.
 
 use chrono::NaiveDate;
-use shakmaty::ByColor;
+use shakmaty::{ByColor, Color};
 
 use crate::chart::Chart;
-use crate::config::{Config, GameConfig};
+use crate::config::{Config, GameConfig, Player};
 use crate::game::Replays;
 use crate::record::Record;
 use crate::rules::{Calendar, Ledger};
@@ -52,14 +52,30 @@ pub fn load_replaying(
         rows: stored.moves,
         standing: stored.row.standing,
     };
+    // A game finished before its player was replaced stays his.
+    let played_by = |player: Player, color| match stored
+        .seats
+        .iter()
+        .rfind(|seat| seat.color == color && seat.finished)
+    {
+        Some(seat) => Player {
+            id: seat.player.clone(),
+            name: seat.name.clone(),
+            email: seat.email.clone(),
+            other_emails: Vec::new(),
+            ..player
+        },
+        None => player,
+    };
     Ok(Record {
         config: game.clone(),
-        white,
-        black,
+        white: played_by(white, Color::White),
+        black: played_by(black, Color::Black),
         board,
         stored: ledger.rows.len(),
         ledger,
         done: stored.done,
+        former: stored.seats,
     })
 }
 

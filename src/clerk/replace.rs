@@ -14,6 +14,7 @@ use crate::letter::{Letter, Newcomer, Ruling};
 use crate::mail::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
+use crate::record::Seat;
 use crate::store::{Disposition, Store};
 
 impl Clerk<'_> {
@@ -94,11 +95,39 @@ impl Clerk<'_> {
         let because = super::because(why);
         let mut plan = Plan::default();
         let mut games = Vec::new();
+        // Whom he replaces, as the record keeps him: his games stay his.
+        let (was_name, was_email) = match Newcomer::parse(was) {
+            Some(named) => (named.name, named.email),
+            None => (was.to_string(), String::new()),
+        };
+        let seat = |color, state: &crate::record::Record| Seat {
+            color,
+            until_ply: state.ledger.rows.len(),
+            finished: !state.ledger.in_play(),
+            player: format!("{player}~{}", self.clock.today),
+            name: was_name.clone(),
+            email: was_email.clone(),
+        };
+        let mut finished = Vec::new();
         for game in self.config.games_of(player) {
             let mut state = super::load_replaying(self.config, store, game, &self.replays)?;
+            let colour = match state.white.id == player {
+                true => shakmaty::Color::White,
+                false => shakmaty::Color::Black,
+            };
             if !state.ledger.in_play() {
+                // Over before he left, it stays his (issue 31, point 10);
+                // one over before an earlier replacement is already another's.
+                if state.player(colour).id == player {
+                    finished.push(Plan {
+                        seats: vec![seat(colour, &state)],
+                        game: Some(state),
+                        ..Plan::default()
+                    });
+                }
                 continue;
             }
+            let taken_over = seat(colour, &state);
             // By the arbiter's letter the config still has the player he
             // replaces: the messages name the newcomer.
             if state.white.id == player {
@@ -146,7 +175,10 @@ impl Clerk<'_> {
                 }),
                 "next" => next,
             });
-            let mut more = Plan::default();
+            let mut more = Plan {
+                seats: vec![taken_over],
+                ..Plan::default()
+            };
             more.notes.push(self.note(
                 "replaced",
                 phrases.fill(
@@ -187,6 +219,7 @@ impl Clerk<'_> {
             let reason = phrases.fill("reason.nothing_replaced", &[("player", &was)]);
             return Ok(Err(reason));
         }
+        plan.more.extend(finished);
         let welcome = model! {
             "was" => was,
             "why" => why,

@@ -243,10 +243,15 @@ pub fn route(
     // Where several are left, the clerk asks which; it asks in the
     // letter's language, from an event of that language if he has one
     // (issue 31, point 6).
-    let language = crate::Lang::of_text(&mail.subject, &mail.text);
-    candidates
-        .iter()
-        .find(|&&at| candidates.len() > 1 && tournaments[at].language == language)
+    let in_its_language = || {
+        let language = crate::Lang::of_text(&mail.subject, &mail.text);
+        candidates
+            .iter()
+            .find(|&&at| tournaments[at].language == language)
+    };
+    (candidates.len() > 1)
+        .then(in_its_language)
+        .flatten()
         .or(candidates.first())
         .or(known.first())
         .copied()

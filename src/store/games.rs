@@ -197,7 +197,28 @@ impl Store {
         let done = statement
             .query_map(params![id], |r| Ok(DutyKey(r.get(0)?)))?
             .collect::<Result<BTreeSet<_>>>()?;
-        Ok(StoredGame { row, moves, done })
+        let mut statement = self.conn.prepare_cached(
+            "SELECT color, until_ply, finished, player, name, email FROM seats
+             WHERE game_id = ?1 ORDER BY id",
+        )?;
+        let seats = statement
+            .query_map(params![id], |r| {
+                Ok(Seat {
+                    color: color_from(&r.get::<_, String>(0)?).unwrap_or(Color::White),
+                    until_ply: usize::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
+                    finished: r.get(2)?,
+                    player: r.get(3)?,
+                    name: r.get(4)?,
+                    email: r.get(5)?,
+                })
+            })?
+            .collect::<Result<Vec<_>>>()?;
+        Ok(StoredGame {
+            row,
+            moves,
+            done,
+            seats,
+        })
     }
 
     /// The raw letters received from `color` in `game`, oldest first.
@@ -279,6 +300,7 @@ impl Store {
             ("letters", "game_id"),
             ("outbox", "game_id"),
             ("outbox", "delivers_game"),
+            ("seats", "game_id"),
             // A leave is kept under the person's key, `ID/<player>`.
             ("leaves", "player"),
         ] {

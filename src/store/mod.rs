@@ -30,6 +30,7 @@ pub use self::writer::Writer;
 use crate::color_name;
 use crate::game::HeldVariant;
 use crate::key::GameKey;
+use crate::record::Seat;
 use crate::rules::{
     DutyKey, EndReason, Fraction, GameResult, Outcome, Row, Standing, Status, Suspension,
 };
@@ -110,6 +111,8 @@ pub struct StoredGame {
     pub row: GameRow,
     pub moves: Vec<Row>,
     pub done: BTreeSet<DutyKey>,
+    /// Who played its colours before a replacement, in order.
+    pub seats: Vec<Seat>,
 }
 
 /// A message waiting in, or sent from, the outbox.

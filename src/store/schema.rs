@@ -160,6 +160,22 @@ const MIGRATIONS: &[&str] = &[
         done_on TEXT
     );
     CREATE INDEX letters_releasing ON letters (id) WHERE disposition = 'releasing';",
+    // 14: who played a colour of a game before a replacement (issue 31,
+    // point 10): the plies before `until_ply` of that colour were his;
+    // `finished`, the game was over when he left (it stays his whole).
+    // `player` is the person's key as the record keeps it (`Seat::player`).
+    "CREATE TABLE seats (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        color TEXT NOT NULL,
+        until_ply INTEGER NOT NULL,
+        finished INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        email TEXT NOT NULL,
+        created_on TEXT NOT NULL
+    );
+    CREATE INDEX seats_game ON seats (game_id);",
 ];
 
 /// The schema version this build writes.

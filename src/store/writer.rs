@@ -269,6 +269,32 @@ impl Writer<'_> {
         Ok(())
     }
 
+    /// Records who played a colour of `game` before his replacement.
+    pub fn seat(&self, game: &str, seat: &Seat, on: NaiveDate) -> Result<()> {
+        let game = self.scoped(game);
+        let game = game.as_str();
+        self.tx
+            .prepare_cached(
+                "INSERT INTO seats (game_id, color, until_ply, finished, player, name, email,
+                                    created_on)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?
+            .execute(params![
+                game,
+                color_name(seat.color),
+                seat.until_ply as i64,
+                seat.finished,
+                seat.player,
+                seat.name,
+                seat.email,
+                day_text(on)
+            ])?;
+        if let Some(cached) = self.cache.borrow_mut().games.get_mut(game) {
+            cached.seats.push(seat.clone());
+        }
+        Ok(())
+    }
+
     pub fn duty_done(&self, game: &str, key: &DutyKey, on: NaiveDate) -> Result<()> {
         let game = self.scoped(game);
         let game = game.as_str();
