@@ -1564,3 +1564,33 @@ fn issue_31_point_10_a_replacement_keeps_finished_games_with_their_players() {
         row("New Player")
     );
 }
+
+/// Issue 31: the advice of a letter whose game cannot be told ("Write a
+/// line Game: N"), followed as written, gets it taken.
+#[test]
+fn the_advice_of_an_unidentified_letter_followed_gets_it_taken() {
+    let mut t = three_players("");
+    opening(&mut t);
+    let letter = "2. Nf3\nTime: 7/4\nDates: 2026-11-07, 2026-11-07, 2026-11-12\n";
+    t.letter(WHITE, "2026-11-12", "my move", letter);
+    t.poll("2026-11-12");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
+    assert!(
+        mail[0].body.contains("Write a line \"Game: N\""),
+        "{}",
+        mail[0].body
+    );
+    t.letter(
+        WHITE,
+        "2026-11-12",
+        "my move",
+        &format!("Game: 1\n{letter}"),
+    );
+    t.poll("2026-11-12");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+    assert_eq!(t.totals("1"), (7, 4));
+}

@@ -1226,3 +1226,66 @@ fn issue_31_point_6_an_unplaced_letter_is_answered_in_its_language_by_no_event()
         assert_eq!(sans(&t, "B"), Vec::<String>::new());
     }
 }
+
+/// Issue 31: every refusal's advice, followed as written, gets the letter
+/// taken. White Player plays game 1 in A (White, after 1. e4 e5) and in B
+/// (Black, after 1. d4); his `2. Nf3` without tag or thread is refused,
+/// and each way its answer and the arbiter's advise is followed.
+#[test]
+fn issue_31_every_refusals_advice_followed_gets_the_letter_taken() {
+    let second = "Game 1\n2. Nf3\nTime: 3/2\nDates: 05.11.2026, 05.11.2026, 06.11.2026\n";
+    // (the advice, the subject and headers of the letter that follows it)
+    type Follow = fn(&support::Sent, &support::Sent) -> (String, String);
+    let table: [(&str, Follow); 3] = [
+        ("as in [A #1]", |_, _| {
+            ("Re: [A #1] my move".into(), String::new())
+        }),
+        (
+            "or reply to the clerk's last message of that game",
+            |_, forward| {
+                let thread = format!("In-Reply-To: <{}>\r\n", forward.message_id);
+                (format!("Re: {}", forward.subject), thread)
+            },
+        ),
+        // The refusal's own words: a reply to it with the tag it names.
+        ("as in [A #1]", |refusal, _| {
+            let thread = format!("In-Reply-To: <{}>\r\n", refusal.message_id);
+            (format!("Re: [A #1] {}", refusal.subject), thread)
+        }),
+    ];
+    for (advice, follow) in table {
+        let mut t = federation();
+        opens_a(&mut t);
+        opens_b(&mut t);
+        t.poll("2026-11-03");
+        t.letter(
+            BLACK,
+            "2026-11-05",
+            "Re: [A #1] 1. e4",
+            "1... e5\nTime: 2/2\nDates: 03.11.2026, 03.11.2026, 05.11.2026\n",
+        );
+        t.poll("2026-11-05");
+        let mail = t.new_mail();
+        let forward = mail
+            .iter()
+            .rfind(|m| m.kind == "forward" && m.to == [WHITE])
+            .expect("the forward of 1... e5")
+            .clone();
+        t.letter(WHITE, "2026-11-06", "my move", second);
+        t.poll("2026-11-06");
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{advice}");
+        let refusal = mail[0].clone();
+        assert!(refusal.body.contains(advice), "{advice}\n{}", refusal.body);
+        let (subject, headers) = follow(&refusal, &forward);
+        t.letter_with(WHITE, "2026-11-06", &subject, second, &headers);
+        t.poll("2026-11-06");
+        assert_eq!(
+            kinds(&t.new_mail()),
+            [pair("ack", WHITE), pair("forward", BLACK)],
+            "{advice}: {subject}"
+        );
+        assert_eq!(sans(&t, "A"), ["e4", "e5", "Nf3"], "{advice}");
+        assert_eq!(sans(&t, "B"), ["d4"], "{advice}");
+    }
+}
