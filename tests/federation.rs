@@ -685,7 +685,18 @@ fn issue_31_point_8_retry_in_a_folder_needs_no_tournament() {
 /// the same number.
 #[test]
 fn issue_31_point_11_an_archived_events_letter_is_refused_not_taken_elsewhere() {
-    let mut t = federation();
+    archived_event(
+        "en",
+        "the letter is for tournament A (its subject's tag or the message it answers says so), which this clerk does not serve any more",
+    );
+    archived_event(
+        "ru",
+        "письмо относится к турниру A (так говорит метка в теме или сообщение, на которое оно отвечает), а этот турнир секретарь больше не ведёт",
+    );
+}
+
+fn archived_event(language: &str, said: &str) {
+    let mut t = federation_in(language);
     // In A, White Player is White; in B, Black.
     opens_a(&mut t);
     t.poll("2026-11-03");
@@ -731,13 +742,7 @@ fn issue_31_point_11_an_archived_events_letter_is_refused_not_taken_elsewhere() 
         out.stdout
     );
     for refusal in &mail {
-        assert!(
-            refusal
-                .body
-                .contains("the letter is for tournament A (its subject's tag or the message it answers says so), which this clerk does not serve any more"),
-            "{}",
-            refusal.body
-        );
+        assert!(refusal.body.contains(said), "{}", refusal.body);
     }
     assert_eq!(sans(&t, "B"), ["d4"], "B's game is untouched");
     let today = run_ok(&t, &["today", "--today", "2026-11-05", "--json"]).stdout;
@@ -748,33 +753,38 @@ fn issue_31_point_11_an_archived_events_letter_is_refused_not_taken_elsewhere() 
 /// game is told he is not its chief arbiter; nothing changes.
 #[test]
 fn issue_31_point_5_another_events_arbiter_is_told_so_and_changes_nothing() {
-    let mut t = federation();
-    let cup_arbiter = "cup.arbiter@test.example";
-    let b = t.path().join("tournaments/b.toml");
-    let text = std::fs::read_to_string(&b).unwrap();
-    std::fs::write(
-        &b,
-        format!("{text}\n[arbiters]\nchief_arbiter = \"{cup_arbiter}\"\n"),
-    )
-    .unwrap();
-    t.letter(ARBITER, "2026-11-04", "result", "RESULT B 1 1-0\n");
-    t.poll("2026-11-04");
-    let mail = t.new_mail();
-    assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
-    assert!(
-        mail[0]
-            .body
-            .contains("you are not the chief arbiter of tournament B"),
-        "{}",
-        mail[0].body
-    );
-    let chart = chart_of(&t, "B");
-    assert_eq!(chart["result"], serde_json::Value::Null);
-    // B's own arbiter is obeyed.
-    t.letter(cup_arbiter, "2026-11-04", "result", "RESULT B 1 1-0\n");
-    t.poll("2026-11-04");
-    let chart = chart_of(&t, "B");
-    assert_eq!(chart["result"], "1-0");
+    let table = [
+        (
+            "en",
+            "RESULT",
+            "you are not the chief arbiter of tournament B",
+        ),
+        ("ru", "РЕЗУЛЬТАТ", "вы не главный судья турнира B"),
+    ];
+    for (language, result, said) in table {
+        let mut t = federation_in(language);
+        let cup_arbiter = "cup.arbiter@test.example";
+        let b = t.path().join("tournaments/b.toml");
+        let text = std::fs::read_to_string(&b).unwrap();
+        std::fs::write(
+            &b,
+            format!("{text}\n[arbiters]\nchief_arbiter = \"{cup_arbiter}\"\n"),
+        )
+        .unwrap();
+        let order = format!("{result} B 1 1-0\n");
+        t.letter(ARBITER, "2026-11-04", "result", &order);
+        t.poll("2026-11-04");
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{language}");
+        assert!(mail[0].body.contains(said), "{}", mail[0].body);
+        let chart = chart_of(&t, "B");
+        assert_eq!(chart["result"], serde_json::Value::Null);
+        // B's own arbiter is obeyed.
+        t.letter(cup_arbiter, "2026-11-04", "result", &order);
+        t.poll("2026-11-04");
+        let chart = chart_of(&t, "B");
+        assert_eq!(chart["result"], "1-0", "{language}");
+    }
 }
 
 /// Issue 31, point 7: in a folder, the overstep file and `today` give the
@@ -947,8 +957,21 @@ fn issue_31_point_3_accept_takes_a_letter_for_the_event_and_game_named() {
 /// his receipt says so with their tags.
 #[test]
 fn issue_31_point_1_a_leave_covers_the_persons_games_in_every_event() {
+    for language in ["en", "ru"] {
+        leave_in_every_event(language);
+    }
+}
+
+fn leave_in_every_event(language: &str) {
+    let russian = language == "ru";
     let last_day_in_b = |leave: bool| {
         let mut t = federation_with("\n[rules]\nleave_days_per_year = 12\n");
+        for name in ["a.toml", "b.toml"] {
+            let file = t.path().join("tournaments").join(name);
+            let text = std::fs::read_to_string(&file).unwrap();
+            let text = text.replace("language = \"en\"", &format!("language = \"{language}\""));
+            std::fs::write(&file, text).unwrap();
+        }
         opens_b(&mut t);
         opens_a(&mut t);
         t.poll("2026-11-03");
@@ -958,18 +981,23 @@ fn issue_31_point_1_a_leave_covers_the_persons_games_in_every_event() {
                 WHITE,
                 "2026-11-05",
                 "leave",
-                "LEAVE 10.11.2026 - 20.11.2026\n",
+                match russian {
+                    true => "ОТПУСК 10.11.2026 - 20.11.2026\n",
+                    false => "LEAVE 10.11.2026 - 20.11.2026\n",
+                },
             );
             t.poll("2026-11-05");
             let mail = t.new_mail();
             let receipt = mail.iter().find(|m| m.kind == "leave").expect("receipt");
-            assert!(
-                receipt.body.contains(
+            let said = match russian {
+                true => {
+                    "он останавливает и часы ваших партий в других турнирах этого секретаря, где отпуск предусмотрен: [B #1]. Этим партнёрам секретарь тоже сообщает."
+                }
+                false => {
                     "it also stops the clocks of your games in the clerk's other events that grant leave: [B #1]. The clerk tells those partners too."
-                ),
-                "{}",
-                receipt.body
-            );
+                }
+            };
+            assert!(receipt.body.contains(said), "{}", receipt.body);
             // Both partners are told, each under his event's tag.
             let notices: Vec<_> = mail
                 .iter()
@@ -977,30 +1005,25 @@ fn issue_31_point_1_a_leave_covers_the_persons_games_in_every_event() {
                 .map(|m| (m.to.clone(), m.subject.clone()))
                 .collect();
             assert_eq!(notices.len(), 2, "{notices:?}");
-            assert!(
-                notices.contains(&(
-                    vec![BLACK.to_string()],
-                    "[A #1] your partner's leave from 2026-11-10 to 2026-11-20".to_string()
-                )),
-                "{notices:?}"
-            );
-            assert!(
-                notices.contains(&(
-                    vec![CAROL.to_string()],
-                    "[B #1] your partner's leave from 2026-11-10 to 2026-11-20".to_string()
-                )),
-                "{notices:?}"
-            );
+            let (subject, due) = match russian {
+                true => (
+                    "отпуск партнёра с 10.11.2026 по 20.11.2026",
+                    "с учётом отпуска письмо с ходом нужно отправить",
+                ),
+                false => (
+                    "your partner's leave from 2026-11-10 to 2026-11-20",
+                    "the letter with the move must be sent by",
+                ),
+            };
+            for (to, tag) in [(BLACK, "[A #1]"), (CAROL, "[B #1]")] {
+                let notice = (vec![to.to_string()], format!("{tag} {subject}"));
+                assert!(notices.contains(&notice), "{notices:?}");
+            }
             let carol = mail.iter().find(|m| m.to == [CAROL]).unwrap();
-            assert!(
-                carol
-                    .body
-                    .contains("the letter with the move must be sent by"),
-                "{}",
-                carol.body
-            );
+            assert!(carol.body.contains(due), "{}", carol.body);
             let notes = chart_of(&t, "B")["notes"].to_string();
-            assert!(notes.contains("leave"), "{notes}");
+            let noted = if russian { "отпуск" } else { "leave" };
+            assert!(notes.contains(noted), "{notes}");
         }
         let games = run_ok(
             &t,
