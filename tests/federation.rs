@@ -644,7 +644,13 @@ fn a_replacement_by_command_edits_the_tournaments_own_file_and_no_other() {
 /// needs no `--tournament` in a folder.
 #[test]
 fn issue_31_point_8_retry_in_a_folder_needs_no_tournament() {
-    let mut t = federation();
+    for language in ["en", "ru"] {
+        retry_without_a_tournament(language);
+    }
+}
+
+fn retry_without_a_tournament(language: &str) {
+    let mut t = federation_in(language);
     t.letter(
         "white@test.example",
         "2026-11-03",
@@ -792,7 +798,13 @@ fn issue_31_point_5_another_events_arbiter_is_told_so_and_changes_nothing() {
 /// written, is carried out.
 #[test]
 fn issue_31_point_7_the_words_given_for_a_decision_work_in_a_folder() {
-    let mut t = federation();
+    for language in ["en", "ru"] {
+        decision_words_in_a_folder(language);
+    }
+}
+
+fn decision_words_in_a_folder(language: &str) {
+    let mut t = federation_in(language);
     opens_a(&mut t);
     t.poll("2026-11-03");
     t.poll("2026-12-26");
@@ -831,7 +843,13 @@ fn issue_31_point_7_the_words_given_for_a_decision_work_in_a_folder() {
 /// or by the chief arbiter's letter.
 #[test]
 fn issue_31_point_14_a_replacement_never_takes_another_events_players_address() {
-    let mut t = federation();
+    for language in ["en", "ru"] {
+        replacement_address_of_the_folder(language);
+    }
+}
+
+fn replacement_address_of_the_folder(language: &str) {
+    let mut t = federation_in(language);
     opens_b(&mut t);
     t.poll("2026-11-03");
     t.new_mail();
@@ -871,14 +889,24 @@ fn issue_31_point_14_a_replacement_never_takes_another_events_players_address() 
 /// in both A and B).
 #[test]
 fn issue_31_point_2_a_reply_to_a_start_sheet_is_taken_in_its_event() {
+    for language in ["en", "ru"] {
+        reply_to_a_start_sheet(language);
+    }
+}
+
+fn reply_to_a_start_sheet(language: &str) {
     // (subject, with the sheet's thread)
+    let sheet_subject = match language {
+        "ru" => "стартовый лист",
+        _ => "start sheet",
+    };
     let table = [
-        ("Re: [A] start sheet: Cup A", true),
-        ("Re: start sheet", true),
-        ("Re: [A] start sheet: Cup A", false),
+        (format!("Re: [A] {sheet_subject}: Cup A"), true),
+        (format!("Re: {sheet_subject}"), true),
+        (format!("Re: [A] {sheet_subject}: Cup A"), false),
     ];
     for (subject, threaded) in table {
-        let mut t = federation();
+        let mut t = federation_in(language);
         run_ok(&t, &["start", "--tournament", "A", "--today", "2026-10-25"]);
         let sheets = t.new_mail();
         let sheet = sheets
@@ -893,7 +921,7 @@ fn issue_31_point_2_a_reply_to_a_start_sheet_is_taken_in_its_event() {
         t.letter_with(
             WHITE,
             "2026-11-03",
-            subject,
+            &subject,
             "1. e4\nTime: 2/0\nDates: 03.11.2026\n",
             &thread,
         );
@@ -914,7 +942,13 @@ fn issue_31_point_2_a_reply_to_a_start_sheet_is_taken_in_its_event() {
 /// A --game 1`.
 #[test]
 fn issue_31_point_3_accept_takes_a_letter_for_the_event_and_game_named() {
-    let mut t = federation();
+    for language in ["en", "ru"] {
+        accept_for_the_event_named(language);
+    }
+}
+
+fn accept_for_the_event_named(language: &str) {
+    let mut t = federation_in(language);
     t.letter(
         WHITE,
         "2026-11-03",
