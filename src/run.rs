@@ -144,7 +144,9 @@ pub fn commit(
                 Some(letter) => Some(w.letter(letter)?),
                 None => None,
             };
-            if let Some((player, days)) = &plan.leave {
+            // A leave of the letter's own, or of a letter it brings in (an
+            // accepted one's).
+            for (player, days) in plans.iter().filter_map(|(plan, _)| plan.leave.as_ref()) {
                 w.leave(player, *days, letter_id, today)?;
             }
             for edit in &plan.config_edits {
@@ -194,11 +196,12 @@ pub fn commit(
             Ok(last)
         })
         .map_err(|e| format!("database: {e}"))
-        .and_then(|last| match &plan.leave {
-            Some((player, days)) if clerk.directory.several() => {
-                Ok(leave_elsewhere(store, clerk, player, *days, cause)?.or(last))
+        .and_then(|mut last| {
+            let leaves = plans.iter().filter_map(|(plan, _)| plan.leave.as_ref());
+            for (player, days) in leaves.filter(|_| clerk.directory.several()) {
+                last = leave_elsewhere(store, clerk, player, *days, cause)?.or(last);
             }
-            _ => Ok(last),
+            Ok(last)
         })
 }
 

@@ -111,8 +111,9 @@ impl Clerk<'_> {
             )
             .collect();
         let ruling = &ruling.resolved(&ids);
+        // The letters set aside are the mailbox's: no tournament to name.
         if ruling.order == Order::Retry {
-            return self.plan_retry_by_letter(store, mail, read, ruling, plan);
+            return self.carry_out_by_letter(store, mail, read, ruling, plan);
         }
         // `ACCEPT KEY` names its letter, and so its event: this one, where
         // routing found him its chief arbiter, or another's (issue 31,
@@ -154,33 +155,15 @@ impl Clerk<'_> {
         }
         // A ruling naming another of the clerk's tournaments is not for
         // this one's game of that number.
-        let elsewhere = ruling.tournament.as_deref().filter(|id| *id != own);
-        if elsewhere.is_none() {
-            match ruling.order {
-                Order::Withdraw => {
-                    return self.plan_withdrawal_by_letter(store, mail, read, ruling, plan);
-                }
-                Order::Accept => {
-                    return self.plan_acceptance_by_letter(store, mail, read, ruling, plan);
-                }
-                Order::Replace => {
-                    return self.plan_replacement_by_letter(store, mail, read, ruling, plan);
-                }
-                _ => {}
-            }
-        }
-        let found = match elsewhere {
-            Some(_) => None,
-            None => self.config.game(&ruling.game).cloned(),
+        let Some(elsewhere) = ruling.tournament.as_deref().filter(|id| *id != own) else {
+            return self.carry_out_by_letter(store, mail, read, ruling, plan);
         };
         // Another event of the clerk's, with a chief arbiter of its own:
         // this one rules there on nothing (issue 31, point 5).
-        let theirs = elsewhere.and_then(|id| {
-            self.directory
-                .tournaments()
-                .iter()
-                .find(|t| t.tournament_id == id && t.chief_arbiter != self.config.chief_arbiter)
-        });
+        let theirs =
+            self.directory.tournaments().iter().find(|t| {
+                t.tournament_id == elsewhere && t.chief_arbiter != self.config.chief_arbiter
+            });
         if let Some(other) = theirs {
             let reason = phrases.fill(
                 "reason.not_their_arbiter",
@@ -189,80 +172,85 @@ impl Clerk<'_> {
             let why = "the chief arbiter of another tournament: nothing changed";
             return self.refuse_arbiter(None, mail, read, why, reason, plan);
         }
-        let Some(game_config) = found else {
-            let named = match elsewhere {
-                Some(id) => format!("{id} {}", ruling.game),
-                None => ruling.game.clone(),
-            };
-            let reason = phrases.fill("reason.arbiter_no_game", &[("game", &named)]);
-            return self.refuse_arbiter(None, mail, read, "no such game", reason, plan);
-        };
-        let mut state = super::load_replaying(self.config, store, &game_config, &self.replays)?;
-        if let Some(stored) = plan.letter.as_mut() {
-            stored.game = Some(state.id().to_string());
+        let named = format!("{elsewhere} {}", ruling.game);
+        let reason = phrases.fill("reason.arbiter_no_game", &[("game", &named)]);
+        self.refuse_arbiter(None, mail, read, "no such game", reason, plan)
+    }
+
+    /// The chief arbiter's order carried out ([`Clerk::carry_out`]), his
+    /// letter applied with it; or answered with why not.
+    fn carry_out_by_letter(
+        &self,
+        store: &Store,
+        mail: &Mail,
+        read: &Letter,
+        ruling: &crate::letter::Ruling,
+        plan: &mut Plan,
+    ) -> Result<(), String> {
+        let order = super::Order::of_ruling(ruling);
+        let in_reply_to = mail.message_id.clone();
+        match self.carry_out(store, &order, AwardedBy::Arbiter, in_reply_to)? {
+            super::Outcome::Refused { state, why, reason } => {
+                self.refuse_arbiter(state.as_deref(), mail, read, why, reason, plan)
+            }
+            super::Outcome::Done { plan: done, reason } => {
+                if let Some(stored) = plan.letter.as_mut() {
+                    stored.disposition = Disposition::Applied;
+                    stored.reason = reason;
+                    if let Some(state) = &done.game {
+                        stored.game = Some(state.id().to_string());
+                    }
+                }
+                plan.absorb(*done);
+                Ok(())
+            }
         }
+    }
+
+    /// A decision on an overstep (2.5.5): carried out by the rules'
+    /// [`rule`], told to both players and the chief secretary.
+    pub(super) fn decide(
+        &self,
+        store: &Store,
+        game: &str,
+        decision: Decision,
+        days: Option<u32>,
+        in_reply_to: Option<String>,
+    ) -> Result<super::Outcome, String> {
+        let phrases = self.phrases();
+        let mut state = match self.game_by_command(store, game) {
+            Ok(state) => state,
+            Err(AwardError::NoGame(reason)) => {
+                return Ok(super::Outcome::Refused {
+                    state: None,
+                    why: "no such game",
+                    reason,
+                });
+            }
+            Err(AwardError::Failed(error) | AwardError::Refused(_, error)) => return Err(error),
+        };
+        let mut plan = Plan::default();
         let held_move = state
             .ledger
             .standing
             .held_reply
             .map(|ply| label_moves(ply, &[(state.ledger.rows[ply].san.clone(), false)]))
             .map(|moves| phrases.moves(&moves));
-        let decision = match ruling.order {
-            Order::Overstep(decision) => decision,
-            Order::Withdraw => {
-                return self.plan_withdrawal_by_letter(store, mail, read, ruling, plan);
-            }
-            Order::Accept => {
-                return self.plan_acceptance_by_letter(store, mail, read, ruling, plan);
-            }
-            Order::Replace => {
-                return self.plan_replacement_by_letter(store, mail, read, ruling, plan);
-            }
-            Order::Retry => {
-                return self.plan_retry_by_letter(store, mail, read, ruling, plan);
-            }
-            Order::Undo => {
-                let in_reply_to = mail.message_id.clone();
-                let why = ruling.why.as_deref();
-                return match self.plan_undo(state, why, AwardedBy::Arbiter, in_reply_to, plan) {
-                    Err(AwardError::Refused(state, reason)) => {
-                        let why = "nothing taken back";
-                        self.refuse_arbiter(Some(&state), mail, read, why, reason, plan)
-                    }
-                    Err(AwardError::Failed(error) | AwardError::NoGame(error)) => Err(error),
-                    Ok(()) => Ok(()),
-                };
-            }
-            Order::Result(result) | Order::Forfeit(result) => {
-                let award = Award {
-                    result,
-                    forfeit: matches!(ruling.order, Order::Forfeit(_)),
-                    why: ruling.why.clone(),
-                    by: AwardedBy::Arbiter,
-                };
-                let in_reply_to = mail.message_id.clone();
-                return match self.plan_award(state, &award, in_reply_to, plan) {
-                    Err(AwardError::Refused(state, reason)) => {
-                        let why = "result not changed";
-                        self.refuse_arbiter(Some(&state), mail, read, why, reason, plan)
-                    }
-                    Err(AwardError::Failed(error) | AwardError::NoGame(error)) => Err(error),
-                    Ok(()) => Ok(()),
-                };
-            }
-        };
         let transition = match rule(
             &self.config.rules,
             &state.ledger,
             decision,
-            ruling.days,
+            days,
             self.clock.today,
         ) {
             Ok(transition) => transition,
             Err(refusal) => {
                 let reason = self.refusal_reason(&refusal, state.id());
-                let why = "game not suspended";
-                return self.refuse_arbiter(Some(&state), mail, read, why, reason, plan);
+                return Ok(super::Outcome::Refused {
+                    state: Some(Box::new(state)),
+                    why: "game not suspended",
+                    reason,
+                });
             }
         };
         state.ledger = transition.ledger;
@@ -277,10 +265,7 @@ impl Clerk<'_> {
             return Err("a ruling without its decision".into());
         };
         let code = decision.code();
-        if let Some(stored) = plan.letter.as_mut() {
-            stored.disposition = Disposition::Applied;
-            stored.reason = format!("decision {code} {}", state.id());
-        }
+        let reason = format!("decision {code} {}", state.id());
         if decision != Decision::Confirm && excused > 0 {
             let offender = &state.player(offender).name;
             plan.notes.push(self.note(
@@ -309,7 +294,7 @@ impl Clerk<'_> {
             vec![recipient(&state.white), recipient(&state.black)],
             vec![self.secretary()],
             model,
-            mail.message_id.clone(),
+            in_reply_to,
         )?;
         message.delivers = released;
         plan.messages.push(message);
@@ -327,7 +312,10 @@ impl Clerk<'_> {
             code.into(),
         );
         plan.game = Some(state);
-        Ok(())
+        Ok(super::Outcome::Done {
+            plan: Box::new(plan),
+            reason,
+        })
     }
 }
 
@@ -386,7 +374,7 @@ impl Clerk<'_> {
 
     /// A game of the tournament as stored, for the director's command on
     /// it; one it lacks is said.
-    fn game_by_command(&self, store: &Store, game: &str) -> Result<Record, AwardError> {
+    pub(super) fn game_by_command(&self, store: &Store, game: &str) -> Result<Record, AwardError> {
         let Some(game_config) = self.config.game(game) else {
             let reason = self
                 .phrases()
@@ -411,80 +399,6 @@ impl Clerk<'_> {
             .find(|t| names(t))
             .or_else(|| ruled().next())
             .map(|t| t.tournament_id.as_str())
-    }
-
-    /// The chief arbiter's `ACCEPT KEY 12. Nf3`: his letter applied, the
-    /// letter accepted ([`Clerk::accept`]) in the same plan.
-    fn plan_acceptance_by_letter(
-        &self,
-        store: &Store,
-        mail: &Mail,
-        read: &Letter,
-        ruling: &crate::letter::Ruling,
-        plan: &mut Plan,
-    ) -> Result<(), String> {
-        let key = ruling.game.as_str();
-        let kept = store
-            .letter_by_key(key)
-            .map_err(|e| format!("database: {e}"))?;
-        let Some(kept) = kept else {
-            let reason = self
-                .phrases()
-                .fill("reason.accept_no_key", &[("key", &key)]);
-            return self.refuse_arbiter(None, mail, read, "no such letter", reason, plan);
-        };
-        let words = crate::letter::accept_words(ruling.why.as_deref());
-        let moves = words.moves.map(crate::letter::read);
-        let acceptance = super::Acceptance {
-            key,
-            moves: moves.as_ref(),
-            sender: words.player,
-            game: None,
-            why: None,
-            add_address: words.add_address,
-            by: AwardedBy::Arbiter,
-        };
-        match self.accept(store, &kept, &acceptance)? {
-            Err(reason) => self.refuse_arbiter(None, mail, read, "not accepted", reason, plan),
-            Ok(mut accepted) => {
-                if let Some(stored) = plan.letter.as_mut() {
-                    stored.disposition = Disposition::Applied;
-                    stored.reason = format!("accept {key}");
-                }
-                plan.events.extend(accepted.events.iter().cloned());
-                plan.config_edits.append(&mut accepted.config_edits);
-                plan.more.push(accepted);
-                Ok(())
-            }
-        }
-    }
-
-    /// The chief arbiter's `WITHDRAW PLAYER`: his letter applied, every
-    /// game the withdrawal changes in the same plan ([`Clerk::withdraw`]).
-    fn plan_withdrawal_by_letter(
-        &self,
-        store: &Store,
-        mail: &Mail,
-        read: &Letter,
-        ruling: &crate::letter::Ruling,
-        plan: &mut Plan,
-    ) -> Result<(), String> {
-        let player = ruling.game.as_str();
-        let why = ruling.why.as_deref();
-        match self.withdraw(store, player, why, AwardedBy::Arbiter)? {
-            Err(reason) => self.refuse_arbiter(None, mail, read, "nothing withdrawn", reason, plan),
-            Ok(plans) => {
-                if let Some(stored) = plan.letter.as_mut() {
-                    stored.disposition = Disposition::Applied;
-                    stored.reason = format!("withdrawal of {player}");
-                }
-                for more in &plans {
-                    plan.events.extend(more.events.iter().cloned());
-                }
-                plan.more = plans;
-                Ok(())
-            }
-        }
     }
 
     /// Takes back a game's last letter ([`undo`]): its moves and their
@@ -578,33 +492,6 @@ impl Clerk<'_> {
         );
         plan.game = Some(state);
         Ok(())
-    }
-
-    /// The director's `shtempel undo GAME`: the plan of [`Clerk::plan_undo`].
-    pub fn undo_by_command(
-        &self,
-        store: &Store,
-        game: &str,
-        why: Option<&str>,
-    ) -> Result<Plan, AwardError> {
-        let state = self.game_by_command(store, game)?;
-        let mut plan = Plan::default();
-        self.plan_undo(state, why, AwardedBy::Director, None, &mut plan)?;
-        Ok(plan)
-    }
-
-    /// The director's order for game `game` (`shtempel result`, `shtempel
-    /// forfeit`): the plan of [`Clerk::plan_award`], no letter behind it.
-    pub fn award_by_command(
-        &self,
-        store: &Store,
-        game: &str,
-        order: &Award,
-    ) -> Result<Plan, AwardError> {
-        let state = self.game_by_command(store, game)?;
-        let mut plan = Plan::default();
-        self.plan_award(state, order, None, &mut plan)?;
-        Ok(plan)
     }
 
     /// Sets a game's result ([`award`]): the note under its chart (who,

@@ -30,6 +30,7 @@ mod letters;
 mod load;
 mod model;
 mod moves;
+mod order;
 mod overstep;
 mod protest;
 mod replace;
@@ -48,6 +49,7 @@ pub use self::accept::Acceptance;
 pub use self::arbiter::{Award, AwardError, AwardedBy};
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::model::{label_moves, next_lines};
+pub use self::order::{Order, Outcome, Whom};
 pub use self::route::{Directory, route, route_kept, route_prepared};
 pub use self::start::Sheet;
 use crate::config::{Config, Player};
@@ -269,6 +271,46 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// A plan of several games' plans (a withdrawal's), their events
+    /// gathered.
+    pub fn of_games(plans: Vec<Plan>) -> Plan {
+        Plan {
+            events: plans.iter().flat_map(|plan| plan.events.clone()).collect(),
+            more: plans,
+            ..Plan::default()
+        }
+    }
+
+    /// Takes in what an order's plan changes (its letter aside): an
+    /// arbiter's letter is applied with it.
+    fn absorb(&mut self, done: Plan) {
+        let Plan {
+            letter: _,
+            game,
+            taken_back,
+            more,
+            leave,
+            config_edits,
+            releases,
+            notes,
+            seats,
+            messages,
+            duties,
+            events,
+        } = done;
+        self.game = self.game.take().or(game);
+        self.taken_back = self.taken_back.or(taken_back);
+        self.leave = self.leave.take().or(leave);
+        self.more.extend(more);
+        self.config_edits.extend(config_edits);
+        self.releases.extend(releases);
+        self.notes.extend(notes);
+        self.seats.extend(seats);
+        self.messages.extend(messages);
+        self.duties.extend(duties);
+        self.events.extend(events);
+    }
+
     fn event(
         &mut self,
         event: &'static str,

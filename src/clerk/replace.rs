@@ -10,12 +10,11 @@
 use super::{Clerk, Plan, recipient};
 use crate::config::Player;
 use crate::config::edit::{ConfigEdit, PlayerEdit};
-use crate::letter::{Letter, Newcomer, Ruling};
-use crate::mail::mime::Mail;
+use crate::letter::Newcomer;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Seat;
-use crate::store::{Disposition, Store};
+use crate::store::Store;
 
 impl Clerk<'_> {
     /// The plan of `player`'s replacement (he is the newcomer, as the
@@ -302,33 +301,5 @@ impl Clerk<'_> {
         };
         plan.config_edits.push(edit);
         Ok(Ok(plan))
-    }
-
-    /// The chief arbiter's `REPLACE PLAYER Name <address> why`
-    /// ([`Clerk::replace_named`]), his letter taken with it.
-    pub(super) fn plan_replacement_by_letter(
-        &self,
-        store: &Store,
-        mail: &Mail,
-        read: &Letter,
-        ruling: &Ruling,
-        plan: &mut Plan,
-    ) -> Result<(), String> {
-        let player = ruling.game.as_str();
-        let why = ruling.why.as_deref();
-        match self.replace_named(store, player, ruling.newcomer.as_ref(), why)? {
-            Err(reason) => self.refuse_arbiter(None, mail, read, "nobody replaced", reason, plan),
-            Ok(replacement) => {
-                if let Some(stored) = plan.letter.as_mut() {
-                    stored.disposition = Disposition::Applied;
-                    stored.reason = format!("replacement of {player}");
-                }
-                plan.messages.extend(replacement.messages);
-                plan.events.extend(replacement.events);
-                plan.more.extend(replacement.more);
-                plan.config_edits.extend(replacement.config_edits);
-                Ok(())
-            }
-        }
     }
 }

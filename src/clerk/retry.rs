@@ -6,23 +6,18 @@
 //! are told which letters go back. The letters set aside belong to no
 //! tournament yet, so a clerk of several takes the order without one.
 
-use super::{Clerk, Plan};
-use crate::letter::{Letter, Ruling};
-use crate::mail::mime::Mail;
+use super::{Clerk, Outcome, Plan};
 use crate::message::MessageKind;
 use crate::model;
-use crate::store::{Disposition, Store};
+use crate::store::Store;
 
 impl Clerk<'_> {
-    pub(super) fn plan_retry_by_letter(
+    pub(super) fn retry_order(
         &self,
         store: &Store,
-        mail: &Mail,
-        read: &Letter,
-        ruling: &Ruling,
-        plan: &mut Plan,
-    ) -> Result<(), String> {
-        let key = ruling.game.as_str();
+        key: &str,
+        in_reply_to: Option<String>,
+    ) -> Result<Outcome, String> {
         let set_aside = store.quarantined().map_err(|e| format!("database: {e}"))?;
         let every = matches!(key.to_uppercase().as_str(), "ALL" | "ВСЕ" | "ВСЁ");
         let chosen: Vec<_> = set_aside
@@ -34,12 +29,13 @@ impl Clerk<'_> {
                 (_, true) => self.phrases().get("reason.retry_none").to_string(),
                 (_, false) => self.phrases().fill("reason.retry_no_key", &[("key", &key)]),
             };
-            return self.refuse_arbiter(None, mail, read, "nothing to retry", reason, plan);
+            return Ok(Outcome::Refused {
+                state: None,
+                why: "nothing to retry",
+                reason,
+            });
         }
-        if let Some(stored) = plan.letter.as_mut() {
-            stored.disposition = Disposition::Applied;
-            stored.reason = format!("retry {key}");
-        }
+        let mut plan = Plan::default();
         let letters: Vec<_> = chosen
             .iter()
             .map(|letter| {
@@ -64,7 +60,7 @@ impl Clerk<'_> {
             vec![self.arbiter()],
             vec![self.secretary()],
             model,
-            mail.message_id.clone(),
+            in_reply_to,
         )?);
         for letter in &chosen {
             plan.releases.push(letter.dedup_key.clone());
@@ -75,6 +71,9 @@ impl Clerk<'_> {
                 letter.dedup_key.clone(),
             );
         }
-        Ok(())
+        Ok(Outcome::Done {
+            plan: Box::new(plan),
+            reason: format!("retry {key}"),
+        })
     }
 }

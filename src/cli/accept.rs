@@ -37,15 +37,18 @@ impl Args {
         if let Some(id) = cx.tournament() {
             pick(&cx.config, configs.clone(), Some(id))?;
         }
-        let order = Before::Accept {
-            tournament: cx.tournament(),
-            key: &self.key,
-            moves: self.moves.as_deref(),
-            sender: self.sender.as_deref(),
+        let order = Order::Accept {
+            key: self.key,
+            moves: self.moves,
+            sender: self.sender,
             add_address: self.add_address,
-            game: self.game.as_deref(),
-            why: self.why.as_deref(),
+            game: self.game,
+            why: self.why,
         };
-        poll(&configs, cx.now, self.today, self.json, order)
+        let before = Before::Order {
+            tournament: cx.tournament(),
+            order,
+        };
+        poll(&configs, cx.now, self.today, self.json, before)
     }
 }

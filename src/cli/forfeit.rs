@@ -19,13 +19,12 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        let award = Award::directors(GameResult::loss_of(self.loser), true, self.why);
-        order_command(
-            cx,
-            &self.game,
-            GameOrder::Award(award),
-            self.today,
-            self.json,
-        )
+        let order = Order::Award {
+            game: self.game,
+            result: GameResult::loss_of(self.loser),
+            forfeit: true,
+            why: self.why,
+        };
+        order_command(cx, order, self.today, self.json)
     }
 }

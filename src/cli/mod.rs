@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use chrono::{NaiveDate, Utc};
 use shakmaty::Color;
-use shtempel::clerk::{self, Award, AwardError, Clerk, Clock, Directory, Event, Sheet};
+use shtempel::clerk::{self, Clerk, Clock, Directory, Event, Order, Outcome, Sheet, Whom};
 use shtempel::config::{Config, Source, Transport};
 use shtempel::game::Replays;
 use shtempel::key::GameKey;

@@ -26,26 +26,22 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        let (configs, tournament) = cx.picked()?;
-        let newcomer = match self.by.as_deref() {
-            Some(by) => Some(shtempel::letter::Newcomer::parse(by).ok_or_else(|| {
-                usage(format!(
-                    "replace --by {by:?}: write the newcomer as \"Name <address>\""
-                ))
-            })?),
-            None => None,
-        };
-        let was = match (&self.was, &newcomer) {
+        let whom = match (self.was, self.by.as_deref()) {
             (Some(was), _) => Whom::Was(was),
-            (None, Some(newcomer)) => Whom::By(newcomer),
+            (None, Some(by)) => {
+                Whom::By(shtempel::letter::Newcomer::parse(by).ok_or_else(|| {
+                    usage(format!(
+                        "replace --by {by:?}: write the newcomer as \"Name <address>\""
+                    ))
+                })?)
+            }
             (None, None) => return Err(usage("replace: give --was or --by")),
         };
-        let order = Before::Replace {
-            tournament: &tournament,
-            player: &self.player,
-            was,
-            why: self.why.as_deref(),
+        let order = Order::Replace {
+            player: self.player,
+            whom,
+            why: self.why,
         };
-        poll(&configs, cx.now, self.today, self.json, order)
+        order_command(cx, order, self.today, self.json)
     }
 }

@@ -20,7 +20,12 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        let order = GameOrder::Award(Award::directors(self.result, false, self.why));
-        order_command(cx, &self.game, order, self.today, self.json)
+        let order = Order::Award {
+            game: self.game,
+            result: self.result,
+            forfeit: false,
+            why: self.why,
+        };
+        order_command(cx, order, self.today, self.json)
     }
 }

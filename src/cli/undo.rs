@@ -16,12 +16,10 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        order_command(
-            cx,
-            &self.game,
-            GameOrder::Undo(self.why),
-            self.today,
-            self.json,
-        )
+        let order = Order::Undo {
+            game: self.game,
+            why: self.why,
+        };
+        order_command(cx, order, self.today, self.json)
     }
 }

@@ -18,12 +18,10 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        let (configs, tournament) = cx.picked()?;
-        let order = Before::Withdraw {
-            tournament: &tournament,
-            player: &self.player,
-            why: self.why.as_deref(),
+        let order = Order::Withdraw {
+            player: self.player,
+            why: self.why,
         };
-        poll(&configs, cx.now, self.today, self.json, order)
+        order_command(cx, order, self.today, self.json)
     }
 }
