@@ -2,7 +2,7 @@
 //! folder's database and `<game>` for a tournament of its own file, and a
 //! person's, `ID/<player>` and `<player>` the same way. This module is the
 //! only code that writes that form or takes it apart; a tournament id never
-//! holds the separator (`config` refuses one that does), so the first `/`
+//! holds the separator (`config` refuses ids that do), so the first `/`
 //! ends it.
 
 use std::fmt;
@@ -48,19 +48,6 @@ impl GameKey {
     pub fn game_in(&self, tournament: Option<&str>) -> Option<&str> {
         (self.tournament() == tournament).then_some(self.game())
     }
-
-    /// The SQL `LIKE` pattern of every key of `game` (or player) in a
-    /// folder's tournaments, `\` escaping: `%/ivanov`.
-    pub fn in_any_tournament(game: &str) -> String {
-        let mut pattern = format!("%{SEPARATOR}");
-        for c in game.chars() {
-            if matches!(c, '%' | '_' | '\\') {
-                pattern.push('\\');
-            }
-            pattern.push(c);
-        }
-        pattern
-    }
 }
 
 impl fmt::Display for GameKey {
@@ -82,8 +69,6 @@ mod tests {
             (Some("CC-2026"), "3", "CC-2026/3"),
             (None, "3", "3"),
             (Some("КР-2026"), "A1", "КР-2026/A1"),
-            // A game id may hold the separator: the tournament's never does.
-            (Some("CC"), "1/2", "CC/1/2"),
         ];
         for (tournament, game, written) in table {
             let key = GameKey::new(tournament, game);
@@ -92,11 +77,5 @@ mod tests {
             assert_eq!(key.game_in(tournament), Some(game));
             assert_eq!(key.game_in(Some("other")), None);
         }
-    }
-
-    #[test]
-    fn the_pattern_of_a_player_in_every_tournament_escapes_like() {
-        assert_eq!(GameKey::in_any_tournament("ivanov"), "%/ivanov");
-        assert_eq!(GameKey::in_any_tournament("a_b%c"), "%/a\\_b\\%c");
     }
 }

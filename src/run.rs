@@ -197,29 +197,33 @@ pub fn commit(
         })
         .map_err(|e| format!("database: {e}"))
         .and_then(|mut last| {
-            let leaves = plans.iter().filter_map(|(plan, _)| plan.leave.as_ref());
-            for (player, days) in leaves.filter(|_| clerk.directory.several()) {
-                last = leave_elsewhere(store, clerk, player, *days, cause)?.or(last);
+            for (plan, _) in &plans {
+                if let Some((player, days)) = &plan.leave {
+                    let events = &plan.leave_elsewhere;
+                    last = leave_elsewhere(store, clerk, events, player, *days, cause)?.or(last);
+                }
             }
             Ok(last)
         })
 }
 
-/// A leave is the person's (issue 31, point 1): the partners of his games
-/// in the clerk's other events that grant leave are told by those events'
+/// A leave is the person's (issue 31, point 1): in the clerk's other
+/// events that grant it (`events`, decided by the leave's plan), it is
+/// recorded, and the partners of his games are told by those events'
 /// clerks, in their words, with a note under each game's chart. Committed
-/// after the leave (their calendars read it then), in the same batch.
-/// Returns the outbox id of the last notice, if any.
+/// after the leave, in the same batch. Returns the outbox id of the last
+/// notice, if any.
 fn leave_elsewhere(
     store: &mut Store,
     clerk: &Clerk<'_>,
+    events: &[String],
     player: &str,
     days: (NaiveDate, NaiveDate),
     cause: &str,
 ) -> Result<Option<i64>, String> {
     let mut last = None;
-    for id in clerk.leave_granted_elsewhere(player) {
-        let Some(sibling) = clerk.sibling(&id) else {
+    for id in events {
+        let Some(sibling) = clerk.sibling(id) else {
             continue;
         };
         let Some(there) = sibling.config.player(player) else {
@@ -227,6 +231,10 @@ fn leave_elsewhere(
         };
         let mut on_sibling = store.tournament(sibling.config.scope());
         let store = &mut *on_sibling;
+        let today = sibling.clock.today;
+        store
+            .write(|w| w.leave(player, days, None, today))
+            .map_err(database)?;
         let (_, notices) = sibling.leave_notices(store, there, days, None)?;
         let plan = Plan {
             more: notices,

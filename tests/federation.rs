@@ -1346,3 +1346,59 @@ fn issue_31_every_refusals_advice_followed_gets_the_letter_taken() {
         assert_eq!(sans(&t, "B"), ["d4"], "{advice}");
     }
 }
+
+/// Issue 31, point 1: each event's own allowance decides there. B grants
+/// five days a year: an eleven-day leave taken in A is refused in B (its
+/// clock goes on, Carol is not told), and the receipt says so and why.
+#[test]
+fn issue_31_point_1_an_event_that_refuses_the_leave_says_why_and_goes_on() {
+    let mut t = federation_with("\n[rules]\nleave_days_per_year = 12\n");
+    let b = t.path().join("tournaments/b.toml");
+    let text = std::fs::read_to_string(&b).unwrap();
+    std::fs::write(&b, format!("{text}\n[rules]\nleave_days_per_year = 5\n")).unwrap();
+    opens_b(&mut t);
+    opens_a(&mut t);
+    t.poll("2026-11-03");
+    t.new_mail();
+    let last_day = |t: &Tournament| {
+        let games = run_ok(
+            t,
+            &[
+                "games",
+                "--json",
+                "--tournament",
+                "B",
+                "--today",
+                "2026-11-05",
+            ],
+        );
+        let games: serde_json::Value = serde_json::from_str(&games.stdout).unwrap();
+        games[0]["last_day"].as_str().unwrap().to_string()
+    };
+    let before = last_day(&t);
+    t.letter(
+        WHITE,
+        "2026-11-05",
+        "leave",
+        "LEAVE 10.11.2026 - 20.11.2026\n",
+    );
+    t.poll("2026-11-05");
+    let mail = t.new_mail();
+    let receipt = mail.iter().find(|m| m.kind == "leave").expect("receipt");
+    assert!(
+        receipt.body.contains("B: the leave is not granted there (")
+            && receipt
+                .body
+                .contains("and your games there go on as before."),
+        "{}",
+        receipt.body
+    );
+    assert!(!receipt.body.contains("[B #1]"), "{}", receipt.body);
+    let told: Vec<_> = mail
+        .iter()
+        .filter(|m| m.kind == "leave-notice")
+        .map(|m| m.to.clone())
+        .collect();
+    assert_eq!(told, [vec![BLACK.to_string()]]);
+    assert_eq!(last_day(&t), before, "B's clock goes on");
+}

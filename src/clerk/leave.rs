@@ -56,30 +56,9 @@ impl Clerk<'_> {
         let ((first, last), days) = match checked {
             Ok(taken) => taken,
             Err(refusal) => {
-                let reason = match (asked, refusal) {
-                    (None, _) => phrases.get("reason.leave_dates").to_string(),
-                    (_, LeaveRefusal::NoLeave) => phrases.get("reason.leave_none").to_string(),
-                    (_, LeaveRefusal::Backwards) => {
-                        phrases.get("reason.leave_backwards").to_string()
-                    }
-                    (_, LeaveRefusal::Past) => {
-                        phrases.fill("reason.leave_past", &[("postmark", &self.date(postmark))])
-                    }
-                    (_, LeaveRefusal::Overlaps { first, last }) => phrases.fill(
-                        "reason.leave_overlaps",
-                        &[("first", &self.date(first)), ("last", &self.date(last))],
-                    ),
-                    (_, LeaveRefusal::AfterEnd { end }) => {
-                        phrases.fill("reason.leave_after_end", &[("end", &self.date(end))])
-                    }
-                    (_, LeaveRefusal::OverAllowance { year, left }) => phrases.fill(
-                        "reason.leave_over",
-                        &[
-                            ("year", &year),
-                            ("left", &left),
-                            ("allowance", &self.config.rules.leave_days_per_year),
-                        ],
-                    ),
+                let reason = match asked {
+                    None => phrases.get("reason.leave_dates").to_string(),
+                    Some(_) => self.leave_refused(refusal, postmark, &self.config.rules),
                 };
                 stored.disposition = Disposition::Refused;
                 stored.reason = format!("leave refused: {reason}");
@@ -107,26 +86,48 @@ impl Clerk<'_> {
         let (games, notices) = self.leave_notices(store, player, (first, last), changed)?;
         plan.more.extend(notices);
         // The leave is the person's (issue 31, point 1): his entries of the
-        // same id in the clerk's other events that grant leave have it too
-        // (their calendars read it: `Store::leaves_of`); an event that grants
-        // none goes on.
+        // same id in the clerk's other events that grant leave have it too,
+        // each by its own allowance and last day (recorded there, and their
+        // partners told, by `run::leave_elsewhere`); an event that grants
+        // none, or refuses it, goes on, and the receipt says why.
         let mut elsewhere = Vec::new();
         let mut without = Vec::new();
+        let mut refused_there = Vec::new();
         for (other, there) in self.others_of_the_person(player) {
             if other.rules.leave_days_per_year == 0 {
                 without.push(other.tournament_id.clone());
                 continue;
             }
-            elsewhere.extend(
-                other
-                    .games_of(&there.id)
-                    .iter()
-                    .map(|g| format!("[{} #{}]", other.tournament_id, g.id)),
-            );
+            // Each event's own allowance and last day decide there.
+            let theirs = store
+                .leaves_in(other.scope(), &there.id)
+                .map_err(|e| format!("database: {e}"))?;
+            match leave::check(
+                &other.rules,
+                &theirs,
+                (first, last),
+                postmark,
+                other.end_date,
+            ) {
+                Ok(_) => {
+                    plan.leave_elsewhere.push(other.tournament_id.clone());
+                    elsewhere.extend(
+                        other
+                            .games_of(&there.id)
+                            .iter()
+                            .map(|g| format!("[{} #{}]", other.tournament_id, g.id)),
+                    );
+                }
+                Err(refusal) => refused_there.push(model! {
+                    "tournament" => other.tournament_id.as_str(),
+                    "reason" => self.leave_refused(refusal, postmark, &other.rules),
+                }),
+            }
         }
         let answer = model! {
             "elsewhere" => elsewhere,
             "without" => without,
+            "refused_there" => refused_there,
             "first" => first_text.as_str(),
             "last" => last_text.as_str(),
             "days" => days,
@@ -158,6 +159,39 @@ impl Clerk<'_> {
         Ok(())
     }
 
+    /// The words of a leave's refusal under `rules` (this event's, or
+    /// another's of the person).
+    fn leave_refused(
+        &self,
+        refusal: LeaveRefusal,
+        postmark: NaiveDate,
+        rules: &crate::rules::Rules,
+    ) -> String {
+        let phrases = self.phrases();
+        match refusal {
+            LeaveRefusal::NoLeave => phrases.get("reason.leave_none").to_string(),
+            LeaveRefusal::Backwards => phrases.get("reason.leave_backwards").to_string(),
+            LeaveRefusal::Past => {
+                phrases.fill("reason.leave_past", &[("postmark", &self.date(postmark))])
+            }
+            LeaveRefusal::Overlaps { first, last } => phrases.fill(
+                "reason.leave_overlaps",
+                &[("first", &self.date(first)), ("last", &self.date(last))],
+            ),
+            LeaveRefusal::AfterEnd { end } => {
+                phrases.fill("reason.leave_after_end", &[("end", &self.date(end))])
+            }
+            LeaveRefusal::OverAllowance { year, left } => phrases.fill(
+                "reason.leave_over",
+                &[
+                    ("year", &year),
+                    ("left", &left),
+                    ("allowance", &rules.leave_days_per_year),
+                ],
+            ),
+        }
+    }
+
     /// The clerk's other events where `player` (the same id) plays, each
     /// with his entry there.
     fn others_of_the_person<'p>(
@@ -166,20 +200,6 @@ impl Clerk<'_> {
     ) -> impl Iterator<Item = (&'p crate::config::Config, &'p Player)> + 'p {
         self.others_knowing(player)
             .filter(move |(_, there)| there.id == player.id)
-    }
-
-    /// The ids of the clerk's other events that grant leave where the
-    /// player of id `player` plays: his leave stops his clocks there too,
-    /// and their partners are told ([`Clerk::leave_notices`] by their
-    /// clerks).
-    pub fn leave_granted_elsewhere(&self, player: &str) -> Vec<String> {
-        let Some(player) = self.config.player(player) else {
-            return Vec::new();
-        };
-        self.others_of_the_person(player)
-            .filter(|(other, _)| other.rules.leave_days_per_year > 0)
-            .map(|(other, _)| other.tournament_id.clone())
-            .collect()
     }
 
     /// The leave's notices in this tournament: a plan for each of

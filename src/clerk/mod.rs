@@ -255,6 +255,9 @@ pub struct Plan {
     pub more: Vec<Plan>,
     /// A player's leave taken: his id, first and last day.
     pub leave: Option<(String, (NaiveDate, NaiveDate))>,
+    /// The clerk's other events that grant the same leave (issue 31,
+    /// point 1): it is recorded there too, and their partners told.
+    pub leave_elsewhere: Vec<String>,
     /// Edits of the tournament's file the letter orders (a player
     /// replaced, an address added), written once it is committed.
     pub config_edits: Vec<crate::config::edit::ConfigEdit>,
@@ -290,6 +293,7 @@ impl Plan {
             taken_back,
             more,
             leave,
+            leave_elsewhere,
             config_edits,
             releases,
             notes,
@@ -301,6 +305,7 @@ impl Plan {
         self.game = self.game.take().or(game);
         self.taken_back = self.taken_back.or(taken_back);
         self.leave = self.leave.take().or(leave);
+        self.leave_elsewhere.extend(leave_elsewhere);
         self.more.extend(more);
         self.config_edits.extend(config_edits);
         self.releases.extend(releases);

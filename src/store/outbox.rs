@@ -514,18 +514,25 @@ impl Store {
         Ok(())
     }
 
-    /// A player's leaves, first and last day, in order. A leave is the
-    /// person's (issue 31, point 1): in a folder, those he took in any of
-    /// its events (kept as `ID/player`, the same id being the same person).
+    /// A player's leaves in this tournament, first and last day, in order:
+    /// those its calendar counts.
     pub fn leaves_of(&self, player: &str) -> Result<Vec<(NaiveDate, NaiveDate)>> {
-        let in_any_event = GameKey::in_any_tournament(player);
+        self.leaves_in(self.tournament.as_deref(), player)
+    }
+
+    /// A player's leaves in tournament `tournament` of a folder (`None`:
+    /// of its own file). A leave is the person's (issue 31, point 1): the
+    /// clerk records it in each event that grants it, and asks each event
+    /// for its own.
+    pub fn leaves_in(
+        &self,
+        tournament: Option<&str>,
+        player: &str,
+    ) -> Result<Vec<(NaiveDate, NaiveDate)>> {
         self.conn
-            .prepare_cached(
-                "SELECT first, last FROM leaves
-                 WHERE player = ?1 OR (?3 AND player LIKE ?2 ESCAPE '\\') ORDER BY first",
-            )?
+            .prepare_cached("SELECT first, last FROM leaves WHERE player = ?1 ORDER BY first")?
             .query_map(
-                params![self.scoped(player), in_any_event, self.tournament.is_some()],
+                params![GameKey::new(tournament, player).to_string()],
                 |row| {
                     let first: String = row.get(0)?;
                     let last: String = row.get(1)?;
