@@ -140,12 +140,12 @@ impl Command {
         match self {
             Command::Poll(args) => args.today,
             Command::Start(args) => args.today,
-            Command::Result(args) => args.today,
-            Command::Accept(args) => args.today,
-            Command::Withdraw(args) => args.today,
-            Command::Undo(args) => args.today,
-            Command::Replace(args) => args.today,
-            Command::Forfeit(args) => args.today,
+            Command::Result(args) => args.given.today,
+            Command::Accept(args) => args.given.today,
+            Command::Withdraw(args) => args.given.today,
+            Command::Undo(args) => args.given.today,
+            Command::Replace(args) => args.given.today,
+            Command::Forfeit(args) => args.given.today,
             _ => None,
         }
     }

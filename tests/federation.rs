@@ -1090,6 +1090,25 @@ fn federation_in(language: &str) -> Tournament {
     t
 }
 
+/// White Player's illegal reply to Carol's 1. d4 in B, refused (to him
+/// alone) on 5 November: its key, as `today` lists it.
+fn refused_reply_in_b(t: &mut Tournament) -> String {
+    t.letter(
+        WHITE,
+        "2026-11-05",
+        "Re: [B #1] 1. d4",
+        "1... Ke2\nTime: 2/2\nDates: 03.11.2026, 03.11.2026, 05.11.2026\n",
+    );
+    t.poll("2026-11-05");
+    assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
+    let today = run_ok(t, &["today", "--today", "2026-11-06", "--json"]).stdout;
+    let today: serde_json::Value = serde_json::from_str(&today).unwrap();
+    today["changed_nothing"][0]["key"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 /// Issue 31, point 4: the chief arbiter's `ACCEPT KEY` by mail needs no
 /// tournament in a folder (the key names one letter, and so one event),
 /// and a refusal for want of one gives the same order with the id in it,
@@ -1102,21 +1121,7 @@ fn issue_31_point_4_an_order_by_mail_in_a_folder_is_carried_out_as_advised() {
         opens_b(&mut t);
         t.poll("2026-11-03");
         t.new_mail();
-        // White Player's illegal reply in B is refused.
-        t.letter(
-            WHITE,
-            "2026-11-05",
-            "Re: [B #1] 1. d4",
-            "1... Ke2\nTime: 2/2\nDates: 03.11.2026, 03.11.2026, 05.11.2026\n",
-        );
-        t.poll("2026-11-05");
-        assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)], "{language}");
-        let today = run_ok(&t, &["today", "--today", "2026-11-06", "--json"]).stdout;
-        let today: serde_json::Value = serde_json::from_str(&today).unwrap();
-        let key = today["changed_nothing"][0]["key"]
-            .as_str()
-            .unwrap()
-            .to_string();
+        let key = refused_reply_in_b(&mut t);
         t.letter(
             ARBITER,
             "2026-11-06",
@@ -1172,20 +1177,8 @@ fn issue_31_point_4_accept_of_another_events_letter_is_not_their_arbiters() {
     .unwrap();
     opens_b(&mut t);
     t.poll("2026-11-03");
-    t.letter(
-        WHITE,
-        "2026-11-05",
-        "Re: [B #1] 1. d4",
-        "1... Ke2\nTime: 2/2\nDates: 03.11.2026, 03.11.2026, 05.11.2026\n",
-    );
-    t.poll("2026-11-05");
     t.new_mail();
-    let today = run_ok(&t, &["today", "--today", "2026-11-06", "--json"]).stdout;
-    let today: serde_json::Value = serde_json::from_str(&today).unwrap();
-    let key = today["changed_nothing"][0]["key"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let key = refused_reply_in_b(&mut t);
     t.letter(
         ARBITER,
         "2026-11-06",

@@ -23,12 +23,8 @@ pub struct Args {
     /// The game, if the letter did not say it right.
     #[arg(long)]
     game: Option<String>,
-    #[arg(long)]
-    why: Option<String>,
-    #[arg(long)]
-    pub today: Option<NaiveDate>,
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub given: Given,
 }
 
 impl Args {
@@ -43,12 +39,12 @@ impl Args {
             sender: self.sender,
             add_address: self.add_address,
             game: self.game,
-            why: self.why,
+            why: self.given.why,
         };
         let before = Before::Order {
             tournament: cx.tournament(),
             order,
         };
-        poll(&configs, cx.now, self.today, self.json, before)
+        poll(&configs, cx.now, self.given.today, self.given.json, before)
     }
 }

@@ -9,22 +9,21 @@ pub struct Args {
     /// The side that loses: white or black.
     #[arg(value_parser = parse_side)]
     loser: Color,
-    #[arg(long)]
-    why: Option<String>,
-    #[arg(long)]
-    pub today: Option<NaiveDate>,
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub given: Given,
 }
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        let order = Order::Award {
-            game: self.game,
-            result: GameResult::loss_of(self.loser),
-            forfeit: true,
-            why: self.why,
-        };
-        order_command(cx, order, self.today, self.json)
+        order_command(
+            cx,
+            |why| Order::Award {
+                game: self.game,
+                result: GameResult::loss_of(self.loser),
+                forfeit: true,
+                why,
+            },
+            self.given,
+        )
     }
 }

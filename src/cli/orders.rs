@@ -17,21 +17,34 @@ pub(super) fn picked(
     Ok((configs, id))
 }
 
+/// What every order of the command line takes besides its own words.
+#[derive(clap::Args)]
+pub struct Given {
+    /// The reason, for the note under the chart and the players.
+    #[arg(long)]
+    pub why: Option<String>,
+    /// Act as on this date (YYYY-MM-DD).
+    #[arg(long)]
+    pub today: Option<NaiveDate>,
+    /// One JSON object per event on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// The director's order (`result`, `forfeit`, `undo`, `withdraw`,
 /// `replace`) in the tournament given (or the only one), then a pass as
 /// `poll`.
 pub(super) fn order_command(
     cx: &Context,
-    order: Order,
-    today: Option<NaiveDate>,
-    json: bool,
+    order: impl FnOnce(Option<String>) -> Order,
+    given: Given,
 ) -> Result<u8, Failure> {
     let (configs, tournament) = cx.picked()?;
     let before = Before::Order {
         tournament: Some(&tournament),
-        order,
+        order: order(given.why),
     };
-    poll(&configs, cx.now, today, json, before)
+    poll(&configs, cx.now, given.today, given.json, before)
 }
 
 /// `1-0`, `0-1`, `1/2` (or `1/2-1/2`, `½`).

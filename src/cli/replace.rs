@@ -16,12 +16,8 @@ pub struct Args {
     /// name and address itself.
     #[arg(long)]
     by: Option<String>,
-    #[arg(long)]
-    why: Option<String>,
-    #[arg(long)]
-    pub today: Option<NaiveDate>,
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub given: Given,
 }
 
 impl Args {
@@ -37,11 +33,7 @@ impl Args {
             }
             (None, None) => return Err(usage("replace: give --was or --by")),
         };
-        let order = Order::Replace {
-            player: self.player,
-            whom,
-            why: self.why,
-        };
-        order_command(cx, order, self.today, self.json)
+        let player = self.player;
+        order_command(cx, |why| Order::Replace { player, whom, why }, self.given)
     }
 }

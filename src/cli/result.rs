@@ -9,23 +9,21 @@ pub struct Args {
     /// 1-0, 0-1 or 1/2.
     #[arg(value_parser = parse_result)]
     result: GameResult,
-    /// The reason, for the note under the chart and the players.
-    #[arg(long)]
-    why: Option<String>,
-    #[arg(long)]
-    pub today: Option<NaiveDate>,
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub given: Given,
 }
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        let order = Order::Award {
-            game: self.game,
-            result: self.result,
-            forfeit: false,
-            why: self.why,
-        };
-        order_command(cx, order, self.today, self.json)
+        order_command(
+            cx,
+            |why| Order::Award {
+                game: self.game,
+                result: self.result,
+                forfeit: false,
+                why,
+            },
+            self.given,
+        )
     }
 }

@@ -6,20 +6,19 @@ use super::*;
 #[derive(clap::Args)]
 pub struct Args {
     game: String,
-    #[arg(long)]
-    why: Option<String>,
-    #[arg(long)]
-    pub today: Option<NaiveDate>,
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub given: Given,
 }
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        let order = Order::Undo {
-            game: self.game,
-            why: self.why,
-        };
-        order_command(cx, order, self.today, self.json)
+        order_command(
+            cx,
+            |why| Order::Undo {
+                game: self.game,
+                why,
+            },
+            self.given,
+        )
     }
 }

@@ -8,20 +8,13 @@ use super::*;
 pub struct Args {
     /// The player's id.
     player: String,
-    #[arg(long)]
-    why: Option<String>,
-    #[arg(long)]
-    pub today: Option<NaiveDate>,
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub given: Given,
 }
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        let order = Order::Withdraw {
-            player: self.player,
-            why: self.why,
-        };
-        order_command(cx, order, self.today, self.json)
+        let player = self.player;
+        order_command(cx, |why| Order::Withdraw { player, why }, self.given)
     }
 }
