@@ -12,9 +12,12 @@
 //! demo.rs      the sample tournament of `shtempel demo`
 //!    |
 //! run/         one pass: fetch, plan each letter, commit, send, keep the calendar
-//!              (run/finish.rs: marking letters done and sending on a thread;
-//!              run/orders.rs: what a committed order leaves to the run, the
-//!              letters put back and the config's edits written)
+//!              (mod.rs: the pass; lock: one run at a time; commit: a plan
+//!              written all or nothing; batch: letters committed together;
+//!              poison: a failing letter counted and set aside, panics caught;
+//!              calendar: the day's duties; finish: marking letters done and
+//!              sending on a thread; orders: what a committed order leaves to
+//!              the run, the letters put back and the config's edits written)
 //! site.rs      writes the report's pages into a folder
 //! desk.rs      the director's `today`: every game's agenda, the mail that
 //!              changed nothing

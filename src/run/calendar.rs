@@ -1,0 +1,53 @@
+//! The calendar kept at the end of a pass: each game due a look today,
+//! its duties planned and committed.
+
+use super::*;
+
+/// The calendar's duties of every game that may have one today; the others
+/// (see [`rules::next_check`]) are not even loaded.
+pub(super) fn keep_calendar(
+    clerk: &Clerk<'_>,
+    store: &mut Store,
+    checks: &std::collections::HashMap<String, Option<NaiveDate>>,
+    batch: &mut Batch,
+    summary: &mut Summary,
+) -> Result<(), String> {
+    let config = clerk.config;
+    let today = clerk.clock.today;
+    for game in &config.games {
+        if let Some(Some(day)) = checks.get(&key(config, &game.id))
+            && *day > today
+        {
+            continue;
+        }
+        let state = clerk::load_replaying(config, store, game, &clerk.replays)?;
+        let plan = clerk.plan_duties(store, state)?;
+        let mut last = None;
+        if !plan.duties.is_empty() {
+            let cause = format!(
+                "duty:{}:{}",
+                game.id,
+                plan.duties
+                    .iter()
+                    .map(|k| k.0.as_str())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
+            last = commit(store, config, clerk, &plan, &cause)?;
+            summary.games_changed.insert(key(config, &game.id));
+        }
+        if let Some(state) = &plan.game {
+            // A game only a letter can move is looked at again in 9999.
+            let never = NaiveDate::from_ymd_opt(9999, 12, 31).unwrap_or(NaiveDate::MAX);
+            let next = rules::next_check(&config.rules, &state.ledger, today).unwrap_or(never);
+            store
+                .write(|w| w.next_check(&game.id, next))
+                .map_err(database)?;
+        }
+        if !plan.duties.is_empty() {
+            let plan = qualified(config, plan);
+            batch.add(plan, Some(key(config, &game.id)), last, None);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,182 @@
+//! A plan written all or nothing, with the composed messages, and what a
+//! leave writes in the clerk's other events.
+
+use super::*;
+
+/// Writes a plan all or nothing: the letter, the game, notes, duties done and
+/// the composed messages. Returns the outbox id of the last message, if any.
+pub fn commit(
+    store: &mut Store,
+    config: &Config,
+    clerk: &Clerk<'_>,
+    plan: &Plan,
+    cause: &str,
+) -> Result<Option<i64>, String> {
+    let sender = identity::sender(config, clerk.templates.phrases());
+    let clerk_alone = identity::clerk_alone(config, clerk.templates.phrases());
+    let at = match &plan.letter {
+        Some(letter) => letter.arrived,
+        None => clerk.clock.today.and_time(NaiveTime::MIN).and_utc(),
+    };
+    // The letter's plan, then those of the other games it changes, each
+    // message's id made from its own cause.
+    let plans: Vec<(&Plan, String)> = std::iter::once((plan, cause.to_string()))
+        .chain(plan.more.iter().map(|more| {
+            let game = more.game.as_ref().map_or("", |game| game.id());
+            (more, format!("{cause}/{game}"))
+        }))
+        .collect();
+    let mut composed = Vec::new();
+    for (plan, cause) in &plans {
+        for (index, message) in plan.messages.iter().enumerate() {
+            let kind = message.kind.header();
+            let (id, sender) = match message.of_event {
+                true => (
+                    identity::message_id(config, cause, at, index, kind),
+                    &sender,
+                ),
+                false => (
+                    identity::message_id_of_no_event(config, cause, at, index, kind),
+                    &clerk_alone,
+                ),
+            };
+            let id = message.message_id.clone().unwrap_or(id);
+            let raw = compose::build(message, sender, &id, clerk.clock.now)?;
+            composed.push(NewOutbox {
+                game: message.game.clone(),
+                kind: message.kind.header().to_string(),
+                recipients: message.addresses(),
+                message_id: id,
+                raw,
+                delivers: message.delivers,
+                send_on: message.send_on,
+            });
+        }
+    }
+    let today = clerk.clock.today;
+    store
+        .write(|w| {
+            let letter_id = match &plan.letter {
+                Some(letter) => Some(w.letter(letter)?),
+                None => None,
+            };
+            // A leave of the letter's own, or of a letter it brings in (an
+            // accepted one's).
+            for (player, days) in plans.iter().filter_map(|(plan, _)| plan.leave.as_ref()) {
+                w.leave(player, *days, letter_id, today)?;
+            }
+            for edit in &plan.config_edits {
+                w.config_edit(edit, today)?;
+            }
+            for key in &plan.releases {
+                w.mark_releasing(key)?;
+            }
+            for (index, (plan, _)) in plans.iter().enumerate() {
+                // Another letter the first brings in (an acceptance by the
+                // arbiter's letter) is kept with its own moves.
+                let letter_id = match (&plan.letter, index) {
+                    (Some(letter), 1..) => Some(w.letter(letter)?),
+                    _ => letter_id,
+                };
+                let Some(state) = &plan.game else {
+                    continue;
+                };
+                if let Some(from) = plan.taken_back {
+                    w.take_back(state.id(), from)?;
+                }
+                w.game(
+                    state.id(),
+                    &GameRow {
+                        standing: state.ledger.standing.clone(),
+                        held: state.board.held().to_vec(),
+                    },
+                    &state.ledger.rows,
+                    state.stored,
+                    letter_id,
+                )?;
+                for note in &plan.notes {
+                    w.note(state.id(), note)?;
+                }
+                for key in &plan.duties {
+                    w.duty_done(state.id(), key, today)?;
+                }
+                for seat in &plan.seats {
+                    w.seat(state.id(), seat, today)?;
+                }
+            }
+            let mut last = None;
+            for message in &composed {
+                last = Some(w.outbox(message, today)?);
+            }
+            fault::point("after-outbox-insert");
+            Ok(last)
+        })
+        .map_err(|e| format!("database: {e}"))
+        .and_then(|mut last| {
+            for (plan, _) in &plans {
+                if let Some((player, days)) = &plan.leave {
+                    let events = &plan.leave_elsewhere;
+                    last = leave_elsewhere(store, clerk, events, player, *days, cause)?.or(last);
+                }
+            }
+            Ok(last)
+        })
+}
+
+/// A leave is the person's (issue 31, point 1): in the clerk's other
+/// events that grant it (`events`, decided by the leave's plan), it is
+/// recorded, and the partners of his games are told by those events'
+/// clerks, in their words, with a note under each game's chart. Committed
+/// after the leave, in the same batch. Returns the outbox id of the last
+/// notice, if any.
+pub(super) fn leave_elsewhere(
+    store: &mut Store,
+    clerk: &Clerk<'_>,
+    events: &[String],
+    player: &str,
+    days: (NaiveDate, NaiveDate),
+    cause: &str,
+) -> Result<Option<i64>, String> {
+    let mut last = None;
+    for id in events {
+        let Some(sibling) = clerk.sibling(id) else {
+            continue;
+        };
+        let Some(there) = sibling.config.player(player) else {
+            continue;
+        };
+        let mut on_sibling = store.tournament(sibling.config.scope());
+        let store = &mut *on_sibling;
+        let today = sibling.clock.today;
+        store
+            .write(|w| w.leave(player, days, None, today))
+            .map_err(database)?;
+        let (_, notices) = sibling.leave_notices(store, there, days, None)?;
+        let plan = Plan {
+            more: notices,
+            ..Plan::default()
+        };
+        let cause = format!("{cause}/leave/{id}");
+        last = commit(store, sibling.config, &sibling, &plan, &cause)?.or(last);
+    }
+    Ok(last)
+}
+
+/// A game's key in the run: its id, or `ID/<id>` for a tournament of a folder
+/// (as the database keys it).
+pub(super) fn key(config: &Config, game: &str) -> String {
+    config.game_key(game).to_string()
+}
+
+/// A plan whose events name their games by [`key`]: with several
+/// tournaments, "game 3" alone says too little.
+pub(super) fn qualified(config: &Config, mut plan: Plan) -> Plan {
+    if config.scope().is_some() {
+        for event in &mut plan.events {
+            if let Some(game) = &mut event.game {
+                *game = key(config, game);
+            }
+        }
+    }
+    plan
+}

@@ -1,0 +1,379 @@
+//! One pass of the clerk (`poll`): send what an earlier run left in the outbox,
+//! read every new letter and write its plan, send, then keep the calendar.
+//!
+//! A letter is marked done in its source only after its plan is committed, and
+//! a message is marked sent only after the transport accepted it. A letter that
+//! fails (an error, or a panic caught around it) stays in the source for the
+//! next run; the others go on.
+//!
+//! Four threads share a run (see [`poll`]): one reads letters ahead, the
+//! main one plans and writes them in batches, one syncs each committed batch
+//! to disk, marks its letters done and sends its messages, and one makes
+//! those messages durable while the next batch is sent (`finish`).
+
+use std::collections::{HashSet, VecDeque};
+use std::fs::{File, TryLockError};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+
+use chrono::{NaiveDate, NaiveTime};
+
+use crate::clerk::{self, Clerk, Event, Plan, Prepared};
+use crate::config::Config;
+use crate::fault;
+use crate::mail::{MailSource, Transport};
+use crate::mail::{compose, identity};
+use crate::rules;
+use crate::store::{Disposition, GameRow, NewOutbox, Store, StoredLetter};
+
+mod batch;
+mod calendar;
+mod commit;
+mod finish;
+mod lock;
+mod orders;
+mod poison;
+
+pub use self::orders::{PutBack, put_back, write_edits};
+
+use self::batch::*;
+use self::calendar::*;
+pub use self::commit::commit;
+use self::commit::*;
+use self::finish::{Finisher, Job, Outcome, Worker};
+pub use self::lock::{RunLock, lock};
+pub use self::poison::POISON_RUNS;
+use self::poison::*;
+
+/// What a pass did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Summary {
+    pub letters: usize,
+    pub sent: usize,
+    pub failures: usize,
+    /// The games whose record the pass changed (by a letter, a duty or a
+    /// delivery): their report pages are rewritten.
+    pub games_changed: std::collections::BTreeSet<String>,
+    /// Letters left in the source because the pass was stopped, or because
+    /// an order edited a tournament's file (`reread`).
+    pub left: usize,
+    /// An order's edit of a tournament's file was written: the pass read
+    /// no more letters, nor kept the calendar, with the file as it was; the
+    /// next run reads it anew.
+    pub reread: bool,
+}
+
+/// Who hears of a pass: what it did, how far it is, and whether it is to
+/// stop (a signal: the letter at hand is finished, the rest left).
+pub struct Hooks<'h> {
+    pub events: &'h mut dyn FnMut(Event),
+    pub progress: &'h mut dyn FnMut(usize, usize),
+    pub stop: &'h std::sync::atomic::AtomicBool,
+}
+
+pub(super) fn database(error: rusqlite::Error) -> String {
+    format!("database: {error}")
+}
+
+/// The chunks the reading thread sends, and those of the last chunk still to plan.
+type ReadAhead = (
+    std::sync::mpsc::Receiver<Vec<Result<Prepared, String>>>,
+    std::collections::VecDeque<Result<Prepared, String>>,
+);
+
+/// How many letters the reading thread hands over at once.
+const READ_AHEAD: usize = 32;
+
+/// One pass: letters first, then the calendar (rules.md 2.4: a letter that came
+/// in time is never overtaken by a silence check).
+///
+/// Letters are planned one by one, each seeing the writes of those before
+/// it (a letter whose game waits for a delivery in flight is held for a
+/// later round, see the loop), and written in batches of up to [`BATCH_LETTERS`]: one durable commit, then
+/// the letters are marked done and the messages sent (and synced), on
+/// threads of their own while the next batches are planned; the sends are
+/// written into the database with a later batch. A run that finds the
+/// previous one ended inside a batch (a crash, not a caught panic) works
+/// letter by letter on one thread, so that a letter which kills the process
+/// cannot take the others of its batch down with it run after run.
+///
+/// A clerk of a folder serves several tournaments from one mailbox and one
+/// database: `clerks` holds one for each (the first answers for the run:
+/// its clock, and letters that belong to none). Each letter goes to the
+/// tournament [`clerk::route`] finds, its games read and written in that
+/// tournament (`Store::tournament`); the calendar is kept for each.
+pub fn poll(
+    clerks: &[Clerk<'_>],
+    store: &mut Store,
+    source: &mut dyn MailSource,
+    transport: &mut dyn Transport,
+    hooks: Hooks<'_>,
+) -> Result<Summary, String> {
+    let Hooks {
+        events,
+        progress,
+        stop,
+    } = hooks;
+    let Some(clerk) = clerks.first() else {
+        return Ok(Summary::default());
+    };
+    let directory = clerk.directory;
+    let mut summary = Summary::default();
+    let mut finisher = Finisher {
+        source,
+        transport,
+        log: store.sent_log(),
+    };
+    send_pending(store, &mut finisher, clerk, &mut summary, events)?;
+    // What a run killed after committing an order left undone (or the
+    // director's command before this pass): with a file edited, the
+    // tournaments this run read are not the files' any more.
+    if write_edits(store, clerk.clock.today, events)? > 0 {
+        summary.reread = true;
+        return Ok(summary);
+    }
+    orders::put_back_released(store, finisher.source, events)?;
+    let letters = finisher
+        .source
+        .fetch_new()
+        .map_err(|e| format!("source: {e}"))?;
+    let unreadable = finisher.source.take_unreadable();
+    let total = letters.len();
+    fault::point("after-fetch");
+    let careful = store.run_interrupted().map_err(database)?;
+    if !letters.is_empty() {
+        store.set_run_interrupted(true).map_err(database)?;
+    }
+    let mut batch = Batch::default();
+    store.begin_batch().map_err(database)?;
+    // Reading a letter (MIME, quotes, moves, dates) needs no game, and
+    // finishing a batch needs no database: a second thread reads ahead and
+    // a third marks done and sends while this one plans and writes in
+    // order. A careful run does everything here, reading each letter after
+    // counting it (see below).
+    std::thread::scope(|scope| -> Result<(), String> {
+        let threads = !careful && !letters.is_empty();
+        let mut worker = if threads {
+            Worker::thread(scope, finisher)
+        } else {
+            Worker::here(finisher)
+        };
+        // Letters go over in chunks: a wake-up per letter cost more than
+        // the hand-over.
+        let mut prepared_letters = threads.then(|| {
+            let (sender, receiver) = std::sync::mpsc::sync_channel(4);
+            let letters = &letters;
+            let first = clerk.config;
+            scope.spawn(move || read_ahead(first, directory, letters, sender));
+            (receiver, std::collections::VecDeque::new())
+        });
+        // Letters are taken in their order, but one whose game waits for a
+        // delivery in flight (a forward not yet accepted: its day is the day
+        // the partner received the move) is held, with every later letter of
+        // that game, and the others go on. Once the fresh letters are all
+        // taken, the deliveries are waited for once and the held letters are
+        // taken as the next round: a run of both players' letters in many
+        // games waits twice for the mail server, not once a game.
+        let mut fresh = 0;
+        let mut round: VecDeque<Held> = VecDeque::new();
+        let mut held: Vec<Held> = Vec::new();
+        let mut held_games: HashSet<String> = HashSet::new();
+        // Letters of this run written or failed.
+        let mut taken: usize = 0;
+        loop {
+            // Stopped (SIGTERM): the letters done are committed and sent
+            // below, the rest wait in the source for the next run.
+            if stop.load(std::sync::atomic::Ordering::Relaxed) || summary.reread {
+                summary.left = total - fresh + round.len() + held.len();
+                break;
+            }
+            let item = if fresh < total {
+                let index = fresh;
+                fresh += 1;
+                progress(index, total);
+                let envelope = &letters[index];
+                // After a crash, each letter is counted as failed before it
+                // is read (and forgiven once written): one that kills the
+                // process is set aside after POISON_RUNS runs like one that
+                // fails.
+                let mut counted = None;
+                if careful {
+                    let runs = count_as_crashed(store, clerk, envelope)?;
+                    if runs > POISON_RUNS {
+                        let runs = Some(runs - 1);
+                        failed_letter(
+                            store,
+                            clerk,
+                            envelope,
+                            CRASHED,
+                            runs,
+                            &mut batch,
+                            &mut summary,
+                        )?;
+                        taken += 1;
+                        batch.finish(store, &mut worker, clerk, &mut summary, events)?;
+                        continue;
+                    }
+                    counted = Some(runs);
+                }
+                Held {
+                    index,
+                    prepared: next_prepared(
+                        &mut prepared_letters,
+                        (clerk.config, directory),
+                        envelope,
+                    )?,
+                    counted,
+                }
+            } else if let Some(item) = round.pop_front() {
+                item
+            } else if !held.is_empty() {
+                // The deliveries the held letters wait for: committed, sent
+                // and written back.
+                batch.finish(store, &mut worker, clerk, &mut summary, events)?;
+                batch.collect(store, &mut worker, clerk, &mut summary, events)?;
+                round = held.drain(..).collect();
+                held_games.clear();
+                continue;
+            } else {
+                break;
+            };
+            let envelope = &letters[item.index];
+            let desk = item.prepared.as_ref().map_or(clerk, |prepared| {
+                let at = clerk::route_prepared(directory, store, prepared);
+                let id = &directory.tournaments()[at].tournament_id;
+                clerks
+                    .iter()
+                    .find(|desk| &desk.config.tournament_id == id)
+                    .unwrap_or(clerk)
+            });
+            let mut on_desk = store.tournament(desk.config.scope());
+            let store = &mut *on_desk;
+            let plan = match plan_guarded(desk, store, envelope, &item.prepared) {
+                Ok(plan) => plan,
+                Err(error) => {
+                    failed_letter(
+                        store,
+                        clerk,
+                        envelope,
+                        &error,
+                        item.counted,
+                        &mut batch,
+                        &mut summary,
+                    )?;
+                    taken += 1;
+                    continue;
+                }
+            };
+            let game_key = plan.game.as_ref().map(|state| key(desk.config, state.id()));
+            if let Some(game) = &game_key
+                && (held_games.contains(game) || batch.delivers_to(game))
+            {
+                held_games.insert(game.clone());
+                held.push(item);
+                continue;
+            }
+            let plan = qualified(desk.config, plan);
+            fault::point("after-parse");
+            let cause = plan
+                .letter
+                .as_ref()
+                .map_or_else(|| envelope.key.clone(), |l| l.dedup_key.clone());
+            let last = commit(store, desk.config, desk, &plan, &cause)?;
+            store.forget_failure(&envelope.key).map_err(database)?;
+            summary.letters += 1;
+            taken += 1;
+            if let Some(game) = &game_key {
+                summary.games_changed.insert(game.clone());
+            }
+            for more in plan.more.iter().filter_map(|more| more.game.as_ref()) {
+                summary.games_changed.insert(key(desk.config, more.id()));
+            }
+            // The letters after an order that edits a tournament's file are
+            // for a run that reads it as edited (see `Summary::reread`).
+            summary.reread |= !plan.config_edits.is_empty();
+            batch.add(plan, game_key, last, Some(envelope.key.clone()));
+            // Letters of this run written before this batch began.
+            let written = taken.saturating_sub(batch.entries.len());
+            if careful || batch.entries.len() >= batch_letters(written, total - written) {
+                batch.finish(store, &mut worker, clerk, &mut summary, events)?;
+            }
+        }
+        progress(total, total);
+        // A file the source could not read fails like a letter (and is set
+        // aside after as many runs), without stopping the others.
+        for (key, why) in &unreadable {
+            let envelope = crate::mail::Envelope {
+                key: key.clone(),
+                raw: Vec::new(),
+                size: 0,
+                arrived: clerk.clock.now,
+            };
+            failed_letter(store, clerk, &envelope, why, None, &mut batch, &mut summary)?;
+        }
+        // The calendar sees every delivery of the letters.
+        batch.finish(store, &mut worker, clerk, &mut summary, events)?;
+        if threads {
+            // While the threads finish the letters' last batches.
+            store.end_batch().map_err(database)?;
+            store.checkpoint().map_err(database)?;
+            store.begin_batch().map_err(database)?;
+        }
+        batch.collect(store, &mut worker, clerk, &mut summary, events)?;
+        if summary.left == 0 {
+            // Read once: a federation's hundred tournaments would read every
+            // game's row a hundred times.
+            let checks = store.next_checks_keyed().map_err(database)?;
+            for desk in clerks {
+                let mut on_desk = store.tournament(desk.config.scope());
+                keep_calendar(desk, &mut on_desk, &checks, &mut batch, &mut summary)?;
+            }
+        }
+        store.set_run_interrupted(false).map_err(database)?;
+        batch.finish(store, &mut worker, clerk, &mut summary, events)?;
+        batch.collect(store, &mut worker, clerk, &mut summary, events)?;
+        store.end_batch().map_err(database)?;
+        store.clear_sent_log().map_err(database)
+    })?;
+    // The files the run's orders edit, for the next run to read.
+    write_edits(store, clerk.clock.today, events)?;
+    Ok(summary)
+}
+
+/// The next letter as read: from the reading thread where there is one,
+/// else read here.
+fn next_prepared(
+    read_ahead: &mut Option<ReadAhead>,
+    (first, directory): (&Config, &clerk::Directory),
+    envelope: &crate::mail::Envelope,
+) -> Result<Result<Prepared, String>, String> {
+    match read_ahead {
+        Some((chunks, ready)) => {
+            if ready.is_empty() {
+                ready.extend(chunks.recv().unwrap_or_default());
+            }
+            ready
+                .pop_front()
+                .ok_or_else(|| "the reading thread stopped".to_string())
+        }
+        None => Ok(prepare_guarded(first, directory, envelope)),
+    }
+}
+
+/// Reads the letters in chunks on a thread of its own, ahead of the planning.
+fn read_ahead(
+    first: &Config,
+    directory: &clerk::Directory,
+    letters: &[crate::mail::Envelope],
+    sender: std::sync::mpsc::SyncSender<Vec<Result<Prepared, String>>>,
+) {
+    for chunk in letters.chunks(READ_AHEAD) {
+        let prepared: Vec<_> = chunk
+            .iter()
+            .map(|envelope| prepare_guarded(first, directory, envelope))
+            .collect();
+        if sender.send(prepared).is_err() {
+            break;
+        }
+    }
+}
