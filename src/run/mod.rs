@@ -32,6 +32,7 @@ mod commit;
 mod finish;
 mod lock;
 mod orders;
+mod pass;
 mod poison;
 
 pub use self::orders::{PutBack, put_back, write_edits};
@@ -42,6 +43,7 @@ pub use self::commit::commit;
 use self::commit::*;
 use self::finish::{Finisher, Job, Outcome, Worker};
 pub use self::lock::{RunLock, lock};
+use self::pass::Pass;
 pub use self::poison::POISON_RUNS;
 use self::poison::*;
 
@@ -117,7 +119,6 @@ pub fn poll(
     let Some(clerk) = clerks.first() else {
         return Ok(Summary::default());
     };
-    let directory = clerk.directory;
     let mut summary = Summary::default();
     let mut finisher = Finisher {
         source,
@@ -138,202 +139,44 @@ pub fn poll(
         .fetch_new()
         .map_err(|e| format!("source: {e}"))?;
     let unreadable = finisher.source.take_unreadable();
-    let total = letters.len();
     fault::point("after-fetch");
     let careful = store.run_interrupted().map_err(database)?;
     if !letters.is_empty() {
         store.set_run_interrupted(true).map_err(database)?;
     }
-    let mut batch = Batch::default();
     store.begin_batch().map_err(database)?;
     // Reading a letter (MIME, quotes, moves, dates) needs no game, and
     // finishing a batch needs no database: a second thread reads ahead and
     // a third marks done and sends while this one plans and writes in
     // order. A careful run does everything here, reading each letter after
-    // counting it (see below).
-    std::thread::scope(|scope| -> Result<(), String> {
+    // counting it (see `Pass::count`).
+    let summary = std::thread::scope(|scope| -> Result<Summary, String> {
         let threads = !careful && !letters.is_empty();
-        let mut worker = if threads {
-            Worker::thread(scope, finisher)
-        } else {
-            Worker::here(finisher)
+        let worker = match threads {
+            true => Worker::thread(scope, finisher),
+            false => Worker::here(finisher),
         };
         // Letters go over in chunks: a wake-up per letter cost more than
         // the hand-over.
-        let mut prepared_letters = threads.then(|| {
+        let reading = threads.then(|| {
             let (sender, receiver) = std::sync::mpsc::sync_channel(4);
-            let letters = &letters;
-            let first = clerk.config;
+            let (letters, first, directory) = (&letters, clerk.config, clerk.directory);
             scope.spawn(move || read_ahead(first, directory, letters, sender));
-            (receiver, std::collections::VecDeque::new())
+            (receiver, VecDeque::new())
         });
-        // Letters are taken in their order, but one whose game waits for a
-        // delivery in flight (a forward not yet accepted: its day is the day
-        // the partner received the move) is held, with every later letter of
-        // that game, and the others go on. Once the fresh letters are all
-        // taken, the deliveries are waited for once and the held letters are
-        // taken as the next round: a run of both players' letters in many
-        // games waits twice for the mail server, not once a game.
-        let mut fresh = 0;
-        let mut round: VecDeque<Held> = VecDeque::new();
-        let mut held: Vec<Held> = Vec::new();
-        let mut held_games: HashSet<String> = HashSet::new();
-        // Letters of this run written or failed.
-        let mut taken: usize = 0;
-        loop {
-            // Stopped (SIGTERM): the letters done are committed and sent
-            // below, the rest wait in the source for the next run.
-            if stop.load(std::sync::atomic::Ordering::Relaxed) || summary.reread {
-                summary.left = total - fresh + round.len() + held.len();
-                break;
-            }
-            let item = if fresh < total {
-                let index = fresh;
-                fresh += 1;
-                progress(index, total);
-                let envelope = &letters[index];
-                // After a crash, each letter is counted as failed before it
-                // is read (and forgiven once written): one that kills the
-                // process is set aside after POISON_RUNS runs like one that
-                // fails.
-                let mut counted = None;
-                if careful {
-                    let runs = count_as_crashed(store, clerk, envelope)?;
-                    if runs > POISON_RUNS {
-                        let runs = Some(runs - 1);
-                        failed_letter(
-                            store,
-                            clerk,
-                            envelope,
-                            CRASHED,
-                            runs,
-                            &mut batch,
-                            &mut summary,
-                        )?;
-                        taken += 1;
-                        batch.finish(store, &mut worker, clerk, &mut summary, events)?;
-                        continue;
-                    }
-                    counted = Some(runs);
-                }
-                Held {
-                    index,
-                    prepared: next_prepared(
-                        &mut prepared_letters,
-                        (clerk.config, directory),
-                        envelope,
-                    )?,
-                    counted,
-                }
-            } else if let Some(item) = round.pop_front() {
-                item
-            } else if !held.is_empty() {
-                // The deliveries the held letters wait for: committed, sent
-                // and written back.
-                batch.finish(store, &mut worker, clerk, &mut summary, events)?;
-                batch.collect(store, &mut worker, clerk, &mut summary, events)?;
-                round = held.drain(..).collect();
-                held_games.clear();
-                continue;
-            } else {
-                break;
-            };
-            let envelope = &letters[item.index];
-            let desk = item.prepared.as_ref().map_or(clerk, |prepared| {
-                let at = clerk::route_prepared(directory, store, prepared);
-                let id = &directory.tournaments()[at].tournament_id;
-                clerks
-                    .iter()
-                    .find(|desk| &desk.config.tournament_id == id)
-                    .unwrap_or(clerk)
-            });
-            let mut on_desk = store.tournament(desk.config.scope());
-            let store = &mut *on_desk;
-            let plan = match plan_guarded(desk, store, envelope, &item.prepared) {
-                Ok(plan) => plan,
-                Err(error) => {
-                    failed_letter(
-                        store,
-                        clerk,
-                        envelope,
-                        &error,
-                        item.counted,
-                        &mut batch,
-                        &mut summary,
-                    )?;
-                    taken += 1;
-                    continue;
-                }
-            };
-            let game_key = plan.game.as_ref().map(|state| key(desk.config, state.id()));
-            if let Some(game) = &game_key
-                && (held_games.contains(game) || batch.delivers_to(game))
-            {
-                held_games.insert(game.clone());
-                held.push(item);
-                continue;
-            }
-            let plan = qualified(desk.config, plan);
-            fault::point("after-parse");
-            let cause = plan
-                .letter
-                .as_ref()
-                .map_or_else(|| envelope.key.clone(), |l| l.dedup_key.clone());
-            let last = commit(store, desk.config, desk, &plan, &cause)?;
-            store.forget_failure(&envelope.key).map_err(database)?;
-            summary.letters += 1;
-            taken += 1;
-            if let Some(game) = &game_key {
-                summary.games_changed.insert(game.clone());
-            }
-            for more in plan.more.iter().filter_map(|more| more.game.as_ref()) {
-                summary.games_changed.insert(key(desk.config, more.id()));
-            }
-            // The letters after an order that edits a tournament's file are
-            // for a run that reads it as edited (see `Summary::reread`).
-            summary.reread |= !plan.config_edits.is_empty();
-            batch.add(plan, game_key, last, Some(envelope.key.clone()));
-            // Letters of this run written before this batch began.
-            let written = taken.saturating_sub(batch.entries.len());
-            if careful || batch.entries.len() >= batch_letters(written, total - written) {
-                batch.finish(store, &mut worker, clerk, &mut summary, events)?;
-            }
-        }
-        progress(total, total);
-        // A file the source could not read fails like a letter (and is set
-        // aside after as many runs), without stopping the others.
-        for (key, why) in &unreadable {
-            let envelope = crate::mail::Envelope {
-                key: key.clone(),
-                raw: Vec::new(),
-                size: 0,
-                arrived: clerk.clock.now,
-            };
-            failed_letter(store, clerk, &envelope, why, None, &mut batch, &mut summary)?;
-        }
-        // The calendar sees every delivery of the letters.
-        batch.finish(store, &mut worker, clerk, &mut summary, events)?;
-        if threads {
-            // While the threads finish the letters' last batches.
-            store.end_batch().map_err(database)?;
-            store.checkpoint().map_err(database)?;
-            store.begin_batch().map_err(database)?;
-        }
-        batch.collect(store, &mut worker, clerk, &mut summary, events)?;
-        if summary.left == 0 {
-            // Read once: a federation's hundred tournaments would read every
-            // game's row a hundred times.
-            let checks = store.next_checks_keyed().map_err(database)?;
-            for desk in clerks {
-                let mut on_desk = store.tournament(desk.config.scope());
-                keep_calendar(desk, &mut on_desk, &checks, &mut batch, &mut summary)?;
-            }
-        }
-        store.set_run_interrupted(false).map_err(database)?;
-        batch.finish(store, &mut worker, clerk, &mut summary, events)?;
-        batch.collect(store, &mut worker, clerk, &mut summary, events)?;
-        store.end_batch().map_err(database)?;
-        store.clear_sent_log().map_err(database)
+        let mut pass = Pass {
+            clerks,
+            store: &mut *store,
+            worker,
+            batch: Batch::default(),
+            summary,
+            events: &mut *events,
+            careful,
+            taken: 0,
+        };
+        pass.letters(&letters, reading, stop, progress)?;
+        pass.end(&unreadable, threads)?;
+        Ok(pass.summary)
     })?;
     // The files the run's orders edit, for the next run to read.
     write_edits(store, clerk.clock.today, events)?;

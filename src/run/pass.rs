@@ -1,0 +1,329 @@
+//! The steps of a pass over the run's letters: [`Pass`] holds what every
+//! step shares (the store, the open batch, the worker that finishes
+//! batches, the summary, who hears of events); [`Queue`] says which letter
+//! comes next.
+
+use super::*;
+
+/// The letters of a run in the order they are taken. Letters go in their
+/// order, but one whose game waits for a delivery in flight (a forward not
+/// yet accepted: its day is the day the partner received the move) is held,
+/// with every later letter of that game, and the others go on. Once the
+/// fresh letters are all taken, the deliveries are waited for once and the
+/// held letters are taken as the next round: a run of both players' letters
+/// in many games waits twice for the mail server, not once a game.
+pub(super) struct Queue {
+    /// The next fresh letter's place, and how many there are.
+    fresh: usize,
+    total: usize,
+    round: VecDeque<Held>,
+    held: Vec<Held>,
+    /// The games (by [`key`]) whose letters are held.
+    held_games: HashSet<String>,
+}
+
+/// What comes next.
+pub(super) enum Next {
+    /// A fresh letter, at its place.
+    Fresh(usize),
+    /// A held letter, its game's delivery done.
+    Held(Box<Held>),
+    /// Held letters wait for the deliveries in flight.
+    WaitForDeliveries,
+    Done,
+}
+
+impl Queue {
+    pub(super) fn of(total: usize) -> Queue {
+        Queue {
+            fresh: 0,
+            total,
+            round: VecDeque::new(),
+            held: Vec::new(),
+            held_games: HashSet::new(),
+        }
+    }
+
+    pub(super) fn next(&mut self) -> Next {
+        if self.fresh < self.total {
+            self.fresh += 1;
+            Next::Fresh(self.fresh - 1)
+        } else if let Some(item) = self.round.pop_front() {
+            Next::Held(Box::new(item))
+        } else if !self.held.is_empty() {
+            Next::WaitForDeliveries
+        } else {
+            Next::Done
+        }
+    }
+
+    /// The held letters, their deliveries done, are the next round.
+    pub(super) fn next_round(&mut self) {
+        self.round = self.held.drain(..).collect();
+        self.held_games.clear();
+    }
+
+    /// The letters not taken (the pass stopped).
+    pub(super) fn left(&self) -> usize {
+        self.total - self.fresh + self.round.len() + self.held.len()
+    }
+
+    /// Whether a letter of `game` must wait; it is held if so.
+    fn holds(&mut self, game: &str, delivering: bool, item: Held) -> Option<Held> {
+        if self.held_games.contains(game) || delivering {
+            self.held_games.insert(game.to_string());
+            self.held.push(item);
+            return None;
+        }
+        Some(item)
+    }
+}
+
+/// What the steps of a pass share.
+pub(super) struct Pass<'p, 'c, 'w> {
+    pub(super) clerks: &'p [Clerk<'c>],
+    pub(super) store: &'p mut Store,
+    pub(super) worker: Worker<'w>,
+    pub(super) batch: Batch,
+    pub(super) summary: Summary,
+    pub(super) events: &'p mut dyn FnMut(Event),
+    /// After a crash: each letter is counted before it is read, and each
+    /// batch is one letter.
+    pub(super) careful: bool,
+    /// Letters of this run written or failed.
+    pub(super) taken: usize,
+}
+
+impl<'c> Pass<'_, 'c, '_> {
+    /// The first tournament's clerk: the run's clock, and its failures'.
+    fn clerk(&self) -> &Clerk<'c> {
+        &self.clerks[0]
+    }
+
+    /// The open batch committed and handed to the worker.
+    pub(super) fn finish(&mut self) -> Result<(), String> {
+        let clerk = &self.clerks[0];
+        let summary = &mut self.summary;
+        (self.batch).finish(self.store, &mut self.worker, clerk, summary, self.events)
+    }
+
+    /// Every job out waited for and written back.
+    pub(super) fn collect(&mut self) -> Result<(), String> {
+        let clerk = &self.clerks[0];
+        let summary = &mut self.summary;
+        (self.batch).collect(self.store, &mut self.worker, clerk, summary, self.events)
+    }
+
+    /// A letter failed (`counted`: the runs it was counted as crashed in).
+    pub(super) fn fail(
+        &mut self,
+        envelope: &crate::mail::Envelope,
+        error: &str,
+        counted: Option<u32>,
+    ) -> Result<(), String> {
+        let clerk = &self.clerks[0];
+        let (batch, summary) = (&mut self.batch, &mut self.summary);
+        failed_letter(self.store, clerk, envelope, error, counted, batch, summary)?;
+        self.taken += 1;
+        Ok(())
+    }
+
+    /// After a crash, each letter is counted as failed before it is read
+    /// (and forgiven once written): one that kills the process is set aside
+    /// after [`POISON_RUNS`] runs like one that fails. `None`: set aside now;
+    /// else the runs it was counted in (none in a run that was not careful).
+    pub(super) fn count(
+        &mut self,
+        envelope: &crate::mail::Envelope,
+    ) -> Result<Option<Option<u32>>, String> {
+        if !self.careful {
+            return Ok(Some(None));
+        }
+        let runs = count_as_crashed(self.store, &self.clerks[0], envelope)?;
+        if runs <= POISON_RUNS {
+            return Ok(Some(Some(runs)));
+        }
+        self.fail(envelope, CRASHED, Some(runs - 1))?;
+        self.finish()?;
+        Ok(None)
+    }
+
+    /// Plans and writes one letter in the tournament it is for; a letter
+    /// whose game waits for a delivery is held in `queue`.
+    pub(super) fn take(
+        &mut self,
+        item: Held,
+        envelope: &crate::mail::Envelope,
+        queue: &mut Queue,
+    ) -> Result<(), String> {
+        let clerks = self.clerks;
+        let clerk = &clerks[0];
+        let directory = clerk.directory;
+        let desk = item.prepared.as_ref().map_or(clerk, |prepared| {
+            let at = clerk::route_prepared(directory, self.store, prepared);
+            let id = &directory.tournaments()[at].tournament_id;
+            clerks
+                .iter()
+                .find(|desk| &desk.config.tournament_id == id)
+                .unwrap_or(clerk)
+        });
+        let planned = {
+            let on_desk = self.store.tournament(desk.config.scope());
+            plan_guarded(desk, &on_desk, envelope, &item.prepared)
+        };
+        let plan = match planned {
+            Ok(plan) => plan,
+            Err(error) => {
+                let mut on_desk = self.store.tournament(desk.config.scope());
+                let (batch, summary) = (&mut self.batch, &mut self.summary);
+                failed_letter(
+                    &mut on_desk,
+                    clerk,
+                    envelope,
+                    &error,
+                    item.counted,
+                    batch,
+                    summary,
+                )?;
+                self.taken += 1;
+                return Ok(());
+            }
+        };
+        let game_key = plan.game.as_ref().map(|state| key(desk.config, state.id()));
+        if let Some(game) = &game_key
+            && queue
+                .holds(game, self.batch.delivers_to(game), item)
+                .is_none()
+        {
+            return Ok(());
+        }
+        let plan = qualified(desk.config, plan);
+        fault::point("after-parse");
+        let cause = plan
+            .letter
+            .as_ref()
+            .map_or_else(|| envelope.key.clone(), |l| l.dedup_key.clone());
+        let last = {
+            let mut on_desk = self.store.tournament(desk.config.scope());
+            let last = commit(&mut on_desk, desk.config, desk, &plan, &cause)?;
+            on_desk.forget_failure(&envelope.key).map_err(database)?;
+            last
+        };
+        self.summary.letters += 1;
+        self.taken += 1;
+        if let Some(game) = &game_key {
+            self.summary.games_changed.insert(game.clone());
+        }
+        for more in plan.more.iter().filter_map(|more| more.game.as_ref()) {
+            self.summary
+                .games_changed
+                .insert(key(desk.config, more.id()));
+        }
+        // The letters after an order that edits a tournament's file are
+        // for a run that reads it as edited (see `Summary::reread`).
+        self.summary.reread |= !plan.config_edits.is_empty();
+        self.batch
+            .add(plan, game_key, last, Some(envelope.key.clone()));
+        // Letters of this run written before this batch began.
+        let written = self.taken.saturating_sub(self.batch.entries.len());
+        let left = queue.total - written;
+        if self.careful || self.batch.entries.len() >= batch_letters(written, left) {
+            self.finish()?;
+        }
+        Ok(())
+    }
+
+    /// Takes the run's letters in turn (read here, or by the reading
+    /// thread of `reading`) until they are all taken, or `stop` is set.
+    pub(super) fn letters(
+        &mut self,
+        letters: &[crate::mail::Envelope],
+        mut reading: Option<ReadAhead>,
+        stop: &std::sync::atomic::AtomicBool,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<(), String> {
+        let clerk = &self.clerks[0];
+        let first = (clerk.config, clerk.directory);
+        let mut queue = Queue::of(letters.len());
+        loop {
+            // Stopped (SIGTERM): the letters done are committed and sent
+            // after, the rest wait in the source for the next run.
+            if stop.load(std::sync::atomic::Ordering::Relaxed) || self.summary.reread {
+                self.summary.left = queue.left();
+                break;
+            }
+            let item = match queue.next() {
+                Next::Fresh(index) => {
+                    progress(index, letters.len());
+                    let Some(counted) = self.count(&letters[index])? else {
+                        continue;
+                    };
+                    let prepared = next_prepared(&mut reading, first, &letters[index])?;
+                    Held {
+                        index,
+                        prepared,
+                        counted,
+                    }
+                }
+                Next::Held(item) => *item,
+                // The deliveries the held letters wait for: committed, sent
+                // and written back.
+                Next::WaitForDeliveries => {
+                    self.finish()?;
+                    self.collect()?;
+                    queue.next_round();
+                    continue;
+                }
+                Next::Done => break,
+            };
+            let envelope = &letters[item.index];
+            self.take(item, envelope, &mut queue)?;
+        }
+        progress(letters.len(), letters.len());
+        Ok(())
+    }
+
+    /// The end of the letters: the files the source could not read fail
+    /// like letters (and are set aside after as many runs), the last
+    /// batches are finished, the calendar is kept (unless the pass was
+    /// stopped), and the batch closed.
+    pub(super) fn end(
+        &mut self,
+        unreadable: &[(String, String)],
+        threads: bool,
+    ) -> Result<(), String> {
+        for (key, why) in unreadable {
+            let envelope = crate::mail::Envelope {
+                key: key.clone(),
+                raw: Vec::new(),
+                size: 0,
+                arrived: self.clerk().clock.now,
+            };
+            self.fail(&envelope, why, None)?;
+        }
+        // The calendar sees every delivery of the letters.
+        self.finish()?;
+        if threads {
+            // While the threads finish the letters' last batches.
+            self.store.end_batch().map_err(database)?;
+            self.store.checkpoint().map_err(database)?;
+            self.store.begin_batch().map_err(database)?;
+        }
+        self.collect()?;
+        if self.summary.left == 0 {
+            // Read once: a federation's hundred tournaments would read every
+            // game's row a hundred times.
+            let checks = self.store.next_checks_keyed().map_err(database)?;
+            for desk in self.clerks {
+                let mut on_desk = self.store.tournament(desk.config.scope());
+                let (batch, summary) = (&mut self.batch, &mut self.summary);
+                keep_calendar(desk, &mut on_desk, &checks, batch, summary)?;
+            }
+        }
+        self.store.set_run_interrupted(false).map_err(database)?;
+        self.finish()?;
+        self.collect()?;
+        self.store.end_batch().map_err(database)?;
+        self.store.clear_sent_log().map_err(database)
+    }
+}
