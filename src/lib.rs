@@ -2,7 +2,8 @@
 //!
 //! # Layout
 //!
-//! The modules form layers; an arrow may only point down (see `design.md`).
+//! The modules form layers; an import may only point down (a script over
+//! `crate::` paths finds no cycle between them: see the issue 32 note).
 //!
 //! ```text
 //! main.rs      CLI: parses the line, reads the clock once, exit codes
@@ -30,35 +31,41 @@
 //!              retry;
 //!              which tournament of a folder (route), start sheets (start)
 //!    |
-//! rules/       PURE: a game's life as a state machine (life), one move letter
-//!              judged (judge), clocks (clock), calendar days and leave
-//!              (calendar, leave), what falls due on a day (deadlines) and in
-//!              the days ahead (agenda), standings and tie-breaks (standings),
-//!              a withdrawal (withdrawal), sending pace (sending)
+//! store/       ADAPTER: SQLite, the only module with SQL; the files with the
+//!              players' secrets made 0600 and never through a link (private)
+//!    |
+//! mail/        ADAPTERS: sources (maildir, imap), transports (file, smtp,
+//!              sendmail), the MIME front end (mime), the composer (compose),
+//!              sender checks (auth), letters filed for the arbiter (filing),
+//!              the clerk's display name and Message-IDs (identity), what
+//!              names a letter (keys: fingerprint, dedup key)
+//!    |
+//! render.rs    the templates of templates/<lang>/ loaded and rendered
+//! record.rs    PURE: one game as loaded: players, board, ledger, duties done
+//! report.rs    PURE: the tournament report: a static site of HTML pages
+//!    |
+//! config/      the TOML file: raw tables, checked table by table; a folder of
+//!              tournaments (federation), read anew each run; the clerk's own
+//!              edits of a player's entry (edit), checked by loading them
+//!    |
+//! rules/       PURE: a game's state (ledger) and life as a state machine (life,
+//!              orders), one move letter judged (judge), clocks (clock),
+//!              calendar days and leave (calendar, leave), what falls due on a
+//!              day (deadlines) and in the days ahead (agenda), standings and
+//!              tie-breaks (standings), a withdrawal (withdrawal), sending pace
+//!              (sending)
 //! letter/      PURE: a letter's own text -> `Letter` (kind, moves, variants,
 //!              fraction, dates, keywords, rulings) or errors naming the line;
 //!              quote cutting (quote), dates (dates), notations (notation)
 //! game/        PURE: the game record on shakmaty: moves in any notation resolved
 //!              on the position, repeats, conditional variants, ends, PGN
-//! record.rs    PURE: one game as loaded: players, board, ledger, duties done
-//! key.rs       PURE: a game's (and a person's) key in a folder's record, `ID/<game>`
+//! key.rs       PURE: a game's (and a person's) key in a folder's record,
+//!              `ID/<game>`; a tournament id as a Message-ID's ASCII
 //! chart.rs     PURE: the time chart (Table 2): rows, text, CSV and JSON
 //! plot.rs      PURE: the time chart as an SVG picture (plotters)
-//! report.rs    PURE: the tournament report: a static site of HTML pages
 //! message.rs   PURE: the kinds of message, their headers and templates
 //! phrases.rs   PURE: the short phrases of templates/<lang>/phrases.toml
 //! printable.rs PURE: text from letters made safe to print (control characters)
-//! render.rs    the templates of templates/<lang>/ loaded and rendered
-//! config/      the TOML file: raw tables, checked table by table; a folder of
-//!              tournaments (federation), read anew each run; the clerk's own
-//!              edits of a player's entry (edit), checked by loading them
-//!    |
-//! mail/        ADAPTERS: sources (maildir, imap), transports (file, smtp,
-//!              sendmail), the MIME front end (mime), the composer (compose),
-//!              sender checks (auth), letters filed for the arbiter (filing),
-//!              the clerk's display name and Message-IDs (identity)
-//! store/       ADAPTER: SQLite, the only module with SQL; the files with the
-//!              players' secrets made 0600 and never through a link (private)
 //! ```
 //!
 //! The pure modules take values and return values: no files, no network, no

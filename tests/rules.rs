@@ -663,7 +663,7 @@ fn omission_warning_then_penalty_with_restated_dates() {
 
     // One letter lacking several items is one violation: one penalty.
     let mut ledger = ledger_of(&[(0, 0), (0, 0)]);
-    ledger.rows[1].letter = Some(shtempel::rules::clock::LetterFacts {
+    ledger.rows[1].letter = Some(shtempel::rules::LetterFacts {
         expected: shtempel::rules::Expected {
             partner_postmark: None,
             received: None,

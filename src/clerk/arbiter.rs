@@ -11,7 +11,8 @@ use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
 use crate::render::Model;
-use crate::rules::life::{award, rule, undo};
+use crate::rules::life::rule;
+use crate::rules::orders::{award, undo};
 use crate::rules::{Decision, Effect, GameResult};
 use crate::store::{Disposition, Store};
 

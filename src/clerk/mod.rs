@@ -50,6 +50,7 @@ pub use self::arbiter::{Award, AwardError, AwardedBy};
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::model::{label_moves, next_lines};
 pub use self::order::{Order, Outcome, Whom};
+pub use self::retry::POISON_RUNS;
 pub use self::route::{Directory, route, route_kept, route_prepared};
 pub use self::start::Sheet;
 use crate::config::{Config, Player};
@@ -57,6 +58,7 @@ use crate::game::Replays;
 use crate::letter::{self, Letter};
 use crate::mail::Envelope;
 use crate::mail::compose::{Outgoing, Recipient};
+use crate::mail::keys::{FIELD_MOST, dedup_key, fingerprint, header_end};
 use crate::mail::mime::{self, Mail};
 use crate::message::MessageKind;
 use crate::model;
@@ -79,7 +81,7 @@ pub struct Prepared {
     pub oversized: bool,
     pub mail: Option<Mail>,
     pub key: String,
-    /// [`fingerprint`]: what makes two letters under one Message-ID the same.
+    /// [`crate::mail::keys::fingerprint`]: what makes two letters under one Message-ID the same.
     pub fingerprint: String,
     pub read: Option<Letter>,
     /// `read` as stored with the letter ([`stored_reading`]): written here,
@@ -148,32 +150,8 @@ const PARSED_WHOLE_BYTES: usize = 64 * 1024;
 /// size and SHA-256 go into the reason. README.md, "What is kept".
 pub const KEPT_UNREAD_BYTES: usize = 2 * 1024;
 
-/// The most of a header field (a sender, a Message-ID) kept or printed.
-pub const FIELD_MOST: usize = 256;
-
 /// The most of a reason or an event's detail kept or printed.
 pub const REASON_MOST: usize = 512;
-
-/// Where a message's headers end: after the first empty line.
-pub fn header_end(raw: &[u8]) -> Option<usize> {
-    raw.windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .map(|at| at + 4)
-        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|at| at + 2))
-}
-
-/// The same letter is the same sender and the same body: a letter that
-/// comes again under its Message-ID, by another route (other `Received:`
-/// headers), has the same fingerprint; another letter under a known
-/// Message-ID (a squatter's) has not.
-pub fn fingerprint(sender: Option<&str>, raw: &[u8]) -> String {
-    let body = &raw[header_end(raw).unwrap_or(raw.len())..];
-    let mut digest = Sha256::new();
-    digest.update(sender.unwrap_or("").as_bytes());
-    digest.update(b"\n");
-    digest.update(body);
-    format!("{:x}", digest.finalize())
-}
 
 /// The reading kept with a letter: its JSON, or, where that is longer than
 /// the letter's own bytes (a letter of thousands of moves), what it counts
@@ -346,17 +324,6 @@ pub fn thread_ids(mail: &Mail) -> impl Iterator<Item = String> + '_ {
         .iter()
         .chain(mail.references.iter().rev())
         .flat_map(|id| [id.clone(), format!("<{id}>")])
-}
-
-/// The key under which a message is never stored twice: Message-ID, else a hash.
-pub fn dedup_key(mail: Option<&Mail>, raw: &[u8]) -> String {
-    match mail.and_then(|m| m.message_id.as_deref()) {
-        // A Message-ID longer than any mail program writes is kept by its
-        // digest (issue 30, point 9).
-        Some(id) if id.len() > FIELD_MOST => format!("mid-sha256:{:x}", Sha256::digest(id)),
-        Some(id) => format!("mid:{id}"),
-        None => format!("sha256:{:x}", Sha256::digest(raw)),
-    }
 }
 
 fn recipient(player: &Player) -> Recipient {

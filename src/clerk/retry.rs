@@ -11,6 +11,10 @@ use crate::message::MessageKind;
 use crate::model;
 use crate::store::Store;
 
+/// How many runs a letter may fail before it is set aside (the run counts,
+/// the clerk's retry letter says it).
+pub const POISON_RUNS: u32 = 3;
+
 impl Clerk<'_> {
     pub(super) fn retry_order(
         &self,
@@ -52,7 +56,7 @@ impl Clerk<'_> {
             .collect();
         let model = model! {
             "letters" => letters,
-            "runs" => crate::run::POISON_RUNS,
+            "runs" => POISON_RUNS,
         };
         plan.messages.push(self.message(
             MessageKind::Retry,

@@ -114,7 +114,7 @@ pub(super) fn tournament_of_thread(
         directory
             .tournaments()
             .iter()
-            .position(|t| crate::mail::identity::ascii_id(&t.tournament_id) == ascii)
+            .position(|t| crate::key::ascii_id(&t.tournament_id) == ascii)
     })
 }
 

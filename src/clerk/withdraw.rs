@@ -10,7 +10,7 @@ use super::{Award, AwardError, AwardedBy, Clerk, Plan, recipient};
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
-use crate::rules::life::annul;
+use crate::rules::orders::annul;
 use crate::rules::withdrawal::{self, Step};
 use crate::rules::{Effect, GameResult, Status};
 use crate::store::Store;

@@ -136,10 +136,10 @@ pub fn load_all_over(file: &Path, overlay: Overlay<'_>) -> Result<Vec<Config>, C
         // `kr-2026`): two ids of one ASCII would give two events' messages
         // the same ids, and a poll that makes both would fail on the
         // outbox's unique index (issue 31, point 12).
-        let ascii = crate::mail::identity::ascii_id(&config.tournament_id);
+        let ascii = crate::key::ascii_id(&config.tournament_id);
         if let Some(other) = tournaments
             .iter()
-            .find(|t| crate::mail::identity::ascii_id(&t.tournament_id) == ascii)
+            .find(|t| crate::key::ascii_id(&t.tournament_id) == ascii)
         {
             return Err(ConfigError {
                 file: path.clone(),

@@ -7,6 +7,7 @@ use chrono::{DateTime, Datelike, Timelike, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::config::Config;
+use crate::key::ascii_id;
 use crate::mail::compose::Sender;
 use crate::phrases::Phrases;
 
@@ -130,31 +131,6 @@ fn message_id_in(
     )
 }
 
-/// A tournament id as the ASCII a Message-ID may hold (RFC 5322 `atext`):
-/// lower case, Russian letters transliterated (`КР-2026` is `kr-2026`),
-/// any other character as the hex of its UTF-8 bytes.
-pub fn ascii_id(id: &str) -> String {
-    const RUSSIAN: &str = "абвгдеёжзийклмнопрстуфхцчшщъыьэюя";
-    const LATIN: [&str; 33] = [
-        "a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r",
-        "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya",
-    ];
-    let mut out = String::with_capacity(id.len());
-    for c in id.chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c) {
-            out.push(c);
-        } else if let Some(at) = RUSSIAN.chars().position(|r| r == c) {
-            out.push_str(LATIN[at]);
-        } else {
-            let mut bytes = [0; 4];
-            for byte in c.encode_utf8(&mut bytes).bytes() {
-                out.push_str(&format!("{byte:02x}"));
-            }
-        }
-    }
-    if out.is_empty() { "t".into() } else { out }
-}
-
 #[cfg(test)]
 mod tests {
     use std::path::Path;
@@ -163,22 +139,6 @@ mod tests {
 
     use super::*;
     use crate::mail::compose;
-
-    #[test]
-    fn message_ids_are_ascii_whatever_the_tournaments_id() {
-        assert_eq!(ascii_id("CC-2026"), "cc-2026");
-        assert_eq!(ascii_id("КР-2026"), "kr-2026");
-        assert_eq!(ascii_id("Щука.Ёж"), "shchuka2eezh");
-        assert_eq!(ascii_id("Δ1"), "ceb41");
-        for id in ["КР-2026", "Δ1", "a.b", "Щ"] {
-            let made = ascii_id(id);
-            assert!(
-                made.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b)),
-                "{id}: {made}"
-            );
-        }
-    }
 
     #[test]
     fn the_clerks_display_name_is_one_encoded_word_with_single_spaces() {

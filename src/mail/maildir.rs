@@ -104,7 +104,7 @@ fn read_letter(new: &Path, key: String, scratch: &mut Vec<u8>) -> Result<Option<
 /// bytes, so two such names stay two.
 fn utf8_name(name: &std::ffi::OsStr) -> String {
     let bytes = name.as_encoded_bytes();
-    let digest = crate::clerk::fingerprint(None, bytes);
+    let digest = super::keys::fingerprint(None, bytes);
     let readable: String = String::from_utf8_lossy(bytes)
         .chars()
         .map(|c| {
@@ -199,7 +199,7 @@ impl MailSource for Maildir {
     /// arrived as its modification time (its postmark, where it has no
     /// `Received:` header).
     fn put_back(&mut self, raw: &[u8], arrived: DateTime<Utc>) -> Result<(), MailError> {
-        let digest = crate::clerk::fingerprint(None, raw);
+        let digest = super::keys::fingerprint(None, raw);
         let name = format!("{}.retry-{}.shtempel", arrived.timestamp(), &digest[..16]);
         let failed = |error: std::io::Error| MailError {
             message: format!(

@@ -8,6 +8,7 @@ pub mod file;
 pub mod filing;
 pub mod identity;
 pub mod imap;
+pub mod keys;
 pub mod maildir;
 pub mod mime;
 pub mod smtp;

@@ -5,8 +5,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use super::{Calendar, Rules, Standing};
-use crate::rules::judge::Expected;
+use super::{Calendar, Due, Ledger, Row, Rules, Standing, Status, Turn};
 
 /// Days used by both players, written as a fraction White/Black (10.3.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,115 +35,6 @@ impl std::fmt::Display for Fraction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.white, self.black)
     }
-}
-
-/// One move made in the game, as the clock sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Row {
-    #[serde(with = "crate::color_serde")]
-    pub by: Color,
-    /// The move in SAN, for the chart.
-    pub san: String,
-    /// Played by the clerk from a variant its author sent earlier (2.4a).
-    pub conditional: bool,
-    /// Postmark of the letter that carried the move (for a conditional move: the
-    /// day the clerk played it).
-    pub sent_on: NaiveDate,
-    /// The day the partner got it; `None` while the forward is still to be sent.
-    pub delivered_on: Option<NaiveDate>,
-    /// Thinking days charged for this move.
-    pub days: u32,
-    /// Penalty days charged with this move (10.3.3).
-    pub penalty: u32,
-    /// Set on the first move of each letter: what the letter should have stated
-    /// and what it left out.
-    pub letter: Option<LetterFacts>,
-}
-
-/// What the clerk knows of one move letter beyond its moves.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LetterFacts {
-    /// The dates the letter should have stated (from postmarks).
-    pub expected: Expected,
-    /// The letter was an omission (10.3.3): it lacked a date or the fraction, its
-    /// own or a restated one.
-    pub omission: bool,
-    /// Dates it left out, which the player's next letter must restate.
-    pub missing_dates: Vec<super::DateItem>,
-}
-
-/// Where a game stands, as far as the clock is concerned.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    #[default]
-    Active,
-    /// Waiting for the chief arbiter after an overstep (10.3.6).
-    Suspended,
-    /// Ended with a result.
-    Finished,
-    /// Past the end date without a result: for the arbiter to adjudicate.
-    Adjudication,
-    /// Annulled: a player withdrew (`[rules] withdrawal`); over, and not
-    /// counted.
-    Annulled,
-}
-
-impl Status {
-    /// The status as stored and shown in JSON (the serde name).
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Active => "active",
-            Status::Suspended => "suspended",
-            Status::Finished => "finished",
-            Status::Adjudication => "adjudication",
-            Status::Annulled => "annulled",
-        }
-    }
-}
-
-/// Whose clock runs, as a letter's writer sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Turn {
-    /// It is his move: his clock runs.
-    Yours,
-    /// It is his partner's move: his own clock does not run.
-    Partners,
-    /// Suspended: nobody's clock runs until the arbiter decides.
-    Stopped,
-    /// The game is over, or past its end date.
-    Over,
-}
-
-/// An overstep declared and waiting for the arbiter (10.3.6–10.3.8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Suspension {
-    #[serde(with = "crate::color_serde")]
-    pub offender: Color,
-    /// The day the overstep notice went out: the protest period runs from it.
-    pub notice_on: NaiveDate,
-    pub protest_received: bool,
-    /// The move that overstepped, when a letter did; `None` for silence.
-    pub ply: Option<usize>,
-}
-
-/// Everything the rules know of one game: its calendar, its moves with their
-/// clocks, and its [`Standing`] (status, result, suspension, offers…).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ledger {
-    pub calendar: Calendar,
-    pub rows: Vec<Row>,
-    pub standing: Standing,
-}
-
-/// What the player to move owes: his days left in the control, counting the
-/// days his clock has run, and the last day he may send his letter on
-/// without overstepping (never after the end date).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Due {
-    pub player: Color,
-    pub days_left: i64,
-    pub last_day: NaiveDate,
 }
 
 impl Ledger {

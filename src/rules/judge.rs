@@ -5,7 +5,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use super::clock::LetterFacts;
+use super::LetterFacts;
 use super::{Fraction, Ledger, Row, Rules};
 
 /// One of the three dates a letter states (10.3.1).

@@ -22,6 +22,7 @@ pub mod clock;
 pub mod deadlines;
 pub mod judge;
 pub mod leave;
+pub mod ledger;
 pub mod life;
 pub mod orders;
 pub mod sending;
@@ -29,16 +30,17 @@ pub mod standings;
 pub mod withdrawal;
 
 pub use calendar::{Calendar, add_days, days, postmark_date};
-pub use clock::{Due, Fraction, Ledger, LetterFacts, Row, Status, Suspension, Turn};
+pub use clock::Fraction;
 pub use deadlines::{Duty, DutyKey, due, next_check};
 pub use judge::{
     Correction, DateItem, Expected, Incoming, Item, NewPly, Omission, Overstep, Placement, Stated,
     StatedDates, Verdict, judge,
 };
-pub use life::{
-    BoardEnd, Decision, Effect, EndReason, GameResult, MoveLetter, Outcome, Refusal, Standing,
-    Transition,
+pub use ledger::{
+    BoardEnd, Decision, Due, Effect, EndReason, GameResult, Ledger, LetterFacts, Outcome, Refusal,
+    Row, Standing, Status, Suspension, Transition, Turn,
 };
+pub use life::MoveLetter;
 pub use standings::TieBreak;
 pub use withdrawal::Withdrawal;
 

@@ -6,8 +6,9 @@
 
 use chrono::NaiveDate;
 
-use super::life::{EndReason, Outcome, Refusal, Transition, finished};
+use super::life::finished;
 use super::{Effect, GameResult, Ledger, Rules, Status};
+use super::{EndReason, Outcome, Refusal, Transition};
 
 /// The chief arbiter sets the result (`RESULT 3 1-0`), or scores a forfeit
 /// (`FORFEIT 3 WHITE`: White loses, unplayed): in any state, his word being

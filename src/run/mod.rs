@@ -44,8 +44,8 @@ use self::commit::*;
 use self::finish::{Finisher, Job, Outcome, Worker};
 pub use self::lock::{RunLock, lock};
 use self::pass::Pass;
-pub use self::poison::POISON_RUNS;
 use self::poison::*;
+pub use crate::clerk::POISON_RUNS;
 
 /// What a pass did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]

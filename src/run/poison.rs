@@ -1,11 +1,8 @@
 //! A letter that fails: counted, kept for the next run, set aside after
-//! [`POISON_RUNS`]; a panic caught around each letter's reading and
+//! [`crate::clerk::POISON_RUNS`]; a panic caught around each letter's reading and
 //! planning, in words.
 
 use super::*;
-
-/// How many runs a letter may fail before it is set aside.
-pub const POISON_RUNS: u32 = 3;
 
 /// What a caught panic said.
 pub(super) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
@@ -60,7 +57,7 @@ pub(super) fn failed_letter(
         } else {
             format!(
                 "quarantine:{}",
-                crate::clerk::dedup_key(None, &envelope.raw)
+                crate::mail::keys::dedup_key(None, &envelope.raw)
             )
         },
         fingerprint: None,

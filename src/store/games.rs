@@ -4,7 +4,7 @@
 use super::*;
 
 impl Store {
-    /// Whether the letter with this key and [`crate::clerk::fingerprint`]
+    /// Whether the letter with this key and [`crate::mail::keys::fingerprint`]
     /// was seen already: the same key and fingerprint (a letter stored
     /// before migration 10 has its fingerprint worked out of its sender and
     /// raw bytes), or another letter stored under the key, this one already
@@ -22,7 +22,7 @@ impl Store {
             return Ok(Seen::New);
         };
         let stored_print =
-            stored_print.unwrap_or_else(|| crate::clerk::fingerprint(sender.as_deref(), &raw));
+            stored_print.unwrap_or_else(|| crate::mail::keys::fingerprint(sender.as_deref(), &raw));
         if stored_print == fingerprint {
             return Ok(Seen::Before);
         }
@@ -75,7 +75,7 @@ impl Store {
             return Ok(Some(game));
         }
         // A letter with a Message-ID is stored under `mid:<id>`
-        // (`clerk::dedup_key`), and only then has one; another letter under
+        // (`mail::keys::dedup_key`), and only then has one; another letter under
         // the same Message-ID under `mid:<id>#<its fingerprint>`
         // (`letter_seen`): '#' sorts just before '$', so the range is those.
         self.conn

@@ -1,0 +1,444 @@
+//! The rules' state of a game, as values: the ledger (one row per move,
+//! with the dates that decide its thinking time), its status and standing
+//! (a suspension, the result and how it came), and what a transition of
+//! its life returns (the next ledger and its effects, or a refusal). The
+//! arithmetic over it is `clock`'s; the transitions are `life`'s and
+//! `orders`'.
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use shakmaty::Color;
+
+use super::{Calendar, DutyKey, Expected, Fraction, Overstep};
+
+/// One move made in the game, as the clock sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Row {
+    #[serde(with = "crate::color_serde")]
+    pub by: Color,
+    /// The move in SAN, for the chart.
+    pub san: String,
+    /// Played by the clerk from a variant its author sent earlier (2.4a).
+    pub conditional: bool,
+    /// Postmark of the letter that carried the move (for a conditional move: the
+    /// day the clerk played it).
+    pub sent_on: NaiveDate,
+    /// The day the partner got it; `None` while the forward is still to be sent.
+    pub delivered_on: Option<NaiveDate>,
+    /// Thinking days charged for this move.
+    pub days: u32,
+    /// Penalty days charged with this move (10.3.3).
+    pub penalty: u32,
+    /// Set on the first move of each letter: what the letter should have stated
+    /// and what it left out.
+    pub letter: Option<LetterFacts>,
+}
+
+/// What the clerk knows of one move letter beyond its moves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LetterFacts {
+    /// The dates the letter should have stated (from postmarks).
+    pub expected: Expected,
+    /// The letter was an omission (10.3.3): it lacked a date or the fraction, its
+    /// own or a restated one.
+    pub omission: bool,
+    /// Dates it left out, which the player's next letter must restate.
+    pub missing_dates: Vec<super::DateItem>,
+}
+
+/// Where a game stands, as far as the clock is concerned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    #[default]
+    Active,
+    /// Waiting for the chief arbiter after an overstep (10.3.6).
+    Suspended,
+    /// Ended with a result.
+    Finished,
+    /// Past the end date without a result: for the arbiter to adjudicate.
+    Adjudication,
+    /// Annulled: a player withdrew (`[rules] withdrawal`); over, and not
+    /// counted.
+    Annulled,
+}
+
+impl Status {
+    /// The status as stored and shown in JSON (the serde name).
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Active => "active",
+            Status::Suspended => "suspended",
+            Status::Finished => "finished",
+            Status::Adjudication => "adjudication",
+            Status::Annulled => "annulled",
+        }
+    }
+}
+
+/// Whose clock runs, as a letter's writer sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// It is his move: his clock runs.
+    Yours,
+    /// It is his partner's move: his own clock does not run.
+    Partners,
+    /// Suspended: nobody's clock runs until the arbiter decides.
+    Stopped,
+    /// The game is over, or past its end date.
+    Over,
+}
+
+/// An overstep declared and waiting for the arbiter (10.3.6–10.3.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Suspension {
+    #[serde(with = "crate::color_serde")]
+    pub offender: Color,
+    /// The day the overstep notice went out: the protest period runs from it.
+    pub notice_on: NaiveDate,
+    pub protest_received: bool,
+    /// The move that overstepped, when a letter did; `None` for silence.
+    pub ply: Option<usize>,
+}
+
+/// Everything the rules know of one game: its calendar, its moves with their
+/// clocks, and its [`Standing`] (status, result, suspension, offers…).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ledger {
+    pub calendar: Calendar,
+    pub rows: Vec<Row>,
+    pub standing: Standing,
+}
+
+/// What the player to move owes: his days left in the control, counting the
+/// days his clock has run, and the last day he may send his letter on
+/// without overstepping (never after the end date).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Due {
+    pub player: Color,
+    pub days_left: i64,
+    pub last_day: NaiveDate,
+}
+
+/// A game's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum GameResult {
+    WhiteWins,
+    BlackWins,
+    Draw,
+}
+
+impl GameResult {
+    /// The result as PGN writes it: `1-0`, `0-1`, `1/2-1/2`.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    pub fn from_pgn(text: &str) -> Option<GameResult> {
+        match text {
+            "1-0" => Some(GameResult::WhiteWins),
+            "0-1" => Some(GameResult::BlackWins),
+            "1/2-1/2" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
+
+    /// `color` loses.
+    pub fn loss_of(color: Color) -> GameResult {
+        match color {
+            Color::White => GameResult::BlackWins,
+            Color::Black => GameResult::WhiteWins,
+        }
+    }
+
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw => None,
+        }
+    }
+
+    /// Half points `color` scored: 2, 1 or 0.
+    pub fn halves(self, color: Color) -> u32 {
+        match self.winner() {
+            Some(winner) if winner == color => 2,
+            Some(_) => 0,
+            None => 1,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndReason {
+    Checkmate,
+    Stalemate,
+    InsufficientMaterial,
+    Resignation,
+    Agreement,
+    Overstep,
+    /// Set by the chief arbiter (an adjudication past the end date, 10.3.2,
+    /// or a result the players reached otherwise).
+    Ruling,
+    /// A forfeit set by the chief arbiter: scored, not played (`+/-`).
+    Forfeit,
+}
+
+impl EndReason {
+    /// The reason as stored and as templates name it.
+    pub fn code(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::InsufficientMaterial => "insufficient-material",
+            EndReason::Resignation => "resignation",
+            EndReason::Agreement => "agreement",
+            EndReason::Overstep => "overstep",
+            EndReason::Ruling => "ruling",
+            EndReason::Forfeit => "forfeit",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<EndReason> {
+        [
+            EndReason::Checkmate,
+            EndReason::Stalemate,
+            EndReason::InsufficientMaterial,
+            EndReason::Resignation,
+            EndReason::Agreement,
+            EndReason::Overstep,
+            EndReason::Ruling,
+            EndReason::Forfeit,
+        ]
+        .into_iter()
+        .find(|reason| reason.code() == code)
+    }
+}
+
+/// How a game ended: its result and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    pub result: GameResult,
+    pub reason: EndReason,
+}
+
+/// How the board ended a game (mate, stalemate, no mating material).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardEnd {
+    Checkmate { winner: Color },
+    Stalemate,
+    InsufficientMaterial,
+}
+
+impl BoardEnd {
+    pub fn outcome(self) -> Outcome {
+        match self {
+            BoardEnd::Checkmate { winner } => Outcome {
+                result: GameResult::loss_of(!winner),
+                reason: EndReason::Checkmate,
+            },
+            BoardEnd::Stalemate => Outcome {
+                result: GameResult::Draw,
+                reason: EndReason::Stalemate,
+            },
+            BoardEnd::InsufficientMaterial => Outcome {
+                result: GameResult::Draw,
+                reason: EndReason::InsufficientMaterial,
+            },
+        }
+    }
+}
+
+/// What the rules know of a game besides its moves and its calendar.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Standing {
+    pub status: Status,
+    pub outcome: Option<Outcome>,
+    pub suspension: Option<Suspension>,
+    /// Penalty days not tied to a move (a wrong claim, 10.3.7).
+    pub extra_penalty: Fraction,
+    /// Days the chief arbiter excused when he found no overstep (10.3.7).
+    pub credit: Fraction,
+    /// The day play resumed after a suspension: no clock runs from before it.
+    pub resumed_on: Option<NaiveDate>,
+    /// A draw offered and not yet answered, by whom.
+    pub draw_offer: Option<Color>,
+    /// The partner's reply held during a suspension (its ply, 10.3.6).
+    pub held_reply: Option<usize>,
+}
+
+/// Why an event cannot change the game; the ledger stays as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The game is over.
+    GameOver(Outcome),
+    /// Past the end date and with the arbiter for adjudication (10.3.2).
+    PastEndDate,
+    /// Suspended until the arbiter decides (10.3.6).
+    Suspended,
+    /// An acceptance with no draw offered.
+    NoDrawOffered,
+    /// A protest in a game with no overstep declared.
+    NoOverstep,
+    /// A protest from the player who claimed, not from the offender.
+    NotTheOffender,
+    /// A ruling on a game that waits for none.
+    NotSuspended,
+    /// A result set that the game already has.
+    SameResult(Outcome),
+    /// The game was annulled (a player withdrew): it is over and does not
+    /// count.
+    Annulled,
+    /// No letter to take back: no move yet.
+    NothingToUndo,
+}
+
+/// What must be told to whom, as facts: the clerk makes the messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// The writer of a move letter gets his receipt (an ack, or a correction,
+    /// warning or penalty by the letter's verdict). `held`: his move is held
+    /// for the arbiter (10.3.6); `conditional_reply`: his partner's variant
+    /// answered it at once (2.4a); `partner_direct`: the partner had the
+    /// letter directly.
+    Receipt {
+        held: bool,
+        conditional_reply: bool,
+        partner_direct: bool,
+    },
+    /// The move goes to the partner (not when he had the letter directly and
+    /// nothing was played for him).
+    Forward { to: Color, last_ply: usize },
+    /// A result, for both players and the chief secretary; `last_ply` the
+    /// move that ended the game.
+    Result {
+        outcome: Outcome,
+        last_ply: Option<usize>,
+    },
+    /// An overstep declared: the offender's registered notice, the partner's
+    /// notice, the arbiter's file, the secretary's notice of the claim
+    /// (10.3.6). `ply`: the overstepping move, when a letter brought it.
+    Overstep {
+        overstep: Overstep,
+        ply: Option<usize>,
+        protest_until: NaiveDate,
+    },
+    /// A letter received during a suspension goes to the arbiter (10.3.6):
+    /// the partner's reply (`ply`, held), or any letter of the offender.
+    Supplement { from: Color, ply: Option<usize> },
+    /// The offender is told his letter went to the arbiter, the game being
+    /// suspended until he decides, and until when a protest is taken.
+    Withheld {
+        protest_until: NaiveDate,
+        protest_received: bool,
+    },
+    /// With the partner in copy (no forward), he is told what the clerk
+    /// corrected in the letter he had directly (rules.md 2.3).
+    PartnerCorrection { to: Color },
+    /// A game added during the tournament begins: both players are told.
+    GameStart,
+    /// A protest goes to the arbiter (10.3.8).
+    Protest {
+        by: Color,
+        late: bool,
+        notice_on: NaiveDate,
+        until: NaiveDate,
+    },
+    /// The arbiter's ruling, for both players and the secretary (10.3.7);
+    /// `released` the held reply it delivers, `excused` the days it excused,
+    /// `due` what the player to move owes once the decision (and the reply
+    /// it releases) reached him that day (rules.md 2.5.6).
+    Decision {
+        decision: Decision,
+        offender: Color,
+        released: Option<usize>,
+        excused: u32,
+        due: Option<Due>,
+    },
+    /// An unanswered letter repeated by registered letter (10.3.4): its moves
+    /// from `first` to `last`, the totals after it.
+    Repeat {
+        first: usize,
+        last: usize,
+        author: Color,
+        totals: Fraction,
+    },
+    /// Black queries White's first move (10.3.4).
+    Query,
+    /// The player to move has few days left.
+    Reminder {
+        player: Color,
+        threshold: u32,
+        days_left: i64,
+    },
+    /// The protest period ended without a protest (10.3.8).
+    NoProtest {
+        offender: Color,
+        notice_on: NaiveDate,
+        until: NaiveDate,
+    },
+    /// The end date came without a result (10.3.2).
+    Adjudication,
+    /// The game was annulled: both players and the secretary are told.
+    Annulled,
+    /// The last letter's moves taken back (from ply `first`, by `author`);
+    /// `due`: who is to move again, as of the day.
+    Undone {
+        first: usize,
+        author: Color,
+        due: Option<Due>,
+    },
+    /// The chief arbiter set the result (`previous`: the one it replaced),
+    /// for both players and the secretary.
+    Award {
+        outcome: Outcome,
+        previous: Option<Outcome>,
+    },
+}
+
+/// The arbiter's decisions (rules.md 2.5.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// The overstep stands: the offender loses.
+    Confirm,
+    /// No overstep: play on, the held reply released.
+    Reject,
+    /// The file is incomplete: play on.
+    Continue,
+}
+
+impl Decision {
+    pub fn code(self) -> &'static str {
+        match self {
+            Decision::Confirm => "confirm",
+            Decision::Reject => "reject",
+            Decision::Continue => "continue",
+        }
+    }
+}
+
+/// A game's next state and what it causes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transition {
+    pub ledger: Ledger,
+    pub effects: Vec<Effect>,
+    /// Calendar duties this transition did (to be done once only).
+    pub done: Vec<DutyKey>,
+}
+
+impl Transition {
+    pub(super) fn of(ledger: Ledger, effects: Vec<Effect>) -> Transition {
+        Transition {
+            ledger,
+            effects,
+            done: Vec::new(),
+        }
+    }
+}
