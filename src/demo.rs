@@ -12,6 +12,7 @@ use chrono::{NaiveDate, TimeZone, Utc};
 
 use crate::clerk::{self, Clerk, Clock, Directory, Event};
 use crate::config::Config;
+use crate::error::Error;
 use crate::game::Replays;
 use crate::mail::file::FileTransport;
 use crate::mail::maildir::Maildir;
@@ -111,7 +112,7 @@ fn io(error: std::io::Error) -> String {
 }
 
 /// Writes the demo tournament into `dir`: configuration, templates, an empty Maildir.
-pub fn write_tournament(dir: &Path) -> Result<(), String> {
+pub fn write_tournament(dir: &Path) -> Result<(), Error> {
     std::fs::create_dir_all(dir).map_err(io)?;
     std::fs::write(dir.join("shtempel.toml"), CONFIG).map_err(io)?;
     for (lang, folder) in [(Lang::En, "en"), (Lang::Ru, "ru")] {
@@ -132,7 +133,7 @@ pub fn write_tournament(dir: &Path) -> Result<(), String> {
 }
 
 /// Plays the demo, printing to `out`. `keep` names a folder to keep it in.
-pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), String> {
+pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), Error> {
     let temporary = tempfile::Builder::new()
         .prefix("shtempel-demo-")
         .tempdir()

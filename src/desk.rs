@@ -13,6 +13,7 @@ use shakmaty::Color;
 
 use crate::clerk;
 use crate::config::Config;
+use crate::error::Error;
 use crate::rules::agenda::{Agendum, agenda};
 use crate::rules::{Duty, GameResult};
 use crate::store::{Store, Unheeded};
@@ -38,7 +39,7 @@ pub fn agenda_of(
     store: &Store,
     today: NaiveDate,
     through: NaiveDate,
-) -> Result<Vec<Due>, String> {
+) -> Result<Vec<Due>, Error> {
     let mut items = Vec::new();
     for game in &config.games {
         let record = clerk::load(config, store, game)?;

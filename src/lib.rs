@@ -80,6 +80,7 @@ pub mod clerk;
 pub mod config;
 pub mod demo;
 pub mod desk;
+pub mod error;
 pub mod fault;
 pub mod game;
 pub mod key;

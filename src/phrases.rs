@@ -4,6 +4,7 @@
 //! own file overrides any of them; the rest come from the built-in file. Pure:
 //! the text is handed in.
 
+use crate::error::Error;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -46,16 +47,16 @@ impl Phrases {
     /// The built-in phrases with those of `own` (a tournament's file) over
     /// them. An unknown phrase, or a place for a value the built-in phrase
     /// does not have, is an error naming the phrase.
-    pub fn parse(lang: Lang, own: Option<&str>) -> Result<Phrases, String> {
+    pub fn parse(lang: Lang, own: Option<&str>) -> Result<Phrases, Error> {
         let builtin = builtin_text(lang);
         let mut phrases = Phrases {
             lang,
             texts: HashMap::new(),
             lists: HashMap::new(),
         };
-        phrases.add(builtin, false)?;
+        phrases.add(builtin, false).map_err(Error::template)?;
         if let Some(own) = own {
-            phrases.add(own, true)?;
+            phrases.add(own, true).map_err(Error::template)?;
         }
         Ok(phrases)
     }
@@ -245,13 +246,13 @@ mod tests {
         );
         let unknown = Phrases::parse(Lang::Ru, Some("[reason]\nno_moves = \"x\"\n")).unwrap_err();
         assert!(
-            unknown.contains("reason.no_moves: no such phrase"),
+            unknown.to_string().contains("reason.no_moves: no such phrase"),
             "{unknown}"
         );
         let place =
             Phrases::parse(Lang::En, Some("[reason]\ngame_over = \"{score}\"\n")).unwrap_err();
-        assert!(place.contains("{score} is not a value"), "{place}");
+        assert!(place.to_string().contains("{score} is not a value"), "{place}");
         let short = Phrases::parse(Lang::En, Some("[chart]\ncolumns = [\"a\"]\n")).unwrap_err();
-        assert!(short.contains("chart.columns"), "{short}");
+        assert!(short.to_string().contains("chart.columns"), "{short}");
     }
 }

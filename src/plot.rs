@@ -4,6 +4,7 @@
 //! Text is left to the viewer (SVG `<text>`): no font is read or embedded.
 //! Pure: takes the chart and returns the SVG document.
 
+use crate::error::Error;
 use plotters::prelude::*;
 use plotters::style::Color as _;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -56,7 +57,7 @@ fn staircase(rules: &Rules, moves: u32) -> Vec<(u32, u32)> {
 }
 
 /// The chart of one game as an SVG document, labelled in the phrases' language.
-pub fn svg(chart: &Chart, rules: &Rules, phrases: &Phrases) -> Result<String, String> {
+pub fn svg(chart: &Chart, rules: &Rules, phrases: &Phrases) -> Result<String, Error> {
     let (white, white_penalties) = line(chart, Color::White);
     let (black, black_penalties) = line(chart, Color::Black);
     let step = rules.moves_per_control.max(1);

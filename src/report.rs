@@ -292,7 +292,7 @@ pub fn site(
         let plot = crate::plot::svg(&game.chart, &config.rules, phrases).unwrap_or_else(|e| {
             format!(
                 "<svg xmlns=\"http://www.w3.org/2000/svg\"><text x=\"10\" y=\"20\">{}</text></svg>",
-                escape(&e)
+                escape(&e.to_string())
             )
         });
         pages.push(Page {

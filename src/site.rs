@@ -11,6 +11,7 @@ use chrono::NaiveDate;
 
 use crate::clerk;
 use crate::config::Config;
+use crate::error::Error;
 use crate::report::{self, GameReport};
 use crate::store::Store;
 
@@ -25,7 +26,7 @@ pub fn write(
     out: &Path,
     only: Option<&BTreeSet<String>>,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<usize, String> {
+) -> Result<usize, Error> {
     let phrases = crate::render::load_phrases(&config.templates, config.language)
         .map_err(|e| e.to_string())?;
     let mut games = Vec::with_capacity(config.games.len());
@@ -74,7 +75,7 @@ fn write_page(out: &Path, page: &report::Page) -> std::io::Result<()> {
 
 /// The index of a folder's events in `out` (each event's report is in the
 /// folder [`report::event_folder`] names), rewritten only when it changed.
-pub fn write_events(configs: &[Config], today: NaiveDate, out: &Path) -> Result<(), String> {
+pub fn write_events(configs: &[Config], today: NaiveDate, out: &Path) -> Result<(), Error> {
     let Some(first) = configs.first() else {
         return Ok(());
     };
@@ -185,8 +186,9 @@ pub fn keep(
     out: &Path,
     changed: &BTreeSet<String>,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<(), String> {
-    let database = |e: rusqlite::Error| format!("database {}: {e}", config.database.display());
+) -> Result<(), Error> {
+    let database =
+        |e: rusqlite::Error| Error::database(format!("{}: {e}", config.database.display()));
     let mark = mark(config, today);
     let current = store.report_mark().map_err(database)?.as_deref() == Some(mark.as_str())
         && out.join("index.html").exists();

@@ -11,9 +11,11 @@
 //! under `accepted:KEY`, and a note under the game's chart says who
 //! accepted it, when and why.
 
+use super::Refused;
 use super::model::moves_of;
 use super::{Clerk, Plan, Prepared};
 use crate::config::edit::{ConfigEdit, PlayerEdit};
+use crate::error::Error;
 use crate::letter::Letter;
 use crate::mail::Envelope;
 use crate::store::{Disposition, KeptLetter, Store};
@@ -46,30 +48,32 @@ impl Clerk<'_> {
         store: &Store,
         letter: &KeptLetter,
         acceptance: &Acceptance<'_>,
-    ) -> Result<Result<Plan, String>, String> {
+    ) -> Result<Result<Plan, Refused>, Error> {
         let phrases = self.phrases();
         let key = acceptance.key;
         if letter.disposition == "applied" {
             let reason = &letter.reason;
             let said = phrases.fill("reason.accept_taken", &[("key", &key), ("reason", reason)]);
-            return Ok(Err(said));
+            return Ok(Err(Refused(said)));
         }
         let accepted_key = format!("accepted:{}", acceptance.key);
         let accepted = store
             .letter_by_key(&accepted_key)
-            .map_err(|e| format!("database: {e}"))?;
+            .map_err(Error::database)?;
         if let Some(accepted) = accepted {
             let reason = &accepted.reason;
             let said = phrases.fill("reason.accept_twice", &[("key", &key), ("reason", reason)]);
-            return Ok(Err(said));
+            return Ok(Err(Refused(said)));
         }
         if acceptance.moves.is_some_and(|moves| moves.moves.is_empty()) {
-            return Ok(Err(phrases.get("reason.accept_no_move").to_string()));
+            return Ok(Err(Refused(
+                phrases.get("reason.accept_no_move").to_string(),
+            )));
         }
         let player = match acceptance.sender {
             Some(id) => match self.config.player(id) {
                 Some(player) => Some(player),
-                None => return Ok(Err(self.no_player(id))),
+                None => return Ok(Err(Refused(self.no_player(id)))),
             },
             None => None,
         };
@@ -102,14 +106,14 @@ impl Clerk<'_> {
             player,
             ..
         }) = &address_edit
-            && let Err(reason) = self.address_free(email, player)
+            && let Err(refused) = self.address_free(email, player)
         {
-            return Ok(Err(reason));
+            return Ok(Err(refused));
         }
         if let Some(Err(error)) = address_edit.as_ref().map(ConfigEdit::check) {
-            return Ok(Err(
-                phrases.fill("reason.address_not_writable", &[("error", &error)])
-            ));
+            return Ok(Err(Refused(
+                phrases.fill("reason.address_not_writable", &[("error", &error)]),
+            )));
         }
         if let (Some(player), Some(mail)) = (player, prepared.mail.as_mut()) {
             mail.from = Some(player.email.clone());
@@ -117,14 +121,16 @@ impl Clerk<'_> {
         let Some(read) = &prepared.read else {
             let reason = &letter.reason;
             let said = phrases.fill("reason.accept_nobody", &[("key", &key), ("reason", reason)]);
-            return Ok(Err(said));
+            return Ok(Err(Refused(said)));
         };
         // A letter of orders is nobody's move: accepting one would carry
         // out its orders again, and one that accepts itself (or another
         // that accepts it) would never end.
         let from_arbiter = written_from.as_deref() == Some(self.config.chief_arbiter.as_str());
         if !read.rulings.is_empty() || (from_arbiter && player.is_none()) {
-            return Ok(Err(phrases.fill("reason.accept_order", &[("key", &key)])));
+            return Ok(Err(Refused(
+                phrases.fill("reason.accept_order", &[("key", &key)]),
+            )));
         }
         let mut read = match acceptance.moves {
             Some(moves) => read.with_moves_of(moves),
@@ -143,9 +149,9 @@ impl Clerk<'_> {
         };
         if stored.disposition != Disposition::Applied {
             let reason = &stored.reason;
-            return Ok(Err(
-                phrases.fill("reason.accept_refused", &[("reason", reason)])
-            ));
+            return Ok(Err(Refused(
+                phrases.fill("reason.accept_refused", &[("reason", reason)]),
+            )));
         }
         stored.reason = format!("accepted by the director: {}", stored.reason);
         let postmark = self.date(stored.postmark);

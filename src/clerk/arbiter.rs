@@ -4,6 +4,7 @@
 
 use super::{Clerk, Plan, label_moves, next_lines, recipient};
 use crate::config::Config;
+use crate::error::Error;
 use crate::letter::{Letter, Order};
 use crate::mail::compose::Recipient;
 use crate::mail::mime::Mail;
@@ -26,7 +27,7 @@ impl Clerk<'_> {
         why: &str,
         reason: String,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let to = self.arbiter();
         self.refuse_order(state, to, mail, read, why, reason, plan)
     }
@@ -44,7 +45,7 @@ impl Clerk<'_> {
         why: &str,
         reason: String,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let Some(stored) = plan.letter.as_mut() else {
             return Err("no letter to refuse".into());
         };
@@ -80,7 +81,7 @@ impl Clerk<'_> {
         mail: &Mail,
         read: &Letter,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let phrases = self.phrases();
         let Some(ruling) = read.rulings.first() else {
             let reason = phrases.get("reason.no_ruling").to_string();
@@ -187,7 +188,7 @@ impl Clerk<'_> {
         read: &Letter,
         ruling: &crate::letter::Ruling,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let order = super::Order::of_ruling(ruling);
         let in_reply_to = mail.message_id.clone();
         match self.carry_out(store, &order, AwardedBy::Arbiter, in_reply_to)? {
@@ -217,7 +218,7 @@ impl Clerk<'_> {
         decision: Decision,
         days: Option<u32>,
         in_reply_to: Option<String>,
-    ) -> Result<super::Outcome, String> {
+    ) -> Result<super::Outcome, Error> {
         let phrases = self.phrases();
         let mut state = match self.game_by_command(store, game) {
             Ok(state) => state,
@@ -228,7 +229,8 @@ impl Clerk<'_> {
                     reason,
                 });
             }
-            Err(AwardError::Failed(error) | AwardError::Refused(_, error)) => return Err(error),
+            Err(AwardError::Failed(error)) => return Err(error),
+            Err(AwardError::Refused(_, reason)) => return Err(reason.into()),
         };
         let mut plan = Plan::default();
         let held_move = state
@@ -360,7 +362,7 @@ pub enum AwardError {
     /// No such game (by command): the words for the director.
     NoGame(String),
     /// The store or the templates failed.
-    Failed(String),
+    Failed(Error),
 }
 
 impl Clerk<'_> {
@@ -437,7 +439,7 @@ impl Clerk<'_> {
         state.board = self
             .replays
             .game(state.id(), &sans, Vec::new())
-            .map_err(|e| AwardError::Failed(format!("game {}: {e}", state.id())))?;
+            .map_err(|e| AwardError::Failed(format!("game {}: {e}", state.id()).into()))?;
         state.stored = first;
         plan.taken_back = Some(first);
         let who = self.named(by);

@@ -6,6 +6,7 @@ use shakmaty::Color;
 
 use super::model::moves_of;
 use super::{Clerk, Plan, next_lines, recipient};
+use crate::error::Error;
 use crate::mail::compose::Outgoing;
 use crate::message::MessageKind;
 use crate::model;
@@ -17,7 +18,7 @@ use crate::store::{Note, Store};
 
 impl Clerk<'_> {
     /// Plans the duties of one game due on the clerk's day.
-    pub fn plan_duties(&self, store: &Store, mut state: Record) -> Result<Plan, String> {
+    pub fn plan_duties(&self, store: &Store, mut state: Record) -> Result<Plan, Error> {
         let today = self.clock.today;
         let transition = day(&self.config.rules, &state.ledger, today, &state.done);
         state.ledger = transition.ledger;
@@ -60,7 +61,7 @@ impl Clerk<'_> {
                     until,
                 } => self.no_protest(&state, offender, notice_on, until, &mut plan)?,
                 Effect::Adjudication => self.adjudication(&state, &mut plan)?,
-                ref other => return Err(format!("the calendar does not cause {other:?}")),
+                ref other => return Err(format!("the calendar does not cause {other:?}").into()),
             }
         }
         plan.game = Some(state);
@@ -95,7 +96,7 @@ impl Clerk<'_> {
         author: Color,
         totals: Fraction,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let lang = self.lang();
         let today = self.clock.today;
         let moves_log = moves_of(state, first, last);
@@ -143,7 +144,7 @@ impl Clerk<'_> {
     }
 
     /// White queried for the first move Black has not had (10.3.4).
-    fn query(&self, state: &Record, plan: &mut Plan) -> Result<(), String> {
+    fn query(&self, state: &Record, plan: &mut Plan) -> Result<(), Error> {
         let model = model! {
             "start" => self.date(state.ledger.calendar.start_date),
             "days" => self.config.rules.first_move_query_days,
@@ -166,7 +167,7 @@ impl Clerk<'_> {
 
     /// The two players of a game added during the tournament told it has
     /// begun, White given the lines for his first letter (issue 19, point 9).
-    fn game_start(&self, state: &Record, plan: &mut Plan) -> Result<(), String> {
+    fn game_start(&self, state: &Record, plan: &mut Plan) -> Result<(), Error> {
         let rules = &self.config.rules;
         let model = model! {
             "start" => self.date(state.ledger.calendar.start_date),
@@ -195,7 +196,7 @@ impl Clerk<'_> {
         threshold: u32,
         days_left: i64,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let model = model! {
             "days_left" => days_left,
             "last_day" => state.ledger.due(&self.config.rules, self.clock.today).map(|due| self.date(due.last_day)),
@@ -224,7 +225,7 @@ impl Clerk<'_> {
         notice_on: chrono::NaiveDate,
         until: chrono::NaiveDate,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let model = model! {
             "offender" => state.player(offender).name.as_str(),
             "notice_on" => self.date(notice_on),
@@ -246,7 +247,7 @@ impl Clerk<'_> {
     }
 
     /// The end date without a result: the game for the arbiter (10.3.2).
-    fn adjudication(&self, state: &Record, plan: &mut Plan) -> Result<(), String> {
+    fn adjudication(&self, state: &Record, plan: &mut Plan) -> Result<(), Error> {
         let to_move = state.player(state.ledger.to_move()).name.clone();
         let model = model! {
             "end_date" => self.date(self.config.end_date),

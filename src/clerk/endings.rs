@@ -3,6 +3,7 @@
 
 use super::letters::LetterContext;
 use super::{Clerk, Plan, recipient};
+use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
@@ -18,7 +19,7 @@ impl Clerk<'_> {
         context: &LetterContext<'_>,
         stored: &mut StoredLetter,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         match resign(&state.ledger, context.color) {
             Ok(transition) => self.ended_by_letter(state, context, transition, stored, plan),
             Err(refusal) => {
@@ -37,7 +38,7 @@ impl Clerk<'_> {
         context: &LetterContext<'_>,
         stored: &mut StoredLetter,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         match accept_draw(&state.ledger, context.color, context.read.has_moves()) {
             Ok(Some(transition)) => self.ended_by_letter(state, context, transition, stored, plan),
             Ok(None) => self.plan_move(store, state, context, stored, plan),
@@ -55,7 +56,7 @@ impl Clerk<'_> {
         transition: Transition,
         stored: &mut StoredLetter,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         state.ledger = transition.ledger;
         for effect in transition.effects {
             if let Effect::Result { outcome, .. } = effect {
@@ -75,7 +76,7 @@ impl Clerk<'_> {
         last_move: Option<(String, usize)>,
         in_reply_to: Option<String>,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         // Nobody set it: the board or the players' words ended the game.
         let by_nobody = model! {
             "who" => Option::<String>::None,
@@ -94,7 +95,7 @@ impl Clerk<'_> {
         in_reply_to: Option<String>,
         extra: Model,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let result = outcome.result.pgn();
         let reason = outcome.reason.code();
         let winner = outcome.result.winner();

@@ -9,6 +9,7 @@ use chrono::{Datelike, NaiveDate};
 
 use super::{Clerk, Plan, recipient};
 use crate::config::Player;
+use crate::error::Error;
 use crate::letter::Letter;
 use crate::mail::mime::Mail;
 use crate::message::MessageKind;
@@ -33,7 +34,7 @@ impl Clerk<'_> {
         mut stored: StoredLetter,
         plan: &mut Plan,
         changed: Option<&Record>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let beside = read.without_leave().kind() != crate::letter::LetterKind::Unknown;
         let postmark = stored.postmark;
         let phrases = self.phrases();
@@ -42,9 +43,7 @@ impl Clerk<'_> {
             [first, last] => first.resolve(postmark).zip(last.resolve(postmark)),
             _ => None,
         };
-        let taken = store
-            .leaves_of(&player.id)
-            .map_err(|e| format!("database: {e}"))?;
+        let taken = store.leaves_of(&player.id).map_err(Error::database)?;
         let checked = match asked {
             Some(asked) => {
                 let end = self.config.end_date;
@@ -101,7 +100,7 @@ impl Clerk<'_> {
             // Each event's own allowance and last day decide there.
             let theirs = store
                 .leaves_in(other.scope(), &there.id)
-                .map_err(|e| format!("database: {e}"))?;
+                .map_err(Error::database)?;
             match leave::check(
                 &other.rules,
                 &theirs,
@@ -212,7 +211,7 @@ impl Clerk<'_> {
         player: &Player,
         (first, last): (NaiveDate, NaiveDate),
         changed: Option<&Record>,
-    ) -> Result<(Vec<Model>, Vec<Plan>), String> {
+    ) -> Result<(Vec<Model>, Vec<Plan>), Error> {
         let phrases = self.phrases();
         let (first_text, last_text) = (self.date(first), self.date(last));
         let mut games = Vec::new();

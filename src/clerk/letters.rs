@@ -9,6 +9,7 @@ use shakmaty::Color;
 
 use super::{Clerk, Plan, Prepared, recipient};
 use crate::config::{Config, GameConfig, Player};
+use crate::error::Error;
 use crate::letter::{self, Letter, LetterKind, Part};
 use crate::mail::compose::{Outgoing, Recipient};
 use crate::mail::mime::Mail;
@@ -96,7 +97,7 @@ fn seen_before(
     prepared: &Prepared,
     stored: &mut StoredLetter,
     plan: &mut Plan,
-) -> Result<bool, String> {
+) -> Result<bool, Error> {
     let key = &prepared.key;
     match store
         .letter_seen(key, &prepared.fingerprint)
@@ -125,7 +126,7 @@ impl Clerk<'_> {
         store: &Store,
         envelope: &Envelope,
         prepared: &Prepared,
-    ) -> Result<Plan, String> {
+    ) -> Result<Plan, Error> {
         let parsed = prepared.mail.as_ref();
         let key = prepared.key.clone();
         // The source knows the postmark (rules.md 2.1): INTERNALDATE, or the
@@ -209,7 +210,7 @@ impl Clerk<'_> {
             return Ok(plan);
         }
         let Some(player) = self.config.player_by_email(&sender).cloned() else {
-            return Err(format!("{sender} is known but is no player"));
+            return Err(format!("{sender} is known but is no player").into());
         };
         // A player's orders order nothing: a letter with a move or a
         // player's words besides (`ACCEPT DRAW` in capitals) is read as his
@@ -289,7 +290,7 @@ impl Clerk<'_> {
         context: &LetterContext<'_>,
         stored: &mut StoredLetter,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let kind = context.read.kind();
         // During his suspension, whatever the offender writes but a protest
         // or a resignation goes to the arbiter (10.3.6).
@@ -332,7 +333,7 @@ impl Clerk<'_> {
         mail: &Mail,
         mut stored: StoredLetter,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let phrases = self.phrases();
         let sender = &player.email;
         // Asked which tournament: his games by their tags, in every one.
@@ -589,7 +590,7 @@ impl Clerk<'_> {
         read: &Letter,
         orders: &[String],
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let phrases = self.phrases();
         let why = match read.kind() {
             LetterKind::Resignation => "unheeded.resignation",
@@ -641,7 +642,7 @@ impl Clerk<'_> {
         mail: &Mail,
         stored: StoredLetter,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let apart = model! { "leave_apart" => true };
         for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
             if message.kind.is_reply() {
@@ -691,7 +692,7 @@ impl Clerk<'_> {
         why: &auth::Unverified,
         mut stored: StoredLetter,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         stored.disposition = Disposition::Ignored;
         stored.reason = format!("not verified: {why}");
         super::keep_unread(&mut stored);
@@ -701,7 +702,7 @@ impl Clerk<'_> {
                 self.clock.today,
                 &[MessageKind::Unverified.header()],
             )
-            .map_err(|e| format!("database: {e}"))?;
+            .map_err(Error::database)?;
         let told_today = told > 0;
         if told_today {
             stored
@@ -718,11 +719,7 @@ impl Clerk<'_> {
 
     /// The day's notice to the address a letter claimed, of why it was not
     /// taken as its owner's.
-    fn unverified_notice(
-        &self,
-        who: Recipient,
-        why: &auth::Unverified,
-    ) -> Result<Outgoing, String> {
+    fn unverified_notice(&self, who: Recipient, why: &auth::Unverified) -> Result<Outgoing, Error> {
         let phrases = self.phrases();
         let reason = match why {
             auth::Unverified::NoPass { method, domain, .. } => phrases.fill(
@@ -754,7 +751,7 @@ impl Clerk<'_> {
         envelope: &Envelope,
         stored: &mut StoredLetter,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let limit = self.config.limits.max_letter_bytes;
         stored.disposition = Disposition::Refused;
         stored.reason = format!(
@@ -802,7 +799,7 @@ impl Clerk<'_> {
         postmark: NaiveDate,
         games: Model,
         in_reply_to: Option<String>,
-    ) -> Result<Outgoing, String> {
+    ) -> Result<Outgoing, Error> {
         let model = model! {
             "reasons" => reasons,
             "read" => self.read_model(read, postmark, None, None, None),
@@ -830,7 +827,7 @@ impl Clerk<'_> {
         reasons: Vec<String>,
         stored: &mut StoredLetter,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         stored.disposition = Disposition::Refused;
         stored.reason = reasons.join("; ");
         let player = state.player(context.color);

@@ -5,13 +5,14 @@ use shakmaty::{ByColor, Color};
 
 use crate::chart::Chart;
 use crate::config::{Config, GameConfig, Player};
+use crate::error::Error;
 use crate::game::Replays;
 use crate::record::Record;
 use crate::rules::{Calendar, Ledger};
 use crate::store::Store;
 
 /// Loads a game from the store.
-pub fn load(config: &Config, store: &Store, game: &GameConfig) -> Result<Record, String> {
+pub fn load(config: &Config, store: &Store, game: &GameConfig) -> Result<Record, Error> {
     load_replaying(config, store, game, &Replays::default())
 }
 
@@ -21,10 +22,10 @@ pub fn load_replaying(
     store: &Store,
     game: &GameConfig,
     replays: &Replays,
-) -> Result<Record, String> {
+) -> Result<Record, Error> {
     let stored = store
         .load_game(&game.id)
-        .map_err(|e| format!("game {}: {e}", game.id))?;
+        .map_err(|e| Error::database(format!("game {}: {e}", game.id)))?;
     let white = config
         .player(&game.white)
         .cloned()
@@ -80,10 +81,10 @@ pub fn load_replaying(
 }
 
 /// The chart of a game with the notes the store holds for it.
-pub fn stored_chart(record: &Record, config: &Config, store: &Store) -> Result<Chart, String> {
+pub fn stored_chart(record: &Record, config: &Config, store: &Store) -> Result<Chart, Error> {
     let notes = store
         .notes(record.id())
-        .map_err(|e| format!("database: {e}"))?
+        .map_err(Error::database)?
         .into_iter()
         .map(|n| n.text)
         .collect();
@@ -96,15 +97,13 @@ fn leaves_of(
     config: &Config,
     store: &Store,
     players: &[&crate::config::Player],
-) -> Result<Vec<(NaiveDate, NaiveDate)>, String> {
+) -> Result<Vec<(NaiveDate, NaiveDate)>, Error> {
     let mut leaves = Vec::new();
     if config.rules.leave_days_per_year == 0 {
         return Ok(leaves);
     }
     for player in players {
-        let his = store
-            .leaves_of(&player.id)
-            .map_err(|e| format!("database: {e}"))?;
+        let his = store.leaves_of(&player.id).map_err(Error::database)?;
         leaves.extend(his);
     }
     Ok(leaves)
@@ -117,13 +116,11 @@ fn sheet_received(
     config: &Config,
     store: &Store,
     player: &crate::config::Player,
-) -> Result<Option<NaiveDate>, String> {
+) -> Result<Option<NaiveDate>, Error> {
     if player.start_sheet_received.is_some() {
         return Ok(player.start_sheet_received);
     }
     let id = crate::mail::identity::start_sheet_id(config, &player.id);
-    let accepted = store
-        .accepted_on(&id)
-        .map_err(|e| format!("database: {e}"))?;
+    let accepted = store.accepted_on(&id).map_err(Error::database)?;
     Ok(accepted.flatten())
 }

@@ -49,11 +49,12 @@ pub use self::accept::Acceptance;
 pub use self::arbiter::{Award, AwardError, AwardedBy};
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::model::{label_moves, next_lines};
-pub use self::order::{Order, Outcome, Whom};
+pub use self::order::{Order, Outcome, Refused, Whom};
 pub use self::retry::POISON_RUNS;
 pub use self::route::{Directory, route, route_kept, route_prepared};
 pub use self::start::Sheet;
 use crate::config::{Config, Player};
+use crate::error::Error;
 use crate::game::Replays;
 use crate::letter::{self, Letter};
 use crate::mail::Envelope;
@@ -414,7 +415,7 @@ impl<'a> Clerk<'a> {
         cc: Vec<Recipient>,
         extra: Model,
         in_reply_to: Option<String>,
-    ) -> Result<Outgoing, String> {
+    ) -> Result<Outgoing, Error> {
         let base = self.base_model(state, to.first().map_or("", |r| r.name.as_str()));
         let model = merged(extra, base);
         let rendered = self
@@ -467,7 +468,7 @@ impl<'a> Clerk<'a> {
     }
 
     /// Plans what to do with one letter. Never writes anything.
-    pub fn plan(&self, store: &Store, envelope: &Envelope) -> Result<Plan, String> {
+    pub fn plan(&self, store: &Store, envelope: &Envelope) -> Result<Plan, Error> {
         let prepared = Prepared::new(self.config, envelope);
         self.plan_prepared(store, envelope, &prepared)
     }
@@ -478,7 +479,7 @@ impl<'a> Clerk<'a> {
         store: &Store,
         envelope: &Envelope,
         prepared: &Prepared,
-    ) -> Result<Plan, String> {
+    ) -> Result<Plan, Error> {
         let mut plan = self.plan_letter(store, envelope, prepared)?;
         self.limit_replies(store, &mut plan)?;
         Ok(plan)
@@ -490,7 +491,7 @@ impl<'a> Clerk<'a> {
     /// player whose letter changed nothing is always told. Past the limit it
     /// is held to the first later day with room (it counts there), so that a
     /// mail loop with a careless auto-responder stays at the limit a day.
-    fn limit_replies(&self, store: &Store, plan: &mut Plan) -> Result<(), String> {
+    fn limit_replies(&self, store: &Store, plan: &mut Plan) -> Result<(), Error> {
         let Some(sender) = plan.letter.as_ref().and_then(|l| l.sender.clone()) else {
             return Ok(());
         };
@@ -504,7 +505,7 @@ impl<'a> Clerk<'a> {
         let replies_on = |day| {
             store
                 .replies_on(&sender, day, &MessageKind::reply_headers())
-                .map_err(|e| format!("database: {e}"))
+                .map_err(Error::database)
         };
         let mut sent = replies_on(today)?;
         // Refusals this plan holds, by day, on top of the stored ones.
@@ -551,7 +552,7 @@ impl<'a> Clerk<'a> {
 
     /// A refusal held to `day`, rendered again to say so: it describes the
     /// letter as it was, and offers no lines for a game that may have moved on.
-    fn hold(&self, mut message: Outgoing, day: NaiveDate) -> Result<Outgoing, String> {
+    fn hold(&self, mut message: Outgoing, day: NaiveDate) -> Result<Outgoing, Error> {
         let held = model! {
             "held" => self.date(day),
             "limit" => self.config.limits.max_replies_per_day,
@@ -563,7 +564,7 @@ impl<'a> Clerk<'a> {
     }
 
     /// Renders a message again with `more` over its model.
-    pub(super) fn render_again(&self, message: &mut Outgoing, more: Model) -> Result<(), String> {
+    pub(super) fn render_again(&self, message: &mut Outgoing, more: Model) -> Result<(), Error> {
         let model = merged(more, message.model.clone());
         let rendered = self
             .templates
@@ -578,7 +579,7 @@ impl<'a> Clerk<'a> {
     /// The notice that the day's replies to `sender` are used up, in the
     /// thread and under the tag of the reply it replaces, naming the
     /// sender's games when he plays more than one.
-    fn limit_notice(&self, sender: &str, replaced: &Outgoing) -> Result<Outgoing, String> {
+    fn limit_notice(&self, sender: &str, replaced: &Outgoing) -> Result<Outgoing, Error> {
         let games: Vec<String> = match self.config.player_by_email(sender) {
             Some(player) => self.config.games_of(&player.id),
             None => Vec::new(),

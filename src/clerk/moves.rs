@@ -6,6 +6,7 @@
 use super::letters::LetterContext;
 use super::model::{correction_model, correction_text, item_label, item_name, label_moves};
 use super::{Clerk, Plan, next_lines, recipient};
+use crate::error::Error;
 use crate::game::{Applied, End};
 use crate::letter::{Keyword, ReadErrorKind};
 use crate::mail::compose::Outgoing;
@@ -28,7 +29,7 @@ impl Clerk<'_> {
         context: &LetterContext<'_>,
         stored: &mut StoredLetter,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let color = context.color;
         let read = context.read;
         if let Err(refusal) = admit_move(&state.ledger, color) {
@@ -129,7 +130,7 @@ impl Clerk<'_> {
         letter: &MoveEffects<'_, '_>,
         effect: &Effect,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let context = letter.context;
         match effect {
             Effect::Supplement { from, ply: _ } => {
@@ -186,7 +187,7 @@ impl Clerk<'_> {
                 };
                 self.plan_overstep(store, state, &overstep, plan)?;
             }
-            other => return Err(format!("a move letter does not cause {other:?}")),
+            other => return Err(format!("a move letter does not cause {other:?}").into()),
         }
         Ok(())
     }
@@ -255,7 +256,7 @@ impl Clerk<'_> {
         held: bool,
         conditional: Option<String>,
         partner_direct: bool,
-    ) -> Result<Outgoing, String> {
+    ) -> Result<Outgoing, Error> {
         let color = context.color;
         let kind = match &verdict.omission {
             Some(Omission::Penalty { .. }) => MessageKind::Penalty,
@@ -336,7 +337,7 @@ impl Clerk<'_> {
         state: &Record,
         letter: &MoveEffects<'_, '_>,
         to: shakmaty::Color,
-    ) -> Result<Outgoing, String> {
+    ) -> Result<Outgoing, Error> {
         let model = merged(
             model! {
                 "from" => state.player(!to).name.as_str(),
@@ -361,7 +362,7 @@ impl Clerk<'_> {
         state: &Record,
         letter: &MoveEffects<'_, '_>,
         own_last: usize,
-    ) -> Result<Outgoing, String> {
+    ) -> Result<Outgoing, Error> {
         let lang = self.lang();
         let context = letter.context;
         let color = context.color;

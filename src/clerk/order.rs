@@ -6,6 +6,7 @@
 //! (`Clerk::plan_arbiter`); the command line says it and exits 2.
 
 use super::{Acceptance, Award, AwardError, AwardedBy, Clerk, Plan};
+use crate::error::Error;
 use crate::letter::{Newcomer, Order as Said, Ruling, accept_words};
 use crate::record::Record;
 use crate::rules::{Decision, GameResult};
@@ -150,6 +151,11 @@ impl Order {
     }
 }
 
+/// An order not carried out: the words for whoever gave it (a value, not
+/// an error: the order is answered with them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused(pub String);
+
 /// What became of an order.
 pub enum Outcome {
     /// Planned: the plan, and the reason kept with the arbiter's letter.
@@ -178,7 +184,7 @@ impl Outcome {
         planned: Result<Plan, AwardError>,
         why: &'static str,
         reason: impl FnOnce(&str) -> String,
-    ) -> Result<Outcome, String> {
+    ) -> Result<Outcome, Error> {
         match planned {
             Ok(plan) => {
                 let reason = reason(plan.game.as_ref().map_or("", |state| state.id()));
@@ -208,7 +214,7 @@ impl Clerk<'_> {
         order: &Order,
         by: AwardedBy,
         in_reply_to: Option<String>,
-    ) -> Result<Outcome, String> {
+    ) -> Result<Outcome, Error> {
         match order {
             Order::Decide {
                 game,
@@ -246,7 +252,7 @@ impl Clerk<'_> {
             }
             Order::Withdraw { player, why } => {
                 Ok(match self.withdraw(store, player, why.as_deref(), by)? {
-                    Err(reason) => Outcome::refused("nothing withdrawn", reason),
+                    Err(Refused(reason)) => Outcome::refused("nothing withdrawn", reason),
                     Ok(plans) => Outcome::Done {
                         plan: Box::new(Plan::of_games(plans)),
                         reason: format!("withdrawal of {player}"),
@@ -261,7 +267,7 @@ impl Clerk<'_> {
                     }
                 };
                 Ok(match planned {
-                    Err(reason) => Outcome::refused("nobody replaced", reason),
+                    Err(Refused(reason)) => Outcome::refused("nobody replaced", reason),
                     Ok(plan) => Outcome::Done {
                         plan: Box::new(plan),
                         reason: format!("replacement of {player}"),
@@ -276,10 +282,7 @@ impl Clerk<'_> {
                 game,
                 why,
             } => {
-                let Some(kept) = store
-                    .letter_by_key(key)
-                    .map_err(|e| format!("database: {e}"))?
-                else {
+                let Some(kept) = store.letter_by_key(key).map_err(Error::database)? else {
                     let reason = self.phrases().fill("reason.accept_no_key", &[("key", key)]);
                     return Ok(Outcome::refused("no such letter", reason));
                 };
@@ -294,7 +297,7 @@ impl Clerk<'_> {
                     by,
                 };
                 Ok(match self.accept(store, &kept, &acceptance)? {
-                    Err(reason) => Outcome::refused("not accepted", reason),
+                    Err(Refused(reason)) => Outcome::refused("not accepted", reason),
                     Ok(mut accepted) => {
                         let mut plan = Plan {
                             events: accepted.events.clone(),

@@ -5,6 +5,7 @@
 
 use super::letters::LetterContext;
 use super::{Clerk, Plan, load::stored_chart, recipient};
+use crate::error::Error;
 use crate::mail::compose::{Attachment, Outgoing};
 use crate::mail::filing::filed_letter;
 use crate::message::MessageKind;
@@ -38,7 +39,7 @@ impl Clerk<'_> {
         state: &mut Record,
         declared: &Declared<'_>,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let lang = self.lang();
         let overstep = declared.overstep;
         let offender = overstep.offender;
@@ -151,7 +152,7 @@ impl Clerk<'_> {
         chart: &crate::chart::Chart,
         chart_text: &str,
         common: &crate::render::Model,
-    ) -> Result<Outgoing, String> {
+    ) -> Result<Outgoing, Error> {
         let offender = declared.overstep.offender;
         let mut letters = store
             .letters_from(state.id(), offender)
@@ -205,7 +206,7 @@ impl Clerk<'_> {
     }
 
     /// The time chart as a picture, for the arbiter's file.
-    fn plot_attachment(&self, chart: &crate::chart::Chart) -> Result<Attachment, String> {
+    fn plot_attachment(&self, chart: &crate::chart::Chart) -> Result<Attachment, Error> {
         Ok(Attachment {
             name: format!("chart-{}.svg", chart.game),
             content_type: "image/svg+xml".into(),
@@ -222,7 +223,7 @@ impl Clerk<'_> {
         from: Color,
         moves_text: &str,
         context: &LetterContext<'_>,
-    ) -> Result<Outgoing, String> {
+    ) -> Result<Outgoing, Error> {
         let offender = state
             .ledger
             .standing
@@ -262,7 +263,7 @@ impl Clerk<'_> {
         transition: crate::rules::Transition,
         stored: &mut StoredLetter,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         stored.disposition = Disposition::Refused;
         stored.reason =
             "a letter of the offender during the suspension: passed to the arbiter".into();
@@ -300,7 +301,9 @@ impl Clerk<'_> {
                     )?;
                     plan.messages.push(message);
                 }
-                ref other => return Err(format!("an offender's letter does not cause {other:?}")),
+                ref other => {
+                    return Err(format!("an offender's letter does not cause {other:?}").into());
+                }
             }
         }
         let detail = "passed to the arbiter: the game is suspended".to_string();

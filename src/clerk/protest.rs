@@ -3,6 +3,7 @@
 
 use super::letters::LetterContext;
 use super::{Clerk, Plan, recipient};
+use crate::error::Error;
 use crate::mail::filing::filed_letter;
 use crate::message::MessageKind;
 use crate::model;
@@ -18,7 +19,7 @@ impl Clerk<'_> {
         context: &LetterContext<'_>,
         stored: &mut StoredLetter,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let lang = self.lang();
         let transition = match protest(
             &self.config.rules,

@@ -7,9 +7,11 @@
 //! move and by when); each partner and the chief secretary are told who
 //! plays now; each game's chart has a note.
 
+use super::Refused;
 use super::{Clerk, Plan, recipient};
 use crate::config::Player;
 use crate::config::edit::{ConfigEdit, PlayerEdit};
+use crate::error::Error;
 use crate::letter::Newcomer;
 use crate::message::MessageKind;
 use crate::model;
@@ -26,17 +28,17 @@ impl Clerk<'_> {
         player: &str,
         was: &str,
         why: Option<&str>,
-    ) -> Result<Result<Plan, String>, String> {
+    ) -> Result<Result<Plan, Refused>, Error> {
         match self.config.player(player) {
             Some(newcomer) => self.replace_by(store, newcomer, was, why),
-            None => Ok(Err(self.no_player(player))),
+            None => Ok(Err(Refused(self.no_player(player)))),
         }
     }
 
     /// Whether `email` may be given to a player by the clerk's edit: not
     /// another player's, nor the clerk's or an arbiter's (the config would
     /// not load); the words of why not.
-    pub(super) fn address_free(&self, email: &str, person: &str) -> Result<(), String> {
+    pub(super) fn address_free(&self, email: &str, person: &str) -> Result<(), Refused> {
         let phrases = self.phrases();
         let taken = |name: &str| {
             phrases.fill(
@@ -45,7 +47,7 @@ impl Clerk<'_> {
             )
         };
         if let Some(other) = self.config.player_by_email(email) {
-            return Err(taken(&other.name));
+            return Err(Refused(taken(&other.name)));
         }
         // An address is one person's across the folder (issue 31, point
         // 14): another event's player's, unless he is the same person (the
@@ -54,7 +56,7 @@ impl Clerk<'_> {
             if let Some(other) = config.player_by_email(email)
                 && other.id != person
             {
-                return Err(taken(&other.name));
+                return Err(Refused(taken(&other.name)));
             }
             if [
                 &config.address,
@@ -64,7 +66,9 @@ impl Clerk<'_> {
             .iter()
             .any(|reserved| *reserved == email)
             {
-                return Err(phrases.fill("reason.address_reserved", &[("address", &email)]));
+                return Err(Refused(
+                    phrases.fill("reason.address_reserved", &[("address", &email)]),
+                ));
             }
         }
         Ok(())
@@ -87,7 +91,7 @@ impl Clerk<'_> {
         newcomer: &Player,
         was: &str,
         why: Option<&str>,
-    ) -> Result<Result<Plan, String>, String> {
+    ) -> Result<Result<Plan, Refused>, Error> {
         let phrases = self.phrases();
         let player = newcomer.id.as_str();
         let today = self.date(self.clock.today);
@@ -216,7 +220,7 @@ impl Clerk<'_> {
         }
         if games.is_empty() {
             let reason = phrases.fill("reason.nothing_replaced", &[("player", &was)]);
-            return Ok(Err(reason));
+            return Ok(Err(Refused(reason)));
         }
         plan.more.extend(finished);
         let welcome = model! {
@@ -251,29 +255,29 @@ impl Clerk<'_> {
         player: &str,
         named: Option<&Newcomer>,
         why: Option<&str>,
-    ) -> Result<Result<Plan, String>, String> {
+    ) -> Result<Result<Plan, Refused>, Error> {
         let phrases = self.phrases();
         let Some(entry) = self.config.player(player) else {
-            return Ok(Err(self.no_player(player)));
+            return Ok(Err(Refused(self.no_player(player))));
         };
         let Some(named) = named.filter(|n| !n.name.is_empty()) else {
-            return Ok(Err(
-                phrases.fill("reason.replace_no_name", &[("player", &player)])
-            ));
+            return Ok(Err(Refused(
+                phrases.fill("reason.replace_no_name", &[("player", &player)]),
+            )));
         };
         if crate::config::name_problem(&named.name).is_some() {
             let reason = phrases.fill(
                 "reason.replace_bad_name",
                 &[("most", &crate::config::NAME_MOST)],
             );
-            return Ok(Err(reason));
+            return Ok(Err(Refused(reason)));
         }
         let Some(email) = crate::config::checked_address(&named.email) else {
             let reason = phrases.fill("reason.replace_bad_address", &[("address", &named.email)]);
-            return Ok(Err(reason));
+            return Ok(Err(Refused(reason)));
         };
-        if let Err(reason) = self.address_free(&email, player) {
-            return Ok(Err(reason));
+        if let Err(refused) = self.address_free(&email, player) {
+            return Ok(Err(refused));
         }
         let edit = ConfigEdit {
             file: self.config.file.clone(),
@@ -286,7 +290,7 @@ impl Clerk<'_> {
         };
         if let Err(error) = edit.check() {
             let reason = phrases.fill("reason.config_not_writable", &[("error", &error)]);
-            return Ok(Err(reason));
+            return Ok(Err(Refused(reason)));
         }
         let was = format!("{} <{}>", entry.name, entry.email);
         let newcomer = Player {
@@ -297,7 +301,7 @@ impl Clerk<'_> {
         };
         let mut plan = match self.replace_by(store, &newcomer, &was, why)? {
             Ok(plan) => plan,
-            Err(reason) => return Ok(Err(reason)),
+            Err(refused) => return Ok(Err(refused)),
         };
         plan.config_edits.push(edit);
         Ok(Ok(plan))

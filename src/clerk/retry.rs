@@ -7,6 +7,7 @@
 //! tournament yet, so a clerk of several takes the order without one.
 
 use super::{Clerk, Outcome, Plan};
+use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
 use crate::store::Store;
@@ -21,8 +22,8 @@ impl Clerk<'_> {
         store: &Store,
         key: &str,
         in_reply_to: Option<String>,
-    ) -> Result<Outcome, String> {
-        let set_aside = store.quarantined().map_err(|e| format!("database: {e}"))?;
+    ) -> Result<Outcome, Error> {
+        let set_aside = store.quarantined().map_err(Error::database)?;
         let every = matches!(key.to_uppercase().as_str(), "ALL" | "ВСЕ" | "ВСЁ");
         let chosen: Vec<_> = set_aside
             .iter()

@@ -15,6 +15,7 @@
 use shakmaty::Color;
 
 use super::{Clerk, Plan, recipient};
+use crate::error::Error;
 use crate::mail::identity;
 use crate::message::MessageKind;
 use crate::model;
@@ -31,14 +32,12 @@ pub enum Sheet {
 
 impl Clerk<'_> {
     /// Every player's start sheet, or why he gets none.
-    pub fn start_sheets(&self, store: &Store) -> Result<Vec<Sheet>, String> {
+    pub fn start_sheets(&self, store: &Store) -> Result<Vec<Sheet>, Error> {
         let config = self.config;
         let mut sheets = Vec::with_capacity(config.players.len());
         for player in &config.players {
             let id = identity::start_sheet_id(config, &player.id);
-            let queued = store
-                .accepted_on(&id)
-                .map_err(|e| format!("database: {e}"))?;
+            let queued = store.accepted_on(&id).map_err(Error::database)?;
             let games = config.games_of(&player.id);
             let skip = |why: &str| Sheet::Skip {
                 player: player.id.clone(),

@@ -6,7 +6,9 @@
 
 use shakmaty::Color;
 
+use super::Refused;
 use super::{Award, AwardError, AwardedBy, Clerk, Plan, recipient};
+use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
@@ -24,14 +26,14 @@ impl Clerk<'_> {
         player: &str,
         why: Option<&str>,
         by: AwardedBy,
-    ) -> Result<Result<Vec<Plan>, String>, String> {
+    ) -> Result<Result<Vec<Plan>, Refused>, Error> {
         let Some(who) = self.config.player(player) else {
             let known: Vec<&str> = self.config.players.iter().map(|p| p.id.as_str()).collect();
             let reason = self.phrases().fill(
                 "reason.no_player",
                 &[("player", &player), ("players", &known.join(", "))],
             );
-            return Ok(Err(reason));
+            return Ok(Err(Refused(reason)));
         };
         let mut records = Vec::new();
         for game in self.config.games_of(player) {
@@ -78,7 +80,7 @@ impl Clerk<'_> {
                         Ok(()) => {}
                         Err(AwardError::Failed(error)) => return Err(error),
                         Err(AwardError::Refused(_, reason) | AwardError::NoGame(reason)) => {
-                            return Ok(Err(reason));
+                            return Ok(Err(Refused(reason)));
                         }
                     }
                 }
@@ -88,7 +90,7 @@ impl Clerk<'_> {
         }
         if plans.is_empty() {
             let reason = phrases.fill("reason.nothing_withdrawn", &[("player", &who.name)]);
-            return Ok(Err(reason));
+            return Ok(Err(Refused(reason)));
         }
         Ok(Ok(plans))
     }
@@ -101,7 +103,7 @@ impl Clerk<'_> {
         why: &str,
         by: AwardedBy,
         plan: &mut Plan,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let transition = annul(&state.ledger).map_err(|refusal| format!("{refusal:?}"))?;
         if transition.effects != [Effect::Annulled] {
             return Err("an annulment without its effect".into());

@@ -122,10 +122,10 @@ pub(super) fn unadopted(config: &Config, store: &Store) -> Result<(), Failure> {
 }
 
 /// A run's error: the database's named with its file.
-pub(super) fn database_or_run(config: &Config, message: String) -> Failure {
-    match message.strip_prefix("database: ") {
-        Some(error) => database_error(config, &error),
-        None => run_error(message),
+pub(super) fn database_or_run(config: &Config, error: Error) -> Failure {
+    match error.kind {
+        Kind::Database => database_error(config, &error.message),
+        _ => run_error(error),
     }
 }
 

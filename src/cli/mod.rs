@@ -15,6 +15,7 @@ use chrono::{NaiveDate, Utc};
 use shakmaty::Color;
 use shtempel::clerk::{self, Clerk, Clock, Directory, Event, Order, Outcome, Sheet, Whom};
 use shtempel::config::{Config, Source, Transport};
+use shtempel::error::{Error, Kind};
 use shtempel::game::Replays;
 use shtempel::key::GameKey;
 use shtempel::mail::file::FileTransport;
@@ -95,10 +96,10 @@ pub(super) fn usage(message: impl Into<String>) -> Failure {
     }
 }
 
-pub fn run_error(message: impl Into<String>) -> Failure {
+pub fn run_error(message: impl std::fmt::Display) -> Failure {
     Failure {
         code: 1,
-        message: message.into(),
+        message: message.to_string(),
     }
 }
 

@@ -72,7 +72,9 @@ pub(super) fn watch(
                 }
                 return Ok(None);
             }
-            Ok(_) => source.wait_for_mail(interval, &stop).map_err(|e| e.message),
+            Ok(_) => source
+                .wait_for_mail(interval, &stop)
+                .map_err(|e| Error::mail(e.message)),
             Err(error) => Err(error),
         };
         match waited {

@@ -11,6 +11,7 @@
 //! an edit is written the same twice: a run killed between the two does
 //! it again.
 
+use crate::error::Error;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -44,16 +45,17 @@ pub struct ConfigEdit {
 
 impl ConfigEdit {
     /// Makes the edit in its file; `Ok(false)`: the entry had it already.
-    pub fn apply(&self) -> Result<bool, String> {
+    pub fn apply(&self) -> Result<bool, Error> {
         let file = self.file.display();
-        let text = std::fs::read_to_string(&self.file).map_err(|e| format!("{file}: {e}"))?;
+        let text = std::fs::read_to_string(&self.file)
+            .map_err(|e| Error::config(format!("{file}: {e}")))?;
         let Some(edited) = edited(&text, &self.player, &self.edit)
-            .map_err(|problem| format!("{file}: {problem}"))?
+            .map_err(|problem| Error::config(format!("{file}: {problem}")))?
         else {
             return Ok(false);
         };
-        self.loads(&edited)?;
-        replace_file(&self.file, &edited).map_err(|e| format!("{file}: {e}"))?;
+        self.loads(&edited).map_err(Error::config)?;
+        replace_file(&self.file, &edited).map_err(|e| Error::config(format!("{file}: {e}")))?;
         Ok(true)
     }
 
@@ -63,13 +65,14 @@ impl ConfigEdit {
     /// until the file was mended by hand), and the clerk may write it.
     /// Asked before the order is taken, and again before the file is
     /// replaced.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Error> {
         let file = self.file.display();
-        let text = std::fs::read_to_string(&self.file).map_err(|e| format!("{file}: {e}"))?;
+        let text = std::fs::read_to_string(&self.file)
+            .map_err(|e| Error::config(format!("{file}: {e}")))?;
         if let Some(edited) = edited(&text, &self.player, &self.edit)
-            .map_err(|problem| format!("{file}: {problem}"))?
+            .map_err(|problem| Error::config(format!("{file}: {problem}")))?
         {
-            self.loads(&edited)?;
+            self.loads(&edited).map_err(Error::config)?;
         }
         self.writable()
     }
@@ -88,18 +91,18 @@ impl ConfigEdit {
     /// Whether the edit can be written: its file is there and the clerk
     /// may write it and the folder it is in (where the new text goes
     /// first). Asked before the order is taken, so that its answer is true.
-    fn writable(&self) -> Result<(), String> {
+    fn writable(&self) -> Result<(), Error> {
         let file = self.file.display();
         std::fs::OpenOptions::new()
             .append(true)
             .open(&self.file)
-            .map_err(|e| format!("{file}: {e}"))?;
+            .map_err(|e| Error::config(format!("{file}: {e}")))?;
         let folder = folder_of(&self.file);
         tempfile::Builder::new()
             .prefix(".shtempel-check")
             .tempfile_in(folder)
             .map(drop)
-            .map_err(|e| format!("{}: {e}", folder.display()))
+            .map_err(|e| Error::config(format!("{}: {e}", folder.display())))
     }
 }
 
@@ -112,8 +115,8 @@ fn folder_of(file: &Path) -> &Path {
 
 /// The file's text with the edit made, or `None` where it has it already;
 /// a file without the player's entry is an error.
-pub fn edited(text: &str, player: &str, edit: &PlayerEdit) -> Result<Option<String>, String> {
-    let mut document: DocumentMut = text.parse().map_err(|e| format!("{e}"))?;
+pub fn edited(text: &str, player: &str, edit: &PlayerEdit) -> Result<Option<String>, Error> {
+    let mut document: DocumentMut = text.parse().map_err(Error::config)?;
     let entry = document
         .get_mut("players")
         .and_then(Item::as_array_of_tables_mut)
@@ -122,7 +125,7 @@ pub fn edited(text: &str, player: &str, edit: &PlayerEdit) -> Result<Option<Stri
                 .iter_mut()
                 .find(|entry| entry.get("id").and_then(Item::as_str) == Some(player))
         })
-        .ok_or_else(|| format!("no [[players]] entry with id = {player:?}"))?;
+        .ok_or_else(|| Error::config(format!("no [[players]] entry with id = {player:?}")))?;
     let changed = match edit {
         PlayerEdit::Replace { name, email } => replace(entry, name, email),
         PlayerEdit::AddAddress { email } => add_address(entry, email),
@@ -283,7 +286,7 @@ emails = ["petrov@example.org", "p.petrov@work.example"]
             email: "x@example.org".into(),
         };
         let error = edited(FILE, "sidorov", &edit).unwrap_err();
-        assert_eq!(error, "no [[players]] entry with id = \"sidorov\"");
+        assert_eq!(error.to_string(), "no [[players]] entry with id = \"sidorov\"");
     }
 
     #[test]
@@ -314,7 +317,7 @@ emails = ["petrov@example.org", "p.petrov@work.example"]
             file: dir.path().join("gone.toml"),
             ..edit
         };
-        assert!(missing.check().unwrap_err().contains("gone.toml"));
+        assert!(missing.check().unwrap_err().to_string().contains("gone.toml"));
     }
 
     /// `text` with the tables a tournament's file needs to load.
@@ -352,9 +355,9 @@ emails = ["petrov@example.org", "p.petrov@work.example"]
                 clerk_file: file.clone(),
             };
             let error = edit.check().unwrap_err();
-            assert!(error.contains("would not load"), "{email}: {error}");
+            assert!(error.to_string().contains("would not load"), "{email}: {error}");
             let error = edit.apply().unwrap_err();
-            assert!(error.contains("would not load"), "{email}: {error}");
+            assert!(error.to_string().contains("would not load"), "{email}: {error}");
             assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "{email}");
         }
         crate::config::load_all(&file).unwrap();

@@ -5,6 +5,7 @@
 //! [`Game::apply`] either returns the next record or the reason the letter's
 //! moves cannot stand, leaving the record untouched.
 
+use crate::error::Error;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -85,7 +86,7 @@ pub struct Replays {
 
 impl Replays {
     /// The record of game `id` after `sans`, as [`Game::from_sans`] gives it.
-    pub fn game(&self, id: &str, sans: &[&str], held: Vec<HeldVariant>) -> Result<Game, String> {
+    pub fn game(&self, id: &str, sans: &[&str], held: Vec<HeldVariant>) -> Result<Game, Error> {
         let mut games = self.games.borrow_mut();
         let mut game = games
             .get(id)
@@ -290,7 +291,7 @@ impl Game {
     }
 
     /// The record rebuilt from its moves in SAN, as stored.
-    pub fn from_sans<S: AsRef<str>>(sans: &[S], held: Vec<HeldVariant>) -> Result<Game, String> {
+    pub fn from_sans<S: AsRef<str>>(sans: &[S], held: Vec<HeldVariant>) -> Result<Game, Error> {
         let mut game = Game::new();
         game.replay(sans)?;
         game.held = held;

@@ -3,6 +3,7 @@
 //! first, so no header can be smuggled in), the headers of contract.md 4,
 //! attachments for the arbiter.
 
+use crate::error::Error;
 use std::time::SystemTime;
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -135,7 +136,7 @@ pub fn build(
     sender: &Sender,
     message_id: &str,
     date: DateTime<Utc>,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, Error> {
     let subject = match &out.game {
         _ if !out.of_event => out.subject.clone(),
         Some(game) => format!("[{} #{game}] {}", sender.tournament, out.subject),

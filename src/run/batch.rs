@@ -33,7 +33,7 @@ pub(super) fn batch_letters(written: usize, left: usize) -> usize {
 pub(super) struct Held {
     /// Its place in the run's letters.
     pub(super) index: usize,
-    pub(super) prepared: Result<Prepared, String>,
+    pub(super) prepared: Result<Prepared, Error>,
     /// The runs it was counted as crashed in (a careful run).
     pub(super) counted: Option<u32>,
 }
@@ -98,7 +98,7 @@ impl Batch {
         clerk: &Clerk<'_>,
         summary: &mut Summary,
         events: &mut dyn FnMut(Event),
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         while self.out.len() >= worker.capacity() {
             self.collect_oldest(store, worker, clerk, summary, events)?;
         }
@@ -143,7 +143,7 @@ impl Batch {
         clerk: &Clerk<'_>,
         summary: &mut Summary,
         events: &mut dyn FnMut(Event),
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         self.out.pop_front();
         match worker.wait()? {
             Some(outcome) => record(store, outcome, clerk, summary, events),
@@ -159,7 +159,7 @@ impl Batch {
         clerk: &Clerk<'_>,
         summary: &mut Summary,
         events: &mut dyn FnMut(Event),
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         while !self.out.is_empty() {
             self.collect_oldest(store, worker, clerk, summary, events)?;
         }
@@ -179,7 +179,7 @@ pub(super) fn send_pending(
     clerk: &Clerk<'_>,
     summary: &mut Summary,
     events: &mut dyn FnMut(Event),
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let job = Job {
         queue: store
             .pending(clerk.clock.now, clerk.clock.today, |_| false)
@@ -200,7 +200,7 @@ pub(super) fn record(
     clerk: &Clerk<'_>,
     summary: &mut Summary,
     events: &mut dyn FnMut(Event),
-) -> Result<(), String> {
+) -> Result<(), Error> {
     for event in outcome.events {
         events(event);
     }

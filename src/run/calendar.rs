@@ -11,7 +11,7 @@ pub(super) fn keep_calendar(
     checks: &std::collections::HashMap<String, Option<NaiveDate>>,
     batch: &mut Batch,
     summary: &mut Summary,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let config = clerk.config;
     let today = clerk.clock.today;
     for game in &config.games {

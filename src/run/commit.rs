@@ -11,7 +11,7 @@ pub fn commit(
     clerk: &Clerk<'_>,
     plan: &Plan,
     cause: &str,
-) -> Result<Option<i64>, String> {
+) -> Result<Option<i64>, Error> {
     let sender = identity::sender(config, clerk.templates.phrases());
     let clerk_alone = identity::clerk_alone(config, clerk.templates.phrases());
     let at = match &plan.letter {
@@ -111,7 +111,7 @@ pub fn commit(
             fault::point("after-outbox-insert");
             Ok(last)
         })
-        .map_err(|e| format!("database: {e}"))
+        .map_err(Error::database)
         .and_then(|mut last| {
             for (plan, _) in &plans {
                 if let Some((player, days)) = &plan.leave {
@@ -136,7 +136,7 @@ pub(super) fn leave_elsewhere(
     player: &str,
     days: (NaiveDate, NaiveDate),
     cause: &str,
-) -> Result<Option<i64>, String> {
+) -> Result<Option<i64>, Error> {
     let mut last = None;
     for id in events {
         let Some(sibling) = clerk.sibling(id) else {

@@ -8,6 +8,7 @@
 //! the next. What a job did comes back as an [`Outcome`] that the run writes
 //! into the database with a later batch.
 
+use crate::error::Error;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -42,7 +43,7 @@ pub struct Outcome {
     /// Refused by it: (outbox id, error, permanent).
     pub failed: Vec<(i64, String, bool)>,
     /// What stopped the job: the run stops too.
-    pub error: Option<String>,
+    pub error: Option<Error>,
 }
 
 /// Marks letters done and sends messages.
@@ -77,15 +78,15 @@ impl Finisher<'_> {
         outcome
     }
 
-    fn work(&mut self, job: Job, outcome: &mut Outcome) -> Result<(), String> {
-        job.sync.sync().map_err(|e| format!("database: {e}"))?;
+    fn work(&mut self, job: Job, outcome: &mut Outcome) -> Result<(), Error> {
+        job.sync.sync().map_err(Error::database)?;
         for _ in &job.done {
             fault::point("after-commit");
             fault::point("before-mark-done");
         }
         self.source
             .mark_all_done(&job.done)
-            .map_err(|e| format!("source: {e}"))?;
+            .map_err(|e| Error::mail(format!("source: {e}")))?;
         let mut queue = job.queue.into_iter().peekable();
         let mut stopped = false;
         let last_entry = (Vec::new(), Some(i64::MAX));
@@ -132,7 +133,7 @@ impl Finisher<'_> {
         stopped: bool,
         (now, today): (DateTime<Utc>, NaiveDate),
         outcome: &mut Outcome,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, Error> {
         let items: Vec<&OutboxItem> = window.iter().flat_map(|(_, items)| items).collect();
         // Each message's event, by its place in the window; the sends are
         // recorded (in the sent log) piece by piece as they are taken.
@@ -183,7 +184,7 @@ impl Finisher<'_> {
         now: DateTime<Utc>,
         today: NaiveDate,
         outcome: &mut Outcome,
-    ) -> Result<(bool, Event), String> {
+    ) -> Result<(bool, Event), Error> {
         match result {
             Ok(receipt) => {
                 fault::point("after-send");
@@ -237,7 +238,7 @@ fn make_durable(syncer: &mut Option<Syncer>, outcome: &mut Outcome) {
     {
         outcome
             .error
-            .get_or_insert_with(|| format!("transport: {error}"));
+            .get_or_insert_with(|| Error::mail(format!("transport: {error}")));
     }
 }
 
@@ -285,7 +286,7 @@ impl<'a> Worker<'a> {
                     finisher.send_all(job)
                 }))
                 .unwrap_or_else(|panic| Outcome {
-                    error: Some(super::panic_message(panic.as_ref())),
+                    error: Some(Error::internal(super::panic_message(panic.as_ref()))),
                     ..Outcome::default()
                 });
                 if sent_sender.send(outcome).is_err() {
@@ -318,7 +319,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Gives a job; fewer than [`Worker::capacity`] may be out.
-    pub fn start(&mut self, job: Job) -> Result<(), String> {
+    pub fn start(&mut self, job: Job) -> Result<(), Error> {
         match self {
             Worker::Here { finisher, outcome } => {
                 *outcome = Some(finisher.run(job));
@@ -335,7 +336,7 @@ impl<'a> Worker<'a> {
 
     /// The outcome of the oldest job out, waiting for it; `None` when none
     /// is out.
-    pub fn wait(&mut self) -> Result<Option<Outcome>, String> {
+    pub fn wait(&mut self) -> Result<Option<Outcome>, Error> {
         match self {
             Worker::Here { outcome, .. } => Ok(outcome.take()),
             Worker::Thread { outcomes, out, .. } => {
@@ -346,7 +347,7 @@ impl<'a> Worker<'a> {
                 outcomes
                     .recv()
                     .map(Some)
-                    .map_err(|_| "the sending thread stopped".to_string())
+                    .map_err(|_| Error::internal("the sending thread stopped"))
             }
         }
     }
@@ -503,8 +504,8 @@ mod tests {
             "sent is sent: recorded all the same"
         );
         assert_eq!(
-            failed.error.as_deref(),
-            Some("transport: disk gone"),
+            failed.error,
+            Some(Error::mail("transport: disk gone")),
             "and the run stops"
         );
         assert_eq!(*journal.lock().unwrap(), ["done a", "send 7", "sync"]);

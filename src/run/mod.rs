@@ -20,6 +20,7 @@ use chrono::{NaiveDate, NaiveTime};
 
 use crate::clerk::{self, Clerk, Event, Plan, Prepared};
 use crate::config::Config;
+use crate::error::Error;
 use crate::fault;
 use crate::mail::{MailSource, Transport};
 use crate::mail::{compose, identity};
@@ -73,14 +74,14 @@ pub struct Hooks<'h> {
     pub stop: &'h std::sync::atomic::AtomicBool,
 }
 
-pub(super) fn database(error: rusqlite::Error) -> String {
-    format!("database: {error}")
+pub(super) fn database(error: rusqlite::Error) -> Error {
+    Error::database(error)
 }
 
 /// The chunks the reading thread sends, and those of the last chunk still to plan.
 type ReadAhead = (
-    std::sync::mpsc::Receiver<Vec<Result<Prepared, String>>>,
-    std::collections::VecDeque<Result<Prepared, String>>,
+    std::sync::mpsc::Receiver<Vec<Result<Prepared, Error>>>,
+    std::collections::VecDeque<Result<Prepared, Error>>,
 );
 
 /// How many letters the reading thread hands over at once.
@@ -110,7 +111,7 @@ pub fn poll(
     source: &mut dyn MailSource,
     transport: &mut dyn Transport,
     hooks: Hooks<'_>,
-) -> Result<Summary, String> {
+) -> Result<Summary, Error> {
     let Hooks {
         events,
         progress,
@@ -137,7 +138,7 @@ pub fn poll(
     let letters = finisher
         .source
         .fetch_new()
-        .map_err(|e| format!("source: {e}"))?;
+        .map_err(|e| Error::mail(format!("source: {e}")))?;
     let unreadable = finisher.source.take_unreadable();
     fault::point("after-fetch");
     let careful = store.run_interrupted().map_err(database)?;
@@ -150,7 +151,7 @@ pub fn poll(
     // a third marks done and sends while this one plans and writes in
     // order. A careful run does everything here, reading each letter after
     // counting it (see `Pass::count`).
-    let summary = std::thread::scope(|scope| -> Result<Summary, String> {
+    let summary = std::thread::scope(|scope| -> Result<Summary, Error> {
         let threads = !careful && !letters.is_empty();
         let worker = match threads {
             true => Worker::thread(scope, finisher),
@@ -189,7 +190,7 @@ fn next_prepared(
     read_ahead: &mut Option<ReadAhead>,
     (first, directory): (&Config, &clerk::Directory),
     envelope: &crate::mail::Envelope,
-) -> Result<Result<Prepared, String>, String> {
+) -> Result<Result<Prepared, Error>, Error> {
     match read_ahead {
         Some((chunks, ready)) => {
             if ready.is_empty() {
@@ -197,7 +198,7 @@ fn next_prepared(
             }
             ready
                 .pop_front()
-                .ok_or_else(|| "the reading thread stopped".to_string())
+                .ok_or_else(|| Error::internal("the reading thread stopped"))
         }
         None => Ok(prepare_guarded(first, directory, envelope)),
     }
@@ -208,7 +209,7 @@ fn read_ahead(
     first: &Config,
     directory: &clerk::Directory,
     letters: &[crate::mail::Envelope],
-    sender: std::sync::mpsc::SyncSender<Vec<Result<Prepared, String>>>,
+    sender: std::sync::mpsc::SyncSender<Vec<Result<Prepared, Error>>>,
 ) {
     for chunk in letters.chunks(READ_AHEAD) {
         let prepared: Vec<_> = chunk

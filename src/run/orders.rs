@@ -7,6 +7,7 @@
 use chrono::NaiveDate;
 
 use crate::clerk::Event;
+use crate::error::Error;
 use crate::mail::MailSource;
 use crate::store::{Quarantined, Store};
 
@@ -29,7 +30,7 @@ pub fn put_back(
     store: &mut Store,
     source: &mut dyn MailSource,
     letter: &Quarantined,
-) -> Result<PutBack, String> {
+) -> Result<PutBack, Error> {
     let database = |e: rusqlite::Error| format!("database: {e}");
     if letter.raw.is_empty() {
         store.release(letter).map_err(database)?;
@@ -39,7 +40,7 @@ pub fn put_back(
     }
     source
         .put_back(&letter.raw, letter.arrived)
-        .map_err(|e| format!("{}: {e}", letter.dedup_key))?;
+        .map_err(|e| Error::mail(format!("{}: {e}", letter.dedup_key)))?;
     crate::fault::point("after-put-back");
     store.release(letter).map_err(database)?;
     Ok(PutBack::Back)
@@ -52,8 +53,8 @@ pub(super) fn put_back_released(
     store: &mut Store,
     source: &mut dyn MailSource,
     events: &mut dyn FnMut(Event),
-) -> Result<(), String> {
-    for letter in store.releasing().map_err(|e| format!("database: {e}"))? {
+) -> Result<(), Error> {
+    for letter in store.releasing().map_err(Error::database)? {
         let (event, detail) = match put_back(store, source, &letter) {
             Ok(PutBack::Back) => ("put-back", letter.dedup_key.clone()),
             Err(error) => (
@@ -85,7 +86,7 @@ pub fn write_edits(
     store: &mut Store,
     today: NaiveDate,
     events: &mut dyn FnMut(Event),
-) -> Result<usize, String> {
+) -> Result<usize, Error> {
     let database = |e: rusqlite::Error| format!("database: {e}");
     let mut changed = 0;
     for (id, edit) in store.pending_edits().map_err(database)? {

@@ -101,14 +101,14 @@ impl<'c> Pass<'_, 'c, '_> {
     }
 
     /// The open batch committed and handed to the worker.
-    pub(super) fn finish(&mut self) -> Result<(), String> {
+    pub(super) fn finish(&mut self) -> Result<(), Error> {
         let clerk = &self.clerks[0];
         let summary = &mut self.summary;
         (self.batch).finish(self.store, &mut self.worker, clerk, summary, self.events)
     }
 
     /// Every job out waited for and written back.
-    pub(super) fn collect(&mut self) -> Result<(), String> {
+    pub(super) fn collect(&mut self) -> Result<(), Error> {
         let clerk = &self.clerks[0];
         let summary = &mut self.summary;
         (self.batch).collect(self.store, &mut self.worker, clerk, summary, self.events)
@@ -120,7 +120,7 @@ impl<'c> Pass<'_, 'c, '_> {
         envelope: &crate::mail::Envelope,
         error: &str,
         counted: Option<u32>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let clerk = &self.clerks[0];
         let (batch, summary) = (&mut self.batch, &mut self.summary);
         failed_letter(self.store, clerk, envelope, error, counted, batch, summary)?;
@@ -135,7 +135,7 @@ impl<'c> Pass<'_, 'c, '_> {
     pub(super) fn count(
         &mut self,
         envelope: &crate::mail::Envelope,
-    ) -> Result<Option<Option<u32>>, String> {
+    ) -> Result<Option<Option<u32>>, Error> {
         if !self.careful {
             return Ok(Some(None));
         }
@@ -155,7 +155,7 @@ impl<'c> Pass<'_, 'c, '_> {
         item: Held,
         envelope: &crate::mail::Envelope,
         queue: &mut Queue,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let clerks = self.clerks;
         let clerk = &clerks[0];
         let directory = clerk.directory;
@@ -180,7 +180,7 @@ impl<'c> Pass<'_, 'c, '_> {
                     &mut on_desk,
                     clerk,
                     envelope,
-                    &error,
+                    &error.to_string(),
                     item.counted,
                     batch,
                     summary,
@@ -241,7 +241,7 @@ impl<'c> Pass<'_, 'c, '_> {
         mut reading: Option<ReadAhead>,
         stop: &std::sync::atomic::AtomicBool,
         progress: &mut dyn FnMut(usize, usize),
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let clerk = &self.clerks[0];
         let first = (clerk.config, clerk.directory);
         let mut queue = Queue::of(letters.len());
@@ -291,7 +291,7 @@ impl<'c> Pass<'_, 'c, '_> {
         &mut self,
         unreadable: &[(String, String)],
         threads: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         for (key, why) in unreadable {
             let envelope = crate::mail::Envelope {
                 key: key.clone(),

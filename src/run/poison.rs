@@ -26,7 +26,7 @@ pub(super) fn failed_letter(
     counted: Option<u32>,
     batch: &mut Batch,
     summary: &mut Summary,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     summary.failures += 1;
     let runs = match counted {
         Some(runs) => runs,
@@ -102,7 +102,7 @@ pub(super) fn count_as_crashed(
     store: &mut Store,
     clerk: &Clerk<'_>,
     envelope: &crate::mail::Envelope,
-) -> Result<u32, String> {
+) -> Result<u32, Error> {
     store.end_batch().map_err(database)?;
     let runs = store
         .record_failure(&envelope.key, CRASHED, clerk.clock.now)
@@ -116,14 +116,14 @@ pub(super) fn plan_guarded(
     clerk: &Clerk<'_>,
     store: &Store,
     envelope: &crate::mail::Envelope,
-    prepared: &Result<Prepared, String>,
-) -> Result<Plan, String> {
+    prepared: &Result<Prepared, Error>,
+) -> Result<Plan, Error> {
     let prepared = prepared.as_ref().map_err(Clone::clone)?;
     catch_unwind(AssertUnwindSafe(|| {
         fault::poison(&envelope.raw);
         clerk.plan_prepared(store, envelope, prepared)
     }))
-    .unwrap_or_else(|panic| Err(panic_message(panic.as_ref())))
+    .unwrap_or_else(|panic| Err(Error::internal(panic_message(panic.as_ref()))))
 }
 
 /// Reads one letter (read whole if its sender is known in any of the
@@ -133,10 +133,10 @@ pub(super) fn prepare_guarded(
     first: &Config,
     directory: &clerk::Directory,
     envelope: &crate::mail::Envelope,
-) -> Result<Prepared, String> {
+) -> Result<Prepared, Error> {
     let known = |address: &str| !directory.known_in(address).is_empty();
     catch_unwind(AssertUnwindSafe(|| {
         Prepared::reading(first, envelope, &known)
     }))
-    .map_err(|panic| panic_message(panic.as_ref()))
+    .map_err(|panic| Error::internal(panic_message(panic.as_ref())))
 }
