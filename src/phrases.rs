@@ -246,12 +246,17 @@ mod tests {
         );
         let unknown = Phrases::parse(Lang::Ru, Some("[reason]\nno_moves = \"x\"\n")).unwrap_err();
         assert!(
-            unknown.to_string().contains("reason.no_moves: no such phrase"),
+            unknown
+                .to_string()
+                .contains("reason.no_moves: no such phrase"),
             "{unknown}"
         );
         let place =
             Phrases::parse(Lang::En, Some("[reason]\ngame_over = \"{score}\"\n")).unwrap_err();
-        assert!(place.to_string().contains("{score} is not a value"), "{place}");
+        assert!(
+            place.to_string().contains("{score} is not a value"),
+            "{place}"
+        );
         let short = Phrases::parse(Lang::En, Some("[chart]\ncolumns = [\"a\"]\n")).unwrap_err();
         assert!(short.to_string().contains("chart.columns"), "{short}");
     }

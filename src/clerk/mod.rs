@@ -9,22 +9,25 @@
 //! Planning reads the store but never writes it, so `shtempel check` shows
 //! exactly what a `poll` would do.
 //!
-//! - [`letters`]: who sent a letter and which game it is for, and what is
-//!   done with mail that is no player's letter;
-//! - [`moves`]: move letters, their receipts and forwards;
-//! - [`endings`]: resignations, draws and results;
-//! - [`overstep`]: an overstep's notices and file, and letters held during a
+//! - `letters`: who sent a letter, and what is done with mail that is no
+//!   player's letter; `identify`: which game (and tournament) a player's
+//!   letter is for; `refusals`: the answers of a letter that changes nothing;
+//! - `order`: an order of the arbiter's or the director's, carried out;
+//! - `moves`: move letters, their receipts and forwards;
+//! - `endings`: resignations, draws and results;
+//! - `overstep`: an overstep's notices and file, and letters held during a
 //!   suspension;
-//! - [`protest`]: an overstepper's protest;
-//! - [`arbiter`]: the chief arbiter's rulings;
-//! - [`duties`]: the calendar's duties;
-//! - [`model`]: what templates read of a game and of a letter;
-//! - [`load`]: a game loaded from the store.
+//! - `protest`: an overstepper's protest;
+//! - `arbiter`: the chief arbiter's rulings;
+//! - `duties`: the calendar's duties;
+//! - `model`: what templates read of a game and of a letter;
+//! - `load`: a game loaded from the store.
 
 mod accept;
 mod arbiter;
 mod duties;
 mod endings;
+mod identify;
 mod leave;
 mod letters;
 mod load;
@@ -33,6 +36,7 @@ mod moves;
 mod order;
 mod overstep;
 mod protest;
+mod refusals;
 mod replace;
 mod retry;
 mod route;

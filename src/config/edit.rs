@@ -286,7 +286,10 @@ emails = ["petrov@example.org", "p.petrov@work.example"]
             email: "x@example.org".into(),
         };
         let error = edited(FILE, "sidorov", &edit).unwrap_err();
-        assert_eq!(error.to_string(), "no [[players]] entry with id = \"sidorov\"");
+        assert_eq!(
+            error.to_string(),
+            "no [[players]] entry with id = \"sidorov\""
+        );
     }
 
     #[test]
@@ -317,7 +320,13 @@ emails = ["petrov@example.org", "p.petrov@work.example"]
             file: dir.path().join("gone.toml"),
             ..edit
         };
-        assert!(missing.check().unwrap_err().to_string().contains("gone.toml"));
+        assert!(
+            missing
+                .check()
+                .unwrap_err()
+                .to_string()
+                .contains("gone.toml")
+        );
     }
 
     /// `text` with the tables a tournament's file needs to load.
@@ -355,9 +364,15 @@ emails = ["petrov@example.org", "p.petrov@work.example"]
                 clerk_file: file.clone(),
             };
             let error = edit.check().unwrap_err();
-            assert!(error.to_string().contains("would not load"), "{email}: {error}");
+            assert!(
+                error.to_string().contains("would not load"),
+                "{email}: {error}"
+            );
             let error = edit.apply().unwrap_err();
-            assert!(error.to_string().contains("would not load"), "{email}: {error}");
+            assert!(
+                error.to_string().contains("would not load"),
+                "{email}: {error}"
+            );
             assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "{email}");
         }
         crate::config::load_all(&file).unwrap();

@@ -1,0 +1,321 @@
+//! Which game (and which of the clerk's tournaments) a player's letter is
+//! for: named by a line, the subject's tag or the subject, else by the
+//! thread, else the only game he plays; asked of him where nothing tells,
+//! with his games.
+
+use chrono::NaiveDate;
+
+use super::letters::GameNote;
+use super::{Clerk, Plan, recipient};
+use crate::config::{Config, GameConfig, Player};
+use crate::error::Error;
+use crate::letter::{self, Letter};
+use crate::mail::mime::Mail;
+use crate::model;
+use crate::render::Model;
+use crate::store::{Disposition, Store, StoredLetter};
+
+/// Which game a letter is for, as [`Clerk::identify`] found it.
+pub(super) enum Identified {
+    Found {
+        game: GameConfig,
+        note: Option<GameNote>,
+    },
+    /// It names a game of the tournament its sender does not play.
+    NotHis { named: String, by: NamedBy },
+    /// It names a game the tournament does not have.
+    NoSuch { named: String, by: NamedBy },
+    /// Nothing tells.
+    Unknown,
+    /// Nothing tells which tournament: he plays the game it names (or, if
+    /// it names none, plays games) in another one of the clerk's too.
+    Ambiguous,
+    /// Its thread or tag names a tournament the clerk does not serve (any
+    /// more: its file left the folder).
+    NotServed { tournament: String },
+}
+
+/// Where a letter names its game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamedBy {
+    /// A `Game: N` / `Партия N` line.
+    Line,
+    /// The subject's tag `[ID #N]`.
+    Tag,
+    /// A subject like `Re: Партия 3`.
+    Subject,
+}
+
+impl NamedBy {
+    pub fn code(self) -> &'static str {
+        match self {
+            NamedBy::Line => "line",
+            NamedBy::Tag => "tag",
+            NamedBy::Subject => "subject",
+        }
+    }
+
+    fn phrase(self) -> &'static str {
+        match self {
+            NamedBy::Line => "named_by.line",
+            NamedBy::Tag => "named_by.tag",
+            NamedBy::Subject => "named_by.subject",
+        }
+    }
+}
+
+impl Clerk<'_> {
+    /// A letter whose game is not one of its sender's: nothing changes
+    /// anywhere, and he is told why, with his games.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn unidentified(
+        &self,
+        refused: Identified,
+        player: &Player,
+        read: &Letter,
+        postmark: NaiveDate,
+        mail: &Mail,
+        mut stored: StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), Error> {
+        let phrases = self.phrases();
+        let sender = &player.email;
+        // Asked which tournament: his games by their tags, in every one.
+        let tagged = matches!(
+            refused,
+            Identified::Ambiguous | Identified::NotServed { .. }
+        );
+        let named = |phrase, game: &str, by: NamedBy| {
+            phrases.fill(
+                phrase,
+                &[("game", &game), ("by", &phrases.get(by.phrase()))],
+            )
+        };
+        let games: Vec<String> = if tagged {
+            self.tags_of(player)
+        } else {
+            self.config
+                .games_of(&player.id)
+                .iter()
+                .map(|g| g.id.clone())
+                .collect()
+        };
+        let (why, reason) = match refused {
+            Identified::NotHis { named: game, by } => (
+                format!("names game {game}, which {sender} does not play"),
+                named("reason.not_his", &game, by),
+            ),
+            Identified::NoSuch { named: game, by } => (
+                format!("names game {game}, which the tournament does not have"),
+                named("reason.no_such_game", &game, by),
+            ),
+            Identified::Ambiguous => (
+                "the tournament could not be identified: the sender plays in several".to_string(),
+                phrases.fill(
+                    "reason.which_tournament",
+                    &[("tag", &games.first().map_or("", String::as_str))],
+                ),
+            ),
+            Identified::NotServed { tournament } => (
+                format!("for tournament {tournament}, which this clerk does not serve"),
+                phrases.fill("reason.not_served", &[("tournament", &tournament)]),
+            ),
+            _ => (
+                "the game could not be identified".to_string(),
+                phrases.get("reason.unidentified").to_string(),
+            ),
+        };
+        stored.disposition = Disposition::Refused;
+        stored.reason = why;
+        let mut message = self.refusal(
+            recipient(player),
+            vec![reason],
+            read,
+            postmark,
+            Model::from(games),
+            mail.message_id.clone(),
+        )?;
+        // Placed in no event: the answer speaks for the clerk, under no
+        // event's tag or name (issue 31, point 6).
+        if tagged {
+            self.render_again(&mut message, model! { "of_no_event" => true })?;
+            message.of_event = false;
+        }
+        plan.messages.push(message);
+        plan.event("refused", None, Some(sender), stored.reason.clone());
+        plan.letter = Some(stored);
+        Ok(())
+    }
+    /// Finds the game of a player's letter (contract.md 3). A game named in
+    /// the letter decides: a `Game:` line first, then the subject's tag, then
+    /// a subject like `Re: Партия 3`; a named game the sender does not play,
+    /// or that does not exist, is refused, never taken for another. Without a
+    /// name, the thread decides, then the only game he plays. Where the named
+    /// game is not the thread's, the note says so.
+    pub(super) fn identify(
+        &self,
+        store: &Store,
+        player: &Player,
+        mail: &Mail,
+        read: &Letter,
+        directed: bool,
+    ) -> Identified {
+        if let Some(tournament) = self.unserved_event(store, mail).filter(|_| !directed) {
+            return Identified::NotServed { tournament };
+        }
+        let mine = self.config.games_of(&player.id);
+        let find = |id: &str| {
+            mine.iter()
+                .find(|g| g.id.eq_ignore_ascii_case(id))
+                .map(|g| (*g).clone())
+        };
+        let thread = super::thread_ids(mail)
+            .find_map(|candidate| store.game_of_message(&candidate).ok().flatten());
+        let tag = format!("[{} #", self.config.tournament_id);
+        let tagged = mail.subject.find(&tag).and_then(|start| {
+            let rest = &mail.subject[start + tag.len()..];
+            rest.split(']').next().map(|id| id.trim().to_string())
+        });
+        let named = [
+            (NamedBy::Line, read.game.clone()),
+            (NamedBy::Tag, tagged.clone()),
+            (
+                NamedBy::Subject,
+                letter::subject_game(&mail.subject, |id| self.config.game(id).is_some()),
+            ),
+        ]
+        .into_iter()
+        .find_map(|(by, id)| id.map(|id| (by, id)));
+        // The tag and the thread say which tournament; a game named
+        // otherwise may be his in another of the clerk's too.
+        // (Asked only of a clerk of several: of one, nothing is elsewhere.)
+        let certain = directed || !self.directory.several() || self.tagged_or_threaded(store, mail);
+        let elsewhere = |game: Option<&str>| !certain && self.plays_elsewhere(player, game);
+        let Some((by, named)) = named else {
+            if let Some(game) = thread.as_deref().and_then(find) {
+                return Identified::Found { game, note: None };
+            }
+            if elsewhere(None) {
+                return Identified::Ambiguous;
+            }
+            if let [only] = mine.as_slice() {
+                return Identified::Found {
+                    game: (*only).clone(),
+                    note: None,
+                };
+            }
+            return Identified::Unknown;
+        };
+        if by != NamedBy::Tag && elsewhere(Some(&named)) {
+            return Identified::Ambiguous;
+        }
+        let Some(game) = find(&named) else {
+            return match self.config.game(&named) {
+                Some(game) => Identified::NotHis {
+                    named: game.id.clone(),
+                    by,
+                },
+                None => Identified::NoSuch { named, by },
+            };
+        };
+        // The tag of a reply is its thread's: a line naming another game
+        // overrules both, and says so.
+        let tag_of_thread = tagged.filter(|_| by == NamedBy::Line);
+        let note = thread
+            .into_iter()
+            .chain(tag_of_thread)
+            .find(|other| !other.eq_ignore_ascii_case(&game.id))
+            .map(|other| GameNote { by, other });
+        Identified::Found { game, note }
+    }
+    /// Whether the letter's subject has this tournament's tag, or it answers
+    /// a message of one of its games: it is this tournament's, whatever
+    /// else its sender plays.
+    pub(super) fn tagged_or_threaded(&self, store: &Store, mail: &Mail) -> bool {
+        let own =
+            |at: usize| self.directory.tournaments()[at].tournament_id == self.config.tournament_id;
+        super::route::has_tag(&mail.subject, &self.config.tournament_id)
+            || super::thread_ids(mail)
+                .any(|candidate| store.game_of_message(&candidate).ok().flatten().is_some())
+            || super::route::tournament_of_thread(self.directory, store, mail).is_some_and(own)
+    }
+    /// Whether the sender of a letter plays `game` (any game, if `None`) in
+    /// another of the clerk's tournaments.
+    pub(super) fn plays_elsewhere(&self, player: &Player, game: Option<&str>) -> bool {
+        self.others_knowing(player).any(|(other, there)| {
+            other
+                .games_of(&there.id)
+                .iter()
+                .any(|g| game.is_none_or(|id| g.id.eq_ignore_ascii_case(id)))
+        })
+    }
+    /// The tags of every game the sender plays with the clerk, this
+    /// tournament's first.
+    pub(super) fn tags_of(&self, player: &Player) -> Vec<String> {
+        std::iter::once((self.config, player))
+            .chain(self.others_knowing(player))
+            .flat_map(|(config, there)| {
+                config
+                    .games_of(&there.id)
+                    .into_iter()
+                    .map(|g| format!("[{} #{}]", config.tournament_id, g.id))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+    /// The clerk's other tournaments that know one of `player`'s addresses,
+    /// in order, each with its entry of him (found by the directory: a
+    /// federation's letter asks one question, not one a tournament).
+    pub(super) fn others_knowing<'p>(
+        &'p self,
+        player: &'p Player,
+    ) -> impl Iterator<Item = (&'p Config, &'p Player)> + 'p {
+        let mut places: Vec<usize> = player
+            .addresses()
+            .flat_map(|address| self.directory.known_in(address).iter().copied())
+            .collect();
+        places.sort_unstable();
+        places.dedup();
+        let tournaments = self.directory.tournaments();
+        places.into_iter().filter_map(move |at| {
+            let other = &tournaments[at];
+            if other.tournament_id == self.config.tournament_id {
+                return None;
+            }
+            let there = player
+                .addresses()
+                .find_map(|address| other.player_by_email(address))?;
+            Some((other, there))
+        })
+    }
+    /// A tournament the letter's thread (the clerk's message it answers)
+    /// or subject tag names, which this clerk does not serve: one whose
+    /// file left the folder, its games still in the database. Its letters
+    /// are refused, never taken for another tournament's game of the same
+    /// number (issue 31, point 11).
+    pub(super) fn unserved_event(&self, store: &Store, mail: &Mail) -> Option<String> {
+        // A tournament of its own file has only its own games.
+        if !self.config.in_folder {
+            return None;
+        }
+        let served = |id: &str| {
+            self.directory
+                .tournaments()
+                .iter()
+                .any(|t| t.tournament_id == id)
+        };
+        let threaded = super::thread_ids(mail)
+            .find_map(|candidate| store.game_key_of_message(&candidate).ok().flatten());
+        if let Some(key) = threaded {
+            let id = key.tournament()?;
+            return (!served(id)).then(|| id.to_string());
+        }
+        mail.subject.match_indices('[').find_map(|(at, _)| {
+            let (id, _) = mail.subject[at + 1..].split_once(" #")?;
+            let plain =
+                !id.is_empty() && !id.contains(|c: char| c.is_whitespace() || "[]".contains(c));
+            (plain && !served(id) && store.has_tournament(id).unwrap_or(false))
+                .then(|| id.to_string())
+        })
+    }
+}

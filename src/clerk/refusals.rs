@@ -1,0 +1,229 @@
+//! The clerk's answers of a letter that changes nothing: a refusal in a
+//! game or outside any, a forged letter's notice, an oversized letter's,
+//! and the rules' refusals in words.
+
+use chrono::NaiveDate;
+
+use super::letters::LetterContext;
+use super::{Clerk, Plan, recipient};
+use crate::error::Error;
+use crate::letter::Letter;
+use crate::mail::compose::{Outgoing, Recipient};
+use crate::mail::{Envelope, auth};
+use crate::message::MessageKind;
+use crate::model;
+use crate::record::Record;
+use crate::render::Model;
+use crate::rules;
+use crate::store::{Disposition, Store, StoredLetter};
+
+impl Clerk<'_> {
+    /// A letter that fails [`auth::verify`]: nothing changes; the registered
+    /// address it claims gets a notice, at most one a day (issue 30, point
+    /// 1): a flood of forged letters costs him one, and never takes the room
+    /// of an answer to a letter of his own (the notice is no reply).
+    pub(super) fn forged(
+        &self,
+        store: &Store,
+        who: Recipient,
+        why: &auth::Unverified,
+        mut stored: StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), Error> {
+        stored.disposition = Disposition::Ignored;
+        stored.reason = format!("not verified: {why}");
+        super::keep_unread(&mut stored);
+        let told = store
+            .replies_on(
+                &who.email,
+                self.clock.today,
+                &[MessageKind::Unverified.header()],
+            )
+            .map_err(Error::database)?;
+        let told_today = told > 0;
+        if told_today {
+            stored
+                .reason
+                .push_str(" (the day's notice sent already: not answered)");
+        }
+        plan.event("forged", None, Some(&who.email), stored.reason.clone());
+        if !told_today {
+            plan.messages.push(self.unverified_notice(who, why)?);
+        }
+        plan.letter = Some(stored);
+        Ok(())
+    }
+    /// The day's notice to the address a letter claimed, of why it was not
+    /// taken as its owner's.
+    pub(super) fn unverified_notice(
+        &self,
+        who: Recipient,
+        why: &auth::Unverified,
+    ) -> Result<Outgoing, Error> {
+        let phrases = self.phrases();
+        let reason = match why {
+            auth::Unverified::NoPass { method, domain, .. } => phrases.fill(
+                "reason.unverified_no_pass",
+                &[("method", method), ("domain", &domain.as_str())],
+            ),
+            auth::Unverified::SecretMissing => {
+                phrases.get("reason.unverified_secret_missing").to_string()
+            }
+            auth::Unverified::SecretWrong => {
+                phrases.get("reason.unverified_secret_wrong").to_string()
+            }
+        };
+        let secret = !matches!(why, auth::Unverified::NoPass { .. });
+        let model = model! { "why" => reason, "secret" => secret };
+        self.message(
+            MessageKind::Unverified,
+            None,
+            vec![who],
+            vec![],
+            model,
+            None,
+        )
+    }
+    /// A letter over `max_letter_bytes`: kept, not read; a player gets a notice.
+    pub(super) fn oversized(
+        &self,
+        envelope: &Envelope,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), Error> {
+        let limit = self.config.limits.max_letter_bytes;
+        stored.disposition = Disposition::Refused;
+        stored.reason = format!(
+            "{} bytes, over the limit of {limit}: not read",
+            envelope.size
+        );
+        plan.event(
+            "too-large",
+            None,
+            stored.sender.as_deref(),
+            stored.reason.clone(),
+        );
+        let Some(player) = stored
+            .sender
+            .as_deref()
+            .and_then(|s| self.config.player_by_email(s))
+        else {
+            return Ok(());
+        };
+        let reason = self.phrases().fill(
+            "reason.too_large",
+            &[
+                ("size", &(envelope.size / 1024)),
+                ("limit", &(limit / 1024)),
+            ],
+        );
+        plan.messages.push(self.refusal(
+            recipient(player),
+            vec![reason],
+            &Letter::default(),
+            stored.postmark,
+            Model::from(()),
+            stored.message_id.clone(),
+        )?);
+        Ok(())
+    }
+    /// A refusal outside any game: the reasons, what was read, and (when the
+    /// game could not be told) the player's games to choose from.
+    pub(super) fn refusal(
+        &self,
+        to: Recipient,
+        reasons: Vec<String>,
+        read: &Letter,
+        postmark: NaiveDate,
+        games: Model,
+        in_reply_to: Option<String>,
+    ) -> Result<Outgoing, Error> {
+        let model = model! {
+            "reasons" => reasons,
+            "read" => self.read_model(read, postmark, None, None, None),
+            "clock" => "none",
+            "next" => Model::from(()),
+            "games" => games,
+            "held" => Model::from(()),
+        };
+        self.message(
+            MessageKind::Refused,
+            None,
+            vec![to],
+            vec![],
+            model,
+            in_reply_to,
+        )
+    }
+    /// A player's letter in his game that changes nothing: the reasons, what
+    /// was read, and the lines for the letter he owes.
+    pub(super) fn refuse(
+        &self,
+        state: &Record,
+        context: &LetterContext<'_>,
+        reasons: Vec<String>,
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), Error> {
+        stored.disposition = Disposition::Refused;
+        stored.reason = reasons.join("; ");
+        let player = state.player(context.color);
+        // Lines to fill in only for a letter he still owes (rules.md 2.7).
+        let clock = state.ledger.clock_for(context.color);
+        let owes = clock == rules::Turn::Yours;
+        let model = model! {
+            "reasons" => reasons,
+            "read" => self.read_model(context.read, context.postmark, None, None, context.game_note.as_ref()),
+            "clock" => match clock {
+                rules::Turn::Yours => "yours",
+                rules::Turn::Partners => "partners",
+                rules::Turn::Stopped => "stopped",
+                rules::Turn::Over => "over",
+            },
+            "next" => owes.then(|| super::next_lines(state, context.color, self.config, None)),
+            "games" => Model::from(()),
+            "held" => Model::from(()),
+        };
+        let message = self.message(
+            MessageKind::Refused,
+            Some(state),
+            vec![recipient(player)],
+            vec![],
+            model,
+            context.mail.message_id.clone(),
+        )?;
+        plan.messages.push(message);
+        plan.event(
+            "refused",
+            Some(state.id()),
+            Some(&player.email),
+            stored.reason.clone(),
+        );
+        Ok(())
+    }
+    /// The words of a rules' refusal, for the player.
+    pub(super) fn refusal_reason(&self, refusal: &rules::Refusal, game: &str) -> String {
+        let phrases = self.phrases();
+        match refusal {
+            rules::Refusal::GameOver(outcome) => {
+                phrases.fill("reason.game_over", &[("result", &outcome.result.pgn())])
+            }
+            rules::Refusal::PastEndDate => phrases.get("reason.past_end_date").to_string(),
+            rules::Refusal::Suspended => phrases.get("reason.suspended").to_string(),
+            rules::Refusal::NoDrawOffered => phrases.get("reason.no_draw_offered").to_string(),
+            rules::Refusal::NoOverstep => phrases.get("reason.no_overstep").to_string(),
+            rules::Refusal::NotTheOffender => phrases.get("reason.not_offender").to_string(),
+            rules::Refusal::NotSuspended => {
+                phrases.fill("reason.not_suspended", &[("game", &game)])
+            }
+            rules::Refusal::Annulled => phrases.get("reason.annulled").to_string(),
+            rules::Refusal::NothingToUndo => {
+                phrases.fill("reason.nothing_to_undo", &[("game", &game)])
+            }
+            rules::Refusal::SameResult(outcome) => phrases.fill(
+                "reason.same_result",
+                &[("game", &game), ("result", &outcome.result.pgn())],
+            ),
+        }
+    }
+}
