@@ -34,8 +34,8 @@
 //! store/       ADAPTER: SQLite, the only module with SQL; the files with the
 //!              players' secrets made 0600 and never through a link (private)
 //!    |
-//! mail/        ADAPTERS: sources (maildir, imap), transports (file, smtp,
-//!              sendmail), the MIME front end (mime), the composer (compose),
+//! mail/        ADAPTERS: sources (maildir, imap), transports (file, smtp/ by
+//!              layer: wire, window, pace; sendmail), the MIME front end (mime), the composer (compose),
 //!              sender checks (auth), letters filed for the arbiter (filing),
 //!              the clerk's display name and Message-IDs (identity), what
 //!              names a letter (keys: fingerprint, dedup key)

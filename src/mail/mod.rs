@@ -11,6 +11,7 @@ pub mod imap;
 pub mod keys;
 pub mod maildir;
 pub mod mime;
+pub mod sendmail;
 pub mod smtp;
 
 use std::sync::atomic::{AtomicBool, Ordering};

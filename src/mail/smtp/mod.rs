@@ -1,5 +1,5 @@
 //! The SMTP transport, a client of our own over one connection held for a
-//! run's messages, and the sendmail transport (lettre). The server's reply
+//! run's messages. The server's reply
 //! line to the message (`250 2.0.0 Ok: queued as …`) is the post-office
 //! receipt. A failure says whether a later try can help: 4xx and network
 //! trouble are transient, 5xx is permanent.
@@ -17,36 +17,32 @@
 //! lettre's own SMTP transport opened a connection per message and wrote a
 //! message's final line apart, so that each waited for the server's delayed
 //! ACK (about 50 ms on loopback, issue 21).
+//!
+//! By layer: `wire` (the connection, replies read and expected, data
+//! dot-stuffed), `window` (the pipelined window of messages), `pace` (a
+//! provider's limit a minute); here the session: connecting, EHLO, TLS,
+//! login, and what is tried again. The sendmail transport is
+//! `mail::sendmail`.
 
 use std::time::Duration;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::BufReader;
 use std::net::{TcpStream, ToSocketAddrs};
 
-use lettre::address::Envelope as SmtpEnvelope;
-use lettre::{Address, SendmailTransport, Transport as _};
 use tokio_rustls::rustls;
 
 use super::{MailError, Receipt, Transport};
 use crate::config::{Server, Tls};
 
-fn envelope(from: &str, recipients: &[String]) -> Result<SmtpEnvelope, MailError> {
-    let permanent = |message: String| MailError {
-        message,
-        transient: false,
-    };
-    let from: Address = from
-        .parse()
-        .map_err(|e| permanent(format!("bad sender address {from:?}: {e}")))?;
-    let to = recipients
-        .iter()
-        .map(|r| {
-            r.parse::<Address>()
-                .map_err(|e| permanent(format!("bad recipient {r:?}: {e}")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    SmtpEnvelope::new(Some(from), to).map_err(|e| permanent(format!("no recipients: {e}")))
-}
+mod pace;
+mod window;
+mod wire;
+
+pub use self::pace::Pace;
+use self::window::*;
+pub(in crate::mail) use self::wire::envelope;
+use self::wire::*;
+pub use super::sendmail::SendmailSender;
 
 /// The SMTP transport: one connection held for a run's messages.
 pub struct SmtpSender {
@@ -69,196 +65,6 @@ pub struct SmtpSender {
     given: bool,
     /// A provider's limit of messages a minute, if one is set.
     pace: Option<Pace>,
-}
-
-/// A provider's limit of messages a minute (`[transport] max_per_minute`),
-/// kept by waiting before a message or a window that would pass it. The
-/// clock and the wait are given (main's: only main reads the clock).
-pub struct Pace {
-    per_minute: usize,
-    /// Time on a steady clock since some start.
-    clock: Box<dyn Fn() -> Duration + Send>,
-    sleep: Box<dyn Fn(Duration) + Send>,
-    /// When the last `per_minute` messages were given, oldest first.
-    sent: std::collections::VecDeque<Duration>,
-}
-
-impl Pace {
-    pub fn new(
-        per_minute: usize,
-        clock: Box<dyn Fn() -> Duration + Send>,
-        sleep: Box<dyn Fn(Duration) + Send>,
-    ) -> Pace {
-        Pace {
-            per_minute: per_minute.max(1),
-            clock,
-            sleep,
-            sent: std::collections::VecDeque::new(),
-        }
-    }
-
-    /// Waits until `count` messages may go.
-    fn before(&mut self, count: usize) {
-        let sent: Vec<Duration> = self.sent.iter().copied().collect();
-        let wait =
-            crate::rules::sending::pacing_wait(&sent, (self.clock)(), count, self.per_minute);
-        if !wait.is_zero() {
-            (self.sleep)(wait);
-        }
-    }
-
-    /// `count` messages were given now.
-    fn after(&mut self, count: usize) {
-        let now = (self.clock)();
-        self.sent.extend(std::iter::repeat_n(now, count));
-        while self.sent.len() > self.per_minute {
-            self.sent.pop_front();
-        }
-    }
-}
-
-/// A plain or TLS stream to the server.
-enum Wire {
-    Plain(TcpStream),
-    Tls(Box<rustls::StreamOwned<rustls::ClientConnection, TcpStream>>),
-}
-
-impl Read for Wire {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match self {
-            Wire::Plain(s) => s.read(buf),
-            Wire::Tls(s) => s.read(buf),
-        }
-    }
-}
-
-impl Write for Wire {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self {
-            Wire::Plain(s) => s.write(buf),
-            Wire::Tls(s) => s.write(buf),
-        }
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        match self {
-            Wire::Plain(s) => s.flush(),
-            Wire::Tls(s) => s.flush(),
-        }
-    }
-}
-
-/// A connection after EHLO (and STARTTLS, AUTH), with what the server offers.
-struct Connection {
-    wire: BufReader<Wire>,
-    pipelining: bool,
-    /// BDAT (RFC 3030): with PIPELINING, a window of messages in one turn.
-    chunking: bool,
-    eight_bit: bool,
-    utf8: bool,
-}
-
-/// A reply: its code and its lines' text, joined.
-struct Reply {
-    code: u16,
-    text: String,
-}
-
-impl Reply {
-    fn line(&self) -> String {
-        format!("{} {}", self.code, self.text)
-    }
-}
-
-/// What went wrong on a connection: the server said no (its reply), or the
-/// connection itself failed (it is given up).
-enum Trouble {
-    Refused(Reply),
-    Broken(String),
-    /// Refused, and the connection left (it was inside DATA).
-    Abandoned(Reply),
-}
-
-impl Connection {
-    fn write(&mut self, bytes: &[u8]) -> Result<(), Trouble> {
-        let wire = self.wire.get_mut();
-        wire.write_all(bytes)
-            .and_then(|()| wire.flush())
-            .map_err(|e| Trouble::Broken(format!("cannot write: {e}")))
-    }
-
-    fn reply(&mut self) -> Result<Reply, Trouble> {
-        // A server that writes its replies to pipelined commands apart
-        // (Postfix) has the second wait for our ACK of the first; ours
-        // would wait 40 ms (delayed ACK) while we only read. Asked again
-        // before each read from the socket, as the kernel resets it.
-        if self.wire.buffer().is_empty() {
-            let tcp = match self.wire.get_ref() {
-                Wire::Plain(tcp) => tcp,
-                Wire::Tls(tls) => tls.get_ref(),
-            };
-            let _ = rustix::net::sockopt::set_tcp_quickack(tcp, true);
-        }
-        read_reply(&mut self.wire)
-    }
-
-    /// A reply that must be 2xx (or `want`).
-    fn expect(&mut self, want: u16) -> Result<Reply, Trouble> {
-        let reply = self.reply()?;
-        if reply.code == want || (want == 250 && (200..300).contains(&reply.code)) {
-            Ok(reply)
-        } else {
-            Err(Trouble::Refused(reply))
-        }
-    }
-}
-
-fn read_reply(wire: &mut BufReader<Wire>) -> Result<Reply, Trouble> {
-    let mut text = Vec::new();
-    loop {
-        let mut line = String::new();
-        let read = wire
-            .read_line(&mut line)
-            .map_err(|e| Trouble::Broken(format!("no answer: {e}")))?;
-        if read == 0 {
-            return Err(Trouble::Broken("the server closed the connection".into()));
-        }
-        let line = line.trim_end();
-        let code = line.get(..3).and_then(|c| c.parse::<u16>().ok());
-        let Some(code) = code else {
-            return Err(Trouble::Broken(format!("not an SMTP reply: {line:?}")));
-        };
-        text.push(line.get(4..).unwrap_or("").to_string());
-        if line.as_bytes().get(3) != Some(&b'-') {
-            return Ok(Reply {
-                code,
-                text: text.join(" "),
-            });
-        }
-    }
-}
-
-/// The message as DATA carries it: CRLF lines, a dot doubled at a line's
-/// start, and the final dot line.
-fn data(raw: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(raw.len() + raw.len() / 50 + 8);
-    let mut line_start = true;
-    let mut previous = 0u8;
-    for &byte in raw {
-        if byte == b'\n' && previous != b'\r' {
-            out.push(b'\r');
-        }
-        if line_start && byte == b'.' {
-            out.push(b'.');
-        }
-        out.push(byte);
-        line_start = byte == b'\n';
-        previous = byte;
-    }
-    if !line_start {
-        out.extend_from_slice(b"\r\n");
-    }
-    out.extend_from_slice(b".\r\n");
-    out
 }
 
 impl SmtpSender {
@@ -466,115 +272,6 @@ impl SmtpSender {
     }
 }
 
-/// Messages over one connection before it is closed and opened again (some
-/// providers refuse more), unless the config says otherwise.
-const MAX_MESSAGES_PER_CONNECTION: usize = 100;
-
-/// Messages written in one turn to a server with PIPELINING and CHUNKING:
-/// their replies (three or so a message) stay well within what a server's
-/// socket holds while it waits for the client to read them.
-const PIPELINED_WINDOW: usize = 25;
-
-impl SmtpSender {
-    /// A window of messages in one write (MAIL, RCPT, `BDAT n LAST` and the
-    /// bytes, each after the other) and their replies read after: one turn
-    /// for the window. Every message is given; a connection lost before its
-    /// reply leaves it unknown (transient, not tried again in the run). A
-    /// 421 (the server closing) refuses the message it answers and those
-    /// after it: their outcomes are left out, and the 421 returned.
-    fn send_pipelined(
-        &mut self,
-        mut connection: Connection,
-        messages: &[(&[String], &[u8])],
-    ) -> (Vec<Result<Receipt, MailError>>, Option<Reply>) {
-        let mut bytes = Vec::new();
-        for (recipients, raw) in messages {
-            bytes.extend_from_slice(self.mail_from(&connection, recipients, raw).as_bytes());
-            for recipient in recipients.iter() {
-                bytes.extend_from_slice(format!("RCPT TO:<{recipient}>\r\n").as_bytes());
-            }
-            bytes.extend_from_slice(format!("BDAT {} LAST\r\n", raw.len()).as_bytes());
-            bytes.extend_from_slice(raw);
-        }
-        self.round_trips += 1;
-        let mut outcomes = Vec::with_capacity(messages.len());
-        let mut broken = connection.write(&bytes).err().map(|trouble| match trouble {
-            Trouble::Broken(why) => why,
-            Trouble::Refused(reply) | Trouble::Abandoned(reply) => reply.line(),
-        });
-        for (recipients, _) in messages {
-            if let Some(why) = &broken {
-                outcomes.push(Err(self.error(why.clone(), true)));
-                continue;
-            }
-            match self.replies_of_one(&mut connection, recipients.len()) {
-                Ok(outcome) => outcomes.push(outcome),
-                Err(Trouble::Refused(reply)) if reply.code == 421 => {
-                    self.sent_on_connection = 0;
-                    return (outcomes, Some(reply));
-                }
-                Err(Trouble::Broken(why) | Trouble::Refused(Reply { text: why, .. })) => {
-                    outcomes.push(Err(self.error(why.clone(), true)));
-                    broken = Some(why);
-                }
-                Err(Trouble::Abandoned(reply)) => {
-                    outcomes.push(Err(self.error(reply.line(), true)));
-                    broken = Some(reply.line());
-                }
-            }
-        }
-        if broken.is_none() {
-            self.sent_on_connection += messages.len();
-            self.connection = Some(connection);
-        } else {
-            self.sent_on_connection = 0;
-        }
-        (outcomes, None)
-    }
-
-    /// The replies to one pipelined message: MAIL's, each RCPT's, BDAT's.
-    /// A 421 (the server closing) or a lost connection is the connection's
-    /// trouble; any other refusal is the message's.
-    fn replies_of_one(
-        &mut self,
-        connection: &mut Connection,
-        recipients: usize,
-    ) -> Result<Result<Receipt, MailError>, Trouble> {
-        let mut read = || -> Result<Reply, Trouble> {
-            let reply = connection.reply()?;
-            if reply.code == 421 {
-                return Err(Trouble::Refused(reply));
-            }
-            Ok(reply)
-        };
-        let ok = |reply: &Reply| (200..300).contains(&reply.code);
-        let mail = read()?;
-        let rcpts: Vec<Reply> = (0..recipients).map(|_| read()).collect::<Result<_, _>>()?;
-        let bdat = read()?;
-        let refusal = |reply: &Reply| {
-            let permanent = (500..600).contains(&reply.code);
-            self.error(reply.line(), !permanent)
-        };
-        if !ok(&mail) {
-            return Ok(Err(refusal(&mail)));
-        }
-        let refused: Vec<&Reply> = rcpts.iter().filter(|r| !ok(r)).collect();
-        if refused.len() == rcpts.len()
-            && let Some(first) = refused.first()
-        {
-            return Ok(Err(refusal(first)));
-        }
-        if !ok(&bdat) {
-            return Ok(Err(refusal(&bdat)));
-        }
-        let mut line = bdat.line();
-        for reply in refused {
-            line.push_str(&format!(" (a recipient refused: {})", reply.line()));
-        }
-        Ok(Ok(Receipt { line }))
-    }
-}
-
 impl Transport for SmtpSender {
     fn window(&mut self) -> usize {
         self.open_for_window();
@@ -755,57 +452,5 @@ impl SmtpSender {
 impl Drop for SmtpSender {
     fn drop(&mut self) {
         self.close();
-    }
-}
-
-pub struct SendmailSender {
-    transport: SendmailTransport,
-    from: String,
-    command: String,
-}
-
-impl SendmailSender {
-    pub fn new(command: &str, from: &str) -> SendmailSender {
-        SendmailSender {
-            transport: SendmailTransport::new_with_command(command),
-            from: from.to_string(),
-            command: command.to_string(),
-        }
-    }
-}
-
-impl Transport for SendmailSender {
-    fn send(&mut self, recipients: &[String], raw: &[u8]) -> Result<Receipt, MailError> {
-        let envelope = envelope(&self.from, recipients)?;
-        self.transport
-            .send_raw(&envelope, raw)
-            .map(|()| Receipt {
-                line: format!("accepted by {}", self.command),
-            })
-            .map_err(|error| MailError {
-                message: format!("{}: {error}", self.command),
-                transient: true,
-            })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn data_doubles_a_leading_dot_ends_lines_in_crlf_and_closes_with_a_dot_line() {
-        let table: [(&[u8], &[u8]); 4] = [
-            (b"a\r\nb\r\n", b"a\r\nb\r\n.\r\n"),
-            (
-                b".hidden\r\n..two\r\nend",
-                b"..hidden\r\n...two\r\nend\r\n.\r\n",
-            ),
-            (b"bare\nlines\n.", b"bare\r\nlines\r\n..\r\n.\r\n"),
-            (b"", b".\r\n"),
-        ];
-        for (raw, sent) in table {
-            assert_eq!(data(raw), sent, "{:?}", String::from_utf8_lossy(raw));
-        }
     }
 }

@@ -1,0 +1,197 @@
+//! The SMTP wire: the connection (plain or TLS), the server's replies read
+//! and expected, a message's data dot-stuffed, and the envelope of one.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+
+use lettre::Address;
+use lettre::address::Envelope as SmtpEnvelope;
+use tokio_rustls::rustls;
+
+use crate::mail::MailError;
+
+pub(in crate::mail) fn envelope(
+    from: &str,
+    recipients: &[String],
+) -> Result<SmtpEnvelope, MailError> {
+    let permanent = |message: String| MailError {
+        message,
+        transient: false,
+    };
+    let from: Address = from
+        .parse()
+        .map_err(|e| permanent(format!("bad sender address {from:?}: {e}")))?;
+    let to = recipients
+        .iter()
+        .map(|r| {
+            r.parse::<Address>()
+                .map_err(|e| permanent(format!("bad recipient {r:?}: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    SmtpEnvelope::new(Some(from), to).map_err(|e| permanent(format!("no recipients: {e}")))
+}
+
+/// A plain or TLS stream to the server.
+pub(super) enum Wire {
+    Plain(TcpStream),
+    Tls(Box<rustls::StreamOwned<rustls::ClientConnection, TcpStream>>),
+}
+
+impl Read for Wire {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            Wire::Plain(s) => s.read(buf),
+            Wire::Tls(s) => s.read(buf),
+        }
+    }
+}
+
+impl Write for Wire {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Wire::Plain(s) => s.write(buf),
+            Wire::Tls(s) => s.write(buf),
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Wire::Plain(s) => s.flush(),
+            Wire::Tls(s) => s.flush(),
+        }
+    }
+}
+
+/// A connection after EHLO (and STARTTLS, AUTH), with what the server offers.
+pub(super) struct Connection {
+    pub(super) wire: BufReader<Wire>,
+    pub(super) pipelining: bool,
+    /// BDAT (RFC 3030): with PIPELINING, a window of messages in one turn.
+    pub(super) chunking: bool,
+    pub(super) eight_bit: bool,
+    pub(super) utf8: bool,
+}
+
+/// A reply: its code and its lines' text, joined.
+pub(super) struct Reply {
+    pub(super) code: u16,
+    pub(super) text: String,
+}
+
+impl Reply {
+    pub(super) fn line(&self) -> String {
+        format!("{} {}", self.code, self.text)
+    }
+}
+
+/// What went wrong on a connection: the server said no (its reply), or the
+/// connection itself failed (it is given up).
+pub(super) enum Trouble {
+    Refused(Reply),
+    Broken(String),
+    /// Refused, and the connection left (it was inside DATA).
+    Abandoned(Reply),
+}
+
+impl Connection {
+    pub(super) fn write(&mut self, bytes: &[u8]) -> Result<(), Trouble> {
+        let wire = self.wire.get_mut();
+        wire.write_all(bytes)
+            .and_then(|()| wire.flush())
+            .map_err(|e| Trouble::Broken(format!("cannot write: {e}")))
+    }
+
+    pub(super) fn reply(&mut self) -> Result<Reply, Trouble> {
+        // A server that writes its replies to pipelined commands apart
+        // (Postfix) has the second wait for our ACK of the first; ours
+        // would wait 40 ms (delayed ACK) while we only read. Asked again
+        // before each read from the socket, as the kernel resets it.
+        if self.wire.buffer().is_empty() {
+            let tcp = match self.wire.get_ref() {
+                Wire::Plain(tcp) => tcp,
+                Wire::Tls(tls) => tls.get_ref(),
+            };
+            let _ = rustix::net::sockopt::set_tcp_quickack(tcp, true);
+        }
+        read_reply(&mut self.wire)
+    }
+
+    /// A reply that must be 2xx (or `want`).
+    pub(super) fn expect(&mut self, want: u16) -> Result<Reply, Trouble> {
+        let reply = self.reply()?;
+        if reply.code == want || (want == 250 && (200..300).contains(&reply.code)) {
+            Ok(reply)
+        } else {
+            Err(Trouble::Refused(reply))
+        }
+    }
+}
+
+pub(super) fn read_reply(wire: &mut BufReader<Wire>) -> Result<Reply, Trouble> {
+    let mut text = Vec::new();
+    loop {
+        let mut line = String::new();
+        let read = wire
+            .read_line(&mut line)
+            .map_err(|e| Trouble::Broken(format!("no answer: {e}")))?;
+        if read == 0 {
+            return Err(Trouble::Broken("the server closed the connection".into()));
+        }
+        let line = line.trim_end();
+        let code = line.get(..3).and_then(|c| c.parse::<u16>().ok());
+        let Some(code) = code else {
+            return Err(Trouble::Broken(format!("not an SMTP reply: {line:?}")));
+        };
+        text.push(line.get(4..).unwrap_or("").to_string());
+        if line.as_bytes().get(3) != Some(&b'-') {
+            return Ok(Reply {
+                code,
+                text: text.join(" "),
+            });
+        }
+    }
+}
+
+/// The message as DATA carries it: CRLF lines, a dot doubled at a line's
+/// start, and the final dot line.
+pub(super) fn data(raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len() + raw.len() / 50 + 8);
+    let mut line_start = true;
+    let mut previous = 0u8;
+    for &byte in raw {
+        if byte == b'\n' && previous != b'\r' {
+            out.push(b'\r');
+        }
+        if line_start && byte == b'.' {
+            out.push(b'.');
+        }
+        out.push(byte);
+        line_start = byte == b'\n';
+        previous = byte;
+    }
+    if !line_start {
+        out.extend_from_slice(b"\r\n");
+    }
+    out.extend_from_slice(b".\r\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    pub(super) fn data_doubles_a_leading_dot_ends_lines_in_crlf_and_closes_with_a_dot_line() {
+        let table: [(&[u8], &[u8]); 4] = [
+            (b"a\r\nb\r\n", b"a\r\nb\r\n.\r\n"),
+            (
+                b".hidden\r\n..two\r\nend",
+                b"..hidden\r\n...two\r\nend\r\n.\r\n",
+            ),
+            (b"bare\nlines\n.", b"bare\r\nlines\r\n..\r\n.\r\n"),
+            (b"", b".\r\n"),
+        ];
+        for (raw, sent) in table {
+            assert_eq!(data(raw), sent, "{:?}", String::from_utf8_lossy(raw));
+        }
+    }
+}
