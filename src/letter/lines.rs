@@ -1,0 +1,461 @@
+//! The reader of a letter's lines: each own line read for what it states
+//! (a game, moves, a fraction, dates, a variant, a leave, a ruling), its
+//! errors named with the line.
+
+use super::*;
+
+pattern!(
+    GAME_LINE,
+    r"(?i)^\s*(?:game|партия|игра)\s*(?:(?:[:#№]|no\.?)\s*#?\s*([A-Za-z0-9][\w.-]*)|\s+(\d[\w.-]*))\s*\.?\s*$"
+);
+// After the label a colon, or a fraction: prose that merely holds the word
+// ("затраченное время на этот ход велико") is no time line.
+pattern!(
+    TIME_LINE,
+    r"(?i)^\s*(?:time used|total time|time|затраченное время|время на обдумывание|время)(?:\s*[:=–-]\s*(.*)|\s+([0-9].*))$"
+);
+// ASCII digits only: full-width ones (`１２/３`) are no number the clerk
+// reads, and are named unreadable, not out of range (issue 20, point 18).
+pattern!(
+    FRACTION,
+    r"^\s*([+-]?[0-9]+)\s*/\s*([+-]?[0-9]+)\s*(?:дн\w*|days?|д\.)?\s*\.?\s*$"
+);
+pattern!(BARE_FRACTION, r"^\s*[0-9]{1,5}\s*/\s*[0-9]{1,5}\s*$");
+pattern!(
+    PREVIOUS_LINE,
+    r"(?i)^\s*(?:previous dates|dates of (?:the )?previous letter|даты предыдущего письма|предыдущие даты)\s*:?\s*(.*)$"
+);
+pattern!(DATES_LINE, r"(?i)^\s*(?:dates|даты)\s*:?\s*(.*)$");
+pattern!(
+    LABELLED_DATE,
+    r"(?i)^\s*(partner'?s postmark|postmark|штемпель(?: партн[её]ра)?|received|получено|получен|получил|sent|отправлено|отправлен|отправил|отправка)\s*:\s*(.*)$"
+);
+pattern!(
+    MOVE_LABEL,
+    r"(?i)^\s*(?:my move|my reply|my answer|move|reply|мой ход|мой ответ|ответ|ход)\s*:\s*(.*)$"
+);
+pattern!(MOVE_LINE, r"^\s*\d+\s*(?:\.|…)");
+pattern!(VARIANT_LINE, r"(?i)^\s*(?:if|если)\b[\s:,]*(.*)$");
+pattern!(LEAVE_LINE, r"(?i)^\s*(?:leave|отпуск)\b\s*:?\s*(.*)$");
+
+pub(super) fn error(letter: &mut Letter, line: usize, text: &str, kind: ReadErrorKind) {
+    if letter.errors.len() >= MAX_ERRORS {
+        return;
+    }
+    let mut text = text.trim().to_string();
+    if text.chars().count() > 80 {
+        text = text.chars().take(77).collect::<String>() + "...";
+    }
+    letter.errors.push(ReadError { line, text, kind });
+}
+
+pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReading) {
+    let Some(first) = line.trim_start().chars().next() else {
+        return;
+    };
+    // Every labelled pattern starts with its label: a line is tried only
+    // against the patterns whose labels begin with its first letter (the
+    // regexes cost most of the reader's time, and most lines are moves).
+    let first = first.to_lowercase().next().unwrap_or(first);
+    let may = |initials: &str| initials.contains(first);
+    if may("gпи")
+        && let Some(caps) = GAME_LINE.captures(line)
+    {
+        if letter.game.is_none() {
+            letter.game = caps.get(1).or(caps.get(2)).map(|m| m.as_str().to_string());
+        }
+        return;
+    }
+    if let Some(ruling) = ruling_of(line, &may) {
+        letter.rulings.push(ruling);
+        return;
+    }
+    if may("lо")
+        && let Some(caps) = LEAVE_LINE.captures(line)
+    {
+        let (found, _) = dates::find_dates(&caps[1], reading);
+        let written = found
+            .into_iter()
+            .filter_map(|date| {
+                date.map_err(|bad| date_error(letter, line_no, line, bad))
+                    .ok()
+            })
+            .collect();
+        letter.leave.get_or_insert(written);
+        return;
+    }
+    if may("tзв")
+        && let Some(caps) = TIME_LINE.captures(line)
+    {
+        let rest = caps.get(1).or(caps.get(2)).map_or("", |m| m.as_str());
+        read_fraction(letter, line_no, line, rest);
+        return;
+    }
+    if first.is_numeric() && BARE_FRACTION.is_match(line) {
+        read_fraction(letter, line_no, line, line);
+        return;
+    }
+    if may("pdд")
+        && let Some(caps) = PREVIOUS_LINE.captures(line)
+    {
+        let rest = caps.get(1).map_or("", |m| m.as_str());
+        if let Some(dates) = line_dates(letter, line_no, line, rest, false, reading) {
+            letter.previous_dates.get_or_insert(dates);
+        }
+        return;
+    }
+    if may("dд")
+        && let Some(caps) = DATES_LINE.captures(line)
+    {
+        let rest = caps.get(1).map_or("", |m| m.as_str());
+        if let Some(dates) = line_dates(letter, line_no, line, rest, true, reading)
+            && letter.dates.is_empty()
+        {
+            letter.dates = dates;
+        }
+        return;
+    }
+    if may("pшrпsо")
+        && let Some(caps) = LABELLED_DATE.captures(line)
+    {
+        let label = caps[1].to_lowercase();
+        let rest = caps.get(2).map_or("", |m| m.as_str());
+        let Some(date) = one_date(letter, line_no, line, rest, reading) else {
+            return;
+        };
+        let slot = if label.starts_with("sent") || label.starts_with("отправ") {
+            &mut letter.dates.sent
+        } else if label.starts_with("rec") || label.starts_with("получ") {
+            &mut letter.dates.received
+        } else {
+            &mut letter.dates.postmark
+        };
+        slot.get_or_insert(date);
+        return;
+    }
+    if may("iе")
+        && let Some(caps) = VARIANT_LINE.captures(line)
+    {
+        let rest = caps.get(1).map_or("", |m| m.as_str());
+        read_variant(letter, line_no, line, rest);
+        return;
+    }
+    if may("mrмох")
+        && let Some(caps) = MOVE_LABEL.captures(line)
+    {
+        let rest = caps.get(1).map_or("", |m| m.as_str());
+        read_moves(letter, line_no, line, rest, true);
+        return;
+    }
+    // A line of dates alone, in order.
+    let (found, extra) = dates::find_dates(line, reading);
+    if !found.is_empty() && !extra {
+        if let Some(dates) = line_dates(letter, line_no, line, line, true, reading)
+            && letter.dates.is_empty()
+        {
+            letter.dates = dates;
+        }
+        return;
+    }
+    if first.is_numeric() && MOVE_LINE.is_match(line) {
+        read_moves(letter, line_no, line, line, false);
+    }
+}
+
+pub(super) fn read_fraction(letter: &mut Letter, line_no: usize, line: &str, rest: &str) {
+    let Some(caps) = FRACTION.captures(rest) else {
+        error(letter, line_no, line, ReadErrorKind::BadFraction);
+        return;
+    };
+    let number = |text: &str| {
+        text.parse::<u32>()
+            .ok()
+            .filter(|&days| days <= MAX_FRACTION_DAYS)
+    };
+    match (number(&caps[1]), number(&caps[2])) {
+        (Some(white), Some(black)) => {
+            letter.fraction.get_or_insert(Fraction { white, black });
+        }
+        _ => {
+            let written = format!("{}/{}", &caps[1], &caps[2]);
+            error(
+                letter,
+                line_no,
+                line,
+                ReadErrorKind::FractionOutOfRange { written },
+            );
+        }
+    }
+}
+
+/// Reads the dates of a line: three in order; one (the own sending date)
+/// where `one_is_sent`; otherwise one or two left for the rules to place. A
+/// date that cannot be read is named in an error and leaves its place empty.
+pub(super) fn line_dates(
+    letter: &mut Letter,
+    line_no: usize,
+    line: &str,
+    rest: &str,
+    one_is_sent: bool,
+    reading: DateReading,
+) -> Option<WrittenDates> {
+    let (found, _) = dates::find_dates(rest, reading);
+    let read: Vec<Option<WrittenDate>> = found
+        .into_iter()
+        .map(|date| {
+            date.map_err(|bad| date_error(letter, line_no, line, bad))
+                .ok()
+        })
+        .collect();
+    let dates = match read.as_slice() {
+        [sent] if one_is_sent => WrittenDates {
+            sent: *sent,
+            ..WrittenDates::default()
+        },
+        [postmark, received, sent] => WrittenDates {
+            postmark: *postmark,
+            received: *received,
+            sent: *sent,
+            unplaced: Vec::new(),
+        },
+        [_] | [_, _] => WrittenDates {
+            unplaced: read.iter().flatten().copied().collect(),
+            ..WrittenDates::default()
+        },
+        _ => {
+            let kind = ReadErrorKind::DateCount {
+                found: read.len(),
+                expected: 3,
+            };
+            error(letter, line_no, line, kind);
+            return None;
+        }
+    };
+    (!dates.is_empty()).then_some(dates)
+}
+
+pub(super) fn date_error(letter: &mut Letter, line_no: usize, line: &str, bad: dates::BadDate) {
+    let kind = match bad {
+        dates::BadDate::Impossible(written) => ReadErrorKind::BadDate { written },
+        dates::BadDate::Ambiguous {
+            written,
+            read,
+            other,
+        } => ReadErrorKind::AmbiguousDate {
+            written,
+            read,
+            other,
+        },
+    };
+    error(letter, line_no, line, kind);
+}
+
+pub(super) fn one_date(
+    letter: &mut Letter,
+    line_no: usize,
+    line: &str,
+    rest: &str,
+    reading: DateReading,
+) -> Option<WrittenDate> {
+    let (mut found, _) = dates::find_dates(rest, reading);
+    if found.len() != 1 {
+        let kind = ReadErrorKind::DateCount {
+            found: found.len(),
+            expected: 1,
+        };
+        error(letter, line_no, line, kind);
+        return None;
+    }
+    found
+        .remove(0)
+        .map_err(|bad| date_error(letter, line_no, line, bad))
+        .ok()
+}
+
+pub(super) fn read_variant(letter: &mut Letter, line_no: usize, line: &str, rest: &str) {
+    if letter.moves_read() >= MAX_MOVES {
+        return;
+    }
+    let before = letter.moves.len();
+    read_moves(letter, line_no, line, rest, true);
+    let moves = letter.moves.split_off(before);
+    if moves.is_empty() {
+        if !letter.errors.iter().any(|e| e.line == line_no) {
+            error(letter, line_no, line, ReadErrorKind::EmptyVariant);
+        }
+        return;
+    }
+    if letter.variants.len() >= MAX_VARIANTS {
+        let kind = ReadErrorKind::TooManyVariants {
+            limit: MAX_VARIANTS,
+        };
+        error(letter, line_no, line, kind);
+        return;
+    }
+    letter.variants.push(Variant {
+        line: line_no,
+        moves,
+    });
+}
+
+/// Words that may stand in a move line and mean nothing to the record.
+pub(super) fn is_filler(word: &str) -> bool {
+    matches!(
+        word.to_lowercase().trim_end_matches([',', ';', '.']),
+        "1-0"
+            | "0-1"
+            | "1/2-1/2"
+            | "½-½"
+            | "*"
+            | "e.p"
+            | "ep"
+            | "е.п"
+            | "(=)"
+            | "="
+            | "!"
+            | "?"
+            | "!!"
+            | "??"
+            | "!?"
+            | "?!"
+            | "+"
+            | "#"
+            | "-"
+            | "–"
+            | "—"
+            | ""
+    )
+}
+
+/// Reads a line of numbered moves (`12. e4 Nf6`, `12... Nf6`, `12. ... Nf6`,
+/// `12.e4`). Prose that merely starts with a number is left alone; a move line
+/// with a word that is no move is an error naming the word. An `if`/`если`
+/// inside the line starts a variant with the rest of it.
+pub(super) fn read_moves(
+    letter: &mut Letter,
+    line_no: usize,
+    line: &str,
+    rest: &str,
+    labelled: bool,
+) {
+    let mut slot: Option<(u32, Color)> = None;
+    let mut found = 0usize;
+    let mut words = split_numbers(rest).into_iter().peekable();
+    while let Some(word) = words.next() {
+        match word {
+            Word::Number(number, black) => {
+                let Some(number) = number
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=MAX_MOVE_NUMBER).contains(n))
+                else {
+                    error(
+                        letter,
+                        line_no,
+                        line,
+                        ReadErrorKind::MoveNumber {
+                            number: number.to_string(),
+                        },
+                    );
+                    return;
+                };
+                slot = Some((number, if black { Color::Black } else { Color::White }));
+            }
+            Word::Ellipsis => {
+                if let Some((number, _)) = slot {
+                    slot = Some((number, Color::Black));
+                }
+            }
+            Word::Text(text) if is_filler(text) => {}
+            Word::Text(text) if matches!(text.to_lowercase().as_str(), "if" | "если") => {
+                let remainder: Vec<String> = words.map(|word| word.to_string()).collect();
+                read_variant(letter, line_no, line, &remainder.join(" "));
+                return;
+            }
+            Word::Text(_) if letter.moves_read() >= MAX_MOVES => {
+                if !letter.errors.iter().any(|e| e.code() == "too_many_moves") {
+                    let kind = ReadErrorKind::TooManyMoves { limit: MAX_MOVES };
+                    error(letter, line_no, line, kind);
+                }
+                return;
+            }
+            Word::Text(text) => match notation::parse_move(text) {
+                Ok(parsed) => {
+                    letter.moves.push(MoveToken {
+                        number: slot.map(|(number, _)| number),
+                        color: slot.map(|(_, color)| color),
+                        written: text.to_string(),
+                        text: parsed,
+                        line: line_no,
+                    });
+                    found += 1;
+                    slot = slot.map(|(number, color)| match color {
+                        Color::White => (number, Color::Black),
+                        Color::Black => (number + 1, Color::White),
+                    });
+                }
+                Err(_) if found == 0 && !labelled && !looks_like_a_move(text) => return,
+                Err(_) => {
+                    error(
+                        letter,
+                        line_no,
+                        line,
+                        ReadErrorKind::NotAMove {
+                            word: text.to_string(),
+                        },
+                    );
+                    return;
+                }
+            },
+        }
+    }
+}
+
+/// A word a player meant as a move: short, with a square's rank digit in it.
+pub(super) fn looks_like_a_move(word: &str) -> bool {
+    word.chars().count() <= 8 && word.chars().any(|c| ('1'..='8').contains(&c))
+}
+
+pub(super) enum Word<'a> {
+    /// A move number; `true` when dots say Black's move follows (`12...`).
+    Number(&'a str, bool),
+    Ellipsis,
+    Text(&'a str),
+}
+
+impl std::fmt::Display for Word<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Word::Number(number, true) => write!(f, "{number}..."),
+            Word::Number(number, false) => write!(f, "{number}."),
+            Word::Ellipsis => f.write_str("..."),
+            Word::Text(text) => f.write_str(text),
+        }
+    }
+}
+
+/// Splits a move line into numbers, ellipses and words (`12.e4` is two words).
+pub(super) fn split_numbers(text: &str) -> Vec<Word<'_>> {
+    let mut words = Vec::new();
+    for raw in text.split_whitespace() {
+        let mut rest = raw;
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let after = &rest[digits..];
+        if digits > 0 && (after.starts_with('.') || after.starts_with('…')) {
+            let dots_end = after.len() - after.trim_start_matches(['.', '…']).len();
+            let dots = &after[..dots_end];
+            let black = dots.starts_with("..") || dots.contains('…');
+            words.push(Word::Number(&rest[..digits], black));
+            rest = &after[dots_end..];
+        }
+        if rest.is_empty() {
+            continue;
+        }
+        if rest.chars().all(|c| c == '.' || c == '…') {
+            words.push(Word::Ellipsis);
+        } else {
+            words.push(Word::Text(rest));
+        }
+    }
+    words
+}
