@@ -3,9 +3,11 @@
 //! ([`parse`]). Every error names the file, the key and the fix.
 
 pub mod edit;
+mod entries;
 mod federation;
 mod parse;
 mod raw;
+mod servers;
 #[cfg(test)]
 mod tests;
 

@@ -1,44 +1,41 @@
 //! The configuration's values checked, table by table: each function takes its
 //! raw table and gives the checked values, or an error naming the key.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use chrono::NaiveDate;
 use chrono_tz::Tz;
 
-use super::raw::{DateValue, RawConfig, RawGame, RawPlayer, RawSecurity, RawSource, RawTransport};
-use super::{
-    Config, ConfigError, GameConfig, Player, Require, Security, Server, Source, Tls, Transport,
-};
+use super::raw::{DateValue, RawConfig};
+use super::{Config, ConfigError, Source, Transport};
 use crate::Lang;
 use crate::letter::DateOrder;
 
 /// Where the values come from: the file, for errors and relative paths.
-struct Checker<'a> {
-    file: &'a Path,
-    base: PathBuf,
+pub(super) struct Checker<'a> {
+    pub(super) file: &'a Path,
+    pub(super) base: PathBuf,
 }
 
 /// The checked `[tournament]` table.
-struct Tournament {
-    start_date: NaiveDate,
-    end_date: NaiveDate,
-    timezone: Tz,
-    language: Lang,
-    date_order: DateOrder,
+pub(super) struct Tournament {
+    pub(super) start_date: NaiveDate,
+    pub(super) end_date: NaiveDate,
+    pub(super) timezone: Tz,
+    pub(super) language: Lang,
+    pub(super) date_order: DateOrder,
 }
 
 /// The clerk's and the arbiters' addresses.
-struct Addresses {
-    clerk: String,
-    chief_arbiter: String,
-    chief_secretary: String,
+pub(super) struct Addresses {
+    pub(super) clerk: String,
+    pub(super) chief_arbiter: String,
+    pub(super) chief_secretary: String,
 }
 
 impl Checker<'_> {
-    fn err(&self, key: &str, problem: String, fix: &str) -> ConfigError {
+    pub(super) fn err(&self, key: &str, problem: String, fix: &str) -> ConfigError {
         ConfigError {
             file: self.file.to_path_buf(),
             key: key.to_string(),
@@ -48,7 +45,7 @@ impl Checker<'_> {
     }
 
     /// A path of the file, relative to its folder.
-    fn resolve(&self, path: &str) -> PathBuf {
+    pub(super) fn resolve(&self, path: &str) -> PathBuf {
         let path = PathBuf::from(path);
         if path.is_absolute() {
             path
@@ -57,7 +54,7 @@ impl Checker<'_> {
         }
     }
 
-    fn date(&self, key: &str, value: &DateValue) -> Result<NaiveDate, ConfigError> {
+    pub(super) fn date(&self, key: &str, value: &DateValue) -> Result<NaiveDate, ConfigError> {
         value.0.parse().map_err(|_| {
             self.err(
                 key,
@@ -67,7 +64,7 @@ impl Checker<'_> {
         })
     }
 
-    fn address(&self, key: &str, text: &str, fix: &str) -> Result<String, ConfigError> {
+    pub(super) fn address(&self, key: &str, text: &str, fix: &str) -> Result<String, ConfigError> {
         checked_address(text)
             .ok_or_else(|| self.err(key, format!("{text:?} is not an e-mail address"), fix))
     }
@@ -77,7 +74,7 @@ impl Checker<'_> {
     /// report each a place of its own, none inside another (a database in
     /// the Maildir's `cur/` is read as a letter, an outbox that is the inbox
     /// answers itself).
-    fn apart(
+    pub(super) fn apart(
         &self,
         addresses: &Addresses,
         source: &Source,
@@ -212,333 +209,6 @@ impl Checker<'_> {
             )?,
         })
     }
-
-    fn source(&self, s: &RawSource) -> Result<Source, ConfigError> {
-        match s.kind.as_str() {
-            "maildir" => Ok(Source::Maildir {
-                path: self.resolve(s.path.as_deref().ok_or_else(|| {
-                    self.err(
-                        "source.path",
-                        "is missing".into(),
-                        "give the Maildir folder, e.g. path = \"mail/inbox\"",
-                    )
-                })?),
-            }),
-            "imap" => Ok(Source::Imap {
-                server: self.server(
-                    "source",
-                    ServerKeys {
-                        host: s.host.as_deref(),
-                        port: s.port,
-                        tls: s.tls.as_deref(),
-                        username: s.username.as_deref(),
-                        password_env: s.password_env.as_deref(),
-                    },
-                    993,
-                )?,
-                mailbox: s.mailbox.clone().unwrap_or_else(|| "INBOX".into()),
-                processed_mailbox: s.processed_mailbox.clone(),
-            }),
-            other => Err(self.err(
-                "source.kind",
-                format!("{other:?} is not a source"),
-                "write \"maildir\" or \"imap\"",
-            )),
-        }
-    }
-
-    fn transport(&self, s: &RawTransport) -> Result<Transport, ConfigError> {
-        match s.kind.as_str() {
-            "file" => Ok(Transport::File {
-                path: self.resolve(s.path.as_deref().ok_or_else(|| {
-                    self.err(
-                        "transport.path",
-                        "is missing".into(),
-                        "give the outbox folder, e.g. path = \"mail/outbox\"",
-                    )
-                })?),
-            }),
-            // Without a username the clerk sends without logging in (a
-            // relay that trusts the host, as on a local server).
-            "smtp" => Ok(Transport::Smtp {
-                server: self.server(
-                    "transport",
-                    ServerKeys {
-                        host: s.host.as_deref(),
-                        port: s.port,
-                        tls: s.tls.as_deref(),
-                        username: s.username.as_deref().or(Some("")),
-                        password_env: s
-                            .password_env
-                            .as_deref()
-                            .or(s.username.is_none().then_some("")),
-                    },
-                    587,
-                )?,
-                max_per_connection: match s.max_messages_per_connection {
-                    None => 100,
-                    Some(0) => {
-                        return Err(self.err(
-                            "transport.max_messages_per_connection",
-                            "0 would send nothing".into(),
-                            "leave it out for 100, or give the provider's limit",
-                        ));
-                    }
-                    Some(n) => n,
-                },
-                max_per_minute: match s.max_per_minute {
-                    Some(0) => {
-                        return Err(self.err(
-                            "transport.max_per_minute",
-                            "0 would send nothing".into(),
-                            "leave it out for no limit, or give the provider's limit",
-                        ));
-                    }
-                    limit => limit,
-                },
-            }),
-            "sendmail" => Ok(Transport::Sendmail {
-                command: s
-                    .command
-                    .clone()
-                    .unwrap_or_else(|| "/usr/sbin/sendmail".into()),
-            }),
-            other => Err(self.err(
-                "transport.kind",
-                format!("{other:?} is not a transport"),
-                "write \"file\", \"smtp\" or \"sendmail\"",
-            )),
-        }
-    }
-
-    fn server(
-        &self,
-        section: &str,
-        keys: ServerKeys<'_>,
-        default_port: u16,
-    ) -> Result<Server, ConfigError> {
-        let missing =
-            |key: &str, fix: &str| self.err(&format!("{section}.{key}"), "is missing".into(), fix);
-        let host = keys
-            .host
-            .ok_or_else(|| missing("host", "give the server's host name"))?;
-        let tls = match keys.tls.unwrap_or("tls") {
-            "tls" => Tls::Tls,
-            "starttls" => Tls::StartTls,
-            "none" => Tls::None,
-            other => {
-                return Err(self.err(
-                    &format!("{section}.tls"),
-                    format!("{other:?} is not a TLS mode"),
-                    "write \"tls\", \"starttls\" or \"none\"",
-                ));
-            }
-        };
-        let username = keys
-            .username
-            .ok_or_else(|| missing("username", "give the login name"))?;
-        let password_env = keys.password_env.ok_or_else(|| {
-            missing(
-                "password_env",
-                "name the environment variable that holds the password, e.g. \"SHTEMPEL_PASSWORD\"",
-            )
-        })?;
-        Ok(Server {
-            host: host.into(),
-            port: keys.port.unwrap_or(default_port),
-            tls,
-            username: username.into(),
-            password_env: password_env.into(),
-        })
-    }
-
-    fn players(&self, raw: &[RawPlayer], reserved: &Addresses) -> Result<Vec<Player>, ConfigError> {
-        let mut players = Vec::new();
-        let mut ids = BTreeSet::new();
-        let mut emails = BTreeMap::new();
-        for (index, p) in raw.iter().enumerate() {
-            let key = format!("players[{index}]");
-            if !ids.insert(p.id.clone()) {
-                return Err(self.err(
-                    &format!("{key}.id"),
-                    format!("player {:?} is listed twice", p.id),
-                    "give each player one [[players]] entry",
-                ));
-            }
-            // `email = "…"`, or `emails = ["…", "…"]` (both: `email` first).
-            let given: Vec<(String, &String)> = p
-                .email
-                .iter()
-                .map(|e| (format!("{key}.email"), e))
-                .chain(
-                    p.emails
-                        .iter()
-                        .flatten()
-                        .enumerate()
-                        .map(|(n, e)| (format!("{key}.emails[{n}]"), e)),
-                )
-                .collect();
-            if given.is_empty() {
-                return Err(self.err(
-                    &format!("{key}.email"),
-                    "is missing".into(),
-                    "write the player's address: email = \"…\", or emails = [\"…\", \"…\"] for several",
-                ));
-            }
-            let mut addresses: Vec<String> = Vec::with_capacity(given.len());
-            for (address_key, raw_address) in given {
-                let email =
-                    self.address(&address_key, raw_address, "write the player's address")?;
-                if addresses.contains(&email) {
-                    continue;
-                }
-                if let Some(other) = emails.insert(email.clone(), p.id.clone()) {
-                    return Err(self.err(
-                        &address_key,
-                        format!("{email} is also the address of player {other:?}"),
-                        "each player needs his own address: the clerk knows players by it",
-                    ));
-                }
-                if [
-                    &reserved.clerk,
-                    &reserved.chief_arbiter,
-                    &reserved.chief_secretary,
-                ]
-                .contains(&&email)
-                {
-                    return Err(self.err(
-                        &address_key,
-                        format!("{email} is the clerk's or an arbiter's address"),
-                        "give the player his own address",
-                    ));
-                }
-                addresses.push(email);
-            }
-            let email = addresses.remove(0);
-            if let Some(problem) = name_problem(&p.name) {
-                return Err(self.err(
-                    &format!("{key}.name"),
-                    problem.into(),
-                    "write the player's name in plain letters, as his partners should read it",
-                ));
-            }
-            let start_sheet_received = match &p.start_sheet_received {
-                Some(value) => Some(self.date(&format!("{key}.start_sheet_received"), value)?),
-                None => None,
-            };
-            players.push(Player {
-                id: p.id.clone(),
-                name: p.name.clone(),
-                email,
-                other_emails: addresses,
-                start_sheet_received,
-                secret: p.secret.clone().filter(|s| !s.trim().is_empty()),
-            });
-        }
-        Ok(players)
-    }
-
-    fn games(
-        &self,
-        raw: &[RawGame],
-        players: &[Player],
-        tournament: &Tournament,
-    ) -> Result<Vec<GameConfig>, ConfigError> {
-        let ids: BTreeSet<&str> = players.iter().map(|p| p.id.as_str()).collect();
-        let mut games = Vec::new();
-        let mut game_ids = BTreeSet::new();
-        for (index, g) in raw.iter().enumerate() {
-            let key = format!("games[{index}]");
-            if !is_tag(&g.id) {
-                return Err(self.err(
-                    &format!("{key}.id"),
-                    format!("{:?} cannot name a game in a subject", g.id),
-                    "use letters, digits and dashes",
-                ));
-            }
-            if !game_ids.insert(g.id.clone()) {
-                return Err(self.err(
-                    &format!("{key}.id"),
-                    format!("game {:?} is listed twice", g.id),
-                    "give each game its own id",
-                ));
-            }
-            for (side, id) in [("white", &g.white), ("black", &g.black)] {
-                if !ids.contains(id.as_str()) {
-                    return Err(self.err(
-                        &format!("{key}.{side}"),
-                        format!("unknown player {id:?}"),
-                        &format!("add a [[players]] entry with id = {id:?}, or correct the id"),
-                    ));
-                }
-            }
-            if g.white == g.black {
-                return Err(self.err(
-                    &format!("{key}.black"),
-                    format!("{:?} cannot play himself", g.white),
-                    "name two different players",
-                ));
-            }
-            let start_date = match &g.start_date {
-                Some(value) => Some(self.date(&format!("{key}.start_date"), value)?),
-                None => None,
-            };
-            if let Some(day) = start_date
-                && !(tournament.start_date..tournament.end_date).contains(&day)
-            {
-                return Err(self.err(
-                    &format!("{key}.start_date"),
-                    format!(
-                        "{day} is not within the tournament ({} to {})",
-                        tournament.start_date, tournament.end_date
-                    ),
-                    "give the day the game starts, after the tournament's start and before its end",
-                ));
-            }
-            games.push(GameConfig {
-                id: g.id.clone(),
-                white: g.white.clone(),
-                black: g.black.clone(),
-                start_date,
-            });
-        }
-        Ok(games)
-    }
-
-    fn security(&self, raw: &RawSecurity) -> Result<Security, ConfigError> {
-        let require = match raw.require.as_deref().unwrap_or("none") {
-            "none" => Require::None,
-            "dkim" => Require::Dkim,
-            "spf" => Require::Spf,
-            other => {
-                return Err(self.err(
-                    "security.require",
-                    format!("{other:?} is not a check"),
-                    "write \"dkim\", \"spf\" or \"none\"",
-                ));
-            }
-        };
-        if require != Require::None && raw.trusted_authserv_id.is_none() {
-            return Err(self.err(
-                "security.trusted_authserv_id",
-                "is missing, and security.require needs it".into(),
-                "give the authserv-id your own mail server writes in Authentication-Results (often its host name)",
-            ));
-        }
-        Ok(Security {
-            trusted_authserv_id: raw.trusted_authserv_id.clone(),
-            require,
-        })
-    }
-}
-
-/// The keys of a `[source]` or `[transport]` table that name a server.
-struct ServerKeys<'a> {
-    host: Option<&'a str>,
-    port: Option<u16>,
-    tls: Option<&'a str>,
-    username: Option<&'a str>,
-    password_env: Option<&'a str>,
 }
 
 impl Config {
@@ -719,7 +389,7 @@ pub fn name_problem(name: &str) -> Option<&'static str> {
 /// clerk's headers and in a key of the record (`ID/<game>`: `crate::key`):
 /// not empty, no spaces, control characters, brackets of the tag or of a
 /// Message-ID, nor the key's `/`.
-fn is_tag(id: &str) -> bool {
+pub(super) fn is_tag(id: &str) -> bool {
     !id.is_empty()
         && !id.contains(|c: char| {
             c.is_whitespace() || c.is_control() || "[]#<>".contains(c) || c == crate::key::SEPARATOR

@@ -1,0 +1,179 @@
+//! The mail tables checked: `[source]`, `[transport]` (a server's keys
+//! each), and `[security]`.
+
+use super::parse::Checker;
+use super::raw::{RawSecurity, RawSource, RawTransport};
+use super::{ConfigError, Require, Security, Server, Source, Tls, Transport};
+
+/// The keys of a `[source]` or `[transport]` table that name a server.
+pub(super) struct ServerKeys<'a> {
+    host: Option<&'a str>,
+    port: Option<u16>,
+    tls: Option<&'a str>,
+    username: Option<&'a str>,
+    password_env: Option<&'a str>,
+}
+
+impl Checker<'_> {
+    pub(super) fn source(&self, s: &RawSource) -> Result<Source, ConfigError> {
+        match s.kind.as_str() {
+            "maildir" => Ok(Source::Maildir {
+                path: self.resolve(s.path.as_deref().ok_or_else(|| {
+                    self.err(
+                        "source.path",
+                        "is missing".into(),
+                        "give the Maildir folder, e.g. path = \"mail/inbox\"",
+                    )
+                })?),
+            }),
+            "imap" => Ok(Source::Imap {
+                server: self.server(
+                    "source",
+                    ServerKeys {
+                        host: s.host.as_deref(),
+                        port: s.port,
+                        tls: s.tls.as_deref(),
+                        username: s.username.as_deref(),
+                        password_env: s.password_env.as_deref(),
+                    },
+                    993,
+                )?,
+                mailbox: s.mailbox.clone().unwrap_or_else(|| "INBOX".into()),
+                processed_mailbox: s.processed_mailbox.clone(),
+            }),
+            other => Err(self.err(
+                "source.kind",
+                format!("{other:?} is not a source"),
+                "write \"maildir\" or \"imap\"",
+            )),
+        }
+    }
+    pub(super) fn transport(&self, s: &RawTransport) -> Result<Transport, ConfigError> {
+        match s.kind.as_str() {
+            "file" => Ok(Transport::File {
+                path: self.resolve(s.path.as_deref().ok_or_else(|| {
+                    self.err(
+                        "transport.path",
+                        "is missing".into(),
+                        "give the outbox folder, e.g. path = \"mail/outbox\"",
+                    )
+                })?),
+            }),
+            // Without a username the clerk sends without logging in (a
+            // relay that trusts the host, as on a local server).
+            "smtp" => Ok(Transport::Smtp {
+                server: self.server(
+                    "transport",
+                    ServerKeys {
+                        host: s.host.as_deref(),
+                        port: s.port,
+                        tls: s.tls.as_deref(),
+                        username: s.username.as_deref().or(Some("")),
+                        password_env: s
+                            .password_env
+                            .as_deref()
+                            .or(s.username.is_none().then_some("")),
+                    },
+                    587,
+                )?,
+                max_per_connection: match s.max_messages_per_connection {
+                    None => 100,
+                    Some(0) => {
+                        return Err(self.err(
+                            "transport.max_messages_per_connection",
+                            "0 would send nothing".into(),
+                            "leave it out for 100, or give the provider's limit",
+                        ));
+                    }
+                    Some(n) => n,
+                },
+                max_per_minute: match s.max_per_minute {
+                    Some(0) => {
+                        return Err(self.err(
+                            "transport.max_per_minute",
+                            "0 would send nothing".into(),
+                            "leave it out for no limit, or give the provider's limit",
+                        ));
+                    }
+                    limit => limit,
+                },
+            }),
+            "sendmail" => Ok(Transport::Sendmail {
+                command: s
+                    .command
+                    .clone()
+                    .unwrap_or_else(|| "/usr/sbin/sendmail".into()),
+            }),
+            other => Err(self.err(
+                "transport.kind",
+                format!("{other:?} is not a transport"),
+                "write \"file\", \"smtp\" or \"sendmail\"",
+            )),
+        }
+    }
+    pub(super) fn server(
+        &self,
+        section: &str,
+        keys: ServerKeys<'_>,
+        default_port: u16,
+    ) -> Result<Server, ConfigError> {
+        let missing =
+            |key: &str, fix: &str| self.err(&format!("{section}.{key}"), "is missing".into(), fix);
+        let host = keys
+            .host
+            .ok_or_else(|| missing("host", "give the server's host name"))?;
+        let tls = match keys.tls.unwrap_or("tls") {
+            "tls" => Tls::Tls,
+            "starttls" => Tls::StartTls,
+            "none" => Tls::None,
+            other => {
+                return Err(self.err(
+                    &format!("{section}.tls"),
+                    format!("{other:?} is not a TLS mode"),
+                    "write \"tls\", \"starttls\" or \"none\"",
+                ));
+            }
+        };
+        let username = keys
+            .username
+            .ok_or_else(|| missing("username", "give the login name"))?;
+        let password_env = keys.password_env.ok_or_else(|| {
+            missing(
+                "password_env",
+                "name the environment variable that holds the password, e.g. \"SHTEMPEL_PASSWORD\"",
+            )
+        })?;
+        Ok(Server {
+            host: host.into(),
+            port: keys.port.unwrap_or(default_port),
+            tls,
+            username: username.into(),
+            password_env: password_env.into(),
+        })
+    }
+    pub(super) fn security(&self, raw: &RawSecurity) -> Result<Security, ConfigError> {
+        let require = match raw.require.as_deref().unwrap_or("none") {
+            "none" => Require::None,
+            "dkim" => Require::Dkim,
+            "spf" => Require::Spf,
+            other => {
+                return Err(self.err(
+                    "security.require",
+                    format!("{other:?} is not a check"),
+                    "write \"dkim\", \"spf\" or \"none\"",
+                ));
+            }
+        };
+        if require != Require::None && raw.trusted_authserv_id.is_none() {
+            return Err(self.err(
+                "security.trusted_authserv_id",
+                "is missing, and security.require needs it".into(),
+                "give the authserv-id your own mail server writes in Authentication-Results (often its host name)",
+            ));
+        }
+        Ok(Security {
+            trusted_authserv_id: raw.trusted_authserv_id.clone(),
+            require,
+        })
+    }
+}
