@@ -1,0 +1,182 @@
+//! The cross-table: the players ranked by points and the tournament's
+//! tie-breaks, a square up to [`SQUARE_PLAYERS`] players, a list beyond.
+
+use super::*;
+
+/// Above this many players the cross-table is a list: each player's games
+/// by opponent, not a square of mostly empty cells (6,000 players of one
+/// game each made a square of 36 million).
+pub(super) const SQUARE_PLAYERS: usize = 100;
+
+/// One of a player's games in the cross-table.
+pub(super) struct Played<'a> {
+    opponent: &'a str,
+    /// The half points he got, if the game is over.
+    halves: Option<u32>,
+    /// Scored by forfeit: `+` or `−`.
+    forfeit: bool,
+}
+
+/// The cross-table: the players who play, ranked by points and then the
+/// tournament's tie-breaks ([`standings`]); a square up to
+/// [`SQUARE_PLAYERS`], a list beyond. Linear in the games (each game is put
+/// in its players' cells once), plus the square's cells.
+pub(super) fn cross_table(
+    out: &mut String,
+    config: &Config,
+    phrases: &Phrases,
+    games: &[GameReport],
+) {
+    let mut played: HashMap<&str, Vec<Played>> = HashMap::new();
+    let mut scored = Vec::with_capacity(games.len());
+    // An annulled game does not count, nor stand in the table.
+    let counted = games
+        .iter()
+        .filter(|game| game.state.ledger.status() != Status::Annulled);
+    for game in counted {
+        let state = &game.state;
+        let result = result_of(state);
+        let forfeit = state.ledger.standing.outcome.map(|o| o.reason) == Some(EndReason::Forfeit);
+        scored.push(Scored {
+            white: &state.white.id,
+            black: &state.black.id,
+            result,
+        });
+        for (color, player, opponent) in [
+            (Color::White, &state.white.id, &state.black.id),
+            (Color::Black, &state.black.id, &state.white.id),
+        ] {
+            played.entry(player.as_str()).or_default().push(Played {
+                opponent: opponent.as_str(),
+                halves: result.map(|r| r.halves(color)),
+                forfeit,
+            });
+        }
+    }
+    // The entries' players, then those replaced who finished games before
+    // they left (issue 31, point 10): each game counts for whoever played it.
+    let mut ids: Vec<&str> = config
+        .players
+        .iter()
+        .map(|p| p.id.as_str())
+        .filter(|id| played.contains_key(id))
+        .collect();
+    let mut name_of: HashMap<&str, &str> = config
+        .players
+        .iter()
+        .map(|p| (p.id.as_str(), p.name.as_str()))
+        .collect();
+    for game in games
+        .iter()
+        .filter(|game| game.state.ledger.status() != Status::Annulled)
+    {
+        for player in [&game.state.white, &game.state.black] {
+            if !name_of.contains_key(player.id.as_str()) {
+                name_of.insert(&player.id, &player.name);
+                ids.push(&player.id);
+            }
+        }
+    }
+    let tie_breaks = &config.rules.tie_breaks;
+    let lines = standings(&ids, &scored, tie_breaks);
+    let number: HashMap<&str, usize> = lines
+        .iter()
+        .enumerate()
+        .map(|(at, line)| (line.player, at + 1))
+        .collect();
+    let square = lines.len() <= SQUARE_PLAYERS;
+    let _ = write!(
+        out,
+        "<h2>{}</h2>\n<table id=\"crosstable\">\n<tr><th>#</th><th class=\"name\">{}</th>",
+        phrases.get("report.cross_table"),
+        phrases.get("report.player")
+    );
+    if square {
+        for index in 1..=lines.len() {
+            let _ = write!(out, "<th>{index}</th>");
+        }
+    } else {
+        let _ = write!(out, "<th>{}</th>", phrases.get("report.games"));
+    }
+    let _ = write!(out, "<th>{}</th>", phrases.get("report.score"));
+    for tie_break in tie_breaks {
+        let _ = write!(out, "<th>{}</th>", phrases.get(tie_break_label(*tie_break)));
+    }
+    let _ = writeln!(out, "<th>{}</th></tr>", phrases.get("report.place"));
+    // A forfeit is scored + and − (ICCF's and the federations' tables).
+    let cell = |points: Option<u32>, forfeit: bool| match (points, forfeit) {
+        (Some(2), true) => "+".to_string(),
+        (Some(0), true) => "−".to_string(),
+        (points, _) => points.map_or_else(|| "·".to_string(), score_text),
+    };
+    for (row, line) in lines.iter().enumerate() {
+        let own = &played[line.player];
+        let _ = write!(
+            out,
+            "<tr data-player=\"{}\"><td>{}</td><td class=\"name\">{}</td>",
+            escape(line.player),
+            row + 1,
+            escape(name_of.get(line.player).copied().unwrap_or(line.player))
+        );
+        if square {
+            let mut by_opponent: HashMap<&str, Vec<String>> = HashMap::new();
+            for game in own {
+                by_opponent
+                    .entry(game.opponent)
+                    .or_default()
+                    .push(cell(game.halves, game.forfeit));
+            }
+            for (column, opponent) in lines.iter().enumerate() {
+                if row == column {
+                    out.push_str("<td class=\"self\"></td>");
+                    continue;
+                }
+                let cells = by_opponent.get(opponent.player);
+                let _ = write!(
+                    out,
+                    "<td>{}</td>",
+                    cells.map_or(String::new(), |c| c.join(" "))
+                );
+            }
+        } else {
+            let list: Vec<String> = own
+                .iter()
+                .map(|game| {
+                    let cell = cell(game.halves, game.forfeit);
+                    format!("{}: {}", number[game.opponent], cell)
+                })
+                .collect();
+            let _ = write!(out, "<td class=\"list\">{}</td>", list.join(", "));
+        }
+        let _ = write!(out, "<td class=\"score\">{}</td>", score_text(line.halves));
+        for tie_break in tie_breaks {
+            let value = line.tie_break(*tie_break);
+            let text = match tie_break {
+                TieBreak::SonnebornBerger => quarters_text(value),
+                TieBreak::Wins => value.to_string(),
+            };
+            let _ = write!(out, "<td class=\"tie-break\">{text}</td>");
+        }
+        let _ = writeln!(out, "<td class=\"place\">{}</td></tr>", line.place_text());
+    }
+    out.push_str("</table>\n");
+}
+
+/// The phrase that heads a tie-break's column.
+pub(super) fn tie_break_label(tie_break: TieBreak) -> &'static str {
+    match tie_break {
+        TieBreak::SonnebornBerger => "report.sonneborn_berger",
+        TieBreak::Wins => "report.wins",
+    }
+}
+
+/// Quarters of a point as a table writes them: `3`, `6½`, `2¼`, `¾`.
+pub(super) fn quarters_text(quarters: u32) -> String {
+    let whole = quarters / 4;
+    let part = ["", "¼", "½", "¾"][(quarters % 4) as usize];
+    match (whole, part) {
+        (0, "") => "0".into(),
+        (0, part) => part.into(),
+        (whole, part) => format!("{whole}{part}"),
+    }
+}

@@ -1,0 +1,136 @@
+//! A folder's pages: the index of its events, and a page for each player
+//! who plays in several.
+
+use super::*;
+
+/// One tournament of a folder, as the index of events lists it.
+pub struct Event {
+    pub id: String,
+    pub name: String,
+    pub start: NaiveDate,
+    pub end: NaiveDate,
+    pub games: usize,
+}
+
+/// A game of a player of a folder's events, as his page lists it.
+pub struct PlayerGame {
+    pub event: String,
+    pub event_name: String,
+    pub game: String,
+    pub white: bool,
+    pub partner: String,
+}
+
+/// A player of a folder's events (the same id in several is one person),
+/// with his games in each.
+pub struct PlayerEvents {
+    pub id: String,
+    pub name: String,
+    pub games: Vec<PlayerGame>,
+}
+
+/// A player's page: his games in every event, each linked to its page in
+/// its event's report.
+pub fn player_page(player: &PlayerEvents, phrases: &Phrases) -> Page {
+    let mut out = String::new();
+    head(&mut out, &player.name, phrases);
+    // The page is one folder down from the index: links go up.
+    out = out.replace("href=\"style.css\"", "href=\"../style.css\"");
+    let _ = write!(
+        out,
+        "<h1>{}</h1>\n<p><a href=\"../index.html\">{}</a></p>\n<table>\n<tr><th class=\"name\">{}</th>\
+         <th>{}</th><th>{}</th><th class=\"name\">{}</th></tr>\n",
+        escape(&player.name),
+        escape(phrases.get("report.back_to_events")),
+        escape(phrases.get("report.event")),
+        escape(phrases.get("report.game")),
+        escape(phrases.get("report.colour")),
+        escape(phrases.get("report.partner")),
+    );
+    for game in &player.games {
+        let colour = if game.white {
+            "report.white"
+        } else {
+            "report.black"
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"name\"><a href=\"../{}/index.html\">{}</a></td>\
+             <td><a href=\"../{}/game-{}.html\">{}</a></td><td>{}</td><td class=\"name\">{}</td></tr>",
+            slug(&game.event),
+            escape(&game.event_name),
+            slug(&game.event),
+            slug(&game.game),
+            escape(&game.game),
+            escape(phrases.get(colour)),
+            escape(&game.partner),
+        );
+    }
+    out.push_str("</table>\n</body>\n</html>\n");
+    Page {
+        name: format!("players/{}.html", slug(&player.id)),
+        content: out,
+    }
+}
+
+/// The index of a folder's events: each with its dates, its games, and a
+/// link to its own report (in the folder of its id).
+pub fn events_index(
+    events: &[Event],
+    in_several: &[&PlayerEvents],
+    phrases: &Phrases,
+    today: NaiveDate,
+) -> Page {
+    let mut out = String::new();
+    let title = phrases.get("report.events");
+    head(&mut out, title, phrases);
+    let lang = phrases.lang();
+    let _ = write!(
+        out,
+        "<h1>{}</h1>\n<p class=\"when\">{} {}</p>\n<table>\n<tr><th class=\"name\">{}</th>\
+         <th>{}</th><th>{}</th><th>{}</th></tr>\n",
+        escape(title),
+        escape(phrases.get("report.standing_on")),
+        lang.date(today),
+        escape(phrases.get("report.event")),
+        escape(phrases.get("report.start")),
+        escape(phrases.get("report.end")),
+        escape(phrases.get("report.games")),
+    );
+    for event in events {
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"name\"><a href=\"{}/index.html\">{}</a> ({})</td><td>{}</td>\
+             <td>{}</td><td>{}</td></tr>",
+            slug(&event.id),
+            escape(&event.name),
+            escape(&event.id),
+            lang.date(event.start),
+            lang.date(event.end),
+            event.games
+        );
+    }
+    out.push_str("</table>\n");
+    // Players in more than one event: each one's games across them.
+    if !in_several.is_empty() {
+        let _ = writeln!(
+            out,
+            "<h2>{}</h2>\n<ul>",
+            escape(phrases.get("report.players_in_several"))
+        );
+        for player in in_several {
+            let _ = writeln!(
+                out,
+                "<li><a href=\"players/{}.html\">{}</a></li>",
+                slug(&player.id),
+                escape(&player.name)
+            );
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str("</body>\n</html>\n");
+    Page {
+        name: "index.html".into(),
+        content: out,
+    }
+}
