@@ -42,7 +42,8 @@
 //!    |
 //! render.rs    the templates of templates/<lang>/ loaded and rendered
 //! record.rs    PURE: one game as loaded: players, board, ledger, duties done
-//! report.rs    PURE: the tournament report: a static site of HTML pages
+//! report/      PURE: the tournament report: a static site of HTML pages
+//!              (the cross-table; a folder's index and players' pages)
 //!    |
 //! config/      the TOML file: raw tables, checked table by table; a folder of
 //!              tournaments (federation), read anew each run; the clerk's own

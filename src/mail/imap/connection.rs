@@ -1,0 +1,199 @@
+//! The IMAP connection: a stream plain or TLS, opened, logged in and
+//! selected; reset after trouble, closed, and IDLE for new mail.
+
+use super::*;
+
+/// A plain or TLS connection.
+#[derive(Debug)]
+pub(super) enum Stream {
+    Plain(TcpStream),
+    Tls(Box<tokio_rustls::client::TlsStream<TcpStream>>),
+}
+
+impl AsyncRead for Stream {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_read(cx, buf),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
+        }
+    }
+}
+
+impl AsyncWrite for Stream {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_write(cx, buf),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_flush(cx),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_shutdown(cx),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
+        }
+    }
+}
+
+impl ImapSource {
+    /// Connects, logs in and selects the mailbox, unless already done.
+    pub(super) fn connect(&mut self) -> Result<(), MailError> {
+        if self.session.is_some() {
+            return Ok(());
+        }
+        let settings = self.settings.clone();
+        let where_ = self.where_();
+        let limit = settings.timeout;
+        let session = self.runtime.block_on(async move {
+            let where_ = where_.as_str();
+            let step = |what: &'static str| {
+                move |_| {
+                    fail(format!(
+                        "IMAP {where_}: no answer within {}s while {what}; check that the server is up, or try later",
+                        limit.as_secs()
+                    ))
+                }
+            };
+            let tcp = tokio::time::timeout(limit, TcpStream::connect((settings.server.host.as_str(), settings.server.port)))
+                .await
+                .map_err(step("connecting"))?
+                .map_err(|e| fail(format!("cannot connect to IMAP server {where_}: {e}; check [source] host and port")))?;
+            let tls_error = |e: std::io::Error| {
+                fail(format!("TLS with IMAP server {where_} failed: {e}; check [source] tls (\"tls\" for port 993, \"starttls\" for 143, \"none\" only for a local server)"))
+            };
+            let name = || {
+                ServerName::try_from(settings.server.host.clone())
+                    .map_err(|e| MailError { message: format!("[source] host {:?}: {e}", settings.server.host), transient: false })
+            };
+            let connector = TlsConnector::from(tls_config());
+            let mut client = match settings.server.tls {
+                Tls::Tls => {
+                    let tls = tokio::time::timeout(limit, connector.connect(name()?, tcp)).await.map_err(step("starting TLS"))?.map_err(tls_error)?;
+                    Client::new(Stream::Tls(Box::new(tls)))
+                }
+                Tls::None | Tls::StartTls => Client::new(Stream::Plain(tcp)),
+            };
+            let greeting = tokio::time::timeout(limit, client.read_response()).await.map_err(step("reading the greeting"))?;
+            match greeting {
+                Ok(Some(_)) => {}
+                Ok(None) => return Err(fail(format!("IMAP server {where_} closed the connection at once; check [source] port and tls"))),
+                Err(e) => return Err(fail(format!("IMAP server {where_} sent no greeting: {e}; check [source] port and tls"))),
+            }
+            if settings.server.tls == Tls::StartTls {
+                tokio::time::timeout(limit, client.run_command_and_check_ok("STARTTLS", None))
+                    .await
+                    .map_err(step("asking for STARTTLS"))?
+                    .map_err(|e| fail(format!("IMAP server {where_} refused STARTTLS: {e}; check [source] tls")))?;
+                let Stream::Plain(tcp) = client.into_inner() else { unreachable!("STARTTLS starts on a plain stream") };
+                let tls = tokio::time::timeout(limit, connector.connect(name()?, tcp)).await.map_err(step("starting TLS"))?.map_err(tls_error)?;
+                client = Client::new(Stream::Tls(Box::new(tls)));
+            }
+            let mut session = tokio::time::timeout(limit, client.login(&settings.server.username, &settings.password))
+                .await
+                .map_err(step("logging in"))?
+                .map_err(|(e, _)| MailError {
+                    message: format!(
+                        "IMAP login to {where_} as {} failed: {e}; check the user name and the password in ${}",
+                        settings.server.username, settings.server.password_env
+                    ),
+                    transient: false,
+                })?;
+            let mailbox = tokio::time::timeout(limit, session.select(&settings.mailbox))
+                .await
+                .map_err(step("selecting the mailbox"))?
+                .map_err(|e| MailError {
+                    message: format!("IMAP {where_}: cannot select mailbox {:?}: {e}; check [source] mailbox", settings.mailbox),
+                    transient: false,
+                })?;
+            Ok::<_, MailError>((session, mailbox.uid_validity))
+        })?;
+        self.uid_validity = session.1;
+        self.session = Some(session.0);
+        Ok(())
+    }
+    /// Drops the connection after an error, so that the next call reconnects.
+    pub(super) fn reset(&mut self) {
+        self.session = None;
+    }
+    /// Logs out politely.
+    pub fn close(&mut self) {
+        if let Some(mut session) = self.session.take() {
+            let limit = self.settings.timeout;
+            let _ = self
+                .runtime
+                .block_on(async move { tokio::time::timeout(limit, session.logout()).await });
+        }
+    }
+    /// Waits with IMAP IDLE until the server reports a change, `max` passes or
+    /// `stop` is set (checked every few seconds). Returns whether mail came.
+    pub fn idle(&mut self, max: Duration, stop: &AtomicBool) -> Result<bool, MailError> {
+        self.connect()?;
+        let Some(session) = self.session.take() else {
+            return Ok(false);
+        };
+        let limit = self.settings.timeout;
+        let where_ = self.where_();
+        let outcome = self.runtime.block_on(async move {
+            let mut handle = session.idle();
+            tokio::time::timeout(limit, handle.init())
+                .await
+                .map_err(|_| fail(format!("IMAP {where_}: no answer to IDLE")))?
+                .map_err(|e| fail(format!("IMAP {where_}: IDLE refused: {e}")))?;
+            let started = Instant::now();
+            let mut woke = false;
+            while !stop.load(Ordering::Relaxed) && started.elapsed() < max {
+                let slice = max
+                    .saturating_sub(started.elapsed())
+                    .min(Duration::from_secs(3));
+                // The library's own timeout restarts on every keepalive, so a
+                // server that says "still here" often would hold us forever:
+                // interrupt the wait ourselves when the slice is over.
+                let (wait, interrupt) = handle.wait_with_timeout(slice);
+                tokio::pin!(wait);
+                let response = tokio::select! {
+                    response = &mut wait => response,
+                    () = tokio::time::sleep(slice) => {
+                        drop(interrupt);
+                        wait.await
+                    }
+                };
+                let response =
+                    response.map_err(|e| fail(format!("IMAP {where_}: IDLE failed: {e}")))?;
+                if matches!(response, IdleResponse::NewData(_)) {
+                    woke = true;
+                    break;
+                }
+            }
+            let session = tokio::time::timeout(limit, handle.done())
+                .await
+                .map_err(|_| fail(format!("IMAP {where_}: no answer to DONE")))?
+                .map_err(|e| fail(format!("IMAP {where_}: DONE failed: {e}")))?;
+            Ok::<_, MailError>((session, woke))
+        });
+        match outcome {
+            Ok((session, woke)) => {
+                self.session = Some(session);
+                Ok(woke)
+            }
+            Err(error) => {
+                self.reset();
+                Err(error)
+            }
+        }
+    }
+}
