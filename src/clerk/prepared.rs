@@ -1,0 +1,138 @@
+//! A letter as read before any game is looked at: its MIME front, its key,
+//! its fingerprint, and its text as read (on the reading thread); and what
+//! is kept of one that is not read.
+
+use super::*;
+
+/// What is read from a letter before the tournament's state is looked at:
+/// its MIME front, its key, its fingerprint, and its text as read. Pure, so a
+/// run prepares the next letters on a second thread while the first plans,
+/// writes and sends.
+///
+/// Only a letter from a player or the chief arbiter, not automatic and not
+/// over `max_letter_bytes`, is read whole; of any other the headers alone
+/// are (issue 20: a stranger's megabyte cost its reading, ten megabytes of
+/// it, in memory and in the database).
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub oversized: bool,
+    pub mail: Option<Mail>,
+    pub key: String,
+    /// [`crate::mail::keys::fingerprint`]: what makes two letters under one Message-ID the same.
+    pub fingerprint: String,
+    pub read: Option<Letter>,
+    /// `read` as stored with the letter ([`stored_reading`]): written here,
+    /// on the reading thread (it was a fiftieth of the main thread's time).
+    pub read_json: Option<String>,
+    /// The director named the letter's game (`accept --game`): his word
+    /// identifies it, in whichever of the clerk's events he took it for
+    /// (issue 31, point 3).
+    pub directed: bool,
+}
+
+impl Prepared {
+    pub fn new(config: &Config, envelope: &Envelope) -> Prepared {
+        Prepared::reading(config, envelope, &|address| config.is_known(address))
+    }
+
+    /// The same, a letter read whole where `known` knows its sender (a
+    /// player or an arbiter of any of the clerk's tournaments).
+    pub fn reading(config: &Config, envelope: &Envelope, known: &dyn Fn(&str) -> bool) -> Prepared {
+        let raw = &envelope.raw;
+        let oversized = envelope.size.max(raw.len()) > config.limits.max_letter_bytes;
+        // A letter of a few pages is parsed whole at once (parsing its
+        // headers first cost a tenth of a run); a larger one for its
+        // headers first, and whole only when it is to be read.
+        let whole = !oversized && raw.len() <= PARSED_WHOLE_BYTES;
+        let head = &raw[..header_end(raw).unwrap_or(raw.len()).min(MAX_HEADER_BYTES)];
+        let mut mail = mime::parse(if whole { raw } else { head }, &config.address);
+        let readable = mail.as_ref().is_some_and(|m| {
+            !oversized && m.automatic.is_none() && m.from.as_deref().is_some_and(known)
+        });
+        if readable && !whole {
+            mail = mime::parse(raw, &config.address);
+        }
+        let key = dedup_key(mail.as_ref(), raw);
+        let fingerprint = fingerprint(mail.as_ref().and_then(|m| m.from.as_deref()), raw);
+        let reading = config.date_reading(Some(rules::postmark_date(
+            &envelope.arrived,
+            config.timezone,
+        )));
+        let read = mail
+            .as_ref()
+            .filter(|_| readable)
+            .map(|m| letter::read_with(&m.text, reading));
+        let read_json = read.as_ref().and_then(|r| stored_reading(r, raw.len()));
+        Prepared {
+            oversized,
+            mail,
+            key,
+            fingerprint,
+            read,
+            read_json,
+            directed: false,
+        }
+    }
+}
+
+/// Headers beyond this are not read (of a letter read for its headers only).
+pub(super) const MAX_HEADER_BYTES: usize = 64 * 1024;
+
+/// A letter up to this size is parsed whole before its sender is known.
+pub(super) const PARSED_WHOLE_BYTES: usize = 64 * 1024;
+
+/// What the database keeps of the raw bytes of a letter the clerk does not
+/// read (a stranger's, an automatic one, one not readable as mail or over
+/// `max_letter_bytes`): the first 2 KB, its headers as far as they go; its
+/// size and SHA-256 go into the reason. README.md, "What is kept".
+pub const KEPT_UNREAD_BYTES: usize = 2 * 1024;
+
+/// The reading kept with a letter: its JSON, or, where that is longer than
+/// the letter's own bytes (a letter of thousands of moves), what it counts
+/// (issue 20: a reading is never stored larger than what was read).
+pub fn stored_reading(read: &Letter, letter_bytes: usize) -> Option<String> {
+    let full = serde_json::to_string(read).ok()?;
+    if full.len() <= letter_bytes {
+        return Some(full);
+    }
+    let errors: Vec<&str> = read.errors.iter().map(|e| e.code()).collect();
+    let summary = serde_json::json!({
+        "summary": "the reading was longer than the letter; what it counts",
+        "game": read.game,
+        "moves": read.moves.len(),
+        "variants": read.variants.len(),
+        "fraction": read.fraction,
+        "errors": errors,
+    })
+    .to_string();
+    (summary.len() <= letter_bytes).then_some(summary)
+}
+
+/// Cuts the raw bytes kept of a letter that is not read to
+/// [`KEPT_UNREAD_BYTES`], saying in its reason what was there.
+pub fn keep_unread(letter: &mut StoredLetter) {
+    // Its header fields as far as they say anything: the sender, its
+    // Message-ID and the reason naming them, however long they were written.
+    let bound = |text: &mut String, most| {
+        if let std::borrow::Cow::Owned(cut) = crate::printable::bounded(text, most) {
+            *text = cut;
+        }
+    };
+    if let Some(sender) = letter.sender.as_mut() {
+        bound(sender, FIELD_MOST);
+    }
+    if let Some(id) = letter.message_id.as_mut() {
+        bound(id, FIELD_MOST);
+    }
+    bound(&mut letter.reason, REASON_MOST);
+    if letter.raw.len() <= KEPT_UNREAD_BYTES {
+        return;
+    }
+    letter.reason = format!(
+        "{}; {} bytes, SHA-256 {:x}, the first {KEPT_UNREAD_BYTES} kept",
+        letter.reason,
+        letter.raw.len(),
+        Sha256::digest(&letter.raw)
+    );
+    letter.raw.truncate(KEPT_UNREAD_BYTES);
+}
