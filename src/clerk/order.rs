@@ -274,45 +274,53 @@ impl Clerk<'_> {
                     },
                 })
             }
-            Order::Accept {
-                key,
-                moves,
-                sender,
-                add_address,
-                game,
-                why,
-            } => {
-                let Some(kept) = store.letter_by_key(key).map_err(Error::database)? else {
-                    let reason = self.phrases().fill("reason.accept_no_key", &[("key", key)]);
-                    return Ok(Outcome::refused("no such letter", reason));
-                };
-                let moves = moves.as_deref().map(crate::letter::read);
-                let acceptance = Acceptance {
-                    key,
-                    moves: moves.as_ref(),
-                    sender: sender.as_deref(),
-                    game: game.as_deref(),
-                    why: why.as_deref(),
-                    add_address: *add_address,
-                    by,
-                };
-                Ok(match self.accept(store, &kept, &acceptance)? {
-                    Err(Refused(reason)) => Outcome::refused("not accepted", reason),
-                    Ok(mut accepted) => {
-                        let mut plan = Plan {
-                            events: accepted.events.clone(),
-                            ..Plan::default()
-                        };
-                        plan.config_edits.append(&mut accepted.config_edits);
-                        plan.more.push(accepted);
-                        Outcome::Done {
-                            plan: Box::new(plan),
-                            reason: format!("accept {key}"),
-                        }
-                    }
-                })
-            }
+            Order::Accept { .. } => self.accept_order(store, order, by),
             Order::Retry { key } => self.retry_order(store, key, in_reply_to),
         }
+    }
+
+    /// `ACCEPT KEY` (`shtempel accept KEY`): the letter of that key taken
+    /// after all ([`Clerk::accept`]), in a plan of its own inside the order's.
+    fn accept_order(&self, store: &Store, order: &Order, by: AwardedBy) -> Result<Outcome, Error> {
+        let Order::Accept {
+            key,
+            moves,
+            sender,
+            add_address,
+            game,
+            why,
+        } = order
+        else {
+            return Err(Error::internal("not an acceptance"));
+        };
+        let Some(kept) = store.letter_by_key(key).map_err(Error::database)? else {
+            let reason = self.phrases().fill("reason.accept_no_key", &[("key", key)]);
+            return Ok(Outcome::refused("no such letter", reason));
+        };
+        let moves = moves.as_deref().map(crate::letter::read);
+        let acceptance = Acceptance {
+            key,
+            moves: moves.as_ref(),
+            sender: sender.as_deref(),
+            game: game.as_deref(),
+            why: why.as_deref(),
+            add_address: *add_address,
+            by,
+        };
+        Ok(match self.accept(store, &kept, &acceptance)? {
+            Err(Refused(reason)) => Outcome::refused("not accepted", reason),
+            Ok(mut accepted) => {
+                let mut plan = Plan {
+                    events: accepted.events.clone(),
+                    ..Plan::default()
+                };
+                plan.config_edits.append(&mut accepted.config_edits);
+                plan.more.push(accepted);
+                Outcome::Done {
+                    plan: Box::new(plan),
+                    reason: format!("accept {key}"),
+                }
+            }
+        })
     }
 }

@@ -93,6 +93,21 @@ pub(super) fn poll(
         );
     }
     drop(out);
+    let mut code = exit_code(&summary);
+    code = code.max(undelivered(config, &store)?);
+    code = code.max(keep_reports(
+        configs,
+        &mut store,
+        (now, today),
+        &summary,
+        &progress,
+    ));
+    Ok(code)
+}
+
+/// The pass's exit code from what it did (1: a letter failed, or a signal
+/// stopped it), and what it left for the next run said on stderr.
+fn exit_code(summary: &run::Summary) -> u8 {
     let mut code = if summary.failures > 0 { 1 } else { 0 };
     if summary.reread {
         // Not a failure: the next run goes on with the file as edited.
@@ -112,8 +127,12 @@ pub(super) fn poll(
         );
         code = 1;
     }
-    // Messages that failed before and wait for their next try fail this run
-    // too, though none was tried now: cron must say so until they go.
+    code
+}
+
+/// Messages that failed before and wait for their next try fail this run
+/// too, though none was tried now: cron must say so until they go.
+fn undelivered(config: &Config, store: &Store) -> Result<u8, Failure> {
     let (undelivered, last_error) = store
         .undelivered()
         .map_err(|e| database_error(config, &e))?;
@@ -122,8 +141,22 @@ pub(super) fn poll(
             "shtempel: {undelivered} message(s) not delivered yet (last error: {last_error}); \
              the next runs try again"
         );
-        code = 1;
+        return Ok(1);
     }
+    Ok(0)
+}
+
+/// Every tournament's `[report] out` kept after the pass, and a folder's
+/// index of its events beside them; 1 where one could not be written (the
+/// run's work is kept all the same; cron mails the failure).
+fn keep_reports(
+    configs: &[Config],
+    store: &mut Store,
+    (now, today): (chrono::DateTime<Utc>, Option<NaiveDate>),
+    summary: &run::Summary,
+    progress: &Progress,
+) -> u8 {
+    let mut code = 0;
     for config in configs {
         let Some(out) = &config.report_out else {
             continue;
@@ -137,10 +170,10 @@ pub(super) fn poll(
         if let Err(failure) = keep_report(
             config,
             &mut store.tournament(config.scope()),
-            clock_of(config),
+            clock(config, now, today),
             &out,
-            &summary,
-            &progress,
+            summary,
+            progress,
         ) {
             // The run's work is done and kept; a report that cannot be
             // written is said, and the run counts as failed so that cron
@@ -154,12 +187,13 @@ pub(super) fn poll(
         .iter()
         .find(|c| c.in_folder)
         .and_then(|c| c.report_out.as_ref())
-        && let Err(error) = shtempel::site::write_events(configs, run_day, out)
+        && let Err(error) =
+            shtempel::site::write_events(configs, clock(&configs[0], now, today).today, out)
     {
         eprintln!("shtempel: report: {error}");
         code = 1;
     }
-    Ok(code)
+    code
 }
 
 /// `[report] out` after a poll (see `shtempel::site::keep`).

@@ -12,12 +12,6 @@ pub fn commit(
     plan: &Plan,
     cause: &str,
 ) -> Result<Option<i64>, Error> {
-    let sender = identity::sender(config, clerk.templates.phrases());
-    let clerk_alone = identity::clerk_alone(config, clerk.templates.phrases());
-    let at = match &plan.letter {
-        Some(letter) => letter.arrived,
-        None => clerk.clock.today.and_time(NaiveTime::MIN).and_utc(),
-    };
     // The letter's plan, then those of the other games it changes, each
     // message's id made from its own cause.
     let plans: Vec<(&Plan, String)> = std::iter::once((plan, cause.to_string()))
@@ -26,33 +20,7 @@ pub fn commit(
             (more, format!("{cause}/{game}"))
         }))
         .collect();
-    let mut composed = Vec::new();
-    for (plan, cause) in &plans {
-        for (index, message) in plan.messages.iter().enumerate() {
-            let kind = message.kind.header();
-            let (id, sender) = match message.of_event {
-                true => (
-                    identity::message_id(config, cause, at, index, kind),
-                    &sender,
-                ),
-                false => (
-                    identity::message_id_of_no_event(config, cause, at, index, kind),
-                    &clerk_alone,
-                ),
-            };
-            let id = message.message_id.clone().unwrap_or(id);
-            let raw = compose::build(message, sender, &id, clerk.clock.now)?;
-            composed.push(NewOutbox {
-                game: message.game.clone(),
-                kind: message.kind.header().to_string(),
-                recipients: message.addresses(),
-                message_id: id,
-                raw,
-                delivers: message.delivers,
-                send_on: message.send_on,
-            });
-        }
-    }
+    let composed = composed(config, clerk, plan, &plans)?;
     let today = clerk.clock.today;
     store
         .write(|w| {
@@ -78,31 +46,7 @@ pub fn commit(
                     (Some(letter), 1..) => Some(w.letter(letter)?),
                     _ => letter_id,
                 };
-                let Some(state) = &plan.game else {
-                    continue;
-                };
-                if let Some(from) = plan.taken_back {
-                    w.take_back(state.id(), from)?;
-                }
-                w.game(
-                    state.id(),
-                    &GameRow {
-                        standing: state.ledger.standing.clone(),
-                        held: state.board.held().to_vec(),
-                    },
-                    &state.ledger.rows,
-                    state.stored,
-                    letter_id,
-                )?;
-                for note in &plan.notes {
-                    w.note(state.id(), note)?;
-                }
-                for key in &plan.duties {
-                    w.duty_done(state.id(), key, today)?;
-                }
-                for seat in &plan.seats {
-                    w.seat(state.id(), seat, today)?;
-                }
+                write_game(w, plan, letter_id, today)?;
             }
             let mut last = None;
             for message in &composed {
@@ -121,6 +65,87 @@ pub fn commit(
             }
             Ok(last)
         })
+}
+
+/// The messages of `plans` built for the outbox, each with its Message-ID
+/// (made from its plan's cause, or its own) and its sender (the event's,
+/// or the clerk's alone for a message of no event).
+fn composed(
+    config: &Config,
+    clerk: &Clerk<'_>,
+    plan: &Plan,
+    plans: &[(&Plan, String)],
+) -> Result<Vec<NewOutbox>, Error> {
+    let sender = identity::sender(config, clerk.templates.phrases());
+    let clerk_alone = identity::clerk_alone(config, clerk.templates.phrases());
+    let at = match &plan.letter {
+        Some(letter) => letter.arrived,
+        None => clerk.clock.today.and_time(NaiveTime::MIN).and_utc(),
+    };
+    let mut composed = Vec::new();
+    for (plan, cause) in plans {
+        for (index, message) in plan.messages.iter().enumerate() {
+            let kind = message.kind.header();
+            let (id, sender) = match message.of_event {
+                true => (
+                    identity::message_id(config, cause, at, index, kind),
+                    &sender,
+                ),
+                false => (
+                    identity::message_id_of_no_event(config, cause, at, index, kind),
+                    &clerk_alone,
+                ),
+            };
+            let id = message.message_id.clone().unwrap_or(id);
+            let raw = compose::build(message, sender, &id, clerk.clock.now)?;
+            composed.push(NewOutbox {
+                game: message.game.clone(),
+                kind: message.kind.header().to_string(),
+                recipients: message.addresses(),
+                message_id: id,
+                raw,
+                delivers: message.delivers,
+                send_on: message.send_on,
+            });
+        }
+    }
+    Ok(composed)
+}
+
+/// A plan's game written: its moves taken back, its row and new moves, its
+/// notes, duties done and seats.
+fn write_game(
+    w: &crate::store::Writer<'_>,
+    plan: &Plan,
+    letter_id: Option<i64>,
+    today: NaiveDate,
+) -> rusqlite::Result<()> {
+    let Some(state) = &plan.game else {
+        return Ok(());
+    };
+    if let Some(from) = plan.taken_back {
+        w.take_back(state.id(), from)?;
+    }
+    w.game(
+        state.id(),
+        &GameRow {
+            standing: state.ledger.standing.clone(),
+            held: state.board.held().to_vec(),
+        },
+        &state.ledger.rows,
+        state.stored,
+        letter_id,
+    )?;
+    for note in &plan.notes {
+        w.note(state.id(), note)?;
+    }
+    for key in &plan.duties {
+        w.duty_done(state.id(), key, today)?;
+    }
+    for seat in &plan.seats {
+        w.seat(state.id(), seat, today)?;
+    }
+    Ok(())
 }
 
 /// A leave is the person's (issue 31, point 1): in the clerk's other
