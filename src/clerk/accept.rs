@@ -14,6 +14,7 @@
 use super::Refused;
 use super::model::moves_of;
 use super::{Clerk, Plan, Prepared};
+use crate::config::Player;
 use crate::config::edit::{ConfigEdit, PlayerEdit};
 use crate::error::Error;
 use crate::letter::Letter;
@@ -90,31 +91,10 @@ impl Clerk<'_> {
             None => Prepared::new(self.config, &envelope),
         };
         let written_from = prepared.mail.as_ref().and_then(|mail| mail.from.clone());
-        let address_edit = match (player, &written_from) {
-            (Some(player), Some(from)) if acceptance.add_address => Some(ConfigEdit {
-                file: self.config.file.clone(),
-                player: player.id.clone(),
-                edit: PlayerEdit::AddAddress {
-                    email: from.to_lowercase(),
-                },
-                clerk_file: self.config.clerk_file.clone(),
-            }),
-            _ => None,
+        let address_edit = match self.address_edit(player, written_from.as_deref(), acceptance) {
+            Ok(edit) => edit,
+            Err(refused) => return Ok(Err(refused)),
         };
-        if let Some(ConfigEdit {
-            edit: PlayerEdit::AddAddress { email },
-            player,
-            ..
-        }) = &address_edit
-            && let Err(refused) = self.address_free(email, player)
-        {
-            return Ok(Err(refused));
-        }
-        if let Some(Err(error)) = address_edit.as_ref().map(ConfigEdit::check) {
-            return Ok(Err(Refused(
-                phrases.fill("reason.address_not_writable", &[("error", &error)]),
-            )));
-        }
         if let (Some(player), Some(mail)) = (player, prepared.mail.as_mut()) {
             mail.from = Some(player.email.clone());
         }
@@ -154,7 +134,28 @@ impl Clerk<'_> {
             )));
         }
         stored.reason = format!("accepted by the director: {}", stored.reason);
-        let postmark = self.date(stored.postmark);
+        let written_from = written_from.as_deref();
+        self.say_accepted(&mut plan, acceptance, player, written_from, address_edit)?;
+        Ok(Ok(plan))
+    }
+
+    /// What the accepted letter's plan says of its acceptance: the note
+    /// under the chart (who took it, as what, why), the receipt's words
+    /// (copied to the chief secretary), the address added, the event.
+    fn say_accepted(
+        &self,
+        plan: &mut Plan,
+        acceptance: &Acceptance<'_>,
+        player: Option<&Player>,
+        written_from: Option<&str>,
+        address_edit: Option<ConfigEdit>,
+    ) -> Result<(), Error> {
+        let phrases = self.phrases();
+        let postmark = plan
+            .letter
+            .as_ref()
+            .map(|l| self.date(l.postmark))
+            .unwrap_or_default();
         // The moves as the board took them.
         let moves = plan
             .game
@@ -164,12 +165,12 @@ impl Clerk<'_> {
             .map(|moves| self.phrases().moves(&moves))
             .unwrap_or_default();
         let why = super::because(acceptance.why);
-        let from = written_from.clone().unwrap_or_default();
+        let from = written_from.unwrap_or_default().to_string();
         let who = self.named(acceptance.by);
         // With the address added, the receipt and the note say so.
         let added = |said: &str| match &address_edit {
             Some(_) => {
-                let from = written_from.as_deref().unwrap_or_default();
+                let from = written_from.unwrap_or_default();
                 phrases.fill(said, &[("address", &from)])
             }
             None => String::new(),
@@ -227,6 +228,44 @@ impl Clerk<'_> {
             None,
             format!("{} as {moves}", acceptance.key),
         );
-        Ok(Ok(plan))
+        Ok(())
+    }
+
+    /// With `ACCEPT … AS PLAYER ADDRESS`: the edit that makes the letter's
+    /// address his, checked (another person's address, or a file the clerk
+    /// may not write, refuses the acceptance).
+    fn address_edit(
+        &self,
+        player: Option<&Player>,
+        written_from: Option<&str>,
+        acceptance: &Acceptance<'_>,
+    ) -> Result<Option<ConfigEdit>, Refused> {
+        let address_edit = match (player, written_from) {
+            (Some(player), Some(from)) if acceptance.add_address => Some(ConfigEdit {
+                file: self.config.file.clone(),
+                player: player.id.clone(),
+                edit: PlayerEdit::AddAddress {
+                    email: from.to_lowercase(),
+                },
+                clerk_file: self.config.clerk_file.clone(),
+            }),
+            _ => None,
+        };
+        if let Some(ConfigEdit {
+            edit: PlayerEdit::AddAddress { email },
+            player,
+            ..
+        }) = &address_edit
+            && let Err(refused) = self.address_free(email, player)
+        {
+            return Err(refused);
+        }
+        if let Some(Err(error)) = address_edit.as_ref().map(ConfigEdit::check) {
+            let phrases = self.phrases();
+            return Err(Refused(
+                phrases.fill("reason.address_not_writable", &[("error", &error)]),
+            ));
+        }
+        Ok(address_edit)
     }
 }
