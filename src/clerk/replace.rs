@@ -15,7 +15,8 @@ use crate::error::Error;
 use crate::letter::Newcomer;
 use crate::message::MessageKind;
 use crate::model;
-use crate::record::Seat;
+use crate::record::{Record, Seat};
+use crate::render::Model;
 use crate::store::Store;
 
 impl Clerk<'_> {
@@ -94,8 +95,6 @@ impl Clerk<'_> {
     ) -> Result<Result<Plan, Refused>, Error> {
         let phrases = self.phrases();
         let player = newcomer.id.as_str();
-        let today = self.date(self.clock.today);
-        let because = super::because(why);
         let mut plan = Plan::default();
         let mut games = Vec::new();
         // Whom he replaces, as the record keeps him: his games stay his.
@@ -143,79 +142,8 @@ impl Clerk<'_> {
             } else {
                 (shakmaty::Color::Black, &state.white)
             };
-            let due = state.ledger.due(&self.config.rules, self.clock.today);
-            let due_model = due.map(|due| {
-                model! {
-                    "player" => state.player(due.player).name.as_str(),
-                    "last_day" => self.date(due.last_day),
-                }
-            });
-            // His own letter speaks to him: the game as it stands (the
-            // moves, the position), whether he is to move and by when, and
-            // the lines of his next letter (issue 31, point 9).
-            let rows = state.ledger.rows.len();
-            let score =
-                (rows > 0).then(|| phrases.moves(&super::model::moves_of(&state, 0, rows - 1)));
-            let fen = shakmaty::fen::Fen::from_position(
-                state.board.position(),
-                shakmaty::EnPassantMode::Legal,
-            )
-            .to_string();
-            let yours = due.as_ref().is_some_and(|due| due.player == colour);
-            let next = yours.then(|| super::model::next_lines(&state, colour, self.config, None));
-            games.push(model! {
-                "id" => state.id(),
-                "colour" => phrases.get(&format!("names.{}", crate::color_name(colour))),
-                "partner" => partner.name.as_str(),
-                "address" => partner.email.as_str(),
-                "score" => score,
-                "fen" => fen,
-                "totals" => state.ledger.totals().to_string(),
-                "due" => due.map(|due| model! {
-                    "yours" => due.player == colour,
-                    "player" => state.player(due.player).name.as_str(),
-                    "last_day" => self.date(due.last_day),
-                }),
-                "next" => next,
-            });
-            let mut more = Plan {
-                seats: vec![taken_over],
-                ..Plan::default()
-            };
-            more.notes.push(self.note(
-                "replaced",
-                phrases.fill(
-                    "note.replaced",
-                    &[
-                        ("was", &was),
-                        ("player", &newcomer.name),
-                        ("date", &today),
-                        ("why", &because),
-                    ],
-                ),
-            ));
-            let notice = model! {
-                "was" => was,
-                "player" => newcomer.name.as_str(),
-                "address" => newcomer.email.as_str(),
-                "why" => why,
-                "due" => due_model,
-            };
-            more.messages.push(self.message(
-                MessageKind::Replaced,
-                Some(&state),
-                vec![recipient(partner)],
-                vec![self.secretary()],
-                notice,
-                None,
-            )?);
-            more.event(
-                "replaced",
-                Some(state.id()),
-                None,
-                format!("{was} by {}", newcomer.name),
-            );
-            more.game = Some(state);
+            games.push(self.game_for_newcomer(&state, colour, partner));
+            let more = self.replaced_in(state, colour, (newcomer, was, why), taken_over)?;
             plan.more.push(more);
         }
         if games.is_empty() {
@@ -305,5 +233,108 @@ impl Clerk<'_> {
         };
         plan.config_edits.push(edit);
         Ok(Ok(plan))
+    }
+
+    /// A game as the newcomer's own letter gives it (issue 31, point 9):
+    /// the moves and the position, the time used, whether he is to move and
+    /// by when, and the lines of his next letter.
+    fn game_for_newcomer(
+        &self,
+        state: &Record,
+        colour: shakmaty::Color,
+        partner: &Player,
+    ) -> Model {
+        let phrases = self.phrases();
+        let due = state.ledger.due(&self.config.rules, self.clock.today);
+        // His own letter speaks to him: the game as it stands (the
+        // moves, the position), whether he is to move and by when, and
+        // the lines of his next letter (issue 31, point 9).
+        let rows = state.ledger.rows.len();
+        let score = (rows > 0).then(|| phrases.moves(&super::model::moves_of(state, 0, rows - 1)));
+        let fen = shakmaty::fen::Fen::from_position(
+            state.board.position(),
+            shakmaty::EnPassantMode::Legal,
+        )
+        .to_string();
+        let yours = due.as_ref().is_some_and(|due| due.player == colour);
+        let next = yours.then(|| super::model::next_lines(state, colour, self.config, None));
+        model! {
+            "id" => state.id(),
+            "colour" => phrases.get(&format!("names.{}", crate::color_name(colour))),
+            "partner" => partner.name.as_str(),
+            "address" => partner.email.as_str(),
+            "score" => score,
+            "fen" => fen,
+            "totals" => state.ledger.totals().to_string(),
+            "due" => due.map(|due| model! {
+                "yours" => due.player == colour,
+                "player" => state.player(due.player).name.as_str(),
+                "last_day" => self.date(due.last_day),
+            }),
+            "next" => next,
+        }
+    }
+
+    /// The plan of a game taken over: the seat recorded, the note under its
+    /// chart, and the partner (and the chief secretary) told who plays now
+    /// and who is to move by when.
+    fn replaced_in(
+        &self,
+        state: Record,
+        colour: shakmaty::Color,
+        (newcomer, was, why): (&Player, &str, Option<&str>),
+        taken_over: Seat,
+    ) -> Result<Plan, Error> {
+        let phrases = self.phrases();
+        let today = self.date(self.clock.today);
+        let because = super::because(why);
+        let partner = state.player(colour.other()).clone();
+        let partner = &partner;
+        let due = state.ledger.due(&self.config.rules, self.clock.today);
+        let due_model = due.map(|due| {
+            model! {
+                "player" => state.player(due.player).name.as_str(),
+                "last_day" => self.date(due.last_day),
+            }
+        });
+        let mut more = Plan {
+            seats: vec![taken_over],
+            ..Plan::default()
+        };
+        more.notes.push(self.note(
+            "replaced",
+            phrases.fill(
+                "note.replaced",
+                &[
+                    ("was", &was),
+                    ("player", &newcomer.name),
+                    ("date", &today),
+                    ("why", &because),
+                ],
+            ),
+        ));
+        let notice = model! {
+            "was" => was,
+            "player" => newcomer.name.as_str(),
+            "address" => newcomer.email.as_str(),
+            "why" => why,
+            "due" => due_model,
+        };
+        more.messages.push(self.message(
+            MessageKind::Replaced,
+            Some(&state),
+            vec![recipient(partner)],
+            vec![self.secretary()],
+            notice,
+            None,
+        )?);
+        more.event(
+            "replaced",
+            Some(state.id()),
+            None,
+            format!("{was} by {}", newcomer.name),
+        );
+        more.game = Some(state);
+        Ok(more)
     }
 }
