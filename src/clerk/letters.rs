@@ -159,6 +159,24 @@ impl Clerk<'_> {
             self.plan_arbiter(store, mail, &read, &mut plan)?;
             return Ok(plan);
         }
+        self.plan_from_player(store, envelope, prepared, (mail, read), stored, &mut plan)?;
+        Ok(plan)
+    }
+
+    /// A player's letter (his orders no orders, his leave apart), assigned
+    /// to its game and planned by its kind; one no game is found for is
+    /// answered with his games.
+    fn plan_from_player(
+        &self,
+        store: &Store,
+        envelope: &Envelope,
+        prepared: &Prepared,
+        (mail, read): (&Mail, Cow<'_, Letter>),
+        mut stored: StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<(), Error> {
+        let sender = mail.from.clone().unwrap_or_default();
+        let postmark = stored.postmark;
         let Some(player) = self.config.player_by_email(&sender).cloned() else {
             return Err(format!("{sender} is known but is no player").into());
         };
@@ -177,8 +195,8 @@ impl Clerk<'_> {
                     plan.letter = Some(stored);
                     let reason = self.phrases().get("reason.not_arbiter").to_string();
                     let to = recipient(&player);
-                    self.refuse_order(None, to, mail, &read, &why, reason, &mut plan)?;
-                    return Ok(plan);
+                    self.refuse_order(None, to, mail, &read, &why, reason, plan)?;
+                    return Ok(());
                 }
                 Cow::Owned(without)
             }
@@ -189,8 +207,8 @@ impl Clerk<'_> {
         let leave = read.leave.is_some().then(|| read.clone().into_owned());
         let read = match &leave {
             Some(with_leave) if with_leave.without_leave().kind() == LetterKind::Unknown => {
-                self.plan_leave(store, &player, with_leave, mail, stored, &mut plan, None)?;
-                return Ok(plan);
+                self.plan_leave(store, &player, with_leave, mail, stored, plan, None)?;
+                return Ok(());
             }
             Some(with_leave) => Cow::Owned(with_leave.without_leave()),
             None => read,
@@ -200,11 +218,11 @@ impl Clerk<'_> {
             Identified::Found { game, note } => (game, note),
             refused => {
                 let kept = stored.clone();
-                self.unidentified(refused, &player, &read, postmark, mail, stored, &mut plan)?;
+                self.unidentified(refused, &player, &read, postmark, mail, stored, plan)?;
                 if let Some(with_leave) = &leave {
-                    self.leave_beside(store, &player, with_leave, mail, kept, &mut plan)?;
+                    self.leave_beside(store, &player, with_leave, mail, kept, plan)?;
                 }
-                return Ok(plan);
+                return Ok(());
             }
         };
         let mut state = super::load_replaying(self.config, store, &game_config, &self.replays)?;
@@ -221,15 +239,15 @@ impl Clerk<'_> {
             raw: &envelope.raw,
             game_note,
         };
-        self.plan_player(store, &mut state, &context, &mut stored, &mut plan)?;
+        self.plan_player(store, &mut state, &context, &mut stored, plan)?;
         let kept = stored.clone();
         plan.letter = Some(stored);
         plan.game = Some(state);
-        self.tell_unheeded(&player, &read, &orders, &mut plan)?;
+        self.tell_unheeded(&player, &read, &orders, plan)?;
         if let Some(with_leave) = &leave {
-            self.leave_beside(store, &player, with_leave, mail, kept, &mut plan)?;
+            self.leave_beside(store, &player, with_leave, mail, kept, plan)?;
         }
-        Ok(plan)
+        Ok(())
     }
 
     /// A player's letter, by its kind.
