@@ -19,6 +19,16 @@ use crate::render::Model;
 use crate::rules::leave::{self, LeaveRefusal};
 use crate::store::{Disposition, Store, StoredLetter};
 
+/// A leave in the person's other events.
+struct Elsewhere {
+    /// The tags of his games where it is granted.
+    granted: Vec<String>,
+    /// The events that grant no leave.
+    without: Vec<String>,
+    /// The events that refuse this one: their ids and why.
+    refused: Vec<Model>,
+}
+
 impl Clerk<'_> {
     /// A letter asking for leave. `changed`: a game the same letter
     /// changed besides (its move), as it now stands; the leave's notices of
@@ -89,6 +99,58 @@ impl Clerk<'_> {
         // each by its own allowance and last day (recorded there, and their
         // partners told, by `run::leave_elsewhere`); an event that grants
         // none, or refuses it, goes on, and the receipt says why.
+        let Elsewhere {
+            granted: elsewhere,
+            without,
+            refused: refused_there,
+        } = self.leave_elsewhere(store, player, (first, last), postmark, plan)?;
+        let answer = model! {
+            "elsewhere" => elsewhere,
+            "without" => without,
+            "refused_there" => refused_there,
+            "first" => first_text.as_str(),
+            "last" => last_text.as_str(),
+            "days" => days,
+            "year" => first.year(),
+            "left" => left,
+            "games" => games,
+        };
+        plan.messages.push(self.message(
+            MessageKind::Leave,
+            None,
+            vec![recipient(player)],
+            vec![self.secretary()],
+            answer,
+            mail.message_id.clone(),
+        )?);
+        stored.disposition = Disposition::Applied;
+        stored.reason = format!("leave {first} - {last}");
+        plan.event(
+            "leave",
+            None,
+            Some(&player.email),
+            format!("{first} - {last}, {days} day(s)"),
+        );
+        for more in &plan.more {
+            plan.events.extend(more.events.iter().cloned());
+        }
+        plan.leave = Some((player.id.clone(), (first, last)));
+        plan.letter = Some(stored);
+        Ok(())
+    }
+
+    /// The same leave in the person's other events of the clerk's: the
+    /// tags of his games where it is granted (each event's own allowance
+    /// and last day decide; their ids go into the plan), the events that
+    /// grant no leave, and those that refuse this one, with why.
+    fn leave_elsewhere(
+        &self,
+        store: &Store,
+        player: &Player,
+        (first, last): (NaiveDate, NaiveDate),
+        postmark: NaiveDate,
+        plan: &mut Plan,
+    ) -> Result<Elsewhere, Error> {
         let mut elsewhere = Vec::new();
         let mut without = Vec::new();
         let mut refused_there = Vec::new();
@@ -123,39 +185,11 @@ impl Clerk<'_> {
                 }),
             }
         }
-        let answer = model! {
-            "elsewhere" => elsewhere,
-            "without" => without,
-            "refused_there" => refused_there,
-            "first" => first_text.as_str(),
-            "last" => last_text.as_str(),
-            "days" => days,
-            "year" => first.year(),
-            "left" => left,
-            "games" => games,
-        };
-        plan.messages.push(self.message(
-            MessageKind::Leave,
-            None,
-            vec![recipient(player)],
-            vec![self.secretary()],
-            answer,
-            mail.message_id.clone(),
-        )?);
-        stored.disposition = Disposition::Applied;
-        stored.reason = format!("leave {first} - {last}");
-        plan.event(
-            "leave",
-            None,
-            Some(&player.email),
-            format!("{first} - {last}, {days} day(s)"),
-        );
-        for more in &plan.more {
-            plan.events.extend(more.events.iter().cloned());
-        }
-        plan.leave = Some((player.id.clone(), (first, last)));
-        plan.letter = Some(stored);
-        Ok(())
+        Ok(Elsewhere {
+            granted: elsewhere,
+            without,
+            refused: refused_there,
+        })
     }
 
     /// The words of a leave's refusal under `rules` (this event's, or
