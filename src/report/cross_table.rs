@@ -27,56 +27,12 @@ pub(super) fn cross_table(
     phrases: &Phrases,
     games: &[GameReport],
 ) {
-    let mut played: HashMap<&str, Vec<Played>> = HashMap::new();
-    let mut scored = Vec::with_capacity(games.len());
-    // An annulled game does not count, nor stand in the table.
-    let counted = games
-        .iter()
-        .filter(|game| game.state.ledger.status() != Status::Annulled);
-    for game in counted {
-        let state = &game.state;
-        let result = result_of(state);
-        let forfeit = state.ledger.standing.outcome.map(|o| o.reason) == Some(EndReason::Forfeit);
-        scored.push(Scored {
-            white: &state.white.id,
-            black: &state.black.id,
-            result,
-        });
-        for (color, player, opponent) in [
-            (Color::White, &state.white.id, &state.black.id),
-            (Color::Black, &state.black.id, &state.white.id),
-        ] {
-            played.entry(player.as_str()).or_default().push(Played {
-                opponent: opponent.as_str(),
-                halves: result.map(|r| r.halves(color)),
-                forfeit,
-            });
-        }
-    }
-    // The entries' players, then those replaced who finished games before
-    // they left (issue 31, point 10): each game counts for whoever played it.
-    let mut ids: Vec<&str> = config
-        .players
-        .iter()
-        .map(|p| p.id.as_str())
-        .filter(|id| played.contains_key(id))
-        .collect();
-    let mut name_of: HashMap<&str, &str> = config
-        .players
-        .iter()
-        .map(|p| (p.id.as_str(), p.name.as_str()))
-        .collect();
-    for game in games
-        .iter()
-        .filter(|game| game.state.ledger.status() != Status::Annulled)
-    {
-        for player in [&game.state.white, &game.state.black] {
-            if !name_of.contains_key(player.id.as_str()) {
-                name_of.insert(&player.id, &player.name);
-                ids.push(&player.id);
-            }
-        }
-    }
+    let Table {
+        played,
+        scored,
+        ids,
+        name_of,
+    } = table_of(config, games);
     let tie_breaks = &config.rules.tie_breaks;
     let lines = standings(&ids, &scored, tie_breaks);
     let number: HashMap<&str, usize> = lines
@@ -85,24 +41,7 @@ pub(super) fn cross_table(
         .map(|(at, line)| (line.player, at + 1))
         .collect();
     let square = lines.len() <= SQUARE_PLAYERS;
-    let _ = write!(
-        out,
-        "<h2>{}</h2>\n<table id=\"crosstable\">\n<tr><th>#</th><th class=\"name\">{}</th>",
-        phrases.get("report.cross_table"),
-        phrases.get("report.player")
-    );
-    if square {
-        for index in 1..=lines.len() {
-            let _ = write!(out, "<th>{index}</th>");
-        }
-    } else {
-        let _ = write!(out, "<th>{}</th>", phrases.get("report.games"));
-    }
-    let _ = write!(out, "<th>{}</th>", phrases.get("report.score"));
-    for tie_break in tie_breaks {
-        let _ = write!(out, "<th>{}</th>", phrases.get(tie_break_label(*tie_break)));
-    }
-    let _ = writeln!(out, "<th>{}</th></tr>", phrases.get("report.place"));
+    header(out, phrases, lines.len(), square, tie_breaks);
     // A forfeit is scored + and − (ICCF's and the federations' tables).
     let cell = |points: Option<u32>, forfeit: bool| match (points, forfeit) {
         (Some(2), true) => "+".to_string(),
@@ -160,6 +99,105 @@ pub(super) fn cross_table(
         let _ = writeln!(out, "<td class=\"place\">{}</td></tr>", line.place_text());
     }
     out.push_str("</table>\n");
+}
+
+/// What the table is made of: each player's games, the games scored, the
+/// players in order, and their names.
+struct Table<'g> {
+    played: HashMap<&'g str, Vec<Played<'g>>>,
+    scored: Vec<Scored<'g>>,
+    ids: Vec<&'g str>,
+    name_of: HashMap<&'g str, &'g str>,
+}
+
+/// The games of the table, by player (an annulled game does not count, nor
+/// stand in it).
+fn table_of<'g>(config: &'g Config, games: &'g [GameReport]) -> Table<'g> {
+    let mut played: HashMap<&str, Vec<Played>> = HashMap::new();
+    let mut scored = Vec::with_capacity(games.len());
+    // An annulled game does not count, nor stand in the table.
+    let counted = games
+        .iter()
+        .filter(|game| game.state.ledger.status() != Status::Annulled);
+    for game in counted {
+        let state = &game.state;
+        let result = result_of(state);
+        let forfeit = state.ledger.standing.outcome.map(|o| o.reason) == Some(EndReason::Forfeit);
+        scored.push(Scored {
+            white: &state.white.id,
+            black: &state.black.id,
+            result,
+        });
+        for (color, player, opponent) in [
+            (Color::White, &state.white.id, &state.black.id),
+            (Color::Black, &state.black.id, &state.white.id),
+        ] {
+            played.entry(player.as_str()).or_default().push(Played {
+                opponent: opponent.as_str(),
+                halves: result.map(|r| r.halves(color)),
+                forfeit,
+            });
+        }
+    }
+    // The entries' players, then those replaced who finished games before
+    // they left (issue 31, point 10): each game counts for whoever played it.
+    let mut ids: Vec<&str> = config
+        .players
+        .iter()
+        .map(|p| p.id.as_str())
+        .filter(|id| played.contains_key(id))
+        .collect();
+    let mut name_of: HashMap<&str, &str> = config
+        .players
+        .iter()
+        .map(|p| (p.id.as_str(), p.name.as_str()))
+        .collect();
+    for game in games
+        .iter()
+        .filter(|game| game.state.ledger.status() != Status::Annulled)
+    {
+        for player in [&game.state.white, &game.state.black] {
+            if !name_of.contains_key(player.id.as_str()) {
+                name_of.insert(&player.id, &player.name);
+                ids.push(&player.id);
+            }
+        }
+    }
+    Table {
+        played,
+        scored,
+        ids,
+        name_of,
+    }
+}
+
+/// The table's head: its title, and a column a player (a square) or one of
+/// games (a list), then the score, the tie-breaks and the place.
+fn header(
+    out: &mut String,
+    phrases: &Phrases,
+    players: usize,
+    square: bool,
+    tie_breaks: &[TieBreak],
+) {
+    let _ = write!(
+        out,
+        "<h2>{}</h2>\n<table id=\"crosstable\">\n<tr><th>#</th><th class=\"name\">{}</th>",
+        phrases.get("report.cross_table"),
+        phrases.get("report.player")
+    );
+    if square {
+        for index in 1..=players {
+            let _ = write!(out, "<th>{index}</th>");
+        }
+    } else {
+        let _ = write!(out, "<th>{}</th>", phrases.get("report.games"));
+    }
+    let _ = write!(out, "<th>{}</th>", phrases.get("report.score"));
+    for tie_break in tie_breaks {
+        let _ = write!(out, "<th>{}</th>", phrases.get(tie_break_label(*tie_break)));
+    }
+    let _ = writeln!(out, "<th>{}</th></tr>", phrases.get("report.place"));
 }
 
 /// The phrase that heads a tie-break's column.
