@@ -114,60 +114,7 @@ impl Store {
                         overstep_ply, credit_white, credit_black, resumed_on
                  FROM games WHERE id = ?1",
             )?
-            .query_row(params![id], |r| {
-                let offender: Option<String> = r.get(3)?;
-                let notice_on: Option<String> = r.get(4)?;
-                let suspension = match (offender.as_deref().and_then(color_from), notice_on) {
-                    (Some(offender), Some(notice_on)) => Some(Suspension {
-                        offender,
-                        notice_on: date_from(&notice_on)?,
-                        protest_received: r.get(5)?,
-                        ply: r
-                            .get::<_, Option<i64>>(11)?
-                            .and_then(|p| usize::try_from(p).ok()),
-                    }),
-                    _ => None,
-                };
-                let held: String = r.get(8)?;
-                let draw_offer: Option<String> = r.get(9)?;
-                let held_reply: Option<i64> = r.get(10)?;
-                let result: Option<String> = r.get(1)?;
-                let reason: Option<String> = r.get(2)?;
-                let outcome = result
-                    .as_deref()
-                    .and_then(GameResult::from_pgn)
-                    .map(|result| Outcome {
-                        result,
-                        reason: reason
-                            .as_deref()
-                            .and_then(EndReason::from_code)
-                            .unwrap_or(EndReason::Agreement),
-                    });
-                let standing = Standing {
-                    status: status_from(&r.get::<_, String>(0)?),
-                    outcome,
-                    suspension,
-                    extra_penalty: Fraction {
-                        white: r.get(6)?,
-                        black: r.get(7)?,
-                    },
-                    credit: Fraction {
-                        white: r.get(12)?,
-                        black: r.get(13)?,
-                    },
-                    resumed_on: r
-                        .get::<_, Option<String>>(14)?
-                        .as_deref()
-                        .map(date_from)
-                        .transpose()?,
-                    draw_offer: draw_offer.as_deref().and_then(color_from),
-                    held_reply: held_reply.and_then(|ply| usize::try_from(ply).ok()),
-                };
-                Ok(GameRow {
-                    standing,
-                    held: serde_json::from_str(&held).map_err(from_sql_err)?,
-                })
-            })
+            .query_row(params![id], game_row)
             .optional()?
             .unwrap_or_default();
         let mut statement = self.conn.prepare_cached(MOVES_OF_GAME)?;
@@ -316,4 +263,61 @@ impl Store {
         *self.cache.borrow_mut() = Cache::default();
         Ok(games)
     }
+}
+
+/// A game's row as the database holds it (`SELECT status, result, …` of
+/// [`Store::read_game`]).
+fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    let offender: Option<String> = r.get(3)?;
+    let notice_on: Option<String> = r.get(4)?;
+    let suspension = match (offender.as_deref().and_then(color_from), notice_on) {
+        (Some(offender), Some(notice_on)) => Some(Suspension {
+            offender,
+            notice_on: date_from(&notice_on)?,
+            protest_received: r.get(5)?,
+            ply: r
+                .get::<_, Option<i64>>(11)?
+                .and_then(|p| usize::try_from(p).ok()),
+        }),
+        _ => None,
+    };
+    let held: String = r.get(8)?;
+    let draw_offer: Option<String> = r.get(9)?;
+    let held_reply: Option<i64> = r.get(10)?;
+    let result: Option<String> = r.get(1)?;
+    let reason: Option<String> = r.get(2)?;
+    let outcome = result
+        .as_deref()
+        .and_then(GameResult::from_pgn)
+        .map(|result| Outcome {
+            result,
+            reason: reason
+                .as_deref()
+                .and_then(EndReason::from_code)
+                .unwrap_or(EndReason::Agreement),
+        });
+    let standing = Standing {
+        status: status_from(&r.get::<_, String>(0)?),
+        outcome,
+        suspension,
+        extra_penalty: Fraction {
+            white: r.get(6)?,
+            black: r.get(7)?,
+        },
+        credit: Fraction {
+            white: r.get(12)?,
+            black: r.get(13)?,
+        },
+        resumed_on: r
+            .get::<_, Option<String>>(14)?
+            .as_deref()
+            .map(date_from)
+            .transpose()?,
+        draw_offer: draw_offer.as_deref().and_then(color_from),
+        held_reply: held_reply.and_then(|ply| usize::try_from(ply).ok()),
+    };
+    Ok(GameRow {
+        standing,
+        held: serde_json::from_str(&held).map_err(from_sql_err)?,
+    })
 }
