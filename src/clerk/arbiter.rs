@@ -15,7 +15,7 @@ use crate::render::Model;
 use crate::rules::life::rule;
 use crate::rules::orders::{award, undo};
 use crate::rules::{Decision, Effect, GameResult};
-use crate::store::{Disposition, Store};
+use crate::store::{Disposition, Note, Store};
 
 impl Clerk<'_> {
     /// Answers an arbiter's letter that decides nothing.
@@ -269,28 +269,14 @@ impl Clerk<'_> {
         };
         let code = decision.code();
         let reason = format!("decision {code} {}", state.id());
-        if decision != Decision::Confirm && excused > 0 {
-            let offender = &state.player(offender).name;
-            plan.notes.push(self.note(
-                "credit",
-                phrases.fill("note.credit", &[("days", &excused), ("offender", offender)]),
-            ));
-        }
-        let model = model! {
-            "decision" => code,
-            "offender" => state.player(offender).name.as_str(),
-            "result" => state.ledger.standing.outcome.map(|o| o.result.pgn()),
-            "held_move" => held_move.filter(|_| released.is_some()),
-            "excused" => excused,
-            "totals" => state.ledger.totals().to_string(),
-            // The lines for the letter of whoever is now to move.
-            "next" => due.map(|due| next_lines(&state, due.player, self.config, Some(self.clock.today))),
-            "due" => due.map(|due| model! {
-                "player" => state.player(due.player).name.as_str(),
-                "days_left" => due.days_left,
-                "last_day" => self.date(due.last_day),
-            }),
+        let decided = Decided {
+            code,
+            offender,
+            held_move: held_move.filter(|_| released.is_some()),
+            excused,
+            due,
         };
+        let model = self.decision_model(&state, &decided);
         let mut message = self.message(
             MessageKind::Decision,
             Some(&state),
@@ -301,13 +287,8 @@ impl Clerk<'_> {
         )?;
         message.delivers = released;
         plan.messages.push(message);
-        plan.notes.push(self.note(
-            "decision",
-            phrases.fill(
-                "note.decision",
-                &[("decision", &phrases.get(&format!("decision.{code}")))],
-            ),
-        ));
+        plan.notes
+            .extend(self.decision_notes(&state, decision, &decided));
         plan.event(
             "decision",
             Some(state.id()),
@@ -553,6 +534,60 @@ impl Clerk<'_> {
         plan.game = Some(state);
         Ok(())
     }
+
+    /// What the decision's message says: the decision, the offender, the
+    /// result, the move released, the days excused, the totals, and who is
+    /// now to move by when, with his letter's lines.
+    fn decision_model(&self, state: &Record, decided: &Decided) -> Model {
+        let Decided {
+            code,
+            offender,
+            held_move,
+            excused,
+            due,
+        } = decided;
+        model! {
+            "decision" => *code,
+            "offender" => state.player(*offender).name.as_str(),
+            "result" => state.ledger.standing.outcome.map(|o| o.result.pgn()),
+            "held_move" => held_move.clone(),
+            "excused" => *excused,
+            "totals" => state.ledger.totals().to_string(),
+            // The lines for the letter of whoever is now to move.
+            "next" => due.map(|due| next_lines(state, due.player, self.config, Some(self.clock.today))),
+            "due" => due.map(|due| model! {
+                "player" => state.player(due.player).name.as_str(),
+                "days_left" => due.days_left,
+                "last_day" => self.date(due.last_day),
+            }),
+        }
+    }
+
+    /// The notes of a decision under the chart: the days excused (of a
+    /// rejection or a continuation), and the decision.
+    fn decision_notes(&self, state: &Record, decision: Decision, decided: &Decided) -> Vec<Note> {
+        let phrases = self.phrases();
+        let mut notes = Vec::new();
+        if decision != Decision::Confirm && decided.excused > 0 {
+            let offender = &state.player(decided.offender).name;
+            notes.push(self.note(
+                "credit",
+                phrases.fill(
+                    "note.credit",
+                    &[("days", &decided.excused), ("offender", offender)],
+                ),
+            ));
+        }
+        let code = decided.code;
+        notes.push(self.note(
+            "decision",
+            phrases.fill(
+                "note.decision",
+                &[("decision", &phrases.get(&format!("decision.{code}")))],
+            ),
+        ));
+        notes
+    }
 }
 
 /// An order's line as written, with a tournament's id after its first word
@@ -564,4 +599,13 @@ fn with_tournament(line: &str, id: &str) -> String {
         Some((word, rest)) => format!("{word} {id} {}", rest.trim_start()),
         None => format!("{line} {id}"),
     }
+}
+
+/// A decision as its message tells it.
+struct Decided {
+    code: &'static str,
+    offender: shakmaty::Color,
+    held_move: Option<String>,
+    excused: u32,
+    due: Option<crate::rules::Due>,
 }
