@@ -130,12 +130,7 @@ impl Clerk<'_> {
             && let other = &self.directory.tournaments()[at]
             && other.tournament_id != own
         {
-            let reason = phrases.fill(
-                "reason.not_their_arbiter",
-                &[("tournament", &other.tournament_id)],
-            );
-            let why = "the chief arbiter of another tournament: nothing changed";
-            return self.refuse_arbiter(None, mail, read, why, reason, plan);
+            return self.not_their_arbiter(&other.tournament_id, mail, read, plan);
         }
         // Of a clerk of several, a ruling must say which tournament: by
         // naming it, by the subject's tag, or by answering its file.
@@ -167,12 +162,7 @@ impl Clerk<'_> {
                 t.tournament_id == elsewhere && t.chief_arbiter != self.config.chief_arbiter
             });
         if let Some(other) = theirs {
-            let reason = phrases.fill(
-                "reason.not_their_arbiter",
-                &[("tournament", &other.tournament_id)],
-            );
-            let why = "the chief arbiter of another tournament: nothing changed";
-            return self.refuse_arbiter(None, mail, read, why, reason, plan);
+            return self.not_their_arbiter(&other.tournament_id, mail, read, plan);
         }
         let named = format!("{elsewhere} {}", ruling.game);
         let reason = phrases.fill("reason.arbiter_no_game", &[("game", &named)]);
@@ -587,6 +577,22 @@ impl Clerk<'_> {
             ),
         ));
         notes
+    }
+
+    /// The order of another event's chief arbiter: he is told he rules
+    /// there on nothing (issue 31, point 5).
+    fn not_their_arbiter(
+        &self,
+        tournament: &str,
+        mail: &Mail,
+        read: &Letter,
+        plan: &mut Plan,
+    ) -> Result<(), Error> {
+        let reason = self
+            .phrases()
+            .fill("reason.not_their_arbiter", &[("tournament", &tournament)]);
+        let why = "the chief arbiter of another tournament: nothing changed";
+        self.refuse_arbiter(None, mail, read, why, reason, plan)
     }
 }
 
