@@ -69,23 +69,7 @@ impl Clerk<'_> {
                     None => phrases.get("reason.leave_dates").to_string(),
                     Some(_) => self.leave_refused(refusal, postmark, &self.config.rules),
                 };
-                stored.disposition = Disposition::Refused;
-                stored.reason = format!("leave refused: {reason}");
-                plan.event("refused", None, Some(&player.email), stored.reason.clone());
-                let mut message = self.refusal(
-                    recipient(player),
-                    vec![reason],
-                    read,
-                    postmark,
-                    Model::from(()),
-                    mail.message_id.clone(),
-                )?;
-                if beside {
-                    self.render_again(&mut message, model! { "part" => "leave" })?;
-                }
-                plan.messages.push(message);
-                plan.letter = Some(stored);
-                return Ok(());
+                return self.refuse_leave(player, read, mail, (stored, reason), beside, plan);
             }
         };
         let mut all = taken.clone();
@@ -135,6 +119,37 @@ impl Clerk<'_> {
             plan.events.extend(more.events.iter().cloned());
         }
         plan.leave = Some((player.id.clone(), (first, last)));
+        plan.letter = Some(stored);
+        Ok(())
+    }
+
+    /// A leave refused: the letter kept as refused, and he told why (in a
+    /// message of its own where his letter asked more besides).
+    fn refuse_leave(
+        &self,
+        player: &Player,
+        read: &Letter,
+        mail: &Mail,
+        (mut stored, reason): (StoredLetter, String),
+        beside: bool,
+        plan: &mut Plan,
+    ) -> Result<(), Error> {
+        let postmark = stored.postmark;
+        stored.disposition = Disposition::Refused;
+        stored.reason = format!("leave refused: {reason}");
+        plan.event("refused", None, Some(&player.email), stored.reason.clone());
+        let mut message = self.refusal(
+            recipient(player),
+            vec![reason],
+            read,
+            postmark,
+            Model::from(()),
+            mail.message_id.clone(),
+        )?;
+        if beside {
+            self.render_again(&mut message, model! { "part" => "leave" })?;
+        }
+        plan.messages.push(message);
         plan.letter = Some(stored);
         Ok(())
     }
