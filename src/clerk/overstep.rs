@@ -40,47 +40,16 @@ impl Clerk<'_> {
         declared: &Declared<'_>,
         plan: &mut Plan,
     ) -> Result<(), Error> {
-        let lang = self.lang();
         let overstep = declared.overstep;
         let offender = overstep.offender;
         let claimant = !offender;
         let by_silence = declared.last_move.is_none();
-        let notes: Vec<String> = store
-            .notes(state.id())
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .map(|n| n.text)
-            .chain(plan.notes.iter().map(|n| n.text.clone()))
-            .collect();
-        let chart = state.chart(self.config, notes);
-        let computation = self.phrases().fill(
-            if by_silence {
-                "overstep.computation_silence"
-            } else {
-                "overstep.computation"
-            },
-            &[
-                ("moves", &overstep.moves),
-                ("limit", &overstep.limit),
-                ("total", &overstep.total),
-            ],
-        );
-        let chart_text = chart.to_text(self.phrases());
-        let common = model! {
-            "offender" => state.player(offender).name.as_str(),
-            "claimant" => state.player(claimant).name.as_str(),
-            "overstep" => model! {
-                "total" => overstep.total,
-                "limit" => overstep.limit,
-                "moves" => overstep.moves,
-                "by_silence" => by_silence,
-            },
-            "computation" => computation.as_str(),
-            "chart" => chart_text.as_str(),
-            "move" => declared.last_move.as_ref().map(|(m, _)| m.clone()),
-                        "protest_days" => self.config.rules.protest_days,
-            "protest_until" => lang.date(declared.protest_until),
-        };
+        let Facts {
+            chart,
+            chart_text,
+            computation,
+            common,
+        } = self.overstep_facts(store, state, declared, plan)?;
         let letter = declared.verdict.map(|verdict| self.verdict_model(verdict));
         let notice_model = merged(model! { "letter" => letter }, common.clone());
         let mut notice = self.message(
@@ -139,6 +108,65 @@ impl Clerk<'_> {
         );
         plan.event("overstep", Some(state.id()), None, detail);
         Ok(())
+    }
+
+    /// What every message of an overstep tells: the computation, the time
+    /// chart (with the notes so far and the plan's), and the model they
+    /// share.
+    fn overstep_facts(
+        &self,
+        store: &Store,
+        state: &Record,
+        declared: &Declared<'_>,
+        plan: &Plan,
+    ) -> Result<Facts, Error> {
+        let lang = self.lang();
+        let overstep = declared.overstep;
+        let offender = overstep.offender;
+        let claimant = !offender;
+        let by_silence = declared.last_move.is_none();
+        let notes: Vec<String> = store
+            .notes(state.id())
+            .map_err(Error::database)?
+            .into_iter()
+            .map(|n| n.text)
+            .chain(plan.notes.iter().map(|n| n.text.clone()))
+            .collect();
+        let chart = state.chart(self.config, notes);
+        let computation = self.phrases().fill(
+            if by_silence {
+                "overstep.computation_silence"
+            } else {
+                "overstep.computation"
+            },
+            &[
+                ("moves", &overstep.moves),
+                ("limit", &overstep.limit),
+                ("total", &overstep.total),
+            ],
+        );
+        let chart_text = chart.to_text(self.phrases());
+        let common = model! {
+            "offender" => state.player(offender).name.as_str(),
+            "claimant" => state.player(claimant).name.as_str(),
+            "overstep" => model! {
+                "total" => overstep.total,
+                "limit" => overstep.limit,
+                "moves" => overstep.moves,
+                "by_silence" => by_silence,
+            },
+            "computation" => computation.as_str(),
+            "chart" => chart_text.as_str(),
+            "move" => declared.last_move.as_ref().map(|(m, _)| m.clone()),
+                        "protest_days" => self.config.rules.protest_days,
+            "protest_until" => lang.date(declared.protest_until),
+        };
+        Ok(Facts {
+            chart,
+            chart_text,
+            computation,
+            common,
+        })
     }
 
     /// The chief arbiter's file (10.3.6): every letter of the offender in
@@ -311,4 +339,12 @@ impl Clerk<'_> {
         plan.event("withheld", Some(state.id()), Some(&from), detail);
         Ok(())
     }
+}
+
+/// What every message of an overstep tells ([`Clerk::overstep_facts`]).
+struct Facts {
+    chart: crate::chart::Chart,
+    chart_text: String,
+    computation: String,
+    common: Model,
 }
