@@ -132,6 +132,49 @@ pub fn write_tournament(dir: &Path) -> Result<(), Error> {
     Ok(())
 }
 
+/// Where the games stand at the demo's end: each game's chart, status and
+/// result.
+fn standings(
+    out: &mut dyn Write,
+    config: &Config,
+    templates: &Templates,
+    store: &Store,
+) -> Result<(), Error> {
+    let w = |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(io);
+    w(out, "\n== Where the games stand ==".into())?;
+    for game in &config.games {
+        let state = clerk::load(config, store, game)?;
+        let chart = clerk::stored_chart(&state, config, store)?;
+        w(out, format!("\n{}", chart.to_text(templates.phrases())))?;
+        w(
+            out,
+            format!(
+                "Status: {:?}, result: {}",
+                state.ledger.status(),
+                state
+                    .ledger
+                    .standing
+                    .outcome
+                    .map_or("none", |o| o.result.pgn())
+            ),
+        )?;
+    }
+    Ok(())
+}
+
+/// A run's event as the demo prints it.
+fn event_line(event: &Event) -> String {
+    let game = event
+        .game
+        .as_deref()
+        .map(|g| format!("game {g}: "))
+        .unwrap_or_default();
+    match event.event {
+        "sent" => format!("    -> sent {}", event.detail),
+        other => format!("  {other}: {game}{}", event.detail),
+    }
+}
+
 /// Plays the demo, printing to `out`. `keep` names a folder to keep it in.
 pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), Error> {
     let temporary = tempfile::Builder::new()
@@ -195,17 +238,7 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), Error> {
             &mut source,
             &mut transport,
             run::Hooks {
-                events: &mut |event: Event| {
-                    let game = event
-                        .game
-                        .as_deref()
-                        .map(|g| format!("game {g}: "))
-                        .unwrap_or_default();
-                    lines.push(match event.event {
-                        "sent" => format!("    -> sent {}", event.detail),
-                        other => format!("  {other}: {game}{}", event.detail),
-                    });
-                },
+                events: &mut |event: Event| lines.push(event_line(&event)),
                 progress: &mut |_, _| {},
                 stop: &std::sync::atomic::AtomicBool::new(false),
             },
@@ -215,24 +248,7 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), Error> {
         }
         sent += summary.sent;
     }
-    w(out, "\n== Where the games stand ==".into())?;
-    for game in &config.games {
-        let state = clerk::load(&config, &store, game)?;
-        let chart = clerk::stored_chart(&state, &config, &store)?;
-        w(out, format!("\n{}", chart.to_text(templates.phrases())))?;
-        w(
-            out,
-            format!(
-                "Status: {:?}, result: {}",
-                state.ledger.status(),
-                state
-                    .ledger
-                    .standing
-                    .outcome
-                    .map_or("none", |o| o.result.pgn())
-            ),
-        )?;
-    }
+    standings(out, &config, &templates, &store)?;
     w(
         out,
         format!(
