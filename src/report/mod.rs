@@ -304,6 +304,27 @@ fn game_page(phrases: &Phrases, game: &GameReport, today: NaiveDate) -> String {
         phrases.get("report.time_chart"),
         phrases.get("report.plot_alt"),
     );
+    chart_table(&mut out, phrases, game);
+    out.push_str("</table>\n");
+    if !game.chart.notes.is_empty() {
+        let _ = write!(
+            out,
+            "<h2>{}</h2>\n<ul class=\"notes\">\n",
+            phrases.get("report.notes")
+        );
+        for note in &game.chart.notes {
+            let _ = writeln!(out, "<li>{}</li>", escape(note));
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+/// A game's time chart as a table (Table 2), its last line the totals
+/// after the days the arbiter excused (the table is closed by the caller).
+fn chart_table(out: &mut String, phrases: &Phrases, game: &GameReport) {
+    let lang = phrases.lang();
     let headers = phrases.list("report.chart_columns");
     out.push_str("<table id=\"chart\">\n<tr>");
     for header in headers {
@@ -351,20 +372,6 @@ fn game_page(phrases: &Phrases, game: &GameReport, today: NaiveDate) -> String {
             game.chart.totals.black,
         );
     }
-    out.push_str("</table>\n");
-    if !game.chart.notes.is_empty() {
-        let _ = write!(
-            out,
-            "<h2>{}</h2>\n<ul class=\"notes\">\n",
-            phrases.get("report.notes")
-        );
-        for note in &game.chart.notes {
-            let _ = writeln!(out, "<li>{}</li>", escape(note));
-        }
-        out.push_str("</ul>\n");
-    }
-    out.push_str("</body>\n</html>\n");
-    out
 }
 
 #[cfg(test)]
