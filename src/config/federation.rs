@@ -117,48 +117,55 @@ pub fn load_all_over(file: &Path, overlay: Overlay<'_>) -> Result<Vec<Config>, C
     let mut tournaments: Vec<Config> = Vec::with_capacity(files.len());
     for path in &files {
         let config = tournament(file, &clerk, &base, path, overlay)?;
-        if let Some(other) = tournaments
-            .iter()
-            .find(|t| t.tournament_id == config.tournament_id)
-        {
-            return Err(ConfigError {
-                file: path.clone(),
-                key: "tournament.id".into(),
-                problem: format!(
-                    "{:?} is also the id of the tournament in {}",
-                    config.tournament_id,
-                    other.file.display()
-                ),
-                fix: "give each tournament its own id: it stands in the subject tags".into(),
-            });
-        }
-        // The clerk's Message-IDs carry the id as ASCII (`КР-2026` is
-        // `kr-2026`): two ids of one ASCII would give two events' messages
-        // the same ids, and a poll that makes both would fail on the
-        // outbox's unique index (issue 31, point 12).
-        let ascii = crate::key::ascii_id(&config.tournament_id);
-        if let Some(other) = tournaments
-            .iter()
-            .find(|t| crate::key::ascii_id(&t.tournament_id) == ascii)
-        {
-            return Err(ConfigError {
-                file: path.clone(),
-                key: "tournament.id".into(),
-                problem: format!(
-                    "{:?} is written {ascii:?} in the clerk's Message-IDs, as is {:?}, the id of \
-                     the tournament in {}",
-                    config.tournament_id,
-                    other.tournament_id,
-                    other.file.display()
-                ),
-                fix: "give the tournaments ids that differ in more than case or alphabet \
-                      (KR-2026 and КР-2026 are one id to the clerk's mail)"
-                    .into(),
-            });
-        }
+        not_twice(path, &config, &tournaments)?;
         tournaments.push(config);
     }
     Ok(tournaments)
+}
+
+/// A tournament's id is its own in the folder: no other has it, nor one
+/// of the same ASCII.
+fn not_twice(path: &Path, config: &Config, tournaments: &[Config]) -> Result<(), ConfigError> {
+    if let Some(other) = tournaments
+        .iter()
+        .find(|t| t.tournament_id == config.tournament_id)
+    {
+        return Err(ConfigError {
+            file: path.to_path_buf(),
+            key: "tournament.id".into(),
+            problem: format!(
+                "{:?} is also the id of the tournament in {}",
+                config.tournament_id,
+                other.file.display()
+            ),
+            fix: "give each tournament its own id: it stands in the subject tags".into(),
+        });
+    }
+    // The clerk's Message-IDs carry the id as ASCII (`КР-2026` is
+    // `kr-2026`): two ids of one ASCII would give two events' messages
+    // the same ids, and a poll that makes both would fail on the
+    // outbox's unique index (issue 31, point 12).
+    let ascii = crate::key::ascii_id(&config.tournament_id);
+    if let Some(other) = tournaments
+        .iter()
+        .find(|t| crate::key::ascii_id(&t.tournament_id) == ascii)
+    {
+        return Err(ConfigError {
+            file: path.to_path_buf(),
+            key: "tournament.id".into(),
+            problem: format!(
+                "{:?} is written {ascii:?} in the clerk's Message-IDs, as is {:?}, the id of \
+                 the tournament in {}",
+                config.tournament_id,
+                other.tournament_id,
+                other.file.display()
+            ),
+            fix: "give the tournaments ids that differ in more than case or alphabet \
+                  (KR-2026 and КР-2026 are one id to the clerk's mail)"
+                .into(),
+        });
+    }
+    Ok(())
 }
 
 /// One tournament's file over the clerk's tables.
