@@ -73,15 +73,7 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
     if may("lо")
         && let Some(caps) = LEAVE_LINE.captures(line)
     {
-        let (found, _) = dates::find_dates(&caps[1], reading);
-        let written = found
-            .into_iter()
-            .filter_map(|date| {
-                date.map_err(|bad| date_error(letter, line_no, line, bad))
-                    .ok()
-            })
-            .collect();
-        letter.leave.get_or_insert(written);
+        read_leave(letter, line_no, line, &caps[1], reading);
         return;
     }
     if may("tзв")
@@ -118,19 +110,14 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
     if may("pшrпsо")
         && let Some(caps) = LABELLED_DATE.captures(line)
     {
-        let label = caps[1].to_lowercase();
         let rest = caps.get(2).map_or("", |m| m.as_str());
-        let Some(date) = one_date(letter, line_no, line, rest, reading) else {
-            return;
-        };
-        let slot = if label.starts_with("sent") || label.starts_with("отправ") {
-            &mut letter.dates.sent
-        } else if label.starts_with("rec") || label.starts_with("получ") {
-            &mut letter.dates.received
-        } else {
-            &mut letter.dates.postmark
-        };
-        slot.get_or_insert(date);
+        read_labelled_date(
+            letter,
+            (line_no, line),
+            &caps[1].to_lowercase(),
+            rest,
+            reading,
+        );
         return;
     }
     if may("iе")
@@ -160,6 +147,41 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
     if first.is_numeric() && MOVE_LINE.is_match(line) {
         read_moves(letter, line_no, line, line, false);
     }
+}
+
+/// A leave's line: its first and last day (its bad dates named).
+fn read_leave(letter: &mut Letter, line_no: usize, line: &str, rest: &str, reading: DateReading) {
+    let (found, _) = dates::find_dates(rest, reading);
+    let written = found
+        .into_iter()
+        .filter_map(|date| {
+            date.map_err(|bad| date_error(letter, line_no, line, bad))
+                .ok()
+        })
+        .collect();
+    letter.leave.get_or_insert(written);
+}
+
+/// A date of its own line, by its label: sent, received, or the partner's
+/// postmark.
+fn read_labelled_date(
+    letter: &mut Letter,
+    (line_no, line): (usize, &str),
+    label: &str,
+    rest: &str,
+    reading: DateReading,
+) {
+    let Some(date) = one_date(letter, line_no, line, rest, reading) else {
+        return;
+    };
+    let slot = if label.starts_with("sent") || label.starts_with("отправ") {
+        &mut letter.dates.sent
+    } else if label.starts_with("rec") || label.starts_with("получ") {
+        &mut letter.dates.received
+    } else {
+        &mut letter.dates.postmark
+    };
+    slot.get_or_insert(date);
 }
 
 pub(super) fn read_fraction(letter: &mut Letter, line_no: usize, line: &str, rest: &str) {
