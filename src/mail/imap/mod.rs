@@ -279,30 +279,8 @@ impl MailSource for ImapSource {
                     }
                 }
             }
-            let mut letters = Vec::with_capacity(uids.len());
-            for uid in uids {
-                // Gone meanwhile (another client expunged it): nothing to do.
-                let Some((raw, internal)) = fetched.remove(&uid) else {
-                    continue;
-                };
-                // INTERNALDATE is the postmark; a server that gives none
-                // (none known) leaves the topmost Received: header.
-                let arrived = internal
-                    .map(|date| date.with_timezone(&Utc))
-                    .or_else(|| super::maildir::topmost_received(&raw));
-                let Some(arrived) = arrived else {
-                    return Err(fail(format!(
-                        "IMAP {where_}: UID {uid} has no INTERNALDATE"
-                    )));
-                };
-                letters.push(Envelope {
-                    key: format!("imap:{validity}:{uid}"),
-                    size: size(&uid).max(raw.len()),
-                    raw,
-                    arrived,
-                });
-            }
-            Ok::<_, MailError>(letters)
+            let sizes: Vec<usize> = uids.iter().map(size).collect();
+            envelopes(&uids, &sizes, fetched, (validity, &where_))
         });
         match result {
             Ok(letters) => {
@@ -494,6 +472,45 @@ impl Drop for ImapSource {
     fn drop(&mut self) {
         self.close();
     }
+}
+
+/// The letters fetched, by UID: their bytes and INTERNALDATE.
+type Fetched =
+    std::collections::HashMap<u32, (Vec<u8>, Option<chrono::DateTime<chrono::FixedOffset>>)>;
+
+/// The letters fetched, as envelopes in the order of their UIDs (`sizes`
+/// the server's, beside them), each with its postmark (INTERNALDATE, else
+/// the topmost Received: header); one gone meanwhile is left out.
+fn envelopes(
+    uids: &[u32],
+    sizes: &[usize],
+    mut fetched: Fetched,
+    (validity, where_): (u32, &str),
+) -> Result<Vec<Envelope>, MailError> {
+    let mut letters = Vec::with_capacity(uids.len());
+    for (&uid, &size) in uids.iter().zip(sizes) {
+        // Gone meanwhile (another client expunged it): nothing to do.
+        let Some((raw, internal)) = fetched.remove(&uid) else {
+            continue;
+        };
+        // INTERNALDATE is the postmark; a server that gives none
+        // (none known) leaves the topmost Received: header.
+        let arrived = internal
+            .map(|date| date.with_timezone(&Utc))
+            .or_else(|| super::maildir::topmost_received(&raw));
+        let Some(arrived) = arrived else {
+            return Err(fail(format!(
+                "IMAP {where_}: UID {uid} has no INTERNALDATE"
+            )));
+        };
+        letters.push(Envelope {
+            key: format!("imap:{validity}:{uid}"),
+            size: size.max(raw.len()),
+            raw,
+            arrived,
+        });
+    }
+    Ok(letters)
 }
 
 #[cfg(test)]
