@@ -60,6 +60,7 @@
 //!              quote cutting (quote), dates (dates), notations (notation)
 //! game/        PURE: the game record on shakmaty: moves in any notation resolved
 //!              on the position, repeats, conditional variants, ends, PGN
+//! error.rs     the crate's error, by kind (database, template, mail, config)
 //! key.rs       PURE: a game's (and a person's) key in a folder's record,
 //!              `ID/<game>`; a tournament id as a Message-ID's ASCII
 //! chart.rs     PURE: the time chart (Table 2): rows, text, CSV and JSON
