@@ -25,6 +25,7 @@
 
 mod accept;
 mod arbiter;
+mod awards;
 mod duties;
 mod endings;
 mod identify;
@@ -51,7 +52,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 pub use self::accept::Acceptance;
-pub use self::arbiter::{Award, AwardError, AwardedBy};
+pub use self::awards::{Award, AwardError, AwardedBy};
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::model::{label_moves, next_lines};
 pub use self::order::{Order, Outcome, Refused, Whom};

@@ -1,0 +1,215 @@
+//! Results set and letters taken back, by the chief arbiter's letter or
+//! the director's command: the rules' [`award`] and [`undo`], their notes
+//! under the chart, and the players and the chief secretary told.
+
+use super::{Clerk, Plan, next_lines, recipient};
+use crate::error::Error;
+use crate::message::MessageKind;
+use crate::model;
+use crate::record::Record;
+use crate::rules::orders::{award, undo};
+use crate::rules::{Effect, GameResult};
+use crate::store::Disposition;
+use crate::store::Store;
+
+/// A result the chief arbiter sets by letter, or the director by command.
+#[derive(Clone, Debug)]
+pub struct Award {
+    pub result: GameResult,
+    /// Scored as a forfeit (`+/-`), not played.
+    pub forfeit: bool,
+    /// His reason, as he wrote it.
+    pub why: Option<String>,
+    pub by: AwardedBy,
+}
+
+/// Who set a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AwardedBy {
+    /// The chief arbiter, by letter.
+    Arbiter,
+    /// The tournament director, by command (`shtempel result`).
+    Director,
+}
+
+/// Why a result was not set.
+pub enum AwardError {
+    /// The rules refused (the game has that result already): the game as
+    /// it is, and the words for whoever asked.
+    Refused(Box<Record>, String),
+    /// No such game (by command): the words for the director.
+    NoGame(String),
+    /// The store or the templates failed.
+    Failed(Error),
+}
+
+impl Clerk<'_> {
+    /// Who set a result or took a letter back, as the players read it.
+    pub(super) fn named(&self, by: AwardedBy) -> &str {
+        let phrases = self.phrases();
+        match by {
+            AwardedBy::Arbiter => phrases.get("names.by_arbiter"),
+            AwardedBy::Director => phrases.get("names.director"),
+        }
+    }
+    /// A game of the tournament as stored, for the director's command on
+    /// it; one it lacks is said.
+    pub(super) fn game_by_command(&self, store: &Store, game: &str) -> Result<Record, AwardError> {
+        let Some(game_config) = self.config.game(game) else {
+            let reason = self
+                .phrases()
+                .fill("reason.arbiter_no_game", &[("game", &game)]);
+            return Err(AwardError::NoGame(reason));
+        };
+        super::load_replaying(self.config, store, game_config, &self.replays)
+            .map_err(AwardError::Failed)
+    }
+    /// Takes back a game's last letter ([`undo`]): its moves and their
+    /// days go, the note under the chart says who, when and why, and both
+    /// players and the chief secretary are told who is to move again.
+    pub fn plan_undo(
+        &self,
+        mut state: Record,
+        why: Option<&str>,
+        by: AwardedBy,
+        in_reply_to: Option<String>,
+        plan: &mut Plan,
+    ) -> Result<(), AwardError> {
+        let transition = match undo(&self.config.rules, &state.ledger, self.clock.today) {
+            Ok(transition) => transition,
+            Err(refusal) => {
+                let reason = self.refusal_reason(&refusal, state.id());
+                return Err(AwardError::Refused(Box::new(state), reason));
+            }
+        };
+        let Some(Effect::Undone { first, author, due }) = transition.effects.first().cloned()
+        else {
+            return Err(AwardError::Failed("an undo without its effect".into()));
+        };
+        let last = state.ledger.rows.len() - 1;
+        let phrases = self.phrases();
+        let moves = phrases.moves(&super::model::moves_of(&state, first, last));
+        state.ledger = transition.ledger;
+        let sans: Vec<&str> = state
+            .ledger
+            .rows
+            .iter()
+            .map(|row| row.san.as_str())
+            .collect();
+        state.board = self
+            .replays
+            .game(state.id(), &sans, Vec::new())
+            .map_err(|e| AwardError::Failed(format!("game {}: {e}", state.id()).into()))?;
+        state.stored = first;
+        plan.taken_back = Some(first);
+        let who = self.named(by);
+        let author_name = state.player(author).name.clone();
+        let because = super::because(why);
+        let today = self.date(self.clock.today);
+        plan.notes.push(self.note(
+            "undone",
+            phrases.fill(
+                "note.undone",
+                &[
+                    ("moves", &moves),
+                    ("author", &author_name),
+                    ("who", &who),
+                    ("date", &today),
+                    ("why", &because),
+                ],
+            ),
+        ));
+        if let Some(stored) = plan.letter.as_mut() {
+            stored.disposition = Disposition::Applied;
+            stored.reason = format!("undo {}", state.id());
+        }
+        let model = model! {
+            "who" => who,
+            "author" => author_name.as_str(),
+            "moves" => moves.as_str(),
+            "why" => why,
+            "totals" => state.ledger.totals().to_string(),
+            "next" => due.map(|due| next_lines(&state, due.player, self.config, Some(self.clock.today))),
+            "due" => due.map(|due| model! {
+                "player" => state.player(due.player).name.as_str(),
+                "days_left" => due.days_left,
+                "last_day" => self.date(due.last_day),
+            }),
+        };
+        let message = self
+            .message(
+                MessageKind::Undo,
+                Some(&state),
+                vec![recipient(&state.white), recipient(&state.black)],
+                vec![self.secretary()],
+                model,
+                in_reply_to,
+            )
+            .map_err(AwardError::Failed)?;
+        plan.messages.push(message);
+        plan.event(
+            "undone",
+            Some(state.id()),
+            None,
+            format!("{moves} ({author_name})"),
+        );
+        plan.game = Some(state);
+        Ok(())
+    }
+    /// Sets a game's result ([`award`]): the note under its chart (who,
+    /// when, why), the result to both players and the chief secretary.
+    pub fn plan_award(
+        &self,
+        mut state: Record,
+        order: &Award,
+        in_reply_to: Option<String>,
+        plan: &mut Plan,
+    ) -> Result<(), AwardError> {
+        let transition = match award(&state.ledger, order.result, order.forfeit) {
+            Ok(transition) => transition,
+            Err(refusal) => {
+                let reason = self.refusal_reason(&refusal, state.id());
+                return Err(AwardError::Refused(Box::new(state), reason));
+            }
+        };
+        state.ledger = transition.ledger;
+        let Some(Effect::Award { outcome, previous }) = transition.effects.first().cloned() else {
+            return Err(AwardError::Failed("an award without its result".into()));
+        };
+        let phrases = self.phrases();
+        let who = self.named(order.by);
+        let why = super::because(order.why.as_deref());
+        let result = outcome.result.pgn();
+        let note = if order.forfeit {
+            "note.award_forfeit"
+        } else {
+            "note.award"
+        };
+        let today = self.date(self.clock.today);
+        plan.notes.push(self.note(
+            "award",
+            phrases.fill(
+                note,
+                &[
+                    ("result", &result),
+                    ("who", &who),
+                    ("date", &today),
+                    ("why", &why),
+                ],
+            ),
+        ));
+        if let Some(stored) = plan.letter.as_mut() {
+            stored.disposition = Disposition::Applied;
+            stored.reason = format!("result {result} {}", state.id());
+        }
+        let extra = model! {
+            "who" => who,
+            "why" => order.why.clone(),
+            "previous" => previous.map(|p| p.result.pgn()),
+        };
+        self.plan_result_with(&state, outcome, None, in_reply_to, extra, plan)
+            .map_err(AwardError::Failed)?;
+        plan.game = Some(state);
+        Ok(())
+    }
+}
