@@ -45,6 +45,12 @@ impl Args {
             tournament: cx.tournament(),
             order,
         };
-        poll(&configs, cx.now, self.given.today, self.given.json, before)
+        poll(
+            &configs,
+            cx.now,
+            self.given.today,
+            Printer::of(self.given.json),
+            before,
+        )
     }
 }

@@ -18,7 +18,7 @@ impl Args {
             Some(id) => vec![load(&cx.config, Some(id))?],
             None => load_all(&cx.config)?,
         };
-        games(&configs, cx.now, self.today, self.json)
+        games(&configs, cx.now, self.today, Printer::of(self.json))
     }
 }
 
@@ -32,7 +32,7 @@ pub(super) fn games(
     configs: &[Config],
     now: chrono::DateTime<Utc>,
     today: Option<NaiveDate>,
-    json: bool,
+    printer: Printer,
 ) -> Result<u8, Failure> {
     let mut values = Vec::new();
     let mut table = vec![
@@ -51,7 +51,7 @@ pub(super) fn games(
             let plies = state.board.moves().len();
             let status = state.ledger.status().name();
             let result = state.ledger.standing.outcome.map(|o| o.result.pgn());
-            if json {
+            if printer == Printer::Json {
                 let mut value = state.chart(config, Vec::new()).summary_json();
                 value["moves"] = serde_json::json!(plies.div_ceil(2));
                 value["plies"] = serde_json::json!(plies);
@@ -81,7 +81,7 @@ pub(super) fn games(
         }
     }
     let mut out = std::io::stdout().lock();
-    if json {
+    if printer == Printer::Json {
         let text = serde_json::to_string_pretty(&values).unwrap_or_default();
         let _ = writeln!(out, "{text}");
         return Ok(0);

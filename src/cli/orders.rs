@@ -44,7 +44,13 @@ pub(super) fn order_command(
         tournament: Some(&tournament),
         order: order(given.why),
     };
-    poll(&configs, cx.now, given.today, given.json, before)
+    poll(
+        &configs,
+        cx.now,
+        given.today,
+        Printer::of(given.json),
+        before,
+    )
 }
 
 /// `1-0`, `0-1`, `1/2` (or `1/2-1/2`, `½`).
@@ -84,14 +90,14 @@ pub(super) fn commit_and_say(
     clerk: &Clerk<'_>,
     plan: &clerk::Plan,
     cause: &str,
-    json: bool,
+    printer: Printer,
 ) -> Result<(), Failure> {
     let config = clerk.config;
     run::commit(store, config, clerk, plan, cause)
         .map_err(|message| database_or_run(config, message))?;
     let mut out = std::io::stdout().lock();
     for event in &plan.events {
-        print_event(&mut out, event, json);
+        print_event(&mut out, event, printer);
     }
     Ok(())
 }
@@ -100,7 +106,7 @@ pub(super) fn queue_start_sheets(
     config: &Config,
     clerk: &Clerk<'_>,
     store: &mut Store,
-    json: bool,
+    printer: Printer,
 ) -> Result<(), Failure> {
     let sheets = clerk
         .start_sheets(store)
@@ -118,7 +124,7 @@ pub(super) fn queue_start_sheets(
                 )
                 .map_err(|message| database_or_run(config, message))?;
                 for event in &plan.events {
-                    print_event(&mut out, event, json);
+                    print_event(&mut out, event, printer);
                 }
             }
             Sheet::Skip { player, why } => {
@@ -128,7 +134,7 @@ pub(super) fn queue_start_sheets(
                     from: None,
                     detail: format!("{player}: no start sheet ({why})"),
                 };
-                print_event(&mut out, &event, json);
+                print_event(&mut out, &event, printer);
             }
         }
     }
@@ -157,14 +163,14 @@ pub(super) fn carry_out(
     clerks: &[Clerk<'_>],
     directory: &Directory<'_>,
     store: &mut Store,
-    json: bool,
+    printer: Printer,
 ) -> Result<(), Failure> {
     let (tournament, order) = match before {
         Before::Nothing => return Ok(()),
         Before::StartSheets(only) => {
             for clerk in clerks {
                 if only.is_none_or(|id| id == clerk.config.tournament_id) {
-                    queue_start_sheets(clerk.config, clerk, store, json)?;
+                    queue_start_sheets(clerk.config, clerk, store, printer)?;
                 }
             }
             return Ok(());
@@ -196,7 +202,7 @@ pub(super) fn carry_out(
         Err(message) => Err(database_or_run(config, message)),
         Ok(Outcome::Refused { reason, .. }) => Err(usage(format!("{}: {reason}", order.named()))),
         Ok(Outcome::Done { plan, .. }) => {
-            commit_and_say(store, desk, &plan, &order.cause(&plan), json)
+            commit_and_say(store, desk, &plan, &order.cause(&plan), printer)
         }
     }
 }

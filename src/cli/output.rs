@@ -3,8 +3,26 @@
 
 use super::*;
 
-pub(super) fn print_event(out: &mut dyn Write, event: &Event, json: bool) {
-    if json {
+/// How a command prints what it did: lines for a person, or one JSON
+/// object a line for a script (`--json`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Printer {
+    Text,
+    Json,
+}
+
+impl Printer {
+    /// The printer `--json` asks for.
+    pub(super) fn of(json: bool) -> Printer {
+        match json {
+            true => Printer::Json,
+            false => Printer::Text,
+        }
+    }
+}
+
+pub(super) fn print_event(out: &mut dyn Write, event: &Event, printer: Printer) {
+    if printer == Printer::Json {
         let line = serde_json::to_string(event).unwrap_or_default();
         let _ = writeln!(out, "{}", printable_json(&line));
     } else {
@@ -31,11 +49,11 @@ pub(super) struct Progress {
 }
 
 impl Progress {
-    pub(super) fn new(json: bool) -> Progress {
+    pub(super) fn new(printer: Printer) -> Progress {
         use std::io::IsTerminal;
         Progress {
             shown: std::cell::Cell::new(false),
-            enabled: !json && std::io::stderr().is_terminal(),
+            enabled: printer == Printer::Text && std::io::stderr().is_terminal(),
         }
     }
 

@@ -11,7 +11,7 @@ pub(super) fn poll(
     configs: &[Config],
     now: chrono::DateTime<Utc>,
     today: Option<NaiveDate>,
-    json: bool,
+    printer: Printer,
     before: Before<'_>,
 ) -> Result<u8, Failure> {
     let Some(config) = configs.first() else {
@@ -52,8 +52,8 @@ pub(super) fn poll(
         .map_err(|e| database_error(config, &e))?;
     let directory = directory(configs, &templates, &template_of);
     let clerks = clerks(&directory, now, today);
-    carry_out(before, &clerks, &directory, &mut store, json)?;
-    let progress = Progress::new(json);
+    carry_out(before, &clerks, &directory, &mut store, printer)?;
+    let progress = Progress::new(printer);
     // Someone watching sees each event as it happens; cron and a pipe get
     // them in blocks (a write per line was 2 % of a large run). A killed
     // run loses its last block of lines, not what it did: that is in the
@@ -76,7 +76,7 @@ pub(super) fn poll(
         run::Hooks {
             events: &mut |event| {
                 progress.clear();
-                print_event(&mut out, &event, json)
+                print_event(&mut out, &event, printer)
             },
             progress: &mut |done, total| progress.update("letters", done, total),
             stop: &stop,
@@ -85,7 +85,8 @@ pub(super) fn poll(
     let _ = out.flush();
     let summary = summary.map_err(|message| database_or_run(config, message))?;
     progress.clear();
-    if !json && (summary.letters > 0 || summary.sent > 0 || summary.failures > 0) {
+    if printer == Printer::Text && (summary.letters > 0 || summary.sent > 0 || summary.failures > 0)
+    {
         let _ = writeln!(
             out,
             "poll {}: {} letter(s) read, {} message(s) sent, {} failure(s)",

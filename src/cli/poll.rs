@@ -25,6 +25,12 @@ impl Args {
                  counted before it; give a day on or after it, or leave --today out"
             )));
         }
-        poll(&configs, cx.now, self.today, self.json, Before::Nothing)
+        poll(
+            &configs,
+            cx.now,
+            self.today,
+            Printer::of(self.json),
+            Before::Nothing,
+        )
     }
 }

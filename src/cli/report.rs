@@ -59,7 +59,14 @@ pub(super) fn report_all(
             Some(id) => out.join(shtempel::report::event_folder(id)),
             None => out.clone(),
         };
-        pages += write_report(config, &store, clock, &folder, None, &Progress::new(false))?;
+        pages += write_report(
+            config,
+            &store,
+            clock,
+            &folder,
+            None,
+            &Progress::new(Printer::Text),
+        )?;
     }
     if index {
         let day = clock(first, now, today).today;

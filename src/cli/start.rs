@@ -24,7 +24,7 @@ impl Args {
             &configs,
             cx.now,
             self.today,
-            self.json,
+            Printer::of(self.json),
             Before::StartSheets(only),
         )
     }

@@ -21,7 +21,12 @@ impl Args {
             Some(id) => vec![load(&cx.config, Some(id))?],
             None => load_all(&cx.config)?,
         };
-        desk(&configs, (cx.now, self.today), self.days, self.json)
+        desk(
+            &configs,
+            (cx.now, self.today),
+            self.days,
+            Printer::of(self.json),
+        )
     }
 }
 
@@ -31,7 +36,7 @@ pub(super) fn desk(
     configs: &[Config],
     (now, today): (chrono::DateTime<Utc>, Option<NaiveDate>),
     days: u32,
-    json: bool,
+    printer: Printer,
 ) -> Result<u8, Failure> {
     let Some(first) = configs.first() else {
         return Ok(0);
@@ -54,7 +59,7 @@ pub(super) fn desk(
         .map_err(|e| database_error(first, &e))?;
     let through = shtempel::rules::add_days(day, days);
     let mut text = String::new();
-    if json {
+    if printer == Printer::Json {
         let value = shtempel::desk::to_json(day, through, &due, &unheeded);
         text = format!("{}\n", printable_json(&value.to_string()));
     } else {

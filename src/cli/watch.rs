@@ -17,7 +17,7 @@ impl Args {
         loop {
             // Read anew after an order edited a tournament's file.
             let configs = load_all(&cx.config)?;
-            if let Some(code) = watch(&configs, interval, self.json)? {
+            if let Some(code) = watch(&configs, interval, Printer::of(self.json))? {
                 return Ok(code);
             }
         }
@@ -29,7 +29,7 @@ impl Args {
 pub(super) fn watch(
     configs: &[Config],
     interval: Duration,
-    json: bool,
+    printer: Printer,
 ) -> Result<Option<u8>, Failure> {
     let Some(config) = configs.first() else {
         return Ok(Some(0));
@@ -60,14 +60,14 @@ pub(super) fn watch(
             source.as_mut(),
             transport.as_mut(),
             run::Hooks {
-                events: &mut |event| print_event(&mut std::io::stdout().lock(), &event, json),
+                events: &mut |event| print_event(&mut std::io::stdout().lock(), &event, printer),
                 progress: &mut |_, _| {},
                 stop: &stop,
             },
         );
         let waited = match pass {
             Ok(summary) if summary.reread => {
-                if !json {
+                if printer == Printer::Text {
                     println!("watch: an order edited a tournament's file; reading it anew");
                 }
                 return Ok(None);
@@ -92,7 +92,7 @@ pub(super) fn watch(
             }
         }
     }
-    if !json {
+    if printer == Printer::Text {
         println!("watch: stopped");
     }
     Ok(Some(0))
