@@ -20,6 +20,17 @@ use crate::rules::{
 };
 use crate::store::{Disposition, Note, Store, StoredLetter};
 
+/// What a move letter's receipt says besides the game: the moves as read,
+/// whether his move is held for the arbiter (10.3.6), his partner's
+/// conditional reply that answered it at once (2.4a), and whether the
+/// partner had the letter directly.
+pub(super) struct ReceiptFacts<'a> {
+    pub(super) moves: &'a str,
+    pub(super) held: bool,
+    pub(super) conditional: Option<String>,
+    pub(super) partner_direct: bool,
+}
+
 impl Clerk<'_> {
     /// A letter with moves.
     pub(super) fn plan_move(
@@ -152,15 +163,13 @@ impl Clerk<'_> {
                     .as_deref()
                     .filter(|_| *conditional_reply)
                     .map(|reply| self.phrases().moves(reply));
-                let receipt = self.receipt(
-                    state,
-                    context,
-                    letter.verdict,
-                    letter.moves,
-                    *held,
+                let facts = ReceiptFacts {
+                    moves: letter.moves,
+                    held: *held,
                     conditional,
-                    *partner_direct,
-                )?;
+                    partner_direct: *partner_direct,
+                };
+                let receipt = self.receipt(state, context, letter.verdict, facts)?;
                 plan.messages.push(receipt);
             }
             Effect::Forward { to: _, last_ply } => {
@@ -246,17 +255,19 @@ impl Clerk<'_> {
     }
 
     /// The reply to the writer of a move letter: ack, correction, warning or penalty.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn receipt(
         &self,
         state: &Record,
         context: &LetterContext<'_>,
         verdict: &Verdict,
-        moves_text: &str,
-        held: bool,
-        conditional: Option<String>,
-        partner_direct: bool,
+        facts: ReceiptFacts<'_>,
     ) -> Result<Outgoing, Error> {
+        let ReceiptFacts {
+            moves: moves_text,
+            held,
+            conditional,
+            partner_direct,
+        } = facts;
         let color = context.color;
         let kind = match &verdict.omission {
             Some(Omission::Penalty { .. }) => MessageKind::Penalty,
