@@ -28,21 +28,19 @@ impl Clerk<'_> {
         plan: &mut Plan,
     ) -> Result<(), Error> {
         let to = self.arbiter();
-        self.refuse_order(state, to, mail, read, why, reason, plan)
+        self.refuse_order(state, to, (mail, read), (why, reason), plan)
     }
 
     /// Answers a letter of orders that changes nothing (the chief
     /// arbiter's that cannot be carried out, or a player's): the reason and
-    /// the order as read.
-    #[allow(clippy::too_many_arguments)]
+    /// the order as read. `(why, reason)`: the log's words and the
+    /// reader's.
     pub(super) fn refuse_order(
         &self,
         state: Option<&Record>,
         to: Recipient,
-        mail: &Mail,
-        read: &Letter,
-        why: &str,
-        reason: String,
+        (mail, read): (&Mail, &Letter),
+        (why, reason): (&str, String),
         plan: &mut Plan,
     ) -> Result<(), Error> {
         let Some(stored) = plan.letter.as_mut() else {

@@ -3,8 +3,6 @@
 //! thread, else the only game he plays; asked of him where nothing tells,
 //! with his games.
 
-use chrono::NaiveDate;
-
 use super::letters::GameNote;
 use super::{Clerk, Plan, recipient};
 use crate::config::{Config, GameConfig, Player};
@@ -67,18 +65,17 @@ impl NamedBy {
 impl Clerk<'_> {
     /// A letter whose game is not one of its sender's: nothing changes
     /// anywhere, and he is told why, with his games.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn unidentified(
         &self,
         refused: Identified,
         player: &Player,
         read: &Letter,
-        postmark: NaiveDate,
         mail: &Mail,
         mut stored: StoredLetter,
         plan: &mut Plan,
     ) -> Result<(), Error> {
         let phrases = self.phrases();
+        let postmark = stored.postmark;
         let sender = &player.email;
         // Asked which tournament: his games by their tags, in every one.
         let tagged = matches!(

@@ -34,13 +34,11 @@ impl Clerk<'_> {
     /// changed besides (its move), as it now stands; the leave's notices of
     /// that game speak of it so, and the answer of a refusal speaks of the
     /// leave alone.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn plan_leave(
         &self,
         store: &Store,
         player: &Player,
-        read: &Letter,
-        mail: &Mail,
+        (mail, read): (&Mail, &Letter),
         mut stored: StoredLetter,
         plan: &mut Plan,
         changed: Option<&Record>,

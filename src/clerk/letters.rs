@@ -195,7 +195,7 @@ impl Clerk<'_> {
                     plan.letter = Some(stored);
                     let reason = self.phrases().get("reason.not_arbiter").to_string();
                     let to = recipient(&player);
-                    self.refuse_order(None, to, mail, &read, &why, reason, plan)?;
+                    self.refuse_order(None, to, (mail, &read), (&why, reason), plan)?;
                     return Ok(());
                 }
                 Cow::Owned(without)
@@ -207,7 +207,7 @@ impl Clerk<'_> {
         let leave = read.leave.is_some().then(|| read.clone().into_owned());
         let read = match &leave {
             Some(with_leave) if with_leave.without_leave().kind() == LetterKind::Unknown => {
-                self.plan_leave(store, &player, with_leave, mail, stored, plan, None)?;
+                self.plan_leave(store, &player, (mail, with_leave), stored, plan, None)?;
                 return Ok(());
             }
             Some(with_leave) => Cow::Owned(with_leave.without_leave()),
@@ -218,7 +218,7 @@ impl Clerk<'_> {
             Identified::Found { game, note } => (game, note),
             refused => {
                 let kept = stored.clone();
-                self.unidentified(refused, &player, &read, postmark, mail, stored, plan)?;
+                self.unidentified(refused, &player, &read, mail, stored, plan)?;
                 if let Some(with_leave) = &leave {
                     self.leave_beside(store, &player, with_leave, mail, kept, plan)?;
                 }
@@ -358,15 +358,8 @@ impl Clerk<'_> {
             }
         }
         let mut leave = Plan::default();
-        self.plan_leave(
-            store,
-            player,
-            read,
-            mail,
-            stored,
-            &mut leave,
-            plan.game.as_ref(),
-        )?;
+        let changed = plan.game.as_ref();
+        self.plan_leave(store, player, (mail, read), stored, &mut leave, changed)?;
         let game = plan.game.as_ref().map(|game| game.id().to_string());
         for more in leave.more {
             // The notes and notices of the game the rest changed go with it.
