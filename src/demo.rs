@@ -10,7 +10,7 @@ use std::path::Path;
 
 use chrono::{NaiveDate, TimeZone, Utc};
 
-use crate::clerk::{self, Clerk, Clock, Directory, Event};
+use crate::clerk::{self, Clerk, Clock, Directory, Event, EventKind};
 use crate::config::Config;
 use crate::error::Error;
 use crate::game::Replays;
@@ -170,7 +170,7 @@ fn event_line(event: &Event) -> String {
         .map(|g| format!("game {g}: "))
         .unwrap_or_default();
     match event.event {
-        "sent" => format!("    -> sent {}", event.detail),
+        EventKind::Sent => format!("    -> sent {}", event.detail),
         other => format!("  {other}: {game}{}", event.detail),
     }
 }

@@ -11,6 +11,7 @@
 //! under `accepted:KEY`, and a note under the game's chart says who
 //! accepted it, when and why.
 
+use super::EventKind;
 use super::Refused;
 use super::model::moves_of;
 use super::{Clerk, Plan, Prepared};
@@ -223,7 +224,7 @@ impl Clerk<'_> {
         }
         let game = plan.game.as_ref().map(|game| game.id().to_string());
         plan.event(
-            "accepted",
+            EventKind::Accepted,
             game.as_deref(),
             None,
             format!("{} as {moves}", acceptance.key),

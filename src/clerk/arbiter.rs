@@ -2,6 +2,7 @@
 //! is carried out by the rules' [`rule`] and told to both players and the
 //! chief secretary; a letter that decides nothing is answered with why.
 
+use super::EventKind;
 use super::{AwardError, AwardedBy, Clerk, Plan, label_moves, next_lines, recipient};
 use crate::config::Config;
 use crate::error::Error;
@@ -277,7 +278,7 @@ impl Clerk<'_> {
         plan.notes
             .extend(self.decision_notes(&state, decision, &decided));
         plan.event(
-            "decision",
+            EventKind::Decision,
             Some(state.id()),
             Some(&self.config.chief_arbiter),
             code.into(),

@@ -2,6 +2,7 @@
 //! the director's command: the rules' [`award`] and [`undo`], their notes
 //! under the chart, and the players and the chief secretary told.
 
+use super::EventKind;
 use super::{Clerk, Plan, next_lines, recipient};
 use crate::error::Error;
 use crate::message::MessageKind;
@@ -148,7 +149,7 @@ impl Clerk<'_> {
             .map_err(AwardError::Failed)?;
         plan.messages.push(message);
         plan.event(
-            "undone",
+            EventKind::Undone,
             Some(state.id()),
             None,
             format!("{moves} ({author_name})"),

@@ -2,6 +2,7 @@
 //! gives the duties due today as effects, each made into its messages here
 //! and planned like letters.
 
+use super::EventKind;
 use shakmaty::Color;
 
 use super::model::moves_of;
@@ -139,7 +140,7 @@ impl Clerk<'_> {
             created_on: today,
         });
         let detail = format!("{moves_log} repeated after {days} days");
-        plan.event("repeat", Some(state.id()), None, detail);
+        plan.event(EventKind::Repeat, Some(state.id()), None, detail);
         Ok(())
     }
 
@@ -161,7 +162,7 @@ impl Clerk<'_> {
         )?;
         plan.messages.push(self.generated(message, true));
         let detail = "first move not received".into();
-        plan.event("query", Some(state.id()), None, detail);
+        plan.event(EventKind::Query, Some(state.id()), None, detail);
         Ok(())
     }
 
@@ -185,7 +186,7 @@ impl Clerk<'_> {
         )?;
         plan.messages.push(self.generated(message, false));
         let detail = format!("begins {}", self.date(state.ledger.calendar.start_date));
-        plan.event("start", Some(state.id()), None, detail);
+        plan.event(EventKind::Start, Some(state.id()), None, detail);
         Ok(())
     }
 
@@ -213,7 +214,7 @@ impl Clerk<'_> {
         )?;
         plan.messages.push(self.generated(message, false));
         let detail = format!("{} has {days_left} days left", crate::color_name(player));
-        plan.event("reminder", Some(state.id()), None, detail);
+        plan.event(EventKind::Reminder, Some(state.id()), None, detail);
         Ok(())
     }
 
@@ -242,7 +243,7 @@ impl Clerk<'_> {
         )?;
         plan.messages.push(self.generated(message, false));
         let detail = format!("no protest by {}", self.date(until));
-        plan.event("no-protest", Some(state.id()), None, detail);
+        plan.event(EventKind::NoProtest, Some(state.id()), None, detail);
         Ok(())
     }
 
@@ -266,7 +267,7 @@ impl Clerk<'_> {
         )?;
         plan.messages.push(self.generated(message, false));
         let detail = "end date reached without a result".into();
-        plan.event("adjudication", Some(state.id()), None, detail);
+        plan.event(EventKind::Adjudication, Some(state.id()), None, detail);
         Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! The ends of a game by words (a resignation, an accepted draw) and every
 //! result's message to both players and the chief secretary.
 
+use super::EventKind;
 use super::letters::LetterContext;
 use super::{Clerk, Plan, recipient};
 use crate::error::Error;
@@ -120,7 +121,7 @@ impl Clerk<'_> {
         message.delivers = last_move.map(|(_, ply)| ply);
         plan.messages.push(message);
         plan.event(
-            "result",
+            EventKind::Result,
             Some(state.id()),
             None,
             format!("{result} ({reason})"),

@@ -3,6 +3,7 @@
 //! thread, else the only game he plays; asked of him where nothing tells,
 //! with his games.
 
+use super::EventKind;
 use super::letters::GameNote;
 use super::{Clerk, Plan, recipient};
 use crate::config::{Config, GameConfig, Player};
@@ -139,7 +140,12 @@ impl Clerk<'_> {
             message.of_event = false;
         }
         plan.messages.push(message);
-        plan.event("refused", None, Some(sender), stored.reason.clone());
+        plan.event(
+            EventKind::Refused,
+            None,
+            Some(sender),
+            stored.reason.clone(),
+        );
         plan.letter = Some(stored);
         Ok(())
     }

@@ -5,6 +5,7 @@
 //! allowance, and the partner of each of his games under way is told, with
 //! a note under that game's chart. One refused is answered with why.
 
+use super::EventKind;
 use chrono::{Datelike, NaiveDate};
 
 use super::{Clerk, Plan, recipient};
@@ -108,7 +109,7 @@ impl Clerk<'_> {
         stored.disposition = Disposition::Applied;
         stored.reason = format!("leave {first} - {last}");
         plan.event(
-            "leave",
+            EventKind::Leave,
             None,
             Some(&player.email),
             format!("{first} - {last}, {days} day(s)"),
@@ -135,7 +136,12 @@ impl Clerk<'_> {
         let postmark = stored.postmark;
         stored.disposition = Disposition::Refused;
         stored.reason = format!("leave refused: {reason}");
-        plan.event("refused", None, Some(&player.email), stored.reason.clone());
+        plan.event(
+            EventKind::Refused,
+            None,
+            Some(&player.email),
+            stored.reason.clone(),
+        );
         let mut message = self.refusal(
             recipient(player),
             vec![reason],
@@ -320,7 +326,7 @@ impl Clerk<'_> {
                 None,
             )?);
             more.event(
-                "leave",
+                EventKind::Leave,
                 Some(state.id()),
                 Some(&player.email),
                 format!("{first} - {last}"),

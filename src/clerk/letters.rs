@@ -2,6 +2,7 @@
 //! forged, a stranger's, the chief arbiter's or a player's; a player's letter
 //! assigned to its game and handed on by its kind.
 
+use super::EventKind;
 use std::borrow::Cow;
 
 use chrono::NaiveDate;
@@ -55,14 +56,19 @@ fn seen_before(
     {
         Seen::Before => {
             let detail = format!("{key} seen before: not applied again");
-            plan.event("duplicate", None, stored.sender.as_deref(), detail);
+            plan.event(EventKind::Duplicate, None, stored.sender.as_deref(), detail);
             Ok(true)
         }
         Seen::Clash(own_key) => {
             let detail = format!(
                 "{key} was stored for another letter (other sender or text): this one kept as {own_key}"
             );
-            plan.event("message-id-clash", None, stored.sender.as_deref(), detail);
+            plan.event(
+                EventKind::MessageIdClash,
+                None,
+                stored.sender.as_deref(),
+                detail,
+            );
             stored.dedup_key = own_key;
             Ok(false)
         }
@@ -104,14 +110,19 @@ impl Clerk<'_> {
         }
         let Some(mail) = parsed else {
             stored.reason = "not readable as mail".into();
-            plan.event("ignored", None, None, stored.reason.clone());
+            plan.event(EventKind::Ignored, None, None, stored.reason.clone());
             super::keep_unread(&mut stored);
             plan.letter = Some(stored);
             return Ok(plan);
         };
         if let Some(reason) = &mail.automatic {
             stored.reason = format!("automatic mail: {reason}");
-            plan.event("ignored", None, mail.from.as_deref(), stored.reason.clone());
+            plan.event(
+                EventKind::Ignored,
+                None,
+                mail.from.as_deref(),
+                stored.reason.clone(),
+            );
             super::keep_unread(&mut stored);
             plan.letter = Some(stored);
             return Ok(plan);
@@ -125,7 +136,12 @@ impl Clerk<'_> {
         let sender = mail.from.clone().unwrap_or_default();
         if !self.config.is_known(&sender) {
             stored.reason = format!("{sender} is neither a player nor the chief arbiter");
-            plan.event("ignored", None, Some(&sender), stored.reason.clone());
+            plan.event(
+                EventKind::Ignored,
+                None,
+                Some(&sender),
+                stored.reason.clone(),
+            );
             super::keep_unread(&mut stored);
             plan.letter = Some(stored);
             return Ok(plan);
@@ -191,7 +207,7 @@ impl Clerk<'_> {
                     let why = format!(
                         "a ruling from {sender}, who is not the chief arbiter: nothing changed"
                     );
-                    plan.event("forged-ruling", None, Some(&sender), why.clone());
+                    plan.event(EventKind::ForgedRuling, None, Some(&sender), why.clone());
                     plan.letter = Some(stored);
                     let reason = self.phrases().get("reason.not_arbiter").to_string();
                     let to = recipient(&player);

@@ -28,6 +28,7 @@ mod arbiter;
 mod awards;
 mod duties;
 mod endings;
+mod event;
 mod identify;
 mod leave;
 mod letters;
@@ -53,6 +54,7 @@ use sha2::{Digest, Sha256};
 
 pub use self::accept::Acceptance;
 pub use self::awards::{Award, AwardError, AwardedBy};
+pub use self::event::EventKind;
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::model::{label_moves, next_lines};
 pub use self::order::{Order, Outcome, Refused, Whom};
@@ -89,7 +91,7 @@ pub struct Clock {
 /// Something the clerk did, for the log, `poll --json` and the demo.
 #[derive(Clone, Debug, Serialize)]
 pub struct Event {
-    pub event: &'static str,
+    pub event: EventKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -170,13 +172,7 @@ impl Plan {
         self.events.extend(events);
     }
 
-    fn event(
-        &mut self,
-        event: &'static str,
-        game: Option<&str>,
-        from: Option<&str>,
-        detail: String,
-    ) {
+    fn event(&mut self, event: EventKind, game: Option<&str>, from: Option<&str>, detail: String) {
         let bounded = |text: &str, most| crate::printable::bounded(text, most).into_owned();
         self.events.push(Event {
             event,
@@ -398,7 +394,7 @@ impl<'a> Clerk<'a> {
                 sent += 1;
                 kept.push(self.limit_notice(&sender, &message)?);
                 plan.event(
-                    "reply-limit",
+                    EventKind::ReplyLimit,
                     message.game.as_deref(),
                     Some(&sender),
                     format!("{max} replies today: one notice, refusals held to a later day"),

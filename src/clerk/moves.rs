@@ -3,6 +3,7 @@
 //! receipt (ack, correction, warning or penalty) and the forward to the
 //! partner; a held reply, a result or an overstep where the rules say so.
 
+use super::EventKind;
 use super::letters::LetterContext;
 use super::model::{correction_model, correction_text, item_label, item_name, label_moves};
 use super::{Clerk, Plan, next_lines, recipient};
@@ -116,7 +117,7 @@ impl Clerk<'_> {
             verdict.days, verdict.totals
         );
         plan.event(
-            "move",
+            EventKind::Move,
             Some(state.id()),
             Some(&state.player(color).email),
             detail,

@@ -3,6 +3,7 @@
 //! the game, the time chart and its computation) and the secretary's notice of
 //! the claim; and a letter that comes during the suspension, for the arbiter.
 
+use super::EventKind;
 use super::letters::LetterContext;
 use super::{Clerk, Plan, load::stored_chart, recipient};
 use crate::error::Error;
@@ -106,7 +107,7 @@ impl Clerk<'_> {
                 "with a letter"
             }
         );
-        plan.event("overstep", Some(state.id()), None, detail);
+        plan.event(EventKind::Overstep, Some(state.id()), None, detail);
         Ok(())
     }
 
@@ -336,7 +337,7 @@ impl Clerk<'_> {
         }
         let detail = "passed to the arbiter: the game is suspended".to_string();
         let from = state.player(context.color).email.clone();
-        plan.event("withheld", Some(state.id()), Some(&from), detail);
+        plan.event(EventKind::Withheld, Some(state.id()), Some(&from), detail);
         Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! An overstepper's protest (10.3.8): to the chief arbiter with the letter,
 //! a copy to the protester.
 
+use super::EventKind;
 use super::letters::LetterContext;
 use super::{Clerk, Plan, recipient};
 use crate::error::Error;
@@ -80,7 +81,7 @@ impl Clerk<'_> {
             ),
         );
         plan.event(
-            "protest",
+            EventKind::Protest,
             Some(state.id()),
             Some(&protester.email),
             stored.reason.clone(),

@@ -2,6 +2,7 @@
 //! game or outside any, a forged letter's notice, an oversized letter's,
 //! and the rules' refusals in words.
 
+use super::EventKind;
 use chrono::NaiveDate;
 
 use super::letters::LetterContext;
@@ -46,7 +47,12 @@ impl Clerk<'_> {
                 .reason
                 .push_str(" (the day's notice sent already: not answered)");
         }
-        plan.event("forged", None, Some(&who.email), stored.reason.clone());
+        plan.event(
+            EventKind::Forged,
+            None,
+            Some(&who.email),
+            stored.reason.clone(),
+        );
         if !told_today {
             plan.messages.push(self.unverified_notice(who, why)?);
         }
@@ -98,7 +104,7 @@ impl Clerk<'_> {
             envelope.size
         );
         plan.event(
-            "too-large",
+            EventKind::TooLarge,
             None,
             stored.sender.as_deref(),
             stored.reason.clone(),
@@ -194,7 +200,7 @@ impl Clerk<'_> {
         )?;
         plan.messages.push(message);
         plan.event(
-            "refused",
+            EventKind::Refused,
             Some(state.id()),
             Some(&player.email),
             stored.reason.clone(),

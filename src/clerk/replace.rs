@@ -7,6 +7,7 @@
 //! move and by when); each partner and the chief secretary are told who
 //! plays now; each game's chart has a note.
 
+use super::EventKind;
 use super::Refused;
 use super::{Clerk, Plan, recipient};
 use crate::config::Player;
@@ -329,7 +330,7 @@ impl Clerk<'_> {
             None,
         )?);
         more.event(
-            "replaced",
+            EventKind::Replaced,
             Some(state.id()),
             None,
             format!("{was} by {}", newcomer.name),

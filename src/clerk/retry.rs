@@ -6,6 +6,7 @@
 //! are told which letters go back. The letters set aside belong to no
 //! tournament yet, so a clerk of several takes the order without one.
 
+use super::EventKind;
 use super::{Clerk, Outcome, Plan};
 use crate::error::Error;
 use crate::message::MessageKind;
@@ -70,7 +71,7 @@ impl Clerk<'_> {
         for letter in &chosen {
             plan.releases.push(letter.dedup_key.clone());
             plan.event(
-                "retry",
+                EventKind::Retry,
                 None,
                 Some(&self.config.chief_arbiter),
                 letter.dedup_key.clone(),

@@ -12,6 +12,7 @@
 //! already playing would move his start after the fact). The others are
 //! said, with why, and nothing is sent to them.
 
+use super::EventKind;
 use shakmaty::Color;
 
 use super::{Clerk, Plan, recipient};
@@ -112,7 +113,7 @@ impl Clerk<'_> {
             let mut plan = Plan::default();
             plan.messages.push(message);
             plan.event(
-                "start-sheet",
+                EventKind::StartSheet,
                 None,
                 Some(&player.email),
                 format!("{}: start sheet, {} game(s)", player.id, games.len()),

@@ -4,6 +4,7 @@
 //! is; each change told to both players of the game and the chief
 //! secretary, with a note under its chart.
 
+use super::EventKind;
 use shakmaty::Color;
 
 use super::Refused;
@@ -139,7 +140,7 @@ impl Clerk<'_> {
             None,
         )?;
         plan.messages.push(message);
-        plan.event("annulled", Some(state.id()), None, why.to_string());
+        plan.event(EventKind::Annulled, Some(state.id()), None, why.to_string());
         plan.game = Some(state);
         Ok(())
     }

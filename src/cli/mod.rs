@@ -13,7 +13,9 @@ use std::time::Duration;
 
 use chrono::{NaiveDate, Utc};
 use shakmaty::Color;
-use shtempel::clerk::{self, Clerk, Clock, Directory, Event, Order, Outcome, Sheet, Whom};
+use shtempel::clerk::{
+    self, Clerk, Clock, Directory, Event, EventKind, Order, Outcome, Sheet, Whom,
+};
 use shtempel::config::{Config, Source, Transport};
 use shtempel::error::{Error, Kind};
 use shtempel::game::Replays;

@@ -129,7 +129,7 @@ pub(super) fn queue_start_sheets(
             }
             Sheet::Skip { player, why } => {
                 let event = Event {
-                    event: "start-sheet-skipped",
+                    event: EventKind::StartSheetSkipped,
                     game: None,
                     from: None,
                     detail: format!("{player}: no start sheet ({why})"),

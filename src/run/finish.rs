@@ -13,7 +13,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use chrono::{DateTime, NaiveDate, Utc};
 
-use crate::clerk::Event;
+use crate::clerk::{Event, EventKind};
 use crate::fault;
 use crate::mail::{MailSource, Syncer, Transport};
 use crate::store::{OutboxItem, Sent, SentLog, WalSync};
@@ -194,7 +194,7 @@ impl Finisher<'_> {
                 }
                 outcome.sent.push(sent);
                 let event = Event {
-                    event: "sent",
+                    event: EventKind::Sent,
                     game: item.game.clone(),
                     from: None,
                     detail: format!("{} to {}", item.kind, item.recipients.join(", ")),
@@ -208,7 +208,7 @@ impl Finisher<'_> {
                     "permanent failure, not retried"
                 };
                 let event = Event {
-                    event: "send-failed",
+                    event: EventKind::SendFailed,
                     game: item.game.clone(),
                     from: None,
                     detail: format!(

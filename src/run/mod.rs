@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{NaiveDate, NaiveTime};
 
-use crate::clerk::{self, Clerk, Event, Plan, Prepared};
+use crate::clerk::{self, Clerk, Event, EventKind, Plan, Prepared};
 use crate::config::Config;
 use crate::error::Error;
 use crate::fault;

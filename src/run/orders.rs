@@ -6,7 +6,7 @@
 
 use chrono::NaiveDate;
 
-use crate::clerk::Event;
+use crate::clerk::{Event, EventKind};
 use crate::error::Error;
 use crate::mail::MailSource;
 use crate::store::{Quarantined, Store};
@@ -56,13 +56,13 @@ pub(super) fn put_back_released(
 ) -> Result<(), Error> {
     for letter in store.releasing().map_err(Error::database)? {
         let (event, detail) = match put_back(store, source, &letter) {
-            Ok(PutBack::Back) => ("put-back", letter.dedup_key.clone()),
+            Ok(PutBack::Back) => (EventKind::PutBack, letter.dedup_key.clone()),
             Err(error) => (
-                "put-back-failed",
+                EventKind::PutBackFailed,
                 format!("{error}; ordered back still, for the next run"),
             ),
             Ok(PutBack::NeverRead { file }) => (
-                "put-back-unread",
+                EventKind::PutBackUnread,
                 format!(
                     "{} was never read ({}): the file is in the Maildir's cur/ as {file}",
                     letter.dedup_key, letter.reason
@@ -97,12 +97,12 @@ pub fn write_edits(
                 crate::fault::point("after-config-edit");
                 store.edit_done(id, today).map_err(database)?;
                 (
-                    "config-edited",
+                    EventKind::ConfigEdited,
                     format!("{}: player {}", edit.file.display(), edit.player),
                 )
             }
             Err(error) => (
-                "config-edit-failed",
+                EventKind::ConfigEditFailed,
                 format!(
                     "{error}; player {}'s entry waits for the next run (or make the edit by hand: {})",
                     edit.player,

@@ -38,7 +38,7 @@ pub(super) fn failed_letter(
         batch.entries.push(Entry {
             done: None,
             events: vec![Event {
-                event: "letter-failed",
+                event: EventKind::LetterFailed,
                 game: None,
                 from: None,
                 detail: format!(
@@ -79,7 +79,7 @@ pub(super) fn failed_letter(
     batch.entries.push(Entry {
         done: Some(envelope.key.clone()),
         events: vec![Event {
-            event: "quarantined",
+            event: EventKind::Quarantined,
             game: None,
             from: None,
             detail: format!(
