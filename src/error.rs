@@ -16,6 +16,8 @@ pub enum Kind {
     Mail,
     /// The configuration (a tournament's file, an edit of it).
     Config,
+    /// A command line the clerk cannot read (a value clap hands over).
+    Usage,
     /// Anything else: a bug, or a state the clerk does not expect.
     Internal,
 }
@@ -51,6 +53,10 @@ impl Error {
 
     pub fn config(error: impl fmt::Display) -> Error {
         Error::new(Kind::Config, error)
+    }
+
+    pub fn usage(error: impl fmt::Display) -> Error {
+        Error::new(Kind::Usage, error)
     }
 
     pub fn internal(error: impl fmt::Display) -> Error {

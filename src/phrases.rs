@@ -54,18 +54,20 @@ impl Phrases {
             texts: HashMap::new(),
             lists: HashMap::new(),
         };
-        phrases.add(builtin, false).map_err(Error::template)?;
+        phrases.add(builtin, false)?;
         if let Some(own) = own {
-            phrases.add(own, true).map_err(Error::template)?;
+            phrases.add(own, true)?;
         }
         Ok(phrases)
     }
 
-    fn add(&mut self, text: &str, over: bool) -> Result<(), String> {
-        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| e.to_string())?;
+    fn add(&mut self, text: &str, over: bool) -> Result<(), Error> {
+        let table: toml::Table = text.parse().map_err(Error::template)?;
         for (section, keys) in table {
             let toml::Value::Table(keys) = keys else {
-                return Err(format!("{section}: a section of phrases expected"));
+                return Err(Error::template(format!(
+                    "{section}: a section of phrases expected"
+                )));
             };
             for (key, value) in keys {
                 let name = format!("{section}.{key}");
@@ -81,17 +83,18 @@ impl Phrases {
                             .into_iter()
                             .map(|item| item.as_str().map(str::to_string))
                             .collect();
-                        let items =
-                            items.ok_or_else(|| format!("{name}: a list of texts expected"))?;
+                        let items = items.ok_or_else(|| {
+                            Error::template(format!("{name}: a list of texts expected"))
+                        })?;
                         if over && self.lists.get(&name).map(Vec::len) != Some(items.len()) {
-                            return Err(format!(
+                            return Err(Error::template(format!(
                                 "{name}: {} texts, as many as the built-in list has, expected",
                                 self.lists.get(&name).map_or(0, Vec::len)
-                            ));
+                            )));
                         }
                         self.lists.insert(name, items);
                     }
-                    _ => return Err(format!("{name}: a text expected")),
+                    _ => return Err(Error::template(format!("{name}: a text expected"))),
                 }
             }
         }
@@ -100,19 +103,19 @@ impl Phrases {
 
     /// A director's phrase must be one the clerk has, with no place for a
     /// value it does not give.
-    fn check_override(&self, name: &str, text: &str) -> Result<(), String> {
+    fn check_override(&self, name: &str, text: &str) -> Result<(), Error> {
         let Some(builtin) = self.texts.get(name) else {
-            return Err(format!("{name}: no such phrase"));
+            return Err(Error::template(format!("{name}: no such phrase")));
         };
         let given = places(builtin);
         if let Some(unknown) = places(text)
             .into_iter()
             .find(|place| !given.contains(place))
         {
-            return Err(format!(
+            return Err(Error::template(format!(
                 "{name}: {{{unknown}}} is not a value of this phrase (it has: {})",
                 given.join(", ")
-            ));
+            )));
         }
         Ok(())
     }

@@ -54,21 +54,25 @@ pub(super) fn order_command(
 }
 
 /// `1-0`, `0-1`, `1/2` (or `1/2-1/2`, `½`).
-pub(super) fn parse_result(text: &str) -> Result<GameResult, String> {
+pub(super) fn parse_result(text: &str) -> Result<GameResult, Error> {
     match text {
         "1-0" => Ok(GameResult::WhiteWins),
         "0-1" => Ok(GameResult::BlackWins),
         "1/2" | "1/2-1/2" | "½" | "½-½" => Ok(GameResult::Draw),
-        _ => Err(format!("{text:?} is not a result: write 1-0, 0-1 or 1/2")),
+        _ => Err(Error::usage(format!(
+            "{text:?} is not a result: write 1-0, 0-1 or 1/2"
+        ))),
     }
 }
 
 /// `white` or `black`.
-pub(super) fn parse_side(text: &str) -> Result<Color, String> {
+pub(super) fn parse_side(text: &str) -> Result<Color, Error> {
     match text.to_lowercase().as_str() {
         "white" | "w" => Ok(Color::White),
         "black" | "b" => Ok(Color::Black),
-        _ => Err(format!("{text:?} is not a side: write white or black")),
+        _ => Err(Error::usage(format!(
+            "{text:?} is not a side: write white or black"
+        ))),
     }
 }
 

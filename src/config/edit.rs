@@ -54,7 +54,7 @@ impl ConfigEdit {
         else {
             return Ok(false);
         };
-        self.loads(&edited).map_err(Error::config)?;
+        self.loads(&edited)?;
         replace_file(&self.file, &edited).map_err(|e| Error::config(format!("{file}: {e}")))?;
         Ok(true)
     }
@@ -78,14 +78,16 @@ impl ConfigEdit {
     }
 
     /// Whether the edited text of the file loads.
-    fn loads(&self, edited: &str) -> Result<(), String> {
+    fn loads(&self, edited: &str) -> Result<(), Error> {
         let clerk_file = match self.clerk_file.as_os_str().is_empty() {
             true => &self.file,
             false => &self.clerk_file,
         };
         super::load_all_over(clerk_file, Some((&self.file, edited)))
             .map(drop)
-            .map_err(|error| format!("the file would not load with the edit: {error}"))
+            .map_err(|error| {
+                Error::config(format!("the file would not load with the edit: {error}"))
+            })
     }
 
     /// Whether the edit can be written: its file is there and the clerk

@@ -301,15 +301,15 @@ impl Game {
     /// Plays stored moves after the record's own: each move is resolved
     /// once, and the end of the game is looked for after the last one only
     /// (no move is stored after a mate).
-    fn replay<S: AsRef<str>>(&mut self, sans: &[S]) -> Result<(), String> {
+    fn replay<S: AsRef<str>>(&mut self, sans: &[S]) -> Result<(), Error> {
         let first = self.played.len();
         for (index, san) in sans.iter().enumerate() {
             let san = san.as_ref();
             let ply = first + index;
             let mv = San::from_ascii(san.as_bytes())
-                .map_err(|_| format!("{}{san}: not SAN", ply_label(ply)))?
+                .map_err(|_| Error::internal(format!("{}{san}: not SAN", ply_label(ply))))?
                 .to_move(&self.position)
-                .map_err(|e| format!("{}{san}: {e}", ply_label(ply)))?;
+                .map_err(|e| Error::internal(format!("{}{san}: {e}", ply_label(ply))))?;
             self.play(mv);
         }
         self.end = self.end_of_position();

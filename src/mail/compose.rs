@@ -86,10 +86,10 @@ pub struct Sender {
 /// A mailbox built from parsed parts: the address checked, the display name
 /// cleaned of control characters (lettre's `Mailbox::new` would take a CR
 /// or LF into the header).
-fn mailbox(name: &str, email: &str) -> Result<Mailbox, String> {
+fn mailbox(name: &str, email: &str) -> Result<Mailbox, Error> {
     let address: Address = email
         .parse()
-        .map_err(|e| format!("bad address {email:?}: {e}"))?;
+        .map_err(|e| Error::mail(format!("bad address {email:?}: {e}")))?;
     let clean: String = name.chars().filter(|c| !c.is_control()).collect();
     let clean = clean.trim();
     Ok(Mailbox::new(
@@ -235,7 +235,7 @@ fn base64_body(bytes: &[u8]) -> Body {
 }
 
 /// The `multipart/mixed` body of a message with attachments.
-fn attachments(out: &Outgoing, body: String) -> Result<MultiPart, String> {
+fn attachments(out: &Outgoing, body: String) -> Result<MultiPart, Error> {
     let mut parts = MultiPart::mixed().singlepart(SinglePart::plain(body));
     for attachment in &out.attachments {
         let (content_type, body) = match attachment.content_type.as_str() {
@@ -245,7 +245,7 @@ fn attachments(out: &Outgoing, body: String) -> Result<MultiPart, String> {
             },
             other => (other, text_body(&attachment.bytes)),
         };
-        let content_type = ContentType::parse(content_type).map_err(|e| e.to_string())?;
+        let content_type = ContentType::parse(content_type).map_err(Error::mail)?;
         let part = SinglePart::builder()
             .header(content_type)
             .header(ContentDisposition::attachment(&attachment.name))

@@ -72,9 +72,16 @@ pub fn topmost_received(raw: &[u8]) -> Option<DateTime<Utc>> {
 /// Reads one letter of `new/` through `scratch` (the letter itself gets a
 /// buffer of its own size); `Ok(None)` when it went away meanwhile (another
 /// program took it), `Err` with why when it cannot be read.
-fn read_letter(new: &Path, key: String, scratch: &mut Vec<u8>) -> Result<Option<Envelope>, String> {
+fn read_letter(
+    new: &Path,
+    key: String,
+    scratch: &mut Vec<u8>,
+) -> Result<Option<Envelope>, MailError> {
     let path = new.join(&key);
-    let failed = |error: std::io::Error| format!("cannot read {}: {error}", path.display());
+    let failed = |error: std::io::Error| MailError {
+        message: format!("cannot read {}: {error}", path.display()),
+        transient: true,
+    };
     let mut file = match fs::File::open(&path) {
         Ok(file) => file,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -166,7 +173,7 @@ impl MailSource for Maildir {
             for key in keys {
                 match read_letter(new, key.clone(), &mut scratch) {
                     Ok(letter) => letters.extend(letter),
-                    Err(why) => unreadable.push((key, why)),
+                    Err(why) => unreadable.push((key, why.message)),
                 }
             }
             (letters, unreadable)
