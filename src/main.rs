@@ -138,14 +138,14 @@ impl Command {
     /// The `--today` of a command that changes the record.
     fn record_day(&self) -> Option<NaiveDate> {
         match self {
-            Command::Poll(args) => args.today,
-            Command::Start(args) => args.today,
-            Command::Result(args) => args.given.today,
-            Command::Accept(args) => args.given.today,
-            Command::Withdraw(args) => args.given.today,
-            Command::Undo(args) => args.given.today,
-            Command::Replace(args) => args.given.today,
-            Command::Forfeit(args) => args.given.today,
+            Command::Poll(args) => args.pass.today,
+            Command::Start(args) => args.pass.today,
+            Command::Result(args) => args.given.pass.today,
+            Command::Accept(args) => args.given.pass.today,
+            Command::Withdraw(args) => args.given.pass.today,
+            Command::Undo(args) => args.given.pass.today,
+            Command::Replace(args) => args.given.pass.today,
+            Command::Forfeit(args) => args.given.pass.today,
             _ => None,
         }
     }

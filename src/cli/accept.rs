@@ -45,12 +45,6 @@ impl Args {
             tournament: cx.tournament(),
             order,
         };
-        poll(
-            &configs,
-            cx.now,
-            self.given.today,
-            Printer::of(self.given.json),
-            before,
-        )
+        poll(&configs, cx.now, &self.given.pass, before)
     }
 }

@@ -23,12 +23,8 @@ pub struct Given {
     /// The reason, for the note under the chart and the players.
     #[arg(long)]
     pub why: Option<String>,
-    /// Act as on this date (YYYY-MM-DD).
-    #[arg(long)]
-    pub today: Option<NaiveDate>,
-    /// One JSON object per event on standard output.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub pass: PassArgs,
 }
 
 /// The director's order (`result`, `forfeit`, `undo`, `withdraw`,
@@ -44,13 +40,7 @@ pub(super) fn order_command(
         tournament: Some(&tournament),
         order: order(given.why),
     };
-    poll(
-        &configs,
-        cx.now,
-        given.today,
-        Printer::of(given.json),
-        before,
-    )
+    poll(&configs, cx.now, &given.pass, before)
 }
 
 /// `1-0`, `0-1`, `1/2` (or `1/2-1/2`, `½`).

@@ -3,6 +3,17 @@
 
 use super::*;
 
+/// What every command that runs a pass takes besides its own words.
+#[derive(clap::Args)]
+pub struct PassArgs {
+    /// Act as on this date (YYYY-MM-DD): deadlines and the date of what is sent.
+    #[arg(long)]
+    pub today: Option<NaiveDate>,
+    /// One JSON object per event on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// A pass (`poll`) over every tournament the clerk serves (one file, or a
 /// folder's), as on `today` if given; with `start_sheets`, the players'
 /// start sheets are written into the outbox first, and go with it
@@ -10,10 +21,10 @@ use super::*;
 pub(super) fn poll(
     configs: &[Config],
     now: chrono::DateTime<Utc>,
-    today: Option<NaiveDate>,
-    printer: Printer,
+    pass: &PassArgs,
     before: Before<'_>,
 ) -> Result<u8, Failure> {
+    let (today, printer) = (pass.today, Printer::of(pass.json));
     let Some(config) = configs.first() else {
         return Ok(0);
     };

@@ -4,19 +4,15 @@ use super::*;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Act as on this date (YYYY-MM-DD): deadlines and the date of what is sent.
-    #[arg(long)]
-    pub today: Option<NaiveDate>,
-    /// One JSON object per event on standard output.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub pass: PassArgs,
 }
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
         let configs = load_all(&cx.config)?;
         // Before every tournament's start, nothing is counted at all.
-        if let Some(day) = self.today
+        if let Some(day) = self.pass.today
             && let Some(first) = configs.iter().map(|c| c.start_date).min()
             && day < first
         {
@@ -25,12 +21,6 @@ impl Args {
                  counted before it; give a day on or after it, or leave --today out"
             )));
         }
-        poll(
-            &configs,
-            cx.now,
-            self.today,
-            Printer::of(self.json),
-            Before::Nothing,
-        )
+        poll(&configs, cx.now, &self.pass, Before::Nothing)
     }
 }

@@ -5,11 +5,8 @@ use super::*;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Act as on this date (YYYY-MM-DD).
-    #[arg(long)]
-    pub today: Option<NaiveDate>,
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub pass: PassArgs,
 }
 
 impl Args {
@@ -20,12 +17,6 @@ impl Args {
         if let Some(id) = only {
             pick(&cx.config, configs.clone(), Some(id))?;
         }
-        poll(
-            &configs,
-            cx.now,
-            self.today,
-            Printer::of(self.json),
-            Before::StartSheets(only),
-        )
+        poll(&configs, cx.now, &self.pass, Before::StartSheets(only))
     }
 }

@@ -87,36 +87,40 @@ impl Batch {
         });
     }
 
+    /// Whether a letter in `game` must wait for a delivery in flight.
+    pub(super) fn delivers_to(&self, game: &str) -> bool {
+        self.delivering.contains(game) || self.out.iter().any(|job| job.delivering.contains(game))
+    }
+}
+
+/// The batch's steps over what the pass holds.
+impl Pass<'_, '_, '_> {
     /// Commits the batch with what the oldest job out did (if as many are
     /// out as the worker holds), and gives the worker its letters to mark
     /// done and its messages to send (see [`finish`]); then opens the next
     /// batch.
-    pub(super) fn finish(
-        &mut self,
-        store: &mut Store,
-        worker: &mut Worker<'_>,
-        clerk: &Clerk<'_>,
-        summary: &mut Summary,
-        events: &mut dyn FnMut(Event),
-    ) -> Result<(), Error> {
-        while self.out.len() >= worker.capacity() {
-            self.collect_oldest(store, worker, clerk, summary, events)?;
+    pub(super) fn finish(&mut self) -> Result<(), Error> {
+        while self.batch.out.len() >= self.worker.capacity() {
+            self.collect_oldest()?;
         }
+        let clock = &self.clerks[0].clock;
         // The worker syncs the commit before it acts on the batch.
-        let sync = store.end_batch_unsynced().map_err(database)?;
-        if self.out.is_empty() {
+        let sync = self.store.end_batch_unsynced().map_err(database)?;
+        if self.batch.out.is_empty() {
             // No job is out: what the sent log holds is committed now (on
             // disk once the job's sync returns; a power cut before it can only
             // make the next run send those messages again, as one in flight).
-            store.clear_sent_log().map_err(database)?;
+            self.store.clear_sent_log().map_err(database)?;
         }
-        let entries = std::mem::take(&mut self.entries);
-        let out = |id| self.out.iter().any(|job| job.messages.contains(&id));
-        let queue = store
-            .pending(clerk.clock.now, clerk.clock.today, out)
+        let entries = std::mem::take(&mut self.batch.entries);
+        let jobs_out = &self.batch.out;
+        let out = |id| jobs_out.iter().any(|job| job.messages.contains(&id));
+        let queue = self
+            .store
+            .pending(clock.now, clock.today, out)
             .map_err(database)?;
-        self.out.push_back(JobOut {
-            delivering: std::mem::take(&mut self.delivering),
+        self.batch.out.push_back(JobOut {
+            delivering: std::mem::take(&mut self.batch.delivering),
             messages: queue.iter().map(|item| item.id).collect(),
         });
         let job = Job {
@@ -127,48 +131,32 @@ impl Batch {
                 .map(|e| (e.events, e.last_message))
                 .collect(),
             queue,
-            now: clerk.clock.now,
-            today: clerk.clock.today,
+            now: clock.now,
+            today: clock.today,
         };
-        worker.start(job)?;
-        store.begin_batch().map_err(database)
+        self.worker.start(job)?;
+        self.store.begin_batch().map_err(database)
     }
 
     /// Waits for the oldest job out and writes what it did into the open
     /// batch.
-    pub(super) fn collect_oldest(
-        &mut self,
-        store: &mut Store,
-        worker: &mut Worker<'_>,
-        clerk: &Clerk<'_>,
-        summary: &mut Summary,
-        events: &mut dyn FnMut(Event),
-    ) -> Result<(), Error> {
-        self.out.pop_front();
-        match worker.wait()? {
-            Some(outcome) => record(store, outcome, clerk, summary, events),
+    fn collect_oldest(&mut self) -> Result<(), Error> {
+        self.batch.out.pop_front();
+        match self.worker.wait()? {
+            Some(outcome) => {
+                let clerk = &self.clerks[0];
+                record(self.store, outcome, clerk, &mut self.summary, self.events)
+            }
             None => Ok(()),
         }
     }
 
     /// Waits for every job out and writes what they did into the open batch.
-    pub(super) fn collect(
-        &mut self,
-        store: &mut Store,
-        worker: &mut Worker<'_>,
-        clerk: &Clerk<'_>,
-        summary: &mut Summary,
-        events: &mut dyn FnMut(Event),
-    ) -> Result<(), Error> {
-        while !self.out.is_empty() {
-            self.collect_oldest(store, worker, clerk, summary, events)?;
+    pub(super) fn collect(&mut self) -> Result<(), Error> {
+        while !self.batch.out.is_empty() {
+            self.collect_oldest()?;
         }
         Ok(())
-    }
-
-    /// Whether a letter in `game` must wait for a delivery in flight.
-    pub(super) fn delivers_to(&self, game: &str) -> bool {
-        self.delivering.contains(game) || self.out.iter().any(|job| job.delivering.contains(game))
     }
 }
 

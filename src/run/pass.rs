@@ -100,20 +100,6 @@ impl<'c> Pass<'_, 'c, '_> {
         &self.clerks[0]
     }
 
-    /// The open batch committed and handed to the worker.
-    pub(super) fn finish(&mut self) -> Result<(), Error> {
-        let clerk = &self.clerks[0];
-        let summary = &mut self.summary;
-        (self.batch).finish(self.store, &mut self.worker, clerk, summary, self.events)
-    }
-
-    /// Every job out waited for and written back.
-    pub(super) fn collect(&mut self) -> Result<(), Error> {
-        let clerk = &self.clerks[0];
-        let summary = &mut self.summary;
-        (self.batch).collect(self.store, &mut self.worker, clerk, summary, self.events)
-    }
-
     /// A letter failed (`counted`: the runs it was counted as crashed in).
     pub(super) fn fail(
         &mut self,
