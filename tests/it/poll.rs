@@ -1,9 +1,7 @@
 //! End-to-end runs of `shtempel poll` over Maildirs of letters, reading what the
 //! clerk sends from its file outbox (rules.md 2.1–2.7, contract.md).
 
-mod support;
-
-use support::*;
+use crate::support::*;
 
 const W1: &str = "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n";
 const B1: &str = "Game 1\n1... e5\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n";

@@ -7,8 +7,6 @@
 //! packages), the tests say so and pass; with `SHTEMPEL_REQUIRE_MAILSTACK=1`
 //! (as `.ci/run` sets) that is a failure instead.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -18,7 +16,7 @@ use chrono::{Datelike, NaiveDate};
 use lettre::address::Envelope;
 use lettre::{SmtpTransport, Transport};
 
-use support::{Output, Sent, parse_sent};
+use crate::support::{Output, Sent, parse_sent};
 
 static SERIAL: Mutex<()> = Mutex::new(());
 

@@ -1,9 +1,7 @@
 //! `shtempel start`: start sheets by registered letter (10.3.2; issue 22,
 //! point 5), over a Maildir and a file outbox.
 
-mod support;
-
-use support::*;
+use crate::support::*;
 
 fn start(t: &Tournament, day: &str) -> Output {
     let out = t.run(&["start", "--today", day]);

@@ -2,9 +2,7 @@
 //! guarded, strangers' mail cheap, one bad file never stops the run. Each
 //! test is named for the point of the issue it holds.
 
-mod support;
-
-use support::*;
+use crate::support::*;
 
 fn db(t: &Tournament) -> std::path::PathBuf {
     t.path().join("db.sqlite")

@@ -1,9 +1,7 @@
 //! Issue 30: nobody outside can flood, forge or stop the clerk. A test per
 //! point of the issue, named after it, through the binary as cron runs it.
 
-mod support;
-
-use support::*;
+use crate::support::*;
 
 const W1: &str = "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n";
 const B1: &str = "Game 1\n1... e5\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n";

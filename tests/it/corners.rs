@@ -4,9 +4,7 @@
 //! a finished game with a late resignation and a game added later; then each
 //! point is reached once more another way (the other colour, English).
 
-mod support;
-
-use support::*;
+use crate::support::*;
 
 const IVANOV: &str = "ivanov@test.example";
 const PETROV: &str = "petrov@test.example";

@@ -4,11 +4,9 @@
 //! the game is found by what the letter names; dates the player left out or
 //! wrote ambiguously are named as such.
 
-mod support;
-
 use std::path::Path;
 
-use support::*;
+use crate::support::*;
 
 const IVANOV: &str = "ivanov@example.org";
 const PETROV: &str = "petrov@example.org";

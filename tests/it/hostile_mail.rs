@@ -1,8 +1,6 @@
 //! Loops, floods, hostile input and forged senders, through `poll`.
 
-mod support;
-
-use support::*;
+use crate::support::*;
 
 const W1: &str = "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n";
 
@@ -231,7 +229,7 @@ fn hostile_letters_get_bounded_answers() {
 
 #[test]
 fn point_11_every_message_of_the_shared_corpus_as_a_players_letter_and_none_fails() {
-    let Some(dir) = support::shared_dir("corpus/mail-parser-eml") else {
+    let Some(dir) = crate::support::shared_dir("corpus/mail-parser-eml") else {
         return;
     };
     let entries = std::fs::read_dir(&dir).expect("the shared corpus");

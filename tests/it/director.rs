@@ -4,9 +4,7 @@
 //! the report's cross-table and every message sent; and the same orders
 //! from anyone else changing nothing.
 
-mod support;
-
-use support::*;
+use crate::support::*;
 
 const W1: &str = "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n";
 const B1: &str = "Game 1\n1... e5\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n";

@@ -9,8 +9,6 @@
 //! read with `shtempel check`. Without `../shared` the test is skipped, except
 //! where `SHTEMPEL_REQUIRE_SHARED` is set (CI), where it fails.
 
-mod support;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -358,7 +356,7 @@ fn misreading(letter: &Letter) -> Vec<String> {
 
 #[test]
 fn every_reply_of_the_corpus_reads_its_own_move_and_nothing_of_the_quote() {
-    let Some(root) = support::shared_dir("corpus/replies") else {
+    let Some(root) = crate::support::shared_dir("corpus/replies") else {
         return;
     };
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("replies");

@@ -2,8 +2,6 @@
 //! shared corpus, and generated garbage, read as letter bodies and applied to a
 //! game. Every error must point at a line that exists.
 
-mod support;
-
 use shakmaty::Color;
 use shtempel::Lang;
 use shtempel::game::Game;
@@ -41,7 +39,7 @@ fn check(body: &str, origin: &str) {
 
 #[test]
 fn the_shared_mail_corpus_reads_without_panic() {
-    let Some(dir) = support::shared_dir("corpus/mail-parser-eml") else {
+    let Some(dir) = crate::support::shared_dir("corpus/mail-parser-eml") else {
         return;
     };
     let entries = std::fs::read_dir(&dir).expect("the shared corpus");

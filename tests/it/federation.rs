@@ -3,9 +3,7 @@
 //! untagged, an ambiguous one, start sheets, and a late start sheet that
 //! moves a player's start.
 
-mod support;
-
-use support::*;
+use crate::support::*;
 
 const CAROL: &str = "carol@test.example";
 
@@ -1285,7 +1283,7 @@ fn issue_31_point_6_an_unplaced_letter_is_answered_in_its_language_by_no_event()
 fn issue_31_every_refusals_advice_followed_gets_the_letter_taken() {
     let second = "Game 1\n2. Nf3\nTime: 3/2\nDates: 05.11.2026, 05.11.2026, 06.11.2026\n";
     // (the advice, the subject and headers of the letter that follows it)
-    type Follow = fn(&support::Sent, &support::Sent) -> (String, String);
+    type Follow = fn(&crate::support::Sent, &crate::support::Sent) -> (String, String);
     let table: [(&str, Follow); 3] = [
         ("as in [A #1]", |_, _| {
             ("Re: [A #1] my move".into(), String::new())

@@ -2,8 +2,6 @@
 //! letters go into its Maildir with a `Received:` header that sets their
 //! postmark, `poll` runs as cron would, and the outbox is read back as mail.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -5,13 +5,11 @@
 //! the crash fell between the transport's OK and the mark, then with one
 //! Message-ID.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use support::*;
+use crate::support::*;
 
 /// Three letters of one game: each is acked and forwarded, six messages in all.
 fn three_letters(t: &mut Tournament) {

@@ -1,0 +1,25 @@
+//! The integration tests: one crate, as ripgrep and cargo keep theirs, so
+//! that a change builds and links one test binary instead of one a file.
+//! Each module is a suite of its own (`cargo test --test it attacks::`
+//! runs one); `support` is what they share: a tournament in a temporary
+//! folder driven through the binary, and the messages it sent, parsed.
+
+mod support;
+
+mod attacks;
+mod corners;
+mod corpus;
+mod director;
+mod faults;
+mod federation;
+mod guarded;
+mod hostile;
+mod hostile_mail;
+mod life;
+mod mail_programs;
+mod poll;
+mod real_mail;
+mod replies;
+mod report;
+mod rules;
+mod start;
