@@ -13,7 +13,6 @@ use chrono::{NaiveDate, TimeZone, Utc};
 use crate::clerk::{self, Clerk, Clock, Directory, Event, EventKind};
 use crate::config::Config;
 use crate::error::Error;
-use crate::game::Replays;
 use crate::mail::file::FileTransport;
 use crate::mail::maildir::Maildir;
 use crate::render::{self, Templates};
@@ -224,13 +223,8 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), Error> {
             )?;
         }
         let noon = Utc.from_utc_datetime(&today.and_hms_opt(9, 0, 0).unwrap_or_default());
-        let clerk = Clerk {
-            config: &config,
-            templates: &templates,
-            clock: Clock { today, now: noon },
-            replays: Replays::default(),
-            directory: &Directory::of(std::slice::from_ref(&config)),
-        };
+        let directory = Directory::of(std::slice::from_ref(&config));
+        let clerk = Clerk::new(&config, &templates, Clock { today, now: noon }, &directory);
         let mut lines = Vec::new();
         let summary = run::poll(
             std::slice::from_ref(&clerk),

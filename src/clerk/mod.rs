@@ -88,6 +88,26 @@ pub struct Clock {
     pub now: DateTime<Utc>,
 }
 
+impl Clock {
+    /// The clock of a run at `now` (the machine's, read by `main`) in a
+    /// tournament of `zone`: its day is `today` if given (`--today`), else
+    /// the date in the zone; with `today` the moment stamped on messages is
+    /// that day at `now`'s time.
+    pub fn of(zone: chrono_tz::Tz, now: DateTime<Utc>, today: Option<NaiveDate>) -> Clock {
+        let real_today = rules::postmark_date(&now, zone);
+        match today {
+            None => Clock {
+                today: real_today,
+                now,
+            },
+            Some(day) => Clock {
+                today: day,
+                now: now + chrono::Duration::days(rules::days(real_today, day)),
+            },
+        }
+    }
+}
+
 /// Something the clerk did, for the log, `poll --json` and the demo.
 #[derive(Clone, Debug, Serialize)]
 pub struct Event {
@@ -219,6 +239,39 @@ pub struct Clerk<'a> {
 }
 
 impl<'a> Clerk<'a> {
+    /// The clerk of `config`, one of `directory`'s tournaments, with no
+    /// game replayed yet.
+    pub fn new(
+        config: &'a Config,
+        templates: &'a Templates,
+        clock: Clock,
+        directory: &'a Directory<'a>,
+    ) -> Clerk<'a> {
+        Clerk {
+            config,
+            templates,
+            clock,
+            replays: Replays::default(),
+            directory,
+        }
+    }
+
+    /// The clerk of each of `directory`'s tournaments whose templates it
+    /// holds, each on its clock.
+    pub fn of_each(
+        directory: &'a Directory<'a>,
+        clock: impl Fn(&Config) -> Clock,
+    ) -> Vec<Clerk<'a>> {
+        let tournaments = directory.tournaments();
+        (0..tournaments.len())
+            .filter_map(|at| {
+                let config = &tournaments[at];
+                let templates = directory.templates_at(at)?;
+                Some(Clerk::new(config, templates, clock(config), directory))
+            })
+            .collect()
+    }
+
     /// The clerk of another of the directory's tournaments, by its id, as
     /// of this one's day (a folder's events keep one day: a zone apart
     /// shifts it by a day at most, around midnight); `None` where its
@@ -227,13 +280,13 @@ impl<'a> Clerk<'a> {
     pub fn sibling(&self, id: &str) -> Option<Clerk<'a>> {
         let tournaments = self.directory.tournaments();
         let at = tournaments.iter().position(|t| t.tournament_id == id)?;
-        Some(Clerk {
-            config: &tournaments[at],
-            templates: self.directory.templates_at(at)?,
-            clock: self.clock,
-            replays: Replays::default(),
-            directory: self.directory,
-        })
+        let templates = self.directory.templates_at(at)?;
+        Some(Clerk::new(
+            &tournaments[at],
+            templates,
+            self.clock,
+            self.directory,
+        ))
     }
 
     fn lang(&self) -> crate::Lang {

@@ -39,13 +39,8 @@ pub(super) fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Fa
         raw,
         arrived,
     };
-    let clerk = Clerk {
-        config,
-        templates: &templates,
-        clock,
-        replays: Replays::default(),
-        directory: &Directory::of(std::slice::from_ref(config)),
-    };
+    let directory = Directory::of(std::slice::from_ref(config));
+    let clerk = Clerk::new(config, &templates, clock, &directory);
     let prepared = shtempel::clerk::Prepared::new(config, &envelope);
     let plan = clerk
         .plan_prepared(&store, &envelope, &prepared)

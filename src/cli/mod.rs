@@ -18,7 +18,6 @@ use shtempel::clerk::{
 };
 use shtempel::config::{Config, Source, Transport};
 use shtempel::error::{Error, Kind};
-use shtempel::game::Replays;
 use shtempel::key::GameKey;
 use shtempel::mail::file::FileTransport;
 use shtempel::mail::imap::{ImapSettings, ImapSource};
@@ -152,27 +151,14 @@ pub(super) fn pick(
     }
 }
 
-/// The run's day: `--today`, else the date in the tournament's zone. With
-/// `--today` the moment stamped on messages is that day at the current time.
+/// The run's day: `--today`, else the date in the tournament's zone (see
+/// [`Clock::of`]).
 pub(super) fn clock(
     config: &Config,
     now: chrono::DateTime<Utc>,
     today: Option<NaiveDate>,
 ) -> Clock {
-    let real_today = shtempel::rules::postmark_date(&now, config.timezone);
-    match today {
-        None => Clock {
-            today: real_today,
-            now,
-        },
-        Some(day) => {
-            let shift = chrono::Duration::days(shtempel::rules::days(real_today, day));
-            Clock {
-                today: day,
-                now: now + shift,
-            }
-        }
-    }
+    Clock::of(config.timezone, now, today)
 }
 
 /// `--today DAY` of a command that acts on the record (or shows it) must

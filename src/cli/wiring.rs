@@ -10,20 +10,7 @@ pub(super) fn clerks<'a>(
     now: chrono::DateTime<Utc>,
     today: Option<NaiveDate>,
 ) -> Vec<Clerk<'a>> {
-    directory
-        .tournaments()
-        .iter()
-        .enumerate()
-        .filter_map(|(at, config)| {
-            Some(Clerk {
-                config,
-                templates: directory.templates_at(at)?,
-                clock: clock(config, now, today),
-                replays: Replays::default(),
-                directory,
-            })
-        })
-        .collect()
+    Clerk::of_each(directory, |config| clock(config, now, today))
 }
 
 /// The folder's directory, each tournament with its templates.

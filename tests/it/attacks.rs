@@ -38,7 +38,7 @@ const PASS: &str = "Authentication-Results: mx.test.example; dkim=pass header.d=
 fn opened(text: &str) -> Tournament {
     let mut t = Tournament::with_config(text);
     t.letter(WHITE, "2026-11-03", "Game 1", W1);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     t.new_mail();
     t
 }
@@ -51,7 +51,7 @@ fn black_answers(t: &mut Tournament, more: &str) -> Vec<Sent> {
         "Re: [T #1] 1. e4",
         &format!("{B1}{more}\n"),
     );
-    t.poll("2026-11-07");
+    t.pass("2026-11-07");
     t.new_mail()
 }
 
@@ -74,7 +74,7 @@ fn point_3_an_address_the_config_would_refuse_is_not_written_by_accept_as_addres
             let before = std::fs::read_to_string(&file).unwrap();
             let raw = message(address, CLERK, "2026-11-03", "Game 1", W1, "", 1);
             t.deliver_raw(raw.as_bytes());
-            t.poll("2026-11-03");
+            t.pass("2026-11-03");
             assert!(
                 t.new_mail().is_empty(),
                 "a stranger's letter is not answered"
@@ -85,7 +85,7 @@ fn point_3_an_address_the_config_would_refuse_is_not_written_by_accept_as_addres
                 _ => format!("ACCEPT {key} AS white ADDRESS\n"),
             };
             t.letter(ARBITER, "2026-11-04", "Re: letter", &order);
-            t.poll("2026-11-04");
+            t.pass("2026-11-04");
             let mail = t.new_mail();
             assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{lang} {address}");
             let said = match lang {
@@ -100,7 +100,7 @@ fn point_3_an_address_the_config_would_refuse_is_not_written_by_accept_as_addres
             assert_eq!(std::fs::read_to_string(&file).unwrap(), before, "{address}");
             assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 0);
             // Every command still works.
-            t.poll("2026-11-05");
+            t.pass("2026-11-05");
             assert_eq!(t.run(&["games"]).code, 0);
         }
     }
@@ -123,7 +123,7 @@ fn point_4_an_order_letter_is_no_letter_to_accept_and_nothing_recurses() {
             "ACCEPT"
         };
         t.letter(ARBITER, "2026-11-04", "Re: x", &format!("{word} {own}\n"));
-        t.poll("2026-11-04");
+        t.pass("2026-11-04");
         let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{lang}");
         // Not found yet as a key (it is being read): answered with where keys are.
@@ -176,7 +176,7 @@ fn point_5_a_senders_own_authentication_results_below_the_servers_counts_for_not
             "dkim=pass header.d=test.example",
             message(WHITE, CLERK, "2026-11-03", "Game 1", W1, "", 1),
         );
-        t.poll("2026-11-03");
+        t.pass("2026-11-03");
         assert_eq!(
             kinds(&t.new_mail()),
             [pair("ack", WHITE), pair("forward", BLACK)]
@@ -196,8 +196,8 @@ fn point_5_a_senders_own_authentication_results_below_the_servers_counts_for_not
                 2,
             ),
         );
-        let out = t.poll("2026-11-04");
-        assert!(out.stdout.contains("forged"), "{}", out.stdout);
+        let pass = t.pass("2026-11-04");
+        assert!(pass.did(EventKind::Forged), "{}", pass.log());
         assert_eq!(t.chart("1")["status"], "active", "{lang}");
         assert_eq!(t.chart("1")["result"], serde_json::Value::Null);
         let mail = t.new_mail();
@@ -216,7 +216,7 @@ fn point_5_a_senders_own_authentication_results_below_the_servers_counts_for_not
                 3,
             ),
         );
-        t.poll("2026-11-05");
+        t.pass("2026-11-05");
         assert_eq!(t.chart("1")["result"], "0-1", "{lang}");
     }
 }
@@ -225,9 +225,9 @@ fn point_5_a_senders_own_authentication_results_below_the_servers_counts_for_not
 fn point_6_a_today_after_the_machines_date_changes_nothing_without_future() {
     let mut t = Tournament::new();
     t.letter(WHITE, "2026-11-03", "Game 1", W1);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
-    t.poll("2026-11-07");
+    t.pass("2026-11-07");
     t.new_mail();
     let commands: [&[&str]; 4] = [
         &["result", "1", "1/2", "--today", "2062-11-05"],
@@ -317,7 +317,7 @@ fn point_8_the_files_with_players_secrets_are_0600_whatever_the_umask_and_never_
         std::fs::remove_file(&link).unwrap();
     };
     refused("db.sqlite");
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     for planted in ["db.sqlite-wal", "db.sqlite-shm", "db.sqlite.lock"] {
         refused(planted);
     }
@@ -348,8 +348,8 @@ fn point_1_forged_letters_cost_one_notice_a_day_and_never_hold_back_a_real_answe
             );
             delivered(&mut t, "dkim=none", letter);
         }
-        let out = t.poll("2026-11-03");
-        assert_eq!(out.stdout.matches("forged").count(), 130, "{lang}");
+        let pass = t.pass("2026-11-03");
+        assert_eq!(pass.count(EventKind::Forged), 130, "{lang}");
         let mail = t.new_mail();
         assert_eq!(
             kinds(&mail),
@@ -375,7 +375,7 @@ fn point_1_forged_letters_cost_one_notice_a_day_and_never_hold_back_a_real_answe
         let illegal = "Game 1\n1. e5\nTime: 2/0\nDates: 2026-11-03\n";
         let letter = message(WHITE, CLERK, "2026-11-03", "Game 1", illegal, "", next());
         delivered(&mut t, "dkim=pass header.d=test.example", letter);
-        t.poll("2026-11-03");
+        t.pass("2026-11-03");
         let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{lang}");
         assert!(!mail[0].body.contains("held until"), "{}", mail[0].body);
@@ -385,7 +385,7 @@ fn point_1_forged_letters_cost_one_notice_a_day_and_never_hold_back_a_real_answe
         }
         let letter = message(WHITE, CLERK, "2026-11-04", "Game 1", illegal, "", next());
         delivered(&mut t, "dkim=pass header.d=test.example", letter);
-        t.poll("2026-11-04");
+        t.pass("2026-11-04");
         let mail = t.new_mail();
         assert_eq!(
             kinds(&mail),
@@ -394,7 +394,7 @@ fn point_1_forged_letters_cost_one_notice_a_day_and_never_hold_back_a_real_answe
         );
         assert!(!mail[1].body.contains("held until"), "{}", mail[1].body);
         // Nothing waits in the outbox for a later day.
-        t.poll("2026-11-05");
+        t.pass("2026-11-05");
         assert!(t.new_mail().is_empty(), "{lang}");
     }
 }
@@ -410,7 +410,7 @@ fn point_10_names_and_leaves_nobody_means_are_refused_and_today_days_is_bounded(
             _ => "LEAVE 25.10.2028 - 05.11.2028\n",
         };
         t.letter(WHITE, "2026-11-04", "Leave", leave);
-        t.poll("2026-11-04");
+        t.pass("2026-11-04");
         let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{lang}");
         let said = match lang {
@@ -433,7 +433,7 @@ fn point_10_names_and_leaves_nobody_means_are_refused_and_today_days_is_bounded(
         for name in ["Sidorov \u{202E}S.", "Sid\0orov", long.as_str()] {
             let order = format!("REPLACE white {name} <newcomer@test.example>\n");
             t.letter(ARBITER, "2026-11-05", "Replace", &order);
-            t.poll("2026-11-05");
+            t.pass("2026-11-05");
             let mail = t.new_mail();
             assert_eq!(
                 kinds(&mail),
@@ -504,7 +504,7 @@ fn point_9_a_strangers_huge_header_fields_cost_a_bounded_record_and_log_line() {
     ];
     for letter in letters {
         let mut t = Tournament::new();
-        t.poll("2026-11-02");
+        t.pass("2026-11-02");
         t.deliver_raw(letter.as_bytes());
         let out = t.poll("2026-11-03");
         assert!(t.new_mail().is_empty());
@@ -660,7 +660,7 @@ fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and
             "Game 1",
             &format!("{W1}RESULT 1 1-0\n"),
         );
-        t.poll("2026-11-03");
+        t.pass("2026-11-03");
         let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
         assert!(
@@ -689,7 +689,7 @@ fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and
             "Re: [T #1] 1. e4",
             &format!("{B1}{resign}\n"),
         );
-        t.poll("2026-11-07");
+        t.pass("2026-11-07");
         let mail = t.new_mail();
         assert_eq!(t.chart("1")["result"], "1-0", "{lang}");
         assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
@@ -712,7 +712,7 @@ fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and
             "Re: [T #1]",
             "RESULT 1 1-0\nFORFEIT 1 BLACK\n",
         );
-        t.poll("2026-11-04");
+        t.pass("2026-11-04");
         let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{lang}");
         assert!(

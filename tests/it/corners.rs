@@ -89,7 +89,7 @@ start_date = 2027-06-01
 /// White's first letter of game 1 on 3 November, answered and forwarded.
 fn opens(t: &mut Tournament, white: &str, letter: &str) {
     t.letter(white, "2026-11-03", "Game 1", letter);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     t.new_mail();
 }
 
@@ -147,7 +147,7 @@ fn a_russian_tournament_through_every_corner() {
         "Партия 2",
         "Партия 2\n1. f3\nВремя: 2/0\nДаты: 03.11.2026\n",
     );
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     let mut all = t.new_mail();
     assert_eq!(
         kinds(&all),
@@ -222,14 +222,14 @@ fn a_russian_tournament_through_every_corner() {
         "Re: [КР-2026 #2]",
         "Партия 2\nСдаюсь.\n",
     );
-    t.poll("2026-11-12");
+    t.pass("2026-11-12");
     t.letter(
         KOZLOV,
         "2026-11-13",
         "Re: [КР-2026 #2]",
         "Партия 2\nПринимаю ничью.\n",
     );
-    t.poll("2026-11-13");
+    t.pass("2026-11-13");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -244,7 +244,7 @@ fn a_russian_tournament_through_every_corner() {
 
     // Game 1: Petrov is silent. Reminders give the last day (point 13),
     // then the overstep is declared by silence.
-    t.poll("2026-12-13");
+    t.pass("2026-12-13");
     let mail = t.new_mail();
     // Forty days unanswered: the move repeated, with the last day too.
     assert_eq!(
@@ -268,8 +268,8 @@ fn a_russian_tournament_through_every_corner() {
         mail[1].body
     );
     all.extend(mail);
-    t.poll("2026-12-20");
-    t.poll("2026-12-24");
+    t.pass("2026-12-20");
+    t.pass("2026-12-24");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -290,7 +290,7 @@ fn a_russian_tournament_through_every_corner() {
 
     // CONTINUE: the decision says who is to move, his days and last day (11).
     t.letter(ARBITER, "2026-12-28", "Re: [КР-2026 #1]", "ПРОДОЛЖИТЬ 1\n");
-    t.poll("2026-12-28");
+    t.pass("2026-12-28");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("decision", IVANOV)]);
     assert_eq!(mail[0].to, [IVANOV, PETROV]);
@@ -305,7 +305,7 @@ fn a_russian_tournament_through_every_corner() {
     // Point 8: the resumed game is watched again: reminders from the
     // decision on; then Petrov's letter itself oversteps (52 > 50), and
     // he gets the overstep notice only (point 1), his correction inside it.
-    t.poll("2027-02-06");
+    t.pass("2027-02-06");
     let mail = t.new_mail();
     // Game 3 began on 1 February: both players are told, White given the
     // lines for his first letter; nothing else for it (point 9).
@@ -334,7 +334,7 @@ fn a_russian_tournament_through_every_corner() {
         "Re: [КР-2026 #1]",
         "Партия 1\n1... e5\nВремя: 2/50\nДаты: 03.11.2026, 03.11.2026, 18.02.2027\n",
     );
-    t.poll("2027-02-18");
+    t.pass("2027-02-18");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -380,7 +380,7 @@ fn a_russian_tournament_through_every_corner() {
         "Re: [КР-2026 #1]",
         "Партия 1\n1... e5\nВремя: 2/52\n",
     );
-    t.poll("2027-02-20");
+    t.pass("2027-02-20");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -401,7 +401,7 @@ fn a_russian_tournament_through_every_corner() {
     // REJECT with 7 days excused: the decision gives the totals after the
     // excuse, and Ivanov, now to move, his days from today and last day.
     t.letter(ARBITER, "2027-02-22", "Re: [КР-2026 #1]", "ОТКЛОНИТЬ 1 7\n");
-    t.poll("2027-02-22");
+    t.pass("2027-02-22");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("decision", IVANOV)]);
     let decision = &mail[0].body;
@@ -523,7 +523,7 @@ fn point_1_an_overstepping_letter_gets_the_overstep_notice_only() {
         "Re: [T #1]",
         "Game 1\n1... e5\nTime: 2/40\nDates: 2026-11-03, 2026-11-03, 2026-12-27\n",
     );
-    t.poll("2026-12-27");
+    t.pass("2026-12-27");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -553,14 +553,14 @@ fn point_3_a_move_out_of_turn_is_told_whose_move_it_is() {
         "Game 1",
         "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     t.letter(
         BLACK,
         "2026-11-05",
         "Re: [T #1]",
         "Game 1\n1... e5\nTime: 2/2\nDates: 2026-11-03, 2026-11-03, 2026-11-05\n",
     );
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     t.new_mail();
     // Black writes again before White answered.
     t.letter(
@@ -569,7 +569,7 @@ fn point_3_a_move_out_of_turn_is_told_whose_move_it_is() {
         "Re: [T #1]",
         "Game 1\n2... Nc6\nTime: 2/3\n",
     );
-    t.poll("2026-11-06");
+    t.pass("2026-11-06");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", BLACK)]);
     let text = &mail[0].body;
@@ -594,7 +594,7 @@ fn point_3_a_move_out_of_turn_is_told_whose_move_it_is() {
         "Партия 1",
         "Партия 1\n2. Кf3\nВремя: 3/0\n",
     );
-    t.poll("2026-11-04");
+    t.pass("2026-11-04");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", IVANOV)]);
     let text = &mail[0].body;
@@ -622,7 +622,7 @@ fn point_4_a_protest_without_an_overstep_is_told_so() {
         "Re: [T #1]",
         "Game 1\nPROTEST: I did nothing wrong.\n",
     );
-    t.poll("2026-11-04");
+    t.pass("2026-11-04");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", BLACK)]);
     assert!(mail[0].body.contains("no overstep"), "{}", mail[0].body);
@@ -671,7 +671,7 @@ fn point_5_a_draw_accepted_after_mate_is_told_the_result() {
         "Game 1\nI accept the draw.\n",
     );
     t.letter(BLACK, "2026-11-08", "Re: [T #1]", "Game 1\nI resign.\n");
-    t.poll("2026-11-08");
+    t.pass("2026-11-08");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -700,7 +700,7 @@ fn point_6_the_limit_notice_names_the_games_of_a_player_in_several() {
             &format!("Game {game}\nhello {n}\n"),
         );
     }
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     let mail = t.new_mail();
     assert_eq!(mail.len(), 11, "{:?}", kinds(&mail));
     let notice = &mail[10];
@@ -716,7 +716,7 @@ fn point_6_the_limit_notice_names_the_games_of_a_player_in_several() {
         notice.body
     );
     // The eleventh refusal is not swallowed: it comes the next day.
-    t.poll("2026-11-04");
+    t.pass("2026-11-04");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
     assert!(
@@ -743,7 +743,7 @@ fn point_7_in_cc_mode_a_correction_reaches_both_players() {
         "Re: [КР-2026 #1]",
         "Партия 1\n1... e5\nВремя: 2/3\nДаты: 03.11.2026, 03.11.2026, 06.11.2026\n",
     );
-    t.poll("2026-11-08");
+    t.pass("2026-11-08");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -760,7 +760,7 @@ fn point_7_in_cc_mode_a_correction_reaches_both_players() {
 fn point_13_the_query_and_the_repeat_give_the_last_day() {
     let mut t = Tournament::new();
     // No first move by 1 December: White is queried with his last day.
-    t.poll("2026-12-01");
+    t.pass("2026-12-01");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("query", WHITE)]);
     assert!(
@@ -777,9 +777,9 @@ fn point_13_the_query_and_the_repeat_give_the_last_day() {
         "Game 1",
         "Game 1\n1. e4\nTime: 31/0\nDates: 2026-12-02\n",
     );
-    t.poll("2026-12-02");
+    t.pass("2026-12-02");
     t.new_mail();
-    t.poll("2027-01-11");
+    t.pass("2027-01-11");
     let mail = t.new_mail();
     let repeat = mail
         .iter()
@@ -808,7 +808,7 @@ fn point_12_english_counts_one_day_as_a_day() {
         "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
     );
     // Black's clock runs from 3 November: one day left on 22 December.
-    t.poll("2026-12-22");
+    t.pass("2026-12-22");
     let mail = t.new_mail();
     let reminder = mail
         .iter()

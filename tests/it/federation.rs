@@ -182,7 +182,7 @@ fn two_tournaments_one_mailbox_one_database() {
         "Game 1",
         "Game 1\n1... d5\nTime: 2/2\nDates: 2026-11-08, 2026-11-08, 2026-11-09\n",
     );
-    t.poll("2026-11-09");
+    t.pass("2026-11-09");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
     let asked = &mail[0].body;
@@ -206,7 +206,7 @@ fn two_tournaments_one_mailbox_one_database() {
         "1... d5\nTime: 2/2\nDates: 2026-11-08, 2026-11-08, 2026-11-10\n",
         &in_reply_to,
     );
-    t.poll("2026-11-10");
+    t.pass("2026-11-10");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", WHITE), pair("forward", CAROL)]
@@ -344,8 +344,8 @@ fn the_arbiter_of_several_tournaments_names_the_one_he_rules_on() {
         "[A #1] my move",
         "1. e4\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.poll("2026-11-03");
-    t.poll("2026-12-26");
+    t.pass("2026-11-03");
+    t.pass("2026-12-26");
     t.new_mail();
     let status = |t: &Tournament, id: &str| {
         let out = run_ok(t, &["chart", "1", "--format", "json", "--tournament", id]);
@@ -359,7 +359,7 @@ fn the_arbiter_of_several_tournaments_names_the_one_he_rules_on() {
     );
     // "CONFIRM 1" alone, no tag, no thread: which tournament's game 1?
     t.letter(ARBITER, "2026-12-27", "decision", "CONFIRM 1\n");
-    t.poll("2026-12-27");
+    t.pass("2026-12-27");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
     assert!(
@@ -404,7 +404,7 @@ fn a_tournament_of_its_own_file_moves_into_a_folder_with_its_games() {
         "Game 1",
         "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     let forward = t.new_mail().remove(1);
     assert_eq!(forward.kind, "forward");
     // Into a folder, beside a second tournament.
@@ -443,7 +443,7 @@ fn a_tournament_of_its_own_file_moves_into_a_folder_with_its_games() {
         "1... e5\nTime: 2/2\nDates: 2026-11-03, 2026-11-03, 2026-11-05\n",
         &in_reply_to,
     );
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", BLACK), pair("forward", WHITE)]
@@ -674,7 +674,7 @@ fn retry_without_a_tournament(language: &str) {
         "{}",
         out.stdout
     );
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     assert_eq!(sans(&t, "A"), ["e4"]);
     assert_eq!(sans(&t, "B"), Vec::<String>::new());
     assert!(
@@ -703,13 +703,13 @@ fn archived_event(language: &str, said: &str) {
     let mut t = federation_in(language);
     // In A, White Player is White; in B, Black.
     opens_a(&mut t);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     let mail = t.new_mail();
     let ack = mail.iter().find(|m| m.kind == "ack").expect("ack");
     let ack_id = ack.message_id.clone();
     // B's game 1: Carol opens, so that White Player is to move there too.
     opens_b(&mut t);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     t.new_mail();
     std::fs::remove_file(t.path().join("tournaments/a.toml")).unwrap();
     // White Player's reply in A's thread (to his receipt there), with no
@@ -777,7 +777,7 @@ fn issue_31_point_5_another_events_arbiter_is_told_so_and_changes_nothing() {
         .unwrap();
         let order = format!("{result} B 1 1-0\n");
         t.letter(ARBITER, "2026-11-04", "result", &order);
-        t.poll("2026-11-04");
+        t.pass("2026-11-04");
         let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{language}");
         assert!(mail[0].body.contains(said), "{}", mail[0].body);
@@ -785,7 +785,7 @@ fn issue_31_point_5_another_events_arbiter_is_told_so_and_changes_nothing() {
         assert_eq!(chart["result"], serde_json::Value::Null);
         // B's own arbiter is obeyed.
         t.letter(cup_arbiter, "2026-11-04", "result", &order);
-        t.poll("2026-11-04");
+        t.pass("2026-11-04");
         let chart = chart_of(&t, "B");
         assert_eq!(chart["result"], "1-0", "{language}");
     }
@@ -804,8 +804,8 @@ fn issue_31_point_7_the_words_given_for_a_decision_work_in_a_folder() {
 fn decision_words_in_a_folder(language: &str) {
     let mut t = federation_in(language);
     opens_a(&mut t);
-    t.poll("2026-11-03");
-    t.poll("2026-12-26");
+    t.pass("2026-11-03");
+    t.pass("2026-12-26");
     let mail = t.new_mail();
     let file = mail
         .iter()
@@ -831,7 +831,7 @@ fn decision_words_in_a_folder(language: &str) {
     );
     let order = line.split("  ").next().unwrap();
     t.letter(ARBITER, "2026-12-27", "decision", &format!("{order}\n"));
-    t.poll("2026-12-27");
+    t.pass("2026-12-27");
     let chart = chart_of(&t, "A");
     assert_eq!(chart["status"], "finished", "{order}");
 }
@@ -849,7 +849,7 @@ fn issue_31_point_14_a_replacement_never_takes_another_events_players_address() 
 fn replacement_address_of_the_folder(language: &str) {
     let mut t = federation_in(language);
     opens_b(&mut t);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     t.new_mail();
     let b = t.path().join("tournaments/b.toml");
     let before = std::fs::read_to_string(&b).unwrap();
@@ -875,7 +875,7 @@ fn replacement_address_of_the_folder(language: &str) {
         "replace",
         "REPLACE B carol_test.example Dora D. <black@test.example>\n",
     );
-    t.poll("2026-11-04");
+    t.pass("2026-11-04");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
     assert!(mail[0].body.contains("Black Player"), "{}", mail[0].body);
@@ -953,7 +953,7 @@ fn accept_for_the_event_named(language: &str) {
         "my move",
         "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
     let today = run_ok(&t, &["today", "--today", "2026-11-04", "--json"]).stdout;
     let today: serde_json::Value = serde_json::from_str(&today).unwrap();
@@ -1006,7 +1006,7 @@ fn leave_in_every_event(language: &str) {
         }
         opens_b(&mut t);
         opens_a(&mut t);
-        t.poll("2026-11-03");
+        t.pass("2026-11-03");
         t.new_mail();
         if leave {
             t.letter(
@@ -1018,7 +1018,7 @@ fn leave_in_every_event(language: &str) {
                     false => "LEAVE 10.11.2026 - 20.11.2026\n",
                 },
             );
-            t.poll("2026-11-05");
+            t.pass("2026-11-05");
             let mail = t.new_mail();
             let receipt = mail.iter().find(|m| m.kind == "leave").expect("receipt");
             let said = match russian {
@@ -1097,7 +1097,7 @@ fn refused_reply_in_b(t: &mut Tournament) -> String {
         "Re: [B #1] 1. d4",
         "1... Ke2\nTime: 2/2\nDates: 03.11.2026, 03.11.2026, 05.11.2026\n",
     );
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
     let today = run_ok(t, &["today", "--today", "2026-11-06", "--json"]).stdout;
     let today: serde_json::Value = serde_json::from_str(&today).unwrap();
@@ -1117,7 +1117,7 @@ fn issue_31_point_4_an_order_by_mail_in_a_folder_is_carried_out_as_advised() {
     {
         let mut t = federation_in(language);
         opens_b(&mut t);
-        t.poll("2026-11-03");
+        t.pass("2026-11-03");
         t.new_mail();
         let key = refused_reply_in_b(&mut t);
         t.letter(
@@ -1144,7 +1144,7 @@ fn issue_31_point_4_an_order_by_mail_in_a_folder_is_carried_out_as_advised() {
             "result",
             &format!("{result} 1 1-0\n"),
         );
-        t.poll("2026-11-07");
+        t.pass("2026-11-07");
         let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{language}");
         let advised = format!("{result} A 1 1-0");
@@ -1154,7 +1154,7 @@ fn issue_31_point_4_an_order_by_mail_in_a_folder_is_carried_out_as_advised() {
             mail[0].body
         );
         t.letter(ARBITER, "2026-11-07", "result", &format!("{advised}\n"));
-        t.poll("2026-11-07");
+        t.pass("2026-11-07");
         assert_eq!(chart_of(&t, "A")["result"], "1-0", "{language}");
         assert_eq!(chart_of(&t, "B")["result"], serde_json::Value::Null);
     }
@@ -1174,7 +1174,7 @@ fn issue_31_point_4_accept_of_another_events_letter_is_not_their_arbiters() {
     )
     .unwrap();
     opens_b(&mut t);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     t.new_mail();
     let key = refused_reply_in_b(&mut t);
     t.letter(
@@ -1183,7 +1183,7 @@ fn issue_31_point_4_accept_of_another_events_letter_is_not_their_arbiters() {
         "accept",
         &format!("ACCEPT {key} 1... d5\n"),
     );
-    t.poll("2026-11-06");
+    t.pass("2026-11-06");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
     assert!(
@@ -1199,7 +1199,7 @@ fn issue_31_point_4_accept_of_another_events_letter_is_not_their_arbiters() {
         "accept",
         &format!("ACCEPT {key} 1... d5\n"),
     );
-    t.poll("2026-11-06");
+    t.pass("2026-11-06");
     assert_eq!(sans(&t, "B"), ["d4", "d5"]);
 }
 
@@ -1238,7 +1238,7 @@ fn issue_31_point_6_an_unplaced_letter_is_answered_in_its_language_by_no_event()
         )
         .unwrap();
         t.letter(WHITE, "2026-11-03", subject, body);
-        t.poll("2026-11-03");
+        t.pass("2026-11-03");
         let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{subject}");
         let answer = &mail[0];
@@ -1258,12 +1258,12 @@ fn issue_31_point_6_an_unplaced_letter_is_answered_in_its_language_by_no_event()
         let thread = format!("In-Reply-To: <{}>\r\n", answer.message_id);
         let reply = format!("Re: {}", answer.subject);
         t.letter_with(WHITE, "2026-11-03", &reply, body, &thread);
-        t.poll("2026-11-03");
+        t.pass("2026-11-03");
         assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)], "{subject}");
         // The advice followed: the tag in the subject.
         let reply = format!("Re: [A #1] {}", answer.subject);
         t.letter_with(WHITE, "2026-11-03", &reply, body, &thread);
-        t.poll("2026-11-03");
+        t.pass("2026-11-03");
         let mail = t.new_mail();
         assert_eq!(
             kinds(&mail),
@@ -1305,14 +1305,14 @@ fn issue_31_every_refusals_advice_followed_gets_the_letter_taken() {
         let mut t = federation();
         opens_a(&mut t);
         opens_b(&mut t);
-        t.poll("2026-11-03");
+        t.pass("2026-11-03");
         t.letter(
             BLACK,
             "2026-11-05",
             "Re: [A #1] 1. e4",
             "1... e5\nTime: 2/2\nDates: 03.11.2026, 03.11.2026, 05.11.2026\n",
         );
-        t.poll("2026-11-05");
+        t.pass("2026-11-05");
         let mail = t.new_mail();
         let forward = mail
             .iter()
@@ -1320,14 +1320,14 @@ fn issue_31_every_refusals_advice_followed_gets_the_letter_taken() {
             .expect("the forward of 1... e5")
             .clone();
         t.letter(WHITE, "2026-11-06", "my move", second);
-        t.poll("2026-11-06");
+        t.pass("2026-11-06");
         let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{advice}");
         let refusal = mail[0].clone();
         assert!(refusal.body.contains(advice), "{advice}\n{}", refusal.body);
         let (subject, headers) = follow(&refusal, &forward);
         t.letter_with(WHITE, "2026-11-06", &subject, second, &headers);
-        t.poll("2026-11-06");
+        t.pass("2026-11-06");
         assert_eq!(
             kinds(&t.new_mail()),
             [pair("ack", WHITE), pair("forward", BLACK)],
@@ -1349,7 +1349,7 @@ fn issue_31_point_1_an_event_that_refuses_the_leave_says_why_and_goes_on() {
     std::fs::write(&b, format!("{text}\n[rules]\nleave_days_per_year = 5\n")).unwrap();
     opens_b(&mut t);
     opens_a(&mut t);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     t.new_mail();
     let last_day = |t: &Tournament| {
         let games = run_ok(
@@ -1373,7 +1373,7 @@ fn issue_31_point_1_an_event_that_refuses_the_leave_says_why_and_goes_on() {
         "leave",
         "LEAVE 10.11.2026 - 20.11.2026\n",
     );
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     let mail = t.new_mail();
     let receipt = mail.iter().find(|m| m.kind == "leave").expect("receipt");
     assert!(

@@ -12,7 +12,7 @@ fn db(t: &Tournament) -> std::path::PathBuf {
 fn under_way() -> Tournament {
     let mut t = Tournament::new();
     white_opens(&mut t);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     assert_eq!(t.new_mail().len(), 2);
     t
 }
@@ -84,7 +84,7 @@ fn point_1_a_lost_or_emptied_database_is_never_replaced() {
         let again = t.run(&["init"]);
         assert_eq!(again.code, 2, "init twice: {}", again.stdout);
         assert!(again.stderr.contains("already holds"), "{}", again.stderr);
-        t.poll("2026-11-05");
+        t.pass("2026-11-05");
     }
 }
 
@@ -98,7 +98,7 @@ fn point_1_a_new_tournament_gets_its_database_and_readers_make_none() {
     assert!(!db(&t).exists());
     // The first poll of a tournament where nothing was done makes it.
     white_opens(&mut t);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     assert!(db(&t).exists());
     assert_eq!(t.new_mail().len(), 2);
 }
@@ -168,7 +168,7 @@ fn point_2_a_strangers_letter_costs_the_database_at_most_4_kb() {
             .unwrap()
             .len();
     }
-    t.poll("2026-11-04");
+    t.pass("2026-11-04");
     let grown = db_bytes(&t) - before;
     assert!(
         grown <= letters * 4096,
@@ -202,7 +202,7 @@ fn point_2_a_players_letters_grow_the_database_at_most_twice_their_size() {
             .unwrap()
             .len();
     }
-    t.poll("2026-11-04");
+    t.pass("2026-11-04");
     let grown = db_bytes(&t) - before;
     assert!(
         grown <= 2 * arrived,
@@ -243,11 +243,11 @@ fn point_3_a_squatted_message_id_does_not_hide_the_real_letter() {
         let body = "Game 1\n1... e5\nTime: 2/2\nDates: 2026-11-03 2026-11-04 2026-11-04\n";
         // The squatter's letter comes first under the real letter's Message-ID.
         letter_with_id(&mut t, squatter, "2026-11-04", "Hello\n", id, "mx1");
-        t.poll("2026-11-04");
+        t.pass("2026-11-04");
         t.new_mail();
         letter_with_id(&mut t, BLACK, "2026-11-04", body, id, "mx1");
-        let out = t.poll("2026-11-04");
-        assert!(out.stdout.contains("message-id-clash"), "{}", out.stdout);
+        let pass = t.pass("2026-11-04");
+        assert!(pass.did(EventKind::MessageIdClash), "{}", pass.log());
         let mail = t.new_mail();
         assert!(
             kinds(&mail).contains(&pair("forward", WHITE)),
@@ -257,8 +257,8 @@ fn point_3_a_squatted_message_id_does_not_hide_the_real_letter() {
         assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
         // The same letter again, by another route: the same message.
         letter_with_id(&mut t, BLACK, "2026-11-04", body, id, "mx2");
-        let out = t.poll("2026-11-04");
-        assert!(out.stdout.contains("duplicate"), "{}", out.stdout);
+        let pass = t.pass("2026-11-04");
+        assert!(pass.did(EventKind::Duplicate), "{}", pass.log());
         assert!(t.new_mail().is_empty());
         assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
     }
@@ -339,7 +339,7 @@ fn point_5_a_broken_template_stops_the_start_with_its_file_and_line() {
     let reworded = builtin.replacen("\n\n", "\n\nWell played in game {{ game.id }}.\n", 1);
     std::fs::write(t.path().join("templates/en/ack.txt"), reworded).unwrap();
     white_opens(&mut t);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     let ack = t.new_mail().into_iter().find(|m| m.kind == "ack").unwrap();
     assert!(ack.body.contains("Well played in game 1."), "{}", ack.body);
 }
@@ -388,7 +388,7 @@ fn point_5_retry_puts_a_letter_set_aside_back_for_the_next_poll() {
         retry.stdout
     );
     assert!(t.run(&["retry"]).stdout.contains("no letter is set aside"));
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     let mail = t.new_mail();
     assert!(
         kinds(&mail).contains(&pair("forward", WHITE)),
@@ -442,7 +442,7 @@ fn point_6_an_unreadable_file_fails_alone_and_is_set_aside_and_a_name_not_utf8_i
         }
     }
     // Set aside: the next run is clean, and `retry` says where the file is.
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     assert!(!new.join("0000.unreadable").exists());
     let list = t.run(&["retry"]);
     assert!(
@@ -464,7 +464,7 @@ fn point_7_a_long_address_gets_a_short_file_name_and_its_messages_go() {
     assert_eq!(long.len(), 251);
     let mut t = Tournament::with_config(&config("", "").replace(BLACK, &long));
     white_opens(&mut t);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     let mail = t.new_mail();
     assert!(
         kinds(&mail).contains(&pair("forward", &long)),
@@ -709,8 +709,8 @@ fn point_14_a_day_before_the_start_or_the_record_is_refused() {
     );
     // Nothing was done by either; the same day or a later one runs.
     assert!(t.new_mail().is_empty());
-    t.poll("2026-11-03");
-    t.poll("2026-11-04");
+    t.pass("2026-11-03");
+    t.pass("2026-11-04");
 }
 
 #[test]
@@ -762,7 +762,7 @@ fn point_15_sigterm_finishes_the_letter_at_hand_says_what_is_left_and_exits_1() 
         kinds(&t.new_mail()),
         [pair("ack", WHITE), pair("forward", BLACK)]
     );
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 3);
 }
 
@@ -839,7 +839,7 @@ fn point_17_a_database_that_cannot_be_written_is_named_with_what_to_look_at() {
     assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
     // Mended, the letter is read.
     std::fs::remove_dir(&shm).unwrap();
-    t.poll("2026-11-04");
+    t.pass("2026-11-04");
     assert!(kinds(&t.new_mail()).contains(&pair("forward", WHITE)));
 }
 
@@ -857,7 +857,7 @@ fn point_18_an_impossible_year_and_full_width_digits_are_named_unreadable() {
             "Re: [T #1]",
             &format!("Game 1\n1... e5\n{line}\n"),
         );
-        t.poll("2026-11-04");
+        t.pass("2026-11-04");
         let mail = t.new_mail();
         let to_black: Vec<&Sent> = mail.iter().filter(|m| m.to == [BLACK]).collect();
         assert!(
@@ -896,7 +896,7 @@ fn point_5_the_chief_arbiter_puts_letters_set_aside_back_by_his_own_letter() {
     assert!(key.starts_with("quarantine:"), "{key}");
     // A player's order changes nothing.
     t.letter(BLACK, "2026-11-05", "retry", "RETRY ALL\n");
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("refused", BLACK)],
@@ -905,7 +905,7 @@ fn point_5_the_chief_arbiter_puts_letters_set_aside_back_by_his_own_letter() {
     assert!(t.run(&["retry"]).stdout.starts_with(&key));
     // A key of no letter set aside is answered with where the keys are.
     t.letter(ARBITER, "2026-11-05", "retry", "RETRY quarantine:nothing\n");
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
     assert!(
@@ -923,7 +923,7 @@ fn point_5_the_chief_arbiter_puts_letters_set_aside_back_by_his_own_letter() {
         "Отложенное письмо",
         &format!("ПОВТОРИТЬ {key}\n"),
     );
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("retry", ARBITER)]);
     assert_eq!(mail[0].cc, [SECRETARY]);
@@ -950,13 +950,13 @@ fn point_5_the_chief_arbiter_puts_letters_set_aside_back_by_his_own_letter() {
     );
     // The next run puts it back before it reads its mail, and reads it with
     // its own postmark.
-    t.poll("2026-11-06");
+    t.pass("2026-11-06");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("ack", BLACK), pair("forward", WHITE)]);
     assert_eq!(t.totals("1"), (2, 1));
     // Nothing set aside now: RETRY ALL says so.
     t.letter(ARBITER, "2026-11-07", "retry", "RETRY ALL\n");
-    t.poll("2026-11-07");
+    t.pass("2026-11-07");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
     assert!(

@@ -83,7 +83,7 @@ fn replies_of_every_mail_program_are_applied_with_their_own_move_only() {
         let mut t = tournament(language, "");
         to_black_at_move_two(&mut t);
         deliver(&mut t, name, "2026-11-14");
-        t.poll("2026-11-14");
+        t.pass("2026-11-14");
         let mail = t.new_mail();
         assert_eq!(
             kinds(&mail),
@@ -166,7 +166,7 @@ fn a_subject_that_names_the_game_finds_it_without_tag_or_thread() {
             "",
         );
         // Ivanov plays game 1 only: the subject must not be needed for him.
-        t.poll("2026-11-03");
+        t.pass("2026-11-03");
         t.new_mail();
         let raw = message(
             PETROV,
@@ -178,7 +178,7 @@ fn a_subject_that_names_the_game_finds_it_without_tag_or_thread() {
             7,
         );
         t.deliver_raw(raw.as_bytes());
-        t.poll("2026-11-05");
+        t.pass("2026-11-05");
         let mail = t.new_mail();
         assert_eq!(
             kinds(&mail),
@@ -204,7 +204,7 @@ fn a_game_line_wins_over_the_thread_and_the_reply_says_so() {
         "Game 1",
         "1. e4\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     let mail = t.new_mail();
     let game_two = mail
         .iter()
@@ -225,7 +225,7 @@ fn a_game_line_wins_over_the_thread_and_the_reply_says_so() {
         7,
     );
     t.deliver_raw(raw.as_bytes());
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -252,7 +252,7 @@ fn a_letter_naming_a_game_its_sender_does_not_play_changes_nothing_anywhere() {
         "Game 2",
         "1. d4\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     t.new_mail();
     // Sidorov plays game 2 only, and names game 1 in the tag and the line.
     t.letter(
@@ -268,7 +268,7 @@ fn a_letter_naming_a_game_its_sender_does_not_play_changes_nothing_anywhere() {
         "Game 9",
         "2. c4\nTime: 4/0\nDates: 2026-11-05\n",
     );
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -304,7 +304,7 @@ fn a_letter_naming_a_game_its_sender_does_not_play_changes_nothing_anywhere() {
 fn a_warning_for_a_missing_fraction_asks_no_restating() {
     let mut t = tournament("en", "");
     t.letter(IVANOV, "2026-11-03", "Game 1", "1. e4\nDates: 2026-11-03\n");
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail)[0], pair("warning", IVANOV));
     let warning = &mail[0].body;
@@ -323,7 +323,7 @@ fn two_dates_of_three_name_only_the_missing_one() {
         "1. e4\nTime: 2/0\nDates: 2026-11-03\n",
     );
     // The forward goes out two days after the letter came.
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     t.new_mail();
     t.letter(
         PETROV,
@@ -331,7 +331,7 @@ fn two_dates_of_three_name_only_the_missing_one() {
         "Game 1",
         "1... e5\nTime: 2/2\nDates: 2026-11-05, 2026-11-07\n",
     );
-    t.poll("2026-11-07");
+    t.pass("2026-11-07");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail)[0], pair("warning", PETROV), "{mail:#?}");
     let warning = &mail[0].body;
@@ -369,7 +369,7 @@ fn slashed_dates_follow_date_order_and_an_ambiguous_one_is_not_passed_on() {
         "Game 1",
         "1. e4\nTime: 1/0\nSent: 11/02/2026\n",
     );
-    t.poll("2026-11-02");
+    t.pass("2026-11-02");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", IVANOV), pair("forward", PETROV)]
@@ -384,7 +384,7 @@ fn slashed_dates_follow_date_order_and_an_ambiguous_one_is_not_passed_on() {
         "Game 1",
         "1. e4\nTime: 1/0\nSent: 11/02/2026\n",
     );
-    t.poll("2026-11-02");
+    t.pass("2026-11-02");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -410,7 +410,7 @@ fn prose_about_time_gets_no_note() {
     let mut t = tournament("ru", "");
     to_black_at_move_two(&mut t);
     deliver(&mut t, "yandex-prose-two-dates", "2026-11-14");
-    t.poll("2026-11-14");
+    t.pass("2026-11-14");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail)[0].1, PETROV, "{mail:#?}");
     let reply = &mail[0].body;

@@ -8,6 +8,9 @@ use std::process::Command;
 use mail_parser::{MessageParser, MimeHeaders, PartType};
 use serde_json::Value;
 
+mod clerk;
+pub use shtempel::clerk::EventKind;
+
 pub const CLERK: &str = "clerk@test.example";
 pub const WHITE: &str = "white@test.example";
 pub const BLACK: &str = "black@test.example";
