@@ -3,27 +3,6 @@
 
 use crate::support::*;
 
-const W1: &str = "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n";
-const B1: &str = "Game 1\n1... e5\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n";
-
-fn russian(text: &str) -> String {
-    text.replace("language = \"en\"", "language = \"ru\"")
-}
-
-fn in_language(lang: &str, text: &str) -> String {
-    match lang {
-        "ru" => russian(text),
-        _ => text.to_string(),
-    }
-}
-
-fn secured(text: &str) -> String {
-    text.replace(
-        "[rules]\n",
-        "[security]\ntrusted_authserv_id = \"mx.test.example\"\nrequire = \"dkim\"\n\n[rules]\n",
-    )
-}
-
 /// A letter as the receiving server passes it on: its own
 /// `Authentication-Results` on top, then whatever the sender wrote.
 fn delivered(t: &mut Tournament, server_says: &str, letter: String) {
@@ -33,10 +12,10 @@ fn delivered(t: &mut Tournament, server_says: &str, letter: String) {
 
 const PASS: &str = "Authentication-Results: mx.test.example; dkim=pass header.d=test.example\r\n";
 
-/// A tournament of `text` in which White has sent 1. e4 on 3 November,
+/// A tournament of `cup` in which White has sent 1. e4 on 3 November,
 /// the mail of it read.
-fn opened(text: &str) -> Tournament {
-    let mut t = Tournament::with_config(text);
+fn opened(cup: &Cup) -> Tournament {
+    let mut t = cup.open();
     t.letter(WHITE, "2026-11-03", "Game 1", W1);
     t.pass("2026-11-03");
     t.new_mail();
@@ -69,7 +48,7 @@ fn unheeded_key(t: &Tournament, day: &str) -> String {
 fn point_3_an_address_the_config_would_refuse_is_not_written_by_accept_as_address() {
     for lang in ["en", "ru"] {
         for address in ["\"ivanov office\"@work.example", "a@b.org."] {
-            let mut t = Tournament::with_config(&in_language(lang, &config("", "")));
+            let mut t = Cup::new().in_language(lang).open();
             let file = t.path().join("shtempel.toml");
             let before = std::fs::read_to_string(&file).unwrap();
             let raw = message(address, CLERK, "2026-11-03", "Game 1", W1, "", 1);
@@ -84,9 +63,7 @@ fn point_3_an_address_the_config_would_refuse_is_not_written_by_accept_as_addres
                 "ru" => format!("ПРИНЯТЬ {key} КАК white АДРЕС\n"),
                 _ => format!("ACCEPT {key} AS white ADDRESS\n"),
             };
-            t.letter(ARBITER, "2026-11-04", "Re: letter", &order);
-            t.pass("2026-11-04");
-            let mail = t.new_mail();
+            let mail = t.exchange(ARBITER, "2026-11-04", "Re: letter", &order);
             assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{lang} {address}");
             let said = match lang {
                 "ru" => "секретарь не может добавить адрес",
@@ -109,7 +86,7 @@ fn point_3_an_address_the_config_would_refuse_is_not_written_by_accept_as_addres
 #[test]
 fn point_4_an_order_letter_is_no_letter_to_accept_and_nothing_recurses() {
     for lang in ["en", "ru"] {
-        let mut t = opened(&in_language(lang, &config("", "")));
+        let mut t = opened(&Cup::new().in_language(lang));
         // The arbiter's letter accepting itself (it is the 2nd letter), and
         // two accepting each other (the 3rd and 4th).
         let own = "mid:letter-2-2026-11-04@test.example";
@@ -122,9 +99,7 @@ fn point_4_an_order_letter_is_no_letter_to_accept_and_nothing_recurses() {
         } else {
             "ACCEPT"
         };
-        t.letter(ARBITER, "2026-11-04", "Re: x", &format!("{word} {own}\n"));
-        t.pass("2026-11-04");
-        let mail = t.new_mail();
+        let mail = t.exchange(ARBITER, "2026-11-04", "Re: x", &format!("{word} {own}\n"));
         assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{lang}");
         // Not found yet as a key (it is being read): answered with where keys are.
         t.letter(
@@ -170,7 +145,7 @@ fn point_4_an_order_letter_is_no_letter_to_accept_and_nothing_recurses() {
 #[test]
 fn point_5_a_senders_own_authentication_results_below_the_servers_counts_for_nothing() {
     for lang in ["en", "ru"] {
-        let mut t = Tournament::with_config(&secured(&in_language(lang, &config("", ""))));
+        let mut t = Cup::new().in_language(lang).secured().open();
         delivered(
             &mut t,
             "dkim=pass header.d=test.example",
@@ -326,7 +301,7 @@ fn point_8_the_files_with_players_secrets_are_0600_whatever_the_umask_and_never_
 #[test]
 fn point_1_forged_letters_cost_one_notice_a_day_and_never_hold_back_a_real_answer() {
     for lang in ["en", "ru"] {
-        let mut t = Tournament::with_config(&secured(&in_language(lang, &config("", ""))));
+        let mut t = Cup::new().in_language(lang).secured().open();
         let mut seq = 0;
         let mut next = || {
             seq += 1;
@@ -402,16 +377,16 @@ fn point_1_forged_letters_cost_one_notice_a_day_and_never_hold_back_a_real_answe
 #[test]
 fn point_10_names_and_leaves_nobody_means_are_refused_and_today_days_is_bounded() {
     for lang in ["en", "ru"] {
-        let text = in_language(lang, &config("leave_days_per_year = 12", ""));
-        let mut t = opened(&text);
+        let cup = Cup::new()
+            .in_language(lang)
+            .rules("leave_days_per_year = 12");
+        let mut t = opened(&cup);
         // A leave running past the tournament's last day (2028-11-01).
         let leave = match lang {
             "ru" => "ОТПУСК 25.10.2028 - 05.11.2028\n",
             _ => "LEAVE 25.10.2028 - 05.11.2028\n",
         };
-        t.letter(WHITE, "2026-11-04", "Leave", leave);
-        t.pass("2026-11-04");
-        let mail = t.new_mail();
+        let mail = t.exchange(WHITE, "2026-11-04", "Leave", leave);
         assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{lang}");
         let said = match lang {
             "ru" => {
@@ -432,9 +407,7 @@ fn point_10_names_and_leaves_nobody_means_are_refused_and_today_days_is_bounded(
         let long = "x".repeat(200_000);
         for name in ["Sidorov \u{202E}S.", "Sid\0orov", long.as_str()] {
             let order = format!("REPLACE white {name} <newcomer@test.example>\n");
-            t.letter(ARBITER, "2026-11-05", "Replace", &order);
-            t.pass("2026-11-05");
-            let mail = t.new_mail();
+            let mail = t.exchange(ARBITER, "2026-11-05", "Replace", &order);
             assert_eq!(
                 kinds(&mail),
                 [pair("refused", ARBITER)],
@@ -531,7 +504,7 @@ fn point_9_a_strangers_huge_header_fields_cost_a_bounded_record_and_log_line() {
             out.stdout.len()
         );
         // The same forged under a player's address, with [security]: bounded too.
-        let mut t = Tournament::with_config(&secured(&config("", "")));
+        let mut t = Cup::new().secured().open();
         let forged = letter
             .replace(&format!("{huge}@evil.example\r\n"), &format!("{WHITE}\r\n"))
             .replace("<b@evil.example>", &format!("<{WHITE}>"));
@@ -561,10 +534,12 @@ fn point_9_a_strangers_huge_header_fields_cost_a_bounded_record_and_log_line() {
 #[test]
 fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and_said() {
     for lang in ["en", "ru"] {
-        let says = |en: &'static str, ru: &'static str| if lang == "ru" { ru } else { en };
+        let says = |en, ru| pick(lang, en, ru);
         // A move and a leave: both carried out, each answered.
-        let text = in_language(lang, &config("leave_days_per_year = 12", ""));
-        let mut t = opened(&text);
+        let cup = Cup::new()
+            .in_language(lang)
+            .rules("leave_days_per_year = 12");
+        let mut t = opened(&cup);
         let leave = says(
             "LEAVE 10.11.2026 - 20.11.2026",
             "ОТПУСК 10.11.2026 - 20.11.2026",
@@ -581,14 +556,10 @@ fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and
             "{lang}"
         );
         assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2, "{lang}");
-        assert!(
-            mail[0].body.contains(says(
-                "The leave asked in the same letter is answered in a message of its own.",
-                "На просьбу об отпуске в том же письме секретарь отвечает отдельным письмом."
-            )),
-            "{}",
-            mail[0].body
-        );
+        mail[0].says(says(
+            "The leave asked in the same letter is answered in a message of its own.",
+            "На просьбу об отпуске в том же письме секретарь отвечает отдельным письмом.",
+        ));
         // The partner's notice speaks of the game after the move: Black,
         // who has moved, is not said to be the one to move (White's last
         // day waits for the forward's delivery, so none is said).
@@ -604,7 +575,7 @@ fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and
         // A move and a leave the tournament does not grant: the move taken,
         // the leave refused by itself, the refusal not claiming the move
         // was not forwarded.
-        let mut t = opened(&in_language(lang, &config("", "")));
+        let mut t = opened(&Cup::new().in_language(lang));
         let mail = black_answers(&mut t, leave);
         assert_eq!(
             kinds(&mail),
@@ -630,99 +601,68 @@ fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and
 
         // A move and a draw offer: both go to the partner, and the receipt
         // says so of both.
-        let mut t = opened(&in_language(lang, &config("", "")));
+        let mut t = opened(&Cup::new().in_language(lang));
         let offer = says("I offer a draw", "Предлагаю ничью");
         let mail = black_answers(&mut t, offer);
         assert_eq!(kinds(&mail), [pair("ack", BLACK), pair("forward", WHITE)]);
-        assert!(
-            mail[0].body.contains(says(
-                "Your move has been passed on to White Player, with your draw offer.",
-                "Ваш ход переслан партнёру (White Player) вместе с предложением ничьей."
-            )),
-            "{}",
-            mail[0].body
-        );
-        assert!(
-            mail[1].body.contains(says(
-                "Black Player offers a draw",
-                "Black Player предлагает ничью"
-            )),
-            "{}",
-            mail[1].body
-        );
+        mail[0].says(says(
+            "Your move has been passed on to White Player, with your draw offer.",
+            "Ваш ход переслан партнёру (White Player) вместе с предложением ничьей.",
+        ));
+        mail[1].says(says(
+            "Black Player offers a draw",
+            "Black Player предлагает ничью",
+        ));
 
         // A move and a player's order: the move taken, the order named as
         // not carried out in his receipt.
-        let mut t = Tournament::with_config(&in_language(lang, &config("", "")));
-        t.letter(
+        let mut t = Cup::new().in_language(lang).open();
+        let mail = t.exchange(
             WHITE,
             "2026-11-03",
             "Game 1",
             &format!("{W1}RESULT 1 1-0\n"),
         );
-        t.pass("2026-11-03");
-        let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
-        assert!(
-            mail[0].body.contains(says(
-                "the order RESULT 1 1-0: orders are carried out only from the chief arbiter's address",
-                "распоряжение RESULT 1 1-0: распоряжения выполняются только с адреса главного судьи"
-            )),
-            "{}",
-            mail[0].body
-        );
-        assert!(
-            !mail[0]
-                .body
-                .contains(says("Everything is in order", "Всё в порядке")),
-            "{}",
-            mail[0].body
-        );
+        mail[0].says(says(
+            "the order RESULT 1 1-0: orders are carried out only from the chief arbiter's address",
+            "распоряжение RESULT 1 1-0: распоряжения выполняются только с адреса главного судьи",
+        ));
+        mail[0].never_says(says("Everything is in order", "Всё в порядке"));
         assert_eq!(t.chart("1")["result"], serde_json::Value::Null);
 
         // A resignation with a move: the game resigned, the move named as
         // not played.
         let resign = says("I resign", "Сдаюсь");
-        t.letter(
+        let mail = t.exchange(
             BLACK,
             "2026-11-07",
             "Re: [T #1] 1. e4",
             &format!("{B1}{resign}\n"),
         );
-        t.pass("2026-11-07");
-        let mail = t.new_mail();
         assert_eq!(t.chart("1")["result"], "1-0", "{lang}");
         assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
         let result = mail.iter().find(|m| m.kind == "result").expect("result");
-        assert!(
-            result.body.contains(says(
-                "the move written in the letter (e5): the same letter resigns the game",
-                "ход, записанный в письме (e5): в том же письме партия сдана"
-            )),
-            "{}",
-            result.body
-        );
+        result.says(says(
+            "the move written in the letter (e5): the same letter resigns the game",
+            "ход, записанный в письме (e5): в том же письме партия сдана",
+        ));
 
         // The chief arbiter's letter of two orders: neither carried out,
         // both named.
-        let mut t = opened(&in_language(lang, &config("", "")));
-        t.letter(
+        let mut t = opened(&Cup::new().in_language(lang));
+        let mail = t.exchange(
             ARBITER,
             "2026-11-04",
             "Re: [T #1]",
             "RESULT 1 1-0\nFORFEIT 1 BLACK\n",
         );
-        t.pass("2026-11-04");
-        let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{lang}");
-        assert!(
-            mail[0].body.contains(says(
-                "none of them has been carried out",
-                "ни одно не исполнено"
-            )) && mail[0].body.contains("RESULT 1 1-0; FORFEIT 1 BLACK"),
-            "{}",
-            mail[0].body
-        );
+        mail[0].says(says(
+            "none of them has been carried out",
+            "ни одно не исполнено",
+        ));
+        mail[0].says("RESULT 1 1-0; FORFEIT 1 BLACK");
         assert_eq!(t.chart("1")["result"], serde_json::Value::Null);
         assert_eq!(t.chart("1")["status"], "active");
     }

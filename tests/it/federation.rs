@@ -358,15 +358,10 @@ fn the_arbiter_of_several_tournaments_names_the_one_he_rules_on() {
         ("suspended".into(), "suspended".into())
     );
     // "CONFIRM 1" alone, no tag, no thread: which tournament's game 1?
-    t.letter(ARBITER, "2026-12-27", "decision", "CONFIRM 1\n");
-    t.pass("2026-12-27");
-    let mail = t.new_mail();
+    let mail = t.exchange(ARBITER, "2026-12-27", "decision", "CONFIRM 1\n");
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
-    assert!(
-        mail[0].body.contains("several tournaments (A, B)") && mail[0].body.contains("CONFIRM"),
-        "{}",
-        mail[0].body
-    );
+    mail[0].says("several tournaments (A, B)");
+    mail[0].says("CONFIRM");
     assert_eq!(
         (status(&t, "A"), status(&t, "B")),
         ("suspended".into(), "suspended".into())
@@ -525,11 +520,7 @@ fn the_directors_operations_in_a_folder_touch_the_tournament_named_and_no_other(
     run_ok(&t, &["poll", "--today", "2026-11-06"]);
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
-    assert!(
-        mail[0].body.contains("the game is over (0-1)"),
-        "{}",
-        mail[0].body
-    );
+    mail[0].says("the game is over (0-1)");
     // today lists each tournament's games under their own names.
     let today = run_ok(&t, &["today", "--today", "2026-12-20", "--days", "5"]).stdout;
     assert!(
@@ -604,13 +595,9 @@ fn a_replacement_by_command_edits_the_tournaments_own_file_and_no_other() {
         kinds(&mail),
         [pair("replacement", dora), pair("replaced", WHITE)]
     );
-    assert!(
-        mail[1].body.contains(&format!(
-            "Dora D. <{dora}> takes the place of Carol <{CAROL}> in game 1 (Carol moved abroad)."
-        )),
-        "{}",
-        mail[1].body
-    );
+    mail[1].says(&format!(
+        "Dora D. <{dora}> takes the place of Carol <{CAROL}> in game 1 (Carol moved abroad)."
+    ));
     assert_eq!(
         read("a.toml"),
         a,
@@ -776,9 +763,7 @@ fn issue_31_point_5_another_events_arbiter_is_told_so_and_changes_nothing() {
         )
         .unwrap();
         let order = format!("{result} B 1 1-0\n");
-        t.letter(ARBITER, "2026-11-04", "result", &order);
-        t.pass("2026-11-04");
-        let mail = t.new_mail();
+        let mail = t.exchange(ARBITER, "2026-11-04", "result", &order);
         assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{language}");
         assert!(mail[0].body.contains(said), "{}", mail[0].body);
         let chart = chart_of(&t, "B");
@@ -869,14 +854,12 @@ fn replacement_address_of_the_folder(language: &str) {
         "{}",
         out.stderr
     );
-    t.letter(
+    let mail = t.exchange(
         ARBITER,
         "2026-11-04",
         "replace",
         "REPLACE B carol_test.example Dora D. <black@test.example>\n",
     );
-    t.pass("2026-11-04");
-    let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
     assert!(mail[0].body.contains("Black Player"), "{}", mail[0].body);
     assert_eq!(std::fs::read_to_string(&b).unwrap(), before);
@@ -1138,14 +1121,12 @@ fn issue_31_point_4_an_order_by_mail_in_a_folder_is_carried_out_as_advised() {
         assert_eq!(sans(&t, "A"), Vec::<String>::new(), "{language}");
 
         // A result without its event: refused, with the order rewritten.
-        t.letter(
+        let mail = t.exchange(
             ARBITER,
             "2026-11-07",
             "result",
             &format!("{result} 1 1-0\n"),
         );
-        t.pass("2026-11-07");
-        let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{language}");
         let advised = format!("{result} A 1 1-0");
         assert!(
@@ -1177,14 +1158,12 @@ fn issue_31_point_4_accept_of_another_events_letter_is_not_their_arbiters() {
     t.pass("2026-11-03");
     t.new_mail();
     let key = refused_reply_in_b(&mut t);
-    t.letter(
+    let mail = t.exchange(
         ARBITER,
         "2026-11-06",
         "accept",
         &format!("ACCEPT {key} 1... d5\n"),
     );
-    t.pass("2026-11-06");
-    let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
     assert!(
         mail[0]
@@ -1237,9 +1216,7 @@ fn issue_31_point_6_an_unplaced_letter_is_answered_in_its_language_by_no_event()
             text.replace("language = \"en\"", "language = \"ru\""),
         )
         .unwrap();
-        t.letter(WHITE, "2026-11-03", subject, body);
-        t.pass("2026-11-03");
-        let mail = t.new_mail();
+        let mail = t.exchange(WHITE, "2026-11-03", subject, body);
         assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{subject}");
         let answer = &mail[0];
         assert!(!answer.subject.contains('['), "{}", answer.subject);
@@ -1319,9 +1296,7 @@ fn issue_31_every_refusals_advice_followed_gets_the_letter_taken() {
             .rfind(|m| m.kind == "forward" && m.to == [WHITE])
             .expect("the forward of 1... e5")
             .clone();
-        t.letter(WHITE, "2026-11-06", "my move", second);
-        t.pass("2026-11-06");
-        let mail = t.new_mail();
+        let mail = t.exchange(WHITE, "2026-11-06", "my move", second);
         assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{advice}");
         let refusal = mail[0].clone();
         assert!(refusal.body.contains(advice), "{advice}\n{}", refusal.body);
@@ -1367,23 +1342,15 @@ fn issue_31_point_1_an_event_that_refuses_the_leave_says_why_and_goes_on() {
         games[0]["last_day"].as_str().unwrap().to_string()
     };
     let before = last_day(&t);
-    t.letter(
+    let mail = t.exchange(
         WHITE,
         "2026-11-05",
         "leave",
         "LEAVE 10.11.2026 - 20.11.2026\n",
     );
-    t.pass("2026-11-05");
-    let mail = t.new_mail();
     let receipt = mail.iter().find(|m| m.kind == "leave").expect("receipt");
-    assert!(
-        receipt.body.contains("B: the leave is not granted there (")
-            && receipt
-                .body
-                .contains("and your games there go on as before."),
-        "{}",
-        receipt.body
-    );
+    receipt.says("B: the leave is not granted there (");
+    receipt.says("and your games there go on as before.");
     assert!(!receipt.body.contains("[B #1]"), "{}", receipt.body);
     let told: Vec<_> = mail
         .iter()

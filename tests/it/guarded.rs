@@ -851,14 +851,12 @@ fn point_18_an_impossible_year_and_full_width_digits_are_named_unreadable() {
         ("Time: １２/３", "the time cannot be read"),
     ] {
         let mut t = under_way();
-        t.letter(
+        let mail = t.exchange(
             BLACK,
             "2026-11-04",
             "Re: [T #1]",
             &format!("Game 1\n1... e5\n{line}\n"),
         );
-        t.pass("2026-11-04");
-        let mail = t.new_mail();
         let to_black: Vec<&Sent> = mail.iter().filter(|m| m.to == [BLACK]).collect();
         assert!(
             to_black.iter().any(|m| m.body.contains(named)),
@@ -904,36 +902,22 @@ fn point_5_the_chief_arbiter_puts_letters_set_aside_back_by_his_own_letter() {
     );
     assert!(t.run(&["retry"]).stdout.starts_with(&key));
     // A key of no letter set aside is answered with where the keys are.
-    t.letter(ARBITER, "2026-11-05", "retry", "RETRY quarantine:nothing\n");
-    t.pass("2026-11-05");
-    let mail = t.new_mail();
+    let mail = t.exchange(ARBITER, "2026-11-05", "retry", "RETRY quarantine:nothing\n");
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
-    assert!(
-        mail[0].body.contains(
-            "no letter is set aside under the key quarantine:nothing; the clerk's list of the day (shtempel today) gives their keys, or write RETRY ALL"
-        ),
-        "{}",
-        mail[0].body
-    );
+    mail[0].says("no letter is set aside under the key quarantine:nothing; the clerk's list of the day (shtempel today) gives their keys, or write RETRY ALL");
     // His order, in Russian: he and the secretary are told which letter
     // goes back.
-    t.letter(
+    let mail = t.exchange(
         ARBITER,
         "2026-11-05",
         "Отложенное письмо",
         &format!("ПОВТОРИТЬ {key}\n"),
     );
-    t.pass("2026-11-05");
-    let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("retry", ARBITER)]);
     assert_eq!(mail[0].cc, [SECRETARY]);
-    assert!(
-        mail[0].body.contains(&format!(
+    mail[0].says(&format!(
             "{key}, arrived 2026-11-04, set aside because: the clerk failed on this letter (injected panic on a letter containing \"TROUBLE\")"
-        )),
-        "{}",
-        mail[0].body
-    );
+        ));
     assert_eq!(
         t.run(&["retry"]).stdout,
         format!("{key}  ordered back by the chief arbiter: the next poll puts it back\n"),
@@ -955,9 +939,7 @@ fn point_5_the_chief_arbiter_puts_letters_set_aside_back_by_his_own_letter() {
     assert_eq!(kinds(&mail), [pair("ack", BLACK), pair("forward", WHITE)]);
     assert_eq!(t.totals("1"), (2, 1));
     // Nothing set aside now: RETRY ALL says so.
-    t.letter(ARBITER, "2026-11-07", "retry", "RETRY ALL\n");
-    t.pass("2026-11-07");
-    let mail = t.new_mail();
+    let mail = t.exchange(ARBITER, "2026-11-07", "retry", "RETRY ALL\n");
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
     assert!(
         mail[0]

@@ -198,14 +198,12 @@ fn a_game_line_wins_over_the_thread_and_the_reply_says_so() {
         "Game 2",
         "1. d4\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.letter(
+    let mail = t.exchange(
         IVANOV,
         "2026-11-03",
         "Game 1",
         "1. e4\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.pass("2026-11-03");
-    let mail = t.new_mail();
     let game_two = mail
         .iter()
         .find(|m| m.kind == "forward" && m.game == "2")
@@ -233,13 +231,7 @@ fn a_game_line_wins_over_the_thread_and_the_reply_says_so() {
         "{mail:#?}"
     );
     assert_eq!(mail[0].game, "1");
-    assert!(
-        mail[0].body.contains(
-            "The letter was taken for game 1 by its line \"Game 1\", though it answers a message of game 2."
-        ),
-        "{}",
-        mail[0].body
-    );
+    mail[0].says("The letter was taken for game 1 by its line \"Game 1\", though it answers a message of game 2.");
     assert_eq!(t.totals("2"), (2, 0), "game 2 untouched");
 }
 
@@ -262,14 +254,12 @@ fn a_letter_naming_a_game_its_sender_does_not_play_changes_nothing_anywhere() {
         "Game 1\n2. c4\nTime: 4/0\nDates: 2026-11-05\n",
     );
     // And a game the tournament does not have.
-    t.letter(
+    let mail = t.exchange(
         SIDOROV,
         "2026-11-05",
         "Game 9",
         "2. c4\nTime: 4/0\nDates: 2026-11-05\n",
     );
-    t.pass("2026-11-05");
-    let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
         [pair("refused", SIDOROV), pair("refused", SIDOROV)],
@@ -290,11 +280,7 @@ fn a_letter_naming_a_game_its_sender_does_not_play_changes_nothing_anywhere() {
         mail[1].body
     );
     for refusal in &mail {
-        assert!(
-            refusal.body.contains("Your games in this tournament: 2."),
-            "{}",
-            refusal.body
-        );
+        refusal.says("Your games in this tournament: 2.");
     }
     assert_eq!(t.totals("1"), (0, 0), "game 1 untouched");
     assert_eq!(t.totals("2"), (2, 0), "game 2 untouched");
@@ -303,9 +289,7 @@ fn a_letter_naming_a_game_its_sender_does_not_play_changes_nothing_anywhere() {
 #[test]
 fn a_warning_for_a_missing_fraction_asks_no_restating() {
     let mut t = tournament("en", "");
-    t.letter(IVANOV, "2026-11-03", "Game 1", "1. e4\nDates: 2026-11-03\n");
-    t.pass("2026-11-03");
-    let mail = t.new_mail();
+    let mail = t.exchange(IVANOV, "2026-11-03", "Game 1", "1. e4\nDates: 2026-11-03\n");
     assert_eq!(kinds(&mail)[0], pair("warning", IVANOV));
     let warning = &mail[0].body;
     assert!(warning.contains("Nothing needs restating"), "{warning}");
@@ -378,14 +362,12 @@ fn slashed_dates_follow_date_order_and_an_ambiguous_one_is_not_passed_on() {
     // The same letter in a day-first tournament: 11 February is far from
     // the postmark and 2 November is near it, so neither is taken.
     let mut t = tournament("en", "");
-    t.letter(
+    let mail = t.exchange(
         IVANOV,
         "2026-11-02",
         "Game 1",
         "1. e4\nTime: 1/0\nSent: 11/02/2026\n",
     );
-    t.pass("2026-11-02");
-    let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
         [pair("warning", IVANOV), pair("forward", PETROV)],

@@ -3,9 +3,6 @@
 
 use crate::support::*;
 
-const W1: &str = "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n";
-const B1: &str = "Game 1\n1... e5\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n";
-
 /// 1. e4 (3 Nov, 2 days) 1... e5 (7 Nov, 4 days): totals 2/4.
 fn opening(t: &mut Tournament) {
     t.letter(WHITE, "2026-11-03", "Game 1", W1);
@@ -31,11 +28,7 @@ fn a_normal_game_with_a_correction() {
         "prefilled lines:\n{}",
         forward.body
     );
-    assert!(
-        forward.body.contains("You have 50 days left"),
-        "{}",
-        forward.body
-    );
+    forward.says("You have 50 days left");
     // Headers of contract.md 4 on every message.
     for sent in &mail {
         assert!(sent.subject.starts_with("[T #1] "), "{}", sent.subject);
@@ -69,22 +62,10 @@ fn a_normal_game_with_a_correction() {
         kinds(&mail),
         [pair("correction", WHITE), pair("forward", BLACK)]
     );
-    assert!(
-        mail[0].body.contains("2026-11-12, not 2026-11-10: +2 days"),
-        "{}",
-        mail[0].body
-    );
-    assert!(
-        mail[0].body.contains("White's total is 7, not 5"),
-        "{}",
-        mail[0].body
-    );
-    assert!(
-        mail[1].body.contains(
-            "Your partner dated his letter 2026-11-10; by the postmark it was sent on 2026-11-12"
-        ),
-        "{}",
-        mail[1].body
+    mail[0].says("2026-11-12, not 2026-11-10: +2 days");
+    mail[0].says("White's total is 7, not 5");
+    mail[1].says(
+        "Your partner dated his letter 2026-11-10; by the postmark it was sent on 2026-11-12",
     );
     assert_eq!(t.totals("1"), (7, 4));
 
@@ -182,11 +163,7 @@ fn omissions_then_a_penalty() {
         kinds(&mail),
         [pair("penalty", WHITE), pair("forward", BLACK)]
     );
-    assert!(
-        mail[0].body.contains("a penalty of 6 days is added"),
-        "{}",
-        mail[0].body
-    );
+    mail[0].says("a penalty of 6 days is added");
     assert_eq!(t.totals("1"), (11, 5));
     assert_eq!(t.chart("1")["moves"][4]["penalty"], 6);
 }
@@ -306,11 +283,7 @@ fn overstep_with_a_letter_sends_the_file() {
         kinds(&mail),
         [pair("overstep-supplement", ARBITER), pair("refused", WHITE)]
     );
-    assert!(
-        mail[1].body.contains("nobody's clock runs"),
-        "{}",
-        mail[1].body
-    );
+    mail[1].says("nobody's clock runs");
     assert!(mail[1].body.contains("by 2027-01-05"), "{}", mail[1].body);
     assert!(!mail[1].body.contains("keeps running"), "{}", mail[1].body);
 
@@ -449,11 +422,8 @@ fn repeat_after_40_days_and_first_move_query_after_30() {
         (repeat.to.clone(), repeat.cc.clone()),
         (vec![BLACK.to_string()], vec![WHITE.to_string()])
     );
-    assert!(
-        repeat.body.contains("1. e4") && repeat.body.contains("32/0"),
-        "{}",
-        repeat.body
-    );
+    repeat.says("1. e4");
+    repeat.says("32/0");
 }
 
 #[test]
@@ -491,11 +461,7 @@ fn late_start_sheet_and_end_date() {
         "{:?}",
         mail[0].body
     );
-    assert!(
-        mail[0].body.contains("Black's total is 22, not 18"),
-        "{}",
-        mail[0].body
-    );
+    mail[0].says("Black's total is 22, not 18");
     assert_eq!(t.totals("1"), (2, 22));
     // The end date has passed: the game goes to the arbiter.
     assert!(
@@ -530,11 +496,7 @@ fn conditional_variant_executed_and_one_that_lapses() {
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("ack", BLACK), pair("forward", WHITE)]);
     assert!(mail[0].body.contains("3. Bb5"), "{}", mail[0].body);
-    assert!(
-        mail[1].body.contains("your reply 3. Bb5 has been played"),
-        "{}",
-        mail[1].body
-    );
+    mail[1].says("your reply 3. Bb5 has been played");
     let chart = t.chart("1");
     assert_eq!(chart["moves"][4]["san"], "Bb5");
     assert_eq!(
@@ -727,11 +689,7 @@ fn illegal_ambiguous_and_out_of_turn_moves_are_refused() {
         let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("refused", from)], "{body}");
         assert!(mail[0].body.contains(words), "{body}:\n{}", mail[0].body);
-        assert!(
-            mail[0].body.contains("What the clerk read in your letter"),
-            "{}",
-            mail[0].body
-        );
+        mail[0].says("What the clerk read in your letter");
     }
     assert_eq!(
         t.chart("1")["moves"].as_array().unwrap().len(),
@@ -879,11 +837,7 @@ fn draw_resignation_and_mate() {
     t.poll("2026-11-08");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("result", WHITE)]);
-    assert!(
-        mail[0].body.contains("White Player resigned."),
-        "{}",
-        mail[0].body
-    );
+    mail[0].says("White Player resigned.");
     assert_eq!(t.chart("1")["result"], "0-1");
 
     // Fool's mate.
@@ -916,11 +870,8 @@ fn draw_resignation_and_mate() {
     let mail = t.new_mail();
     let result = mail.last().unwrap();
     assert_eq!(result.kind, "result");
-    assert!(
-        result.body.contains("Checkmate: Black Player wins.") && result.body.contains("0-1"),
-        "{}",
-        result.body
-    );
+    result.says("Checkmate: Black Player wins.");
+    result.says("0-1");
 }
 
 #[test]
@@ -939,11 +890,7 @@ fn protest_goes_to_the_arbiter() {
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("protest", ARBITER)]);
     assert_eq!(mail[0].cc, [WHITE]);
-    assert!(
-        mail[0].body.contains("within the protest period"),
-        "{}",
-        mail[0].body
-    );
+    mail[0].says("within the protest period");
     assert_eq!(mail[0].attachments[0].1, "message/rfc822");
     // With a protest in, no no-protest notice follows.
     t.poll("2027-01-06");
@@ -1167,11 +1114,8 @@ fn a_russian_tournament_gets_russian_letters() {
             message.kind,
             message.body
         );
-        assert!(
-            !message.body.contains("{{") && !message.body.contains("{%"),
-            "{}",
-            message.body
-        );
+        message.never_says("{{");
+        message.never_says("{%");
     }
     let warning = mail.iter().find(|m| m.kind == "warning").unwrap();
     assert!(

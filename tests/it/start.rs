@@ -54,11 +54,7 @@ fn each_player_gets_his_start_sheet_once_by_registered_letter() {
         "{}",
         black.body
     );
-    assert!(
-        black.body.contains("wait for White's first move"),
-        "{}",
-        black.body
-    );
+    black.says("wait for White's first move");
     assert!(!black.body.contains("<your move>"), "{}", black.body);
     // Again: nothing sent twice, and each player said why.
     let again = start(&t, "2026-10-26");
@@ -156,9 +152,5 @@ fn a_russian_tournament_sends_its_start_sheets_in_russian() {
             mail[0].body
         );
     }
-    assert!(
-        mail[1].body.contains("ждите первого хода белых"),
-        "{}",
-        mail[1].body
-    );
+    mail[1].says("ждите первого хода белых");
 }

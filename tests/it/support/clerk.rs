@@ -31,7 +31,10 @@ pub struct Pass {
 impl Pass {
     /// How many of its events are of `kind`.
     pub fn count(&self, kind: EventKind) -> usize {
-        self.events.iter().filter(|event| event.event == kind).count()
+        self.events
+            .iter()
+            .filter(|event| event.event == kind)
+            .count()
     }
 
     /// Whether it did something of `kind`.

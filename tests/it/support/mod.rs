@@ -47,19 +47,77 @@ pub struct Output {
     pub stderr: String,
 }
 
+/// The test cup's config with `extra_rules` under `[rules]` and
+/// `extra_players` in White's entry (see [`Cup`]).
 pub fn config(extra_rules: &str, extra_players: &str) -> String {
-    format!(
-        r#"[tournament]
+    Cup::new()
+        .rules(extra_rules)
+        .white_has(extra_players)
+        .text()
+}
+
+/// A tournament's config, built: the test cup (id `T`, in English, White
+/// Player against Black Player in game 1, the clerk's Maildir `inbox` and
+/// outbox folder `outbox`) with what a test changes.
+#[derive(Clone, Default)]
+pub struct Cup {
+    language: Option<String>,
+    rules: String,
+    white: String,
+    tables: String,
+}
+
+impl Cup {
+    pub fn new() -> Cup {
+        Cup::default()
+    }
+
+    /// The tournament's language (`en`, `ru`).
+    pub fn in_language(mut self, language: &str) -> Cup {
+        self.language = Some(language.to_string());
+        self
+    }
+
+    /// Lines under `[rules]`.
+    pub fn rules(mut self, lines: &str) -> Cup {
+        self.rules.push_str(lines);
+        self.rules.push('\n');
+        self
+    }
+
+    /// Lines of White's `[[players]]` entry.
+    pub fn white_has(mut self, lines: &str) -> Cup {
+        self.white.push_str(lines);
+        self.white.push('\n');
+        self
+    }
+
+    /// A table of its own before `[rules]` (`[security]`, `[report]`).
+    pub fn table(mut self, text: &str) -> Cup {
+        self.tables.push_str(text);
+        self.tables.push_str("\n\n");
+        self
+    }
+
+    /// Senders proved by the receiving server's DKIM pass only.
+    pub fn secured(self) -> Cup {
+        self.table("[security]\ntrusted_authserv_id = \"mx.test.example\"\nrequire = \"dkim\"")
+    }
+
+    pub fn text(&self) -> String {
+        let language = self.language.as_deref().unwrap_or("en");
+        let (tables, rules, white) = (&self.tables, &self.rules, &self.white);
+        format!(
+            r#"[tournament]
 id = "T"
 name = "Test cup"
 start_date = 2026-11-01
 end_date = 2028-11-01
 timezone = "Europe/Moscow"
-language = "en"
+language = "{language}"
 
-[rules]
-{extra_rules}
-
+{tables}[rules]
+{rules}
 [bot]
 address = "{CLERK}"
 database = "db.sqlite"
@@ -81,8 +139,7 @@ path = "outbox"
 id = "white"
 name = "White Player"
 email = "{WHITE}"
-{extra_players}
-
+{white}
 [[players]]
 id = "black"
 name = "Black Player"
@@ -93,7 +150,52 @@ id = "1"
 white = "white"
 black = "black"
 "#
-    )
+        )
+    }
+
+    /// The tournament in a folder of its own, nothing played.
+    pub fn open(&self) -> Tournament {
+        Tournament::with_config(&self.text())
+    }
+}
+
+/// White's 1. e4, sent on 3 November after 2 days.
+pub const W1: &str = "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n";
+/// Black's 1... e5, sent on 7 November after 4 days.
+pub const B1: &str = "Game 1\n1... e5\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n";
+
+/// The English or the Russian text, as the tournament's language is.
+pub fn pick<'a>(language: &str, en: &'a str, ru: &'a str) -> &'a str {
+    match language {
+        "ru" => ru,
+        _ => en,
+    }
+}
+
+impl Sent {
+    /// Asserts that its text says `text`, showing the text where not.
+    #[track_caller]
+    pub fn says(&self, text: &str) {
+        assert!(
+            self.body.contains(text),
+            "{} to {:?} does not say {text:?}:\n{}",
+            self.kind,
+            self.to,
+            self.body
+        );
+    }
+
+    /// Asserts that its text does not say `text`.
+    #[track_caller]
+    pub fn never_says(&self, text: &str) {
+        assert!(
+            !self.body.contains(text),
+            "{} to {:?} says {text:?}:\n{}",
+            self.kind,
+            self.to,
+            self.body
+        );
+    }
 }
 
 impl Tournament {
@@ -190,6 +292,14 @@ impl Tournament {
             out.stdout, out.stderr
         );
         out
+    }
+
+    /// A letter from `from` on `day` and the pass of that day, in this
+    /// process: what the clerk sent for it.
+    pub fn exchange(&mut self, from: &str, day: &str, subject: &str, body: &str) -> Vec<Sent> {
+        self.letter(from, day, subject, body);
+        self.pass(day);
+        self.new_mail()
     }
 
     /// Every message sent so far, in order.
