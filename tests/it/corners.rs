@@ -14,76 +14,18 @@ const KOZLOV: &str = "kozlov@test.example";
 /// КР-2026: Иванов–Петров (1), Сидоров–Козлов (2), Иванов–Козлов from
 /// 1 February 2027 (3), Сидоров–Петров from 1 June 2027 (4).
 fn russian() -> Tournament {
-    let text = format!(
-        r#"[tournament]
-id = "КР-2026"
-name = "Кубок России 2026"
-start_date = 2026-11-01
-end_date = 2028-11-01
-timezone = "Europe/Moscow"
-language = "ru"
-
-[bot]
-address = "{CLERK}"
-database = "db.sqlite"
-templates = "templates"
-
-[arbiters]
-chief_arbiter = "{ARBITER}"
-chief_secretary = "{SECRETARY}"
-
-[source]
-kind = "maildir"
-path = "inbox"
-
-[transport]
-kind = "file"
-path = "outbox"
-
-[[players]]
-id = "ivanov"
-name = "Иванов Иван Петрович"
-email = "{IVANOV}"
-
-[[players]]
-id = "petrov"
-name = "Петров Пётр Сергеевич"
-email = "{PETROV}"
-
-[[players]]
-id = "sidorov"
-name = "Сидоров Сидор Сидорович"
-email = "{SIDOROV}"
-
-[[players]]
-id = "kozlov"
-name = "Козлов Константин Андреевич"
-email = "{KOZLOV}"
-
-[[games]]
-id = "1"
-white = "ivanov"
-black = "petrov"
-
-[[games]]
-id = "2"
-white = "sidorov"
-black = "kozlov"
-
-[[games]]
-id = "3"
-white = "ivanov"
-black = "kozlov"
-start_date = 2027-02-01
-
-[[games]]
-id = "4"
-white = "sidorov"
-black = "petrov"
-start_date = 2027-06-01
-"#
-    );
-    Tournament::with_config(&text)
+    Cup::empty()
+        .named("КР-2026", "Кубок России 2026")
+        .in_language("ru")
+        .player("ivanov", "Иванов Иван Петрович", IVANOV)
+        .player("petrov", "Петров Пётр Сергеевич", PETROV)
+        .player("sidorov", "Сидоров Сидор Сидорович", SIDOROV)
+        .player("kozlov", "Козлов Константин Андреевич", KOZLOV)
+        .game("1", "ivanov", "petrov")
+        .game("2", "sidorov", "kozlov")
+        .game_from("3", "ivanov", "kozlov", "2027-02-01")
+        .game_from("4", "sidorov", "petrov", "2027-06-01")
+        .open()
 }
 
 /// White's first letter of game 1 on 3 November, answered and forwarded.

@@ -172,8 +172,7 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
 
 #[test]
 fn a_russian_arbiter_writes_his_orders_in_russian() {
-    let text = config("", "").replace("language = \"en\"", "language = \"ru\"");
-    let mut t = Tournament::with_config(&text);
+    let mut t = Cup::new().in_language("ru").open();
     opening(&mut t);
     t.letter(
         ARBITER,

@@ -15,14 +15,14 @@ const SIDOROV: &str = "sidorov@example.org";
 /// The tournament of `tests/letters/*.eml`: CC-2026, Ivanov (White) against
 /// Petrov in game 1, in the given language.
 fn tournament(language: &str, extra: &str) -> Tournament {
-    let text = config("", "")
-        .replace("id = \"T\"", "id = \"CC-2026\"")
-        .replace("language = \"en\"", &format!("language = \"{language}\""))
-        .replace(WHITE, IVANOV)
-        .replace(BLACK, PETROV)
-        .replace(CLERK, "clerk@example.org")
-        + extra;
-    Tournament::with_config(&text)
+    let cup = Cup::empty()
+        .named("CC-2026", "Test cup")
+        .in_language(language)
+        .clerk("clerk@example.org")
+        .player("white", "White Player", IVANOV)
+        .player("black", "Black Player", PETROV)
+        .game("1", "white", "black");
+    Tournament::with_config(&(cup.text() + extra))
 }
 
 /// A letter of `tests/letters/` as it reaches the clerk on `day`.

@@ -1044,8 +1044,9 @@ fn the_demo_runs_and_shows_every_step() {
 /// Every kind of message, rendered by the Russian templates.
 #[test]
 fn a_russian_tournament_gets_russian_letters() {
-    let text = config("", "")
-        .replace("language = \"en\"", "language = \"ru\"")
+    let text = Cup::new()
+        .in_language("ru")
+        .text()
         .replace("end_date = 2028-11-01", "end_date = 2027-03-01");
     let mut t = Tournament::with_config(&text);
     t.poll("2026-12-01");

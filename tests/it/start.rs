@@ -131,8 +131,7 @@ fn no_sheet_for_a_player_recorded_by_hand_or_already_playing() {
 
 #[test]
 fn a_russian_tournament_sends_its_start_sheets_in_russian() {
-    let mut t =
-        Tournament::with_config(&config("", "").replace("language = \"en\"", "language = \"ru\""));
+    let mut t = Cup::new().in_language("ru").open();
     start(&t, "2026-10-25");
     let mail = t.new_mail();
     assert_eq!(mail.len(), 2);

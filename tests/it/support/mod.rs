@@ -59,12 +59,34 @@ pub fn config(extra_rules: &str, extra_players: &str) -> String {
 /// A tournament's config, built: the test cup (id `T`, in English, White
 /// Player against Black Player in game 1, the clerk's Maildir `inbox` and
 /// outbox folder `outbox`) with what a test changes.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Cup {
-    language: Option<String>,
+    id: String,
+    name: String,
+    language: String,
+    clerk: String,
     rules: String,
-    white: String,
     tables: String,
+    players: Vec<Entry>,
+    games: Vec<Entry>,
+}
+
+/// A `[[players]]` or `[[games]]` entry: its first lines and the lines a
+/// test adds.
+#[derive(Clone)]
+struct Entry {
+    id: String,
+    lines: String,
+}
+
+impl Default for Cup {
+    fn default() -> Cup {
+        Cup::empty()
+            .named("T", "Test cup")
+            .player("white", "White Player", WHITE)
+            .player("black", "Black Player", BLACK)
+            .game("1", "white", "black")
+    }
 }
 
 impl Cup {
@@ -72,10 +94,62 @@ impl Cup {
         Cup::default()
     }
 
+    /// A cup with no players and no games yet.
+    pub fn empty() -> Cup {
+        Cup {
+            id: String::new(),
+            name: String::new(),
+            language: "en".into(),
+            clerk: CLERK.into(),
+            rules: String::new(),
+            tables: String::new(),
+            players: Vec::new(),
+            games: Vec::new(),
+        }
+    }
+
+    /// The tournament's id and name.
+    pub fn named(mut self, id: &str, name: &str) -> Cup {
+        (self.id, self.name) = (id.into(), name.into());
+        self
+    }
+
     /// The tournament's language (`en`, `ru`).
     pub fn in_language(mut self, language: &str) -> Cup {
-        self.language = Some(language.to_string());
+        self.language = language.into();
         self
+    }
+
+    /// The clerk's own address.
+    pub fn clerk(mut self, address: &str) -> Cup {
+        self.clerk = address.into();
+        self
+    }
+
+    pub fn player(mut self, id: &str, name: &str, email: &str) -> Cup {
+        let lines = format!("id = \"{id}\"\nname = \"{name}\"\nemail = \"{email}\"\n");
+        self.players.push(Entry {
+            id: id.into(),
+            lines,
+        });
+        self
+    }
+
+    pub fn game(mut self, id: &str, white: &str, black: &str) -> Cup {
+        let lines = format!("id = \"{id}\"\nwhite = \"{white}\"\nblack = \"{black}\"\n");
+        self.games.push(Entry {
+            id: id.into(),
+            lines,
+        });
+        self
+    }
+
+    /// A game that starts on `day`, not with the tournament.
+    pub fn game_from(self, id: &str, white: &str, black: &str, day: &str) -> Cup {
+        let mut cup = self.game(id, white, black);
+        let game = cup.games.last_mut().expect("the game just added");
+        game.lines.push_str(&format!("start_date = {day}\n"));
+        cup
     }
 
     /// Lines under `[rules]`.
@@ -85,11 +159,18 @@ impl Cup {
         self
     }
 
-    /// Lines of White's `[[players]]` entry.
-    pub fn white_has(mut self, lines: &str) -> Cup {
-        self.white.push_str(lines);
-        self.white.push('\n');
+    /// Lines of player `id`'s entry.
+    pub fn player_has(mut self, id: &str, lines: &str) -> Cup {
+        let entry = self.players.iter_mut().find(|entry| entry.id == id);
+        let entry = entry.unwrap_or_else(|| panic!("no player {id}"));
+        entry.lines.push_str(lines);
+        entry.lines.push('\n');
         self
+    }
+
+    /// Lines of White's entry.
+    pub fn white_has(self, lines: &str) -> Cup {
+        self.player_has("white", lines)
     }
 
     /// A table of its own before `[rules]` (`[security]`, `[report]`).
@@ -105,12 +186,20 @@ impl Cup {
     }
 
     pub fn text(&self) -> String {
-        let language = self.language.as_deref().unwrap_or("en");
-        let (tables, rules, white) = (&self.tables, &self.rules, &self.white);
+        let entries = |table: &str, entries: &[Entry]| -> String {
+            entries
+                .iter()
+                .map(|entry| format!("[[{table}]]\n{}\n", entry.lines))
+                .collect()
+        };
+        let (id, name, language, clerk) = (&self.id, &self.name, &self.language, &self.clerk);
+        let (tables, rules) = (&self.tables, &self.rules);
+        let players = entries("players", &self.players);
+        let games = entries("games", &self.games);
         format!(
             r#"[tournament]
-id = "T"
-name = "Test cup"
+id = "{id}"
+name = "{name}"
 start_date = 2026-11-01
 end_date = 2028-11-01
 timezone = "Europe/Moscow"
@@ -119,7 +208,7 @@ language = "{language}"
 {tables}[rules]
 {rules}
 [bot]
-address = "{CLERK}"
+address = "{clerk}"
 database = "db.sqlite"
 templates = "templates"
 
@@ -135,21 +224,7 @@ path = "inbox"
 kind = "file"
 path = "outbox"
 
-[[players]]
-id = "white"
-name = "White Player"
-email = "{WHITE}"
-{white}
-[[players]]
-id = "black"
-name = "Black Player"
-email = "{BLACK}"
-
-[[games]]
-id = "1"
-white = "white"
-black = "black"
-"#
+{players}{games}"#
         )
     }
 
