@@ -3,7 +3,7 @@
 //! chief secretary; a letter that decides nothing is answered with why.
 
 use super::EventKind;
-use super::{AwardError, AwardedBy, Clerk, Plan, label_moves, next_lines, recipient};
+use super::{AwardError, AwardedBy, Clerk, Plan, label_moves, next_lines};
 use crate::config::Config;
 use crate::error::Error;
 use crate::letter::{Letter, Order};
@@ -60,14 +60,12 @@ impl Clerk<'_> {
             "games" => Model::from(()),
             "held" => Model::from(()),
         };
-        let message = self.message(
-            MessageKind::Refused,
-            state,
-            vec![to],
-            vec![],
-            model,
-            mail.message_id.clone(),
-        )?;
+        let message = self
+            .draft(MessageKind::Refused)
+            .of_game(state)
+            .to(to)
+            .answering(mail.message_id.clone())
+            .render(model)?;
         plan.messages.push(message);
         Ok(())
     }
@@ -265,14 +263,13 @@ impl Clerk<'_> {
             due,
         };
         let model = self.decision_model(&state, &decided);
-        let mut message = self.message(
-            MessageKind::Decision,
-            Some(&state),
-            vec![recipient(&state.white), recipient(&state.black)],
-            vec![self.secretary()],
-            model,
-            in_reply_to,
-        )?;
+        let mut message = self
+            .draft(MessageKind::Decision)
+            .of(&state)
+            .both_players(&state)
+            .cc(self.secretary())
+            .answering(in_reply_to)
+            .render(model)?;
         message.delivers = released;
         plan.messages.push(message);
         plan.notes

@@ -3,7 +3,7 @@
 //! under the chart, and the players and the chief secretary told.
 
 use super::EventKind;
-use super::{Clerk, Plan, next_lines, recipient};
+use super::{Clerk, Plan, next_lines};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -138,14 +138,12 @@ impl Clerk<'_> {
             }),
         };
         let message = self
-            .message(
-                MessageKind::Undo,
-                Some(&state),
-                vec![recipient(&state.white), recipient(&state.black)],
-                vec![self.secretary()],
-                model,
-                in_reply_to,
-            )
+            .draft(MessageKind::Undo)
+            .of(&state)
+            .both_players(&state)
+            .cc(self.secretary())
+            .answering(in_reply_to)
+            .render(model)
             .map_err(AwardError::Failed)?;
         plan.messages.push(message);
         plan.event(

@@ -118,14 +118,12 @@ impl Clerk<'_> {
             "next" => next_lines(state, !author, self.config, None),
             "due" => self.due_model(state, !author),
         };
-        let message = self.message(
-            MessageKind::Repeat,
-            Some(state),
-            vec![recipient(state.player(!author))],
-            vec![recipient(state.player(author))],
-            model,
-            None,
-        )?;
+        let message = self
+            .draft(MessageKind::Repeat)
+            .of(state)
+            .to(recipient(state.player(!author)))
+            .cc(recipient(state.player(author)))
+            .render(model)?;
         let mut message = self.generated(message, true);
         message.delivers = Some(last);
         plan.messages.push(message);
@@ -152,14 +150,12 @@ impl Clerk<'_> {
             "due" => self.due_model(state, Color::White),
             "next" => next_lines(state, Color::White, self.config, None),
         };
-        let message = self.message(
-            MessageKind::Query,
-            Some(state),
-            vec![recipient(&state.white)],
-            vec![recipient(&state.black)],
-            model,
-            None,
-        )?;
+        let message = self
+            .draft(MessageKind::Query)
+            .of(state)
+            .to(recipient(&state.white))
+            .cc(recipient(&state.black))
+            .render(model)?;
         plan.messages.push(self.generated(message, true));
         let detail = "first move not received".into();
         plan.event(EventKind::Query, Some(state.id()), None, detail);
@@ -176,14 +172,11 @@ impl Clerk<'_> {
             "moves_per_control" => rules.moves_per_control,
             "next" => next_lines(state, Color::White, self.config, None),
         };
-        let message = self.message(
-            MessageKind::Start,
-            Some(state),
-            vec![recipient(&state.white), recipient(&state.black)],
-            vec![],
-            model,
-            None,
-        )?;
+        let message = self
+            .draft(MessageKind::Start)
+            .of(state)
+            .both_players(state)
+            .render(model)?;
         plan.messages.push(self.generated(message, false));
         let detail = format!("begins {}", self.date(state.ledger.calendar.start_date));
         plan.event(EventKind::Start, Some(state.id()), None, detail);
@@ -204,14 +197,11 @@ impl Clerk<'_> {
             "threshold" => threshold,
             "next" => next_lines(state, player, self.config, None),
         };
-        let message = self.message(
-            MessageKind::Reminder,
-            Some(state),
-            vec![recipient(state.player(player))],
-            vec![],
-            model,
-            None,
-        )?;
+        let message = self
+            .draft(MessageKind::Reminder)
+            .of(state)
+            .to(recipient(state.player(player)))
+            .render(model)?;
         plan.messages.push(self.generated(message, false));
         let detail = format!("{} has {days_left} days left", crate::color_name(player));
         plan.event(EventKind::Reminder, Some(state.id()), None, detail);
@@ -233,14 +223,11 @@ impl Clerk<'_> {
             "until" => self.date(until),
             "game_id" => self.ruling_game(state),
         };
-        let message = self.message(
-            MessageKind::NoProtest,
-            Some(state),
-            vec![self.arbiter()],
-            vec![],
-            model,
-            None,
-        )?;
+        let message = self
+            .draft(MessageKind::NoProtest)
+            .of(state)
+            .to(self.arbiter())
+            .render(model)?;
         plan.messages.push(self.generated(message, false));
         let detail = format!("no protest by {}", self.date(until));
         plan.event(EventKind::NoProtest, Some(state.id()), None, detail);
@@ -257,14 +244,12 @@ impl Clerk<'_> {
             "to_move" => to_move,
             "pgn" => state.pgn_with(self.config, &[], "*"),
         };
-        let message = self.message(
-            MessageKind::Adjudication,
-            Some(state),
-            vec![self.arbiter()],
-            vec![self.secretary()],
-            model,
-            None,
-        )?;
+        let message = self
+            .draft(MessageKind::Adjudication)
+            .of(state)
+            .to(self.arbiter())
+            .cc(self.secretary())
+            .render(model)?;
         plan.messages.push(self.generated(message, false));
         let detail = "end date reached without a result".into();
         plan.event(EventKind::Adjudication, Some(state.id()), None, detail);

@@ -3,7 +3,7 @@
 
 use super::EventKind;
 use super::letters::LetterContext;
-use super::{Clerk, Plan, recipient};
+use super::{Clerk, Plan};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -110,14 +110,13 @@ impl Clerk<'_> {
                 "move" => last_move.as_ref().map(|(m, _)| m.clone()),
             },
         );
-        let mut message = self.message(
-            MessageKind::Result,
-            Some(state),
-            vec![recipient(&state.white), recipient(&state.black)],
-            vec![self.secretary()],
-            model,
-            in_reply_to,
-        )?;
+        let mut message = self
+            .draft(MessageKind::Result)
+            .of(state)
+            .both_players(state)
+            .cc(self.secretary())
+            .answering(in_reply_to)
+            .render(model)?;
         message.delivers = last_move.map(|(_, ply)| ply);
         plan.messages.push(message);
         plan.event(

@@ -98,14 +98,13 @@ impl Clerk<'_> {
             "left" => left,
             "games" => games,
         };
-        plan.messages.push(self.message(
-            MessageKind::Leave,
-            None,
-            vec![recipient(player)],
-            vec![self.secretary()],
-            answer,
-            mail.message_id.clone(),
-        )?);
+        plan.messages.push(
+            self.draft(MessageKind::Leave)
+                .to(recipient(player))
+                .cc(self.secretary())
+                .answering(mail.message_id.clone())
+                .render(answer)?,
+        );
         stored.disposition = Disposition::Applied;
         stored.reason = format!("leave {first} - {last}");
         plan.event(
@@ -317,14 +316,12 @@ impl Clerk<'_> {
                     "last_day" => self.date(due.last_day),
                 }),
             };
-            more.messages.push(self.message(
-                MessageKind::LeaveNotice,
-                Some(&state),
-                vec![recipient(partner)],
-                vec![],
-                notice,
-                None,
-            )?);
+            more.messages.push(
+                self.draft(MessageKind::LeaveNotice)
+                    .of(&state)
+                    .to(recipient(partner))
+                    .render(notice)?,
+            );
             more.event(
                 EventKind::Leave,
                 Some(state.id()),

@@ -26,6 +26,7 @@
 mod accept;
 mod arbiter;
 mod awards;
+mod draft;
 mod duties;
 mod endings;
 mod event;
@@ -54,6 +55,7 @@ use sha2::{Digest, Sha256};
 
 pub use self::accept::Acceptance;
 pub use self::awards::{Award, AwardError, AwardedBy};
+use self::draft::Draft;
 pub use self::event::EventKind;
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::model::{label_moves, next_lines};
@@ -330,39 +332,9 @@ impl<'a> Clerk<'a> {
         }
     }
 
-    /// Renders a message of `kind`.
-    pub fn message(
-        &self,
-        kind: MessageKind,
-        state: Option<&Record>,
-        to: Vec<Recipient>,
-        cc: Vec<Recipient>,
-        extra: Model,
-        in_reply_to: Option<String>,
-    ) -> Result<Outgoing, Error> {
-        let base = self.base_model(state, to.first().map_or("", |r| r.name.as_str()));
-        let model = merged(extra, base);
-        let rendered = self
-            .templates
-            .render(kind.template(), model.clone())
-            .map_err(|e| e.to_string())?;
-        Ok(Outgoing {
-            kind,
-            game: state.map(|s| s.id().to_string()),
-            to,
-            cc,
-            subject: rendered.subject,
-            body: rendered.body,
-            in_reply_to,
-            registered: false,
-            generated: false,
-            attachments: Vec::new(),
-            delivers: None,
-            send_on: None,
-            model,
-            message_id: None,
-            of_event: true,
-        })
+    /// A message of `kind` to make (see [`Draft`]).
+    fn draft<'r>(&self, kind: MessageKind) -> Draft<'_, 'a, 'r> {
+        Draft::new(self, kind)
     }
 
     /// The arbiter's or secretary's recipient.
@@ -516,14 +488,11 @@ impl<'a> Clerk<'a> {
             "game" => replaced.game.as_deref(),
             "games" => if games.len() > 1 { games } else { Vec::new() },
         };
-        let mut notice = self.message(
-            MessageKind::Limit,
-            None,
-            replaced.to.clone(),
-            vec![],
-            model,
-            replaced.in_reply_to.clone(),
-        )?;
+        let mut notice = self
+            .draft(MessageKind::Limit)
+            .each_of(replaced.to.clone())
+            .answering(replaced.in_reply_to.clone())
+            .render(model)?;
         notice.game = replaced.game.clone();
         Ok(notice)
     }

@@ -305,14 +305,12 @@ impl Clerk<'_> {
             },
             self.verdict_model(verdict),
         );
-        let mut message = self.message(
-            kind,
-            Some(state),
-            vec![recipient(state.player(color))],
-            vec![],
-            model,
-            context.mail.message_id.clone(),
-        )?;
+        let mut message = self
+            .draft(kind)
+            .of(state)
+            .to(recipient(state.player(color)))
+            .answering(context.mail.message_id.clone())
+            .render(model)?;
         if conditional.is_some() {
             message.delivers = Some(state.ledger.rows.len() - 1);
         }
@@ -358,14 +356,11 @@ impl Clerk<'_> {
             },
             self.verdict_model(letter.verdict),
         );
-        self.message(
-            MessageKind::PartnerCorrection,
-            Some(state),
-            vec![recipient(state.player(to))],
-            vec![],
-            model,
-            letter.context.mail.message_id.clone(),
-        )
+        self.draft(MessageKind::PartnerCorrection)
+            .of(state)
+            .to(recipient(state.player(to)))
+            .answering(letter.context.mail.message_id.clone())
+            .render(model)
     }
 
     /// The move passed to the partner.
@@ -425,14 +420,12 @@ impl Clerk<'_> {
             "draw_offer" => context.read.keywords.contains(&Keyword::DrawOffer),
             "next" => next,
         };
-        let mut message = self.message(
-            MessageKind::Forward,
-            Some(state),
-            vec![recipient(state.player(partner))],
-            vec![],
-            model,
-            context.mail.message_id.clone(),
-        )?;
+        let mut message = self
+            .draft(MessageKind::Forward)
+            .of(state)
+            .to(recipient(state.player(partner)))
+            .answering(context.mail.message_id.clone())
+            .render(model)?;
         if conditional.is_none() {
             message.delivers = Some(own_last);
         }

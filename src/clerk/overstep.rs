@@ -53,39 +53,30 @@ impl Clerk<'_> {
         } = self.overstep_facts(store, state, declared, plan)?;
         let letter = declared.verdict.map(|verdict| self.verdict_model(verdict));
         let notice_model = merged(model! { "letter" => letter }, common.clone());
-        let mut notice = self.message(
-            MessageKind::OverstepNotice,
-            Some(state),
-            vec![recipient(state.player(offender))],
-            vec![],
-            notice_model,
-            None,
-        )?;
+        let mut notice = self
+            .draft(MessageKind::OverstepNotice)
+            .of(state)
+            .to(recipient(state.player(offender)))
+            .render(notice_model)?;
         notice.registered = true;
         notice.generated = by_silence;
         plan.messages.push(notice);
-        let mut partner = self.message(
-            MessageKind::OverstepPartner,
-            Some(state),
-            vec![recipient(state.player(claimant))],
-            vec![],
-            common.clone(),
-            None,
-        )?;
+        let mut partner = self
+            .draft(MessageKind::OverstepPartner)
+            .of(state)
+            .to(recipient(state.player(claimant)))
+            .render(common.clone())?;
         partner.delivers = declared.last_move.as_ref().map(|(_, ply)| *ply);
         partner.generated = by_silence;
         plan.messages.push(partner);
 
         let file = self.overstep_file(store, state, declared, &chart, &chart_text, &common)?;
         plan.messages.push(file);
-        let mut claim = self.message(
-            MessageKind::ClaimNotice,
-            Some(state),
-            vec![self.secretary()],
-            vec![],
-            common,
-            None,
-        )?;
+        let mut claim = self
+            .draft(MessageKind::ClaimNotice)
+            .of(state)
+            .to(self.secretary())
+            .render(common)?;
         claim.generated = true;
         plan.messages.push(claim);
         plan.notes.push(Note {
@@ -205,14 +196,11 @@ impl Clerk<'_> {
             },
             common.clone(),
         );
-        let mut file = self.message(
-            MessageKind::OverstepFile,
-            Some(state),
-            vec![self.arbiter()],
-            vec![],
-            file_model,
-            None,
-        )?;
+        let mut file = self
+            .draft(MessageKind::OverstepFile)
+            .of(state)
+            .to(self.arbiter())
+            .render(file_model)?;
         file.generated = true;
         file.attachments = attachments;
         file.attachments.push(Attachment {
@@ -264,14 +252,11 @@ impl Clerk<'_> {
             "by_offender" => from == offender,
             "moves" => moves_text,
         };
-        let mut supplement = self.message(
-            MessageKind::OverstepSupplement,
-            Some(state),
-            vec![self.arbiter()],
-            vec![],
-            model,
-            None,
-        )?;
+        let mut supplement = self
+            .draft(MessageKind::OverstepSupplement)
+            .of(state)
+            .to(self.arbiter())
+            .render(model)?;
         supplement.attachments.push(filed_letter(
             format!("letter-{}.eml", context.postmark),
             context.raw,
@@ -320,14 +305,12 @@ impl Clerk<'_> {
                         "held" => Model::from(()),
                     };
                     let player = state.player(context.color);
-                    let message = self.message(
-                        MessageKind::Withheld,
-                        Some(state),
-                        vec![recipient(player)],
-                        vec![],
-                        model,
-                        context.mail.message_id.clone(),
-                    )?;
+                    let message = self
+                        .draft(MessageKind::Withheld)
+                        .of(state)
+                        .to(recipient(player))
+                        .answering(context.mail.message_id.clone())
+                        .render(model)?;
                     plan.messages.push(message);
                 }
                 ref other => {

@@ -59,14 +59,12 @@ impl Clerk<'_> {
             "until" => lang.date(until),
             "game_id" => self.ruling_game(state),
         };
-        let mut message = self.message(
-            MessageKind::Protest,
-            Some(state),
-            vec![self.arbiter()],
-            vec![recipient(protester)],
-            model,
-            None,
-        )?;
+        let mut message = self
+            .draft(MessageKind::Protest)
+            .of(state)
+            .to(self.arbiter())
+            .cc(recipient(protester))
+            .render(model)?;
         message.attachments.push(filed_letter(
             "protest.eml".into(),
             context.raw,

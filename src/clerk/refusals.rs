@@ -81,14 +81,7 @@ impl Clerk<'_> {
         };
         let secret = !matches!(why, auth::Unverified::NoPass { .. });
         let model = model! { "why" => reason, "secret" => secret };
-        self.message(
-            MessageKind::Unverified,
-            None,
-            vec![who],
-            vec![],
-            model,
-            None,
-        )
+        self.draft(MessageKind::Unverified).to(who).render(model)
     }
     /// A letter over `max_letter_bytes`: kept, not read; a player gets a notice.
     pub(super) fn oversized(
@@ -152,14 +145,10 @@ impl Clerk<'_> {
             "games" => games,
             "held" => Model::from(()),
         };
-        self.message(
-            MessageKind::Refused,
-            None,
-            vec![to],
-            vec![],
-            model,
-            in_reply_to,
-        )
+        self.draft(MessageKind::Refused)
+            .to(to)
+            .answering(in_reply_to)
+            .render(model)
     }
     /// A player's letter in his game that changes nothing: the reasons, what
     /// was read, and the lines for the letter he owes.
@@ -190,14 +179,12 @@ impl Clerk<'_> {
             "games" => Model::from(()),
             "held" => Model::from(()),
         };
-        let message = self.message(
-            MessageKind::Refused,
-            Some(state),
-            vec![recipient(player)],
-            vec![],
-            model,
-            context.mail.message_id.clone(),
-        )?;
+        let message = self
+            .draft(MessageKind::Refused)
+            .of(state)
+            .to(recipient(player))
+            .answering(context.mail.message_id.clone())
+            .render(model)?;
         plan.messages.push(message);
         plan.event(
             EventKind::Refused,

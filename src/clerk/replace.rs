@@ -157,14 +157,12 @@ impl Clerk<'_> {
             "why" => why,
             "games" => games,
         };
-        plan.messages.push(self.message(
-            MessageKind::Replacement,
-            None,
-            vec![recipient(newcomer)],
-            vec![self.secretary()],
-            welcome,
-            None,
-        )?);
+        plan.messages.push(
+            self.draft(MessageKind::Replacement)
+                .to(recipient(newcomer))
+                .cc(self.secretary())
+                .render(welcome)?,
+        );
         for more in &plan.more {
             plan.events.extend(more.events.iter().cloned());
         }
@@ -321,14 +319,13 @@ impl Clerk<'_> {
             "why" => why,
             "due" => due_model,
         };
-        more.messages.push(self.message(
-            MessageKind::Replaced,
-            Some(&state),
-            vec![recipient(partner)],
-            vec![self.secretary()],
-            notice,
-            None,
-        )?);
+        more.messages.push(
+            self.draft(MessageKind::Replaced)
+                .of(&state)
+                .to(recipient(partner))
+                .cc(self.secretary())
+                .render(notice)?,
+        );
         more.event(
             EventKind::Replaced,
             Some(state.id()),

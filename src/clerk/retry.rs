@@ -60,14 +60,13 @@ impl Clerk<'_> {
             "letters" => letters,
             "runs" => POISON_RUNS,
         };
-        plan.messages.push(self.message(
-            MessageKind::Retry,
-            None,
-            vec![self.arbiter()],
-            vec![self.secretary()],
-            model,
-            in_reply_to,
-        )?);
+        plan.messages.push(
+            self.draft(MessageKind::Retry)
+                .to(self.arbiter())
+                .cc(self.secretary())
+                .answering(in_reply_to)
+                .render(model)?,
+        );
         for letter in &chosen {
             plan.releases.push(letter.dedup_key.clone());
             plan.event(

@@ -99,14 +99,10 @@ impl Clerk<'_> {
                 "firsts" => Model::from(firsts),
                 "blacks" => games.iter().any(|g| g.black == player.id),
             };
-            let mut message = self.message(
-                MessageKind::StartSheet,
-                None,
-                vec![recipient(player)],
-                vec![],
-                extra,
-                None,
-            )?;
+            let mut message = self
+                .draft(MessageKind::StartSheet)
+                .to(recipient(player))
+                .render(extra)?;
             message.generated = true;
             message.registered = true;
             message.message_id = Some(id);

@@ -8,7 +8,7 @@ use super::EventKind;
 use shakmaty::Color;
 
 use super::Refused;
-use super::{Award, AwardError, AwardedBy, Clerk, Plan, recipient};
+use super::{Award, AwardError, AwardedBy, Clerk, Plan};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -131,14 +131,12 @@ impl Clerk<'_> {
             "loser" => Option::<String>::None,
             "move" => Option::<String>::None,
         };
-        let message = self.message(
-            MessageKind::Result,
-            Some(&state),
-            vec![recipient(&state.white), recipient(&state.black)],
-            vec![self.secretary()],
-            model,
-            None,
-        )?;
+        let message = self
+            .draft(MessageKind::Result)
+            .of(&state)
+            .both_players(&state)
+            .cc(self.secretary())
+            .render(model)?;
         plan.messages.push(message);
         plan.event(EventKind::Annulled, Some(state.id()), None, why.to_string());
         plan.game = Some(state);

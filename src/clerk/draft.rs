@@ -1,0 +1,102 @@
+//! A message being made: its kind, the game it is of, who gets it and what
+//! it answers, each said by name at the call site, then rendered with its
+//! template's values.
+
+use super::*;
+
+/// A message of one kind, not yet rendered.
+pub(super) struct Draft<'c, 'a, 'r> {
+    clerk: &'c Clerk<'a>,
+    kind: MessageKind,
+    state: Option<&'r Record>,
+    to: Vec<Recipient>,
+    cc: Vec<Recipient>,
+    in_reply_to: Option<String>,
+}
+
+impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
+    pub(super) fn new(clerk: &'c Clerk<'a>, kind: MessageKind) -> Draft<'c, 'a, 'r> {
+        Draft {
+            clerk,
+            kind,
+            state: None,
+            to: Vec::new(),
+            cc: Vec::new(),
+            in_reply_to: None,
+        }
+    }
+
+    /// The game it is of (its subject's tag, its `X-Shtempel-Game`).
+    pub(super) fn of(self, state: &'r Record) -> Self {
+        self.of_game(Some(state))
+    }
+
+    /// The game it is of, if any.
+    pub(super) fn of_game(mut self, state: Option<&'r Record>) -> Self {
+        self.state = state;
+        self
+    }
+
+    pub(super) fn to(mut self, who: Recipient) -> Self {
+        self.to.push(who);
+        self
+    }
+
+    /// Both players of the game.
+    pub(super) fn both_players(self, state: &Record) -> Self {
+        self.to(recipient(&state.white)).to(recipient(&state.black))
+    }
+
+    /// Everyone of `who`, in order.
+    pub(super) fn each_of(mut self, who: Vec<Recipient>) -> Self {
+        self.to.extend(who);
+        self
+    }
+
+    pub(super) fn cc(mut self, who: Recipient) -> Self {
+        self.cc.push(who);
+        self
+    }
+
+    /// The letter it answers (`In-Reply-To`), if any.
+    pub(super) fn answering(mut self, message_id: Option<String>) -> Self {
+        self.in_reply_to = message_id;
+        self
+    }
+
+    /// Rendered with `model`, the values its template is given besides the
+    /// ones every message has.
+    pub(super) fn render(self, model: Model) -> Result<Outgoing, Error> {
+        let Draft {
+            clerk,
+            kind,
+            state,
+            to,
+            cc,
+            in_reply_to,
+        } = self;
+        let addressee = to.first().map_or("", |r| r.name.as_str());
+        let model = merged(model, clerk.base_model(state, addressee));
+        let rendered = clerk
+            .templates
+            .render(kind.template(), model.clone())
+            .map_err(Error::template)?;
+        Ok(Outgoing {
+            kind,
+            game: state.map(|s| s.id().to_string()),
+            to,
+            cc,
+            subject: rendered.subject,
+            body: rendered.body,
+            in_reply_to,
+            registered: false,
+            generated: false,
+            attachments: Vec::new(),
+            delivers: None,
+            send_on: None,
+            model,
+            message_id: None,
+            of_event: true,
+        })
+    }
+}
