@@ -35,7 +35,8 @@
 //!              players' secrets made 0600 and never through a link (private)
 //!    |
 //! mail/        ADAPTERS: sources (maildir, imap), transports (file, smtp/ by
-//!              layer: wire, window, pace; sendmail), the MIME front end (mime), the composer (compose),
+//!              layer: wire, window, pace; sendmail), TLS for both (tls), the MIME
+//!              front end (mime), the composer (compose),
 //!              sender checks (auth), letters filed for the arbiter (filing),
 //!              the clerk's display name and Message-IDs (identity), what
 //!              names a letter (keys: fingerprint, dedup key)

@@ -13,6 +13,7 @@ pub mod maildir;
 pub mod mime;
 pub mod sendmail;
 pub mod smtp;
+mod tls;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

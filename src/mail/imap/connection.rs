@@ -77,10 +77,10 @@ impl ImapSource {
                 fail(format!("TLS with IMAP server {where_} failed: {e}; check [source] tls (\"tls\" for port 993, \"starttls\" for 143, \"none\" only for a local server)"))
             };
             let name = || {
-                ServerName::try_from(settings.server.host.clone())
+                crate::mail::tls::server_name(&settings.server.host)
                     .map_err(|e| MailError { message: format!("[source] host {:?}: {e}", settings.server.host), transient: false })
             };
-            let connector = TlsConnector::from(tls_config());
+            let connector = TlsConnector::from(crate::mail::tls::client_config());
             let mut client = match settings.server.tls {
                 Tls::Tls => {
                     let tls = tokio::time::timeout(limit, connector.connect(name()?, tcp)).await.map_err(step("starting TLS"))?.map_err(tls_error)?;

@@ -12,7 +12,6 @@
 //! cleanly, and the next run carries on.
 
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -26,8 +25,6 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::runtime::Runtime;
 use tokio_rustls::TlsConnector;
-use tokio_rustls::rustls::pki_types::ServerName;
-use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 
 use super::{Envelope, MailError, MailSource};
 use crate::config::{Server, Tls};
@@ -144,25 +141,6 @@ fn fail(message: String) -> MailError {
         message,
         transient: true,
     }
-}
-
-pub(super) fn tls_config() -> Arc<ClientConfig> {
-    let roots = RootCertStore {
-        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-    };
-    let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
-    let config = ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .map(|builder| builder.with_root_certificates(roots).with_no_client_auth());
-    Arc::new(config.unwrap_or_else(|_| {
-        ClientConfig::builder_with_provider(Arc::new(
-            tokio_rustls::rustls::crypto::ring::default_provider(),
-        ))
-        .with_protocol_versions(&[&tokio_rustls::rustls::version::TLS13])
-        .expect("TLS 1.3 is supported by ring")
-        .with_root_certificates(RootCertStore::empty())
-        .with_no_client_auth()
-    }))
 }
 
 impl ImapSource {

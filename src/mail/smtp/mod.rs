@@ -182,9 +182,9 @@ impl SmtpSender {
     }
 
     fn tls(&self, tcp: TcpStream) -> Result<Wire, Trouble> {
-        let name = rustls::pki_types::ServerName::try_from(self.server.host.clone())
+        let name = crate::mail::tls::server_name(&self.server.host)
             .map_err(|e| Trouble::Broken(format!("not a TLS server name: {e}")))?;
-        let session = rustls::ClientConnection::new(super::imap::tls_config(), name)
+        let session = rustls::ClientConnection::new(crate::mail::tls::client_config(), name)
             .map_err(|e| Trouble::Broken(format!("TLS: {e}")))?;
         Ok(Wire::Tls(Box::new(rustls::StreamOwned::new(session, tcp))))
     }
