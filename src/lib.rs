@@ -22,7 +22,6 @@
 //! site.rs      writes the report's pages into a folder
 //! desk.rs      the director's `today`: every game's agenda, the mail that
 //!              changed nothing
-//! fault.rs     crash points for the fault tests (debug builds)
 //!    |
 //! clerk/       a letter identified and handed to the rules by its kind, the
 //!              rules' effects made into messages: letters (who, which game),
@@ -61,7 +60,10 @@
 //!              quote cutting (quote), dates (dates), notations (notation)
 //! game/        PURE: the game record on shakmaty: moves in any notation resolved
 //!              on the position, repeats, conditional variants, ends, PGN
-//! error.rs     the crate's error, by kind (database, template, mail, config)
+//! error.rs     the crate's error, by kind (database, template, mail, config,
+//!              usage, internal)
+//! fault.rs     crash points for the fault tests (debug builds): the run's
+//!              and the Maildir's and outbox's steps call them, they call nothing
 //! key.rs       PURE: a game's (and a person's) key in a folder's record,
 //!              `ID/<game>`; a tournament id as a Message-ID's ASCII
 //! chart.rs     PURE: the time chart (Table 2): rows, text, CSV and JSON
