@@ -109,23 +109,11 @@ impl Clerk<'_> {
             return Ok(plan);
         }
         let Some(mail) = parsed else {
-            stored.reason = "not readable as mail".into();
-            plan.event(EventKind::Ignored, None, None, stored.reason.clone());
-            super::keep_unread(&mut stored);
-            plan.letter = Some(stored);
-            return Ok(plan);
+            return Ok(ignored(stored, plan, None, "not readable as mail".into()));
         };
         if let Some(reason) = &mail.automatic {
-            stored.reason = format!("automatic mail: {reason}");
-            plan.event(
-                EventKind::Ignored,
-                None,
-                mail.from.as_deref(),
-                stored.reason.clone(),
-            );
-            super::keep_unread(&mut stored);
-            plan.letter = Some(stored);
-            return Ok(plan);
+            let reason = format!("automatic mail: {reason}");
+            return Ok(ignored(stored, plan, mail.from.as_deref(), reason));
         }
         if prepared.oversized {
             self.oversized(envelope, &mut stored, &mut plan)?;
@@ -135,16 +123,8 @@ impl Clerk<'_> {
         }
         let sender = mail.from.clone().unwrap_or_default();
         if !self.config.is_known(&sender) {
-            stored.reason = format!("{sender} is neither a player nor the chief arbiter");
-            plan.event(
-                EventKind::Ignored,
-                None,
-                Some(&sender),
-                stored.reason.clone(),
-            );
-            super::keep_unread(&mut stored);
-            plan.letter = Some(stored);
-            return Ok(plan);
+            let reason = format!("{sender} is neither a player nor the chief arbiter");
+            return Ok(ignored(stored, plan, Some(&sender), reason));
         }
         let claimed = if sender == self.config.chief_arbiter {
             Some((self.arbiter(), None))
@@ -406,4 +386,14 @@ fn addressed(message: &Outgoing, player: &Player) -> bool {
         .iter()
         .chain(&message.cc)
         .any(|r| r.email == player.email)
+}
+
+/// The plan of a letter the clerk does not answer (unreadable, automatic,
+/// from a stranger): kept with `reason`, not read again.
+fn ignored(mut stored: StoredLetter, mut plan: Plan, sender: Option<&str>, reason: String) -> Plan {
+    plan.event(EventKind::Ignored, None, sender, reason.clone());
+    stored.reason = reason;
+    super::keep_unread(&mut stored);
+    plan.letter = Some(stored);
+    plan
 }
