@@ -29,11 +29,12 @@ if [ ! -f "$LOAD/config.toml" ]; then
 fi
 TODAY=$(cat "$LOAD/today.txt")
 
-# One side: a copy of the load, one poll, and what it left in comparable form.
+# One side: a copy of the load, one poll (as of the load's last day, which may be
+# after this machine's: --future), and what it left in comparable form.
 run() { # name binary
     local dir=$WORK/$1
     rm -rf "$dir" && cp -r "$LOAD" "$dir"
-    "$2" poll --config "$dir/config.toml" --today "$TODAY" --json >"$dir/events.json" 2>"$dir/stderr.txt" ||
+    "$2" --future poll --config "$dir/config.toml" --today "$TODAY" --json >"$dir/events.json" 2>"$dir/stderr.txt" ||
         { echo "$1: poll failed"; tail -5 "$dir/stderr.txt"; exit 1; }
     mkdir -p "$dir/compare/outbox"
     for eml in "$dir"/outbox/*.eml; do
