@@ -80,14 +80,12 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
     only_the_player_told(&mut t, BLACK);
     assert_eq!(result_and_status(&t), ("none".into(), "active".into()));
 
-    t.letter(
+    let mail = t.exchange(
         ARBITER,
         "2026-11-12",
         "Game 1",
         "RESULT 1 1-0 the players agreed it by telephone\n",
     );
-    t.poll("2026-11-12");
-    let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("result", WHITE)]);
     assert_eq!(
         (&mail[0].to, &mail[0].cc),
@@ -101,17 +99,9 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
         "{}",
         mail[0].subject
     );
-    let body = &mail[0].body;
-    assert!(
-        body.contains(
-            "The result was set by the chief arbiter: the players agreed it by telephone."
-        ),
-        "{body}"
-    );
-    assert!(
-        body.contains("Result: 1-0") && !body.contains("replaces"),
-        "{body}"
-    );
+    mail[0].says("The result was set by the chief arbiter: the players agreed it by telephone.");
+    mail[0].says("Result: 1-0");
+    mail[0].never_says("replaces");
     assert_eq!(result_and_status(&t), ("1-0".into(), "finished".into()));
     assert!(
         notes(&t).contains(&"result 1-0 set by the chief arbiter on 2026-11-12: the players agreed it by telephone".to_string()),
@@ -125,9 +115,7 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
     );
 
     // The same result again: the arbiter is told nothing changed.
-    t.letter(ARBITER, "2026-11-13", "Game 1", "RESULT 1 1-0\n");
-    t.poll("2026-11-13");
-    let mail = t.new_mail();
+    let mail = t.exchange(ARBITER, "2026-11-13", "Game 1", "RESULT 1 1-0\n");
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
     assert!(
         mail[0]
@@ -138,25 +126,17 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
     );
 
     // A forfeit replaces it: White loses unplayed, scored -/+.
-    t.letter(
+    let mail = t.exchange(
         ARBITER,
         "2026-11-14",
         "Re: [T #1] game over: 1-0",
         "FORFEIT 1 WHITE\n",
     );
-    t.poll("2026-11-14");
-    let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("result", WHITE)]);
-    let body = &mail[0].body;
-    assert!(
-        body.contains("White Player loses by forfeit, set by the chief arbiter."),
-        "{body}"
-    );
-    assert!(
-        body.contains("This replaces the result 1-0 given before."),
-        "{body}"
-    );
-    assert!(body.contains("Result: 0-1"), "{body}");
+
+    mail[0].says("White Player loses by forfeit, set by the chief arbiter.");
+    mail[0].says("This replaces the result 1-0 given before.");
+    mail[0].says("Result: 0-1");
     assert_eq!(result_and_status(&t), ("0-1".into(), "finished".into()));
     let table = cross_table(&t);
     assert!(
@@ -174,51 +154,36 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
 fn a_russian_arbiter_writes_his_orders_in_russian() {
     let mut t = Cup::new().in_language("ru").open();
     opening(&mut t);
-    t.letter(
+    let mail = t.exchange(
         ARBITER,
         "2026-11-11",
         "Партия 1",
         "ОТМЕНИТЬ 1 ошибка в ходе\n",
     );
-    t.poll("2026-11-11");
-    let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("undo", WHITE)]);
     mail[0].says("Главный судья отменил(а) последнее письмо партии 1 (White Player — Black Player): 1... e5 (Black Player), причина: ошибка в ходе.");
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
-    t.letter(
+    let mail = t.exchange(
         ARBITER,
         "2026-11-12",
         "Партия 1",
         "РЕЗУЛЬТАТ 1 1/2 ничья по соглашению\n",
     );
-    t.poll("2026-11-12");
-    let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("result", WHITE)]);
-    let body = &mail[0].body;
-    assert!(
-        body.contains("Результат установил главный судья: ничья по соглашению."),
-        "{body}"
-    );
-    assert!(body.contains("Результат: 1/2-1/2"), "{body}");
+
+    mail[0].says("Результат установил главный судья: ничья по соглашению.");
+    mail[0].says("Результат: 1/2-1/2");
     assert_eq!(result_and_status(&t), ("1/2-1/2".into(), "finished".into()));
-    t.letter(
+    let mail = t.exchange(
         ARBITER,
         "2026-11-13",
         "Партия 1",
         "ТЕХПОРАЖЕНИЕ 1 ЧЁРНЫЕ неявка\n",
     );
-    t.poll("2026-11-13");
-    let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("result", WHITE)]);
-    let body = &mail[0].body;
-    assert!(
-        body.contains("Black Player: техническое поражение, засчитал главный судья: неявка."),
-        "{body}"
-    );
-    assert!(
-        body.contains("Этот результат заменяет прежний (1/2-1/2)."),
-        "{body}"
-    );
+
+    mail[0].says("Black Player: техническое поражение, засчитал главный судья: неявка.");
+    mail[0].says("Этот результат заменяет прежний (1/2-1/2).");
     assert!(
         notes(&t).contains(
             &"техническое поражение (1-0) засчитал главный судья 13.11.2026: неявка".to_string()
@@ -295,14 +260,12 @@ fn the_director_sets_a_result_and_a_forfeit_by_command() {
         ]
     );
     // A move letter after it is refused: the game is over.
-    t.letter(
+    let mail = t.exchange(
         WHITE,
         "2026-11-15",
         "Re: [T #1]",
         "Game 1\n2. Nf3\nTime: 3/4\n",
     );
-    t.poll("2026-11-15");
-    let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
     mail[0].says("the game is over (1-0)");
 }
@@ -562,11 +525,8 @@ fn a_withdrawal_forfeits_the_games_left_and_keeps_the_finished() {
     assert_eq!(kinds(&mail), [pair("result", THIRD), pair("result", WHITE)]);
     assert_eq!(mail[0].to, [THIRD, WHITE]);
     assert_eq!(mail[0].cc, [SECRETARY]);
-    let body = &mail[0].body;
-    assert!(
-        body.contains("White Player loses by forfeit, set by the tournament director: White Player withdrew from the tournament: illness."),
-        "{body}"
-    );
+
+    mail[0].says("White Player loses by forfeit, set by the tournament director: White Player withdrew from the tournament: illness.");
     assert_eq!(state(&t, "1"), ("1-0".into(), "finished".into()));
     assert_eq!(state(&t, "2"), ("1-0".into(), "finished".into()));
     assert_eq!(state(&t, "3"), ("none".into(), "active".into()));
@@ -614,10 +574,7 @@ fn a_withdrawal_under_half_annuls_every_game_of_his_the_finished_too() {
         ]
     );
     let body = &mail[0].body;
-    assert!(
-        body.contains("The game is annulled by the tournament director: White Player withdrew from the tournament. It does not count, and its result 1-0 no longer stands."),
-        "{body}"
-    );
+    mail[0].says("The game is annulled by the tournament director: White Player withdrew from the tournament. It does not count, and its result 1-0 no longer stands.");
     assert!(!body.contains("Result:"), "{body}");
     mail[1].never_says("no longer stands");
     for game in ["1", "2", "4"] {
@@ -636,9 +593,7 @@ fn a_withdrawal_under_half_annuls_every_game_of_his_the_finished_too() {
         "{table}"
     );
     // A letter in an annulled game is refused.
-    t.letter(THIRD, "2026-11-13", "Game 2", "Game 2\n1. e4\nTime: 1/0\n");
-    t.poll("2026-11-13");
-    let mail = t.new_mail();
+    let mail = t.exchange(THIRD, "2026-11-13", "Game 2", "Game 2\n1. e4\nTime: 1/0\n");
     assert_eq!(kinds(&mail), [pair("refused", THIRD)]);
     mail[0].says("annulled when a player withdrew");
     let pgn = t.run(&["pgn", "2"]).stdout;
@@ -722,14 +677,12 @@ fn the_last_letter_is_taken_back_by_the_arbiters_letter_and_by_command() {
     t.poll("2026-11-11");
     only_the_player_told(&mut t, BLACK);
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 3);
-    t.letter(
+    let mail = t.exchange(
         ARBITER,
         "2026-11-12",
         "Game 1",
         "UNDO 1 White wrote the move of another game\n",
     );
-    t.poll("2026-11-12");
-    let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("undo", WHITE)]);
     assert_eq!(
         (&mail[0].to, &mail[0].cc),
@@ -738,17 +691,10 @@ fn the_last_letter_is_taken_back_by_the_arbiters_letter_and_by_command() {
             &vec![SECRETARY.to_string()]
         )
     );
-    let body = &mail[0].body;
-    assert!(
-        body.contains("the chief arbiter has taken back the last letter of game 1 (White Player - Black Player): White Player's 2. Nf3, because: White wrote the move of another game."),
-        "{body}"
-    );
-    assert!(body.contains("Time used (White/Black): 2/4."), "{body}");
+    mail[0].says("the chief arbiter has taken back the last letter of game 1 (White Player - Black Player): White Player's 2. Nf3, because: White wrote the move of another game.");
+    mail[0].says("Time used (White/Black): 2/4.");
     // White has had 1... e5 since 7 November: 2 days used, 5 more run.
-    assert!(
-        body.contains("White Player is to move again: 43 days left"),
-        "{body}"
-    );
+    mail[0].says("White Player is to move again: 43 days left");
     let chart = t.chart("1");
     assert_eq!(chart["moves"].as_array().unwrap().len(), 2);
     assert_eq!(chart["status"], "active");
@@ -791,9 +737,7 @@ fn the_last_letter_is_taken_back_by_the_arbiters_letter_and_by_command() {
         out.stderr
     );
     // In Russian words from the arbiter: refused, nothing to take back.
-    t.letter(ARBITER, "2026-11-17", "Партия 1", "ОТМЕНИТЬ 1\n");
-    t.poll("2026-11-17");
-    let mail = t.new_mail();
+    let mail = t.exchange(ARBITER, "2026-11-17", "Партия 1", "ОТМЕНИТЬ 1\n");
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
     mail[0].says("game 1 has no move yet");
 }
@@ -833,9 +777,7 @@ fn the_chief_arbiter_withdraws_a_player_by_letter() {
     assert_eq!(state(&t, "3"), ("none".into(), "active".into()));
     assert_eq!(state(&t, "4"), ("0-1".into(), "finished".into()));
     // Again: he has nothing left; the arbiter is told.
-    t.letter(ARBITER, "2026-11-07", "Withdrawal", "ВЫБЫТИЕ white\n");
-    t.poll("2026-11-07");
-    let mail = t.new_mail();
+    let mail = t.exchange(ARBITER, "2026-11-07", "Withdrawal", "ВЫБЫТИЕ white\n");
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
     mail[0].says("has no game his withdrawal changes");
 }
@@ -859,16 +801,9 @@ fn a_leave_stops_the_clocks_of_his_games_within_his_allowance() {
         [pair("leave", WHITE), pair("leave-notice", BLACK)]
     );
     assert_eq!(mail[0].cc, [SECRETARY]);
-    let body = &mail[0].body;
-    assert!(
-        body.contains("your leave from 2026-11-20 to 2026-11-29 (10 days) is recorded"),
-        "{body}"
-    );
-    assert!(
-        body.contains("game 1 (White Player - Black Player)"),
-        "{body}"
-    );
-    assert!(body.contains("Leave left for 2026: 2 days."), "{body}");
+    mail[0].says("your leave from 2026-11-20 to 2026-11-29 (10 days) is recorded");
+    mail[0].says("game 1 (White Player - Black Player)");
+    mail[0].says("Leave left for 2026: 2 days.");
     let notice = &mail[1].body;
     assert!(
         notice.contains("your partner in game 1 (White Player - Black Player), White Player, is on leave from 2026-11-20 to 2026-11-29"),
@@ -900,9 +835,7 @@ fn a_leave_stops_the_clocks_of_his_games_within_his_allowance() {
         ),
         ("LEAVE next week\n", "the leave cannot be read"),
     ] {
-        t.letter(WHITE, "2026-11-11", "Leave", body);
-        t.poll("2026-11-11");
-        let mail = t.new_mail();
+        let mail = t.exchange(WHITE, "2026-11-11", "Leave", body);
         assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{body}");
         assert!(mail[0].body.contains(words), "{body}: {}", mail[0].body);
     }
@@ -938,14 +871,12 @@ fn a_leave_stops_the_clocks_of_his_games_within_his_allowance() {
 fn a_tournament_without_leave_says_so() {
     let mut t = Tournament::new();
     opening(&mut t);
-    t.letter(
+    let mail = t.exchange(
         WHITE,
         "2026-11-10",
         "Отпуск",
         "ОТПУСК 20.11.2026 - 29.11.2026\n",
     );
-    t.poll("2026-11-10");
-    let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
     mail[0].says("this tournament grants no leave");
 }
@@ -1052,14 +983,12 @@ fn the_chief_arbiter_accepts_a_refused_letter_by_his_own() {
     t.poll("2026-11-03");
     t.new_mail();
     let key = refused_key(&t, "2026-11-05");
-    t.letter(
+    let mail = t.exchange(
         ARBITER,
         "2026-11-05",
         "Game 1",
         "ACCEPT no-such-key 1. e4\n",
     );
-    t.poll("2026-11-05");
-    let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
     mail[0].says("no letter has the key no-such-key");
     // His order as read, not a move letter's lines.
@@ -1072,14 +1001,12 @@ fn the_chief_arbiter_accepts_a_refused_letter_by_his_own() {
         mail[0].body
     );
     assert!(!mail[0].body.contains("Moves:"), "{}", mail[0].body);
-    t.letter(
+    let mail = t.exchange(
         ARBITER,
         "2026-11-05",
         "Game 1",
         &format!("ACCEPT {key} 1. e4\n"),
     );
-    t.poll("2026-11-05");
-    let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
     mail[0].says("Your letter of 2026-11-03 was refused at first; the chief arbiter has accepted it, reading its move as 1. e4.");
     assert_eq!(t.chart("1")["moves"][0]["san"], "e4");
@@ -1130,23 +1057,19 @@ fn the_chief_arbiter_replaces_a_player_by_his_letter_and_the_clerk_edits_the_ent
             "в турнире нет участника «nobody»".to_string(),
         ),
     ] {
-        t.letter(ARBITER, "2026-11-10", "Замена", &format!("{line}\n"));
-        t.poll("2026-11-10");
-        let mail = t.new_mail();
+        let mail = t.exchange(ARBITER, "2026-11-10", "Замена", &format!("{line}\n"));
         assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{line}");
         assert!(mail[0].body.contains(&words), "{line}: {}", mail[0].body);
     }
     let file = t.path().join("shtempel.toml");
     let before = std::fs::read_to_string(&file).unwrap();
     // A player's order changes nothing.
-    t.letter(
+    let mail = t.exchange(
         BLACK,
         "2026-11-10",
         "Замена",
         &format!("REPLACE white Сидоров С. <{newcomer}>\n"),
     );
-    t.poll("2026-11-10");
-    let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("refused", BLACK)]);
     assert!(
         mail[0]
@@ -1387,9 +1310,7 @@ fn a_players_words_in_capitals_that_read_like_an_order_are_his_letter() {
     t.new_mail();
     // `ACCEPT DRAW` reads like the arbiter's ACCEPT KEY: from a player it
     // is his acceptance of the draw.
-    t.letter(BLACK, "2026-11-12", "Re: [T #1]", "Game 1\nACCEPT DRAW\n");
-    t.poll("2026-11-12");
-    let mail = t.new_mail();
+    let mail = t.exchange(BLACK, "2026-11-12", "Re: [T #1]", "Game 1\nACCEPT DRAW\n");
     assert_eq!(kinds(&mail), [pair("result", WHITE)]);
     assert_eq!(mail[0].to, [WHITE, BLACK]);
     assert_eq!(t.chart("1")["result"], "1/2-1/2");
@@ -1500,9 +1421,7 @@ fn the_advice_of_an_unidentified_letter_followed_gets_it_taken() {
     let mut t = three_players("");
     opening(&mut t);
     let letter = "2. Nf3\nTime: 7/4\nDates: 2026-11-07, 2026-11-07, 2026-11-12\n";
-    t.letter(WHITE, "2026-11-12", "my move", letter);
-    t.poll("2026-11-12");
-    let mail = t.new_mail();
+    let mail = t.exchange(WHITE, "2026-11-12", "my move", letter);
     assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
     mail[0].says("Write a line \"Game: N\"");
     t.letter(
