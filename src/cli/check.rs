@@ -28,10 +28,13 @@ pub(super) fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Fa
         Store::in_memory().map_err(|e| database_error(config, &e))?
     };
     let store = store.kept_on(config.scope());
+    // A file saved from a mail program has no `Received:` header: it
+    // arrived when it was saved, or on the day checked as (`--today`), if
+    // that is earlier; never after the day the clerk acts as.
     let modified = std::fs::metadata(file)
         .and_then(|m| m.modified())
         .map(chrono::DateTime::<Utc>::from)
-        .unwrap_or(clock.now);
+        .map_or(clock.now, |modified| modified.min(clock.now));
     let arrived = shtempel::mail::maildir::topmost_received(&raw).unwrap_or(modified);
     let envelope = Envelope {
         key: file.display().to_string(),

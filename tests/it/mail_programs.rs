@@ -143,6 +143,22 @@ fn check_shows_the_own_text_of_an_outlook_and_a_thunderbird_reply_and_no_quoted_
     }
 }
 
+/// A letter saved from a mail program (no `Received:` header) checked as
+/// of a day before the file was saved is postmarked that day, not after it.
+#[test]
+fn check_as_of_an_earlier_day_postmarks_a_saved_letter_that_day() {
+    let t = tournament("ru", "");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/letters/thunderbird-flowed-ru.eml");
+    let out = t.run(&["check", path.to_str().unwrap(), "--today", "2026-11-14"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with("postmark: 2026-11-14\n"),
+        "{}",
+        out.stdout
+    );
+}
+
 /// Two games for Petrov: game 1 against Ivanov, game 2 against Sidorov.
 fn two_games() -> Tournament {
     tournament(
