@@ -10,6 +10,7 @@ mod attacks;
 mod corners;
 mod corpus;
 mod director;
+mod docs;
 mod faults;
 mod federation;
 mod guarded;
