@@ -5,7 +5,9 @@ use super::*;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The game's id.
     game: String,
+    /// Text (Table 2 as the rules print it), CSV, JSON or an SVG picture.
     #[arg(long, value_enum, default_value = "text")]
     format: ChartFormat,
 }

@@ -7,6 +7,7 @@ use super::*;
 pub struct Args {
     /// The letter as a whole message (.eml).
     file: PathBuf,
+    /// Check as on this date (YYYY-MM-DD; default: today in the tournament's zone).
     #[arg(long)]
     today: Option<NaiveDate>,
 }

@@ -5,6 +5,7 @@ use super::*;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The game's id.
     game: String,
     /// The side that loses: white or black.
     #[arg(value_parser = parse_side)]

@@ -4,6 +4,7 @@ use super::*;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The games as JSON on standard output.
     #[arg(long)]
     json: bool,
     /// Count days left as on this date (default: today in the tournament's zone).

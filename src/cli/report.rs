@@ -8,6 +8,7 @@ pub struct Args {
     /// The folder; by default `[report] out` of the config.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Count days left as on this date (default: today in the tournament's zone).
     #[arg(long)]
     today: Option<NaiveDate>,
 }

@@ -5,6 +5,7 @@ use super::*;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The game's id.
     game: String,
     /// 1-0, 0-1 or 1/2.
     #[arg(value_parser = parse_result)]

@@ -11,6 +11,7 @@ pub struct Args {
     /// Count as on this date (default: today in the tournament's zone).
     #[arg(long)]
     today: Option<NaiveDate>,
+    /// The agenda as JSON on standard output.
     #[arg(long)]
     json: bool,
 }

@@ -5,6 +5,7 @@ use super::*;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The game's id.
     game: String,
     #[command(flatten)]
     pub given: Given,

@@ -7,6 +7,7 @@ pub struct Args {
     /// Minutes between passes when no mail comes.
     #[arg(long, default_value_t = 20)]
     interval: u64,
+    /// One JSON object per event on standard output.
     #[arg(long)]
     json: bool,
 }

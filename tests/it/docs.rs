@@ -96,3 +96,116 @@ fn docs_config_md_gives_every_key_the_parser_knows_and_no_other() {
         );
     }
 }
+
+/// The binary's help for `args`.
+fn help(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_shtempel"))
+        .args(args)
+        .arg("--help")
+        .output()
+        .expect("run shtempel");
+    assert!(out.status.success(), "shtempel {args:?} --help");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The options every command has, which `docs/commands.md` gives once.
+const EVERY_COMMAND: &[&str] = &["--config", "--tournament", "--future", "--help"];
+
+/// A command's arguments (`GAME`) and options (`--today`), as its help
+/// lists them.
+fn words_of_command(command: &str) -> BTreeSet<String> {
+    let text = help(&[command]);
+    let mut words = BTreeSet::new();
+    let mut section = "";
+    for line in text.lines() {
+        if !line.starts_with(' ') {
+            section = line;
+            continue;
+        }
+        let first = line.split_whitespace().next().unwrap_or_default();
+        let word = match section {
+            "Arguments:" => first.trim_matches(|c| "<>[].".contains(c)).to_string(),
+            "Options:" => match line.find("--") {
+                Some(at) => line[at..].split_whitespace().next().unwrap().to_string(),
+                None => continue,
+            },
+            _ => continue,
+        };
+        if !EVERY_COMMAND.contains(&word.as_str()) {
+            words.insert(word);
+        }
+    }
+    words
+}
+
+/// The commands `docs/commands.md` gives (`### \`shtempel NAME …\``), each
+/// with the first word of each of its table's rows.
+fn commands_the_docs_give() -> Vec<(String, BTreeSet<String>)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/commands.md");
+    let text = std::fs::read_to_string(&path).expect("docs/commands.md");
+    let text = text.split("## Orders by mail").next().unwrap();
+    let mut commands: Vec<(String, BTreeSet<String>)> = Vec::new();
+    for line in text.lines() {
+        if let Some(heading) = line.strip_prefix("### `shtempel ") {
+            let name = heading.split([' ', '`']).next().unwrap();
+            commands.push((name.to_string(), BTreeSet::new()));
+        } else if let Some(row) = line.strip_prefix("| `")
+            && let Some((_, words)) = commands.last_mut()
+        {
+            let word = row.split([' ', '`']).next().unwrap();
+            words.insert(word.to_string());
+        }
+    }
+    commands
+}
+
+#[test]
+fn docs_commands_md_gives_every_command_with_its_arguments_and_options() {
+    let top = help(&[]);
+    let listed: BTreeSet<String> = top
+        .split("Commands:")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .expect("the commands of --help")
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_string)
+        .collect();
+    let docs = commands_the_docs_give();
+    let documented: BTreeSet<String> = docs.iter().map(|(name, _)| name.clone()).collect();
+    assert_eq!(documented, listed, "the commands of docs/commands.md");
+    for (command, given) in &docs {
+        let known = words_of_command(command);
+        assert_eq!(
+            given, &known,
+            "`shtempel {command}`: docs/commands.md gives these, its --help those"
+        );
+    }
+}
+
+/// Each order the page shows, in English and in Russian, is read as the
+/// same order by the clerk's reader, and every kind of order is shown.
+#[test]
+fn docs_commands_md_orders_are_read_as_the_orders_they_show() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/commands.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let table = text.split("## Orders by mail").nth(1).expect("the orders");
+    let mut kinds = BTreeSet::new();
+    for row in table.lines().filter(|line| line.starts_with("| `")) {
+        let cells: Vec<&str> = row.split('`').collect();
+        let (english, russian) = (cells[1], cells[3]);
+        let order = |line: &str| {
+            let letter = shtempel::letter::read(&format!("{line}\n"));
+            assert_eq!(letter.rulings.len(), 1, "{line:?} is not read as an order");
+            format!("{:?}", letter.rulings[0].order)
+        };
+        let kind = order(english);
+        assert_eq!(order(russian), kind, "{english:?} and {russian:?}");
+        kinds.insert(kind.split('(').next().unwrap().to_string());
+    }
+    let every = [
+        "Accept", "Forfeit", "Overstep", "Replace", "Result", "Retry", "Undo", "Withdraw",
+    ];
+    assert_eq!(kinds, every.iter().map(|k| k.to_string()).collect());
+}
