@@ -209,3 +209,53 @@ fn docs_commands_md_orders_are_read_as_the_orders_they_show() {
     ];
     assert_eq!(kinds, every.iter().map(|k| k.to_string()).collect());
 }
+
+/// The letters `docs/letters.md` shows players are read as it says: both
+/// examples give the move, the time and the three dates, and each phrase
+/// the words it names.
+#[test]
+fn docs_letters_md_examples_read_as_the_page_says() {
+    use shtempel::letter::Keyword;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/letters.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let examples: Vec<&str> = text.split("```").skip(1).step_by(2).collect();
+    assert_eq!(examples.len(), 2, "a Russian and an English example");
+    for example in examples {
+        let letter = shtempel::letter::read(example);
+        assert!(letter.errors.is_empty(), "{example}: {:?}", letter.errors);
+        let moves: Vec<String> = letter.moves.iter().map(|m| m.text.to_string()).collect();
+        assert_eq!(moves, ["Nf3"], "{example}");
+        let fraction = letter.fraction.expect("the time");
+        assert_eq!((fraction.white, fraction.black), (31, 27), "{example}");
+        assert!(letter.dates.sent.is_some(), "{example}: {:?}", letter.dates);
+        assert!(letter.dates.received.is_some(), "{example}");
+        assert!(letter.dates.postmark.is_some(), "{example}");
+    }
+    let phrases = [
+        ("Предлагаю ничью", Keyword::DrawOffer),
+        ("Согласен на ничью", Keyword::DrawAccept),
+        ("Сдаюсь", Keyword::Resign),
+        ("I offer a draw", Keyword::DrawOffer),
+        ("I accept the draw", Keyword::DrawAccept),
+        ("I resign", Keyword::Resign),
+    ];
+    for (phrase, keyword) in phrases {
+        assert!(
+            text.contains(&format!("`{phrase}`")),
+            "the page shows {phrase:?}"
+        );
+        let letter = shtempel::letter::read(&format!("{phrase}\n"));
+        assert_eq!(letter.keywords, [keyword], "{phrase:?}");
+    }
+    for leave in [
+        "ОТПУСК 10.12.2026 - 20.12.2026",
+        "LEAVE 10.12.2026 - 20.12.2026",
+    ] {
+        assert!(
+            text.contains(&format!("`{leave}`")),
+            "the page shows {leave:?}"
+        );
+        let letter = shtempel::letter::read(&format!("{leave}\n"));
+        assert_eq!(letter.leave.map(|dates| dates.len()), Some(2), "{leave:?}");
+    }
+}
