@@ -44,8 +44,8 @@ pub(super) fn open_store_to_run(
             match evidence {
                 Some(evidence) => Err(usage(format!(
                     "database {}: missing or empty, but {evidence}: the tournament's record \
-                     is lost, not new; copy its backup back to that path (the README's \
-                     Deployment says how backups are made), or run `shtempel init` to begin \
+                     is lost, not new; copy its backup back to that path (docs/running.md's \
+                     deployment says how backups are made), or run `shtempel init` to begin \
                      the tournament again from nothing",
                     config.database.display()
                 ))),

@@ -89,7 +89,7 @@ pub fn load_all_over(file: &Path, overlay: Overlay<'_>) -> Result<Vec<Config>, C
             return Err(error(
                 key,
                 "does not belong in the clerk's file".into(),
-                "players and games go in the tournament files; see the README's folder layout",
+                "players and games go in the tournament files; see \"Several tournaments from one clerk\" in docs/guide.md",
             ));
         }
     }
