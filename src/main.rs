@@ -83,6 +83,11 @@ enum Command {
     Watch(cli::watch::Args),
     /// Dry run: how a letter reads and what the clerk would do; changes nothing.
     Check(cli::check::Args),
+    /// Whether what a run needs is there and works (the config, the
+    /// database, the mail source and transport logged into, the templates,
+    /// the report folder, the time zone), with the fix of each failure;
+    /// sends no letter and changes nothing.
+    Doctor(cli::doctor::Args),
     /// Every game: players, moves, totals, days left, status.
     Games(cli::games::Args),
     /// The time chart (Table 2) of one game.
@@ -170,6 +175,7 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
         Command::Forfeit(args) => args.run(&cx),
         Command::Watch(args) => args.run(&cx),
         Command::Check(args) => args.run(&cx),
+        Command::Doctor(args) => args.run(&cx),
         Command::Games(args) => args.run(&cx),
         Command::Chart(args) => args.run(&cx),
         Command::Pgn(args) => args.run(&cx),

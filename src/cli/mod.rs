@@ -42,6 +42,7 @@ pub mod adopt;
 pub mod chart;
 pub mod check;
 pub mod demo;
+pub mod doctor;
 pub mod forfeit;
 pub mod games;
 pub mod init;

@@ -65,24 +65,29 @@ pub(super) fn source(config: &Config) -> Result<Box<dyn MailSource>, Failure> {
         Source::Maildir { path } => Ok(Box::new(
             Maildir::open(path).map_err(|e| run_error(e.message))?,
         )),
-        Source::Imap {
-            server,
-            mailbox,
-            processed_mailbox,
-        } => {
-            let settings = ImapSettings {
-                server: server.clone(),
-                password: password(config, "source.password_env", &server.password_env)?,
-                mailbox: mailbox.clone(),
-                processed_mailbox: processed_mailbox.clone(),
-                timeout: NETWORK_TIMEOUT,
-                max_letter_bytes: config.limits.max_letter_bytes,
-            };
-            Ok(Box::new(
-                ImapSource::new(settings).map_err(|e| run_error(e.message))?,
-            ))
-        }
+        Source::Imap { .. } => Ok(Box::new(imap_source(config)?)),
     }
+}
+
+/// The IMAP source of a config whose `[source]` is one.
+pub(super) fn imap_source(config: &Config) -> Result<ImapSource, Failure> {
+    let Source::Imap {
+        server,
+        mailbox,
+        processed_mailbox,
+    } = &config.source
+    else {
+        return Err(run_error("[source] is not an IMAP mailbox"));
+    };
+    let settings = ImapSettings {
+        server: server.clone(),
+        password: password(config, "source.password_env", &server.password_env)?,
+        mailbox: mailbox.clone(),
+        processed_mailbox: processed_mailbox.clone(),
+        timeout: NETWORK_TIMEOUT,
+        max_letter_bytes: config.limits.max_letter_bytes,
+    };
+    ImapSource::new(settings).map_err(|e| run_error(e.message))
 }
 
 pub(super) fn transport(config: &Config) -> Result<Box<dyn shtempel::mail::Transport>, Failure> {
@@ -90,37 +95,44 @@ pub(super) fn transport(config: &Config) -> Result<Box<dyn shtempel::mail::Trans
         Transport::File { path } => Ok(Box::new(
             FileTransport::open(path).map_err(|e| run_error(e.message))?,
         )),
-        Transport::Smtp {
-            server,
-            max_per_connection,
-            max_per_minute,
-        } => {
-            let password = if server.username.is_empty() {
-                None
-            } else {
-                Some(password(
-                    config,
-                    "transport.password_env",
-                    &server.password_env,
-                )?)
-            };
-            let sender = SmtpSender::new(server, password, &config.address, NETWORK_TIMEOUT)
-                .map_err(|e| usage(e.message))?
-                .max_per_connection(*max_per_connection)
-                .pace(max_per_minute.map(|limit| {
-                    // The steady clock of this run, read here (only main
-                    // reads the clock).
-                    let start = std::time::Instant::now();
-                    Pace::new(
-                        limit,
-                        Box::new(move || start.elapsed()),
-                        Box::new(std::thread::sleep),
-                    )
-                }));
-            Ok(Box::new(sender))
-        }
+        Transport::Smtp { .. } => Ok(Box::new(smtp_sender(config)?)),
         Transport::Sendmail { command } => {
             Ok(Box::new(SendmailSender::new(command, &config.address)))
         }
     }
+}
+
+/// The SMTP transport of a config whose `[transport]` is one.
+pub(super) fn smtp_sender(config: &Config) -> Result<SmtpSender, Failure> {
+    let Transport::Smtp {
+        server,
+        max_per_connection,
+        max_per_minute,
+    } = &config.transport
+    else {
+        return Err(run_error("[transport] is not an SMTP server"));
+    };
+    let password = if server.username.is_empty() {
+        None
+    } else {
+        Some(password(
+            config,
+            "transport.password_env",
+            &server.password_env,
+        )?)
+    };
+    let sender = SmtpSender::new(server, password, &config.address, NETWORK_TIMEOUT)
+        .map_err(|e| usage(e.message))?
+        .max_per_connection(*max_per_connection)
+        .pace(max_per_minute.map(|limit| {
+            // The steady clock of this run, read here (only main
+            // reads the clock).
+            let start = std::time::Instant::now();
+            Pace::new(
+                limit,
+                Box::new(move || start.elapsed()),
+                Box::new(std::thread::sleep),
+            )
+        }));
+    Ok(sender)
 }

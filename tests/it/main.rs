@@ -11,6 +11,7 @@ mod corners;
 mod corpus;
 mod director;
 mod docs;
+mod doctor;
 mod faults;
 mod federation;
 mod guarded;

@@ -1353,3 +1353,94 @@ fn after_the_arbiters_replace_the_letters_behind_it_stay_on_the_server_for_the_n
     );
     assert_eq!(clerk.chart()["moves"].as_array().unwrap().len(), 2);
 }
+
+/// `doctor` against the real servers (issue 33, point 4): all green with
+/// the right settings, and one line naming what failed for a wrong
+/// password, a processed mailbox the server lacks and a dead SMTP port;
+/// nothing is sent and no letter is touched.
+#[test]
+fn doctor_checks_the_real_servers_and_names_each_failure() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    clear_mailboxes();
+    make_done_mailbox();
+    imap_append(&[letter(WHITE, "Партия 1", "Партия 1\n1. e4\n", "doctor-1")]);
+    let clerk = Clerk::new(2, "processed_mailbox = \"Done\"");
+    let out = clerk.run(&["doctor"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains(
+            "ok    source      IMAP 127.0.0.1:1143 as bot@test.local, mailbox \"INBOX\"; MOVE yes, UIDPLUS yes, IDLE yes; the processed mailbox is there"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("ok    transport   SMTP 127.0.0.1:2525 without a login; PIPELINING yes"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("doctor: all 6 checks pass"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(letters_in(""), 1, "doctor takes no letter");
+    assert!(mailbox(BLACK).is_empty(), "doctor sends nothing");
+
+    let path = clerk.dir.path().join("shtempel.toml");
+    let good = std::fs::read_to_string(&path).unwrap();
+    let broken = |from: &str, to: &str| {
+        std::fs::write(&path, good.replace(from, to)).unwrap();
+    };
+    broken(
+        "SHTEMPEL_TEST_IMAP_PASSWORD",
+        "SHTEMPEL_TEST_WRONG_PASSWORD",
+    );
+    let out = clerk.run_with(&["doctor"], &[("SHTEMPEL_TEST_WRONG_PASSWORD", "wrong")]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("FAIL  source      IMAP login to 127.0.0.1:1143 as bot@test.local failed:")
+            && out
+                .stdout
+                .contains("check the user name and the password in $SHTEMPEL_TEST_WRONG_PASSWORD"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("doctor: 1 of 6 checks failed"),
+        "{}",
+        out.stdout
+    );
+
+    broken(
+        "processed_mailbox = \"Done\"",
+        "processed_mailbox = \"Nowhere\"",
+    );
+    let out = clerk.run(&["doctor"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("the processed mailbox cannot be opened:")
+            && out
+                .stdout
+                .contains("make it, or check [source] processed_mailbox"),
+        "{}",
+        out.stdout
+    );
+
+    broken("port = 2525", "port = 1");
+    let out = clerk.run(&["doctor"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("FAIL  transport   SMTP 127.0.0.1:1: cannot connect:"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(letters_in(""), 1, "doctor takes no letter");
+}

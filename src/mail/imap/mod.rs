@@ -114,6 +114,19 @@ pub struct ImapSettings {
     pub max_letter_bytes: usize,
 }
 
+/// What an IMAP server offers the clerk, logged in (`shtempel doctor`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImapProbe {
+    /// `MOVE`: a letter done is moved in one command.
+    pub moves: bool,
+    /// `UIDPLUS`: without MOVE, a letter copied is expunged alone.
+    pub uidplus: bool,
+    /// `IDLE`: `watch` hears of new mail at once.
+    pub idle: bool,
+    /// `[source] processed_mailbox`, if given: there, or why not.
+    pub processed_mailbox: Option<Result<(), String>>,
+}
+
 pub struct ImapSource {
     runtime: Runtime,
     settings: ImapSettings,
@@ -156,6 +169,42 @@ impl ImapSource {
             uid_validity: None,
             moving: None,
         })
+    }
+
+    /// Logs in and selects the mailbox as a run would, then says what the
+    /// server offers and whether the processed mailbox is there; changes
+    /// nothing (`shtempel doctor`).
+    pub fn probe(&mut self) -> Result<ImapProbe, MailError> {
+        self.connect()?;
+        let limit = self.settings.timeout;
+        let where_ = self.where_();
+        let processed = self.settings.processed_mailbox.clone();
+        let Some(mut session) = self.session.take() else {
+            return Err(fail(format!("IMAP {where_}: no session after logging in")));
+        };
+        let probe = self.runtime.block_on(async {
+            let offered = tokio::time::timeout(limit, session.capabilities())
+                .await
+                .map_err(|_| fail(format!("IMAP {where_}: no answer to CAPABILITY")))?
+                .map_err(|e| fail(format!("IMAP {where_}: CAPABILITY failed: {e}")))?;
+            let processed_mailbox = match &processed {
+                None => None,
+                Some(name) => Some(
+                    tokio::time::timeout(limit, session.examine(name))
+                        .await
+                        .map_err(|_| format!("no answer to EXAMINE {name:?}"))
+                        .and_then(|examined| examined.map(drop).map_err(|e| e.to_string())),
+                ),
+            };
+            let _ = tokio::time::timeout(limit, session.logout()).await;
+            Ok::<_, MailError>(ImapProbe {
+                moves: offered.has_str("MOVE"),
+                uidplus: offered.has_str("UIDPLUS"),
+                idle: offered.has_str("IDLE"),
+                processed_mailbox,
+            })
+        })?;
+        Ok(probe)
     }
 
     /// The mailbox's UIDVALIDITY as last seen.

@@ -141,6 +141,7 @@ impl SmtpSender {
             chunking: false,
             eight_bit: false,
             utf8: false,
+            size_limit: None,
         };
         self.round_trips += 1;
         connection.expect(220)?;
@@ -160,6 +161,11 @@ impl SmtpSender {
         connection.chunking = offered("CHUNKING");
         connection.eight_bit = offered("8BITMIME");
         connection.utf8 = offered("SMTPUTF8");
+        connection.size_limit = offers
+            .iter()
+            .position(|o| o.eq_ignore_ascii_case("SIZE"))
+            .and_then(|at| offers.get(at + 1))
+            .and_then(|size| size.parse().ok());
         if let (false, Some(password)) = (self.server.username.is_empty(), &self.password) {
             use base64::Engine as _;
             let token = base64::engine::general_purpose::STANDARD
@@ -364,7 +370,36 @@ impl Transport for SmtpSender {
     }
 }
 
+/// What an SMTP server offers the clerk, logged in (`shtempel doctor`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SmtpProbe {
+    pub pipelining: bool,
+    pub chunking: bool,
+    /// The largest message it takes, if it says (`SIZE`).
+    pub size_limit: Option<u64>,
+}
+
 impl SmtpSender {
+    /// Connects, greets and logs in as a run would, says what the server
+    /// offers, and leaves; sends nothing.
+    pub fn probe(&mut self) -> Result<SmtpProbe, MailError> {
+        let mut connection = match self.connect() {
+            Ok(connection) => connection,
+            Err(Trouble::Broken(why)) => return Err(self.error(why, true)),
+            Err(Trouble::Refused(reply) | Trouble::Abandoned(reply)) => {
+                let permanent = (500..600).contains(&reply.code);
+                return Err(self.error(reply.line(), !permanent));
+            }
+        };
+        let probe = SmtpProbe {
+            pipelining: connection.pipelining,
+            chunking: connection.chunking,
+            size_limit: connection.size_limit,
+        };
+        let _ = connection.write(b"QUIT\r\n");
+        Ok(probe)
+    }
+
     /// [`Transport::send`] once its pace allows.
     fn send_paced(&mut self, recipients: &[String], raw: &[u8]) -> Result<Receipt, MailError> {
         if self.sent_on_connection >= self.max_per_connection {

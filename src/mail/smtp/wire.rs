@@ -69,6 +69,8 @@ pub(super) struct Connection {
     pub(super) chunking: bool,
     pub(super) eight_bit: bool,
     pub(super) utf8: bool,
+    /// The largest message the server takes (`SIZE`), if it says.
+    pub(super) size_limit: Option<u64>,
 }
 
 /// A reply: its code and its lines' text, joined.

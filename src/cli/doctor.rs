@@ -1,0 +1,264 @@
+//! `shtempel doctor`: whether what a run needs is there and works, as a
+//! checklist with the fix of each failure; sends no letter and changes
+//! nothing (issue 33, point 4).
+
+use super::*;
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+impl Args {
+    pub fn run(self, cx: &Context) -> Result<u8, Failure> {
+        let configs = match load_all(&cx.config) {
+            Ok(configs) => configs,
+            Err(failure) => {
+                show(&Check::failed("config", failure.message));
+                return Ok(1);
+            }
+        };
+        let checks = checks(&configs, cx.now);
+        for check in &checks {
+            show(check);
+        }
+        let failed = checks.iter().filter(|c| c.outcome.is_err()).count();
+        match failed {
+            0 => {
+                println!("doctor: all {} checks pass", checks.len());
+                Ok(0)
+            }
+            _ => {
+                println!("doctor: {failed} of {} checks failed", checks.len());
+                Ok(1)
+            }
+        }
+    }
+}
+
+/// One line of the checklist: what was checked, and what was found (or
+/// what failed, with its fix).
+struct Check {
+    what: &'static str,
+    outcome: Result<String, String>,
+}
+
+impl Check {
+    fn passed(what: &'static str, found: impl Into<String>) -> Check {
+        Check {
+            what,
+            outcome: Ok(found.into()),
+        }
+    }
+
+    fn failed(what: &'static str, problem: impl Into<String>) -> Check {
+        Check {
+            what,
+            outcome: Err(problem.into()),
+        }
+    }
+
+    fn of(what: &'static str, outcome: Result<String, String>) -> Check {
+        Check { what, outcome }
+    }
+}
+
+fn show(check: &Check) {
+    match &check.outcome {
+        Ok(found) => println!("ok    {:<10}  {}", check.what, printable(found, false)),
+        Err(problem) => println!("FAIL  {:<10}  {}", check.what, printable(problem, false)),
+    }
+}
+
+/// Every check, in the order a run needs them: the config, each
+/// tournament's zone and templates, the database, the mail source and
+/// transport (the clerk's, shared by a folder's tournaments), the reports.
+fn checks(configs: &[Config], now: chrono::DateTime<Utc>) -> Vec<Check> {
+    let Some(first) = configs.first() else {
+        return vec![Check::failed("config", "no tournament")];
+    };
+    let ids: Vec<&str> = configs.iter().map(|c| c.tournament_id.as_str()).collect();
+    let mut checks = vec![Check::passed(
+        "config",
+        format!(
+            "{}: {} tournament(s) ({})",
+            first.file.display(),
+            configs.len(),
+            ids.join(", ")
+        ),
+    )];
+    for config in configs {
+        let today = clock(config, now, None).today;
+        checks.push(Check::passed(
+            "time zone",
+            format!(
+                "{}: {} (today there: {today})",
+                config.tournament_id, config.timezone
+            ),
+        ));
+        checks.push(Check::of(
+            "templates",
+            templates(config)
+                .map(|_| {
+                    format!(
+                        "{}: {} ({})",
+                        config.tournament_id,
+                        config.templates.display(),
+                        config.language.pick("ru", "en")
+                    )
+                })
+                .map_err(|failure| failure.message),
+        ));
+    }
+    checks.push(Check::of("database", database(first)));
+    checks.push(Check::of("source", source_works(first)));
+    checks.push(Check::of("transport", transport_works(first)));
+    for config in configs.iter().filter(|c| c.report_out.is_some()) {
+        checks.push(Check::of("report", report_folder(config)));
+    }
+    checks
+}
+
+/// The database: the clerk's, at a schema this build knows, and writable
+/// (looked at, not opened: opening may bring its schema up to date).
+fn database(config: &Config) -> Result<String, String> {
+    let path = config.database.display();
+    let backup = format!("back it up with: sqlite3 {path} \".backup COPY\"");
+    match Store::inspect(&config.database) {
+        DatabaseFile::Missing | DatabaseFile::Empty => {
+            writable_folder(folder_of(&config.database))?;
+            Ok(format!(
+                "{path}: not made yet; the first poll (or shtempel init) makes it"
+            ))
+        }
+        DatabaseFile::Ours => {
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(&config.database)
+                .map_err(|e| {
+                    format!(
+                        "{path}: cannot be written: {e}; give the clerk's user write access to it"
+                    )
+                })?;
+            writable_folder(folder_of(&config.database))?;
+            Ok(format!(
+                "{path}: the clerk's, schema {}; {backup}",
+                shtempel::store::schema_version()
+            ))
+        }
+        other => Err(not_ours(config, &other).message),
+    }
+}
+
+fn folder_of(file: &Path) -> &Path {
+    match file.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
+/// Whether the clerk may make a file in `folder` (the database's journal,
+/// a report page): one made and removed.
+fn writable_folder(folder: &Path) -> Result<(), String> {
+    tempfile::Builder::new()
+        .prefix(".shtempel-doctor")
+        .tempfile_in(folder)
+        .map(drop)
+        .map_err(|e| {
+            format!(
+                "{}: no file can be made there: {e}; make the folder, and let the clerk's user write in it",
+                folder.display()
+            )
+        })
+}
+
+/// The mail source: a Maildir that opens, or an IMAP mailbox logged into
+/// and selected, with what the server offers.
+fn source_works(config: &Config) -> Result<String, String> {
+    match &config.source {
+        Source::Maildir { path } => Maildir::open(path)
+            .map(|_| format!("Maildir {}", path.display()))
+            .map_err(|e| e.message),
+        Source::Imap {
+            server, mailbox, ..
+        } => {
+            let mut imap = imap_source(config).map_err(|failure| failure.message)?;
+            let probe = imap.probe().map_err(|e| e.message)?;
+            let yes = |offered: bool| if offered { "yes" } else { "no" };
+            let mut found = format!(
+                "IMAP {}:{} as {}, mailbox {mailbox:?}; MOVE {}, UIDPLUS {}, IDLE {}",
+                server.host,
+                server.port,
+                server.username,
+                yes(probe.moves),
+                yes(probe.uidplus),
+                yes(probe.idle)
+            );
+            if let Some(processed) = probe.processed_mailbox {
+                processed.map_err(|why| {
+                    format!("{found}; the processed mailbox cannot be opened: {why}; make it, or check [source] processed_mailbox")
+                })?;
+                found.push_str("; the processed mailbox is there");
+            }
+            if !probe.idle {
+                found.push_str(" (without IDLE, `watch` looks every --interval minutes)");
+            }
+            Ok(found)
+        }
+    }
+}
+
+/// The transport: an outbox folder the clerk may write, an SMTP server
+/// logged into (nothing sent), or a sendmail program that is there.
+fn transport_works(config: &Config) -> Result<String, String> {
+    match &config.transport {
+        Transport::File { path } => {
+            FileTransport::open(path).map_err(|e| e.message)?;
+            writable_folder(path)?;
+            Ok(format!("outbox folder {}", path.display()))
+        }
+        Transport::Smtp { server, .. } => {
+            let mut smtp = smtp_sender(config).map_err(|failure| failure.message)?;
+            let probe = smtp.probe().map_err(|e| {
+                format!(
+                    "{}; check [transport] host, port, tls, username and the password",
+                    e.message
+                )
+            })?;
+            let yes = |offered: bool| if offered { "yes" } else { "no" };
+            let size = match probe.size_limit {
+                Some(bytes) => format!("messages up to {} KB", bytes / 1024),
+                None => "no size limit given".to_string(),
+            };
+            let login = match server.username.as_str() {
+                "" => "without a login".to_string(),
+                user => format!("as {user}"),
+            };
+            Ok(format!(
+                "SMTP {}:{} {login}; PIPELINING {}, CHUNKING {}, {size}",
+                server.host,
+                server.port,
+                yes(probe.pipelining),
+                yes(probe.chunking)
+            ))
+        }
+        Transport::Sendmail { command } => {
+            let path = Path::new(command);
+            match std::fs::metadata(path) {
+                Ok(meta) if meta.is_file() => Ok(format!("sendmail {command}")),
+                _ => Err(format!(
+                    "{command}: no such program; install the host's mail server, or give [transport] command"
+                )),
+            }
+        }
+    }
+}
+
+/// The report's folder: made if missing, and writable.
+fn report_folder(config: &Config) -> Result<String, String> {
+    let Some(out) = &config.report_out else {
+        return Ok("none".into());
+    };
+    std::fs::create_dir_all(out)
+        .map_err(|e| format!("{}: cannot be made: {e}; check [report] out", out.display()))?;
+    writable_folder(out)?;
+    Ok(format!("{}: {}", config.tournament_id, out.display()))
+}
