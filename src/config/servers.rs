@@ -14,6 +14,16 @@ pub(super) struct ServerKeys<'a> {
     password_env: Option<&'a str>,
 }
 
+/// The TLS mode a server's port stands for where `tls` is not given: the
+/// ports of STARTTLS (IMAP 143, SMTP 587 and 25) start plain; any other,
+/// implicit TLS (993, 465).
+fn default_tls(port: u16) -> &'static str {
+    match port {
+        143 | 587 | 25 => "starttls",
+        _ => "tls",
+    }
+}
+
 impl Checker<'_> {
     pub(super) fn source(&self, s: &RawSource) -> Result<Source, ConfigError> {
         match s.kind.as_str() {
@@ -122,7 +132,8 @@ impl Checker<'_> {
         let host = keys
             .host
             .ok_or_else(|| missing("host", "give the server's host name"))?;
-        let tls = match keys.tls.unwrap_or("tls") {
+        let port = keys.port.unwrap_or(default_port);
+        let tls = match keys.tls.unwrap_or_else(|| default_tls(port)) {
             "tls" => Tls::Tls,
             "starttls" => Tls::StartTls,
             "none" => Tls::None,
@@ -145,7 +156,7 @@ impl Checker<'_> {
         })?;
         Ok(Server {
             host: host.into(),
-            port: keys.port.unwrap_or(default_port),
+            port,
             tls,
             username: username.into(),
             password_env: password_env.into(),

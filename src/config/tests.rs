@@ -189,6 +189,34 @@ fn a_providers_limits_are_read_and_zero_is_refused() {
     }
 }
 
+/// A server's TLS mode where `tls` is not given follows its port: the
+/// ports of STARTTLS start plain (an implicit TLS on 587 never connects).
+#[test]
+fn a_servers_tls_mode_without_tls_follows_its_port() {
+    let smtp = |extra: &str| {
+        EXAMPLE.replacen(
+            "kind = \"file\"                  # or \"smtp\" or \"sendmail\"\npath = \"mail/outbox\"",
+            &format!("kind = \"smtp\"\nhost = \"smtp.example.org\"\n{extra}"),
+            1,
+        )
+    };
+    let tls = |text: &str| match parse(text).unwrap().transport {
+        Transport::Smtp { server, .. } => (server.port, server.tls),
+        other => panic!("{other:?}"),
+    };
+    let table = [
+        ("", (587, Tls::StartTls)),
+        ("port = 587", (587, Tls::StartTls)),
+        ("port = 25", (25, Tls::StartTls)),
+        ("port = 465", (465, Tls::Tls)),
+        ("port = 587\ntls = \"tls\"", (587, Tls::Tls)),
+        ("port = 2525\ntls = \"none\"", (2525, Tls::None)),
+    ];
+    for (extra, expected) in table {
+        assert_eq!(tls(&smtp(extra)), expected, "{extra:?}");
+    }
+}
+
 #[test]
 fn a_player_may_have_several_addresses_each_his_own() {
     let several = EXAMPLE.replacen(
