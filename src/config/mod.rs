@@ -108,6 +108,9 @@ pub struct Server {
     pub tls: Tls,
     pub username: String,
     pub password_env: String,
+    /// Certificates (PEM) of a private certificate authority the server's
+    /// certificate may be signed by, beside the web's (`ca_file`).
+    pub ca_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

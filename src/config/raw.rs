@@ -113,6 +113,7 @@ pub(super) struct RawSource {
     pub tls: Option<String>,
     pub username: Option<String>,
     pub password_env: Option<String>,
+    pub ca_file: Option<String>,
     pub mailbox: Option<String>,
     pub processed_mailbox: Option<String>,
 }
@@ -127,6 +128,7 @@ pub(super) struct RawTransport {
     pub tls: Option<String>,
     pub username: Option<String>,
     pub password_env: Option<String>,
+    pub ca_file: Option<String>,
     pub command: Option<String>,
     pub max_messages_per_connection: Option<usize>,
     pub max_per_minute: Option<usize>,

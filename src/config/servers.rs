@@ -12,6 +12,7 @@ pub(super) struct ServerKeys<'a> {
     tls: Option<&'a str>,
     username: Option<&'a str>,
     password_env: Option<&'a str>,
+    ca_file: Option<&'a str>,
 }
 
 /// The TLS mode a server's port stands for where `tls` is not given: the
@@ -45,6 +46,7 @@ impl Checker<'_> {
                         tls: s.tls.as_deref(),
                         username: s.username.as_deref(),
                         password_env: s.password_env.as_deref(),
+                        ca_file: s.ca_file.as_deref(),
                     },
                     993,
                 )?,
@@ -83,6 +85,7 @@ impl Checker<'_> {
                             .password_env
                             .as_deref()
                             .or(s.username.is_none().then_some("")),
+                        ca_file: s.ca_file.as_deref(),
                     },
                     587,
                 )?,
@@ -154,12 +157,30 @@ impl Checker<'_> {
                 "name the environment variable that holds the password, e.g. \"SHTEMPEL_PASSWORD\"",
             )
         })?;
+        let ca_file = keys.ca_file.map(|file| self.resolve(file));
+        if let Some(file) = &ca_file {
+            // The certificates are read when TLS starts (mail::tls); here
+            // only whether the file is one of them.
+            let why = match std::fs::read_to_string(file) {
+                Ok(text) if text.contains("-----BEGIN CERTIFICATE-----") => None,
+                Ok(_) => Some(format!("{}: no PEM certificate in it", file.display())),
+                Err(e) => Some(format!("{}: cannot be read: {e}", file.display())),
+            };
+            if let Some(why) = why {
+                return Err(self.err(
+                    &format!("{section}.ca_file"),
+                    why,
+                    "give the PEM file of the certificate authority that signed the server's certificate",
+                ));
+            }
+        }
         Ok(Server {
             host: host.into(),
             port,
             tls,
             username: username.into(),
             password_env: password_env.into(),
+            ca_file,
         })
     }
     pub(super) fn security(&self, raw: &RawSecurity) -> Result<Security, ConfigError> {

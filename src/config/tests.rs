@@ -217,6 +217,38 @@ fn a_servers_tls_mode_without_tls_follows_its_port() {
     }
 }
 
+/// `ca_file` is resolved beside the config and must hold a certificate;
+/// a file that is not there, or holds none, names the key.
+#[test]
+fn a_ca_file_is_read_beside_the_config_and_must_hold_a_certificate() {
+    let folder = tempfile::tempdir().unwrap();
+    let file = folder.path().join("shtempel.toml");
+    let pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+    std::fs::write(folder.path().join("ca.pem"), pem).unwrap();
+    std::fs::write(folder.path().join("notes.txt"), "not a certificate\n").unwrap();
+    let smtp = |ca: &str| {
+        EXAMPLE.replacen(
+            "kind = \"file\"                  # or \"smtp\" or \"sendmail\"\npath = \"mail/outbox\"",
+            &format!("kind = \"smtp\"\nhost = \"smtp.example.org\"\nca_file = \"{ca}\""),
+            1,
+        )
+    };
+    match Config::parse(&file, &smtp("ca.pem")).unwrap().transport {
+        Transport::Smtp { server, .. } => {
+            assert_eq!(server.ca_file, Some(folder.path().join("ca.pem")))
+        }
+        other => panic!("{other:?}"),
+    }
+    for (ca, words) in [
+        ("notes.txt", "no PEM certificate"),
+        ("gone.pem", "cannot be read"),
+    ] {
+        let error = Config::parse(&file, &smtp(ca)).unwrap_err();
+        assert_eq!(error.key, "transport.ca_file", "{error}");
+        assert!(error.problem.contains(words), "{error}");
+    }
+}
+
 #[test]
 fn a_player_may_have_several_addresses_each_his_own() {
     let several = EXAMPLE.replacen(

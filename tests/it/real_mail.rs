@@ -1189,6 +1189,7 @@ fn a_providers_limit_of_messages_a_minute_is_kept_by_waiting() {
         tls: shtempel::config::Tls::None,
         username: String::new(),
         password_env: String::new(),
+        ca_file: None,
     };
     // A clock that moves only when the sender waits: the waits are all the
     // pacing's.

@@ -80,7 +80,7 @@ impl ImapSource {
                 crate::mail::tls::server_name(&settings.server.host)
                     .map_err(|e| MailError { message: format!("[source] host {:?}: {e}", settings.server.host), transient: false })
             };
-            let connector = TlsConnector::from(crate::mail::tls::client_config());
+            let connector = TlsConnector::from(crate::mail::tls::client_config(settings.server.ca_file.as_deref()).map_err(|e| MailError { message: format!("IMAP {where_}: {e}; check [source] ca_file"), transient: false })?);
             let mut client = match settings.server.tls {
                 Tls::Tls => {
                     let tls = tokio::time::timeout(limit, connector.connect(name()?, tcp)).await.map_err(step("starting TLS"))?.map_err(tls_error)?;

@@ -190,7 +190,9 @@ impl SmtpSender {
     fn tls(&self, tcp: TcpStream) -> Result<Wire, Trouble> {
         let name = crate::mail::tls::server_name(&self.server.host)
             .map_err(|e| Trouble::Broken(format!("not a TLS server name: {e}")))?;
-        let session = rustls::ClientConnection::new(crate::mail::tls::client_config(), name)
+        let config = crate::mail::tls::client_config(self.server.ca_file.as_deref())
+            .map_err(|e| Trouble::Broken(format!("{e}; check [transport] ca_file")))?;
+        let session = rustls::ClientConnection::new(config, name)
             .map_err(|e| Trouble::Broken(format!("TLS: {e}")))?;
         Ok(Wire::Tls(Box::new(rustls::StreamOwned::new(session, tcp))))
     }
