@@ -118,6 +118,9 @@ message_kinds! {
     /// (`[security]`, a secret word): to that address, at most one a day;
     /// no reply, so never counted against the answers to his own letters.
     Unverified: "unverified", "unverified", false;
+    /// The one message `shtempel doctor --send-test` sends: the mail path
+    /// works, end to end.
+    Test: "test", "test", false;
 }
 
 impl MessageKind {

@@ -446,6 +446,18 @@ impl<'a> Clerk<'a> {
         Ok(())
     }
 
+    /// The test message of `shtempel doctor --send-test`, to `address`:
+    /// generated, so that no auto-reply answers it.
+    pub fn test_message(&self, address: &str) -> Result<Outgoing, Error> {
+        let to = Recipient {
+            name: String::new(),
+            email: address.to_string(),
+        };
+        let mut message = self.draft(MessageKind::Test).to(to).render(model! {})?;
+        message.generated = true;
+        Ok(message)
+    }
+
     /// A refusal held to `day`, rendered again to say so: it describes the
     /// letter as it was, and offers no lines for a game that may have moved on.
     fn hold(&self, mut message: Outgoing, day: NaiveDate) -> Result<Outgoing, Error> {

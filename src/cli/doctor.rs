@@ -1,11 +1,18 @@
 //! `shtempel doctor`: whether what a run needs is there and works, as a
-//! checklist with the fix of each failure; sends no letter and changes
-//! nothing (issue 33, point 4).
+//! checklist with the fix of each failure; sends no letter (but the one
+//! test message `--send-test` asks for) and changes nothing (issue 33,
+//! point 4).
 
 use super::*;
+use shtempel::mail::{compose, identity};
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Also send one test message to this address through the transport,
+    /// once every other check passes (the record is not touched).
+    #[arg(long, value_name = "ADDRESS")]
+    send_test: Option<String>,
+}
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
@@ -16,7 +23,13 @@ impl Args {
                 return Ok(1);
             }
         };
-        let checks = checks(&configs, cx.now);
+        let mut checks = checks(&configs, cx.now);
+        if let Some(address) = &self.send_test {
+            checks.push(match checks.iter().all(|c| c.outcome.is_ok()) {
+                true => Check::of("send test", send_test(&configs[0], cx.now, address)),
+                false => Check::failed("send test", "not sent: a check above failed"),
+            });
+        }
         for check in &checks {
             show(check);
         }
@@ -261,4 +274,29 @@ fn report_folder(config: &Config) -> Result<String, String> {
         .map_err(|e| format!("{}: cannot be made: {e}; check [report] out", out.display()))?;
     writable_folder(out)?;
     Ok(format!("{}: {}", config.tournament_id, out.display()))
+}
+
+/// The test message sent to `address` through the transport, with the
+/// server's answer.
+fn send_test(config: &Config, now: chrono::DateTime<Utc>, address: &str) -> Result<String, String> {
+    if let Transport::File { .. } = config.transport {
+        // A file in the outbox folder would tell nothing of the mail path,
+        // and would make a first poll take the outbox for a used one.
+        return Err(
+            "not sent: [transport] is an outbox folder (kind = \"file\"); the test is for \"smtp\" and \"sendmail\""
+                .into(),
+        );
+    }
+    let templates = templates(config).map_err(|failure| failure.message)?;
+    let directory = Directory::of(std::slice::from_ref(config));
+    let clerk = Clerk::new(config, &templates, clock(config, now, None), &directory);
+    let message = clerk.test_message(address).map_err(|e| e.to_string())?;
+    let id = identity::message_id(config, &format!("doctor:{address}"), now, 0, "test");
+    let sender = identity::sender(config, templates.phrases());
+    let raw = compose::build(&message, &sender, &id, now).map_err(|e| e.to_string())?;
+    let mut transport = transport(config).map_err(|failure| failure.message)?;
+    let receipt = transport
+        .send(&[address.to_string()], &raw)
+        .map_err(|e| format!("to {address}: {}", e.message))?;
+    Ok(format!("sent to {address}: {}", receipt.line))
 }

@@ -28,6 +28,17 @@ fn doctor_passes_a_good_tournament_and_changes_nothing() {
         !t.path().join("db.sqlite").exists(),
         "doctor makes no database"
     );
+    // A test message through an outbox folder would test nothing: refused,
+    // and the folder left empty.
+    let out = t.run(&["doctor", "--send-test", WHITE]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("FAIL  send test   not sent: [transport] is an outbox folder"),
+        "{}",
+        out.stdout
+    );
+    assert!(t.outbox().is_empty());
 }
 
 #[test]

@@ -1391,6 +1391,23 @@ fn doctor_checks_the_real_servers_and_names_each_failure() {
     );
     assert_eq!(letters_in(""), 1, "doctor takes no letter");
     assert!(mailbox(BLACK).is_empty(), "doctor sends nothing");
+    // Asked to, it sends one test message, and says the server's answer.
+    let out = clerk.run(&["doctor", "--send-test", BLACK]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("ok    send test   sent to black@test.local: 250"),
+        "{}",
+        out.stdout
+    );
+    let test = wait_for(BLACK, 1);
+    assert_eq!(test[0].kind, "test", "{:?}", test[0].subject);
+    assert!(
+        test[0].body.contains("shtempel doctor --send-test"),
+        "{}",
+        test[0].body
+    );
+    assert_eq!(letters_in(""), 1, "doctor takes no letter");
 
     let path = clerk.dir.path().join("shtempel.toml");
     let good = std::fs::read_to_string(&path).unwrap();
