@@ -172,6 +172,8 @@ mod tests {
             "replaced",
             "retry",
             "unverified",
+            // doctor --send-test (docs/commands.md).
+            "test",
         ];
         assert_eq!(BUILTIN_RU.len(), MessageKind::ALL.len());
         assert_eq!(BUILTIN_EN.len(), MessageKind::ALL.len());

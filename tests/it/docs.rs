@@ -191,6 +191,7 @@ fn docs_commands_md_orders_are_read_as_the_orders_they_show() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/commands.md");
     let text = std::fs::read_to_string(&path).unwrap();
     let table = text.split("## Orders by mail").nth(1).expect("the orders");
+    let table = table.split("\n## ").next().unwrap();
     let mut kinds = BTreeSet::new();
     for row in table.lines().filter(|line| line.starts_with("| `")) {
         let cells: Vec<&str> = row.split('`').collect();
@@ -259,4 +260,27 @@ fn docs_letters_md_examples_read_as_the_page_says() {
         let letter = shtempel::letter::read(&format!("{leave}\n"));
         assert_eq!(letter.leave.map(|dates| dates.len()), Some(2), "{leave:?}");
     }
+}
+
+/// Every kind of message the clerk sends is in docs/commands.md's table
+/// of kinds, and the table names no other.
+#[test]
+fn docs_commands_md_gives_every_kind_of_message() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/commands.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let table = text
+        .split("## What the clerk's messages carry")
+        .nth(1)
+        .expect("the kinds");
+    let documented: BTreeSet<String> = table
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|row| row.split('`').next())
+        .map(str::to_string)
+        .collect();
+    let kinds: BTreeSet<String> = shtempel::message::MessageKind::ALL
+        .iter()
+        .map(|kind| kind.header().to_string())
+        .collect();
+    assert_eq!(documented, kinds);
 }
