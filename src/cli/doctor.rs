@@ -51,7 +51,7 @@ impl Args {
 /// what failed, with its fix).
 struct Check {
     what: &'static str,
-    outcome: Result<String, String>,
+    outcome: Result<String, Failure>,
 }
 
 impl Check {
@@ -62,14 +62,14 @@ impl Check {
         }
     }
 
-    fn failed(what: &'static str, problem: impl Into<String>) -> Check {
+    fn failed(what: &'static str, problem: impl std::fmt::Display) -> Check {
         Check {
             what,
-            outcome: Err(problem.into()),
+            outcome: Err(run_error(problem)),
         }
     }
 
-    fn of(what: &'static str, outcome: Result<String, String>) -> Check {
+    fn of(what: &'static str, outcome: Result<String, Failure>) -> Check {
         Check { what, outcome }
     }
 }
@@ -77,7 +77,11 @@ impl Check {
 fn show(check: &Check) {
     match &check.outcome {
         Ok(found) => println!("ok    {:<10}  {}", check.what, printable(found, false)),
-        Err(problem) => println!("FAIL  {:<10}  {}", check.what, printable(problem, false)),
+        Err(problem) => println!(
+            "FAIL  {:<10}  {}",
+            check.what,
+            printable(&problem.message, false)
+        ),
     }
 }
 
@@ -109,16 +113,14 @@ fn checks(configs: &[Config], now: chrono::DateTime<Utc>) -> Vec<Check> {
         ));
         checks.push(Check::of(
             "templates",
-            templates(config)
-                .map(|_| {
-                    format!(
-                        "{}: {} ({})",
-                        config.tournament_id,
-                        config.templates.display(),
-                        config.language.pick("ru", "en")
-                    )
-                })
-                .map_err(|failure| failure.message),
+            templates(config).map(|_| {
+                format!(
+                    "{}: {} ({})",
+                    config.tournament_id,
+                    config.templates.display(),
+                    config.language.pick("ru", "en")
+                )
+            }),
         ));
     }
     checks.push(Check::of("database", database(first)));
@@ -132,7 +134,7 @@ fn checks(configs: &[Config], now: chrono::DateTime<Utc>) -> Vec<Check> {
 
 /// The database: the clerk's, at a schema this build knows, and writable
 /// (looked at, not opened: opening may bring its schema up to date).
-fn database(config: &Config) -> Result<String, String> {
+fn database(config: &Config) -> Result<String, Failure> {
     let path = config.database.display();
     let backup = format!("back it up with: sqlite3 {path} \".backup COPY\"");
     match Store::inspect(&config.database) {
@@ -147,9 +149,9 @@ fn database(config: &Config) -> Result<String, String> {
                 .append(true)
                 .open(&config.database)
                 .map_err(|e| {
-                    format!(
+                    run_error(format!(
                         "{path}: cannot be written: {e}; give the clerk's user write access to it"
-                    )
+                    ))
                 })?;
             writable_folder(folder_of(&config.database))?;
             Ok(format!(
@@ -157,7 +159,7 @@ fn database(config: &Config) -> Result<String, String> {
                 shtempel::store::schema_version()
             ))
         }
-        other => Err(not_ours(config, &other).message),
+        other => Err(not_ours(config, &other)),
     }
 }
 
@@ -170,31 +172,31 @@ fn folder_of(file: &Path) -> &Path {
 
 /// Whether the clerk may make a file in `folder` (the database's journal,
 /// a report page): one made and removed.
-fn writable_folder(folder: &Path) -> Result<(), String> {
+fn writable_folder(folder: &Path) -> Result<(), Failure> {
     tempfile::Builder::new()
         .prefix(".shtempel-doctor")
         .tempfile_in(folder)
         .map(drop)
         .map_err(|e| {
-            format!(
+            run_error(format!(
                 "{}: no file can be made there: {e}; make the folder, and let the clerk's user write in it",
                 folder.display()
-            )
+            ))
         })
 }
 
 /// The mail source: a Maildir that opens, or an IMAP mailbox logged into
 /// and selected, with what the server offers.
-fn source_works(config: &Config) -> Result<String, String> {
+fn source_works(config: &Config) -> Result<String, Failure> {
     match &config.source {
         Source::Maildir { path } => Maildir::open(path)
             .map(|_| format!("Maildir {}", path.display()))
-            .map_err(|e| e.message),
+            .map_err(|e| run_error(e.message)),
         Source::Imap {
             server, mailbox, ..
         } => {
-            let mut imap = imap_source(config).map_err(|failure| failure.message)?;
-            let probe = imap.probe().map_err(|e| e.message)?;
+            let mut imap = imap_source(config)?;
+            let probe = imap.probe().map_err(|e| run_error(e.message))?;
             let yes = |offered: bool| if offered { "yes" } else { "no" };
             let mut found = format!(
                 "IMAP {}:{} as {}, mailbox {mailbox:?}; MOVE {}, UIDPLUS {}, IDLE {}",
@@ -207,7 +209,7 @@ fn source_works(config: &Config) -> Result<String, String> {
             );
             if let Some(processed) = probe.processed_mailbox {
                 processed.map_err(|why| {
-                    format!("{found}; the processed mailbox cannot be opened: {why}; make it, or check [source] processed_mailbox")
+                    run_error(format!("{found}; the processed mailbox cannot be opened: {why}; make it, or check [source] processed_mailbox"))
                 })?;
                 found.push_str("; the processed mailbox is there");
             }
@@ -221,20 +223,20 @@ fn source_works(config: &Config) -> Result<String, String> {
 
 /// The transport: an outbox folder the clerk may write, an SMTP server
 /// logged into (nothing sent), or a sendmail program that is there.
-fn transport_works(config: &Config) -> Result<String, String> {
+fn transport_works(config: &Config) -> Result<String, Failure> {
     match &config.transport {
         Transport::File { path } => {
-            FileTransport::open(path).map_err(|e| e.message)?;
+            FileTransport::open(path).map_err(|e| run_error(e.message))?;
             writable_folder(path)?;
             Ok(format!("outbox folder {}", path.display()))
         }
         Transport::Smtp { server, .. } => {
-            let mut smtp = smtp_sender(config).map_err(|failure| failure.message)?;
+            let mut smtp = smtp_sender(config)?;
             let probe = smtp.probe().map_err(|e| {
-                format!(
+                run_error(format!(
                     "{}; check [transport] host, port, tls, username and the password",
                     e.message
-                )
+                ))
             })?;
             let yes = |offered: bool| if offered { "yes" } else { "no" };
             let size = match probe.size_limit {
@@ -257,46 +259,53 @@ fn transport_works(config: &Config) -> Result<String, String> {
             let path = Path::new(command);
             match std::fs::metadata(path) {
                 Ok(meta) if meta.is_file() => Ok(format!("sendmail {command}")),
-                _ => Err(format!(
+                _ => Err(run_error(format!(
                     "{command}: no such program; install the host's mail server, or give [transport] command"
-                )),
+                ))),
             }
         }
     }
 }
 
 /// The report's folder: made if missing, and writable.
-fn report_folder(config: &Config) -> Result<String, String> {
+fn report_folder(config: &Config) -> Result<String, Failure> {
     let Some(out) = &config.report_out else {
         return Ok("none".into());
     };
-    std::fs::create_dir_all(out)
-        .map_err(|e| format!("{}: cannot be made: {e}; check [report] out", out.display()))?;
+    std::fs::create_dir_all(out).map_err(|e| {
+        run_error(format!(
+            "{}: cannot be made: {e}; check [report] out",
+            out.display()
+        ))
+    })?;
     writable_folder(out)?;
     Ok(format!("{}: {}", config.tournament_id, out.display()))
 }
 
 /// The test message sent to `address` through the transport, with the
 /// server's answer.
-fn send_test(config: &Config, now: chrono::DateTime<Utc>, address: &str) -> Result<String, String> {
+fn send_test(
+    config: &Config,
+    now: chrono::DateTime<Utc>,
+    address: &str,
+) -> Result<String, Failure> {
     if let Transport::File { .. } = config.transport {
         // A file in the outbox folder would tell nothing of the mail path,
         // and would make a first poll take the outbox for a used one.
-        return Err(
-            "not sent: [transport] is an outbox folder (kind = \"file\"); the test is for \"smtp\" and \"sendmail\""
-                .into(),
-        );
+        return Err(run_error(
+            "not sent: [transport] is an outbox folder (kind = \"file\"); the test is for \"smtp\" and \"sendmail\"",
+        ));
     }
-    let templates = templates(config).map_err(|failure| failure.message)?;
+    let templates = templates(config)?;
     let directory = Directory::of(std::slice::from_ref(config));
     let clerk = Clerk::new(config, &templates, clock(config, now, None), &directory);
-    let message = clerk.test_message(address).map_err(|e| e.to_string())?;
+    let message = clerk.test_message(address).map_err(run_error)?;
     let id = identity::message_id(config, &format!("doctor:{address}"), now, 0, "test");
     let sender = identity::sender(config, templates.phrases());
-    let raw = compose::build(&message, &sender, &id, now).map_err(|e| e.to_string())?;
-    let mut transport = transport(config).map_err(|failure| failure.message)?;
+    let raw = compose::build(&message, &sender, &id, now).map_err(run_error)?;
+    let mut transport = transport(config)?;
     let receipt = transport
         .send(&[address.to_string()], &raw)
-        .map_err(|e| format!("to {address}: {}", e.message))?;
+        .map_err(|e| run_error(format!("to {address}: {}", e.message)))?;
     Ok(format!("sent to {address}: {}", receipt.line))
 }

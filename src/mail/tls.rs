@@ -10,8 +10,18 @@ use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
 use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 
+use super::MailError;
+
+/// A TLS setting that no later run can mend by itself.
+fn setting(message: String) -> MailError {
+    MailError {
+        message,
+        transient: false,
+    }
+}
+
 /// The client's TLS settings: the web's roots, and those of `ca_file`.
-pub(super) fn client_config(ca_file: Option<&Path>) -> Result<Arc<ClientConfig>, String> {
+pub(super) fn client_config(ca_file: Option<&Path>) -> Result<Arc<ClientConfig>, MailError> {
     let mut roots = RootCertStore {
         roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
     };
@@ -19,32 +29,35 @@ pub(super) fn client_config(ca_file: Option<&Path>) -> Result<Arc<ClientConfig>,
         for certificate in certificates_in(file)? {
             roots
                 .add(certificate)
-                .map_err(|e| format!("ca_file {}: {e}", file.display()))?;
+                .map_err(|e| setting(format!("ca_file {}: {e}", file.display())))?;
         }
     }
     let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
     let config = ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| format!("TLS: {e}"))?
+        .map_err(|e| setting(format!("TLS: {e}")))?
         .with_root_certificates(roots)
         .with_no_client_auth();
     Ok(Arc::new(config))
 }
 
 /// The certificates of a PEM file; an error where it has none.
-fn certificates_in(file: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
+fn certificates_in(file: &Path) -> Result<Vec<CertificateDer<'static>>, MailError> {
     let certificates: Vec<_> = CertificateDer::pem_file_iter(file)
         .and_then(|certificates| certificates.collect::<Result<_, _>>())
-        .map_err(|e| format!("ca_file {}: {e}", file.display()))?;
+        .map_err(|e| setting(format!("ca_file {}: {e}", file.display())))?;
     match certificates.is_empty() {
-        true => Err(format!("ca_file {}: no certificate in it", file.display())),
+        true => Err(setting(format!(
+            "ca_file {}: no certificate in it",
+            file.display()
+        ))),
         false => Ok(certificates),
     }
 }
 
 /// `host` as TLS checks the server's certificate against it.
-pub(super) fn server_name(host: &str) -> Result<ServerName<'static>, String> {
-    ServerName::try_from(host.to_string()).map_err(|e| e.to_string())
+pub(super) fn server_name(host: &str) -> Result<ServerName<'static>, MailError> {
+    ServerName::try_from(host.to_string()).map_err(|e| setting(e.to_string()))
 }
 
 #[cfg(test)]
@@ -99,7 +112,7 @@ mod tests {
         certificate: (CertificateDer<'static>, PrivateKeyDer<'static>),
         host: &str,
         ca_file: Option<&Path>,
-    ) -> Result<(), String> {
+    ) -> Result<(), MailError> {
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let server = rustls::ServerConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
@@ -120,7 +133,8 @@ mod tests {
         });
         let config = client_config(ca_file)?;
         let name = server_name(host)?;
-        let session = rustls::ClientConnection::new(config, name).map_err(|e| e.to_string())?;
+        let session =
+            rustls::ClientConnection::new(config, name).map_err(|e| setting(e.to_string()))?;
         let tcp = TcpStream::connect(("127.0.0.1", port)).unwrap();
         let mut tls = rustls::StreamOwned::new(session, tcp);
         let outcome = tls
@@ -129,7 +143,7 @@ mod tests {
                 let mut line = [0; 5];
                 tls.read_exact(&mut line)
             })
-            .map_err(|e| e.to_string());
+            .map_err(|e| setting(e.to_string()));
         drop(tls);
         let _ = serving.join();
         outcome
@@ -143,16 +157,22 @@ mod tests {
         std::fs::write(&ca_file, &ca.pem).unwrap();
         let good = || server_certificate(&ca, "mail.chess.test", false);
 
-        assert_eq!(handshake(good(), "mail.chess.test", Some(&ca_file)), Ok(()));
-        let unknown = handshake(good(), "mail.chess.test", None).unwrap_err();
+        assert!(handshake(good(), "mail.chess.test", Some(&ca_file)).is_ok());
+        let unknown = handshake(good(), "mail.chess.test", None)
+            .unwrap_err()
+            .message;
         assert!(unknown.contains("UnknownIssuer"), "{unknown}");
-        let wrong_host = handshake(good(), "imap.other.test", Some(&ca_file)).unwrap_err();
+        let wrong_host = handshake(good(), "imap.other.test", Some(&ca_file))
+            .unwrap_err()
+            .message;
         assert!(
             wrong_host.contains("certificate not valid for name \"imap.other.test\""),
             "{wrong_host}"
         );
         let expired = server_certificate(&ca, "mail.chess.test", true);
-        let expired = handshake(expired, "mail.chess.test", Some(&ca_file)).unwrap_err();
+        let expired = handshake(expired, "mail.chess.test", Some(&ca_file))
+            .unwrap_err()
+            .message;
         assert!(expired.contains("expired"), "{expired}");
     }
 
@@ -161,10 +181,10 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let empty = folder.path().join("empty.pem");
         std::fs::write(&empty, "no certificate here\n").unwrap();
-        let error = client_config(Some(&empty)).unwrap_err();
+        let error = client_config(Some(&empty)).unwrap_err().message;
         assert!(error.contains("empty.pem: no certificate in it"), "{error}");
         let missing = folder.path().join("missing.pem");
-        let error = client_config(Some(&missing)).unwrap_err();
+        let error = client_config(Some(&missing)).unwrap_err().message;
         assert!(error.contains("missing.pem"), "{error}");
     }
 }

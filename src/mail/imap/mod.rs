@@ -115,7 +115,7 @@ pub struct ImapSettings {
 }
 
 /// What an IMAP server offers the clerk, logged in (`shtempel doctor`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct ImapProbe {
     /// `MOVE`: a letter done is moved in one command.
     pub moves: bool,
@@ -124,7 +124,7 @@ pub struct ImapProbe {
     /// `IDLE`: `watch` hears of new mail at once.
     pub idle: bool,
     /// `[source] processed_mailbox`, if given: there, or why not.
-    pub processed_mailbox: Option<Result<(), String>>,
+    pub processed_mailbox: Option<Result<(), MailError>>,
 }
 
 pub struct ImapSource {
@@ -192,8 +192,8 @@ impl ImapSource {
                 Some(name) => Some(
                     tokio::time::timeout(limit, session.examine(name))
                         .await
-                        .map_err(|_| format!("no answer to EXAMINE {name:?}"))
-                        .and_then(|examined| examined.map(drop).map_err(|e| e.to_string())),
+                        .map_err(|_| fail(format!("no answer to EXAMINE {name:?}")))
+                        .and_then(|examined| examined.map(drop).map_err(|e| fail(e.to_string()))),
                 ),
             };
             let _ = tokio::time::timeout(limit, session.logout()).await;
