@@ -107,6 +107,17 @@ impl SmtpSender {
         self
     }
 
+    /// Why no connection could be opened: a refusal of 5xx is final.
+    fn not_connected(&self, trouble: Trouble) -> MailError {
+        match trouble {
+            Trouble::Broken(why) => self.error(why, true),
+            Trouble::Refused(reply) | Trouble::Abandoned(reply) => {
+                let permanent = (500..600).contains(&reply.code);
+                self.error(reply.line(), !permanent)
+            }
+        }
+    }
+
     fn error(&self, message: String, transient: bool) -> MailError {
         MailError {
             message: format!("SMTP {}: {message}", self.where_),
@@ -385,14 +396,7 @@ impl SmtpSender {
     /// Connects, greets and logs in as a run would, says what the server
     /// offers, and leaves; sends nothing.
     pub fn probe(&mut self) -> Result<SmtpProbe, MailError> {
-        let mut connection = match self.connect() {
-            Ok(connection) => connection,
-            Err(Trouble::Broken(why)) => return Err(self.error(why, true)),
-            Err(Trouble::Refused(reply) | Trouble::Abandoned(reply)) => {
-                let permanent = (500..600).contains(&reply.code);
-                return Err(self.error(reply.line(), !permanent));
-            }
-        };
+        let mut connection = self.connect().map_err(|t| self.not_connected(t))?;
         let probe = SmtpProbe {
             pipelining: connection.pipelining,
             chunking: connection.chunking,
@@ -413,14 +417,7 @@ impl SmtpSender {
             let fresh = self.connection.is_none();
             let mut connection = match self.connection.take() {
                 Some(connection) => connection,
-                None => match self.connect() {
-                    Ok(connection) => connection,
-                    Err(Trouble::Broken(why)) => return Err(self.error(why, true)),
-                    Err(Trouble::Refused(reply) | Trouble::Abandoned(reply)) => {
-                        let permanent = (500..600).contains(&reply.code);
-                        return Err(self.error(reply.line(), !permanent));
-                    }
-                },
+                None => self.connect().map_err(|t| self.not_connected(t))?,
             };
             self.given = false;
             match self.transfer(&mut connection, recipients, raw) {
