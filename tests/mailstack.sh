@@ -1,9 +1,26 @@
 #!/usr/bin/env bash
-# Private Postfix and Dovecot on loopback for the real-mail tests (see
-# ../shared/spec/mail-stack.md): SMTP on 127.0.0.1:2525, IMAP on 127.0.0.1:1143,
-# mailboxes bot, white, black, arbiter and secretary @test.local, password "secret"
-# (white+anything@test.local reaches white, and so on).
-# Nothing leaves the machine: every other destination is an error transport.
+# Private Postfix and Dovecot on loopback for the real-mail tests: mailboxes
+# bot, white, black, arbiter and secretary @test.local, password "secret"
+# (white+anything@test.local reaches white, and so on). Nothing leaves the
+# machine: every other destination is an error transport.
+#
+#   127.0.0.1:2525  SMTP, no TLS, no login (loopback is trusted)
+#   127.0.0.1:1143  IMAP, no TLS needed
+#   127.0.0.1:587   SMTP submission, STARTTLS, login required
+#   127.0.0.1:465   SMTP submission, implicit TLS, login required
+#   127.0.0.1:143   IMAP, STARTTLS
+#   127.0.0.1:993   IMAP, implicit TLS
+#   127.0.0.2:465, 127.0.0.2:993   the same with an expired certificate
+#
+# TLS: a private certificate authority made here, $ROOT/tls/ca.pem, signed the
+# servers' certificate for the host name "localhost" (and not for 127.0.0.1);
+# the one on 127.0.0.2 expired in 2020.
+# Logins: the password "secret" (PLAIN, LOGIN) or an OAuth 2.0 access token
+# (XOAUTH2, OAUTHBEARER), which Dovecot's oauth2 passdb asks a token-
+# introspection endpoint (tests/oauth_endpoint.py on 127.0.0.1:1980) about;
+# Postfix takes its logins from Dovecot. Tokens are the lines of
+# $ROOT/oauth/tokens (`token user expires`): "good-USER" is USER@test.local's
+# for a month, "expired-USER" expired in 1970.
 #
 #   tests/mailstack.sh start   install what is missing, (re)start both servers
 #   tests/mailstack.sh stop    stop them
@@ -13,22 +30,80 @@ set -euo pipefail
 ROOT=${MAILSTACK_ROOT:-/tmp/shtempel-mailstack}
 SMTP_PORT=${MAILSTACK_SMTP_PORT:-2525}
 IMAP_PORT=${MAILSTACK_IMAP_PORT:-1143}
+OAUTH_PORT=${MAILSTACK_OAUTH_PORT:-1980}
+TLS_PORTS="587 465 143 993"
 USERS="bot white black arbiter secretary"
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+tls_ports_open() { for port in $TLS_PORTS; do port_open "$port" || return 1; done; }
 
 install() {
-  if command -v postfix >/dev/null && command -v dovecot >/dev/null; then return; fi
-  echo "mailstack: installing postfix and dovecot-imapd" >&2
+  if command -v postfix >/dev/null && command -v dovecot >/dev/null &&
+     command -v openssl >/dev/null && command -v python3 >/dev/null; then return; fi
+  echo "mailstack: installing postfix, dovecot-imapd, openssl and python3" >&2
   apt-get update -qq
   echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postfix dovecot-imapd >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    postfix dovecot-imapd openssl python3-minimal >/dev/null
+}
+
+# The private certificate authority and the servers' certificates.
+certificates() {
+  local dir=$ROOT/tls
+  mkdir -p "$dir"
+  openssl req -x509 -new -nodes -newkey rsa:2048 -days 3650 -subj "/CN=shtempel test CA" \
+    -keyout "$dir/ca.key" -out "$dir/ca.pem" \
+    -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
+  : > "$dir/index.txt"
+  echo 01 > "$dir/serial"
+  cat > "$dir/ca.cnf" <<CNF
+[ca]
+default_ca = test
+[test]
+database = $dir/index.txt
+new_certs_dir = $dir
+serial = $dir/serial
+default_md = sha256
+policy = any
+copy_extensions = copy
+unique_subject = no
+[any]
+commonName = supplied
+CNF
+  # name, subjectAltName, valid from, valid until
+  certificate() {
+    openssl req -new -nodes -newkey rsa:2048 -subj "/CN=$1" -keyout "$dir/$1.key" -out "$dir/$1.csr" \
+      -addext "subjectAltName=$2" -addext "extendedKeyUsage=serverAuth" -addext "basicConstraints=CA:FALSE" 2>/dev/null
+    openssl ca -batch -notext -config "$dir/ca.cnf" -cert "$dir/ca.pem" -keyfile "$dir/ca.key" \
+      -in "$dir/$1.csr" -out "$dir/$1.pem" -startdate "$3" -enddate "$4" 2>/dev/null
+  }
+  certificate server "DNS:localhost" "$(date -u -d '-1 day' +%Y%m%d%H%M%SZ)" "$(date -u -d '+3650 days' +%Y%m%d%H%M%SZ)"
+  certificate expired "DNS:localhost,IP:127.0.0.2" 20200101000000Z 20200201000000Z
+  chmod 755 "$dir"
+  chmod 644 "$dir"/*
+}
+
+# The token-introspection endpoint Dovecot's oauth2 passdb asks.
+oauth_endpoint() {
+  mkdir -p "$ROOT/oauth"
+  local month=$(( $(date +%s) + 30 * 86400 ))
+  for user in $USERS; do
+    echo "good-$user $user@test.local $month" >> "$ROOT/oauth/tokens"
+    echo "expired-$user $user@test.local 1" >> "$ROOT/oauth/tokens"
+  done
+  nohup python3 "$(dirname "$0")/oauth_endpoint.py" "$OAUTH_PORT" "$ROOT/oauth/tokens" \
+    >"$ROOT/oauth/endpoint.log" 2>&1 &
+  echo $! > "$ROOT/oauth/pid"
 }
 
 stop() {
   if [ -f "$ROOT/postfix/main.cf" ]; then postfix -c "$ROOT/postfix" stop >/dev/null 2>&1 || true; fi
   if [ -f "$ROOT/dovecot/run/master.pid" ]; then kill "$(cat "$ROOT/dovecot/run/master.pid")" 2>/dev/null || true; fi
-  for _ in $(seq 50); do port_open "$SMTP_PORT" || port_open "$IMAP_PORT" || return 0; sleep 0.1; done
+  if [ -f "$ROOT/oauth/pid" ]; then kill "$(cat "$ROOT/oauth/pid")" 2>/dev/null || true; fi
+  for _ in $(seq 50); do
+    port_open "$SMTP_PORT" || port_open "$IMAP_PORT" || port_open "$OAUTH_PORT" || return 0
+    sleep 0.1
+  done
 }
 
 start() {
@@ -49,6 +124,8 @@ start() {
     mkdir -p "$ROOT/mail/$user/Maildir/new" "$ROOT/mail/$user/Maildir/cur" "$ROOT/mail/$user/Maildir/tmp"
   done
   chown -R vmail:vmail "$ROOT/mail"
+  certificates
+  oauth_endpoint
 
   cat > "$ROOT/postfix/main.cf" <<CF
 compatibility_level = 3.6
@@ -73,10 +150,23 @@ maillog_file = $ROOT/postfix.log
 maillog_file_prefixes = $ROOT
 message_size_limit = 20480000
 smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination
+smtpd_tls_cert_file = $ROOT/tls/server.pem
+smtpd_tls_key_file = $ROOT/tls/server.key
+smtpd_sasl_type = dovecot
+smtpd_sasl_path = $ROOT/dovecot/run/auth-postfix
 CF
   sed -e "s/^smtp      inet  n       -       y/127.0.0.1:$SMTP_PORT inet  n       -       n/" \
       -e 's/^\([a-z0-9:.]* *[a-z-]* *[-ny] *[-ny] *\)y /\1n /' \
       /usr/share/postfix/master.cf.dist > "$ROOT/postfix/master.cf"
+  # Submission: a login is required (loopback is not trusted here), over
+  # STARTTLS on 587 and implicit TLS on 465; 127.0.0.2 shows the expired
+  # certificate.
+  local login="-o smtpd_sasl_auth_enable=yes -o smtpd_client_restrictions=permit_sasl_authenticated,reject -o smtpd_relay_restrictions=permit_sasl_authenticated,reject"
+  cat >> "$ROOT/postfix/master.cf" <<CF
+127.0.0.1:587 inet n - n - - smtpd -o syslog_name=postfix/submission -o smtpd_tls_security_level=encrypt -o smtpd_tls_auth_only=yes $login
+127.0.0.1:465 inet n - n - - smtpd -o syslog_name=postfix/submissions -o smtpd_tls_wrappermode=yes $login
+127.0.0.2:465 inet n - n - - smtpd -o syslog_name=postfix/expired -o smtpd_tls_wrappermode=yes -o smtpd_tls_cert_file=$ROOT/tls/expired.pem -o smtpd_tls_key_file=$ROOT/tls/expired.key $login
+CF
   # Postfix prints its configuration complaints only to its log; `check` also
   # creates the queue folders with their owners.
   postfix -c "$ROOT/postfix" check >/dev/null 2>&1 || true
@@ -88,13 +178,21 @@ listen = 127.0.0.1
 base_dir = $ROOT/dovecot/run
 state_dir = $ROOT/dovecot/state
 log_path = $ROOT/dovecot.log
-ssl = no
+ssl = yes
+ssl_cert = <$ROOT/tls/server.pem
+ssl_key = <$ROOT/tls/server.key
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login xoauth2 oauthbearer
 mail_location = maildir:$ROOT/mail/%n/Maildir
 first_valid_uid = $uid
 passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = $ROOT/dovecot/oauth2.conf.ext
+}
+passdb {
   driver = passwd-file
+  mechanisms = plain login
   args = scheme=PLAIN username_format=%u $ROOT/dovecot/users
 }
 userdb {
@@ -106,18 +204,44 @@ service imap-login {
     address = 127.0.0.1
     port = $IMAP_PORT
   }
+  inet_listener imap_starttls {
+    address = 127.0.0.1
+    port = 143
+  }
   inet_listener imaps {
-    port = 0
+    address = 127.0.0.1 127.0.0.2
+    port = 993
+    ssl = yes
+  }
+}
+local 127.0.0.2 {
+  ssl_cert = <$ROOT/tls/expired.pem
+  ssl_key = <$ROOT/tls/expired.key
+}
+service auth {
+  unix_listener auth-postfix {
+    mode = 0666
   }
 }
 protocol imap {
   imap_idle_notify_interval = 1 secs
 }
 CF
+  cat > "$ROOT/dovecot/oauth2.conf.ext" <<CF
+introspection_mode = post
+introspection_url = http://127.0.0.1:$OAUTH_PORT/introspect
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+CF
   dovecot -c "$ROOT/dovecot/dovecot.conf" </dev/null >/dev/null 2>&1 || { echo "mailstack: dovecot did not start:" >&2; cat "$ROOT/dovecot.log" >&2 || true; exit 1; }
 
   for _ in $(seq 100); do
-    if port_open "$SMTP_PORT" && port_open "$IMAP_PORT"; then echo "mailstack: up in $ROOT (smtp $SMTP_PORT, imap $IMAP_PORT)" >&2; return 0; fi
+    if port_open "$SMTP_PORT" && port_open "$IMAP_PORT" && port_open "$OAUTH_PORT" && tls_ports_open; then
+      echo "mailstack: up in $ROOT (smtp $SMTP_PORT, imap $IMAP_PORT; TLS: smtp 587, 465, imap 143, 993; CA $ROOT/tls/ca.pem)" >&2
+      return 0
+    fi
     sleep 0.1
   done
   echo "mailstack: the servers did not open their ports" >&2
@@ -138,6 +262,6 @@ case "${1:-start}" in
   start) start ;;
   start-for) start_for "${2:?start-for needs a process id}" ;;
   stop) stop ;;
-  status) port_open "$SMTP_PORT" && port_open "$IMAP_PORT" ;;
+  status) port_open "$SMTP_PORT" && port_open "$IMAP_PORT" && port_open "$OAUTH_PORT" && tls_ports_open ;;
   *) echo "usage: $0 start|start-for PID|stop|status" >&2; exit 2 ;;
 esac
