@@ -4,6 +4,7 @@
 //! point 4).
 
 use super::*;
+use shtempel::config::Auth;
 use shtempel::mail::{compose, identity};
 
 #[derive(clap::Args)]
@@ -185,6 +186,15 @@ fn writable_folder(folder: &Path) -> Result<(), Failure> {
         })
 }
 
+/// How a server is logged into where it is not the usual way (` by
+/// XOAUTH2`).
+fn by(server: &Server, usual: Auth) -> String {
+    match server.auth == usual {
+        true => String::new(),
+        false => format!(" by {}", server.auth.name()),
+    }
+}
+
 /// The mail source: a Maildir that opens, or an IMAP mailbox logged into
 /// and selected, with what the server offers.
 fn source_works(config: &Config) -> Result<String, Failure> {
@@ -199,10 +209,11 @@ fn source_works(config: &Config) -> Result<String, Failure> {
             let probe = imap.probe().map_err(|e| run_error(e.message))?;
             let yes = |offered: bool| if offered { "yes" } else { "no" };
             let mut found = format!(
-                "IMAP {}:{} as {}, mailbox {mailbox:?}; MOVE {}, UIDPLUS {}, IDLE {}",
+                "IMAP {}:{} as {}{}, mailbox {mailbox:?}; MOVE {}, UIDPLUS {}, IDLE {}",
                 server.host,
                 server.port,
                 server.username,
+                by(server, Auth::Login),
                 yes(probe.moves),
                 yes(probe.uidplus),
                 yes(probe.idle)
@@ -232,12 +243,16 @@ fn transport_works(config: &Config) -> Result<String, Failure> {
         }
         Transport::Smtp { server, .. } => {
             let mut smtp = smtp_sender(config)?;
-            let probe = smtp.probe().map_err(|e| {
-                run_error(format!(
-                    "{}; check [transport] host, port, tls, username and the password",
-                    e.message
-                ))
-            })?;
+            let probe = smtp
+                .probe()
+                .map_err(|e| match e.message.contains("; check ") {
+                    // A refused login, or TLS, says what to check itself.
+                    true => run_error(e.message),
+                    false => run_error(format!(
+                        "{}; check [transport] host, port, tls, username and the password",
+                        e.message
+                    )),
+                })?;
             let yes = |offered: bool| if offered { "yes" } else { "no" };
             let size = match probe.size_limit {
                 Some(bytes) => format!("messages up to {} KB", bytes / 1024),
@@ -245,7 +260,7 @@ fn transport_works(config: &Config) -> Result<String, Failure> {
             };
             let login = match server.username.as_str() {
                 "" => "without a login".to_string(),
-                user => format!("as {user}"),
+                user => format!("as {user}{}", by(server, Auth::Plain)),
             };
             Ok(format!(
                 "SMTP {}:{} {login}; PIPELINING {}, CHUNKING {}, {size}",

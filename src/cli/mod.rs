@@ -16,11 +16,12 @@ use shakmaty::Color;
 use shtempel::clerk::{
     self, Clerk, Clock, Directory, Event, EventKind, Order, Outcome, Sheet, Whom,
 };
-use shtempel::config::{Config, Source, Transport};
+use shtempel::config::{Config, Secret, Server, Source, Transport};
 use shtempel::error::{Error, Kind};
 use shtempel::key::GameKey;
 use shtempel::mail::file::FileTransport;
 use shtempel::mail::imap::{ImapSettings, ImapSource};
+use shtempel::mail::login::Password;
 use shtempel::mail::maildir::Maildir;
 use shtempel::mail::smtp::{Pace, SendmailSender, SmtpSender};
 use shtempel::mail::{Envelope, MailSource};

@@ -47,14 +47,25 @@ pub(super) fn templates(config: &Config) -> Result<Templates, Failure> {
         .map_err(|e| usage(format!("templates: {e}")))
 }
 
-/// The password named by `key` (`source.password_env`), from the environment.
-pub(super) fn password(config: &Config, key: &str, variable: &str) -> Result<String, Failure> {
-    std::env::var(variable).map_err(|_| {
-        usage(format!(
-            "{}: {key}: the environment variable {variable} is not set; export it with the password before running",
-            config.file.display()
-        ))
-    })
+/// The password of `section`'s server (`source`): from the environment
+/// variable `password_env` names, read now, or the command
+/// `password_command` names, run at each login; none where the server
+/// takes no login.
+pub(super) fn password(
+    config: &Config,
+    section: &str,
+    server: &Server,
+) -> Result<Option<Password>, Failure> {
+    let value = match &server.secret {
+        Secret::Env(variable) => Some(std::env::var(variable).map_err(|_| {
+            usage(format!(
+                "{}: {section}.password_env: the environment variable {variable} is not set; export it with the password before running",
+                config.file.display()
+            ))
+        })?),
+        Secret::Command(_) | Secret::None => None,
+    };
+    Ok(Password::of(&server.secret, value))
 }
 
 /// The limit for each network call.
@@ -81,7 +92,9 @@ pub(super) fn imap_source(config: &Config) -> Result<ImapSource, Failure> {
     };
     let settings = ImapSettings {
         server: server.clone(),
-        password: password(config, "source.password_env", &server.password_env)?,
+        password: password(config, "source", server)?.ok_or_else(|| {
+            usage("[source] takes a login: give password_env or password_command")
+        })?,
         mailbox: mailbox.clone(),
         processed_mailbox: processed_mailbox.clone(),
         timeout: NETWORK_TIMEOUT,
@@ -112,15 +125,7 @@ pub(super) fn smtp_sender(config: &Config) -> Result<SmtpSender, Failure> {
     else {
         return Err(run_error("[transport] is not an SMTP server"));
     };
-    let password = if server.username.is_empty() {
-        None
-    } else {
-        Some(password(
-            config,
-            "transport.password_env",
-            &server.password_env,
-        )?)
-    };
+    let password = password(config, "transport", server)?;
     let sender = SmtpSender::new(server, password, &config.address, NETWORK_TIMEOUT)
         .map_err(|e| usage(e.message))?
         .max_per_connection(*max_per_connection)

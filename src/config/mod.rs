@@ -100,14 +100,56 @@ pub enum Tls {
     None,
 }
 
-/// A server login (IMAP or SMTP); the password stays in the environment.
+/// How a client logs in (`auth`): SASL PLAIN, the LOGIN command of IMAP or
+/// AUTH LOGIN of SMTP, or an OAuth 2.0 access token by XOAUTH2 (Google's and
+/// Microsoft's) or OAUTHBEARER (RFC 7628).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Auth {
+    Plain,
+    Login,
+    XOAuth2,
+    OAuthBearer,
+}
+
+impl Auth {
+    /// The mechanism's name as the servers write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Auth::Plain => "PLAIN",
+            Auth::Login => "LOGIN",
+            Auth::XOAuth2 => "XOAUTH2",
+            Auth::OAuthBearer => "OAUTHBEARER",
+        }
+    }
+    /// Whether the secret is an OAuth 2.0 access token, not a password.
+    pub fn takes_a_token(self) -> bool {
+        matches!(self, Auth::XOAuth2 | Auth::OAuthBearer)
+    }
+}
+
+/// Where a login's password (or access token) comes from; it is never
+/// written in the config.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Secret {
+    /// The environment variable that holds it (`password_env`), read when
+    /// the run starts.
+    Env(String),
+    /// A command whose first line of output it is (`password_command`), run
+    /// at each login, so that a token helper can give a fresh token.
+    Command(String),
+    /// No login (an SMTP relay that trusts the host).
+    None,
+}
+
+/// A server login (IMAP or SMTP).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Server {
     pub host: String,
     pub port: u16,
     pub tls: Tls,
     pub username: String,
-    pub password_env: String,
+    pub secret: Secret,
+    pub auth: Auth,
     /// Certificates (PEM) of a private certificate authority the server's
     /// certificate may be signed by, beside the web's (`ca_file`).
     pub ca_file: Option<PathBuf>,

@@ -3,7 +3,7 @@
 
 use super::parse::Checker;
 use super::raw::{RawSecurity, RawSource, RawTransport};
-use super::{ConfigError, Require, Security, Server, Source, Tls, Transport};
+use super::{Auth, ConfigError, Require, Secret, Security, Server, Source, Tls, Transport};
 
 /// The keys of a `[source]` or `[transport]` table that name a server.
 pub(super) struct ServerKeys<'a> {
@@ -12,7 +12,19 @@ pub(super) struct ServerKeys<'a> {
     tls: Option<&'a str>,
     username: Option<&'a str>,
     password_env: Option<&'a str>,
+    password_command: Option<&'a str>,
+    auth: Option<&'a str>,
     ca_file: Option<&'a str>,
+}
+
+/// What a server table's defaults are: its port, how it logs in where
+/// `auth` is not given, and whether a login is needed at all.
+pub(super) struct ServerDefaults {
+    port: u16,
+    auth: Auth,
+    /// SMTP without a username sends without logging in (a relay that
+    /// trusts the host, as a local server does).
+    login_optional: bool,
 }
 
 /// The TLS mode a server's port stands for where `tls` is not given: the
@@ -46,9 +58,15 @@ impl Checker<'_> {
                         tls: s.tls.as_deref(),
                         username: s.username.as_deref(),
                         password_env: s.password_env.as_deref(),
+                        password_command: s.password_command.as_deref(),
+                        auth: s.auth.as_deref(),
                         ca_file: s.ca_file.as_deref(),
                     },
-                    993,
+                    ServerDefaults {
+                        port: 993,
+                        auth: Auth::Login,
+                        login_optional: false,
+                    },
                 )?,
                 mailbox: s.mailbox.clone().unwrap_or_else(|| "INBOX".into()),
                 processed_mailbox: s.processed_mailbox.clone(),
@@ -71,8 +89,6 @@ impl Checker<'_> {
                     )
                 })?),
             }),
-            // Without a username the clerk sends without logging in (a
-            // relay that trusts the host, as on a local server).
             "smtp" => Ok(Transport::Smtp {
                 server: self.server(
                     "transport",
@@ -80,14 +96,17 @@ impl Checker<'_> {
                         host: s.host.as_deref(),
                         port: s.port,
                         tls: s.tls.as_deref(),
-                        username: s.username.as_deref().or(Some("")),
-                        password_env: s
-                            .password_env
-                            .as_deref()
-                            .or(s.username.is_none().then_some("")),
+                        username: s.username.as_deref(),
+                        password_env: s.password_env.as_deref(),
+                        password_command: s.password_command.as_deref(),
+                        auth: s.auth.as_deref(),
                         ca_file: s.ca_file.as_deref(),
                     },
-                    587,
+                    ServerDefaults {
+                        port: 587,
+                        auth: Auth::Plain,
+                        login_optional: true,
+                    },
                 )?,
                 max_per_connection: match s.max_messages_per_connection {
                     None => 100,
@@ -128,14 +147,14 @@ impl Checker<'_> {
         &self,
         section: &str,
         keys: ServerKeys<'_>,
-        default_port: u16,
+        defaults: ServerDefaults,
     ) -> Result<Server, ConfigError> {
         let missing =
             |key: &str, fix: &str| self.err(&format!("{section}.{key}"), "is missing".into(), fix);
         let host = keys
             .host
             .ok_or_else(|| missing("host", "give the server's host name"))?;
-        let port = keys.port.unwrap_or(default_port);
+        let port = keys.port.unwrap_or(defaults.port);
         let tls = match keys.tls.unwrap_or_else(|| default_tls(port)) {
             "tls" => Tls::Tls,
             "starttls" => Tls::StartTls,
@@ -148,15 +167,25 @@ impl Checker<'_> {
                 ));
             }
         };
-        let username = keys
-            .username
-            .ok_or_else(|| missing("username", "give the login name"))?;
-        let password_env = keys.password_env.ok_or_else(|| {
-            missing(
-                "password_env",
-                "name the environment variable that holds the password, e.g. \"SHTEMPEL_PASSWORD\"",
-            )
-        })?;
+        let auth = match keys.auth {
+            None => defaults.auth,
+            Some("plain") => Auth::Plain,
+            Some("login") => Auth::Login,
+            Some("xoauth2") => Auth::XOAuth2,
+            Some("oauthbearer") => Auth::OAuthBearer,
+            Some(other) => {
+                return Err(self.err(
+                    &format!("{section}.auth"),
+                    format!("{other:?} is not a way to log in"),
+                    "write \"plain\", \"login\", \"xoauth2\" or \"oauthbearer\" (the last two take an OAuth 2.0 token from password_command)",
+                ));
+            }
+        };
+        let (username, secret) = match keys.username {
+            None if defaults.login_optional && keys.auth.is_none() => ("", Secret::None),
+            None => return Err(missing("username", "give the login name")),
+            Some(username) => (username, self.secret(section, &keys)?),
+        };
         let ca_file = keys.ca_file.map(|file| self.resolve(file));
         if let Some(file) = &ca_file {
             // The certificates are read when TLS starts (mail::tls); here
@@ -179,9 +208,33 @@ impl Checker<'_> {
             port,
             tls,
             username: username.into(),
-            password_env: password_env.into(),
+            secret,
+            auth,
             ca_file,
         })
+    }
+    /// Where a login's password or token comes from: one of `password_env`
+    /// and `password_command`.
+    fn secret(&self, section: &str, keys: &ServerKeys<'_>) -> Result<Secret, ConfigError> {
+        match (keys.password_env, keys.password_command) {
+            (Some(_), Some(_)) => Err(self.err(
+                &format!("{section}.password_command"),
+                "is given beside password_env".into(),
+                "keep one: password_env for a password in the environment, password_command for a command that prints it (a token helper)",
+            )),
+            (Some(variable), None) => Ok(Secret::Env(variable.into())),
+            (None, Some(command)) if command.trim().is_empty() => Err(self.err(
+                &format!("{section}.password_command"),
+                "is empty".into(),
+                "give the command that prints the password or the access token, e.g. \"pass show mail/chess\"",
+            )),
+            (None, Some(command)) => Ok(Secret::Command(command.into())),
+            (None, None) => Err(self.err(
+                &format!("{section}.password_env"),
+                "is missing".into(),
+                "name the environment variable that holds the password, e.g. \"SHTEMPEL_PASSWORD\", or give password_command",
+            )),
+        }
     }
     pub(super) fn security(&self, raw: &RawSecurity) -> Result<Security, ConfigError> {
         let require = match raw.require.as_deref().unwrap_or("none") {

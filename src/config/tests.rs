@@ -561,3 +561,91 @@ fn issue_31_point_12_ids_that_fold_to_one_ascii_are_refused_naming_both_files() 
         }
     }
 }
+
+/// How a server is logged into: `auth` (by default the LOGIN command for
+/// IMAP, AUTH PLAIN for SMTP), the secret from `password_env` or
+/// `password_command` (one of them), and SMTP without a username not at
+/// all.
+#[test]
+fn a_login_is_by_auth_with_the_secret_of_password_env_or_password_command() {
+    let smtp = |extra: &str| {
+        EXAMPLE.replacen(
+            "kind = \"file\"                  # or \"smtp\" or \"sendmail\"\npath = \"mail/outbox\"",
+            &format!("kind = \"smtp\"\nhost = \"smtp.example.org\"\n{extra}"),
+            1,
+        )
+    };
+    let login = |text: &str| match parse(text).map(|config| config.transport) {
+        Ok(Transport::Smtp { server, .. }) => Ok((server.auth, server.secret)),
+        Ok(other) => panic!("{other:?}"),
+        Err(error) => Err((error.key, error.fix)),
+    };
+    let env = |name: &str| Secret::Env(name.into());
+    let command = |text: &str| Secret::Command(text.into());
+    let user = "username = \"bot@example.org\"\n";
+    let table = [
+        ("", Ok((Auth::Plain, Secret::None))),
+        (
+            &format!("{user}password_env = \"PW\"") as &str,
+            Ok((Auth::Plain, env("PW"))),
+        ),
+        (
+            &format!("{user}auth = \"login\"\npassword_env = \"PW\""),
+            Ok((Auth::Login, env("PW"))),
+        ),
+        (
+            &format!("{user}auth = \"xoauth2\"\npassword_command = \"oauth2ms --encode\""),
+            Ok((Auth::XOAuth2, command("oauth2ms --encode"))),
+        ),
+        (
+            &format!("{user}auth = \"oauthbearer\"\npassword_command = \"token\""),
+            Ok((Auth::OAuthBearer, command("token"))),
+        ),
+    ];
+    for (extra, expected) in table {
+        assert_eq!(login(&smtp(extra)), expected, "{extra:?}");
+    }
+    // (keys, the key named, words of its fix)
+    let wrong = [
+        (
+            format!("{user}auth = \"cram-md5\"\npassword_env = \"PW\""),
+            "transport.auth",
+            "\"xoauth2\"",
+        ),
+        (
+            format!("{user}password_env = \"PW\"\npassword_command = \"x\""),
+            "transport.password_command",
+            "keep one",
+        ),
+        (
+            format!("{user}password_command = \" \""),
+            "transport.password_command",
+            "prints the password",
+        ),
+        (
+            user.to_string(),
+            "transport.password_env",
+            "or give password_command",
+        ),
+        (
+            "auth = \"xoauth2\"".to_string(),
+            "transport.username",
+            "login name",
+        ),
+    ];
+    for (extra, key, words) in wrong {
+        let (named, fix) = login(&smtp(&extra)).unwrap_err();
+        assert_eq!(named, key, "{extra:?}");
+        assert!(fix.contains(words), "{extra:?}: {fix}");
+    }
+    // IMAP logs in by its LOGIN command unless told.
+    let imap = EXAMPLE.replacen(
+        "kind = \"maildir\"               # or \"imap\"",
+        "kind = \"imap\"\nhost = \"imap.example.org\"\nusername = \"bot\"\npassword_env = \"PW\"",
+        1,
+    );
+    match parse(&imap).map(|config| config.source) {
+        Ok(Source::Imap { server, .. }) => assert_eq!(server.auth, Auth::Login),
+        other => panic!("{other:?}"),
+    }
+}

@@ -9,6 +9,7 @@ pub mod filing;
 pub mod identity;
 pub mod imap;
 pub mod keys;
+pub mod login;
 pub mod maildir;
 pub mod mime;
 pub mod sendmail;

@@ -55,6 +55,73 @@ fn certificates_in(file: &Path) -> Result<Vec<CertificateDer<'static>>, MailErro
     }
 }
 
+/// Why TLS with a server failed, in words a director acts on: what is wrong
+/// with the server's certificate and what to do, or (for anything else, as
+/// TLS spoken to a port that does not) which `tls` mode the port wants.
+/// `section` is `source` or `transport`.
+pub(super) fn failure(error: &std::io::Error, section: &str) -> String {
+    use tokio_rustls::rustls::{CertificateError, Error};
+    let rustls = error.get_ref().and_then(|e| e.downcast_ref::<Error>());
+    let day = |time: &tokio_rustls::rustls::pki_types::UnixTime| {
+        let seconds = i64::try_from(time.as_secs()).unwrap_or(i64::MAX);
+        chrono::DateTime::from_timestamp(seconds, 0).map_or_else(
+            || "an unknown day".to_string(),
+            |t| t.format("%Y-%m-%d").to_string(),
+        )
+    };
+    let Some(Error::InvalidCertificate(why)) = rustls else {
+        let ports = match section {
+            "source" => "\"tls\" for port 993, \"starttls\" for 143",
+            _ => "\"tls\" for port 465, \"starttls\" for 587",
+        };
+        return format!(
+            "TLS failed: {error}; check [{section}] tls ({ports}, \"none\" only for a local server)"
+        );
+    };
+    let what = match why {
+        CertificateError::UnknownIssuer => format!(
+            "the server's certificate is signed by a certificate authority not known here; if the server has one of its own, give that authority's certificate (PEM) as [{section}] ca_file"
+        ),
+        CertificateError::NotValidForNameContext {
+            expected,
+            presented,
+        } => format!(
+            "the server's certificate is not for the host name {} but for {}; write the name it is for as [{section}] host",
+            expected.to_str(),
+            presented
+                .iter()
+                .map(|name| unwrapped(name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        CertificateError::NotValidForName => format!(
+            "the server's certificate is not for this host name; write the name it is for as [{section}] host"
+        ),
+        CertificateError::ExpiredContext { not_after, .. } => format!(
+            "the server's certificate expired on {}; its administrator must renew it",
+            day(not_after)
+        ),
+        CertificateError::Expired => {
+            "the server's certificate has expired; its administrator must renew it".to_string()
+        }
+        CertificateError::NotValidYetContext { not_before, .. } => format!(
+            "the server's certificate is valid only from {}; check this machine's clock",
+            day(not_before)
+        ),
+        other => format!("the server's certificate is refused: {other:?}"),
+    };
+    format!("TLS failed: {what}")
+}
+
+/// A name the certificate presents, as rustls writes it
+/// (`DnsName("localhost")`), without the wrapping.
+fn unwrapped(name: &str) -> &str {
+    match (name.find('"'), name.rfind('"')) {
+        (Some(open), Some(close)) if close > open => &name[open + 1..close],
+        _ => name,
+    }
+}
+
 /// `host` as TLS checks the server's certificate against it.
 pub(super) fn server_name(host: &str) -> Result<ServerName<'static>, MailError> {
     ServerName::try_from(host.to_string()).map_err(|e| setting(e.to_string()))

@@ -18,6 +18,8 @@ use lettre::{SmtpTransport, Transport};
 
 use crate::support::{Output, Sent, parse_sent};
 
+mod secured;
+
 static SERIAL: Mutex<()> = Mutex::new(());
 
 /// A child process that is killed when the test ends, however it ends.
@@ -1188,7 +1190,8 @@ fn a_providers_limit_of_messages_a_minute_is_kept_by_waiting() {
         port: smtp.port,
         tls: shtempel::config::Tls::None,
         username: String::new(),
-        password_env: String::new(),
+        secret: shtempel::config::Secret::None,
+        auth: shtempel::config::Auth::Plain,
         ca_file: None,
     };
     // A clock that moves only when the sender waits: the waits are all the

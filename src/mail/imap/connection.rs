@@ -1,7 +1,13 @@
 //! The IMAP connection: a stream plain or TLS, opened, logged in and
 //! selected; reset after trouble, closed, and IDLE for new mail.
 
+use std::sync::{Arc, Mutex};
+
+use async_imap::Authenticator;
+
 use super::*;
+use crate::config::Auth;
+use crate::mail::login::Sasl;
 
 /// A plain or TLS connection.
 #[derive(Debug)]
@@ -50,6 +56,88 @@ impl AsyncWrite for Stream {
     }
 }
 
+/// An [`Authenticator`] over a [`Sasl`] exchange the caller still holds
+/// (to read the server's refusal after it).
+struct Exchange(Arc<Mutex<Sasl>>);
+
+impl Authenticator for Exchange {
+    type Response = Vec<u8>;
+    fn process(&mut self, challenge: &[u8]) -> Vec<u8> {
+        let mut sasl = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        sasl.respond(challenge)
+    }
+}
+
+/// A refusal as the server wrote it: async-imap keeps a NO's or BAD's text
+/// as `code: None, info: Some("…")`.
+fn answer(error: &async_imap::error::Error) -> String {
+    use async_imap::error::Error;
+    let (word, text) = match error {
+        Error::No(text) => ("NO", text),
+        Error::Bad(text) => ("BAD", text),
+        other => return other.to_string(),
+    };
+    let info = text
+        .split_once("info: Some(\"")
+        .and_then(|(_, rest)| rest.rsplit_once("\")"))
+        .map_or(text.as_str(), |(info, _)| info);
+    format!("{word} {info}")
+}
+
+/// Logs in as `[source] auth` says: the LOGIN command, or AUTHENTICATE by
+/// PLAIN, XOAUTH2 or OAUTHBEARER, with the password or token got now.
+async fn log_in(
+    client: Client<Stream>,
+    settings: &ImapSettings,
+    where_: &str,
+) -> Result<Session<Stream>, MailError> {
+    let server = &settings.server;
+    let secret = settings
+        .password
+        .get(settings.timeout)
+        .map_err(|e| MailError {
+            message: format!(
+                "IMAP {where_}: {}; check [source] password_command",
+                e.message
+            ),
+            transient: false,
+        })?;
+    let (outcome, refusal) = match server.auth {
+        Auth::Login => (client.login(&server.username, &secret).await, None),
+        auth => {
+            let sasl = Sasl::new(auth, &server.username, &secret, &server.host, server.port);
+            let sasl = Arc::new(Mutex::new(sasl));
+            let outcome = client
+                .authenticate(auth.name(), Exchange(Arc::clone(&sasl)))
+                .await;
+            let refusal = sasl
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .refusal()
+                .map(str::to_string);
+            (outcome, refusal)
+        }
+    };
+    outcome.map_err(|(e, _)| {
+        let by = match server.auth {
+            Auth::Login => String::new(),
+            auth => format!(" by {}", auth.name()),
+        };
+        let said = refusal
+            .map(|said| format!(" (its OAuth error: {said})"))
+            .unwrap_or_default();
+        MailError {
+            message: format!(
+                "IMAP login to {where_} as {}{by} failed: {}{said}; {}",
+                server.username,
+                answer(&e),
+                settings.password.fix(server.auth)
+            ),
+            transient: false,
+        }
+    })
+}
+
 impl ImapSource {
     /// Connects, logs in and selects the mailbox, unless already done.
     pub(super) fn connect(&mut self) -> Result<(), MailError> {
@@ -73,8 +161,9 @@ impl ImapSource {
                 .await
                 .map_err(step("connecting"))?
                 .map_err(|e| fail(format!("cannot connect to IMAP server {where_}: {e}; check [source] host and port")))?;
-            let tls_error = |e: std::io::Error| {
-                fail(format!("TLS with IMAP server {where_} failed: {e}; check [source] tls (\"tls\" for port 993, \"starttls\" for 143, \"none\" only for a local server)"))
+            let tls_error = |e: std::io::Error| MailError {
+                message: format!("IMAP {where_}: {}", crate::mail::tls::failure(&e, "source")),
+                transient: false,
             };
             let name = || {
                 crate::mail::tls::server_name(&settings.server.host)
@@ -103,16 +192,9 @@ impl ImapSource {
                 let tls = tokio::time::timeout(limit, connector.connect(name()?, tcp)).await.map_err(step("starting TLS"))?.map_err(tls_error)?;
                 client = Client::new(Stream::Tls(Box::new(tls)));
             }
-            let mut session = tokio::time::timeout(limit, client.login(&settings.server.username, &settings.password))
+            let mut session = tokio::time::timeout(limit, log_in(client, &settings, where_))
                 .await
-                .map_err(step("logging in"))?
-                .map_err(|(e, _)| MailError {
-                    message: format!(
-                        "IMAP login to {where_} as {} failed: {e}; check the user name and the password in ${}",
-                        settings.server.username, settings.server.password_env
-                    ),
-                    transient: false,
-                })?;
+                .map_err(step("logging in"))??;
             let mailbox = tokio::time::timeout(limit, session.select(&settings.mailbox))
                 .await
                 .map_err(step("selecting the mailbox"))?

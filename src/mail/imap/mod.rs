@@ -26,6 +26,7 @@ use tokio::net::TcpStream;
 use tokio::runtime::Runtime;
 use tokio_rustls::TlsConnector;
 
+use super::login::Password;
 use super::{Envelope, MailError, MailSource};
 use crate::config::{Server, Tls};
 
@@ -105,7 +106,7 @@ pub const DONE_KEYWORD: &str = "$ShtempelDone";
 #[derive(Clone, Debug)]
 pub struct ImapSettings {
     pub server: Server,
-    pub password: String,
+    pub password: Password,
     pub mailbox: String,
     pub processed_mailbox: Option<String>,
     /// The limit for each network call.

@@ -31,6 +31,7 @@ use std::net::{TcpStream, ToSocketAddrs};
 
 use tokio_rustls::rustls;
 
+use super::login::{Password, Sasl};
 use super::{MailError, Receipt, Transport};
 use crate::config::{Server, Tls};
 
@@ -47,7 +48,7 @@ pub use super::sendmail::SendmailSender;
 /// The SMTP transport: one connection held for a run's messages.
 pub struct SmtpSender {
     server: Server,
-    password: Option<String>,
+    password: Option<Password>,
     from: String,
     /// The name said in EHLO: the clerk's domain.
     hello: String,
@@ -68,11 +69,11 @@ pub struct SmtpSender {
 }
 
 impl SmtpSender {
-    /// A transport to `server`; `password` is used when `username` is set.
-    /// Nothing is connected until the first message.
+    /// A transport to `server`, logging in with `password` where it has
+    /// one. Nothing is connected until the first message.
     pub fn new(
         server: &Server,
-        password: Option<String>,
+        password: Option<Password>,
         from: &str,
         timeout: Duration,
     ) -> Result<SmtpSender, MailError> {
@@ -128,13 +129,7 @@ impl SmtpSender {
     /// Connects, greets (STARTTLS and EHLO again where asked) and logs in.
     fn connect(&mut self) -> Result<Connection, Trouble> {
         let broken = |what: &str, e: std::io::Error| Trouble::Broken(format!("{what}: {e}"));
-        let address = (self.server.host.as_str(), self.server.port)
-            .to_socket_addrs()
-            .map_err(|e| broken("cannot resolve the host", e))?
-            .next()
-            .ok_or_else(|| Trouble::Broken("the host has no address".into()))?;
-        let tcp = TcpStream::connect_timeout(&address, self.timeout)
-            .map_err(|e| broken("cannot connect", e))?;
+        let tcp = self.tcp().map_err(|e| broken("cannot connect", e))?;
         // Each command is one write waiting for its reply: without this the
         // message's last line waits for the server's delayed ACK (40 ms a
         // message on loopback).
@@ -177,15 +172,79 @@ impl SmtpSender {
             .position(|o| o.eq_ignore_ascii_case("SIZE"))
             .and_then(|at| offers.get(at + 1))
             .and_then(|size| size.parse().ok());
-        if let (false, Some(password)) = (self.server.username.is_empty(), &self.password) {
-            use base64::Engine as _;
-            let token = base64::engine::general_purpose::STANDARD
-                .encode(format!("\0{}\0{password}", self.server.username));
-            self.round_trips += 1;
-            connection.write(format!("AUTH PLAIN {token}\r\n").as_bytes())?;
-            connection.expect(235)?;
-        }
+        self.log_in(&mut connection)?;
         Ok(connection)
+    }
+
+    /// A connection to the host's first address that answers (a name may
+    /// have several: IPv6 and IPv4, or a provider's many).
+    fn tcp(&self) -> std::io::Result<TcpStream> {
+        let mut last = None;
+        for address in (self.server.host.as_str(), self.server.port).to_socket_addrs()? {
+            match TcpStream::connect_timeout(&address, self.timeout) {
+                Ok(tcp) => return Ok(tcp),
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| std::io::Error::other("the host has no address")))
+    }
+
+    /// AUTH as `[transport] auth` says, with the password or token got now
+    /// (the first response sent with the command: one turn for all but
+    /// LOGIN). A refusal names the mechanism, what the server said in an
+    /// OAuth error challenge, and what to check.
+    fn log_in(&mut self, connection: &mut Connection) -> Result<(), Trouble> {
+        use base64::Engine as _;
+        let Some(password) = &self.password else {
+            return Ok(());
+        };
+        let server = &self.server;
+        let secret = password.get(self.timeout).map_err(|e| {
+            Trouble::Broken(format!("{}; check [transport] password_command", e.message))
+        })?;
+        let mut sasl = Sasl::new(
+            server.auth,
+            &server.username,
+            &secret,
+            &server.host,
+            server.port,
+        );
+        let base64 = base64::engine::general_purpose::STANDARD;
+        let mut command = format!("AUTH {}", server.auth.name());
+        if let Some(initial) = sasl.initial() {
+            command = format!("{command} {}", base64.encode(initial));
+        }
+        self.round_trips += 1;
+        connection.write(format!("{command}\r\n").as_bytes())?;
+        loop {
+            let reply = connection.reply()?;
+            match reply.code {
+                235 => return Ok(()),
+                334 => {
+                    let challenge = base64.decode(reply.text.trim()).unwrap_or_default();
+                    let response = base64.encode(sasl.respond(&challenge));
+                    self.round_trips += 1;
+                    connection.write(format!("{response}\r\n").as_bytes())?;
+                }
+                _ => {
+                    let said = sasl
+                        .refusal()
+                        .map(|said| format!("; its OAuth error: {said}"))
+                        .unwrap_or_default();
+                    let text = format!(
+                        "{} (logging in as {} by {}{said}); {}",
+                        reply.text,
+                        server.username,
+                        server.auth.name(),
+                        password.fix(server.auth)
+                    );
+                    return Err(Trouble::Refused(Reply {
+                        code: reply.code,
+                        text,
+                    }));
+                }
+            }
+        }
     }
 
     /// EHLO; the extensions offered, by their first word.
@@ -205,7 +264,16 @@ impl SmtpSender {
             .map_err(|e| Trouble::Broken(format!("{e}; check [transport] ca_file")))?;
         let session = rustls::ClientConnection::new(config, name)
             .map_err(|e| Trouble::Broken(format!("TLS: {e}")))?;
-        Ok(Wire::Tls(Box::new(rustls::StreamOwned::new(session, tcp))))
+        let mut stream = rustls::StreamOwned::new(session, tcp);
+        // The handshake now, not at the first read: a refused certificate
+        // is said as such, not as a server that did not answer.
+        while stream.conn.is_handshaking() {
+            stream
+                .conn
+                .complete_io(&mut stream.sock)
+                .map_err(|e| Trouble::Broken(crate::mail::tls::failure(&e, "transport")))?;
+        }
+        Ok(Wire::Tls(Box::new(stream)))
     }
 
     /// The MAIL command of a message, with the options it needs and the
