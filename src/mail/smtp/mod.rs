@@ -24,7 +24,7 @@
 //! login, and what is tried again. The sendmail transport is
 //! `mail::sendmail`.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use std::io::BufReader;
 use std::net::{TcpStream, ToSocketAddrs};
@@ -66,7 +66,15 @@ pub struct SmtpSender {
     given: bool,
     /// A provider's limit of messages a minute, if one is set.
     pace: Option<Pace>,
+    /// Why the last connection could not be opened, and when: for a minute
+    /// after, the run's later messages fail with it at once instead of each
+    /// logging in again (a provider locks an account that fails its login
+    /// over and over; a long `watch` tries again after it).
+    unopened: Option<(Instant, String)>,
 }
+
+/// How long a connection that could not be opened is not tried again.
+const RECONNECT_AFTER: Duration = Duration::from_secs(60);
 
 impl SmtpSender {
     /// A transport to `server`, logging in with `password` where it has
@@ -93,6 +101,7 @@ impl SmtpSender {
             round_trips: 0,
             given: false,
             pace: None,
+            unopened: None,
         })
     }
 
@@ -108,14 +117,15 @@ impl SmtpSender {
         self
     }
 
-    /// Why no connection could be opened: a refusal of 5xx is final.
+    /// Why no connection could be opened. Never final for the messages in
+    /// hand: a login refused (an expired token, a changed password), a
+    /// greeting of 554 or a certificate is the connection's trouble, not
+    /// theirs, and once mended a later run sends them; this run stops
+    /// sending.
     fn not_connected(&self, trouble: Trouble) -> MailError {
         match trouble {
             Trouble::Broken(why) => self.error(why, true),
-            Trouble::Refused(reply) | Trouble::Abandoned(reply) => {
-                let permanent = (500..600).contains(&reply.code);
-                self.error(reply.line(), !permanent)
-            }
+            Trouble::Refused(reply) | Trouble::Abandoned(reply) => self.error(reply.line(), true),
         }
     }
 
@@ -126,8 +136,26 @@ impl SmtpSender {
         }
     }
 
-    /// Connects, greets (STARTTLS and EHLO again where asked) and logs in.
+    /// A connection opened, unless one could not be a moment ago.
     fn connect(&mut self) -> Result<Connection, Trouble> {
+        if let Some((at, why)) = &self.unopened
+            && at.elapsed() < RECONNECT_AFTER
+        {
+            return Err(Trouble::Broken(why.clone()));
+        }
+        let opened = self.open();
+        self.unopened = match &opened {
+            Ok(_) => None,
+            Err(Trouble::Broken(why)) => Some((Instant::now(), why.clone())),
+            Err(Trouble::Refused(reply) | Trouble::Abandoned(reply)) => {
+                Some((Instant::now(), reply.line()))
+            }
+        };
+        opened
+    }
+
+    /// Connects, greets (STARTTLS and EHLO again where asked) and logs in.
+    fn open(&mut self) -> Result<Connection, Trouble> {
         let broken = |what: &str, e: std::io::Error| Trouble::Broken(format!("{what}: {e}"));
         let tcp = self.tcp().map_err(|e| broken("cannot connect", e))?;
         // Each command is one write waiting for its reply: without this the

@@ -257,6 +257,44 @@ fn an_access_token_from_a_password_command_logs_in_by_xoauth2_and_oauthbearer() 
         "{}",
         out.stdout
     );
+    // A poll with it keeps the messages for a later run (a refused login
+    // is not the messages' fault), having tried to log in once, not once a
+    // message (a provider locks an account that fails over and over): sent
+    // once the token is good again.
+    let logins = tempfile::NamedTempFile::new().unwrap();
+    let expired_logged = format!(
+        "auth = \"xoauth2\"\npassword_command = \"echo login >> {}; echo expired-bot\"",
+        logins.path().display()
+    );
+    let clerk = clerk_with(
+        &server("localhost", 993, PASSWORD),
+        &server("localhost", 465, &expired_logged),
+    );
+    let out = clerk.run(&["poll"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(
+        out.stdout.matches("535 5.7.8").count(),
+        2,
+        "the ack and the forward: {}",
+        out.stdout
+    );
+    assert_eq!(
+        out.stdout.matches("(will retry)").count(),
+        2,
+        "{}",
+        out.stdout
+    );
+    let runs = std::fs::read_to_string(logins.path()).unwrap();
+    assert_eq!(runs.lines().count(), 1, "one login a run: {runs:?}");
+    let path = clerk.dir.path().join("shtempel.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("expired-bot", "good-bot")).unwrap();
+    let tomorrow = (today() + chrono::Days::new(1)).to_string();
+    let out = clerk.run(&["poll", "--today", &tomorrow]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(wait_for(BLACK, 1).len(), 1, "{:?}", subjects(BLACK));
+
+    a_letter_waits();
     let failing = "auth = \"oauthbearer\"\npassword_command = \"echo 'the refresh token was revoked' >&2; exit 4\"";
     refused(
         &clerk_with(
