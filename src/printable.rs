@@ -1,14 +1,17 @@
 //! Text from letters made safe to print: a letter's subject, address or
 //! line may hold escape sequences that would drive the terminal of whoever
 //! reads the log, or a line break that forges a log line (issue 20, point
-//! 16). Every control character (C0, DEL and C1) is written as `\u{…}`.
+//! 16). Every control character (C0, DEL and C1) is written as `\u{…}`, and
+//! so is every bidirectional control, which reorders what follows it on the
+//! line (issue 34, point 16).
 
 use std::borrow::Cow;
 
 /// `text` with its control characters escaped, line breaks kept where
 /// `keep_lines` (a message body printed by `check`).
 pub fn printable(text: &str, keep_lines: bool) -> Cow<'_, str> {
-    let unsafe_char = |c: char| c.is_control() && !(keep_lines && c == '\n');
+    let unsafe_char =
+        |c: char| (c.is_control() && !(keep_lines && c == '\n')) || is_bidi_control(c);
     if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);
     }
@@ -23,10 +26,18 @@ pub fn printable(text: &str, keep_lines: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Whether `c` is a bidirectional control (U+200E-F, U+202A-E,
+/// U+2066-9): invisible marks a right-to-left mail program puts around
+/// words, which hide an attribution or a label from the quote cutter and
+/// turn a printed line around.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
 /// JSON made safe the same way: serde_json leaves DEL and the C1 controls
 /// (U+007F to U+009F) raw, and a terminal takes U+009B for an escape.
 pub fn printable_json(json: &str) -> Cow<'_, str> {
-    let raw = |c: char| ('\u{7f}'..='\u{9f}').contains(&c);
+    let raw = |c: char| ('\u{7f}'..='\u{9f}').contains(&c) || is_bidi_control(c);
     if !json.chars().any(raw) {
         return Cow::Borrowed(json);
     }
@@ -82,6 +93,10 @@ mod tests {
             ("one\nfake line", false, "one\\u{a}fake line"),
             ("one\ntwo\r", true, "one\ntwo\\u{d}"),
             ("\u{9b}31m Партия", false, "\\u{9b}31m Партия"),
+            // Issue 34, point 16: a bidirectional override turns the rest
+            // of the printed line around.
+            ("Petrov \u{202e}4 emaG", false, "Petrov \\u{202e}4 emaG"),
+            ("\u{200f}من: Petrov", false, "\\u{200f}من: Petrov"),
         ];
         for (text, keep_lines, shown) in table {
             assert_eq!(printable(text, keep_lines), shown, "{text:?}");

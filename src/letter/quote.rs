@@ -23,6 +23,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::printable::is_bidi_control;
+
 /// "wrote" and its kin, in the languages of the reply corpora.
 static WROTE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -32,7 +34,7 @@ static WROTE: LazyLock<Regex> = LazyLock::new(|| {
             napisal|escreveu|kirjoitti|írta|yazdı|napsal|napísal|
             пишет|писал|писала|написал|написала|написав|написала)
         | \(а\)\s*:
-        | 작성 | のメッセージ | 寫道 | 写道 | đã\ viết
+        | 작성 | のメッセージ | 寫道 | 写道 | đã\ viết | كتب | כתב | כתבה | نوشت
         ",
     )
     .expect("wrote pattern")
@@ -70,6 +72,10 @@ const FROM_LABELS: &[&str] = &[
     "寄件者",
     "差出人",
     "보낸 사람",
+    // Outlook in right-to-left languages: Arabic, Hebrew, Persian.
+    "من",
+    "מאת",
+    "از",
 ];
 
 /// The block's other labels.
@@ -137,6 +143,23 @@ const OTHER_LABELS: &[&str] = &[
     "件名",
     "받는 사람",
     "제목",
+    "تم الإرسال",
+    "أرسلت",
+    "التاريخ",
+    "إلى",
+    "الموضوع",
+    "نسخة",
+    "נשלח",
+    "תאריך",
+    "אל",
+    "נושא",
+    "עותק",
+    "ارسال شده",
+    "فرستاده شده",
+    "تاریخ",
+    "به",
+    "موضوع",
+    "رونوشت",
 ];
 
 /// Any label of a header block; the group `from` holds a sender's label.
@@ -169,6 +192,22 @@ static SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
     .expect("separator pattern")
 });
 
+/// A separator with a header block's first label glued to it on one line
+/// (`-------- Ursprüngliche Nachricht --------Von: …`): the label is in
+/// `rest`.
+static GLUED_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*[-–—=*_]{2,}\s*[^-–—=*_\s][^-–—=*_]*?[-–—=*_]{2,}\s*(?P<rest>[^-–—=*_\s].*)$")
+        .expect("glued separator pattern")
+});
+
+/// `line` without its bidirectional controls.
+fn without_bidi(line: &str) -> std::borrow::Cow<'_, str> {
+    match line.contains(is_bidi_control) {
+        false => std::borrow::Cow::Borrowed(line),
+        true => std::borrow::Cow::Owned(line.chars().filter(|&c| !is_bidi_control(c)).collect()),
+    }
+}
+
 /// What a line is to the cutter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Label {
@@ -193,10 +232,15 @@ fn label(line: &str) -> Option<Label> {
 /// whether a line holds what a letter states (a move, a fraction, dates): such
 /// a line is never taken for the start of a wrapped attribution.
 pub fn own_lines<'a>(body: &'a str, own_form: &dyn Fn(&str) -> bool) -> Vec<(usize, &'a str)> {
-    let lines: Vec<&str> = body
+    let written: Vec<&str> = body
         .lines()
         .map(|line| line.trim_end_matches('\r'))
         .collect();
+    // Matched without bidirectional controls; the lines given back are as
+    // written.
+    let clean: Vec<std::borrow::Cow<'_, str>> =
+        written.iter().map(|line| without_bidi(line)).collect();
+    let lines: Vec<&str> = clean.iter().map(|line| line.as_ref()).collect();
     let mut own = Vec::new();
     let mut index = 0;
     // Within a quote introduced by an attribution, `|` and initials mark
@@ -232,7 +276,7 @@ pub fn own_lines<'a>(body: &'a str, own_form: &dyn Fn(&str) -> bool) -> Vec<(usi
             }
             break;
         }
-        own.push((index + 1, line));
+        own.push((index + 1, written[index]));
         index += 1;
     }
     own
@@ -273,9 +317,15 @@ fn is_separator(trimmed: &str) -> bool {
         && ["orward", "ORWARD", "ересыл", "ЕРЕСЫЛ", "ересла", "ЕРЕСЛА"]
             .iter()
             .any(|word| trimmed.contains(word));
+    let glued = || {
+        GLUED_SEPARATOR
+            .captures(trimmed)
+            .and_then(|caps| caps.name("rest"))
+            .is_some_and(|rest| label(rest.as_str()).is_some())
+    };
     (dashed || forwarded)
         && trimmed.chars().filter(|c| c.is_alphabetic()).count() >= 2
-        && SEPARATOR.is_match(trimmed)
+        && (SEPARATOR.is_match(trimmed) || (dashed && glued()))
 }
 
 /// A quoted header block starts at `index`: a sender's label with another
@@ -441,6 +491,56 @@ mod tests {
         for (body, expected) in table {
             assert_eq!(own(body), expected, "{body:?}");
         }
+    }
+
+    /// Issue 34, points 16-18: iOS Mail's Arabic attribution wrapped in
+    /// bidirectional marks, Outlook's header block in Arabic, Hebrew and
+    /// Persian, and a separator with the header's first label on its line.
+    #[test]
+    fn point_16_to_18_right_to_left_quote_headers_and_a_glued_separator_are_cut() {
+        let table = [
+            // 16: U+200F and U+202B around the words of "… wrote:".
+            (
+                "2. Nf3\n\u{200f}\u{202b}في 7 نوفمبر 2026، كتب Petrov <p@x.org>:\u{202c}\n\n> 1... e5\n",
+                vec!["2. Nf3", ""],
+            ),
+            (
+                "2. Nf3\n\u{202b}‏في ‏07‏/11‏/2026، الساعة 10:00، كتب \u{2067}Petrov\u{2069}:\u{202c}\n1... e5\n",
+                vec!["2. Nf3"],
+            ),
+            // 17: Outlook's block, right to left.
+            (
+                "2. Nf3\nمن: Petrov <p@x.org>\nتم الإرسال: الاثنين، 7 نوفمبر 2026\nإلى: clerk@x.org\nالموضوع: Game 1\n1... e5\n",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Nf3\nמאת: Petrov <p@x.org>\nנשלח: יום שני 7 נובמבר 2026\nאל: clerk@x.org\nנושא: Game 1\n1... e5\n",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Nf3\nاز: Petrov <p@x.org>\nارسال شده: دوشنبه\nبه: clerk@x.org\nموضوع: Game 1\n1... e5\n",
+                vec!["2. Nf3"],
+            ),
+            // 18: the separator and the header's first label on one line.
+            (
+                "2. Nf3\n-------- Ursprüngliche Nachricht --------Von: Petrov <p@x.org>\nDatum: 7.11.2026\n1... e5\n",
+                vec!["2. Nf3"],
+            ),
+            (
+                "2. Кf3\n-------- Исходное сообщение --------От: Петров <p@x.org>\n1... e5\n",
+                vec!["2. Кf3"],
+            ),
+        ];
+        for (body, expected) in table {
+            assert_eq!(own(body), expected, "{body:?}");
+        }
+        // Dashes and words with no label after them are the writer's own.
+        assert_eq!(
+            own("2. Nf3\n--draw?--yes\n"),
+            vec!["2. Nf3", "--draw?--yes"]
+        );
+        // The own lines come back as written, marks and all.
+        assert_eq!(own("\u{200f}2. Nf3\n"), vec!["\u{200f}2. Nf3"]);
     }
 
     #[test]
