@@ -98,6 +98,64 @@ fn mailbox(name: &str, email: &str) -> Result<Mailbox, Error> {
     ))
 }
 
+/// An address field's value (`From`, `To`, `Cc`) with each display name in
+/// encoded words broken at its spaces: lettre breaks them where the bytes
+/// run out, inside a word, and Python's reader, among others, shows the two
+/// halves apart (`Иванов И ван`, issue 34, point 15). The space before a
+/// break is inside the encoded word that ends there (RFC 2047 6.2: the
+/// folding between encoded words is not text): Thunderbird, Gmail and
+/// mail-parser read the name as written; Python's reader, which keeps the
+/// folding in a display name, shows two spaces at the break, not a word
+/// cut in two.
+fn address_field(mailboxes: &[Mailbox]) -> String {
+    mailboxes
+        .iter()
+        .map(|mailbox| match &mailbox.name {
+            None => mailbox.email.to_string(),
+            Some(name) if name.chars().all(|c| c.is_ascii_graphic() || c == ' ') => {
+                let quoted = name.replace('\\', "\\\\").replace('"', "\\\"");
+                format!("\"{quoted}\" <{}>", mailbox.email)
+            }
+            Some(name) => format!("{} <{}>", encoded_words(name), mailbox.email),
+        })
+        .collect::<Vec<_>>()
+        .join(",\r\n ")
+}
+
+/// `text` as base64 encoded words of at most 45 bytes of text each (60 of
+/// base64: the word within RFC 2047's 75), broken after a space where the
+/// words allow, else at a character's edge, folded one to a line.
+fn encoded_words(text: &str) -> String {
+    use base64::Engine as _;
+    const MOST: usize = 45;
+    let mut pieces: Vec<&str> = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        if rest.len() <= MOST {
+            pieces.push(rest);
+            break;
+        }
+        let mut end = MOST;
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        // After the last space within reach, where there is one.
+        if let Some(space) = rest[..end].rfind(' ').filter(|&at| at > 0) {
+            end = space + 1;
+        }
+        pieces.push(&rest[..end]);
+        rest = &rest[end..];
+    }
+    pieces
+        .iter()
+        .map(|piece| {
+            let encoded = base64::engine::general_purpose::STANDARD.encode(piece);
+            format!("=?utf-8?b?{encoded}?=")
+        })
+        .collect::<Vec<_>>()
+        .join("\r\n ")
+}
+
 /// A text with every line end (CRLF, a lone CR or LF) as LF: lettre makes
 /// LF into CRLF, and keeps a lone CR, which a 7bit body must not have.
 fn lf_lines(text: &str) -> String {
@@ -143,16 +201,23 @@ pub fn build(
         None => format!("[{}] {}", sender.tournament, out.subject),
     };
     let subject: String = subject.chars().filter(|c| !c.is_control()).collect();
+    let from = mailbox(&sender.name, &sender.email)?;
+    let to = (out.to.iter())
+        .map(|to| mailbox(&to.name, &to.email))
+        .collect::<Result<Vec<_>, _>>()?;
+    let cc = (out.cc.iter())
+        .map(|cc| mailbox(&cc.name, &cc.email))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut builder = Message::builder()
-        .from(mailbox(&sender.name, &sender.email)?)
+        .from(from.clone())
         .subject(subject)
         .message_id(Some(message_id.to_string()))
         .date(SystemTime::from(date));
-    for to in &out.to {
-        builder = builder.to(mailbox(&to.name, &to.email)?);
+    for to in &to {
+        builder = builder.to(to.clone());
     }
-    for cc in &out.cc {
-        builder = builder.cc(mailbox(&cc.name, &cc.email)?);
+    for cc in &cc {
+        builder = builder.cc(cc.clone());
     }
     if let Some(parent) = out.in_reply_to.as_deref().and_then(reference) {
         builder = builder.in_reply_to(parent.clone()).references(parent);
@@ -165,6 +230,13 @@ pub fn build(
     };
     let mut message = built.map_err(|e| format!("cannot build the message: {e}"))?;
     let headers = message.headers_mut();
+    for (name, mailboxes) in [("From", vec![from]), ("To", to), ("Cc", cc)] {
+        if let Some(written) = headers.get_raw(name).map(str::to_string) {
+            let value = address_field(&mailboxes);
+            let name = HeaderName::new_from_ascii_str(name);
+            headers.insert_raw(HeaderValue::dangerous_new_pre_encoded(name, written, value));
+        }
+    }
     let auto = if out.generated {
         "auto-generated"
     } else {
@@ -411,6 +483,75 @@ mod tests {
             let sent = out.body.replace("\r\n", "\n").replace('\r', "\n");
             assert_eq!(body.trim_end(), sent.trim_end(), "case {case}");
         }
+    }
+
+    /// Issue 34, point 15: a long name's encoded words break at its spaces
+    /// (lettre broke `Петровский` as `П|етровский`, shown `П етровский` by
+    /// Python's reader); a name without one breaks at a character's edge.
+    #[test]
+    fn point_15_names_in_headers_are_encoded_in_words_broken_at_spaces() {
+        use base64::Engine as _;
+        let sender = Sender {
+            name: "Турнир памяти Кереса (секретарь)".into(),
+            email: "clerk@example.org".into(),
+            tournament: "CC".into(),
+        };
+        let mut out = outgoing();
+        out.to[0].name = "Иванов Иван Иванович Петровский-Засядько".into();
+        out.cc = vec![Recipient {
+            name: "Anna Green".into(),
+            email: "anna@example.org".into(),
+        }];
+        let raw = build(&out, &sender, "<m@example.org>", DateTime::UNIX_EPOCH).unwrap();
+        let text = format!("\r\n{}", String::from_utf8(raw.clone()).unwrap());
+        let field = |name: &str| -> String {
+            let at = text.find(&format!("\r\n{name}: ")).unwrap() + 2;
+            let end = text[at..].find("\r\n").map(|e| at + e).unwrap();
+            let mut value = text[at + name.len() + 2..end].to_string();
+            // Folded lines.
+            let mut next = end;
+            while text[next + 2..].starts_with(' ') {
+                let stop = text[next + 2..].find("\r\n").unwrap() + next + 2;
+                value.push_str(&text[next + 2..stop]);
+                next = stop;
+            }
+            value
+        };
+        let words = |value: &str| -> Vec<String> {
+            value
+                .split("=?utf-8?b?")
+                .skip(1)
+                .map(|word| {
+                    let b64 = word.split("?=").next().unwrap();
+                    let bytes = base64::engine::general_purpose::STANDARD
+                        .decode(b64)
+                        .unwrap();
+                    String::from_utf8(bytes).unwrap()
+                })
+                .collect()
+        };
+        assert_eq!(
+            words(&field("To")),
+            ["Иванов Иван Иванович ", "Петровский-Засядько"]
+        );
+        assert_eq!(
+            words(&field("From")),
+            ["Турнир памяти Кереса ", "(секретарь)"]
+        );
+        assert_eq!(field("Cc"), "\"Anna Green\" <anna@example.org>");
+        // Read back whole.
+        let parsed = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        let to = parsed.to().and_then(|to| to.first()).unwrap();
+        assert_eq!(to.name(), Some("Иванов Иван Иванович Петровский-Засядько"));
+        assert_eq!(to.address(), Some("petrov@example.org"));
+        // One long word breaks where it must, at a character's edge.
+        assert_eq!(
+            encoded_words(&"я".repeat(30))
+                .split("\r\n ")
+                .map(|w| w.len())
+                .collect::<Vec<_>>(),
+            [72, 36]
+        );
     }
 
     #[test]
