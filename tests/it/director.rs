@@ -1437,3 +1437,36 @@ fn the_advice_of_an_unidentified_letter_followed_gets_it_taken() {
     );
     assert_eq!(t.totals("1"), (7, 4));
 }
+
+/// Issue 34, point 9: a Russian deadline is the last day, said as such
+/// («не позднее 04.01.2027»; «до 04.01.2027» reads as "before the 4th"),
+/// in the leave notice as in the undo.
+#[test]
+fn point_9_russian_deadlines_say_the_last_day_is_inclusive() {
+    let mut t = Cup::new()
+        .in_language("ru")
+        .rules("leave_days_per_year = 12")
+        .open();
+    opening(&mut t);
+    let mail = t.exchange(
+        WHITE,
+        "2026-11-10",
+        "Отпуск",
+        "ОТПУСК 20.11.2026 - 29.11.2026\n",
+    );
+    assert_eq!(
+        kinds(&mail),
+        [pair("leave", WHITE), pair("leave-notice", BLACK)]
+    );
+    mail[1].says("с учётом отпуска письмо с ходом нужно отправить не позднее 04.01.2027.");
+    mail[1].never_says(" до 04.01.2027");
+    let mail = t.exchange(
+        ARBITER,
+        "2026-11-11",
+        "Партия 1",
+        "ОТМЕНИТЬ 1 ошибка в ходе\n",
+    );
+    assert_eq!(kinds(&mail), [pair("undo", WHITE)]);
+    mail[0].says("письмо с ходом нужно отправить не позднее");
+    mail[0].never_says("отправить до ");
+}
