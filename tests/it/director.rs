@@ -1131,7 +1131,7 @@ fn the_chief_arbiter_replaces_a_player_by_his_letter_and_the_clerk_edits_the_ent
     assert!(
         mail[1]
             .body
-            .contains("Ходит Сидоров С.; письмо с ходом нужно отправить до"),
+            .contains("Ходит Сидоров С.; письмо с ходом нужно отправить не позднее"),
         "the newcomer is to move: {}",
         mail[1].body
     );
