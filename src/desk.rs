@@ -82,12 +82,12 @@ impl Due {
         };
         match &self.item {
             Agendum::MoveOwed { player, days_left } => format!(
-                "{} to move: his letter's last day ({days_left} day(s) left today)",
+                "{} to move: the letter's last day ({days_left} day(s) left today)",
                 self.name(*player)
             ),
             Agendum::Duty { duty } => match duty {
                 Duty::Repeat { author, .. } => format!(
-                    "{}'s last move is repeated to his partner by registered letter (10.3.4)",
+                    "the last move of {} is repeated to the partner by registered letter (10.3.4)",
                     self.name(*author)
                 ),
                 Duty::FirstMoveQuery => {

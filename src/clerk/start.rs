@@ -85,7 +85,7 @@ impl Clerk<'_> {
                 }
             }
             if playing {
-                sheets.push(skip("his games are under way"));
+                sheets.push(skip("the player's games are under way"));
                 continue;
             }
             let rules = &config.rules;

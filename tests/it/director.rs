@@ -161,7 +161,7 @@ fn a_russian_arbiter_writes_his_orders_in_russian() {
         "ОТМЕНИТЬ 1 ошибка в ходе\n",
     );
     assert_eq!(kinds(&mail), [pair("undo", WHITE)]);
-    mail[0].says("Главный судья отменил(а) последнее письмо партии 1 (White Player — Black Player): 1... e5 (Black Player), причина: ошибка в ходе.");
+    mail[0].says("Последнее письмо партии 1 (White Player — Black Player) отменено: 1... e5 (Black Player); отменяет главный судья, причина: ошибка в ходе.");
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
     let mail = t.exchange(
         ARBITER,
@@ -342,7 +342,7 @@ fn today_lists_what_the_calendar_then_does_and_the_mail_that_changed_nothing() {
         .run(&["today", "--today", "2026-12-24", "--days", "3"])
         .stdout;
     assert!(
-        text.contains("2026-12-25  game 1  White Player (white) to move: his letter's last day (1 day(s) left today)"),
+        text.contains("2026-12-25  game 1  White Player (white) to move: the letter's last day (1 day(s) left today)"),
         "{text}"
     );
     assert!(
@@ -535,7 +535,7 @@ fn a_withdrawal_forfeits_the_games_left_and_keeps_the_finished() {
     let out = t.run(&["withdraw", "white", "--today", "2026-11-13"]);
     assert_eq!(out.code, 2);
     assert!(
-        out.stderr.contains("has no game his withdrawal changes"),
+        out.stderr.contains("has no game the withdrawal changes"),
         "{}",
         out.stderr
     );
@@ -779,7 +779,7 @@ fn the_chief_arbiter_withdraws_a_player_by_letter() {
     // Again: he has nothing left; the arbiter is told.
     let mail = t.exchange(ARBITER, "2026-11-07", "Withdrawal", "ВЫБЫТИЕ white\n");
     assert_eq!(kinds(&mail), [pair("refused", ARBITER)]);
-    mail[0].says("has no game his withdrawal changes");
+    mail[0].says("has no game the withdrawal changes");
 }
 
 #[test]
@@ -1147,7 +1147,7 @@ fn the_chief_arbiter_replaces_a_player_by_his_letter_and_the_clerk_edits_the_ent
     );
     assert!(
         notes(&t).iter().any(|note| note.starts_with(&format!(
-            "White Player <{WHITE}>: заменён(а) участником Сидоров С."
+            "White Player <{WHITE}>: замена — участник Сидоров С."
         ))),
         "{:?}",
         notes(&t)
@@ -1195,7 +1195,7 @@ fn a_letter_from_a_new_address_is_taken_as_a_players_with_the_address_added_by_l
     mail[0].says(&format!("the chief arbiter has taken it as yours, its move 1. e4. Letters from {new_address} are yours from now on."));
     assert!(file_of(&t).contains(&with_both), "{}", file_of(&t));
     assert!(
-        notes(&t).contains(&format!("letter of 2026-11-03 from {new_address} taken as White Player's by the chief arbiter, its move 1. e4; {new_address} is his address from then on")),
+        notes(&t).contains(&format!("letter of 2026-11-03 from {new_address} taken as White Player's by the chief arbiter, its move 1. e4; {new_address} is the player's address from then on")),
         "{:?}",
         notes(&t)
     );

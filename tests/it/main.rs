@@ -25,3 +25,4 @@ mod replies;
 mod report;
 mod rules;
 mod start;
+mod words;

@@ -65,7 +65,7 @@ fn a_normal_game_with_a_correction() {
     mail[0].says("2026-11-12, not 2026-11-10: +2 days");
     mail[0].says("White's total is 7, not 5");
     mail[1].says(
-        "Your partner dated his letter 2026-11-10; by the postmark it was sent on 2026-11-12",
+        "Your partner dated the letter 2026-11-10; by the postmark it was sent on 2026-11-12",
     );
     assert_eq!(t.totals("1"), (7, 4));
 

@@ -121,7 +121,7 @@ fn no_sheet_for_a_player_recorded_by_hand_or_already_playing() {
     );
     assert!(
         out.stdout
-            .contains("black: no start sheet (his games are under way)"),
+            .contains("black: no start sheet (the player's games are under way)"),
         "{}",
         out.stdout
     );
