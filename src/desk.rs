@@ -82,8 +82,9 @@ impl Due {
         };
         match &self.item {
             Agendum::MoveOwed { player, days_left } => format!(
-                "{} to move: the letter's last day ({days_left} day(s) left today)",
-                self.name(*player)
+                "{} to move: the letter's last day ({} left today)",
+                self.name(*player),
+                crate::phrases::english_days(*days_left)
             ),
             Agendum::Duty { duty } => match duty {
                 Duty::Repeat { author, .. } => format!(
@@ -96,8 +97,9 @@ impl Due {
                 Duty::Reminder {
                     player, days_left, ..
                 } => format!(
-                    "{} is reminded: {days_left} day(s) left",
-                    self.name(*player)
+                    "{} is reminded: {} left",
+                    self.name(*player),
+                    crate::phrases::english_days(*days_left)
                 ),
                 Duty::SilentOverstep(overstep) => format!(
                     "overstep by silence of {}: {} > {} days (10.3.5); the file goes to the chief arbiter",

@@ -104,15 +104,7 @@ impl Record {
                 ),
             ),
         ];
-        let termination = match self.ledger.standing.outcome.map(|o| o.reason) {
-            _ if self.ledger.status() == Status::Annulled => Some("annulled"),
-            Some(EndReason::Forfeit) => Some("forfeit"),
-            Some(EndReason::Ruling) => Some("adjudication"),
-            _ => None,
-        };
-        if let Some(termination) = termination {
-            tags.push(("Termination", termination.to_string()));
-        }
+        tags.push(("Termination", self.termination().to_string()));
         // A game taken over: who played each colour before (a tag of the
         // PGN standard's kind, 8.1.1: a name for the players' programs).
         for (color, tag) in [(Color::White, "WhiteFormer"), (Color::Black, "BlackFormer")] {
@@ -125,6 +117,35 @@ impl Record {
             }
         }
         tags
+    }
+
+    /// How the game ended, in the words of the PGN standard's `Termination`
+    /// tag (8.1.1: abandoned, adjudication, death, emergency, normal, rules
+    /// infraction, time forfeit, unterminated): a confirmed overstep is a
+    /// time forfeit, a forfeit the arbiter scored a rules infraction, his
+    /// result on a game past the end date an adjudication; the board's
+    /// ends, a resignation, an agreed draw and a result the arbiter
+    /// entered for the players are normal (the last with a comment saying
+    /// who entered it); an annulled game is abandoned; one under way or
+    /// suspended unterminated.
+    pub fn termination(&self) -> &'static str {
+        if self.ledger.status() == Status::Annulled {
+            return "abandoned";
+        }
+        match self.ledger.standing.outcome.map(|o| o.reason) {
+            None => "unterminated",
+            Some(EndReason::Overstep) => "time forfeit",
+            Some(EndReason::Forfeit) => "rules infraction",
+            Some(EndReason::Adjudication) => "adjudication",
+            Some(
+                EndReason::Ruling
+                | EndReason::Checkmate
+                | EndReason::Stalemate
+                | EndReason::InsufficientMaterial
+                | EndReason::Resignation
+                | EndReason::Agreement,
+            ) => "normal",
+        }
     }
 
     /// Each player who played `color` of this game until he was replaced
@@ -164,16 +185,29 @@ impl Record {
                     String::new()
                 };
                 Some(format!(
-                    "{} {}, {} {delivered}, {} {}{penalty}",
+                    "{} {}, {} {delivered}, {}{penalty}",
                     phrases.get("pgn.sent"),
                     row.sent_on,
                     phrases.get("pgn.received"),
-                    row.days,
-                    phrases.get("pgn.days"),
+                    phrases.days(i64::from(row.days)),
                 ))
             })
             .collect();
         let mut comments = comments;
+        // Who entered a result the board did not make (the Termination tag
+        // says only "normal"), or that the game was annulled.
+        let entered = match self.ledger.standing.outcome.map(|o| o.reason) {
+            _ if self.ledger.status() == Status::Annulled => Some("pgn.annulled"),
+            Some(EndReason::Ruling) => Some("pgn.entered"),
+            _ => None,
+        };
+        if let (Some(phrase), Some(last)) = (entered, comments.last_mut()) {
+            let said = phrases.get(phrase);
+            *last = Some(match last.take() {
+                Some(text) => format!("{text}; {said}"),
+                None => said.to_string(),
+            });
+        }
         // At the first move of whoever took the game over, or at the last
         // move when he has made none yet.
         for color in [Color::White, Color::Black] {

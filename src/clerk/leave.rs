@@ -111,7 +111,7 @@ impl Clerk<'_> {
             EventKind::Leave,
             None,
             Some(&player.email),
-            format!("{first} - {last}, {days} day(s)"),
+            format!("{first} - {last}, {}", crate::phrases::english_days(days)),
         );
         for more in &plan.more {
             plan.events.extend(more.events.iter().cloned());

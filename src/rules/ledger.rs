@@ -183,9 +183,11 @@ pub enum EndReason {
     Resignation,
     Agreement,
     Overstep,
-    /// Set by the chief arbiter (an adjudication past the end date, 10.3.2,
-    /// or a result the players reached otherwise).
+    /// Set by the chief arbiter: a result the players reached otherwise
+    /// (a draw agreed by telephone, a resignation by word), entered by him.
     Ruling,
+    /// Set by the chief arbiter on a game past the end date (10.3.2).
+    Adjudication,
     /// A forfeit set by the chief arbiter: scored, not played (`+/-`).
     Forfeit,
 }
@@ -201,6 +203,7 @@ impl EndReason {
             EndReason::Agreement => "agreement",
             EndReason::Overstep => "overstep",
             EndReason::Ruling => "ruling",
+            EndReason::Adjudication => "adjudication",
             EndReason::Forfeit => "forfeit",
         }
     }
@@ -214,6 +217,7 @@ impl EndReason {
             EndReason::Agreement,
             EndReason::Overstep,
             EndReason::Ruling,
+            EndReason::Adjudication,
             EndReason::Forfeit,
         ]
         .into_iter()

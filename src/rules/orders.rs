@@ -16,10 +16,12 @@ use super::{EndReason, Outcome, Refusal, Transition};
 /// a finished one gets the new result, the one it replaces in the effect.
 /// The same result again changes nothing.
 pub fn award(ledger: &Ledger, result: GameResult, forfeit: bool) -> Result<Transition, Refusal> {
-    let reason = if forfeit {
-        EndReason::Forfeit
-    } else {
-        EndReason::Ruling
+    // A result set on a game past its end date is the adjudication 10.3.2
+    // asks for; on any other, a result the players reached, entered.
+    let reason = match (forfeit, ledger.standing.status) {
+        (true, _) => EndReason::Forfeit,
+        (false, Status::Adjudication) => EndReason::Adjudication,
+        (false, _) => EndReason::Ruling,
     };
     let outcome = Outcome { result, reason };
     let previous = ledger

@@ -110,7 +110,7 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
     );
     let pgn = t.run(&["pgn", "1"]).stdout;
     assert!(
-        pgn.contains("[Result \"1-0\"]") && pgn.contains("[Termination \"adjudication\"]"),
+        pgn.contains("[Result \"1-0\"]") && pgn.contains("[Termination \"normal\"]"),
         "{pgn}"
     );
 
@@ -145,7 +145,7 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
     );
     let pgn = t.run(&["pgn", "1"]).stdout;
     assert!(
-        pgn.contains("[Result \"0-1\"]") && pgn.contains("[Termination \"forfeit\"]"),
+        pgn.contains("[Result \"0-1\"]") && pgn.contains("[Termination \"rules infraction\"]"),
         "{pgn}"
     );
 }
@@ -342,7 +342,7 @@ fn today_lists_what_the_calendar_then_does_and_the_mail_that_changed_nothing() {
         .run(&["today", "--today", "2026-12-24", "--days", "3"])
         .stdout;
     assert!(
-        text.contains("2026-12-25  game 1  White Player (white) to move: the letter's last day (1 day(s) left today)"),
+        text.contains("2026-12-25  game 1  White Player (white) to move: the letter's last day (1 day left today)"),
         "{text}"
     );
     assert!(
@@ -598,7 +598,7 @@ fn a_withdrawal_under_half_annuls_every_game_of_his_the_finished_too() {
     mail[0].says("annulled when a player withdrew");
     let pgn = t.run(&["pgn", "2"]).stdout;
     assert!(
-        pgn.contains("[Result \"*\"]") && pgn.contains("[Termination \"annulled\"]"),
+        pgn.contains("[Result \"*\"]") && pgn.contains("[Termination \"abandoned\"]"),
         "{pgn}"
     );
 }

@@ -291,6 +291,18 @@ fn pgn_of_every_game_reads_back_in_a_pgn_reader() {
         assert_eq!(tag("Result"), result);
         assert_eq!(game.outcome.as_deref(), Some(result));
         assert_eq!(tag("TimeControl"), "50 days / 10 moves");
+        // One of the standard's words (8.1.1, issue 34 point 12).
+        let standard = [
+            "abandoned",
+            "adjudication",
+            "death",
+            "emergency",
+            "normal",
+            "rules infraction",
+            "time forfeit",
+            "unterminated",
+        ];
+        assert!(standard.contains(&tag("Termination").as_str()), "{pgn}");
         let chart = chart(&config, id);
         let moves = chart["moves"].as_array().unwrap();
         let sans: Vec<&str> = moves.iter().map(|m| m["san"].as_str().unwrap()).collect();
@@ -306,7 +318,8 @@ fn pgn_of_every_game_reads_back_in_a_pgn_reader() {
                 comment.starts_with(&format!("sent {sent}, received ")),
                 "{comment}"
             );
-            assert!(comment.contains(&format!(", {days} days")), "{comment}");
+            let unit = if days == 1 { "day" } else { "days" };
+            assert!(comment.contains(&format!(", {days} {unit}")), "{comment}");
         }
     }
 }

@@ -69,3 +69,106 @@ fn point_2_no_letter_assumes_a_man() {
     let replaced = mail.iter().find(|m| m.kind == "replaced").unwrap();
     replaced.says("write your moves to Anna Green (or to the clerk, as before).");
 }
+
+/// The PGN of game 1 of `t`, and its `Termination` tag.
+fn termination(t: &Tournament) -> (String, String) {
+    let pgn = t.run(&["pgn", "1"]).stdout;
+    let tag = pgn
+        .lines()
+        .find_map(|line| line.strip_prefix("[Termination \""))
+        .and_then(|rest| rest.strip_suffix("\"]"))
+        .unwrap_or_else(|| panic!("no Termination tag: {pgn}"))
+        .to_string();
+    (pgn, tag)
+}
+
+/// The opening of game 1: 1. e4 on 3 November, 1... e5 on 7 November.
+fn opening(t: &mut Tournament) {
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
+    t.poll("2026-11-07");
+    t.new_mail();
+}
+
+/// Point 12: `Termination` as the PGN standard names it (8.1.1): a game
+/// under way unterminated; a result the arbiter entered for the players
+/// normal, with a comment saying who entered it (it said adjudication); a
+/// forfeit a rules infraction (it said forfeit); a confirmed overstep a
+/// time forfeit (it had no tag); the arbiter's result past the end date an
+/// adjudication.
+#[test]
+fn point_12_termination_as_the_pgn_standard_names_it() {
+    let mut t = Cup::new().open();
+    opening(&mut t);
+    assert_eq!(termination(&t).1, "unterminated");
+    t.exchange(
+        ARBITER,
+        "2026-11-12",
+        "Game 1",
+        "RESULT 1 1/2 agreed by telephone\n",
+    );
+    let (pgn, tag) = termination(&t);
+    assert_eq!(tag, "normal");
+    assert!(
+        pgn.contains("; result entered by the chief arbiter}") && pgn.contains("1/2-1/2"),
+        "{pgn}"
+    );
+    t.exchange(ARBITER, "2026-11-13", "Game 1", "FORFEIT 1 WHITE\n");
+    assert_eq!(termination(&t).1, "rules infraction");
+
+    // White silent past the limit; the arbiter confirms the overstep.
+    let mut t = Cup::new().open();
+    opening(&mut t);
+    t.poll("2026-12-26");
+    t.exchange(ARBITER, "2026-12-27", "Re: [T #1]", "CONFIRM 1\n");
+    let (pgn, tag) = termination(&t);
+    assert_eq!(tag, "time forfeit", "{pgn}");
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+
+    // Past the end date, the arbiter adjudicates.
+    let mut t = Cup::new().open();
+    opening(&mut t);
+    t.letter(
+        WHITE,
+        "2028-11-01",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 2/4\n",
+    );
+    t.poll("2028-11-02");
+    t.exchange(
+        ARBITER,
+        "2028-11-03",
+        "Game 1",
+        "RESULT 1 1-0 adjudicated: White wins the ending\n",
+    );
+    let (pgn, tag) = termination(&t);
+    assert_eq!(tag, "adjudication", "{pgn}");
+}
+
+/// Point 13 (plurals): a move that took one day is "1 day" in the PGN
+/// comment (it said "1 days") and in `today`'s lines (it said "1 day(s)").
+#[test]
+fn point_13_one_day_is_a_day_in_the_pgn_and_the_directors_lines() {
+    let mut t = Cup::new().open();
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    t.letter(
+        BLACK,
+        "2026-11-04",
+        "Re: [T #1] 1. e4",
+        "Game 1\n1... e5\nTime: 2/1\nDates: 2026-11-03, 2026-11-03, 2026-11-04\n",
+    );
+    t.poll("2026-11-04");
+    let pgn = t.run(&["pgn", "1"]).stdout;
+    assert!(
+        pgn.contains("{sent 2026-11-04, received 2026-11-04, 1 day}"),
+        "{pgn}"
+    );
+    assert!(!pgn.contains(" 1 days"), "{pgn}");
+    let today = t
+        .run(&["today", "--today", "2026-12-21", "--days", "3"])
+        .stdout;
+    assert!(today.contains("(1 day left today)"), "{today}");
+    assert!(!today.contains("day(s)"), "{today}");
+}
