@@ -41,6 +41,9 @@ pub enum NamedBy {
     Line,
     /// The subject's tag `[ID #N]`.
     Tag,
+    /// The order that accepted a refused letter (`accept KEY --game N`,
+    /// `ACCEPT KEY GAME N`): the director's word, not the letter's.
+    Accepted,
     /// A subject like `Re: Партия 3`.
     Subject,
 }
@@ -50,6 +53,7 @@ impl NamedBy {
         match self {
             NamedBy::Line => "line",
             NamedBy::Tag => "tag",
+            NamedBy::Accepted => "accepted",
             NamedBy::Subject => "subject",
         }
     }
@@ -58,6 +62,7 @@ impl NamedBy {
         match self {
             NamedBy::Line => "named_by.line",
             NamedBy::Tag => "named_by.tag",
+            NamedBy::Accepted => "named_by.accepted",
             NamedBy::Subject => "named_by.subject",
         }
     }
@@ -180,7 +185,16 @@ impl Clerk<'_> {
             rest.split(']').next().map(|id| id.trim().to_string())
         });
         let named = [
-            (NamedBy::Line, read.game.clone()),
+            // A game the acceptance named stands where the letter's line
+            // would (issue 34, point 7: its receipt said "by its line").
+            (
+                if directed {
+                    NamedBy::Accepted
+                } else {
+                    NamedBy::Line
+                },
+                read.game.clone(),
+            ),
             (NamedBy::Tag, tagged.clone()),
             (
                 NamedBy::Subject,
@@ -209,7 +223,7 @@ impl Clerk<'_> {
             }
             return Identified::Unknown;
         };
-        if by != NamedBy::Tag && elsewhere(Some(&named)) {
+        if !matches!(by, NamedBy::Tag | NamedBy::Accepted) && elsewhere(Some(&named)) {
             return Identified::Ambiguous;
         }
         let Some(game) = find(&named) else {
@@ -223,7 +237,7 @@ impl Clerk<'_> {
         };
         // The tag of a reply is its thread's: a line naming another game
         // overrules both, and says so.
-        let tag_of_thread = tagged.filter(|_| by == NamedBy::Line);
+        let tag_of_thread = tagged.filter(|_| matches!(by, NamedBy::Line | NamedBy::Accepted));
         let note = thread
             .into_iter()
             .chain(tag_of_thread)

@@ -172,3 +172,49 @@ fn point_13_one_day_is_a_day_in_the_pgn_and_the_directors_lines() {
     assert!(today.contains("(1 day left today)"), "{today}");
     assert!(!today.contains("day(s)"), "{today}");
 }
+
+/// Point 7: a letter refused in game 1's thread, which the director takes
+/// for game 2 (`accept KEY --game 2`), has a receipt that says so, not "by
+/// its line Game 2" (it had none).
+#[test]
+fn point_7_the_receipt_of_a_letter_accepted_for_another_game_says_who_took_it() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new()
+            .in_language(language)
+            .game("2", "white", "black")
+            .open();
+        t.letter(WHITE, "2026-11-03", "Game 1", W1);
+        t.poll("2026-11-03");
+        t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
+        t.poll("2026-11-07");
+        t.new_mail();
+        // Meant for game 2, written in game 1's thread: illegal there.
+        let mail = t.exchange(
+            WHITE,
+            "2026-11-08",
+            "Re: [T #1] 1... e5",
+            "1. d4\nTime: 0/0\n",
+        );
+        assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{language}");
+        let today = t.run(&["today", "--today", "2026-11-08", "--json"]).stdout;
+        let today: serde_json::Value = serde_json::from_str(&today).unwrap();
+        let key = today["changed_nothing"][0]["key"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let out = t.run(&["accept", &key, "--game", "2", "--today", "2026-11-08"]);
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        let mail = t.new_mail();
+        let ack = mail
+            .iter()
+            .find(|m| m.to == [WHITE])
+            .unwrap_or_else(|| panic!("a receipt: {:?}", kinds(&mail)));
+        ack.says(pick(
+            language,
+            "The letter was taken for game 2 by the order that accepted it, though it answers a message of game 1.",
+            "Письмо отнесено к партии 2 распоряжением, которым оно принято, хотя оно отвечает на письмо по партии 1.",
+        ));
+        ack.never_says("Game 2\"");
+        ack.never_says("«Партия 2»");
+    }
+}
