@@ -145,6 +145,14 @@ pub fn unheeded_text(letter: &Unheeded, arbiters: &[&str]) -> String {
         "quarantined" => "set aside (shtempel retry KEY puts it back)",
         "releasing" => "set aside, ordered back by the chief arbiter (the next poll reads it)",
         "refused" if of_an_arbiter => "an order not carried out, the chief arbiter told why",
+        // What `accept` cannot take gets no `accept` (issue 34, point 11):
+        // the clerk writes these reasons so (clerk::letters, clerk::leave).
+        "refused" if letter.reason.starts_with("a ruling from ") => {
+            "an order from someone not the chief arbiter, not carried out, its writer told whose orders count"
+        }
+        "refused" if letter.reason.starts_with("leave refused") => {
+            "a leave refused, its writer told why (a new leave letter, within the allowance, is taken)"
+        }
         "refused" => "refused, its writer told why (shtempel accept KEY --move ... takes it)",
         _ => "ignored",
     };

@@ -667,7 +667,7 @@ fn award_table() {
             WhiteWins,
             false,
             next(Status::Finished, Some(WhiteWins), &["award"]),
-            Some(EndReason::Ruling),
+            Some(EndReason::Adjudication),
         ),
         (
             "a suspended game ends, its held reply with it",

@@ -218,3 +218,52 @@ fn point_7_the_receipt_of_a_letter_accepted_for_another_game_says_who_took_it() 
         ack.never_says("«Партия 2»");
     }
 }
+
+/// Point 11: `today`'s line for each letter that changed nothing gives the
+/// command that fits it: `accept` for a refused move letter, none for a
+/// player's forged order or a refused leave, which `accept` cannot take.
+#[test]
+fn point_11_todays_hint_fits_the_letter() {
+    let mut t = Cup::new().open();
+    opening(&mut t);
+    t.exchange(BLACK, "2026-11-08", "Re: [T #1]", "CONFIRM 1\n");
+    t.exchange(
+        WHITE,
+        "2026-11-08",
+        "Leave",
+        "LEAVE 20.11.2026 - 29.11.2026\n",
+    );
+    t.exchange(
+        WHITE,
+        "2026-11-08",
+        "Re: [T #1]",
+        "Game 1\n2. Ke3\nTime: 3/4\n",
+    );
+    let today = t.run(&["today", "--today", "2026-11-08"]).stdout;
+    let line = |words: &str| {
+        today
+            .lines()
+            .find(|line| line.contains(words))
+            .unwrap_or_else(|| panic!("no line with {words:?}:\n{today}"))
+            .to_string()
+    };
+    let order = line("from black@test.example");
+    assert!(
+        order.contains("not carried out, its writer told whose orders count")
+            && !order.contains("accept"),
+        "{order}"
+    );
+    let leave = line("leave refused");
+    assert!(
+        leave.contains("a leave refused") && !leave.contains("shtempel accept"),
+        "{leave}"
+    );
+    let illegal = today
+        .lines()
+        .find(|line| line.contains("from white@test.example") && !line.contains("leave"))
+        .unwrap_or_else(|| panic!("no line for the illegal move:\n{today}"));
+    assert!(
+        illegal.contains("(shtempel accept KEY --move ... takes it)"),
+        "{illegal}"
+    );
+}
