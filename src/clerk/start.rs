@@ -89,7 +89,14 @@ impl Clerk<'_> {
                 continue;
             }
             let rules = &config.rules;
+            // Sent today, it reaches him today: the day his clock starts,
+            // said as a day (issue 34, point 8).
+            let today = self.clock.today;
+            let starts = crate::rules::calendar::clock_start(config.start_date, Some(today));
             let extra = model! {
+                "sent" => self.date(today),
+                "late" => starts > config.start_date,
+                "clock_start" => self.date(starts),
                 "start" => self.date(config.start_date),
                 "end" => self.date(config.end_date),
                 "days_per_control" => rules.days_per_control,

@@ -33,6 +33,15 @@ pub struct Calendar {
     pub leaves: Vec<(NaiveDate, NaiveDate)>,
 }
 
+/// The day a player's clock starts (10.3.2): the start date, or the day
+/// after his start sheet reached him where that was later.
+pub fn clock_start(start_date: NaiveDate, sheet_received: Option<NaiveDate>) -> NaiveDate {
+    match sheet_received {
+        Some(day) if day > start_date => day.checked_add_days(ChronoDays::new(1)).unwrap_or(day),
+        _ => start_date,
+    }
+}
+
 impl Calendar {
     /// A calendar where each player's start follows 10.3.2: a start sheet received
     /// after the start date moves that player's start to the day after.
@@ -41,12 +50,7 @@ impl Calendar {
         end_date: NaiveDate,
         sheet_received: ByColor<Option<NaiveDate>>,
     ) -> Calendar {
-        let start = sheet_received.map(|received| match received {
-            Some(day) if day > start_date => {
-                day.checked_add_days(ChronoDays::new(1)).unwrap_or(day)
-            }
-            _ => start_date,
-        });
+        let start = sheet_received.map(|received| clock_start(start_date, received));
         Calendar {
             start_date,
             end_date,

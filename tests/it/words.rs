@@ -267,3 +267,43 @@ fn point_11_todays_hint_fits_the_letter() {
         "{illegal}"
     );
 }
+
+/// Point 8: a start sheet says the day the player's clock starts, not the
+/// rule (a late one: the day after it goes out; one in time: the start
+/// date), in either language.
+#[test]
+fn point_8_a_start_sheet_says_the_day_the_clock_starts() {
+    // (language, the day it goes out, what it says)
+    let table = [
+        (
+            "en",
+            "2026-11-03",
+            "It goes out on 2026-11-03, after the start date (2026-11-01), so your clock starts on 2026-11-04, the day after.",
+        ),
+        (
+            "en",
+            "2026-10-25",
+            "It goes out on 2026-10-25, by the start date, so your clock starts with the tournament on 2026-11-01.",
+        ),
+        (
+            "ru",
+            "2026-11-03",
+            "Письмо отправлено 03.11.2026, позже даты начала турнира (01.11.2026), поэтому ваше время начинает идти 04.11.2026, на следующий день.",
+        ),
+        (
+            "ru",
+            "2026-11-01",
+            "Письмо отправлено 01.11.2026, не позже даты начала, поэтому ваше время начинает идти вместе с турниром, 01.11.2026.",
+        ),
+    ];
+    for (language, day, words) in table {
+        let mut t = Cup::new().in_language(language).open();
+        let out = t.run(&["start", "--today", day]);
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        let mail = t.new_mail();
+        assert_eq!(mail.len(), 2, "{language} {day}");
+        mail[0].says(words);
+        mail[0].never_says("the day after it.");
+        mail[0].never_says("пойдут со следующего дня");
+    }
+}
