@@ -220,7 +220,7 @@ fn a_russian_tournament_through_every_corner() {
     assert_eq!(mail[0].to, [IVANOV, PETROV]);
     let decision = &mail[0].body;
     assert!(
-        decision.contains("Ходит Петров Пётр Сергеевич: осталось 50 дн.")
+        decision.contains("Ходит Петров Пётр Сергеевич: на сегодня, 28.12.2026, в текущем контроле осталось 50 дн.")
             && decision.contains("не позднее 16.02.2027"),
         "{decision}"
     );
@@ -322,7 +322,7 @@ fn a_russian_tournament_through_every_corner() {
         "{decision}"
     );
     assert!(
-        decision.contains("Ходит Иванов Иван Петрович: осталось 48 дн.")
+        decision.contains("Ходит Иванов Иван Петрович: на сегодня, 22.02.2027, в текущем контроле осталось 48 дн.")
             && decision.contains("не позднее 11.04.2027"),
         "{decision}"
     );

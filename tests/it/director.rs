@@ -694,7 +694,7 @@ fn the_last_letter_is_taken_back_by_the_arbiters_letter_and_by_command() {
     mail[0].says("the chief arbiter has taken back the last letter of game 1 (White Player - Black Player): White Player's 2. Nf3, because: White wrote the move of another game.");
     mail[0].says("Time used (White/Black): 2/4.");
     // White has had 1... e5 since 7 November: 2 days used, 5 more run.
-    mail[0].says("White Player is to move again: 43 days left");
+    mail[0].says("White Player is to move again: as of today, 2026-11-12, 43 days left");
     let chart = t.chart("1");
     assert_eq!(chart["moves"].as_array().unwrap().len(), 2);
     assert_eq!(chart["status"], "active");

@@ -307,3 +307,24 @@ fn point_8_a_start_sheet_says_the_day_the_clock_starts() {
         mail[0].never_says("пойдут со следующего дня");
     }
 }
+
+/// Point 4: "days left" says as of when, and is true as said: after an
+/// undo on 11 November of Black's 1... e5, Black, whose clock has run since
+/// 1. e4 reached him on 3 November, has 50 - 8 = 42 days as of that day
+/// (it said "counting from the day the partner's move reached him").
+#[test]
+fn point_4_days_left_say_as_of_when() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        opening(&mut t);
+        let mail = t.exchange(ARBITER, "2026-11-11", "Game 1", "UNDO 1 a misread move\n");
+        let undo = mail.iter().find(|m| m.kind == "undo").unwrap();
+        undo.says(pick(
+            language,
+            "Black Player is to move again: as of today, 2026-11-11, 42 days left in the current control; the letter with the move must be sent by 2026-12-23.",
+            "Снова ходит Black Player: на сегодня, 11.11.2026, в текущем контроле осталось 42 дн.; письмо с ходом нужно отправить не позднее 23.12.2026.",
+        ));
+        undo.never_says("counting from the day");
+        undo.never_says("считая со дня");
+    }
+}
