@@ -309,9 +309,10 @@ fn point_8_a_start_sheet_says_the_day_the_clock_starts() {
 }
 
 /// Point 4: "days left" says as of when, and is true as said: after an
-/// undo on 11 November of Black's 1... e5, Black, whose clock has run since
-/// 1. e4 reached him on 3 November, has 50 - 8 = 42 days as of that day
-/// (it said "counting from the day the partner's move reached him").
+/// undo on 11 November of Black's 1... e5, Black, whose clock has run
+/// since White's first move reached Black on 3 November, has 50 - 8 = 42
+/// days as of that day (it said "counting from the day the partner's move
+/// reached him").
 #[test]
 fn point_4_days_left_say_as_of_when() {
     for language in ["en", "ru"] {
