@@ -144,8 +144,9 @@ pub fn next_check(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Option<Na
             if ledger.rows.first().is_none_or(|r| r.delivered_on.is_none()) {
                 candidates.push(cal.counted_after(cal.start_date, rules.first_move_query_days));
             }
-            if let Some(last) = ledger.rows.last() {
-                candidates.push(cal.counted_after(last.sent_on, rules.repeat_after_days));
+            if let Some(last) = ledger.rows.len().checked_sub(1) {
+                let from = unanswered_since(ledger, last);
+                candidates.push(cal.counted_after(from, rules.repeat_after_days));
             }
             match ledger.days_left_on(rules, today) {
                 // Not running (a move not yet delivered, a start not yet come):
@@ -169,6 +170,18 @@ pub fn next_check(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Option<Na
         .or(Some(tomorrow))
 }
 
+/// The day from which the letter carrying `ledger.rows[row]` counts as
+/// unanswered (2.6): the day it was sent, or, where a ruling resumed the
+/// game after it, the day the decision went out (2.5.6: the partner's
+/// clock counts from then, and so does his silence; issue 34, point 3).
+fn unanswered_since(ledger: &Ledger, row: usize) -> NaiveDate {
+    let sent = ledger.rows[row].sent_on;
+    ledger
+        .standing
+        .resumed_on
+        .map_or(sent, |resumed| resumed.max(sent))
+}
+
 fn active_duties(rules: &Rules, ledger: &Ledger, today: NaiveDate, duties: &mut Vec<Duty>) {
     let cal = &ledger.calendar;
     if cal.late_start && ledger.rows.is_empty() && today >= cal.start_date {
@@ -186,7 +199,8 @@ fn active_duties(rules: &Rules, ledger: &Ledger, today: NaiveDate, duties: &mut 
     }
     if let Some(last) = ledger.rows.len().checked_sub(1) {
         let row = &ledger.rows[last];
-        if today >= cal.counted_after(row.sent_on, rules.repeat_after_days) {
+        let from = unanswered_since(ledger, last);
+        if today >= cal.counted_after(from, rules.repeat_after_days) {
             duties.push(Duty::Repeat {
                 row: last,
                 author: row.by,

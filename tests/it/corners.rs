@@ -322,8 +322,9 @@ fn a_russian_tournament_through_every_corner() {
         "{decision}"
     );
     assert!(
-        decision.contains("Ходит Иванов Иван Петрович: на сегодня, 22.02.2027, в текущем контроле осталось 48 дн.")
-            && decision.contains("не позднее 11.04.2027"),
+        decision.contains(
+            "Ходит Иванов Иван Петрович: на сегодня, 22.02.2027, в текущем контроле осталось 48 дн."
+        ) && decision.contains("не позднее 11.04.2027"),
         "{decision}"
     );
     // And the lines for his letter.

@@ -329,3 +329,50 @@ fn point_4_days_left_say_as_of_when() {
         undo.never_says("считая со дня");
     }
 }
+
+/// Point 3: a resumed game's 40-day repeat counts from the decision
+/// (2.5.6), not through the suspension: White's late first move overstepped
+/// by its letter (25 December, 54 > 50 days), the arbiter rejects the
+/// overstep 47 days later, and the poll that carries it out sends the
+/// decision, not also a registered repeat of a letter "unanswered 47 days";
+/// the repeat comes 40 days after the decision.
+#[test]
+fn point_3_a_resumed_games_repeat_counts_from_the_decision() {
+    let mut t = Cup::new().rules("silent_overstep = false").open();
+    t.letter(
+        WHITE,
+        "2026-12-25",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 54/0\nDates: 2026-12-25\n",
+    );
+    t.poll("2026-12-25");
+    let mail = t.new_mail();
+    assert!(
+        mail.iter().any(|m| m.kind == "overstep-file"),
+        "{:?}",
+        kinds(&mail)
+    );
+    let mail = t.exchange(ARBITER, "2027-02-10", "Re: [T #1]", "REJECT 1\n");
+    assert!(
+        mail.iter().any(|m| m.kind == "decision"),
+        "{:?}",
+        kinds(&mail)
+    );
+    assert!(
+        !mail.iter().any(|m| m.kind == "repeat"),
+        "no repeat with the decision: {:?}",
+        kinds(&mail)
+    );
+    t.poll("2027-03-21");
+    assert!(
+        !t.new_mail().iter().any(|m| m.kind == "repeat"),
+        "39 days after"
+    );
+    t.poll("2027-03-22");
+    let mail = t.new_mail();
+    assert!(
+        mail.iter().any(|m| m.kind == "repeat"),
+        "40 days after the decision: {:?}",
+        kinds(&mail)
+    );
+}
