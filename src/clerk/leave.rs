@@ -232,12 +232,16 @@ impl Clerk<'_> {
             LeaveRefusal::AfterEnd { end } => {
                 phrases.fill("reason.leave_after_end", &[("end", &self.date(end))])
             }
-            LeaveRefusal::OverAllowance { year, left } => phrases.fill(
+            LeaveRefusal::OverAllowance { year, asked, left } => phrases.fill(
                 "reason.leave_over",
                 &[
                     ("year", &year),
-                    ("left", &left),
-                    ("allowance", &rules.leave_days_per_year),
+                    ("asked", &phrases.days(i64::from(asked))),
+                    ("left", &phrases.days(i64::from(left))),
+                    (
+                        "allowance",
+                        &phrases.days(i64::from(rules.leave_days_per_year)),
+                    ),
                 ],
             ),
         }

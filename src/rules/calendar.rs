@@ -75,6 +75,15 @@ impl Calendar {
         Calendar { leaves, ..self }
     }
 
+    /// The last day of the leave `day` is in, if it is a day of leave.
+    pub fn leave_through(&self, day: NaiveDate) -> Option<NaiveDate> {
+        self.leaves
+            .iter()
+            .filter(|&&(first, last)| first <= day && day <= last)
+            .map(|&(_, last)| last)
+            .max()
+    }
+
     /// The days of leave after `from` up to and including `to`.
     fn leave_days(&self, from: NaiveDate, to: NaiveDate) -> i64 {
         self.leaves

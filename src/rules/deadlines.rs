@@ -115,6 +115,18 @@ pub fn due(
         }
         Status::Active => active_duties(rules, ledger, today, &mut duties),
     }
+    // On a day of leave no letter goes to the players, not even one that
+    // fell due before it and was not sent then (no run that day): it goes
+    // on the first day after the leave, as the leave's receipt promises
+    // (issue 34, point 10).
+    if ledger.calendar.leave_through(today).is_some() {
+        duties.retain(|duty| {
+            !matches!(
+                duty,
+                Duty::Repeat { .. } | Duty::Reminder { .. } | Duty::FirstMoveQuery
+            )
+        });
+    }
     duties.retain(|duty| !done.contains(&duty.key(ledger)) && !reminded(duty, ledger, done));
     duties
 }
@@ -138,6 +150,10 @@ pub fn next_check(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Option<Na
         }
         Status::Active => {
             let cal = &ledger.calendar;
+            // What the leave held back is looked for the day after it.
+            if let Some(last) = cal.leave_through(today) {
+                candidates.push(add_days(last, 1));
+            }
             if cal.late_start && ledger.rows.is_empty() {
                 candidates.push(cal.start_date);
             }

@@ -24,8 +24,9 @@ pub enum LeaveRefusal {
     Past,
     /// It overlaps a leave of his already taken.
     Overlaps { first: NaiveDate, last: NaiveDate },
-    /// Over the year's allowance: `left` days were left in `year`.
-    OverAllowance { year: i32, left: u32 },
+    /// Over the year's allowance: `asked` days of `year` were asked and
+    /// `left` were left.
+    OverAllowance { year: i32, asked: u32, left: u32 },
     /// It runs past the tournament's last day (`end`): no game's clock
     /// runs after it to be stopped.
     AfterEnd { end: NaiveDate },
@@ -80,8 +81,13 @@ pub fn check(
     for year in first.year()..=last.year() {
         let used: u32 = taken.iter().map(|&leave| in_year(leave, year)).sum();
         let left = rules.leave_days_per_year.saturating_sub(used);
-        if in_year(asked, year) > left {
-            return Err(LeaveRefusal::OverAllowance { year, left });
+        let wanted = in_year(asked, year);
+        if wanted > left {
+            return Err(LeaveRefusal::OverAllowance {
+                year,
+                asked: wanted,
+                left,
+            });
         }
     }
     Ok(length(asked))
@@ -124,6 +130,7 @@ mod tests {
                 ("2026-12-01", "2027-02-20"),
                 Err(LeaveRefusal::OverAllowance {
                     year: 2027,
+                    asked: 51,
                     left: 45,
                 }),
             ),
@@ -157,6 +164,7 @@ mod tests {
             check(&rules, &full, (d("2026-12-20"), d("2026-12-21")), post, end),
             Err(LeaveRefusal::OverAllowance {
                 year: 2026,
+                asked: 2,
                 left: 1
             })
         );

@@ -831,7 +831,7 @@ fn a_leave_stops_the_clocks_of_his_games_within_his_allowance() {
         ),
         (
             "LEAVE 01.12.2026 - 05.12.2026\n",
-            "it is more than you have left for 2026: 2 of 12 days",
+            "it asks 5 days of 2026, and you have 2 days of that year's 12 days left",
         ),
         ("LEAVE next week\n", "the leave cannot be read"),
     ] {

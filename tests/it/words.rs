@@ -376,3 +376,53 @@ fn point_3_a_resumed_games_repeat_counts_from_the_decision() {
         kinds(&mail)
     );
 }
+
+/// Point 10: on a day of leave no reminder goes out, not even one that
+/// fell due before the leave while no run was made; it goes on the first
+/// day after. A refused leave says how many days were asked and how many
+/// are left.
+#[test]
+fn point_10_a_leave_holds_what_fell_due_before_it_and_a_refusal_counts_the_days() {
+    let mut t = Cup::new().rules("leave_days_per_year = 12").open();
+    opening(&mut t);
+    // White to move since 7 November; with the leave his last day is
+    // 4 January, and the reminder at 10 days left fell due on 15 December.
+    let mail = t.exchange(
+        WHITE,
+        "2026-11-10",
+        "Leave",
+        "LEAVE 20.12.2026 - 29.12.2026\n",
+    );
+    assert_eq!(
+        kinds(&mail),
+        [pair("leave", WHITE), pair("leave-notice", BLACK)]
+    );
+    mail[0].says("no repeats or reminders in your games");
+    // No run from then until a day of leave.
+    t.poll("2026-12-21");
+    let mail = t.new_mail();
+    assert!(
+        !mail
+            .iter()
+            .any(|m| m.kind == "reminder" || m.kind == "repeat"),
+        "nothing on a day of leave: {:?}",
+        kinds(&mail)
+    );
+    t.poll("2026-12-29");
+    assert!(t.new_mail().is_empty(), "the leave's last day");
+    t.poll("2026-12-30");
+    let mail = t.new_mail();
+    assert!(
+        mail.iter().any(|m| m.kind == "reminder"),
+        "the day after the leave: {:?}",
+        kinds(&mail)
+    );
+    // Asked over what is left: both counts said.
+    let mail = t.exchange(
+        WHITE,
+        "2026-11-11",
+        "Leave",
+        "LEAVE 01.12.2026 - 05.12.2026\n",
+    );
+    mail[0].says("it asks 5 days of 2026, and you have 2 days of that year's 12 days left");
+}
