@@ -33,6 +33,51 @@ pub(super) struct ReceiptFacts<'a> {
 }
 
 impl Clerk<'_> {
+    /// A move letter out of turn in its game, said where it fits: the one
+    /// other game of its writer's in this tournament where he is to move
+    /// and its moves are legal (issue 34, point 5). Nothing is applied
+    /// there: the letter named its game, and the writer says which he meant.
+    fn meant_elsewhere(
+        &self,
+        store: &Store,
+        state: &Record,
+        context: &LetterContext<'_>,
+    ) -> Result<Option<String>, Error> {
+        let player = state.player(context.color);
+        let read = context.read;
+        let mut fits = Vec::new();
+        for game in self.config.games_of(&player.id) {
+            if game.id == state.id() {
+                continue;
+            }
+            let other = super::load_replaying(self.config, store, game, &self.replays)?;
+            let Some(color) = other.color_of(&player.email) else {
+                continue;
+            };
+            let open = admit_move(&other.ledger, color).is_ok();
+            if open
+                && other
+                    .board
+                    .apply(color, &read.moves, &read.variants)
+                    .is_ok()
+            {
+                fits.push(other);
+            }
+        }
+        let [other] = fits.as_slice() else {
+            return Ok(None);
+        };
+        let phrases = self.phrases();
+        Ok(Some(phrases.fill(
+            "reason.meant_other",
+            &[
+                ("game", &other.id()),
+                ("white", &other.white.name.as_str()),
+                ("black", &other.black.name.as_str()),
+            ],
+        )))
+    }
+
     /// A letter with moves.
     pub(super) fn plan_move(
         &self,
@@ -67,8 +112,11 @@ impl Clerk<'_> {
         let applied = match state.board.apply(color, &read.moves, &read.variants) {
             Ok(applied) => applied,
             Err(refusal) => {
-                let reason = refusal.explain(self.phrases());
-                return self.refuse(state, context, vec![reason], stored, plan);
+                let mut reasons = vec![refusal.explain(self.phrases())];
+                if refusal.reason == crate::game::Reason::OutOfTurn {
+                    reasons.extend(self.meant_elsewhere(store, state, context)?);
+                }
+                return self.refuse(state, context, reasons, stored, plan);
             }
         };
         let partner = state.player(!color);

@@ -426,3 +426,49 @@ fn point_10_a_leave_holds_what_fell_due_before_it_and_a_refusal_counts_the_days(
     );
     mail[0].says("it asks 5 days of 2026, and you have 2 days of that year's 12 days left");
 }
+
+/// Point 5: a move out of turn in the game its letter names (game 1's
+/// thread: Black is to move there) is refused, and the refusal points to
+/// the one other game where its writer is to move and the move is legal
+/// (game 2, White's second move); nothing is applied in either.
+#[test]
+fn point_5_out_of_turn_here_in_turn_there_asks_did_you_mean_that_game() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new()
+            .in_language(language)
+            .game("2", "white", "black")
+            .open();
+        t.letter(WHITE, "2026-11-03", "Game 1", W1);
+        t.poll("2026-11-03");
+        t.letter(
+            WHITE,
+            "2026-11-03",
+            "Game 2",
+            "Game 2\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
+        );
+        t.poll("2026-11-03");
+        t.letter(
+            BLACK,
+            "2026-11-05",
+            "Game 2",
+            "Game 2\n1... d5\nTime: 2/2\nDates: 2026-11-03, 2026-11-03, 2026-11-05\n",
+        );
+        t.poll("2026-11-05");
+        t.new_mail();
+        // White's second move of game 2, written in game 1's thread.
+        let mail = t.exchange(
+            WHITE,
+            "2026-11-06",
+            "Re: [T #1] 1. e4",
+            "2. c4\nTime: 3/2\n",
+        );
+        assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{language}");
+        mail[0].says(pick(
+            language,
+            "in game 2 (White Player - Black Player) it is your move, and these moves are legal there: did you mean game 2? Nothing has been applied",
+            "в партии 2 (White Player — Black Player) ваш ход, и эти ходы там возможны: может быть, письмо для партии 2? Ничего не применено",
+        ));
+        assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
+        assert_eq!(t.chart("2")["moves"].as_array().unwrap().len(), 2);
+    }
+}
