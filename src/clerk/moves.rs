@@ -116,6 +116,29 @@ impl Clerk<'_> {
                 if refusal.reason == crate::game::Reason::OutOfTurn {
                     reasons.extend(self.meant_elsewhere(store, state, context)?);
                 }
+                // One move, illegal as written, legal read in the other
+                // alphabet (a Latin K for the Russian knight К): asked.
+                let one_move = read.moves.len() == 1 && read.variants.is_empty();
+                if let (true, crate::game::Reason::Illegal, Some(written)) =
+                    (one_move, &refusal.reason, &refusal.written)
+                    && let Some((reading, role)) =
+                        crate::game::lookalike(state.board.position(), written)
+                {
+                    let phrases = self.phrases();
+                    let name = match role {
+                        shakmaty::Role::King => "pieces.king",
+                        shakmaty::Role::Queen => "pieces.queen",
+                        shakmaty::Role::Rook => "pieces.rook",
+                        shakmaty::Role::Bishop => "pieces.bishop",
+                        shakmaty::Role::Knight => "pieces.knight",
+                        shakmaty::Role::Pawn => "pieces.pawn",
+                    };
+                    let piece = phrases.get(name);
+                    reasons.push(phrases.fill(
+                        "reason.lookalike",
+                        &[("reading", &reading), ("piece", &piece)],
+                    ));
+                }
                 return self.refuse(state, context, reasons, stored, plan);
             }
         };

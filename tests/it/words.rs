@@ -40,7 +40,7 @@ fn point_2_no_letter_assumes_a_man() {
             assert!(!he.is_match(line), "templates/en/{file}:{}: {line}", at + 1);
         }
     }
-    let either = regex::Regex::new(r"[а-яё]\((а|ла|ёл)\)").unwrap();
+    let either = regex::Regex::new(r"[а-яё]\((а|ая|ла|ёл)\)").unwrap();
     for (file, text) in templates("ru") {
         for (at, line) in text.lines().enumerate() {
             assert!(
@@ -471,4 +471,47 @@ fn point_5_out_of_turn_here_in_turn_there_asks_did_you_mean_that_game() {
         assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
         assert_eq!(t.chart("2")["moves"].as_array().unwrap().len(), 2);
     }
+}
+
+/// Point 6: `Kf3` with a Latin K in a Russian letter, where only a knight
+/// can go to f3, is refused as illegal (right) and asks "did you mean
+/// Кf3 (knight)?"; nothing is applied. Where neither reading is legal,
+/// nothing is guessed.
+#[test]
+fn point_6_a_piece_letter_of_the_other_alphabet_is_asked_about() {
+    let mut t = Cup::new().in_language("ru").open();
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Партия 1",
+        "Партия 1\n1. e4\nВремя: 2/0\nДаты: 03.11.2026\n",
+    );
+    t.poll("2026-11-03");
+    t.letter(
+        BLACK,
+        "2026-11-05",
+        "Re: [T #1] 1. e4",
+        "Партия 1\n1... e5\nВремя: 2/2\nДаты: 03.11.2026, 03.11.2026, 05.11.2026\n",
+    );
+    t.poll("2026-11-05");
+    t.new_mail();
+    let mail = t.exchange(
+        WHITE,
+        "2026-11-06",
+        "Re: [T #1] 1... e5",
+        "Партия 1\n2. Kf3\nВремя: 3/2\n",
+    );
+    assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
+    mail[0].says("может быть, Кf3 (конь)?");
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
+
+    // Where neither reading is legal (nothing goes to f4), no guess.
+    let mail = t.exchange(
+        WHITE,
+        "2026-11-06",
+        "Re: [T #1] 1... e5",
+        "Партия 1\n2. Kf4\nВремя: 3/2\n",
+    );
+    assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
+    mail[0].never_says("(конь)");
 }
