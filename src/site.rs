@@ -75,7 +75,12 @@ fn write_page(out: &Path, page: &report::Page) -> std::io::Result<()> {
 
 /// The index of a folder's events in `out` (each event's report is in the
 /// folder [`report::event_folder`] names), rewritten only when it changed.
-pub fn write_events(configs: &[Config], today: NaiveDate, out: &Path) -> Result<(), Error> {
+pub fn write_events(
+    configs: &[Config],
+    store: &mut Store,
+    today: NaiveDate,
+    out: &Path,
+) -> Result<(), Error> {
     let Some(first) = configs.first() else {
         return Ok(());
     };
@@ -91,7 +96,7 @@ pub fn write_events(configs: &[Config], today: NaiveDate, out: &Path) -> Result<
             games: config.games.len(),
         })
         .collect();
-    let players = players_of(configs);
+    let players = players_of(configs, store)?;
     let io = |what: &Path, e: std::io::Error| format!("{}: {e}", what.display());
     std::fs::create_dir_all(out.join("players")).map_err(|e| io(out, e))?;
     let in_several: Vec<&report::PlayerEvents> = players
@@ -126,17 +131,22 @@ pub fn write_events(configs: &[Config], today: NaiveDate, out: &Path) -> Result<
 }
 
 /// Each player of a folder's events (one id in several is one person),
-/// with his games in each, in the order of the files.
-fn players_of(configs: &[Config]) -> Vec<report::PlayerEvents> {
+/// with the games in each and their results, in the order of the files.
+fn players_of(configs: &[Config], store: &mut Store) -> Result<Vec<report::PlayerEvents>, Error> {
     let mut players: Vec<report::PlayerEvents> = Vec::new();
     let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for config in configs {
+        let on = store.tournament(config.scope());
         for game in &config.games {
+            let state = clerk::load(config, &on, game)?;
+            let outcome = state.ledger.standing.outcome;
+            let annulled = state.ledger.status() == crate::rules::Status::Annulled;
+            let forfeit = outcome.is_some_and(|o| o.reason == crate::rules::EndReason::Forfeit);
             let sides = [
-                (&game.white, &game.black, true),
-                (&game.black, &game.white, false),
+                (&game.white, &game.black, shakmaty::Color::White),
+                (&game.black, &game.white, shakmaty::Color::Black),
             ];
-            for (me, partner, white) in sides {
+            for (me, partner, color) in sides {
                 let Some(player) = config.player(me) else {
                     continue;
                 };
@@ -155,13 +165,16 @@ fn players_of(configs: &[Config]) -> Vec<report::PlayerEvents> {
                     event: config.tournament_id.clone(),
                     event_name: config.tournament_name.clone(),
                     game: game.id.clone(),
-                    white,
+                    white: color == shakmaty::Color::White,
                     partner,
+                    halves: outcome.map(|o| o.result.halves(color)),
+                    forfeit,
+                    annulled,
                 });
             }
         }
     }
-    players
+    Ok(players)
 }
 
 /// What the pages of the last report depend on besides the games: the day

@@ -200,7 +200,7 @@ fn keep_reports(
         .find(|c| c.in_folder)
         .and_then(|c| c.report_out.as_ref())
         && let Err(error) =
-            shtempel::site::write_events(configs, clock(&configs[0], now, today).today, out)
+            shtempel::site::write_events(configs, store, clock(&configs[0], now, today).today, out)
     {
         eprintln!("shtempel: report: {error}");
         code = 1;

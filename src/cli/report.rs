@@ -71,7 +71,8 @@ pub(super) fn report_all(
     }
     if index {
         let day = clock(first, now, today).today;
-        shtempel::site::write_events(configs, day, &out)
+        let mut store = open_store(first)?;
+        shtempel::site::write_events(configs, &mut store, day, &out)
             .map_err(|e| run_error(format!("report: {e}")))?;
         pages += 2;
     }

@@ -12,13 +12,32 @@ pub struct Event {
     pub games: usize,
 }
 
-/// A game of a player of a folder's events, as his page lists it.
+/// A game of a player of a folder's events, as the page lists it.
 pub struct PlayerGame {
     pub event: String,
     pub event_name: String,
     pub game: String,
     pub white: bool,
     pub partner: String,
+    /// The half points the player got, once the game is over.
+    pub halves: Option<u32>,
+    /// Scored by a forfeit (`+` / `−`), not played.
+    pub forfeit: bool,
+    /// Annulled: it does not count.
+    pub annulled: bool,
+}
+
+impl PlayerGame {
+    /// The result from the player's side: `1`, `½`, `0`, `+`, `−`, `·`
+    /// under way, or the word for an annulled game.
+    fn result(&self, phrases: &Phrases) -> String {
+        match (self.annulled, self.halves, self.forfeit) {
+            (true, _, _) => phrases.get("report.status_annulled").to_string(),
+            (false, None, _) => "·".to_string(),
+            (false, Some(halves), true) => if halves > 0 { "+" } else { "−" }.to_string(),
+            (false, Some(halves), false) => score_text(halves),
+        }
+    }
 }
 
 /// A player of a folder's events (the same id in several is one person),
@@ -29,8 +48,9 @@ pub struct PlayerEvents {
     pub games: Vec<PlayerGame>,
 }
 
-/// A player's page: his games in every event, each linked to its page in
-/// its event's report.
+/// A player's page: the games in every event, each linked to its page in
+/// its event's report, with its result, and the score in each event
+/// (issue 34, point 14).
 pub fn player_page(player: &PlayerEvents, phrases: &Phrases) -> Page {
     let mut out = String::new();
     head(&mut out, &player.name, phrases);
@@ -39,13 +59,14 @@ pub fn player_page(player: &PlayerEvents, phrases: &Phrases) -> Page {
     let _ = write!(
         out,
         "<h1>{}</h1>\n<p><a href=\"../index.html\">{}</a></p>\n<table>\n<tr><th class=\"name\">{}</th>\
-         <th>{}</th><th>{}</th><th class=\"name\">{}</th></tr>\n",
+         <th>{}</th><th>{}</th><th class=\"name\">{}</th><th>{}</th></tr>\n",
         escape(&player.name),
         escape(phrases.get("report.back_to_events")),
         escape(phrases.get("report.event")),
         escape(phrases.get("report.game")),
         escape(phrases.get("report.colour")),
         escape(phrases.get("report.partner")),
+        escape(phrases.get("report.result")),
     );
     for game in &player.games {
         let colour = if game.white {
@@ -56,7 +77,7 @@ pub fn player_page(player: &PlayerEvents, phrases: &Phrases) -> Page {
         let _ = writeln!(
             out,
             "<tr><td class=\"name\"><a href=\"../{}/index.html\">{}</a></td>\
-             <td><a href=\"../{}/game-{}.html\">{}</a></td><td>{}</td><td class=\"name\">{}</td></tr>",
+             <td><a href=\"../{}/game-{}.html\">{}</a></td><td>{}</td><td class=\"name\">{}</td><td>{}</td></tr>",
             slug(&game.event),
             escape(&game.event_name),
             slug(&game.event),
@@ -64,9 +85,41 @@ pub fn player_page(player: &PlayerEvents, phrases: &Phrases) -> Page {
             escape(&game.game),
             escape(phrases.get(colour)),
             escape(&game.partner),
+            escape(&game.result(phrases)),
         );
     }
-    out.push_str("</table>\n</body>\n</html>\n");
+    out.push_str("</table>\n");
+    // The score in each event, of its games over (an annulled one does not
+    // count), in the order the events come.
+    let mut events: Vec<&str> = Vec::new();
+    for game in &player.games {
+        if !events.contains(&game.event.as_str()) {
+            events.push(&game.event);
+        }
+    }
+    for event in events {
+        let over: Vec<&PlayerGame> = player
+            .games
+            .iter()
+            .filter(|g| g.event == event && !g.annulled && g.halves.is_some())
+            .collect();
+        let name = player
+            .games
+            .iter()
+            .find(|g| g.event == event)
+            .map_or(event, |g| g.event_name.as_str());
+        let halves: u32 = over.iter().filter_map(|g| g.halves).sum();
+        let said = phrases.fill(
+            "report.score_in",
+            &[
+                ("event", &name),
+                ("points", &score_text(halves)),
+                ("games", &over.len()),
+            ],
+        );
+        let _ = writeln!(out, "<p class=\"score\">{}</p>", escape(&said));
+    }
+    out.push_str("</body>\n</html>\n");
     Page {
         name: format!("players/{}.html", slug(&player.id)),
         content: out,

@@ -1360,3 +1360,36 @@ fn issue_31_point_1_an_event_that_refuses_the_leave_says_why_and_goes_on() {
     assert_eq!(told, [vec![BLACK.to_string()]]);
     assert_eq!(last_day(&t), before, "B's clock goes on");
 }
+
+/// Issue 34, point 14: a player's page gives each game's result from his
+/// side and his score in each event: White Player wins game 1 of A by the
+/// arbiter's result and plays on in B.
+#[test]
+fn point_14_a_players_page_gives_each_result_and_the_score_in_each_event() {
+    let mut t = federation_with("\n[report]\nout = \"site\"\n");
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "[A #1] my move",
+        "1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    t.letter(
+        ARBITER,
+        "2026-11-04",
+        "[A #1] result",
+        "RESULT A 1 1-0 Black resigned by telephone\n",
+    );
+    t.poll("2026-11-04");
+    let page = t.path().join("site/players/white_5ftest_2eexample.html");
+    let his = std::fs::read_to_string(page).unwrap();
+    for words in [
+        "<th>Result</th>",
+        "<td class=\"name\">Black Player</td><td>1</td>",
+        "<td class=\"name\">Carol</td><td>·</td>",
+        "Score in Cup A: 1 of 1 games over",
+        "Score in Cup B: 0 of 0 games over",
+    ] {
+        assert!(his.contains(words), "{words} in:\n{his}");
+    }
+}
