@@ -6,15 +6,6 @@
 
 use crate::support::*;
 
-/// 1. e4 (3 Nov, 2 days) 1... e5 (7 Nov, 4 days): totals 2/4.
-fn opening(t: &mut Tournament) {
-    t.letter(WHITE, "2026-11-03", "Game 1", W1);
-    t.poll("2026-11-03");
-    t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
-    t.poll("2026-11-07");
-    t.new_mail();
-}
-
 /// A player's order changed nothing, and he alone was told whose orders
 /// count.
 fn only_the_player_told(t: &mut Tournament, player: &str) {
@@ -67,7 +58,7 @@ fn cross_table(t: &Tournament) -> String {
 #[test]
 fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     // Anyone else's order changes nothing: a player's, a stranger's.
     t.letter(BLACK, "2026-11-10", "Re: [T #1]", "RESULT 1 0-1\n");
     t.letter(
@@ -153,7 +144,7 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
 #[test]
 fn a_russian_arbiter_writes_his_orders_in_russian() {
     let mut t = Cup::new().in_language("ru").open();
-    opening(&mut t);
+    t.opening();
     let mail = t.exchange(
         ARBITER,
         "2026-11-11",
@@ -196,7 +187,7 @@ fn a_russian_arbiter_writes_his_orders_in_russian() {
 #[test]
 fn the_director_sets_a_result_and_a_forfeit_by_command() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     let out = t.run(&[
         "result",
         "1",
@@ -273,7 +264,7 @@ fn the_director_sets_a_result_and_a_forfeit_by_command() {
 #[test]
 fn today_lists_what_the_calendar_then_does_and_the_mail_that_changed_nothing() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     t.letter(
         "someone@elsewhere.example",
         "2026-11-19",
@@ -661,7 +652,7 @@ fn a_letter_from_an_address_nobody_has_is_taken_as_the_players_it_is() {
 #[test]
 fn the_last_letter_is_taken_back_by_the_arbiters_letter_and_by_command() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     // White's 2. Nf3 of 10 November, 3 days.
     t.letter(
         WHITE,
@@ -785,7 +776,7 @@ fn the_chief_arbiter_withdraws_a_player_by_letter() {
 #[test]
 fn a_leave_stops_the_clocks_of_his_games_within_his_allowance() {
     let mut t = Tournament::with_config(&config("leave_days_per_year = 12", ""));
-    opening(&mut t);
+    t.opening();
     // White to move since 7 November, 2 days used: his last day 25 December.
     t.letter(
         WHITE,
@@ -870,7 +861,7 @@ fn a_leave_stops_the_clocks_of_his_games_within_his_allowance() {
 #[test]
 fn a_tournament_without_leave_says_so() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     let mail = t.exchange(
         WHITE,
         "2026-11-10",
@@ -884,7 +875,7 @@ fn a_tournament_without_leave_says_so() {
 #[test]
 fn a_replaced_players_games_go_on_with_the_newcomer() {
     let mut t = three_players("");
-    opening(&mut t);
+    t.opening();
     // The director gives White's entry the newcomer's name and address.
     let file = t.path().join("shtempel.toml");
     let text = std::fs::read_to_string(&file).unwrap();
@@ -1035,7 +1026,7 @@ fn the_chief_arbiter_replaces_a_player_by_his_letter_and_the_clerk_edits_the_ent
     let text = three_players_config("");
     let mut t =
         Tournament::with_config(&text.replacen("language = \"en\"", "language = \"ru\"", 1));
-    opening(&mut t);
+    t.opening();
     let newcomer = "sidorov@test.example";
     // An address that is another player's, and a name left out, are
     // answered with what to write; nothing changes.
@@ -1299,7 +1290,7 @@ fn watch_reads_the_tournament_anew_after_an_order_edits_it() {
 #[test]
 fn a_players_words_in_capitals_that_read_like_an_order_are_his_letter() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     t.letter(
         WHITE,
         "2026-11-10",
@@ -1323,7 +1314,7 @@ fn a_players_words_in_capitals_that_read_like_an_order_are_his_letter() {
 #[test]
 fn issue_31_point_10_a_replacement_keeps_finished_games_with_their_players() {
     let mut t = three_players("");
-    opening(&mut t);
+    t.opening();
     // Game 2 (Third Player - White Player) is over: Third Player wins.
     let out = t.run(&["result", "2", "1-0", "--today", "2026-11-08"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -1419,7 +1410,7 @@ fn issue_31_point_10_a_replacement_keeps_finished_games_with_their_players() {
 #[test]
 fn the_advice_of_an_unidentified_letter_followed_gets_it_taken() {
     let mut t = three_players("");
-    opening(&mut t);
+    t.opening();
     let letter = "2. Nf3\nTime: 7/4\nDates: 2026-11-07, 2026-11-07, 2026-11-12\n";
     let mail = t.exchange(WHITE, "2026-11-12", "my move", letter);
     assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
@@ -1447,7 +1438,7 @@ fn point_9_russian_deadlines_say_the_last_day_is_inclusive() {
         .in_language("ru")
         .rules("leave_days_per_year = 12")
         .open();
-    opening(&mut t);
+    t.opening();
     let mail = t.exchange(
         WHITE,
         "2026-11-10",

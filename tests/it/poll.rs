@@ -3,15 +3,6 @@
 
 use crate::support::*;
 
-/// 1. e4 (3 Nov, 2 days) 1... e5 (7 Nov, 4 days): totals 2/4.
-fn opening(t: &mut Tournament) {
-    t.letter(WHITE, "2026-11-03", "Game 1", W1);
-    t.poll("2026-11-03");
-    t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
-    t.poll("2026-11-07");
-    t.new_mail();
-}
-
 #[test]
 fn a_normal_game_with_a_correction() {
     let mut t = Tournament::new();
@@ -120,7 +111,7 @@ fn a_normal_game_with_a_correction() {
 #[test]
 fn omissions_then_a_penalty() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     t.letter(
         WHITE,
         "2026-11-09",
@@ -171,7 +162,7 @@ fn omissions_then_a_penalty() {
 #[test]
 fn overstep_with_a_letter_sends_the_file() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     // White answers after 49 days: 2 + 49 = 51 > 50 at 2 moves.
     t.letter(
         WHITE,
@@ -323,7 +314,7 @@ fn overstep_with_a_letter_sends_the_file() {
 #[test]
 fn overstep_by_silence_then_confirmed() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     // White, with 2 days used, received 1... e5 on 7 November: 48 more days are fine.
     t.poll("2026-12-25");
     let mail = t.new_mail();
@@ -370,7 +361,7 @@ fn overstep_by_silence_then_confirmed() {
 #[test]
 fn arbiter_continue_resumes_without_penalty() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     t.poll("2026-12-26");
     t.letter(ARBITER, "2027-01-03", "Re: [T #1]", "CONTINUE 1\n");
     t.poll("2027-01-03");
@@ -476,7 +467,7 @@ fn late_start_sheet_and_end_date() {
 #[test]
 fn conditional_variant_executed_and_one_that_lapses() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     t.letter(WHITE, "2026-11-08", "Re: [T #1]", "Game 1\n2. Nf3\nif 2... Nc6 3. Bb5\nTime: 3/4\nDates: 2026-11-07, 2026-11-07, 2026-11-08\n");
     t.poll("2026-11-08");
     let mail = t.new_mail();
@@ -667,7 +658,7 @@ fn base64_encode(bytes: &[u8]) -> String {
 #[test]
 fn illegal_ambiguous_and_out_of_turn_moves_are_refused() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     // (from, body, words in the refusal)
     let table = [
         (
@@ -809,7 +800,7 @@ fn automatic_mail_strangers_and_duplicates_are_ignored() {
 #[test]
 fn draw_resignation_and_mate() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     t.letter(
         WHITE,
         "2026-11-08",
@@ -832,7 +823,7 @@ fn draw_resignation_and_mate() {
     assert_eq!(t.chart("1")["result"], "1/2-1/2");
 
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     t.letter(WHITE, "2026-11-08", "Re: [T #1]", "Партия 1\nСдаюсь.\n");
     t.poll("2026-11-08");
     let mail = t.new_mail();
@@ -877,7 +868,7 @@ fn draw_resignation_and_mate() {
 #[test]
 fn protest_goes_to_the_arbiter() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     t.poll("2026-12-26");
     t.new_mail();
     t.letter(
@@ -926,7 +917,7 @@ fn a_broken_config_stops_with_exit_2_naming_the_key() {
 #[test]
 fn check_shows_what_would_happen_and_changes_nothing() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     let letter = t.path().join("letter.eml");
     std::fs::write(
         &letter,
@@ -968,7 +959,7 @@ fn check_shows_what_would_happen_and_changes_nothing() {
 #[test]
 fn games_and_pgn_commands() {
     let mut t = Tournament::new();
-    opening(&mut t);
+    t.opening();
     let out = t.run(&["games", "--json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let games: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();

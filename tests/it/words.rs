@@ -82,15 +82,6 @@ fn termination(t: &Tournament) -> (String, String) {
     (pgn, tag)
 }
 
-/// The opening of game 1: 1. e4 on 3 November, 1... e5 on 7 November.
-fn opening(t: &mut Tournament) {
-    t.letter(WHITE, "2026-11-03", "Game 1", W1);
-    t.poll("2026-11-03");
-    t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
-    t.poll("2026-11-07");
-    t.new_mail();
-}
-
 /// Point 12: `Termination` as the PGN standard names it (8.1.1): a game
 /// under way unterminated; a result the arbiter entered for the players
 /// normal, with a comment saying who entered it (it said adjudication); a
@@ -100,7 +91,7 @@ fn opening(t: &mut Tournament) {
 #[test]
 fn point_12_termination_as_the_pgn_standard_names_it() {
     let mut t = Cup::new().open();
-    opening(&mut t);
+    t.opening();
     assert_eq!(termination(&t).1, "unterminated");
     t.exchange(
         ARBITER,
@@ -119,7 +110,7 @@ fn point_12_termination_as_the_pgn_standard_names_it() {
 
     // White silent past the limit; the arbiter confirms the overstep.
     let mut t = Cup::new().open();
-    opening(&mut t);
+    t.opening();
     t.poll("2026-12-26");
     t.exchange(ARBITER, "2026-12-27", "Re: [T #1]", "CONFIRM 1\n");
     let (pgn, tag) = termination(&t);
@@ -128,7 +119,7 @@ fn point_12_termination_as_the_pgn_standard_names_it() {
 
     // Past the end date, the arbiter adjudicates.
     let mut t = Cup::new().open();
-    opening(&mut t);
+    t.opening();
     t.letter(
         WHITE,
         "2028-11-01",
@@ -225,7 +216,7 @@ fn point_7_the_receipt_of_a_letter_accepted_for_another_game_says_who_took_it() 
 #[test]
 fn point_11_todays_hint_fits_the_letter() {
     let mut t = Cup::new().open();
-    opening(&mut t);
+    t.opening();
     t.exchange(BLACK, "2026-11-08", "Re: [T #1]", "CONFIRM 1\n");
     t.exchange(
         WHITE,
@@ -317,7 +308,7 @@ fn point_8_a_start_sheet_says_the_day_the_clock_starts() {
 fn point_4_days_left_say_as_of_when() {
     for language in ["en", "ru"] {
         let mut t = Cup::new().in_language(language).open();
-        opening(&mut t);
+        t.opening();
         let mail = t.exchange(ARBITER, "2026-11-11", "Game 1", "UNDO 1 a misread move\n");
         let undo = mail.iter().find(|m| m.kind == "undo").unwrap();
         undo.says(pick(
@@ -384,7 +375,7 @@ fn point_3_a_resumed_games_repeat_counts_from_the_decision() {
 #[test]
 fn point_10_a_leave_holds_what_fell_due_before_it_and_a_refusal_counts_the_days() {
     let mut t = Cup::new().rules("leave_days_per_year = 12").open();
-    opening(&mut t);
+    t.opening();
     // White to move since 7 November; with the leave his last day is
     // 4 January, and the reminder at 10 days left fell due on 15 December.
     let mail = t.exchange(

@@ -371,6 +371,16 @@ impl Tournament {
 
     /// A letter from `from` on `day` and the pass of that day, in this
     /// process: what the clerk sent for it.
+    /// The opening of game 1 the suites share: 1. e4 (3 November, 2 days)
+    /// 1... e5 (7 November, 4 days), totals 2/4, its mail read.
+    pub fn opening(&mut self) {
+        self.letter(WHITE, "2026-11-03", "Game 1", W1);
+        self.poll("2026-11-03");
+        self.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
+        self.poll("2026-11-07");
+        self.new_mail();
+    }
+
     pub fn exchange(&mut self, from: &str, day: &str, subject: &str, body: &str) -> Vec<Sent> {
         self.letter(from, day, subject, body);
         self.pass(day);
