@@ -96,13 +96,16 @@ pub fn write_events(
             games: config.games.len(),
         })
         .collect();
-    let players = players_of(configs, store)?;
     let io = |what: &Path, e: std::io::Error| format!("{}: {e}", what.display());
     std::fs::create_dir_all(out.join("players")).map_err(|e| io(out, e))?;
-    let in_several: Vec<&report::PlayerEvents> = players
-        .iter()
+    let mut in_several: Vec<report::PlayerEvents> = players_of(configs)
+        .into_iter()
         .filter(|p| p.games.iter().any(|g| g.event != p.games[0].event))
         .collect();
+    for player in &mut in_several {
+        with_results(player, configs, store)?;
+    }
+    let in_several: Vec<&report::PlayerEvents> = in_several.iter().collect();
     let pages = [
         report::events_index(&events, &in_several, &phrases, today),
         report::style(),
@@ -131,22 +134,18 @@ pub fn write_events(
 }
 
 /// Each player of a folder's events (one id in several is one person),
-/// with the games in each and their results, in the order of the files.
-fn players_of(configs: &[Config], store: &mut Store) -> Result<Vec<report::PlayerEvents>, Error> {
+/// with the games in each, in the order of the files; results not yet
+/// read (see [`with_results`]).
+fn players_of(configs: &[Config]) -> Vec<report::PlayerEvents> {
     let mut players: Vec<report::PlayerEvents> = Vec::new();
     let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for config in configs {
-        let on = store.tournament(config.scope());
         for game in &config.games {
-            let state = clerk::load(config, &on, game)?;
-            let outcome = state.ledger.standing.outcome;
-            let annulled = state.ledger.status() == crate::rules::Status::Annulled;
-            let forfeit = outcome.is_some_and(|o| o.reason == crate::rules::EndReason::Forfeit);
             let sides = [
-                (&game.white, &game.black, shakmaty::Color::White),
-                (&game.black, &game.white, shakmaty::Color::Black),
+                (&game.white, &game.black, true),
+                (&game.black, &game.white, false),
             ];
-            for (me, partner, color) in sides {
+            for (me, partner, white) in sides {
                 let Some(player) = config.player(me) else {
                     continue;
                 };
@@ -165,16 +164,45 @@ fn players_of(configs: &[Config], store: &mut Store) -> Result<Vec<report::Playe
                     event: config.tournament_id.clone(),
                     event_name: config.tournament_name.clone(),
                     game: game.id.clone(),
-                    white: color == shakmaty::Color::White,
+                    white,
                     partner,
-                    halves: outcome.map(|o| o.result.halves(color)),
-                    forfeit,
-                    annulled,
+                    halves: None,
+                    forfeit: false,
+                    annulled: false,
                 });
             }
         }
     }
-    Ok(players)
+    players
+}
+
+/// The results of `player`'s games (issue 34, point 14), from each game's
+/// stored standing: no game is replayed, and only the players whose pages
+/// are written are asked for (the index is rewritten after every poll).
+fn with_results(
+    player: &mut report::PlayerEvents,
+    configs: &[Config],
+    store: &mut Store,
+) -> Result<(), Error> {
+    use crate::rules::{EndReason, Status};
+    for game in &mut player.games {
+        let Some(config) = configs.iter().find(|c| c.tournament_id == game.event) else {
+            continue;
+        };
+        let on = store.tournament(config.scope());
+        let standing = on.load_game(&game.game).map_err(Error::database)?.row.standing;
+        let color = if game.white {
+            shakmaty::Color::White
+        } else {
+            shakmaty::Color::Black
+        };
+        game.annulled = standing.status == Status::Annulled;
+        game.halves = standing.outcome.map(|o| o.result.halves(color));
+        game.forfeit = standing
+            .outcome
+            .is_some_and(|o| o.reason == EndReason::Forfeit);
+    }
+    Ok(())
 }
 
 /// What the pages of the last report depend on besides the games: the day
