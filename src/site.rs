@@ -190,7 +190,11 @@ fn with_results(
             continue;
         };
         let on = store.tournament(config.scope());
-        let standing = on.load_game(&game.game).map_err(Error::database)?.row.standing;
+        let standing = on
+            .load_game(&game.game)
+            .map_err(Error::database)?
+            .row
+            .standing;
         let color = if game.white {
             shakmaty::Color::White
         } else {
