@@ -263,15 +263,19 @@ impl Clerk<'_> {
             due,
         };
         let model = self.decision_model(&state, &decided);
-        let mut message = self
+        let letters = self
             .draft(MessageKind::Decision)
             .of(&state)
-            .both_players(&state)
             .cc(self.secretary())
             .answering(in_reply_to)
-            .render(model)?;
-        message.delivers = released;
-        plan.messages.push(message);
+            .render_to_each_player(model)?;
+        for (reader, mut letter) in letters {
+            // The held reply reaches the offender with his letter.
+            if reader == offender {
+                letter.delivers = released;
+            }
+            plan.messages.push(letter);
+        }
         plan.notes
             .extend(self.decision_notes(&state, decision, &decided));
         plan.event(
@@ -319,6 +323,7 @@ impl Clerk<'_> {
         model! {
             "decision" => *code,
             "offender" => state.player(*offender).name.as_str(),
+            "offender_color" => crate::color_name(*offender),
             "result" => state.ledger.standing.outcome.map(|o| o.result.pgn()),
             "held_move" => held_move.clone(),
             "excused" => *excused,
@@ -327,6 +332,7 @@ impl Clerk<'_> {
             "next" => due.map(|due| next_lines(state, due.player, self.config, Some(self.clock.today))),
             "due" => due.map(|due| model! {
                 "player" => state.player(due.player).name.as_str(),
+                "color" => crate::color_name(due.player),
                 "days_left" => due.days_left,
                 "last_day" => self.date(due.last_day),
             }),

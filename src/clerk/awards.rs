@@ -127,25 +127,27 @@ impl Clerk<'_> {
         let model = model! {
             "who" => who,
             "author" => author_name.as_str(),
+            "author_color" => crate::color_name(author),
             "moves" => moves.as_str(),
             "why" => why,
             "totals" => state.ledger.totals().to_string(),
             "next" => due.map(|due| next_lines(&state, due.player, self.config, Some(self.clock.today))),
             "due" => due.map(|due| model! {
                 "player" => state.player(due.player).name.as_str(),
+                "color" => crate::color_name(due.player),
                 "days_left" => due.days_left,
                 "last_day" => self.date(due.last_day),
             }),
         };
-        let message = self
+        let letters = self
             .draft(MessageKind::Undo)
             .of(&state)
-            .both_players(&state)
             .cc(self.secretary())
             .answering(in_reply_to)
-            .render(model)
+            .render_to_each_player(model)
             .map_err(AwardError::Failed)?;
-        plan.messages.push(message);
+        plan.messages
+            .extend(letters.into_iter().map(|(_, letter)| letter));
         plan.event(
             EventKind::Undone,
             Some(state.id()),

@@ -2,6 +2,8 @@
 //! it answers, each said by name at the call site, then rendered with its
 //! template's values.
 
+use shakmaty::Color;
+
 use super::*;
 
 /// A message of one kind, not yet rendered.
@@ -12,6 +14,9 @@ pub(super) struct Draft<'c, 'a, 'r> {
     to: Vec<Recipient>,
     cc: Vec<Recipient>,
     in_reply_to: Option<String>,
+    /// The player of the game it is to: his letter speaks to him as "you"
+    /// (the template's `reader`, `"white"` or `"black"`).
+    reader: Option<Color>,
 }
 
 impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
@@ -23,6 +28,7 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             to: Vec::new(),
             cc: Vec::new(),
             in_reply_to: None,
+            reader: None,
         }
     }
 
@@ -42,9 +48,10 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
         self
     }
 
-    /// Both players of the game.
-    pub(super) fn both_players(self, state: &Record) -> Self {
-        self.to(recipient(&state.white)).to(recipient(&state.black))
+    /// The player of `state` who plays `color`, its reader.
+    pub(super) fn for_player(mut self, state: &Record, color: Color) -> Self {
+        self.reader = Some(color);
+        self.to(recipient(state.player(color)))
     }
 
     /// Everyone of `who`, in order.
@@ -64,6 +71,37 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
         self
     }
 
+    /// One letter to each player of its game, White's first, each to its
+    /// reader as "you" (issue 34, point 1: one letter to both spoke of
+    /// each in the third person). The copies (`cc`) go with White's only:
+    /// the chief secretary needs the news once.
+    pub(super) fn render_to_each_player(
+        self,
+        model: Model,
+    ) -> Result<Vec<(Color, Outgoing)>, Error> {
+        let state = self
+            .state
+            .ok_or("a letter to each player without its game")?;
+        let mut letters = Vec::new();
+        for color in [Color::White, Color::Black] {
+            let draft = Draft {
+                clerk: self.clerk,
+                kind: self.kind,
+                state: self.state,
+                to: Vec::new(),
+                cc: match color {
+                    Color::White => self.cc.clone(),
+                    Color::Black => Vec::new(),
+                },
+                in_reply_to: self.in_reply_to.clone(),
+                reader: None,
+            };
+            let letter = draft.for_player(state, color).render(model.clone())?;
+            letters.push((color, letter));
+        }
+        Ok(letters)
+    }
+
     /// Rendered with `model`, the values its template is given besides the
     /// ones every message has.
     pub(super) fn render(self, model: Model) -> Result<Outgoing, Error> {
@@ -74,9 +112,16 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             to,
             cc,
             in_reply_to,
+            reader,
         } = self;
         let addressee = to.first().map_or("", |r| r.name.as_str());
-        let model = merged(model, clerk.base_model(state, addressee));
+        let model = merged(
+            model,
+            merged(
+                model! { "reader" => reader.map(crate::color_name) },
+                clerk.base_model(state, addressee),
+            ),
+        );
         let rendered = clerk
             .templates
             .render(kind.template(), model.clone())

@@ -172,12 +172,13 @@ impl Clerk<'_> {
             "moves_per_control" => rules.moves_per_control,
             "next" => next_lines(state, Color::White, self.config, None),
         };
-        let message = self
+        let letters = self
             .draft(MessageKind::Start)
             .of(state)
-            .both_players(state)
-            .render(model)?;
-        plan.messages.push(self.generated(message, false));
+            .render_to_each_player(model)?;
+        for (_, letter) in letters {
+            plan.messages.push(self.generated(letter, false));
+        }
         let detail = format!("begins {}", self.date(state.ledger.calendar.start_date));
         plan.event(EventKind::Start, Some(state.id()), None, detail);
         Ok(())

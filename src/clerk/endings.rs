@@ -106,19 +106,30 @@ impl Clerk<'_> {
                 "result" => result,
                 "reason" => reason,
                 "winner" => winner.map(|color| state.player(color).name.clone()),
+                "winner_color" => winner.map(crate::color_name),
                 "loser" => winner.map(|color| state.player(!color).name.clone()),
+                "loser_color" => winner.map(|color| crate::color_name(!color)),
                 "move" => last_move.as_ref().map(|(m, _)| m.clone()),
             },
         );
-        let mut message = self
+        let letters = self
             .draft(MessageKind::Result)
             .of(state)
-            .both_players(state)
             .cc(self.secretary())
             .answering(in_reply_to)
-            .render(model)?;
-        message.delivers = last_move.map(|(_, ply)| ply);
-        plan.messages.push(message);
+            .render_to_each_player(model)?;
+        for (reader, mut letter) in letters {
+            // The last move reaches its author's partner with his letter.
+            let delivered = last_move.as_ref().map(|(_, ply)| *ply).filter(|ply| {
+                state
+                    .ledger
+                    .rows
+                    .get(*ply)
+                    .is_some_and(|row| row.by != reader)
+            });
+            letter.delivers = delivered;
+            plan.messages.push(letter);
+        }
         plan.event(
             EventKind::Result,
             Some(state.id()),

@@ -7,6 +7,7 @@
 
 use super::EventKind;
 use chrono::{Datelike, NaiveDate};
+use shakmaty::Color;
 
 use super::{Clerk, Plan, recipient};
 use crate::config::Player;
@@ -286,9 +287,9 @@ impl Clerk<'_> {
                 "black" => state.black.name.as_str(),
             });
             let partner = if state.white.id == player.id {
-                &state.black
+                Color::Black
             } else {
-                &state.white
+                Color::White
             };
             let mut more = Plan::default();
             more.notes.push(self.note(
@@ -317,13 +318,14 @@ impl Clerk<'_> {
                 "last" => last_text.as_str(),
                 "due" => due.map(|due| model! {
                     "player" => state.player(due.player).name.as_str(),
+                    "color" => crate::color_name(due.player),
                     "last_day" => self.date(due.last_day),
                 }),
             };
             more.messages.push(
                 self.draft(MessageKind::LeaveNotice)
                     .of(&state)
-                    .to(recipient(partner))
+                    .for_player(&state, partner)
                     .render(notice)?,
             );
             more.event(

@@ -287,12 +287,11 @@ impl Clerk<'_> {
         let phrases = self.phrases();
         let today = self.date(self.clock.today);
         let because = super::because(why);
-        let partner = state.player(colour.other()).clone();
-        let partner = &partner;
         let due = state.ledger.due(&self.config.rules, self.clock.today);
         let due_model = due.map(|due| {
             model! {
                 "player" => state.player(due.player).name.as_str(),
+                "color" => crate::color_name(due.player),
                 "last_day" => self.date(due.last_day),
             }
         });
@@ -322,7 +321,7 @@ impl Clerk<'_> {
         more.messages.push(
             self.draft(MessageKind::Replaced)
                 .of(&state)
-                .to(recipient(partner))
+                .for_player(&state, colour.other())
                 .cc(self.secretary())
                 .render(notice)?,
         );

@@ -128,16 +128,18 @@ impl Clerk<'_> {
             "why" => why,
             "previous" => previous,
             "winner" => Option::<String>::None,
+            "winner_color" => Option::<String>::None,
             "loser" => Option::<String>::None,
+            "loser_color" => Option::<String>::None,
             "move" => Option::<String>::None,
         };
-        let message = self
+        let letters = self
             .draft(MessageKind::Result)
             .of(&state)
-            .both_players(&state)
             .cc(self.secretary())
-            .render(model)?;
-        plan.messages.push(message);
+            .render_to_each_player(model)?;
+        plan.messages
+            .extend(letters.into_iter().map(|(_, letter)| letter));
         plan.event(EventKind::Annulled, Some(state.id()), None, why.to_string());
         plan.game = Some(state);
         Ok(())

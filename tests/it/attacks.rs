@@ -642,7 +642,10 @@ fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and
         );
         assert_eq!(t.chart("1")["result"], "1-0", "{lang}");
         assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
-        let result = mail.iter().find(|m| m.kind == "result").expect("result");
+        let result = mail
+            .iter()
+            .find(|m| m.kind == "result" && m.to == [BLACK])
+            .expect("result");
         result.says(says(
             "the move written in the letter (e5): the same letter resigns the game",
             "ход, записанный в письме (e5): в том же письме партия сдана",

@@ -140,8 +140,14 @@ fn a_russian_tournament_through_every_corner() {
         .iter()
         .find(|m| m.kind == "result")
         .unwrap_or_else(|| panic!("{:?}", kinds(&mail)));
-    assert_eq!(mate.to, [SIDOROV, KOZLOV]);
+    assert_eq!(mate.to, [SIDOROV]);
     mate.says("Последний ход: 2... Фh4");
+    mate.says("Мат: побеждает");
+    let winner = mail
+        .iter()
+        .find(|m| m.kind == "result" && m.to == [KOZLOV])
+        .unwrap();
+    winner.says("Мат: вы побеждаете.");
     let white_move = mail
         .iter()
         .find(|m| m.kind == "forward" && m.to == [KOZLOV])
@@ -216,8 +222,11 @@ fn a_russian_tournament_through_every_corner() {
 
     // CONTINUE: the decision says who is to move, his days and last day (11).
     let mail = t.exchange(ARBITER, "2026-12-28", "Re: [КР-2026 #1]", "ПРОДОЛЖИТЬ 1\n");
-    assert_eq!(kinds(&mail), [pair("decision", IVANOV)]);
-    assert_eq!(mail[0].to, [IVANOV, PETROV]);
+    assert_eq!(
+        kinds(&mail),
+        [pair("decision", IVANOV), pair("decision", PETROV)]
+    );
+    mail[1].says("Ваш ход: на сегодня, 28.12.2026, в текущем контроле осталось 50 дн.");
     let decision = &mail[0].body;
     assert!(
         decision.contains("Ходит Петров Пётр Сергеевич: на сегодня, 28.12.2026, в текущем контроле осталось 50 дн.")
@@ -235,14 +244,20 @@ fn a_russian_tournament_through_every_corner() {
     // lines for his first letter; nothing else for it (point 9).
     assert_eq!(
         kinds(&mail),
-        [pair("reminder", PETROV), pair("start", IVANOV)],
+        [
+            pair("reminder", PETROV),
+            pair("start", IVANOV),
+            pair("start", KOZLOV)
+        ],
         "{:#?}",
         mail
     );
     mail[0].says("не позднее 16.02.2027");
-    assert_eq!(mail[1].to, [IVANOV, KOZLOV]);
     mail[1].says("начинается 01.02.2027");
+    mail[1].says("Вы играете белыми: ваше время идёт с этого дня.");
     assert!(mail[1].body.contains("1. <ваш ход>"), "{}", mail[1].body);
+    mail[2].says("Вы играете чёрными: с этого дня идёт время белых, Иванов Иван Петрович, а ваше начнёт идти, когда до вас дойдёт первый ход белых.");
+    mail[2].never_says("<ваш ход>");
     all.extend(mail);
     t.letter(
         PETROV,
@@ -315,20 +330,25 @@ fn a_russian_tournament_through_every_corner() {
     // REJECT with 7 days excused: the decision gives the totals after the
     // excuse, and Ivanov, now to move, his days from today and last day.
     let mail = t.exchange(ARBITER, "2027-02-22", "Re: [КР-2026 #1]", "ОТКЛОНИТЬ 1 7\n");
-    assert_eq!(kinds(&mail), [pair("decision", IVANOV)]);
+    assert_eq!(
+        kinds(&mail),
+        [pair("decision", IVANOV), pair("decision", PETROV)]
+    );
     let decision = &mail[0].body;
     assert!(
-        decision.contains("не засчитал: 7 дн.; время (белые/чёрные) теперь 2/45"),
+        decision.contains("не засчитал вашему партнёру (Петров Пётр Сергеевич): 7 дн.; время (белые/чёрные) теперь 2/45"),
         "{decision}"
     );
     assert!(
-        decision.contains(
-            "Ходит Иванов Иван Петрович: на сегодня, 22.02.2027, в текущем контроле осталось 48 дн."
-        ) && decision.contains("не позднее 11.04.2027"),
+        decision.contains("Ваш ход: на сегодня, 22.02.2027, в текущем контроле осталось 48 дн.")
+            && decision.contains("не позднее 11.04.2027"),
         "{decision}"
     );
-    // And the lines for his letter.
+    // And the lines for his letter; the offender's letter says who moves.
     assert!(decision.contains("2. <ваш ход>"), "{decision}");
+    mail[1].says("не засчитал вам: 7 дн.");
+    mail[1].says("Ходит Иванов Иван Петрович: на сегодня, 22.02.2027,");
+    mail[1].never_says("<ваш ход>");
     all.extend(mail);
     assert_eq!(t.totals("1"), (2, 45));
 

@@ -77,14 +77,17 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
         "Game 1",
         "RESULT 1 1-0 the players agreed it by telephone\n",
     );
-    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    // One letter to each player, the secretary in copy of the first.
+    assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
     assert_eq!(
         (&mail[0].to, &mail[0].cc),
-        (
-            &vec![WHITE.to_string(), BLACK.to_string()],
-            &vec![SECRETARY.to_string()]
-        )
+        (&vec![WHITE.to_string()], &vec![SECRETARY.to_string()])
     );
+    assert_eq!(
+        (&mail[1].to, mail[1].cc.len()),
+        (&vec![BLACK.to_string()], 0)
+    );
+    mail[1].says("Dear Black Player,");
     assert!(
         mail[0].subject.contains("game over: 1-0"),
         "{}",
@@ -123,9 +126,10 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
         "Re: [T #1] game over: 1-0",
         "FORFEIT 1 WHITE\n",
     );
-    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
 
-    mail[0].says("White Player loses by forfeit, set by the chief arbiter.");
+    mail[0].says("You lose by forfeit, set by the chief arbiter.");
+    mail[1].says("White Player loses by forfeit, set by the chief arbiter.");
     mail[0].says("This replaces the result 1-0 given before.");
     mail[0].says("Result: 0-1");
     assert_eq!(result_and_status(&t), ("0-1".into(), "finished".into()));
@@ -151,8 +155,9 @@ fn a_russian_arbiter_writes_his_orders_in_russian() {
         "Партия 1",
         "ОТМЕНИТЬ 1 ошибка в ходе\n",
     );
-    assert_eq!(kinds(&mail), [pair("undo", WHITE)]);
+    assert_eq!(kinds(&mail), [pair("undo", WHITE), pair("undo", BLACK)]);
     mail[0].says("Последнее письмо партии 1 (White Player — Black Player) отменено: 1... e5 (Black Player); отменяет главный судья, причина: ошибка в ходе.");
+    mail[1].says("Ваше последнее письмо по партии 1 (White Player — Black Player) отменено: 1... e5; отменяет главный судья, причина: ошибка в ходе.");
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
     let mail = t.exchange(
         ARBITER,
@@ -160,7 +165,7 @@ fn a_russian_arbiter_writes_his_orders_in_russian() {
         "Партия 1",
         "РЕЗУЛЬТАТ 1 1/2 ничья по соглашению\n",
     );
-    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
 
     mail[0].says("Результат установил главный судья: ничья по соглашению.");
     mail[0].says("Результат: 1/2-1/2");
@@ -171,7 +176,8 @@ fn a_russian_arbiter_writes_his_orders_in_russian() {
         "Партия 1",
         "ТЕХПОРАЖЕНИЕ 1 ЧЁРНЫЕ неявка\n",
     );
-    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
+    mail[1].says("Вам — техническое поражение, засчитал главный судья: неявка.");
 
     mail[0].says("Black Player: техническое поражение, засчитал главный судья: неявка.");
     mail[0].says("Этот результат заменяет прежний (1/2-1/2).");
@@ -204,7 +210,7 @@ fn the_director_sets_a_result_and_a_forfeit_by_command() {
         out.stdout
     );
     let mail = t.new_mail();
-    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
     assert_eq!(mail[0].cc, [SECRETARY]);
     mail[0].says("The result was set by the tournament director: adjudicated: a drawn ending.");
     assert_eq!(result_and_status(&t), ("1/2-1/2".into(), "finished".into()));
@@ -226,7 +232,7 @@ fn the_director_sets_a_result_and_a_forfeit_by_command() {
     let out = t.run(&["forfeit", "1", "black", "--today", "2026-11-14"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let mail = t.new_mail();
-    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
     assert!(
         mail[0]
             .body
@@ -513,11 +519,18 @@ fn a_withdrawal_forfeits_the_games_left_and_keeps_the_finished() {
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     let mail = t.new_mail();
     // Games 2 and 4 forfeited, each told to its players and the secretary.
-    assert_eq!(kinds(&mail), [pair("result", THIRD), pair("result", WHITE)]);
-    assert_eq!(mail[0].to, [THIRD, WHITE]);
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("result", THIRD),
+            pair("result", WHITE),
+            pair("result", WHITE),
+            pair("result", THIRD)
+        ]
+    );
     assert_eq!(mail[0].cc, [SECRETARY]);
-
     mail[0].says("White Player loses by forfeit, set by the tournament director: White Player withdrew from the tournament: illness.");
+    mail[1].says("You lose by forfeit, set by the tournament director: White Player withdrew from the tournament: illness.");
     assert_eq!(state(&t, "1"), ("1-0".into(), "finished".into()));
     assert_eq!(state(&t, "2"), ("1-0".into(), "finished".into()));
     assert_eq!(state(&t, "3"), ("none".into(), "active".into()));
@@ -560,14 +573,18 @@ fn a_withdrawal_under_half_annuls_every_game_of_his_the_finished_too() {
         kinds(&mail),
         [
             pair("result", WHITE),
+            pair("result", BLACK),
             pair("result", THIRD),
-            pair("result", WHITE)
+            pair("result", WHITE),
+            pair("result", WHITE),
+            pair("result", THIRD)
         ]
     );
     let body = &mail[0].body;
     mail[0].says("The game is annulled by the tournament director: White Player withdrew from the tournament. It does not count, and its result 1-0 no longer stands.");
     assert!(!body.contains("Result:"), "{body}");
-    mail[1].never_says("no longer stands");
+    mail[1].says("its result 1-0 no longer stands");
+    mail[2].never_says("no longer stands");
     for game in ["1", "2", "4"] {
         assert_eq!(
             state(&t, game),
@@ -674,18 +691,19 @@ fn the_last_letter_is_taken_back_by_the_arbiters_letter_and_by_command() {
         "Game 1",
         "UNDO 1 White wrote the move of another game\n",
     );
-    assert_eq!(kinds(&mail), [pair("undo", WHITE)]);
+    assert_eq!(kinds(&mail), [pair("undo", WHITE), pair("undo", BLACK)]);
     assert_eq!(
         (&mail[0].to, &mail[0].cc),
-        (
-            &vec![WHITE.to_string(), BLACK.to_string()],
-            &vec![SECRETARY.to_string()]
-        )
+        (&vec![WHITE.to_string()], &vec![SECRETARY.to_string()])
     );
-    mail[0].says("the chief arbiter has taken back the last letter of game 1 (White Player - Black Player): White Player's 2. Nf3, because: White wrote the move of another game.");
+    mail[0].says("the chief arbiter has taken back the last letter of game 1 (White Player - Black Player): your 2. Nf3, because: White wrote the move of another game.");
     mail[0].says("Time used (White/Black): 2/4.");
     // White has had 1... e5 since 7 November: 2 days used, 5 more run.
-    mail[0].says("White Player is to move again: as of today, 2026-11-12, 43 days left");
+    mail[0].says("You are to move again: as of today, 2026-11-12, 43 days left");
+    mail[0].says("Lines for your next letter in game 1");
+    mail[1].says("the chief arbiter has taken back the last letter of game 1 (White Player - Black Player): White Player's 2. Nf3, because: White wrote the move of another game.");
+    mail[1].says("White Player is to move again: as of today, 2026-11-12, 43 days left");
+    mail[1].never_says("Lines for your next letter");
     let chart = t.chart("1");
     assert_eq!(chart["moves"].as_array().unwrap().len(), 2);
     assert_eq!(chart["status"], "active");
@@ -713,8 +731,9 @@ fn the_last_letter_is_taken_back_by_the_arbiters_letter_and_by_command() {
         let out = t.run(&["undo", "1", "--why", "a wrong letter", "--today", day]);
         assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
         let mail = t.new_mail();
-        assert_eq!(kinds(&mail), [pair("undo", WHITE)]);
-        assert!(mail[0].body.contains(&format!("the tournament director has taken back the last letter of game 1 (White Player - Black Player): {}", if taken == "2. d4" { "White Player's 2. d4" } else { "Black Player's 1... e5" })), "{}", mail[0].body);
+        assert_eq!(kinds(&mail), [pair("undo", WHITE), pair("undo", BLACK)]);
+        let to_black = &mail[1];
+        to_black.says(&format!("the tournament director has taken back the last letter of game 1 (White Player - Black Player): {}", if taken == "2. d4" { "White Player's 2. d4" } else { "your 1... e5" }));
     }
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
     // Down to nothing, then refused.
@@ -758,11 +777,15 @@ fn the_chief_arbiter_withdraws_a_player_by_letter() {
         kinds(&mail),
         [
             pair("result", WHITE),
+            pair("result", BLACK),
             pair("result", THIRD),
-            pair("result", WHITE)
+            pair("result", WHITE),
+            pair("result", WHITE),
+            pair("result", THIRD)
         ]
     );
-    mail[0].says("White Player loses by forfeit, set by the chief arbiter: White Player withdrew from the tournament: he has left the federation.");
+    mail[0].says("You lose by forfeit, set by the chief arbiter: White Player withdrew from the tournament: he has left the federation.");
+    mail[1].says("White Player loses by forfeit, set by the chief arbiter: White Player withdrew from the tournament: he has left the federation.");
     assert_eq!(state(&t, "1"), ("0-1".into(), "finished".into()));
     assert_eq!(state(&t, "2"), ("1-0".into(), "finished".into()));
     assert_eq!(state(&t, "3"), ("none".into(), "active".into()));
@@ -1302,8 +1325,7 @@ fn a_players_words_in_capitals_that_read_like_an_order_are_his_letter() {
     // `ACCEPT DRAW` reads like the arbiter's ACCEPT KEY: from a player it
     // is his acceptance of the draw.
     let mail = t.exchange(BLACK, "2026-11-12", "Re: [T #1]", "Game 1\nACCEPT DRAW\n");
-    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
-    assert_eq!(mail[0].to, [WHITE, BLACK]);
+    assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
     assert_eq!(t.chart("1")["result"], "1/2-1/2");
 }
 
@@ -1457,7 +1479,7 @@ fn point_9_russian_deadlines_say_the_last_day_is_inclusive() {
         "Партия 1",
         "ОТМЕНИТЬ 1 ошибка в ходе\n",
     );
-    assert_eq!(kinds(&mail), [pair("undo", WHITE)]);
+    assert_eq!(kinds(&mail), [pair("undo", WHITE), pair("undo", BLACK)]);
     mail[0].says("письмо с ходом нужно отправить не позднее");
     mail[0].never_says("отправить до ");
 }

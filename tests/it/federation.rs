@@ -481,7 +481,7 @@ fn the_directors_operations_in_a_folder_touch_the_tournament_named_and_no_other(
         ],
     );
     let mail = t.new_mail();
-    assert_eq!(kinds(&mail), [pair("result", CAROL)]);
+    assert_eq!(kinds(&mail), [pair("result", CAROL), pair("result", WHITE)]);
     assert!(mail[0].subject.contains("[B #1]"), "{}", mail[0].subject);
     let games = run_ok(&t, &["games", "--json", "--today", "2026-11-04"]).stdout;
     let games: serde_json::Value = serde_json::from_str(&games).unwrap();
@@ -506,7 +506,7 @@ fn the_directors_operations_in_a_folder_touch_the_tournament_named_and_no_other(
         &["--tournament", "A", "undo", "1", "--today", "2026-11-05"],
     );
     let mail = t.new_mail();
-    assert_eq!(kinds(&mail), [pair("undo", WHITE)]);
+    assert_eq!(kinds(&mail), [pair("undo", WHITE), pair("undo", BLACK)]);
     assert!(mail[0].subject.contains("[A #1]"), "{}", mail[0].subject);
     assert!(sans(&t, "A").is_empty());
     assert_eq!(sans(&t, "B"), ["d4"]);
@@ -541,7 +541,7 @@ fn the_directors_operations_in_a_folder_touch_the_tournament_named_and_no_other(
         ],
     );
     let mail = t.new_mail();
-    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
     assert!(mail[0].subject.contains("[A #1]"), "{}", mail[0].subject);
     let chart = run_ok(&t, &["--tournament", "B", "chart", "1", "--format", "json"]).stdout;
     let chart: serde_json::Value = serde_json::from_str(&chart).unwrap();

@@ -302,10 +302,17 @@ fn overstep_with_a_letter_sends_the_file() {
     );
     t.poll("2027-01-08");
     let mail = t.new_mail();
-    assert_eq!(kinds(&mail), [pair("decision", WHITE)]);
-    assert_eq!(mail[0].to, [WHITE, BLACK]);
+    assert_eq!(
+        kinds(&mail),
+        [pair("decision", WHITE), pair("decision", BLACK)]
+    );
     assert_eq!(mail[0].cc, [SECRETARY]);
-    assert!(mail[0].body.contains("2... Nc6"), "{}", mail[0].body);
+    mail[0].says("Your partner's reply move, held during the suspension, now passed to you:");
+    mail[0].says("    2... Nc6");
+    mail[0].says("You are to move: as of today, 2027-01-08,");
+    mail[1].says("Your reply move, held during the suspension, now passed to White Player:");
+    mail[1].says("White Player is to move: as of today, 2027-01-08,");
+    mail[1].never_says("Lines for your next letter");
     let chart = t.chart("1");
     assert_eq!(chart["status"], "active");
     assert_eq!(chart["moves"][3]["delivered_on"], "2027-01-08");
@@ -353,8 +360,14 @@ fn overstep_by_silence_then_confirmed() {
     t.letter(ARBITER, "2027-01-03", "Re: [T #1]", "CONFIRM 1\n");
     t.poll("2027-01-03");
     let mail = t.new_mail();
-    assert_eq!(kinds(&mail), [pair("decision", WHITE)]);
-    assert!(mail[0].body.contains("Result: 0-1"), "{}", mail[0].body);
+    assert_eq!(
+        kinds(&mail),
+        [pair("decision", WHITE), pair("decision", BLACK)]
+    );
+    mail[0].says("The overstep is confirmed: you lose the game. Result: 0-1.");
+    mail[1].says(
+        "The overstep is confirmed: White Player loses the game, and you win it. Result: 0-1.",
+    );
     assert_eq!(t.chart("1")["result"], "0-1");
 }
 
@@ -818,7 +831,7 @@ fn draw_resignation_and_mate() {
     );
     t.poll("2026-11-09");
     let mail = t.new_mail();
-    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
+    assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
     assert_eq!(mail[0].cc, [SECRETARY]);
     assert_eq!(t.chart("1")["result"], "1/2-1/2");
 
@@ -827,8 +840,9 @@ fn draw_resignation_and_mate() {
     t.letter(WHITE, "2026-11-08", "Re: [T #1]", "Партия 1\nСдаюсь.\n");
     t.poll("2026-11-08");
     let mail = t.new_mail();
-    assert_eq!(kinds(&mail), [pair("result", WHITE)]);
-    mail[0].says("White Player resigned.");
+    assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
+    mail[0].says("You resigned.");
+    mail[1].says("White Player resigned.");
     assert_eq!(t.chart("1")["result"], "0-1");
 
     // Fool's mate.
@@ -859,10 +873,17 @@ fn draw_resignation_and_mate() {
     );
     t.poll("2026-11-05");
     let mail = t.new_mail();
-    let result = mail.last().unwrap();
-    assert_eq!(result.kind, "result");
-    result.says("Checkmate: Black Player wins.");
-    result.says("0-1");
+    let result_to = |to: &str| {
+        mail.iter()
+            .find(|m| m.kind == "result" && m.to == [to])
+            .unwrap_or_else(|| panic!("{:?}", kinds(&mail)))
+    };
+    result_to(WHITE).says("The last move: 2... Qh4");
+    result_to(WHITE).says("Checkmate: Black Player wins.");
+    result_to(BLACK).says("Checkmate: you win.");
+    result_to(BLACK).says("0-1");
+    // The mating move reached White with his letter of the result.
+    assert_eq!(t.chart("1")["moves"][3]["delivered_on"], "2026-11-05");
 }
 
 #[test]
@@ -1029,7 +1050,7 @@ fn the_demo_runs_and_shows_every_step() {
     }
     assert!(!stdout.contains("failed"), "{stdout}");
     let outbox = std::fs::read_dir(keep.join("mail/outbox")).unwrap().count();
-    assert_eq!(outbox, 34, "messages written");
+    assert_eq!(outbox, 36, "messages written");
 }
 
 /// Every kind of message, rendered by the Russian templates.

@@ -506,3 +506,120 @@ fn point_6_a_piece_letter_of_the_other_alphabet_is_asked_about() {
     assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
     mail[0].never_says("(конь)");
 }
+
+/// Point 1: the addressee is "you" in his own letter. A decision, an
+/// undo, a forfeit and a game's start went to both players as one letter
+/// ("Dear players", "Anna Green is to move", «Ходит Иванов Иван»); each
+/// player now gets his own, which speaks to him, and no letter to a player
+/// names him in the third person.
+#[test]
+fn point_1_each_player_is_spoken_to_as_you() {
+    let (anna, ivanov) = ("Anna Green", "Иванов Иван");
+    for language in ["en", "ru"] {
+        let cup = Cup::empty()
+            .named("T", "Test cup")
+            .in_language(language)
+            .player("white", anna, WHITE)
+            .player("black", ivanov, BLACK)
+            .game("1", "white", "black");
+        let mut all = Vec::new();
+        let says = |en: &'static str, ru: &'static str| pick(language, en, ru);
+
+        // The undo of Black's 1... e5: Ivanov is to move again.
+        let mut t = cup.open();
+        t.opening();
+        let mail = t.exchange(ARBITER, "2026-11-11", "Game 1", "UNDO 1 a misread move\n");
+        assert_eq!(kinds(&mail), [pair("undo", WHITE), pair("undo", BLACK)]);
+        mail[1].says(says("Dear Иванов Иван,", "Иванов Иван, здравствуйте!"));
+        mail[1].says(says(
+            "has taken back the last letter of game 1 (Anna Green - Иванов Иван): your 1... e5, because: a misread move.",
+            "Ваше последнее письмо по партии 1 (Anna Green — Иванов Иван) отменено: 1... e5;",
+        ));
+        mail[1].says(says(
+            "You are to move again: as of today, 2026-11-11, 42 days left",
+            "Снова ваш ход: на сегодня, 11.11.2026, в текущем контроле осталось 42 дн.",
+        ));
+        mail[0].says(says(
+            "Иванов Иван is to move again: as of today, 2026-11-11, 42 days left",
+            "Снова ходит Иванов Иван: на сегодня, 11.11.2026,",
+        ));
+        // Only the reader who is to move gets the lines for his letter.
+        mail[1].says(says(
+            "Lines for your next letter",
+            "Строки для вашего следующего письма",
+        ));
+        mail[0].never_says(says(
+            "Lines for your next letter",
+            "Строки для вашего следующего письма",
+        ));
+        all.extend(mail);
+
+        // A forfeit: the loser is told he loses, the winner who lost.
+        let mail = t.exchange(ARBITER, "2026-11-12", "Game 1", "FORFEIT 1 BLACK\n");
+        assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
+        mail[1].says(says(
+            "You lose by forfeit, set by the chief arbiter.",
+            "Вам — техническое поражение, засчитал главный судья.",
+        ));
+        mail[0].says(says(
+            "Иванов Иван loses by forfeit, set by the chief arbiter.",
+            "Иванов Иван: техническое поражение, засчитал главный судья.",
+        ));
+        all.extend(mail);
+
+        // An overstep rejected: Anna's own overstep, Ivanov's move.
+        let mut t = cup.clone().rules("silent_overstep = false").open();
+        t.letter(
+            WHITE,
+            "2026-12-25",
+            "Game 1",
+            "Game 1\n1. e4\nTime: 54/0\nDates: 2026-12-25\n",
+        );
+        t.poll("2026-12-25");
+        t.new_mail();
+        let mail = t.exchange(ARBITER, "2027-02-10", "Re: [T #1]", "REJECT 1\n");
+        let decision = |to: &str| {
+            mail.iter()
+                .find(|m| m.kind == "decision" && m.to == [to])
+                .unwrap_or_else(|| panic!("{:?}", kinds(&mail)))
+        };
+        decision(WHITE).says(says(
+            "the chief arbiter has decided on your overstep in game 1 (Anna Green - Иванов Иван).",
+            "Главный судья принял решение по вашей просрочке времени в партии 1 (Anna Green — Иванов Иван).",
+        ));
+        decision(WHITE).says(says(
+            "Иванов Иван is to move: as of today, 2027-02-10,",
+            "Ходит Иванов Иван: на сегодня, 10.02.2027,",
+        ));
+        decision(BLACK).says(says(
+            "the chief arbiter has decided on the overstep of your partner, Anna Green, in game 1",
+            "Главный судья принял решение по просрочке времени вашего партнёра (Anna Green) в партии 1",
+        ));
+        decision(BLACK).says(says(
+            "You are to move: as of today, 2027-02-10,",
+            "Ваш ход: на сегодня, 10.02.2027,",
+        ));
+        all.extend(mail);
+
+        // No letter to a player names him in the third person.
+        for message in &all {
+            for (address, name) in [(WHITE, anna), (BLACK, ivanov)] {
+                if message.to != [address] {
+                    continue;
+                }
+                for third_person in [
+                    format!("{name} is to move"),
+                    format!("Ходит {name}"),
+                    format!("{name} loses"),
+                    format!("{name}: техническое"),
+                    format!("the offender is {name}"),
+                    format!("нарушитель — {name}"),
+                    "Dear players".to_string(),
+                    "Уважаемые участники".to_string(),
+                ] {
+                    message.never_says(&third_person);
+                }
+            }
+        }
+    }
+}
