@@ -194,6 +194,16 @@ impl Record {
             })
             .collect();
         let mut comments = comments;
+        // The days the chief arbiter excused, at the move they belong to
+        // (issue 34, point 13).
+        for excused in &self.ledger.standing.excused {
+            let at = excused.at(&self.ledger.rows);
+            if let Some(Some(comment)) = at.and_then(|ply| comments.get_mut(ply)) {
+                let days = phrases.days(i64::from(excused.days));
+                let said = phrases.fill("pgn.excused", &[("days", &days)]);
+                comment.push_str(&format!(", {said}"));
+            }
+        }
         // Who entered a result the board did not make (the Termination tag
         // says only "normal"), or that the game was annulled.
         let entered = match self.ledger.standing.outcome.map(|o| o.reason) {

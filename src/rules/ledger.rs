@@ -269,12 +269,39 @@ pub struct Standing {
     pub extra_penalty: Fraction,
     /// Days the chief arbiter excused when he found no overstep (10.3.7).
     pub credit: Fraction,
+    /// The same days, each decision's at the move they belong to (the PGN
+    /// shows them there); `credit` is their sum by colour.
+    pub excused: Vec<Excused>,
     /// The day play resumed after a suspension: no clock runs from before it.
     pub resumed_on: Option<NaiveDate>,
     /// A draw offered and not yet answered, by whom.
     pub draw_offer: Option<Color>,
     /// The partner's reply held during a suspension (its ply, 10.3.6).
     pub held_reply: Option<usize>,
+}
+
+/// Days the chief arbiter excused one player (10.3.7), and the move they
+/// belong to: the move that overstepped; for an overstep by silence, the
+/// offender's first move from `after` on (the one his silent days are
+/// charged to), none while he has not made it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Excused {
+    #[serde(with = "crate::color_serde")]
+    pub by: Color,
+    pub days: u32,
+    pub ply: Option<usize>,
+    /// The number of moves when he decided.
+    pub after: usize,
+}
+
+impl Excused {
+    /// The ply these days are shown at, among `rows`.
+    pub fn at(&self, rows: &[Row]) -> Option<usize> {
+        match self.ply {
+            Some(ply) => (ply < rows.len()).then_some(ply),
+            None => (self.after..rows.len()).find(|&ply| rows[ply].by == self.by),
+        }
+    }
 }
 
 /// Why an event cannot change the game; the ledger stays as it was.

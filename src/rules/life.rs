@@ -26,8 +26,8 @@ use super::calendar::add_days;
 use super::deadlines::{Duty, DutyKey, due};
 use super::judge::{Incoming, Verdict, judge};
 use super::{
-    BoardEnd, Decision, Effect, EndReason, GameResult, Ledger, Outcome, Overstep, Refusal, Rules,
-    Status, Suspension, Transition,
+    BoardEnd, Decision, Effect, EndReason, Excused, GameResult, Ledger, Outcome, Overstep, Refusal,
+    Rules, Status, Suspension, Transition,
 };
 
 impl Suspension {
@@ -322,6 +322,14 @@ pub fn rule(
             });
             let standing = &mut next.standing;
             standing.credit.add(offender, excused);
+            if excused > 0 {
+                standing.excused.push(Excused {
+                    by: offender,
+                    days: excused,
+                    ply: suspension.ply,
+                    after: ledger.rows.len(),
+                });
+            }
             standing.resumed_on = Some(day);
             standing.status = Status::Active;
             standing.suspension = None;

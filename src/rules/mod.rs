@@ -37,8 +37,8 @@ pub use judge::{
     StatedDates, Verdict, judge,
 };
 pub use ledger::{
-    BoardEnd, Decision, Due, Effect, EndReason, GameResult, Ledger, LetterFacts, Outcome, Refusal,
-    Row, Standing, Status, Suspension, Transition, Turn,
+    BoardEnd, Decision, Due, Effect, EndReason, Excused, GameResult, Ledger, LetterFacts, Outcome,
+    Refusal, Row, Standing, Status, Suspension, Transition, Turn,
 };
 pub use life::MoveLetter;
 pub use standings::TieBreak;

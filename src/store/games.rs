@@ -111,7 +111,7 @@ impl Store {
             .prepare_cached(
                 "SELECT status, result, result_reason, offender, notice_on, protest_received,
                         extra_white, extra_black, held, draw_offer, held_reply,
-                        overstep_ply, credit_white, credit_black, resumed_on
+                        overstep_ply, credit_white, credit_black, resumed_on, excused
                  FROM games WHERE id = ?1",
             )?
             .query_row(params![id], game_row)
@@ -315,6 +315,7 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
             .transpose()?,
         draw_offer: draw_offer.as_deref().and_then(color_from),
         held_reply: held_reply.and_then(|ply| usize::try_from(ply).ok()),
+        excused: serde_json::from_str(&r.get::<_, String>(15)?).map_err(from_sql_err)?,
     };
     Ok(GameRow {
         standing,

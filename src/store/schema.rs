@@ -176,6 +176,9 @@ const MIGRATIONS: &[&str] = &[
         created_on TEXT NOT NULL
     );
     CREATE INDEX seats_game ON seats (game_id);",
+    // 15: the days the chief arbiter excused, each decision's at its move
+    // (JSON: `rules::Excused`); `credit_white`/`credit_black` their sums.
+    "ALTER TABLE games ADD COLUMN excused TEXT NOT NULL DEFAULT '[]';",
 ];
 
 /// The schema version this build writes.

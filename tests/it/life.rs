@@ -9,8 +9,8 @@ use shakmaty::Color;
 use shtempel::rules::life::{self, admit_move, move_letter};
 use shtempel::rules::orders;
 use shtempel::rules::{
-    BoardEnd, Calendar, Decision, Effect, EndReason, GameResult, Incoming, Ledger, MoveLetter,
-    NewPly, Outcome, Refusal, Row, Rules, Stated, Status, Suspension, Transition,
+    BoardEnd, Calendar, Decision, Effect, EndReason, Excused, GameResult, Incoming, Ledger,
+    MoveLetter, NewPly, Outcome, Refusal, Row, Rules, Stated, Status, Suspension, Transition,
 };
 
 const WHITE: Color = Color::White;
@@ -486,10 +486,51 @@ fn ruling_table() {
             if t.ledger.standing.status == Status::Active {
                 assert_eq!(t.ledger.standing.resumed_on, Some(day), "{what}");
                 assert_eq!(t.ledger.standing.credit.black, excused, "{what}");
+                // Itemized at the move that overstepped, for the PGN.
+                let at_move = Excused {
+                    by: BLACK,
+                    days: excused,
+                    ply: Some(5),
+                    after: 6,
+                };
+                assert_eq!(t.ledger.standing.excused, [at_move], "{what}");
+                assert_eq!(t.ledger.standing.excused[0].at(&t.ledger.rows), Some(5));
                 assert_eq!(t.ledger.standing.held_reply, None, "{what}");
             }
         }
         assert_eq!(outcome_of(got), expected, "{what}");
+    }
+}
+
+/// Where excused days are shown: at the move that overstepped; after a
+/// silence, at the offender's first move from the decision on, none
+/// before he makes it; none at a move taken back.
+#[test]
+fn excused_days_belong_to_a_move() {
+    let silence = |after| Excused {
+        by: WHITE,
+        days: 5,
+        ply: None,
+        after,
+    };
+    let letter = Excused {
+        ply: Some(3),
+        ..silence(4)
+    };
+    let table = [
+        ("the overstepping move", letter.clone(), 6, Some(3)),
+        ("that move taken back", letter, 3, None),
+        ("silence, White's next move made", silence(4), 6, Some(4)),
+        (
+            "silence, Black moved first from there",
+            silence(3),
+            6,
+            Some(4),
+        ),
+        ("silence, no move of White's yet", silence(4), 4, None),
+    ];
+    for (what, excused, plies, at) in table {
+        assert_eq!(excused.at(&game(plies).rows), at, "{what}");
     }
 }
 

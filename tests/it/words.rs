@@ -623,3 +623,60 @@ fn point_1_each_player_is_spoken_to_as_you() {
         }
     }
 }
+
+/// Point 13 (the excused days): the days the chief arbiter excused are
+/// shown at the move they belong to: after `ОТКЛОНИТЬ 1 10` the move that
+/// overstepped said only its 54 days; after an overstep by silence, at the
+/// offender's next move, the one his silent days are charged to.
+#[test]
+fn point_13_the_excused_days_are_shown_at_their_move() {
+    for (language, reject) in [("en", "REJECT 1 10\n"), ("ru", "ОТКЛОНИТЬ 1 10\n")] {
+        let mut t = Cup::new()
+            .in_language(language)
+            .rules("silent_overstep = false")
+            .open();
+        t.letter(
+            WHITE,
+            "2026-12-25",
+            "Game 1",
+            "Game 1\n1. e4\nTime: 54/0\nDates: 2026-12-25\n",
+        );
+        t.poll("2026-12-25");
+        t.exchange(ARBITER, "2027-02-10", "Re: [T #1]", reject);
+        let pgn = t.run(&["pgn", "1"]).stdout.replace('\n', " ");
+        let comment = pick(
+            language,
+            "1. e4 {sent 2026-12-25, received 2026-12-25, 54 days, excused by the chief arbiter: 10 days}",
+            "1. e4 {отправлен 2026-12-25, получен 2026-12-25, 54 дн., не засчитано главным судьёй: 10 дн.}",
+        );
+        assert!(pgn.contains(comment), "{pgn}");
+    }
+
+    // By silence: White has not answered 1... e5 (7 November) by
+    // 26 December; the arbiter excuses 5 days, and they show at White's
+    // next move once he makes it.
+    let mut t = Cup::new().open();
+    t.opening();
+    t.poll("2026-12-26");
+    t.exchange(ARBITER, "2027-01-03", "Re: [T #1]", "REJECT 1 5\n");
+    let pgn = t.run(&["pgn", "1"]).stdout;
+    assert!(!pgn.contains("excused"), "no move of White's yet: {pgn}");
+    t.letter(
+        WHITE,
+        "2027-01-05",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 49/4\nDates: 2026-11-07, 2026-11-07, 2027-01-05\n",
+    );
+    t.poll("2027-01-05");
+    let pgn = t.run(&["pgn", "1"]).stdout.replace('\n', " ");
+    let at_nf3 = pgn
+        .split("2. Nf3 {")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{pgn}"));
+    let at_nf3 = &at_nf3[..at_nf3.find('}').unwrap()];
+    assert!(
+        at_nf3.ends_with(", excused by the chief arbiter: 5 days"),
+        "{pgn}"
+    );
+    assert_eq!(pgn.matches("excused").count(), 1, "{pgn}");
+}
