@@ -131,12 +131,26 @@ pub fn correction_text(correction: &Correction, phrases: &Phrases) -> String {
             player,
             stated,
             actual,
+            clock_start,
         } => {
             let name = match player {
                 Color::White => "correction.white_total",
                 Color::Black => "correction.black_total",
             };
-            phrases.fill(name, &[("actual", actual), ("stated", stated)])
+            let text = phrases.fill(name, &[("actual", actual), ("stated", stated)]);
+            match clock_start {
+                // Why the days are fewer than from the start date (10.3.2).
+                Some(day) => {
+                    let key = format!("names.{}", color_name(*player));
+                    let colour = phrases.get(&key);
+                    let why = phrases.fill(
+                        "correction.late_start",
+                        &[("colour", &colour), ("start", &phrases.date(*day))],
+                    );
+                    format!("{text} ({why})")
+                }
+                None => text,
+            }
         }
     }
 }
@@ -158,6 +172,7 @@ pub fn correction_model(correction: &Correction, phrases: &Phrases) -> Model {
             player,
             stated,
             actual,
+            ..
         } => (
             format!("{}_total", color_name(*player)),
             stated.to_string(),

@@ -118,6 +118,15 @@ impl Calendar {
         Calendar::new(start_date, end_date, ByColor::new_with(|_| None))
     }
 
+    /// The player's late clock start (10.3.2) where his thinking days from
+    /// `from` count from it: his start sheet reached him after the start
+    /// date, and counting would otherwise begin before (at the start date,
+    /// or on an earlier day his partner's move reached him).
+    pub fn late_start_counted(&self, player: Color, from: Option<NaiveDate>) -> Option<NaiveDate> {
+        let start = *self.start.get(player);
+        (start > self.start_date && from.is_none_or(|day| day < start)).then_some(start)
+    }
+
     /// Thinking days from `from` (a delivery, or nothing for White's first move) to
     /// `to` for `player`: never before his start, never negative. A move that
     /// reached him on the end date or later costs nothing; one that reached
@@ -159,6 +168,36 @@ mod tests {
         let doy = (153 * mp + 2) / 5 + day - 1;
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
         era * 146_097 + doe - 719_468
+    }
+
+    /// A late start sheet's clock start is what the days count from only
+    /// where counting would begin before it.
+    #[test]
+    fn a_late_clock_start_counts_where_it_is_later() {
+        let late = Calendar::new(
+            d("2026-11-01"),
+            d("2027-11-01"),
+            ByColor {
+                white: None,
+                black: Some(d("2026-11-05")),
+            },
+        );
+        // (player, counting would begin, the late start it counts from)
+        let table = [
+            (Color::Black, None, Some(d("2026-11-06"))),
+            (Color::Black, Some(d("2026-11-03")), Some(d("2026-11-06"))),
+            (Color::Black, Some(d("2026-11-06")), None),
+            (Color::Black, Some(d("2026-11-09")), None),
+            (Color::White, None, None),
+            (Color::White, Some(d("2026-11-03")), None),
+        ];
+        for (player, from, expected) in table {
+            assert_eq!(
+                late.late_start_counted(player, from),
+                expected,
+                "{player:?} {from:?}"
+            );
+        }
     }
 
     #[test]

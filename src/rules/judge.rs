@@ -207,12 +207,16 @@ pub enum Correction {
         actual: NaiveDate,
         effect_days: Option<i64>,
     },
-    /// A total in the fraction.
+    /// A total in the fraction; `clock_start`, the writer's late clock
+    /// start where his days for this letter counted from it (the reason
+    /// said with the correction, issue 34 point 8).
     Total {
         #[serde(with = "crate::color_serde")]
         player: Color,
         stated: u32,
         actual: u32,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        clock_start: Option<NaiveDate>,
     },
 }
 
@@ -282,7 +286,7 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
         sent: letter.sent_on,
     };
 
-    let (mut after, days) = with_plies(ledger, letter);
+    let (mut after, days, late_start) = with_plies(ledger, letter);
     let fraction = after.totals();
 
     let mut missing = Vec::new();
@@ -313,6 +317,7 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
     check_fraction(
         letter.stated.fraction,
         fraction,
+        (player, late_start),
         &mut missing,
         &mut corrections,
     );
@@ -369,13 +374,15 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
 }
 
 /// The ledger with the letter's moves added, each with its thinking days
-/// (none for a conditional move, 2.4a), and the writer's days in all. Every
-/// move but the last reached its reader with the letter; the last, only when
-/// the partner had the letter directly.
-fn with_plies(ledger: &Ledger, letter: &Incoming) -> (Ledger, u32) {
+/// (none for a conditional move, 2.4a), the writer's days in all, and his
+/// late clock start where they counted from it. Every move but the last
+/// reached its reader with the letter; the last, only when the partner had
+/// the letter directly.
+fn with_plies(ledger: &Ledger, letter: &Incoming) -> (Ledger, u32, Option<NaiveDate>) {
     let cal = &ledger.calendar;
     let mut after = ledger.clone();
     let mut days = 0;
+    let mut late_start = None;
     for (index, ply) in letter.plies.iter().enumerate() {
         let last = index + 1 == letter.plies.len();
         let row_days = if ply.conditional {
@@ -384,7 +391,11 @@ fn with_plies(ledger: &Ledger, letter: &Incoming) -> (Ledger, u32) {
             let from = after
                 .answered_by(ply.by)
                 .map(|row| row.delivered_on.unwrap_or(row.sent_on));
-            cal.thinking_days(ply.by, after.clock_from(from), letter.sent_on)
+            let from = after.clock_from(from);
+            if ply.by == letter.by {
+                late_start = late_start.or(cal.late_start_counted(ply.by, from));
+            }
+            cal.thinking_days(ply.by, from, letter.sent_on)
         };
         if ply.by == letter.by {
             days += row_days;
@@ -400,13 +411,16 @@ fn with_plies(ledger: &Ledger, letter: &Incoming) -> (Ledger, u32) {
             letter: None,
         });
     }
-    (after, days)
+    (after, days, late_start)
 }
 
 /// The stated fraction against the true one (10.3.1); none is an omission.
+/// A correction of the writer's own total carries his late clock start
+/// where his days counted from it.
 fn check_fraction(
     stated: Option<Fraction>,
     fraction: Fraction,
+    (writer, late_start): (Color, Option<NaiveDate>),
     missing: &mut Vec<Item>,
     corrections: &mut Vec<Correction>,
 ) {
@@ -420,6 +434,7 @@ fn check_fraction(
                 player: color,
                 stated: stated.get(color),
                 actual: fraction.get(color),
+                clock_start: late_start.filter(|_| color == writer),
             });
         }
     }

@@ -190,7 +190,8 @@ fn worked_example_of_section_3() {
             Correction::Total {
                 player: WHITE,
                 stated: 5,
-                actual: 7
+                actual: 7,
+                clock_start: None
             },
         ],
         "sent 12.11 by postmark, not 10.11: +2 days; your total is 7, not 5"

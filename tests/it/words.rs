@@ -680,3 +680,45 @@ fn point_13_the_excused_days_are_shown_at_their_move() {
     );
     assert_eq!(pgn.matches("excused").count(), 1, "{pgn}");
 }
+
+/// Point 8 (the correction): a total counted from a late clock start says
+/// why. Black's start sheet reached Black on 5 November, so Black's clock
+/// started on the 6th and 1... e5 of the 7th took 1 day, not 4; White's
+/// reached White on 2 November, and 1. e4 of the 3rd took none, not 2.
+/// The correction said only «время чёрных 1, а не 4».
+#[test]
+fn point_8_a_correction_from_a_late_clock_start_says_why() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new()
+            .in_language(language)
+            .player_has("black", "start_sheet_received = 2026-11-05")
+            .open();
+        t.opening();
+        let correction = t
+            .outbox()
+            .into_iter()
+            .find(|m| m.kind == "correction" && m.to == [BLACK])
+            .unwrap_or_else(|| panic!("{:?}", kinds(&t.outbox())));
+        correction.says(pick(
+            language,
+            "Black's total is 1, not 4 (Black's clock started on 2026-11-06, the day after the start sheet reached Black, section 10.3.2)",
+            "время чёрных 1, а не 4 (чёрные: время пошло 06.11.2026, на следующий день после получения стартового листа, п. 10.3.2)",
+        ));
+    }
+    let mut t = Cup::new()
+        .player_has("white", "start_sheet_received = 2026-11-02")
+        .open();
+    let mail = t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+    let correction = mail.iter().find(|m| m.kind == "correction").unwrap();
+    correction.says("White's total is 0, not 2 (White's clock started on 2026-11-03, the day after the start sheet reached White, section 10.3.2)");
+    // A sheet by the start date moves no clock: nothing to explain.
+    let mut t = Cup::new()
+        .player_has("black", "start_sheet_received = 2026-10-30")
+        .open();
+    t.opening();
+    assert!(
+        !t.outbox().iter().any(|m| m.kind == "correction"),
+        "{:?}",
+        kinds(&t.outbox())
+    );
+}
