@@ -184,8 +184,9 @@ impl Clerk<'_> {
         let notes = self.letter_notes(&verdict, first_ply, own_last, &moves_text);
         plan.notes.extend(notes);
         let detail = format!(
-            "{moves_log}: {} days, totals {}",
-            verdict.days, verdict.totals
+            "{moves_log}: {}, totals {}",
+            crate::phrases::english_days(verdict.days),
+            verdict.totals
         );
         plan.event(
             EventKind::Move,

@@ -150,7 +150,13 @@ fn point_13_one_day_is_a_day_in_the_pgn_and_the_directors_lines() {
         "Re: [T #1] 1. e4",
         "Game 1\n1... e5\nTime: 2/1\nDates: 2026-11-03, 2026-11-03, 2026-11-04\n",
     );
-    t.poll("2026-11-04");
+    let out = t.poll("2026-11-04");
+    // The director's line of the poll too (it said "1 days").
+    assert!(
+        out.stdout.contains("1... e5: 1 day, totals 2/1"),
+        "{}",
+        out.stdout
+    );
     let pgn = t.run(&["pgn", "1"]).stdout;
     assert!(
         pgn.contains("{sent 2026-11-04, received 2026-11-04, 1 day}"),
