@@ -85,6 +85,7 @@ pub mod clerk;
 pub mod config;
 pub mod demo;
 pub mod desk;
+pub mod diagram;
 pub mod error;
 pub mod fault;
 pub mod game;

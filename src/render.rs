@@ -61,7 +61,7 @@ pub fn merged(first: Model, second: Model) -> Model {
 }
 
 /// Templates that others include, not messages of their own.
-pub const PARTIALS: &[&str] = &["_next", "_read"];
+pub const PARTIALS: &[&str] = &["_next", "_read", "_board"];
 
 macro_rules! partials {
     ($lang:literal) => {
@@ -73,6 +73,10 @@ macro_rules! partials {
             (
                 "_read",
                 include_str!(concat!("../templates/", $lang, "/_read.txt")),
+            ),
+            (
+                "_board",
+                include_str!(concat!("../templates/", $lang, "/_board.txt")),
             ),
         ]
     };

@@ -115,10 +115,16 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             reader,
         } = self;
         let addressee = to.first().map_or("", |r| r.name.as_str());
+        let board = match (state, reader) {
+            (Some(state), Some(reader)) if kind.shows_the_board() => {
+                clerk.board_model(state, reader)
+            }
+            _ => Model::from(()),
+        };
         let model = merged(
             model,
             merged(
-                model! { "reader" => reader.map(crate::color_name) },
+                model! { "reader" => reader.map(crate::color_name), "board" => board },
                 clerk.base_model(state, addressee),
             ),
         );

@@ -121,7 +121,7 @@ impl Clerk<'_> {
         let message = self
             .draft(MessageKind::Repeat)
             .of(state)
-            .to(recipient(state.player(!author)))
+            .for_player(state, !author)
             .cc(recipient(state.player(author)))
             .render(model)?;
         let mut message = self.generated(message, true);
@@ -153,7 +153,7 @@ impl Clerk<'_> {
         let message = self
             .draft(MessageKind::Query)
             .of(state)
-            .to(recipient(&state.white))
+            .for_player(state, Color::White)
             .cc(recipient(&state.black))
             .render(model)?;
         plan.messages.push(self.generated(message, true));

@@ -313,6 +313,28 @@ impl<'a> Clerk<'a> {
         }
     }
 
+    /// The position of `state` as a board from `reader`'s side, for a
+    /// message that asks him for a move (`[mail] diagrams`): the text
+    /// diagram, its FEN, and the last move's label.
+    fn board_model(&self, state: &Record, reader: shakmaty::Color) -> Model {
+        if self.config.mail.diagrams == crate::config::Diagrams::None {
+            return Model::from(());
+        }
+        let phrases = self.phrases();
+        let position = state.board.position();
+        let last = state.board.moves().last().map(|played| played.mv);
+        let letters = crate::diagram::PieceLetters::of(phrases);
+        let last_label = state.ledger.rows.last().map(|row| {
+            let ply = state.ledger.rows.len() - 1;
+            phrases.moves(&label_moves(ply, &[(row.san.clone(), false)]))
+        });
+        model! {
+            "diagram" => crate::diagram::text(position, reader, last.as_ref(), &letters),
+            "fen" => crate::diagram::fen(position),
+            "last" => last_label,
+        }
+    }
+
     fn base_model(&self, state: Option<&Record>, to: &str) -> Model {
         model! {
             "tournament" => model! {

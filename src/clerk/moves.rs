@@ -495,7 +495,7 @@ impl Clerk<'_> {
         let mut message = self
             .draft(MessageKind::Forward)
             .of(state)
-            .to(recipient(state.player(partner)))
+            .for_player(state, partner)
             .answering(context.mail.message_id.clone())
             .render(model)?;
         if conditional.is_none() {

@@ -264,6 +264,7 @@ impl Clerk<'_> {
             "address" => partner.email.as_str(),
             "score" => score,
             "fen" => fen,
+            "board" => self.board_model(state, colour),
             "totals" => state.ledger.totals().to_string(),
             "due" => due.map(|due| model! {
                 "yours" => due.player == colour,

@@ -28,6 +28,7 @@ const CLERK_TABLES: &[&str] = &[
     "source",
     "transport",
     "limits",
+    "mail",
     "security",
     "report",
     "arbiters",

@@ -73,6 +73,24 @@ impl Default for Limits {
     }
 }
 
+/// The board a letter that asks for a move shows (`[mail] diagrams`,
+/// issue 35): the text diagram and the FEN in the plain part, or nothing.
+/// (The board as a picture in an HTML part, `both`, is for a later step.)
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Diagrams {
+    #[default]
+    Text,
+    None,
+}
+
+/// `[mail]`: what the clerk's letters carry.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MailOptions {
+    pub diagrams: Diagrams,
+}
+
 /// What a letter must prove about its sender.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Require {
@@ -244,6 +262,7 @@ pub struct Config {
     pub players: Vec<Player>,
     pub games: Vec<GameConfig>,
     pub limits: Limits,
+    pub mail: MailOptions,
     pub security: Security,
     /// The folder of the report site `poll` refreshes, if any.
     pub report_out: Option<PathBuf>,

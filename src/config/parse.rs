@@ -321,6 +321,7 @@ impl Checker<'_> {
             players,
             games,
             limits: raw.limits,
+            mail: raw.mail,
             security,
             report_out,
             in_folder: false,

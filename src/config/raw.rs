@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::Limits;
+use super::{Limits, MailOptions};
 use crate::rules::Rules;
 
 /// A date in the TOML file: a TOML date (`2026-11-01`) or a string.
@@ -37,6 +37,8 @@ pub(super) struct RawConfig {
     pub transport: RawTransport,
     #[serde(default)]
     pub limits: Limits,
+    #[serde(default)]
+    pub mail: MailOptions,
     #[serde(default)]
     pub security: RawSecurity,
     #[serde(default)]

@@ -17,6 +17,7 @@ const TABLES: &[&str] = &[
     "source",
     "transport",
     "limits",
+    "mail",
     "security",
     "report",
     "players",
@@ -27,7 +28,7 @@ const TABLES: &[&str] = &[
 /// lists them ("unknown field `…`, expected one of `a`, `b`").
 fn keys_the_parser_knows(table: &str) -> BTreeSet<String> {
     let text = Cup::new()
-        .table("[limits]\n\n[security]\n\n[report]")
+        .table("[limits]\n\n[mail]\n\n[security]\n\n[report]")
         .text();
     let header = match table {
         "players" | "games" => format!("[[{table}]]\n"),

@@ -7,6 +7,7 @@
 mod support;
 
 mod attacks;
+mod boards;
 mod corners;
 mod corpus;
 mod director;

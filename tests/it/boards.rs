@@ -1,0 +1,155 @@
+//! The board in the letters (issue 35): every letter that asks its reader
+//! for a move shows the position from his side as a text diagram with the
+//! last move marked, and its FEN; a reply that quotes them is read as the
+//! player's own words only.
+
+use crate::support::*;
+
+/// The position after 1. e4, from Black's side: rank 1 on top, the h-file
+/// on the left, the pawn's two squares in brackets.
+const AFTER_E4_FOR_BLACK: &[&str] = &[
+    " 1 | R  N  B  K  Q  B  N  R |",
+    " 2 | P  P  P [.] P  P  P  P |",
+    " 4 | .  .  . [P] .  .  .  . |",
+    " 8 | r  n  b  k  q  b  n  r |",
+    "     h  g  f  e  d  c  b  a",
+];
+const FEN_AFTER_E4: &str = "FEN: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+
+#[test]
+fn a_forward_shows_the_board_from_its_readers_side_in_either_language() {
+    let mut t = Tournament::new();
+    let mail = t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+    let forward = mail.iter().find(|m| m.kind == "forward").unwrap();
+    assert_eq!(forward.to, [BLACK]);
+    forward.says(
+        "The position after 1. e4, from your side (White in capitals, the last move in brackets):",
+    );
+    for line in AFTER_E4_FOR_BLACK {
+        forward.says(line);
+    }
+    forward.says(FEN_AFTER_E4);
+    // The board comes before the lines for the next letter.
+    let board = forward.body.find(FEN_AFTER_E4).unwrap();
+    let lines = forward.body.find("Lines for your next letter").unwrap();
+    assert!(board < lines, "{}", forward.body);
+    // The receipt to White asks for nothing: no board.
+    let ack = mail.iter().find(|m| m.kind == "ack").unwrap();
+    ack.never_says("FEN:");
+
+    // White's side, in Russian letters, after 1... e5.
+    let mut t = Cup::new().in_language("ru").open();
+    t.letter(WHITE, "2026-11-03", "Партия 1", W1);
+    t.poll("2026-11-03");
+    t.new_mail();
+    let mail = t.exchange(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
+    let forward = mail.iter().find(|m| m.kind == "forward").unwrap();
+    assert_eq!(forward.to, [WHITE]);
+    forward.says("Позиция после 1... e5, с вашей стороны");
+    forward.says(" 8 | л   к   с   ф   кр  с   к   л  |");
+    forward.says(" 5 | .   .   .   .  [п ] .   .   .  |");
+    forward.says(" 1 | Л   К   С   Ф   Кр  С   К   Л  |");
+    forward.says("     a   b   c   d   e   f   g   h");
+    forward.says("FEN: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+}
+
+/// The other letters that ask for a move: the repeat, the undo (to the one
+/// to move again), the decision that resumes a game (to the one to move),
+/// a game's start (to White).
+#[test]
+fn every_letter_that_asks_for_a_move_shows_the_board_and_no_other() {
+    // The undo of 1... e5: Black is to move again, after 1. e4.
+    let mut t = Tournament::new();
+    t.opening();
+    let mail = t.exchange(ARBITER, "2026-11-11", "Game 1", "UNDO 1\n");
+    assert_eq!(kinds(&mail), [pair("undo", WHITE), pair("undo", BLACK)]);
+    mail[1].says(FEN_AFTER_E4);
+    mail[1].says(AFTER_E4_FOR_BLACK[2]);
+    mail[0].never_says("FEN:");
+
+    // The repeat of 1. e4, unanswered 40 days, to Black.
+    let mut t = Tournament::new();
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    t.new_mail();
+    t.poll("2026-12-13");
+    let mail = t.new_mail();
+    let repeat = mail
+        .iter()
+        .find(|m| m.kind == "repeat")
+        .unwrap_or_else(|| panic!("{:?}", kinds(&mail)));
+    assert_eq!(repeat.to, [BLACK]);
+    repeat.says(FEN_AFTER_E4);
+
+    // A decision that resumes the game: the board to Black, who moves.
+    let mut t = Cup::new().rules("silent_overstep = false").open();
+    t.letter(
+        WHITE,
+        "2026-12-25",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 54/0\nDates: 2026-12-25\n",
+    );
+    t.poll("2026-12-25");
+    t.new_mail();
+    let mail = t.exchange(ARBITER, "2027-02-10", "Re: [T #1]", "REJECT 1\n");
+    let decision = |to: &str| {
+        mail.iter()
+            .find(|m| m.kind == "decision" && m.to == [to])
+            .unwrap_or_else(|| panic!("{:?}", kinds(&mail)))
+    };
+    decision(BLACK).says(FEN_AFTER_E4);
+    decision(WHITE).never_says("FEN:");
+}
+
+/// `[mail] diagrams = "none"`: the letters as they were, the FEN and the
+/// diagram left out.
+#[test]
+fn diagrams_none_leaves_the_board_out() {
+    let mut t = Cup::new().table("[mail]\ndiagrams = \"none\"").open();
+    let mail = t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+    let forward = mail.iter().find(|m| m.kind == "forward").unwrap();
+    forward.never_says("FEN:");
+    forward.never_says("The position after");
+    forward.says("Lines for your next letter in game 1");
+}
+
+/// A reply that quotes the forward, its diagram and its FEN line, as mail
+/// programs quote (`>` lines; Outlook's header block with the text
+/// unmarked below it), is read as the player's own words: his move and
+/// nothing of the board.
+#[test]
+fn a_reply_quoting_the_board_is_read_right() {
+    for quoting in ["marked", "outlook"] {
+        let mut t = Tournament::new();
+        let mail = t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+        let forward = mail.iter().find(|m| m.kind == "forward").unwrap();
+        let quote = match quoting {
+            "marked" => {
+                let quoted: Vec<String> = forward
+                    .body
+                    .lines()
+                    .map(|line| format!("> {line}"))
+                    .collect();
+                format!("On Tue, 3 Nov 2026, clerk wrote:\n{}", quoted.join("\n"))
+            }
+            _ => format!(
+                "________________________________\nFrom: Test cup <clerk@test.example>\nSent: Tuesday, November 3, 2026 12:00 PM\nTo: Black Player\nSubject: [T #1] 1. e4\n\n{}",
+                forward.body
+            ),
+        };
+        let body = format!("{B1}\n{quote}\n");
+        let mail = t.exchange(BLACK, "2026-11-07", "Re: [T #1] 1. e4", &body);
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", BLACK), pair("forward", WHITE)],
+            "{quoting}"
+        );
+        mail[0].never_says("Not carried out");
+        let chart = t.chart("1");
+        let moves = chart["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), 2, "{quoting}");
+        assert_eq!(moves[1]["san"], "e5", "{quoting}");
+        // White's forward shows the board after 1... e5 from White's side.
+        mail[1].says("FEN: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    }
+}
