@@ -141,6 +141,35 @@ pub fn text(position: &Chess, side: Color, last: Option<&Move>, letters: &PieceL
     out
 }
 
+/// One position of a game as the report's board steps through it: its
+/// FEN and the squares of the move that led to it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Step {
+    pub fen: String,
+    pub marked: Vec<String>,
+}
+
+/// Every position of the game of `moves`, the start first.
+pub fn steps(moves: &[Move]) -> Vec<Step> {
+    let mut position = Chess::default();
+    let mut steps = vec![Step {
+        fen: fen(&position),
+        marked: Vec::new(),
+    }];
+    for mv in moves {
+        position.play_unchecked(*mv);
+        steps.push(Step {
+            fen: fen(&position),
+            marked: marked_squares(Some(mv))
+                .iter()
+                .flatten()
+                .map(|square| square.to_string())
+                .collect(),
+        });
+    }
+    steps
+}
+
 /// The position's FEN (en passant only where a capture is legal, as
 /// chess programs write it).
 pub fn fen(position: &Chess) -> String {

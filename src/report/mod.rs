@@ -18,6 +18,7 @@ use crate::record::Record;
 use crate::rules::standings::{Scored, standings};
 use crate::rules::{EndReason, GameResult, Status, TieBreak};
 
+mod board;
 mod cross_table;
 mod federation;
 
@@ -130,7 +131,7 @@ fn head(out: &mut String, title: &str, phrases: &Phrases) {
 pub fn style() -> Page {
     Page {
         name: "style.css".into(),
-        content: STYLE.into(),
+        content: format!("{STYLE}{}", board::STYLE),
     }
 }
 
@@ -150,7 +151,7 @@ pub fn site(
     let mut pages = vec![
         Page {
             name: "style.css".into(),
-            content: STYLE.into(),
+            content: format!("{STYLE}{}", board::STYLE),
         },
         Page {
             name: "index.html".into(),
@@ -284,28 +285,17 @@ fn game_page(phrases: &Phrases, game: &GameReport, today: NaiveDate) -> String {
         phrases.get("report.on"),
         lang.date(today),
     );
-    // The moves, numbered.
-    let mut moves = String::new();
-    for (ply, san) in state.board.sans_with_signs().iter().enumerate() {
-        if ply % 2 == 0 {
-            let _ = write!(moves, "{}. ", ply / 2 + 1);
-        }
-        let _ = write!(moves, "{} ", escape(&phrases.san(san)));
-    }
+    // The board with the moves to step through, the time chart beside it.
+    out.push_str("<div class=\"game\">\n");
+    board::board_and_moves(&mut out, phrases, state, &slug);
     let _ = write!(
         out,
-        "<h2>{}</h2>\n<p class=\"moves\" id=\"moves\">{}</p>\n<p><a href=\"game-{slug}.pgn\">PGN</a></p>\n",
-        phrases.get("report.moves_heading"),
-        moves.trim_end()
-    );
-    let _ = write!(
-        out,
-        "<h2>{}</h2>\n<img class=\"plot\" src=\"game-{slug}.svg\" alt=\"{}\">\n",
+        "<div class=\"clock\">\n<h2>{}</h2>\n<img class=\"plot\" src=\"game-{slug}.svg\" alt=\"{}\">\n",
         phrases.get("report.time_chart"),
         phrases.get("report.plot_alt"),
     );
     chart_table(&mut out, phrases, game);
-    out.push_str("</table>\n");
+    out.push_str("</table>\n</div>\n</div>\n");
     if !game.chart.notes.is_empty() {
         let _ = write!(
             out,

@@ -411,7 +411,10 @@ fn a_russian_tournament_through_every_corner() {
     let page = std::fs::read_to_string(site.join("game-1.html")).unwrap();
     assert!(page.contains("id=\"credit-totals\">2/45<"), "{page}");
     assert!(page.contains("<span id=\"totals\">2/45</span>"), "{page}");
-    assert!(page.contains("1. e4 e5"), "{page}");
+    assert!(
+        page.contains(r##"1. <a href="#" data-ply="1" data-label="1. e4">e4</a> <a href="#" data-ply="2" data-label="1... e5">e5</a>"##),
+        "{page}"
+    );
     // Game 4 begins in June: not in the report of February.
     assert!(!site.join("game-4.html").exists());
     assert!(site.join("game-3.html").exists());

@@ -1221,7 +1221,9 @@ fn poll_refreshes_the_report_when_the_config_asks() {
     );
     let game = std::fs::read_to_string(t.path().join("site/game-1.html")).unwrap();
     assert!(
-        game.contains(r#"<p class="moves" id="moves">1. e4</p>"#),
+        game.contains(
+            r##"<p class="moves" id="moves">1. <a href="#" data-ply="1" data-label="1. e4">e4</a></p>"##
+        ),
         "{game}"
     );
     assert!(t.path().join("site/game-1.svg").is_file());

@@ -323,3 +323,238 @@ fn pgn_of_every_game_reads_back_in_a_pgn_reader() {
         }
     }
 }
+
+/// The real game of `../shared/realgames/games.pgn` the board test plays
+/// (chess.com daily 42375125: both castlings, captures, a promotion with
+/// check), its moves in SAN.
+fn real_game() -> Option<Vec<String>> {
+    let dir = crate::support::shared_dir("realgames")?;
+    let text = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    let blocks: Vec<&str> = text.split("\n\n").collect();
+    let at = blocks
+        .iter()
+        .position(|block| block.contains("daily/game/42375125\""))
+        .expect("the game in games.pgn");
+    Some(
+        blocks[at + 1]
+            .split_whitespace()
+            .filter(|w| !w.ends_with('.') && !["1-0", "0-1", "1/2-1/2", "*"].contains(w))
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+/// The placement field of the FEN of each position of `sans` (the start
+/// first), and the squares of the move that led to it, by shakmaty.
+fn positions_of(sans: &[String]) -> Vec<(String, Vec<String>)> {
+    let mut position = Chess::default();
+    let placement = |p: &Chess| {
+        shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal)
+            .to_string()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let mut out = vec![(placement(&position), Vec::new())];
+    for san in sans {
+        let mv = san
+            .parse::<shakmaty::san::SanPlus>()
+            .unwrap()
+            .san
+            .to_move(&position)
+            .unwrap();
+        let mut squares = match mv {
+            shakmaty::Move::Castle { king, rook } => {
+                let file = if rook.file() > king.file() { "g" } else { "c" };
+                vec![king.to_string(), format!("{file}{}", king.rank().char())]
+            }
+            _ => vec![mv.from().unwrap().to_string(), mv.to().to_string()],
+        };
+        squares.sort();
+        position.play_unchecked(mv);
+        out.push((placement(&position), squares));
+    }
+    out
+}
+
+/// The page that drives a game page in a frame as a player would: the
+/// buttons clicked, each move of the list clicked, the keys pressed; what
+/// the board shows after each written into `#out` as JSON.
+const DRIVER: &str = r##"<!DOCTYPE html>
+<html><body><pre id="out">not run</pre>
+<iframe id="game" src="game-1.html" width="1100" height="900"></iframe>
+<script>
+document.getElementById("game").onload = function () {
+  var doc = this.contentDocument;
+  function board() {
+    var rows = [];
+    for (var rank = 8; rank >= 1; rank--) {
+      var row = "", empty = 0;
+      for (var f = 0; f < 8; f++) {
+        var piece = doc.querySelector('[data-square="' + "abcdefgh".charAt(f) + rank + '"]').getAttribute("data-piece");
+        if (!piece) { empty++; continue; }
+        if (empty) { row += empty; empty = 0; }
+        row += piece;
+      }
+      if (empty) row += empty;
+      rows.push(row);
+    }
+    return rows.join("/");
+  }
+  function marked() {
+    return Array.prototype.map.call(doc.querySelectorAll(".sq.last"), function (s) {
+      return s.getAttribute("data-square");
+    }).sort();
+  }
+  function click(id) { doc.getElementById(id).click(); }
+  function key(name) { doc.dispatchEvent(new KeyboardEvent("keydown", {key: name})); }
+  var seen = {opened: board()};
+  var links = doc.querySelectorAll("#moves a[data-ply]");
+  click("first"); seen.first = board();
+  var forward = [];
+  for (var i = 0; i < links.length; i++) {
+    click("forward");
+    forward.push({board: board(), marked: marked(), label: doc.getElementById("ply").textContent});
+  }
+  click("forward"); seen.past_the_end = board();
+  var back = [];
+  for (var i = 0; i < links.length; i++) { click("back"); back.push(board()); }
+  var clicked = Array.prototype.map.call(links, function (a) { a.click(); return board(); });
+  key("End"); seen.end = board();
+  key("ArrowLeft"); seen.left = board();
+  key("Home"); seen.home = board();
+  key("ArrowRight"); seen.right = board();
+  click("last"); seen.last = board();
+  document.getElementById("out").textContent = JSON.stringify(
+    {moves: links.length, forward: forward, back: back, clicked: clicked, seen: seen});
+};
+</script></body></html>
+"##;
+
+/// Issue 35: a real game played through the clerk by letters, its page
+/// stepped through in Chromium: at every ply the board the page shows is
+/// the position shakmaty gives for the PGN's moves, by the buttons, by a
+/// click on each move, and by the keys.
+#[test]
+fn a_game_page_steps_through_a_real_game_in_a_real_browser() {
+    use crate::support::*;
+    let Some(sans) = real_game() else {
+        return;
+    };
+    let mut t = Tournament::new();
+    let start = chrono::NaiveDate::from_ymd_opt(2026, 11, 1).unwrap();
+    let (mut white, mut black) = (0, 0);
+    for (ply, san) in sans.iter().enumerate() {
+        // A move a day: each letter goes the day after its partner's
+        // reached the writer, one day on his clock.
+        let day = start + chrono::Duration::days(ply as i64);
+        let label = shtempel::game::ply_label(ply);
+        let dates = match ply {
+            0 => format!("{day}"),
+            _ => {
+                let before = day - chrono::Duration::days(1);
+                match ply % 2 {
+                    0 => white += 1,
+                    _ => black += 1,
+                }
+                format!("{before}, {before}, {day}")
+            }
+        };
+        let from = if ply % 2 == 0 { WHITE } else { BLACK };
+        let body = format!("Game 1\n{label} {san}\nTime: {white}/{black}\nDates: {dates}\n");
+        let mail = t.exchange(from, &day.to_string(), "Game 1", &body);
+        assert!(
+            mail.iter().any(|m| m.kind == "ack"),
+            "ply {ply} {san}: {:?}",
+            kinds(&mail)
+        );
+    }
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), sans.len());
+    let site = t.path().join("site");
+    let out = t.run(&[
+        "report",
+        "--out",
+        site.to_str().unwrap(),
+        "--today",
+        "2027-01-05",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let Some(chromium) = chromium() else {
+        return;
+    };
+    std::fs::write(site.join("driver.html"), DRIVER).unwrap();
+    let dom = String::from_utf8(browse(
+        &chromium,
+        &t.path().join("profile"),
+        &[
+            "--dump-dom",
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=20000",
+        ],
+        &site.join("driver.html"),
+    ))
+    .unwrap();
+    let json = dom
+        .split("<pre id=\"out\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</pre>").next())
+        .unwrap_or_else(|| panic!("{dom}"))
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    let seen: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+    let positions = positions_of(&sans);
+    let n = sans.len();
+    assert_eq!(seen["moves"], n);
+    let board = |ply: usize| Value::from(positions[ply].0.clone());
+    for ply in 1..=n {
+        let step = &seen["forward"][ply - 1];
+        assert_eq!(step["board"], board(ply), "forward to ply {ply}");
+        assert_eq!(
+            step["marked"],
+            serde_json::json!(positions[ply].1),
+            "ply {ply}"
+        );
+        let label = format!("{} {}", shtempel::game::ply_label(ply - 1), sans[ply - 1]);
+        assert_eq!(step["label"], label.as_str(), "ply {ply}");
+        assert_eq!(
+            seen["clicked"][ply - 1],
+            board(ply),
+            "the move of ply {ply} clicked"
+        );
+        assert_eq!(
+            seen["back"][n - ply],
+            board(ply - 1),
+            "back to ply {}",
+            ply - 1
+        );
+    }
+    for (what, ply) in [
+        ("opened", n),
+        ("first", 0),
+        ("past_the_end", n),
+        ("end", n),
+        ("left", n - 1),
+        ("home", 0),
+        ("right", 1),
+        ("last", n),
+    ] {
+        assert_eq!(seen["seen"][what], board(ply), "{what}");
+    }
+    // A screenshot of the page, kept as an artefact of the run.
+    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-real-game.png");
+    let _ = std::fs::remove_file(&shot);
+    browse(
+        &chromium,
+        &t.path().join("profile"),
+        &[
+            &format!("--screenshot={}", shot.display()),
+            "--window-size=1200,900",
+        ],
+        &site.join("game-1.html"),
+    );
+    assert!(std::fs::read(&shot).unwrap().len() > 10_000);
+    eprintln!("screenshot: {}", shot.display());
+}
