@@ -94,6 +94,7 @@ pub mod letter;
 pub mod mail;
 pub mod message;
 pub mod phrases;
+pub mod picture;
 pub mod plot;
 pub mod printable;
 pub mod record;
