@@ -40,12 +40,20 @@ pub fn square_colour(square: Square, marked: bool) -> (u8, u8, u8) {
     }
 }
 
-/// A piece's outline as closed shapes in a unit square (y down), and its
-/// details (lines drawn over the fill: the bishop's slit, the knight's
-/// eye).
-fn shapes(role: Role) -> (Vec<Vec<(f32, f32)>>, Vec<((f32, f32), f32)>) {
+/// A point in a square of side 1, y down.
+type Point = (f32, f32);
+
+/// A closed shape: its corners in order.
+type Outline = Vec<Point>;
+
+/// A dot drawn over a piece's fill: its centre and radius.
+type Dot = (Point, f32);
+
+/// A piece's outline as closed shapes, and its details (dots drawn over
+/// the fill: the bishop's slit, the knight's eye).
+fn shapes(role: Role) -> (Vec<Outline>, Vec<Dot>) {
     let base = vec![(0.24, 0.88), (0.24, 0.8), (0.76, 0.8), (0.76, 0.88)];
-    let circle = |cx: f32, cy: f32, r: f32| -> Vec<(f32, f32)> {
+    let circle = |cx: f32, cy: f32, r: f32| -> Outline {
         (0..24)
             .map(|i| {
                 let a = i as f32 * std::f32::consts::TAU / 24.0;
