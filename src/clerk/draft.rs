@@ -115,16 +115,18 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             reader,
         } = self;
         let addressee = to.first().map_or("", |r| r.name.as_str());
-        let board = match (state, reader) {
-            (Some(state), Some(reader)) if kind.shows_the_board() => {
-                clerk.board_model(state, reader)
-            }
-            _ => Model::from(()),
+        let shown = match (state, reader) {
+            (Some(state), Some(reader)) if kind.shows_the_board() => Some((state, reader)),
+            _ => None,
         };
+        let board = shown.and_then(|(state, reader)| clerk.board_view(state, reader));
         let model = merged(
             model,
             merged(
-                model! { "reader" => reader.map(crate::color_name), "board" => board },
+                model! {
+                    "reader" => reader.map(crate::color_name),
+                    "board" => board.as_ref().map(|view| view.model.clone()),
+                },
                 clerk.base_model(state, addressee),
             ),
         );
@@ -132,6 +134,23 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             .templates
             .render(kind.template(), model.clone())
             .map_err(Error::template)?;
+        // The picture only where the text shows the board (a template may
+        // show it to the player to move only).
+        let picture = match (shown, board) {
+            (Some((state, reader)), Some(view))
+                if clerk.config.mail.diagrams == crate::config::Diagrams::Both
+                    && rendered.body.contains(&view.diagram) =>
+            {
+                let last = state.board.moves().last().map(|played| played.mv);
+                let png = crate::picture::png(state.board.position(), reader, last.as_ref())?;
+                Some(crate::mail::compose::Picture {
+                    diagram: view.diagram,
+                    png,
+                    alt: view.alt,
+                })
+            }
+            _ => None,
+        };
         Ok(Outgoing {
             kind,
             game: state.map(|s| s.id().to_string()),
@@ -143,6 +162,7 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             registered: false,
             generated: false,
             attachments: Vec::new(),
+            picture,
             delivers: None,
             send_on: None,
             model,

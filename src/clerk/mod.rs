@@ -227,6 +227,15 @@ fn recipient(player: &Player) -> Recipient {
     }
 }
 
+/// A board as a message shows it: the template's values, the diagram's
+/// text (the HTML part puts the picture in its place) and the picture's
+/// words.
+struct BoardView {
+    model: Model,
+    diagram: String,
+    alt: String,
+}
+
 /// The clerk's work on letters.
 pub struct Clerk<'a> {
     pub config: &'a Config,
@@ -315,10 +324,11 @@ impl<'a> Clerk<'a> {
 
     /// The position of `state` as a board from `reader`'s side, for a
     /// message that asks him for a move (`[mail] diagrams`): the text
-    /// diagram, its FEN, and the last move's label.
-    fn board_model(&self, state: &Record, reader: shakmaty::Color) -> Model {
+    /// diagram, its FEN, and the last move's label; none with
+    /// `diagrams = "none"`.
+    fn board_view(&self, state: &Record, reader: shakmaty::Color) -> Option<BoardView> {
         if self.config.mail.diagrams == crate::config::Diagrams::None {
-            return Model::from(());
+            return None;
         }
         let phrases = self.phrases();
         let position = state.board.position();
@@ -328,11 +338,27 @@ impl<'a> Clerk<'a> {
             let ply = state.ledger.rows.len() - 1;
             phrases.moves(&label_moves(ply, &[(row.san.clone(), false)]))
         });
-        model! {
-            "diagram" => crate::diagram::text(position, reader, last.as_ref(), &letters),
-            "fen" => crate::diagram::fen(position),
-            "last" => last_label,
-        }
+        let diagram = crate::diagram::text(position, reader, last.as_ref(), &letters);
+        let alt = match &last_label {
+            Some(last) => phrases.fill("board.picture_after", &[("last", last)]),
+            None => phrases.get("board.picture_start").to_string(),
+        };
+        Some(BoardView {
+            model: model! {
+                "diagram" => diagram.as_str(),
+                "fen" => crate::diagram::fen(position),
+                "last" => last_label,
+            },
+            diagram,
+            alt,
+        })
+    }
+
+    /// The board model of `state` from `reader`'s side (see
+    /// [`Clerk::board_view`]), or nothing.
+    fn board_model(&self, state: &Record, reader: shakmaty::Color) -> Model {
+        self.board_view(state, reader)
+            .map_or_else(|| Model::from(()), |view| view.model)
     }
 
     fn base_model(&self, state: Option<&Record>, to: &str) -> Model {

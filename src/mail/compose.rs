@@ -31,6 +31,18 @@ pub struct Attachment {
     pub bytes: Vec<u8>,
 }
 
+/// The board as a picture, for a message whose text shows its diagram:
+/// the HTML part shows the picture where the text has the diagram.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picture {
+    /// The diagram as the text has it.
+    pub diagram: String,
+    /// The board as a PNG.
+    pub png: Vec<u8>,
+    /// The picture's words for a reader that shows no pictures.
+    pub alt: String,
+}
+
 /// One message to send, before it is built.
 #[derive(Clone, Debug)]
 pub struct Outgoing {
@@ -48,6 +60,8 @@ pub struct Outgoing {
     /// Deadline mail is `auto-generated`; answers to a letter `auto-replied`.
     pub generated: bool,
     pub attachments: Vec<Attachment>,
+    /// The board as a picture, where the text shows it (issue 35).
+    pub picture: Option<Picture>,
     /// The move (ply) this message brings to its reader.
     pub delivers: Option<usize>,
     /// A refusal held by the daily reply limit goes on this day, not now.
@@ -223,10 +237,17 @@ pub fn build(
         builder = builder.in_reply_to(parent.clone()).references(parent);
     }
     let body = lf_lines(&out.body);
-    let built = if out.attachments.is_empty() {
-        builder.singlepart(SinglePart::plain(body))
-    } else {
-        builder.multipart(attachments(out, body)?)
+    let built = match (&out.picture, out.attachments.is_empty()) {
+        (None, true) => builder.singlepart(SinglePart::plain(body)),
+        (None, false) => builder.multipart(attachments(out, body)?),
+        (Some(picture), true) => builder.multipart(with_picture(body, picture, message_id)?),
+        (Some(picture), false) => {
+            let mut mixed = MultiPart::mixed().multipart(with_picture(body, picture, message_id)?);
+            for part in attachment_parts(out)? {
+                mixed = mixed.singlepart(part);
+            }
+            builder.multipart(mixed)
+        }
     };
     let mut message = built.map_err(|e| format!("cannot build the message: {e}"))?;
     let headers = message.headers_mut();
@@ -309,6 +330,69 @@ fn base64_body(bytes: &[u8]) -> Body {
 /// The `multipart/mixed` body of a message with attachments.
 fn attachments(out: &Outgoing, body: String) -> Result<MultiPart, Error> {
     let mut parts = MultiPart::mixed().singlepart(SinglePart::plain(body));
+    for part in attachment_parts(out)? {
+        parts = parts.singlepart(part);
+    }
+    Ok(parts)
+}
+
+/// The text and, as its alternative, HTML with the board's picture in the
+/// diagram's place (`multipart/related`, the PNG by `cid:`: Gmail and
+/// Outlook show no SVG and fetch no image). The plain text stays the
+/// message as it is without a picture, for the mail programs that show
+/// text and for the reader of a reply that quotes it.
+fn with_picture(body: String, picture: &Picture, message_id: &str) -> Result<MultiPart, Error> {
+    // A Content-ID of the message's own, so a reply quoting two boards
+    // never confuses them.
+    let local = message_id.trim_matches(|c| c == '<' || c == '>');
+    let cid = format!("board.{local}");
+    let html = html_of(&body, picture, &cid);
+    let png = lettre::message::Attachment::new_inline(cid).body(
+        picture.png.clone(),
+        ContentType::parse("image/png").map_err(Error::mail)?,
+    );
+    Ok(MultiPart::alternative()
+        .singlepart(SinglePart::plain(body))
+        .multipart(
+            MultiPart::related()
+                .singlepart(SinglePart::html(html))
+                .singlepart(png),
+        ))
+}
+
+/// The text as HTML, the diagram replaced by the picture `cid`.
+fn html_of(body: &str, picture: &Picture, cid: &str) -> String {
+    let escape = |text: &str| {
+        text.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    };
+    let text = |text: &str| {
+        format!(
+            "<div style=\"font-family:monospace;white-space:pre-wrap\">{}</div>\n",
+            escape(text)
+        )
+    };
+    let (before, after) = body.split_once(&picture.diagram).unwrap_or((body, ""));
+    let size = crate::picture::SQUARE * 8;
+    let image = format!(
+        "<p><img src=\"cid:{}\" width=\"{size}\" height=\"{size}\" alt=\"{}\"></p>\n",
+        escape(cid),
+        escape(&picture.alt)
+    );
+    let mut html =
+        String::from("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n");
+    html.push_str(&text(before));
+    html.push_str(&image);
+    html.push_str(&text(after));
+    html.push_str("</body></html>\n");
+    html
+}
+
+/// The message's attachments as parts.
+fn attachment_parts(out: &Outgoing) -> Result<Vec<SinglePart>, Error> {
+    let mut parts = Vec::new();
     for attachment in &out.attachments {
         let (content_type, body) = match attachment.content_type.as_str() {
             "message/rfc822" => match rfc822_body(&attachment.bytes) {
@@ -322,7 +406,7 @@ fn attachments(out: &Outgoing, body: String) -> Result<MultiPart, Error> {
             .header(content_type)
             .header(ContentDisposition::attachment(&attachment.name))
             .body(body);
-        parts = parts.singlepart(part);
+        parts.push(part);
     }
     Ok(parts)
 }
@@ -346,6 +430,7 @@ mod tests {
             registered: true,
             generated: false,
             attachments: vec![],
+            picture: None,
             delivers: Some(2),
             send_on: None,
             model: crate::render::Model::from(()),

@@ -162,6 +162,7 @@ mod tests {
                 registered: false,
                 generated: false,
                 attachments: vec![],
+                picture: None,
                 delivers: None,
                 send_on: None,
                 model: crate::render::Model::from(()),

@@ -153,3 +153,76 @@ fn a_reply_quoting_the_board_is_read_right() {
         mail[1].says("FEN: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
     }
 }
+
+/// The forward as a mail program reads it: the text as before (diagram
+/// and FEN), and an HTML alternative whose picture is the PNG of the
+/// board, sent in the message (`multipart/related`) and named by `cid:`;
+/// the whole under 40 KB. `text` sends no HTML part.
+#[test]
+fn a_forward_carries_the_board_as_a_picture_its_html_shows() {
+    use mail_parser::{MessageParser, MimeHeaders, PartType};
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        let mail = t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+        let forward = mail.iter().find(|m| m.kind == "forward").unwrap();
+        assert!(forward.raw.len() < 40_000, "{} bytes", forward.raw.len());
+        forward.says(FEN_AFTER_E4);
+        let message = MessageParser::default().parse(&forward.raw).unwrap();
+        let html = message.body_html(0).expect("an HTML part").into_owned();
+        assert!(html.contains(FEN_AFTER_E4), "{html}");
+        assert!(
+            !html.contains(AFTER_E4_FOR_BLACK[0]),
+            "the picture in the diagram's place"
+        );
+        let image = message
+            .parts
+            .iter()
+            .find(|part| {
+                part.content_type()
+                    .is_some_and(|ct| ct.ctype() == "image" && ct.subtype() == Some("png"))
+            })
+            .expect("the picture");
+        let cid = image.content_id().expect("its Content-ID");
+        assert!(html.contains(&format!("src=\"cid:{cid}\"")), "{html}");
+        let bytes = match &image.body {
+            PartType::Binary(bytes) | PartType::InlineBinary(bytes) => bytes.to_vec(),
+            other => panic!("{other:?}"),
+        };
+        assert!(
+            (8_000..30_000).contains(&bytes.len()),
+            "{} bytes",
+            bytes.len()
+        );
+        let picture = tiny_skia::Pixmap::decode_png(&bytes).unwrap();
+        assert_eq!((picture.width(), picture.height()), (320, 320));
+        // From Black's side (rank 1 on top, the h-file on the left): e4,
+        // tinted, with White's pawn, is the fourth square of the fourth row.
+        let (centre, corner) =
+            shtempel::picture::pixels_of(shakmaty::Square::E4, shakmaty::Color::Black);
+        let pixel = |(x, y): (u32, u32)| {
+            let p = picture.pixel(x, y).unwrap();
+            (p.red(), p.green(), p.blue())
+        };
+        assert_eq!((centre.0 / 40, centre.1 / 40), (3, 3));
+        assert_eq!(pixel(centre), (0xff, 0xff, 0xff));
+        assert_eq!(
+            pixel(corner),
+            shtempel::picture::square_colour(shakmaty::Square::E4, true)
+        );
+        let words = pick(
+            language,
+            "The position after 1. e4, from your side",
+            "Позиция после 1. e4, с вашей стороны",
+        );
+        assert!(html.contains(&format!("alt=\"{words}\"")), "{html}");
+    }
+    let mut t = Cup::new().table("[mail]\ndiagrams = \"text\"").open();
+    let mail = t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+    let forward = mail.iter().find(|m| m.kind == "forward").unwrap();
+    forward.says(FEN_AFTER_E4);
+    let raw = String::from_utf8_lossy(&forward.raw);
+    assert!(
+        !raw.contains("text/html") && !raw.contains("image/png"),
+        "{raw}"
+    );
+}
