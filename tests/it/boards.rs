@@ -226,3 +226,62 @@ fn a_forward_carries_the_board_as_a_picture_its_html_shows() {
         "{raw}"
     );
 }
+
+/// A reply from a mail program that shows HTML (Gmail's way): its text
+/// quotes the forward with the picture as "[image: …]", its HTML quotes
+/// the forward's HTML, picture and FEN in a `blockquote`. Read as the
+/// player's own words: his move, nothing of the board.
+#[test]
+fn an_html_reply_quoting_the_picture_is_read_right() {
+    use mail_parser::MessageParser;
+    let mut t = Tournament::new();
+    let mail = t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+    let forward = mail.iter().find(|m| m.kind == "forward").unwrap();
+    let parsed = MessageParser::default().parse(&forward.raw).unwrap();
+    let html = parsed.body_html(0).unwrap().into_owned();
+    let inner = html
+        .split("<body>")
+        .nth(1)
+        .and_then(|rest| rest.split("</body>").next())
+        .unwrap();
+    let alt = "The position after 1. e4, from your side";
+    let plain_quote: String = forward
+        .body
+        .lines()
+        .map(|line| {
+            match line.starts_with("   +") || line.starts_with(" ") && line.contains(" | ") {
+                true => String::new(),
+                false => format!("> {line}\n"),
+            }
+        })
+        .collect::<String>()
+        .replacen("> FEN:", &format!("> [image: {alt}]\n> FEN:"), 1);
+    let own = "Game 1\r\n1... e5\r\nTime: 2/4\r\nDates: 2026-11-03, 2026-11-03, 2026-11-07\r\n";
+    let text = format!(
+        "{own}\r\nOn Tue, Nov 3, 2026 at 12:00 PM Test cup <clerk@test.example> wrote:\r\n\r\n{}",
+        plain_quote.replace('\n', "\r\n")
+    );
+    let html = format!(
+        "<div dir=\"ltr\">{}</div><br><div class=\"gmail_quote\"><div dir=\"ltr\" class=\"gmail_attr\">On Tue, Nov 3, 2026 at 12:00 PM Test cup &lt;clerk@test.example&gt; wrote:<br></div><blockquote class=\"gmail_quote\" style=\"margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204);padding-left:1ex\">{inner}</blockquote></div>",
+        own.replace("\r\n", "<br>")
+    );
+    let raw = format!(
+        "Received: from mx.test.example by mail.test.example; Sat, 07 Nov 2026 12:00:00 +0300\r\n\
+         From: {BLACK}\r\nTo: {CLERK}\r\nSubject: Re: [T #1] 1. e4\r\n\
+         Date: Sat, 07 Nov 2026 11:59:00 +0300\r\nMessage-ID: <gmail-reply@test.example>\r\n\
+         In-Reply-To: {}\r\nMIME-Version: 1.0\r\n\
+         Content-Type: multipart/alternative; boundary=\"000000000000b\"\r\n\r\n\
+         --000000000000b\r\nContent-Type: text/plain; charset=\"UTF-8\"\r\n\r\n{text}\r\n\
+         --000000000000b\r\nContent-Type: text/html; charset=\"UTF-8\"\r\n\r\n{html}\r\n\
+         --000000000000b--\r\n",
+        format!("<{}>", forward.message_id)
+    );
+    t.deliver_raw(raw.as_bytes());
+    t.pass("2026-11-07");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("ack", BLACK), pair("forward", WHITE)]);
+    mail[0].never_says("Not carried out");
+    let chart = t.chart("1");
+    assert_eq!(chart["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(chart["moves"][1]["san"], "e5");
+}
