@@ -269,12 +269,12 @@ fn an_html_reply_quoting_the_picture_is_read_right() {
         "Received: from mx.test.example by mail.test.example; Sat, 07 Nov 2026 12:00:00 +0300\r\n\
          From: {BLACK}\r\nTo: {CLERK}\r\nSubject: Re: [T #1] 1. e4\r\n\
          Date: Sat, 07 Nov 2026 11:59:00 +0300\r\nMessage-ID: <gmail-reply@test.example>\r\n\
-         In-Reply-To: {}\r\nMIME-Version: 1.0\r\n\
+         In-Reply-To: <{}>\r\nMIME-Version: 1.0\r\n\
          Content-Type: multipart/alternative; boundary=\"000000000000b\"\r\n\r\n\
          --000000000000b\r\nContent-Type: text/plain; charset=\"UTF-8\"\r\n\r\n{text}\r\n\
          --000000000000b\r\nContent-Type: text/html; charset=\"UTF-8\"\r\n\r\n{html}\r\n\
          --000000000000b--\r\n",
-        format!("<{}>", forward.message_id)
+        forward.message_id
     );
     t.deliver_raw(raw.as_bytes());
     t.pass("2026-11-07");
