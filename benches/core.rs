@@ -132,5 +132,32 @@ fn rules(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, reader, rules);
+/// What the board costs a forward (issue 35): its text diagram and FEN, and
+/// its picture, after 40 plies.
+fn board(c: &mut Criterion) {
+    let (_, game) = ledger_of(40);
+    let position = game.position();
+    let last = game.moves().last().map(|played| played.mv);
+    let letters = shtempel::diagram::PieceLetters::english();
+    let mut group = c.benchmark_group("board");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("text-and-fen", |b| {
+        b.iter(|| {
+            let text = shtempel::diagram::text(position, Color::Black, last.as_ref(), &letters);
+            black_box((text, shtempel::diagram::fen(position)))
+        })
+    });
+    group.bench_function("picture", |b| {
+        b.iter(|| {
+            black_box(shtempel::picture::png(
+                position,
+                Color::Black,
+                last.as_ref(),
+            ))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, reader, rules, board);
 criterion_main!(benches);

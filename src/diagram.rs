@@ -84,7 +84,7 @@ impl PieceLetters {
 
 /// The squares a move's mark goes on: where it came from and went to (a
 /// castling: the king's two squares).
-fn marked_squares(last: Option<&Move>) -> [Option<Square>; 2] {
+pub(crate) fn marked_squares(last: Option<&Move>) -> [Option<Square>; 2] {
     match last {
         Some(Move::Castle { king, rook }) => {
             let side = if rook.file() > king.file() {
@@ -176,21 +176,27 @@ pub fn fen(position: &Chess) -> String {
     Fen::from_position(position, EnPassantMode::Legal).to_string()
 }
 
+/// The position after `sans` from the start, and the last move: for the
+/// tests of the board's text and picture.
+#[cfg(test)]
+pub(crate) fn after(sans: &[&str]) -> (Chess, Option<Move>) {
+    let mut position = Chess::default();
+    let mut last = None;
+    for san in sans {
+        let mv = san
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(&position)
+            .unwrap();
+        position.play_unchecked(mv);
+        last = Some(mv);
+    }
+    (position, last)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::san::San;
-
-    fn after(sans: &[&str]) -> (Chess, Option<Move>) {
-        let mut position = Chess::default();
-        let mut last = None;
-        for san in sans {
-            let mv = san.parse::<San>().unwrap().to_move(&position).unwrap();
-            position.play_unchecked(mv);
-            last = Some(mv);
-        }
-        (position, last)
-    }
 
     #[test]
     fn the_start_after_1_e4_from_either_side() {

@@ -8,7 +8,7 @@
 //! rook with battlements, a knight's head, a bishop's mitre, a queen's
 //! crown, a king's cross.
 
-use shakmaty::{Chess, Color, File, Move, Position, Role, Square};
+use shakmaty::{Chess, Color, Move, Position, Role, Square};
 use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 /// The side of one square, in pixels: the board is eight of them.
@@ -171,22 +171,6 @@ fn shapes(role: Role) -> (Vec<Outline>, Vec<Dot>) {
     }
 }
 
-/// The squares a move's tint goes on (a castling: the king's two).
-fn marked(last: Option<&Move>) -> Vec<Square> {
-    match last {
-        Some(Move::Castle { king, rook }) => {
-            let file = if rook.file() > king.file() {
-                File::G
-            } else {
-                File::C
-            };
-            vec![*king, Square::from_coords(file, king.rank())]
-        }
-        Some(mv) => mv.from().into_iter().chain([mv.to()]).collect(),
-        None => Vec::new(),
-    }
-}
-
 /// Where a square is drawn from `side`: its column and row, 0..8.
 fn at(square: Square, side: Color) -> (u32, u32) {
     let (file, rank) = (u32::from(square.file()), u32::from(square.rank()));
@@ -235,7 +219,7 @@ fn draw_piece(pixmap: &mut Pixmap, role: Role, color: Color, x: f32, y: f32) {
 pub fn png(position: &Chess, side: Color, last: Option<&Move>) -> Result<Vec<u8>, String> {
     let size = SQUARE * 8;
     let mut pixmap = Pixmap::new(size, size).ok_or("no board picture of that size")?;
-    let marked = marked(last);
+    let marked = crate::diagram::marked_squares(last);
     for square in Square::ALL {
         let (column, row) = at(square, side);
         let rect = Rect::from_xywh(
@@ -245,7 +229,7 @@ pub fn png(position: &Chess, side: Color, last: Option<&Move>) -> Result<Vec<u8>
             SQUARE as f32,
         )
         .ok_or("a square outside the board")?;
-        let colour = square_colour(square, marked.contains(&square));
+        let colour = square_colour(square, marked.contains(&Some(square)));
         let mut fill = paint(colour);
         fill.anti_alias = false;
         pixmap.fill_rect(rect, &fill, Transform::identity(), None);
@@ -308,18 +292,7 @@ pub fn pixels_of(square: Square, side: Color) -> ((u32, u32), (u32, u32)) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::san::San;
-
-    fn after(sans: &[&str]) -> (Chess, Option<Move>) {
-        let mut position = Chess::default();
-        let mut last = None;
-        for san in sans {
-            let mv = san.parse::<San>().unwrap().to_move(&position).unwrap();
-            position.play_unchecked(mv);
-            last = Some(mv);
-        }
-        (position, last)
-    }
+    use crate::diagram::after;
 
     fn pixel(pixmap: &Pixmap, (x, y): (u32, u32)) -> (u8, u8, u8) {
         let p = pixmap.pixel(x, y).unwrap();
@@ -365,8 +338,7 @@ mod tests {
 }
 #[cfg(test)]
 mod reference {
-    use shakmaty::san::San;
-    use shakmaty::{Chess, Color, Position};
+    use shakmaty::Color;
 
     /// A known position (the Italian game after 4... Qe7, White castled)
     /// from each side matches the picture kept in `tests/boards/` pixel
@@ -374,13 +346,8 @@ mod reference {
     /// the drawing meant to change them.
     #[test]
     fn a_known_position_matches_its_kept_picture() {
-        let mut position = Chess::default();
-        let mut last = None;
-        for san in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "Qe7"] {
-            let mv = san.parse::<San>().unwrap().to_move(&position).unwrap();
-            position.play_unchecked(mv);
-            last = Some(mv);
-        }
+        let (position, last) =
+            crate::diagram::after(&["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "Qe7"]);
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/boards");
         for (side, name) in [
             (Color::White, "italian-white.png"),
