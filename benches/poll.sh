@@ -114,7 +114,7 @@ measure() {
     # delivered are (a copy made minutes ago may have left it on this VM).
     cat "$dir"/inbox/new/* >/dev/null
     floor=$("$BIN/parse-floor" "$dir/inbox/new" | awk '{print $(NF-5)}')
-    read -r wall rss < <(cd "$dir" && timed "${CLERKS[$c]}" --config config.toml poll --today "$TODAY")
+    read -r wall rss < <(cd "$dir" && timed "${CLERKS[$c]}" --future --config config.toml poll --today "$TODAY")
     read_count=$(grep -o '^poll .*: [0-9]* letter' "$WORK/out.txt" | grep -o '[0-9]* letter' | cut -d' ' -f1)
     [ "$read_count" = 10000 ] || { echo "$dir read $read_count letters, not 10000"; exit 1; }
     # The load is the normal path: every letter a correct move, acknowledged.
@@ -163,7 +163,7 @@ idle() { # dir label
     today=$(cat "$dir/today.txt")
     if [ ! -f "$dir/shtempel.sqlite" ] || [ -n "$(ls -A "$dir/inbox/new")" ]; then
         echo "storing $2 letters (one poll, not timed here)..." >&2
-        (cd "$dir" && timed "$STORER" --config config.toml poll --today "$today" >/dev/null) ||
+        (cd "$dir" && timed "$STORER" --future --config config.toml poll --today "$today" >/dev/null) ||
             { echo "the storing poll failed" >&2; exit 1; }
         if grep -qE '^(refused|correction|overstep|letter-failed)' "$WORK/out.txt"; then
             echo "the stored load was not all correct letters" >&2
@@ -174,10 +174,10 @@ idle() { # dir label
         # of a season arrive a few a day; give new/ the size it would have.
         rm -rf "$dir/inbox/new" && mkdir "$dir/inbox/new"
     fi
-    (cd "$dir" && "$CLERK" --config config.toml poll --today "$today" >/dev/null 2>&1) # warm the page cache
+    (cd "$dir" && "$CLERK" --future --config config.toml poll --today "$today" >/dev/null 2>&1) # warm the page cache
     : >"$WORK/idle"
     for _ in $(seq "$RUNS"); do
-        (cd "$dir" && millis "$CLERK" --config config.toml poll --today "$today") >>"$WORK/idle"
+        (cd "$dir" && millis "$CLERK" --future --config config.toml poll --today "$today") >>"$WORK/idle"
     done
     median <"$WORK/idle"
 }

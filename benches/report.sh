@@ -43,7 +43,7 @@ for load in ${LOADS:-rr pairs}; do
             pairs) "$BIN/make-tournament" --games 3000 --letters 5 --out "$dir" >/dev/null ;;
         esac
         mv "$dir"/inbox/new/*g00001p0004* "$dir/last-letter"
-        "$BIN/shtempel" --config "$dir/config.toml" poll --today "$(cat "$dir/today.txt")" >/dev/null
+        "$BIN/shtempel" --future --config "$dir/config.toml" poll --today "$(cat "$dir/today.txt")" >/dev/null
         cp "$dir/shtempel.sqlite" "$dir/stored.sqlite"
         touch "$dir/stored"
     fi
@@ -61,13 +61,13 @@ for load in ${LOADS:-rr pairs}; do
     # The same with [report] out: a first poll writes it all, then idle polls.
     cp "$dir/config.toml" "$dir/with-report.toml"
     printf '\n[report]\nout = "site"\n' >>"$dir/with-report.toml"
-    timeout "$LIMIT" "$CLERK" --config "$dir/with-report.toml" poll --today "$today" >/dev/null 2>&1 || true
+    timeout "$LIMIT" "$CLERK" --future --config "$dir/with-report.toml" poll --today "$today" >/dev/null 2>&1 || true
     idle=$(for _ in $(seq "$RUNS"); do
-        seconds timeout "$LIMIT" "$CLERK" --config "$dir/with-report.toml" poll --today "$today"
+        seconds timeout "$LIMIT" "$CLERK" --future --config "$dir/with-report.toml" poll --today "$today"
     done | median)
     # Game 1's last letter, a copy of it each time (the database keeps it).
     cp "$dir/last-letter" "$dir/inbox/new/last.load"
-    one=$(seconds timeout "$LIMIT" "$CLERK" --config "$dir/with-report.toml" poll --today "$today")
+    one=$(seconds timeout "$LIMIT" "$CLERK" --future --config "$dir/with-report.toml" poll --today "$today")
     printf '%-6s report %7.2f s (%6.2f s user; index.html %4.1f MB) | idle poll with [report] out %6.3f s | poll of 1 letter %6.2f s\n' \
         "$load" "$full" "$user" "$(echo "$index / 1000000" | bc -l)" "$idle" "$one"
 done
