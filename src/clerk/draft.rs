@@ -134,22 +134,9 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             .templates
             .render(kind.template(), model.clone())
             .map_err(Error::template)?;
-        // The picture only where the text shows the board (a template may
-        // show it to the player to move only).
-        let picture = match (shown, board) {
-            (Some((state, reader)), Some(view))
-                if clerk.config.mail.diagrams == crate::config::Diagrams::Both
-                    && rendered.body.contains(&view.diagram) =>
-            {
-                let last = state.board.moves().last().map(|played| played.mv);
-                let png = crate::picture::png(state.board.position(), reader, last.as_ref())?;
-                Some(crate::mail::compose::Picture {
-                    diagram: view.diagram,
-                    png,
-                    alt: view.alt,
-                })
-            }
-            _ => None,
+        let pictures = match board {
+            Some(view) => view.picture(clerk.config.mail.diagrams, &rendered.body)?,
+            None => None,
         };
         Ok(Outgoing {
             kind,
@@ -162,7 +149,7 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             registered: false,
             generated: false,
             attachments: Vec::new(),
-            picture,
+            pictures: pictures.into_iter().collect(),
             delivers: None,
             send_on: None,
             model,

@@ -228,12 +228,36 @@ fn recipient(player: &Player) -> Recipient {
 }
 
 /// A board as a message shows it: the template's values, the diagram's
-/// text (the HTML part puts the picture in its place) and the picture's
-/// words.
+/// text (the HTML part puts the picture in its place), the picture's
+/// words, and what the picture is drawn from.
 struct BoardView {
     model: Model,
     diagram: String,
     alt: String,
+    position: shakmaty::Chess,
+    last: Option<shakmaty::Move>,
+    reader: shakmaty::Color,
+}
+
+impl BoardView {
+    /// The board's picture for a message whose text is `body`, with
+    /// `diagrams = "both"`; none where the text does not show the board (a
+    /// template may show it to the player to move only).
+    fn picture(
+        self,
+        diagrams: crate::config::Diagrams,
+        body: &str,
+    ) -> Result<Option<crate::mail::compose::Picture>, Error> {
+        if diagrams != crate::config::Diagrams::Both || !body.contains(&self.diagram) {
+            return Ok(None);
+        }
+        let png = crate::picture::png(&self.position, self.reader, self.last.as_ref())?;
+        Ok(Some(crate::mail::compose::Picture {
+            diagram: self.diagram,
+            png,
+            alt: self.alt,
+        }))
+    }
 }
 
 /// The clerk's work on letters.
@@ -351,14 +375,10 @@ impl<'a> Clerk<'a> {
             },
             diagram,
             alt,
+            position: position.clone(),
+            last,
+            reader,
         })
-    }
-
-    /// The board model of `state` from `reader`'s side (see
-    /// [`Clerk::board_view`]), or nothing.
-    fn board_model(&self, state: &Record, reader: shakmaty::Color) -> Model {
-        self.board_view(state, reader)
-            .map_or_else(|| Model::from(()), |view| view.model)
     }
 
     fn base_model(&self, state: Option<&Record>, to: &str) -> Model {

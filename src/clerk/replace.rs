@@ -98,6 +98,7 @@ impl Clerk<'_> {
         let player = newcomer.id.as_str();
         let mut plan = Plan::default();
         let mut games = Vec::new();
+        let mut boards = Vec::new();
         // Whom he replaces, as the record keeps him: his games stay his.
         let (was_name, was_email) = match Newcomer::parse(was) {
             Some(named) => (named.name, named.email),
@@ -143,7 +144,9 @@ impl Clerk<'_> {
             } else {
                 (shakmaty::Color::Black, &state.white)
             };
-            games.push(self.game_for_newcomer(&state, colour, partner));
+            let board = self.board_view(&state, colour);
+            games.push(self.game_for_newcomer(&state, colour, partner, board.as_ref()));
+            boards.extend(board);
             let more = self.replaced_in(state, colour, (newcomer, was, why), taken_over)?;
             plan.more.push(more);
         }
@@ -157,12 +160,17 @@ impl Clerk<'_> {
             "why" => why,
             "games" => games,
         };
-        plan.messages.push(
-            self.draft(MessageKind::Replacement)
-                .to(recipient(newcomer))
-                .cc(self.secretary())
-                .render(welcome)?,
-        );
+        let mut letter = self
+            .draft(MessageKind::Replacement)
+            .to(recipient(newcomer))
+            .cc(self.secretary())
+            .render(welcome)?;
+        // A picture of each board his letter shows (issue 35).
+        for board in boards {
+            let picture = board.picture(self.config.mail.diagrams, &letter.body)?;
+            letter.pictures.extend(picture);
+        }
+        plan.messages.push(letter);
         for more in &plan.more {
             plan.events.extend(more.events.iter().cloned());
         }
@@ -242,6 +250,7 @@ impl Clerk<'_> {
         state: &Record,
         colour: shakmaty::Color,
         partner: &Player,
+        board: Option<&super::BoardView>,
     ) -> Model {
         let phrases = self.phrases();
         let due = state.ledger.due(&self.config.rules, self.clock.today);
@@ -264,7 +273,7 @@ impl Clerk<'_> {
             "address" => partner.email.as_str(),
             "score" => score,
             "fen" => fen,
-            "board" => self.board_model(state, colour),
+            "board" => board.map(|view| view.model.clone()),
             "totals" => state.ledger.totals().to_string(),
             "due" => due.map(|due| model! {
                 "yours" => due.player == colour,

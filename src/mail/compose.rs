@@ -60,8 +60,9 @@ pub struct Outgoing {
     /// Deadline mail is `auto-generated`; answers to a letter `auto-replied`.
     pub generated: bool,
     pub attachments: Vec<Attachment>,
-    /// The board as a picture, where the text shows it (issue 35).
-    pub picture: Option<Picture>,
+    /// The boards as pictures, where the text shows them (issue 35): one
+    /// for a game's letter, one a game for a replacement's.
+    pub pictures: Vec<Picture>,
     /// The move (ply) this message brings to its reader.
     pub delivers: Option<usize>,
     /// A refusal held by the daily reply limit goes on this day, not now.
@@ -237,12 +238,14 @@ pub fn build(
         builder = builder.in_reply_to(parent.clone()).references(parent);
     }
     let body = lf_lines(&out.body);
-    let built = match (&out.picture, out.attachments.is_empty()) {
-        (None, true) => builder.singlepart(SinglePart::plain(body)),
-        (None, false) => builder.multipart(attachments(out, body)?),
-        (Some(picture), true) => builder.multipart(with_picture(body, picture, message_id)?),
-        (Some(picture), false) => {
-            let mut mixed = MultiPart::mixed().multipart(with_picture(body, picture, message_id)?);
+    let pictures = &out.pictures;
+    let built = match (pictures.is_empty(), out.attachments.is_empty()) {
+        (true, true) => builder.singlepart(SinglePart::plain(body)),
+        (true, false) => builder.multipart(attachments(out, body)?),
+        (false, true) => builder.multipart(with_pictures(body, pictures, message_id)?),
+        (false, false) => {
+            let mut mixed =
+                MultiPart::mixed().multipart(with_pictures(body, pictures, message_id)?);
             for part in attachment_parts(out)? {
                 mixed = mixed.singlepart(part);
             }
@@ -336,32 +339,37 @@ fn attachments(out: &Outgoing, body: String) -> Result<MultiPart, Error> {
     Ok(parts)
 }
 
-/// The text and, as its alternative, HTML with the board's picture in the
-/// diagram's place (`multipart/related`, the PNG by `cid:`: Gmail and
-/// Outlook show no SVG and fetch no image). The plain text stays the
-/// message as it is without a picture, for the mail programs that show
+/// The text and, as its alternative, HTML with the boards' pictures in
+/// their diagrams' places (`multipart/related`, each PNG by `cid:`: Gmail
+/// and Outlook show no SVG and fetch no image). The plain text stays the
+/// message as it is without pictures, for the mail programs that show
 /// text and for the reader of a reply that quotes it.
-fn with_picture(body: String, picture: &Picture, message_id: &str) -> Result<MultiPart, Error> {
-    // A Content-ID of the message's own, so a reply quoting two boards
-    // never confuses them.
+fn with_pictures(body: String, pictures: &[Picture], message_id: &str) -> Result<MultiPart, Error> {
+    // Content-IDs of the message's own, so a reply quoting two boards
+    // never confuses them: `board.ID`, then `board-2.ID`, ...
     let local = message_id.trim_matches(|c| c == '<' || c == '>');
-    let cid = format!("board.{local}");
-    let html = html_of(&body, picture, &cid);
-    let png = lettre::message::Attachment::new_inline(cid).body(
-        picture.png.clone(),
-        ContentType::parse("image/png").map_err(Error::mail)?,
-    );
+    let cids: Vec<String> = (0..pictures.len())
+        .map(|at| match at {
+            0 => format!("board.{local}"),
+            _ => format!("board-{}.{local}", at + 1),
+        })
+        .collect();
+    let mut related =
+        MultiPart::related().singlepart(SinglePart::html(html_of(&body, pictures, &cids)));
+    for (picture, cid) in pictures.iter().zip(cids) {
+        related = related.singlepart(lettre::message::Attachment::new_inline(cid).body(
+            picture.png.clone(),
+            ContentType::parse("image/png").map_err(Error::mail)?,
+        ));
+    }
     Ok(MultiPart::alternative()
         .singlepart(SinglePart::plain(body))
-        .multipart(
-            MultiPart::related()
-                .singlepart(SinglePart::html(html))
-                .singlepart(png),
-        ))
+        .multipart(related))
 }
 
-/// The text as HTML, the diagram replaced by the picture `cid`.
-fn html_of(body: &str, picture: &Picture, cid: &str) -> String {
+/// The text as HTML, each picture's diagram, in turn, replaced by the
+/// picture of its `cid`.
+fn html_of(body: &str, pictures: &[Picture], cids: &[String]) -> String {
     let escape = |text: &str| {
         text.replace('&', "&amp;")
             .replace('<', "&lt;")
@@ -374,18 +382,23 @@ fn html_of(body: &str, picture: &Picture, cid: &str) -> String {
             escape(text)
         )
     };
-    let (before, after) = body.split_once(&picture.diagram).unwrap_or((body, ""));
     let size = crate::picture::SQUARE * 8;
-    let image = format!(
-        "<p><img src=\"cid:{}\" width=\"{size}\" height=\"{size}\" alt=\"{}\"></p>\n",
-        escape(cid),
-        escape(&picture.alt)
-    );
     let mut html =
         String::from("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n");
-    html.push_str(&text(before));
-    html.push_str(&image);
-    html.push_str(&text(after));
+    let mut rest = body;
+    for (picture, cid) in pictures.iter().zip(cids) {
+        let Some((before, after)) = rest.split_once(&picture.diagram) else {
+            continue;
+        };
+        html.push_str(&text(before));
+        html.push_str(&format!(
+            "<p><img src=\"cid:{}\" width=\"{size}\" height=\"{size}\" alt=\"{}\"></p>\n",
+            escape(cid),
+            escape(&picture.alt)
+        ));
+        rest = after;
+    }
+    html.push_str(&text(rest));
     html.push_str("</body></html>\n");
     html
 }
@@ -430,7 +443,7 @@ mod tests {
             registered: true,
             generated: false,
             attachments: vec![],
-            picture: None,
+            pictures: Vec::new(),
             delivers: Some(2),
             send_on: None,
             model: crate::render::Model::from(()),

@@ -162,7 +162,7 @@ mod tests {
                 registered: false,
                 generated: false,
                 attachments: vec![],
-                picture: None,
+                pictures: Vec::new(),
                 delivers: None,
                 send_on: None,
                 model: crate::render::Model::from(()),

@@ -285,3 +285,59 @@ fn an_html_reply_quoting_the_picture_is_read_right() {
     assert_eq!(chart["moves"].as_array().unwrap().len(), 2);
     assert_eq!(chart["moves"][1]["san"], "e5");
 }
+
+/// The replacement letter shows the newcomer each game's board from his
+/// side, as text, and in its HTML a picture of each in its place: two
+/// games, two PNGs, each named by the HTML once, in the games' order.
+#[test]
+fn a_replacement_shows_each_games_board_as_a_picture() {
+    use mail_parser::{MessageParser, MimeHeaders};
+    let mut t = Cup::new()
+        .player("third", "Third Player", "third@test.example")
+        .game("2", "third", "white")
+        .open();
+    t.opening();
+    let newcomer = "new.player@test.example";
+    let mail = t.exchange(
+        ARBITER,
+        "2026-11-10",
+        "Replacement",
+        &format!("REPLACE white New Player <{newcomer}>\n"),
+    );
+    let letter = mail
+        .iter()
+        .find(|m| m.kind == "replacement")
+        .unwrap_or_else(|| panic!("{:?}", kinds(&mail)));
+    // Game 1 after 1... e5 from White's side; game 2 unplayed, from Black's.
+    letter.says("FEN: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    letter.says("FEN: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let message = MessageParser::default().parse(&letter.raw).unwrap();
+    let html = message.body_html(0).expect("an HTML part").into_owned();
+    let cids: Vec<String> = message
+        .parts
+        .iter()
+        .filter(|part| {
+            part.content_type()
+                .is_some_and(|ct| ct.ctype() == "image" && ct.subtype() == Some("png"))
+        })
+        .map(|part| part.content_id().expect("a Content-ID").to_string())
+        .collect();
+    assert_eq!(cids.len(), 2, "{cids:?}");
+    let at: Vec<usize> = cids
+        .iter()
+        .map(|cid| {
+            let reference = format!("src=\"cid:{cid}\"");
+            assert_eq!(html.matches(&reference).count(), 1, "{cid}: {html}");
+            html.find(&reference).unwrap()
+        })
+        .collect();
+    let game = |id: &str| html.find(&format!("Game {id}: you play")).unwrap();
+    assert!(
+        game("1") < at[0] && at[0] < game("2") && game("2") < at[1],
+        "{html}"
+    );
+    assert!(
+        !html.contains(" 8 | "),
+        "the pictures in the diagrams' places"
+    );
+}
