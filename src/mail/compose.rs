@@ -390,13 +390,15 @@ fn html_of(body: &str, pictures: &[Picture], cids: &[String]) -> String {
         let Some((before, after)) = rest.split_once(&picture.diagram) else {
             continue;
         };
-        html.push_str(&text(before));
+        // The picture's paragraph keeps its own space: the text's blank
+        // lines around the diagram would double it.
+        html.push_str(&text(before.trim_end_matches('\n')));
         html.push_str(&format!(
             "<p><img src=\"cid:{}\" width=\"{size}\" height=\"{size}\" alt=\"{}\"></p>\n",
             escape(cid),
             escape(&picture.alt)
         ));
-        rest = after;
+        rest = after.trim_start_matches('\n');
     }
     html.push_str(&text(rest));
     html.push_str("</body></html>\n");
