@@ -253,14 +253,19 @@ fn indexed_png(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
     let mut palette: Vec<[u8; 3]> = Vec::new();
     let mut index = std::collections::HashMap::new();
     let mut indices = Vec::with_capacity(pixmap.pixels().len());
-    let mut rgb = Vec::with_capacity(pixmap.pixels().len() * 3);
+    // Most pixels are the one before them again (a square is one colour):
+    // the map is asked only where the colour changes.
+    let mut previous = None;
     for pixel in pixmap.pixels() {
         let colour = [pixel.red(), pixel.green(), pixel.blue()];
-        rgb.extend_from_slice(&colour);
-        let at = *index.entry(colour).or_insert_with(|| {
-            palette.push(colour);
-            palette.len() - 1
-        });
+        let at = match previous {
+            Some((same, at)) if same == colour => at,
+            _ => *index.entry(colour).or_insert_with(|| {
+                palette.push(colour);
+                palette.len() - 1
+            }),
+        };
+        previous = Some((colour, at));
         indices.push(u8::try_from(at).unwrap_or(0));
     }
     let mut out = Vec::new();
@@ -272,7 +277,9 @@ fn indexed_png(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
         indices
     } else {
         encoder.set_color(png::ColorType::Rgb);
-        rgb
+        let rgb =
+            |pixel: &tiny_skia::PremultipliedColorU8| [pixel.red(), pixel.green(), pixel.blue()];
+        pixmap.pixels().iter().flat_map(rgb).collect()
     };
     let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
     writer.write_image_data(&data).map_err(|e| e.to_string())?;
