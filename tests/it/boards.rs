@@ -82,16 +82,8 @@ fn every_letter_that_asks_for_a_move_shows_the_board_and_no_other() {
     repeat.says(FEN_AFTER_E4);
 
     // A decision that resumes the game: the board to Black, who moves.
-    let mut t = Cup::new().rules("silent_overstep = false").open();
-    t.letter(
-        WHITE,
-        "2026-12-25",
-        "Game 1",
-        "Game 1\n1. e4\nTime: 54/0\nDates: 2026-12-25\n",
-    );
-    t.poll("2026-12-25");
-    t.new_mail();
-    let mail = t.exchange(ARBITER, "2027-02-10", "Re: [T #1]", "REJECT 1\n");
+    let (mut t, _) = white_oversteps(Cup::new());
+    let mail = overstep_rejected(&mut t);
     let decision = |to: &str| {
         mail.iter()
             .find(|m| m.kind == "decision" && m.to == [to])

@@ -335,21 +335,13 @@ fn point_4_days_left_say_as_of_when() {
 /// the repeat comes 40 days after the decision.
 #[test]
 fn point_3_a_resumed_games_repeat_counts_from_the_decision() {
-    let mut t = Cup::new().rules("silent_overstep = false").open();
-    t.letter(
-        WHITE,
-        "2026-12-25",
-        "Game 1",
-        "Game 1\n1. e4\nTime: 54/0\nDates: 2026-12-25\n",
-    );
-    t.poll("2026-12-25");
-    let mail = t.new_mail();
+    let (mut t, mail) = white_oversteps(Cup::new());
     assert!(
         mail.iter().any(|m| m.kind == "overstep-file"),
         "{:?}",
         kinds(&mail)
     );
-    let mail = t.exchange(ARBITER, "2027-02-10", "Re: [T #1]", "REJECT 1\n");
+    let mail = overstep_rejected(&mut t);
     assert!(
         mail.iter().any(|m| m.kind == "decision"),
         "{:?}",
@@ -574,16 +566,8 @@ fn point_1_each_player_is_spoken_to_as_you() {
         all.extend(mail);
 
         // An overstep rejected: Anna's own overstep, Ivanov's move.
-        let mut t = cup.clone().rules("silent_overstep = false").open();
-        t.letter(
-            WHITE,
-            "2026-12-25",
-            "Game 1",
-            "Game 1\n1. e4\nTime: 54/0\nDates: 2026-12-25\n",
-        );
-        t.poll("2026-12-25");
-        t.new_mail();
-        let mail = t.exchange(ARBITER, "2027-02-10", "Re: [T #1]", "REJECT 1\n");
+        let (mut t, _) = white_oversteps(cup.clone());
+        let mail = overstep_rejected(&mut t);
         let decision = |to: &str| {
             mail.iter()
                 .find(|m| m.kind == "decision" && m.to == [to])

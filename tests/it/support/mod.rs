@@ -240,6 +240,28 @@ pub const W1: &str = "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n";
 pub const B1: &str = "Game 1\n1... e5\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n";
 
 /// The English or the Russian text, as the tournament's language is.
+/// White's 1. e4 on 25 December after 54 days, over the 50 (with
+/// `silent_overstep = false` added to `cup`'s rules): the overstep's file
+/// goes to the chief arbiter. The tournament after that poll, and its mail.
+pub fn white_oversteps(cup: Cup) -> (Tournament, Vec<Sent>) {
+    let mut t = cup.rules("silent_overstep = false").open();
+    t.letter(
+        WHITE,
+        "2026-12-25",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 54/0\nDates: 2026-12-25\n",
+    );
+    t.poll("2026-12-25");
+    let mail = t.new_mail();
+    (t, mail)
+}
+
+/// The chief arbiter's REJECT of White's overstep ([`white_oversteps`]) on
+/// 10 February: the game resumes, Black to move. The mail of that pass.
+pub fn overstep_rejected(t: &mut Tournament) -> Vec<Sent> {
+    t.exchange(ARBITER, "2027-02-10", "Re: [T #1]", "REJECT 1\n")
+}
+
 pub fn pick<'a>(language: &str, en: &'a str, ru: &'a str) -> &'a str {
     match language {
         "ru" => ru,
