@@ -621,17 +621,7 @@ fn point_1_each_player_is_spoken_to_as_you() {
 #[test]
 fn point_13_the_excused_days_are_shown_at_their_move() {
     for (language, reject) in [("en", "REJECT 1 10\n"), ("ru", "ОТКЛОНИТЬ 1 10\n")] {
-        let mut t = Cup::new()
-            .in_language(language)
-            .rules("silent_overstep = false")
-            .open();
-        t.letter(
-            WHITE,
-            "2026-12-25",
-            "Game 1",
-            "Game 1\n1. e4\nTime: 54/0\nDates: 2026-12-25\n",
-        );
-        t.poll("2026-12-25");
+        let (mut t, _) = white_oversteps(Cup::new().in_language(language));
         t.exchange(ARBITER, "2027-02-10", "Re: [T #1]", reject);
         let pgn = t.run(&["pgn", "1"]).stdout.replace('\n', " ");
         let comment = pick(
