@@ -99,16 +99,22 @@ pub(crate) fn marked_squares(last: Option<&Move>) -> [Option<Square>; 2] {
     }
 }
 
+/// The ranks from top to bottom and the files from left to right of a
+/// board seen from `side`.
+pub fn seen_from(side: Color) -> (Vec<Rank>, Vec<File>) {
+    match side {
+        Color::White => (Rank::ALL.into_iter().rev().collect(), File::ALL.to_vec()),
+        Color::Black => (Rank::ALL.to_vec(), File::ALL.into_iter().rev().collect()),
+    }
+}
+
 /// The position as a fixed-width text diagram seen from `side` (his pieces
 /// at the bottom), the squares of `last` in brackets.
 pub fn text(position: &Chess, side: Color, last: Option<&Move>, letters: &PieceLetters) -> String {
     let width = letters.width();
     let marked = marked_squares(last);
     let board = position.board();
-    let (ranks, files): (Vec<Rank>, Vec<File>) = match side {
-        Color::White => (Rank::ALL.into_iter().rev().collect(), File::ALL.to_vec()),
-        Color::Black => (Rank::ALL.to_vec(), File::ALL.into_iter().rev().collect()),
-    };
+    let (ranks, files) = seen_from(side);
     let cell = width + 2;
     let edge = format!("   +{}+\n", "-".repeat(cell * 8));
     let mut out = edge.clone();

@@ -256,6 +256,7 @@ impl BoardView {
             diagram: self.diagram,
             png,
             alt: self.alt,
+            side: self.reader,
         }))
     }
 }

@@ -41,6 +41,9 @@ pub struct Picture {
     pub png: Vec<u8>,
     /// The picture's words for a reader that shows no pictures.
     pub alt: String,
+    /// Whose side the board is seen from: the HTML labels its ranks and
+    /// files around the picture.
+    pub side: shakmaty::Color,
 }
 
 /// One message to send, before it is built.
@@ -393,16 +396,47 @@ fn html_of(body: &str, pictures: &[Picture], cids: &[String]) -> String {
         // The picture's paragraph keeps its own space: the text's blank
         // lines around the diagram would double it.
         html.push_str(&text(before.trim_end_matches('\n')));
-        html.push_str(&format!(
-            "<p><img src=\"cid:{}\" width=\"{size}\" height=\"{size}\" alt=\"{}\"></p>\n",
+        let image = format!(
+            "<img src=\"cid:{}\" width=\"{size}\" height=\"{size}\" alt=\"{}\" style=\"display:block\">",
             escape(cid),
             escape(&picture.alt)
-        ));
+        );
+        html.push_str(&labelled(&image, picture.side));
         rest = after.trim_start_matches('\n');
     }
     html.push_str(&text(rest));
     html.push_str("</body></html>\n");
     html
+}
+
+/// The board's picture in a table with its ranks beside it and its files
+/// below, as seen from `side` (tables: what every mail program lays out
+/// alike; the labels are text, in the reader's own font size).
+fn labelled(image: &str, side: shakmaty::Color) -> String {
+    let square = crate::picture::SQUARE;
+    let (ranks, files) = crate::diagram::seen_from(side);
+    let mut table = String::from(
+        "<table cellspacing=\"0\" cellpadding=\"0\" border=\"0\" style=\"margin:1em 0;font:12px sans-serif;color:#555\">\n",
+    );
+    for (row, rank) in ranks.iter().enumerate() {
+        table.push_str(&format!(
+            "<tr><td width=\"16\" height=\"{square}\" align=\"center\">{}</td>",
+            rank.char()
+        ));
+        if row == 0 {
+            table.push_str(&format!("<td rowspan=\"8\">{image}</td>"));
+        }
+        table.push_str("</tr>\n");
+    }
+    table.push_str("<tr><td></td><td><table cellspacing=\"0\" cellpadding=\"0\" border=\"0\" style=\"font:12px sans-serif;color:#555\"><tr>");
+    for file in &files {
+        table.push_str(&format!(
+            "<td width=\"{square}\" align=\"center\">{}</td>",
+            file.char()
+        ));
+    }
+    table.push_str("</tr></table></td></tr>\n</table>\n");
+    table
 }
 
 /// The message's attachments as parts.

@@ -207,6 +207,14 @@ fn a_forward_carries_the_board_as_a_picture_its_html_shows() {
             "Позиция после 1. e4, с вашей стороны",
         );
         assert!(html.contains(&format!("alt=\"{words}\"")), "{html}");
+        // The ranks beside the picture and the files below it, as Black
+        // sees the board: 1 on top, h on the left.
+        let labels: String = html
+            .split("align=\"center\">")
+            .skip(1)
+            .filter_map(|cell| cell.split("</td>").next())
+            .collect();
+        assert_eq!(labels, "12345678hgfedcba", "{html}");
     }
     let mut t = Cup::new().table("[mail]\ndiagrams = \"text\"").open();
     let mail = t.exchange(WHITE, "2026-11-03", "Game 1", W1);
