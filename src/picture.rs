@@ -9,6 +9,8 @@
 //! crown, a king's cross.
 
 use shakmaty::{Chess, Color, Move, Position, Role, Square};
+
+use crate::error::{Error, Result};
 use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 /// The side of one square, in pixels: the board is eight of them.
@@ -216,9 +218,10 @@ fn draw_piece(pixmap: &mut Pixmap, role: Role, color: Color, x: f32, y: f32) {
 
 /// The position from `side` as a PNG, eight squares of [`SQUARE`] pixels
 /// a side, the squares of `last` tinted.
-pub fn png(position: &Chess, side: Color, last: Option<&Move>) -> Result<Vec<u8>, String> {
+pub fn png(position: &Chess, side: Color, last: Option<&Move>) -> Result<Vec<u8>> {
     let size = SQUARE * 8;
-    let mut pixmap = Pixmap::new(size, size).ok_or("no board picture of that size")?;
+    let mut pixmap =
+        Pixmap::new(size, size).ok_or_else(|| Error::internal("no board picture of that size"))?;
     let marked = crate::diagram::marked_squares(last);
     for square in Square::ALL {
         let (column, row) = at(square, side);
@@ -228,7 +231,7 @@ pub fn png(position: &Chess, side: Color, last: Option<&Move>) -> Result<Vec<u8>
             SQUARE as f32,
             SQUARE as f32,
         )
-        .ok_or("a square outside the board")?;
+        .ok_or_else(|| Error::internal("a square outside the board"))?;
         let colour = square_colour(square, marked.contains(&Some(square)));
         let mut fill = paint(colour);
         fill.anti_alias = false;
@@ -249,7 +252,7 @@ pub fn png(position: &Chess, side: Color, last: Option<&Move>) -> Result<Vec<u8>
 
 /// The picture as an 8-bit indexed PNG (its colours, opaque, are far
 /// fewer than 256); RGB where a picture had more.
-fn indexed_png(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
+fn indexed_png(pixmap: &Pixmap) -> Result<Vec<u8>> {
     let mut palette: Vec<[u8; 3]> = Vec::new();
     let mut index = std::collections::HashMap::new();
     let mut indices = Vec::with_capacity(pixmap.pixels().len());
@@ -281,9 +284,15 @@ fn indexed_png(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
             |pixel: &tiny_skia::PremultipliedColorU8| [pixel.red(), pixel.green(), pixel.blue()];
         pixmap.pixels().iter().flat_map(rgb).collect()
     };
-    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
-    writer.write_image_data(&data).map_err(|e| e.to_string())?;
-    writer.finish().map_err(|e| e.to_string())?;
+    let mut writer = encoder
+        .write_header()
+        .map_err(|e| Error::internal(format!("the board's PNG: {e}")))?;
+    writer
+        .write_image_data(&data)
+        .map_err(|e| Error::internal(format!("the board's PNG: {e}")))?;
+    writer
+        .finish()
+        .map_err(|e| Error::internal(format!("the board's PNG: {e}")))?;
     Ok(out)
 }
 
