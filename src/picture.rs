@@ -284,15 +284,10 @@ fn indexed_png(pixmap: &Pixmap) -> Result<Vec<u8>> {
             |pixel: &tiny_skia::PremultipliedColorU8| [pixel.red(), pixel.green(), pixel.blue()];
         pixmap.pixels().iter().flat_map(rgb).collect()
     };
-    let mut writer = encoder
-        .write_header()
-        .map_err(|e| Error::internal(format!("the board's PNG: {e}")))?;
-    writer
-        .write_image_data(&data)
-        .map_err(|e| Error::internal(format!("the board's PNG: {e}")))?;
-    writer
-        .finish()
-        .map_err(|e| Error::internal(format!("the board's PNG: {e}")))?;
+    let failed = |e: png::EncodingError| Error::internal(format!("the board's PNG: {e}"));
+    let mut writer = encoder.write_header().map_err(failed)?;
+    writer.write_image_data(&data).map_err(failed)?;
+    writer.finish().map_err(failed)?;
     Ok(out)
 }
 

@@ -3,9 +3,27 @@
 //! reads the log, or a line break that forges a log line (issue 20, point
 //! 16). Every control character (C0, DEL and C1) is written as `\u{…}`, and
 //! so is every bidirectional control, which reorders what follows it on the
-//! line (issue 34, point 16).
+//! line (issue 34, point 16). Text put in HTML (the report's pages, a
+//! message's HTML part) has its markup characters escaped.
 
 use std::borrow::Cow;
+
+/// `text` as HTML text or an attribute's value: its markup characters as
+/// entities.
+pub fn html_escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
 
 /// `text` with its control characters escaped, line breaks kept where
 /// `keep_lines` (a message body printed by `check`).

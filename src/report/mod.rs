@@ -32,25 +32,12 @@ pub struct GameReport {
     pub pgn: String,
 }
 
+use crate::printable::html_escaped as escape;
+
 /// A file of the site: its name in the folder and its content.
 pub struct Page {
     pub name: String,
     pub content: String,
-}
-
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// A file name for a game id: letters, digits and dashes as they are, any

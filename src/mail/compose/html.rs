@@ -7,6 +7,7 @@ use lettre::message::{MultiPart, SinglePart};
 
 use super::Picture;
 use crate::error::Error;
+use crate::printable::html_escaped as escape;
 
 /// The text and, as its alternative, HTML with the boards' pictures in
 /// their diagrams' places (`multipart/related`, each PNG by `cid:`: Gmail
@@ -43,12 +44,6 @@ pub(super) fn with_pictures(
 /// The text as HTML, each picture's diagram, in turn, replaced by the
 /// picture of its `cid`.
 fn html_of(body: &str, pictures: &[Picture], cids: &[String]) -> String {
-    let escape = |text: &str| {
-        text.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-            .replace('"', "&quot;")
-    };
     let text = |text: &str| {
         format!(
             "<div style=\"font-family:monospace;white-space:pre-wrap\">{}</div>\n",
@@ -83,10 +78,13 @@ fn html_of(body: &str, pictures: &[Picture], cids: &[String]) -> String {
 /// below, as seen from `side` (tables: what every mail program lays out
 /// alike; the labels are text, in the reader's own font size).
 fn labelled(image: &str, side: shakmaty::Color) -> String {
+    // The labels' look, on each table (a mail program may not pass a
+    // table's style on to one inside it).
+    const LABELS: &str = "font:12px sans-serif;color:#555";
     let square = crate::picture::SQUARE;
     let (ranks, files) = crate::diagram::seen_from(side);
-    let mut table = String::from(
-        "<table cellspacing=\"0\" cellpadding=\"0\" border=\"0\" style=\"margin:1em 0;font:12px sans-serif;color:#555\">\n",
+    let mut table = format!(
+        "<table cellspacing=\"0\" cellpadding=\"0\" border=\"0\" style=\"margin:1em 0;{LABELS}\">\n"
     );
     for (row, rank) in ranks.iter().enumerate() {
         table.push_str(&format!(
@@ -98,7 +96,7 @@ fn labelled(image: &str, side: shakmaty::Color) -> String {
         }
         table.push_str("</tr>\n");
     }
-    table.push_str("<tr><td></td><td><table cellspacing=\"0\" cellpadding=\"0\" border=\"0\" style=\"font:12px sans-serif;color:#555\"><tr>");
+    table.push_str(&format!("<tr><td></td><td><table cellspacing=\"0\" cellpadding=\"0\" border=\"0\" style=\"{LABELS}\"><tr>"));
     for file in &files {
         table.push_str(&format!(
             "<td width=\"{square}\" align=\"center\">{}</td>",
