@@ -115,11 +115,12 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             reader,
         } = self;
         let addressee = to.first().map_or("", |r| r.name.as_str());
-        let shown = match (state, reader) {
-            (Some(state), Some(reader)) if kind.shows_the_board() => Some((state, reader)),
+        let board = match (state, reader) {
+            (Some(state), Some(reader)) if kind.shows_the_board() => {
+                clerk.board_view(state, reader)
+            }
             _ => None,
         };
-        let board = shown.and_then(|(state, reader)| clerk.board_view(state, reader));
         let model = merged(
             model,
             merged(
