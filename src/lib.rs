@@ -36,7 +36,8 @@
 //! mail/        ADAPTERS: sources (maildir, imap), transports (file, smtp/ by
 //!              layer: wire, window, pace; sendmail), TLS for both (tls), the MIME
 //!              front end (mime), the composer (compose),
-//!              sender checks (auth), letters filed for the arbiter (filing),
+//!              sender checks (auth; RFC 8601 fields read by their grammar:
+//!              authres), letters filed for the arbiter (filing),
 //!              the clerk's display name and Message-IDs (identity), what
 //!              names a letter (keys: fingerprint, dedup key)
 //!    |

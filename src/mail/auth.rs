@@ -1,19 +1,41 @@
 //! Whether a letter comes from whom it claims (README "Against floods, loops
 //! and forgery"): our own server's `Authentication-Results` for the sender's
 //! domain, where `[security]` asks for it, and the player's secret word.
+//!
+//! Which fields are our server's (RFC 8601 §5): those with the trusted
+//! authserv-id that stand above the server's own receipt of the letter, the
+//! topmost `Received:` whose `by` names the trusted id (or, where none names
+//! it, the topmost `Received:`). What is above it was written after the
+//! letter reached us (OpenDKIM, OpenDMARC and rspamd insert their fields
+//! there; a delivery hop such as Dovecot's LMTP adds its own `Received:`
+//! above); what is below it came with the letter, the sender's own words.
+//! Every such field is read by RFC 8601's grammar ([`authres`]): one field a
+//! method (OpenDMARC's above OpenDKIM's) counts as one. A field that cannot
+//! be read whole counts for nothing. The letter passes when one result of
+//! the required method is `pass` for the sender's own domain: DKIM's
+//! `header.d` (or, without one, `header.i`'s domain, as Gmail writes it);
+//! SPF's `smtp.mailfrom` (Yandex writes `smtp.mail`). No other property
+//! counts, so a pass for another domain is no pass.
+//!
+//! The trusted id is best the host name the server writes in its
+//! `Received:` (Postfix's `myhostname`, OpenDKIM's default `AuthservID`):
+//! where it names no `Received:`, a sender's own `Received: by <id>` below
+//! the server's could widen what is read as the server's.
 
 use crate::config::{Player, Require, Security};
-use crate::mail::mime::Mail;
+use crate::mail::authres::{self, AuthResults};
+use crate::mail::mime::{Mail, Trace};
 
 /// Why a letter is not taken for its sender's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unverified {
-    /// Our own server's topmost field does not say `method=pass` for the
-    /// sender's domain.
+    /// Our own server's fields do not say `method=pass` for the sender's
+    /// domain; `found` says what they said instead.
     NoPass {
         method: &'static str,
         domain: String,
         trusted: String,
+        found: String,
     },
     SecretMissing,
     SecretWrong,
@@ -26,7 +48,8 @@ impl std::fmt::Display for Unverified {
                 method,
                 domain,
                 trusted,
-            } => write!(f, "no {method}=pass for {domain} from {trusted}"),
+                found,
+            } => write!(f, "no {method}=pass for {domain} from {trusted} ({found})"),
             Unverified::SecretMissing => f.write_str("the secret word is missing"),
             Unverified::SecretWrong => f.write_str("the secret word is wrong"),
         }
@@ -45,24 +68,16 @@ pub fn verify(mail: &Mail, security: &Security, player: Option<&Player>) -> Resu
             let domain = mail
                 .from
                 .as_deref()
-                .and_then(|f| f.rsplit_once('@'))
-                .map(|(_, d)| d)
-                .unwrap_or("");
-            // Only the topmost field of our own server counts: it stands
-            // above anything the sender wrote (RFC 8601 §5), whether the
-            // server puts it above or just below its `Received:` line, and
-            // a sender's own field of the same id further down is his word.
-            let ours = mail
-                .auth_results
-                .iter()
-                .find(|header| authserv_id(header).eq_ignore_ascii_case(trusted));
-            if !ours.is_some_and(|header| auth_passes(header, trusted, method, domain)) {
-                return Err(Unverified::NoPass {
+                .map(authres::domain_of)
+                .unwrap_or_default();
+            server_vouches(&mail.trace, trusted, method, &domain).map_err(|found| {
+                Unverified::NoPass {
                     method,
-                    domain: domain.to_string(),
+                    domain,
                     trusted: trusted.clone(),
-                });
-            }
+                    found,
+                }
+            })?;
         }
     }
     if let Some(secret) = player.and_then(|p| p.secret.as_deref()) {
@@ -78,42 +93,80 @@ pub fn verify(mail: &Mail, security: &Security, player: Option<&Player>) -> Resu
     Ok(())
 }
 
-/// Whether an Authentication-Results header written by `trusted` says
-/// `method=pass` for `domain` (RFC 8601; `header.d=` for DKIM,
-/// `smtp.mailfrom=` for SPF).
-pub fn auth_passes(header: &str, trusted: &str, method: &str, domain: &str) -> bool {
-    if !authserv_id(header).eq_ignore_ascii_case(trusted) || domain.is_empty() {
-        return false;
-    }
-    header.split(';').skip(1).any(|result| {
-        let lower = result.trim().to_ascii_lowercase();
-        let Some(rest) = lower.strip_prefix(&format!("{method}=pass")) else {
-            return false;
-        };
-        rest.split_whitespace().any(|property| {
-            let value = property
-                .strip_prefix("header.d=")
-                .or_else(|| property.strip_prefix("header.i="))
-                .or_else(|| property.strip_prefix("smtp.mailfrom="));
-            value.is_some_and(|v| {
-                let v = v.trim_matches(|c| c == '"' || c == '<' || c == '>');
-                let v = v.rsplit_once('@').map_or(v, |(_, d)| d);
-                v.eq_ignore_ascii_case(domain)
-            })
+/// `Ok` when the fields `trusted` wrote on receiving the letter say
+/// `method=pass` for `domain`; otherwise what they say, for the log.
+pub fn server_vouches(
+    trace: &[Trace],
+    trusted: &str,
+    method: &str,
+    domain: &str,
+) -> Result<(), String> {
+    let written_by = |id: &str| id.eq_ignore_ascii_case(trusted);
+    let received_by_trusted = trace.iter().position(|field| {
+        matches!(field, Trace::Received(value)
+            if authres::received_by(value).is_some_and(|by| written_by(&by)))
+    });
+    let receipt = received_by_trusted
+        .or_else(|| trace.iter().position(|f| matches!(f, Trace::Received(_))))
+        .unwrap_or(trace.len());
+    let mut unreadable = 0;
+    let ours: Vec<AuthResults> = trace[..receipt]
+        .iter()
+        .filter_map(|field| match field {
+            Trace::AuthenticationResults(value) => Some(authres::parse(value)),
+            Trace::Received(_) => None,
         })
+        .filter_map(|parsed| {
+            parsed
+                .inspect_err(|_| unreadable += 1)
+                .ok()
+                .filter(|field| written_by(&field.authserv_id))
+        })
+        .collect();
+    if domain.is_empty() {
+        return Err("the letter names no sender's domain".into());
+    }
+    let results: Vec<_> = ours
+        .iter()
+        .flat_map(|field| &field.results)
+        .filter(|result| result.method == method)
+        .collect();
+    if results
+        .iter()
+        .any(|result| result.result == "pass" && identity(result) == Some(domain.to_string()))
+    {
+        return Ok(());
+    }
+    let said: Vec<String> = results
+        .iter()
+        .map(|result| match identity(result) {
+            Some(of) => format!("{}={} for {of}", result.method, result.result),
+            None => format!("{}={}", result.method, result.result),
+        })
+        .collect();
+    Err(match (said.is_empty(), ours.is_empty()) {
+        (false, _) => format!("it said {}", said.join(", ")),
+        (true, false) => format!("it said nothing of {method}"),
+        (true, true) if unreadable > 0 => {
+            format!("{unreadable} field(s) above its receipt could not be read")
+        }
+        (true, true) => "it wrote no field above its receipt".into(),
     })
 }
 
-/// The authserv-id an `Authentication-Results` field begins with: the
-/// server that wrote it.
-fn authserv_id(header: &str) -> &str {
-    header
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .next()
-        .unwrap_or("")
+/// The domain a result vouches for: DKIM's signing domain, SPF's envelope
+/// sender's.
+fn identity(result: &authres::MethodResult) -> Option<String> {
+    let value = match result.method.as_str() {
+        "dkim" => result
+            .property("header", "d")
+            .or_else(|| result.property("header", "i")),
+        "spf" => result
+            .property("smtp", "mailfrom")
+            .or_else(|| result.property("smtp", "mail")),
+        _ => None,
+    }?;
+    Some(authres::domain_of(value)).filter(|domain| !domain.is_empty())
 }
 
 /// The word on a `Secret:` / `Секрет:` / `Пароль:` line.
@@ -136,44 +189,4 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn verified(fields: &[&str]) -> bool {
-        let mail = Mail {
-            from: Some("white@test.example".into()),
-            auth_results: fields.iter().map(|f| f.to_string()).collect(),
-            ..Mail::default()
-        };
-        let security = Security {
-            trusted_authserv_id: Some("mx.test.example".into()),
-            require: Require::Dkim,
-        };
-        verify(&mail, &security, None).is_ok()
-    }
-
-    #[test]
-    fn point_5_only_the_topmost_field_of_our_own_server_counts() {
-        let pass = "mx.test.example; dkim=pass header.d=test.example";
-        let none = "mx.test.example; dkim=none";
-        let other = "mx.evil.example; dkim=pass header.d=test.example";
-        // (fields from the top down, verified)
-        let table: &[(&[&str], bool)] = &[
-            (&[pass], true),
-            (&[none], false),
-            (&[], false),
-            (&[other], false),
-            // The sender's own field below the server's real one.
-            (&[none, pass], false),
-            (&[pass, none], true),
-            // Another server's field above ours is passed over.
-            (&[other, pass], true),
-            (&[other, none, pass], false),
-            (&["MX.TEST.EXAMPLE; dkim=pass header.d=test.example"], true),
-            (&["mx.test.example; dkim=pass header.d=evil.example"], false),
-        ];
-        for (fields, expected) in table {
-            assert_eq!(verified(fields), *expected, "{fields:?}");
-        }
-    }
-}
+mod tests;

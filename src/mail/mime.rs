@@ -20,8 +20,16 @@ pub struct Mail {
     pub text: String,
     /// Why the message must not be answered (auto-reply, bounce, list, loop).
     pub automatic: Option<String>,
-    /// Every `Authentication-Results` header, as written.
-    pub auth_results: Vec<String>,
+    /// The `Received:` and `Authentication-Results` fields, top first, as
+    /// written: the sender checks read who wrote which (mail/auth.rs).
+    pub trace: Vec<Trace>,
+}
+
+/// A trace field of the header, its value as written (folding kept).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Trace {
+    Received(String),
+    AuthenticationResults(String),
 }
 
 impl Mail {
@@ -73,10 +81,17 @@ pub fn parse(raw: &[u8], our_address: &str) -> Option<Mail> {
         references: id_list(message.references()),
         text: String::new(),
         automatic: None,
-        auth_results: message
+        trace: message
             .headers_raw()
-            .filter(|(name, _)| name.eq_ignore_ascii_case("Authentication-Results"))
-            .map(|(_, value)| value.replace(['\r', '\n'], " "))
+            .filter_map(|(name, value)| {
+                if name.eq_ignore_ascii_case("Received") {
+                    Some(Trace::Received(value.to_string()))
+                } else if name.eq_ignore_ascii_case("Authentication-Results") {
+                    Some(Trace::AuthenticationResults(value.to_string()))
+                } else {
+                    None
+                }
+            })
             .collect(),
     };
     mail.automatic = automatic(&message, &mail, our_address);

@@ -3,6 +3,7 @@
 //! ([`compose`]).
 
 pub mod auth;
+pub mod authres;
 pub mod compose;
 pub mod file;
 pub mod filing;

@@ -670,3 +670,80 @@ fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and
         assert_eq!(t.chart("1")["status"], "active");
     }
 }
+
+#[test]
+fn the_servers_verdict_is_read_by_its_grammar_forged_forms_refused_genuine_ones_obeyed() {
+    let ours = |field: &str| format!("Authentication-Results: {field}\r\n");
+    // Each forged form as an attacker gets our server to write it, or
+    // writes it himself; each once obeyed by the string matching before.
+    let forged = [
+        ours(
+            "mx.test.example; spf=pass smtp.mailfrom=\"x;dkim=pass header.d=test.example\"@evil.example",
+        ),
+        ours(
+            "mx.test.example; dkim=fail (key; dkim=pass header.d=test.example) header.d=evil.example",
+        ),
+        ours("mx.test.example; dkim=fail reason=\"bad; dkim=pass header.d=test.example\""),
+        ours("mx.test.example; spf=none smtp.helo=\"x;dkim=pass header.d=test.example\""),
+        ours("mx.test.example; dkim=pass header.d=evil.example smtp.mailfrom=arbiter@test.example"),
+        ours("dkim=pass header.d=test.example"),
+    ];
+    // The genuine ones refused before: folded with a comment holding a
+    // semicolon; OpenDMARC's field above OpenDKIM's under Dovecot's LMTP
+    // hop; a version number and spaces around `=`.
+    let receipt = "Received: from mail.test.example by mx.test.example (Postfix) with ESMTPS id 1; Wed, 04 Nov 2026 12:00:00 +0300\r\n";
+    let genuine = [
+        ours("mx.test.example;\r\n\tdkim=pass (2048-bit key; unprotected) header.d=test.example\r\n\theader.i=@test.example header.b=\"Ab/+Cd\""),
+        "Received: from mx.test.example by imap.test.example with LMTP id 2; Wed, 04 Nov 2026 12:00:01 +0300\r\n".to_string()
+            + &ours("mx.test.example; dmarc=pass (p=reject dis=none) header.from=test.example")
+            + &ours("mx.test.example; dkim=pass header.d=test.example header.s=mail")
+            + receipt,
+        ours("mx.test.example 1; dkim = pass header.d = test.example"),
+    ];
+    for lang in ["en", "ru"] {
+        let mut seq = 0;
+        let mut forfeit = |t: &mut Tournament, on_top: &str, game: u32| {
+            seq += 1;
+            let letter = message(
+                ARBITER,
+                CLERK,
+                "2026-11-04",
+                &format!("Re: [T #{game}]"),
+                &format!("FORFEIT {game} WHITE\n"),
+                "",
+                seq,
+            );
+            t.deliver_raw(format!("{on_top}{letter}").as_bytes());
+        };
+        let mut t = Cup::new()
+            .in_language(lang)
+            .game("2", "white", "black")
+            .game("3", "white", "black")
+            .secured()
+            .open();
+        for field in &forged {
+            forfeit(&mut t, field, 1);
+        }
+        let pass = t.pass("2026-11-04");
+        assert_eq!(
+            pass.count(EventKind::Forged),
+            forged.len(),
+            "{lang}: {}",
+            pass.log()
+        );
+        assert_eq!(t.chart("1")["result"], serde_json::Value::Null, "{lang}");
+        assert_eq!(
+            kinds(&t.new_mail()),
+            [pair("unverified", ARBITER)],
+            "{lang}"
+        );
+        for (game, on_top) in (1..).zip(&genuine) {
+            forfeit(&mut t, on_top, game);
+        }
+        let pass = t.pass("2026-11-04");
+        assert_eq!(pass.count(EventKind::Forged), 0, "{lang}: {}", pass.log());
+        for game in ["1", "2", "3"] {
+            assert_eq!(t.chart(game)["result"], "0-1", "{lang}: game {game}");
+        }
+    }
+}

@@ -296,8 +296,9 @@ fn forged_senders_change_nothing() {
         "only the claimed sender hears of it, once a day"
     );
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 0);
-    // Our server vouches for the domain: accepted.
-    t.letter_with(WHITE, "2026-11-03", "Game 1", W1, "Authentication-Results: mx.test.example; spf=pass smtp.mailfrom=test.example; dkim=pass header.d=test.example\r\n");
+    // Our server vouches for the domain, above its receipt: accepted.
+    let letter = message(WHITE, CLERK, "2026-11-03", "Game 1", W1, "", 9);
+    t.deliver_raw(format!("Authentication-Results: mx.test.example; spf=pass smtp.mailfrom=test.example; dkim=pass header.d=test.example\r\n{letter}").as_bytes());
     t.poll("2026-11-03");
     assert_eq!(
         kinds(&t.new_mail()),
