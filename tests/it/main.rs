@@ -18,6 +18,7 @@ mod federation;
 mod guarded;
 mod hostile;
 mod hostile_mail;
+mod hostile_servers;
 mod life;
 mod mail_programs;
 mod poll;

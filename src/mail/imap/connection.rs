@@ -5,15 +5,45 @@ use std::sync::{Arc, Mutex};
 
 use async_imap::Authenticator;
 
+use super::bound::LineBound;
+
 use super::*;
 use crate::config::Auth;
 use crate::mail::login::Sasl;
 
-/// A plain or TLS connection.
+/// A plain or TLS connection, every response line of it bounded.
 #[derive(Debug)]
-pub(super) enum Stream {
+pub(super) struct Stream {
+    wire: Wire,
+    bound: LineBound,
+}
+
+#[derive(Debug)]
+enum Wire {
     Plain(TcpStream),
     Tls(Box<tokio_rustls::client::TlsStream<TcpStream>>),
+}
+
+/// What a response line may carry beyond the largest letter fetched whole:
+/// the `FETCH` line's own words around it.
+const LINE_MARGIN: usize = 64 * 1024;
+
+impl Stream {
+    fn plain(tcp: TcpStream, settings: &ImapSettings) -> Stream {
+        Stream::over(Wire::Plain(tcp), settings)
+    }
+
+    fn tls(tls: tokio_rustls::client::TlsStream<TcpStream>, settings: &ImapSettings) -> Stream {
+        Stream::over(Wire::Tls(Box::new(tls)), settings)
+    }
+
+    fn over(wire: Wire, settings: &ImapSettings) -> Stream {
+        let limit = settings.max_letter_bytes.saturating_add(LINE_MARGIN);
+        Stream {
+            wire,
+            bound: LineBound::new(limit),
+        }
+    }
 }
 
 impl AsyncRead for Stream {
@@ -22,10 +52,19 @@ impl AsyncRead for Stream {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            Stream::Plain(s) => Pin::new(s).poll_read(cx, buf),
-            Stream::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let polled = match &mut this.wire {
+            Wire::Plain(s) => Pin::new(s).poll_read(cx, buf),
+            Wire::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
+        };
+        if let Poll::Ready(Ok(())) = polled
+            && let Err(too_long) = this.bound.take(&buf.filled()[before..])
+        {
+            let error = std::io::Error::new(std::io::ErrorKind::InvalidData, too_long);
+            return Poll::Ready(Err(error));
         }
+        polled
     }
 }
 
@@ -35,23 +74,23 @@ impl AsyncWrite for Stream {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
-        match self.get_mut() {
-            Stream::Plain(s) => Pin::new(s).poll_write(cx, buf),
-            Stream::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
+        match &mut self.get_mut().wire {
+            Wire::Plain(s) => Pin::new(s).poll_write(cx, buf),
+            Wire::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
         }
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            Stream::Plain(s) => Pin::new(s).poll_flush(cx),
-            Stream::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
+        match &mut self.get_mut().wire {
+            Wire::Plain(s) => Pin::new(s).poll_flush(cx),
+            Wire::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
         }
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            Stream::Plain(s) => Pin::new(s).poll_shutdown(cx),
-            Stream::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
+        match &mut self.get_mut().wire {
+            Wire::Plain(s) => Pin::new(s).poll_shutdown(cx),
+            Wire::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
         }
     }
 }
@@ -173,9 +212,9 @@ impl ImapSource {
             let mut client = match settings.server.tls {
                 Tls::Tls => {
                     let tls = tokio::time::timeout(limit, connector.connect(name()?, tcp)).await.map_err(step("starting TLS"))?.map_err(tls_error)?;
-                    Client::new(Stream::Tls(Box::new(tls)))
+                    Client::new(Stream::tls(tls, &settings))
                 }
-                Tls::None | Tls::StartTls => Client::new(Stream::Plain(tcp)),
+                Tls::None | Tls::StartTls => Client::new(Stream::plain(tcp, &settings)),
             };
             let greeting = tokio::time::timeout(limit, client.read_response()).await.map_err(step("reading the greeting"))?;
             match greeting {
@@ -188,9 +227,9 @@ impl ImapSource {
                     .await
                     .map_err(step("asking for STARTTLS"))?
                     .map_err(|e| fail(format!("IMAP server {where_} refused STARTTLS: {e}; check [source] tls")))?;
-                let Stream::Plain(tcp) = client.into_inner() else { unreachable!("STARTTLS starts on a plain stream") };
+                let Wire::Plain(tcp) = client.into_inner().wire else { unreachable!("STARTTLS starts on a plain stream") };
                 let tls = tokio::time::timeout(limit, connector.connect(name()?, tcp)).await.map_err(step("starting TLS"))?.map_err(tls_error)?;
-                client = Client::new(Stream::Tls(Box::new(tls)));
+                client = Client::new(Stream::tls(tls, &settings));
             }
             let mut session = tokio::time::timeout(limit, log_in(client, &settings, where_))
                 .await

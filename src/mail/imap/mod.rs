@@ -30,6 +30,7 @@ use super::login::Password;
 use super::{Envelope, MailError, MailSource};
 use crate::config::{Server, Tls};
 
+mod bound;
 mod connection;
 
 use self::connection::Stream;
@@ -90,7 +91,20 @@ async fn fetch(
 ) -> Result<std::collections::HashMap<u32, async_imap::types::Fetch>, async_imap::error::Error> {
     let mut stream = session.uid_fetch(uid_set(uids), items).await?;
     let mut got = std::collections::HashMap::with_capacity(uids.len());
+    // A server may repeat an answer, not send endless ones: past twice the
+    // letters asked (and a few flag updates) it is not answering this.
+    let most = uids.len().saturating_mul(2).saturating_add(64);
+    let mut answers = 0usize;
     while let Some(item) = stream.next().await {
+        answers += 1;
+        if answers > most {
+            return Err(async_imap::error::Error::Io(std::io::Error::other(
+                format!(
+                    "the server sent over {most} FETCH answers for {} letter(s)",
+                    uids.len()
+                ),
+            )));
+        }
         let item = item?;
         if let Some(uid) = item.uid {
             got.insert(uid, item);
@@ -150,12 +164,19 @@ enum Moving {
     Copy,
 }
 
+/// A failure a later run may not have. Its words hold what the server
+/// said, so they are made printable and cut to a line's length: a server
+/// that greets with 28 KB of garbage gets one line in the log.
 fn fail(message: String) -> MailError {
+    let message = crate::printable::printable(&message, false);
     MailError {
-        message,
+        message: crate::printable::bounded(&message, MOST_SAID).into_owned(),
         transient: true,
     }
 }
+
+/// The most bytes of an error line about a server.
+const MOST_SAID: usize = 1000;
 
 impl ImapSource {
     pub fn new(settings: ImapSettings) -> Result<ImapSource, MailError> {

@@ -128,20 +128,39 @@ impl Connection {
     }
 }
 
+/// The longest reply line taken: RFC 5321 §4.5.3.1.5 allows 512 octets,
+/// servers write a few hundred; past this it is not SMTP.
+const MOST_LINE: usize = 4096;
+/// The most lines a reply may have (an EHLO lists a dozen).
+const MOST_LINES: usize = 256;
+
+/// One reply, its lines bounded in length and number: a server that sends
+/// one endless line, or endless lines, is an error, not memory.
 pub(super) fn read_reply(wire: &mut BufReader<Wire>) -> Result<Reply, Trouble> {
     let mut text = Vec::new();
-    loop {
-        let mut line = String::new();
-        let read = wire
-            .read_line(&mut line)
+    for _ in 0..MOST_LINES {
+        let mut bytes = Vec::new();
+        let read = (&mut *wire)
+            .take(MOST_LINE as u64 + 1)
+            .read_until(b'\n', &mut bytes)
             .map_err(|e| Trouble::Broken(format!("no answer: {e}")))?;
         if read == 0 {
             return Err(Trouble::Broken("the server closed the connection".into()));
         }
+        if bytes.len() > MOST_LINE {
+            return Err(Trouble::Broken(format!(
+                "a reply line of over {MOST_LINE} bytes: not an SMTP server, or a broken one"
+            )));
+        }
+        let line = String::from_utf8_lossy(&bytes);
         let line = line.trim_end();
         let code = line.get(..3).and_then(|c| c.parse::<u16>().ok());
         let Some(code) = code else {
-            return Err(Trouble::Broken(format!("not an SMTP reply: {line:?}")));
+            let said = crate::printable::printable(line, false);
+            return Err(Trouble::Broken(format!(
+                "not an SMTP reply: {:?}",
+                crate::printable::bounded(&said, 200)
+            )));
         };
         text.push(line.get(4..).unwrap_or("").to_string());
         if line.as_bytes().get(3) != Some(&b'-') {
@@ -151,6 +170,9 @@ pub(super) fn read_reply(wire: &mut BufReader<Wire>) -> Result<Reply, Trouble> {
             });
         }
     }
+    Err(Trouble::Broken(format!(
+        "a reply of over {MOST_LINES} lines: not an SMTP server, or a broken one"
+    )))
 }
 
 /// The message as DATA carries it: CRLF lines, a dot doubled at a line's

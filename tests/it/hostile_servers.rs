@@ -1,0 +1,276 @@
+//! Mail servers that attack the clerk: one endless line, endless short
+//! lines, a literal of any size announced, before the greeting or in a
+//! reply. Each is an error naming the server, the run exits 1, the clerk
+//! stops reading at its bound (the fake server counts what it could send
+//! before the clerk hung up, a byte count, not a time), and nothing is lost.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::support::*;
+
+/// The most a fake server sends before it gives up: past any bound the
+/// clerk keeps (1 MB letters), and under what would exhaust a test machine.
+const FLOOD: usize = 96 * 1024 * 1024;
+/// What the clerk may have read (and the kernel buffered) before it hung
+/// up: its bound, a margin and the sockets' buffers.
+const READ_AT_MOST: usize = 24 * 1024 * 1024;
+
+/// A server on loopback that runs `script` on its first connection; how
+/// many bytes it wrote is counted.
+struct Fake {
+    port: u16,
+    sent: Arc<AtomicUsize>,
+}
+
+impl Fake {
+    fn start(script: impl FnOnce(&mut Talk) + Send + 'static) -> Fake {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let sent = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&sent);
+        std::thread::spawn(move || {
+            if let Ok((stream, _)) = listener.accept() {
+                let reader = BufReader::new(stream.try_clone().unwrap());
+                let mut talk = Talk {
+                    stream,
+                    reader,
+                    sent: counted,
+                };
+                script(&mut talk);
+            }
+        });
+        Fake { port, sent }
+    }
+
+    fn sent(&self) -> usize {
+        self.sent.load(Ordering::SeqCst)
+    }
+}
+
+/// One connection of a fake server.
+struct Talk {
+    stream: TcpStream,
+    reader: BufReader<TcpStream>,
+    sent: Arc<AtomicUsize>,
+}
+
+impl Talk {
+    fn say(&mut self, text: &str) -> bool {
+        let ok = self.stream.write_all(text.as_bytes()).is_ok();
+        if ok {
+            self.sent.fetch_add(text.len(), Ordering::SeqCst);
+        }
+        ok
+    }
+
+    /// Writes `chunk` again and again until `FLOOD` bytes or the client
+    /// hangs up.
+    fn flood(&mut self, chunk: &[u8]) {
+        while self.sent.load(Ordering::SeqCst) < FLOOD {
+            if self.stream.write_all(chunk).is_err() {
+                return;
+            }
+            self.sent.fetch_add(chunk.len(), Ordering::SeqCst);
+        }
+    }
+
+    fn heard(&mut self) -> Option<String> {
+        let mut line = String::new();
+        match self.reader.read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line),
+        }
+    }
+}
+
+/// What an IMAP server attacks with.
+#[derive(Clone, Copy, Debug)]
+enum ImapAttack {
+    /// One endless line where the greeting belongs.
+    GreetingLine,
+    /// One endless line as the answer to LOGIN.
+    LoginLine,
+    /// A literal of 2 GB announced for the letter, then bytes.
+    Literal,
+    /// The letter's FETCH line without end, no literal.
+    FetchLine,
+    /// Answers to the sizes' FETCH without end, each short.
+    FetchAnswers,
+}
+
+fn imap_server(attack: ImapAttack) -> Fake {
+    let endless: Vec<u8> = [b'x'; 64 * 1024].to_vec();
+    Fake::start(move |talk| {
+        if let ImapAttack::GreetingLine = attack {
+            talk.say("* OK ");
+            return talk.flood(&endless);
+        }
+        talk.say("* OK [CAPABILITY IMAP4rev1 UIDPLUS MOVE] ready\r\n");
+        while let Some(line) = talk.heard() {
+            let (tag, command) = line.trim_end().split_once(' ').unwrap_or(("*", ""));
+            let command = command.to_ascii_uppercase();
+            let done = format!("{tag} OK done\r\n");
+            if command.starts_with("LOGIN") {
+                if let ImapAttack::LoginLine = attack {
+                    talk.say("* OK ");
+                    return talk.flood(&endless);
+                }
+                talk.say(&done);
+            } else if command.starts_with("SELECT") || command.starts_with("EXAMINE") {
+                talk.say("* 1 EXISTS\r\n* OK [UIDVALIDITY 7] v\r\n");
+                talk.say(&format!("{tag} OK [READ-WRITE] done\r\n"));
+            } else if command.starts_with("UID SEARCH") {
+                let found = if command.contains("UNKEYWORD") {
+                    " 1"
+                } else {
+                    ""
+                };
+                talk.say(&format!("* SEARCH{found}\r\n{done}"));
+            } else if command.contains("RFC822.SIZE") {
+                if let ImapAttack::FetchAnswers = attack {
+                    return talk.flood(&b"* 1 FETCH (UID 1 RFC822.SIZE 900)\r\n".repeat(1024));
+                }
+                talk.say(&format!("* 1 FETCH (UID 1 RFC822.SIZE 900)\r\n{done}"));
+            } else if command.contains("BODY.PEEK") {
+                match attack {
+                    ImapAttack::Literal => {
+                        talk.say("* 1 FETCH (UID 1 INTERNALDATE \"03-Nov-2026 12:00:00 +0300\" BODY[] {2000000000}\r\n");
+                    }
+                    _ => {
+                        talk.say("* 1 FETCH (UID 1 BODY[] \"");
+                    }
+                }
+                return talk.flood(&endless);
+            } else if command.starts_with("LOGOUT") {
+                talk.say(&format!("* BYE\r\n{done}"));
+                return;
+            } else {
+                talk.say(&done);
+            }
+        }
+    })
+}
+
+fn imap_cup(port: u16) -> Tournament {
+    let text = Cup::new().text().replace(
+        "[source]\nkind = \"maildir\"\npath = \"inbox\"",
+        &format!(
+            "[source]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {port}\ntls = \"none\"\nusername = \"clerk\"\npassword_command = \"echo secret\""
+        ),
+    );
+    assert!(text.contains("kind = \"imap\""));
+    Tournament::with_config(&text)
+}
+
+/// A run that ends with an error naming the server, no panic, in bounds.
+fn refused_in_bounds(out: &Output, server: &Fake, said: &str) {
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains(&format!("127.0.0.1:{}", server.port)),
+        "the server is named: {}",
+        out.stderr
+    );
+    assert!(out.stderr.contains(said), "{}", out.stderr);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    assert!(
+        out.stderr.lines().all(|line| line.len() < 2000),
+        "every error is a line: {}",
+        out.stderr.len()
+    );
+    assert!(
+        server.sent() < READ_AT_MOST,
+        "the clerk read on to {} bytes",
+        server.sent()
+    );
+}
+
+#[test]
+fn an_imap_server_that_sends_without_end_is_an_error_within_the_bound() {
+    for (attack, said) in [
+        (ImapAttack::GreetingLine, "a response line of over"),
+        (ImapAttack::LoginLine, "a response line of over"),
+        (ImapAttack::FetchLine, "a response line of over"),
+        (
+            ImapAttack::Literal,
+            "announced a literal of 2000000000 bytes",
+        ),
+        (
+            ImapAttack::FetchAnswers,
+            "over 66 FETCH answers for 1 letter(s)",
+        ),
+    ] {
+        let server = imap_server(attack);
+        let t = imap_cup(server.port);
+        let out = t.run(&["poll", "--today", "2026-11-03"]);
+        refused_in_bounds(&out, &server, said);
+        eprintln!(
+            "{attack:?}: {} bytes sent before the clerk hung up",
+            server.sent()
+        );
+    }
+}
+
+/// What an SMTP server attacks with.
+#[derive(Clone, Copy, Debug)]
+enum SmtpAttack {
+    /// One endless line where the greeting belongs.
+    GreetingLine,
+    /// `220-` lines without end.
+    GreetingLines,
+    /// One endless line as the answer to EHLO.
+    EhloLine,
+}
+
+fn smtp_server(attack: SmtpAttack) -> Fake {
+    Fake::start(move |talk| match attack {
+        SmtpAttack::GreetingLine => talk.flood(&[b'2'; 64 * 1024]),
+        SmtpAttack::GreetingLines => talk.flood(&b"220-x\r\n".repeat(8 * 1024)),
+        SmtpAttack::EhloLine => {
+            talk.say("220 ready\r\n");
+            if talk.heard().is_some() {
+                talk.say("250-");
+                talk.flood(&[b'x'; 64 * 1024]);
+            }
+        }
+    })
+}
+
+#[test]
+fn an_smtp_server_that_sends_without_end_is_an_error_and_the_messages_wait() {
+    for (attack, said) in [
+        (SmtpAttack::GreetingLine, "a reply line of over 4096 bytes"),
+        (SmtpAttack::GreetingLines, "a reply of over 256 lines"),
+        (SmtpAttack::EhloLine, "a reply line of over 4096 bytes"),
+    ] {
+        let server = smtp_server(attack);
+        let file = Cup::new().text();
+        let smtp = file.replace(
+            "[transport]\nkind = \"file\"\npath = \"outbox\"",
+            &format!(
+                "[transport]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\ntls = \"none\"",
+                server.port
+            ),
+        );
+        assert_ne!(smtp, file);
+        let mut t = Tournament::with_config(&smtp);
+        t.letter(WHITE, "2026-11-03", "Game 1", W1);
+        let out = t.run(&["poll", "--today", "2026-11-03"]);
+        refused_in_bounds(&out, &server, said);
+        eprintln!(
+            "{attack:?}: {} bytes sent before the clerk hung up",
+            server.sent()
+        );
+        // Nothing is lost: with a good transport the receipt and the
+        // forward go out, once each, on the next run past the retry's wait.
+        std::fs::write(t.path().join("shtempel.toml"), &file).unwrap();
+        t.poll("2026-11-04");
+        assert_eq!(
+            kinds(&t.new_mail()),
+            [pair("ack", WHITE), pair("forward", BLACK)],
+            "{attack:?}"
+        );
+    }
+}
