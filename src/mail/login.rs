@@ -72,9 +72,19 @@ impl Password {
     }
 }
 
+/// The most of a password command's output kept (a token is a few KB); the
+/// rest is read and dropped, so that a command printing more never blocks
+/// on a full pipe.
+const MOST_OUTPUT: usize = 64 * 1024;
+/// How long the output is waited for after the command has ended: a child
+/// it left in the background may hold the pipe open for its whole life.
+const AFTER_EXIT: Duration = Duration::from_millis(500);
+/// The most of its error line shown.
+const MOST_SAID: usize = 200;
+
 /// Runs `command` by the shell and takes the first line it prints: the
-/// password or token. Its output must fit the pipe (64 KB; a token is a
-/// few).
+/// password or token. Its output is read while it runs; once it has ended,
+/// what it printed is taken, whatever a child of it still holds open.
 fn run(command: &str, timeout: Duration) -> Result<String, MailError> {
     let failed = |why: String| MailError {
         message: format!("password_command `{command}` {why}"),
@@ -88,6 +98,8 @@ fn run(command: &str, timeout: Duration) -> Result<String, MailError> {
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| failed(format!("cannot be started: {e}")))?;
+    let out = Drain::start(child.stdout.take());
+    let err = Drain::start(child.stderr.take());
     let started = Instant::now();
     let status = loop {
         match child.try_wait() {
@@ -103,25 +115,69 @@ fn run(command: &str, timeout: Duration) -> Result<String, MailError> {
             Err(e) => return Err(failed(format!("cannot be waited for: {e}"))),
         }
     };
-    let mut out = String::new();
-    let mut err = String::new();
-    if let Some(mut stdout) = child.stdout.take() {
-        let _ = stdout.read_to_string(&mut out);
-    }
-    if let Some(mut stderr) = child.stderr.take() {
-        let _ = stderr.read_to_string(&mut err);
-    }
+    let ended = Instant::now();
+    let (out, err) = (out.taken(ended), err.taken(ended));
+    let first_line = out.lines().next().map(str::trim).unwrap_or("");
     if !status.success() {
-        let said = err.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let said = err.lines().map(str::trim).find(|l| !l.is_empty());
         let said = match said {
-            "" => String::new(),
-            said => format!(": {}", printable(said.trim(), false)),
+            None => String::new(),
+            Some(said) => {
+                let said = without_secrets(said, &out);
+                let said = printable(&said, false);
+                format!(": {}", crate::printable::bounded(&said, MOST_SAID))
+            }
         };
         return Err(failed(format!("failed ({status}){said}")));
     }
-    match out.lines().next().map(str::trim) {
-        Some(line) if !line.is_empty() => Ok(line.to_string()),
-        _ => Err(failed("printed nothing".into())),
+    match first_line {
+        "" => Err(failed("printed nothing".into())),
+        line => Ok(line.to_string()),
+    }
+}
+
+/// `line` with every value the command printed on its standard output
+/// (the secret, where it printed one before it failed) blotted out.
+fn without_secrets(line: &str, out: &str) -> String {
+    out.lines()
+        .map(str::trim)
+        .filter(|value| !value.is_empty())
+        .fold(line.to_string(), |line, value| line.replace(value, "[…]"))
+}
+
+/// One pipe of a command read on a thread of its own, at most
+/// [`MOST_OUTPUT`] of it kept.
+struct Drain {
+    kept: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    ended: std::sync::mpsc::Receiver<()>,
+}
+
+impl Drain {
+    fn start(pipe: Option<impl Read + Send + 'static>) -> Drain {
+        let kept = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (tell, ended) = std::sync::mpsc::channel();
+        let keeping = std::sync::Arc::clone(&kept);
+        std::thread::spawn(move || {
+            if let Some(mut pipe) = pipe {
+                let mut buffer = [0u8; 8192];
+                while let Ok(read @ 1..) = pipe.read(&mut buffer) {
+                    let mut kept = keeping.lock().unwrap_or_else(|e| e.into_inner());
+                    let room = MOST_OUTPUT.saturating_sub(kept.len());
+                    kept.extend_from_slice(&buffer[..read.min(room)]);
+                }
+            }
+            let _ = tell.send(());
+        });
+        Drain { kept, ended }
+    }
+
+    /// What was read, the pipe's end waited for until [`AFTER_EXIT`] past
+    /// `exited`.
+    fn taken(self, exited: Instant) -> String {
+        let left = (exited + AFTER_EXIT).saturating_duration_since(Instant::now());
+        let _ = self.ended.recv_timeout(left);
+        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        String::from_utf8_lossy(&kept).into_owned()
     }
 }
 
@@ -256,6 +312,27 @@ mod tests {
             failed,
             "password_command `echo 'no refresh token' >&2; exit 3` failed (exit status: 3): no refresh token"
         );
+        // A secret it printed before failing, and a long error, are not
+        // repeated: the error is one short line.
+        let leaky = command("echo tok-123; echo \"refused tok-123 $(printf 'x%.0s' $(seq 300))\" >&2; echo more >&2; exit 4")
+            .unwrap_err()
+            .message;
+        let (_, said) = leaky.split_once(" failed (").unwrap();
+        assert!(
+            said.starts_with("exit status: 4): refused […] xxx"),
+            "{said}"
+        );
+        assert!(!said.contains("tok-123"), "{said}");
+        assert!(said.ends_with("xxx… (314 bytes in all)"), "{said}");
+        assert!(!said.contains("more") && !said.contains('\n'), "{said}");
+        // Output past the pipe's 64 KB, and a child left holding it open.
+        let long = command("echo token-2; head -c 1000000 /dev/zero | tr '\\0' x").unwrap();
+        assert_eq!(long, "token-2");
+        let marker = tempfile::tempdir().unwrap();
+        let done = marker.path().join("done");
+        let background = format!("(sleep 20; touch {}) & echo token-3", done.display());
+        assert_eq!(command(&background).unwrap(), "token-3");
+        assert!(!done.exists(), "the run did not wait for the child it left");
         let silent = command("true").unwrap_err().message;
         assert_eq!(silent, "password_command `true` printed nothing");
         let slow = Password::Command("sleep 5".into())
