@@ -94,6 +94,10 @@ enum Command {
     Chart(cli::chart::Args),
     /// The game as PGN, with each move's dates and days in comments.
     Pgn(cli::pgn::Args),
+    /// Write every letter the players sent in a game, as it arrived, into a
+    /// folder (for the chief arbiter: the overstep file lists those too
+    /// large to attach).
+    Letters(cli::letters::Args),
     /// Play a bundled sample tournament into a temporary folder and show what the clerk did.
     Demo(cli::demo::Args),
     /// Write the tournament report (a static site of HTML pages) into a folder.
@@ -179,6 +183,7 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
         Command::Games(args) => args.run(&cx),
         Command::Chart(args) => args.run(&cx),
         Command::Pgn(args) => args.run(&cx),
+        Command::Letters(args) => args.run(&cx),
         Command::Demo(args) => args.run(&cx),
         Command::Report(args) => args.run(&cx),
         Command::Init(args) => args.run(&cx),

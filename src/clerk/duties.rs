@@ -51,6 +51,7 @@ impl Clerk<'_> {
                         overstep,
                         last_move: None,
                         current_raw: None,
+                        current_read: None,
                         verdict: None,
                         protest_until,
                     };

@@ -264,6 +264,7 @@ impl Clerk<'_> {
                     overstep: *overstep,
                     last_move,
                     current_raw: Some(context.raw),
+                    current_read: super::stored_reading(context.read, context.raw.len()),
                     verdict: Some(letter.verdict),
                     protest_until: *protest_until,
                 };

@@ -7,7 +7,7 @@ use super::EventKind;
 use super::letters::LetterContext;
 use super::{Clerk, Plan, load::stored_chart, recipient};
 use crate::error::Error;
-use crate::mail::compose::{Attachment, Outgoing};
+use crate::mail::compose::{Attachment, Outgoing, wire_size};
 use crate::mail::filing::filed_letter;
 use crate::message::MessageKind;
 use crate::model;
@@ -15,7 +15,7 @@ use crate::record::Record;
 use crate::render::{Model, merged};
 use crate::rules::Effect;
 use crate::rules::Overstep;
-use crate::store::{Disposition, Note, Store, StoredLetter};
+use crate::store::{Disposition, GameLetter, Note, Store, StoredLetter};
 use shakmaty::Color;
 
 /// An overstep the rules declared.
@@ -26,6 +26,8 @@ pub(super) struct Declared<'a> {
     pub last_move: Option<(String, usize)>,
     /// The offender's letter that overstepped, not yet stored.
     pub current_raw: Option<&'a [u8]>,
+    /// What the clerk read in it, as the store keeps a reading.
+    pub current_read: Option<String>,
     /// That letter's verdict: what was corrected in it or left out of it.
     pub verdict: Option<&'a crate::rules::Verdict>,
     pub protest_until: chrono::NaiveDate,
@@ -163,7 +165,11 @@ impl Clerk<'_> {
 
     /// The chief arbiter's file (10.3.6): every letter of the offender in
     /// the game as its original, the game as PGN, the time chart as text,
-    /// CSV and a picture.
+    /// CSV and a picture; all within `[limits] max_message_bytes`, so that
+    /// the mail server takes it. Letters that do not fit (a player who sent
+    /// many large ones) are listed in it instead, each with its sender,
+    /// date, size and what the clerk read; the database keeps them for
+    /// `shtempel letters`.
     fn overstep_file(
         &self,
         store: &Store,
@@ -176,22 +182,111 @@ impl Clerk<'_> {
         let offender = declared.overstep.offender;
         let mut letters = store
             .letters_from(state.id(), offender)
-            .map_err(|e| e.to_string())?;
+            .map_err(Error::database)?;
         if let Some(raw) = declared.current_raw {
-            letters.push((self.clock.today, raw.to_vec()));
+            letters.push(GameLetter {
+                postmark: self.clock.today,
+                sender: Some(state.player(offender).email.clone()),
+                parse_json: declared.current_read.clone(),
+                raw: raw.to_vec(),
+            });
         }
-        let mut attachments = Vec::new();
         let secret = state.player(offender).secret.clone();
-        for (index, (postmark, raw)) in letters.into_iter().enumerate() {
-            let name = format!("letter-{:02}-{postmark}.eml", index + 1);
-            attachments.push(filed_letter(name, &raw, secret.as_deref()));
-        }
+        let filed: Vec<Attachment> = letters
+            .iter()
+            .enumerate()
+            .map(|(index, letter)| {
+                let name = format!("letter-{:02}-{}.eml", index + 1, letter.postmark);
+                filed_letter(name, &letter.raw, secret.as_deref())
+            })
+            .collect();
         // The game as `shtempel pgn` gives it: dates, days and penalties.
         let pgn = state.pgn(self.config, self.phrases());
-        let names: Vec<String> = attachments.iter().map(|a| a.name.clone()).collect();
+        let others = vec![
+            Attachment {
+                name: format!("game-{}.pgn", state.id()),
+                content_type: "application/vnd.chess-pgn; charset=utf-8".into(),
+                bytes: pgn.into_bytes(),
+            },
+            Attachment {
+                name: format!("chart-{}.txt", state.id()),
+                content_type: "text/plain; charset=utf-8".into(),
+                bytes: chart_text.as_bytes().to_vec(),
+            },
+            Attachment {
+                name: format!("chart-{}.csv", state.id()),
+                content_type: "text/csv; charset=utf-8".into(),
+                bytes: chart.to_csv().into_bytes(),
+            },
+            self.plot_attachment(chart)?,
+        ];
+        let limit = self.config.limits.max_message_bytes;
+        let fixed: usize = others.iter().map(wire_size).sum::<usize>() + MESSAGE_HEADERS;
+        let sizes: Vec<usize> = filed.iter().map(wire_size).collect();
+        let mut attached = fitting(&sizes, limit.saturating_sub(fixed));
+        loop {
+            let file = self.file_message(state, common, &filed, &letters, &attached)?;
+            // The text goes as base64 at worst (a Russian one): 4/3 of it.
+            let size = fixed + file.body.len() * 4 / 3 + attached_size(&sizes, &attached);
+            let largest = (0..attached.len())
+                .filter(|&i| attached[i])
+                .max_by_key(|&i| sizes[i]);
+            match largest {
+                Some(index) if size > limit => attached[index] = false,
+                _ => {
+                    let mut file = file;
+                    file.attachments = filed
+                        .into_iter()
+                        .zip(&attached)
+                        .filter_map(|(letter, &kept)| kept.then_some(letter))
+                        .chain(others)
+                        .collect();
+                    return Ok(file);
+                }
+            }
+        }
+    }
+
+    /// The file's text with the letters `attached` named and the others
+    /// listed as left out.
+    fn file_message(
+        &self,
+        state: &Record,
+        common: &Model,
+        filed: &[Attachment],
+        letters: &[GameLetter],
+        attached: &[bool],
+    ) -> Result<Outgoing, Error> {
+        let phrases = self.phrases();
+        let kilobytes =
+            |bytes: usize| phrases.fill("units.kilobytes", &[("n", &bytes.div_ceil(1024))]);
+        let names: Vec<String> = filed
+            .iter()
+            .zip(attached)
+            .filter(|(_, kept)| **kept)
+            .map(|(a, _)| a.name.clone())
+            .collect();
+        let left_out: Vec<Model> = filed
+            .iter()
+            .zip(letters)
+            .zip(attached)
+            .filter(|(_, kept)| !**kept)
+            .map(|((a, letter), _)| {
+                model! {
+                    "name" => a.name.as_str(),
+                    "from" => letter.sender.as_deref().unwrap_or(""),
+                    "date" => self.date(letter.postmark),
+                    "size" => kilobytes(letter.raw.len()),
+                    "read" => letter.parse_json.as_deref().map(what_was_read).unwrap_or_default(),
+                }
+            })
+            .collect();
         let file_model = merged(
             model! {
                 "attachments" => names,
+                "letters" => filed.len(),
+                "left_out" => left_out,
+                "max_message" => kilobytes(self.config.limits.max_message_bytes),
                 "game_id" => self.ruling_game(state),
             },
             common.clone(),
@@ -202,23 +297,6 @@ impl Clerk<'_> {
             .to(self.arbiter())
             .render(file_model)?;
         file.generated = true;
-        file.attachments = attachments;
-        file.attachments.push(Attachment {
-            name: format!("game-{}.pgn", state.id()),
-            content_type: "application/vnd.chess-pgn; charset=utf-8".into(),
-            bytes: pgn.into_bytes(),
-        });
-        file.attachments.push(Attachment {
-            name: format!("chart-{}.txt", state.id()),
-            content_type: "text/plain; charset=utf-8".into(),
-            bytes: chart_text.as_bytes().to_vec(),
-        });
-        file.attachments.push(Attachment {
-            name: format!("chart-{}.csv", state.id()),
-            content_type: "text/csv; charset=utf-8".into(),
-            bytes: chart.to_csv().into_bytes(),
-        });
-        file.attachments.push(self.plot_attachment(chart)?);
         Ok(file)
     }
 
@@ -331,4 +409,84 @@ struct Facts {
     chart_text: String,
     computation: String,
     common: Model,
+}
+
+/// The moves and the fraction a stored reading holds, as the letter wrote
+/// them (`12... Nf6 13. Bb5; 20/22`): what the clerk read in a letter the
+/// file lists instead of attaching it.
+fn what_was_read(parse_json: &str) -> String {
+    let Ok(read) = serde_json::from_str::<serde_json::Value>(parse_json) else {
+        return String::new();
+    };
+    let moves: Vec<String> = read["moves"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|m| {
+            let dots = if m["color"] == "black" { "..." } else { "." };
+            format!(
+                "{}{dots} {}",
+                m["number"],
+                m["written"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    let fraction = &read["fraction"];
+    let fraction = (fraction["white"].is_u64() && fraction["black"].is_u64())
+        .then(|| format!("{}/{}", fraction["white"], fraction["black"]));
+    let moves = (!moves.is_empty()).then(|| moves.join(" "));
+    moves
+        .into_iter()
+        .chain(fraction)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// What the file's own headers and MIME frame take at most.
+const MESSAGE_HEADERS: usize = 8 * 1024;
+
+/// Which letters of `sizes` (oldest first) go into a file with room for
+/// `budget` bytes of letters: the last letter first (the overstepping one,
+/// or the last before a silence), then the others from the newest back,
+/// each that still fits.
+fn fitting(sizes: &[usize], budget: usize) -> Vec<bool> {
+    let mut attached = vec![false; sizes.len()];
+    let mut left = budget;
+    for index in (0..sizes.len()).rev() {
+        if sizes[index] <= left {
+            attached[index] = true;
+            left -= sizes[index];
+        }
+    }
+    attached
+}
+
+fn attached_size(sizes: &[usize], attached: &[bool]) -> usize {
+    sizes
+        .iter()
+        .zip(attached)
+        .filter(|(_, kept)| **kept)
+        .map(|(size, _)| size)
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_letters_go_first_and_each_that_fits_after_them() {
+        // (sizes oldest first, the room, what is attached)
+        let table: &[(&[usize], usize, &[bool])] = &[
+            (&[10, 10, 10], 30, &[true, true, true]),
+            (&[10, 10, 10], 25, &[false, true, true]),
+            (&[5, 100, 10], 20, &[true, false, true]),
+            (&[10, 10, 100], 20, &[true, true, false]),
+            (&[], 0, &[]),
+            (&[1], 0, &[false]),
+        ];
+        for (sizes, budget, attached) in table {
+            assert_eq!(fitting(sizes, *budget), *attached, "{sizes:?} in {budget}");
+        }
+    }
 }

@@ -253,6 +253,17 @@ fn transport_works(config: &Config) -> Result<String, Failure> {
                         e.message
                     )),
                 })?;
+            let most = config.limits.max_message_bytes;
+            if let Some(bytes) = probe.size_limit
+                && bytes < most as u64
+            {
+                return Err(run_error(format!(
+                    "SMTP {}:{} takes messages up to {bytes} bytes, less than [limits] \
+                     max_message_bytes = {most}, to which the chief arbiter's overstep file is \
+                     made; set max_message_bytes = {bytes} in [limits]",
+                    server.host, server.port
+                )));
+            }
             let yes = |offered: bool| if offered { "yes" } else { "no" };
             let size = match probe.size_limit {
                 Some(bytes) => format!("messages up to {} KB", bytes / 1024),

@@ -47,6 +47,7 @@ pub mod doctor;
 pub mod forfeit;
 pub mod games;
 pub mod init;
+pub mod letters;
 pub mod pgn;
 pub mod poll;
 pub mod read;

@@ -62,13 +62,22 @@ pub struct Limits {
     pub max_replies_per_day: u32,
     /// A larger letter is not read: its sender gets a short notice.
     pub max_letter_bytes: usize,
+    /// The largest message the clerk sends: the mail server's own limit
+    /// (its SMTP `SIZE`). The chief arbiter's overstep file is kept within
+    /// it, the letters that do not fit listed in it instead.
+    pub max_message_bytes: usize,
 }
+
+/// Postfix's own default `message_size_limit`, which most servers match or
+/// pass.
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 10_240_000;
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_replies_per_day: 10,
             max_letter_bytes: 1024 * 1024,
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
         }
     }
 }

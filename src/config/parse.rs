@@ -285,6 +285,16 @@ impl Checker<'_> {
                 "leave it out for 1 MB",
             ));
         }
+        if raw.limits.max_message_bytes < MIN_MESSAGE_BYTES {
+            return Err(checker.err(
+                "limits.max_message_bytes",
+                format!(
+                    "{} bytes is too small for the arbiter's file of a game",
+                    raw.limits.max_message_bytes
+                ),
+                "give your mail server's limit (its SMTP SIZE; `shtempel doctor` shows it), at least 256 KB, or leave it out for 10 MB",
+            ));
+        }
         let database = checker.resolve(&raw.bot.database);
         let report_out = raw
             .report
@@ -396,3 +406,7 @@ pub(super) fn is_tag(id: &str) -> bool {
             c.is_whitespace() || c.is_control() || "[]#<>".contains(c) || c == crate::key::SEPARATOR
         })
 }
+
+/// The least `max_message_bytes` taken: the arbiter's file without its
+/// letters (the game, the chart as text, CSV and picture) must fit.
+const MIN_MESSAGE_BYTES: usize = 256 * 1024;

@@ -168,7 +168,6 @@ impl Store {
         })
     }
 
-    /// The raw letters received from `color` in `game`, oldest first.
     /// Each stored game, by its key in the database (`ID/<game>` for a
     /// folder's), and the day the calendar must look at it again; a game
     /// written since it was last looked at has none (look today), and a game
@@ -187,14 +186,22 @@ impl Store {
             .collect()
     }
 
-    pub fn letters_from(&self, game: &str, color: Color) -> Result<Vec<(NaiveDate, Vec<u8>)>> {
+    /// The letters received from `color` in `game`, oldest first, as kept:
+    /// for the arbiter's file and `shtempel letters`.
+    pub fn letters_from(&self, game: &str, color: Color) -> Result<Vec<GameLetter>> {
         let game = self.scoped(game);
         let mut statement = self.conn.prepare_cached(
-            "SELECT postmark, raw FROM letters WHERE game_id = ?1 AND color = ?2 ORDER BY id",
+            "SELECT postmark, sender, parse, raw FROM letters
+             WHERE game_id = ?1 AND color = ?2 ORDER BY id",
         )?;
         statement
             .query_map(params![game, color_name(color)], |r| {
-                Ok((date_from(&r.get::<_, String>(0)?)?, r.get(1)?))
+                Ok(GameLetter {
+                    postmark: date_from(&r.get::<_, String>(0)?)?,
+                    sender: r.get(1)?,
+                    parse_json: r.get(2)?,
+                    raw: r.get(3)?,
+                })
             })?
             .collect()
     }

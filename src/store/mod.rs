@@ -97,6 +97,16 @@ pub struct StoredLetter {
     pub raw: Vec<u8>,
 }
 
+/// A player's letter in a game, as the store keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameLetter {
+    pub postmark: NaiveDate,
+    pub sender: Option<String>,
+    /// What the clerk read in it (`letter::read`'s JSON), if it read it.
+    pub parse_json: Option<String>,
+    pub raw: Vec<u8>,
+}
+
 /// The stored state of one game, besides its moves: the rules' standing and
 /// the variants the board holds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -747,3 +747,102 @@ fn the_servers_verdict_is_read_by_its_grammar_forged_forms_refused_genuine_ones_
         }
     }
 }
+
+#[test]
+fn a_player_cannot_make_the_overstep_file_too_big_to_send() {
+    // 76 characters a line, as a mail program wraps text: a letter just
+    // under the 1 MB it may have.
+    let padding = "All work and no play makes Jack a dull boy. All work and no play makes Jac\n"
+        .repeat(13_000);
+    let sizes = regex::Regex::new(r"(letter-\d+-2026-11-05\.eml): \S+ \S+, [^,]+, (\d+) ").unwrap();
+    for lang in ["en", "ru"] {
+        let mut t = Cup::new().in_language(lang).open();
+        t.letter(WHITE, "2026-11-03", "Game 1", W1);
+        t.poll("2026-11-03");
+        for _ in 0..25 {
+            let body = format!("Game 1\nStill thinking about it.\nTime: 2/2\n{padding}");
+            t.letter(BLACK, "2026-11-05", "Re: [T #1] 1. e4", &body);
+        }
+        t.poll("2026-11-05");
+        t.new_mail();
+        // Black never answers: an overstep by silence.
+        t.poll("2026-12-26");
+        let mail = t.new_mail();
+        let file = mail
+            .iter()
+            .find(|m| m.kind == "overstep-file")
+            .unwrap_or_else(|| panic!("{lang}: no file in {:?}", kinds(&mail)));
+        assert_eq!(file.to, [ARBITER]);
+        assert!(
+            file.raw.len() <= 10_240_000,
+            "{lang}: the file is {} bytes, past what the server takes",
+            file.raw.len()
+        );
+        let letters: Vec<&str> = file
+            .attachments
+            .iter()
+            .map(|(name, _, _)| name.as_str())
+            .filter(|name| name.starts_with("letter-"))
+            .collect();
+        assert!(
+            (5..25).contains(&letters.len()),
+            "{lang}: {} letters attached",
+            letters.len()
+        );
+        // The newest letters went in; the game and the chart always do.
+        assert_eq!(letters.last(), Some(&"letter-25-2026-11-05.eml"), "{lang}");
+        for other in ["game-1.pgn", "chart-1.txt", "chart-1.csv", "chart-1.svg"] {
+            assert!(
+                file.attachments.iter().any(|(name, _, _)| name == other),
+                "{lang}: {other}"
+            );
+        }
+        let left_out = 25 - letters.len();
+        file.says(&format!(
+            "{} {} 25 ",
+            letters.len(),
+            pick(lang, "of the", "из")
+        ));
+        file.says(pick(
+            lang,
+            &format!("the 10000 KB the mail server takes: {left_out} letter(s)"),
+            &format!("превысило 10000 КБ, которые принимает почтовый сервер, писем: {left_out}"),
+        ));
+        file.says("shtempel letters 1 --out");
+        file.says(&format!(
+            "  - letter-01-2026-11-05.eml: {} {BLACK}, ",
+            pick(lang, "from", "от")
+        ));
+        file.says(pick(
+            lang,
+            "KB; the clerk read: 2/2",
+            "КБ; секретарь прочёл: 2/2",
+        ));
+        // The director gives the arbiter all of them.
+        let out = t.path().join("for-the-arbiter");
+        let run = t.run(&["letters", "1", "--out", out.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(
+            run.stdout.contains("26 letter(s) of game 1 written"),
+            "{}",
+            run.stdout
+        );
+        let black = std::fs::read(out.join("black/letter-01-2026-11-05.eml")).unwrap();
+        assert!(String::from_utf8_lossy(&black).contains("Still thinking about it."));
+        assert!(out.join("black/letter-25-2026-11-05.eml").exists());
+        // Each size the file gives is the letter's own.
+        let listed: Vec<_> = sizes.captures_iter(&file.body).collect();
+        assert_eq!(listed.len(), left_out, "{lang}");
+        for found in listed {
+            let bytes = std::fs::metadata(out.join("black").join(&found[1]))
+                .unwrap()
+                .len();
+            assert_eq!(
+                found[2].parse::<u64>().unwrap(),
+                bytes.div_ceil(1024),
+                "{lang}"
+            );
+        }
+        assert!(out.join("white/letter-01-2026-11-03.eml").exists());
+    }
+}

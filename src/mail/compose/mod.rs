@@ -345,17 +345,31 @@ fn attachments(out: &Outgoing, body: String) -> Result<MultiPart, Error> {
     Ok(parts)
 }
 
+/// An attachment's content type and body as the message carries them.
+fn attachment_body(attachment: &Attachment) -> (&str, Body) {
+    match attachment.content_type.as_str() {
+        "message/rfc822" => match rfc822_body(&attachment.bytes) {
+            Some(body) => ("message/rfc822", body),
+            None => ("application/octet-stream", base64_body(&attachment.bytes)),
+        },
+        other => (other, text_body(&attachment.bytes)),
+    }
+}
+
+/// What an attachment adds to a message, its part's headers and boundary
+/// counted at their longest (a name encoded in full): for keeping a message
+/// within what the mail server takes.
+pub fn wire_size(attachment: &Attachment) -> usize {
+    let (content_type, body) = attachment_body(attachment);
+    const PART_HEADERS: usize = 256;
+    body.len() + content_type.len() + attachment.name.len() * 3 + PART_HEADERS
+}
+
 /// The message's attachments as parts.
 fn attachment_parts(out: &Outgoing) -> Result<Vec<SinglePart>, Error> {
     let mut parts = Vec::new();
     for attachment in &out.attachments {
-        let (content_type, body) = match attachment.content_type.as_str() {
-            "message/rfc822" => match rfc822_body(&attachment.bytes) {
-                Some(body) => ("message/rfc822", body),
-                None => ("application/octet-stream", base64_body(&attachment.bytes)),
-            },
-            other => (other, text_body(&attachment.bytes)),
-        };
+        let (content_type, body) = attachment_body(attachment);
         let content_type = ContentType::parse(content_type).map_err(Error::mail)?;
         let part = SinglePart::builder()
             .header(content_type)

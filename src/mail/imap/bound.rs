@@ -50,8 +50,9 @@ impl fmt::Display for TooLong {
 
 impl std::error::Error for TooLong {}
 
-/// The most digits of a literal's size looked for (a `u64`'s).
-const TAIL: usize = 24;
+/// The bytes of a line's end looked at for a literal's `{N}`: more digits
+/// than any size has. A longer `{…}` is no size async-imap reads either.
+const TAIL: usize = 40;
 
 impl LineBound {
     pub(super) fn new(limit: usize) -> LineBound {
@@ -176,8 +177,8 @@ mod tests {
     #[test]
     fn the_refusal_says_what_came() {
         assert_eq!(
-            fed(10, &[b"* 1 FETCH {50}\r\n"]).unwrap_err().to_string(),
-            "the server announced a literal of 50 bytes, past the 10 a response may have here"
+            fed(20, &[b"* 1 FETCH {50}\r\n"]).unwrap_err().to_string(),
+            "the server announced a literal of 50 bytes, past the 20 a response may have here"
         );
         assert_eq!(
             fed(10, &[&[b'a'; 11]]).unwrap_err().to_string(),
