@@ -193,9 +193,25 @@ pub fn route(
         return 0;
     };
     let by_id = |id: &str| tournaments.iter().position(|t| t.tournament_id == id);
+    let sender = mail.from.as_deref();
+    let known = sender.map_or(&[][..], |sender| directory.known_in(sender));
+    // A player's letter under the tag, or in the thread, of an event that
+    // does not know him is for his own events (issue 48, point 1): a
+    // misplaced tag is his mistake, not a stranger's letter. Anyone else's
+    // (a stranger's, another event's arbiter's) stays with the tag, where
+    // it is answered or refused as that event's.
+    let his_elsewhere = |at: usize| {
+        sender.is_some_and(|sender| {
+            !known.contains(&at)
+                && known
+                    .iter()
+                    .any(|&k| tournaments[k].player_by_email(sender).is_some())
+        })
+    };
     if let Some(at) = tournaments
         .iter()
         .position(|t| has_tag(&mail.subject, &t.tournament_id))
+        .filter(|&at| !his_elsewhere(at))
     {
         return at;
     }
@@ -203,13 +219,15 @@ pub fn route(
         let key = store.game_key_of_message(&candidate).ok().flatten()?;
         by_id(key.tournament()?)
     });
-    if let Some(at) = thread.or_else(|| tournament_of_thread(directory, store, mail)) {
+    if let Some(at) = thread
+        .or_else(|| tournament_of_thread(directory, store, mail))
+        .filter(|&at| !his_elsewhere(at))
+    {
         return at;
     }
-    let Some(sender) = mail.from.as_deref() else {
+    let Some(sender) = sender else {
         return 0;
     };
-    let known = directory.known_in(sender);
     // The chief arbiter names the tournament in his ruling (`CONFIRM CC-2026 3`).
     if known.len() > 1
         && let Some(&at) = known.iter().find(|&&at| {

@@ -1393,3 +1393,35 @@ fn point_14_a_players_page_gives_each_result_and_the_score_in_each_event() {
         assert!(his.contains(words), "{words} in:\n{his}");
     }
 }
+
+/// Issue 48, point 1: a player's letter under the tag of an event where he
+/// plays no game goes to his game in his own event; a stranger's under the
+/// same tag is still a stranger's.
+#[test]
+fn a_players_letter_under_another_events_tag_goes_to_his_own_game() {
+    for language in ["en", "ru"] {
+        let mut t = federation_in(language);
+        // Carol plays in B alone; she writes her first move under A's tag.
+        t.letter(
+            CAROL,
+            "2026-11-03",
+            "Re: [A #1] my move",
+            "Game 1\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
+        );
+        let out = t.poll("2026-11-03");
+        let mail = t.new_mail();
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", CAROL), pair("forward", WHITE)],
+            "{language}: {}",
+            out.stdout
+        );
+        assert!(mail[1].subject.contains("[B #1]"), "{}", mail[1].subject);
+        assert_eq!(sans(&t, "B"), ["d4"], "{language}");
+        assert!(sans(&t, "A").is_empty(), "{language}: A is untouched");
+        // Somebody known nowhere is ignored under that tag, as before.
+        t.letter("nobody@test.example", "2026-11-04", "Re: [A #1]", "1. e4\n");
+        t.poll("2026-11-04");
+        assert!(t.new_mail().is_empty(), "{language}");
+    }
+}
