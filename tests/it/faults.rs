@@ -381,3 +381,37 @@ fn an_order_left_halfway_by_a_crash_is_finished_by_the_next_run() {
         assert_eq!(chart["moves"].as_array().unwrap().len(), 2, "{point}");
     }
 }
+
+/// Issue 48, point 2: the very first poll killed while it makes the
+/// database leaves nothing the next poll takes for a lost record: that one
+/// makes the database anew and reads the letters, none lost.
+#[test]
+fn a_first_poll_killed_while_it_makes_the_database_is_finished_by_the_next() {
+    for point in ["create-database", "create-database-made"] {
+        let mut t = Cup::new().open();
+        t.letter(WHITE, "2026-11-03", "Game 1", W1);
+        let killed = poll_with(&t, &[("SHTEMPEL_FAULT", point)]);
+        assert!(!killed.status.success(), "{point}: the fault fired");
+        assert!(
+            !t.path().join("db.sqlite").exists(),
+            "{point}: no half-made database at its path"
+        );
+        let out = poll_with(&t, &[]);
+        assert!(
+            out.status.success(),
+            "{point}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            kinds(&t.new_mail()),
+            [pair("ack", WHITE), pair("forward", BLACK)],
+            "{point}"
+        );
+        let left: Vec<String> = std::fs::read_dir(t.path())
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+            .filter(|name| name.contains(".new"))
+            .collect();
+        assert!(left.is_empty(), "{point}: {left:?} left behind");
+    }
+}
