@@ -329,7 +329,7 @@ fn send_test(
     let id = identity::message_id(config, &format!("doctor:{address}"), now, 0, "test");
     let sender = identity::sender(config, templates.phrases());
     let raw = compose::build(&message, &sender, &id, now).map_err(run_error)?;
-    let mut transport = transport(config)?;
+    let mut transport = transport(config, None)?;
     let receipt = transport
         .send(&[address.to_string()], &raw)
         .map_err(|e| run_error(format!("to {address}: {}", e.message)))?;

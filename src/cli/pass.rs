@@ -33,16 +33,24 @@ pub(super) fn poll(
         std::fs::create_dir_all(parent)
             .map_err(|e| run_error(format!("cannot create {}: {e}", parent.display())))?;
     }
-    let Some(_lock) = run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
+    let Some(mut lock) =
+        run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
     else {
         // Another run is at work (cron started this one too early): it will
-        // see the same mail, so this one has nothing to do.
-        return Ok(0);
+        // see the same mail, so this one has nothing to do, and says so; a
+        // run at work for over an hour is stuck, and this one fails.
+        return Ok(held_by_another(config, now));
     };
+    lock.note(now)
+        .map_err(|e| run_error(format!("lock: {e}")))?;
     shtempel::fault::point("after-lock");
     let (templates, template_of) = templates_of(configs)?;
+    // SIGTERM or SIGINT finish the letter at hand (a second one ends the
+    // process at once); a wait on the SMTP server ends within a second.
+    let stop = Arc::new(AtomicBool::new(false));
+    stop_on_signals(&stop)?;
     let mut source = source(config)?;
-    let mut transport = transport(config)?;
+    let mut transport = transport(config, Some(&stop))?;
     let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
     unadopted(config, &store)?;
     let run_day = clock_of(config).today;
@@ -75,10 +83,6 @@ pub(super) fn poll(
     } else {
         Box::new(std::io::BufWriter::new(stdout))
     };
-    // SIGTERM or SIGINT finish the letter at hand (a second one ends the
-    // process at once).
-    let stop = Arc::new(AtomicBool::new(false));
-    stop_on_signals(&stop)?;
     let summary = run::poll(
         &clerks,
         &mut store,
@@ -115,6 +119,40 @@ pub(super) fn poll(
         &progress,
     ));
     Ok(code)
+}
+
+/// How long a run may hold the lock before the runs it keeps out say it is
+/// stuck.
+const STUCK_AFTER: chrono::TimeDelta = chrono::TimeDelta::hours(1);
+
+/// Says which run holds the lock; 1 where it has held it too long.
+fn held_by_another(config: &Config, now: chrono::DateTime<Utc>) -> u8 {
+    let Some(holder) = run::holder(&config.database) else {
+        eprintln!(
+            "shtempel: another run holds the lock of {}: this one did nothing",
+            config.database.display()
+        );
+        return 0;
+    };
+    let minutes = (now - holder.since).num_minutes().max(0);
+    let stuck = now - holder.since > STUCK_AFTER;
+    let advice = if stuck {
+        format!(
+            "; it may be stuck on a mail server: `kill {}` ends it cleanly, and the next run \
+             goes on",
+            holder.pid
+        )
+    } else {
+        "; it reads the same mail".to_string()
+    };
+    eprintln!(
+        "shtempel: another run (process {}, at work for {minutes} min, since {}) holds the lock \
+         of {}: this one did nothing{advice}",
+        holder.pid,
+        holder.since.format("%Y-%m-%d %H:%M UTC"),
+        config.database.display()
+    );
+    u8::from(stuck)
 }
 
 /// The pass's exit code from what it did (1: a letter failed, or a signal

@@ -36,8 +36,10 @@ pub(super) fn watch(
         return Ok(Some(0));
     };
     let (templates, template_of) = templates_of(configs)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    stop_on_signals(&stop)?;
     let mut source = source(config)?;
-    let mut transport = transport(config)?;
+    let mut transport = transport(config, Some(&stop))?;
     let Some(_lock) = run::lock(&config.database).map_err(|e| run_error(format!("lock: {e}")))?
     else {
         return Err(run_error(format!(
@@ -47,8 +49,6 @@ pub(super) fn watch(
     };
     let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
     unadopted(config, &store)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    stop_on_signals(&stop)?;
     let mut backoff = Duration::from_secs(5);
     while !stop.load(Ordering::Relaxed) {
         #[allow(clippy::disallowed_methods)]

@@ -103,12 +103,17 @@ pub(super) fn imap_source(config: &Config) -> Result<ImapSource, Failure> {
     ImapSource::new(settings).map_err(|e| run_error(e.message))
 }
 
-pub(super) fn transport(config: &Config) -> Result<Box<dyn shtempel::mail::Transport>, Failure> {
+/// The transport of `config`; an SMTP one stops waiting on its server
+/// within a second of `stop` (SIGTERM).
+pub(super) fn transport(
+    config: &Config,
+    stop: Option<&Arc<AtomicBool>>,
+) -> Result<Box<dyn shtempel::mail::Transport>, Failure> {
     match &config.transport {
         Transport::File { path } => Ok(Box::new(
             FileTransport::open(path).map_err(|e| run_error(e.message))?,
         )),
-        Transport::Smtp { .. } => Ok(Box::new(smtp_sender(config)?)),
+        Transport::Smtp { .. } => Ok(Box::new(smtp_sender(config)?.stop_on(stop.cloned()))),
         Transport::Sendmail { command } => {
             Ok(Box::new(SendmailSender::new(command, &config.address)))
         }

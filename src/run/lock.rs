@@ -9,6 +9,40 @@ pub struct RunLock {
     _file: File,
 }
 
+impl RunLock {
+    /// Writes who holds the lock and since when, for a run that finds it
+    /// held ([`holder`]).
+    pub fn note(&mut self, now: chrono::DateTime<chrono::Utc>) -> std::io::Result<()> {
+        use std::io::{Seek, Write};
+        self._file.set_len(0)?;
+        self._file.rewind()?;
+        let note = Holder {
+            pid: std::process::id(),
+            since: now,
+        };
+        writeln!(self._file, "{} {}", note.pid, note.since.to_rfc3339())
+    }
+}
+
+/// The run that holds a lock, as it noted itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Holder {
+    pub pid: u32,
+    pub since: chrono::DateTime<chrono::Utc>,
+}
+
+/// Who holds the lock of `database`, where the holder noted it.
+pub fn holder(database: &Path) -> Option<Holder> {
+    let text = std::fs::read_to_string(lock_path(database)).ok()?;
+    let (pid, since) = text.trim().split_once(' ')?;
+    Some(Holder {
+        pid: pid.parse().ok()?,
+        since: chrono::DateTime::parse_from_rfc3339(since)
+            .ok()?
+            .with_timezone(&chrono::Utc),
+    })
+}
+
 /// Takes the run lock, or `None` when another run holds it.
 pub fn lock(database: &Path) -> std::io::Result<Option<RunLock>> {
     let path = lock_path(database);

@@ -43,7 +43,7 @@ use self::calendar::*;
 pub use self::commit::commit;
 use self::commit::*;
 use self::finish::{Finisher, Job, Outcome, Worker};
-pub use self::lock::{RunLock, lock};
+pub use self::lock::{Holder, RunLock, holder, lock};
 use self::pass::Pass;
 use self::poison::*;
 pub use crate::clerk::POISON_RUNS;

@@ -276,7 +276,12 @@ fn one_run_at_a_time() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        assert!(out.stderr.is_empty(), "a run that finds the lock is quiet");
+        // A run that finds the lock says so, in one line (issue 48,
+        // point 3: it was silent), and is no failure while the holder is
+        // young.
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(said.lines().count(), 1, "{said}");
+        assert!(said.contains("this one did nothing"), "{said}");
         assert!(
             *elapsed < Duration::from_secs(1),
             "the others exit within a second: {elapsed:?}"
@@ -414,4 +419,43 @@ fn a_first_poll_killed_while_it_makes_the_database_is_finished_by_the_next() {
             .collect();
         assert!(left.is_empty(), "{point}: {left:?} left behind");
     }
+}
+
+/// Issue 48, point 3: a run kept out by a lock held for over an hour says
+/// the holder may be stuck, names its process, and fails (cron mails it).
+#[test]
+fn a_run_kept_out_by_a_stuck_holder_says_so_and_fails() {
+    let mut t = Cup::new().open();
+    three_letters(&mut t);
+    let mut holder = Command::new(env!("CARGO_BIN_EXE_shtempel"))
+        .arg("--config")
+        .arg(t.path().join("shtempel.toml"))
+        .args(["--future", "poll", "--today", "2026-11-03"])
+        .env("SHTEMPEL_STALL", "after-lock:30")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lock = t.path().join("db.sqlite.lock");
+    for _ in 0..100 {
+        if std::fs::read_to_string(&lock).is_ok_and(|text| !text.is_empty()) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The holder noted itself; as if it had started two hours ago.
+    let note = std::fs::read_to_string(&lock).unwrap();
+    let (pid, since) = note.trim().split_once(' ').unwrap();
+    assert_eq!(pid, holder.id().to_string());
+    let since = chrono::DateTime::parse_from_rfc3339(since).unwrap();
+    let two_hours_ago = (since - chrono::TimeDelta::hours(2)).to_rfc3339();
+    std::fs::write(&lock, format!("{pid} {two_hours_ago}\n")).unwrap();
+    let out = poll_with(&t, &[]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains(&format!("kill {pid}")), "{said}");
+    assert!(said.contains("at work for 120 min"), "{said}");
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    assert!(poll_with(&t, &[]).status.success());
 }

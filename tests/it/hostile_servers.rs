@@ -274,3 +274,96 @@ fn an_smtp_server_that_sends_without_end_is_an_error_and_the_messages_wait() {
         );
     }
 }
+
+/// A server that greets, then answers EHLO a byte a second and never ends
+/// the line: no single read waits long, so only a whole deadline ends it.
+fn dripping_server() -> Fake {
+    Fake::start(|talk| {
+        talk.say("220 ready\r\n");
+        if talk.heard().is_none() {
+            return;
+        }
+        for _ in 0..120 {
+            if !talk.say("2") {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
+    })
+}
+
+fn smtp_cup(port: u16) -> (Tournament, String) {
+    let file = Cup::new().text();
+    let smtp = file.replace(
+        "[transport]\nkind = \"file\"\npath = \"outbox\"",
+        &format!(
+            "[transport]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {port}\ntls = \"none\""
+        ),
+    );
+    assert_ne!(smtp, file);
+    (Tournament::with_config(&smtp), file)
+}
+
+#[test]
+fn an_smtp_server_that_drips_its_reply_is_given_up_at_the_whole_deadline() {
+    let server = dripping_server();
+    let (mut t, file) = smtp_cup(server.port);
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    let out = t.run(&["poll", "--today", "2026-11-03"]);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains(&format!("127.0.0.1:{}", server.port))
+            && out.stderr.contains("no whole answer within 30s"),
+        "{}",
+        out.stderr
+    );
+    // Given up near 30 bytes (a byte a second), not at the server's end.
+    assert!(server.sent() < 60, "{} bytes dripped", server.sent());
+    std::fs::write(t.path().join("shtempel.toml"), &file).unwrap();
+    t.poll("2026-11-04");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+}
+
+#[test]
+fn sigterm_ends_a_run_held_by_a_slow_smtp_server_cleanly() {
+    let server = dripping_server();
+    let (mut t, file) = smtp_cup(server.port);
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_shtempel"))
+        .arg("--config")
+        .arg(t.path().join("shtempel.toml"))
+        .args(["--future", "poll", "--today", "2026-11-03"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the server has begun to drip its answer, the run is waiting on it.
+    for _ in 0..300 {
+        if server.sent() >= "220 ready\r\n".len() + 2 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(server.sent() >= 13, "the run reached the server");
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("stopped by a signal"), "{stderr}");
+    // It hung up long before the server's two minutes of dripping.
+    assert!(server.sent() < 60, "{} bytes dripped", server.sent());
+    // Nothing is lost: the letter's receipt and forward go once, later.
+    std::fs::write(t.path().join("shtempel.toml"), &file).unwrap();
+    t.poll("2026-11-04");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+}

@@ -24,6 +24,8 @@
 //! login, and what is tried again. The sendmail transport is
 //! `mail::sendmail`.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use std::io::BufReader;
@@ -71,6 +73,9 @@ pub struct SmtpSender {
     /// logging in again (a provider locks an account that fails its login
     /// over and over; a long `watch` tries again after it).
     unopened: Option<(Instant, String)>,
+    /// The run's stop (SIGTERM): a wait on the server ends within a second
+    /// of it.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// How long a connection that could not be opened is not tried again.
@@ -102,7 +107,14 @@ impl SmtpSender {
             given: false,
             pace: None,
             unopened: None,
+            stop: None,
         })
+    }
+
+    /// Every wait on the server ends within a second once `stop` is set.
+    pub fn stop_on(mut self, stop: Option<Arc<AtomicBool>>) -> SmtpSender {
+        self.stop = stop;
+        self
     }
 
     /// At most so many messages a minute (a provider's limit).
@@ -162,15 +174,17 @@ impl SmtpSender {
         // message's last line waits for the server's delayed ACK (40 ms a
         // message on loopback).
         tcp.set_nodelay(true).map_err(|e| broken("socket", e))?;
-        tcp.set_read_timeout(Some(self.timeout))
-            .and_then(|()| tcp.set_write_timeout(Some(self.timeout)))
-            .map_err(|e| broken("socket", e))?;
+        let socket = Socket {
+            tcp,
+            clock: Clock::new(self.stop.clone()),
+        };
         let wire = match self.server.tls {
-            Tls::Tls => self.tls(tcp)?,
-            _ => Wire::Plain(tcp),
+            Tls::Tls => self.tls(socket)?,
+            _ => Wire::Plain(socket),
         };
         let mut connection = Connection {
             wire: BufReader::new(wire),
+            timeout: self.timeout,
             pipelining: false,
             chunking: false,
             eight_bit: false,
@@ -184,10 +198,10 @@ impl SmtpSender {
             self.round_trips += 1;
             connection.write(b"STARTTLS\r\n")?;
             connection.expect(220)?;
-            let Wire::Plain(tcp) = connection.wire.into_inner() else {
+            let Wire::Plain(socket) = connection.wire.into_inner() else {
                 return Err(Trouble::Broken("STARTTLS over TLS".into()));
             };
-            connection.wire = BufReader::new(self.tls(tcp)?);
+            connection.wire = BufReader::new(self.tls(socket)?);
             offers = self.ehlo(&mut connection)?;
         }
         let offered = |name: &str| offers.iter().any(|o| o.eq_ignore_ascii_case(name));
@@ -285,14 +299,15 @@ impl SmtpSender {
         Ok(reply.text.split(' ').map(str::to_string).collect())
     }
 
-    fn tls(&self, tcp: TcpStream) -> Result<Wire, Trouble> {
+    fn tls(&self, socket: Socket) -> Result<Wire, Trouble> {
         let name = crate::mail::tls::server_name(&self.server.host)
             .map_err(|e| Trouble::Broken(format!("not a TLS server name: {e}")))?;
         let config = crate::mail::tls::client_config(self.server.ca_file.as_deref())
             .map_err(|e| Trouble::Broken(format!("{e}; check [transport] ca_file")))?;
         let session = rustls::ClientConnection::new(config, name)
             .map_err(|e| Trouble::Broken(format!("TLS: {e}")))?;
-        let mut stream = rustls::StreamOwned::new(session, tcp);
+        socket.clock.start(self.timeout);
+        let mut stream = rustls::StreamOwned::new(session, socket);
         // The handshake now, not at the first read: a refused certificate
         // is said as such, not as a server that did not answer.
         while stream.conn.is_handshaking() {

@@ -3,6 +3,9 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use lettre::Address;
 use lettre::address::Envelope as SmtpEnvelope;
@@ -31,10 +34,110 @@ pub(in crate::mail) fn envelope(
     SmtpEnvelope::new(Some(from), to).map_err(|e| permanent(format!("no recipients: {e}")))
 }
 
+/// The socket to the server, every wait on it held to a whole deadline
+/// and to the run's stop (SIGTERM): a server that drips a byte every 20 s
+/// never lets one read time out, so each read waits at most a second and
+/// the deadline is counted across them (as the IMAP side's per step).
+pub(super) struct Socket {
+    pub(super) tcp: TcpStream,
+    pub(super) clock: Clock,
+}
+
+/// When the wait in hand must end, and the run's stop, shared by the
+/// socket and the connection that sets them.
+#[derive(Clone, Default)]
+pub(super) struct Clock {
+    deadline: Arc<Mutex<Option<Instant>>>,
+    stop: Option<Arc<AtomicBool>>,
+}
+
+/// The longest single wait on the socket: how soon a stop is seen.
+const SLICE: Duration = Duration::from_secs(1);
+
+impl Clock {
+    pub(super) fn new(stop: Option<Arc<AtomicBool>>) -> Clock {
+        Clock {
+            deadline: Arc::default(),
+            stop,
+        }
+    }
+
+    /// The next waits must end within `limit` from now.
+    pub(super) fn start(&self, limit: Duration) {
+        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now() + limit);
+    }
+
+    /// How long the next wait may take, or why none may.
+    fn slice(&self) -> std::io::Result<Duration> {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|stop| stop.load(Ordering::Relaxed))
+        {
+            return Err(std::io::Error::other("stopped by a signal"));
+        }
+        let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(deadline) = deadline else {
+            return Ok(SLICE);
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "no whole answer in time",
+            ));
+        }
+        Ok(left.min(SLICE))
+    }
+}
+
+fn waited(error: &std::io::Error) -> bool {
+    matches!(
+        error.kind(),
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+    )
+}
+
+impl Read for Socket {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            self.tcp.set_read_timeout(Some(self.clock.slice()?))?;
+            match self.tcp.read(buf) {
+                Err(error) if waited(&error) => continue,
+                read => return read,
+            }
+        }
+    }
+}
+
+impl Write for Socket {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        loop {
+            self.tcp.set_write_timeout(Some(self.clock.slice()?))?;
+            match self.tcp.write(buf) {
+                Err(error) if waited(&error) => continue,
+                written => return written,
+            }
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.tcp.flush()
+    }
+}
+
 /// A plain or TLS stream to the server.
 pub(super) enum Wire {
-    Plain(TcpStream),
-    Tls(Box<rustls::StreamOwned<rustls::ClientConnection, TcpStream>>),
+    Plain(Socket),
+    Tls(Box<rustls::StreamOwned<rustls::ClientConnection, Socket>>),
+}
+
+impl Wire {
+    fn socket(&self) -> &Socket {
+        match self {
+            Wire::Plain(socket) => socket,
+            Wire::Tls(tls) => tls.get_ref(),
+        }
+    }
 }
 
 impl Read for Wire {
@@ -64,6 +167,8 @@ impl Write for Wire {
 /// A connection after EHLO (and STARTTLS, AUTH), with what the server offers.
 pub(super) struct Connection {
     pub(super) wire: BufReader<Wire>,
+    /// How long a reply, or the writing of a command, may take in all.
+    pub(super) timeout: Duration,
     pub(super) pipelining: bool,
     /// BDAT (RFC 3030): with PIPELINING, a window of messages in one turn.
     pub(super) chunking: bool,
@@ -96,6 +201,13 @@ pub(super) enum Trouble {
 
 impl Connection {
     pub(super) fn write(&mut self, bytes: &[u8]) -> Result<(), Trouble> {
+        // A message takes a second more for each 64 KB of it.
+        let more = Duration::from_secs(u64::try_from(bytes.len() / (64 * 1024)).unwrap_or(0));
+        self.wire
+            .get_ref()
+            .socket()
+            .clock
+            .start(self.timeout + more);
         let wire = self.wire.get_mut();
         wire.write_all(bytes)
             .and_then(|()| wire.flush())
@@ -107,14 +219,17 @@ impl Connection {
         // (Postfix) has the second wait for our ACK of the first; ours
         // would wait 40 ms (delayed ACK) while we only read. Asked again
         // before each read from the socket, as the kernel resets it.
+        let socket = self.wire.get_ref().socket();
         if self.wire.buffer().is_empty() {
-            let tcp = match self.wire.get_ref() {
-                Wire::Plain(tcp) => tcp,
-                Wire::Tls(tls) => tls.get_ref(),
-            };
-            let _ = rustix::net::sockopt::set_tcp_quickack(tcp, true);
+            let _ = rustix::net::sockopt::set_tcp_quickack(&socket.tcp, true);
         }
-        read_reply(&mut self.wire)
+        socket.clock.start(self.timeout);
+        read_reply(&mut self.wire).map_err(|trouble| match trouble {
+            Trouble::Broken(why) if why.contains("no whole answer in time") => Trouble::Broken(
+                format!("no whole answer within {}s", self.timeout.as_secs()),
+            ),
+            other => other,
+        })
     }
 
     /// A reply that must be 2xx (or `want`).
