@@ -66,12 +66,14 @@ pub(super) fn poll(
              --today out"
         )));
     }
-    store
-        .note_run_day(run_day)
-        .map_err(|e| database_error(config, &e))?;
     let directory = directory(configs, &templates, &template_of);
     let clerks = clerks(&directory, now, today);
     carry_out(before, &clerks, &directory, &mut store, printer)?;
+    // Only now: a director's order refused (exit 2) did nothing, and moves
+    // the record's day no further (issue 48, point 5).
+    store
+        .note_run_day(run_day)
+        .map_err(|e| database_error(config, &e))?;
     let progress = Progress::new(printer);
     // Someone watching sees each event as it happens; cron and a pipe get
     // them in blocks (a write per line was 2 % of a large run). A killed

@@ -1483,3 +1483,21 @@ fn point_9_russian_deadlines_say_the_last_day_is_inclusive() {
     mail[0].says("письмо с ходом нужно отправить не позднее");
     mail[0].never_says("отправить до ");
 }
+
+/// Issue 48, point 5: a director's order refused (exit 2) changes nothing,
+/// not even the record's day: a later run as of an earlier day still goes.
+#[test]
+fn a_refused_order_does_not_move_the_records_day() {
+    for order in [
+        &["undo", "1", "--today", "2026-12-01"][..],
+        &["result", "9", "1-0", "--today", "2026-12-01"][..],
+    ] {
+        // Nothing to undo yet; no game 9.
+        let mut t = Cup::new().open();
+        let out = t.run(order);
+        assert_eq!(out.code, 2, "{order:?}: {}\n{}", out.stdout, out.stderr);
+        t.letter(WHITE, "2026-11-03", "Game 1", W1);
+        t.poll("2026-11-03");
+        assert_eq!(kinds(&t.new_mail()), [pair("ack", WHITE), pair("forward", BLACK)]);
+    }
+}
