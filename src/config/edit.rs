@@ -99,7 +99,9 @@ impl ConfigEdit {
             .append(true)
             .open(&self.file)
             .map_err(|e| Error::config(format!("{file}: {e}")))?;
-        let folder = folder_of(&self.file);
+        let real = std::fs::canonicalize(&self.file)
+            .map_err(|e| Error::config(format!("{file}: {e}")))?;
+        let folder = folder_of(&real);
         tempfile::Builder::new()
             .prefix(".shtempel-check")
             .tempfile_in(folder)
@@ -195,6 +197,10 @@ fn add_address(entry: &mut Table, email: &str) -> bool {
 /// Writes `text` beside `file` and renames it over it, keeping the file's
 /// permissions; synced, so that the edit outlives a crash after it.
 fn replace_file(file: &Path, text: &str) -> std::io::Result<()> {
+    // A link (a director's file kept elsewhere, linked into the folder)
+    // stays a link: the file it points to is the one written (issue 48,
+    // point 5).
+    let file = &std::fs::canonicalize(file)?;
     let permissions = std::fs::metadata(file)?.permissions();
     let folder = folder_of(file);
     let mut written = tempfile::Builder::new()
@@ -329,6 +335,32 @@ emails = ["petrov@example.org", "p.petrov@work.example"]
                 .to_string()
                 .contains("gone.toml")
         );
+    }
+
+    #[test]
+    fn an_edit_of_a_linked_file_writes_the_file_and_keeps_the_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let kept = dir.path().join("kept");
+        std::fs::create_dir(&kept).unwrap();
+        let real = kept.join("cc-2026.toml");
+        std::fs::write(&real, loadable(FILE)).unwrap();
+        let link = dir.path().join("cc-2026.toml");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let edit = ConfigEdit {
+            file: link.clone(),
+            player: "ivanov".into(),
+            edit: PlayerEdit::AddAddress {
+                email: "i@office.example".into(),
+            },
+            clerk_file: link.clone(),
+        };
+        edit.check().unwrap();
+        assert_eq!(edit.apply(), Ok(true));
+        let meta = std::fs::symlink_metadata(&link).unwrap();
+        assert!(meta.file_type().is_symlink(), "the link is a link still");
+        let text = std::fs::read_to_string(&real).unwrap();
+        assert!(text.contains("\"i@office.example\"]"), "{text}");
+        assert_eq!(std::fs::read_dir(&kept).unwrap().count(), 1);
     }
 
     /// `text` with the tables a tournament's file needs to load.
