@@ -23,7 +23,22 @@ pub struct Args {
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
         let whom = match (self.was, self.by.as_deref()) {
-            (Some(was), _) => Whom::Was(was),
+            (Some(was), _) => {
+                // Told to the players as whom the newcomer replaces: a name
+                // and an address, as --by takes them (issue 48, point 5).
+                let known = shtempel::letter::Newcomer::parse(&was);
+                let named = known.is_some_and(|was| {
+                    !was.name.trim().is_empty()
+                        && shtempel::config::checked_address(&was.email).is_some()
+                });
+                if !named {
+                    return Err(usage(format!(
+                        "replace --was {was:?}: write the player replaced as \"Name <address>\", \
+                         as the players knew him"
+                    )));
+                }
+                Whom::Was(was)
+            }
             (None, Some(by)) => {
                 Whom::By(shtempel::letter::Newcomer::parse(by).ok_or_else(|| {
                     usage(format!(

@@ -99,8 +99,8 @@ impl ConfigEdit {
             .append(true)
             .open(&self.file)
             .map_err(|e| Error::config(format!("{file}: {e}")))?;
-        let real = std::fs::canonicalize(&self.file)
-            .map_err(|e| Error::config(format!("{file}: {e}")))?;
+        let real =
+            std::fs::canonicalize(&self.file).map_err(|e| Error::config(format!("{file}: {e}")))?;
         let folder = folder_of(&real);
         tempfile::Builder::new()
             .prefix(".shtempel-check")

@@ -1498,6 +1498,35 @@ fn a_refused_order_does_not_move_the_records_day() {
         assert_eq!(out.code, 2, "{order:?}: {}\n{}", out.stdout, out.stderr);
         t.letter(WHITE, "2026-11-03", "Game 1", W1);
         t.poll("2026-11-03");
-        assert_eq!(kinds(&t.new_mail()), [pair("ack", WHITE), pair("forward", BLACK)]);
+        assert_eq!(
+            kinds(&t.new_mail()),
+            [pair("ack", WHITE), pair("forward", BLACK)]
+        );
     }
+}
+
+/// Issue 48, point 5: `replace --was` takes the player replaced as
+/// "Name <address>", as `--by` takes the newcomer; other text is refused
+/// with how to write it, and nothing changes.
+#[test]
+fn replace_was_takes_a_name_and_an_address_only() {
+    let mut t = Cup::new().open();
+    t.opening();
+    for was in [
+        "",
+        "White Player",
+        "<white@test.example>",
+        "White Player <not an address>",
+    ] {
+        let out = t.run(&["replace", "white", "--was", was, "--today", "2026-11-10"]);
+        assert_eq!(out.code, 2, "{was:?}: {}\n{}", out.stdout, out.stderr);
+        assert!(
+            out.stderr
+                .contains("write the player replaced as \"Name <address>\""),
+            "{was:?}: {}",
+            out.stderr
+        );
+    }
+    assert!(t.new_mail().is_empty(), "nothing was sent");
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
 }
