@@ -84,9 +84,14 @@ impl Finisher<'_> {
             fault::point("after-commit");
             fault::point("before-mark-done");
         }
-        self.source
+        // A server that will not mark the letters done (a read-only
+        // mailbox) fails the run, but holds back none of their messages:
+        // the letters are applied and kept, and read again next time they
+        // are known as seen, and marked again.
+        let marked = self
+            .source
             .mark_all_done(&job.done)
-            .map_err(|e| Error::mail(format!("source: {e}")))?;
+            .map_err(|e| Error::mail(format!("source: {e}")));
         let mut queue = job.queue.into_iter().peekable();
         let mut stopped = false;
         let last_entry = (Vec::new(), Some(i64::MAX));
@@ -122,7 +127,7 @@ impl Finisher<'_> {
             }
         }
         self.send_window(&mut window, stopped, when, outcome)?;
-        Ok(())
+        marked
     }
 
     /// Sends a window's messages (none once sending stopped) and records

@@ -99,6 +99,8 @@ enum ImapAttack {
     FetchLine,
     /// Answers to the sizes' FETCH without end, each short.
     FetchAnswers,
+    /// A letter served as it should be, and `NO` to marking it done.
+    RefuseStore,
 }
 
 fn imap_server(attack: ImapAttack) -> Fake {
@@ -130,10 +132,23 @@ fn imap_server(attack: ImapAttack) -> Fake {
                 };
                 talk.say(&format!("* SEARCH{found}\r\n{done}"));
             } else if command.contains("RFC822.SIZE") {
+                if let ImapAttack::RefuseStore = attack {
+                    let size = message(WHITE, CLERK, "2026-11-03", "Game 1", W1, "", 1).len();
+                    talk.say(&format!("* 1 FETCH (UID 1 RFC822.SIZE {size})\r\n{done}"));
+                    continue;
+                }
                 if let ImapAttack::FetchAnswers = attack {
                     return talk.flood(&b"* 1 FETCH (UID 1 RFC822.SIZE 900)\r\n".repeat(1024));
                 }
                 talk.say(&format!("* 1 FETCH (UID 1 RFC822.SIZE 900)\r\n{done}"));
+            } else if command.contains("BODY.PEEK") && matches!(attack, ImapAttack::RefuseStore) {
+                let letter = message(WHITE, CLERK, "2026-11-03", "Game 1", W1, "", 1);
+                talk.say(&format!(
+                    "* 1 FETCH (UID 1 INTERNALDATE \"03-Nov-2026 12:00:00 +0300\" BODY[] {{{}}}\r\n{letter})\r\n{done}",
+                    letter.len()
+                ));
+            } else if command.starts_with("UID STORE") {
+                talk.say(&format!("{tag} NO [CANNOT] the mailbox is read-only\r\n"));
             } else if command.contains("BODY.PEEK") {
                 match attack {
                     ImapAttack::Literal => {
@@ -362,6 +377,25 @@ fn sigterm_ends_a_run_held_by_a_slow_smtp_server_cleanly() {
     // Nothing is lost: the letter's receipt and forward go once, later.
     std::fs::write(t.path().join("shtempel.toml"), &file).unwrap();
     t.poll("2026-11-04");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+}
+
+/// Issue 48, point 5: a server's `NO` to marking a letter done is said, and
+/// the run fails; the letter's messages go all the same.
+#[test]
+fn an_imap_servers_refusal_to_mark_a_letter_done_is_said() {
+    let server = imap_server(ImapAttack::RefuseStore);
+    let mut t = imap_cup(server.port);
+    let out = t.run(&["poll", "--today", "2026-11-03"]);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    let said = format!("{}{}", out.stdout, out.stderr);
+    assert!(
+        said.contains("marking UID 1 done failed") && said.contains("read-only"),
+        "{said}"
+    );
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", WHITE), pair("forward", BLACK)]

@@ -481,20 +481,24 @@ impl ImapSource {
                         }
                         session.uid_copy(&uid, target).await?;
                         let flags = format!("+FLAGS.SILENT (\\Seen \\Deleted {DONE_KEYWORD})");
-                        let stream = session.uid_store(&uid, flags).await?;
-                        let _ = stream.collect::<Vec<_>>().await;
+                        // The command's own answer checked: async-imap's
+                        // uid_store passes over a NO (a mailbox the clerk
+                        // may not change), and the letter was taken for done.
+                        session
+                            .run_command_and_check_ok(format!("UID STORE {uid} {flags}"))
+                            .await?;
                         if how == Moving::CopyAndExpunge {
-                            let stream = session.uid_expunge(&uid).await?;
-                            let _ = stream.collect::<Vec<_>>().await;
+                            session
+                                .run_command_and_check_ok(format!("UID EXPUNGE {uid}"))
+                                .await?;
                         }
                         Ok(())
                     }
                     None => {
-                        let stream = session
-                            .uid_store(&uid, format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD})"))
-                            .await?;
-                        let _ = stream.collect::<Vec<_>>().await;
-                        Ok(())
+                        let flags = format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD})");
+                        session
+                            .run_command_and_check_ok(format!("UID STORE {uid} {flags}"))
+                            .await
                     }
                 }
             })
