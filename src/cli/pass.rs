@@ -43,6 +43,7 @@ pub(super) fn poll(
     };
     lock.note(now)
         .map_err(|e| run_error(format!("lock: {e}")))?;
+    sweep_temporary_files(configs);
     shtempel::fault::point("after-lock");
     let (templates, template_of) = templates_of(configs)?;
     // SIGTERM or SIGINT finish the letter at hand (a second one ends the
@@ -121,6 +122,48 @@ pub(super) fn poll(
         &progress,
     ));
     Ok(code)
+}
+
+/// Removes the temporary files a run killed while it wrote them left (issue
+/// 48, point 5): an outbox message, a report page, an edit of a tournament's
+/// file, a letter put back into the Maildir. Only the clerk's own names are
+/// taken, and only while it holds the run lock, so none is being written.
+fn sweep_temporary_files(configs: &[Config]) {
+    let mut places: Vec<(PathBuf, fn(&str) -> bool)> = Vec::new();
+    for config in configs {
+        if let Transport::File { path } = &config.transport {
+            places.push((path.clone(), |name| {
+                name.starts_with('.') && name.ends_with(".tmp")
+            }));
+        }
+        if let Some(out) = &config.report_out {
+            places.push((out.clone(), |name| {
+                name.starts_with(".report-") && name.ends_with(".tmp")
+            }));
+        }
+        if let Some(folder) = config.file.parent() {
+            places.push((folder.to_path_buf(), |name| {
+                name.starts_with(".shtempel-edit")
+            }));
+        }
+        if let Source::Maildir { path } = &config.source {
+            places.push((path.join("tmp"), |name| {
+                name.contains(".retry-") && name.ends_with(".shtempel")
+            }));
+        }
+    }
+    for (folder, ours) in places {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+            if is_file && ours(&name.to_string_lossy()) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
 }
 
 /// How long a run may hold the lock before the runs it keeps out say it is

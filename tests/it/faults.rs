@@ -459,3 +459,43 @@ fn a_run_kept_out_by_a_stuck_holder_says_so_and_fails() {
     holder.wait().unwrap();
     assert!(poll_with(&t, &[]).status.success());
 }
+
+/// Issue 48, point 5: the temporary files of a run killed while it wrote
+/// them are removed by the next run; nobody else's are touched.
+#[test]
+fn the_temporary_files_a_killed_run_left_are_removed_by_the_next() {
+    let mut t = Cup::new().open();
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    let killed = poll_with(&t, &[("SHTEMPEL_FAULT", "during-send")]);
+    assert!(!killed.status.success());
+    let hidden = |dir: &std::path::Path| -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+            .filter(|name| name.starts_with('.'))
+            .collect()
+    };
+    let outbox = t.path().join("outbox");
+    assert_eq!(hidden(&outbox).len(), 1, "the killed send left its file");
+    std::fs::write(t.path().join(".shtempel-editAbC123"), "half an edit").unwrap();
+    let tmp = t.path().join("inbox/tmp");
+    std::fs::write(
+        tmp.join("1793700000.retry-0123456789abcdef.shtempel"),
+        "half",
+    )
+    .unwrap();
+    std::fs::write(tmp.join("1793700000.P1Q2.other-agent"), "another's").unwrap();
+    assert!(poll_with(&t, &[]).status.success());
+    assert!(hidden(&outbox).is_empty(), "{:?}", hidden(&outbox));
+    assert!(!t.path().join(".shtempel-editAbC123").exists());
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect();
+    assert_eq!(left, ["1793700000.P1Q2.other-agent"]);
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)],
+        "each message once"
+    );
+}
