@@ -4,6 +4,7 @@
 
 use std::fs;
 use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -82,7 +83,17 @@ fn read_letter(
         message: format!("cannot read {}: {error}", path.display()),
         transient: true,
     };
-    let mut file = match fs::File::open(&path) {
+    // Not through a link put there since the listing, and never blocked by
+    // a FIFO: only a plain file is read.
+    let opened = fs::File::options()
+        .read(true)
+        .custom_flags((rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits() as i32)
+        .open(&path)
+        .and_then(|file| match file.metadata()?.is_file() {
+            true => Ok(file),
+            false => Err(std::io::Error::other("not a plain file")),
+        });
+    let mut file = match opened {
         Ok(file) => file,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(error) => return Err(failed(error)),
@@ -137,15 +148,28 @@ impl MailSource for Maildir {
         self.unreadable.clear();
         for entry in fs::read_dir(&new).map_err(listed)? {
             let entry = entry.map_err(listed)?;
-            // The type comes with the name on most file systems; a symlink
-            // to a letter counts as one.
-            let is_file = match entry.file_type() {
-                Ok(kind) if kind.is_file() => true,
-                Ok(kind) if kind.is_dir() => false,
-                _ => entry.path().is_file(),
-            };
-            if !is_file {
-                continue;
+            // The type comes with the name on most file systems. A link is
+            // not followed (issue 48, point 5): a delivery agent writes
+            // files, and a link planted there would have the clerk read, and
+            // file for the arbiter, whatever it points to.
+            let kind = entry
+                .file_type()
+                .or_else(|_| fs::symlink_metadata(entry.path()).map(|m| m.file_type()));
+            match kind {
+                Ok(kind) if kind.is_file() => {}
+                Ok(kind) if kind.is_symlink() => {
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    self.unreadable.push((
+                        name,
+                        format!(
+                            "{} is a symbolic link, not a letter: the clerk follows none; \
+                             remove it",
+                            entry.path().display()
+                        ),
+                    ));
+                    continue;
+                }
+                _ => continue,
             }
             match entry.file_name().into_string() {
                 Ok(key) => keys.push(key),

@@ -949,3 +949,29 @@ fn point_5_the_chief_arbiter_puts_letters_set_aside_back_by_his_own_letter() {
         mail[0].body
     );
 }
+
+/// Issue 48, point 5: a link in the Maildir's `new/` is not followed: what
+/// it points to (a letter, or anyone's file) is never read nor filed, and
+/// the run names it as a letter it could not read.
+#[test]
+fn a_link_in_the_maildir_is_not_followed() {
+    let mut t = Tournament::new();
+    let elsewhere = t.path().join("elsewhere.eml");
+    std::fs::write(
+        &elsewhere,
+        message(WHITE, CLERK, "2026-11-03", "Game 1", W1, "", 7),
+    )
+    .unwrap();
+    let link = t.path().join("inbox/new/0001.planted");
+    std::os::unix::fs::symlink(&elsewhere, &link).unwrap();
+    let out = t.run(&["poll", "--today", "2026-11-03"]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("0001.planted") && out.stdout.contains("symbolic link"),
+        "{}",
+        out.stdout
+    );
+    assert!(t.new_mail().is_empty(), "the letter it points to was not read");
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 0);
+    assert!(elsewhere.exists() && std::fs::symlink_metadata(&link).is_ok());
+}
