@@ -27,6 +27,16 @@ pub(super) struct ServerDefaults {
     login_optional: bool,
 }
 
+/// Whether `host` names this machine: `localhost` or a loopback address.
+fn on_this_machine(host: &str) -> bool {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || host.to_ascii_lowercase().ends_with(".localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|address| address.is_loopback())
+}
+
 /// The TLS mode a server's port stands for where `tls` is not given: the
 /// ports of STARTTLS (IMAP 143, SMTP 587 and 25) start plain; any other,
 /// implicit TLS (993, 465).
@@ -186,6 +196,19 @@ impl Checker<'_> {
             None => return Err(missing("username", "give the login name")),
             Some(username) => (username, self.secret(section, &keys)?),
         };
+        // A login in the clear is one anyone on the way can read: only to a
+        // server on this machine (issue 48, point 5).
+        if tls == Tls::None && secret != Secret::None && !on_this_machine(host) {
+            return Err(self.err(
+                &format!("{section}.tls"),
+                format!(
+                    "\"none\" would send the login of {username} to {host} in the clear, for \
+                     anyone on the way to read"
+                ),
+                "write \"starttls\" (ports 587, 143) or \"tls\" (465, 993), or leave tls out for \
+                 the port's own; \"none\" is for a server on this machine (host = \"127.0.0.1\")",
+            ));
+        }
         let ca_file = keys.ca_file.map(|file| self.resolve(file));
         if let Some(file) = &ca_file {
             // The certificates are read when TLS starts (mail::tls); here

@@ -971,7 +971,10 @@ fn a_link_in_the_maildir_is_not_followed() {
         "{}",
         out.stdout
     );
-    assert!(t.new_mail().is_empty(), "the letter it points to was not read");
+    assert!(
+        t.new_mail().is_empty(),
+        "the letter it points to was not read"
+    );
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 0);
     assert!(elsewhere.exists() && std::fs::symlink_metadata(&link).is_ok());
 }

@@ -414,3 +414,39 @@ fn a_login_is_by_auth_with_the_secret_of_password_env_or_password_command() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Issue 48, point 5: `tls = "none"` with a login is only for a server on
+/// this machine: to another host it would send the password in the clear.
+#[test]
+fn a_login_in_the_clear_goes_only_to_this_machine() {
+    let smtp = |host: &str, extra: &str| {
+        EXAMPLE.replacen(
+            "kind = \"file\"                  # or \"smtp\" or \"sendmail\"\npath = \"mail/outbox\"",
+            &format!("kind = \"smtp\"\nhost = \"{host}\"\nport = 25\ntls = \"none\"\n{extra}"),
+            1,
+        )
+    };
+    let login = "username = \"bot@example.org\"\npassword_env = \"PW\"";
+    // (host, keys, loads)
+    let table = [
+        ("smtp.example.org", login, false),
+        ("192.168.1.10", login, false),
+        ("127.0.0.1", login, true),
+        ("localhost", login, true),
+        ("::1", login, true),
+        // No login: nothing secret goes (a relay that takes the clerk's
+        // mail by its address).
+        ("smtp.example.org", "", true),
+    ];
+    for (host, extra, loads) in table {
+        match parse(&smtp(host, extra)) {
+            Ok(_) => assert!(loads, "{host} {extra:?} loaded"),
+            Err(error) => {
+                assert!(!loads, "{host}: {error}");
+                assert_eq!(error.key, "transport.tls");
+                assert!(error.to_string().contains("in the clear"), "{error}");
+                assert!(error.fix.contains("\"starttls\""), "{}", error.fix);
+            }
+        }
+    }
+}
