@@ -99,13 +99,14 @@ impl Clerk<'_> {
             "left" => left,
             "games" => games,
         };
-        plan.messages.push(
-            self.draft(MessageKind::Leave)
-                .to(recipient(player))
-                .cc(self.secretary())
-                .answering(mail.message_id.clone())
-                .render(answer)?,
-        );
+        let mut receipt = self
+            .draft(MessageKind::Leave)
+            .to(recipient(player))
+            .cc(self.secretary())
+            .answering(mail.message_id.clone())
+            .render(answer)?;
+        self.tell_more_leaves(&mut receipt, read)?;
+        plan.messages.push(receipt);
         stored.disposition = Disposition::Applied;
         stored.reason = format!("leave {first} - {last}");
         plan.event(
@@ -153,9 +154,32 @@ impl Clerk<'_> {
         if beside {
             self.render_again(&mut message, model! { "part" => "leave" })?;
         }
+        self.tell_more_leaves(&mut message, read)?;
         plan.messages.push(message);
         plan.letter = Some(stored);
         Ok(())
+    }
+
+    /// A letter's leave lines after its first, named in its answer as not
+    /// carried out (issue 48, point 5: they were passed over in silence).
+    fn tell_more_leaves(
+        &self,
+        answer: &mut crate::mail::compose::Outgoing,
+        read: &Letter,
+    ) -> Result<(), Error> {
+        if read.more_leaves.is_empty() {
+            return Ok(());
+        }
+        let lines: Vec<String> = read
+            .more_leaves
+            .iter()
+            .map(|line| {
+                let line = crate::printable::bounded(line, 100);
+                self.phrases()
+                    .fill("unheeded.second_leave", &[("line", &line.as_ref())])
+            })
+            .collect();
+        self.render_again(answer, model! { "unheeded" => lines })
     }
 
     /// The same leave in the person's other events of the clerk's: the

@@ -124,12 +124,15 @@ pub(super) fn poll(
     Ok(code)
 }
 
+/// Whether a file's name is one of the clerk's temporary files.
+type IsOurs = fn(&str) -> bool;
+
 /// Removes the temporary files a run killed while it wrote them left (issue
 /// 48, point 5): an outbox message, a report page, an edit of a tournament's
 /// file, a letter put back into the Maildir. Only the clerk's own names are
 /// taken, and only while it holds the run lock, so none is being written.
 fn sweep_temporary_files(configs: &[Config]) {
-    let mut places: Vec<(PathBuf, fn(&str) -> bool)> = Vec::new();
+    let mut places: Vec<(PathBuf, IsOurs)> = Vec::new();
     for config in configs {
         if let Transport::File { path } = &config.transport {
             places.push((path.clone(), |name| {

@@ -151,6 +151,10 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
 
 /// A leave's line: its first and last day (its bad dates named).
 fn read_leave(letter: &mut Letter, line_no: usize, line: &str, rest: &str, reading: DateReading) {
+    if letter.leave.is_some() {
+        letter.more_leaves.push(line.trim().to_string());
+        return;
+    }
     let (found, _) = dates::find_dates(rest, reading);
     let written = found
         .into_iter()
@@ -159,7 +163,7 @@ fn read_leave(letter: &mut Letter, line_no: usize, line: &str, rest: &str, readi
                 .ok()
         })
         .collect();
-    letter.leave.get_or_insert(written);
+    letter.leave = Some(written);
 }
 
 /// A date of its own line, by its label: sent, received, or the partner's

@@ -72,6 +72,10 @@ pub struct Letter {
     /// on its line, its first and last day if there are two.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub leave: Option<Vec<dates::WrittenDate>>,
+    /// Leave lines after the first, as written: one letter asks one leave,
+    /// and its writer is told these were not carried out.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub more_leaves: Vec<String>,
     pub errors: Vec<ReadError>,
 }
 
@@ -212,6 +216,7 @@ impl Letter {
     pub fn without_leave(&self) -> Letter {
         Letter {
             leave: None,
+            more_leaves: Vec::new(),
             ..self.clone()
         }
     }

@@ -1530,3 +1530,52 @@ fn replace_was_takes_a_name_and_an_address_only() {
     assert!(t.new_mail().is_empty(), "nothing was sent");
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
 }
+
+/// Issue 48, point 5: a second leave line in one letter is not passed over
+/// in silence: the first is carried out, and the answer says the other was
+/// not and how to ask for it; the same when the first is refused.
+#[test]
+fn a_second_leave_line_is_named_as_not_carried_out() {
+    let second = "ОТПУСК 05.01.2027 - 08.01.2027";
+    for (lang, said) in [
+        (
+            "en",
+            "one letter asks one leave; send that one in a letter of its own",
+        ),
+        (
+            "ru",
+            "одно письмо просит один отпуск; пришлите этот отдельным письмом",
+        ),
+    ] {
+        let mut t = Cup::new()
+            .in_language(lang)
+            .rules("leave_days_per_year = 12")
+            .open();
+        t.opening();
+        t.letter(
+            WHITE,
+            "2026-11-10",
+            "Leave",
+            &format!("LEAVE 20.11.2026 - 23.11.2026\n{second}\n"),
+        );
+        t.poll("2026-11-10");
+        let mail = t.new_mail();
+        assert_eq!(
+            kinds(&mail),
+            [pair("leave", WHITE), pair("leave-notice", BLACK)],
+            "{lang}"
+        );
+        mail[0].says(&format!("{second}: {said}"));
+        // The first refused (past the allowance), the second named too.
+        t.letter(
+            WHITE,
+            "2026-11-11",
+            "Leave",
+            &format!("LEAVE 01.12.2026 - 30.12.2026\n{second}\n"),
+        );
+        t.poll("2026-11-11");
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{lang}");
+        mail[0].says(&format!("{second}: {said}"));
+    }
+}
