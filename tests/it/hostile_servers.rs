@@ -101,6 +101,8 @@ enum ImapAttack {
     FetchAnswers,
     /// A letter served as it should be, and `NO` to marking it done.
     RefuseStore,
+    /// 28 KB of garbage for a greeting, in one line.
+    GarbageGreeting,
 }
 
 fn imap_server(attack: ImapAttack) -> Fake {
@@ -109,6 +111,14 @@ fn imap_server(attack: ImapAttack) -> Fake {
         if let ImapAttack::GreetingLine = attack {
             talk.say("* OK ");
             return talk.flood(&endless);
+        }
+        if let ImapAttack::GarbageGreeting = attack {
+            let garbage: String = (0..28 * 1024)
+                .map(|i| (b'!' + (i % 90) as u8) as char)
+                .collect();
+            talk.say(&format!("{garbage}\r\n"));
+            std::thread::sleep(std::time::Duration::from_secs(2));
+            return;
         }
         talk.say("* OK [CAPABILITY IMAP4rev1 UIDPLUS MOVE] ready\r\n");
         while let Some(line) = talk.heard() {
@@ -216,6 +226,8 @@ fn an_imap_server_that_sends_without_end_is_an_error_within_the_bound() {
             ImapAttack::FetchAnswers,
             "over 66 FETCH answers for 1 letter(s)",
         ),
+        // One line in the error, not the 28 KB (issue 48, point 5).
+        (ImapAttack::GarbageGreeting, "sent no greeting"),
     ] {
         let server = imap_server(attack);
         let t = imap_cup(server.port);
