@@ -201,8 +201,7 @@ impl Clerk<'_> {
         &self,
         store: &Store,
         game: &str,
-        decision: Decision,
-        days: Option<u32>,
+        (decision, days, why): (Decision, Option<u32>, Option<&str>),
         in_reply_to: Option<String>,
     ) -> Result<super::Outcome, Error> {
         let phrases = self.phrases();
@@ -262,7 +261,10 @@ impl Clerk<'_> {
             excused,
             due,
         };
-        let model = self.decision_model(&state, &decided);
+        let model = crate::render::merged(
+            model! { "why" => why },
+            self.decision_model(&state, &decided),
+        );
         let letters = self
             .draft(MessageKind::Decision)
             .of(&state)

@@ -31,6 +31,8 @@ pub enum Order {
         game: String,
         decision: Decision,
         days: Option<u32>,
+        /// The arbiter's reason after his words, told to the players.
+        why: Option<String>,
     },
     /// A game's result set, or a forfeit scored (`RESULT`, `FORFEIT`).
     Award {
@@ -76,6 +78,7 @@ impl Order {
                 game,
                 decision,
                 days: ruling.days,
+                why,
             },
             Said::Result(result) | Said::Forfeit(result) => Order::Award {
                 game,
@@ -220,7 +223,8 @@ impl Clerk<'_> {
                 game,
                 decision,
                 days,
-            } => self.decide(store, game, *decision, *days, in_reply_to),
+                why,
+            } => self.decide(store, game, (*decision, *days, why.as_deref()), in_reply_to),
             Order::Award {
                 game,
                 result,

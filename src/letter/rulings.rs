@@ -76,12 +76,23 @@ impl Ruling {
     /// the game (`REJECT A1 7`), and its game word the days.
     pub fn resolved(&self, ids: &[&str]) -> Ruling {
         match (&self.tournament, self.order) {
-            (Some(word), Order::Overstep(_)) if !ids.contains(&word.as_str()) => Ruling {
-                tournament: None,
-                game: word.clone(),
-                days: self.game.parse().ok().or(self.days),
-                ..self.clone()
-            },
+            // `REJECT A1 7` or `CONFIRM A1 no letter came`: the game, then
+            // the days or the reason's first word.
+            (Some(word), Order::Overstep(_)) if !ids.contains(&word.as_str()) => {
+                let days: Option<u32> = self.game.parse().ok();
+                let why = match (days, &self.why) {
+                    (Some(_), why) => why.clone(),
+                    (None, Some(why)) => Some(format!("{} {why}", self.game)),
+                    (None, None) => Some(self.game.clone()),
+                };
+                Ruling {
+                    tournament: None,
+                    game: word.clone(),
+                    days: days.or(self.days),
+                    why,
+                    ..self.clone()
+                }
+            }
             // `REPLACE ivanov Sidorov S. <…>`: the player, then the
             // newcomer's name.
             (Some(word), Order::Replace) if !ids.contains(&word.as_str()) => Ruling {
@@ -116,7 +127,7 @@ impl Ruling {
 
 pattern!(
     RULING_LINE,
-    r"^\s*(CONFIRM|REJECT|CONTINUE|ПОДТВЕРДИТЬ|ПОДТВЕРЖДАЮ|ОТКЛОНИТЬ|ОТКЛОНЯЮ|ПРОДОЛЖИТЬ|ПРОДОЛЖАТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(\d{1,4})\s*(?:days?|дн\.?|дней|дня|день)?)?\s*\.?\s*$"
+    r"^\s*(CONFIRM|REJECT|CONTINUE|ПОДТВЕРДИТЬ|ПОДТВЕРЖДАЮ|ОТКЛОНИТЬ|ОТКЛОНЯЮ|ПРОДОЛЖИТЬ|ПРОДОЛЖАТЬ)\s+(?:(\p{L}[\w.-]*)\s+)?(?:#|№)?\s*([A-Za-z0-9][\w.-]*?)(?:\s+(\d{1,4})\s*(?:days?|дн\.?|дней|дня|день)?)?(?:(?:\s+|\s*[,;:]\s*)(.*?))?\s*\.?\s*$"
 );
 pattern!(
     AWARD_LINE,
@@ -150,9 +161,10 @@ pub(super) fn ruling_of(line: &str, may: &dyn Fn(&str) -> bool) -> Option<Ruling
             "REJECT" | "ОТКЛОНИТЬ" | "ОТКЛОНЯЮ" => Decision::Reject,
             _ => Decision::Continue,
         };
+        // `REJECT 3 7 the letter was in time`: the days, then the reason.
         return Some(Ruling {
             days: caps.get(4).and_then(|m| m.as_str().parse().ok()),
-            ..order_ruling(Order::Overstep(decision), &caps, None)
+            ..order_ruling(Order::Overstep(decision), &caps, Some(5))
         });
     }
     if may("aп")

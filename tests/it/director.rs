@@ -1579,3 +1579,50 @@ fn a_second_leave_line_is_named_as_not_carried_out() {
         mail[0].says(&format!("{second}: {said}"));
     }
 }
+
+/// Issue 44 (orders with reasons): `CONFIRM`/`REJECT`/`CONTINUE` and their
+/// Russian words followed by a reason are carried out, and the reason is
+/// told to both players.
+#[test]
+fn a_decision_with_a_reason_is_carried_out_and_its_reason_told() {
+    let table = [
+        (
+            "en",
+            "CONFIRM 1 no letter came in time",
+            "0-1",
+            "The chief arbiter's reason: no letter came in time",
+        ),
+        (
+            "ru",
+            "ПОДТВЕРДИТЬ 1 письмо отправлено с опозданием",
+            "0-1",
+            "Обоснование главного судьи: письмо отправлено с опозданием",
+        ),
+        (
+            "en",
+            "REJECT 1 5 days, the post office was closed",
+            "",
+            "The chief arbiter's reason: the post office was closed",
+        ),
+        (
+            "ru",
+            "ПРОДОЛЖИТЬ 1 материалы неполны",
+            "",
+            "Обоснование главного судьи: материалы неполны",
+        ),
+    ];
+    for (lang, order, result, said) in table {
+        let (mut t, _) = white_oversteps(Cup::new().in_language(lang));
+        assert_eq!(t.chart("1")["status"], "suspended", "{lang}");
+        let mail = t.exchange(ARBITER, "2027-02-10", "Re: [T #1]", &format!("{order}\n"));
+        let decisions: Vec<&Sent> = mail.iter().filter(|m| m.kind == "decision").collect();
+        assert_eq!(decisions.len(), 2, "{order}: {:?}", kinds(&mail));
+        for letter in decisions {
+            letter.says(said);
+        }
+        match result {
+            "" => assert_eq!(t.chart("1")["status"], "active", "{order}"),
+            result => assert_eq!(t.chart("1")["result"], result, "{order}"),
+        }
+    }
+}
