@@ -114,6 +114,10 @@ message_kinds! {
     /// Letters set aside going back to be read (`RETRY`), to the chief
     /// arbiter.
     Retry: "retry", "retry", true;
+    /// The chief arbiter's order by letter carried out, to him: which
+    /// order, in which games, and who was told (issue 44: only refusals
+    /// reached him, so he could not tell an order done from a lost letter).
+    OrderDone: "order-done", "order-done", true;
     /// A letter under a registered address that cannot be verified
     /// (`[security]`, a secret word): to that address, at most one a day;
     /// no reply, so never counted against the answers to his own letters.
@@ -187,6 +191,7 @@ mod tests {
             "replaced",
             "retry",
             "unverified",
+            "order-done",
             // doctor --send-test (docs/commands.md).
             "test",
         ];
@@ -211,7 +216,8 @@ mod tests {
                 "penalty",
                 "refused",
                 "leave",
-                "retry"
+                "retry",
+                "order-done"
             ]
         );
     }

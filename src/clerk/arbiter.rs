@@ -182,6 +182,7 @@ impl Clerk<'_> {
                 self.refuse_arbiter(state.as_deref(), mail, read, why, reason, plan)
             }
             super::Outcome::Done { plan: done, reason } => {
+                let receipt = self.order_done(mail, ruling, &done)?;
                 if let Some(stored) = plan.letter.as_mut() {
                     stored.disposition = Disposition::Applied;
                     stored.reason = reason;
@@ -190,9 +191,61 @@ impl Clerk<'_> {
                     }
                 }
                 plan.absorb(*done);
+                // After all of the order's own messages (a withdrawal's and a
+                // replacement's are its games' plans): his receipt says they
+                // went.
+                if let Some(receipt) = receipt {
+                    plan.more.push(Plan {
+                        messages: vec![receipt],
+                        ..Plan::default()
+                    });
+                }
                 Ok(())
             }
         }
+    }
+
+    /// The receipt of an order carried out, to its author: the order as he
+    /// wrote it, its games, and everyone its messages go to; none where one
+    /// of them goes to him already (`RETRY`'s list of letters).
+    fn order_done(
+        &self,
+        mail: &Mail,
+        ruling: &crate::letter::Ruling,
+        done: &Plan,
+    ) -> Result<Option<crate::mail::compose::Outgoing>, Error> {
+        let author = self.arbiter();
+        let plans = all_plans(done);
+        let messages = || plans.iter().flat_map(|plan| &plan.messages);
+        let to_him = |r: &Recipient| r.email.eq_ignore_ascii_case(&author.email);
+        if messages().any(|m| m.to.iter().chain(&m.cc).any(to_him)) {
+            return Ok(None);
+        }
+        let mut told: Vec<String> = Vec::new();
+        for whom in messages().flat_map(|m| m.to.iter().chain(&m.cc)) {
+            let line = format!("{} <{}>", whom.name, whom.email);
+            if !told.contains(&line) {
+                told.push(line);
+            }
+        }
+        let mut games: Vec<String> = Vec::new();
+        for state in plans.iter().filter_map(|plan| plan.game.as_ref()) {
+            let tag = format!("[{} #{}]", self.config.tournament_id, state.id());
+            if !games.contains(&tag) {
+                games.push(tag);
+            }
+        }
+        let order = crate::printable::bounded(&ruling.line, 200).into_owned();
+        let model = model! {
+            "order" => order,
+            "games" => games,
+            "told" => told,
+        };
+        self.draft(MessageKind::OrderDone)
+            .to(author)
+            .answering(mail.message_id.clone())
+            .render(model)
+            .map(Some)
     }
 
     /// A decision on an overstep (2.5.5): carried out by the rules'
@@ -402,4 +455,16 @@ struct Decided {
     held_move: Option<String>,
     excused: u32,
     due: Option<crate::rules::Due>,
+}
+
+/// A plan and every plan it holds (a withdrawal's, a replacement's games).
+fn all_plans(plan: &Plan) -> Vec<&Plan> {
+    let mut all = vec![plan];
+    let mut at = 0;
+    while at < all.len() {
+        let more = &all[at].more;
+        all.extend(more.iter());
+        at += 1;
+    }
+    all
 }

@@ -62,7 +62,14 @@ fn every_letter_that_asks_for_a_move_shows_the_board_and_no_other() {
     let mut t = Tournament::new();
     t.opening();
     let mail = t.exchange(ARBITER, "2026-11-11", "Game 1", "UNDO 1\n");
-    assert_eq!(kinds(&mail), [pair("undo", WHITE), pair("undo", BLACK)]);
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("undo", WHITE),
+            pair("undo", BLACK),
+            pair("order-done", ARBITER)
+        ]
+    );
     mail[1].says(FEN_AFTER_E4);
     mail[1].says(AFTER_E4_FOR_BLACK[2]);
     mail[0].never_says("FEN:");

@@ -224,7 +224,11 @@ fn a_russian_tournament_through_every_corner() {
     let mail = t.exchange(ARBITER, "2026-12-28", "Re: [КР-2026 #1]", "ПРОДОЛЖИТЬ 1\n");
     assert_eq!(
         kinds(&mail),
-        [pair("decision", IVANOV), pair("decision", PETROV)]
+        [
+            pair("decision", IVANOV),
+            pair("decision", PETROV),
+            pair("order-done", ARBITER)
+        ]
     );
     mail[1].says("Ваш ход: на сегодня, 28.12.2026, в текущем контроле осталось 50 дн.");
     let decision = &mail[0].body;
@@ -332,7 +336,11 @@ fn a_russian_tournament_through_every_corner() {
     let mail = t.exchange(ARBITER, "2027-02-22", "Re: [КР-2026 #1]", "ОТКЛОНИТЬ 1 7\n");
     assert_eq!(
         kinds(&mail),
-        [pair("decision", IVANOV), pair("decision", PETROV)]
+        [
+            pair("decision", IVANOV),
+            pair("decision", PETROV),
+            pair("order-done", ARBITER)
+        ]
     );
     let decision = &mail[0].body;
     assert!(

@@ -78,7 +78,14 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
         "RESULT 1 1-0 the players agreed it by telephone\n",
     );
     // One letter to each player, the secretary in copy of the first.
-    assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("result", WHITE),
+            pair("result", BLACK),
+            pair("order-done", ARBITER)
+        ]
+    );
     assert_eq!(
         (&mail[0].to, &mail[0].cc),
         (&vec![WHITE.to_string()], &vec![SECRETARY.to_string()])
@@ -126,7 +133,14 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
         "Re: [T #1] game over: 1-0",
         "FORFEIT 1 WHITE\n",
     );
-    assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("result", WHITE),
+            pair("result", BLACK),
+            pair("order-done", ARBITER)
+        ]
+    );
 
     mail[0].says("You lose by forfeit, set by the chief arbiter.");
     mail[1].says("White Player loses by forfeit, set by the chief arbiter.");
@@ -155,7 +169,14 @@ fn a_russian_arbiter_writes_his_orders_in_russian() {
         "Партия 1",
         "ОТМЕНИТЬ 1 ошибка в ходе\n",
     );
-    assert_eq!(kinds(&mail), [pair("undo", WHITE), pair("undo", BLACK)]);
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("undo", WHITE),
+            pair("undo", BLACK),
+            pair("order-done", ARBITER)
+        ]
+    );
     mail[0].says("Последнее письмо партии 1 (White Player — Black Player) отменено: 1... e5 (Black Player); отменяет главный судья, причина: ошибка в ходе.");
     mail[1].says("Ваше последнее письмо по партии 1 (White Player — Black Player) отменено: 1... e5; отменяет главный судья, причина: ошибка в ходе.");
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
@@ -165,7 +186,14 @@ fn a_russian_arbiter_writes_his_orders_in_russian() {
         "Партия 1",
         "РЕЗУЛЬТАТ 1 1/2 ничья по соглашению\n",
     );
-    assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("result", WHITE),
+            pair("result", BLACK),
+            pair("order-done", ARBITER)
+        ]
+    );
 
     mail[0].says("Результат установил главный судья: ничья по соглашению.");
     mail[0].says("Результат: 1/2-1/2");
@@ -176,7 +204,14 @@ fn a_russian_arbiter_writes_his_orders_in_russian() {
         "Партия 1",
         "ТЕХПОРАЖЕНИЕ 1 ЧЁРНЫЕ неявка\n",
     );
-    assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("result", WHITE),
+            pair("result", BLACK),
+            pair("order-done", ARBITER)
+        ]
+    );
     mail[1].says("Вам — техническое поражение, засчитал главный судья: неявка.");
 
     mail[0].says("Black Player: техническое поражение, засчитал главный судья: неявка.");
@@ -691,7 +726,14 @@ fn the_last_letter_is_taken_back_by_the_arbiters_letter_and_by_command() {
         "Game 1",
         "UNDO 1 White wrote the move of another game\n",
     );
-    assert_eq!(kinds(&mail), [pair("undo", WHITE), pair("undo", BLACK)]);
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("undo", WHITE),
+            pair("undo", BLACK),
+            pair("order-done", ARBITER)
+        ]
+    );
     assert_eq!(
         (&mail[0].to, &mail[0].cc),
         (&vec![WHITE.to_string()], &vec![SECRETARY.to_string()])
@@ -781,7 +823,8 @@ fn the_chief_arbiter_withdraws_a_player_by_letter() {
             pair("result", THIRD),
             pair("result", WHITE),
             pair("result", WHITE),
-            pair("result", THIRD)
+            pair("result", THIRD),
+            pair("order-done", ARBITER)
         ]
     );
     mail[0].says("You lose by forfeit, set by the chief arbiter: White Player withdrew from the tournament: he has left the federation.");
@@ -1021,7 +1064,14 @@ fn the_chief_arbiter_accepts_a_refused_letter_by_his_own() {
         "Game 1",
         &format!("ACCEPT {key} 1. e4\n"),
     );
-    assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("ack", WHITE),
+            pair("forward", BLACK),
+            pair("order-done", ARBITER)
+        ]
+    );
     mail[0].says("Your letter of 2026-11-03 was refused at first; the chief arbiter has accepted it, reading its move as 1. e4.");
     assert_eq!(t.chart("1")["moves"][0]["san"], "e4");
     assert!(
@@ -1128,10 +1178,15 @@ fn the_chief_arbiter_replaces_a_player_by_his_letter_and_the_clerk_edits_the_ent
             pair("replacement", newcomer),
             pair("replaced", BLACK),
             pair("replaced", THIRD),
-            pair("replaced", THIRD)
+            pair("replaced", THIRD),
+            pair("order-done", ARBITER)
         ]
     );
-    assert!(mail.iter().all(|m| m.cc == [SECRETARY]));
+    assert!(
+        mail.iter()
+            .filter(|m| m.kind != "order-done")
+            .all(|m| m.cc == [SECRETARY])
+    );
     mail[1].says(&format!(
             "Сидоров С. <{newcomer}> заменяет участника White Player <{WHITE}> в партии 1 (по болезни участника)."
         ));
@@ -1205,7 +1260,14 @@ fn a_letter_from_a_new_address_is_taken_as_a_players_with_the_address_added_by_l
     let out = t.run(&["poll", "--today", "2026-11-04"]);
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     let mail = t.new_mail();
-    assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("ack", WHITE),
+            pair("forward", BLACK),
+            pair("order-done", ARBITER)
+        ]
+    );
     mail[0].says(&format!("the chief arbiter has taken it as yours, its move 1. e4. Letters from {new_address} are yours from now on."));
     assert!(file_of(&t).contains(&with_both), "{}", file_of(&t));
     assert!(
@@ -1479,7 +1541,14 @@ fn point_9_russian_deadlines_say_the_last_day_is_inclusive() {
         "Партия 1",
         "ОТМЕНИТЬ 1 ошибка в ходе\n",
     );
-    assert_eq!(kinds(&mail), [pair("undo", WHITE), pair("undo", BLACK)]);
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("undo", WHITE),
+            pair("undo", BLACK),
+            pair("order-done", ARBITER)
+        ]
+    );
     mail[0].says("письмо с ходом нужно отправить не позднее");
     mail[0].never_says("отправить до ");
 }
@@ -1615,10 +1684,27 @@ fn a_decision_with_a_reason_is_carried_out_and_its_reason_told() {
         let (mut t, _) = white_oversteps(Cup::new().in_language(lang));
         assert_eq!(t.chart("1")["status"], "suspended", "{lang}");
         let mail = t.exchange(ARBITER, "2027-02-10", "Re: [T #1]", &format!("{order}\n"));
-        let decisions: Vec<&Sent> = mail.iter().filter(|m| m.kind == "decision").collect();
-        assert_eq!(decisions.len(), 2, "{order}: {:?}", kinds(&mail));
-        for letter in decisions {
-            letter.says(said);
+        assert_eq!(
+            kinds(&mail),
+            [
+                pair("decision", WHITE),
+                pair("decision", BLACK),
+                pair("order-done", ARBITER)
+            ],
+            "{order}"
+        );
+        mail[0].says(said);
+        mail[1].says(said);
+        // His receipt: the order as he wrote it, its game, who was told.
+        let receipt = &mail[2];
+        receipt.says(&format!(
+            "{}{order}{} {}",
+            pick(lang, "your order \"", "Ваше распоряжение «"),
+            pick(lang, "\" has been carried out in", "» выполнено:"),
+            "[T #1]."
+        ));
+        for told in [WHITE, BLACK, SECRETARY] {
+            receipt.says(&format!("<{told}>"));
         }
         match result {
             "" => assert_eq!(t.chart("1")["status"], "active", "{order}"),

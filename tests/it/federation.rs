@@ -1113,7 +1113,11 @@ fn issue_31_point_4_an_order_by_mail_in_a_folder_is_carried_out_as_advised() {
         let mail = t.new_mail();
         assert_eq!(
             kinds(&mail),
-            [pair("ack", WHITE), pair("forward", CAROL)],
+            [
+                pair("ack", WHITE),
+                pair("forward", CAROL),
+                pair("order-done", ARBITER)
+            ],
             "{language}: {}",
             out.stdout
         );

@@ -304,7 +304,11 @@ fn overstep_with_a_letter_sends_the_file() {
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
-        [pair("decision", WHITE), pair("decision", BLACK)]
+        [
+            pair("decision", WHITE),
+            pair("decision", BLACK),
+            pair("order-done", ARBITER)
+        ]
     );
     assert_eq!(mail[0].cc, [SECRETARY]);
     mail[0].says("Your partner's reply move, held during the suspension, now passed to you:");
@@ -362,7 +366,11 @@ fn overstep_by_silence_then_confirmed() {
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
-        [pair("decision", WHITE), pair("decision", BLACK)]
+        [
+            pair("decision", WHITE),
+            pair("decision", BLACK),
+            pair("order-done", ARBITER)
+        ]
     );
     mail[0].says("The overstep is confirmed: you lose the game. Result: 0-1.");
     mail[1].says(
@@ -1050,7 +1058,7 @@ fn the_demo_runs_and_shows_every_step() {
     }
     assert!(!stdout.contains("failed"), "{stdout}");
     let outbox = std::fs::read_dir(keep.join("mail/outbox")).unwrap().count();
-    assert_eq!(outbox, 36, "messages written");
+    assert_eq!(outbox, 37, "messages written");
 }
 
 /// Every kind of message, rendered by the Russian templates.

@@ -527,7 +527,14 @@ fn point_1_each_player_is_spoken_to_as_you() {
         let mut t = cup.open();
         t.opening();
         let mail = t.exchange(ARBITER, "2026-11-11", "Game 1", "UNDO 1 a misread move\n");
-        assert_eq!(kinds(&mail), [pair("undo", WHITE), pair("undo", BLACK)]);
+        assert_eq!(
+            kinds(&mail),
+            [
+                pair("undo", WHITE),
+                pair("undo", BLACK),
+                pair("order-done", ARBITER)
+            ]
+        );
         mail[1].says(says("Dear Иванов Иван,", "Иванов Иван, здравствуйте!"));
         mail[1].says(says(
             "has taken back the last letter of game 1 (Anna Green - Иванов Иван): your 1... e5, because: a misread move.",
@@ -554,7 +561,14 @@ fn point_1_each_player_is_spoken_to_as_you() {
 
         // A forfeit: the loser is told he loses, the winner who lost.
         let mail = t.exchange(ARBITER, "2026-11-12", "Game 1", "FORFEIT 1 BLACK\n");
-        assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
+        assert_eq!(
+            kinds(&mail),
+            [
+                pair("result", WHITE),
+                pair("result", BLACK),
+                pair("order-done", ARBITER)
+            ]
+        );
         mail[1].says(says(
             "You lose by forfeit, set by the chief arbiter.",
             "Вам — техническое поражение, засчитал главный судья.",
