@@ -28,6 +28,9 @@ pub struct Prepared {
     /// identifies it, in whichever of the clerk's events he took it for
     /// (issue 31, point 3).
     pub directed: bool,
+    /// How its dates were read: the order of slashed dates and the postmark's
+    /// day, of the event whose settings it was read with.
+    pub reading: crate::letter::DateReading,
 }
 
 impl Prepared {
@@ -71,6 +74,32 @@ impl Prepared {
             read,
             read_json,
             directed: false,
+            reading,
+        }
+    }
+
+    /// The letter as the event it is routed to reads it (issue 44: a
+    /// letter was read with the first event's settings): its text read
+    /// again where that event's order of slashed dates, or the day of the
+    /// postmark in its time zone, differ.
+    pub fn read_for(self, config: &Config, envelope: &Envelope) -> Prepared {
+        let postmark = rules::postmark_date(&envelope.arrived, config.timezone);
+        let reading = config.date_reading(Some(postmark));
+        if self.read.is_none() || reading == self.reading {
+            return self;
+        }
+        let read = self
+            .mail
+            .as_ref()
+            .map(|mail| letter::read_with(&mail.text, reading));
+        let read_json = read
+            .as_ref()
+            .and_then(|r| stored_reading(r, envelope.raw.len()));
+        Prepared {
+            read,
+            read_json,
+            reading,
+            ..self
         }
     }
 }

@@ -153,6 +153,11 @@ impl<'c> Pass<'_, 'c, '_> {
                 .find(|desk| &desk.config.tournament_id == id)
                 .unwrap_or(clerk)
         });
+        // Read as its own event reads letters, not as the first one.
+        let item = Held {
+            prepared: item.prepared.map(|p| p.read_for(desk.config, envelope)),
+            ..item
+        };
         let planned = {
             let on_desk = self.store.tournament(desk.config.scope());
             plan_guarded(desk, &on_desk, envelope, &item.prepared)

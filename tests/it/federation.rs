@@ -1429,3 +1429,52 @@ fn a_players_letter_under_another_events_tag_goes_to_his_own_game() {
         assert!(t.new_mail().is_empty(), "{language}");
     }
 }
+
+/// Issue 44, routing before reading: a letter is read as the event it is
+/// for reads letters, not as the folder's first: B reads slashed dates
+/// month first, A day first.
+#[test]
+fn a_letter_is_read_with_the_settings_of_its_own_event() {
+    for (language, in_order) in [("en", "Everything is in order."), ("ru", "Всё в порядке.")]
+    {
+        let mut t = federation_in(language);
+        let b = t.path().join("tournaments/b.toml");
+        let text = std::fs::read_to_string(&b).unwrap();
+        let text = text.replacen(
+            &format!("language = \"{language}\"\n"),
+            &format!("language = \"{language}\"\ndate_order = \"mdy\"\n"),
+            1,
+        );
+        std::fs::write(&b, text).unwrap();
+        // 11/03/2026 is 3 November in B: the day Carol sent it.
+        t.letter(
+            CAROL,
+            "2026-11-03",
+            "[B #1]",
+            "Game 1\n1. d4\nTime: 2/0\nDates: 11/03/2026\n",
+        );
+        t.poll("2026-11-03");
+        let mail = t.new_mail();
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", CAROL), pair("forward", WHITE)],
+            "{language}"
+        );
+        mail[0].says(in_order);
+        // And day first in A: 03/11/2026 is 3 November there.
+        t.letter(
+            WHITE,
+            "2026-11-03",
+            "[A #1]",
+            "Game 1\n1. e4\nTime: 2/0\nDates: 03/11/2026\n",
+        );
+        t.poll("2026-11-03");
+        let mail = t.new_mail();
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", WHITE), pair("forward", "black@test.example")],
+            "{language}"
+        );
+        mail[0].says(in_order);
+    }
+}
