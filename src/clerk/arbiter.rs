@@ -4,7 +4,6 @@
 
 use super::EventKind;
 use super::{AwardError, AwardedBy, Clerk, Plan, label_moves, next_lines};
-use crate::config::Config;
 use crate::error::Error;
 use crate::letter::{Letter, Order};
 use crate::mail::compose::Recipient;
@@ -136,12 +135,26 @@ impl Clerk<'_> {
             && !self.tagged_or_threaded(store, mail)
         {
             let sender = mail.from.as_deref().unwrap_or_default();
-            let id = self.event_ruled_on(sender, ruling).unwrap_or(own);
+            let meant = self.events_ruled_on(sender, ruling);
+            // It can mean one thing: the only event of his with that game
+            // (or player) is this one (issue 44).
+            if meant == [own] {
+                return self.carry_out_by_letter(store, mail, read, ruling, plan);
+            }
+            // Else each event it may mean is offered, none chosen for him.
+            let offered: Vec<&str> = match meant.is_empty() {
+                true => vec![own],
+                false => meant,
+            };
+            let orders: Vec<String> = offered
+                .iter()
+                .map(|id| with_tournament(&ruling.line, id))
+                .collect();
             let reason = phrases.fill(
                 "reason.arbiter_which_tournament",
                 &[
                     ("ids", &ids[1..].join(", ")),
-                    ("order", &with_tournament(&ruling.line, id)),
+                    ("order", &orders.join(phrases.get("reason.or"))),
                 ],
             );
             return self.refuse_arbiter(None, mail, read, "no tournament named", reason, plan);
@@ -348,20 +361,14 @@ impl Clerk<'_> {
 }
 
 impl Clerk<'_> {
-    /// The first of the clerk's events where `sender` is chief arbiter and
-    /// the ruling's game (or player) is: the one his order most likely
-    /// meant.
-    fn event_ruled_on(&self, sender: &str, ruling: &crate::letter::Ruling) -> Option<&str> {
-        let names = |t: &Config| match ruling.order {
-            Order::Withdraw | Order::Replace => t.player(&ruling.game).is_some(),
-            _ => t.game(&ruling.game).is_some(),
-        };
+    /// The ids of the clerk's events where `sender` is chief arbiter and
+    /// the ruling's game (or player) is: those his order may mean.
+    fn events_ruled_on(&self, sender: &str, ruling: &crate::letter::Ruling) -> Vec<&str> {
         let tournaments = self.directory.tournaments();
-        let ruled = || tournaments.iter().filter(|t| t.chief_arbiter == sender);
-        ruled()
-            .find(|t| names(t))
-            .or_else(|| ruled().next())
-            .map(|t| t.tournament_id.as_str())
+        super::route::events_ruled_on(self.directory, sender, ruling)
+            .into_iter()
+            .map(|at| tournaments[at].tournament_id.as_str())
+            .collect()
     }
 
     /// What the decision's message says: the decision, the offender, the

@@ -133,8 +133,46 @@ pub fn route_prepared(directory: &Directory, store: &Store, prepared: &Prepared)
     {
         return at;
     }
+    // A chief arbiter's bare order about a game (or player) only one of
+    // his events has can mean that one alone (issue 44).
+    if tournaments.len() > 1
+        && let Some(sender) = sender
+        && let Some(read) = &prepared.read
+        && let [ruling] = read.rulings.as_slice()
+        && ruling.tournament.is_none()
+        && let [only] = events_ruled_on(directory, sender, ruling).as_slice()
+        && !tournaments.iter().any(|t| {
+            has_tag(
+                prepared.mail.as_ref().map_or("", |m| m.subject.as_str()),
+                &t.tournament_id,
+            )
+        })
+    {
+        return *only;
+    }
     let named = prepared.read.as_ref().and_then(|read| read.game.as_deref());
     route(directory, store, prepared.mail.as_ref(), named)
+}
+
+/// The places of the events where `sender` is chief arbiter and the
+/// ruling's game (or, for a withdrawal or a replacement, player) is.
+pub(super) fn events_ruled_on(
+    directory: &Directory,
+    sender: &str,
+    ruling: &letter::Ruling,
+) -> Vec<usize> {
+    let names = |t: &Config| match ruling.order {
+        Order::Withdraw | Order::Replace => t.player(&ruling.game).is_some(),
+        Order::Accept | Order::Retry => false,
+        _ => t.game(&ruling.game).is_some(),
+    };
+    directory
+        .tournaments()
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.chief_arbiter == sender && names(t))
+        .map(|(at, _)| at)
+        .collect()
 }
 
 /// The place of the event of the letter a chief arbiter's only order,

@@ -1478,3 +1478,50 @@ fn a_letter_is_read_with_the_settings_of_its_own_event() {
         mail[0].says(in_order);
     }
 }
+
+/// Issue 44 (which arbiter, which event): a bare order of the chief arbiter
+/// of two events about a game only one of them has is carried out there;
+/// one about a game both have is refused, each event's order offered.
+#[test]
+fn a_bare_order_that_can_mean_one_event_is_carried_out_and_one_that_can_mean_two_is_offered_both() {
+    for (language, result, or) in [("en", "RESULT", " or "), ("ru", "РЕЗУЛЬТАТ", " или ")]
+    {
+        let mut t = federation_in(language);
+        let b = t.path().join("tournaments/b.toml");
+        let text = std::fs::read_to_string(&b).unwrap();
+        std::fs::write(
+            &b,
+            format!("{text}\n[[games]]\nid = \"2\"\nwhite = \"white_test.example\"\nblack = \"carol_test.example\"\n"),
+        )
+        .unwrap();
+        let mail = t.exchange(
+            ARBITER,
+            "2026-11-05",
+            "result",
+            &format!("{result} 2 1-0\n"),
+        );
+        assert_eq!(
+            kinds(&mail),
+            [
+                pair("result", WHITE),
+                pair("result", CAROL),
+                pair("order-done", ARBITER)
+            ],
+            "{language}"
+        );
+        let chart = run_ok(&t, &["chart", "2", "--format", "json", "--tournament", "B"]);
+        let chart: serde_json::Value = serde_json::from_str(&chart.stdout).unwrap();
+        assert_eq!(chart["result"], "1-0", "{language}");
+        // Game 1 is A's and B's: both offered, neither chosen.
+        let mail = t.exchange(
+            ARBITER,
+            "2026-11-05",
+            "result",
+            &format!("{result} 1 1-0\n"),
+        );
+        assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{language}");
+        mail[0].says(&format!("{result} A 1 1-0{or}{result} B 1 1-0"));
+        assert_eq!(chart_of(&t, "A")["result"], serde_json::Value::Null);
+        assert_eq!(chart_of(&t, "B")["result"], serde_json::Value::Null);
+    }
+}
