@@ -221,6 +221,12 @@ impl Clerk<'_> {
                     note: None,
                 };
             }
+            // A letter that names no game and answers none of a game's (a
+            // reply to the start sheet, issue 44): the one game of his under
+            // way where he is to move and its first move is the next one.
+            if let Some(game) = self.only_game_the_move_fits(store, player, &mine, read) {
+                return Identified::Found { game, note: None };
+            }
             return Identified::Unknown;
         };
         if !matches!(by, NamedBy::Tag | NamedBy::Accepted) && elsewhere(Some(&named)) {
@@ -245,6 +251,32 @@ impl Clerk<'_> {
             .map(|other| GameNote { by, other });
         Identified::Found { game, note }
     }
+    /// The one game of `mine` under way where `player` is to move and the
+    /// letter's first move, by its number and colour, is the next; `None`
+    /// where none or several are.
+    fn only_game_the_move_fits(
+        &self,
+        store: &Store,
+        player: &Player,
+        mine: &[&crate::config::GameConfig],
+        read: &Letter,
+    ) -> Option<crate::config::GameConfig> {
+        let first = read.moves.first()?;
+        let mut fitting = mine.iter().filter(|game| {
+            let Ok(record) = super::load::load(self.config, store, game) else {
+                return false;
+            };
+            let turn = record.board.turn();
+            let next = u32::try_from(record.board.moves().len() / 2 + 1).unwrap_or(u32::MAX);
+            record.ledger.standing.status == crate::rules::Status::Active
+                && record.color_of(&player.email) == Some(turn)
+                && first.number.is_none_or(|number| number == next)
+                && first.color.is_none_or(|color| color == turn)
+        });
+        let game = fitting.next()?;
+        fitting.next().is_none().then(|| (*game).clone())
+    }
+
     /// Whether the letter's subject has this tournament's tag, or it answers
     /// a message of one of its games: it is this tournament's, whatever
     /// else its sender plays.

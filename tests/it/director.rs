@@ -1495,6 +1495,23 @@ fn issue_31_point_10_a_replacement_keeps_finished_games_with_their_players() {
 fn the_advice_of_an_unidentified_letter_followed_gets_it_taken() {
     let mut t = three_players("");
     t.opening();
+    // Game 4 to White's second move too: "2. Nf3" then fits games 1 and 4
+    // (one it fits alone is taken there: issue 44).
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "Game 4",
+        "Game 4\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-07");
+    t.letter(
+        THIRD,
+        "2026-11-07",
+        "Re: [T #4]",
+        "Game 4\n1... d5\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n",
+    );
+    t.poll("2026-11-07");
+    t.new_mail();
     let letter = "2. Nf3\nTime: 7/4\nDates: 2026-11-07, 2026-11-07, 2026-11-12\n";
     let mail = t.exchange(WHITE, "2026-11-12", "my move", letter);
     assert_eq!(kinds(&mail), [pair("refused", WHITE)]);

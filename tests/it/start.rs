@@ -153,3 +153,41 @@ fn a_russian_tournament_sends_its_start_sheets_in_russian() {
     }
     mail[1].says("ждите первого хода белых");
 }
+
+/// Issue 44 (a start sheet's reply): a reply to the start sheet with just
+/// the first move goes to the one game where its writer is to move.
+#[test]
+fn a_reply_to_the_start_sheet_with_the_first_move_goes_to_the_game_where_he_is_to_move() {
+    for lang in ["en", "ru"] {
+        // White plays White in game 1 and Black in game 2.
+        let mut t = Cup::new()
+            .in_language(lang)
+            .game("2", "black", "white")
+            .open();
+        start(&t, "2026-10-25");
+        let mail = t.new_mail();
+        let sheet = mail
+            .iter()
+            .find(|m| m.kind == "start-sheet" && m.to == [WHITE])
+            .unwrap();
+        let reply = format!("Re: {}", sheet.subject);
+        let id = sheet.message_id.clone();
+        t.letter_with(
+            WHITE,
+            "2026-11-03",
+            &reply,
+            "1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+            &format!("In-Reply-To: <{id}>\r\nReferences: <{id}>\r\n"),
+        );
+        let out = t.poll("2026-11-03");
+        let mail = t.new_mail();
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", WHITE), pair("forward", BLACK)],
+            "{lang}: {}",
+            out.stdout
+        );
+        assert_eq!(t.chart("1")["moves"][0]["san"], "e4", "{lang}");
+        assert!(t.chart("2")["moves"].as_array().unwrap().is_empty());
+    }
+}
