@@ -237,7 +237,43 @@ fn desk_of_letter<'c, 'a>(
             of_player.join(", ")
         )));
     }
-    let id = match tournament.or(of_player.first().copied()) {
+    // The game named is his in which events? One decides; several are
+    // asked, never chosen by the letter's language (issue 44).
+    let written_by =
+        shtempel::mail::mime::parse(&letter.raw, &first.config.address).and_then(|mail| mail.from);
+    let with_game: Vec<&str> = match (tournament, game) {
+        (None, Some(game)) => clerks
+            .iter()
+            .filter(|clerk| {
+                let config = clerk.config;
+                let player = match sender {
+                    Some(id) => config.player(id),
+                    None => written_by
+                        .as_deref()
+                        .and_then(|a| config.player_by_email(a)),
+                };
+                player.is_some_and(|p| {
+                    config
+                        .games_of(&p.id)
+                        .iter()
+                        .any(|g| g.id.eq_ignore_ascii_case(game))
+                })
+            })
+            .map(|clerk| clerk.config.tournament_id.as_str())
+            .collect(),
+        _ => Vec::new(),
+    };
+    if with_game.len() > 1 {
+        return Err(usage(format!(
+            "accept {key}: game {} is the letter's writer's in {}; say which with --tournament",
+            game.unwrap_or_default(),
+            with_game.join(", ")
+        )));
+    }
+    let id = match tournament
+        .or(of_player.first().copied())
+        .or(with_game.first().copied())
+    {
         Some(id) => id.to_string(),
         None => {
             let at = clerk::route_kept(directory, store, &letter, game);

@@ -1525,3 +1525,48 @@ fn a_bare_order_that_can_mean_one_event_is_carried_out_and_one_that_can_mean_two
         assert_eq!(chart_of(&t, "B")["result"], serde_json::Value::Null);
     }
 }
+
+/// Issue 44 (accept): `accept KEY --game N` without `--tournament`, where
+/// game N is the writer's in two events, is refused asking which (it was
+/// chosen by the letter's language); where it is his in one, taken there.
+#[test]
+fn accept_with_a_game_of_several_events_asks_which() {
+    for language in ["en", "ru"] {
+        let mut t = federation_in(language);
+        // White Player plays game 1 in A (White) and in B (Black).
+        t.letter(
+            WHITE,
+            "2026-11-03",
+            "my move",
+            "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+        );
+        t.pass("2026-11-03");
+        assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
+        let today = run_ok(&t, &["today", "--today", "2026-11-04", "--json"]).stdout;
+        let today: serde_json::Value = serde_json::from_str(&today).unwrap();
+        let key = today["changed_nothing"][0]["key"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let accept = [
+            "accept",
+            &key,
+            "--game",
+            "1",
+            "--move",
+            "1. e4",
+            "--today",
+            "2026-11-04",
+        ];
+        let out = t.run(&accept);
+        assert_eq!(out.code, 2, "{language}: {}\n{}", out.stdout, out.stderr);
+        assert!(
+            out.stderr
+                .contains("game 1 is the letter's writer's in A, B; say which with --tournament"),
+            "{}",
+            out.stderr
+        );
+        assert!(t.new_mail().is_empty());
+        assert!(sans(&t, "A").is_empty() && sans(&t, "B").is_empty());
+    }
+}
