@@ -86,6 +86,13 @@ pub fn parse(field: &str) -> Result<AuthResults, Unreadable> {
     let mut cursor = Cursor::new(field);
     cursor.cfws()?;
     let authserv_id = cursor.value("the authserv-id")?;
+    // `""` is a quoted string, and names no server.
+    if authserv_id.trim().is_empty() {
+        return Err(Unreadable {
+            at: 0,
+            expected: "the authserv-id",
+        });
+    }
     let space = cursor.cfws()?;
     let version = if space && cursor.peek().is_some_and(|b| b.is_ascii_digit()) {
         let version = cursor.number()?;

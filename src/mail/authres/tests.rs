@@ -124,6 +124,9 @@ fn fields_outside_the_grammar_are_refused_whole() {
     for field in [
         "",
         "; dkim=pass header.d=example.org",
+        // An empty quoted string names no server (found by the fuzzer).
+        "\"\";lOOOOOOOOkim=Fffss header.1d=a.:eple\"b\"@le.exampl",
+        "\" \"; dkim=pass header.d=example.org",
         "dkim=pass header.d=example.org",
         // Microsoft 365 and Outlook.com write no authserv-id.
         "spf=pass (sender IP is 203.0.113.5) smtp.mailfrom=example.org; dkim=pass (signature was verified) header.d=example.org;dmarc=pass action=none header.from=example.org;compauth=pass reason=100",
