@@ -308,3 +308,6 @@ fn award_order(word: &str, what: &str) -> Option<Order> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -35,7 +35,7 @@ pub enum Unverified {
         method: &'static str,
         domain: String,
         trusted: String,
-        found: String,
+        found: ServerSaid,
     },
     SecretMissing,
     SecretWrong,
@@ -93,6 +93,35 @@ pub fn verify(mail: &Mail, security: &Security, player: Option<&Player>) -> Resu
     Ok(())
 }
 
+/// What the trusted server's fields said of a letter that did not pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ServerSaid {
+    /// The letter's `From:` has no domain to vouch for.
+    NoDomain,
+    /// These results of the method, each with the domain it named.
+    Results(Vec<String>),
+    /// Fields of its, none of the method.
+    NothingOf(String),
+    /// This many fields above the receipt that could not be read.
+    Unreadable(usize),
+    /// No field of its above its receipt.
+    NoField,
+}
+
+impl std::fmt::Display for ServerSaid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServerSaid::NoDomain => f.write_str("the letter names no sender's domain"),
+            ServerSaid::Results(said) => write!(f, "it said {}", said.join(", ")),
+            ServerSaid::NothingOf(method) => write!(f, "it said nothing of {method}"),
+            ServerSaid::Unreadable(count) => {
+                write!(f, "{count} field(s) above its receipt could not be read")
+            }
+            ServerSaid::NoField => f.write_str("it wrote no field above its receipt"),
+        }
+    }
+}
+
 /// `Ok` when the fields `trusted` wrote on receiving the letter say
 /// `method=pass` for `domain`; otherwise what they say, for the log.
 pub fn server_vouches(
@@ -100,7 +129,7 @@ pub fn server_vouches(
     trusted: &str,
     method: &str,
     domain: &str,
-) -> Result<(), String> {
+) -> Result<(), ServerSaid> {
     let written_by = |id: &str| id.eq_ignore_ascii_case(trusted);
     let received_by_trusted = trace.iter().position(|field| {
         matches!(field, Trace::Received(value)
@@ -124,7 +153,7 @@ pub fn server_vouches(
         })
         .collect();
     if domain.is_empty() {
-        return Err("the letter names no sender's domain".into());
+        return Err(ServerSaid::NoDomain);
     }
     let results: Vec<_> = ours
         .iter()
@@ -145,12 +174,10 @@ pub fn server_vouches(
         })
         .collect();
     Err(match (said.is_empty(), ours.is_empty()) {
-        (false, _) => format!("it said {}", said.join(", ")),
-        (true, false) => format!("it said nothing of {method}"),
-        (true, true) if unreadable > 0 => {
-            format!("{unreadable} field(s) above its receipt could not be read")
-        }
-        (true, true) => "it wrote no field above its receipt".into(),
+        (false, _) => ServerSaid::Results(said),
+        (true, false) => ServerSaid::NothingOf(method.to_string()),
+        (true, true) if unreadable > 0 => ServerSaid::Unreadable(unreadable),
+        (true, true) => ServerSaid::NoField,
     })
 }
 

@@ -928,8 +928,9 @@ fn issue_31_point_3_accept_takes_a_letter_for_the_event_and_game_named() {
     }
 }
 
-fn accept_for_the_event_named(language: &str) {
-    let mut t = federation_in(language);
+/// White Player's untagged "Game 1 / 1. e4" of 3 November, refused (game 1
+/// is his in A and in B): its key, as `today` lists it.
+fn untagged_game_1_refused(t: &mut Tournament) -> String {
     t.letter(
         WHITE,
         "2026-11-03",
@@ -938,12 +939,17 @@ fn accept_for_the_event_named(language: &str) {
     );
     t.pass("2026-11-03");
     assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
-    let today = run_ok(&t, &["today", "--today", "2026-11-04", "--json"]).stdout;
+    let today = run_ok(t, &["today", "--today", "2026-11-04", "--json"]).stdout;
     let today: serde_json::Value = serde_json::from_str(&today).unwrap();
-    let key = today["changed_nothing"][0]["key"]
+    today["changed_nothing"][0]["key"]
         .as_str()
         .unwrap()
-        .to_string();
+        .to_string()
+}
+
+fn accept_for_the_event_named(language: &str) {
+    let mut t = federation_in(language);
+    let key = untagged_game_1_refused(&mut t);
     run_ok(
         &t,
         &[
@@ -1534,20 +1540,7 @@ fn accept_with_a_game_of_several_events_asks_which() {
     for language in ["en", "ru"] {
         let mut t = federation_in(language);
         // White Player plays game 1 in A (White) and in B (Black).
-        t.letter(
-            WHITE,
-            "2026-11-03",
-            "my move",
-            "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
-        );
-        t.pass("2026-11-03");
-        assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
-        let today = run_ok(&t, &["today", "--today", "2026-11-04", "--json"]).stdout;
-        let today: serde_json::Value = serde_json::from_str(&today).unwrap();
-        let key = today["changed_nothing"][0]["key"]
-            .as_str()
-            .unwrap()
-            .to_string();
+        let key = untagged_game_1_refused(&mut t);
         let accept = [
             "accept",
             &key,

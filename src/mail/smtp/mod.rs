@@ -29,7 +29,6 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use std::io::BufReader;
-use std::net::{TcpStream, ToSocketAddrs};
 
 use tokio_rustls::rustls;
 
@@ -169,7 +168,8 @@ impl SmtpSender {
     /// Connects, greets (STARTTLS and EHLO again where asked) and logs in.
     fn open(&mut self) -> Result<Connection, Trouble> {
         let broken = |what: &str, e: std::io::Error| Trouble::Broken(format!("{what}: {e}"));
-        let tcp = self.tcp().map_err(|e| broken("cannot connect", e))?;
+        let tcp = connect(&self.server.host, self.server.port, self.timeout)
+            .map_err(|e| broken("cannot connect", e))?;
         // Each command is one write waiting for its reply: without this the
         // message's last line waits for the server's delayed ACK (40 ms a
         // message on loopback).
@@ -216,19 +216,6 @@ impl SmtpSender {
             .and_then(|size| size.parse().ok());
         self.log_in(&mut connection)?;
         Ok(connection)
-    }
-
-    /// A connection to the host's first address that answers (a name may
-    /// have several: IPv6 and IPv4, or a provider's many).
-    fn tcp(&self) -> std::io::Result<TcpStream> {
-        let mut last = None;
-        for address in (self.server.host.as_str(), self.server.port).to_socket_addrs()? {
-            match TcpStream::connect_timeout(&address, self.timeout) {
-                Ok(tcp) => return Ok(tcp),
-                Err(e) => last = Some(e),
-            }
-        }
-        Err(last.unwrap_or_else(|| std::io::Error::other("the host has no address")))
     }
 
     /// AUTH as `[transport] auth` says, with the password or token got now

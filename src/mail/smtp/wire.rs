@@ -2,7 +2,7 @@
 //! and expected, a message's data dot-stuffed, and the envelope of one.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -32,6 +32,19 @@ pub(in crate::mail) fn envelope(
         })
         .collect::<Result<Vec<_>, _>>()?;
     SmtpEnvelope::new(Some(from), to).map_err(|e| permanent(format!("no recipients: {e}")))
+}
+
+/// A connection to the host's first address that answers (a name may
+/// have several: IPv6 and IPv4, or a provider's many).
+pub(super) fn connect(host: &str, port: u16, timeout: Duration) -> std::io::Result<TcpStream> {
+    let mut last = None;
+    for address in (host, port).to_socket_addrs()? {
+        match TcpStream::connect_timeout(&address, timeout) {
+            Ok(tcp) => return Ok(tcp),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("the host has no address")))
 }
 
 /// The socket to the server, every wait on it held to a whole deadline
