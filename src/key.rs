@@ -4,7 +4,8 @@
 //! only code that writes that form or takes it apart; a tournament id never
 //! holds the separator (`config` refuses ids that do), so the first `/`
 //! ends it. And a tournament id as the ASCII a Message-ID carries
-//! ([`ascii_id`]), one event's alone.
+//! ([`ascii_id`]), one event's alone; and the tag of a subject line
+//! ([`SubjectTag`]), written and read here alone.
 
 use std::fmt;
 
@@ -60,6 +61,66 @@ impl fmt::Display for GameKey {
     }
 }
 
+/// The tag the clerk's subjects begin with, and a player's replies keep:
+/// `[ID #N]` for game N of tournament ID, `[ID]` for the event's own
+/// messages (a start sheet, a leave's receipt). The only code that writes
+/// a tag or reads one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubjectTag {
+    pub tournament: String,
+    pub game: Option<String>,
+}
+
+impl SubjectTag {
+    pub fn game(tournament: &str, game: &str) -> SubjectTag {
+        SubjectTag {
+            tournament: tournament.to_string(),
+            game: Some(game.to_string()),
+        }
+    }
+
+    pub fn event(tournament: &str) -> SubjectTag {
+        SubjectTag {
+            tournament: tournament.to_string(),
+            game: None,
+        }
+    }
+
+    /// Every tag `subject` holds, in order: each `[` with no `[` before its
+    /// `]`, its text the tournament's id, then ` #` and the game's where it
+    /// has one (`Re: [CUP #1] [CC-2026 #3]` holds two; `[[CC #1]` one).
+    pub fn all_in(subject: &str) -> impl Iterator<Item = SubjectTag> + '_ {
+        subject.match_indices('[').filter_map(|(at, _)| {
+            let inside = subject[at + 1..].split_once(']')?.0;
+            if inside.contains('[') {
+                return None;
+            }
+            let (tournament, game) = match inside.rsplit_once(" #") {
+                Some((tournament, game)) => (tournament, Some(game.trim())),
+                None => (inside, None),
+            };
+            (!tournament.is_empty() && game.is_none_or(|g| !g.is_empty())).then(|| SubjectTag {
+                tournament: tournament.to_string(),
+                game: game.map(str::to_string),
+            })
+        })
+    }
+
+    /// The first tag of tournament `id` in `subject`, either form.
+    pub fn of_event_in(subject: &str, id: &str) -> Option<SubjectTag> {
+        SubjectTag::all_in(subject).find(|tag| tag.tournament == id)
+    }
+}
+
+impl fmt::Display for SubjectTag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.game {
+            Some(game) => write!(f, "[{} #{game}]", self.tournament),
+            None => write!(f, "[{}]", self.tournament),
+        }
+    }
+}
+
 /// A tournament id as the ASCII a Message-ID may hold (RFC 5322 `atext`):
 /// lower case, Russian letters transliterated (`КР-2026` is `kr-2026`),
 /// any other character as the hex of its UTF-8 bytes.
@@ -103,6 +164,42 @@ mod tests {
             assert_eq!(key.game_in(tournament), Some(game));
             assert_eq!(key.game_in(Some("other")), None);
         }
+    }
+
+    #[test]
+    fn a_subject_tag_is_written_and_read_back_and_found_among_others() {
+        let table: [(&str, &[(&str, Option<&str>)]); 9] = [
+            ("[CC-2026 #3] 1. e4", &[("CC-2026", Some("3"))]),
+            (
+                "Re: [CUP #1] [CC-2026 #3]",
+                &[("CUP", Some("1")), ("CC-2026", Some("3"))],
+            ),
+            ("[CC-2026] #3", &[("CC-2026", None)]),
+            ("Re: [Кубок 2026 #A1] ход", &[("Кубок 2026", Some("A1"))]),
+            ("[[CC #1]", &[("CC", Some("1"))]),
+            ("CC-2026 #3", &[]),
+            ("[", &[]),
+            ("[] [ #2] [X #]", &[]),
+            ("[CC #3 ]", &[("CC", Some("3"))]),
+        ];
+        for (subject, tags) in table {
+            let found: Vec<SubjectTag> = SubjectTag::all_in(subject).collect();
+            let expected: Vec<SubjectTag> = tags
+                .iter()
+                .map(|(t, g)| SubjectTag {
+                    tournament: t.to_string(),
+                    game: g.map(str::to_string),
+                })
+                .collect();
+            assert_eq!(found, expected, "{subject:?}");
+            for tag in found {
+                let written = tag.to_string();
+                assert_eq!(SubjectTag::all_in(&written).collect::<Vec<_>>(), [tag]);
+            }
+        }
+        assert_eq!(SubjectTag::game("КР", "2").to_string(), "[КР #2]");
+        assert_eq!(SubjectTag::event("КР").to_string(), "[КР]");
+        assert!(SubjectTag::of_event_in("Re: [CC-20266] start", "CC-2026").is_none());
     }
 
     #[test]

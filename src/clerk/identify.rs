@@ -3,6 +3,7 @@
 //! thread, else the only game he plays; asked of him where nothing tells,
 //! with his games.
 
+use crate::key::SubjectTag;
 use super::EventKind;
 use super::letters::GameNote;
 use super::{Clerk, Plan, recipient};
@@ -179,11 +180,9 @@ impl Clerk<'_> {
         };
         let thread = super::thread_ids(mail)
             .find_map(|candidate| store.game_of_message(&candidate).ok().flatten());
-        let tag = format!("[{} #", self.config.tournament_id);
-        let tagged = mail.subject.find(&tag).and_then(|start| {
-            let rest = &mail.subject[start + tag.len()..];
-            rest.split(']').next().map(|id| id.trim().to_string())
-        });
+        let tagged = SubjectTag::all_in(&mail.subject)
+            .find(|tag| tag.tournament == self.config.tournament_id && tag.game.is_some())
+            .and_then(|tag| tag.game);
         let named = [
             // A game the acceptance named stands where the letter's line
             // would (issue 34, point 7: its receipt said "by its line").
@@ -283,7 +282,7 @@ impl Clerk<'_> {
     pub(super) fn tagged_or_threaded(&self, store: &Store, mail: &Mail) -> bool {
         let own =
             |at: usize| self.directory.tournaments()[at].tournament_id == self.config.tournament_id;
-        super::route::has_tag(&mail.subject, &self.config.tournament_id)
+        SubjectTag::of_event_in(&mail.subject, &self.config.tournament_id).is_some()
             || super::thread_ids(mail)
                 .any(|candidate| store.game_of_message(&candidate).ok().flatten().is_some())
             || super::route::tournament_of_thread(self.directory, store, mail).is_some_and(own)
@@ -307,7 +306,7 @@ impl Clerk<'_> {
                 config
                     .games_of(&there.id)
                     .into_iter()
-                    .map(|g| format!("[{} #{}]", config.tournament_id, g.id))
+                    .map(|g| SubjectTag::game(&config.tournament_id, &g.id).to_string())
                     .collect::<Vec<_>>()
             })
             .collect()
@@ -359,12 +358,10 @@ impl Clerk<'_> {
             let id = key.tournament()?;
             return (!served(id)).then(|| id.to_string());
         }
-        mail.subject.match_indices('[').find_map(|(at, _)| {
-            let (id, _) = mail.subject[at + 1..].split_once(" #")?;
-            let plain =
-                !id.is_empty() && !id.contains(|c: char| c.is_whitespace() || "[]".contains(c));
-            (plain && !served(id) && store.has_tournament(id).unwrap_or(false))
-                .then(|| id.to_string())
+        SubjectTag::all_in(&mail.subject).find_map(|tag| {
+            let id = tag.tournament;
+            let plain = tag.game.is_some() && !id.contains(char::is_whitespace);
+            (plain && !served(&id) && store.has_tournament(&id).unwrap_or(false)).then_some(id)
         })
     }
 }

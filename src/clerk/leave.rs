@@ -21,14 +21,32 @@ use crate::render::Model;
 use crate::rules::leave::{self, LeaveRefusal};
 use crate::store::{Disposition, Store, StoredLetter};
 
-/// A leave in the person's other events.
-struct Elsewhere {
-    /// The tags of his games where it is granted.
-    granted: Vec<String>,
+/// A leave as the person's events decided it, each by its own allowance.
+struct Verdicts {
+    /// This event's: the days, or why not.
+    here: Result<u32, LeaveRefusal>,
+    /// The days of leave he has left here in the leave's first year, once
+    /// it is taken (where it is).
+    left_here: u32,
+    /// His entries in the other events that grant it.
+    granted: Vec<super::EntryThere>,
+    /// The tags of his games there, for his receipt.
+    granted_games: Vec<String>,
+    /// What he has left in each of those, once it is taken: id and days.
+    left_there: Vec<Model>,
+    /// The events that granted this very leave already.
+    already: Vec<String>,
     /// The events that grant no leave.
     without: Vec<String>,
-    /// The events that refuse this one: their ids and why.
-    refused: Vec<Model>,
+    /// The events that refuse this one.
+    refused: Vec<RefusedThere>,
+}
+
+/// An event of the person's that refuses the leave, and why (in the words
+/// of this clerk's language).
+struct RefusedThere {
+    tournament: String,
+    reason: String,
 }
 
 impl Clerk<'_> {
@@ -36,6 +54,12 @@ impl Clerk<'_> {
     /// changed besides (its move), as it now stands; the leave's notices of
     /// that game speak of it so, and the answer of a refusal speaks of the
     /// leave alone.
+    ///
+    /// A leave is the person's, and each of his events grants or refuses it
+    /// by its own allowance and last day: it is taken where granted (here,
+    /// his partners told by this clerk; elsewhere, recorded and told there
+    /// by `run::leave_elsewhere`), and refused only where no event grants
+    /// it. The receipt says what each event did.
     pub(super) fn plan_leave(
         &self,
         store: &Store,
@@ -53,50 +77,74 @@ impl Clerk<'_> {
             [first, last] => first.resolve(postmark).zip(last.resolve(postmark)),
             _ => None,
         };
-        let taken = store.leaves_of(&player.id).map_err(Error::database)?;
-        let checked = match asked {
-            Some(asked) => {
-                let end = self.config.end_date;
-                leave::check(&self.config.rules, &taken, asked, postmark, end)
-                    .map(|days| (asked, days))
-            }
-            None => Err(LeaveRefusal::Backwards),
+        let Some((first, last)) = asked.filter(|(first, last)| first <= last) else {
+            let reason = match asked {
+                None => phrases.get("reason.leave_dates").to_string(),
+                Some(_) => phrases.get("reason.leave_backwards").to_string(),
+            };
+            return self.refuse_leave(player, read, mail, (stored, vec![reason]), beside, plan);
         };
-        let ((first, last), days) = match checked {
-            Ok(taken) => taken,
-            Err(refusal) => {
-                let reason = match asked {
-                    None => phrases.get("reason.leave_dates").to_string(),
-                    Some(_) => self.leave_refused(refusal, postmark, &self.config.rules),
-                };
-                return self.refuse_leave(player, read, mail, (stored, reason), beside, plan);
+        let verdicts = self.leave_verdicts(store, player, (first, last), postmark)?;
+        let days = leave::length((first, last));
+        let already_here = verdicts.here == Err(LeaveRefusal::Granted);
+        let nothing_new = verdicts.here.is_err() && verdicts.granted.is_empty();
+        if nothing_new && !already_here && verdicts.already.is_empty() {
+            let mut reasons = Vec::new();
+            if let Err(refusal) = &verdicts.here {
+                reasons.push(self.leave_refused(refusal.clone(), postmark, &self.config.rules));
             }
-        };
-        let mut all = taken.clone();
-        all.push((first, last));
-        let left = leave::left_in(&self.config.rules, &all, first.year());
+            reasons.extend(verdicts.refused.iter().map(|there| {
+                phrases.fill(
+                    "reason.leave_there",
+                    &[("tournament", &there.tournament), ("reason", &there.reason)],
+                )
+            }));
+            return self.refuse_leave(player, read, mail, (stored, reasons), beside, plan);
+        }
         let (first_text, last_text) = (self.date(first), self.date(last));
-        let (games, notices) = self.leave_notices(store, player, (first, last), changed)?;
+        let granted_here = verdicts.here.is_ok();
+        let (games, notices) = match granted_here {
+            true => self.leave_notices(store, player, (first, last), changed)?,
+            false => (Vec::new(), Vec::new()),
+        };
         plan.more.extend(notices);
-        // The leave is the person's (issue 31, point 1): his entries of the
-        // same id in the clerk's other events that grant leave have it too,
-        // each by its own allowance and last day (recorded there, and their
-        // partners told, by `run::leave_elsewhere`); an event that grants
-        // none, or refuses it, goes on, and the receipt says why.
-        let Elsewhere {
-            granted: elsewhere,
-            without,
-            refused: refused_there,
-        } = self.leave_elsewhere(store, player, (first, last), postmark, plan)?;
+        let refused_here = verdicts
+            .here
+            .clone()
+            .err()
+            .filter(|_| !already_here)
+            .map(|refusal| self.leave_refused(refusal, postmark, &self.config.rules));
+        let several = !verdicts.left_there.is_empty();
+        let mut left = Vec::new();
+        if granted_here || already_here {
+            left.push(model! {
+                "tournament" => self.config.tournament_id.as_str(),
+                "days" => verdicts.left_here,
+            });
+        }
+        left.extend(verdicts.left_there.iter().cloned());
         let answer = model! {
-            "elsewhere" => elsewhere,
-            "without" => without,
-            "refused_there" => refused_there,
+            "granted_here" => granted_here,
+            "already_here" => already_here,
+            "already_there" => verdicts.already,
+            "nothing_new" => nothing_new,
+            "refused_here" => refused_here,
+            "elsewhere" => verdicts.granted_games,
+            "without" => verdicts.without,
+            "refused_there" => verdicts
+                .refused
+                .iter()
+                .map(|there| model! {
+                    "tournament" => there.tournament.as_str(),
+                    "reason" => there.reason.as_str(),
+                })
+                .collect::<Vec<_>>(),
             "first" => first_text.as_str(),
             "last" => last_text.as_str(),
             "days" => days,
             "year" => first.year(),
             "left" => left,
+            "several" => several,
             "games" => games,
         };
         let mut receipt = self
@@ -107,6 +155,12 @@ impl Clerk<'_> {
             .render(answer)?;
         self.tell_more_leaves(&mut receipt, read)?;
         plan.messages.push(receipt);
+        if nothing_new {
+            stored.disposition = Disposition::Applied;
+            stored.reason = format!("leave {first} - {last} granted already");
+            plan.letter = Some(stored);
+            return Ok(());
+        }
         stored.disposition = Disposition::Applied;
         stored.reason = format!("leave {first} - {last}");
         plan.event(
@@ -118,9 +172,83 @@ impl Clerk<'_> {
         for more in &plan.more {
             plan.events.extend(more.events.iter().cloned());
         }
-        plan.leave = Some((player.id.clone(), (first, last)));
+        plan.leave = Some(super::LeaveTaken {
+            days: (first, last),
+            here: granted_here.then(|| player.id.clone()),
+            elsewhere: verdicts.granted,
+        });
         plan.letter = Some(stored);
         Ok(())
+    }
+
+    /// What each of the person's events says of the leave `asked`: this
+    /// one, and each other one he plays in.
+    fn leave_verdicts(
+        &self,
+        store: &Store,
+        player: &Player,
+        asked: (NaiveDate, NaiveDate),
+        postmark: NaiveDate,
+    ) -> Result<Verdicts, Error> {
+        let year = asked.0.year();
+        let taken = store.leaves_of(&player.id).map_err(Error::database)?;
+        let rules = &self.config.rules;
+        let here = leave::check(rules, &taken, asked, postmark, self.config.end_date);
+        let with_it = |mut taken: Vec<(NaiveDate, NaiveDate)>| {
+            if !taken.contains(&asked) {
+                taken.push(asked);
+            }
+            taken
+        };
+        let mut verdicts = Verdicts {
+            left_here: leave::left_in(rules, &with_it(taken), year),
+            here,
+            granted: Vec::new(),
+            granted_games: Vec::new(),
+            left_there: Vec::new(),
+            already: Vec::new(),
+            without: Vec::new(),
+            refused: Vec::new(),
+        };
+        for (other, there) in self.others_of_the_person(player) {
+            if other.rules.leave_days_per_year == 0 {
+                verdicts.without.push(other.tournament_id.clone());
+                continue;
+            }
+            let theirs = store
+                .leaves_in(other.scope(), &there.id)
+                .map_err(Error::database)?;
+            match leave::check(&other.rules, &theirs, asked, postmark, other.end_date) {
+                Ok(_) => {
+                    verdicts.granted.push(super::EntryThere {
+                        tournament: other.tournament_id.clone(),
+                        player: there.id.clone(),
+                    });
+                    verdicts.granted_games.extend(
+                        other
+                            .games_of(&there.id)
+                            .iter()
+                            .map(|g| crate::key::SubjectTag::game(&other.tournament_id, &g.id).to_string()),
+                    );
+                    verdicts.left_there.push(model! {
+                        "tournament" => other.tournament_id.as_str(),
+                        "days" => leave::left_in(&other.rules, &with_it(theirs), year),
+                    });
+                }
+                Err(LeaveRefusal::Granted) => {
+                    verdicts.already.push(other.tournament_id.clone());
+                    verdicts.left_there.push(model! {
+                        "tournament" => other.tournament_id.as_str(),
+                        "days" => leave::left_in(&other.rules, &theirs, year),
+                    });
+                }
+                Err(refusal) => verdicts.refused.push(RefusedThere {
+                    tournament: other.tournament_id.clone(),
+                    reason: self.leave_refused(refusal, postmark, &other.rules),
+                }),
+            }
+        }
+        Ok(verdicts)
     }
 
     /// A leave refused: the letter kept as refused, and he told why (in a
@@ -130,13 +258,13 @@ impl Clerk<'_> {
         player: &Player,
         read: &Letter,
         mail: &Mail,
-        (mut stored, reason): (StoredLetter, String),
+        (mut stored, reasons): (StoredLetter, Vec<String>),
         beside: bool,
         plan: &mut Plan,
     ) -> Result<(), Error> {
         let postmark = stored.postmark;
         stored.disposition = Disposition::Refused;
-        stored.reason = format!("leave refused: {reason}");
+        stored.reason = format!("leave refused: {}", reasons.join("; "));
         plan.event(
             EventKind::Refused,
             None,
@@ -145,7 +273,7 @@ impl Clerk<'_> {
         );
         let mut message = self.refusal(
             recipient(player),
-            vec![reason],
+            reasons,
             read,
             postmark,
             Model::from(()),
@@ -182,59 +310,6 @@ impl Clerk<'_> {
         self.render_again(answer, model! { "unheeded" => lines })
     }
 
-    /// The same leave in the person's other events of the clerk's: the
-    /// tags of his games where it is granted (each event's own allowance
-    /// and last day decide; their ids go into the plan), the events that
-    /// grant no leave, and those that refuse this one, with why.
-    fn leave_elsewhere(
-        &self,
-        store: &Store,
-        player: &Player,
-        (first, last): (NaiveDate, NaiveDate),
-        postmark: NaiveDate,
-        plan: &mut Plan,
-    ) -> Result<Elsewhere, Error> {
-        let mut elsewhere = Vec::new();
-        let mut without = Vec::new();
-        let mut refused_there = Vec::new();
-        for (other, there) in self.others_of_the_person(player) {
-            if other.rules.leave_days_per_year == 0 {
-                without.push(other.tournament_id.clone());
-                continue;
-            }
-            // Each event's own allowance and last day decide there.
-            let theirs = store
-                .leaves_in(other.scope(), &there.id)
-                .map_err(Error::database)?;
-            match leave::check(
-                &other.rules,
-                &theirs,
-                (first, last),
-                postmark,
-                other.end_date,
-            ) {
-                Ok(_) => {
-                    plan.leave_elsewhere.push(other.tournament_id.clone());
-                    elsewhere.extend(
-                        other
-                            .games_of(&there.id)
-                            .iter()
-                            .map(|g| format!("[{} #{}]", other.tournament_id, g.id)),
-                    );
-                }
-                Err(refusal) => refused_there.push(model! {
-                    "tournament" => other.tournament_id.as_str(),
-                    "reason" => self.leave_refused(refusal, postmark, &other.rules),
-                }),
-            }
-        }
-        Ok(Elsewhere {
-            granted: elsewhere,
-            without,
-            refused: refused_there,
-        })
-    }
-
     /// The words of a leave's refusal under `rules` (this event's, or
     /// another's of the person).
     fn leave_refused(
@@ -247,6 +322,7 @@ impl Clerk<'_> {
         match refusal {
             LeaveRefusal::NoLeave => phrases.get("reason.leave_none").to_string(),
             LeaveRefusal::Backwards => phrases.get("reason.leave_backwards").to_string(),
+            LeaveRefusal::Granted => phrases.get("reason.leave_granted").to_string(),
             LeaveRefusal::Past => {
                 phrases.fill("reason.leave_past", &[("postmark", &self.date(postmark))])
             }
@@ -272,14 +348,23 @@ impl Clerk<'_> {
         }
     }
 
-    /// The clerk's other events where `player` (the same id) plays, each
-    /// with his entry there.
+    /// The person's entries in the clerk's other events: each event with
+    /// his entry there (the person is known by his addresses: a seat's id
+    /// passed to a newcomer by a replacement is not the leaver).
     fn others_of_the_person<'p>(
         &'p self,
         player: &'p Player,
     ) -> impl Iterator<Item = (&'p crate::config::Config, &'p Player)> + 'p {
-        self.others_knowing(player)
-            .filter(move |(_, there)| there.id == player.id)
+        let tournaments = self.directory.tournaments();
+        let here = self.directory.place_of(&self.config.tournament_id);
+        here.and_then(|here| Some((here, self.directory.people().of_entry(here, &player.id)?)))
+            .into_iter()
+            .flat_map(move |(here, person)| {
+                person.elsewhere(here).filter_map(move |entry| {
+                    let there = &tournaments[entry.tournament];
+                    Some((there, there.player(&entry.player)?))
+                })
+            })
     }
 
     /// The leave's notices in this tournament: a plan for each of

@@ -131,11 +131,11 @@ pub struct Plan {
     /// The other games the same letter changes (a withdrawal by the chief
     /// arbiter's letter), written with it in one transaction.
     pub more: Vec<Plan>,
-    /// A player's leave taken: his id, first and last day.
-    pub leave: Option<(String, (NaiveDate, NaiveDate))>,
-    /// The clerk's other events that grant the same leave (issue 31,
-    /// point 1): it is recorded there too, and their partners told.
-    pub leave_elsewhere: Vec<String>,
+    /// A person's leave taken, and the events that record it.
+    pub leave: Option<LeaveTaken>,
+    /// A player replaced from this day on: the leaves of his seat from then
+    /// are the leaver's, not his successor's (`player` is the seat's id).
+    pub leaves_left: Option<(String, NaiveDate)>,
     /// Edits of the tournament's file the letter orders (a player
     /// replaced, an address added), written once it is committed.
     pub config_edits: Vec<crate::config::edit::ConfigEdit>,
@@ -171,7 +171,7 @@ impl Plan {
             taken_back,
             more,
             leave,
-            leave_elsewhere,
+            leaves_left,
             config_edits,
             releases,
             notes,
@@ -183,7 +183,7 @@ impl Plan {
         self.game = self.game.take().or(game);
         self.taken_back = self.taken_back.or(taken_back);
         self.leave = self.leave.take().or(leave);
-        self.leave_elsewhere.extend(leave_elsewhere);
+        self.leaves_left = self.leaves_left.take().or(leaves_left);
         self.more.extend(more);
         self.config_edits.extend(config_edits);
         self.releases.extend(releases);
@@ -203,6 +203,25 @@ impl Plan {
             detail: bounded(&detail, REASON_MOST),
         });
     }
+}
+
+/// A leave a person's letter took, as each event decided by its own
+/// allowance: recorded in the letter's event where it grants it (`here`,
+/// his id there), and in each of his other events that grants it, whose
+/// partners its clerk tells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaveTaken {
+    pub days: (NaiveDate, NaiveDate),
+    pub here: Option<String>,
+    pub elsewhere: Vec<EntryThere>,
+}
+
+/// A person's entry in another event of the clerk's: its id, and his id
+/// there (which need not be the same).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryThere {
+    pub tournament: String,
+    pub player: String,
 }
 
 /// A reason as a note ends with it: `: he misread`, or nothing.

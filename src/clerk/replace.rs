@@ -132,6 +132,14 @@ impl Clerk<'_> {
                 continue;
             }
             let taken_over = seat(colour, &state);
+            // His leaves stay his: from today none stops the newcomer's clock.
+            if self.config.rules.leave_days_per_year > 0 {
+                let partner = state.player(colour.other()).id.clone();
+                let mut leaves = store.leaves_of(&partner).map_err(Error::database)?;
+                let his = store.leaves_of(player).map_err(Error::database)?;
+                leaves.extend(crate::rules::leave::ended_before(&his, self.clock.today));
+                state.ledger.calendar = state.ledger.calendar.clone().with_leaves(leaves);
+            }
             // By the arbiter's letter the config still has the player he
             // replaces: the messages name the newcomer.
             if state.white.id == player {
@@ -171,6 +179,7 @@ impl Clerk<'_> {
             letter.pictures.extend(picture);
         }
         plan.messages.push(letter);
+        plan.leaves_left = Some((player.to_string(), self.clock.today));
         for more in &plan.more {
             plan.events.extend(more.events.iter().cloned());
         }

@@ -10,7 +10,8 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::config::Config;
+use crate::config::{Config, People};
+use crate::key::SubjectTag;
 use crate::letter::{self, Order};
 use crate::mail::Envelope;
 use crate::mail::mime::Mail;
@@ -29,6 +30,7 @@ pub struct Directory<'a> {
     /// a clerk then writes to another event's players in its words.
     templates: Vec<&'a Templates>,
     known: OnceLock<HashMap<String, Vec<usize>>>,
+    people: OnceLock<People>,
 }
 
 impl<'a> Directory<'a> {
@@ -37,6 +39,7 @@ impl<'a> Directory<'a> {
             tournaments,
             templates: Vec::new(),
             known: OnceLock::new(),
+            people: OnceLock::new(),
         }
     }
 
@@ -52,6 +55,17 @@ impl<'a> Directory<'a> {
 
     pub fn tournaments(&self) -> &'a [Config] {
         self.tournaments
+    }
+
+    /// The people of the tournaments: each person's entries in the events
+    /// he plays in.
+    pub fn people(&self) -> &People {
+        self.people.get_or_init(|| People::of(self.tournaments))
+    }
+
+    /// The place of the tournament `id`.
+    pub fn place_of(&self, id: &str) -> Option<usize> {
+        self.tournaments.iter().position(|t| t.tournament_id == id)
     }
 
     /// Whether the clerk serves more than one tournament.
@@ -83,15 +97,9 @@ impl<'a> Directory<'a> {
 }
 
 /// Whether `subject` holds a tag of tournament `id`: `[ID #N]` of one of
-/// its games, or `[ID]` of its own messages (a start sheet, a leave)
-/// (without writing the tag out: a folder's letter is tried against every
-/// event).
-pub(super) fn has_tag(subject: &str, id: &str) -> bool {
-    subject.match_indices('[').any(|(at, _)| {
-        subject[at + 1..]
-            .strip_prefix(id)
-            .is_some_and(|rest| rest.starts_with(" #") || rest.starts_with(']'))
-    })
+/// its games, or `[ID]` of its own messages (a start sheet, a leave).
+fn has_tag(subject: &str, id: &str) -> bool {
+    SubjectTag::of_event_in(subject, id).is_some()
 }
 
 /// The place of the tournament whose clerk wrote the message a letter

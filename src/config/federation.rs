@@ -121,6 +121,8 @@ pub fn load_all_over(file: &Path, overlay: Overlay<'_>) -> Result<Vec<Config>, C
         not_twice(path, &config, &tournaments)?;
         tournaments.push(config);
     }
+    // A person's addresses are his in every event he plays in.
+    super::people::share_addresses(&mut tournaments);
     Ok(tournaments)
 }
 

@@ -6,6 +6,7 @@ pub mod edit;
 mod entries;
 mod federation;
 mod parse;
+pub mod people;
 mod raw;
 mod servers;
 #[cfg(test)]
@@ -21,6 +22,7 @@ use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
 pub use self::federation::{load_all, load_all_over};
+pub use self::people::{People, Person};
 pub use self::parse::{NAME_MOST, checked_address, name_problem};
 use crate::Lang;
 use crate::letter::{DateOrder, DateReading};
@@ -355,6 +357,11 @@ impl Config {
             fix: "give the path of the tournament's TOML file with --config (see config.example.toml)".into(),
         })?;
         Config::parse(file, &text)
+    }
+
+    /// Drops the lookup index: the lists were changed in place.
+    pub(crate) fn forget_index(&mut self) {
+        self.index = OnceLock::new();
     }
 
     fn index(&self) -> &Index {

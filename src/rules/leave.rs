@@ -22,6 +22,8 @@ pub enum LeaveRefusal {
     Backwards,
     /// It begins before the letter was sent (its postmark).
     Past,
+    /// It is a leave of his already taken, day for day: nothing to do.
+    Granted,
     /// It overlaps a leave of his already taken.
     Overlaps { first: NaiveDate, last: NaiveDate },
     /// Over the year's allowance: `asked` days of `year` were asked and
@@ -69,6 +71,9 @@ pub fn check(
     if last < first {
         return Err(LeaveRefusal::Backwards);
     }
+    if taken.contains(&asked) {
+        return Err(LeaveRefusal::Granted);
+    }
     if first < postmark {
         return Err(LeaveRefusal::Past);
     }
@@ -93,6 +98,19 @@ pub fn check(
     Ok(length(asked))
 }
 
+/// A seat's leaves as its successor on `day` has them: the leaver's days
+/// before `day` stay (they stopped the clock while he played), none after.
+pub fn ended_before(leaves: &[(NaiveDate, NaiveDate)], day: NaiveDate) -> Vec<(NaiveDate, NaiveDate)> {
+    let Some(before) = day.pred_opt() else {
+        return Vec::new();
+    };
+    leaves
+        .iter()
+        .filter(|(first, _)| *first < day)
+        .map(|&(first, last)| (first, last.min(before)))
+        .collect()
+}
+
 /// The days of leave he has left in `year`.
 pub fn left_in(rules: &Rules, taken: &[(NaiveDate, NaiveDate)], year: i32) -> u32 {
     let used: u32 = taken.iter().map(|&leave| in_year(leave, year)).sum();
@@ -110,6 +128,24 @@ mod tests {
     }
 
     #[test]
+    fn a_replaced_seats_leaves_end_the_day_before_its_successor_came() {
+        let leaves = [
+            (d("2026-11-01"), d("2026-11-05")),
+            (d("2026-11-10"), d("2026-11-20")),
+            (d("2026-11-25"), d("2026-11-30")),
+        ];
+        let kept = ended_before(&leaves, d("2026-11-15"));
+        assert_eq!(
+            kept,
+            [
+                (d("2026-11-01"), d("2026-11-05")),
+                (d("2026-11-10"), d("2026-11-14"))
+            ]
+        );
+        assert_eq!(ended_before(&leaves, d("2026-11-10")).len(), 1);
+    }
+
+    #[test]
     fn a_leave_is_taken_within_the_allowance_and_refused_otherwise() {
         let rules = Rules {
             leave_days_per_year: 45,
@@ -122,6 +158,12 @@ mod tests {
             (("2026-12-10", "2026-12-20"), Ok(11)),
             (("2026-12-01", "2026-12-01"), Ok(1)),
             (("2026-12-20", "2026-12-10"), Err(LeaveRefusal::Backwards)),
+            // The same leave again, even once it has begun, is the one taken.
+            (("2026-11-20", "2026-11-29"), Err(LeaveRefusal::Granted)),
+            (
+                ("2026-11-25", "2026-11-29"),
+                Err(LeaveRefusal::Past),
+            ),
             (("2026-11-30", "2026-12-05"), Err(LeaveRefusal::Past)),
             // 35 days of 2026 are left: 31 in December fit, 36 do not.
             (("2026-12-01", "2026-12-31"), Ok(31)),

@@ -2,6 +2,7 @@
 //! leave writes in the clerk's other events.
 
 use super::*;
+use crate::clerk::LeaveTaken;
 
 /// Writes a plan all or nothing: the letter, the game, notes, duties done and
 /// the composed messages. Returns the outbox id of the last message, if any.
@@ -30,8 +31,13 @@ pub fn commit(
             };
             // A leave of the letter's own, or of a letter it brings in (an
             // accepted one's).
-            for (player, days) in plans.iter().filter_map(|(plan, _)| plan.leave.as_ref()) {
-                w.leave(player, *days, letter_id, today)?;
+            for leave in plans.iter().filter_map(|(plan, _)| plan.leave.as_ref()) {
+                if let Some(player) = &leave.here {
+                    w.leave(player, leave.days, letter_id, today)?;
+                }
+            }
+            if let Some((player, day)) = &plan.leaves_left {
+                w.leaves_left(player, *day)?;
             }
             for edit in &plan.config_edits {
                 w.config_edit(edit, today)?;
@@ -58,9 +64,8 @@ pub fn commit(
         .map_err(Error::database)
         .and_then(|mut last| {
             for (plan, _) in &plans {
-                if let Some((player, days)) = &plan.leave {
-                    let events = &plan.leave_elsewhere;
-                    last = leave_elsewhere(store, clerk, events, player, *days, cause)?.or(last);
+                if let Some(leave) = &plan.leave {
+                    last = leave_elsewhere(store, clerk, leave, cause)?.or(last);
                 }
             }
             Ok(last)
@@ -148,40 +153,38 @@ fn write_game(
     Ok(())
 }
 
-/// A leave is the person's (issue 31, point 1): in the clerk's other
-/// events that grant it (`events`, decided by the leave's plan), it is
-/// recorded, and the partners of his games are told by those events'
-/// clerks, in their words, with a note under each game's chart. Committed
-/// after the leave, in the same batch. Returns the outbox id of the last
-/// notice, if any.
+/// A leave is the person's: in the clerk's other events that grant it
+/// (decided by the leave's plan, each by its own allowance), it is
+/// recorded under his entry there, and the partners of his games are told
+/// by those events' clerks, in their words, with a note under each game's
+/// chart. Committed after the leave, in the same batch. Returns the outbox
+/// id of the last notice, if any.
 pub(super) fn leave_elsewhere(
     store: &mut Store,
     clerk: &Clerk<'_>,
-    events: &[String],
-    player: &str,
-    days: (NaiveDate, NaiveDate),
+    leave: &LeaveTaken,
     cause: &str,
 ) -> Result<Option<i64>, Error> {
     let mut last = None;
-    for id in events {
-        let Some(sibling) = clerk.sibling(id) else {
+    for entry in &leave.elsewhere {
+        let Some(sibling) = clerk.sibling(&entry.tournament) else {
             continue;
         };
-        let Some(there) = sibling.config.player(player) else {
+        let Some(there) = sibling.config.player(&entry.player) else {
             continue;
         };
         let mut on_sibling = store.tournament(sibling.config.scope());
         let store = &mut *on_sibling;
         let today = sibling.clock.today;
         store
-            .write(|w| w.leave(player, days, None, today))
+            .write(|w| w.leave(&there.id, leave.days, None, today))
             .map_err(database)?;
-        let (_, notices) = sibling.leave_notices(store, there, days, None)?;
+        let (_, notices) = sibling.leave_notices(store, there, leave.days, None)?;
         let plan = Plan {
             more: notices,
             ..Plan::default()
         };
-        let cause = format!("{cause}/leave/{id}");
+        let cause = format!("{cause}/leave/{}", entry.tournament);
         last = commit(store, sibling.config, &sibling, &plan, &cause)?.or(last);
     }
     Ok(last)

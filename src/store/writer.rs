@@ -204,6 +204,30 @@ impl Writer<'_> {
     }
 
     /// Records a player's leave, first and last day.
+    /// A player replaced on `day`: his seat's leaves from that day on were
+    /// the leaver's. They are kept under the leaver's key in the record
+    /// (`ID~day`, as his seats are), and one running into that day ends the
+    /// day before, so that no leave of his stops his successor's clock.
+    pub fn leaves_left(&self, player: &str, day: NaiveDate) -> Result<()> {
+        let seat = self.scoped(player);
+        let leaver = self.scoped(&format!("{player}~{day}"));
+        let before = day.pred_opt().unwrap_or(day);
+        self.tx
+            .prepare_cached("UPDATE leaves SET player = ?2 WHERE player = ?1 AND first >= ?3")?
+            .execute(params![seat, leaver, day_text(day)])?;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO leaves (player, first, last, letter_id, created_on)
+                 SELECT ?2, ?3, last, letter_id, created_on FROM leaves
+                 WHERE player = ?1 AND first < ?3 AND last >= ?3",
+            )?
+            .execute(params![seat, leaver, day_text(day)])?;
+        self.tx
+            .prepare_cached("UPDATE leaves SET last = ?2 WHERE player = ?1 AND last >= ?3")?
+            .execute(params![seat, day_text(before), day_text(day)])?;
+        Ok(())
+    }
+
     pub fn leave(
         &self,
         player: &str,

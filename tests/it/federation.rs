@@ -1012,10 +1012,10 @@ fn leave_in_every_event(language: &str) {
             let receipt = mail.iter().find(|m| m.kind == "leave").expect("receipt");
             let said = match russian {
                 true => {
-                    "он останавливает и часы ваших партий в других турнирах этого секретаря, где отпуск предусмотрен: [B #1]. Этим партнёрам секретарь тоже сообщает."
+                    "он останавливает и часы ваших партий в других турнирах этого секретаря, где отпуск предоставлен: [B #1]."
                 }
                 false => {
-                    "it also stops the clocks of your games in the clerk's other events that grant leave: [B #1]. The clerk tells those partners too."
+                    "it also stops the clocks of your games in the clerk's other events that grant it: [B #1]."
                 }
             };
             assert!(receipt.body.contains(said), "{}", receipt.body);

@@ -3,6 +3,7 @@
 //! first, so no header can be smuggled in), the headers of contract.md 4,
 //! attachments for the arbiter.
 
+use crate::key::SubjectTag;
 use crate::error::Error;
 use std::time::SystemTime;
 
@@ -218,8 +219,8 @@ pub fn build(
 ) -> Result<Vec<u8>, Error> {
     let subject = match &out.game {
         _ if !out.of_event => out.subject.clone(),
-        Some(game) => format!("[{} #{game}] {}", sender.tournament, out.subject),
-        None => format!("[{}] {}", sender.tournament, out.subject),
+        Some(game) => format!("{} {}", SubjectTag::game(&sender.tournament, game), out.subject),
+        None => format!("{} {}", SubjectTag::event(&sender.tournament), out.subject),
     };
     let subject: String = subject.chars().filter(|c| !c.is_control()).collect();
     let from = mailbox(&sender.name, &sender.email)?;
