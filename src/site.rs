@@ -112,6 +112,20 @@ pub fn write_events(
     ]
     .into_iter()
     .chain(in_several.iter().map(|p| report::player_page(p, &phrases)));
+    // A page of a person no longer in several events (his seat given to
+    // another by a replacement) goes: it would show what is no longer so.
+    let written: Vec<String> = in_several
+        .iter()
+        .map(|p| report::player_file(&p.id))
+        .collect();
+    if let Ok(entries) = std::fs::read_dir(out.join("players")) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".html") && !written.contains(&name) {
+                std::fs::remove_file(entry.path()).map_err(|e| io(&entry.path(), e))?;
+            }
+        }
+    }
     for page in pages {
         let path = out.join(&page.name);
         if std::fs::read_to_string(&path).is_ok_and(|old| old == page.content) {
@@ -133,26 +147,28 @@ pub fn write_events(
     Ok(())
 }
 
-/// Each player of a folder's events (one id in several is one person),
-/// with the games in each, in the order of the files; results not yet
-/// read (see [`with_results`]).
+/// Each person of a folder's events (his entries joined by an address:
+/// `config::People`), with the games in each, in the order of the files;
+/// results not yet read (see [`with_results`]). A seat given to a newcomer
+/// by a replacement is the newcomer's, under his own name.
 fn players_of(configs: &[Config]) -> Vec<report::PlayerEvents> {
+    let people = crate::config::People::of(configs);
     let mut players: Vec<report::PlayerEvents> = Vec::new();
     let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for config in configs {
+    for (place, config) in configs.iter().enumerate() {
         for game in &config.games {
             let sides = [
                 (&game.white, &game.black, true),
                 (&game.black, &game.white, false),
             ];
             for (me, partner, white) in sides {
-                let Some(player) = config.player(me) else {
+                let Some(person) = people.of_entry(place, me) else {
                     continue;
                 };
-                let place = *at.entry(me.as_str()).or_insert_with(|| {
+                let index = *at.entry(person.key.as_str()).or_insert_with(|| {
                     players.push(report::PlayerEvents {
-                        id: player.id.clone(),
-                        name: player.name.clone(),
+                        id: person.key.clone(),
+                        name: person.name.clone(),
                         games: Vec::new(),
                     });
                     players.len() - 1
@@ -160,7 +176,7 @@ fn players_of(configs: &[Config]) -> Vec<report::PlayerEvents> {
                 let partner = config
                     .player(partner)
                     .map_or_else(|| partner.clone(), |p| p.name.clone());
-                players[place].games.push(report::PlayerGame {
+                players[index].games.push(report::PlayerGame {
                     event: config.tournament_id.clone(),
                     event_name: config.tournament_name.clone(),
                     game: game.id.clone(),

@@ -243,7 +243,8 @@ impl Clerk<'_> {
         }
         let mut games: Vec<String> = Vec::new();
         for state in plans.iter().filter_map(|plan| plan.game.as_ref()) {
-            let tag = crate::key::SubjectTag::game(&self.config.tournament_id, state.id()).to_string();
+            let tag =
+                crate::key::SubjectTag::game(&self.config.tournament_id, state.id()).to_string();
             if !games.contains(&tag) {
                 games.push(tag);
             }

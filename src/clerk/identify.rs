@@ -3,12 +3,12 @@
 //! thread, else the only game he plays; asked of him where nothing tells,
 //! with his games.
 
-use crate::key::SubjectTag;
 use super::EventKind;
 use super::letters::GameNote;
 use super::{Clerk, Plan, recipient};
 use crate::config::{Config, GameConfig, Player};
 use crate::error::Error;
+use crate::key::SubjectTag;
 use crate::letter::{self, Letter};
 use crate::mail::mime::Mail;
 use crate::model;

@@ -224,12 +224,11 @@ impl Clerk<'_> {
                         tournament: other.tournament_id.clone(),
                         player: there.id.clone(),
                     });
-                    verdicts.granted_games.extend(
-                        other
-                            .games_of(&there.id)
-                            .iter()
-                            .map(|g| crate::key::SubjectTag::game(&other.tournament_id, &g.id).to_string()),
-                    );
+                    verdicts
+                        .granted_games
+                        .extend(other.games_of(&there.id).iter().map(|g| {
+                            crate::key::SubjectTag::game(&other.tournament_id, &g.id).to_string()
+                        }));
                     verdicts.left_there.push(model! {
                         "tournament" => other.tournament_id.as_str(),
                         "days" => leave::left_in(&other.rules, &with_it(theirs), year),
@@ -421,7 +420,12 @@ impl Clerk<'_> {
             }
             ledger.calendar = ledger.calendar.with_leaves(leaves);
             let due = ledger.due(&self.config.rules, self.clock.today);
+            // A move forwarded today has no last day yet: it counts from
+            // the day the partner gets it.
+            let turn = shakmaty::Position::turn(state.board.position());
+            let moving = due.is_none() && turn == partner;
             let notice = model! {
+                "moving" => moving,
                 "player" => player.name.as_str(),
                 "first" => first_text.as_str(),
                 "last" => last_text.as_str(),

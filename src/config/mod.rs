@@ -22,8 +22,8 @@ use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
 pub use self::federation::{load_all, load_all_over};
-pub use self::people::{People, Person};
 pub use self::parse::{NAME_MOST, checked_address, name_problem};
+pub use self::people::{People, Person};
 use crate::Lang;
 use crate::letter::{DateOrder, DateReading};
 use crate::rules::Rules;

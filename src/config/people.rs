@@ -28,8 +28,9 @@ pub struct Entry {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Person {
     /// His name for his page: the key the site writes it under, unique in
-    /// the folder (his first entry's id; where another person has that id
-    /// too, it is followed by `-` and his first event's id).
+    /// the folder (his first entry's id; where another person with more
+    /// entries has that id too, it is followed by `-` and his first event's
+    /// id).
     pub key: String,
     pub name: String,
     pub addresses: Vec<String>,
@@ -39,7 +40,9 @@ pub struct Person {
 impl Person {
     /// His entries in events other than `tournament`.
     pub fn elsewhere(&self, tournament: usize) -> impl Iterator<Item = &Entry> {
-        self.entries.iter().filter(move |e| e.tournament != tournament)
+        self.entries
+            .iter()
+            .filter(move |e| e.tournament != tournament)
     }
 }
 
@@ -82,17 +85,11 @@ impl People {
         }
         let mut people = People::default();
         let mut of_root: HashMap<usize, usize> = HashMap::new();
-        let mut keys: HashMap<String, usize> = HashMap::new();
         for (index, (at, player)) in entries.iter().enumerate() {
             let root = root(&mut parent, index);
             let place = *of_root.entry(root).or_insert_with(|| {
-                let mut key = player.id.clone();
-                if keys.contains_key(&key) {
-                    key = format!("{}-{}", player.id, tournaments[*at].tournament_id);
-                }
-                keys.insert(key.clone(), people.persons.len());
                 people.persons.push(Person {
-                    key,
+                    key: format!("{}-{}", player.id, tournaments[*at].tournament_id),
                     name: player.name.clone(),
                     addresses: Vec::new(),
                     entries: Vec::new(),
@@ -110,6 +107,19 @@ impl People {
                 player: player.id.clone(),
             });
             people.of_entry.insert((*at, player.id.clone()), place);
+        }
+        // A person's key is his first entry's id; where two share it, the
+        // one with more entries (the leaver in his other events, not the
+        // newcomer of one) keeps it, and the other's is made his own.
+        let mut order: Vec<usize> = (0..people.persons.len()).collect();
+        order.sort_by_key(|&place| std::cmp::Reverse(people.persons[place].entries.len()));
+        let mut taken = std::collections::HashSet::new();
+        for place in order {
+            let person = &mut people.persons[place];
+            let id = person.entries[0].player.clone();
+            if taken.insert(id.clone()) {
+                person.key = id;
+            }
         }
         people
     }
@@ -174,7 +184,8 @@ mod tests {
     /// The example's tournament under `id`, with these players.
     fn event(id: &str, players: Vec<Player>) -> Config {
         let example = include_str!("../../config.example.toml");
-        let mut config = Config::parse(std::path::Path::new("/srv/t.toml"), example).expect("parses");
+        let mut config =
+            Config::parse(std::path::Path::new("/srv/t.toml"), example).expect("parses");
         config.tournament_id = id.into();
         config.players = players;
         config.forget_index();
@@ -199,12 +210,12 @@ mod tests {
             .collect();
         // A's ivanov (a newcomer by replacement) is not B's ivanov; B, C
         // and D are one person through two addresses.
-        assert_eq!(keys, [("ivanov", 1), ("ivanov-B", 3)]);
+        assert_eq!(keys, [("ivanov-A", 1), ("ivanov", 3)]);
         let old = people.of_entry(3, "petrov").expect("petrov");
         assert_eq!(old.addresses, ["old@x.example", "third@x.example"]);
         let places: Vec<usize> = old.elsewhere(1).map(|e| e.tournament).collect();
         assert_eq!(places, [2, 3]);
-        assert_eq!(people.of_entry(0, "ivanov").unwrap().key, "ivanov");
+        assert_eq!(people.of_entry(0, "ivanov").unwrap().key, "ivanov-A");
     }
 
     #[test]
@@ -223,9 +234,14 @@ mod tests {
             ),
         ];
         share_addresses(&mut events);
-        let there = events[1].player_by_email("added@x.example").expect("known in B");
+        let there = events[1]
+            .player_by_email("added@x.example")
+            .expect("known in B");
         assert_eq!(there.id, "ivanov");
-        assert_eq!(events[1].player_by_email("petrov@x.example").unwrap().id, "petrov");
+        assert_eq!(
+            events[1].player_by_email("petrov@x.example").unwrap().id,
+            "petrov"
+        );
         assert_eq!(events[0].players[0].other_emails, ["added@x.example"]);
     }
 }

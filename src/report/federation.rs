@@ -121,9 +121,14 @@ pub fn player_page(player: &PlayerEvents, phrases: &Phrases) -> Page {
     }
     out.push_str("</body>\n</html>\n");
     Page {
-        name: format!("players/{}.html", slug(&player.id)),
+        name: format!("players/{}", player_file(&player.id)),
         content: out,
     }
+}
+
+/// The file of a player's page in the `players` folder.
+pub fn player_file(key: &str) -> String {
+    format!("{}.html", slug(key))
 }
 
 /// The index of a folder's events: each with its dates, its games, and a
@@ -174,8 +179,8 @@ pub fn events_index(
         for player in in_several {
             let _ = writeln!(
                 out,
-                "<li><a href=\"players/{}.html\">{}</a></li>",
-                slug(&player.id),
+                "<li><a href=\"players/{}\">{}</a></li>",
+                player_file(&player.id),
                 escape(&player.name)
             );
         }

@@ -23,7 +23,9 @@ mod cross_table;
 mod federation;
 
 use self::cross_table::*;
-pub use self::federation::{Event, PlayerEvents, PlayerGame, events_index, player_page};
+pub use self::federation::{
+    Event, PlayerEvents, PlayerGame, events_index, player_file, player_page,
+};
 
 /// One game as the report shows it.
 pub struct GameReport {

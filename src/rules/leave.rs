@@ -100,7 +100,10 @@ pub fn check(
 
 /// A seat's leaves as its successor on `day` has them: the leaver's days
 /// before `day` stay (they stopped the clock while he played), none after.
-pub fn ended_before(leaves: &[(NaiveDate, NaiveDate)], day: NaiveDate) -> Vec<(NaiveDate, NaiveDate)> {
+pub fn ended_before(
+    leaves: &[(NaiveDate, NaiveDate)],
+    day: NaiveDate,
+) -> Vec<(NaiveDate, NaiveDate)> {
     let Some(before) = day.pred_opt() else {
         return Vec::new();
     };
@@ -160,10 +163,7 @@ mod tests {
             (("2026-12-20", "2026-12-10"), Err(LeaveRefusal::Backwards)),
             // The same leave again, even once it has begun, is the one taken.
             (("2026-11-20", "2026-11-29"), Err(LeaveRefusal::Granted)),
-            (
-                ("2026-11-25", "2026-11-29"),
-                Err(LeaveRefusal::Past),
-            ),
+            (("2026-11-25", "2026-11-29"), Err(LeaveRefusal::Past)),
             (("2026-11-30", "2026-12-05"), Err(LeaveRefusal::Past)),
             // 35 days of 2026 are left: 31 in December fit, 36 do not.
             (("2026-12-01", "2026-12-31"), Ok(31)),

@@ -21,6 +21,7 @@ mod hostile_mail;
 mod hostile_servers;
 mod life;
 mod mail_programs;
+mod person;
 mod poll;
 mod real_mail;
 mod replies;

@@ -3,8 +3,8 @@
 //! first, so no header can be smuggled in), the headers of contract.md 4,
 //! attachments for the arbiter.
 
-use crate::key::SubjectTag;
 use crate::error::Error;
+use crate::key::SubjectTag;
 use std::time::SystemTime;
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -219,7 +219,11 @@ pub fn build(
 ) -> Result<Vec<u8>, Error> {
     let subject = match &out.game {
         _ if !out.of_event => out.subject.clone(),
-        Some(game) => format!("{} {}", SubjectTag::game(&sender.tournament, game), out.subject),
+        Some(game) => format!(
+            "{} {}",
+            SubjectTag::game(&sender.tournament, game),
+            out.subject
+        ),
         None => format!("{} {}", SubjectTag::event(&sender.tournament), out.subject),
     };
     let subject: String = subject.chars().filter(|c| !c.is_control()).collect();
