@@ -165,7 +165,7 @@ fn standings(
 fn event_line(event: &Event) -> String {
     let game = event
         .game
-        .as_deref()
+        .as_ref()
         .map(|g| format!("game {g}: "))
         .unwrap_or_default();
     match event.event {

@@ -16,6 +16,8 @@ use crate::rules::{DutyKey, EndReason, Ledger, Status};
 #[derive(Clone, Debug)]
 pub struct Record {
     pub config: GameConfig,
+    /// The game's key in the record (`ID/<game>` in a folder).
+    pub key: crate::key::GameKey,
     pub white: Player,
     pub black: Player,
     pub board: Game,

@@ -222,10 +222,10 @@ impl Clerk<'_> {
             self.render_again(message, crate::model! { "accepted" => accepted.as_str() })?;
             message.cc.push(self.secretary());
         }
-        let game = plan.game.as_ref().map(|game| game.id().to_string());
+        let game = plan.game.as_ref().map(|game| game.key.clone());
         plan.event(
             EventKind::Accepted,
-            game.as_deref(),
+            game.as_ref(),
             None,
             format!("{} as {moves}", acceptance.key),
         );

@@ -349,7 +349,7 @@ impl Clerk<'_> {
             .extend(self.decision_notes(&state, decision, &decided));
         plan.event(
             EventKind::Decision,
-            Some(state.id()),
+            Some(&state.key),
             Some(&self.config.chief_arbiter),
             code.into(),
         );

@@ -150,7 +150,7 @@ impl Clerk<'_> {
             .extend(letters.into_iter().map(|(_, letter)| letter));
         plan.event(
             EventKind::Undone,
-            Some(state.id()),
+            Some(&state.key),
             None,
             format!("{moves} ({author_name})"),
         );

@@ -139,7 +139,7 @@ impl Clerk<'_> {
             created_on: today,
         });
         let detail = format!("{moves_log} repeated after {days} days");
-        plan.event(EventKind::Repeat, Some(state.id()), None, detail);
+        plan.event(EventKind::Repeat, Some(&state.key), None, detail);
         Ok(())
     }
 
@@ -159,7 +159,7 @@ impl Clerk<'_> {
             .render(model)?;
         plan.messages.push(self.generated(message, true));
         let detail = "first move not received".into();
-        plan.event(EventKind::Query, Some(state.id()), None, detail);
+        plan.event(EventKind::Query, Some(&state.key), None, detail);
         Ok(())
     }
 
@@ -181,7 +181,7 @@ impl Clerk<'_> {
             plan.messages.push(self.generated(letter, false));
         }
         let detail = format!("begins {}", self.date(state.ledger.calendar.start_date));
-        plan.event(EventKind::Start, Some(state.id()), None, detail);
+        plan.event(EventKind::Start, Some(&state.key), None, detail);
         Ok(())
     }
 
@@ -206,7 +206,7 @@ impl Clerk<'_> {
             .render(model)?;
         plan.messages.push(self.generated(message, false));
         let detail = format!("{} has {days_left} days left", crate::color_name(player));
-        plan.event(EventKind::Reminder, Some(state.id()), None, detail);
+        plan.event(EventKind::Reminder, Some(&state.key), None, detail);
         Ok(())
     }
 
@@ -232,7 +232,7 @@ impl Clerk<'_> {
             .render(model)?;
         plan.messages.push(self.generated(message, false));
         let detail = format!("no protest by {}", self.date(until));
-        plan.event(EventKind::NoProtest, Some(state.id()), None, detail);
+        plan.event(EventKind::NoProtest, Some(&state.key), None, detail);
         Ok(())
     }
 
@@ -254,7 +254,7 @@ impl Clerk<'_> {
             .render(model)?;
         plan.messages.push(self.generated(message, false));
         let detail = "end date reached without a result".into();
-        plan.event(EventKind::Adjudication, Some(state.id()), None, detail);
+        plan.event(EventKind::Adjudication, Some(&state.key), None, detail);
         Ok(())
     }
 }

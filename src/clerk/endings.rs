@@ -132,7 +132,7 @@ impl Clerk<'_> {
         }
         plan.event(
             EventKind::Result,
-            Some(state.id()),
+            Some(&state.key),
             None,
             format!("{result} ({reason})"),
         );

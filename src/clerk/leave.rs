@@ -443,7 +443,7 @@ impl Clerk<'_> {
             );
             more.event(
                 EventKind::Leave,
-                Some(state.id()),
+                Some(&state.key),
                 Some(&player.email),
                 format!("{first} - {last}"),
             );

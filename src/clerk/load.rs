@@ -70,6 +70,7 @@ pub fn load_replaying(
     };
     Ok(Record {
         config: game.clone(),
+        key: config.game_key(&game.id),
         white: played_by(white, Color::White),
         black: played_by(black, Color::Black),
         board,

@@ -115,7 +115,7 @@ impl Clock {
 pub struct Event {
     pub event: EventKind,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub game: Option<String>,
+    pub game: Option<crate::key::GameKey>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
     pub detail: String,
@@ -194,11 +194,34 @@ impl Plan {
         self.events.extend(events);
     }
 
-    fn event(&mut self, event: EventKind, game: Option<&str>, from: Option<&str>, detail: String) {
+    /// The games this plan changes, by key: its own, then those of the
+    /// plans it carries.
+    pub fn games(&self) -> impl Iterator<Item = &crate::key::GameKey> {
+        let more = self.more.iter().filter_map(|more| more.game.as_ref());
+        self.game.iter().chain(more).map(|state| &state.key)
+    }
+
+    /// The games a message of this plan delivers a move in (a forward):
+    /// the next letter in one must see the day it is delivered.
+    pub fn delivering(&self) -> Vec<&crate::key::GameKey> {
+        std::iter::once(self)
+            .chain(&self.more)
+            .filter(|plan| plan.messages.iter().any(|m| m.delivers.is_some()))
+            .filter_map(|plan| plan.game.as_ref().map(|state| &state.key))
+            .collect()
+    }
+
+    fn event(
+        &mut self,
+        event: EventKind,
+        game: Option<&crate::key::GameKey>,
+        from: Option<&str>,
+        detail: String,
+    ) {
         let bounded = |text: &str, most| crate::printable::bounded(text, most).into_owned();
         self.events.push(Event {
             event,
-            game: game.map(|game| bounded(game, FIELD_MOST)),
+            game: game.cloned(),
             from: from.map(|from| bounded(from, FIELD_MOST)),
             detail: bounded(&detail, REASON_MOST),
         });
@@ -506,9 +529,10 @@ impl<'a> Clerk<'a> {
             if sent == max {
                 sent += 1;
                 kept.push(self.limit_notice(&sender, &message)?);
+                let game = message.game.as_deref().map(|g| self.config.game_key(g));
                 plan.event(
                     EventKind::ReplyLimit,
-                    message.game.as_deref(),
+                    game.as_ref(),
                     Some(&sender),
                     format!("{max} replies today: one notice, refusals held to a later day"),
                 );

@@ -190,7 +190,7 @@ impl Clerk<'_> {
         );
         plan.event(
             EventKind::Move,
-            Some(state.id()),
+            Some(&state.key),
             Some(&state.player(color).email),
             detail,
         );

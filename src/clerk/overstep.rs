@@ -100,7 +100,7 @@ impl Clerk<'_> {
                 "with a letter"
             }
         );
-        plan.event(EventKind::Overstep, Some(state.id()), None, detail);
+        plan.event(EventKind::Overstep, Some(&state.key), None, detail);
         Ok(())
     }
 
@@ -398,7 +398,7 @@ impl Clerk<'_> {
         }
         let detail = "passed to the arbiter: the game is suspended".to_string();
         let from = state.player(context.color).email.clone();
-        plan.event(EventKind::Withheld, Some(state.id()), Some(&from), detail);
+        plan.event(EventKind::Withheld, Some(&state.key), Some(&from), detail);
         Ok(())
     }
 }

@@ -80,7 +80,7 @@ impl Clerk<'_> {
         );
         plan.event(
             EventKind::Protest,
-            Some(state.id()),
+            Some(&state.key),
             Some(&protester.email),
             stored.reason.clone(),
         );

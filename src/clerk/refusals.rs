@@ -188,7 +188,7 @@ impl Clerk<'_> {
         plan.messages.push(message);
         plan.event(
             EventKind::Refused,
-            Some(state.id()),
+            Some(&state.key),
             Some(&player.email),
             stored.reason.clone(),
         );

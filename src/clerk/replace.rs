@@ -346,7 +346,7 @@ impl Clerk<'_> {
         );
         more.event(
             EventKind::Replaced,
-            Some(state.id()),
+            Some(&state.key),
             None,
             format!("{was} by {}", newcomer.name),
         );

@@ -140,7 +140,7 @@ impl Clerk<'_> {
             .render_to_each_player(model)?;
         plan.messages
             .extend(letters.into_iter().map(|(_, letter)| letter));
-        plan.event(EventKind::Annulled, Some(state.id()), None, why.to_string());
+        plan.event(EventKind::Annulled, Some(&state.key), None, why.to_string());
         plan.game = Some(state);
         Ok(())
     }

@@ -18,7 +18,7 @@ use shtempel::clerk::{
 };
 use shtempel::config::{Config, Secret, Server, Source, Transport};
 use shtempel::error::{Error, Kind};
-use shtempel::key::GameKey;
+
 use shtempel::mail::file::FileTransport;
 use shtempel::mail::imap::{ImapSettings, ImapSource};
 use shtempel::mail::login::Password;

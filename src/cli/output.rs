@@ -28,7 +28,7 @@ pub(super) fn print_event(out: &mut dyn Write, event: &Event, printer: Printer) 
     } else {
         let game = event
             .game
-            .as_deref()
+            .as_ref()
             .map(|g| format!("game {g}: "))
             .unwrap_or_default();
         let from = event

@@ -303,15 +303,12 @@ pub(super) fn keep_report(
     summary: &run::Summary,
     progress: &Progress,
 ) -> Result<(), Failure> {
-    // A folder's games are changed as `ID/<game>`: this tournament's, by id.
-    let changed: std::collections::BTreeSet<String> = match config.scope() {
-        Some(id) => summary
-            .games_changed
-            .iter()
-            .filter_map(|key| GameKey::parse(key).game_in(Some(id)).map(str::to_string))
-            .collect(),
-        None => summary.games_changed.clone(),
-    };
+    // This tournament's games, by their ids in it.
+    let changed: std::collections::BTreeSet<String> = summary
+        .games_changed
+        .iter()
+        .filter_map(|key| key.game_in(config.scope()).map(str::to_string))
+        .collect();
     shtempel::site::keep(
         config,
         store,

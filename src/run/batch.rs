@@ -54,32 +54,23 @@ pub(super) struct Batch {
     /// Games with a move whose delivery (a forward) is waiting in this batch,
     /// and in the jobs out: the next letter in such a game must see the date
     /// it is delivered, so it is held until the jobs are waited for.
-    pub(super) delivering: HashSet<String>,
+    pub(super) delivering: HashSet<GameKey>,
     /// The jobs out, oldest first.
     pub(super) out: VecDeque<JobOut>,
 }
 
 /// A job given to the worker whose outcome is not yet written.
 pub(super) struct JobOut {
-    pub(super) delivering: HashSet<String>,
+    pub(super) delivering: HashSet<GameKey>,
     /// Its messages: they are not given again to the next job.
     pub(super) messages: HashSet<i64>,
 }
 
 impl Batch {
-    /// A plan written, of the game of key `game` (see [`key`]).
-    pub(super) fn add(
-        &mut self,
-        plan: Plan,
-        game: Option<String>,
-        last_message: Option<i64>,
-        done: Option<String>,
-    ) {
-        if let Some(game) = game
-            && plan.messages.iter().any(|m| m.delivers.is_some())
-        {
-            self.delivering.insert(game);
-        }
+    /// A plan written: the games it delivers a move in wait for it.
+    pub(super) fn add(&mut self, plan: Plan, last_message: Option<i64>, done: Option<String>) {
+        self.delivering
+            .extend(plan.delivering().into_iter().cloned());
         self.entries.push(Entry {
             done,
             events: plan.events,
@@ -88,7 +79,7 @@ impl Batch {
     }
 
     /// Whether a letter in `game` must wait for a delivery in flight.
-    pub(super) fn delivers_to(&self, game: &str) -> bool {
+    pub(super) fn delivers_to(&self, game: &GameKey) -> bool {
         self.delivering.contains(game) || self.out.iter().any(|job| job.delivering.contains(game))
     }
 }
@@ -198,7 +189,7 @@ pub(super) fn record(
         outcome
             .sent
             .iter()
-            .filter_map(|sent| sent.delivers.as_ref().map(|(game, _)| game.clone())),
+            .filter_map(|sent| sent.delivers.as_ref().map(|(game, _)| GameKey::parse(game))),
     );
     store.record_sent(&outcome.sent).map_err(database)?;
     for (id, error, permanent) in &outcome.failed {

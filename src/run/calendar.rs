@@ -8,14 +8,14 @@ use super::*;
 pub(super) fn keep_calendar(
     clerk: &Clerk<'_>,
     store: &mut Store,
-    checks: &std::collections::HashMap<String, Option<NaiveDate>>,
+    checks: &std::collections::HashMap<GameKey, Option<NaiveDate>>,
     batch: &mut Batch,
     summary: &mut Summary,
 ) -> Result<(), Error> {
     let config = clerk.config;
     let today = clerk.clock.today;
     for game in &config.games {
-        if let Some(Some(day)) = checks.get(&key(config, &game.id))
+        if let Some(Some(day)) = checks.get(&config.game_key(&game.id))
             && *day > today
         {
             continue;
@@ -34,7 +34,7 @@ pub(super) fn keep_calendar(
                     .join(",")
             );
             last = commit(store, config, clerk, &plan, &cause)?;
-            summary.games_changed.insert(key(config, &game.id));
+            summary.games_changed.insert(config.game_key(&game.id));
         }
         if let Some(state) = &plan.game {
             // A game only a letter can move is looked at again in 9999.
@@ -45,8 +45,7 @@ pub(super) fn keep_calendar(
                 .map_err(database)?;
         }
         if !plan.duties.is_empty() {
-            let plan = qualified(config, plan);
-            batch.add(plan, Some(key(config, &game.id)), last, None);
+            batch.add(plan, last, None);
         }
     }
     Ok(())

@@ -189,22 +189,3 @@ pub(super) fn leave_elsewhere(
     }
     Ok(last)
 }
-
-/// A game's key in the run: its id, or `ID/<id>` for a tournament of a folder
-/// (as the database keys it).
-pub(super) fn key(config: &Config, game: &str) -> String {
-    config.game_key(game).to_string()
-}
-
-/// A plan whose events name their games by [`key`]: with several
-/// tournaments, "game 3" alone says too little.
-pub(super) fn qualified(config: &Config, mut plan: Plan) -> Plan {
-    if config.scope().is_some() {
-        for event in &mut plan.events {
-            if let Some(game) = &mut event.game {
-                *game = key(config, game);
-            }
-        }
-    }
-    plan
-}

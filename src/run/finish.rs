@@ -200,7 +200,7 @@ impl Finisher<'_> {
                 outcome.sent.push(sent);
                 let event = Event {
                     event: EventKind::Sent,
-                    game: item.game.clone(),
+                    game: item.game.as_deref().map(crate::key::GameKey::parse),
                     from: None,
                     detail: format!("{} to {}", item.kind, item.recipients.join(", ")),
                 };
@@ -214,7 +214,7 @@ impl Finisher<'_> {
                 };
                 let event = Event {
                     event: EventKind::SendFailed,
-                    game: item.game.clone(),
+                    game: item.game.as_deref().map(crate::key::GameKey::parse),
                     from: None,
                     detail: format!(
                         "{} to {}: {} ({what})",

@@ -22,6 +22,7 @@ use crate::clerk::{self, Clerk, Event, EventKind, Plan, Prepared};
 use crate::config::Config;
 use crate::error::Error;
 use crate::fault;
+use crate::key::GameKey;
 use crate::mail::{MailSource, Transport};
 use crate::mail::{compose, identity};
 use crate::rules;
@@ -41,7 +42,6 @@ pub use self::orders::{PutBack, put_back, write_edits};
 use self::batch::*;
 use self::calendar::*;
 pub use self::commit::commit;
-use self::commit::*;
 use self::finish::{Finisher, Job, Outcome, Worker};
 pub use self::lock::{Holder, RunLock, holder, lock};
 use self::pass::Pass;
@@ -56,7 +56,7 @@ pub struct Summary {
     pub failures: usize,
     /// The games whose record the pass changed (by a letter, a duty or a
     /// delivery): their report pages are rewritten.
-    pub games_changed: std::collections::BTreeSet<String>,
+    pub games_changed: std::collections::BTreeSet<GameKey>,
     /// Letters left in the source because the pass was stopped, or because
     /// an order edited a tournament's file (`reread`).
     pub left: usize,

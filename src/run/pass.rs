@@ -18,8 +18,8 @@ pub(super) struct Queue {
     total: usize,
     round: VecDeque<Held>,
     held: Vec<Held>,
-    /// The games (by [`key`]) whose letters are held.
-    held_games: HashSet<String>,
+    /// The games whose letters are held.
+    held_games: HashSet<GameKey>,
 }
 
 /// What comes next.
@@ -68,10 +68,12 @@ impl Queue {
         self.total - self.fresh + self.round.len() + self.held.len()
     }
 
-    /// Whether a letter of `game` must wait; it is held if so.
-    fn holds(&mut self, game: &str, delivering: bool, item: Held) -> Option<Held> {
-        if self.held_games.contains(game) || delivering {
-            self.held_games.insert(game.to_string());
+    /// Whether a letter that changes `games` must wait (one of them waits
+    /// for a delivery, or has a letter held); it is held if so, and so are
+    /// the later letters of its games.
+    fn holds(&mut self, games: &[GameKey], delivering: bool, item: Held) -> Option<Held> {
+        if delivering || games.iter().any(|game| self.held_games.contains(game)) {
+            self.held_games.extend(games.iter().cloned());
             self.held.push(item);
             return None;
         }
@@ -180,15 +182,11 @@ impl<'c> Pass<'_, 'c, '_> {
                 return Ok(());
             }
         };
-        let game_key = plan.game.as_ref().map(|state| key(desk.config, state.id()));
-        if let Some(game) = &game_key
-            && queue
-                .holds(game, self.batch.delivers_to(game), item)
-                .is_none()
-        {
+        let games: Vec<GameKey> = plan.games().cloned().collect();
+        let delivering = games.iter().any(|game| self.batch.delivers_to(game));
+        let Some(_) = queue.holds(&games, delivering, item) else {
             return Ok(());
-        }
-        let plan = qualified(desk.config, plan);
+        };
         fault::point("after-parse");
         let cause = plan
             .letter
@@ -202,19 +200,11 @@ impl<'c> Pass<'_, 'c, '_> {
         };
         self.summary.letters += 1;
         self.taken += 1;
-        if let Some(game) = &game_key {
-            self.summary.games_changed.insert(game.clone());
-        }
-        for more in plan.more.iter().filter_map(|more| more.game.as_ref()) {
-            self.summary
-                .games_changed
-                .insert(key(desk.config, more.id()));
-        }
+        self.summary.games_changed.extend(games);
         // The letters after an order that edits a tournament's file are
         // for a run that reads it as edited (see `Summary::reread`).
         self.summary.reread |= !plan.config_edits.is_empty();
-        self.batch
-            .add(plan, game_key, last, Some(envelope.key.clone()));
+        self.batch.add(plan, last, Some(envelope.key.clone()));
         // Letters of this run written before this batch began.
         let written = self.taken.saturating_sub(self.batch.entries.len());
         let left = queue.total - written;

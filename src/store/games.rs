@@ -174,14 +174,18 @@ impl Store {
     /// not in the map has never been written. Read once for all of a run.
     pub fn next_checks_keyed(
         &self,
-    ) -> Result<std::collections::HashMap<String, Option<NaiveDate>>> {
+    ) -> Result<std::collections::HashMap<GameKey, Option<NaiveDate>>> {
         let mut statement = self
             .conn
             .prepare_cached("SELECT id, next_check FROM games")?;
         statement
             .query_map([], |r| {
                 let day: Option<String> = r.get(1)?;
-                Ok((r.get(0)?, day.as_deref().map(date_from).transpose()?))
+                let key: String = r.get(0)?;
+                Ok((
+                    GameKey::parse(&key),
+                    day.as_deref().map(date_from).transpose()?,
+                ))
             })?
             .collect()
     }
