@@ -174,7 +174,8 @@ mod tests {
 
     #[test]
     fn a_subject_tag_is_written_and_read_back_and_found_among_others() {
-        let table: [(&str, &[(&str, Option<&str>)]); 9] = [
+        type Tags = &'static [(&'static str, Option<&'static str>)];
+        let table: [(&str, Tags); 9] = [
             ("[CC-2026 #3] 1. e4", &[("CC-2026", Some("3"))]),
             (
                 "Re: [CUP #1] [CC-2026 #3]",
