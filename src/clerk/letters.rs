@@ -215,6 +215,18 @@ impl Clerk<'_> {
             refused => {
                 let kept = stored.clone();
                 self.unidentified(refused, &player, &read, mail, stored, plan)?;
+                // The letter's other games are each their own.
+                if let Some(mut letter) = plan.letter.take() {
+                    let blocks = (mail, read.as_ref(), envelope.raw.as_slice());
+                    let lines = self.plan_other_games(store, &player, blocks, &mut letter, plan)?;
+                    plan.letter = Some(letter);
+                    if !lines.is_empty() {
+                        let said = crate::model! { "unheeded" => lines };
+                        for message in plan.messages.iter_mut().filter(|m| addressed(m, &player)) {
+                            self.render_again(message, said.clone())?;
+                        }
+                    }
+                }
                 if let Some(with_leave) = &leave {
                     self.leave_beside(store, &player, with_leave, mail, kept, plan)?;
                 }
@@ -236,10 +248,12 @@ impl Clerk<'_> {
             game_note,
         };
         self.plan_player(store, &mut state, &context, &mut stored, plan)?;
+        plan.game = Some(state);
+        let blocks = (mail, read.as_ref(), envelope.raw.as_slice());
+        let other_games = self.plan_other_games(store, &player, blocks, &mut stored, plan)?;
         let kept = stored.clone();
         plan.letter = Some(stored);
-        plan.game = Some(state);
-        self.tell_unheeded(&player, &read, &orders, plan)?;
+        self.tell_unheeded(&player, &read, (&orders, other_games), plan)?;
         if let Some(with_leave) = &leave {
             self.leave_beside(store, &player, with_leave, mail, kept, plan)?;
         }
@@ -247,7 +261,7 @@ impl Clerk<'_> {
     }
 
     /// A player's letter, by its kind.
-    fn plan_player(
+    pub(super) fn plan_player(
         &self,
         store: &Store,
         state: &mut Record,
@@ -292,7 +306,7 @@ impl Clerk<'_> {
         &self,
         player: &Player,
         read: &Letter,
-        orders: &[String],
+        (orders, other_games): (&[String], Vec<String>),
         plan: &mut Plan,
     ) -> Result<(), Error> {
         let phrases = self.phrases();
@@ -322,6 +336,7 @@ impl Clerk<'_> {
             let line = crate::printable::bounded(line, 100);
             phrases.fill("unheeded.order", &[("line", &line.as_ref())])
         }));
+        lines.extend(other_games);
         if lines.is_empty() {
             return Ok(());
         }

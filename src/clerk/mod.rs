@@ -26,6 +26,7 @@
 mod accept;
 mod arbiter;
 mod awards;
+mod blocks;
 mod draft;
 mod duties;
 mod endings;

@@ -49,6 +49,12 @@ pub(super) fn error(letter: &mut Letter, line: usize, text: &str, kind: ReadErro
     letter.errors.push(ReadError { line, text, kind });
 }
 
+/// The game a `Game 2` / `Партия 2` line names, if the line is one.
+pub(super) fn game_of_line(line: &str) -> Option<&str> {
+    let caps = GAME_LINE.captures(line)?;
+    caps.get(1).or(caps.get(2)).map(|m| m.as_str())
+}
+
 pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading: DateReading) {
     let Some(first) = line.trim_start().chars().next() else {
         return;

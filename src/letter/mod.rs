@@ -77,6 +77,11 @@ pub struct Letter {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub more_leaves: Vec<String>,
     pub errors: Vec<ReadError>,
+    /// The blocks of a letter written for several games (`Game 1` and its
+    /// lines, then `Game 2` and its): each read as a letter of its own, with
+    /// its game. This letter is the first block's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other_games: Vec<Letter>,
 }
 
 /// One move as written, with where it stands in the game if the letter says so.
@@ -343,9 +348,44 @@ pub fn read(body: &str) -> Letter {
 /// Reads a letter's text, its dates as `dates` says (the tournament's order,
 /// and the letter's postmark).
 pub fn read_with(body: &str, dates: DateReading) -> Letter {
-    let mut letter = Letter::default();
     let own = own_lines(body);
-    for &(line_no, line) in &own {
+    let mut blocks = game_blocks(&own)
+        .into_iter()
+        .map(|block| read_block(block, dates));
+    let mut letter = blocks.next().unwrap_or_default();
+    letter.other_games = blocks.collect();
+    letter
+}
+
+/// A letter's own lines cut where a `Game` line names another game than
+/// the one its block names already: `Партия 1 / 1... e5 / Партия 2 / 1.
+/// d4` is two blocks. Lines before the first `Game` line are the first
+/// block's; a letter that names one game (or none) is one block.
+fn game_blocks<'l>(own: &'l [(usize, &'l str)]) -> Vec<&'l [(usize, &'l str)]> {
+    let mut blocks = Vec::new();
+    let (mut start, mut game) = (0, None::<&str>);
+    for (at, &(_, line)) in own.iter().enumerate() {
+        let Some(named) = game_of_line(line) else {
+            continue;
+        };
+        match game {
+            Some(current) if !current.eq_ignore_ascii_case(named) => {
+                blocks.push(&own[start..at]);
+                start = at;
+                game = Some(named);
+            }
+            Some(_) => {}
+            None => game = Some(named),
+        }
+    }
+    blocks.push(&own[start..]);
+    blocks
+}
+
+/// One block of own lines read as a letter.
+fn read_block(own: &[(usize, &str)], dates: DateReading) -> Letter {
+    let mut letter = Letter::default();
+    for &(line_no, line) in own {
         read_line(&mut letter, line_no, line, dates);
     }
     let own_text: String = own
@@ -353,7 +393,7 @@ pub fn read_with(body: &str, dates: DateReading) -> Letter {
         .map(|(_, line)| line.to_lowercase())
         .collect::<Vec<_>>()
         .join("\n");
-    letter.keywords = keywords(&own_text, &own);
+    letter.keywords = keywords(&own_text, own);
     letter
 }
 

@@ -509,3 +509,44 @@ fn point_2_every_part_of_a_letter_is_read_and_none_is_left_unsaid() {
     let two = read("RESULT 1 1-0\nFORFEIT 2 WHITE\n");
     assert_eq!(two.rulings.len(), 2);
 }
+
+#[test]
+fn a_letter_for_several_games_is_read_block_by_block() {
+    let table: [(&str, &[(Option<&str>, &[&str])]); 5] = [
+        (
+            "Партия 1\n1. e4\nВремя: 2/0\nПартия 2\n1. e4\nВремя: 3/0\n",
+            &[(Some("1"), &["1.e4"]), (Some("2"), &["1.e4"])],
+        ),
+        (
+            "Hello,\nGame 1\n1... e5\nTime: 2/1\n\nGame: 2\n1. d4\nTime: 1/0\nDates: 2026-11-03\n",
+            &[(Some("1"), &["1...e5"]), (Some("2"), &["1.d4"])],
+        ),
+        // One game named twice is one block.
+        (
+            "Game 1\n1. e4\nGame: 1\nTime: 2/0\n",
+            &[(Some("1"), &["1.e4"])],
+        ),
+        // No game named: one block.
+        ("1. e4\nTime: 2/0\n", &[(None, &["1.e4"])]),
+        // A move before the first game line is that block's.
+        (
+            "1. e4\nGame 1\nTime: 2/0\nGame 3\n2. Nf3\n",
+            &[(Some("1"), &["1.e4"]), (Some("3"), &["2.Nf3"])],
+        ),
+    ];
+    for (body, blocks) in table {
+        let letter = read(body);
+        let read: Vec<(Option<&str>, Vec<String>)> = std::iter::once(&letter)
+            .chain(&letter.other_games)
+            .map(|block| (block.game.as_deref(), moves(block)))
+            .collect();
+        let expected: Vec<(Option<&str>, Vec<String>)> = blocks
+            .iter()
+            .map(|(game, moves)| (*game, moves.iter().map(|m| m.to_string()).collect()))
+            .collect();
+        assert_eq!(read, expected, "{body:?}");
+    }
+    let two = read("Game 1\n1. e4\nTime: 2/0\nGame 2\n1. d4\nTime: 5/0\n");
+    assert_eq!(two.fraction.map(|f| f.white), Some(2));
+    assert_eq!(two.other_games[0].fraction.map(|f| f.white), Some(5));
+}

@@ -1,7 +1,7 @@
 //! The store's tests: its cache against the database, batches, migrations' effects.
 
-use crate::key::GameKey;
 use super::*;
+use crate::key::GameKey;
 use rusqlite::StatementStatus;
 
 const WHITE_WINS: Outcome = Outcome {
@@ -98,15 +98,24 @@ fn an_unchanged_game_row_is_not_written_again_unless_the_calendar_set_a_day() {
     };
     write(&mut store, &rows, 0);
     store.write(|w| w.next_check("1", day(20))).unwrap();
-    assert_eq!(store.next_checks_keyed().unwrap()[&GameKey::parse("1")], Some(day(20)));
+    assert_eq!(
+        store.next_checks_keyed().unwrap()[&GameKey::parse("1")],
+        Some(day(20))
+    );
     // A move after the calendar looked: the day is cleared again.
     rows.push(row(Color::Black, "e5", 5));
     write(&mut store, &rows, 1);
-    assert_eq!(store.next_checks_keyed().unwrap()[&GameKey::parse("1")], None);
+    assert_eq!(
+        store.next_checks_keyed().unwrap()[&GameKey::parse("1")],
+        None
+    );
     // The same row once more: skipped, and the moves still written.
     rows.push(row(Color::White, "Nf3", 7));
     write(&mut store, &rows, 2);
-    assert_eq!(store.next_checks_keyed().unwrap()[&GameKey::parse("1")], None);
+    assert_eq!(
+        store.next_checks_keyed().unwrap()[&GameKey::parse("1")],
+        None
+    );
     assert_eq!(fresh(&store, "1").moves.len(), 3);
     assert_eq!(store.load_game("1").unwrap(), fresh(&store, "1"));
     // A changed row is written.

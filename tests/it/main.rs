@@ -27,5 +27,6 @@ mod real_mail;
 mod replies;
 mod report;
 mod rules;
+mod several_games;
 mod start;
 mod words;

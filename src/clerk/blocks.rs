@@ -1,0 +1,85 @@
+//! A player's letter written for several games (`Партия 1` and its lines,
+//! then `Партия 2` and its: the reader's blocks): the first block is the
+//! letter's, planned as any; each other block goes to the game it names, as
+//! a letter of that game with the same postmark, and is answered there.
+//! A block naming a game that is not his is named in the first block's
+//! answer as not carried out: nothing is read into another game, and no
+//! answer says "all is in order" over a block it left.
+
+use super::letters::LetterContext;
+use super::{Clerk, Plan};
+use crate::config::Player;
+use crate::error::Error;
+use crate::letter::Letter;
+use crate::mail::mime::Mail;
+use crate::store::{Disposition, Store, StoredLetter};
+
+impl Clerk<'_> {
+    /// The other blocks of `read` planned on their games, each a plan of
+    /// `plan.more` (the letter is kept once, with the first block's game);
+    /// returns the words for the blocks that name no game of his, for his
+    /// answer's "not carried out".
+    pub(super) fn plan_other_games(
+        &self,
+        store: &Store,
+        player: &Player,
+        (mail, read, raw): (&Mail, &Letter, &[u8]),
+        stored: &mut StoredLetter,
+        plan: &mut Plan,
+    ) -> Result<Vec<String>, Error> {
+        let phrases = self.phrases();
+        let mut unheeded = Vec::new();
+        let mut planned: Vec<String> = plan.games().map(|key| key.game().to_string()).collect();
+        for block in &read.other_games {
+            let Some(named) = block.game.as_deref() else {
+                continue;
+            };
+            let game = self
+                .config
+                .games_of(&player.id)
+                .into_iter()
+                .find(|g| g.id.eq_ignore_ascii_case(named))
+                .cloned();
+            let game = match game {
+                Some(game) if !planned.contains(&game.id) => game,
+                Some(game) => {
+                    let line = phrases.fill("unheeded.game_twice", &[("game", &game.id)]);
+                    unheeded.push(line);
+                    continue;
+                }
+                None => {
+                    let named = crate::printable::bounded(named, 40);
+                    let line = phrases.fill("unheeded.game_not_his", &[("game", &named.as_ref())]);
+                    unheeded.push(line);
+                    continue;
+                }
+            };
+            planned.push(game.id.clone());
+            let mut state = super::load_replaying(self.config, store, &game, &self.replays)?;
+            let color = state
+                .color_of(&player.email)
+                .ok_or("player not in the game")?;
+            let mut kept = stored.clone();
+            kept.game = Some(game.id.clone());
+            kept.color = Some(color);
+            let context = LetterContext {
+                mail,
+                read: block,
+                color,
+                postmark: stored.postmark,
+                raw,
+                game_note: None,
+            };
+            let mut more = Plan::default();
+            self.plan_player(store, &mut state, &context, &mut kept, &mut more)?;
+            stored.reason = format!("{}; game {}: {}", stored.reason, game.id, kept.reason);
+            if kept.disposition == Disposition::Applied {
+                stored.disposition = Disposition::Applied;
+            }
+            plan.events.append(&mut more.events);
+            more.game = Some(state);
+            plan.more.push(more);
+        }
+        Ok(unheeded)
+    }
+}

@@ -1,0 +1,87 @@
+//! One letter for several games: `Партия 1` and its lines, then `Партия 2`
+//! and its. Each block goes to the game it names and is answered there; a
+//! block for a game the writer does not play is named in his answer as not
+//! carried out.
+
+use crate::support::*;
+
+/// White plays White in games 1 and 2 against Black.
+fn two_games(language: &str) -> Tournament {
+    Cup::new()
+        .in_language(language)
+        .game("2", "white", "black")
+        .open()
+}
+
+fn sans(t: &Tournament, game: &str) -> Vec<String> {
+    t.chart(game)["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A letter in the words of `language`: game `id`, the move, 2 days.
+fn block(language: &str, id: &str, mv: &str) -> String {
+    match language {
+        "ru" => format!("Партия {id}\n{mv}\nВремя: 2/0\nДаты: 03.11.2026\n\n"),
+        _ => format!("Game {id}\n{mv}\nTime: 2/0\nDates: 2026-11-03\n\n"),
+    }
+}
+
+#[test]
+fn each_block_of_a_letter_for_two_games_goes_to_its_game() {
+    for language in ["en", "ru"] {
+        // The same first move in both (game 2's was dropped), then two
+        // different ones (both were read into game 1, the letter refused).
+        for (first, second) in [("1. e4", "1. e4"), ("1. e4", "1. d4")] {
+            let mut t = two_games(language);
+            let body = block(language, "1", first) + &block(language, "2", second);
+            let mail = t.exchange(WHITE, "2026-11-03", "moves", &body);
+            assert_eq!(
+                kinds(&mail),
+                [
+                    pair("ack", WHITE),
+                    pair("forward", BLACK),
+                    pair("ack", WHITE),
+                    pair("forward", BLACK)
+                ],
+                "{language} {second}"
+            );
+            let tags: Vec<&str> = mail.iter().map(|m| &m.subject[..6]).collect();
+            assert_eq!(tags, ["[T #1]", "[T #1]", "[T #2]", "[T #2]"]);
+            let san = |mv: &str| mv.trim_start_matches("1. ").to_string();
+            assert_eq!(sans(&t, "1"), [san(first)], "{language}");
+            assert_eq!(sans(&t, "2"), [san(second)], "{language}");
+        }
+    }
+}
+
+#[test]
+fn a_block_for_a_game_he_does_not_play_is_named_as_not_carried_out() {
+    for (language, said) in [
+        (
+            "en",
+            "the lines under \"Game 9\": you play no game 9 in this tournament, so they were read into no game",
+        ),
+        (
+            "ru",
+            "строки под «Партия 9»: партии 9 у вас в этом турнире нет, и они не прочитаны ни в одну партию",
+        ),
+    ] {
+        let mut t = two_games(language);
+        let body = block(language, "1", "1. e4") + &block(language, "9", "1. d4");
+        let mail = t.exchange(WHITE, "2026-11-03", "moves", &body);
+        assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+        mail[0].says(said);
+        assert!(
+            !mail[0].body.contains("Everything is in order")
+                && !mail[0].body.contains("Всё в порядке"),
+            "{}",
+            mail[0].body
+        );
+        assert_eq!(sans(&t, "1"), ["e4"]);
+        assert!(sans(&t, "2").is_empty());
+    }
+}
