@@ -512,7 +512,8 @@ fn point_2_every_part_of_a_letter_is_read_and_none_is_left_unsaid() {
 
 #[test]
 fn a_letter_for_several_games_is_read_block_by_block() {
-    let table: [(&str, &[(Option<&str>, &[&str])]); 5] = [
+    type Blocks = &'static [(Option<&'static str>, &'static [&'static str])];
+    let table: [(&str, Blocks); 5] = [
         (
             "Партия 1\n1. e4\nВремя: 2/0\nПартия 2\n1. e4\nВремя: 3/0\n",
             &[(Some("1"), &["1.e4"]), (Some("2"), &["1.e4"])],
