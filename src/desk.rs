@@ -135,8 +135,9 @@ impl Due {
 
 /// A letter that changed nothing, in words; `arbiters` are the chief
 /// arbiters' addresses (an order of theirs that was refused is not for
-/// `accept`).
-pub fn unheeded_text(letter: &Unheeded, arbiters: &[&str]) -> String {
+/// `accept`); `events`, the tournaments of a folder its writer plays in
+/// (the command that takes it names one where he plays in several).
+pub fn unheeded_text(letter: &Unheeded, arbiters: &[&str], events: &[&str]) -> String {
     let of_an_arbiter = letter
         .sender
         .as_deref()
@@ -153,7 +154,25 @@ pub fn unheeded_text(letter: &Unheeded, arbiters: &[&str]) -> String {
         "refused" if letter.reason.starts_with("leave refused") => {
             "a leave refused, its writer told why (a new leave letter, within the allowance, is taken)"
         }
-        "refused" => "refused, its writer told why (shtempel accept KEY --move ... takes it)",
+        "refused" => {
+            let key = shell_word(&letter.dedup_key);
+            let commands: Vec<String> = match events {
+                [_, _, ..] => events
+                    .iter()
+                    .map(|id| format!("shtempel accept {key} --tournament {}", shell_word(id)))
+                    .collect(),
+                _ => vec![format!("shtempel accept {key}")],
+            };
+            return format!(
+                "{}  {}  from {}: refused, its writer told why ({} takes it as the clerk \
+                 read it; add --move \"…\" to take it with the move it meant): {}",
+                letter.postmark,
+                letter.dedup_key,
+                letter.sender.as_deref().unwrap_or("(no sender)"),
+                commands.join(", or "),
+                letter.reason
+            );
+        }
         _ => "ignored",
     };
     format!(
@@ -163,6 +182,17 @@ pub fn unheeded_text(letter: &Unheeded, arbiters: &[&str]) -> String {
         letter.sender.as_deref().unwrap_or("(no sender)"),
         letter.reason
     )
+}
+
+/// A word as a shell reads it back unchanged: as it is where it holds
+/// nothing a shell treats specially, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "@%+=:,./_-".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
 }
 
 /// The JSON of `today --json`.

@@ -34,6 +34,8 @@ pub struct Acceptance<'a> {
     pub sender: Option<&'a str>,
     /// The game, where the letter did not say it right.
     pub game: Option<&'a str>,
+    /// The acceptance named this event: the letter is read as its.
+    pub event_named: bool,
     pub why: Option<&'a str>,
     /// With `sender`: the address the letter came from is his from then on
     /// (added to his entry's `emails` once the acceptance is taken).
@@ -121,6 +123,10 @@ impl Clerk<'_> {
             read.game = Some(game.to_string());
             prepared.directed = true;
         }
+        prepared.event_named = acceptance.event_named;
+        if let Some(refused) = self.which_event(store, &prepared, acceptance) {
+            return Ok(Err(refused));
+        }
         prepared.read_json = super::stored_reading(&read, envelope.raw.len());
         prepared.read = Some(read);
         prepared.key = accepted_key;
@@ -134,7 +140,11 @@ impl Clerk<'_> {
                 phrases.fill("reason.accept_refused", &[("reason", reason)]),
             )));
         }
-        stored.reason = format!("accepted by the director: {}", stored.reason);
+        let who = match acceptance.by {
+            super::AwardedBy::Arbiter => "the chief arbiter",
+            super::AwardedBy::Director => "the director",
+        };
+        stored.reason = format!("accepted by {who}: {}", stored.reason);
         let written_from = written_from.as_deref();
         self.say_accepted(&mut plan, acceptance, player, written_from, address_edit)?;
         Ok(Ok(plan))
@@ -268,5 +278,54 @@ impl Clerk<'_> {
             ));
         }
         Ok(address_edit)
+    }
+
+    /// The refusal of an acceptance that does not name the event of a
+    /// letter its writer may mean for several (he plays its game in each,
+    /// and it has no tag or thread): each event's order is offered, none
+    /// chosen for him.
+    fn which_event(
+        &self,
+        store: &Store,
+        prepared: &Prepared,
+        acceptance: &Acceptance<'_>,
+    ) -> Option<Refused> {
+        if prepared.event_named || prepared.directed || !self.directory.several() {
+            return None;
+        }
+        let (mail, read) = (prepared.mail.as_ref()?, prepared.read.as_ref()?);
+        let player = self.config.player_by_email(mail.from.as_deref()?)?;
+        let ambiguous = self.identify(store, player, mail, read, (false, false));
+        if !matches!(ambiguous, super::identify::Identified::Ambiguous) {
+            return None;
+        }
+        let plays = |config: &crate::config::Config, there: &Player| {
+            config.games_of(&there.id).iter().any(|g| {
+                read.game
+                    .as_deref()
+                    .is_none_or(|id| g.id.eq_ignore_ascii_case(id))
+            })
+        };
+        let events: Vec<&str> = std::iter::once((self.config, player))
+            .chain(self.others_knowing(player))
+            .filter(|(config, there)| plays(config, there))
+            .map(|(config, _)| config.tournament_id.as_str())
+            .collect();
+        let phrases = self.phrases();
+        let form = match acceptance.by {
+            super::AwardedBy::Arbiter => "reason.accept_in_event_by_mail",
+            super::AwardedBy::Director => "reason.accept_in_event_by_command",
+        };
+        let orders: Vec<String> = events
+            .iter()
+            .map(|id| phrases.fill(form, &[("id", id), ("key", &acceptance.key)]))
+            .collect();
+        Some(Refused(phrases.fill(
+            "reason.accept_which_event",
+            &[
+                ("events", &events.join(", ")),
+                ("orders", &orders.join(phrases.get("reason.or"))),
+            ],
+        )))
     }
 }

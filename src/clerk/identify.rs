@@ -160,16 +160,18 @@ impl Clerk<'_> {
     /// a subject like `Re: Партия 3`; a named game the sender does not play,
     /// or that does not exist, is refused, never taken for another. Without a
     /// name, the thread decides, then the only game he plays. Where the named
-    /// game is not the thread's, the note says so.
+    /// game is not the thread's, the note says so. `directed`: the
+    /// acceptance named the game; `event_named`: it named this event.
     pub(super) fn identify(
         &self,
         store: &Store,
         player: &Player,
         mail: &Mail,
         read: &Letter,
-        directed: bool,
+        (directed, event_named): (bool, bool),
     ) -> Identified {
-        if let Some(tournament) = self.unserved_event(store, mail).filter(|_| !directed) {
+        let chosen = directed || event_named;
+        if let Some(tournament) = self.unserved_event(store, mail).filter(|_| !chosen) {
             return Identified::NotServed { tournament };
         }
         let mine = self.config.games_of(&player.id);
@@ -205,7 +207,7 @@ impl Clerk<'_> {
         // The tag and the thread say which tournament; a game named
         // otherwise may be his in another of the clerk's too.
         // (Asked only of a clerk of several: of one, nothing is elsewhere.)
-        let certain = directed || !self.directory.several() || self.tagged_or_threaded(store, mail);
+        let certain = chosen || !self.directory.several() || self.tagged_or_threaded(store, mail);
         let elsewhere = |game: Option<&str>| !certain && self.plays_elsewhere(player, game);
         let Some((by, named)) = named else {
             if let Some(game) = thread.as_deref().and_then(find) {

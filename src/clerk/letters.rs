@@ -209,7 +209,8 @@ impl Clerk<'_> {
             Some(with_leave) => Cow::Owned(with_leave.without_leave()),
             None => read,
         };
-        let identified = self.identify(store, &player, mail, &read, prepared.directed);
+        let named = (prepared.directed, prepared.event_named);
+        let identified = self.identify(store, &player, mail, &read, named);
         let (game_config, game_note) = match identified {
             Identified::Found { game, note } => (game, note),
             refused => {

@@ -61,6 +61,9 @@ pub enum Order {
         add_address: bool,
         /// The game, where the letter did not say it right.
         game: Option<String>,
+        /// The tournament was named (`ACCEPT A KEY`, `--tournament A`): the
+        /// letter is that event's, whatever else its writer plays.
+        event_named: bool,
         why: Option<String>,
     },
     /// Letters set aside put back among the new ones (`RETRY KEY`, `RETRY
@@ -104,6 +107,7 @@ impl Order {
                     sender: words.player.map(str::to_string),
                     add_address: words.add_address,
                     game: None,
+                    event_named: ruling.tournament.is_some(),
                     why: None,
                 }
             }
@@ -292,6 +296,7 @@ impl Clerk<'_> {
             sender,
             add_address,
             game,
+            event_named,
             why,
         } = order
         else {
@@ -307,6 +312,7 @@ impl Clerk<'_> {
             moves: moves.as_ref(),
             sender: sender.as_deref(),
             game: game.as_deref(),
+            event_named: *event_named,
             why: why.as_deref(),
             add_address: *add_address,
             by,

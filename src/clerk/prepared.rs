@@ -28,6 +28,10 @@ pub struct Prepared {
     /// identifies it, in whichever of the clerk's events he took it for
     /// (issue 31, point 3).
     pub directed: bool,
+    /// The acceptance named the letter's event (`ACCEPT A KEY`,
+    /// `--tournament A`): it is read as that event's, its writer's games
+    /// elsewhere aside.
+    pub event_named: bool,
     /// How its dates were read: the order of slashed dates and the postmark's
     /// day, of the event whose settings it was read with.
     pub reading: crate::letter::DateReading,
@@ -74,6 +78,7 @@ impl Prepared {
             read,
             read_json,
             directed: false,
+            event_named: false,
             reading,
         }
     }

@@ -39,6 +39,7 @@ impl Args {
             sender: self.sender,
             add_address: self.add_address,
             game: self.game,
+            event_named: cx.tournament().is_some(),
             why: self.given.why,
         };
         let before = Before::Order {

@@ -89,10 +89,14 @@ pub(super) fn desk(
             .map(|config| config.chief_arbiter.as_str())
             .collect();
         for letter in &unheeded {
-            line(format!(
-                "  {}",
-                shtempel::desk::unheeded_text(letter, &arbiters)
-            ));
+            let sender = letter.sender.as_deref().unwrap_or_default();
+            let events: Vec<&str> = configs
+                .iter()
+                .filter(|config| config.player_by_email(sender).is_some())
+                .map(|config| config.tournament_id.as_str())
+                .collect();
+            let text = shtempel::desk::unheeded_text(letter, &arbiters, &events);
+            line(format!("  {text}"));
         }
     }
     // Written at once; a reader that stops early (`| head`) is no error.

@@ -1563,3 +1563,61 @@ fn accept_with_a_game_of_several_events_asks_which() {
         assert!(sans(&t, "A").is_empty() && sans(&t, "B").is_empty());
     }
 }
+
+/// A letter refused as "the tournament could not be identified" (game 1 is
+/// its writer's in A and in B) is taken by the chief arbiter's `ACCEPT`
+/// with the event's id, as his refusal of a bare `ACCEPT KEY` offers; and
+/// `today`'s command for it works as written.
+#[test]
+fn a_letter_of_no_identified_tournament_is_accepted_as_offered() {
+    for (language, accept, or) in [("en", "ACCEPT", " or "), ("ru", "ПРИНЯТЬ", " или ")] {
+        let mut t = federation_in(language);
+        let key = untagged_game_1_refused(&mut t);
+        let mail = t.exchange(
+            ARBITER,
+            "2026-11-04",
+            "accept",
+            &format!("{accept} {key}\n"),
+        );
+        assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{language}");
+        let offered = format!("{accept} A {key}{or}{accept} B {key}");
+        mail[0].says(&offered);
+        let mail = t.exchange(
+            ARBITER,
+            "2026-11-04",
+            "accept",
+            &format!("{accept} A {key}\n"),
+        );
+        assert_eq!(
+            kinds(&mail),
+            [
+                pair("ack", WHITE),
+                pair("forward", BLACK),
+                pair("order-done", ARBITER)
+            ],
+            "{language}"
+        );
+        assert_eq!(sans(&t, "A"), ["e4"]);
+        assert!(sans(&t, "B").is_empty());
+        // The director's command, as `today` gives it.
+        let mut t = federation_in(language);
+        let key = untagged_game_1_refused(&mut t);
+        let today = run_ok(&t, &["today", "--today", "2026-11-04"]).stdout;
+        let line = today.lines().find(|l| l.contains(&key)).unwrap();
+        let first = format!("shtempel accept {key} --tournament A");
+        assert!(
+            line.contains(&format!(
+                "({first}, or shtempel accept {key} --tournament B takes it as the clerk read it"
+            )),
+            "{line}"
+        );
+        let mut args: Vec<&str> = first.split_whitespace().skip(1).collect();
+        args.extend(["--today", "2026-11-04"]);
+        run_ok(&t, &args);
+        assert_eq!(
+            kinds(&t.new_mail()),
+            [pair("ack", WHITE), pair("forward", BLACK)]
+        );
+        assert_eq!(sans(&t, "A"), ["e4"]);
+    }
+}

@@ -260,7 +260,8 @@ fn point_11_todays_hint_fits_the_letter() {
         .find(|line| line.contains("from white@test.example") && !line.contains("leave"))
         .unwrap_or_else(|| panic!("no line for the illegal move:\n{today}"));
     assert!(
-        illegal.contains("(shtempel accept KEY --move ... takes it)"),
+        illegal.contains("(shtempel accept mid:")
+            && illegal.contains(" takes it as the clerk read it; add --move"),
         "{illegal}"
     );
 }
