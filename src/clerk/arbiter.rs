@@ -150,14 +150,37 @@ impl Clerk<'_> {
                 .iter()
                 .map(|id| with_tournament(&ruling.line, id))
                 .collect();
+            // The events he is the chief arbiter of, none other's.
+            let his: Vec<&str> = ids[1..]
+                .iter()
+                .copied()
+                .filter(|id| {
+                    self.directory
+                        .tournaments()
+                        .iter()
+                        .any(|t| t.tournament_id == *id && t.chief_arbiter == sender)
+                })
+                .collect();
             let reason = phrases.fill(
                 "reason.arbiter_which_tournament",
                 &[
-                    ("ids", &ids[1..].join(", ")),
+                    ("ids", &his.join(", ")),
                     ("order", &orders.join(phrases.get("reason.or"))),
                 ],
             );
-            return self.refuse_arbiter(None, mail, read, "no tournament named", reason, plan);
+            self.refuse_arbiter(None, mail, read, "no tournament named", reason, plan)?;
+            // Placed in no event: the answer speaks for the clerk, under no
+            // event's tag or name.
+            let to = &self.config.chief_arbiter;
+            for message in plan
+                .messages
+                .iter_mut()
+                .filter(|m| m.to.iter().any(|r| &r.email == to))
+            {
+                self.render_again(message, crate::model! { "of_no_event" => true })?;
+                message.of_event = false;
+            }
+            return Ok(());
         }
         // A ruling naming another of the clerk's tournaments is not for
         // this one's game of that number.

@@ -299,11 +299,20 @@ pub fn route(
                 .any(|g| game.is_none_or(|id| g.id.eq_ignore_ascii_case(id)))
         })
     };
-    let candidates: Vec<usize> = known
+    let mut candidates: Vec<usize> = known
         .iter()
         .copied()
         .filter(|&at| plays(at, named.as_deref()))
         .collect();
+    // A chief arbiter's letter that names no event of his is answered by
+    // one in its language, as a player's is.
+    if candidates.is_empty() {
+        candidates = known
+            .iter()
+            .copied()
+            .filter(|&at| tournaments[at].chief_arbiter == sender)
+            .collect();
+    }
     // Where several are left, the clerk asks which; it asks in the
     // letter's language, from an event of that language if he has one
     // (issue 31, point 6).

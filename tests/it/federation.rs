@@ -1621,3 +1621,48 @@ fn a_letter_of_no_identified_tournament_is_accepted_as_offered() {
         assert_eq!(sans(&t, "A"), ["e4"]);
     }
 }
+
+/// An order naming no event, from the chief arbiter of two (A in English,
+/// B in Russian) with a game 1 in each, is answered in the order's
+/// language, by the clerk rather than an event, offering only his events'
+/// orders (C, another arbiter's, is not his to name).
+#[test]
+fn an_unplaced_order_is_answered_in_its_language_by_the_clerk_with_his_events_only() {
+    for (language, result, signed) in [
+        ("en", "RESULT", "The tournament clerk"),
+        ("ru", "РЕЗУЛЬТАТ", "Секретарь турниров"),
+    ] {
+        let mut t = federation();
+        let folder = t.path().join("tournaments");
+        let b = folder.join("b.toml");
+        let text = std::fs::read_to_string(&b).unwrap();
+        std::fs::write(&b, text.replace("language = \"en\"", "language = \"ru\"")).unwrap();
+        let c = event(
+            "C",
+            ("dora_test.example", "Dora"),
+            ("eve_test.example", "Eve"),
+        );
+        std::fs::write(
+            folder.join("c.toml"),
+            format!("{c}\n[arbiters]\nchief_arbiter = \"other.arbiter@test.example\"\n"),
+        )
+        .unwrap();
+        let mail = t.exchange(
+            ARBITER,
+            "2026-11-04",
+            "result",
+            &format!("{result} 1 1-0\n"),
+        );
+        assert_eq!(kinds(&mail), [pair("refused", ARBITER)], "{language}");
+        let answer = &mail[0];
+        answer.says(signed);
+        assert!(!answer.subject.starts_with('['), "{}", answer.subject);
+        let or = if language == "ru" { " или " } else { " or " };
+        answer.says(&format!("{result} A 1 1-0{or}{result} B 1 1-0"));
+        assert!(
+            !answer.body.contains("C 1 1-0") && !answer.body.contains("A, B, C"),
+            "{}",
+            answer.body
+        );
+    }
+}
