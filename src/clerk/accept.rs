@@ -295,7 +295,7 @@ impl Clerk<'_> {
         }
         let (mail, read) = (prepared.mail.as_ref()?, prepared.read.as_ref()?);
         let player = self.config.player_by_email(mail.from.as_deref()?)?;
-        let ambiguous = self.identify(store, player, mail, read, (false, false));
+        let ambiguous = self.identify(store, player, mail, read, prepared);
         if !matches!(ambiguous, super::identify::Identified::Ambiguous) {
             return None;
         }

@@ -73,8 +73,8 @@ impl Clerk<'_> {
     pub(super) fn plan_arbiter(
         &self,
         store: &Store,
-        mail: &Mail,
-        read: &Letter,
+        (mail, read): (&Mail, &Letter),
+        route: Option<&super::Route>,
         plan: &mut Plan,
     ) -> Result<(), Error> {
         let phrases = self.phrases();
@@ -116,9 +116,10 @@ impl Clerk<'_> {
         // routing found him its chief arbiter, or another's (issue 31,
         // point 4).
         let accepted_in = match ruling.order {
-            Order::Accept if self.directory.several() => {
-                super::route::accepted_event(self.directory, store, read)
-            }
+            Order::Accept if self.directory.several() => match route {
+                Some(route) => route.accepts,
+                None => super::route::accepted_event(self.directory, store, read),
+            },
             _ => None,
         };
         if let Some(at) = accepted_in
@@ -132,7 +133,7 @@ impl Clerk<'_> {
         if self.directory.several()
             && ruling.tournament.is_none()
             && accepted_in.is_none()
-            && !self.tagged_or_threaded(store, mail)
+            && !route.map_or_else(|| self.tagged_or_threaded(store, mail), |r| r.certain())
         {
             let sender = mail.from.as_deref().unwrap_or_default();
             let meant = self.events_ruled_on(sender, ruling);

@@ -160,17 +160,18 @@ impl Clerk<'_> {
     /// a subject like `Re: Партия 3`; a named game the sender does not play,
     /// or that does not exist, is refused, never taken for another. Without a
     /// name, the thread decides, then the only game he plays. Where the named
-    /// game is not the thread's, the note says so. `directed`: the
-    /// acceptance named the game; `event_named`: it named this event.
+    /// game is not the thread's, the note says so. The letter's game or event
+    /// named by an acceptance, and its route, are `prepared`'s.
     pub(super) fn identify(
         &self,
         store: &Store,
         player: &Player,
         mail: &Mail,
         read: &Letter,
-        (directed, event_named): (bool, bool),
+        prepared: &super::Prepared,
     ) -> Identified {
-        let chosen = directed || event_named;
+        let directed = prepared.directed;
+        let chosen = directed || prepared.event_named;
         if let Some(tournament) = self.unserved_event(store, mail).filter(|_| !chosen) {
             return Identified::NotServed { tournament };
         }
@@ -180,8 +181,13 @@ impl Clerk<'_> {
                 .find(|g| g.id.eq_ignore_ascii_case(id))
                 .map(|g| (*g).clone())
         };
-        let thread = super::thread_ids(mail)
-            .find_map(|candidate| store.game_of_message(&candidate).ok().flatten());
+        // The thread's game as routing found it; looked up where the route
+        // did not go by the thread (a tag decided first, or one event).
+        let thread = match prepared.route.as_ref().and_then(|r| r.thread_game.as_ref()) {
+            Some(key) => key.game_in(self.config.scope()).map(str::to_string),
+            None => super::thread_ids(mail)
+                .find_map(|candidate| store.game_of_message(&candidate).ok().flatten()),
+        };
         let tagged = SubjectTag::all_in(&mail.subject)
             .find(|tag| tag.tournament == self.config.tournament_id && tag.game.is_some())
             .and_then(|tag| tag.game);
@@ -207,7 +213,14 @@ impl Clerk<'_> {
         // The tag and the thread say which tournament; a game named
         // otherwise may be his in another of the clerk's too.
         // (Asked only of a clerk of several: of one, nothing is elsewhere.)
-        let certain = chosen || !self.directory.several() || self.tagged_or_threaded(store, mail);
+        // The route says whether the tag or the thread placed the letter
+        // here; one not routed (checked alone, accepted) is looked at.
+        let certain = chosen
+            || !self.directory.several()
+            || match &prepared.route {
+                Some(route) => route.certain(),
+                None => self.tagged_or_threaded(store, mail),
+            };
         let elsewhere = |game: Option<&str>| !certain && self.plays_elsewhere(player, game);
         let Some((by, named)) = named else {
             if let Some(game) = thread.as_deref().and_then(find) {

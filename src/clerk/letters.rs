@@ -152,7 +152,7 @@ impl Clerk<'_> {
         };
         if sender == self.config.chief_arbiter {
             plan.letter = Some(stored);
-            self.plan_arbiter(store, mail, &read, &mut plan)?;
+            self.plan_arbiter(store, (mail, &read), prepared.route.as_ref(), &mut plan)?;
             return Ok(plan);
         }
         self.plan_from_player(store, envelope, prepared, (mail, read), stored, &mut plan)?;
@@ -209,8 +209,7 @@ impl Clerk<'_> {
             Some(with_leave) => Cow::Owned(with_leave.without_leave()),
             None => read,
         };
-        let named = (prepared.directed, prepared.event_named);
-        let identified = self.identify(store, &player, mail, &read, named);
+        let identified = self.identify(store, &player, mail, &read, prepared);
         let (game_config, game_note) = match identified {
             Identified::Found { game, note } => (game, note),
             refused => {

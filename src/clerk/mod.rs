@@ -64,7 +64,7 @@ pub use self::order::{Order, Outcome, Refused, Whom};
 use self::prepared::keep_unread;
 pub use self::prepared::{Prepared, stored_reading};
 pub use self::retry::POISON_RUNS;
-pub use self::route::{Directory, route, route_kept, route_prepared};
+pub use self::route::{Directory, Route, RoutedBy, route, route_kept, route_prepared};
 pub use self::start::Sheet;
 use crate::config::{Config, Player};
 use crate::error::Error;

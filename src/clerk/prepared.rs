@@ -32,6 +32,10 @@ pub struct Prepared {
     /// `--tournament A`): it is read as that event's, its writer's games
     /// elsewhere aside.
     pub event_named: bool,
+    /// Where the run routed the letter ([`super::route_prepared`]), once;
+    /// `None` where it was not routed (`check` of one tournament, a letter
+    /// accepted).
+    pub route: Option<super::Route>,
     /// How its dates were read: the order of slashed dates and the postmark's
     /// day, of the event whose settings it was read with.
     pub reading: crate::letter::DateReading,
@@ -79,6 +83,7 @@ impl Prepared {
             read_json,
             directed: false,
             event_named: false,
+            route: None,
             reading,
         }
     }

@@ -126,23 +126,92 @@ pub(super) fn tournament_of_thread(
     })
 }
 
-/// The index in `tournaments` of the one a letter read is for: a chief
-/// arbiter's `ACCEPT KEY` goes to the event of the letter its key names,
-/// where he is that event's chief arbiter (a key names one letter, and so
-/// one event: issue 31, point 4); any other as [`route`] says.
-pub fn route_prepared(directory: &Directory, store: &Store, prepared: &Prepared) -> usize {
+/// Where a letter goes, decided once for it before its event's clerk
+/// plans it: the tournament (its place in the directory), how that was
+/// found, and, for the chief arbiter's `ACCEPT KEY`, the event of the
+/// letter the key names. Made from the headers (the tag, the thread, the
+/// sender) and from the words only where they name an event (an order's
+/// id, the key of a letter, the game a `Game` line names); the letter's
+/// text is then read as that event reads letters (its date order, its
+/// zone), and its clerk's identification and the arbiter's orders take
+/// the route as found, not looked up again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    pub tournament: usize,
+    pub by: RoutedBy,
+    /// The game of the clerk's message the letter answers, where the thread
+    /// found it.
+    pub thread_game: Option<crate::key::GameKey>,
+    /// The event of the letter an `ACCEPT KEY` without an id names,
+    /// whoever's arbiter wrote it.
+    pub accepts: Option<usize>,
+}
+
+/// How a letter's tournament was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoutedBy {
+    /// The clerk serves one tournament.
+    Alone,
+    /// The subject's tag `[ID #N]` or `[ID]`.
+    Tag,
+    /// The clerk's message of a game it answers.
+    Thread,
+    /// The event's own message it answers (a start sheet).
+    EventThread,
+    /// The chief arbiter's `ACCEPT KEY`: the event of the letter the key
+    /// names, his.
+    Acceptance,
+    /// The chief arbiter's order names the event's id.
+    NamedInOrder,
+    /// The chief arbiter's bare order can mean one event of his only.
+    OnlyEventOfOrder,
+    /// The only event that knows the sender, or where he plays the game
+    /// named.
+    Sender,
+    /// Several (or none) are left: one in the letter's language, or the
+    /// first; its clerk asks which.
+    Unplaced,
+}
+
+impl Route {
+    fn to(tournament: usize, by: RoutedBy) -> Route {
+        Route {
+            tournament,
+            by,
+            thread_game: None,
+            accepts: None,
+        }
+    }
+
+    /// Whether the letter is this event's for certain (the only one, or
+    /// its tag or thread says so), whatever else its writer plays.
+    pub fn certain(&self) -> bool {
+        matches!(
+            self.by,
+            RoutedBy::Alone | RoutedBy::Tag | RoutedBy::Thread | RoutedBy::EventThread
+        )
+    }
+}
+
+/// The route of a letter read: a chief arbiter's `ACCEPT KEY` goes to the
+/// event of the letter its key names, where he is that event's chief
+/// arbiter (a key names one letter, and so one event); a bare order of his
+/// that can mean one of his events goes there; any other as [`route`] says.
+pub fn route_prepared(directory: &Directory, store: &Store, prepared: &Prepared) -> Route {
     let tournaments = directory.tournaments();
     let sender = prepared.mail.as_ref().and_then(|mail| mail.from.as_deref());
-    if tournaments.len() > 1
-        && let Some(sender) = sender
-        && let Some(read) = &prepared.read
-        && let Some(at) = accepted_event(directory, store, read)
+    let accepts = match (&prepared.read, tournaments.len() > 1) {
+        (Some(read), true) => accepted_event(directory, store, read),
+        _ => None,
+    };
+    let with_accepts = |route: Route| Route { accepts, ..route };
+    if let (Some(sender), Some(at)) = (sender, accepts)
         && tournaments[at].chief_arbiter == sender
     {
-        return at;
+        return with_accepts(Route::to(at, RoutedBy::Acceptance));
     }
     // A chief arbiter's bare order about a game (or player) only one of
-    // his events has can mean that one alone (issue 44).
+    // his events has can mean that one alone.
     if tournaments.len() > 1
         && let Some(sender) = sender
         && let Some(read) = &prepared.read
@@ -156,10 +225,10 @@ pub fn route_prepared(directory: &Directory, store: &Store, prepared: &Prepared)
             )
         })
     {
-        return *only;
+        return with_accepts(Route::to(*only, RoutedBy::OnlyEventOfOrder));
     }
     let named = prepared.read.as_ref().and_then(|read| read.game.as_deref());
-    route(directory, store, prepared.mail.as_ref(), named)
+    with_accepts(route(directory, store, prepared.mail.as_ref(), named))
 }
 
 /// The places of the events where `sender` is chief arbiter and the
@@ -203,18 +272,18 @@ pub(super) fn accepted_event(
         return None;
     }
     let kept = store.letter_by_key(&ruling.game).ok().flatten()?;
-    Some(route_kept(directory, store, &kept, None))
+    Some(route_kept(directory, store, &kept, None).tournament)
 }
 
-/// The place of the tournament a kept letter is for, routed as when it came.
+/// The route of a kept letter, as when it came.
 pub fn route_kept(
     directory: &Directory,
     store: &Store,
     letter: &KeptLetter,
     named_game: Option<&str>,
-) -> usize {
+) -> Route {
     let Some(first) = directory.tournaments().first() else {
-        return 0;
+        return Route::to(0, RoutedBy::Alone);
     };
     let envelope = Envelope {
         key: letter.source_key.clone(),
@@ -227,25 +296,26 @@ pub fn route_kept(
     route(directory, store, prepared.mail.as_ref(), named)
 }
 
-/// The index in `tournaments` of the one `mail` is for.
+/// The route of `mail`, by its headers, its sender, and the game
+/// `named_game` (a `Game` line) names.
 pub fn route(
     directory: &Directory,
     store: &Store,
     mail: Option<&Mail>,
     named_game: Option<&str>,
-) -> usize {
+) -> Route {
     let tournaments = directory.tournaments();
     let (Some(mail), true) = (mail, tournaments.len() > 1) else {
-        return 0;
+        return Route::to(0, RoutedBy::Alone);
     };
     let by_id = |id: &str| tournaments.iter().position(|t| t.tournament_id == id);
     let sender = mail.from.as_deref();
     let known = sender.map_or(&[][..], |sender| directory.known_in(sender));
     // A player's letter under the tag, or in the thread, of an event that
-    // does not know him is for his own events (issue 48, point 1): a
-    // misplaced tag is his mistake, not a stranger's letter. Anyone else's
-    // (a stranger's, another event's arbiter's) stays with the tag, where
-    // it is answered or refused as that event's.
+    // does not know him is for his own events: a misplaced tag is his
+    // mistake, not a stranger's letter. Anyone else's (a stranger's,
+    // another event's arbiter's) stays with the tag, where it is answered
+    // or refused as that event's.
     let his_elsewhere = |at: usize| {
         sender.is_some_and(|sender| {
             !known.contains(&at)
@@ -259,20 +329,26 @@ pub fn route(
         .position(|t| has_tag(&mail.subject, &t.tournament_id))
         .filter(|&at| !his_elsewhere(at))
     {
-        return at;
+        return Route::to(at, RoutedBy::Tag);
     }
     let thread = super::thread_ids(mail).find_map(|candidate| {
         let key = store.game_key_of_message(&candidate).ok().flatten()?;
-        by_id(key.tournament()?)
+        Some((by_id(key.tournament()?)?, key))
     });
-    if let Some(at) = thread
-        .or_else(|| tournament_of_thread(directory, store, mail))
-        .filter(|&at| !his_elsewhere(at))
-    {
-        return at;
+    let threaded = thread
+        .map(|(at, key)| Route {
+            thread_game: Some(key),
+            ..Route::to(at, RoutedBy::Thread)
+        })
+        .or_else(|| {
+            tournament_of_thread(directory, store, mail)
+                .map(|at| Route::to(at, RoutedBy::EventThread))
+        });
+    if let Some(route) = threaded.filter(|route| !his_elsewhere(route.tournament)) {
+        return route;
     }
     let Some(sender) = sender else {
-        return 0;
+        return Route::to(0, RoutedBy::Unplaced);
     };
     // The chief arbiter names the tournament in his ruling (`CONFIRM CC-2026 3`).
     if known.len() > 1
@@ -283,7 +359,7 @@ pub fn route(
                 && mail.text.split_whitespace().any(|word| word == id)
         })
     {
-        return at;
+        return Route::to(at, RoutedBy::NamedInOrder);
     }
     let named = named_game.map(str::to_string).or_else(|| {
         letter::subject_game(&mail.subject, |id| {
@@ -304,6 +380,9 @@ pub fn route(
         .copied()
         .filter(|&at| plays(at, named.as_deref()))
         .collect();
+    if let [only] = candidates.as_slice() {
+        return Route::to(*only, RoutedBy::Sender);
+    }
     // A chief arbiter's letter that names no event of his is answered by
     // one in its language, as a player's is.
     if candidates.is_empty() {
@@ -314,21 +393,25 @@ pub fn route(
             .collect();
     }
     // Where several are left, the clerk asks which; it asks in the
-    // letter's language, from an event of that language if he has one
-    // (issue 31, point 6).
+    // letter's language, from an event of that language if he has one.
     let in_its_language = || {
         let language = crate::Lang::of_text(&mail.subject, &mail.text);
         candidates
             .iter()
             .find(|&&at| tournaments[at].language == language)
     };
-    (candidates.len() > 1)
+    let at = (candidates.len() > 1)
         .then(in_its_language)
         .flatten()
         .or(candidates.first())
         .or(known.first())
         .copied()
-        .unwrap_or(0)
+        .unwrap_or(0);
+    let by = match known.len() {
+        1 => RoutedBy::Sender,
+        _ => RoutedBy::Unplaced,
+    };
+    Route::to(at, by)
 }
 
 #[cfg(test)]

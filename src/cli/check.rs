@@ -14,21 +14,39 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        let config = load(&cx.config, cx.tournament())?;
-        check(&config, clock(&config, cx.now, self.today), &self.file)
+        // The letter is routed among the folder's tournaments as a poll
+        // routes it (one named by --tournament alone), then read and
+        // planned as its event reads letters: what a poll would do.
+        let configs = match cx.tournament() {
+            Some(_) => vec![load(&cx.config, cx.tournament())?],
+            None => load_all(&cx.config)?,
+        };
+        check(&configs, cx, self.today, &self.file)
     }
 }
 
-pub(super) fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Failure> {
+pub(super) fn check(
+    configs: &[Config],
+    cx: &Context,
+    today: Option<NaiveDate>,
+    file: &Path,
+) -> Result<u8, Failure> {
+    let Some(first) = configs.first() else {
+        return Err(usage("no tournament".to_string()));
+    };
     let raw =
         std::fs::read(file).map_err(|e| usage(format!("cannot read {}: {e}", file.display())))?;
-    let templates = templates(config)?;
-    let store = if config.database.exists() {
-        Store::open(&config.database).map_err(|e| database_error(config, &e))?
+    let (templates, template_of) = templates_of(configs)?;
+    let directory = directory(configs, &templates, &template_of);
+    let clerks = clerks(&directory, cx.now, today);
+    let store = if first.database.exists() {
+        Store::open(&first.database).map_err(|e| database_error(first, &e))?
     } else {
-        Store::in_memory().map_err(|e| database_error(config, &e))?
+        Store::in_memory().map_err(|e| database_error(first, &e))?
     };
-    let store = store.kept_on(config.scope());
+    let clock = clerks
+        .first()
+        .map_or_else(|| clock(first, cx.now, today), |c| c.clock);
     // A file saved from a mail program has no `Received:` header: it
     // arrived when it was saved, or on the day checked as (`--today`), if
     // that is earlier; never after the day the clerk acts as.
@@ -43,9 +61,18 @@ pub(super) fn check(config: &Config, clock: Clock, file: &Path) -> Result<u8, Fa
         raw,
         arrived,
     };
-    let directory = Directory::of(std::slice::from_ref(config));
-    let clerk = Clerk::new(config, &templates, clock, &directory);
-    let prepared = shtempel::clerk::Prepared::new(config, &envelope);
+    let prepared = shtempel::clerk::Prepared::new(first, &envelope);
+    let route = shtempel::clerk::route_prepared(&directory, &store, &prepared);
+    let config = &configs[route.tournament];
+    let clerk = clerks
+        .iter()
+        .find(|clerk| std::ptr::eq(clerk.config, config))
+        .ok_or_else(|| usage(format!("no templates for {}", config.tournament_id)))?;
+    let prepared = shtempel::clerk::Prepared {
+        route: Some(route),
+        ..prepared.read_for(config, &envelope)
+    };
+    let store = store.kept_on(config.scope());
     let plan = clerk
         .plan_prepared(&store, &envelope, &prepared)
         .map_err(run_error)?;

@@ -276,8 +276,10 @@ fn desk_of_letter<'c, 'a>(
     {
         Some(id) => id.to_string(),
         None => {
-            let at = clerk::route_kept(directory, store, &letter, game);
-            directory.tournaments()[at].tournament_id.clone()
+            let route = clerk::route_kept(directory, store, &letter, game);
+            directory.tournaments()[route.tournament]
+                .tournament_id
+                .clone()
         }
     };
     Ok(clerks

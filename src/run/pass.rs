@@ -147,17 +147,27 @@ impl<'c> Pass<'_, 'c, '_> {
         let clerks = self.clerks;
         let clerk = &clerks[0];
         let directory = clerk.directory;
-        let desk = item.prepared.as_ref().map_or(clerk, |prepared| {
-            let at = clerk::route_prepared(directory, self.store, prepared);
-            let id = &directory.tournaments()[at].tournament_id;
+        let route = item
+            .prepared
+            .as_ref()
+            .ok()
+            .map(|prepared| clerk::route_prepared(directory, self.store, prepared));
+        // The clerk of the event routed to (each event's clerk is made with
+        // its templates: one without stays with the first).
+        let desk = route.as_ref().map_or(clerk, |route| {
+            let config = &directory.tournaments()[route.tournament];
             clerks
                 .iter()
-                .find(|desk| &desk.config.tournament_id == id)
+                .find(|desk| std::ptr::eq(desk.config, config))
                 .unwrap_or(clerk)
         });
-        // Read as its own event reads letters, not as the first one.
+        // Read as its own event reads letters, not as the first one, and
+        // planned on the route found.
         let item = Held {
-            prepared: item.prepared.map(|p| p.read_for(desk.config, envelope)),
+            prepared: item.prepared.map(|p| Prepared {
+                route,
+                ..p.read_for(desk.config, envelope)
+            }),
             ..item
         };
         let planned = {

@@ -1453,11 +1453,26 @@ fn a_letter_is_read_with_the_settings_of_its_own_event() {
         );
         std::fs::write(&b, text).unwrap();
         // 11/03/2026 is 3 November in B: the day Carol sent it.
-        t.letter(
+        let file = t.letter(
             CAROL,
             "2026-11-03",
             "[B #1]",
             "Game 1\n1. d4\nTime: 2/0\nDates: 11/03/2026\n",
+        );
+        // `check` of a folder reads it as the poll will.
+        let checked = run_ok(
+            &t,
+            &["check", file.to_str().unwrap(), "--today", "2026-11-03"],
+        );
+        assert!(
+            checked.stdout.contains("==== ack to carol@test.example"),
+            "{}",
+            checked.stdout
+        );
+        assert!(
+            !checked.stdout.contains("==== warning"),
+            "{}",
+            checked.stdout
         );
         t.poll("2026-11-03");
         let mail = t.new_mail();
