@@ -37,7 +37,7 @@ mod letters;
 mod load;
 mod model;
 mod moves;
-mod order;
+pub mod order;
 mod overstep;
 mod prepared;
 mod protest;

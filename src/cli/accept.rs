@@ -33,7 +33,7 @@ impl Args {
         if let Some(id) = cx.tournament() {
             pick(&cx.config, configs.clone(), Some(id))?;
         }
-        let order = Order::Accept {
+        let order = Order::Accept(order::Accept {
             key: self.key,
             moves: self.moves,
             sender: self.sender,
@@ -41,7 +41,7 @@ impl Args {
             game: self.game,
             event_named: cx.tournament().is_some(),
             why: self.given.why,
-        };
+        });
         let before = Before::Order {
             tournament: cx.tournament(),
             order,

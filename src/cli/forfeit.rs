@@ -18,11 +18,13 @@ impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
         order_command(
             cx,
-            |why| Order::Award {
-                game: self.game,
-                result: GameResult::loss_of(self.loser),
-                forfeit: true,
-                why,
+            |why| {
+                Order::Score(order::Score {
+                    game: self.game,
+                    result: GameResult::loss_of(self.loser),
+                    forfeit: true,
+                    why,
+                })
             },
             self.given,
         )

@@ -14,7 +14,7 @@ use std::time::Duration;
 use chrono::{NaiveDate, Utc};
 use shakmaty::Color;
 use shtempel::clerk::{
-    self, Clerk, Clock, Directory, Event, EventKind, Order, Outcome, Sheet, Whom,
+    self, Clerk, Clock, Directory, Event, EventKind, Order, Outcome, Sheet, Whom, order,
 };
 use shtempel::config::{Config, Secret, Server, Source, Transport};
 use shtempel::error::{Error, Kind};

@@ -173,9 +173,9 @@ pub(super) fn carry_out(
     };
     let desk = match (&order, tournament) {
         (
-            Order::Accept {
+            Order::Accept(clerk::order::Accept {
                 key, sender, game, ..
-            },
+            }),
             _,
         ) => desk_of_letter(
             clerks,

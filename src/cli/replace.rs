@@ -49,6 +49,7 @@ impl Args {
             (None, None) => return Err(usage("replace: give --was or --by")),
         };
         let player = self.player;
-        order_command(cx, |why| Order::Replace { player, whom, why }, self.given)
+        let replace = |why| Order::Replace(order::Replace { player, whom, why });
+        order_command(cx, replace, self.given)
     }
 }

@@ -15,9 +15,11 @@ impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
         order_command(
             cx,
-            |why| Order::Undo {
-                game: self.game,
-                why,
+            |why| {
+                Order::Undo(order::Undo {
+                    game: self.game,
+                    why,
+                })
             },
             self.given,
         )

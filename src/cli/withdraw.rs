@@ -15,6 +15,7 @@ pub struct Args {
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
         let player = self.player;
-        order_command(cx, |why| Order::Withdraw { player, why }, self.given)
+        let withdraw = |why| Order::Withdraw(order::Withdraw { player, why });
+        order_command(cx, withdraw, self.given)
     }
 }

@@ -1,0 +1,200 @@
+//! An order of the chief arbiter's (a line of his letter: `RESULT 3 1-0`)
+//! or of the tournament director's (a command: `shtempel result 3 1-0`):
+//! one type per order, as mini-redis keeps one per command, each made from
+//! the arbiter's line ([`Order::of_ruling`], in either language, the
+//! reason after its words) or from the command line, and carried out by
+//! its one function ([`Command::carry_out`]), which plans it or says why
+//! not. [`Order`] is the sum of them, dispatched in one place
+//! ([`Order::command`]). The letter's clerk answers the arbiter by mail
+//! (`Clerk::plan_arbiter`), a receipt when it was done and the refusal
+//! when not; the command line says it and exits 2.
+
+mod accept;
+mod decide;
+mod replace;
+mod retry;
+mod score;
+mod undo;
+mod withdraw;
+
+pub use self::accept::Accept;
+pub use self::decide::Decide;
+pub use self::replace::{Replace, Whom};
+pub use self::retry::Retry;
+pub use self::score::Score;
+pub use self::undo::Undo;
+pub use self::withdraw::Withdraw;
+
+use super::{AwardError, AwardedBy, Clerk, Plan};
+use crate::error::Error;
+use crate::letter::{Newcomer, Order as Said, Ruling, accept_words};
+use crate::record::Record;
+use crate::store::Store;
+
+/// What every order does.
+pub trait Command {
+    /// The order as the command line names it, for its refusal: `game 3`,
+    /// `withdraw ivanov`, `accept KEY`.
+    fn named(&self) -> String;
+
+    /// What makes the Message-IDs of its messages: the same order planned
+    /// again after a crash makes the same ones.
+    fn cause(&self, plan: &Plan) -> String;
+
+    /// Carries it out in `clerk`'s tournament, given `by` the chief arbiter
+    /// or the director: its plan, or why not (`Err`: the store or the
+    /// templates failed). `in_reply_to`: the arbiter's letter its messages
+    /// answer.
+    fn carry_out(
+        &self,
+        clerk: &Clerk<'_>,
+        store: &Store,
+        by: AwardedBy,
+        in_reply_to: Option<String>,
+    ) -> Result<Outcome, Error>;
+}
+
+/// An order, whichever it is.
+#[derive(Clone, Debug)]
+pub enum Order {
+    Decide(Decide),
+    Score(Score),
+    Undo(Undo),
+    Withdraw(Withdraw),
+    Replace(Replace),
+    Accept(Accept),
+    Retry(Retry),
+}
+
+impl Order {
+    /// The order of the chief arbiter's line, its tournament resolved.
+    pub fn of_ruling(ruling: &Ruling) -> Order {
+        let game = ruling.game.clone();
+        let why = ruling.why.clone();
+        match ruling.order {
+            Said::Overstep(decision) => Order::Decide(Decide {
+                game,
+                decision,
+                days: ruling.days,
+                why,
+            }),
+            Said::Result(result) | Said::Forfeit(result) => Order::Score(Score {
+                game,
+                result,
+                forfeit: matches!(ruling.order, Said::Forfeit(_)),
+                why,
+            }),
+            Said::Undo => Order::Undo(Undo { game, why }),
+            Said::Withdraw => Order::Withdraw(Withdraw { player: game, why }),
+            Said::Replace => Order::Replace(Replace {
+                player: game,
+                whom: Whom::By(ruling.newcomer.clone().unwrap_or(Newcomer {
+                    name: String::new(),
+                    email: String::new(),
+                })),
+                why,
+            }),
+            Said::Accept => {
+                let words = accept_words(ruling.why.as_deref());
+                Order::Accept(Accept {
+                    key: game,
+                    moves: words.moves.map(str::to_string),
+                    sender: words.player.map(str::to_string),
+                    add_address: words.add_address,
+                    game: None,
+                    event_named: ruling.tournament.is_some(),
+                    why: None,
+                })
+            }
+            Said::Retry => Order::Retry(Retry { key: game }),
+        }
+    }
+
+    /// The order as what it is.
+    pub fn command(&self) -> &dyn Command {
+        match self {
+            Order::Decide(order) => order,
+            Order::Score(order) => order,
+            Order::Undo(order) => order,
+            Order::Withdraw(order) => order,
+            Order::Replace(order) => order,
+            Order::Accept(order) => order,
+            Order::Retry(order) => order,
+        }
+    }
+
+    pub fn named(&self) -> String {
+        self.command().named()
+    }
+
+    pub fn cause(&self, plan: &Plan) -> String {
+        self.command().cause(plan)
+    }
+}
+
+/// An order not carried out: the words for whoever gave it (a value, not
+/// an error: the order is answered with them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused(pub String);
+
+/// What became of an order.
+pub enum Outcome {
+    /// Planned: the plan, and the reason kept with the arbiter's letter.
+    Done { plan: Box<Plan>, reason: String },
+    /// Not carried out: the game as it is (where there is one), the log's
+    /// words and the words for whoever gave the order. Nothing changes.
+    Refused {
+        state: Option<Box<Record>>,
+        why: &'static str,
+        reason: String,
+    },
+}
+
+impl Outcome {
+    pub(super) fn refused(why: &'static str, reason: String) -> Outcome {
+        Outcome::Refused {
+            state: None,
+            why,
+            reason,
+        }
+    }
+
+    /// An award's or an undo's planning, as an outcome; `reason` of the
+    /// game's id.
+    pub(super) fn of_award(
+        planned: Result<Plan, AwardError>,
+        why: &'static str,
+        reason: impl FnOnce(&str) -> String,
+    ) -> Result<Outcome, Error> {
+        match planned {
+            Ok(plan) => {
+                let reason = reason(plan.game.as_ref().map_or("", |state| state.id()));
+                Ok(Outcome::Done {
+                    plan: Box::new(plan),
+                    reason,
+                })
+            }
+            Err(AwardError::Refused(state, reason)) => Ok(Outcome::Refused {
+                state: Some(state),
+                why,
+                reason,
+            }),
+            Err(AwardError::NoGame(reason)) => Ok(Outcome::refused("no such game", reason)),
+            Err(AwardError::Failed(error)) => Err(error),
+        }
+    }
+}
+
+impl Clerk<'_> {
+    /// Carries out `order` given `by` the chief arbiter or the director
+    /// (see [`Command::carry_out`]).
+    pub fn carry_out(
+        &self,
+        store: &Store,
+        order: &Order,
+        by: AwardedBy,
+        in_reply_to: Option<String>,
+    ) -> Result<Outcome, Error> {
+        order.command().carry_out(self, store, by, in_reply_to)
+    }
+}

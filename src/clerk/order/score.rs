@@ -1,0 +1,51 @@
+//! `RESULT 3 1-0` and `FORFEIT 3 WHITE` (РЕЗУЛЬТАТ, ТЕХПОРАЖЕНИЕ), or
+//! `shtempel result` / `shtempel forfeit`: a game's result set, or a
+//! forfeit scored.
+
+use super::{Command, Outcome};
+use crate::clerk::{Award, AwardedBy, Clerk, Plan};
+use crate::error::Error;
+use crate::rules::GameResult;
+use crate::store::Store;
+
+#[derive(Clone, Debug)]
+pub struct Score {
+    pub game: String,
+    pub result: GameResult,
+    pub forfeit: bool,
+    pub why: Option<String>,
+}
+
+impl Command for Score {
+    fn named(&self) -> String {
+        format!("game {}", self.game)
+    }
+
+    fn cause(&self, _: &Plan) -> String {
+        let how = if self.forfeit { "forfeit" } else { "result" };
+        format!("award:{}:{}:{how}", self.game, self.result.pgn())
+    }
+
+    fn carry_out(
+        &self,
+        clerk: &Clerk<'_>,
+        store: &Store,
+        by: AwardedBy,
+        in_reply_to: Option<String>,
+    ) -> Result<Outcome, Error> {
+        let award = Award {
+            result: self.result,
+            forfeit: self.forfeit,
+            why: self.why.clone(),
+            by,
+        };
+        let planned = clerk.game_by_command(store, &self.game).and_then(|state| {
+            let mut plan = Plan::default();
+            clerk.plan_award(state, &award, in_reply_to, &mut plan)?;
+            Ok(plan)
+        });
+        Outcome::of_award(planned, "result not changed", |id| {
+            format!("result {} {id}", self.result.pgn())
+        })
+    }
+}

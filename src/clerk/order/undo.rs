@@ -1,0 +1,38 @@
+//! `UNDO 3 he misread` (ОТМЕНИТЬ), or `shtempel undo 3`: a game's last
+//! letter taken back.
+
+use super::{Command, Outcome};
+use crate::clerk::{AwardedBy, Clerk, Plan};
+use crate::error::Error;
+use crate::store::Store;
+
+#[derive(Clone, Debug)]
+pub struct Undo {
+    pub game: String,
+    pub why: Option<String>,
+}
+
+impl Command for Undo {
+    fn named(&self) -> String {
+        format!("game {}", self.game)
+    }
+
+    fn cause(&self, plan: &Plan) -> String {
+        format!("undo:{}:{}", self.game, plan.taken_back.unwrap_or(0))
+    }
+
+    fn carry_out(
+        &self,
+        clerk: &Clerk<'_>,
+        store: &Store,
+        by: AwardedBy,
+        in_reply_to: Option<String>,
+    ) -> Result<Outcome, Error> {
+        let planned = clerk.game_by_command(store, &self.game).and_then(|state| {
+            let mut plan = Plan::default();
+            clerk.plan_undo(state, self.why.as_deref(), by, in_reply_to, &mut plan)?;
+            Ok(plan)
+        });
+        Outcome::of_award(planned, "nothing taken back", |id| format!("undo {id}"))
+    }
+}
