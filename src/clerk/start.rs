@@ -78,6 +78,7 @@ impl Clerk<'_> {
                     "white" => color == Color::White,
                     "partner" => partner.name.as_str(),
                     "partner_email" => partner.email.as_str(),
+                    "tag" => crate::key::SubjectTag::game(&config.tournament_id, state.id()).to_string(),
                     "start" => game.start_date.map(|day| self.date(day)),
                 });
                 if color == Color::White {
