@@ -34,12 +34,7 @@ fn federation() -> Tournament {
 
 /// The same, with more in the clerk's file.
 fn federation_with(extra: &str) -> Tournament {
-    let clerk = format!(
-        "[bot]\naddress = \"{CLERK}\"\ndatabase = \"db.sqlite\"\ntournaments = \"tournaments\"\n\n\
-         [arbiters]\nchief_arbiter = \"{ARBITER}\"\nchief_secretary = \"{SECRETARY}\"\n\n\
-         [source]\nkind = \"maildir\"\npath = \"inbox\"\n\n\
-         [transport]\nkind = \"file\"\npath = \"outbox\"\n{extra}"
-    );
+    let clerk = folder_clerk(extra);
     let t = Tournament::with_config(&clerk);
     let folder = t.path().join("tournaments");
     std::fs::create_dir(&folder).unwrap();

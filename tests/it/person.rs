@@ -40,12 +40,7 @@ fn event(
 /// B, Carol (white) against White Player (black). `leave`: each event's
 /// days of leave a year.
 fn folder(language: &str, leave: (u32, u32)) -> Tournament {
-    let clerk = format!(
-        "[bot]\naddress = \"{CLERK}\"\ndatabase = \"db.sqlite\"\ntournaments = \"tournaments\"\n\n\
-         [arbiters]\nchief_arbiter = \"{ARBITER}\"\nchief_secretary = \"{SECRETARY}\"\n\n\
-         [source]\nkind = \"maildir\"\npath = \"inbox\"\n\n\
-         [transport]\nkind = \"file\"\npath = \"outbox\"\n\n[report]\nout = \"site\"\n"
-    );
+    let clerk = folder_clerk("\n[report]\nout = \"site\"\n");
     let t = Tournament::with_config(&clerk);
     let dir = t.path().join("tournaments");
     std::fs::create_dir(&dir).unwrap();
@@ -67,15 +62,20 @@ fn folder(language: &str, leave: (u32, u32)) -> Tournament {
     t
 }
 
-/// Carol opens B and White Player opens A on 3 November, each date as its
-/// event writes it: White is to move in B, Black in A.
-fn both_opened(t: &mut Tournament) {
+/// Carol's 1. d4 in B on 3 November, dated month first as B writes dates.
+fn carol_opens(t: &mut Tournament) {
     t.letter(
         CAROL,
         "2026-11-03",
         "[B #1]",
         "Game 1\n1. d4\nTime: 2/0\nDates: 11/03/2026\n",
     );
+}
+
+/// Carol opens B and White Player opens A on 3 November, each date as its
+/// event writes it: White is to move in B, Black in A.
+fn both_opened(t: &mut Tournament) {
+    carol_opens(t);
     t.letter(
         WHITE,
         "2026-11-03",
@@ -318,12 +318,7 @@ fn an_address_added_in_one_event_is_known_in_the_persons_others() {
     for language in ["en", "ru"] {
         let mut t = folder(language, (0, 0));
         let home = "white.home@test.example";
-        t.letter(
-            CAROL,
-            "2026-11-03",
-            "[B #1]",
-            "Game 1\n1. d4\nTime: 2/0\nDates: 11/03/2026\n",
-        );
+        carol_opens(&mut t);
         t.letter(
             home,
             "2026-11-03",

@@ -17,6 +17,17 @@ pub const BLACK: &str = "black@test.example";
 pub const ARBITER: &str = "arbiter@test.example";
 pub const SECRETARY: &str = "secretary@test.example";
 
+/// The clerk's own file of a folder of tournaments (`tournaments/`), one
+/// database, the test Maildir and file outbox, with `extra` tables after.
+pub fn folder_clerk(extra: &str) -> String {
+    format!(
+        "[bot]\naddress = \"{CLERK}\"\ndatabase = \"db.sqlite\"\ntournaments = \"tournaments\"\n\n\
+         [arbiters]\nchief_arbiter = \"{ARBITER}\"\nchief_secretary = \"{SECRETARY}\"\n\n\
+         [source]\nkind = \"maildir\"\npath = \"inbox\"\n\n\
+         [transport]\nkind = \"file\"\npath = \"outbox\"\n{extra}"
+    )
+}
+
 pub struct Tournament {
     pub dir: tempfile::TempDir,
     count: usize,
