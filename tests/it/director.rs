@@ -1717,7 +1717,7 @@ fn a_decision_with_a_reason_is_carried_out_and_its_reason_told() {
         receipt.says(&format!(
             "{}{order}{} {}",
             pick(lang, "your order \"", "Ваше распоряжение «"),
-            pick(lang, "\" has been carried out in", "» выполнено:"),
+            pick(lang, "\" has been carried out in", "» выполнено по партии"),
             "[T #1]."
         ));
         for told in [WHITE, BLACK, SECRETARY] {
