@@ -359,3 +359,45 @@ fn an_address_added_in_one_event_is_known_in_the_persons_others() {
         );
     }
 }
+
+/// A letter is dated by its own event's zone and read by its own event's
+/// date order: Carol's letter reaching the server at 23:30 UTC on 3
+/// November is of 3 November in London (B), though of the 4th in Moscow
+/// (A, the first file), and her `11/03/2026` is 3 November in B.
+#[test]
+fn a_letter_is_dated_in_its_own_events_zone() {
+    for (language, sent) in [("en", "Sent on 2026-11-03"), ("ru", "03.11.2026")] {
+        let mut t = folder(language, (0, 0));
+        let raw = message(
+            CLERK,
+            CLERK,
+            "2026-11-03",
+            "[B #1]",
+            "Game 1\n1. d4\nTime: 2/0\nDates: 11/03/2026\n",
+            "",
+            1,
+        )
+        .replace(
+            "Received: from mx.test.example by mail.test.example; Tue, 03 Nov 2026 12:00:00 +0300",
+            "Received: from mx.test.example by mail.test.example; Tue, 03 Nov 2026 23:30:00 +0000",
+        )
+        .replacen(&format!("From: {CLERK}"), &format!("From: {CAROL}"), 1);
+        assert!(raw.contains("23:30:00 +0000"), "{raw}");
+        t.deliver_raw(raw.as_bytes());
+        let mail = t.exchange(WHITE, "2026-11-04", "nothing", "hello\n");
+        let ack = mail
+            .iter()
+            .find(|m| m.kind == "ack" && m.to == [CAROL])
+            .expect("an ack");
+        ack.says(if language == "ru" {
+            "Всё в порядке."
+        } else {
+            "Everything is in order."
+        });
+        let forward = mail
+            .iter()
+            .find(|m| m.kind == "forward")
+            .expect("the forward");
+        forward.says(sent);
+    }
+}
