@@ -135,7 +135,8 @@ fn sweep_temporary_files(configs: &[Config]) {
     let mut places: Vec<(PathBuf, IsOurs)> = Vec::new();
     for config in configs {
         if let Transport::File { path } = &config.transport {
-            places.push((path.clone(), |name| {
+            let writing = path.join(shtempel::mail::file::WRITING);
+            places.push((writing, |name| {
                 name.starts_with('.') && name.ends_with(".tmp")
             }));
         }

@@ -476,7 +476,13 @@ fn the_temporary_files_a_killed_run_left_are_removed_by_the_next() {
             .collect()
     };
     let outbox = t.path().join("outbox");
-    assert_eq!(hidden(&outbox).len(), 1, "the killed send left its file");
+    assert_eq!(
+        hidden(&outbox),
+        [".writing"],
+        "the outbox holds no half message"
+    );
+    let writing = outbox.join(".writing");
+    assert_eq!(hidden(&writing).len(), 1, "the killed send left its file");
     std::fs::write(t.path().join(".shtempel-editAbC123"), "half an edit").unwrap();
     let tmp = t.path().join("inbox/tmp");
     std::fs::write(
@@ -486,7 +492,7 @@ fn the_temporary_files_a_killed_run_left_are_removed_by_the_next() {
     .unwrap();
     std::fs::write(tmp.join("1793700000.P1Q2.other-agent"), "another's").unwrap();
     assert!(poll_with(&t, &[]).status.success());
-    assert!(hidden(&outbox).is_empty(), "{:?}", hidden(&outbox));
+    assert!(hidden(&writing).is_empty(), "{:?}", hidden(&writing));
     assert!(!t.path().join(".shtempel-editAbC123").exists());
     let left: Vec<_> = std::fs::read_dir(&tmp)
         .unwrap()
