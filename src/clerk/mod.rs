@@ -9,18 +9,26 @@
 //! Planning reads the store but never writes it, so `shtempel check` shows
 //! exactly what a `poll` would do.
 //!
+//! - `route`: which tournament a letter is for, decided once ([`Route`]);
+//!   `prepared`: a letter read ahead, as its event reads letters;
 //! - `letters`: who sent a letter, and what is done with mail that is no
-//!   player's letter; `identify`: which game (and tournament) a player's
-//!   letter is for; `refusals`: the answers of a letter that changes nothing;
-//! - `order`: an order of the arbiter's or the director's, carried out;
+//!   player's letter; `identify`: which game a player's letter is for;
+//!   `blocks`: a letter written for several games, block by block;
+//!   `refusals`: the answers of a letter that changes nothing;
+//! - `order`: an order of the arbiter's or the director's, one type each,
+//!   carried out; `accept`, `awards`, `replace`, `withdraw`, `retry`: what
+//!   they plan;
 //! - `moves`: move letters, their receipts and forwards;
 //! - `endings`: resignations, draws and results;
+//! - `leave`: a person's leave, in each of his events;
 //! - `overstep`: an overstep's notices and file, and letters held during a
 //!   suspension;
 //! - `protest`: an overstepper's protest;
 //! - `arbiter`: the chief arbiter's rulings;
-//! - `duties`: the calendar's duties;
-//! - `model`: what templates read of a game and of a letter;
+//! - `duties`: the calendar's duties; `start`: the start sheets;
+//! - `plan`: what a letter changes, before it is written;
+//! - `draft`, `model`: a message and what templates read of a game and of a
+//!   letter; `event`: the kinds of what the clerk did;
 //! - `load`: a game loaded from the store.
 
 mod accept;
@@ -39,6 +47,7 @@ mod model;
 mod moves;
 pub mod order;
 mod overstep;
+mod plan;
 mod prepared;
 mod protest;
 mod refusals;
@@ -51,7 +60,6 @@ mod withdraw;
 use std::collections::HashMap;
 
 use chrono::{DateTime, NaiveDate, Utc};
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 pub use self::accept::Acceptance;
@@ -61,6 +69,7 @@ pub use self::event::EventKind;
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::model::{label_moves, next_lines};
 pub use self::order::{Order, Outcome, Refused, Whom};
+pub use self::plan::{EntryThere, Event, LeaveTaken, Plan};
 use self::prepared::keep_unread;
 pub use self::prepared::{Prepared, stored_reading};
 pub use self::retry::POISON_RUNS;
@@ -78,7 +87,7 @@ use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
 use crate::render::{Model, Templates, merged};
-use crate::rules::{self, DutyKey};
+use crate::rules;
 use crate::store::{Note, Store, StoredLetter};
 
 /// The most of a reason or an event's detail kept or printed.
@@ -109,143 +118,6 @@ impl Clock {
             },
         }
     }
-}
-
-/// Something the clerk did, for the log, `poll --json` and the demo.
-#[derive(Clone, Debug, Serialize)]
-pub struct Event {
-    pub event: EventKind,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub game: Option<crate::key::GameKey>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub from: Option<String>,
-    pub detail: String,
-}
-
-/// What one letter (or one day's duty) changes, before it is written.
-#[derive(Debug, Default)]
-pub struct Plan {
-    pub letter: Option<StoredLetter>,
-    pub game: Option<Record>,
-    /// The game's moves from this ply on are taken back (`UNDO`).
-    pub taken_back: Option<usize>,
-    /// The other games the same letter changes (a withdrawal by the chief
-    /// arbiter's letter), written with it in one transaction.
-    pub more: Vec<Plan>,
-    /// A person's leave taken, and the events that record it.
-    pub leave: Option<LeaveTaken>,
-    /// A player replaced from this day on: the leaves of his seat from then
-    /// are the leaver's, not his successor's (`player` is the seat's id).
-    pub leaves_left: Option<(String, NaiveDate)>,
-    /// Edits of the tournament's file the letter orders (a player
-    /// replaced, an address added), written once it is committed.
-    pub config_edits: Vec<crate::config::edit::ConfigEdit>,
-    /// Letters set aside to go back into the mail source (`RETRY KEY`),
-    /// by key.
-    pub releases: Vec<String>,
-    pub notes: Vec<Note>,
-    /// Who played the game's colours before a replacement (issue 31,
-    /// point 10), recorded with it.
-    pub seats: Vec<crate::record::Seat>,
-    pub messages: Vec<Outgoing>,
-    pub duties: Vec<DutyKey>,
-    pub events: Vec<Event>,
-}
-
-impl Plan {
-    /// A plan of several games' plans (a withdrawal's), their events
-    /// gathered.
-    pub fn of_games(plans: Vec<Plan>) -> Plan {
-        Plan {
-            events: plans.iter().flat_map(|plan| plan.events.clone()).collect(),
-            more: plans,
-            ..Plan::default()
-        }
-    }
-
-    /// Takes in what an order's plan changes (its letter aside): an
-    /// arbiter's letter is applied with it.
-    fn absorb(&mut self, done: Plan) {
-        let Plan {
-            letter: _,
-            game,
-            taken_back,
-            more,
-            leave,
-            leaves_left,
-            config_edits,
-            releases,
-            notes,
-            seats,
-            messages,
-            duties,
-            events,
-        } = done;
-        self.game = self.game.take().or(game);
-        self.taken_back = self.taken_back.or(taken_back);
-        self.leave = self.leave.take().or(leave);
-        self.leaves_left = self.leaves_left.take().or(leaves_left);
-        self.more.extend(more);
-        self.config_edits.extend(config_edits);
-        self.releases.extend(releases);
-        self.notes.extend(notes);
-        self.seats.extend(seats);
-        self.messages.extend(messages);
-        self.duties.extend(duties);
-        self.events.extend(events);
-    }
-
-    /// The games this plan changes, by key: its own, then those of the
-    /// plans it carries.
-    pub fn games(&self) -> impl Iterator<Item = &crate::key::GameKey> {
-        let more = self.more.iter().filter_map(|more| more.game.as_ref());
-        self.game.iter().chain(more).map(|state| &state.key)
-    }
-
-    /// The games a message of this plan delivers a move in (a forward):
-    /// the next letter in one must see the day it is delivered.
-    pub fn delivering(&self) -> Vec<&crate::key::GameKey> {
-        std::iter::once(self)
-            .chain(&self.more)
-            .filter(|plan| plan.messages.iter().any(|m| m.delivers.is_some()))
-            .filter_map(|plan| plan.game.as_ref().map(|state| &state.key))
-            .collect()
-    }
-
-    fn event(
-        &mut self,
-        event: EventKind,
-        game: Option<&crate::key::GameKey>,
-        from: Option<&str>,
-        detail: String,
-    ) {
-        let bounded = |text: &str, most| crate::printable::bounded(text, most).into_owned();
-        self.events.push(Event {
-            event,
-            game: game.cloned(),
-            from: from.map(|from| bounded(from, FIELD_MOST)),
-            detail: bounded(&detail, REASON_MOST),
-        });
-    }
-}
-
-/// A leave a person's letter took, as each event decided by its own
-/// allowance: recorded in the letter's event where it grants it (`here`,
-/// his id there), and in each of his other events that grants it, whose
-/// partners its clerk tells.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LeaveTaken {
-    pub days: (NaiveDate, NaiveDate),
-    pub here: Option<String>,
-    pub elsewhere: Vec<EntryThere>,
-}
-
-/// A person's entry in another event of the clerk's: its id, and his id
-/// there (which need not be the same).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EntryThere {
-    pub tournament: String,
-    pub player: String,
 }
 
 /// A reason as a note ends with it: `: he misread`, or nothing.

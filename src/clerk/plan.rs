@@ -1,0 +1,151 @@
+//! What one letter (or one day's duty) changes, before it is written: the
+//! clerk's [`Plan`], and the events it reports.
+
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use super::EventKind;
+use crate::mail::compose::Outgoing;
+use crate::mail::keys::FIELD_MOST;
+use crate::record::Record;
+use crate::rules::DutyKey;
+use crate::store::{Note, StoredLetter};
+
+use super::REASON_MOST;
+
+/// Something the clerk did, for the log, `poll --json` and the demo.
+#[derive(Clone, Debug, Serialize)]
+pub struct Event {
+    pub event: EventKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<crate::key::GameKey>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    pub detail: String,
+}
+
+/// What one letter (or one day's duty) changes, before it is written.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub letter: Option<StoredLetter>,
+    pub game: Option<Record>,
+    /// The game's moves from this ply on are taken back (`UNDO`).
+    pub taken_back: Option<usize>,
+    /// The other games the same letter changes (a withdrawal by the chief
+    /// arbiter's letter), written with it in one transaction.
+    pub more: Vec<Plan>,
+    /// A person's leave taken, and the events that record it.
+    pub leave: Option<LeaveTaken>,
+    /// A player replaced from this day on: the leaves of his seat from then
+    /// are the leaver's, not his successor's (`player` is the seat's id).
+    pub leaves_left: Option<(String, NaiveDate)>,
+    /// Edits of the tournament's file the letter orders (a player
+    /// replaced, an address added), written once it is committed.
+    pub config_edits: Vec<crate::config::edit::ConfigEdit>,
+    /// Letters set aside to go back into the mail source (`RETRY KEY`),
+    /// by key.
+    pub releases: Vec<String>,
+    pub notes: Vec<Note>,
+    /// Who played the game's colours before a replacement (issue 31,
+    /// point 10), recorded with it.
+    pub seats: Vec<crate::record::Seat>,
+    pub messages: Vec<Outgoing>,
+    pub duties: Vec<DutyKey>,
+    pub events: Vec<Event>,
+}
+
+impl Plan {
+    /// A plan of several games' plans (a withdrawal's), their events
+    /// gathered.
+    pub fn of_games(plans: Vec<Plan>) -> Plan {
+        Plan {
+            events: plans.iter().flat_map(|plan| plan.events.clone()).collect(),
+            more: plans,
+            ..Plan::default()
+        }
+    }
+
+    /// Takes in what an order's plan changes (its letter aside): an
+    /// arbiter's letter is applied with it.
+    pub(super) fn absorb(&mut self, done: Plan) {
+        let Plan {
+            letter: _,
+            game,
+            taken_back,
+            more,
+            leave,
+            leaves_left,
+            config_edits,
+            releases,
+            notes,
+            seats,
+            messages,
+            duties,
+            events,
+        } = done;
+        self.game = self.game.take().or(game);
+        self.taken_back = self.taken_back.or(taken_back);
+        self.leave = self.leave.take().or(leave);
+        self.leaves_left = self.leaves_left.take().or(leaves_left);
+        self.more.extend(more);
+        self.config_edits.extend(config_edits);
+        self.releases.extend(releases);
+        self.notes.extend(notes);
+        self.seats.extend(seats);
+        self.messages.extend(messages);
+        self.duties.extend(duties);
+        self.events.extend(events);
+    }
+
+    /// The games this plan changes, by key: its own, then those of the
+    /// plans it carries.
+    pub fn games(&self) -> impl Iterator<Item = &crate::key::GameKey> {
+        let more = self.more.iter().filter_map(|more| more.game.as_ref());
+        self.game.iter().chain(more).map(|state| &state.key)
+    }
+
+    /// The games a message of this plan delivers a move in (a forward):
+    /// the next letter in one must see the day it is delivered.
+    pub fn delivering(&self) -> Vec<&crate::key::GameKey> {
+        std::iter::once(self)
+            .chain(&self.more)
+            .filter(|plan| plan.messages.iter().any(|m| m.delivers.is_some()))
+            .filter_map(|plan| plan.game.as_ref().map(|state| &state.key))
+            .collect()
+    }
+
+    pub(super) fn event(
+        &mut self,
+        event: EventKind,
+        game: Option<&crate::key::GameKey>,
+        from: Option<&str>,
+        detail: String,
+    ) {
+        let bounded = |text: &str, most| crate::printable::bounded(text, most).into_owned();
+        self.events.push(Event {
+            event,
+            game: game.cloned(),
+            from: from.map(|from| bounded(from, FIELD_MOST)),
+            detail: bounded(&detail, REASON_MOST),
+        });
+    }
+}
+
+/// A leave a person's letter took, as each event decided by its own
+/// allowance: recorded in the letter's event where it grants it (`here`,
+/// his id there), and in each of his other events that grants it, whose
+/// partners its clerk tells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaveTaken {
+    pub days: (NaiveDate, NaiveDate),
+    pub here: Option<String>,
+    pub elsewhere: Vec<EntryThere>,
+}
+
+/// A person's entry in another event of the clerk's: its id, and his id
+/// there (which need not be the same).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryThere {
+    pub tournament: String,
+    pub player: String,
+}
