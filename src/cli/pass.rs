@@ -156,7 +156,14 @@ fn sweep_temporary_files(configs: &[Config]) {
             }));
         }
     }
+    // A folder's tournaments share the outbox, the Maildir and the folder
+    // of their files: each is swept once.
+    let mut swept: Vec<PathBuf> = Vec::new();
     for (folder, ours) in places {
+        if swept.contains(&folder) {
+            continue;
+        }
+        swept.push(folder.clone());
         let Ok(entries) = std::fs::read_dir(&folder) else {
             continue;
         };
