@@ -74,10 +74,9 @@ fn rfc_3834_matrix_no_reply_no_change_one_line() {
     let ours = std::fs::read(
         std::fs::read_dir(t.path().join("outbox"))
             .unwrap()
-            .next()
-            .unwrap()
-            .unwrap()
-            .path(),
+            .map(|e| e.unwrap().path())
+            .find(|path| path.extension().is_some_and(|ext| ext == "eml"))
+            .unwrap(),
     )
     .unwrap();
     t.new_mail();

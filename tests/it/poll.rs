@@ -1057,7 +1057,13 @@ fn the_demo_runs_and_shows_every_step() {
         );
     }
     assert!(!stdout.contains("failed"), "{stdout}");
-    let outbox = std::fs::read_dir(keep.join("mail/outbox")).unwrap().count();
+    let outbox = std::fs::read_dir(keep.join("mail/outbox"))
+        .unwrap()
+        .filter(|e| {
+            let path = e.as_ref().unwrap().path();
+            path.extension().is_some_and(|ext| ext == "eml")
+        })
+        .count();
     assert_eq!(outbox, 37, "messages written");
 }
 
