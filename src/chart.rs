@@ -338,7 +338,7 @@ mod tests {
     fn text_table_in_both_languages() {
         let ru = chart().to_text(&Phrases::builtin(Lang::Ru));
         assert!(ru.starts_with("Партия 1: Ivanov I. — Petrov P.\n"));
-        // Moves in the tournament's notation (issue 19, point 12).
+        // Moves in the tournament's notation.
         assert!(ru.contains("2    белые   Кf3"), "{ru}");
         assert!(ru.contains("2    чёрные  Кc6"), "{ru}");
         assert!(ru.contains("07.11.2026"));

@@ -1,4 +1,4 @@
-//! The director's desk (issue 23, point 1): `shtempel today`, what falls
+//! The director's desk: `shtempel today`, what falls
 //! due in each tournament from today through a day ahead
 //! ([`rules::agenda`]), and the mail that changed nothing
 //! ([`Store::changed_nothing`]).
@@ -146,7 +146,7 @@ pub fn unheeded_text(letter: &Unheeded, arbiters: &[&str], events: &[&str]) -> S
         "quarantined" => "set aside (shtempel retry KEY puts it back)",
         "releasing" => "set aside, ordered back by the chief arbiter (the next poll reads it)",
         "refused" if of_an_arbiter => "an order not carried out, the chief arbiter told why",
-        // What `accept` cannot take gets no `accept` (issue 34, point 11):
+        // What `accept` cannot take gets no `accept`:
         // the clerk writes these reasons so (clerk::letters, clerk::leave).
         "refused" if letter.reason.starts_with("a ruling from ") => {
             "an order from someone not the chief arbiter, not carried out, its writer told whose orders count"

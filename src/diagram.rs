@@ -1,4 +1,4 @@
-//! The position as a board a player can look at (issue 35): a fixed-width
+//! The position as a board a player can look at: a fixed-width
 //! text diagram for the plain part of a letter, seen from the reader's
 //! side with the last move marked, and the position's FEN for chess
 //! programs.

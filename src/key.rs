@@ -1,4 +1,4 @@
-//! The keys of a federation's record (issue 31): a game's, `ID/<game>` in a
+//! The keys of a federation's record: a game's, `ID/<game>` in a
 //! folder's database and `<game>` for a tournament of its own file, and a
 //! person's, `ID/<player>` and `<player>` the same way. This module is the
 //! only code that writes that form or takes it apart; a tournament id never

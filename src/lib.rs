@@ -2,8 +2,8 @@
 //!
 //! # Layout
 //!
-//! The modules form layers; an import may only point down (a script over
-//! `crate::` paths finds no cycle between them: see the issue 32 note).
+//! The modules form layers; an import may only point down, so that no two
+//! layers depend on each other.
 //!
 //! ```text
 //! main.rs      CLI: parses the line, reads the clock once, exit codes

@@ -115,7 +115,7 @@ message_kinds! {
     /// arbiter.
     Retry: "retry", "retry", true;
     /// The chief arbiter's order by letter carried out, to him: which
-    /// order, in which games, and who was told (issue 44: only refusals
+    /// order, in which games, and who was told (only refusals
     /// reached him, so he could not tell an order done from a lost letter).
     OrderDone: "order-done", "order-done", true;
     /// A letter under a registered address that cannot be verified
@@ -129,7 +129,7 @@ message_kinds! {
 
 impl MessageKind {
     /// A message that may ask its reader for a move: it is given the
-    /// position as a board from his side (issue 35), which its template
+    /// position as a board from his side, which its template
     /// shows where it asks.
     pub fn shows_the_board(self) -> bool {
         matches!(

@@ -16,7 +16,7 @@ const BUILTIN_RU: &str = include_str!("../templates/ru/phrases.toml");
 const BUILTIN_EN: &str = include_str!("../templates/en/phrases.toml");
 
 /// A number of days in English, as the director's lines and the log say
-/// it: "1 day", "5 days" (not "day(s)", issue 34 point 13).
+/// it: "1 day", "5 days" (not "day(s)").
 pub fn english_days(n: impl Into<i64>) -> String {
     match n.into() {
         1 => "1 day".to_string(),

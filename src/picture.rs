@@ -1,4 +1,4 @@
-//! The position as a picture (issue 35): a PNG of the board from the
+//! The position as a picture: a PNG of the board from the
 //! reader's side, the last move's squares tinted, for the HTML part of a
 //! letter that asks for a move (Gmail and Outlook show no SVG).
 //!

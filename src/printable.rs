@@ -1,9 +1,9 @@
 //! Text from letters made safe to print: a letter's subject, address or
 //! line may hold escape sequences that would drive the terminal of whoever
-//! reads the log, or a line break that forges a log line (issue 20, point
-//! 16). Every control character (C0, DEL and C1) is written as `\u{…}`, and
+//! reads the log, or a line break that forges a log line. Every control character (C0, DEL and
+//! C1) is written as `\u{…}`, and
 //! so is every bidirectional control, which reorders what follows it on the
-//! line (issue 34, point 16). Text put in HTML (the report's pages, a
+//! line. Text put in HTML (the report's pages, a
 //! message's HTML part) has its markup characters escaped.
 
 use std::borrow::Cow;
@@ -75,7 +75,7 @@ pub fn printable_json(json: &str) -> Cow<'_, str> {
 /// At most `most` bytes of `text`, cut at a character's edge, with what
 /// was cut said (`… (65,536 bytes in all)`): a stranger's header field may
 /// be as long as he likes, and what the clerk keeps and prints of it is not
-/// (issue 30, point 9).
+///.
 pub fn bounded(text: &str, most: usize) -> Cow<'_, str> {
     if text.len() <= most {
         return Cow::Borrowed(text);
@@ -92,7 +92,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn point_9_a_long_field_is_cut_at_a_characters_edge_saying_so() {
+    fn a_long_field_is_cut_at_a_characters_edge_saying_so() {
         let table = [
             ("short", 10, "short"),
             ("0123456789ab", 10, "0123456789… (12 bytes in all)"),
@@ -111,7 +111,7 @@ mod tests {
             ("one\nfake line", false, "one\\u{a}fake line"),
             ("one\ntwo\r", true, "one\ntwo\\u{d}"),
             ("\u{9b}31m Партия", false, "\\u{9b}31m Партия"),
-            // Issue 34, point 16: a bidirectional override turns the rest
+            // A bidirectional override turns the rest
             // of the printed line around.
             ("Petrov \u{202e}4 emaG", false, "Petrov \\u{202e}4 emaG"),
             ("\u{200f}من: Petrov", false, "\\u{200f}من: Petrov"),

@@ -25,8 +25,8 @@ pub struct Record {
     pub done: BTreeSet<DutyKey>,
     /// Moves already in the database.
     pub stored: usize,
-    /// Who played a colour before a replacement, in order (issue 31, point
-    /// 10). A game over when its player was replaced stays his: `white` or
+    /// Who played a colour before a replacement, in order. A game over when its player was
+    /// replaced stays his: `white` or
     /// `black` is then he, not the entry's newcomer.
     pub former: Vec<Seat>,
 }
@@ -197,7 +197,7 @@ impl Record {
             .collect();
         let mut comments = comments;
         // The days the chief arbiter excused, at the move they belong to
-        // (issue 34, point 13).
+        //.
         for excused in &self.ledger.standing.excused {
             let at = excused.at(&self.ledger.rows);
             if let Some(Some(comment)) = at.and_then(|ply| comments.get_mut(ply)) {
@@ -253,8 +253,8 @@ impl Record {
     }
 }
 
-/// A player who played a colour of a game and was replaced (issue 31,
-/// point 10): games are played by people, and a replacement does not
+/// A player who played a colour of a game and was replaced: games are played by people, and a
+/// replacement does not
 /// rewrite who played what.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Seat {

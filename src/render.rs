@@ -179,7 +179,7 @@ fn environment(phrases: &Phrases) -> Result<Environment<'static>, TemplateError>
 const TEMPLATE_GLOBALS: &[&str] = &["loop", "namespace", "range", "dict", "debug", "self"];
 
 /// A director's template is checked at start for what would otherwise fail
-/// every letter that needs it, to be quarantined (issue 20, point 5): its
+/// every letter that needs it, to be quarantined: its
 /// first line must be `Subject:` (a partial's need not), and every name it
 /// reads must be one its letter's model gives. The model is known by what
 /// the built-in template of that letter reads, in either language (with the

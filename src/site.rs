@@ -58,9 +58,9 @@ pub fn write(
 }
 
 /// Writes one page through a temporary file created anew in the folder
-/// (never a file or link already there: issue 20, point 9), then renamed
+/// (never a file or link already there), then renamed
 /// over the page (a link there is replaced, not followed). A failed write
-/// (a full disk) removes its temporary file (point 11).
+/// (a full disk) removes its temporary file.
 fn write_page(out: &Path, page: &report::Page) -> std::io::Result<()> {
     let mut file = tempfile::Builder::new()
         .prefix(".report-")
@@ -192,7 +192,7 @@ fn players_of(configs: &[Config]) -> Vec<report::PlayerEvents> {
     players
 }
 
-/// The results of `player`'s games (issue 34, point 14), from each game's
+/// The results of `player`'s games, from each game's
 /// stored standing: no game is replayed, and only the players whose pages
 /// are written are asked for (the index is rewritten after every poll).
 fn with_results(
@@ -239,7 +239,7 @@ fn mark(config: &Config, today: NaiveDate) -> String {
 /// `[report] out` after a poll: as it was when nothing changed (an idle
 /// poll loads no game for it), the changed games' pages and the index when
 /// games changed, and the whole site on a new day, a changed config, or
-/// when the last report failed or is gone (issue 20, point 12).
+/// when the last report failed or is gone.
 pub fn keep(
     config: &Config,
     store: &mut Store,

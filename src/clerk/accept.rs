@@ -1,4 +1,4 @@
-//! A refused letter accepted after all (issue 23: `shtempel accept KEY
+//! A refused letter accepted after all (`shtempel accept KEY
 //! --move "12. Nf3"`): the clerk read it wrong, or could not read its move;
 //! the director gives the move, and the letter is taken as if it had said
 //! so, with its own postmark, dates and fraction. A letter ignored as a

@@ -83,7 +83,7 @@ impl Clerk<'_> {
             return self.refuse_arbiter(None, mail, read, "no ruling found", reason, plan);
         };
         // One order a letter: two would be planned on the same record, the
-        // second blind to the first (issue 30, point 2). Both are refused,
+        // second blind to the first. Both are refused,
         // and said.
         if read.rulings.len() > 1 {
             let lines: Vec<String> = read
@@ -113,8 +113,7 @@ impl Clerk<'_> {
             return self.carry_out_by_letter(store, mail, read, ruling, plan);
         }
         // `ACCEPT KEY` names its letter, and so its event: this one, where
-        // routing found him its chief arbiter, or another's (issue 31,
-        // point 4).
+        // routing found him its chief arbiter, or another's.
         let accepted_in = match ruling.order {
             Order::Accept if self.directory.several() => match route {
                 Some(route) => route.accepts,
@@ -138,7 +137,7 @@ impl Clerk<'_> {
             let sender = mail.from.as_deref().unwrap_or_default();
             let meant = self.events_ruled_on(sender, ruling);
             // It can mean one thing: the only event of his with that game
-            // (or player) is this one (issue 44).
+            // (or player) is this one.
             if meant == [own] {
                 return self.carry_out_by_letter(store, mail, read, ruling, plan);
             }
@@ -189,7 +188,7 @@ impl Clerk<'_> {
             return self.carry_out_by_letter(store, mail, read, ruling, plan);
         };
         // Another event of the clerk's, with a chief arbiter of its own:
-        // this one rules there on nothing (issue 31, point 5).
+        // this one rules there on nothing.
         let theirs =
             self.directory.tournaments().iter().find(|t| {
                 t.tournament_id == elsewhere && t.chief_arbiter != self.config.chief_arbiter
@@ -453,7 +452,7 @@ impl Clerk<'_> {
     }
 
     /// The order of another event's chief arbiter: he is told he rules
-    /// there on nothing (issue 31, point 5).
+    /// there on nothing.
     fn not_their_arbiter(
         &self,
         tournament: &str,

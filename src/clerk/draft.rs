@@ -72,7 +72,7 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
     }
 
     /// One letter to each player of its game, White's first, each to its
-    /// reader as "you" (issue 34, point 1: one letter to both spoke of
+    /// reader as "you" (one letter to both spoke of
     /// each in the third person). The copies (`cc`) go with White's only:
     /// the chief secretary needs the news once.
     pub(super) fn render_to_each_player(

@@ -71,7 +71,7 @@ impl Clerk<'_> {
     }
 
     /// What `player` owes today, if his clock runs: his days left and the
-    /// last day he may send on (issue 19, point 13).
+    /// last day he may send on.
     pub(super) fn due_model(&self, state: &Record, player: Color) -> Model {
         match state.ledger.due(&self.config.rules, self.clock.today) {
             Some(due) if due.player == player => model! {
@@ -164,7 +164,7 @@ impl Clerk<'_> {
     }
 
     /// The two players of a game added during the tournament told it has
-    /// begun, White given the lines for his first letter (issue 19, point 9).
+    /// begun, White given the lines for his first letter.
     fn game_start(&self, state: &Record, plan: &mut Plan) -> Result<(), Error> {
         let rules = &self.config.rules;
         let model = model! {

@@ -140,7 +140,7 @@ impl Clerk<'_> {
             mail.message_id.clone(),
         )?;
         // Placed in no event: the answer speaks for the clerk, under no
-        // event's tag or name (issue 31, point 6).
+        // event's tag or name.
         if tagged {
             self.render_again(&mut message, model! { "of_no_event" => true })?;
             message.of_event = false;
@@ -193,7 +193,7 @@ impl Clerk<'_> {
             .and_then(|tag| tag.game);
         let named = [
             // A game the acceptance named stands where the letter's line
-            // would (issue 34, point 7: its receipt said "by its line").
+            // would (its receipt said "by its line").
             (
                 if directed {
                     NamedBy::Accepted
@@ -236,7 +236,7 @@ impl Clerk<'_> {
                 };
             }
             // A letter that names no game and answers none of a game's (a
-            // reply to the start sheet, issue 44): the one game of his under
+            // reply to the start sheet): the one game of his under
             // way where he is to move and its first move is the next one.
             if let Some(game) = self.only_game_the_move_fits(store, player, &mine, read) {
                 return Identified::Found { game, note: None };
@@ -355,7 +355,7 @@ impl Clerk<'_> {
     /// or subject tag names, which this clerk does not serve: one whose
     /// file left the folder, its games still in the database. Its letters
     /// are refused, never taken for another tournament's game of the same
-    /// number (issue 31, point 11).
+    /// number.
     pub(super) fn unserved_event(&self, store: &Store, mail: &Mail) -> Option<String> {
         // A tournament of its own file has only its own games.
         if !self.config.in_folder {

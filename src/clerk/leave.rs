@@ -1,4 +1,4 @@
-//! A player's leave (issue 23, point 3): `LEAVE 10.12.2026 - 20.12.2026`
+//! A player's leave: `LEAVE 10.12.2026 - 20.12.2026`
 //! (`ОТПУСК …`) in a letter of his own. [`leave::check`] decides; a leave
 //! taken is kept (the clocks of his games stop on its days: see
 //! `Calendar::leaves`), he is told what he has left of the year's
@@ -288,7 +288,7 @@ impl Clerk<'_> {
     }
 
     /// A letter's leave lines after its first, named in its answer as not
-    /// carried out (issue 48, point 5: they were passed over in silence).
+    /// carried out (they were passed over in silence).
     fn tell_more_leaves(
         &self,
         answer: &mut crate::mail::compose::Outgoing,

@@ -199,7 +199,7 @@ impl Clerk<'_> {
             _ => read,
         };
         // A leave is the person's, carried out apart from what else the
-        // letter asks in its game (issue 30, point 2): each is answered.
+        // letter asks in its game: each is answered.
         let leave = read.leave.is_some().then(|| read.clone().into_owned());
         let read = match &leave {
             Some(with_leave) if with_leave.without_leave().kind() == LetterKind::Unknown => {

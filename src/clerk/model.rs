@@ -235,7 +235,7 @@ impl Clerk<'_> {
             "placed_certain" => placement.is_none_or(|p| p.certain),
             "unplaced" => unplaced,
             // Carried out beside the move (forwarded with it): its receipt
-            // says so (issue 30, point 2).
+            // says so.
             "draw_offer" => read.keywords.contains(&crate::letter::Keyword::DrawOffer),
             "game_note" => game_note.map(|note| model! {
                 "by" => note.by.code(),

@@ -35,7 +35,7 @@ pub(super) struct ReceiptFacts<'a> {
 impl Clerk<'_> {
     /// A move letter out of turn in its game, said where it fits: the one
     /// other game of its writer's in this tournament where he is to move
-    /// and its moves are legal (issue 34, point 5). Nothing is applied
+    /// and its moves are legal. Nothing is applied
     /// there: the letter named its game, and the writer says which he meant.
     fn meant_elsewhere(
         &self,

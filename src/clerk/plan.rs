@@ -46,8 +46,7 @@ pub struct Plan {
     /// by key.
     pub releases: Vec<String>,
     pub notes: Vec<Note>,
-    /// Who played the game's colours before a replacement (issue 31,
-    /// point 10), recorded with it.
+    /// Who played the game's colours before a replacement, recorded with it.
     pub seats: Vec<crate::record::Seat>,
     pub messages: Vec<Outgoing>,
     pub duties: Vec<DutyKey>,

@@ -11,7 +11,7 @@ use super::*;
 ///
 /// Only a letter from a player or the chief arbiter, not automatic and not
 /// over `max_letter_bytes`, is read whole; of any other the headers alone
-/// are (issue 20: a stranger's megabyte cost its reading, ten megabytes of
+/// are (a stranger's megabyte cost its reading, ten megabytes of
 /// it, in memory and in the database).
 #[derive(Clone, Debug)]
 pub struct Prepared {
@@ -26,7 +26,7 @@ pub struct Prepared {
     pub read_json: Option<String>,
     /// The director named the letter's game (`accept --game`): his word
     /// identifies it, in whichever of the clerk's events he took it for
-    /// (issue 31, point 3).
+    ///.
     pub directed: bool,
     /// The acceptance named the letter's event (`ACCEPT A KEY`,
     /// `--tournament A`): it is read as that event's, its writer's games
@@ -88,7 +88,7 @@ impl Prepared {
         }
     }
 
-    /// The letter as the event it is routed to reads it (issue 44: a
+    /// The letter as the event it is routed to reads it (a
     /// letter was read with the first event's settings): its text read
     /// again where that event's order of slashed dates, or the day of the
     /// postmark in its time zone, differ.
@@ -128,7 +128,7 @@ pub const KEPT_UNREAD_BYTES: usize = 2 * 1024;
 
 /// The reading kept with a letter: its JSON, or, where that is longer than
 /// the letter's own bytes (a letter of thousands of moves), what it counts
-/// (issue 20: a reading is never stored larger than what was read).
+/// (a reading is never stored larger than what was read).
 pub fn stored_reading(read: &Letter, letter_bytes: usize) -> Option<String> {
     let full = serde_json::to_string(read).ok()?;
     if full.len() <= letter_bytes {

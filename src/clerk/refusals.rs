@@ -20,8 +20,8 @@ use crate::store::{Disposition, Store, StoredLetter};
 
 impl Clerk<'_> {
     /// A letter that fails [`auth::verify`]: nothing changes; the registered
-    /// address it claims gets a notice, at most one a day (issue 30, point
-    /// 1): a flood of forged letters costs him one, and never takes the room
+    /// address it claims gets a notice, at most one a day: a flood of forged letters costs him
+    /// one, and never takes the room
     /// of an answer to a letter of his own (the notice is no reply).
     pub(super) fn forged(
         &self,

@@ -1,4 +1,4 @@
-//! A player replaced (issue 23): the director gives his entry a new name
+//! A player replaced: the director gives his entry a new name
 //! and address in the config, keeping his id, and runs `shtempel replace
 //! PLAYER --was "…"`; or the chief arbiter writes `REPLACE PLAYER Name
 //! <address>`, and the clerk edits the entry itself once his letter is
@@ -51,8 +51,8 @@ impl Clerk<'_> {
         if let Some(other) = self.config.player_by_email(email) {
             return Err(Refused(taken(&other.name)));
         }
-        // An address is one person's across the folder (issue 31, point
-        // 14): another event's player's, unless he is the same person (the
+        // An address is one person's across the folder: another event's player's, unless he is
+        // the same person (the
         // same id), or its officials', is taken.
         for config in std::iter::once(self.config).chain(self.directory.tournaments()) {
             if let Some(other) = config.player_by_email(email)
@@ -120,7 +120,7 @@ impl Clerk<'_> {
                 false => shakmaty::Color::Black,
             };
             if !state.ledger.in_play() {
-                // Over before he left, it stays his (issue 31, point 10);
+                // Over before he left, it stays his;
                 // one over before an earlier replacement is already another's.
                 if state.player(colour).id == player {
                     finished.push(Plan {
@@ -173,7 +173,7 @@ impl Clerk<'_> {
             .to(recipient(newcomer))
             .cc(self.secretary())
             .render(welcome)?;
-        // A picture of each board his letter shows (issue 35).
+        // A picture of each board his letter shows.
         for board in boards {
             let picture = board.picture(self.config.mail.diagrams, &letter.body)?;
             letter.pictures.extend(picture);
@@ -251,7 +251,7 @@ impl Clerk<'_> {
         Ok(Ok(plan))
     }
 
-    /// A game as the newcomer's own letter gives it (issue 31, point 9):
+    /// A game as the newcomer's own letter gives it:
     /// the moves and the position, the time used, whether he is to move and
     /// by when, and the lines of his next letter.
     fn game_for_newcomer(
@@ -265,7 +265,7 @@ impl Clerk<'_> {
         let due = state.ledger.due(&self.config.rules, self.clock.today);
         // His own letter speaks to him: the game as it stands (the
         // moves, the position), whether he is to move and by when, and
-        // the lines of his next letter (issue 31, point 9).
+        // the lines of his next letter.
         let rows = state.ledger.rows.len();
         let score = (rows > 0).then(|| phrases.moves(&super::model::moves_of(state, 0, rows - 1)));
         let fen = shakmaty::fen::Fen::from_position(

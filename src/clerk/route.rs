@@ -1,5 +1,5 @@
 //! Which tournament a letter is for, when one clerk serves a folder of them
-//! (issue 22, point 2). The subject's tag `[ID #N]` decides, then the
+//!. The subject's tag `[ID #N]` decides, then the
 //! clerk's message the letter answers; else the tournaments the sender is
 //! known in: the only one, or the only one where he plays the game the
 //! letter names (a `Game:` line or a subject like `Партия 3`), or where he
@@ -106,7 +106,7 @@ fn has_tag(subject: &str, id: &str) -> bool {
 /// answers, where it is one of the clerk's (the outbox has it): its
 /// Message-ID carries the tournament's id as ASCII, which is one
 /// tournament's alone (`config::load_all` refuses two of one ASCII). A
-/// start sheet belongs to no game, but to its tournament (issue 31, point 2).
+/// start sheet belongs to no game, but to its tournament.
 pub(super) fn tournament_of_thread(
     directory: &Directory,
     store: &Store,

@@ -1,4 +1,4 @@
-//! Start sheets by mail (10.3.2; issue 22, point 5): each player's sheet
+//! Start sheets by mail (10.3.2): each player's sheet
 //! (the event, its dates and time control, his games with colours and
 //! partners, the lines of a first letter), by registered letter. The day the
 //! transport accepted it is the day he received it: a sheet accepted after
@@ -91,7 +91,7 @@ impl Clerk<'_> {
             }
             let rules = &config.rules;
             // Sent today, it reaches him today: the day his clock starts,
-            // said as a day (issue 34, point 8).
+            // said as a day.
             let today = self.clock.today;
             let starts = crate::rules::calendar::clock_start(config.start_date, Some(today));
             let extra = model! {

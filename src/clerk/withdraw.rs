@@ -1,4 +1,4 @@
-//! A player's withdrawal (issue 23: `shtempel withdraw PLAYER`): each of
+//! A player's withdrawal (`shtempel withdraw PLAYER`): each of
 //! his games as `[rules] withdrawal` says ([`withdrawal::steps`]): lost by
 //! forfeit ([`Clerk::plan_award`]), or annulled ([`annul`]), or left as it
 //! is; each change told to both players of the game and the chief

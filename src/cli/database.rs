@@ -76,7 +76,7 @@ pub(super) fn not_ours(config: &Config, file: &DatabaseFile) -> Failure {
 }
 
 /// A database error, with the file named, and for a database that cannot
-/// be written, what to look at (issue 20, point 17: a `-shm` left read-only
+/// be written, what to look at (a `-shm` left read-only
 /// by another user keeps every write failing).
 pub(super) fn database_error(config: &Config, error: &dyn std::fmt::Display) -> Failure {
     let path = config.database.display();

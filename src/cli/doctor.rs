@@ -1,7 +1,6 @@
 //! `shtempel doctor`: whether what a run needs is there and works, as a
 //! checklist with the fix of each failure; sends no letter (but the one
-//! test message `--send-test` asks for) and changes nothing (issue 33,
-//! point 4).
+//! test message `--send-test` asks for) and changes nothing.
 
 use super::*;
 use shtempel::config::Auth;

@@ -1,4 +1,4 @@
-//! The command line's commands (issue 31: cargo's and uv's layout): one
+//! The command line's commands (cargo's and uv's layout): one
 //! file a command, with its arguments (a clap `Args`) and its call, and
 //! beside them what several share: the database opened (`database`), the
 //! adapters wired (`wiring`), the pass (`pass`) and the director's orders
@@ -165,7 +165,7 @@ pub(super) fn clock(
 }
 
 /// `--today DAY` of a command that acts on the record (or shows it) must
-/// not be before the day the record goes on to (issue 20, point 14).
+/// not be before the day the record goes on to.
 pub(super) fn not_before_the_record(
     config: &Config,
     store: &Store,
@@ -185,8 +185,8 @@ pub(super) fn not_before_the_record(
 }
 
 /// A `--today` after the machine's date is refused for a command that
-/// changes the record, unless `--future` says it is meant (issue 30, point
-/// 6). The machine's date is taken in the zone furthest ahead (UTC+14), so
+/// changes the record, unless `--future` says it is meant. The machine's date is taken in the
+/// zone furthest ahead (UTC+14), so
 /// that no tournament's own today is ever refused.
 pub fn not_after_the_machines_date(
     record_day: Option<NaiveDate>,

@@ -1,4 +1,4 @@
-//! The director's orders before a pass (issue 23): a game's (`result`,
+//! The director's orders before a pass: a game's (`result`,
 //! `forfeit`, `undo`), a player's (`withdraw`, `replace`), a letter's
 //! (`accept`), each a `clerk::Order` carried out as the chief arbiter's
 //! letter's are; and the start sheets. Each is committed with its
@@ -238,7 +238,7 @@ fn desk_of_letter<'c, 'a>(
         )));
     }
     // The game named is his in which events? One decides; several are
-    // asked, never chosen by the letter's language (issue 44).
+    // asked, never chosen by the letter's language.
     let written_by =
         shtempel::mail::mime::parse(&letter.raw, &first.config.address).and_then(|mail| mail.from);
     let with_game: Vec<&str> = match (tournament, game) {

@@ -71,7 +71,7 @@ pub(super) fn poll(
     let clerks = clerks(&directory, now, today);
     carry_out(before, &clerks, &directory, &mut store, printer)?;
     // Only now: a director's order refused (exit 2) did nothing, and moves
-    // the record's day no further (issue 48, point 5).
+    // the record's day no further.
     store
         .note_run_day(run_day)
         .map_err(|e| database_error(config, &e))?;
@@ -127,8 +127,8 @@ pub(super) fn poll(
 /// Whether a file's name is one of the clerk's temporary files.
 type IsOurs = fn(&str) -> bool;
 
-/// Removes the temporary files a run killed while it wrote them left (issue
-/// 48, point 5): an outbox message, a report page, an edit of a tournament's
+/// Removes the temporary files a run killed while it wrote them left: an outbox message, a
+/// report page, an edit of a tournament's
 /// file, a letter put back into the Maildir. Only the clerk's own names are
 /// taken, and only while it holds the run lock, so none is being written.
 fn sweep_temporary_files(configs: &[Config]) {

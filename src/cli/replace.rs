@@ -25,7 +25,7 @@ impl Args {
         let whom = match (self.was, self.by.as_deref()) {
             (Some(was), _) => {
                 // Told to the players as whom the newcomer replaces: a name
-                // and an address, as --by takes them (issue 48, point 5).
+                // and an address, as --by takes them.
                 let known = shtempel::letter::Newcomer::parse(&was);
                 let named = known.is_some_and(|was| {
                     !was.name.trim().is_empty()

@@ -16,7 +16,7 @@ impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
         // Letters set aside are the mailbox's, not an event's: every
         // tournament of a folder has the clerk's database and source,
-        // so any of them serves (issue 31, point 8).
+        // so any of them serves.
         let configs = load_all(&cx.config)?;
         let config = match cx.tournament() {
             Some(id) => pick(&cx.config, configs, Some(id))?,

@@ -1,5 +1,5 @@
 //! The clerk's own changes to a tournament's file, ordered by the chief
-//! arbiter's letter (issue 23): a player replaced (`REPLACE ivanov Petrov P.
+//! arbiter's letter: a player replaced (`REPLACE ivanov Petrov P.
 //! <petrov@example.org>`) and an address added to a player's (`ACCEPT KEY
 //! AS ivanov ADDRESS`). Only the player's `[[players]]` entry changes; the
 //! rest of the file (the director's comments, order and layout) stays as
@@ -198,8 +198,7 @@ fn add_address(entry: &mut Table, email: &str) -> bool {
 /// permissions; synced, so that the edit outlives a crash after it.
 fn replace_file(file: &Path, text: &str) -> std::io::Result<()> {
     // A link (a director's file kept elsewhere, linked into the folder)
-    // stays a link: the file it points to is the one written (issue 48,
-    // point 5).
+    // stays a link: the file it points to is the one written.
     let file = &std::fs::canonicalize(file)?;
     let permissions = std::fs::metadata(file)?.permissions();
     let folder = folder_of(file);
@@ -375,7 +374,7 @@ emails = ["petrov@example.org", "p.petrov@work.example"]
     }
 
     #[test]
-    fn point_3_an_edit_the_config_would_refuse_is_refused_and_the_file_kept() {
+    fn an_edit_the_config_would_refuse_is_refused_and_the_file_kept() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("cc-2026.toml");
         let text = loadable(FILE);

@@ -1,4 +1,4 @@
-//! Many tournaments from one clerk (issue 22, point 1): the clerk's own
+//! Many tournaments from one clerk: the clerk's own
 //! file (`[bot]`, `[source]`, `[transport]`, `[limits]`, `[security]`,
 //! `[report]`, and default `[arbiters]` and `[rules]`) names a folder of
 //! tournament files (`[bot] tournaments = "tournaments"`), each with its
@@ -147,7 +147,7 @@ fn not_twice(path: &Path, config: &Config, tournaments: &[Config]) -> Result<(),
     // The clerk's Message-IDs carry the id as ASCII (`КР-2026` is
     // `kr-2026`): two ids of one ASCII would give two events' messages
     // the same ids, and a poll that makes both would fail on the
-    // outbox's unique index (issue 31, point 12).
+    // outbox's unique index.
     let ascii = crate::key::ascii_id(&config.tournament_id);
     if let Some(other) = tournaments
         .iter()

@@ -84,8 +84,8 @@ impl Default for Limits {
     }
 }
 
-/// The board a letter that asks for a move shows (`[mail] diagrams`,
-/// issue 35): the text diagram and the FEN in the plain part, and with
+/// The board a letter that asks for a move shows (`[mail] diagrams`):
+/// the text diagram and the FEN in the plain part, and with
 /// `both` the board as a picture in an HTML part beside it; or nothing.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -69,7 +69,7 @@ impl Checker<'_> {
             .ok_or_else(|| self.err(key, format!("{text:?} is not an e-mail address"), fix))
     }
 
-    /// What must not be one with another (issue 20, point 13): the clerk's
+    /// What must not be one with another: the clerk's
     /// address is nobody else's, and its database, Maildir, file outbox and
     /// report each a place of its own, none inside another (a database in
     /// the Maildir's `cur/` is read as a letter, an outbox that is the inbox
@@ -358,7 +358,7 @@ fn lexical(path: &Path) -> PathBuf {
 /// A lower-cased address if `text` is one plain address (`local@domain`)
 /// that the mail library sends to: an address it refuses (`pe..trov@…`,
 /// `petrov.@…`, a local part over 64 characters) would stop every run that
-/// writes to it, so it is refused here, at load, with its key (issue 20).
+/// writes to it, so it is refused here, at load, with its key.
 pub fn checked_address(text: &str) -> Option<String> {
     let text = text.trim();
     let (local, domain) = text.rsplit_once('@')?;

@@ -197,7 +197,7 @@ impl Checker<'_> {
             Some(username) => (username, self.secret(section, &keys)?),
         };
         // A login in the clear is one anyone on the way can read: only to a
-        // server on this machine (issue 48, point 5).
+        // server on this machine.
         if tls == Tls::None && secret != Secret::None && !on_this_machine(host) {
             return Err(self.err(
                 &format!("{section}.tls"),

@@ -11,8 +11,7 @@ use crate::letter::MoveText;
 /// A move written with a piece letter of the other alphabet (a Latin `K`
 /// for the Russian knight `К`, a Cyrillic `С` for the bishop `B` …),
 /// read the other way: the one reading of `written` that is a legal move
-/// in `position`, with the move's role, where exactly one is (issue 34,
-/// point 6). `None` where none is, or several are.
+/// in `position`, with the move's role, where exactly one is. `None` where none is, or several are.
 pub fn lookalike(position: &Chess, written: &str) -> Option<(String, shakmaty::Role)> {
     // Each letter and what it looks like in the other alphabet.
     const TWINS: [(char, char); 3] = [('K', 'К'), ('C', 'С'), ('B', 'В')];

@@ -185,7 +185,7 @@ pub fn find_dates(text: &str, reading: DateReading) -> (Vec<Result<WrittenDate, 
         // Digits right after the date, or a run of five or more after one
         // separator, are a year no calendar has (`01.01.99999`,
         // `1 Nov 262143`): the whole is an impossible date, never a date
-        // without its year (issue 20, point 18).
+        // without its year.
         let rest = &searched[whole.end()..];
         let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
         let overrun = match (digits(rest), rest.strip_prefix(['.', ' ', '/', '-'])) {

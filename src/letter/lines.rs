@@ -15,7 +15,7 @@ pattern!(
     r"(?i)^\s*(?:time used|total time|time|затраченное время|время на обдумывание|время)(?:\s*[:=–-]\s*(.*)|\s+([0-9].*))$"
 );
 // ASCII digits only: full-width ones (`１２/３`) are no number the clerk
-// reads, and are named unreadable, not out of range (issue 20, point 18).
+// reads, and are named unreadable, not out of range.
 pattern!(
     FRACTION,
     r"^\s*([+-]?[0-9]+)\s*/\s*([+-]?[0-9]+)\s*(?:дн\w*|days?|д\.)?\s*\.?\s*$"

@@ -181,7 +181,7 @@ fn serialize_color_opt<S: serde::Serializer>(
 
 /// One thing a letter asks of the clerk. A letter may ask several (a move
 /// and a leave, a move and a draw offer): each is carried out, or its
-/// answer says why not; none is dropped unsaid (issue 30, point 2).
+/// answer says why not; none is dropped unsaid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Part {

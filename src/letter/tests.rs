@@ -382,7 +382,7 @@ fn the_words_after_an_acceptances_key_name_the_player_the_address_and_the_moves(
 }
 
 #[test]
-fn point_2_every_part_of_a_letter_is_read_and_none_is_left_unsaid() {
+fn every_part_of_a_letter_is_read_and_none_is_left_unsaid() {
     use Part::*;
     let dates = "Time: 2/4\nDates: 03.11.2026, 03.11.2026, 07.11.2026\n";
     // (a player's letter's own text, its parts, the kind of its game part

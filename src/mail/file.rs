@@ -124,7 +124,7 @@ const MAX_NAME_ADDRESS: usize = 64;
 /// Whether writing may succeed on a later run: a full disk, a folder made
 /// read-only or unreachable for a while, can be mended; a name the file
 /// system refuses cannot, and retrying it forever would fail every run
-/// (issue 20, point 7).
+///.
 fn transient(error: &io::Error) -> bool {
     !matches!(
         error.kind(),

@@ -35,7 +35,7 @@ pub fn fingerprint(sender: Option<&str>, raw: &[u8]) -> String {
 pub fn dedup_key(mail: Option<&Mail>, raw: &[u8]) -> String {
     match mail.and_then(|m| m.message_id.as_deref()) {
         // A Message-ID longer than any mail program writes is kept by its
-        // digest (issue 30, point 9).
+        // digest.
         Some(id) if id.len() > FIELD_MOST => format!("mid-sha256:{:x}", Sha256::digest(id)),
         Some(id) => format!("mid:{id}"),
         None => format!("sha256:{:x}", Sha256::digest(raw)),

@@ -149,7 +149,7 @@ impl MailSource for Maildir {
         for entry in fs::read_dir(&new).map_err(listed)? {
             let entry = entry.map_err(listed)?;
             // The type comes with the name on most file systems. A link is
-            // not followed (issue 48, point 5): a delivery agent writes
+            // not followed: a delivery agent writes
             // files, and a link planted there would have the clerk read, and
             // file for the arbiter, whatever it points to.
             let kind = entry

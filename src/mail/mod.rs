@@ -73,7 +73,7 @@ pub trait MailSource: Send {
     }
 
     /// What the last `fetch_new` could not read, each under its key with
-    /// why: the rest was read (issue 20, point 6), and these are counted
+    /// why: the rest was read, and these are counted
     /// as failed letters.
     fn take_unreadable(&mut self) -> Vec<(String, String)> {
         Vec::new()

@@ -1,4 +1,4 @@
-//! A game page's board (issue 35): the position after the last move drawn
+//! A game page's board: the position after the last move drawn
 //! in the page itself, the moves to step through (first, back, forward,
 //! last; the arrow keys, Home and End; a click on a move), by a script in
 //! the page that draws each position from its FEN. No framework, nothing

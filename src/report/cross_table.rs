@@ -140,7 +140,7 @@ fn table_of<'g>(config: &'g Config, games: &'g [GameReport]) -> Table<'g> {
         }
     }
     // The entries' players, then those replaced who finished games before
-    // they left (issue 31, point 10): each game counts for whoever played it.
+    // they left: each game counts for whoever played it.
     let mut ids: Vec<&str> = config
         .players
         .iter()

@@ -50,7 +50,7 @@ pub struct PlayerEvents {
 
 /// A player's page: the games in every event, each linked to its page in
 /// its event's report, with its result, and the score in each event
-/// (issue 34, point 14).
+///.
 pub fn player_page(player: &PlayerEvents, phrases: &Phrases) -> Page {
     let mut out = String::new();
     head(&mut out, &player.name, phrases);

@@ -44,7 +44,7 @@ pub struct Page {
 
 /// A file name for a game id: letters, digits and dashes as they are, any
 /// other character as `_` and its UTF-8 bytes in hex (`1.1` is `1_2e1`,
-/// `1_1` is `1_5f1`), so two ids never share a page (issue 20, point 10).
+/// `1_1` is `1_5f1`), so two ids never share a page.
 fn slug(id: &str) -> String {
     let mut out = String::with_capacity(id.len());
     for c in id.chars() {

@@ -1,5 +1,5 @@
-//! What falls due in a game from today through a day ahead (issue 23,
-//! point 1: `shtempel today`): the move owed and its last day, the
+//! What falls due in a game from today through a day ahead (`shtempel
+//! today`): the move owed and its last day, the
 //! calendar's duties (repeats, the first-move query, reminders, an overstep
 //! by silence, the end of a protest period, the adjudication at the end
 //! date) on the day each will fall if no letter comes first, and what waits

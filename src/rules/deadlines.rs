@@ -118,7 +118,7 @@ pub fn due(
     // On a day of leave no letter goes to the players, not even one that
     // fell due before it and was not sent then (no run that day): it goes
     // on the first day after the leave, as the leave's receipt promises
-    // (issue 34, point 10).
+    //.
     if ledger.calendar.leave_through(today).is_some() {
         duties.retain(|duty| {
             !matches!(
@@ -189,7 +189,7 @@ pub fn next_check(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Option<Na
 /// The day from which the letter carrying `ledger.rows[row]` counts as
 /// unanswered (2.6): the day it was sent, or, where a ruling resumed the
 /// game after it, the day the decision went out (2.5.6: the partner's
-/// clock counts from then, and so does his silence; issue 34, point 3).
+/// clock counts from then, and so does his silence).
 fn unanswered_since(ledger: &Ledger, row: usize) -> NaiveDate {
     let sent = ledger.rows[row].sent_on;
     ledger

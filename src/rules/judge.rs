@@ -209,7 +209,7 @@ pub enum Correction {
     },
     /// A total in the fraction; `clock_start`, the writer's late clock
     /// start where his days for this letter counted from it (the reason
-    /// said with the correction, issue 34 point 8).
+    /// said with the correction).
     Total {
         #[serde(with = "crate::color_serde")]
         player: Color,

@@ -1,4 +1,4 @@
-//! Leave (issue 23, point 3): section 10.3 has none; many regulations do
+//! Leave: section 10.3 has none; many regulations do
 //! (ICCF: 45 days a calendar year). With `[rules] leave_days_per_year = N`
 //! (0: none), a player's letter `LEAVE 10.12.2026 - 20.12.2026` stops the
 //! clocks of his games for those days ([`Calendar::leaves`]): no time is
@@ -219,7 +219,7 @@ mod tests {
     }
 
     #[test]
-    fn point_10_a_leave_past_the_tournaments_last_day_is_refused() {
+    fn a_leave_past_the_tournaments_last_day_is_refused() {
         let rules = Rules {
             leave_days_per_year: 45,
             ..Rules::default()

@@ -1,4 +1,4 @@
-//! A round robin's standings (issue 23, point 4): players ranked by points,
+//! A round robin's standings: players ranked by points,
 //! then by the tie-breaks a tournament's `[rules] tie_breaks` lists in
 //! order, as federations rank their tables. Only finished games count; a
 //! forfeit counts as the result it gives (section 10.3 says nothing of

@@ -1,4 +1,4 @@
-//! What a player's withdrawal does to his games (issue 23, point 2):
+//! What a player's withdrawal does to his games:
 //! section 10.3 says nothing of it; a tournament's regulation does, and
 //! `[rules] withdrawal` names which of the two common ones it has.
 

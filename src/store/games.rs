@@ -9,7 +9,7 @@ impl Store {
     /// before migration 10 has its fingerprint worked out of its sender and
     /// raw bytes), or another letter stored under the key, this one already
     /// under its own key. A letter's key alone (its Message-ID) is anyone's
-    /// to write (issue 20, point 3).
+    /// to write.
     pub fn letter_seen(&self, dedup_key: &str, fingerprint: &str) -> Result<Seen> {
         let stored: Option<(Option<String>, Option<String>, Vec<u8>)> = self
             .conn

@@ -34,7 +34,7 @@ fn remove_if_there(path: &Path) -> std::io::Result<()> {
 }
 
 impl Store {
-    /// Makes a new database all or nothing (issue 48, point 2): its schema
+    /// Makes a new database all or nothing: its schema
     /// is written into `PATH.new` and the finished file renamed to `path`,
     /// so that a run killed while it is made leaves no half-made database
     /// (which the next run took for a lost one) but a `.new` file, which

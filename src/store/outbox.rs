@@ -113,7 +113,8 @@ impl Store {
     /// [`Store::record_sent`] with the next batch. A commit per message cost
     /// more than the message; the log keeps "a crash sends again at most the
     /// message in flight" (for an SMTP server that pipelines, the window of
-    /// up to 25 messages in flight, `Transport::window`). A crash of the machine loses the unsynced log and
+    /// up to 25 messages in flight, `Transport::window`). A crash of the machine loses the
+    /// unsynced log and
     /// sends its messages again, with their Message-IDs. `None` for a
     /// database in memory.
     pub fn sent_log(&self) -> Option<SentLog> {
@@ -521,7 +522,7 @@ impl Store {
     }
 
     /// A player's leaves in tournament `tournament` of a folder (`None`:
-    /// of its own file). A leave is the person's (issue 31, point 1): the
+    /// of its own file). A leave is the person's: the
     /// clerk records it in each event that grants it, and asks each event
     /// for its own.
     pub fn leaves_in(

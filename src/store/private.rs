@@ -1,4 +1,4 @@
-//! The files that hold players' secrets (issue 30, point 8): the database,
+//! The files that hold players' secrets: the database,
 //! its `-wal` and `-shm`, and the files the clerk keeps beside it (the log
 //! of messages sent, the run lock). Each is made for its owner alone (mode
 //! 0600, whatever the umask) and never opened through a symbolic link: a

@@ -128,17 +128,17 @@ const MIGRATIONS: &[&str] = &[
     "DROP INDEX outbox_replies;
     CREATE INDEX outbox_created ON outbox (created_on);",
     // 9: a refusal over the daily reply limit is held to a later day, and
-    // counted among that day's replies (issue 19, point 6).
+    // counted among that day's replies.
     "ALTER TABLE outbox ADD COLUMN send_on TEXT;
     CREATE INDEX outbox_send_on ON outbox (send_on) WHERE send_on IS NOT NULL;",
     // 10: what makes a letter the same as one stored under its Message-ID:
-    // its sender and body (issue 20, point 3). NULL in older rows, which
+    // its sender and body. NULL in older rows, which
     // keep their whole raw bytes to work it out of.
     "ALTER TABLE letters ADD COLUMN fingerprint TEXT;",
     // 11: the day the transport accepted a message, as the run counts days
     // (a start sheet's is the day its player received it: 10.3.2).
     "ALTER TABLE outbox ADD COLUMN accepted_on TEXT;",
-    // 12: players' leaves (issue 23, point 3), the player keyed as games
+    // 12: players' leaves, the player keyed as games
     // are (`ID/<player>` in a folder of tournaments).
     "CREATE TABLE leaves (
         id INTEGER PRIMARY KEY,
@@ -150,7 +150,7 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX leaves_player ON leaves (player);",
     // 13: the clerk's edits of a tournament's file a committed letter
-    // ordered (a player replaced, an address added: issue 23), kept until
+    // ordered (a player replaced, an address added), kept until
     // the file has them; `edit` is a `config::edit::ConfigEdit` as JSON.
     // And the letters ordered back (`RETRY`), which every run asks for.
     "CREATE TABLE config_edits (
@@ -160,8 +160,8 @@ const MIGRATIONS: &[&str] = &[
         done_on TEXT
     );
     CREATE INDEX letters_releasing ON letters (id) WHERE disposition = 'releasing';",
-    // 14: who played a colour of a game before a replacement (issue 31,
-    // point 10): the plies before `until_ply` of that colour were his;
+    // 14: who played a colour of a game before a replacement: the plies before `until_ply` of
+    // that colour were his;
     // `finished`, the game was over when he left (it stays his whole).
     // `player` is the person's key as the record keeps it (`Seat::player`).
     "CREATE TABLE seats (

@@ -1,5 +1,5 @@
-//! Issue 30: nobody outside can flood, forge or stop the clerk. A test per
-//! point of the issue, named after it, through the binary as cron runs it.
+//! Nobody outside can flood, forge or stop the clerk. A test per attack,
+//! named for what it holds, through the binary as cron runs it.
 
 use crate::support::*;
 
@@ -45,7 +45,7 @@ fn unheeded_key(t: &Tournament, day: &str) -> String {
 }
 
 #[test]
-fn point_3_an_address_the_config_would_refuse_is_not_written_by_accept_as_address() {
+fn an_address_the_config_would_refuse_is_not_written_by_accept_as_address() {
     for lang in ["en", "ru"] {
         for address in ["\"ivanov office\"@work.example", "a@b.org."] {
             let mut t = Cup::new().in_language(lang).open();
@@ -84,7 +84,7 @@ fn point_3_an_address_the_config_would_refuse_is_not_written_by_accept_as_addres
 }
 
 #[test]
-fn point_4_an_order_letter_is_no_letter_to_accept_and_nothing_recurses() {
+fn an_order_letter_is_no_letter_to_accept_and_nothing_recurses() {
     for lang in ["en", "ru"] {
         let mut t = opened(&Cup::new().in_language(lang));
         // The arbiter's letter accepting itself (it is the 2nd letter), and
@@ -143,7 +143,7 @@ fn point_4_an_order_letter_is_no_letter_to_accept_and_nothing_recurses() {
 }
 
 #[test]
-fn point_5_a_senders_own_authentication_results_below_the_servers_counts_for_nothing() {
+fn a_senders_own_authentication_results_below_the_servers_counts_for_nothing() {
     for lang in ["en", "ru"] {
         let mut t = Cup::new().in_language(lang).secured().open();
         delivered(
@@ -197,7 +197,7 @@ fn point_5_a_senders_own_authentication_results_below_the_servers_counts_for_not
 }
 
 #[test]
-fn point_6_a_today_after_the_machines_date_changes_nothing_without_future() {
+fn a_today_after_the_machines_date_changes_nothing_without_future() {
     let mut t = Tournament::new();
     t.letter(WHITE, "2026-11-03", "Game 1", W1);
     t.pass("2026-11-03");
@@ -236,7 +236,7 @@ fn point_6_a_today_after_the_machines_date_changes_nothing_without_future() {
 }
 
 #[test]
-fn point_8_the_files_with_players_secrets_are_0600_whatever_the_umask_and_never_a_link() {
+fn the_files_with_players_secrets_are_0600_whatever_the_umask_and_never_a_link() {
     use std::os::unix::fs::PermissionsExt;
     let mut t = Tournament::new();
     t.letter(WHITE, "2026-11-03", "Game 1", W1);
@@ -299,7 +299,7 @@ fn point_8_the_files_with_players_secrets_are_0600_whatever_the_umask_and_never_
 }
 
 #[test]
-fn point_1_forged_letters_cost_one_notice_a_day_and_never_hold_back_a_real_answer() {
+fn forged_letters_cost_one_notice_a_day_and_never_hold_back_a_real_answer() {
     for lang in ["en", "ru"] {
         let mut t = Cup::new().in_language(lang).secured().open();
         let mut seq = 0;
@@ -375,7 +375,7 @@ fn point_1_forged_letters_cost_one_notice_a_day_and_never_hold_back_a_real_answe
 }
 
 #[test]
-fn point_10_names_and_leaves_nobody_means_are_refused_and_today_days_is_bounded() {
+fn names_and_leaves_nobody_means_are_refused_and_today_days_is_bounded() {
     for lang in ["en", "ru"] {
         let cup = Cup::new()
             .in_language(lang)
@@ -460,7 +460,7 @@ fn letters_bytes(t: &Tournament) -> i64 {
 }
 
 #[test]
-fn point_9_a_strangers_huge_header_fields_cost_a_bounded_record_and_log_line() {
+fn a_strangers_huge_header_fields_cost_a_bounded_record_and_log_line() {
     // (60,000: mail-parser reads no address of 64 KiB; one of 60,000 bytes it
     // reads, and the old clerk kept and printed it twice.)
     let huge = "x".repeat(60_000);
@@ -532,7 +532,7 @@ fn point_9_a_strangers_huge_header_fields_cost_a_bounded_record_and_log_line() {
 }
 
 #[test]
-fn point_2_a_letter_that_asks_several_things_has_each_carried_out_or_refused_and_said() {
+fn a_letter_that_asks_several_things_has_each_carried_out_or_refused_and_said() {
     for lang in ["en", "ru"] {
         let says = |en, ru| pick(lang, en, ru);
         // A move and a leave: both carried out, each answered.

@@ -1,4 +1,4 @@
-//! The board in the letters (issue 35): every letter that asks its reader
+//! The board in the letters: every letter that asks its reader
 //! for a move shows the position from his side as a text diagram with the
 //! last move marked, and its FEN; a reply that quotes them is read as the
 //! player's own words only.

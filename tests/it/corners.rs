@@ -1,4 +1,4 @@
-//! The corners of a game's life, end to end (issue 19): what the clerk says
+//! The corners of a game's life, end to end: what the clerk says
 //! there must fit the game's state. One Russian tournament is played through a
 //! silent overstep, a CONTINUE, a second overstep, a REJECT with excused days,
 //! a finished game with a late resignation and a game added later; then each
@@ -453,7 +453,7 @@ fn a_russian_tournament_through_every_corner() {
 }
 
 #[test]
-fn point_1_an_overstepping_letter_gets_the_overstep_notice_only() {
+fn an_overstepping_letter_gets_the_overstep_notice_only() {
     // Black this time, in English, his fraction wrong.
     let mut t = Tournament::new();
     opens(
@@ -489,7 +489,7 @@ fn point_1_an_overstepping_letter_gets_the_overstep_notice_only() {
 }
 
 #[test]
-fn point_3_a_move_out_of_turn_is_told_whose_move_it_is() {
+fn a_move_out_of_turn_is_told_whose_move_it_is() {
     let mut t = Tournament::new();
     t.letter(
         WHITE,
@@ -549,7 +549,7 @@ fn point_3_a_move_out_of_turn_is_told_whose_move_it_is() {
 }
 
 #[test]
-fn point_4_a_protest_without_an_overstep_is_told_so() {
+fn a_protest_without_an_overstep_is_told_so() {
     let mut t = Tournament::new();
     opens(
         &mut t,
@@ -568,7 +568,7 @@ fn point_4_a_protest_without_an_overstep_is_told_so() {
 }
 
 #[test]
-fn point_5_a_draw_accepted_after_mate_is_told_the_result() {
+fn a_draw_accepted_after_mate_is_told_the_result() {
     let mut t = Tournament::new();
     let letters = [
         (WHITE, "2026-11-03", "1. e4\nTime: 1/0\nDates: 2026-11-03"),
@@ -616,7 +616,7 @@ fn point_5_a_draw_accepted_after_mate_is_told_the_result() {
 }
 
 #[test]
-fn point_6_the_limit_notice_names_the_games_of_a_player_in_several() {
+fn the_limit_notice_names_the_games_of_a_player_in_several() {
     let text = config("", "") + "\n[[games]]\nid = \"2\"\nwhite = \"black\"\nblack = \"white\"\n";
     let mut t = Tournament::with_config(&text);
     for n in 0..11 {
@@ -647,7 +647,7 @@ fn point_6_the_limit_notice_names_the_games_of_a_player_in_several() {
 }
 
 #[test]
-fn point_7_in_cc_mode_a_correction_reaches_both_players() {
+fn in_cc_mode_a_correction_reaches_both_players() {
     let mut t = russian();
     opens(
         &mut t,
@@ -677,7 +677,7 @@ fn point_7_in_cc_mode_a_correction_reaches_both_players() {
 }
 
 #[test]
-fn point_13_the_query_and_the_repeat_give_the_last_day() {
+fn the_query_and_the_repeat_give_the_last_day() {
     let mut t = Tournament::new();
     // No first move by 1 December: White is queried with his last day.
     t.pass("2026-12-01");
@@ -707,7 +707,7 @@ fn point_13_the_query_and_the_repeat_give_the_last_day() {
 }
 
 #[test]
-fn point_12_english_counts_one_day_as_a_day() {
+fn english_counts_one_day_as_a_day() {
     let text = config("reminder_days = [1]", "");
     let mut t = Tournament::with_config(&text);
     opens(

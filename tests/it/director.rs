@@ -1,4 +1,4 @@
-//! The director's desk (issue 23), end to end through the binary: results
+//! The director's desk, end to end through the binary: results
 //! and forfeits set by the chief arbiter's letter (English and Russian) and
 //! by command, each checked in the game's state, its chart notes, its PGN,
 //! the report's cross-table and every message sent; and the same orders
@@ -991,7 +991,7 @@ fn a_replaced_players_games_go_on_with_the_newcomer() {
         "{notice}"
     );
     let welcome = &mail[0].body;
-    // Each game as it stands, addressed to him (issue 31, point 9): the
+    // Each game as it stands, addressed to him: the
     // moves, the position, whose move by when, and his letter's lines.
     let welcome = &welcome.replace("\r\n", "\n");
     for said in [
@@ -1391,12 +1391,12 @@ fn a_players_words_in_capitals_that_read_like_an_order_are_his_letter() {
     assert_eq!(t.chart("1")["result"], "1/2-1/2");
 }
 
-/// Issue 31, point 10: games are played by people. A game the leaver
+/// Games are played by people. A game the leaver
 /// finished before he was replaced stays his in `games`, the PGN and the
 /// cross-table; a game taken over names both, with the newcomer's first
 /// move marked.
 #[test]
-fn issue_31_point_10_a_replacement_keeps_finished_games_with_their_players() {
+fn a_replacement_keeps_finished_games_with_their_players() {
     let mut t = three_players("");
     t.opening();
     // Game 2 (Third Player - White Player) is over: Third Player wins.
@@ -1489,14 +1489,14 @@ fn issue_31_point_10_a_replacement_keeps_finished_games_with_their_players() {
     );
 }
 
-/// Issue 31: the advice of a letter whose game cannot be told ("Write a
+/// The advice of a letter whose game cannot be told ("Write a
 /// line Game: N"), followed as written, gets it taken.
 #[test]
 fn the_advice_of_an_unidentified_letter_followed_gets_it_taken() {
     let mut t = three_players("");
     t.opening();
     // Game 4 to White's second move too: "2. Nf3" then fits games 1 and 4
-    // (one it fits alone is taken there: issue 44).
+    // (one it fits alone is taken there).
     t.letter(
         WHITE,
         "2026-11-03",
@@ -1530,11 +1530,11 @@ fn the_advice_of_an_unidentified_letter_followed_gets_it_taken() {
     assert_eq!(t.totals("1"), (7, 4));
 }
 
-/// Issue 34, point 9: a Russian deadline is the last day, said as such
+/// A Russian deadline is the last day, said as such
 /// («не позднее 04.01.2027»; «до 04.01.2027» reads as "before the 4th"),
 /// in the leave notice as in the undo.
 #[test]
-fn point_9_russian_deadlines_say_the_last_day_is_inclusive() {
+fn russian_deadlines_say_the_last_day_is_inclusive() {
     let mut t = Cup::new()
         .in_language("ru")
         .rules("leave_days_per_year = 12")
@@ -1570,7 +1570,7 @@ fn point_9_russian_deadlines_say_the_last_day_is_inclusive() {
     mail[0].never_says("отправить до ");
 }
 
-/// Issue 48, point 5: a director's order refused (exit 2) changes nothing,
+/// A director's order refused (exit 2) changes nothing,
 /// not even the record's day: a later run as of an earlier day still goes.
 #[test]
 fn a_refused_order_does_not_move_the_records_day() {
@@ -1591,7 +1591,7 @@ fn a_refused_order_does_not_move_the_records_day() {
     }
 }
 
-/// Issue 48, point 5: `replace --was` takes the player replaced as
+/// `replace --was` takes the player replaced as
 /// "Name <address>", as `--by` takes the newcomer; other text is refused
 /// with how to write it, and nothing changes.
 #[test]
@@ -1617,7 +1617,7 @@ fn replace_was_takes_a_name_and_an_address_only() {
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
 }
 
-/// Issue 48, point 5: a second leave line in one letter is not passed over
+/// A second leave line in one letter is not passed over
 /// in silence: the first is carried out, and the answer says the other was
 /// not and how to ask for it; the same when the first is refused.
 #[test]
@@ -1666,7 +1666,7 @@ fn a_second_leave_line_is_named_as_not_carried_out() {
     }
 }
 
-/// Issue 44 (orders with reasons): `CONFIRM`/`REJECT`/`CONTINUE` and their
+/// `CONFIRM`/`REJECT`/`CONTINUE` and their
 /// Russian words followed by a reason are carried out, and the reason is
 /// told to both players.
 #[test]

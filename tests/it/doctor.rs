@@ -1,4 +1,4 @@
-//! `shtempel doctor` on a tournament of files (issue 33, point 4): every
+//! `shtempel doctor` on a tournament of files: every
 //! check passes on a good setup, and each kind of failure is one line with
 //! its fix and exit status 1. The mail servers' checks are in real_mail.
 

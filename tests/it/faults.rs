@@ -1,5 +1,5 @@
-//! Crash safety, overlapping runs and poison letters (issue: never lose, never
-//! double). The debug binary aborts at an injected fault point
+//! Crash safety, overlapping runs and poison letters: never lose, never
+//! double. The debug binary aborts at an injected fault point
 //! (`SHTEMPEL_FAULT`, see `src/fault.rs`); the next runs must finish the work
 //! with nothing lost, nothing applied twice, and a message sent twice only when
 //! the crash fell between the transport's OK and the mark, then with one
@@ -276,9 +276,8 @@ fn one_run_at_a_time() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        // A run that finds the lock says so, in one line (issue 48,
-        // point 3: it was silent), and is no failure while the holder is
-        // young.
+        // A run that finds the lock says so, in one line (it was once
+        // silent), and is no failure while the holder is young.
         let said = String::from_utf8_lossy(&out.stderr);
         assert_eq!(said.lines().count(), 1, "{said}");
         assert!(said.contains("this one did nothing"), "{said}");
@@ -387,7 +386,7 @@ fn an_order_left_halfway_by_a_crash_is_finished_by_the_next_run() {
     }
 }
 
-/// Issue 48, point 2: the very first poll killed while it makes the
+/// The very first poll killed while it makes the
 /// database leaves nothing the next poll takes for a lost record: that one
 /// makes the database anew and reads the letters, none lost.
 #[test]
@@ -421,7 +420,7 @@ fn a_first_poll_killed_while_it_makes_the_database_is_finished_by_the_next() {
     }
 }
 
-/// Issue 48, point 3: a run kept out by a lock held for over an hour says
+/// A run kept out by a lock held for over an hour says
 /// the holder may be stuck, names its process, and fails (cron mails it).
 #[test]
 fn a_run_kept_out_by_a_stuck_holder_says_so_and_fails() {
@@ -460,7 +459,7 @@ fn a_run_kept_out_by_a_stuck_holder_says_so_and_fails() {
     assert!(poll_with(&t, &[]).status.success());
 }
 
-/// Issue 48, point 5: the temporary files of a run killed while it wrote
+/// The temporary files of a run killed while it wrote
 /// them are removed by the next run; nobody else's are touched.
 #[test]
 fn the_temporary_files_a_killed_run_left_are_removed_by_the_next() {

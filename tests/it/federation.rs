@@ -1,4 +1,4 @@
-//! One clerk, one mailbox, one database, two tournaments (issue 22): a
+//! One clerk, one mailbox, one database, two tournaments: a
 //! folder of tournament files, one player in both, letters tagged and
 //! untagged, an ambiguous one, start sheets, and a late start sheet that
 //! moves a player's start.
@@ -620,10 +620,10 @@ fn a_replacement_by_command_edits_the_tournaments_own_file_and_no_other() {
     );
 }
 
-/// Issue 31, point 8: letters set aside are the mailbox's, so `retry`
+/// Letters set aside are the mailbox's, so `retry`
 /// needs no `--tournament` in a folder.
 #[test]
-fn issue_31_point_8_retry_in_a_folder_needs_no_tournament() {
+fn retry_in_a_folder_needs_no_tournament() {
     for language in ["en", "ru"] {
         retry_without_a_tournament(language);
     }
@@ -666,11 +666,11 @@ fn retry_without_a_tournament(language: &str) {
     );
 }
 
-/// Issue 31, point 11: an archived event's late letters (its file taken
+/// An archived event's late letters (its file taken
 /// out of the folder) are refused, never routed to another event's game of
 /// the same number.
 #[test]
-fn issue_31_point_11_an_archived_events_letter_is_refused_not_taken_elsewhere() {
+fn an_archived_events_letter_is_refused_not_taken_elsewhere() {
     archived_event(
         "en",
         "the letter is for tournament A (its subject's tag or the message it answers says so), which this clerk does not serve any more",
@@ -735,10 +735,10 @@ fn archived_event(language: &str, said: &str) {
     assert_eq!(today.matches("does not serve").count(), 2, "{today}");
 }
 
-/// Issue 31, point 5: one event's chief arbiter naming another event's
+/// One event's chief arbiter naming another event's
 /// game is told he is not its chief arbiter; nothing changes.
 #[test]
-fn issue_31_point_5_another_events_arbiter_is_told_so_and_changes_nothing() {
+fn another_events_arbiter_is_told_so_and_changes_nothing() {
     let table = [
         (
             "en",
@@ -771,11 +771,11 @@ fn issue_31_point_5_another_events_arbiter_is_told_so_and_changes_nothing() {
     }
 }
 
-/// Issue 31, point 7: in a folder, the overstep file and `today` give the
+/// In a folder, the overstep file and `today` give the
 /// order with its tournament (`CONFIRM A 1`), and that line, sent back as
 /// written, is carried out.
 #[test]
-fn issue_31_point_7_the_words_given_for_a_decision_work_in_a_folder() {
+fn the_words_given_for_a_decision_work_in_a_folder() {
     for language in ["en", "ru"] {
         decision_words_in_a_folder(language);
     }
@@ -816,11 +816,11 @@ fn decision_words_in_a_folder(language: &str) {
     assert_eq!(chart["status"], "finished", "{order}");
 }
 
-/// Issue 31, point 14: an address is one person's across the folder: a
+/// An address is one person's across the folder: a
 /// newcomer in B may not take the address of A's Black Player, by command
 /// or by the chief arbiter's letter.
 #[test]
-fn issue_31_point_14_a_replacement_never_takes_another_events_players_address() {
+fn a_replacement_never_takes_another_events_players_address() {
     for language in ["en", "ru"] {
         replacement_address_of_the_folder(language);
     }
@@ -860,11 +860,11 @@ fn replacement_address_of_the_folder(language: &str) {
     assert_eq!(std::fs::read_to_string(&b).unwrap(), before);
 }
 
-/// Issue 31, point 2: a reply to a start sheet is its event's letter: its
+/// A reply to a start sheet is its event's letter: its
 /// thread, or its subject's tag `[A]`, says which (White Player plays game 1
 /// in both A and B).
 #[test]
-fn issue_31_point_2_a_reply_to_a_start_sheet_is_taken_in_its_event() {
+fn a_reply_to_a_start_sheet_is_taken_in_its_event() {
     for language in ["en", "ru"] {
         reply_to_a_start_sheet(language);
     }
@@ -913,11 +913,11 @@ fn reply_to_a_start_sheet(language: &str) {
     }
 }
 
-/// Issue 31, point 3: the director's word is the identification: a letter
+/// The director's word is the identification: a letter
 /// refused as not saying which event's game 1 is taken by `accept --tournament
 /// A --game 1`.
 #[test]
-fn issue_31_point_3_accept_takes_a_letter_for_the_event_and_game_named() {
+fn accept_takes_a_letter_for_the_event_and_game_named() {
     for language in ["en", "ru"] {
         accept_for_the_event_named(language);
     }
@@ -968,11 +968,11 @@ fn accept_for_the_event_named(language: &str) {
     assert_eq!(sans(&t, "B"), Vec::<String>::new());
 }
 
-/// Issue 31, point 1: a leave is the person's: taken in one event, it stops
+/// A leave is the person's: taken in one event, it stops
 /// the clocks of his games in the clerk's other events that grant leave, and
 /// his receipt says so with their tags.
 #[test]
-fn issue_31_point_1_a_leave_covers_the_persons_games_in_every_event() {
+fn a_leave_covers_the_persons_games_in_every_event() {
     for language in ["en", "ru"] {
         leave_in_every_event(language);
     }
@@ -1091,12 +1091,12 @@ fn refused_reply_in_b(t: &mut Tournament) -> String {
         .to_string()
 }
 
-/// Issue 31, point 4: the chief arbiter's `ACCEPT KEY` by mail needs no
+/// The chief arbiter's `ACCEPT KEY` by mail needs no
 /// tournament in a folder (the key names one letter, and so one event),
 /// and a refusal for want of one gives the same order with the id in it,
 /// which, sent back as written, is carried out.
 #[test]
-fn issue_31_point_4_an_order_by_mail_in_a_folder_is_carried_out_as_advised() {
+fn an_order_by_mail_in_a_folder_is_carried_out_as_advised() {
     for (language, accept, result) in [("en", "ACCEPT", "RESULT"), ("ru", "ПРИНЯТЬ", "РЕЗУЛЬТАТ")]
     {
         let mut t = federation_in(language);
@@ -1146,10 +1146,10 @@ fn issue_31_point_4_an_order_by_mail_in_a_folder_is_carried_out_as_advised() {
     }
 }
 
-/// Issue 31, point 4: an `ACCEPT KEY` of a letter of an event with a chief
+/// An `ACCEPT KEY` of a letter of an event with a chief
 /// arbiter of its own, from another event's arbiter, is refused as not his.
 #[test]
-fn issue_31_point_4_accept_of_another_events_letter_is_not_their_arbiters() {
+fn accept_of_another_events_letter_is_not_their_arbiters() {
     let mut t = federation();
     let cup_arbiter = "cup.arbiter@test.example";
     let b = t.path().join("tournaments/b.toml");
@@ -1187,13 +1187,13 @@ fn issue_31_point_4_accept_of_another_events_letter_is_not_their_arbiters() {
     assert_eq!(sans(&t, "B"), ["d4", "d5"]);
 }
 
-/// Issue 31, point 6: a letter of a player of both events that neither
+/// A letter of a player of both events that neither
 /// its tag, nor its thread, nor its game places is answered in its own
 /// language, under no event's tag or name, with his games by their tags;
 /// its advice, followed, gets the letter taken, and a reply to the answer
 /// that still does not say which event is asked about again.
 #[test]
-fn issue_31_point_6_an_unplaced_letter_is_answered_in_its_language_by_no_event() {
+fn an_unplaced_letter_is_answered_in_its_language_by_no_event() {
     // White Player plays game 1 in both, White in A; one event is Russian,
     // the other English, and the letter in the language of A.
     let table = [
@@ -1257,12 +1257,12 @@ fn issue_31_point_6_an_unplaced_letter_is_answered_in_its_language_by_no_event()
     }
 }
 
-/// Issue 31: every refusal's advice, followed as written, gets the letter
+/// Every refusal's advice, followed as written, gets the letter
 /// taken. White Player plays game 1 in A (White, after 1. e4 e5) and in B
 /// (Black, after 1. d4); his `2. Nf3` without tag or thread is refused,
 /// and each way its answer and the arbiter's advise is followed.
 #[test]
-fn issue_31_every_refusals_advice_followed_gets_the_letter_taken() {
+fn every_refusals_advice_followed_gets_the_letter_taken() {
     let second = "Game 1\n2. Nf3\nTime: 3/2\nDates: 05.11.2026, 05.11.2026, 06.11.2026\n";
     // (the advice, the subject and headers of the letter that follows it)
     type Follow = fn(&crate::support::Sent, &crate::support::Sent) -> (String, String);
@@ -1318,11 +1318,11 @@ fn issue_31_every_refusals_advice_followed_gets_the_letter_taken() {
     }
 }
 
-/// Issue 31, point 1: each event's own allowance decides there. B grants
+/// Each event's own allowance decides there. B grants
 /// five days a year: an eleven-day leave taken in A is refused in B (its
 /// clock goes on, Carol is not told), and the receipt says so and why.
 #[test]
-fn issue_31_point_1_an_event_that_refuses_the_leave_says_why_and_goes_on() {
+fn an_event_that_refuses_the_leave_says_why_and_goes_on() {
     let mut t = federation_with("\n[rules]\nleave_days_per_year = 12\n");
     let b = t.path().join("tournaments/b.toml");
     let text = std::fs::read_to_string(&b).unwrap();
@@ -1366,11 +1366,11 @@ fn issue_31_point_1_an_event_that_refuses_the_leave_says_why_and_goes_on() {
     assert_eq!(last_day(&t), before, "B's clock goes on");
 }
 
-/// Issue 34, point 14: a player's page gives each game's result from his
+/// A player's page gives each game's result from his
 /// side and his score in each event: White Player wins game 1 of A by the
 /// arbiter's result and plays on in B.
 #[test]
-fn point_14_a_players_page_gives_each_result_and_the_score_in_each_event() {
+fn a_players_page_gives_each_result_and_the_score_in_each_event() {
     let mut t = federation_with("\n[report]\nout = \"site\"\n");
     t.letter(
         WHITE,
@@ -1399,7 +1399,7 @@ fn point_14_a_players_page_gives_each_result_and_the_score_in_each_event() {
     }
 }
 
-/// Issue 48, point 1: a player's letter under the tag of an event where he
+/// A player's letter under the tag of an event where he
 /// plays no game goes to his game in his own event; a stranger's under the
 /// same tag is still a stranger's.
 #[test]
@@ -1431,7 +1431,7 @@ fn a_players_letter_under_another_events_tag_goes_to_his_own_game() {
     }
 }
 
-/// Issue 44, routing before reading: a letter is read as the event it is
+/// Routing before reading: a letter is read as the event it is
 /// for reads letters, not as the folder's first: B reads slashed dates
 /// month first, A day first.
 #[test]
@@ -1495,7 +1495,7 @@ fn a_letter_is_read_with_the_settings_of_its_own_event() {
     }
 }
 
-/// Issue 44 (which arbiter, which event): a bare order of the chief arbiter
+/// A bare order of the chief arbiter
 /// of two events about a game only one of them has is carried out there;
 /// one about a game both have is refused, each event's order offered.
 #[test]
@@ -1542,7 +1542,7 @@ fn a_bare_order_that_can_mean_one_event_is_carried_out_and_one_that_can_mean_two
     }
 }
 
-/// Issue 44 (accept): `accept KEY --game N` without `--tournament`, where
+/// `accept KEY --game N` without `--tournament`, where
 /// game N is the writer's in two events, is refused asking which (it was
 /// chosen by the letter's language); where it is his in one, taken there.
 #[test]

@@ -1,6 +1,6 @@
-//! Nothing lost, nothing amplified, nobody squats (issue 20): the database
+//! Nothing lost, nothing amplified, nobody squats: the database
 //! guarded, strangers' mail cheap, one bad file never stops the run. Each
-//! test is named for the point of the issue it holds.
+//! test is named for what it holds.
 
 use crate::support::*;
 
@@ -38,7 +38,7 @@ fn white_opens(t: &mut Tournament) {
 }
 
 #[test]
-fn point_1_a_lost_or_emptied_database_is_never_replaced() {
+fn a_lost_or_emptied_database_is_never_replaced() {
     for lose in ["delete", "truncate"] {
         let mut t = under_way();
         match lose {
@@ -89,7 +89,7 @@ fn point_1_a_lost_or_emptied_database_is_never_replaced() {
 }
 
 #[test]
-fn point_1_a_new_tournament_gets_its_database_and_readers_make_none() {
+fn a_new_tournament_gets_its_database_and_readers_make_none() {
     let mut t = Tournament::new();
     // `games` before any poll shows the games and makes no file.
     let out = t.run(&["games"]);
@@ -104,7 +104,7 @@ fn point_1_a_new_tournament_gets_its_database_and_readers_make_none() {
 }
 
 #[test]
-fn point_1_a_database_of_another_program_or_a_newer_clerk_is_refused() {
+fn a_database_of_another_program_or_a_newer_clerk_is_refused() {
     let t = Tournament::new();
     let conn = rusqlite::Connection::open(db(&t)).unwrap();
     conn.execute_batch("CREATE TABLE accounts (id INTEGER);")
@@ -157,7 +157,7 @@ fn big_body(size: usize) -> String {
 }
 
 #[test]
-fn point_2_a_strangers_letter_costs_the_database_at_most_4_kb() {
+fn a_strangers_letter_costs_the_database_at_most_4_kb() {
     let mut t = under_way();
     let before = db_bytes(&t);
     let letters = 40;
@@ -193,7 +193,7 @@ fn point_2_a_strangers_letter_costs_the_database_at_most_4_kb() {
 }
 
 #[test]
-fn point_2_a_players_letters_grow_the_database_at_most_twice_their_size() {
+fn a_players_letters_grow_the_database_at_most_twice_their_size() {
     let mut t = under_way();
     let before = db_bytes(&t);
     let mut arrived = 0;
@@ -236,7 +236,7 @@ fn letter_with_id(t: &mut Tournament, from: &str, day: &str, body: &str, id: &st
 }
 
 #[test]
-fn point_3_a_squatted_message_id_does_not_hide_the_real_letter() {
+fn a_squatted_message_id_does_not_hide_the_real_letter() {
     for squatter in ["intruder@elsewhere.example", WHITE] {
         let mut t = under_way();
         let id = "black-move-1@test.example";
@@ -280,7 +280,7 @@ fn refused_at_load(text: &str, key: &str, words: &str) {
 }
 
 #[test]
-fn point_4_an_address_the_mail_library_refuses_is_refused_at_load_with_its_key() {
+fn an_address_the_mail_library_refuses_is_refused_at_load_with_its_key() {
     let long = format!("{}@example.org", "p".repeat(300));
     for bad in ["pe..trov@example.org", "petrov.@example.org", long.as_str()] {
         for (address, key) in [
@@ -297,7 +297,7 @@ fn point_4_an_address_the_mail_library_refuses_is_refused_at_load_with_its_key()
 }
 
 #[test]
-fn point_5_a_broken_template_stops_the_start_with_its_file_and_line() {
+fn a_broken_template_stops_the_start_with_its_file_and_line() {
     let builtin =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/templates/en/ack.txt"))
             .unwrap();
@@ -360,7 +360,7 @@ fn poll_with_fault(t: &Tournament, fault: &str) -> i32 {
 }
 
 #[test]
-fn point_5_retry_puts_a_letter_set_aside_back_for_the_next_poll() {
+fn retry_puts_a_letter_set_aside_back_for_the_next_poll() {
     let mut t = under_way();
     let key = set_aside(&mut t);
     let list = t.run(&["retry"]);
@@ -402,7 +402,7 @@ fn point_5_retry_puts_a_letter_set_aside_back_for_the_next_poll() {
 }
 
 #[test]
-fn point_6_an_unreadable_file_fails_alone_and_is_set_aside_and_a_name_not_utf8_is_read() {
+fn an_unreadable_file_fails_alone_and_is_set_aside_and_a_name_not_utf8_is_read() {
     use std::os::unix::ffi::OsStrExt;
     let mut t = Tournament::new();
     let new = t.path().join("inbox/new");
@@ -455,7 +455,7 @@ fn point_6_an_unreadable_file_fails_alone_and_is_set_aside_and_a_name_not_utf8_i
 }
 
 #[test]
-fn point_7_a_long_address_gets_a_short_file_name_and_its_messages_go() {
+fn a_long_address_gets_a_short_file_name_and_its_messages_go() {
     let long = format!(
         "{}@{}.example.org",
         "b".repeat(64),
@@ -478,7 +478,7 @@ fn point_7_a_long_address_gets_a_short_file_name_and_its_messages_go() {
 }
 
 #[test]
-fn point_8_messages_that_failed_and_wait_fail_every_run_until_they_go() {
+fn messages_that_failed_and_wait_fail_every_run_until_they_go() {
     let sendmail = "[transport]\nkind = \"sendmail\"\ncommand = \"/bin/false\"\n";
     let text = config("", "");
     let start = text.find("[transport]").unwrap();
@@ -514,7 +514,7 @@ fn with_games(ids: &[&str]) -> String {
 }
 
 #[test]
-fn point_9_the_report_never_writes_through_a_link_planted_in_its_folder() {
+fn the_report_never_writes_through_a_link_planted_in_its_folder() {
     let t = Tournament::with_config(&with_games(&[]));
     let site = t.path().join("site");
     std::fs::create_dir_all(&site).unwrap();
@@ -539,7 +539,7 @@ fn point_9_the_report_never_writes_through_a_link_planted_in_its_folder() {
 }
 
 #[test]
-fn point_10_games_whose_ids_differ_only_in_dot_and_underscore_get_pages_of_their_own() {
+fn games_whose_ids_differ_only_in_dot_and_underscore_get_pages_of_their_own() {
     let mut t = Tournament::with_config(&with_games(&["1.1", "1_1"]));
     t.letter(
         BLACK,
@@ -560,7 +560,7 @@ fn point_10_games_whose_ids_differ_only_in_dot_and_underscore_get_pages_of_their
 }
 
 #[test]
-fn point_11_a_report_that_cannot_be_written_leaves_no_temporary_file() {
+fn a_report_that_cannot_be_written_leaves_no_temporary_file() {
     let ids: Vec<String> = (2..300).map(|n| n.to_string()).collect();
     let t = Tournament::with_config(&with_games(
         &ids.iter().map(String::as_str).collect::<Vec<_>>(),
@@ -610,7 +610,7 @@ fn site_times(t: &Tournament) -> std::collections::BTreeMap<String, std::time::S
 }
 
 #[test]
-fn point_12_a_poll_rewrites_only_the_report_pages_its_letters_changed() {
+fn a_poll_rewrites_only_the_report_pages_its_letters_changed() {
     let mut t = Tournament::with_config(&with_games(&["2"]));
     t.poll("2026-11-03");
     let first = site_times(&t);
@@ -642,7 +642,7 @@ fn point_12_a_poll_rewrites_only_the_report_pages_its_letters_changed() {
 }
 
 #[test]
-fn point_13_places_and_addresses_that_overlap_are_refused_with_their_key() {
+fn places_and_addresses_that_overlap_are_refused_with_their_key() {
     let base = config("", "");
     let table = [
         (
@@ -691,7 +691,7 @@ fn point_13_places_and_addresses_that_overlap_are_refused_with_their_key() {
 }
 
 #[test]
-fn point_14_a_day_before_the_start_or_the_record_is_refused() {
+fn a_day_before_the_start_or_the_record_is_refused() {
     let mut t = under_way();
     let earlier = t.run(&["poll", "--today", "2026-11-02"]);
     assert_eq!(earlier.code, 2, "{}", earlier.stdout);
@@ -714,7 +714,7 @@ fn point_14_a_day_before_the_start_or_the_record_is_refused() {
 }
 
 #[test]
-fn point_15_sigterm_finishes_the_letter_at_hand_says_what_is_left_and_exits_1() {
+fn sigterm_finishes_the_letter_at_hand_says_what_is_left_and_exits_1() {
     let mut t = Tournament::new();
     white_opens(&mut t);
     black_answers(&mut t);
@@ -767,7 +767,7 @@ fn point_15_sigterm_finishes_the_letter_at_hand_says_what_is_left_and_exits_1() 
 }
 
 #[test]
-fn point_16_escape_sequences_from_a_letter_never_reach_the_output_raw() {
+fn escape_sequences_from_a_letter_never_reach_the_output_raw() {
     let mut t = Tournament::new();
     let nasty = "\u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m";
     let path = t.letter(
@@ -815,7 +815,7 @@ fn point_16_escape_sequences_from_a_letter_never_reach_the_output_raw() {
 }
 
 #[test]
-fn point_17_a_database_that_cannot_be_written_is_named_with_what_to_look_at() {
+fn a_database_that_cannot_be_written_is_named_with_what_to_look_at() {
     let mut t = under_way();
     // Its -shm cannot be opened (as root, whom file modes do not stop,
     // a folder in its place does it).
@@ -844,7 +844,7 @@ fn point_17_a_database_that_cannot_be_written_is_named_with_what_to_look_at() {
 }
 
 #[test]
-fn point_18_an_impossible_year_and_full_width_digits_are_named_unreadable() {
+fn an_impossible_year_and_full_width_digits_are_named_unreadable() {
     for (line, named) in [
         ("Dates: 01.01.99999", "\"01.01.99999\" is not a date"),
         ("Dates: 1 Nov 262143", "\"1 Nov 262143\" is not a date"),
@@ -888,7 +888,7 @@ fn set_aside(t: &mut Tournament) -> String {
 }
 
 #[test]
-fn point_5_the_chief_arbiter_puts_letters_set_aside_back_by_his_own_letter() {
+fn the_chief_arbiter_puts_letters_set_aside_back_by_his_own_letter() {
     let mut t = under_way();
     let key = set_aside(&mut t);
     assert!(key.starts_with("quarantine:"), "{key}");
@@ -950,7 +950,7 @@ fn point_5_the_chief_arbiter_puts_letters_set_aside_back_by_his_own_letter() {
     );
 }
 
-/// Issue 48, point 5: a link in the Maildir's `new/` is not followed: what
+/// A link in the Maildir's `new/` is not followed: what
 /// it points to (a letter, or anyone's file) is never read nor filed, and
 /// the run names it as a letter it could not read.
 #[test]

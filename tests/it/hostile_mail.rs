@@ -213,7 +213,7 @@ fn hostile_letters_get_bounded_answers() {
 }
 
 #[test]
-fn point_11_every_message_of_the_shared_corpus_as_a_players_letter_and_none_fails() {
+fn every_message_of_the_shared_corpus_as_a_players_letter_and_none_fails() {
     let Some(dir) = crate::support::shared_dir("corpus/mail-parser-eml") else {
         return;
     };

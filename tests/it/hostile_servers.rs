@@ -226,7 +226,7 @@ fn an_imap_server_that_sends_without_end_is_an_error_within_the_bound() {
             ImapAttack::FetchAnswers,
             "over 66 FETCH answers for 1 letter(s)",
         ),
-        // One line in the error, not the 28 KB (issue 48, point 5).
+        // One line in the error, not the 28 KB.
         (ImapAttack::GarbageGreeting, "sent no greeting"),
     ] {
         let server = imap_server(attack);
@@ -381,7 +381,7 @@ fn sigterm_ends_a_run_held_by_a_slow_smtp_server_cleanly() {
     sent_once_by_file(&mut t, &file);
 }
 
-/// Issue 48, point 5: a server's `NO` to marking a letter done is said, and
+/// A server's `NO` to marking a letter done is said, and
 /// the run fails; the letter's messages go all the same.
 #[test]
 fn an_imap_servers_refusal_to_mark_a_letter_done_is_said() {

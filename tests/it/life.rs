@@ -593,7 +593,7 @@ fn day_table() {
     }
 }
 
-/// Point 8 of issue 19: after a ruling resumes play, the clock restarts
+/// After a ruling resumes play, the clock restarts
 /// from the ruling and the game is reminded and declared again, as any other.
 #[test]
 fn a_resumed_game_is_reminded_and_declared_again() {
@@ -647,7 +647,7 @@ fn a_resumed_game_is_reminded_and_declared_again() {
     }
 }
 
-/// Point 9 of issue 19: a game added during the tournament counts from its
+/// A game added during the tournament counts from its
 /// own start: no query, no silence before it, and its players told once.
 #[test]
 fn a_game_added_later_counts_from_its_own_start() {

@@ -1358,7 +1358,7 @@ fn after_the_arbiters_replace_the_letters_behind_it_stay_on_the_server_for_the_n
     assert_eq!(clerk.chart()["moves"].as_array().unwrap().len(), 2);
 }
 
-/// `doctor` against the real servers (issue 33, point 4): all green with
+/// `doctor` against the real servers: all green with
 /// the right settings, and one line naming what failed for a wrong
 /// password, a processed mailbox the server lacks and a dead SMTP port;
 /// nothing is sent and no letter is touched.

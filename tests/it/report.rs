@@ -291,7 +291,7 @@ fn pgn_of_every_game_reads_back_in_a_pgn_reader() {
         assert_eq!(tag("Result"), result);
         assert_eq!(game.outcome.as_deref(), Some(result));
         assert_eq!(tag("TimeControl"), "50 days / 10 moves");
-        // One of the standard's words (8.1.1, issue 34 point 12).
+        // One of the standard's words (8.1.1).
         let standard = [
             "abandoned",
             "adjudication",
@@ -432,7 +432,7 @@ document.getElementById("game").onload = function () {
 </script></body></html>
 "##;
 
-/// Issue 35: a real game played through the clerk by letters, its page
+/// A real game played through the clerk by letters, its page
 /// stepped through in Chromium: at every ply the board the page shows is
 /// the position shakmaty gives for the PGN's moves, by the buttons, by a
 /// click on each move, and by the keys.

@@ -1,5 +1,4 @@
-//! `shtempel start`: start sheets by registered letter (10.3.2; issue 22,
-//! point 5), over a Maildir and a file outbox.
+//! `shtempel start`: start sheets by registered letter (10.3.2), over a Maildir and a file outbox.
 
 use crate::support::*;
 
@@ -154,7 +153,7 @@ fn a_russian_tournament_sends_its_start_sheets_in_russian() {
     mail[1].says("ждите первого хода белых");
 }
 
-/// Issue 44 (a start sheet's reply): a reply to the start sheet with just
+/// A reply to the start sheet with just
 /// the first move goes to the one game where its writer is to move.
 #[test]
 fn a_reply_to_the_start_sheet_with_the_first_move_goes_to_the_game_where_he_is_to_move() {

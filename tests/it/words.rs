@@ -1,4 +1,4 @@
-//! Every word true, round two (issue 34): the clerk's letters as the
+//! Every word true, round two: the clerk's letters as the
 //! player reads them, one test a point, named after it, showing the text
 //! that now goes out.
 
@@ -33,7 +33,7 @@ fn templates(language: &str) -> Vec<(String, String)> {
 /// he, him or his; Russian: no past tense that needs a gender, not even
 /// the «сделал(а)» that admits it.
 #[test]
-fn point_2_no_letter_assumes_a_man() {
+fn no_letter_assumes_a_man() {
     let he = regex::Regex::new(r"\b(?i:he|him|his|himself)\b").unwrap();
     for (file, text) in templates("en") {
         for (at, line) in text.lines().enumerate() {
@@ -89,7 +89,7 @@ fn termination(t: &Tournament) -> (String, String) {
 /// time forfeit (it had no tag); the arbiter's result past the end date an
 /// adjudication.
 #[test]
-fn point_12_termination_as_the_pgn_standard_names_it() {
+fn termination_as_the_pgn_standard_names_it() {
     let mut t = Cup::new().open();
     t.opening();
     assert_eq!(termination(&t).1, "unterminated");
@@ -140,7 +140,7 @@ fn point_12_termination_as_the_pgn_standard_names_it() {
 /// Point 13 (plurals): a move that took one day is "1 day" in the PGN
 /// comment (it said "1 days") and in `today`'s lines (it said "1 day(s)").
 #[test]
-fn point_13_one_day_is_a_day_in_the_pgn_and_the_directors_lines() {
+fn one_day_is_a_day_in_the_pgn_and_the_directors_lines() {
     let mut t = Cup::new().open();
     t.letter(WHITE, "2026-11-03", "Game 1", W1);
     t.poll("2026-11-03");
@@ -174,7 +174,7 @@ fn point_13_one_day_is_a_day_in_the_pgn_and_the_directors_lines() {
 /// for game 2 (`accept KEY --game 2`), has a receipt that says so, not "by
 /// its line Game 2" (it had none).
 #[test]
-fn point_7_the_receipt_of_a_letter_accepted_for_another_game_says_who_took_it() {
+fn the_receipt_of_a_letter_accepted_for_another_game_says_who_took_it() {
     for language in ["en", "ru"] {
         let mut t = Cup::new()
             .in_language(language)
@@ -220,7 +220,7 @@ fn point_7_the_receipt_of_a_letter_accepted_for_another_game_says_who_took_it() 
 /// command that fits it: `accept` for a refused move letter, none for a
 /// player's forged order or a refused leave, which `accept` cannot take.
 #[test]
-fn point_11_todays_hint_fits_the_letter() {
+fn todays_hint_fits_the_letter() {
     let mut t = Cup::new().open();
     t.opening();
     t.exchange(BLACK, "2026-11-08", "Re: [T #1]", "CONFIRM 1\n");
@@ -270,7 +270,7 @@ fn point_11_todays_hint_fits_the_letter() {
 /// rule (a late one: the day after it goes out; one in time: the start
 /// date), in either language.
 #[test]
-fn point_8_a_start_sheet_says_the_day_the_clock_starts() {
+fn a_start_sheet_says_the_day_the_clock_starts() {
     // (language, the day it goes out, what it says)
     let table = [
         (
@@ -312,7 +312,7 @@ fn point_8_a_start_sheet_says_the_day_the_clock_starts() {
 /// days as of that day (it said "counting from the day the partner's move
 /// reached him").
 #[test]
-fn point_4_days_left_say_as_of_when() {
+fn days_left_say_as_of_when() {
     for language in ["en", "ru"] {
         let mut t = Cup::new().in_language(language).open();
         t.opening();
@@ -335,7 +335,7 @@ fn point_4_days_left_say_as_of_when() {
 /// decision, not also a registered repeat of a letter "unanswered 47 days";
 /// the repeat comes 40 days after the decision.
 #[test]
-fn point_3_a_resumed_games_repeat_counts_from_the_decision() {
+fn a_resumed_games_repeat_counts_from_the_decision() {
     let (mut t, mail) = white_oversteps(Cup::new());
     assert!(
         mail.iter().any(|m| m.kind == "overstep-file"),
@@ -372,7 +372,7 @@ fn point_3_a_resumed_games_repeat_counts_from_the_decision() {
 /// day after. A refused leave says how many days were asked and how many
 /// are left.
 #[test]
-fn point_10_a_leave_holds_what_fell_due_before_it_and_a_refusal_counts_the_days() {
+fn a_leave_holds_what_fell_due_before_it_and_a_refusal_counts_the_days() {
     let mut t = Cup::new().rules("leave_days_per_year = 12").open();
     t.opening();
     // White to move since 7 November; with the leave his last day is
@@ -422,7 +422,7 @@ fn point_10_a_leave_holds_what_fell_due_before_it_and_a_refusal_counts_the_days(
 /// the one other game where its writer is to move and the move is legal
 /// (game 2, White's second move); nothing is applied in either.
 #[test]
-fn point_5_out_of_turn_here_in_turn_there_asks_did_you_mean_that_game() {
+fn out_of_turn_here_in_turn_there_asks_did_you_mean_that_game() {
     for language in ["en", "ru"] {
         let mut t = Cup::new()
             .in_language(language)
@@ -468,7 +468,7 @@ fn point_5_out_of_turn_here_in_turn_there_asks_did_you_mean_that_game() {
 /// Кf3 (knight)?"; nothing is applied. Where neither reading is legal,
 /// nothing is guessed.
 #[test]
-fn point_6_a_piece_letter_of_the_other_alphabet_is_asked_about() {
+fn a_piece_letter_of_the_other_alphabet_is_asked_about() {
     let mut t = Cup::new().in_language("ru").open();
     t.letter(
         WHITE,
@@ -512,7 +512,7 @@ fn point_6_a_piece_letter_of_the_other_alphabet_is_asked_about() {
 /// player now gets his own, which speaks to him, and no letter to a player
 /// names him in the third person.
 #[test]
-fn point_1_each_player_is_spoken_to_as_you() {
+fn each_player_is_spoken_to_as_you() {
     let (anna, ivanov) = ("Anna Green", "Иванов Иван");
     for language in ["en", "ru"] {
         let cup = Cup::empty()
@@ -634,7 +634,7 @@ fn point_1_each_player_is_spoken_to_as_you() {
 /// overstepped said only its 54 days; after an overstep by silence, at the
 /// offender's next move, the one his silent days are charged to.
 #[test]
-fn point_13_the_excused_days_are_shown_at_their_move() {
+fn the_excused_days_are_shown_at_their_move() {
     for (language, reject) in [("en", "REJECT 1 10\n"), ("ru", "ОТКЛОНИТЬ 1 10\n")] {
         let (mut t, _) = white_oversteps(Cup::new().in_language(language));
         t.exchange(ARBITER, "2027-02-10", "Re: [T #1]", reject);
@@ -682,7 +682,7 @@ fn point_13_the_excused_days_are_shown_at_their_move() {
 /// reached White on 2 November, and 1. e4 of the 3rd took none, not 2.
 /// The correction said only «время чёрных 1, а не 4».
 #[test]
-fn point_8_a_correction_from_a_late_clock_start_says_why() {
+fn a_correction_from_a_late_clock_start_says_why() {
     for language in ["en", "ru"] {
         let mut t = Cup::new()
             .in_language(language)

@@ -142,7 +142,7 @@ fn a_folders_errors_name_the_file_the_key_was_written_in() {
 }
 
 #[test]
-fn point_7_a_folder_is_read_anew_each_time_even_files_swapped_at_the_same_length_and_time() {
+fn a_folder_is_read_anew_each_time_even_files_swapped_at_the_same_length_and_time() {
     let dir = federation(
         "",
         &[
@@ -186,7 +186,7 @@ fn point_7_a_folder_is_read_anew_each_time_even_files_swapped_at_the_same_length
 }
 
 #[test]
-fn point_3_a_folder_is_loaded_with_one_files_text_given_in_place_of_the_disks() {
+fn a_folder_is_loaded_with_one_files_text_given_in_place_of_the_disks() {
     let dir = federation(
         "",
         &[
@@ -211,7 +211,7 @@ fn point_3_a_folder_is_loaded_with_one_files_text_given_in_place_of_the_disks() 
 }
 
 #[test]
-fn issue_31_point_12_ids_that_fold_to_one_ascii_are_refused_naming_both_files() {
+fn ids_that_fold_to_one_ascii_are_refused_naming_both_files() {
     // (first id, second id, refused)
     let table = [
         ("КР-2026", "KR-2026", true),

@@ -112,7 +112,7 @@ fn errors_name_the_key_and_the_fix() {
             "players[1].email",
             "also the address",
         ),
-        // Ids that would break a subject tag or a Message-ID (issue 19, 15).
+        // Ids that would break a subject tag or a Message-ID.
         (
             "id = \"CC-2026\"",
             "id = \"CC 2026\"",
@@ -295,7 +295,7 @@ fn an_offset_is_on_the_line_it_starts_or_is_within() {
 }
 
 #[test]
-fn point_10_a_players_name_nobody_means_is_refused_at_load_with_its_key() {
+fn a_players_name_nobody_means_is_refused_at_load_with_its_key() {
     let long = "Я".repeat(201);
     // (name, refused)
     let table: &[(&str, bool)] = &[
@@ -415,7 +415,7 @@ fn a_login_is_by_auth_with_the_secret_of_password_env_or_password_command() {
     }
 }
 
-/// Issue 48, point 5: `tls = "none"` with a login is only for a server on
+/// `tls = "none"` with a login is only for a server on
 /// this machine: to another host it would send the password in the clear.
 #[test]
 fn a_login_in_the_clear_goes_only_to_this_machine() {

@@ -98,11 +98,11 @@ fn quote_forms_are_cut() {
     }
 }
 
-/// Issue 34, points 16-18: iOS Mail's Arabic attribution wrapped in
+/// Points 16-18: iOS Mail's Arabic attribution wrapped in
 /// bidirectional marks, Outlook's header block in Arabic, Hebrew and
 /// Persian, and a separator with the header's first label on its line.
 #[test]
-fn point_16_to_18_right_to_left_quote_headers_and_a_glued_separator_are_cut() {
+fn to_18_right_to_left_quote_headers_and_a_glued_separator_are_cut() {
     let table = [
         // 16: U+200F and U+202B around the words of "… wrote:".
         (

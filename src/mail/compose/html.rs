@@ -1,4 +1,4 @@
-//! The HTML alternative of a message that shows boards (issue 35): the
+//! The HTML alternative of a message that shows boards: the
 //! text with each board's picture in its diagram's place, the ranks and
 //! files labelled around it, the PNGs in the message by `cid:`.
 

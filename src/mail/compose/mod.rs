@@ -67,7 +67,7 @@ pub struct Outgoing {
     /// Deadline mail is `auto-generated`; answers to a letter `auto-replied`.
     pub generated: bool,
     pub attachments: Vec<Attachment>,
-    /// The boards as pictures, where the text shows them (issue 35): one
+    /// The boards as pictures, where the text shows them: one
     /// for a game's letter, one a game for a replacement's.
     pub pictures: Vec<Picture>,
     /// The move (ply) this message brings to its reader.
@@ -82,7 +82,7 @@ pub struct Outgoing {
     pub message_id: Option<String>,
     /// Of an event: its subject carries the event's tag, its `From:` the
     /// event's name, its Message-ID the event's id. Not so the answer to a
-    /// letter no event of a folder could be placed in (issue 31, point 6):
+    /// letter no event of a folder could be placed in:
     /// it speaks for the clerk alone, and a reply to it is placed anew.
     pub of_event: bool,
 }
@@ -123,7 +123,7 @@ fn mailbox(name: &str, email: &str) -> Result<Mailbox, Error> {
 /// An address field's value (`From`, `To`, `Cc`) with each display name in
 /// encoded words broken at its spaces: lettre breaks them where the bytes
 /// run out, inside a word, and Python's reader, among others, shows the two
-/// halves apart (`Иванов И ван`, issue 34, point 15). The space before a
+/// halves apart (`Иванов И ван`). The space before a
 /// break is inside the encoded word that ends there (RFC 2047 6.2: the
 /// folding between encoded words is not text): Thunderbird, Gmail and
 /// mail-parser read the name as written; Python's reader, which keeps the

@@ -155,11 +155,11 @@ fn odd_names_subjects_and_bodies_read_back_as_they_were_written() {
     }
 }
 
-/// Issue 34, point 15: a long name's encoded words break at its spaces
+/// A long name's encoded words break at its spaces
 /// (lettre broke `Петровский` as `П|етровский`, shown `П етровский` by
 /// Python's reader); a name without one breaks at a character's edge.
 #[test]
-fn point_15_names_in_headers_are_encoded_in_words_broken_at_spaces() {
+fn names_in_headers_are_encoded_in_words_broken_at_spaces() {
     use base64::Engine as _;
     let sender = Sender {
         name: "Турнир памяти Кереса (секретарь)".into(),

@@ -9,14 +9,15 @@
 //! tell a clerk from a spammer. MAIL, RCPT and DATA go in one write where
 //! the server offers PIPELINING (two turns a message), and where it offers
 //! CHUNKING too, a window of up to 25 messages goes in one write of MAIL,
-//! RCPT and `BDAT n LAST` each ([`Transport::send_many`]: one turn); a refusal is followed by RSET and the
+//! RCPT and `BDAT n LAST` each ([`Transport::send_many`]: one turn); a refusal is followed by
+//! RSET and the
 //! connection serves the next message; one the server drops (or ends with
 //! 421) is opened again, and the message tried once more only when it had
 //! not been given yet. The outbox decides what is sent, so nothing goes
 //! twice but the documented message whose acceptance was never heard.
 //! lettre's own SMTP transport opened a connection per message and wrote a
 //! message's final line apart, so that each waited for the server's delayed
-//! ACK (about 50 ms on loopback, issue 21).
+//! ACK (about 50 ms on loopback).
 //!
 //! By layer: `wire` (the connection, replies read and expected, data
 //! dot-stuffed), `window` (the pipelined window of messages), `pace` (a

@@ -1,5 +1,4 @@
-//! The clerk over TLS and OAuth 2.0 against the real servers (issue 33,
-//! points 2 and 3): Dovecot on 993 (TLS) and 143 (STARTTLS), Postfix on 465
+//! The clerk over TLS and OAuth 2.0 against the real servers: Dovecot on 993 (TLS) and 143 (STARTTLS), Postfix on 465
 //! and 587, their certificate from the test stack's private authority
 //! (`ca.pem`, for the host name `localhost`), 127.0.0.2 with an expired one;
 //! logins by password or by an access token that Dovecot's OAuth 2.0 passdb
