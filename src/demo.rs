@@ -106,8 +106,8 @@ const CALENDAR_DAYS: &[&str] = &[
     "2027-01-15",
 ];
 
-fn io(error: std::io::Error) -> String {
-    error.to_string()
+fn io(error: std::io::Error) -> Error {
+    Error::files(error)
 }
 
 /// Writes the demo tournament into `dir`: configuration, templates, an empty Maildir.
@@ -127,7 +127,7 @@ pub fn write_tournament(dir: &Path) -> Result<(), Error> {
         )
         .map_err(io)?;
     }
-    Maildir::open(&dir.join("mail/inbox")).map_err(|e| e.message)?;
+    Maildir::open(&dir.join("mail/inbox")).map_err(Error::mail)?;
     Ok(())
 }
 
@@ -182,13 +182,12 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), Error> {
         .map_err(io)?;
     let dir = keep.unwrap_or(temporary.path()).to_path_buf();
     write_tournament(&dir)?;
-    let config = Config::load(&dir.join("shtempel.toml")).map_err(|e| e.to_string())?;
-    let templates =
-        Templates::load(&config.templates, config.language).map_err(|e| e.to_string())?;
-    let mut store = Store::open(&config.database).map_err(|e| e.to_string())?;
+    let config = Config::load(&dir.join("shtempel.toml")).map_err(Error::config)?;
+    let templates = Templates::load(&config.templates, config.language).map_err(Error::template)?;
+    let mut store = Store::open(&config.database).map_err(Error::database)?;
     let maildir_path = dir.join("mail/inbox");
-    let mut source = Maildir::open(&maildir_path).map_err(|e| e.message)?;
-    let mut transport = FileTransport::open(&dir.join("mail/outbox")).map_err(|e| e.message)?;
+    let mut source = Maildir::open(&maildir_path).map_err(Error::mail)?;
+    let mut transport = FileTransport::open(&dir.join("mail/outbox")).map_err(Error::mail)?;
     let w = |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(io);
 
     w(
@@ -213,7 +212,9 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), Error> {
         .unwrap_or(config.start_date);
     let mut sent = 0;
     for day in days {
-        let today: NaiveDate = day.parse().map_err(|_| format!("bad demo day {day}"))?;
+        let today: NaiveDate = day
+            .parse()
+            .map_err(|_| Error::internal(format!("bad demo day {day}")))?;
         w(out, format!("\n== {today} =="))?;
         for (name, raw) in LETTERS.iter().filter(|(name, _)| name.starts_with(day)) {
             source.deliver(name, raw).map_err(io)?;

@@ -16,6 +16,9 @@ pub enum Kind {
     Mail,
     /// The configuration (a tournament's file, an edit of it).
     Config,
+    /// A file or folder the clerk writes (the report's pages, the demo's
+    /// tournament) could not be written.
+    Files,
     /// A command line the clerk cannot read (a value clap hands over).
     Usage,
     /// Anything else: a bug, or a state the clerk does not expect.
@@ -55,6 +58,10 @@ impl Error {
         Error::new(Kind::Config, error)
     }
 
+    pub fn files(error: impl fmt::Display) -> Error {
+        Error::new(Kind::Files, error)
+    }
+
     pub fn usage(error: impl fmt::Display) -> Error {
         Error::new(Kind::Usage, error)
     }
@@ -84,19 +91,5 @@ impl From<rusqlite::Error> for Error {
 impl From<minijinja::Error> for Error {
     fn from(error: minijinja::Error) -> Error {
         Error::template(error)
-    }
-}
-
-/// Words of an error without a kind of its own (a state the clerk does
-/// not expect).
-impl From<String> for Error {
-    fn from(message: String) -> Error {
-        Error::internal(message)
-    }
-}
-
-impl From<&str> for Error {
-    fn from(message: &str) -> Error {
-        Error::internal(message)
     }
 }

@@ -80,7 +80,7 @@ pub fn svg(chart: &Chart, rules: &Rules, phrases: &Phrases) -> Result<String, Er
             ("black", &chart.black),
         ],
     );
-    let err = |e: DrawingAreaErrorKind<_>| format!("plot: {e}");
+    let err = |e: DrawingAreaErrorKind<_>| Error::internal(format!("plot: {e}"));
     let limit_name = phrases.fill(
         "plot.limit",
         &[

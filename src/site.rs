@@ -27,8 +27,8 @@ pub fn write(
     only: Option<&BTreeSet<String>>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<usize, Error> {
-    let phrases = crate::render::load_phrases(&config.templates, config.language)
-        .map_err(|e| e.to_string())?;
+    let phrases =
+        crate::render::load_phrases(&config.templates, config.language).map_err(Error::template)?;
     let mut games = Vec::with_capacity(config.games.len());
     for (index, game) in config.games.iter().enumerate() {
         // A game added to begin later is not in the tournament yet.
@@ -45,7 +45,7 @@ pub fn write(
     }
     let wanted = |game: &str| only.is_none_or(|only| only.contains(game));
     let pages = report::site(config, &phrases, &games, today, &wanted);
-    let io = |what: &Path, e: std::io::Error| format!("{}: {e}", what.display());
+    let io = |what: &Path, e: std::io::Error| Error::files(format!("{}: {e}", what.display()));
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     for page in &pages {
         // The style never changes: a poll's rewrite leaves it be.
@@ -85,7 +85,7 @@ pub fn write_events(
         return Ok(());
     };
     let phrases =
-        crate::render::load_phrases(&first.templates, first.language).map_err(|e| e.to_string())?;
+        crate::render::load_phrases(&first.templates, first.language).map_err(Error::template)?;
     let events: Vec<report::Event> = configs
         .iter()
         .map(|config| report::Event {
@@ -96,7 +96,7 @@ pub fn write_events(
             games: config.games.len(),
         })
         .collect();
-    let io = |what: &Path, e: std::io::Error| format!("{}: {e}", what.display());
+    let io = |what: &Path, e: std::io::Error| Error::files(format!("{}: {e}", what.display()));
     std::fs::create_dir_all(out.join("players")).map_err(|e| io(out, e))?;
     let mut in_several: Vec<report::PlayerEvents> = players_of(configs)
         .into_iter()

@@ -132,7 +132,7 @@ impl Clerk<'_> {
         prepared.key = accepted_key;
         let mut plan = self.plan_prepared(store, &envelope, &prepared)?;
         let Some(stored) = plan.letter.as_mut() else {
-            return Err("an accepted letter without its record".into());
+            return Err(Error::internal("an accepted letter without its record"));
         };
         if stored.disposition != Disposition::Applied {
             let reason = &stored.reason;

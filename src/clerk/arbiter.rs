@@ -44,7 +44,7 @@ impl Clerk<'_> {
         plan: &mut Plan,
     ) -> Result<(), Error> {
         let Some(stored) = plan.letter.as_mut() else {
-            return Err("no letter to refuse".into());
+            return Err(Error::internal("no letter to refuse"));
         };
         stored.disposition = Disposition::Refused;
         stored.reason = why.to_string();
@@ -305,7 +305,7 @@ impl Clerk<'_> {
                 });
             }
             Err(AwardError::Failed(error)) => return Err(error),
-            Err(AwardError::Refused(_, reason)) => return Err(reason.into()),
+            Err(AwardError::Refused(_, reason)) => return Err(Error::internal(reason)),
         };
         let mut plan = Plan::default();
         let held_move = state
@@ -340,7 +340,7 @@ impl Clerk<'_> {
             due,
         }) = transition.effects.first().cloned()
         else {
-            return Err("a ruling without its decision".into());
+            return Err(Error::internal("a ruling without its decision"));
         };
         let code = decision.code();
         let reason = format!("decision {code} {}", state.id());

@@ -85,7 +85,9 @@ impl Clerk<'_> {
         };
         let Some(Effect::Undone { first, author, due }) = transition.effects.first().cloned()
         else {
-            return Err(AwardError::Failed("an undo without its effect".into()));
+            return Err(AwardError::Failed(Error::internal(
+                "an undo without its effect",
+            )));
         };
         let last = state.ledger.rows.len() - 1;
         let phrases = self.phrases();
@@ -100,7 +102,9 @@ impl Clerk<'_> {
         state.board = self
             .replays
             .game(state.id(), &sans, Vec::new())
-            .map_err(|e| AwardError::Failed(format!("game {}: {e}", state.id()).into()))?;
+            .map_err(|e| {
+                AwardError::Failed(Error::new(e.kind, format!("game {}: {e}", state.id())))
+            })?;
         state.stored = first;
         plan.taken_back = Some(first);
         let who = self.named(by);
@@ -175,7 +179,9 @@ impl Clerk<'_> {
         };
         state.ledger = transition.ledger;
         let Some(Effect::Award { outcome, previous }) = transition.effects.first().cloned() else {
-            return Err(AwardError::Failed("an award without its result".into()));
+            return Err(AwardError::Failed(Error::internal(
+                "an award without its result",
+            )));
         };
         let phrases = self.phrases();
         let who = self.named(order.by);

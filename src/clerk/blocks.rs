@@ -58,7 +58,7 @@ impl Clerk<'_> {
             let mut state = super::load_replaying(self.config, store, &game, &self.replays)?;
             let color = state
                 .color_of(&player.email)
-                .ok_or("player not in the game")?;
+                .ok_or_else(|| Error::internal("player not in the game"))?;
             let mut kept = stored.clone();
             kept.game = Some(game.id.clone());
             kept.color = Some(color);

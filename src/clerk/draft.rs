@@ -81,7 +81,7 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
     ) -> Result<Vec<(Color, Outgoing)>, Error> {
         let state = self
             .state
-            .ok_or("a letter to each player without its game")?;
+            .ok_or_else(|| Error::internal("a letter to each player without its game"))?;
         let mut letters = Vec::new();
         for color in [Color::White, Color::Black] {
             let draft = Draft {

@@ -63,7 +63,11 @@ impl Clerk<'_> {
                     until,
                 } => self.no_protest(&state, offender, notice_on, until, &mut plan)?,
                 Effect::Adjudication => self.adjudication(&state, &mut plan)?,
-                ref other => return Err(format!("the calendar does not cause {other:?}").into()),
+                ref other => {
+                    return Err(Error::internal(format!(
+                        "the calendar does not cause {other:?}"
+                    )));
+                }
             }
         }
         plan.game = Some(state);

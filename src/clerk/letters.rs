@@ -52,7 +52,7 @@ fn seen_before(
     let key = &prepared.key;
     match store
         .letter_seen(key, &prepared.fingerprint)
-        .map_err(|e| e.to_string())?
+        .map_err(Error::database)?
     {
         Seen::Before => {
             let detail = format!("{key} seen before: not applied again");
@@ -174,7 +174,9 @@ impl Clerk<'_> {
         let sender = mail.from.clone().unwrap_or_default();
         let postmark = stored.postmark;
         let Some(player) = self.config.player_by_email(&sender).cloned() else {
-            return Err(format!("{sender} is known but is no player").into());
+            return Err(Error::internal(format!(
+                "{sender} is known but is no player"
+            )));
         };
         // A player's orders order nothing: a letter with a move or a
         // player's words besides (`ACCEPT DRAW` in capitals) is read as his
@@ -236,7 +238,7 @@ impl Clerk<'_> {
         let mut state = super::load_replaying(self.config, store, &game_config, &self.replays)?;
         let color = state
             .color_of(&player.email)
-            .ok_or("player not in the game")?;
+            .ok_or_else(|| Error::internal("player not in the game"))?;
         stored.game = Some(state.id().to_string());
         stored.color = Some(color);
         let context = LetterContext {

@@ -29,11 +29,11 @@ pub fn load_replaying(
     let white = config
         .player(&game.white)
         .cloned()
-        .ok_or("unknown white player")?;
+        .ok_or_else(|| Error::internal("unknown white player"))?;
     let black = config
         .player(&game.black)
         .cloned()
-        .ok_or("unknown black player")?;
+        .ok_or_else(|| Error::internal("unknown black player"))?;
     let calendar = Calendar::new(
         game.start_date.unwrap_or(config.start_date),
         config.end_date,
@@ -47,7 +47,7 @@ pub fn load_replaying(
     let sans: Vec<&str> = stored.moves.iter().map(|row| row.san.as_str()).collect();
     let board = replays
         .game(&game.id, &sans, stored.row.held.clone())
-        .map_err(|e| format!("game {}: stored moves: {e}", game.id))?;
+        .map_err(|e| Error::new(e.kind, format!("game {}: stored moves: {e}", game.id)))?;
     let ledger = Ledger {
         calendar,
         rows: stored.moves,

@@ -414,7 +414,9 @@ impl<'a> Clerk<'a> {
             if refusal {
                 let mut day = today;
                 loop {
-                    day = day.succ_opt().ok_or("no day after the last")?;
+                    day = day
+                        .succ_opt()
+                        .ok_or_else(|| Error::internal("no day after the last"))?;
                     let count = replies_on(day)? + held.get(&day).copied().unwrap_or(0);
                     if count < max {
                         break;
@@ -462,7 +464,7 @@ impl<'a> Clerk<'a> {
         let rendered = self
             .templates
             .render(message.kind.template(), model.clone())
-            .map_err(|e| e.to_string())?;
+            .map_err(Error::template)?;
         message.subject = rendered.subject;
         message.body = rendered.body;
         message.model = model;

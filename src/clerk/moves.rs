@@ -270,7 +270,11 @@ impl Clerk<'_> {
                 };
                 self.plan_overstep(store, state, &overstep, plan)?;
             }
-            other => return Err(format!("a move letter does not cause {other:?}").into()),
+            other => {
+                return Err(Error::internal(format!(
+                    "a move letter does not cause {other:?}"
+                )));
+            }
         }
         Ok(())
     }

@@ -392,7 +392,9 @@ impl Clerk<'_> {
                     plan.messages.push(message);
                 }
                 ref other => {
-                    return Err(format!("an offender's letter does not cause {other:?}").into());
+                    return Err(Error::internal(format!(
+                        "an offender's letter does not cause {other:?}"
+                    )));
                 }
             }
         }

@@ -42,7 +42,7 @@ impl Clerk<'_> {
             until,
         }) = transition.effects.first().cloned()
         else {
-            return Err("a protest without its effect".into());
+            return Err(Error::internal("a protest without its effect"));
         };
         let protester = state.player(by);
         stored.disposition = Disposition::Applied;

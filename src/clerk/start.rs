@@ -71,7 +71,7 @@ impl Clerk<'_> {
                 playing |= !state.ledger.rows.is_empty();
                 let color = state
                     .color_of(&player.email)
-                    .ok_or("player not in his game")?;
+                    .ok_or_else(|| Error::internal("player not in his game"))?;
                 let partner = state.player(!color);
                 lines.push(model! {
                     "id" => state.id(),

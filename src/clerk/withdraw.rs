@@ -105,9 +105,10 @@ impl Clerk<'_> {
         by: AwardedBy,
         plan: &mut Plan,
     ) -> Result<(), Error> {
-        let transition = annul(&state.ledger).map_err(|refusal| format!("{refusal:?}"))?;
+        let transition =
+            annul(&state.ledger).map_err(|refusal| Error::internal(format!("{refusal:?}")))?;
         if transition.effects != [Effect::Annulled] {
-            return Err("an annulment without its effect".into());
+            return Err(Error::internal("an annulment without its effect"));
         }
         let previous = state.ledger.standing.outcome.map(|o| o.result.pgn());
         state.ledger = transition.ledger;

@@ -195,7 +195,8 @@ impl Finisher<'_> {
                 fault::point("after-send");
                 let sent = Sent::new(item, now, &receipt.line, today);
                 if let Some(log) = &mut self.log {
-                    log.append(&sent).map_err(|e| format!("sent log: {e}"))?;
+                    log.append(&sent)
+                        .map_err(|e| Error::database(format!("sent log: {e}")))?;
                 }
                 outcome.sent.push(sent);
                 let event = Event {
@@ -332,7 +333,7 @@ impl<'a> Worker<'a> {
             }
             Worker::Thread { jobs, out, .. } => {
                 jobs.send(job)
-                    .map_err(|_| "the sending thread stopped".to_string())?;
+                    .map_err(|_| Error::internal("the sending thread stopped"))?;
                 *out += 1;
                 Ok(())
             }

@@ -31,9 +31,8 @@ pub fn put_back(
     source: &mut dyn MailSource,
     letter: &Quarantined,
 ) -> Result<PutBack, Error> {
-    let database = |e: rusqlite::Error| format!("database: {e}");
     if letter.raw.is_empty() {
-        store.release(letter).map_err(database)?;
+        store.release(letter).map_err(Error::database)?;
         return Ok(PutBack::NeverRead {
             file: letter.source_key.clone(),
         });
@@ -42,7 +41,7 @@ pub fn put_back(
         .put_back(&letter.raw, letter.arrived)
         .map_err(|e| Error::mail(format!("{}: {e}", letter.dedup_key)))?;
     crate::fault::point("after-put-back");
-    store.release(letter).map_err(database)?;
+    store.release(letter).map_err(Error::database)?;
     Ok(PutBack::Back)
 }
 
@@ -87,15 +86,14 @@ pub fn write_edits(
     today: NaiveDate,
     events: &mut dyn FnMut(Event),
 ) -> Result<usize, Error> {
-    let database = |e: rusqlite::Error| format!("database: {e}");
     let mut changed = 0;
-    for (id, edit) in store.pending_edits().map_err(database)? {
+    for (id, edit) in store.pending_edits().map_err(Error::database)? {
         crate::fault::point("before-config-edit");
         let (event, detail) = match edit.apply() {
             Ok(written) => {
                 changed += usize::from(written);
                 crate::fault::point("after-config-edit");
-                store.edit_done(id, today).map_err(database)?;
+                store.edit_done(id, today).map_err(Error::database)?;
                 (
                     EventKind::ConfigEdited,
                     format!("{}: player {}", edit.file.display(), edit.player),

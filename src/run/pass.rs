@@ -176,6 +176,20 @@ impl<'c> Pass<'_, 'c, '_> {
         };
         let plan = match planned {
             Ok(plan) => plan,
+            // The database failing is the run's trouble, not the letter's:
+            // the run stops, the letter stays new, and the next run reads
+            // it again (counting it failed would set a good letter aside).
+            Err(error) if error.kind == crate::error::Kind::Database => {
+                // Nor is the letter counted as one that stopped a run
+                // (after a crash each is counted before it is read, in a
+                // batch of its own): as far as the database still lets it,
+                // its count goes.
+                if self.careful {
+                    let _ = self.store.forget_failure(&envelope.key);
+                    let _ = self.store.end_batch();
+                }
+                return Err(error);
+            }
             Err(error) => {
                 let mut on_desk = self.store.tournament(desk.config.scope());
                 let (batch, summary) = (&mut self.batch, &mut self.summary);

@@ -504,3 +504,48 @@ fn the_temporary_files_a_killed_run_left_are_removed_by_the_next() {
         "each message once"
     );
 }
+
+/// The database failing while a letter is planned is the run's trouble,
+/// not the letter's: the run stops and says so, the letter stays new and
+/// is not counted against it (three such runs set a good letter aside
+/// before), and once the database is mended the letter is taken.
+#[test]
+fn a_database_error_stops_the_run_and_counts_no_letter_failed() {
+    let mut t = Cup::new().rules("leave_days_per_year = 10").open();
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    t.new_mail();
+    let db = t.path().join("db.sqlite");
+    let leaves: String = {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let sql = conn
+            .query_row(
+                "SELECT sql FROM sqlite_master WHERE name = 'leaves'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        conn.execute_batch("DROP TABLE leaves").unwrap();
+        sql
+    };
+    t.letter(BLACK, "2026-11-07", "Re: Game 1", B1);
+    for _ in 0..4 {
+        let out = t.run(&["poll", "--today", "2026-11-07"]);
+        assert_ne!(out.code, 0, "{}", out.stdout);
+        assert!(out.stderr.contains("leaves"), "{}", out.stderr);
+    }
+    assert!(t.new_mail().is_empty(), "nothing sent");
+    let new: Vec<_> = std::fs::read_dir(t.path().join("inbox/new"))
+        .unwrap()
+        .collect();
+    assert_eq!(new.len(), 1, "the letter stays new");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch(&leaves)
+        .unwrap();
+    t.poll("2026-11-07");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", BLACK), pair("forward", WHITE)]
+    );
+}

@@ -263,7 +263,8 @@ pub fn build(
             builder.multipart(mixed)
         }
     };
-    let mut message = built.map_err(|e| format!("cannot build the message: {e}"))?;
+    let mut message =
+        built.map_err(|e| Error::internal(format!("cannot build the message: {e}")))?;
     let headers = message.headers_mut();
     for (name, mailboxes) in [("From", vec![from]), ("To", to), ("Cc", cc)] {
         if let Some(written) = headers.get_raw(name).map(str::to_string) {
