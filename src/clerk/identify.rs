@@ -4,7 +4,6 @@
 //! with his games.
 
 use super::EventKind;
-use super::letters::GameNote;
 use super::{Clerk, Plan, recipient};
 use crate::config::{Config, GameConfig, Player};
 use crate::error::Error;
@@ -33,6 +32,14 @@ pub(super) enum Identified {
     /// Its thread or tag names a tournament the clerk does not serve (any
     /// more: its file left the folder).
     NotServed { tournament: String },
+}
+
+/// A named game that is not the one the letter's thread (or tag) is of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameNote {
+    pub by: NamedBy,
+    /// The game of the thread.
+    pub other: String,
 }
 
 /// Where a letter names its game.

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use chrono::NaiveDate;
 use shakmaty::Color;
 
-use super::identify::{Identified, NamedBy};
+use super::identify::{GameNote, Identified};
 use super::{Clerk, Plan, Prepared, recipient};
 use crate::config::Player;
 use crate::error::Error;
@@ -20,14 +20,6 @@ use crate::model;
 use crate::record::Record;
 use crate::rules;
 use crate::store::{Disposition, Seen, Store, StoredLetter};
-
-/// A named game that is not the one the letter's thread (or tag) is of.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameNote {
-    pub by: NamedBy,
-    /// The game of the thread.
-    pub other: String,
-}
 
 /// The facts of the letter being planned.
 pub struct LetterContext<'m> {

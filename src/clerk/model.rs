@@ -5,7 +5,7 @@
 use chrono::NaiveDate;
 use shakmaty::Color;
 
-use super::{Clerk, letters::GameNote};
+use super::{Clerk, identify::GameNote};
 use crate::color_name;
 use crate::config::Config;
 use crate::game::ply_label;

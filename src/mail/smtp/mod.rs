@@ -45,7 +45,6 @@ pub use self::pace::Pace;
 use self::window::*;
 pub(in crate::mail) use self::wire::envelope;
 use self::wire::*;
-pub use super::sendmail::SendmailSender;
 
 /// The SMTP transport: one connection held for a run's messages.
 pub struct SmtpSender {
