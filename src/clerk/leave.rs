@@ -101,52 +101,13 @@ impl Clerk<'_> {
             }));
             return self.refuse_leave(player, read, mail, (stored, reasons), beside, plan);
         }
-        let (first_text, last_text) = (self.date(first), self.date(last));
         let granted_here = verdicts.here.is_ok();
         let (games, notices) = match granted_here {
             true => self.leave_notices(store, player, (first, last), changed)?,
             false => (Vec::new(), Vec::new()),
         };
         plan.more.extend(notices);
-        let refused_here = verdicts
-            .here
-            .clone()
-            .err()
-            .filter(|_| !already_here)
-            .map(|refusal| self.leave_refused(refusal, postmark, &self.config.rules));
-        let several = !verdicts.left_there.is_empty();
-        let mut left = Vec::new();
-        if granted_here || already_here {
-            left.push(model! {
-                "tournament" => self.config.tournament_id.as_str(),
-                "days" => verdicts.left_here,
-            });
-        }
-        left.extend(verdicts.left_there.iter().cloned());
-        let answer = model! {
-            "granted_here" => granted_here,
-            "already_here" => already_here,
-            "already_there" => verdicts.already,
-            "nothing_new" => nothing_new,
-            "refused_here" => refused_here,
-            "elsewhere" => verdicts.granted_games,
-            "without" => verdicts.without,
-            "refused_there" => verdicts
-                .refused
-                .iter()
-                .map(|there| model! {
-                    "tournament" => there.tournament.as_str(),
-                    "reason" => there.reason.as_str(),
-                })
-                .collect::<Vec<_>>(),
-            "first" => first_text.as_str(),
-            "last" => last_text.as_str(),
-            "days" => days,
-            "year" => first.year(),
-            "left" => left,
-            "several" => several,
-            "games" => games,
-        };
+        let answer = self.receipt_model(&verdicts, (first, last), postmark, games);
         let mut receipt = self
             .draft(MessageKind::Leave)
             .to(recipient(player))
@@ -179,6 +140,61 @@ impl Clerk<'_> {
         });
         plan.letter = Some(stored);
         Ok(())
+    }
+
+    /// What the receipt of a leave says: each event's verdict, the games
+    /// whose clocks it stops, and what is left of each event's allowance.
+    fn receipt_model(
+        &self,
+        verdicts: &Verdicts,
+        (first, last): (NaiveDate, NaiveDate),
+        postmark: NaiveDate,
+        games: Vec<Model>,
+    ) -> Model {
+        let (first_text, last_text) = (self.date(first), self.date(last));
+        let granted_here = verdicts.here.is_ok();
+        let already_here = verdicts.here == Err(LeaveRefusal::Granted);
+        let nothing_new = verdicts.here.is_err() && verdicts.granted.is_empty();
+        let days = leave::length((first, last));
+        let refused_here = verdicts
+            .here
+            .clone()
+            .err()
+            .filter(|_| !already_here)
+            .map(|refusal| self.leave_refused(refusal, postmark, &self.config.rules));
+        let several = !verdicts.left_there.is_empty();
+        let mut left = Vec::new();
+        if granted_here || already_here {
+            left.push(model! {
+                "tournament" => self.config.tournament_id.as_str(),
+                "days" => verdicts.left_here,
+            });
+        }
+        left.extend(verdicts.left_there.iter().cloned());
+        model! {
+            "granted_here" => granted_here,
+            "already_here" => already_here,
+            "already_there" => verdicts.already.clone(),
+            "nothing_new" => nothing_new,
+            "refused_here" => refused_here,
+            "elsewhere" => verdicts.granted_games.clone(),
+            "without" => verdicts.without.clone(),
+            "refused_there" => verdicts
+                .refused
+                .iter()
+                .map(|there| model! {
+                    "tournament" => there.tournament.as_str(),
+                    "reason" => there.reason.as_str(),
+                })
+                .collect::<Vec<_>>(),
+            "first" => first_text.as_str(),
+            "last" => last_text.as_str(),
+            "days" => days,
+            "year" => first.year(),
+            "left" => left,
+            "several" => several,
+            "games" => games,
+        }
     }
 
     /// What each of the person's events says of the leave `asked`: this

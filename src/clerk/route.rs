@@ -350,6 +350,21 @@ pub fn route(
     let Some(sender) = sender else {
         return Route::to(0, RoutedBy::Unplaced);
     };
+    route_by_sender(directory, mail, sender, named_game)
+}
+
+/// The route of a letter neither its tag nor its thread placed: by the
+/// event its chief arbiter names, else by the events its sender is known in
+/// (the only one, or the only one where he plays the game named), else one
+/// of them in the letter's language, whose clerk asks which.
+fn route_by_sender(
+    directory: &Directory,
+    mail: &Mail,
+    sender: &str,
+    named_game: Option<&str>,
+) -> Route {
+    let tournaments = directory.tournaments();
+    let known = directory.known_in(sender);
     // The chief arbiter names the tournament in his ruling (`CONFIRM CC-2026 3`).
     if known.len() > 1
         && let Some(&at) = known.iter().find(|&&at| {

@@ -76,8 +76,18 @@ pub(super) fn check(
     let plan = clerk
         .plan_prepared(&store, &envelope, &prepared)
         .map_err(run_error)?;
-    // Written whole, then printed with the letter's control characters
-    // escaped.
+    print_plan(&plan, &prepared, config, &envelope);
+    Ok(0)
+}
+
+/// What the clerk read and would do, written whole, then printed with the
+/// letter's control characters escaped.
+fn print_plan(
+    plan: &shtempel::clerk::Plan,
+    prepared: &shtempel::clerk::Prepared,
+    config: &Config,
+    envelope: &Envelope,
+) {
     let mut out = Vec::new();
     if let Some(letter) = &plan.letter {
         let _ = writeln!(out, "postmark: {}", letter.postmark);
@@ -129,5 +139,4 @@ pub(super) fn check(
     let _ = std::io::stdout()
         .lock()
         .write_all(printable(&text, true).as_bytes());
-    Ok(0)
 }
