@@ -15,21 +15,22 @@ use crate::mail::mime::Mail;
 use crate::store::{Disposition, Store, StoredLetter};
 
 impl Clerk<'_> {
-    /// The other blocks of `read` planned on their games, each a plan of
-    /// `plan.more` (the letter is kept once, with the first block's game);
-    /// returns the words for the blocks that name no game of his, for his
-    /// answer's "not carried out".
+    /// The other blocks of `read` planned on their games (the letter is
+    /// kept once, with the first block's game, whose plan is `first`): a
+    /// plan for each, its events in the first's, and the words for the
+    /// blocks that name no game of his, for his answer's "not carried out".
     pub(super) fn plan_other_games(
         &self,
         store: &Store,
         player: &Player,
         (mail, read, raw): (&Mail, &Letter, &[u8]),
         stored: &mut StoredLetter,
-        plan: &mut Plan,
-    ) -> Result<Vec<String>, Error> {
+        first: &Plan,
+    ) -> Result<OtherGames, Error> {
         let phrases = self.phrases();
-        let mut unheeded = Vec::new();
-        let mut planned: Vec<String> = plan.games().map(|key| key.game().to_string()).collect();
+        let mut others = OtherGames::default();
+        let unheeded = &mut others.unheeded;
+        let mut planned: Vec<String> = first.games().map(|key| key.game().to_string()).collect();
         for block in &read.other_games {
             let Some(named) = block.game.as_deref() else {
                 continue;
@@ -76,10 +77,17 @@ impl Clerk<'_> {
             if kept.disposition == Disposition::Applied {
                 stored.disposition = Disposition::Applied;
             }
-            plan.events.append(&mut more.events);
             more.game = Some(state);
-            plan.more.push(more);
+            others.plans.push(more);
         }
-        Ok(unheeded)
+        Ok(others)
     }
+}
+
+/// A letter's other games as planned: a plan for each, and the words for
+/// the blocks not carried out.
+#[derive(Default)]
+pub(super) struct OtherGames {
+    pub plans: Vec<Plan>,
+    pub unheeded: Vec<String>,
 }

@@ -212,7 +212,10 @@ impl Clerk<'_> {
                 // The letter's other games are each their own.
                 if let Some(mut letter) = plan.letter.take() {
                     let blocks = (mail, read.as_ref(), envelope.raw.as_slice());
-                    let lines = self.plan_other_games(store, &player, blocks, &mut letter, plan)?;
+                    let others =
+                        self.plan_other_games(store, &player, blocks, &mut letter, plan)?;
+                    plan.carry(others.plans);
+                    let lines = others.unheeded;
                     plan.letter = Some(letter);
                     if !lines.is_empty() {
                         let said = crate::model! { "unheeded" => lines };
@@ -244,7 +247,9 @@ impl Clerk<'_> {
         self.plan_player(store, &mut state, &context, &mut stored, plan)?;
         plan.game = Some(state);
         let blocks = (mail, read.as_ref(), envelope.raw.as_slice());
-        let other_games = self.plan_other_games(store, &player, blocks, &mut stored, plan)?;
+        let others = self.plan_other_games(store, &player, blocks, &mut stored, plan)?;
+        plan.carry(others.plans);
+        let other_games = others.unheeded;
         let kept = stored.clone();
         plan.letter = Some(stored);
         self.tell_unheeded(&player, &read, (&orders, other_games), plan)?;

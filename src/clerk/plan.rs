@@ -96,6 +96,15 @@ impl Plan {
         self.events.extend(events);
     }
 
+    /// Carries the plans of the other games the same letter changes, their
+    /// events among its own.
+    pub(super) fn carry(&mut self, plans: Vec<Plan>) {
+        for mut more in plans {
+            self.events.append(&mut more.events);
+            self.more.push(more);
+        }
+    }
+
     /// The games this plan changes, by key: its own, then those of the
     /// plans it carries.
     pub fn games(&self) -> impl Iterator<Item = &crate::key::GameKey> {
