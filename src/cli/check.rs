@@ -125,7 +125,10 @@ fn print_plan(
     for event in &plan.events {
         let _ = writeln!(out, "event: {} {}", event.event, event.detail);
     }
-    for message in &plan.messages {
+    // The letter's own messages, then those of the other games it changes
+    // (a block of a letter for several games, a withdrawal's games).
+    let plans = std::iter::once(plan).chain(&plan.more);
+    for message in plans.flat_map(|plan| &plan.messages) {
         let _ = writeln!(
             out,
             "\n==== {} to {} ====\nSubject: {}\n\n{}",

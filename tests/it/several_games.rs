@@ -85,3 +85,26 @@ fn a_block_for_a_game_he_does_not_play_is_named_as_not_carried_out() {
         assert!(sans(&t, "2").is_empty());
     }
 }
+
+#[test]
+fn check_shows_the_answers_of_every_block() {
+    let mut t = two_games("en");
+    let body = block("en", "1", "1. e4") + &block("en", "2", "1. d4");
+    let file = t.letter(WHITE, "2026-11-03", "moves", &body);
+    let out = t.run(&["check", file.to_str().unwrap(), "--today", "2026-11-03"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let shown: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("==== "))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "==== ack to white@test.example ====",
+            "==== forward to black@test.example ====",
+            "==== ack to white@test.example ====",
+            "==== forward to black@test.example ===="
+        ]
+    );
+}
