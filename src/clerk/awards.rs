@@ -214,8 +214,8 @@ impl Clerk<'_> {
             "why" => order.why.clone(),
             "previous" => previous.map(|p| p.result.pgn()),
         };
-        self.plan_result_with(&state, outcome, None, in_reply_to, extra, plan)
-            .map_err(AwardError::Failed)?;
+        let result = self.plan_result_with(&state, outcome, None, in_reply_to, extra);
+        plan.absorb(result.map_err(AwardError::Failed)?);
         plan.game = Some(state);
         Ok(())
     }

@@ -34,14 +34,14 @@ impl Clerk<'_> {
                     last,
                     author,
                     totals,
-                } => self.repeat(&state, (first, last), author, totals, &mut plan)?,
-                Effect::Query => self.query(&state, &mut plan)?,
-                Effect::GameStart => self.game_start(&state, &mut plan)?,
+                } => plan.absorb(self.repeat(&state, (first, last), author, totals)?),
+                Effect::Query => plan.absorb(self.query(&state)?),
+                Effect::GameStart => plan.absorb(self.game_start(&state)?),
                 Effect::Reminder {
                     player,
                     threshold,
                     days_left,
-                } => self.reminder(&state, player, threshold, days_left, &mut plan)?,
+                } => plan.absorb(self.reminder(&state, player, threshold, days_left)?),
                 Effect::Overstep {
                     overstep,
                     ply: _,
@@ -55,14 +55,15 @@ impl Clerk<'_> {
                         verdict: None,
                         protest_until,
                     };
-                    self.plan_overstep(store, &mut state, &declared, &mut plan)?;
+                    let overstep = self.plan_overstep(store, &state, &declared, &plan.notes)?;
+                    plan.absorb(overstep);
                 }
                 Effect::NoProtest {
                     offender,
                     notice_on,
                     until,
-                } => self.no_protest(&state, offender, notice_on, until, &mut plan)?,
-                Effect::Adjudication => self.adjudication(&state, &mut plan)?,
+                } => plan.absorb(self.no_protest(&state, offender, notice_on, until)?),
+                Effect::Adjudication => plan.absorb(self.adjudication(&state)?),
                 ref other => {
                     return Err(Error::internal(format!(
                         "the calendar does not cause {other:?}"
@@ -101,8 +102,8 @@ impl Clerk<'_> {
         (first, last): (usize, usize),
         author: Color,
         totals: Fraction,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         let lang = self.lang();
         let today = self.clock.today;
         let moves_log = moves_of(state, first, last);
@@ -144,11 +145,12 @@ impl Clerk<'_> {
         });
         let detail = format!("{moves_log} repeated after {days} days");
         plan.event(EventKind::Repeat, Some(&state.key), None, detail);
-        Ok(())
+        Ok(plan)
     }
 
     /// White queried for the first move Black has not had (10.3.4).
-    fn query(&self, state: &Record, plan: &mut Plan) -> Result<(), Error> {
+    fn query(&self, state: &Record) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         let model = model! {
             "start" => self.date(state.ledger.calendar.start_date),
             "days" => self.config.rules.first_move_query_days,
@@ -164,12 +166,13 @@ impl Clerk<'_> {
         plan.messages.push(self.generated(message, true));
         let detail = "first move not received".into();
         plan.event(EventKind::Query, Some(&state.key), None, detail);
-        Ok(())
+        Ok(plan)
     }
 
     /// The two players of a game added during the tournament told it has
     /// begun, White given the lines for his first letter.
-    fn game_start(&self, state: &Record, plan: &mut Plan) -> Result<(), Error> {
+    fn game_start(&self, state: &Record) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         let rules = &self.config.rules;
         let model = model! {
             "start" => self.date(state.ledger.calendar.start_date),
@@ -186,7 +189,7 @@ impl Clerk<'_> {
         }
         let detail = format!("begins {}", self.date(state.ledger.calendar.start_date));
         plan.event(EventKind::Start, Some(&state.key), None, detail);
-        Ok(())
+        Ok(plan)
     }
 
     fn reminder(
@@ -195,8 +198,8 @@ impl Clerk<'_> {
         player: Color,
         threshold: u32,
         days_left: i64,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         let model = model! {
             "days_left" => days_left,
             "last_day" => state.ledger.due(&self.config.rules, self.clock.today).map(|due| self.date(due.last_day)),
@@ -211,7 +214,7 @@ impl Clerk<'_> {
         plan.messages.push(self.generated(message, false));
         let detail = format!("{} has {days_left} days left", crate::color_name(player));
         plan.event(EventKind::Reminder, Some(&state.key), None, detail);
-        Ok(())
+        Ok(plan)
     }
 
     /// The arbiter told that the protest period ended without one (10.3.8).
@@ -221,8 +224,8 @@ impl Clerk<'_> {
         offender: Color,
         notice_on: chrono::NaiveDate,
         until: chrono::NaiveDate,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         let model = model! {
             "offender" => state.player(offender).name.as_str(),
             "notice_on" => self.date(notice_on),
@@ -237,11 +240,12 @@ impl Clerk<'_> {
         plan.messages.push(self.generated(message, false));
         let detail = format!("no protest by {}", self.date(until));
         plan.event(EventKind::NoProtest, Some(&state.key), None, detail);
-        Ok(())
+        Ok(plan)
     }
 
     /// The end date without a result: the game for the arbiter (10.3.2).
-    fn adjudication(&self, state: &Record, plan: &mut Plan) -> Result<(), Error> {
+    fn adjudication(&self, state: &Record) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         let to_move = state.player(state.ledger.to_move()).name.clone();
         let model = model! {
             "end_date" => self.date(self.config.end_date),
@@ -259,6 +263,6 @@ impl Clerk<'_> {
         plan.messages.push(self.generated(message, false));
         let detail = "end date reached without a result".into();
         plan.event(EventKind::Adjudication, Some(&state.key), None, detail);
-        Ok(())
+        Ok(plan)
     }
 }

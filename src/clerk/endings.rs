@@ -63,28 +63,29 @@ impl Clerk<'_> {
             if let Effect::Result { outcome, .. } = effect {
                 stored.disposition = Disposition::Applied;
                 stored.reason = outcome.reason.code().to_string();
-                self.plan_result(state, outcome, None, context.mail.message_id.clone(), plan)?;
+                let in_reply_to = context.mail.message_id.clone();
+                plan.absorb(self.plan_result(state, outcome, None, in_reply_to)?);
             }
         }
         Ok(())
     }
 
-    /// Results to both players and the chief secretary.
+    /// Results to both players and the chief secretary: the plan of their
+    /// messages and the result's event.
     pub(super) fn plan_result(
         &self,
         state: &Record,
         outcome: Outcome,
         last_move: Option<(String, usize)>,
         in_reply_to: Option<String>,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
         // Nobody set it: the board or the players' words ended the game.
         let by_nobody = model! {
             "who" => Option::<String>::None,
             "why" => Option::<String>::None,
             "previous" => Option::<String>::None,
         };
-        self.plan_result_with(state, outcome, last_move, in_reply_to, by_nobody, plan)
+        self.plan_result_with(state, outcome, last_move, in_reply_to, by_nobody)
     }
 
     /// The same, with more for the template (`extra`: who set it and why).
@@ -95,8 +96,8 @@ impl Clerk<'_> {
         last_move: Option<(String, usize)>,
         in_reply_to: Option<String>,
         extra: Model,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         let result = outcome.result.pgn();
         let reason = outcome.reason.code();
         let winner = outcome.result.winner();
@@ -136,6 +137,6 @@ impl Clerk<'_> {
             None,
             format!("{result} ({reason})"),
         );
-        Ok(())
+        Ok(plan)
     }
 }

@@ -252,7 +252,7 @@ impl Clerk<'_> {
             Effect::Result { outcome, last_ply } => {
                 let last_move = last_ply.map(|ply| (letter.moves.to_string(), ply));
                 let in_reply_to = context.mail.message_id.clone();
-                self.plan_result(state, *outcome, last_move, in_reply_to, plan)?;
+                plan.absorb(self.plan_result(state, *outcome, last_move, in_reply_to)?);
             }
             Effect::Overstep {
                 overstep,
@@ -268,7 +268,7 @@ impl Clerk<'_> {
                     verdict: Some(letter.verdict),
                     protest_until: *protest_until,
                 };
-                self.plan_overstep(store, state, &overstep, plan)?;
+                plan.absorb(self.plan_overstep(store, state, &overstep, &plan.notes)?);
             }
             other => {
                 return Err(Error::internal(format!(

@@ -35,14 +35,16 @@ pub(super) struct Declared<'a> {
 
 impl Clerk<'_> {
     /// The notices and the file of an overstep the rules declared; the game
-    /// is suspended already.
+    /// is suspended already. `earlier` are the notes planned before it (the
+    /// letter's own), shown in the chart with the stored ones.
     pub(super) fn plan_overstep(
         &self,
         store: &Store,
-        state: &mut Record,
+        state: &Record,
         declared: &Declared<'_>,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+        earlier: &[Note],
+    ) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         let overstep = declared.overstep;
         let offender = overstep.offender;
         let claimant = !offender;
@@ -52,7 +54,7 @@ impl Clerk<'_> {
             chart_text,
             computation,
             common,
-        } = self.overstep_facts(store, state, declared, plan)?;
+        } = self.overstep_facts(store, state, declared, earlier)?;
         let letter = declared.verdict.map(|verdict| self.verdict_model(verdict));
         let notice_model = merged(model! { "letter" => letter }, common.clone());
         let mut notice = self
@@ -101,18 +103,18 @@ impl Clerk<'_> {
             }
         );
         plan.event(EventKind::Overstep, Some(&state.key), None, detail);
-        Ok(())
+        Ok(plan)
     }
 
     /// What every message of an overstep tells: the computation, the time
-    /// chart (with the notes so far and the plan's), and the model they
-    /// share.
+    /// chart (with the stored notes and the `earlier` ones planned), and
+    /// the model they share.
     fn overstep_facts(
         &self,
         store: &Store,
         state: &Record,
         declared: &Declared<'_>,
-        plan: &Plan,
+        earlier: &[Note],
     ) -> Result<Facts, Error> {
         let lang = self.lang();
         let overstep = declared.overstep;
@@ -124,7 +126,7 @@ impl Clerk<'_> {
             .map_err(Error::database)?
             .into_iter()
             .map(|n| n.text)
-            .chain(plan.notes.iter().map(|n| n.text.clone()))
+            .chain(earlier.iter().map(|n| n.text.clone()))
             .collect();
         let chart = state.chart(self.config, notes);
         let computation = self.phrases().fill(
