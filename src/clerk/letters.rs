@@ -108,7 +108,7 @@ impl Clerk<'_> {
             return Ok(ignored(stored, plan, mail.from.as_deref(), reason));
         }
         if prepared.oversized {
-            self.oversized(envelope, &mut stored, &mut plan)?;
+            plan.absorb(self.oversized(envelope, &mut stored)?);
             super::keep_unread(&mut stored);
             plan.letter = Some(stored);
             return Ok(plan);
@@ -128,7 +128,8 @@ impl Clerk<'_> {
         if let Some((who, player)) = claimed
             && let Err(why) = auth::verify(mail, &self.config.security, player)
         {
-            self.forged(store, who, &why, stored, &mut plan)?;
+            plan.absorb(self.forged(store, who, &why, &mut stored)?);
+            plan.letter = Some(stored);
             return Ok(plan);
         }
         let read = match &prepared.read {

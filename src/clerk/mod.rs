@@ -360,9 +360,8 @@ impl<'a> Clerk<'a> {
         envelope: &Envelope,
         prepared: &Prepared,
     ) -> Result<Plan, Error> {
-        let mut plan = self.plan_letter(store, envelope, prepared)?;
-        self.limit_replies(store, &mut plan)?;
-        Ok(plan)
+        let plan = self.plan_letter(store, envelope, prepared)?;
+        self.limit_replies(store, plan)
     }
 
     /// Replies that would pass `max_replies_per_day` to one address are
@@ -371,9 +370,9 @@ impl<'a> Clerk<'a> {
     /// player whose letter changed nothing is always told. Past the limit it
     /// is held to the first later day with room (it counts there), so that a
     /// mail loop with a careless auto-responder stays at the limit a day.
-    fn limit_replies(&self, store: &Store, plan: &mut Plan) -> Result<(), Error> {
+    fn limit_replies(&self, store: &Store, mut plan: Plan) -> Result<Plan, Error> {
         let Some(sender) = plan.letter.as_ref().and_then(|l| l.sender.clone()) else {
-            return Ok(());
+            return Ok(plan);
         };
         // Replies go to a player's first address, whichever he wrote from.
         let sender = match self.config.player_by_email(&sender) {
@@ -430,7 +429,7 @@ impl<'a> Clerk<'a> {
             }
         }
         plan.messages = kept;
-        Ok(())
+        Ok(plan)
     }
 
     /// The test message of `shtempel doctor --send-test`, to `address`:

@@ -28,12 +28,12 @@ impl Clerk<'_> {
         store: &Store,
         who: Recipient,
         why: &auth::Unverified,
-        mut stored: StoredLetter,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+        stored: &mut StoredLetter,
+    ) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         stored.disposition = Disposition::Ignored;
         stored.reason = format!("not verified: {why}");
-        super::keep_unread(&mut stored);
+        super::keep_unread(stored);
         let told = store
             .replies_on(
                 &who.email,
@@ -56,8 +56,7 @@ impl Clerk<'_> {
         if !told_today {
             plan.messages.push(self.unverified_notice(who, why)?);
         }
-        plan.letter = Some(stored);
-        Ok(())
+        Ok(plan)
     }
     /// The day's notice to the address a letter claimed, of why it was not
     /// taken as its owner's.
@@ -88,8 +87,8 @@ impl Clerk<'_> {
         &self,
         envelope: &Envelope,
         stored: &mut StoredLetter,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         let limit = self.config.limits.max_letter_bytes;
         stored.disposition = Disposition::Refused;
         stored.reason = format!(
@@ -107,7 +106,7 @@ impl Clerk<'_> {
             .as_deref()
             .and_then(|s| self.config.player_by_email(s))
         else {
-            return Ok(());
+            return Ok(plan);
         };
         let reason = self.phrases().fill(
             "reason.too_large",
@@ -124,7 +123,7 @@ impl Clerk<'_> {
             Model::from(()),
             stored.message_id.clone(),
         )?);
-        Ok(())
+        Ok(plan)
     }
     /// A refusal outside any game: the reasons, what was read, and (when the
     /// game could not be told) the player's games to choose from.

@@ -85,7 +85,7 @@ impl Clerk<'_> {
                         }
                     }
                 }
-                Step::Annul => self.plan_annulment(record, &why, by, &mut plan)?,
+                Step::Annul => plan = self.plan_annulment(record, &why, by)?,
             }
             plans.push(plan);
         }
@@ -96,15 +96,10 @@ impl Clerk<'_> {
         Ok(Ok(plans))
     }
 
-    /// Annuls a game: the note, the notice to both players and the
-    /// secretary.
-    fn plan_annulment(
-        &self,
-        mut state: Record,
-        why: &str,
-        by: AwardedBy,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    /// Annuls a game: its plan of the note, the notice to both players and
+    /// the secretary.
+    fn plan_annulment(&self, mut state: Record, why: &str, by: AwardedBy) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         let transition =
             annul(&state.ledger).map_err(|refusal| Error::internal(format!("{refusal:?}")))?;
         if transition.effects != [Effect::Annulled] {
@@ -143,6 +138,6 @@ impl Clerk<'_> {
             .extend(letters.into_iter().map(|(_, letter)| letter));
         plan.event(EventKind::Annulled, Some(&state.key), None, why.to_string());
         plan.game = Some(state);
-        Ok(())
+        Ok(plan)
     }
 }
