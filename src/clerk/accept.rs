@@ -146,8 +146,8 @@ impl Clerk<'_> {
         };
         stored.reason = format!("accepted by {who}: {}", stored.reason);
         let written_from = written_from.as_deref();
-        self.say_accepted(&mut plan, acceptance, player, written_from, address_edit)?;
-        Ok(Ok(plan))
+        let said = self.say_accepted(plan, acceptance, player, written_from, address_edit)?;
+        Ok(Ok(said))
     }
 
     /// What the accepted letter's plan says of its acceptance: the note
@@ -155,12 +155,12 @@ impl Clerk<'_> {
     /// (copied to the chief secretary), the address added, the event.
     fn say_accepted(
         &self,
-        plan: &mut Plan,
+        mut plan: Plan,
         acceptance: &Acceptance<'_>,
         player: Option<&Player>,
         written_from: Option<&str>,
         address_edit: Option<ConfigEdit>,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
         let phrases = self.phrases();
         let postmark = plan
             .letter
@@ -239,7 +239,7 @@ impl Clerk<'_> {
             None,
             format!("{} as {moves}", acceptance.key),
         );
-        Ok(())
+        Ok(plan)
     }
 
     /// With `ACCEPT … AS PLAYER ADDRESS`: the edit that makes the letter's

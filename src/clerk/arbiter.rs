@@ -14,7 +14,7 @@ use crate::record::Record;
 use crate::render::Model;
 use crate::rules::life::rule;
 use crate::rules::{Decision, Effect};
-use crate::store::{Disposition, Note, Store};
+use crate::store::{Disposition, Note, Store, StoredLetter};
 
 impl Clerk<'_> {
     /// Answers an arbiter's letter that decides nothing.
@@ -25,10 +25,10 @@ impl Clerk<'_> {
         read: &Letter,
         why: &str,
         reason: String,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+        stored: &mut StoredLetter,
+    ) -> Result<Plan, Error> {
         let to = self.arbiter();
-        self.refuse_order(state, to, (mail, read), (why, reason), plan)
+        self.refuse_order(state, to, (mail, read), (why, reason), stored)
     }
 
     /// Answers a letter of orders that changes nothing (the chief
@@ -41,11 +41,8 @@ impl Clerk<'_> {
         to: Recipient,
         (mail, read): (&Mail, &Letter),
         (why, reason): (&str, String),
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
-        let Some(stored) = plan.letter.as_mut() else {
-            return Err(Error::internal("no letter to refuse"));
-        };
+        stored: &mut StoredLetter,
+    ) -> Result<Plan, Error> {
         stored.disposition = Disposition::Refused;
         stored.reason = why.to_string();
         let postmark = stored.postmark;
@@ -65,8 +62,10 @@ impl Clerk<'_> {
             .to(to)
             .answering(mail.message_id.clone())
             .render(model)?;
-        plan.messages.push(message);
-        Ok(())
+        Ok(Plan {
+            messages: vec![message],
+            ..Plan::default()
+        })
     }
 
     /// The chief arbiter's decisions (2.5.5).
@@ -75,12 +74,12 @@ impl Clerk<'_> {
         store: &Store,
         (mail, read): (&Mail, &Letter),
         route: Option<&super::Route>,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+        stored: &mut StoredLetter,
+    ) -> Result<Plan, Error> {
         let phrases = self.phrases();
         let Some(ruling) = read.rulings.first() else {
             let reason = phrases.get("reason.no_ruling").to_string();
-            return self.refuse_arbiter(None, mail, read, "no ruling found", reason, plan);
+            return self.refuse_arbiter(None, mail, read, "no ruling found", reason, stored);
         };
         // One order a letter: two would be planned on the same record, the
         // second blind to the first. Both are refused,
@@ -96,7 +95,7 @@ impl Clerk<'_> {
                 &[("count", &lines.len()), ("orders", &lines.join("; "))],
             );
             let why = "several orders in one letter: none carried out";
-            return self.refuse_arbiter(None, mail, read, why, reason, plan);
+            return self.refuse_arbiter(None, mail, read, why, reason, stored);
         }
         let own = self.config.tournament_id.as_str();
         let ids: Vec<&str> = std::iter::once(own)
@@ -110,7 +109,7 @@ impl Clerk<'_> {
         let ruling = &ruling.resolved(&ids);
         // The letters set aside are the mailbox's: no tournament to name.
         if ruling.order == Order::Retry {
-            return self.carry_out_by_letter(store, mail, read, ruling, plan);
+            return self.carry_out_by_letter(store, mail, read, ruling, stored);
         }
         // `ACCEPT KEY` names its letter, and so its event: this one, where
         // routing found him its chief arbiter, or another's.
@@ -125,7 +124,7 @@ impl Clerk<'_> {
             && let other = &self.directory.tournaments()[at]
             && other.tournament_id != own
         {
-            return self.not_their_arbiter(&other.tournament_id, mail, read, plan);
+            return self.not_their_arbiter(&other.tournament_id, mail, read, stored);
         }
         // Of a clerk of several, a ruling must say which tournament: by
         // naming it, by the subject's tag, or by answering its file.
@@ -139,7 +138,7 @@ impl Clerk<'_> {
             // It can mean one thing: the only event of his with that game
             // (or player) is this one.
             if meant == [own] {
-                return self.carry_out_by_letter(store, mail, read, ruling, plan);
+                return self.carry_out_by_letter(store, mail, read, ruling, stored);
             }
             // Else each event it may mean is offered, none chosen for him.
             let offered: Vec<&str> = match meant.is_empty() {
@@ -168,24 +167,20 @@ impl Clerk<'_> {
                     ("order", &orders.join(phrases.get("reason.or"))),
                 ],
             );
-            self.refuse_arbiter(None, mail, read, "no tournament named", reason, plan)?;
+            let why = "no tournament named";
+            let mut plan = self.refuse_arbiter(None, mail, read, why, reason, stored)?;
             // Placed in no event: the answer speaks for the clerk, under no
             // event's tag or name.
-            let to = &self.config.chief_arbiter;
-            for message in plan
-                .messages
-                .iter_mut()
-                .filter(|m| m.to.iter().any(|r| &r.email == to))
-            {
+            for message in &mut plan.messages {
                 self.render_again(message, crate::model! { "of_no_event" => true })?;
                 message.of_event = false;
             }
-            return Ok(());
+            return Ok(plan);
         }
         // A ruling naming another of the clerk's tournaments is not for
         // this one's game of that number.
         let Some(elsewhere) = ruling.tournament.as_deref().filter(|id| *id != own) else {
-            return self.carry_out_by_letter(store, mail, read, ruling, plan);
+            return self.carry_out_by_letter(store, mail, read, ruling, stored);
         };
         // Another event of the clerk's, with a chief arbiter of its own:
         // this one rules there on nothing.
@@ -194,11 +189,11 @@ impl Clerk<'_> {
                 t.tournament_id == elsewhere && t.chief_arbiter != self.config.chief_arbiter
             });
         if let Some(other) = theirs {
-            return self.not_their_arbiter(&other.tournament_id, mail, read, plan);
+            return self.not_their_arbiter(&other.tournament_id, mail, read, stored);
         }
         let named = format!("{elsewhere} {}", ruling.game);
         let reason = phrases.fill("reason.arbiter_no_game", &[("game", &named)]);
-        self.refuse_arbiter(None, mail, read, "no such game", reason, plan)
+        self.refuse_arbiter(None, mail, read, "no such game", reason, stored)
     }
 
     /// The chief arbiter's order carried out ([`Clerk::carry_out`]), his
@@ -209,24 +204,23 @@ impl Clerk<'_> {
         mail: &Mail,
         read: &Letter,
         ruling: &crate::letter::Ruling,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+        stored: &mut StoredLetter,
+    ) -> Result<Plan, Error> {
         let order = super::Order::of_ruling(ruling);
         let in_reply_to = mail.message_id.clone();
         match self.carry_out(store, &order, AwardedBy::Arbiter, in_reply_to)? {
             super::Outcome::Refused { state, why, reason } => {
-                self.refuse_arbiter(state.as_deref(), mail, read, why, reason, plan)
+                self.refuse_arbiter(state.as_deref(), mail, read, why, reason, stored)
             }
             super::Outcome::Done { plan: done, reason } => {
                 let receipt = self.order_done(mail, ruling, &done)?;
-                if let Some(stored) = plan.letter.as_mut() {
-                    stored.disposition = Disposition::Applied;
-                    stored.reason = reason;
-                    if let Some(state) = &done.game {
-                        stored.game = Some(state.id().to_string());
-                    }
+                stored.disposition = Disposition::Applied;
+                stored.reason = reason;
+                if let Some(state) = &done.game {
+                    stored.game = Some(state.id().to_string());
                 }
-                plan.absorb(*done);
+                let mut plan = *done;
+                plan.letter = None;
                 // After all of the order's own messages (a withdrawal's and a
                 // replacement's are its games' plans): his receipt says they
                 // went.
@@ -236,7 +230,7 @@ impl Clerk<'_> {
                         ..Plan::default()
                     });
                 }
-                Ok(())
+                Ok(plan)
             }
         }
     }
@@ -458,13 +452,13 @@ impl Clerk<'_> {
         tournament: &str,
         mail: &Mail,
         read: &Letter,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+        stored: &mut StoredLetter,
+    ) -> Result<Plan, Error> {
         let reason = self
             .phrases()
             .fill("reason.not_their_arbiter", &[("tournament", &tournament)]);
         let why = "the chief arbiter of another tournament: nothing changed";
-        self.refuse_arbiter(None, mail, read, why, reason, plan)
+        self.refuse_arbiter(None, mail, read, why, reason, stored)
     }
 }
 

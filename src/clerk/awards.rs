@@ -10,7 +10,6 @@ use crate::model;
 use crate::record::Record;
 use crate::rules::orders::{award, undo};
 use crate::rules::{Effect, GameResult};
-use crate::store::Disposition;
 use crate::store::Store;
 
 /// A result the chief arbiter sets by letter, or the director by command.
@@ -74,8 +73,7 @@ impl Clerk<'_> {
         why: Option<&str>,
         by: AwardedBy,
         in_reply_to: Option<String>,
-        plan: &mut Plan,
-    ) -> Result<(), AwardError> {
+    ) -> Result<Plan, AwardError> {
         let transition = match undo(&self.config.rules, &state.ledger, self.clock.today) {
             Ok(transition) => transition,
             Err(refusal) => {
@@ -106,7 +104,10 @@ impl Clerk<'_> {
                 AwardError::Failed(Error::new(e.kind, format!("game {}: {e}", state.id())))
             })?;
         state.stored = first;
-        plan.taken_back = Some(first);
+        let mut plan = Plan {
+            taken_back: Some(first),
+            ..Plan::default()
+        };
         let who = self.named(by);
         let author_name = state.player(author).name.clone();
         let because = super::because(why);
@@ -124,10 +125,6 @@ impl Clerk<'_> {
                 ],
             ),
         ));
-        if let Some(stored) = plan.letter.as_mut() {
-            stored.disposition = Disposition::Applied;
-            stored.reason = format!("undo {}", state.id());
-        }
         let model = model! {
             "who" => who,
             "author" => author_name.as_str(),
@@ -159,7 +156,7 @@ impl Clerk<'_> {
             format!("{moves} ({author_name})"),
         );
         plan.game = Some(state);
-        Ok(())
+        Ok(plan)
     }
     /// Sets a game's result ([`award`]): the note under its chart (who,
     /// when, why), the result to both players and the chief secretary.
@@ -168,8 +165,7 @@ impl Clerk<'_> {
         mut state: Record,
         order: &Award,
         in_reply_to: Option<String>,
-        plan: &mut Plan,
-    ) -> Result<(), AwardError> {
+    ) -> Result<Plan, AwardError> {
         let transition = match award(&state.ledger, order.result, order.forfeit) {
             Ok(transition) => transition,
             Err(refusal) => {
@@ -193,6 +189,7 @@ impl Clerk<'_> {
             "note.award"
         };
         let today = self.date(self.clock.today);
+        let mut plan = Plan::default();
         plan.notes.push(self.note(
             "award",
             phrases.fill(
@@ -205,10 +202,6 @@ impl Clerk<'_> {
                 ],
             ),
         ));
-        if let Some(stored) = plan.letter.as_mut() {
-            stored.disposition = Disposition::Applied;
-            stored.reason = format!("result {result} {}", state.id());
-        }
         let extra = model! {
             "who" => who,
             "why" => order.why.clone(),
@@ -217,6 +210,6 @@ impl Clerk<'_> {
         let result = self.plan_result_with(&state, outcome, None, in_reply_to, extra);
         plan.absorb(result.map_err(AwardError::Failed)?);
         plan.game = Some(state);
-        Ok(())
+        Ok(plan)
     }
 }

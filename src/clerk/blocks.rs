@@ -71,8 +71,7 @@ impl Clerk<'_> {
                 raw,
                 game_note: None,
             };
-            let mut more = Plan::default();
-            self.plan_player(store, &mut state, &context, &mut kept, &mut more)?;
+            let mut more = self.plan_player(store, &mut state, &context, &mut kept)?;
             stored.reason = format!("{}; game {}: {}", stored.reason, game.id, kept.reason);
             if kept.disposition == Disposition::Applied {
                 stored.disposition = Disposition::Applied;

@@ -19,13 +19,12 @@ impl Clerk<'_> {
         state: &mut Record,
         context: &LetterContext<'_>,
         stored: &mut StoredLetter,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
         match resign(&state.ledger, context.color) {
-            Ok(transition) => self.ended_by_letter(state, context, transition, stored, plan),
+            Ok(transition) => self.ended_by_letter(state, context, transition, stored),
             Err(refusal) => {
                 let reason = self.refusal_reason(&refusal, state.id());
-                self.refuse(state, context, vec![reason], stored, plan)
+                self.refuse(state, context, vec![reason], stored)
             }
         }
     }
@@ -38,14 +37,13 @@ impl Clerk<'_> {
         state: &mut Record,
         context: &LetterContext<'_>,
         stored: &mut StoredLetter,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
         match accept_draw(&state.ledger, context.color, context.read.has_moves()) {
-            Ok(Some(transition)) => self.ended_by_letter(state, context, transition, stored, plan),
-            Ok(None) => self.plan_move(store, state, context, stored, plan),
+            Ok(Some(transition)) => self.ended_by_letter(state, context, transition, stored),
+            Ok(None) => self.plan_move(store, state, context, stored),
             Err(refusal) => {
                 let reason = self.refusal_reason(&refusal, state.id());
-                self.refuse(state, context, vec![reason], stored, plan)
+                self.refuse(state, context, vec![reason], stored)
             }
         }
     }
@@ -56,8 +54,8 @@ impl Clerk<'_> {
         context: &LetterContext<'_>,
         transition: Transition,
         stored: &mut StoredLetter,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         state.ledger = transition.ledger;
         for effect in transition.effects {
             if let Effect::Result { outcome, .. } = effect {
@@ -67,7 +65,7 @@ impl Clerk<'_> {
                 plan.absorb(self.plan_result(state, outcome, None, in_reply_to)?);
             }
         }
-        Ok(())
+        Ok(plan)
     }
 
     /// Results to both players and the chief secretary: the plan of their

@@ -86,8 +86,8 @@ impl Clerk<'_> {
         read: &Letter,
         mail: &Mail,
         mut stored: StoredLetter,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         let phrases = self.phrases();
         let postmark = stored.postmark;
         let sender = &player.email;
@@ -160,7 +160,7 @@ impl Clerk<'_> {
             stored.reason.clone(),
         );
         plan.letter = Some(stored);
-        Ok(())
+        Ok(plan)
     }
     /// Finds the game of a player's letter (contract.md 3). A game named in
     /// the letter decides: a `Game:` line first, then the subject's tag, then

@@ -66,9 +66,8 @@ impl Clerk<'_> {
         player: &Player,
         (mail, read): (&Mail, &Letter),
         mut stored: StoredLetter,
-        plan: &mut Plan,
         changed: Option<&Record>,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
         let beside = read.without_leave().kind() != crate::letter::LetterKind::Unknown;
         let postmark = stored.postmark;
         let phrases = self.phrases();
@@ -82,7 +81,7 @@ impl Clerk<'_> {
                 None => phrases.get("reason.leave_dates").to_string(),
                 Some(_) => phrases.get("reason.leave_backwards").to_string(),
             };
-            return self.refuse_leave(player, read, mail, (stored, vec![reason]), beside, plan);
+            return self.refuse_leave(player, read, mail, (stored, vec![reason]), beside);
         };
         let verdicts = self.leave_verdicts(store, player, (first, last), postmark)?;
         let days = leave::length((first, last));
@@ -99,14 +98,17 @@ impl Clerk<'_> {
                     &[("tournament", &there.tournament), ("reason", &there.reason)],
                 )
             }));
-            return self.refuse_leave(player, read, mail, (stored, reasons), beside, plan);
+            return self.refuse_leave(player, read, mail, (stored, reasons), beside);
         }
         let granted_here = verdicts.here.is_ok();
         let (games, notices) = match granted_here {
             true => self.leave_notices(store, player, (first, last), changed)?,
             false => (Vec::new(), Vec::new()),
         };
-        plan.more.extend(notices);
+        let mut plan = Plan {
+            more: notices,
+            ..Plan::default()
+        };
         let answer = self.receipt_model(&verdicts, (first, last), postmark, games);
         let mut receipt = self
             .draft(MessageKind::Leave)
@@ -120,7 +122,7 @@ impl Clerk<'_> {
             stored.disposition = Disposition::Applied;
             stored.reason = format!("leave {first} - {last} granted already");
             plan.letter = Some(stored);
-            return Ok(());
+            return Ok(plan);
         }
         stored.disposition = Disposition::Applied;
         stored.reason = format!("leave {first} - {last}");
@@ -139,7 +141,7 @@ impl Clerk<'_> {
             elsewhere: verdicts.granted,
         });
         plan.letter = Some(stored);
-        Ok(())
+        Ok(plan)
     }
 
     /// What the receipt of a leave says: each event's verdict, the games
@@ -275,8 +277,8 @@ impl Clerk<'_> {
         mail: &Mail,
         (mut stored, reasons): (StoredLetter, Vec<String>),
         beside: bool,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         let postmark = stored.postmark;
         stored.disposition = Disposition::Refused;
         stored.reason = format!("leave refused: {}", reasons.join("; "));
@@ -300,7 +302,7 @@ impl Clerk<'_> {
         self.tell_more_leaves(&mut message, read)?;
         plan.messages.push(message);
         plan.letter = Some(stored);
-        Ok(())
+        Ok(plan)
     }
 
     /// A letter's leave lines after its first, named in its answer as not

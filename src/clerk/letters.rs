@@ -32,15 +32,16 @@ pub struct LetterContext<'m> {
     pub game_note: Option<GameNote>,
 }
 
-/// Whether the letter was seen before (and is not applied again); another
-/// letter under a Message-ID already stored (a squatter's, or the real one
-/// after him) is kept under a key of its own and read.
+/// Whether the letter was seen before (and is not applied again), with the
+/// plan of its event; another letter under a Message-ID already stored (a
+/// squatter's, or the real one after him) is kept under a key of its own
+/// and read.
 fn seen_before(
     store: &Store,
     prepared: &Prepared,
     stored: &mut StoredLetter,
-    plan: &mut Plan,
-) -> Result<bool, Error> {
+) -> Result<(bool, Plan), Error> {
+    let mut plan = Plan::default();
     let key = &prepared.key;
     match store
         .letter_seen(key, &prepared.fingerprint)
@@ -49,7 +50,7 @@ fn seen_before(
         Seen::Before => {
             let detail = format!("{key} seen before: not applied again");
             plan.event(EventKind::Duplicate, None, stored.sender.as_deref(), detail);
-            Ok(true)
+            Ok((true, plan))
         }
         Seen::Clash(own_key) => {
             let detail = format!(
@@ -62,9 +63,9 @@ fn seen_before(
                 detail,
             );
             stored.dedup_key = own_key;
-            Ok(false)
+            Ok((false, plan))
         }
-        Seen::New => Ok(false),
+        Seen::New => Ok((false, plan)),
     }
 }
 
@@ -96,8 +97,8 @@ impl Clerk<'_> {
             parse_json: None,
             raw: envelope.raw.clone(),
         };
-        let mut plan = Plan::default();
-        if seen_before(store, prepared, &mut stored, &mut plan)? {
+        let (seen, mut plan) = seen_before(store, prepared, &mut stored)?;
+        if seen {
             return Ok(plan);
         }
         let Some(mail) = parsed else {
@@ -144,12 +145,12 @@ impl Clerk<'_> {
             }
         };
         if sender == self.config.chief_arbiter {
+            let route = prepared.route.as_ref();
+            plan.absorb(self.plan_arbiter(store, (mail, &read), route, &mut stored)?);
             plan.letter = Some(stored);
-            self.plan_arbiter(store, (mail, &read), prepared.route.as_ref(), &mut plan)?;
             return Ok(plan);
         }
-        self.plan_from_player(store, envelope, prepared, (mail, read), stored, &mut plan)?;
-        Ok(plan)
+        self.plan_from_player(store, envelope, prepared, (mail, read), stored, plan)
     }
 
     /// A player's letter (his orders no orders, his leave apart), assigned
@@ -162,8 +163,8 @@ impl Clerk<'_> {
         prepared: &Prepared,
         (mail, read): (&Mail, Cow<'_, Letter>),
         mut stored: StoredLetter,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+        mut plan: Plan,
+    ) -> Result<Plan, Error> {
         let sender = mail.from.clone().unwrap_or_default();
         let postmark = stored.postmark;
         let Some(player) = self.config.player_by_email(&sender).cloned() else {
@@ -183,11 +184,12 @@ impl Clerk<'_> {
                         "a ruling from {sender}, who is not the chief arbiter: nothing changed"
                     );
                     plan.event(EventKind::ForgedRuling, None, Some(&sender), why.clone());
-                    plan.letter = Some(stored);
                     let reason = self.phrases().get("reason.not_arbiter").to_string();
                     let to = recipient(&player);
-                    self.refuse_order(None, to, (mail, &read), (&why, reason), plan)?;
-                    return Ok(());
+                    let (read, why) = ((mail, read.as_ref()), (why.as_str(), reason));
+                    plan.absorb(self.refuse_order(None, to, read, why, &mut stored)?);
+                    plan.letter = Some(stored);
+                    return Ok(plan);
                 }
                 Cow::Owned(without)
             }
@@ -198,8 +200,8 @@ impl Clerk<'_> {
         let leave = read.leave.is_some().then(|| read.clone().into_owned());
         let read = match &leave {
             Some(with_leave) if with_leave.without_leave().kind() == LetterKind::Unknown => {
-                self.plan_leave(store, &player, (mail, with_leave), stored, plan, None)?;
-                return Ok(());
+                let leave = self.plan_leave(store, &player, (mail, with_leave), stored, None)?;
+                return Ok(plan.with(leave));
             }
             Some(with_leave) => Cow::Owned(with_leave.without_leave()),
             None => read,
@@ -209,12 +211,12 @@ impl Clerk<'_> {
             Identified::Found { game, note } => (game, note),
             refused => {
                 let kept = stored.clone();
-                self.unidentified(refused, &player, &read, mail, stored, plan)?;
+                plan = plan.with(self.unidentified(refused, &player, &read, mail, stored)?);
                 // The letter's other games are each their own.
                 if let Some(mut letter) = plan.letter.take() {
                     let blocks = (mail, read.as_ref(), envelope.raw.as_slice());
                     let others =
-                        self.plan_other_games(store, &player, blocks, &mut letter, plan)?;
+                        self.plan_other_games(store, &player, blocks, &mut letter, &plan)?;
                     plan.carry(others.plans);
                     let lines = others.unheeded;
                     plan.letter = Some(letter);
@@ -226,9 +228,9 @@ impl Clerk<'_> {
                     }
                 }
                 if let Some(with_leave) = &leave {
-                    self.leave_beside(store, &player, with_leave, mail, kept, plan)?;
+                    plan = self.leave_beside(store, &player, (with_leave, mail), kept, plan)?;
                 }
-                return Ok(());
+                return Ok(plan);
             }
         };
         let mut state = super::load_replaying(self.config, store, &game_config, &self.replays)?;
@@ -245,19 +247,19 @@ impl Clerk<'_> {
             raw: &envelope.raw,
             game_note,
         };
-        self.plan_player(store, &mut state, &context, &mut stored, plan)?;
+        plan.absorb(self.plan_player(store, &mut state, &context, &mut stored)?);
         plan.game = Some(state);
         let blocks = (mail, read.as_ref(), envelope.raw.as_slice());
-        let others = self.plan_other_games(store, &player, blocks, &mut stored, plan)?;
+        let others = self.plan_other_games(store, &player, blocks, &mut stored, &plan)?;
         plan.carry(others.plans);
         let other_games = others.unheeded;
         let kept = stored.clone();
         plan.letter = Some(stored);
-        self.tell_unheeded(&player, &read, (&orders, other_games), plan)?;
+        plan = self.tell_unheeded(&player, &read, (&orders, other_games), plan)?;
         if let Some(with_leave) = &leave {
-            self.leave_beside(store, &player, with_leave, mail, kept, plan)?;
+            plan = self.leave_beside(store, &player, (with_leave, mail), kept, plan)?;
         }
-        Ok(())
+        Ok(plan)
     }
 
     /// A player's letter, by its kind.
@@ -267,8 +269,7 @@ impl Clerk<'_> {
         state: &mut Record,
         context: &LetterContext<'_>,
         stored: &mut StoredLetter,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
         let kind = context.read.kind();
         // During his suspension, whatever the offender writes but a protest
         // or a resignation goes to the arbiter (10.3.6).
@@ -276,15 +277,13 @@ impl Clerk<'_> {
             && let Some(transition) =
                 rules::life::offender_letter(&self.config.rules, &state.ledger, context.color)
         {
-            return self.plan_withheld(store, state, context, transition, stored, plan);
+            return self.plan_withheld(store, state, context, transition, stored);
         }
         match kind {
-            LetterKind::Resignation => self.plan_resignation(state, context, stored, plan),
-            LetterKind::DrawAcceptance => {
-                self.plan_draw_acceptance(store, state, context, stored, plan)
-            }
-            LetterKind::Protest => self.plan_protest(state, context, stored, plan),
-            LetterKind::Move => self.plan_move(store, state, context, stored, plan),
+            LetterKind::Resignation => self.plan_resignation(state, context, stored),
+            LetterKind::DrawAcceptance => self.plan_draw_acceptance(store, state, context, stored),
+            LetterKind::Protest => self.plan_protest(state, context, stored),
+            LetterKind::Move => self.plan_move(store, state, context, stored),
             LetterKind::Ruling | LetterKind::Leave | LetterKind::Unknown => {
                 let phrases = self.phrases();
                 let mut reasons: Vec<String> = context
@@ -294,7 +293,7 @@ impl Clerk<'_> {
                     .map(|e| e.explain(phrases))
                     .collect();
                 reasons.push(phrases.get("reason.no_move").to_string());
-                self.refuse(state, context, reasons, stored, plan)
+                self.refuse(state, context, reasons, stored)
             }
         }
     }
@@ -307,8 +306,8 @@ impl Clerk<'_> {
         player: &Player,
         read: &Letter,
         (orders, other_games): (&[String], Vec<String>),
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+        mut plan: Plan,
+    ) -> Result<Plan, Error> {
         let phrases = self.phrases();
         let why = match read.kind() {
             LetterKind::Resignation => "unheeded.resignation",
@@ -338,7 +337,7 @@ impl Clerk<'_> {
         }));
         lines.extend(other_games);
         if lines.is_empty() {
-            return Ok(());
+            return Ok(plan);
         }
         if let Some(stored) = plan.letter.as_mut() {
             stored.reason = format!("{}; not carried out: {}", stored.reason, lines.join("; "));
@@ -347,7 +346,7 @@ impl Clerk<'_> {
         for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
             self.render_again(message, unheeded.clone())?;
         }
-        Ok(())
+        Ok(plan)
     }
 
     /// A leave asked in a letter that asks more in its game: planned after
@@ -357,20 +356,18 @@ impl Clerk<'_> {
         &self,
         store: &Store,
         player: &Player,
-        read: &Letter,
-        mail: &Mail,
+        (read, mail): (&Letter, &Mail),
         stored: StoredLetter,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+        mut plan: Plan,
+    ) -> Result<Plan, Error> {
         let apart = model! { "leave_apart" => true };
         for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
             if message.kind.is_reply() {
                 self.render_again(message, apart.clone())?;
             }
         }
-        let mut leave = Plan::default();
         let changed = plan.game.as_ref();
-        self.plan_leave(store, player, (mail, read), stored, &mut leave, changed)?;
+        let leave = self.plan_leave(store, player, (mail, read), stored, changed)?;
         let game = plan.game.as_ref().map(|game| game.id().to_string());
         for more in leave.more {
             // The notes and notices of the game the rest changed go with it.
@@ -390,7 +387,7 @@ impl Clerk<'_> {
                 main.disposition = Disposition::Applied;
             }
         }
-        Ok(())
+        Ok(plan)
     }
 }
 

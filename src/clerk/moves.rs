@@ -85,13 +85,12 @@ impl Clerk<'_> {
         state: &mut Record,
         context: &LetterContext<'_>,
         stored: &mut StoredLetter,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
         let color = context.color;
         let read = context.read;
         if let Err(refusal) = admit_move(&state.ledger, color) {
             let reason = self.refusal_reason(&refusal, state.id());
-            return self.refuse(state, context, vec![reason], stored, plan);
+            return self.refuse(state, context, vec![reason], stored);
         }
         let move_errors: Vec<String> = read
             .errors
@@ -107,7 +106,7 @@ impl Clerk<'_> {
             .map(|e| e.explain(self.phrases()))
             .collect();
         if !move_errors.is_empty() {
-            return self.refuse(state, context, move_errors, stored, plan);
+            return self.refuse(state, context, move_errors, stored);
         }
         let applied = match state.board.apply(color, &read.moves, &read.variants) {
             Ok(applied) => applied,
@@ -139,7 +138,7 @@ impl Clerk<'_> {
                         &[("reading", &reading), ("piece", &piece)],
                     ));
                 }
-                return self.refuse(state, context, reasons, stored, plan);
+                return self.refuse(state, context, reasons, stored);
             }
         };
         let partner = state.player(!color);
@@ -181,8 +180,8 @@ impl Clerk<'_> {
                 .iter()
                 .rposition(|p| p.by == color)
                 .unwrap_or(0);
-        let notes = self.letter_notes(&verdict, first_ply, own_last, &moves_text);
-        plan.notes.extend(notes);
+        let mut plan = Plan::default();
+        plan.notes = self.letter_notes(&verdict, first_ply, own_last, &moves_text);
         let detail = format!(
             "{moves_log}: {}, totals {}",
             crate::phrases::english_days(verdict.days),
@@ -201,9 +200,10 @@ impl Clerk<'_> {
             moves: &moves_text,
         };
         for effect in &transition.effects {
-            self.move_effect(store, state, &letter, effect, plan)?;
+            let done = self.move_effect(store, state, &letter, effect, &plan.notes)?;
+            plan.absorb(done);
         }
-        Ok(())
+        Ok(plan)
     }
 
     /// One effect of a move letter, as messages.
@@ -213,8 +213,9 @@ impl Clerk<'_> {
         state: &mut Record,
         letter: &MoveEffects<'_, '_>,
         effect: &Effect,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+        earlier: &[Note],
+    ) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         let context = letter.context;
         match effect {
             Effect::Supplement { from, ply: _ } => {
@@ -268,7 +269,7 @@ impl Clerk<'_> {
                     verdict: Some(letter.verdict),
                     protest_until: *protest_until,
                 };
-                plan.absorb(self.plan_overstep(store, state, &overstep, &plan.notes)?);
+                plan.absorb(self.plan_overstep(store, state, &overstep, earlier)?);
             }
             other => {
                 return Err(Error::internal(format!(
@@ -276,7 +277,7 @@ impl Clerk<'_> {
                 )));
             }
         }
-        Ok(())
+        Ok(plan)
     }
 
     /// Notes for the chart: corrections, warnings and penalties of a letter.

@@ -356,8 +356,8 @@ impl Clerk<'_> {
         context: &LetterContext<'_>,
         transition: crate::rules::Transition,
         stored: &mut StoredLetter,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         stored.disposition = Disposition::Refused;
         stored.reason =
             "a letter of the offender during the suspension: passed to the arbiter".into();
@@ -403,7 +403,7 @@ impl Clerk<'_> {
         let detail = "passed to the arbiter: the game is suspended".to_string();
         let from = state.player(context.color).email.clone();
         plan.event(EventKind::Withheld, Some(&state.key), Some(&from), detail);
-        Ok(())
+        Ok(plan)
     }
 }
 

@@ -96,6 +96,15 @@ impl Plan {
         self.events.extend(events);
     }
 
+    /// Takes in all another plan changes, its letter too (a letter's plan
+    /// its handler made): the events this one holds come first.
+    pub(super) fn with(mut self, mut done: Plan) -> Plan {
+        let letter = done.letter.take();
+        self.absorb(done);
+        self.letter = self.letter.or(letter);
+        self
+    }
+
     /// Carries the plans of the other games the same letter changes, their
     /// events among its own.
     pub(super) fn carry(&mut self, plans: Vec<Plan>) {

@@ -19,8 +19,7 @@ impl Clerk<'_> {
         state: &mut Record,
         context: &LetterContext<'_>,
         stored: &mut StoredLetter,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
         let lang = self.lang();
         let transition = match protest(
             &self.config.rules,
@@ -31,7 +30,7 @@ impl Clerk<'_> {
             Ok(transition) => transition,
             Err(refusal) => {
                 let reason = self.refusal_reason(&refusal, state.id());
-                return self.refuse(state, context, vec![reason], stored, plan);
+                return self.refuse(state, context, vec![reason], stored);
             }
         };
         state.ledger = transition.ledger;
@@ -44,6 +43,7 @@ impl Clerk<'_> {
         else {
             return Err(Error::internal("a protest without its effect"));
         };
+        let mut plan = Plan::default();
         let protester = state.player(by);
         stored.disposition = Disposition::Applied;
         stored.reason = if late {
@@ -84,7 +84,7 @@ impl Clerk<'_> {
             Some(&protester.email),
             stored.reason.clone(),
         );
-        Ok(())
+        Ok(plan)
     }
 }
 

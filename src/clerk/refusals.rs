@@ -157,8 +157,8 @@ impl Clerk<'_> {
         context: &LetterContext<'_>,
         reasons: Vec<String>,
         stored: &mut StoredLetter,
-        plan: &mut Plan,
-    ) -> Result<(), Error> {
+    ) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
         stored.disposition = Disposition::Refused;
         stored.reason = reasons.join("; ");
         let player = state.player(context.color);
@@ -191,7 +191,7 @@ impl Clerk<'_> {
             Some(&player.email),
             stored.reason.clone(),
         );
-        Ok(())
+        Ok(plan)
     }
     /// The words of a rules' refusal, for the player.
     pub(super) fn refusal_reason(&self, refusal: &rules::Refusal, game: &str) -> String {

@@ -67,8 +67,7 @@ impl Clerk<'_> {
             } else {
                 Color::Black
             };
-            let mut plan = Plan::default();
-            match step {
+            let plan = match step {
                 Step::Keep => continue,
                 Step::Forfeit => {
                     let award = Award {
@@ -77,16 +76,16 @@ impl Clerk<'_> {
                         why: Some(why.clone()),
                         by,
                     };
-                    match self.plan_award(record, &award, None, &mut plan) {
-                        Ok(()) => {}
+                    match self.plan_award(record, &award, None) {
+                        Ok(plan) => plan,
                         Err(AwardError::Failed(error)) => return Err(error),
                         Err(AwardError::Refused(_, reason) | AwardError::NoGame(reason)) => {
                             return Ok(Err(Refused(reason)));
                         }
                     }
                 }
-                Step::Annul => plan = self.plan_annulment(record, &why, by)?,
-            }
+                Step::Annul => self.plan_annulment(record, &why, by)?,
+            };
             plans.push(plan);
         }
         if plans.is_empty() {

@@ -39,11 +39,9 @@ impl Command for Score {
             why: self.why.clone(),
             by,
         };
-        let planned = clerk.game_by_command(store, &self.game).and_then(|state| {
-            let mut plan = Plan::default();
-            clerk.plan_award(state, &award, in_reply_to, &mut plan)?;
-            Ok(plan)
-        });
+        let planned = clerk
+            .game_by_command(store, &self.game)
+            .and_then(|state| clerk.plan_award(state, &award, in_reply_to));
         Outcome::of_award(planned, "result not changed", |id| {
             format!("result {} {id}", self.result.pgn())
         })

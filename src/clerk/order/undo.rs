@@ -28,11 +28,9 @@ impl Command for Undo {
         by: AwardedBy,
         in_reply_to: Option<String>,
     ) -> Result<Outcome, Error> {
-        let planned = clerk.game_by_command(store, &self.game).and_then(|state| {
-            let mut plan = Plan::default();
-            clerk.plan_undo(state, self.why.as_deref(), by, in_reply_to, &mut plan)?;
-            Ok(plan)
-        });
+        let planned = clerk
+            .game_by_command(store, &self.game)
+            .and_then(|state| clerk.plan_undo(state, self.why.as_deref(), by, in_reply_to));
         Outcome::of_award(planned, "nothing taken back", |id| format!("undo {id}"))
     }
 }
