@@ -4,7 +4,13 @@
 
 use shakmaty::Color;
 
-use super::*;
+use crate::error::Error;
+use crate::mail::compose::{Outgoing, Recipient};
+use crate::message::MessageKind;
+use crate::record::Record;
+use crate::render::{Model, merged};
+
+use super::{Clerk, model, recipient};
 
 /// A message of one kind, not yet rendered.
 pub(super) struct Draft<'c, 'a, 'r> {

@@ -60,7 +60,6 @@ mod withdraw;
 use std::collections::HashMap;
 
 use chrono::{DateTime, NaiveDate, Utc};
-use sha2::{Digest, Sha256};
 
 pub use self::accept::Acceptance;
 pub use self::awards::{Award, AwardError, AwardedBy};
@@ -78,17 +77,15 @@ pub use self::start::Sheet;
 use crate::config::{Config, Player};
 use crate::error::Error;
 use crate::game::Replays;
-use crate::letter::{self, Letter};
 use crate::mail::Envelope;
 use crate::mail::compose::{Outgoing, Recipient};
-use crate::mail::keys::{FIELD_MOST, dedup_key, fingerprint, header_end};
-use crate::mail::mime::{self, Mail};
+use crate::mail::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
 use crate::render::{Model, Templates, merged};
 use crate::rules;
-use crate::store::{Note, Store, StoredLetter};
+use crate::store::{Note, Store};
 
 /// The most of a reason or an event's detail kept or printed.
 pub const REASON_MOST: usize = 512;

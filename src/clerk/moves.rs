@@ -180,8 +180,10 @@ impl Clerk<'_> {
                 .iter()
                 .rposition(|p| p.by == color)
                 .unwrap_or(0);
-        let mut plan = Plan::default();
-        plan.notes = self.letter_notes(&verdict, first_ply, own_last, &moves_text);
+        let mut plan = Plan {
+            notes: self.letter_notes(&verdict, first_ply, own_last, &moves_text),
+            ..Plan::default()
+        };
         let detail = format!(
             "{moves_log}: {}, totals {}",
             crate::phrases::english_days(verdict.days),

@@ -2,7 +2,17 @@
 //! its fingerprint, and its text as read (on the reading thread); and what
 //! is kept of one that is not read.
 
-use super::*;
+use sha2::{Digest, Sha256};
+
+use crate::config::Config;
+use crate::letter::Letter;
+use crate::mail::keys::{FIELD_MOST, dedup_key, fingerprint, header_end};
+use crate::mail::mime::Mail;
+use crate::mail::{Envelope, mime};
+use crate::store::StoredLetter;
+use crate::{letter, rules};
+
+use super::REASON_MOST;
 
 /// What is read from a letter before the tournament's state is looked at:
 /// its MIME front, its key, its fingerprint, and its text as read. Pure, so a

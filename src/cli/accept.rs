@@ -2,7 +2,11 @@
 //! the director reads it (the letter's own postmark, dates and fraction),
 //! then a pass.
 
-use super::*;
+use shtempel::clerk::{Order, order};
+
+use super::before_pass::Before;
+use super::director::Given;
+use super::{Context, Failure, load_all, pick, poll};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -1,7 +1,11 @@
 //! `shtempel adopt`: a database kept by a tournament of its own file made
 //! that tournament's of the folder.
 
-use super::*;
+use shtempel::config::Config;
+use shtempel::run;
+
+use super::database::{database_error, open_store};
+use super::{Context, Failure, load, run_error, usage};
 
 #[derive(clap::Args)]
 pub struct Args {}

@@ -1,7 +1,11 @@
 //! `shtempel chart GAME`: a game's time chart (Table 2) as text, CSV, JSON
 //! or SVG.
 
-use super::*;
+use shtempel::clerk;
+use shtempel::config::Config;
+
+use super::database::{load_state, open_store};
+use super::{Context, Failure, load, run_error, usage};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -1,7 +1,19 @@
 //! `shtempel check FILE`: how a letter reads and what the clerk would do;
 //! changes nothing.
 
-use super::*;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use chrono::{NaiveDate, Utc};
+
+use shtempel::config::Config;
+use shtempel::mail::Envelope;
+use shtempel::printable::printable;
+use shtempel::store::Store;
+
+use super::database::database_error;
+use super::wiring::{clerks, directory, templates_of};
+use super::{Context, Failure, clock, load, load_all, run_error, usage};
 
 #[derive(clap::Args)]
 pub struct Args {

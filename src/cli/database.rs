@@ -1,7 +1,14 @@
 //! The database a command opens: read only, or to run (made while nothing
 //! shows a tournament under way), and its errors named with its file.
 
-use super::*;
+use shtempel::clerk;
+use shtempel::config::Config;
+use shtempel::error::{Error, Kind};
+use shtempel::mail::MailSource;
+use shtempel::record::Record;
+use shtempel::store::{DatabaseFile, Store};
+
+use super::{Failure, run_error, usage};
 
 /// The database for a command that only reads it: a tournament with none
 /// yet reads as one where nothing has happened (in memory, no file made).

@@ -1,7 +1,9 @@
 //! `shtempel demo`: a bundled sample tournament played into a temporary
 //! folder, and what the clerk did shown.
 
-use super::*;
+use std::path::PathBuf;
+
+use super::{Context, Failure, run_error};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -2,9 +2,21 @@
 //! checklist with the fix of each failure; sends no letter (but the one
 //! test message `--send-test` asks for) and changes nothing.
 
-use super::*;
-use shtempel::config::Auth;
+use std::path::Path;
+
+use chrono::Utc;
+
+use shtempel::clerk::{Clerk, Directory};
+use shtempel::config::{Auth, Config, Server, Source, Transport};
+use shtempel::mail::file::FileTransport;
+use shtempel::mail::maildir::Maildir;
 use shtempel::mail::{compose, identity};
+use shtempel::printable::printable;
+use shtempel::store::{DatabaseFile, Store};
+
+use super::database::not_ours;
+use super::wiring::{imap_source, smtp_sender, templates, transport};
+use super::{Context, Failure, clock, load_all, run_error};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -1,7 +1,13 @@
 //! `shtempel forfeit GAME white`: a game lost by forfeit by the side given
 //! (`+/-`), then a pass.
 
-use super::*;
+use shakmaty::Color;
+
+use shtempel::clerk::{Order, order};
+use shtempel::rules::GameResult;
+
+use super::director::{Given, order_command, parse_side};
+use super::{Context, Failure};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -1,6 +1,14 @@
 //! `shtempel games`: every game, one line each, or as JSON.
 
-use super::*;
+use std::io::Write;
+
+use chrono::{NaiveDate, Utc};
+
+use shtempel::config::Config;
+
+use super::database::{load_state, open_store};
+use super::output::Printer;
+use super::{Context, Failure, clock, load, load_all};
 
 #[derive(clap::Args)]
 pub struct Args {

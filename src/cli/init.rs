@@ -1,6 +1,10 @@
 //! `shtempel init`: the tournament's database made.
 
-use super::*;
+use shtempel::config::Config;
+use shtempel::store::{DatabaseFile, Store};
+
+use super::database::{not_ours, open_file};
+use super::{Context, Failure, load, usage};
 
 #[derive(clap::Args)]
 pub struct Args {}

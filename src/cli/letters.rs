@@ -3,8 +3,14 @@
 //! arbiter. The overstep file names its letters the same way and lists
 //! those it could not attach within `[limits] max_message_bytes`.
 
-use super::*;
+use std::path::PathBuf;
+
+use shakmaty::Color;
+
 use shtempel::mail::filing::filed_letter;
+
+use super::database::{database_error, load_state, open_store};
+use super::{Context, Failure, load, run_error};
 
 #[derive(clap::Args)]
 pub struct Args {

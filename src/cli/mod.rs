@@ -5,36 +5,17 @@
 //! before it (`orders`), what is printed (`output`). `main.rs` parses the
 //! line, reads the clock and hands each command its [`Context`].
 
-use std::io::{IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 use chrono::{NaiveDate, Utc};
-use shakmaty::Color;
-use shtempel::clerk::{
-    self, Clerk, Clock, Directory, Event, EventKind, Order, Outcome, Sheet, Whom, order,
-};
-use shtempel::config::{Config, Secret, Server, Source, Transport};
-use shtempel::error::{Error, Kind};
+use shtempel::clerk::Clock;
+use shtempel::config::Config;
 
-use shtempel::mail::file::FileTransport;
-use shtempel::mail::imap::{ImapSettings, ImapSource};
-use shtempel::mail::login::Password;
-use shtempel::mail::maildir::Maildir;
-use shtempel::mail::sendmail::SendmailSender;
-use shtempel::mail::smtp::{Pace, SmtpSender};
-use shtempel::mail::{Envelope, MailSource};
-use shtempel::printable::{printable, printable_json};
-use shtempel::record::Record;
-use shtempel::render::Templates;
-use shtempel::rules::GameResult;
-use shtempel::run;
-use shtempel::store::{DatabaseFile, Store};
+use shtempel::store::Store;
 
+mod before_pass;
 mod database;
-mod orders;
+mod director;
 mod output;
 mod pass;
 mod wiring;
@@ -62,11 +43,9 @@ pub mod undo;
 pub mod watch;
 pub mod withdraw;
 
-use database::*;
-use orders::*;
-use output::*;
-use pass::*;
-use wiring::*;
+use self::database::database_error;
+use self::director::picked;
+use self::pass::poll;
 
 /// What every command is given: the configuration file, the tournament
 /// named (`--tournament`), and the moment of the run, read once in `main`.

@@ -1,7 +1,15 @@
 //! What a command prints: the run's events, a counter on the terminal,
 //! the report written.
 
-use super::*;
+use std::io::Write;
+use std::path::Path;
+
+use shtempel::clerk::{Clock, Event};
+use shtempel::config::Config;
+use shtempel::printable::{printable, printable_json};
+use shtempel::store::Store;
+
+use super::{Failure, run_error};
 
 /// How a command prints what it did: lines for a person, or one JSON
 /// object a line for a script (`--json`).

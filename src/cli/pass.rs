@@ -1,7 +1,23 @@
 //! A pass over every tournament the clerk serves (`poll`, and after each
 //! director's order), its report kept, stopped by a signal.
 
-use super::*;
+use std::io::{IsTerminal as _, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use chrono::{NaiveDate, Utc};
+
+use shtempel::clerk::Clock;
+use shtempel::config::{Config, Source, Transport};
+use shtempel::run;
+use shtempel::store::Store;
+
+use super::before_pass::{Before, carry_out};
+use super::database::{database_error, database_or_run, open_store_to_run, unadopted};
+use super::output::{Printer, Progress, print_event};
+use super::wiring::{clerks, directory, source, templates_of, transport};
+use super::{Failure, clock, run_error, usage};
 
 /// What every command that runs a pass takes besides its own words.
 #[derive(clap::Args)]

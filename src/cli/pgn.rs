@@ -1,6 +1,9 @@
 //! `shtempel pgn`: a game, or every game, as PGN.
 
-use super::*;
+use shtempel::config::Config;
+
+use super::database::{load_state, open_store};
+use super::{Context, Failure, load, usage};
 
 #[derive(clap::Args)]
 pub struct Args {

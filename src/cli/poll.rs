@@ -1,6 +1,9 @@
 //! `shtempel poll`: one pass over every tournament the clerk serves.
 
-use super::*;
+use super::before_pass::Before;
+use super::pass::PassArgs;
+use super::pass::poll;
+use super::{Context, Failure, load_all, usage};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -1,6 +1,10 @@
 //! `shtempel read FILE`: what the clerk reads in a letter's text, as JSON.
 
-use super::*;
+use std::path::{Path, PathBuf};
+
+use shtempel::printable::printable_json;
+
+use super::{Context, Failure, run_error, usage};
 
 #[derive(clap::Args)]
 pub struct Args {

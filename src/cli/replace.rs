@@ -2,7 +2,10 @@
 //! clerk gives his entry the newcomer's name and address; `--was`: the
 //! director did), then a pass.
 
-use super::*;
+use shtempel::clerk::{Order, Whom, order};
+
+use super::director::{Given, order_command};
+use super::{Context, Failure, usage};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -1,7 +1,15 @@
 //! `shtempel report`: the tournament report (a static site), of one event
 //! or of a folder's every event under an index.
 
-use super::*;
+use std::path::PathBuf;
+
+use chrono::{NaiveDate, Utc};
+
+use shtempel::config::Config;
+
+use super::database::open_store;
+use super::output::{Printer, Progress, write_report};
+use super::{Context, Failure, clock, load_all, not_before_the_record, pick, run_error, usage};
 
 #[derive(clap::Args)]
 pub struct Args {

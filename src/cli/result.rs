@@ -1,7 +1,11 @@
 //! `shtempel result GAME 1-0`: a game's result set as the chief arbiter
 //! would (`RESULT 3 1-0`), then a pass.
 
-use super::*;
+use shtempel::clerk::{Order, order};
+use shtempel::rules::GameResult;
+
+use super::director::{Given, order_command, parse_result};
+use super::{Context, Failure};
 
 #[derive(clap::Args)]
 pub struct Args {

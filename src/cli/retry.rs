@@ -1,7 +1,14 @@
 //! `shtempel retry`: the letters set aside listed, or put back among the
 //! new ones.
 
-use super::*;
+use shtempel::config::Config;
+use shtempel::printable::printable;
+use shtempel::run;
+use shtempel::store::Store;
+
+use super::database::{database_error, open_store};
+use super::wiring::source;
+use super::{Context, Failure, load_all, pick, run_error, usage};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -1,7 +1,9 @@
 //! `shtempel start`: each player's start sheet by registered letter
 //! (10.3.2), then a pass; a player who got one is never sent another.
 
-use super::*;
+use super::before_pass::Before;
+use super::pass::PassArgs;
+use super::{Context, Failure, load_all, pick, poll};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -1,7 +1,16 @@
 //! `shtempel today`: what falls due today and in the days ahead, and the
 //! mail that changed nothing; changes nothing.
 
-use super::*;
+use std::io::Write;
+
+use chrono::{NaiveDate, Utc};
+
+use shtempel::config::Config;
+use shtempel::printable::{printable, printable_json};
+
+use super::database::{database_error, database_or_run, open_store};
+use super::output::Printer;
+use super::{Context, Failure, clock, load, load_all};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -1,7 +1,10 @@
 //! `shtempel undo GAME`: a game's last letter taken back (its moves and
 //! their days), then a pass.
 
-use super::*;
+use shtempel::clerk::{Order, order};
+
+use super::director::{Given, order_command};
+use super::{Context, Failure};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -1,6 +1,20 @@
 //! `shtempel watch`: passes whenever mail comes (IMAP IDLE), until a signal.
 
-use super::*;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use chrono::Utc;
+
+use shtempel::config::Config;
+use shtempel::error::Error;
+use shtempel::run;
+
+use super::database::{open_store_to_run, unadopted};
+use super::output::{Printer, print_event};
+use super::pass::stop_on_signals;
+use super::wiring::{clerks, directory, source, templates_of, transport};
+use super::{Context, Failure, load_all, run_error};
 
 #[derive(clap::Args)]
 pub struct Args {

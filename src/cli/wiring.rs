@@ -1,7 +1,25 @@
 //! The adapters a run is wired with: each tournament's clerk and
 //! templates, the mail source and transport, and their passwords.
 
-use super::*;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use chrono::{NaiveDate, Utc};
+
+use shtempel::clerk::{Clerk, Directory};
+use shtempel::config::{Config, Secret, Server, Source, Transport};
+use shtempel::mail::MailSource;
+use shtempel::mail::file::FileTransport;
+use shtempel::mail::imap::{ImapSettings, ImapSource};
+use shtempel::mail::login::Password;
+use shtempel::mail::maildir::Maildir;
+use shtempel::mail::sendmail::SendmailSender;
+use shtempel::mail::smtp::{Pace, SmtpSender};
+use shtempel::render::Templates;
+
+use super::{Failure, clock, run_error, usage};
 
 /// A clerk for each tournament, as of `now` (or `today`), with the others
 /// beside it where there are several.

@@ -2,7 +2,10 @@
 //! withdrawal` says (lost by forfeit, or annulled), each told to its
 //! players and the chief secretary, then a pass.
 
-use super::*;
+use shtempel::clerk::{Order, order};
+
+use super::director::{Given, order_command};
+use super::{Context, Failure};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -2,7 +2,17 @@
 //! (a game, moves, a fraction, dates, a variant, a leave, a ruling), its
 //! errors named with the line.
 
-use super::*;
+use shakmaty::Color;
+
+use crate::rules::Fraction;
+
+use super::dates::{DateReading, WrittenDate};
+use super::errors::{ReadError, ReadErrorKind};
+use super::rulings::ruling_of;
+use super::{
+    Letter, MAX_ERRORS, MAX_FRACTION_DAYS, MAX_MOVE_NUMBER, MAX_MOVES, MAX_VARIANTS, MoveToken,
+    Variant, WrittenDates, dates, notation,
+};
 
 pattern!(
     GAME_LINE,

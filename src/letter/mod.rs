@@ -33,8 +33,8 @@ pub use errors::{ReadError, ReadErrorKind};
 use keywords::keywords;
 pub use notation::MoveText;
 
-use self::lines::*;
-use self::rulings::ruling_of;
+use self::lines::game_of_line;
+use self::lines::read_line;
 pub use self::rulings::{AcceptWords, Newcomer, Order, Ruling, accept_words};
 pub use crate::rules::{Decision, GameResult};
 use crate::rules::{Fraction, Stated, StatedDates};

@@ -1,7 +1,18 @@
 //! The cross-table: the players ranked by points and the tournament's
 //! tie-breaks, a square up to [`SQUARE_PLAYERS`] players, a list beyond.
 
-use super::*;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use shakmaty::Color;
+
+use crate::config::Config;
+use crate::phrases::Phrases;
+use crate::printable::html_escaped as escape;
+use crate::rules::standings::{Scored, standings};
+use crate::rules::{EndReason, Status, TieBreak};
+
+use super::{GameReport, result_of, score_text};
 
 /// Above this many players the cross-table is a list: each player's games
 /// by opponent, not a square of mostly empty cells (6,000 players of one

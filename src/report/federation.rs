@@ -1,7 +1,14 @@
 //! A folder's pages: the index of its events, and a page for each player
 //! who plays in several.
 
-use super::*;
+use std::fmt::Write as _;
+
+use chrono::NaiveDate;
+
+use crate::phrases::Phrases;
+use crate::printable::html_escaped as escape;
+
+use super::{Page, head, score_text, slug};
 
 /// One tournament of a folder, as the index of events lists it.
 pub struct Event {

@@ -5,7 +5,6 @@
 //! moves, the time chart and its plot (`game-N.svg`); `game-N.pgn` the game.
 //! Pure: takes the games as loaded and returns the files to write.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use chrono::NaiveDate;
@@ -15,14 +14,13 @@ use crate::chart::Chart;
 use crate::config::Config;
 use crate::phrases::Phrases;
 use crate::record::Record;
-use crate::rules::standings::{Scored, standings};
-use crate::rules::{EndReason, GameResult, Status, TieBreak};
+use crate::rules::{GameResult, Status};
 
 mod board;
 mod cross_table;
 mod federation;
 
-use self::cross_table::*;
+use self::cross_table::cross_table;
 pub use self::federation::{
     Event, PlayerEvents, PlayerGame, events_index, player_file, player_page,
 };
@@ -355,7 +353,7 @@ fn chart_table(out: &mut String, phrases: &Phrases, game: &GameReport) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::cross_table::quarters_text;
 
     #[test]
     fn quarters_are_written_as_a_table_writes_points() {

@@ -1,7 +1,16 @@
 //! The calendar kept at the end of a pass: each game due a look today,
 //! its duties planned and committed.
 
-use super::*;
+use chrono::NaiveDate;
+
+use crate::clerk::Clerk;
+use crate::error::Error;
+use crate::key::GameKey;
+use crate::store::Store;
+use crate::{clerk, rules};
+
+use super::batch::Batch;
+use super::{Summary, commit, database};
 
 /// The calendar's duties of every game that may have one today; the others
 /// (see [`rules::next_check`]) are not even loaded.

@@ -1,8 +1,16 @@
 //! A plan written all or nothing, with the composed messages, and what a
 //! leave writes in the clerk's other events.
 
-use super::*;
-use crate::clerk::LeaveTaken;
+use chrono::{NaiveDate, NaiveTime};
+
+use crate::clerk::{Clerk, LeaveTaken, Plan};
+use crate::config::Config;
+use crate::error::Error;
+use crate::fault;
+use crate::mail::{compose, identity};
+use crate::store::{GameRow, NewOutbox, Store};
+
+use super::database;
 
 /// Writes a plan all or nothing: the letter, the game, notes, duties done and
 /// the composed messages. Returns the outbox id of the last message, if any.

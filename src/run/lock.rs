@@ -1,7 +1,8 @@
 //! The run lock: one run at a time on a database (cron may start the
 //! next before the last ends).
 
-use super::*;
+use std::fs::{File, TryLockError};
+use std::path::{Path, PathBuf};
 
 /// Holds the lock of one tournament's database while a run works; the kernel
 /// releases it when the process ends, however it ends.

@@ -11,22 +11,15 @@
 //! to disk, marks its letters done and sends its messages, and one makes
 //! those messages durable while the next batch is sent (`finish`).
 
-use std::collections::{HashSet, VecDeque};
-use std::fs::{File, TryLockError};
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
+use std::collections::VecDeque;
 
-use chrono::{NaiveDate, NaiveTime};
-
-use crate::clerk::{self, Clerk, Event, EventKind, Plan, Prepared};
+use crate::clerk::{self, Clerk, Event, Prepared};
 use crate::config::Config;
 use crate::error::Error;
 use crate::fault;
 use crate::key::GameKey;
 use crate::mail::{MailSource, Transport};
-use crate::mail::{compose, identity};
-use crate::rules;
-use crate::store::{Disposition, GameRow, NewOutbox, Store, StoredLetter};
+use crate::store::Store;
 
 mod batch;
 mod calendar;
@@ -39,13 +32,14 @@ mod poison;
 
 pub use self::orders::{PutBack, put_back, write_edits};
 
-use self::batch::*;
-use self::calendar::*;
+use self::batch::Batch;
+use self::batch::send_pending;
 pub use self::commit::commit;
-use self::finish::{Finisher, Job, Outcome, Worker};
+use self::finish::{Finisher, Worker};
 pub use self::lock::{Holder, RunLock, holder, lock};
 use self::pass::Pass;
-use self::poison::*;
+use self::poison::panic_message;
+use self::poison::prepare_guarded;
 pub use crate::clerk::POISON_RUNS;
 
 /// What a pass did.

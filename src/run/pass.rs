@@ -3,7 +3,19 @@
 //! batches, the summary, who hears of events); [`Queue`] says which letter
 //! comes next.
 
-use super::*;
+use std::collections::{HashSet, VecDeque};
+
+use crate::clerk::{Clerk, Event, POISON_RUNS, Prepared};
+use crate::error::Error;
+use crate::key::GameKey;
+use crate::store::Store;
+use crate::{clerk, fault};
+
+use super::batch::{Batch, Held, JobOut, batch_letters, record};
+use super::calendar::keep_calendar;
+use super::finish::{Job, Worker};
+use super::poison::{CRASHED, count_as_crashed, failed_letter, plan_guarded};
+use super::{ReadAhead, Summary, commit, database, next_prepared};
 
 /// The letters of a run in the order they are taken. Letters go in their
 /// order, but one whose game waits for a delivery in flight (a forward not
@@ -330,5 +342,72 @@ impl<'c> Pass<'_, 'c, '_> {
         self.collect()?;
         self.store.end_batch().map_err(database)?;
         self.store.clear_sent_log().map_err(database)
+    }
+}
+
+/// The batch's steps over what the pass holds.
+impl Pass<'_, '_, '_> {
+    /// Commits the batch with what the oldest job out did (if as many are
+    /// out as the worker holds), and gives the worker its letters to mark
+    /// done and its messages to send (see [`finish`]); then opens the next
+    /// batch.
+    pub(super) fn finish(&mut self) -> Result<(), Error> {
+        while self.batch.out.len() >= self.worker.capacity() {
+            self.collect_oldest()?;
+        }
+        let clock = &self.clerks[0].clock;
+        // The worker syncs the commit before it acts on the batch.
+        let sync = self.store.end_batch_unsynced().map_err(database)?;
+        if self.batch.out.is_empty() {
+            // No job is out: what the sent log holds is committed now (on
+            // disk once the job's sync returns; a power cut before it can only
+            // make the next run send those messages again, as one in flight).
+            self.store.clear_sent_log().map_err(database)?;
+        }
+        let entries = std::mem::take(&mut self.batch.entries);
+        let jobs_out = &self.batch.out;
+        let out = |id| jobs_out.iter().any(|job| job.messages.contains(&id));
+        let queue = self
+            .store
+            .pending(clock.now, clock.today, out)
+            .map_err(database)?;
+        self.batch.out.push_back(JobOut {
+            delivering: std::mem::take(&mut self.batch.delivering),
+            messages: queue.iter().map(|item| item.id).collect(),
+        });
+        let job = Job {
+            sync,
+            done: entries.iter().filter_map(|e| e.done.clone()).collect(),
+            entries: entries
+                .into_iter()
+                .map(|e| (e.events, e.last_message))
+                .collect(),
+            queue,
+            now: clock.now,
+            today: clock.today,
+        };
+        self.worker.start(job)?;
+        self.store.begin_batch().map_err(database)
+    }
+
+    /// Waits for the oldest job out and writes what it did into the open
+    /// batch.
+    fn collect_oldest(&mut self) -> Result<(), Error> {
+        self.batch.out.pop_front();
+        match self.worker.wait()? {
+            Some(outcome) => {
+                let clerk = &self.clerks[0];
+                record(self.store, outcome, clerk, &mut self.summary, self.events)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Waits for every job out and writes what they did into the open batch.
+    pub(super) fn collect(&mut self) -> Result<(), Error> {
+        while !self.batch.out.is_empty() {
+            self.collect_oldest()?;
+        }
+        Ok(())
     }
 }

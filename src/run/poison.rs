@@ -2,7 +2,16 @@
 //! [`crate::clerk::POISON_RUNS`]; a panic caught around each letter's reading and
 //! planning, in words.
 
-use super::*;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::clerk::{Clerk, Event, EventKind, POISON_RUNS, Plan, Prepared};
+use crate::config::Config;
+use crate::error::Error;
+use crate::store::{Disposition, Store, StoredLetter};
+use crate::{clerk, fault};
+
+use super::batch::{Batch, Entry};
+use super::{Summary, database};
 
 /// What a caught panic said.
 pub(super) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {

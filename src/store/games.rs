@@ -1,7 +1,21 @@
 //! What the store reads of letters and games: whether a letter was seen, the
 //! game of a message, a game with its moves and duties, its letters and notes.
 
-use super::*;
+use std::collections::BTreeSet;
+
+use chrono::NaiveDate;
+use rusqlite::{OptionalExtension, params};
+use shakmaty::Color;
+
+use crate::color_name;
+use crate::key::GameKey;
+use crate::record::Seat;
+use crate::rules::{DutyKey, EndReason, Fraction, GameResult, Outcome, Row, Standing, Suspension};
+
+use super::{
+    Cache, GameLetter, GameRow, MOVES_OF_GAME, Note, Result, Seen, Store, StoredGame, color_from,
+    date_from, from_sql_err, status_from,
+};
 
 impl Store {
     /// Whether the letter with this key and [`crate::mail::keys::fingerprint`]

@@ -21,20 +21,17 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use chrono::{DateTime, NaiveDate, Utc};
+use rusqlite::Connection;
 use rusqlite::config::DbConfig;
-use rusqlite::{Connection, OptionalExtension, params};
 use shakmaty::Color;
 
 pub use self::outbox::{KeptLetter, Quarantined, Unheeded};
 pub use self::sent_log::{Sent, SentLog};
 pub use self::writer::Writer;
-use crate::color_name;
 use crate::game::HeldVariant;
 use crate::key::GameKey;
 use crate::record::Seat;
-use crate::rules::{
-    DutyKey, EndReason, Fraction, GameResult, Outcome, Row, Standing, Status, Suspension,
-};
+use crate::rules::{DutyKey, Row, Standing, Status};
 
 pub type Result<T> = std::result::Result<T, rusqlite::Error>;
 

@@ -1,7 +1,17 @@
 //! The outbox: messages waiting to be sent, their sends and failures, the
 //! replies a day gave each address, letters that keep failing, the run's state.
 
-use super::*;
+use std::collections::HashSet;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use rusqlite::{OptionalExtension, params};
+
+use crate::key::GameKey;
+
+use super::sent_log::{Sent, SentLog};
+use super::{
+    OutboxItem, Replies, Result, SentMessage, Store, day_text, first_recipient, from_sql_err,
+};
 
 impl Store {
     /// Messages not yet sent and due for a try at `now`, oldest first,

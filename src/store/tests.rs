@@ -2,7 +2,9 @@
 
 use super::*;
 use crate::key::GameKey;
+use crate::rules::{EndReason, GameResult, Outcome};
 use rusqlite::StatementStatus;
+use rusqlite::{OptionalExtension, params};
 
 const WHITE_WINS: Outcome = Outcome {
     result: GameResult::WhiteWins,

@@ -1,7 +1,21 @@
 //! Writes inside one transaction: a letter, a game's state and new moves,
 //! notes, duties done, and messages put into the outbox.
 
-use super::*;
+use std::cell::RefCell;
+
+use chrono::NaiveDate;
+use rusqlite::{Connection, params};
+
+use crate::color_name;
+use crate::key::GameKey;
+use crate::record::Seat;
+use crate::rules::{DutyKey, Row};
+
+use super::sent_log::Sent;
+use super::{
+    Cache, GameRow, NewOutbox, Note, OutboxItem, Result, StoredLetter, day_text, first_recipient,
+    to_sql_err,
+};
 
 /// Writes inside one transaction.
 pub struct Writer<'a> {

@@ -1,15 +1,24 @@
 //! The IMAP connection: a stream plain or TLS, opened, logged in and
 //! selected; reset after trouble, closed, and IDLE for new mail.
 
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
-use async_imap::Authenticator;
+use async_imap::extensions::idle::IdleResponse;
+use async_imap::{Authenticator, Client, Session};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio_rustls::TlsConnector;
 
-use super::bound::LineBound;
-
-use super::*;
-use crate::config::Auth;
+use crate::config::{Auth, Tls};
 use crate::mail::login::Sasl;
+
+use super::super::MailError;
+use super::bound::LineBound;
+use super::{ImapSettings, ImapSource, fail};
 
 /// A plain or TLS connection, every response line of it bounded.
 #[derive(Debug)]

@@ -11,24 +11,17 @@
 //! Every network call has a timeout: a server that stops answering fails the run
 //! cleanly, and the next run carries on.
 
-use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::task::{Context, Poll};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-use std::time::Instant;
 
-use async_imap::extensions::idle::IdleResponse;
-use async_imap::{Client, Session};
+use async_imap::Session;
 use chrono::{DateTime, Utc};
 use futures::StreamExt;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::net::TcpStream;
 use tokio::runtime::Runtime;
-use tokio_rustls::TlsConnector;
 
 use super::login::Password;
 use super::{Envelope, MailError, MailSource};
-use crate::config::{Server, Tls};
+use crate::config::Server;
 
 mod bound;
 mod connection;

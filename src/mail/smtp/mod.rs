@@ -42,9 +42,17 @@ mod window;
 mod wire;
 
 pub use self::pace::Pace;
-use self::window::*;
+use self::window::MAX_MESSAGES_PER_CONNECTION;
+use self::window::PIPELINED_WINDOW;
+use self::wire::Clock;
+use self::wire::Connection;
+use self::wire::Reply;
+use self::wire::Socket;
+use self::wire::Trouble;
+use self::wire::Wire;
+use self::wire::connect;
+use self::wire::data;
 pub(in crate::mail) use self::wire::envelope;
-use self::wire::*;
 
 /// The SMTP transport: one connection held for a run's messages.
 pub struct SmtpSender {

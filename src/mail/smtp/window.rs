@@ -1,7 +1,9 @@
 //! The pipelined window: up to [`PIPELINED_WINDOW`] messages in one write
 //! (MAIL, RCPT and `BDAT n LAST` each), their replies read in turn.
 
-use super::*;
+use super::super::{MailError, Receipt};
+use super::SmtpSender;
+use super::wire::{Connection, Reply, Trouble};
 
 /// Messages over one connection before it is closed and opened again (some
 /// providers refuse more), unless the config says otherwise.

@@ -1,70 +1,17 @@
-//! The director's orders before a pass: a game's (`result`,
-//! `forfeit`, `undo`), a player's (`withdraw`, `replace`), a letter's
-//! (`accept`), each a `clerk::Order` carried out as the chief arbiter's
-//! letter's are; and the start sheets. Each is committed with its
-//! messages, which the pass then sends.
+//! The director's orders carried out at the start of a pass, under its
+//! lock: a game's (`result`, `forfeit`, `undo`), a player's (`withdraw`,
+//! `replace`), a letter's (`accept`), each a `clerk::Order` carried out as
+//! the chief arbiter's letter's are; and the start sheets. Each is committed
+//! with its messages, which the pass then sends.
 
-use super::*;
+use shtempel::clerk::{Clerk, Directory, Event, EventKind, Order, Outcome, Sheet};
+use shtempel::config::Config;
+use shtempel::store::Store;
+use shtempel::{clerk, run};
 
-/// Every tournament of the config, and the id of the one a command is
-/// about (the one given, or the only one).
-pub(super) fn picked(
-    path: &Path,
-    tournament: Option<&str>,
-) -> Result<(Vec<Config>, String), Failure> {
-    let configs = load_all(path)?;
-    let id = pick(path, configs.clone(), tournament)?.tournament_id;
-    Ok((configs, id))
-}
-
-/// What every order of the command line takes besides its own words.
-#[derive(clap::Args)]
-pub struct Given {
-    /// The reason, for the note under the chart and the players.
-    #[arg(long)]
-    pub why: Option<String>,
-    #[command(flatten)]
-    pub pass: PassArgs,
-}
-
-/// The director's order (`result`, `forfeit`, `undo`, `withdraw`,
-/// `replace`) in the tournament given (or the only one), then a pass as
-/// `poll`.
-pub(super) fn order_command(
-    cx: &Context,
-    order: impl FnOnce(Option<String>) -> Order,
-    given: Given,
-) -> Result<u8, Failure> {
-    let (configs, tournament) = cx.picked()?;
-    let before = Before::Order {
-        tournament: Some(&tournament),
-        order: order(given.why),
-    };
-    poll(&configs, cx.now, &given.pass, before)
-}
-
-/// `1-0`, `0-1`, `1/2` (or `1/2-1/2`, `½`).
-pub(super) fn parse_result(text: &str) -> Result<GameResult, Error> {
-    match text {
-        "1-0" => Ok(GameResult::WhiteWins),
-        "0-1" => Ok(GameResult::BlackWins),
-        "1/2" | "1/2-1/2" | "½" | "½-½" => Ok(GameResult::Draw),
-        _ => Err(Error::usage(format!(
-            "{text:?} is not a result: write 1-0, 0-1 or 1/2"
-        ))),
-    }
-}
-
-/// `white` or `black`.
-pub(super) fn parse_side(text: &str) -> Result<Color, Error> {
-    match text.to_lowercase().as_str() {
-        "white" | "w" => Ok(Color::White),
-        "black" | "b" => Ok(Color::Black),
-        _ => Err(Error::usage(format!(
-            "{text:?} is not a side: write white or black"
-        ))),
-    }
-}
+use super::database::{database_error, database_or_run};
+use super::output::{Printer, print_event};
+use super::{Failure, usage};
 
 /// The clerk of tournament `id` (one the command picked already).
 pub(super) fn clerk_of<'c, 'a>(
