@@ -5,7 +5,7 @@
 use super::EventKind;
 use super::{AwardError, AwardedBy, Clerk, Plan, label_moves, next_lines};
 use crate::error::Error;
-use crate::letter::{Letter, Order};
+use crate::letter::{Letter, WrittenOrder};
 use crate::mail::compose::Recipient;
 use crate::mail::mime::Mail;
 use crate::message::MessageKind;
@@ -108,13 +108,13 @@ impl Clerk<'_> {
             .collect();
         let ruling = &ruling.resolved(&ids);
         // The letters set aside are the mailbox's: no tournament to name.
-        if ruling.order == Order::Retry {
+        if ruling.order == WrittenOrder::Retry {
             return self.carry_out_by_letter(store, mail, read, ruling, stored);
         }
         // `ACCEPT KEY` names its letter, and so its event: this one, where
         // routing found him its chief arbiter, or another's.
         let accepted_in = match ruling.order {
-            Order::Accept if self.directory.several() => match route {
+            WrittenOrder::Accept if self.directory.several() => match route {
                 Some(route) => route.accepts,
                 None => super::route::accepted_event(self.directory, store, read),
             },
@@ -209,10 +209,10 @@ impl Clerk<'_> {
         let order = super::Order::of_ruling(ruling);
         let in_reply_to = mail.message_id.clone();
         match self.carry_out(store, &order, AwardedBy::Arbiter, in_reply_to)? {
-            super::Outcome::Refused { state, why, reason } => {
+            super::Execution::Refused { state, why, reason } => {
                 self.refuse_arbiter(state.as_deref(), mail, read, why, reason, stored)
             }
-            super::Outcome::Done { plan: done, reason } => {
+            super::Execution::Done { plan: done, reason } => {
                 let receipt = self.order_done(mail, ruling, &done)?;
                 stored.disposition = Disposition::Applied;
                 stored.reason = reason;
@@ -287,12 +287,12 @@ impl Clerk<'_> {
         game: &str,
         (decision, days, why): (Decision, Option<u32>, Option<&str>),
         in_reply_to: Option<String>,
-    ) -> Result<super::Outcome, Error> {
+    ) -> Result<super::Execution, Error> {
         let phrases = self.phrases();
         let mut state = match self.game_by_command(store, game) {
             Ok(state) => state,
             Err(AwardError::NoGame(reason)) => {
-                return Ok(super::Outcome::Refused {
+                return Ok(super::Execution::Refused {
                     state: None,
                     why: "no such game",
                     reason,
@@ -318,7 +318,7 @@ impl Clerk<'_> {
             Ok(transition) => transition,
             Err(refusal) => {
                 let reason = self.refusal_reason(&refusal, state.id());
-                return Ok(super::Outcome::Refused {
+                return Ok(super::Execution::Refused {
                     state: Some(Box::new(state)),
                     why: "game not suspended",
                     reason,
@@ -371,7 +371,7 @@ impl Clerk<'_> {
             code.into(),
         );
         plan.game = Some(state);
-        Ok(super::Outcome::Done {
+        Ok(super::Execution::Done {
             plan: Box::new(plan),
             reason,
         })

@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
-use crate::rules::orders::{award, undo};
+use crate::rules::interventions::{award, undo};
 use crate::rules::{Effect, GameResult};
 use crate::store::Store;
 

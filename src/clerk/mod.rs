@@ -67,7 +67,7 @@ use self::draft::Draft;
 pub use self::event::EventKind;
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::model::{label_moves, next_lines};
-pub use self::order::{Order, Outcome, Refused, Whom};
+pub use self::order::{Execution, Order, Refused, Whom};
 pub use self::plan::{EntryThere, Event, LeaveTaken, Plan};
 use self::prepared::keep_unread;
 pub use self::prepared::{Prepared, stored_reading};

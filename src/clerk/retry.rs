@@ -7,7 +7,7 @@
 //! tournament yet, so a clerk of several takes the order without one.
 
 use super::EventKind;
-use super::{Clerk, Outcome, Plan};
+use super::{Clerk, Execution, Plan};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -23,7 +23,7 @@ impl Clerk<'_> {
         store: &Store,
         key: &str,
         in_reply_to: Option<String>,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<Execution, Error> {
         let set_aside = store.quarantined().map_err(Error::database)?;
         let every = matches!(key.to_uppercase().as_str(), "ALL" | "ВСЕ" | "ВСЁ");
         let chosen: Vec<_> = set_aside
@@ -35,7 +35,7 @@ impl Clerk<'_> {
                 (_, true) => self.phrases().get("reason.retry_none").to_string(),
                 (_, false) => self.phrases().fill("reason.retry_no_key", &[("key", &key)]),
             };
-            return Ok(Outcome::Refused {
+            return Ok(Execution::Refused {
                 state: None,
                 why: "nothing to retry",
                 reason,
@@ -76,7 +76,7 @@ impl Clerk<'_> {
                 letter.dedup_key.clone(),
             );
         }
-        Ok(Outcome::Done {
+        Ok(Execution::Done {
             plan: Box::new(plan),
             reason: format!("retry {key}"),
         })

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use crate::config::{Config, People};
 use crate::key::SubjectTag;
-use crate::letter::{self, Order};
+use crate::letter::{self, WrittenOrder};
 use crate::mail::Envelope;
 use crate::mail::mime::Mail;
 use crate::render::Templates;
@@ -239,8 +239,8 @@ pub(super) fn events_ruled_on(
     ruling: &letter::Ruling,
 ) -> Vec<usize> {
     let names = |t: &Config| match ruling.order {
-        Order::Withdraw | Order::Replace => t.player(&ruling.game).is_some(),
-        Order::Accept | Order::Retry => false,
+        WrittenOrder::Withdraw | WrittenOrder::Replace => t.player(&ruling.game).is_some(),
+        WrittenOrder::Accept | WrittenOrder::Retry => false,
         _ => t.game(&ruling.game).is_some(),
     };
     directory
@@ -268,7 +268,7 @@ pub(super) fn accepted_event(
         .map(|t| t.tournament_id.as_str())
         .collect();
     let ruling = ruling.resolved(&ids);
-    if ruling.order != Order::Accept || ruling.tournament.is_some() {
+    if ruling.order != WrittenOrder::Accept || ruling.tournament.is_some() {
         return None;
     }
     let kept = store.letter_by_key(&ruling.game).ok().flatten()?;

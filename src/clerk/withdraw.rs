@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
-use crate::rules::orders::annul;
+use crate::rules::interventions::annul;
 use crate::rules::withdrawal::{self, Step};
 use crate::rules::{Effect, GameResult, Status};
 use crate::store::Store;

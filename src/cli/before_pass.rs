@@ -4,7 +4,7 @@
 //! the chief arbiter's letter's are; and the start sheets. Each is committed
 //! with its messages, which the pass then sends.
 
-use shtempel::clerk::{Clerk, Directory, Event, EventKind, Order, Outcome, Sheet};
+use shtempel::clerk::{Clerk, Directory, Event, EventKind, Execution, Order, Sheet};
 use shtempel::config::Config;
 use shtempel::store::Store;
 use shtempel::{clerk, run};
@@ -141,8 +141,8 @@ pub(super) fn carry_out(
     let store = &mut *on_desk;
     match desk.carry_out(store, &order, clerk::AwardedBy::Director, None) {
         Err(message) => Err(database_or_run(config, message)),
-        Ok(Outcome::Refused { reason, .. }) => Err(usage(format!("{}: {reason}", order.named()))),
-        Ok(Outcome::Done { plan, .. }) => {
+        Ok(Execution::Refused { reason, .. }) => Err(usage(format!("{}: {reason}", order.named()))),
+        Ok(Execution::Done { plan, .. }) => {
             commit_and_say(store, desk, &plan, &order.cause(&plan), printer)
         }
     }

@@ -1,8 +1,9 @@
 //! The command line's commands (cargo's and uv's layout): one
 //! file a command, with its arguments (a clap `Args`) and its call, and
 //! beside them what several share: the database opened (`database`), the
-//! adapters wired (`wiring`), the pass (`pass`) and the director's orders
-//! before it (`orders`), what is printed (`output`). `main.rs` parses the
+//! adapters wired (`wiring`), the pass (`pass`), the director's orders
+//! carried out before it (`before_pass`) and the words every order command
+//! shares (`director`), what is printed (`output`). `main.rs` parses the
 //! line, reads the clock and hands each command its [`Context`].
 
 use std::path::{Path, PathBuf};

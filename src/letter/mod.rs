@@ -35,7 +35,7 @@ pub use notation::MoveText;
 
 use self::lines::game_of_line;
 use self::lines::read_line;
-pub use self::rulings::{AcceptWords, Newcomer, Order, Ruling, accept_words};
+pub use self::rulings::{AcceptWords, Newcomer, Ruling, WrittenOrder, accept_words};
 pub use crate::rules::{Decision, GameResult};
 use crate::rules::{Fraction, Stated, StatedDates};
 

@@ -11,7 +11,7 @@ use crate::rules::{Decision, GameResult};
 /// What a ruling of the chief arbiter orders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Order {
+pub enum WrittenOrder {
     /// A decision on an overstep (rules.md 2.5.5): `CONFIRM 3`, `REJECT 3 7`.
     Overstep(Decision),
     /// The result set: `RESULT 3 1-0`, `РЕЗУЛЬТАТ 3 1/2` (an adjudication,
@@ -49,7 +49,7 @@ pub struct Newcomer {
 /// What the chief arbiter decides (rules.md 2.5), a line of its own.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Ruling {
-    pub order: Order,
+    pub order: WrittenOrder,
     /// A word before the game, as a tournament's id (`CONFIRM CC-2026 3`,
     /// for a clerk of several): it may be a game's id instead (`REJECT A1
     /// 7`), which the clerk, knowing its tournaments, tells apart.
@@ -78,7 +78,7 @@ impl Ruling {
         match (&self.tournament, self.order) {
             // `REJECT A1 7` or `CONFIRM A1 no letter came`: the game, then
             // the days or the reason's first word.
-            (Some(word), Order::Overstep(_)) if !ids.contains(&word.as_str()) => {
+            (Some(word), WrittenOrder::Overstep(_)) if !ids.contains(&word.as_str()) => {
                 let days: Option<u32> = self.game.parse().ok();
                 let why = match (days, &self.why) {
                     (Some(_), why) => why.clone(),
@@ -95,7 +95,7 @@ impl Ruling {
             }
             // `REPLACE ivanov Sidorov S. <…>`: the player, then the
             // newcomer's name.
-            (Some(word), Order::Replace) if !ids.contains(&word.as_str()) => Ruling {
+            (Some(word), WrittenOrder::Replace) if !ids.contains(&word.as_str()) => Ruling {
                 tournament: None,
                 game: word.clone(),
                 newcomer: self.newcomer.as_ref().map(|newcomer| Newcomer {
@@ -107,7 +107,7 @@ impl Ruling {
                 ..self.clone()
             },
             // `UNDO A1 he misread`: the game, then the reason.
-            (Some(word), Order::Undo | Order::Withdraw | Order::Accept)
+            (Some(word), WrittenOrder::Undo | WrittenOrder::Withdraw | WrittenOrder::Accept)
                 if !ids.contains(&word.as_str()) =>
             {
                 Ruling {
@@ -164,13 +164,13 @@ pub(super) fn ruling_of(line: &str, may: &dyn Fn(&str) -> bool) -> Option<Ruling
         // `REJECT 3 7 the letter was in time`: the days, then the reason.
         return Some(Ruling {
             days: caps.get(4).and_then(|m| m.as_str().parse().ok()),
-            ..order_ruling(Order::Overstep(decision), &caps, Some(5))
+            ..order_ruling(WrittenOrder::Overstep(decision), &caps, Some(5))
         });
     }
     if may("aп")
         && let Some(caps) = ACCEPT_LINE.captures(line)
     {
-        return Some(order_ruling(Order::Accept, &caps, Some(4)));
+        return Some(order_ruling(WrittenOrder::Accept, &caps, Some(4)));
     }
     if may("rз")
         && let unlinked = MAILTO_LINK.replace_all(line, "")
@@ -182,14 +182,14 @@ pub(super) fn ruling_of(line: &str, may: &dyn Fn(&str) -> bool) -> Option<Ruling
                 name: caps[4].trim().to_string(),
                 email: email.to_lowercase(),
             }),
-            ..order_ruling(Order::Replace, &caps, Some(7))
+            ..order_ruling(WrittenOrder::Replace, &caps, Some(7))
         });
     }
     if may("rп")
         && let Some(caps) = RETRY_LINE.captures(line)
     {
         return Some(Ruling {
-            order: Order::Retry,
+            order: WrittenOrder::Retry,
             tournament: None,
             game: caps[1].to_string(),
             days: None,
@@ -202,8 +202,8 @@ pub(super) fn ruling_of(line: &str, may: &dyn Fn(&str) -> bool) -> Option<Ruling
         && let Some(caps) = UNDO_LINE.captures(line)
     {
         let order = match &caps[1] {
-            "UNDO" | "ОТМЕНИТЬ" => Order::Undo,
-            _ => Order::Withdraw,
+            "UNDO" | "ОТМЕНИТЬ" => WrittenOrder::Undo,
+            _ => WrittenOrder::Withdraw,
         };
         return Some(order_ruling(order, &caps, Some(4)));
     }
@@ -219,7 +219,7 @@ pub(super) fn ruling_of(line: &str, may: &dyn Fn(&str) -> bool) -> Option<Ruling
 /// A ruling of a line's captures: its tournament word in group 2, its game
 /// (player, key) in 3, the reason (or what follows) in group `why`, if it
 /// has one.
-fn order_ruling(order: Order, caps: &regex::Captures<'_>, why: Option<usize>) -> Ruling {
+fn order_ruling(order: WrittenOrder, caps: &regex::Captures<'_>, why: Option<usize>) -> Ruling {
     Ruling {
         order,
         tournament: caps.get(2).map(|m| m.as_str().to_string()),
@@ -288,7 +288,7 @@ pub fn accept_words(rest: Option<&str>) -> AcceptWords<'_> {
 
 /// A RESULT's or FORFEIT's order from its word and what follows the game:
 /// a result for RESULT, the side that loses for FORFEIT.
-fn award_order(word: &str, what: &str) -> Option<Order> {
+fn award_order(word: &str, what: &str) -> Option<WrittenOrder> {
     let side = match what.to_lowercase().replace('ё', "е").as_str() {
         "white" | "белые" | "белым" => Some(Color::White),
         "black" | "черные" | "черным" => Some(Color::Black),
@@ -301,9 +301,9 @@ fn award_order(word: &str, what: &str) -> Option<Order> {
         _ => None,
     };
     match (word, side, result) {
-        ("RESULT" | "РЕЗУЛЬТАТ", None, Some(result)) => Some(Order::Result(result)),
+        ("RESULT" | "РЕЗУЛЬТАТ", None, Some(result)) => Some(WrittenOrder::Result(result)),
         ("FORFEIT" | "ТЕХПОРАЖЕНИЕ", Some(loser), None) => {
-            Some(Order::Forfeit(GameResult::loss_of(loser)))
+            Some(WrittenOrder::Forfeit(GameResult::loss_of(loser)))
         }
         _ => None,
     }

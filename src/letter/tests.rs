@@ -131,31 +131,34 @@ fn absurd_numbers_are_errors() {
 
 #[test]
 fn a_result_or_a_forfeit_is_read_with_its_game_its_tournament_and_its_reason() {
-    use crate::letter::Order;
+    use crate::letter::WrittenOrder;
     use crate::rules::GameResult::*;
     // (line, the order, tournament word, game, reason); None: no ruling.
     type Row<'a> = (
         &'a str,
-        Option<(Order, Option<&'a str>, &'a str, Option<&'a str>)>,
+        Option<(WrittenOrder, Option<&'a str>, &'a str, Option<&'a str>)>,
     );
     let table: [Row; 13] = [
         (
             "RESULT 3 1-0",
-            Some((Order::Result(WhiteWins), None, "3", None)),
+            Some((WrittenOrder::Result(WhiteWins), None, "3", None)),
         ),
         (
             "RESULT 3 0-1.",
-            Some((Order::Result(BlackWins), None, "3", None)),
+            Some((WrittenOrder::Result(BlackWins), None, "3", None)),
         ),
-        ("RESULT 3 1/2", Some((Order::Result(Draw), None, "3", None))),
+        (
+            "RESULT 3 1/2",
+            Some((WrittenOrder::Result(Draw), None, "3", None)),
+        ),
         (
             "РЕЗУЛЬТАТ 3 ½-½",
-            Some((Order::Result(Draw), None, "3", None)),
+            Some((WrittenOrder::Result(Draw), None, "3", None)),
         ),
         (
             "RESULT CC-2026 3 1-0 adjudicated: White's attack wins",
             Some((
-                Order::Result(WhiteWins),
+                WrittenOrder::Result(WhiteWins),
                 Some("CC-2026"),
                 "3",
                 Some("adjudicated: White's attack wins"),
@@ -163,20 +166,20 @@ fn a_result_or_a_forfeit_is_read_with_its_game_its_tournament_and_its_reason() {
         ),
         (
             "RESULT A1 1-0",
-            Some((Order::Result(WhiteWins), None, "A1", None)),
+            Some((WrittenOrder::Result(WhiteWins), None, "A1", None)),
         ),
         (
             "FORFEIT 3 WHITE",
-            Some((Order::Forfeit(BlackWins), None, "3", None)),
+            Some((WrittenOrder::Forfeit(BlackWins), None, "3", None)),
         ),
         (
             "FORFEIT 3 black",
-            Some((Order::Forfeit(WhiteWins), None, "3", None)),
+            Some((WrittenOrder::Forfeit(WhiteWins), None, "3", None)),
         ),
         (
             "ТЕХПОРАЖЕНИЕ КР-2026 №3 ЧЁРНЫЕ неявка",
             Some((
-                Order::Forfeit(WhiteWins),
+                WrittenOrder::Forfeit(WhiteWins),
                 Some("КР-2026"),
                 "3",
                 Some("неявка"),
@@ -184,7 +187,7 @@ fn a_result_or_a_forfeit_is_read_with_its_game_its_tournament_and_its_reason() {
         ),
         (
             "ТЕХПОРАЖЕНИЕ 3 черным неявка",
-            Some((Order::Forfeit(WhiteWins), None, "3", Some("неявка"))),
+            Some((WrittenOrder::Forfeit(WhiteWins), None, "3", Some("неявка"))),
         ),
         // A forfeit needs a side, a result a score.
         ("FORFEIT 3 1-0", None),
@@ -210,13 +213,13 @@ fn a_result_or_a_forfeit_is_read_with_its_game_its_tournament_and_its_reason() {
 
 #[test]
 fn a_replacement_and_a_retry_are_read_with_the_newcomer_and_the_key() {
-    use crate::letter::{Newcomer, Order};
+    use crate::letter::{Newcomer, WrittenOrder};
     // (line, tournament word, player or key, newcomer, reason; resolved
     // against the ids CC-2026 and B: player, newcomer's name).
     type Row<'a> = (
         &'a str,
         Option<(
-            Order,
+            WrittenOrder,
             Option<&'a str>,
             &'a str,
             Option<(&'a str, &'a str)>,
@@ -228,7 +231,7 @@ fn a_replacement_and_a_retry_are_read_with_the_newcomer_and_the_key() {
         (
             "REPLACE ivanov Sidorov S. <Sidorov@Example.org>",
             Some((
-                Order::Replace,
+                WrittenOrder::Replace,
                 Some("ivanov"),
                 "Sidorov",
                 Some(("S.", "sidorov@example.org")),
@@ -239,7 +242,7 @@ fn a_replacement_and_a_retry_are_read_with_the_newcomer_and_the_key() {
         (
             "ЗАМЕНА CC-2026 ivanov Сидоров Сергей <s@example.org> по болезни Иванова.",
             Some((
-                Order::Replace,
+                WrittenOrder::Replace,
                 Some("CC-2026"),
                 "ivanov",
                 Some(("Сидоров Сергей", "s@example.org")),
@@ -250,7 +253,7 @@ fn a_replacement_and_a_retry_are_read_with_the_newcomer_and_the_key() {
         (
             "REPLACE ivanov <s@example.org>",
             Some((
-                Order::Replace,
+                WrittenOrder::Replace,
                 None,
                 "ivanov",
                 Some(("", "s@example.org")),
@@ -264,7 +267,7 @@ fn a_replacement_and_a_retry_are_read_with_the_newcomer_and_the_key() {
         (
             "REPLACE ivanov Sidorov S. <sidorov@example.org<mailto:sidorov@example.org>> ill",
             Some((
-                Order::Replace,
+                WrittenOrder::Replace,
                 Some("ivanov"),
                 "Sidorov",
                 Some(("S.", "sidorov@example.org")),
@@ -275,7 +278,7 @@ fn a_replacement_and_a_retry_are_read_with_the_newcomer_and_the_key() {
         (
             "REPLACE ivanov Sidorov S. sidorov@example.org<mailto:sidorov@example.org>",
             Some((
-                Order::Replace,
+                WrittenOrder::Replace,
                 Some("ivanov"),
                 "Sidorov",
                 Some(("S.", "sidorov@example.org")),
@@ -286,7 +289,7 @@ fn a_replacement_and_a_retry_are_read_with_the_newcomer_and_the_key() {
         (
             "ЗАМЕНА ivanov Сидоров С. sidorov@example.org [mailto:sidorov@example.org] по болезни",
             Some((
-                Order::Replace,
+                WrittenOrder::Replace,
                 None,
                 "ivanov",
                 Some(("Сидоров С.", "sidorov@example.org")),
@@ -296,12 +299,18 @@ fn a_replacement_and_a_retry_are_read_with_the_newcomer_and_the_key() {
         ),
         (
             "RETRY quarantine:sha256:01ab",
-            Some((Order::Retry, None, "quarantine:sha256:01ab", None, None)),
+            Some((
+                WrittenOrder::Retry,
+                None,
+                "quarantine:sha256:01ab",
+                None,
+                None,
+            )),
             ("quarantine:sha256:01ab", ""),
         ),
         (
             "ПОВТОРИТЬ ВСЕ",
-            Some((Order::Retry, None, "ВСЕ", None, None)),
+            Some((WrittenOrder::Retry, None, "ВСЕ", None, None)),
             ("ВСЕ", ""),
         ),
         // A player's words are no order.

@@ -3,7 +3,7 @@
 //! (a suspension, the result and how it came), and what a transition of
 //! its life returns (the next ledger and its effects, or a refusal). The
 //! arithmetic over it is `clock`'s; the transitions are `life`'s and
-//! `orders`'.
+//! `interventions`'.
 
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};

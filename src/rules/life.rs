@@ -11,9 +11,9 @@
 //! | a draw accepted | [`accept_draw`] | 10.3.2 |
 //! | a protest of an overstep | [`protest`] | 10.3.8 |
 //! | the chief arbiter's decision | [`rule`] | 10.3.7 |
-//! | a result the chief arbiter sets, or a forfeit | [`award`](super::orders::award) | 10.3.2, 10.3.7 |
-//! | a game annulled on a withdrawal | [`annul`](super::orders::annul) | the regulation's |
-//! | the last letter taken back | [`undo`](super::orders::undo) | the arbiter's |
+//! | a result the chief arbiter sets, or a forfeit | [`award`](super::interventions::award) | 10.3.2, 10.3.7 |
+//! | a game annulled on a withdrawal | [`annul`](super::interventions::annul) | the regulation's |
+//! | the last letter taken back | [`undo`](super::interventions::undo) | the arbiter's |
 //! | a letter of the offender during his suspension | [`offender_letter`] | 10.3.6 |
 //! | a day of the calendar | [`day`] | 10.3.2, 10.3.4, 10.3.5, 10.3.8 |
 

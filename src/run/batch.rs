@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::key::GameKey;
 use crate::store::Store;
 
-use super::finish::{Finisher, Job, Outcome};
+use super::finish::{Finisher, Job, JobReport};
 use super::{Summary, database};
 
 /// How many letters one transaction holds at most: the sync at its end is
@@ -67,7 +67,7 @@ pub(super) struct Batch {
     pub(super) out: VecDeque<JobOut>,
 }
 
-/// A job given to the worker whose outcome is not yet written.
+/// A job given to the worker whose report is not yet written.
 pub(super) struct JobOut {
     pub(super) delivering: HashSet<GameKey>,
     /// Its messages: they are not given again to the next job.
@@ -116,29 +116,29 @@ pub(super) fn send_pending(
 /// batch (or a transaction of their own).
 pub(super) fn record(
     store: &mut Store,
-    outcome: Outcome,
+    report: JobReport,
     clerk: &Clerk<'_>,
     summary: &mut Summary,
     events: &mut dyn FnMut(Event),
 ) -> Result<(), Error> {
-    for event in outcome.events {
+    for event in report.events {
         events(event);
     }
-    summary.sent += outcome.sent.len();
-    summary.failures += outcome.failed.len();
+    summary.sent += report.sent.len();
+    summary.failures += report.failed.len();
     summary.games_changed.extend(
-        outcome
+        report
             .sent
             .iter()
             .filter_map(|sent| sent.delivers.as_ref().map(|(game, _)| GameKey::parse(game))),
     );
-    store.record_sent(&outcome.sent).map_err(database)?;
-    for (id, error, permanent) in &outcome.failed {
+    store.record_sent(&report.sent).map_err(database)?;
+    for (id, error, permanent) in &report.failed {
         store
             .mark_failed(*id, error, *permanent, clerk.clock.now)
             .map_err(database)?;
     }
-    outcome.error.map_or(Ok(()), Err)
+    report.error.map_or(Ok(()), Err)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! it runs on threads of their own while the next batch is planned (the file
 //! outbox and the Maildir cost a third of a run in system calls): one marks
 //! and sends, a second syncs the messages of one batch while the first sends
-//! the next. What a job did comes back as an [`Outcome`] that the run writes
+//! the next. What a job did comes back as an [`JobReport`] that the run writes
 //! into the database with a later batch.
 
 use crate::error::Error;
@@ -35,7 +35,7 @@ pub struct Job {
 
 /// What a job did.
 #[derive(Default)]
-pub struct Outcome {
+pub struct JobReport {
     /// The job's events and its sends, in the order they happened.
     pub events: Vec<Event>,
     /// Taken by the transport (and in the sent log).
@@ -56,10 +56,10 @@ pub struct Finisher<'a> {
 
 impl Finisher<'_> {
     /// Runs a job to its end: [`Finisher::send_all`], then [`make_durable`].
-    pub fn run(&mut self, job: Job) -> Outcome {
-        let mut outcome = self.send_all(job);
-        make_durable(&mut self.transport.syncer(), &mut outcome);
-        outcome
+    pub fn run(&mut self, job: Job) -> JobReport {
+        let mut report = self.send_all(job);
+        make_durable(&mut self.transport.syncer(), &mut report);
+        report
     }
 
     /// Syncs the commit, marks the letters done, then sends the messages in
@@ -67,18 +67,18 @@ impl Finisher<'_> {
     /// it, so that a crash of the process sends at most the message in flight
     /// again. A transient failure stops the sending until the next job. What
     /// the transport took is not yet durable.
-    fn send_all(&mut self, job: Job) -> Outcome {
-        let mut outcome = Outcome::default();
-        if let Err(error) = self.work(job, &mut outcome) {
-            outcome.error = Some(error);
+    fn send_all(&mut self, job: Job) -> JobReport {
+        let mut report = JobReport::default();
+        if let Err(error) = self.work(job, &mut report) {
+            report.error = Some(error);
         }
         if let Some(log) = &mut self.log {
             log.close();
         }
-        outcome
+        report
     }
 
-    fn work(&mut self, job: Job, outcome: &mut Outcome) -> Result<(), Error> {
+    fn work(&mut self, job: Job, report: &mut JobReport) -> Result<(), Error> {
         job.sync.sync().map_err(Error::database)?;
         for _ in &job.done {
             fault::point("after-commit");
@@ -116,28 +116,28 @@ impl Finisher<'_> {
                 self.transport.window()
             };
             if waiting > 0 && waiting + items.len() > full {
-                stopped = self.send_window(&mut window, stopped, when, outcome)?;
+                stopped = self.send_window(&mut window, stopped, when, report)?;
                 waiting = 0;
             }
             waiting += items.len();
             window.push((events, items));
             if waiting >= full {
-                stopped = self.send_window(&mut window, stopped, when, outcome)?;
+                stopped = self.send_window(&mut window, stopped, when, report)?;
                 waiting = 0;
             }
         }
-        self.send_window(&mut window, stopped, when, outcome)?;
+        self.send_window(&mut window, stopped, when, report)?;
         marked
     }
 
     /// Sends a window's messages (none once sending stopped) and records
-    /// their outcomes; says whether sending must stop.
+    /// their reports; says whether sending must stop.
     fn send_window(
         &mut self,
         window: &mut Vec<(Vec<Event>, Vec<OutboxItem>)>,
         stopped: bool,
         (now, today): (DateTime<Utc>, NaiveDate),
-        outcome: &mut Outcome,
+        report: &mut JobReport,
     ) -> Result<bool, Error> {
         let items: Vec<&OutboxItem> = window.iter().flat_map(|(_, items)| items).collect();
         // Each message's event, by its place in the window; the sends are
@@ -162,7 +162,7 @@ impl Finisher<'_> {
             // Not tried: after a transient failure.
             let tried = results.len();
             for (item, result) in chunk.iter().zip(results) {
-                let (stop, event) = self.record(item, result, now, today, outcome)?;
+                let (stop, event) = self.record(item, result, now, today, report)?;
                 stopped |= stop;
                 said.push(Some(event));
             }
@@ -172,8 +172,8 @@ impl Finisher<'_> {
         }
         let mut said = said.into_iter();
         for (events, items) in window.drain(..) {
-            outcome.events.extend(events);
-            outcome
+            report.events.extend(events);
+            report
                 .events
                 .extend(items.iter().filter_map(|_| said.next().flatten()));
         }
@@ -188,7 +188,7 @@ impl Finisher<'_> {
         result: Result<crate::mail::Receipt, crate::mail::MailError>,
         now: DateTime<Utc>,
         today: NaiveDate,
-        outcome: &mut Outcome,
+        report: &mut JobReport,
     ) -> Result<(bool, Event), Error> {
         match result {
             Ok(receipt) => {
@@ -198,7 +198,7 @@ impl Finisher<'_> {
                     log.append(&sent)
                         .map_err(|e| Error::database(format!("sent log: {e}")))?;
                 }
-                outcome.sent.push(sent);
+                report.sent.push(sent);
                 let event = Event {
                     event: EventKind::Sent,
                     game: item.game.as_deref().map(crate::key::GameKey::parse),
@@ -224,7 +224,7 @@ impl Finisher<'_> {
                         error.message
                     ),
                 };
-                outcome
+                report
                     .failed
                     .push((item.id, error.message, !error.transient));
                 Ok((error.transient, event))
@@ -235,29 +235,29 @@ impl Finisher<'_> {
 
 /// The transport makes what it took durable before the run records it as
 /// sent (even when the job stopped early: what it sent is recorded too).
-fn make_durable(syncer: &mut Option<Syncer>, outcome: &mut Outcome) {
-    if outcome.sent.is_empty() {
+fn make_durable(syncer: &mut Option<Syncer>, report: &mut JobReport) {
+    if report.sent.is_empty() {
         return;
     }
     if let Some(sync) = syncer
         && let Err(error) = sync()
     {
-        outcome
+        report
             .error
             .get_or_insert_with(|| Error::mail(format!("transport: {error}")));
     }
 }
 
 /// Runs the jobs: on this thread, one at a time, or on threads of their own
-/// while this one goes on. Outcomes are taken oldest first.
+/// while this one goes on. Reports are taken oldest first.
 pub enum Worker<'a> {
     Here {
         finisher: Finisher<'a>,
-        outcome: Option<Outcome>,
+        report: Option<JobReport>,
     },
     Thread {
         jobs: SyncSender<Job>,
-        outcomes: Receiver<Outcome>,
+        reports: Receiver<JobReport>,
         out: usize,
     },
 }
@@ -269,7 +269,7 @@ impl<'a> Worker<'a> {
     pub fn here(finisher: Finisher<'a>) -> Worker<'a> {
         Worker::Here {
             finisher,
-            outcome: None,
+            report: None,
         }
     }
 
@@ -283,40 +283,40 @@ impl<'a> Worker<'a> {
         mut finisher: Finisher<'a>,
     ) -> Worker<'a> {
         let (jobs, job_receiver) = sync_channel::<Job>(JOBS_ON_THREADS);
-        let (sent_sender, sent_receiver) = sync_channel::<Outcome>(JOBS_ON_THREADS);
-        let (outcome_sender, outcomes) = sync_channel(JOBS_ON_THREADS);
+        let (sent_sender, sent_receiver) = sync_channel::<JobReport>(JOBS_ON_THREADS);
+        let (report_sender, reports) = sync_channel(JOBS_ON_THREADS);
         let mut syncer = finisher.transport.syncer();
         scope.spawn(move || {
             for job in job_receiver {
-                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     finisher.send_all(job)
                 }))
-                .unwrap_or_else(|panic| Outcome {
+                .unwrap_or_else(|panic| JobReport {
                     error: Some(Error::internal(super::panic_message(panic.as_ref()))),
-                    ..Outcome::default()
+                    ..JobReport::default()
                 });
-                if sent_sender.send(outcome).is_err() {
+                if sent_sender.send(report).is_err() {
                     break;
                 }
             }
         });
         scope.spawn(move || {
-            for mut outcome in sent_receiver {
-                make_durable(&mut syncer, &mut outcome);
-                if outcome_sender.send(outcome).is_err() {
+            for mut report in sent_receiver {
+                make_durable(&mut syncer, &mut report);
+                if report_sender.send(report).is_err() {
                     break;
                 }
             }
         });
         Worker::Thread {
             jobs,
-            outcomes,
+            reports,
             out: 0,
         }
     }
 
     /// How many jobs may be out at once: before another is given, the
-    /// oldest outcome must be taken.
+    /// oldest report must be taken.
     pub fn capacity(&self) -> usize {
         match self {
             Worker::Here { .. } => 1,
@@ -327,8 +327,8 @@ impl<'a> Worker<'a> {
     /// Gives a job; fewer than [`Worker::capacity`] may be out.
     pub fn start(&mut self, job: Job) -> Result<(), Error> {
         match self {
-            Worker::Here { finisher, outcome } => {
-                *outcome = Some(finisher.run(job));
+            Worker::Here { finisher, report } => {
+                *report = Some(finisher.run(job));
                 Ok(())
             }
             Worker::Thread { jobs, out, .. } => {
@@ -340,17 +340,17 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The outcome of the oldest job out, waiting for it; `None` when none
+    /// The report of the oldest job out, waiting for it; `None` when none
     /// is out.
-    pub fn wait(&mut self) -> Result<Option<Outcome>, Error> {
+    pub fn wait(&mut self) -> Result<Option<JobReport>, Error> {
         match self {
-            Worker::Here { outcome, .. } => Ok(outcome.take()),
-            Worker::Thread { outcomes, out, .. } => {
+            Worker::Here { report, .. } => Ok(report.take()),
+            Worker::Thread { reports, out, .. } => {
                 if *out == 0 {
                     return Ok(None);
                 }
                 *out -= 1;
-                outcomes
+                reports
                     .recv()
                     .map(Some)
                     .map_err(|_| Error::internal("the sending thread stopped"))
@@ -450,8 +450,8 @@ mod tests {
         }
     }
 
-    fn sent_ids(outcome: &Outcome) -> Vec<i64> {
-        outcome.sent.iter().map(|s| s.id).collect()
+    fn sent_ids(report: &JobReport) -> Vec<i64> {
+        report.sent.iter().map(|s| s.id).collect()
     }
 
     #[test]
@@ -462,7 +462,7 @@ mod tests {
             transport: &mut transport,
             log: None,
         };
-        // What the fakes had seen when each outcome came back.
+        // What the fakes had seen when each report came back.
         let seen = || journal.lock().unwrap().clone();
         let (first, seen_first, second, seen_second) = std::thread::scope(|scope| {
             let mut worker = Worker::thread(scope, finisher);
@@ -479,7 +479,7 @@ mod tests {
         assert_eq!(sent_ids(&first), [1, 2]);
         assert_eq!(sent_ids(&second), [3]);
         assert!(first.error.is_none() && second.error.is_none());
-        // Letters are marked done before the job's sends, and an outcome
+        // Letters are marked done before the job's sends, and an report
         // comes back only after a sync that came after its last send.
         let synced_after = |seen: &[String], last_send: &str| {
             let send = seen.iter().position(|j| j == last_send).unwrap();

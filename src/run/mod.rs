@@ -24,13 +24,13 @@ use crate::store::Store;
 mod batch;
 mod calendar;
 mod commit;
+mod deferred;
 mod finish;
 mod lock;
-mod orders;
 mod pass;
 mod poison;
 
-pub use self::orders::{PutBack, put_back, write_edits};
+pub use self::deferred::{PutBack, put_back, write_edits};
 
 use self::batch::Batch;
 use self::batch::send_pending;
@@ -128,7 +128,7 @@ pub fn poll(
         summary.reread = true;
         return Ok(summary);
     }
-    orders::put_back_released(store, finisher.source, events)?;
+    deferred::put_back_released(store, finisher.source, events)?;
     let letters = finisher
         .source
         .fetch_new()

@@ -180,7 +180,7 @@ fn golden_corpus_of_letters() {
 /// A ruling as the golden files write it: `confirm 1`, `result(whitewins) 3`.
 fn ruling_text(ruling: &shtempel::letter::Ruling) -> String {
     let order = match ruling.order {
-        shtempel::letter::Order::Overstep(decision) => format!("{decision:?}"),
+        shtempel::letter::WrittenOrder::Overstep(decision) => format!("{decision:?}"),
         other => format!("{other:?}"),
     };
     format!("{order} {}", ruling.game).to_lowercase()

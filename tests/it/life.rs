@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 
 use chrono::NaiveDate;
 use shakmaty::Color;
+use shtempel::rules::interventions;
 use shtempel::rules::life::{self, admit_move, move_letter};
-use shtempel::rules::orders;
 use shtempel::rules::{
     BoardEnd, Calendar, Decision, Effect, EndReason, Excused, GameResult, Incoming, Ledger,
     MoveLetter, NewPly, Outcome, Refusal, Row, Rules, Stated, Status, Suspension, Transition,
@@ -751,7 +751,7 @@ fn award_table() {
         ),
     ];
     for (what, ledger, result, forfeit, expected, reason) in table {
-        let transition = orders::award(&ledger, result, forfeit);
+        let transition = interventions::award(&ledger, result, forfeit);
         if let Ok(t) = &transition {
             let standing = &t.ledger.standing;
             assert_eq!(standing.outcome.map(|o| o.reason), reason, "{what}");
@@ -803,7 +803,7 @@ fn annulment_table() {
         ),
     ];
     for (what, ledger, expected) in table {
-        let transition = orders::annul(&ledger);
+        let transition = interventions::annul(&ledger);
         if let Ok(t) = &transition {
             let standing = &t.ledger.standing;
             assert_eq!(
@@ -900,7 +900,7 @@ fn undo_table() {
         ),
     ];
     for (what, ledger, left, expected) in table {
-        let transition = orders::undo(&rules, &ledger, today);
+        let transition = interventions::undo(&rules, &ledger, today);
         let rows = transition
             .as_ref()
             .map_or(ledger.rows.len(), |t| t.ledger.rows.len());
@@ -909,7 +909,7 @@ fn undo_table() {
     }
     // The author's draw offer goes with his letter; the days he was
     // charged are his again: Black to move after his 2... is taken back.
-    let undone = orders::undo(&rules, &offered(lettered(4), BLACK), today).unwrap();
+    let undone = interventions::undo(&rules, &offered(lettered(4), BLACK), today).unwrap();
     assert_eq!(undone.ledger.standing.draw_offer, None);
     let Effect::Undone { first, author, due } = &undone.effects[0] else {
         panic!("{:?}", undone.effects);

@@ -2,7 +2,7 @@
 //! `АДРЕС`), or `shtempel accept KEY`: a refused letter taken after all
 //! ([`Clerk::accept`]), in a plan of its own inside the order's.
 
-use super::{Command, Outcome};
+use super::{Command, Execution};
 use crate::clerk::{Acceptance, AwardedBy, Clerk, Plan, Refused};
 use crate::error::Error;
 use crate::store::Store;
@@ -38,13 +38,13 @@ impl Command for Accept {
         store: &Store,
         by: AwardedBy,
         _: Option<String>,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<Execution, Error> {
         let key = self.key.as_str();
         let Some(kept) = store.letter_by_key(key).map_err(Error::database)? else {
             let reason = clerk
                 .phrases()
                 .fill("reason.accept_no_key", &[("key", &key)]);
-            return Ok(Outcome::refused("no such letter", reason));
+            return Ok(Execution::refused("no such letter", reason));
         };
         let moves = self.moves.as_deref().map(crate::letter::read);
         let acceptance = Acceptance {
@@ -58,7 +58,7 @@ impl Command for Accept {
             by,
         };
         Ok(match clerk.accept(store, &kept, &acceptance)? {
-            Err(Refused(reason)) => Outcome::refused("not accepted", reason),
+            Err(Refused(reason)) => Execution::refused("not accepted", reason),
             Ok(mut accepted) => {
                 let mut plan = Plan {
                     events: accepted.events.clone(),
@@ -66,7 +66,7 @@ impl Command for Accept {
                 };
                 plan.config_edits.append(&mut accepted.config_edits);
                 plan.more.push(accepted);
-                Outcome::Done {
+                Execution::Done {
                     plan: Box::new(plan),
                     reason: format!("accept {key}"),
                 }

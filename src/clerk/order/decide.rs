@@ -2,7 +2,7 @@
 //! ПРОДОЛЖИТЬ): the chief arbiter's decision on an overstep (rules.md
 //! 2.5.5), with the days he excuses and his reason.
 
-use super::{Command, Outcome};
+use super::{Command, Execution};
 use crate::clerk::{AwardedBy, Clerk, Plan};
 use crate::error::Error;
 use crate::rules::Decision;
@@ -32,7 +32,7 @@ impl Command for Decide {
         store: &Store,
         _: AwardedBy,
         in_reply_to: Option<String>,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<Execution, Error> {
         let decided = (self.decision, self.days, self.why.as_deref());
         clerk.decide(store, &self.game, decided, in_reply_to)
     }

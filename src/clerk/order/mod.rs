@@ -27,7 +27,7 @@ pub use self::withdraw::Withdraw;
 
 use super::{AwardError, AwardedBy, Clerk, Plan};
 use crate::error::Error;
-use crate::letter::{Newcomer, Order as Said, Ruling, accept_words};
+use crate::letter::{Newcomer, Ruling, WrittenOrder, accept_words};
 use crate::record::Record;
 use crate::store::Store;
 
@@ -51,7 +51,7 @@ pub trait Command {
         store: &Store,
         by: AwardedBy,
         in_reply_to: Option<String>,
-    ) -> Result<Outcome, Error>;
+    ) -> Result<Execution, Error>;
 }
 
 /// An order, whichever it is.
@@ -72,21 +72,21 @@ impl Order {
         let game = ruling.game.clone();
         let why = ruling.why.clone();
         match ruling.order {
-            Said::Overstep(decision) => Order::Decide(Decide {
+            WrittenOrder::Overstep(decision) => Order::Decide(Decide {
                 game,
                 decision,
                 days: ruling.days,
                 why,
             }),
-            Said::Result(result) | Said::Forfeit(result) => Order::Score(Score {
+            WrittenOrder::Result(result) | WrittenOrder::Forfeit(result) => Order::Score(Score {
                 game,
                 result,
-                forfeit: matches!(ruling.order, Said::Forfeit(_)),
+                forfeit: matches!(ruling.order, WrittenOrder::Forfeit(_)),
                 why,
             }),
-            Said::Undo => Order::Undo(Undo { game, why }),
-            Said::Withdraw => Order::Withdraw(Withdraw { player: game, why }),
-            Said::Replace => Order::Replace(Replace {
+            WrittenOrder::Undo => Order::Undo(Undo { game, why }),
+            WrittenOrder::Withdraw => Order::Withdraw(Withdraw { player: game, why }),
+            WrittenOrder::Replace => Order::Replace(Replace {
                 player: game,
                 whom: Whom::By(ruling.newcomer.clone().unwrap_or(Newcomer {
                     name: String::new(),
@@ -94,7 +94,7 @@ impl Order {
                 })),
                 why,
             }),
-            Said::Accept => {
+            WrittenOrder::Accept => {
                 let words = accept_words(ruling.why.as_deref());
                 Order::Accept(Accept {
                     key: game,
@@ -106,7 +106,7 @@ impl Order {
                     why: None,
                 })
             }
-            Said::Retry => Order::Retry(Retry { key: game }),
+            WrittenOrder::Retry => Order::Retry(Retry { key: game }),
         }
     }
 
@@ -138,7 +138,7 @@ impl Order {
 pub struct Refused(pub String);
 
 /// What became of an order.
-pub enum Outcome {
+pub enum Execution {
     /// Planned: the plan, and the reason kept with the arbiter's letter.
     Done { plan: Box<Plan>, reason: String },
     /// Not carried out: the game as it is (where there is one), the log's
@@ -150,9 +150,9 @@ pub enum Outcome {
     },
 }
 
-impl Outcome {
-    pub(super) fn refused(why: &'static str, reason: String) -> Outcome {
-        Outcome::Refused {
+impl Execution {
+    pub(super) fn refused(why: &'static str, reason: String) -> Execution {
+        Execution::Refused {
             state: None,
             why,
             reason,
@@ -165,21 +165,21 @@ impl Outcome {
         planned: Result<Plan, AwardError>,
         why: &'static str,
         reason: impl FnOnce(&str) -> String,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<Execution, Error> {
         match planned {
             Ok(plan) => {
                 let reason = reason(plan.game.as_ref().map_or("", |state| state.id()));
-                Ok(Outcome::Done {
+                Ok(Execution::Done {
                     plan: Box::new(plan),
                     reason,
                 })
             }
-            Err(AwardError::Refused(state, reason)) => Ok(Outcome::Refused {
+            Err(AwardError::Refused(state, reason)) => Ok(Execution::Refused {
                 state: Some(state),
                 why,
                 reason,
             }),
-            Err(AwardError::NoGame(reason)) => Ok(Outcome::refused("no such game", reason)),
+            Err(AwardError::NoGame(reason)) => Ok(Execution::refused("no such game", reason)),
             Err(AwardError::Failed(error)) => Err(error),
         }
     }
@@ -194,7 +194,7 @@ impl Clerk<'_> {
         order: &Order,
         by: AwardedBy,
         in_reply_to: Option<String>,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<Execution, Error> {
         order.command().carry_out(self, store, by, in_reply_to)
     }
 }

@@ -1,7 +1,7 @@
 //! `REPLACE ivanov Sidorov S. <sidorov@example.org> illness` (ЗАМЕНА), or
 //! `shtempel replace ivanov --by …` / `--was …`: a player replaced.
 
-use super::{Command, Outcome};
+use super::{Command, Execution};
 use crate::clerk::{AwardedBy, Clerk, Plan, Refused};
 use crate::error::Error;
 use crate::letter::Newcomer;
@@ -46,15 +46,15 @@ impl Command for Replace {
         store: &Store,
         _: AwardedBy,
         _: Option<String>,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<Execution, Error> {
         let why = self.why.as_deref();
         let planned = match &self.whom {
             Whom::Was(was) => clerk.replace(store, &self.player, was, why)?,
             Whom::By(newcomer) => clerk.replace_named(store, &self.player, Some(newcomer), why)?,
         };
         Ok(match planned {
-            Err(Refused(reason)) => Outcome::refused("nobody replaced", reason),
-            Ok(plan) => Outcome::Done {
+            Err(Refused(reason)) => Execution::refused("nobody replaced", reason),
+            Ok(plan) => Execution::Done {
                 plan: Box::new(plan),
                 reason: format!("replacement of {}", self.player),
             },

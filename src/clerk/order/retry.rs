@@ -1,7 +1,7 @@
 //! `RETRY KEY`, `RETRY ALL` (ПОВТОРИТЬ), or `shtempel retry KEY`: letters
 //! set aside put back among the new ones.
 
-use super::{Command, Outcome};
+use super::{Command, Execution};
 use crate::clerk::{AwardedBy, Clerk, Plan};
 use crate::error::Error;
 use crate::store::Store;
@@ -26,7 +26,7 @@ impl Command for Retry {
         store: &Store,
         _: AwardedBy,
         in_reply_to: Option<String>,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<Execution, Error> {
         clerk.retry_order(store, &self.key, in_reply_to)
     }
 }

@@ -2,7 +2,7 @@
 //! `shtempel result` / `shtempel forfeit`: a game's result set, or a
 //! forfeit scored.
 
-use super::{Command, Outcome};
+use super::{Command, Execution};
 use crate::clerk::{Award, AwardedBy, Clerk, Plan};
 use crate::error::Error;
 use crate::rules::GameResult;
@@ -32,7 +32,7 @@ impl Command for Score {
         store: &Store,
         by: AwardedBy,
         in_reply_to: Option<String>,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<Execution, Error> {
         let award = Award {
             result: self.result,
             forfeit: self.forfeit,
@@ -42,7 +42,7 @@ impl Command for Score {
         let planned = clerk
             .game_by_command(store, &self.game)
             .and_then(|state| clerk.plan_award(state, &award, in_reply_to));
-        Outcome::of_award(planned, "result not changed", |id| {
+        Execution::of_award(planned, "result not changed", |id| {
             format!("result {} {id}", self.result.pgn())
         })
     }

@@ -1,7 +1,7 @@
 //! `UNDO 3 he misread` (ОТМЕНИТЬ), or `shtempel undo 3`: a game's last
 //! letter taken back.
 
-use super::{Command, Outcome};
+use super::{Command, Execution};
 use crate::clerk::{AwardedBy, Clerk, Plan};
 use crate::error::Error;
 use crate::store::Store;
@@ -27,10 +27,10 @@ impl Command for Undo {
         store: &Store,
         by: AwardedBy,
         in_reply_to: Option<String>,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<Execution, Error> {
         let planned = clerk
             .game_by_command(store, &self.game)
             .and_then(|state| clerk.plan_undo(state, self.why.as_deref(), by, in_reply_to));
-        Outcome::of_award(planned, "nothing taken back", |id| format!("undo {id}"))
+        Execution::of_award(planned, "nothing taken back", |id| format!("undo {id}"))
     }
 }

@@ -1,7 +1,7 @@
 //! `WITHDRAW ivanov illness` (ВЫБЫТИЕ), or `shtempel withdraw ivanov`: a
 //! player withdraws.
 
-use super::{Command, Outcome};
+use super::{Command, Execution};
 use crate::clerk::{AwardedBy, Clerk, Plan, Refused};
 use crate::error::Error;
 use crate::store::Store;
@@ -27,11 +27,11 @@ impl Command for Withdraw {
         store: &Store,
         by: AwardedBy,
         _: Option<String>,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<Execution, Error> {
         Ok(
             match clerk.withdraw(store, &self.player, self.why.as_deref(), by)? {
-                Err(Refused(reason)) => Outcome::refused("nothing withdrawn", reason),
-                Ok(plans) => Outcome::Done {
+                Err(Refused(reason)) => Execution::refused("nothing withdrawn", reason),
+                Ok(plans) => Execution::Done {
                     plan: Box::new(Plan::of_games(plans)),
                     reason: format!("withdrawal of {}", self.player),
                 },
