@@ -54,123 +54,157 @@ type Dot = (Point, f32);
 /// A piece's outline as closed shapes, and its details (dots drawn over
 /// the fill: the bishop's slit, the knight's eye).
 fn shapes(role: Role) -> (Vec<Outline>, Vec<Dot>) {
-    let base = vec![(0.24, 0.88), (0.24, 0.8), (0.76, 0.8), (0.76, 0.88)];
-    let circle = |cx: f32, cy: f32, r: f32| -> Outline {
-        (0..24)
-            .map(|i| {
-                let a = i as f32 * std::f32::consts::TAU / 24.0;
-                (cx + r * a.cos(), cy + r * a.sin())
-            })
-            .collect()
-    };
     match role {
-        Role::Pawn => (
-            vec![
-                base,
-                vec![(0.36, 0.8), (0.43, 0.5), (0.57, 0.5), (0.64, 0.8)],
-                circle(0.5, 0.36, 0.13),
-            ],
-            Vec::new(),
-        ),
-        Role::Rook => (
-            vec![
-                base,
-                vec![(0.34, 0.8), (0.34, 0.4), (0.66, 0.4), (0.66, 0.8)],
-                vec![
-                    (0.27, 0.42),
-                    (0.27, 0.18),
-                    (0.37, 0.18),
-                    (0.37, 0.26),
-                    (0.45, 0.26),
-                    (0.45, 0.18),
-                    (0.55, 0.18),
-                    (0.55, 0.26),
-                    (0.63, 0.26),
-                    (0.63, 0.18),
-                    (0.73, 0.18),
-                    (0.73, 0.42),
-                ],
-            ],
-            Vec::new(),
-        ),
-        Role::Knight => (
-            vec![
-                base,
-                vec![
-                    (0.3, 0.8),
-                    (0.33, 0.6),
-                    (0.48, 0.46),
-                    (0.3, 0.5),
-                    (0.22, 0.42),
-                    (0.4, 0.24),
-                    (0.46, 0.12),
-                    (0.52, 0.2),
-                    (0.64, 0.24),
-                    (0.74, 0.42),
-                    (0.74, 0.8),
-                ],
-            ],
-            vec![((0.48, 0.3), 0.035)],
-        ),
-        Role::Bishop => {
-            // A mitre: a pointed oval over a short neck.
-            let mitre: Vec<(f32, f32)> = (0..=20)
-                .map(|i| {
-                    let t = i as f32 / 20.0 * std::f32::consts::PI;
-                    let x = 0.5 - 0.15 * t.cos();
-                    let y = 0.7 - 0.46 * t.sin() * (0.6 + 0.4 * t.sin());
-                    (x, y)
-                })
-                .collect();
-            (
-                vec![
-                    base,
-                    vec![(0.38, 0.8), (0.42, 0.66), (0.58, 0.66), (0.62, 0.8)],
-                    mitre,
-                    circle(0.5, 0.2, 0.05),
-                ],
-                vec![((0.5, 0.44), 0.03)],
-            )
-        }
-        Role::Queen => (
-            vec![
-                base,
-                vec![
-                    (0.3, 0.8),
-                    (0.2, 0.32),
-                    (0.36, 0.52),
-                    (0.41, 0.24),
-                    (0.5, 0.5),
-                    (0.59, 0.24),
-                    (0.64, 0.52),
-                    (0.8, 0.32),
-                    (0.7, 0.8),
-                ],
-                circle(0.2, 0.29, 0.05),
-                circle(0.41, 0.21, 0.05),
-                circle(0.59, 0.21, 0.05),
-                circle(0.8, 0.29, 0.05),
-            ],
-            Vec::new(),
-        ),
-        Role::King => (
-            vec![
-                base,
-                vec![
-                    (0.31, 0.8),
-                    (0.24, 0.5),
-                    (0.38, 0.42),
-                    (0.5, 0.5),
-                    (0.62, 0.42),
-                    (0.76, 0.5),
-                    (0.69, 0.8),
-                ],
-                vec![(0.46, 0.46), (0.46, 0.1), (0.54, 0.1), (0.54, 0.46)],
-                vec![(0.38, 0.2), (0.38, 0.27), (0.62, 0.27), (0.62, 0.2)],
-            ],
-            Vec::new(),
-        ),
+        Role::Pawn => pawn(),
+        Role::Rook => rook(),
+        Role::Knight => knight(),
+        Role::Bishop => bishop(),
+        Role::Queen => queen(),
+        Role::King => king(),
     }
+}
+
+/// The foot every piece stands on.
+fn base() -> Outline {
+    vec![(0.24, 0.88), (0.24, 0.8), (0.76, 0.8), (0.76, 0.88)]
+}
+
+/// A circle of centre (`cx`, `cy`) and radius `r`, as 24 points.
+fn circle(cx: f32, cy: f32, r: f32) -> Outline {
+    (0..24)
+        .map(|i| {
+            let a = i as f32 * std::f32::consts::TAU / 24.0;
+            (cx + r * a.cos(), cy + r * a.sin())
+        })
+        .collect()
+}
+
+fn pawn() -> (Vec<Outline>, Vec<Dot>) {
+    let base = base();
+    (
+        vec![
+            base,
+            vec![(0.36, 0.8), (0.43, 0.5), (0.57, 0.5), (0.64, 0.8)],
+            circle(0.5, 0.36, 0.13),
+        ],
+        Vec::new(),
+    )
+}
+
+fn rook() -> (Vec<Outline>, Vec<Dot>) {
+    let base = base();
+    (
+        vec![
+            base,
+            vec![(0.34, 0.8), (0.34, 0.4), (0.66, 0.4), (0.66, 0.8)],
+            vec![
+                (0.27, 0.42),
+                (0.27, 0.18),
+                (0.37, 0.18),
+                (0.37, 0.26),
+                (0.45, 0.26),
+                (0.45, 0.18),
+                (0.55, 0.18),
+                (0.55, 0.26),
+                (0.63, 0.26),
+                (0.63, 0.18),
+                (0.73, 0.18),
+                (0.73, 0.42),
+            ],
+        ],
+        Vec::new(),
+    )
+}
+
+fn knight() -> (Vec<Outline>, Vec<Dot>) {
+    let base = base();
+    (
+        vec![
+            base,
+            vec![
+                (0.3, 0.8),
+                (0.33, 0.6),
+                (0.48, 0.46),
+                (0.3, 0.5),
+                (0.22, 0.42),
+                (0.4, 0.24),
+                (0.46, 0.12),
+                (0.52, 0.2),
+                (0.64, 0.24),
+                (0.74, 0.42),
+                (0.74, 0.8),
+            ],
+        ],
+        vec![((0.48, 0.3), 0.035)],
+    )
+}
+
+fn bishop() -> (Vec<Outline>, Vec<Dot>) {
+    let base = base();
+    // A mitre: a pointed oval over a short neck.
+    let mitre: Vec<(f32, f32)> = (0..=20)
+        .map(|i| {
+            let t = i as f32 / 20.0 * std::f32::consts::PI;
+            let x = 0.5 - 0.15 * t.cos();
+            let y = 0.7 - 0.46 * t.sin() * (0.6 + 0.4 * t.sin());
+            (x, y)
+        })
+        .collect();
+    (
+        vec![
+            base,
+            vec![(0.38, 0.8), (0.42, 0.66), (0.58, 0.66), (0.62, 0.8)],
+            mitre,
+            circle(0.5, 0.2, 0.05),
+        ],
+        vec![((0.5, 0.44), 0.03)],
+    )
+}
+
+fn queen() -> (Vec<Outline>, Vec<Dot>) {
+    let base = base();
+    (
+        vec![
+            base,
+            vec![
+                (0.3, 0.8),
+                (0.2, 0.32),
+                (0.36, 0.52),
+                (0.41, 0.24),
+                (0.5, 0.5),
+                (0.59, 0.24),
+                (0.64, 0.52),
+                (0.8, 0.32),
+                (0.7, 0.8),
+            ],
+            circle(0.2, 0.29, 0.05),
+            circle(0.41, 0.21, 0.05),
+            circle(0.59, 0.21, 0.05),
+            circle(0.8, 0.29, 0.05),
+        ],
+        Vec::new(),
+    )
+}
+
+fn king() -> (Vec<Outline>, Vec<Dot>) {
+    let base = base();
+    (
+        vec![
+            base,
+            vec![
+                (0.31, 0.8),
+                (0.24, 0.5),
+                (0.38, 0.42),
+                (0.5, 0.5),
+                (0.62, 0.42),
+                (0.76, 0.5),
+                (0.69, 0.8),
+            ],
+            vec![(0.46, 0.46), (0.46, 0.1), (0.54, 0.1), (0.54, 0.46)],
+            vec![(0.38, 0.2), (0.38, 0.27), (0.62, 0.27), (0.62, 0.2)],
+        ],
+        Vec::new(),
+    )
 }
 
 /// Where a square is drawn from `side`: its column and row, 0..8.

@@ -55,24 +55,9 @@ impl Clerk<'_> {
     ) -> Result<Result<Plan, Refused>, Error> {
         let phrases = self.phrases();
         let key = acceptance.key;
-        if letter.disposition == "applied" {
-            let reason = &letter.reason;
-            let said = phrases.fill("reason.accept_taken", &[("key", &key), ("reason", reason)]);
-            return Ok(Err(Refused(said)));
-        }
-        let accepted_key = format!("accepted:{}", acceptance.key);
-        let accepted = store
-            .letter_by_key(&accepted_key)
-            .map_err(Error::database)?;
-        if let Some(accepted) = accepted {
-            let reason = &accepted.reason;
-            let said = phrases.fill("reason.accept_twice", &[("key", &key), ("reason", reason)]);
-            return Ok(Err(Refused(said)));
-        }
-        if acceptance.moves.is_some_and(|moves| moves.moves.is_empty()) {
-            return Ok(Err(Refused(
-                phrases.get("reason.accept_no_move").to_string(),
-            )));
+        let accepted_key = format!("accepted:{key}");
+        if let Some(refused) = self.taken_already(store, letter, acceptance, &accepted_key)? {
+            return Ok(Err(refused));
         }
         let player = match acceptance.sender {
             Some(id) => match self.config.player(id) {
@@ -148,6 +133,35 @@ impl Clerk<'_> {
         let written_from = written_from.as_deref();
         let said = self.say_accepted(plan, acceptance, player, written_from, address_edit)?;
         Ok(Ok(said))
+    }
+
+    /// Why a letter cannot be accepted before it is read: applied already,
+    /// accepted once, or accepted with no move.
+    fn taken_already(
+        &self,
+        store: &Store,
+        letter: &KeptLetter,
+        acceptance: &Acceptance<'_>,
+        accepted_key: &str,
+    ) -> Result<Option<Refused>, Error> {
+        let phrases = self.phrases();
+        let key = acceptance.key;
+        if letter.disposition == "applied" {
+            let reason = &letter.reason;
+            let said = phrases.fill("reason.accept_taken", &[("key", &key), ("reason", reason)]);
+            return Ok(Some(Refused(said)));
+        }
+        let accepted = store.letter_by_key(accepted_key).map_err(Error::database)?;
+        if let Some(accepted) = accepted {
+            let reason = &accepted.reason;
+            let said = phrases.fill("reason.accept_twice", &[("key", &key), ("reason", reason)]);
+            return Ok(Some(Refused(said)));
+        }
+        if acceptance.moves.is_some_and(|moves| moves.moves.is_empty()) {
+            let said = phrases.get("reason.accept_no_move").to_string();
+            return Ok(Some(Refused(said)));
+        }
+        Ok(None)
     }
 
     /// What the accepted letter's plan says of its acceptance: the note

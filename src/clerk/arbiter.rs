@@ -5,7 +5,7 @@
 use super::EventKind;
 use super::{AwardError, AwardedBy, Clerk, Plan, label_moves, next_lines};
 use crate::error::Error;
-use crate::letter::{Letter, WrittenOrder};
+use crate::letter::{Letter, Ruling, WrittenOrder};
 use crate::mail::compose::Recipient;
 use crate::mail::mime::Mail;
 use crate::message::MessageKind;
@@ -133,49 +133,7 @@ impl Clerk<'_> {
             && accepted_in.is_none()
             && !route.map_or_else(|| self.tagged_or_threaded(store, mail), |r| r.certain())
         {
-            let sender = mail.from.as_deref().unwrap_or_default();
-            let meant = self.events_ruled_on(sender, ruling);
-            // It can mean one thing: the only event of his with that game
-            // (or player) is this one.
-            if meant == [own] {
-                return self.carry_out_by_letter(store, mail, read, ruling, stored);
-            }
-            // Else each event it may mean is offered, none chosen for him.
-            let offered: Vec<&str> = match meant.is_empty() {
-                true => vec![own],
-                false => meant,
-            };
-            let orders: Vec<String> = offered
-                .iter()
-                .map(|id| with_tournament(&ruling.line, id))
-                .collect();
-            // The events he is the chief arbiter of, none other's.
-            let his: Vec<&str> = ids[1..]
-                .iter()
-                .copied()
-                .filter(|id| {
-                    self.directory
-                        .tournaments()
-                        .iter()
-                        .any(|t| t.tournament_id == *id && t.chief_arbiter == sender)
-                })
-                .collect();
-            let reason = phrases.fill(
-                "reason.arbiter_which_tournament",
-                &[
-                    ("ids", &his.join(", ")),
-                    ("order", &orders.join(phrases.get("reason.or"))),
-                ],
-            );
-            let why = "no tournament named";
-            let mut plan = self.refuse_arbiter(None, mail, read, why, reason, stored)?;
-            // Placed in no event: the answer speaks for the clerk, under no
-            // event's tag or name.
-            for message in &mut plan.messages {
-                self.render_again(message, crate::model! { "of_no_event" => true })?;
-                message.of_event = false;
-            }
-            return Ok(plan);
+            return self.which_tournament(store, (mail, read), ruling, &ids, stored);
         }
         // A ruling naming another of the clerk's tournaments is not for
         // this one's game of that number.
@@ -196,6 +154,63 @@ impl Clerk<'_> {
         self.refuse_arbiter(None, mail, read, "no such game", reason, stored)
     }
 
+    /// A ruling of a clerk of several that names no tournament: carried out
+    /// where it can mean only this one, else refused with each event it may
+    /// mean offered, none chosen for him.
+    fn which_tournament(
+        &self,
+        store: &Store,
+        (mail, read): (&Mail, &Letter),
+        ruling: &Ruling,
+        ids: &[&str],
+        stored: &mut StoredLetter,
+    ) -> Result<Plan, Error> {
+        let phrases = self.phrases();
+        let own = self.config.tournament_id.as_str();
+        let sender = mail.from.as_deref().unwrap_or_default();
+        let meant = self.events_ruled_on(sender, ruling);
+        // It can mean one thing: the only event of his with that game
+        // (or player) is this one.
+        if meant == [own] {
+            return self.carry_out_by_letter(store, mail, read, ruling, stored);
+        }
+        let offered: Vec<&str> = match meant.is_empty() {
+            true => vec![own],
+            false => meant,
+        };
+        let orders: Vec<String> = offered
+            .iter()
+            .map(|id| with_tournament(&ruling.line, id))
+            .collect();
+        // The events he is the chief arbiter of, none other's.
+        let his: Vec<&str> = ids[1..]
+            .iter()
+            .copied()
+            .filter(|id| {
+                self.directory
+                    .tournaments()
+                    .iter()
+                    .any(|t| t.tournament_id == *id && t.chief_arbiter == sender)
+            })
+            .collect();
+        let reason = phrases.fill(
+            "reason.arbiter_which_tournament",
+            &[
+                ("ids", &his.join(", ")),
+                ("order", &orders.join(phrases.get("reason.or"))),
+            ],
+        );
+        let why = "no tournament named";
+        let mut plan = self.refuse_arbiter(None, mail, read, why, reason, stored)?;
+        // Placed in no event: the answer speaks for the clerk, under no
+        // event's tag or name.
+        for message in &mut plan.messages {
+            self.render_again(message, crate::model! { "of_no_event" => true })?;
+            message.of_event = false;
+        }
+        Ok(plan)
+    }
+
     /// The chief arbiter's order carried out ([`Clerk::carry_out`]), his
     /// letter applied with it; or answered with why not.
     fn carry_out_by_letter(
@@ -203,7 +218,7 @@ impl Clerk<'_> {
         store: &Store,
         mail: &Mail,
         read: &Letter,
-        ruling: &crate::letter::Ruling,
+        ruling: &Ruling,
         stored: &mut StoredLetter,
     ) -> Result<Plan, Error> {
         let order = super::Order::of_ruling(ruling);
@@ -241,7 +256,7 @@ impl Clerk<'_> {
     fn order_done(
         &self,
         mail: &Mail,
-        ruling: &crate::letter::Ruling,
+        ruling: &Ruling,
         done: &Plan,
     ) -> Result<Option<crate::mail::compose::Outgoing>, Error> {
         let author = self.arbiter();
@@ -381,7 +396,7 @@ impl Clerk<'_> {
 impl Clerk<'_> {
     /// The ids of the clerk's events where `sender` is chief arbiter and
     /// the ruling's game (or player) is: those his order may mean.
-    fn events_ruled_on(&self, sender: &str, ruling: &crate::letter::Ruling) -> Vec<&str> {
+    fn events_ruled_on(&self, sender: &str, ruling: &Ruling) -> Vec<&str> {
         let tournaments = self.directory.tournaments();
         super::route::events_ruled_on(self.directory, sender, ruling)
             .into_iter()

@@ -198,25 +198,7 @@ impl Clerk<'_> {
         let tagged = SubjectTag::all_in(&mail.subject)
             .find(|tag| tag.tournament == self.config.tournament_id && tag.game.is_some())
             .and_then(|tag| tag.game);
-        let named = [
-            // A game the acceptance named stands where the letter's line
-            // would (its receipt said "by its line").
-            (
-                if directed {
-                    NamedBy::Accepted
-                } else {
-                    NamedBy::Line
-                },
-                read.game.clone(),
-            ),
-            (NamedBy::Tag, tagged.clone()),
-            (
-                NamedBy::Subject,
-                letter::subject_game(&mail.subject, |id| self.config.game(id).is_some()),
-            ),
-        ]
-        .into_iter()
-        .find_map(|(by, id)| id.map(|id| (by, id)));
+        let named = self.named_game(mail, read, directed, tagged.clone());
         // The tag and the thread say which tournament; a game named
         // otherwise may be his in another of the clerk's too.
         // (Asked only of a clerk of several: of one, nothing is elsewhere.)
@@ -272,6 +254,37 @@ impl Clerk<'_> {
             .map(|other| GameNote { by, other });
         Identified::Found { game, note }
     }
+
+    /// The game a letter names, and by what: its `Game:` line (or the game
+    /// an acceptance named), the subject's tag, a subject like `Re: Партия 3`.
+    fn named_game(
+        &self,
+        mail: &Mail,
+        read: &Letter,
+        directed: bool,
+        tagged: Option<String>,
+    ) -> Option<(NamedBy, String)> {
+        [
+            // A game the acceptance named stands where the letter's line
+            // would (its receipt said "by its line").
+            (
+                if directed {
+                    NamedBy::Accepted
+                } else {
+                    NamedBy::Line
+                },
+                read.game.clone(),
+            ),
+            (NamedBy::Tag, tagged),
+            (
+                NamedBy::Subject,
+                letter::subject_game(&mail.subject, |id| self.config.game(id).is_some()),
+            ),
+        ]
+        .into_iter()
+        .find_map(|(by, id)| id.map(|id| (by, id)))
+    }
+
     /// The one game of `mine` under way where `player` is to move and the
     /// letter's first move, by its number and colour, is the next; `None`
     /// where none or several are.

@@ -210,27 +210,9 @@ impl Clerk<'_> {
         let (game_config, game_note) = match identified {
             Identified::Found { game, note } => (game, note),
             refused => {
-                let kept = stored.clone();
-                plan = plan.with(self.unidentified(refused, &player, &read, mail, stored)?);
-                // The letter's other games are each their own.
-                if let Some(mut letter) = plan.letter.take() {
-                    let blocks = (mail, read.as_ref(), envelope.raw.as_slice());
-                    let others =
-                        self.plan_other_games(store, &player, blocks, &mut letter, &plan)?;
-                    plan.carry(others.plans);
-                    let lines = others.unheeded;
-                    plan.letter = Some(letter);
-                    if !lines.is_empty() {
-                        let said = crate::model! { "unheeded" => lines };
-                        for message in plan.messages.iter_mut().filter(|m| addressed(m, &player)) {
-                            self.render_again(message, said.clone())?;
-                        }
-                    }
-                }
-                if let Some(with_leave) = &leave {
-                    plan = self.leave_beside(store, &player, (with_leave, mail), kept, plan)?;
-                }
-                return Ok(plan);
+                let (letter, blocks) = ((mail, read.as_ref()), envelope.raw.as_slice());
+                let refused = (refused, stored, leave.as_ref());
+                return self.answer_unidentified(store, &player, letter, blocks, refused, plan);
             }
         };
         let mut state = super::load_replaying(self.config, store, &game_config, &self.replays)?;
@@ -258,6 +240,39 @@ impl Clerk<'_> {
         plan = self.tell_unheeded(&player, &read, (&orders, other_games), plan)?;
         if let Some(with_leave) = &leave {
             plan = self.leave_beside(store, &player, (with_leave, mail), kept, plan)?;
+        }
+        Ok(plan)
+    }
+
+    /// A player's letter no game was found for: answered with his games;
+    /// the letter's other games are each their own, and a leave beside it
+    /// is carried out apart.
+    fn answer_unidentified(
+        &self,
+        store: &Store,
+        player: &Player,
+        (mail, read): (&Mail, &Letter),
+        raw: &[u8],
+        (refused, stored, leave): (Identified, StoredLetter, Option<&Letter>),
+        mut plan: Plan,
+    ) -> Result<Plan, Error> {
+        let kept = stored.clone();
+        plan = plan.with(self.unidentified(refused, player, read, mail, stored)?);
+        if let Some(mut letter) = plan.letter.take() {
+            let blocks = (mail, read, raw);
+            let others = self.plan_other_games(store, player, blocks, &mut letter, &plan)?;
+            plan.carry(others.plans);
+            let lines = others.unheeded;
+            plan.letter = Some(letter);
+            if !lines.is_empty() {
+                let said = crate::model! { "unheeded" => lines };
+                for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
+                    self.render_again(message, said.clone())?;
+                }
+            }
+        }
+        if let Some(with_leave) = leave {
+            plan = self.leave_beside(store, player, (with_leave, mail), kept, plan)?;
         }
         Ok(plan)
     }

@@ -111,54 +111,12 @@ impl Clerk<'_> {
         let applied = match state.board.apply(color, &read.moves, &read.variants) {
             Ok(applied) => applied,
             Err(refusal) => {
-                let mut reasons = vec![refusal.explain(self.phrases())];
-                if refusal.reason == crate::game::Reason::OutOfTurn {
-                    reasons.extend(self.meant_elsewhere(store, state, context)?);
-                }
-                // One move, illegal as written, legal read in the other
-                // alphabet (a Latin K for the Russian knight К): asked.
-                let one_move = read.moves.len() == 1 && read.variants.is_empty();
-                if let (true, crate::game::Reason::Illegal, Some(written)) =
-                    (one_move, &refusal.reason, &refusal.written)
-                    && let Some((reading, role)) =
-                        crate::game::lookalike(state.board.position(), written)
-                {
-                    let phrases = self.phrases();
-                    let name = match role {
-                        shakmaty::Role::King => "pieces.king",
-                        shakmaty::Role::Queen => "pieces.queen",
-                        shakmaty::Role::Rook => "pieces.rook",
-                        shakmaty::Role::Bishop => "pieces.bishop",
-                        shakmaty::Role::Knight => "pieces.knight",
-                        shakmaty::Role::Pawn => "pieces.pawn",
-                    };
-                    let piece = phrases.get(name);
-                    reasons.push(phrases.fill(
-                        "reason.lookalike",
-                        &[("reading", &reading), ("piece", &piece)],
-                    ));
-                }
+                let reasons = self.unplayable(store, state, context, &refusal)?;
                 return self.refuse(state, context, reasons, stored);
             }
         };
-        let partner = state.player(!color);
-        let partner_direct = context
-            .mail
-            .recipients()
-            .any(|r| partner.addresses().any(|a| a == r));
         let first_ply = state.board.moves().len();
-        let letter = MoveLetter {
-            incoming: Incoming {
-                by: color,
-                sent_on: context.postmark,
-                stated: read.stated(context.postmark),
-                plies: applied.plies.clone(),
-                partner_direct,
-            },
-            draw_offer: read.keywords.contains(&Keyword::DrawOffer),
-            end: applied.end.map(board_end),
-            conditional_reply: applied.conditional_reply.is_some(),
-        };
+        let letter = incoming_letter(state, context, &applied);
         let (transition, verdict) =
             move_letter(&self.config.rules, &state.ledger, &letter, self.clock.today);
         state.ledger = transition.ledger;
@@ -206,6 +164,45 @@ impl Clerk<'_> {
             plan.absorb(done);
         }
         Ok(plan)
+    }
+
+    /// Why the moves of a letter cannot be played, in the reader's words:
+    /// the board's refusal, with where a move out of turn may have been
+    /// meant and, for one illegal move legal in the other alphabet (a Latin
+    /// K for the Russian knight К), the reading asked about.
+    fn unplayable(
+        &self,
+        store: &Store,
+        state: &Record,
+        context: &LetterContext<'_>,
+        refusal: &crate::game::Refusal,
+    ) -> Result<Vec<String>, Error> {
+        let read = context.read;
+        let mut reasons = vec![refusal.explain(self.phrases())];
+        if refusal.reason == crate::game::Reason::OutOfTurn {
+            reasons.extend(self.meant_elsewhere(store, state, context)?);
+        }
+        let one_move = read.moves.len() == 1 && read.variants.is_empty();
+        if let (true, crate::game::Reason::Illegal, Some(written)) =
+            (one_move, &refusal.reason, &refusal.written)
+            && let Some((reading, role)) = crate::game::lookalike(state.board.position(), written)
+        {
+            let phrases = self.phrases();
+            let name = match role {
+                shakmaty::Role::King => "pieces.king",
+                shakmaty::Role::Queen => "pieces.queen",
+                shakmaty::Role::Rook => "pieces.rook",
+                shakmaty::Role::Bishop => "pieces.bishop",
+                shakmaty::Role::Knight => "pieces.knight",
+                shakmaty::Role::Pawn => "pieces.pawn",
+            };
+            let piece = phrases.get(name);
+            reasons.push(phrases.fill(
+                "reason.lookalike",
+                &[("reading", &reading), ("piece", &piece)],
+            ));
+        }
+        Ok(reasons)
     }
 
     /// One effect of a move letter, as messages.
@@ -527,5 +524,27 @@ fn board_end(end: End) -> BoardEnd {
         End::Checkmate { winner } => BoardEnd::Checkmate { winner },
         End::Stalemate => BoardEnd::Stalemate,
         End::InsufficientMaterial => BoardEnd::InsufficientMaterial,
+    }
+}
+
+/// The letter as the rules take it: who moved, when it was sent, what it
+/// stated, its plies, and whether the partner got it straight.
+fn incoming_letter(state: &Record, context: &LetterContext<'_>, applied: &Applied) -> MoveLetter {
+    let partner = state.player(!context.color);
+    let partner_direct = context
+        .mail
+        .recipients()
+        .any(|r| partner.addresses().any(|a| a == r));
+    MoveLetter {
+        incoming: Incoming {
+            by: context.color,
+            sent_on: context.postmark,
+            stated: context.read.stated(context.postmark),
+            plies: applied.plies.clone(),
+            partner_direct,
+        },
+        draw_offer: context.read.keywords.contains(&Keyword::DrawOffer),
+        end: applied.end.map(board_end),
+        conditional_reply: applied.conditional_reply.is_some(),
     }
 }

@@ -71,17 +71,8 @@ pub(super) fn poll(
     let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
     unadopted(config, &store)?;
     let run_day = clock_of(config).today;
-    if today.is_some()
-        && let Some(last) = store
-            .last_run_day()
-            .map_err(|e| database_error(config, &e))?
-        && run_day < last
-    {
-        return Err(usage(format!(
-            "--today {run_day}: the clerk's record goes on to {last}, and a run as of an \
-             earlier day would count days backwards; give a day on or after {last}, or leave \
-             --today out"
-        )));
+    if today.is_some() {
+        not_before_the_last_run(config, &store, run_day)?;
     }
     let directory = directory(configs, &templates, &template_of);
     let clerks = clerks(&directory, now, today);
@@ -92,16 +83,7 @@ pub(super) fn poll(
         .note_run_day(run_day)
         .map_err(|e| database_error(config, &e))?;
     let progress = Progress::new(printer);
-    // Someone watching sees each event as it happens; cron and a pipe get
-    // them in blocks (a write per line was 2 % of a large run). A killed
-    // run loses its last block of lines, not what it did: that is in the
-    // database and the outbox.
-    let stdout = std::io::stdout();
-    let mut out: Box<dyn Write> = if stdout.is_terminal() {
-        Box::new(stdout)
-    } else {
-        Box::new(std::io::BufWriter::new(stdout))
-    };
+    let mut out = event_output();
     let summary = run::poll(
         &clerks,
         &mut store,
@@ -138,6 +120,39 @@ pub(super) fn poll(
         &progress,
     ));
     Ok(code)
+}
+
+/// A run as of `--today` must not be before the record's last run: it
+/// would count days backwards.
+fn not_before_the_last_run(
+    config: &Config,
+    store: &Store,
+    run_day: NaiveDate,
+) -> Result<(), Failure> {
+    let last = store
+        .last_run_day()
+        .map_err(|e| database_error(config, &e))?;
+    match last {
+        Some(last) if run_day < last => Err(usage(format!(
+            "--today {run_day}: the clerk's record goes on to {last}, and a run as of an \
+             earlier day would count days backwards; give a day on or after {last}, or leave \
+             --today out"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Where a pass prints its events. Someone watching sees each as it
+/// happens; cron and a pipe get them in blocks (a write per line was 2 % of
+/// a large run). A killed run loses its last block of lines, not what it
+/// did: that is in the database and the outbox.
+fn event_output() -> Box<dyn Write> {
+    let stdout = std::io::stdout();
+    if stdout.is_terminal() {
+        Box::new(stdout)
+    } else {
+        Box::new(std::io::BufWriter::new(stdout))
+    }
 }
 
 /// Whether a file's name is one of the clerk's temporary files.

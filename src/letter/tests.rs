@@ -211,23 +211,25 @@ fn a_result_or_a_forfeit_is_read_with_its_game_its_tournament_and_its_reason() {
     }
 }
 
-#[test]
-fn a_replacement_and_a_retry_are_read_with_the_newcomer_and_the_key() {
+/// A replacement and a retry read with the newcomer and the key.
+mod replacement {
+    use super::*;
     use crate::letter::{Newcomer, WrittenOrder};
+
     // (line, tournament word, player or key, newcomer, reason; resolved
     // against the ids CC-2026 and B: player, newcomer's name).
-    type Row<'a> = (
-        &'a str,
+    type Row = (
+        &'static str,
         Option<(
             WrittenOrder,
-            Option<&'a str>,
-            &'a str,
-            Option<(&'a str, &'a str)>,
-            Option<&'a str>,
+            Option<&'static str>,
+            &'static str,
+            Option<(&'static str, &'static str)>,
+            Option<&'static str>,
         )>,
-        (&'a str, &'a str),
+        (&'static str, &'static str),
     );
-    let table: [Row; 10] = [
+    const TABLE: [Row; 10] = [
         (
             "REPLACE ivanov Sidorov S. <Sidorov@Example.org>",
             Some((
@@ -316,27 +318,31 @@ fn a_replacement_and_a_retry_are_read_with_the_newcomer_and_the_key() {
         // A player's words are no order.
         ("Повторить ход", None, ("", "")),
     ];
-    for (line, expected, (player, name)) in table {
-        let read = read(line);
-        let got = read.rulings.first().map(|r| {
-            (
-                r.order,
-                r.tournament.as_deref(),
-                r.game.as_str(),
-                r.newcomer
+
+    #[test]
+    fn a_replacement_and_a_retry_are_read_with_the_newcomer_and_the_key() {
+        for (line, expected, (player, name)) in TABLE {
+            let read = read(line);
+            let got = read.rulings.first().map(|r| {
+                (
+                    r.order,
+                    r.tournament.as_deref(),
+                    r.game.as_str(),
+                    r.newcomer
+                        .as_ref()
+                        .map(|n| (n.name.as_str(), n.email.as_str())),
+                    r.why.as_deref(),
+                )
+            });
+            assert_eq!(got, expected, "{line}");
+            if let Some(ruling) = read.rulings.first() {
+                let meant = ruling.resolved(&["CC-2026", "B"]);
+                let meant_name = meant
+                    .newcomer
                     .as_ref()
-                    .map(|n| (n.name.as_str(), n.email.as_str())),
-                r.why.as_deref(),
-            )
-        });
-        assert_eq!(got, expected, "{line}");
-        if let Some(ruling) = read.rulings.first() {
-            let meant = ruling.resolved(&["CC-2026", "B"]);
-            let meant_name = meant
-                .newcomer
-                .as_ref()
-                .map_or("", |n: &Newcomer| n.name.as_str());
-            assert_eq!((meant.game.as_str(), meant_name), (player, name), "{line}");
+                    .map_or("", |n: &Newcomer| n.name.as_str());
+                assert_eq!((meant.game.as_str(), meant_name), (player, name), "{line}");
+            }
         }
     }
 }
@@ -390,14 +396,16 @@ fn the_words_after_an_acceptances_key_name_the_player_the_address_and_the_moves(
     }
 }
 
-#[test]
-fn every_part_of_a_letter_is_read_and_none_is_left_unsaid() {
+/// Every part of a letter read, and each carried out or named.
+mod every_part {
+    use super::*;
     use Part::*;
-    let dates = "Time: 2/4\nDates: 03.11.2026, 03.11.2026, 07.11.2026\n";
+
+    const DATES: &str = "Time: 2/4\nDates: 03.11.2026, 03.11.2026, 07.11.2026\n";
     // (a player's letter's own text, its parts, the kind of its game part
     // once the leave and the orders are taken apart, the parts that
     // handler does not carry out)
-    let table: &[(&str, &[Part], LetterKind, &[Part])] = &[
+    const TABLE: &[(&str, &[Part], LetterKind, &[Part])] = &[
         ("1... e5", &[Move], LetterKind::Move, &[]),
         (
             "1... e5\nLEAVE 10.11.2026 - 20.11.2026",
@@ -491,32 +499,40 @@ fn every_part_of_a_letter_is_read_and_none_is_left_unsaid() {
             &[],
         ),
     ];
-    for (own, parts, kind, unheeded) in table {
-        let letter = read(&format!("Game 1\n{own}\n{dates}"));
-        assert_eq!(letter.parts(), *parts, "{own:?}");
-        let rest = letter.without_leave().without_orders();
-        assert_eq!(rest.kind(), *kind, "{own:?}");
-        assert_eq!(rest.unheeded(), *unheeded, "{own:?}");
-        // Every part is carried out by the kind's handler, apart (a leave,
-        // orders), or named as not carried out.
-        for part in letter.parts() {
-            let handled = match rest.kind() {
-                LetterKind::Move => matches!(part, Move | DrawOffer | DrawDecline),
-                LetterKind::Resignation => part == Resignation,
-                LetterKind::Protest => part == Protest,
-                LetterKind::DrawAcceptance => matches!(part, DrawAccept | Move),
-                LetterKind::Ruling | LetterKind::Unknown | LetterKind::Leave => false,
-            };
-            let apart = matches!(part, Leave | Order);
-            assert!(
-                handled || apart || rest.unheeded().contains(&part),
-                "{own:?}: {part:?} dropped"
-            );
+
+    #[test]
+    fn every_part_of_a_letter_is_read_and_none_is_left_unsaid() {
+        for (own, parts, kind, unheeded) in TABLE {
+            let letter = read(&format!("Game 1\n{own}\n{DATES}"));
+            assert_eq!(letter.parts(), *parts, "{own:?}");
+            let rest = letter.without_leave().without_orders();
+            assert_eq!(rest.kind(), *kind, "{own:?}");
+            assert_eq!(rest.unheeded(), *unheeded, "{own:?}");
+            // Every part is carried out by the kind's handler, apart (a leave,
+            // orders), or named as not carried out.
+            for part in letter.parts() {
+                let handled = match rest.kind() {
+                    LetterKind::Move => matches!(part, Move | DrawOffer | DrawDecline),
+                    LetterKind::Resignation => part == Resignation,
+                    LetterKind::Protest => part == Protest,
+                    LetterKind::DrawAcceptance => matches!(part, DrawAccept | Move),
+                    LetterKind::Ruling | LetterKind::Unknown | LetterKind::Leave => false,
+                };
+                let apart = matches!(part, Leave | Order);
+                assert!(
+                    handled || apart || rest.unheeded().contains(&part),
+                    "{own:?}: {part:?} dropped"
+                );
+            }
         }
     }
-    // Two orders are two rulings: the arbiter's letter of both is refused whole.
-    let two = read("RESULT 1 1-0\nFORFEIT 2 WHITE\n");
-    assert_eq!(two.rulings.len(), 2);
+
+    #[test]
+    fn two_orders_are_two_rulings() {
+        // The arbiter's letter of both is refused whole.
+        let two = read("RESULT 1 1-0\nFORFEIT 2 WHITE\n");
+        assert_eq!(two.rulings.len(), 2);
+    }
 }
 
 #[test]
