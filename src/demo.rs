@@ -184,7 +184,7 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), Error> {
     write_tournament(&dir)?;
     let config = Config::load(&dir.join("shtempel.toml")).map_err(Error::config)?;
     let templates = Templates::load(&config.templates, config.language).map_err(Error::template)?;
-    let mut store = Store::open(&config.database).map_err(Error::database)?;
+    let mut store = Store::open(&config.database)?;
     let maildir_path = dir.join("mail/inbox");
     let mut source = Maildir::open(&maildir_path).map_err(Error::mail)?;
     let mut transport = FileTransport::open(&dir.join("mail/outbox")).map_err(Error::mail)?;

@@ -4,6 +4,7 @@
 //! A letter the rules refuse is no error: it is answered.
 
 use std::fmt;
+use std::sync::Arc;
 
 /// What failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,12 +26,23 @@ pub enum Kind {
     Internal,
 }
 
-/// An error of the clerk's, with its kind.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// An error of the clerk's, with its kind, its words and, where a library
+/// raised it, that library's error (SQLite's code is read off it).
+#[derive(Clone, Debug)]
 pub struct Error {
     pub kind: Kind,
     pub message: String,
+    source: Option<Arc<dyn std::error::Error + Send + Sync>>,
 }
+
+/// Two errors are the same when they say the same of the same kind.
+impl PartialEq for Error {
+    fn eq(&self, other: &Error) -> bool {
+        (self.kind, &self.message) == (other.kind, &other.message)
+    }
+}
+
+impl Eq for Error {}
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -39,7 +51,25 @@ impl Error {
         Error {
             kind,
             message: message.to_string(),
+            source: None,
         }
+    }
+
+    /// The same error, its words led by what it is about (a file's name).
+    pub fn context(self, about: impl fmt::Display) -> Error {
+        Error {
+            message: format!("{about}: {}", self.message),
+            ..self
+        }
+    }
+
+    /// SQLite's code for the error, where SQLite raised it: the command
+    /// line's hint for a database it cannot write is chosen by it.
+    pub fn sqlite_code(&self) -> Option<rusqlite::ErrorCode> {
+        let source = self.source.as_deref()?;
+        source
+            .downcast_ref::<rusqlite::Error>()?
+            .sqlite_error_code()
     }
 
     pub fn database(error: impl fmt::Display) -> Error {
@@ -80,16 +110,50 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        let source = self.source.as_deref()?;
+        Some(source)
+    }
+}
 
 impl From<rusqlite::Error> for Error {
     fn from(error: rusqlite::Error) -> Error {
-        Error::database(error)
+        Error {
+            kind: Kind::Database,
+            message: error.to_string(),
+            source: Some(Arc::new(error)),
+        }
     }
 }
 
 impl From<minijinja::Error> for Error {
     fn from(error: minijinja::Error) -> Error {
         Error::template(error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_error_keeps_sqlites_error_and_its_code_through_its_context() {
+        let readonly = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_READONLY),
+            Some("attempt to write a readonly database".into()),
+        );
+        let error = Error::from(readonly).context("db.sqlite");
+        assert_eq!(error.kind, Kind::Database);
+        assert_eq!(error.sqlite_code(), Some(rusqlite::ErrorCode::ReadOnly));
+        assert_eq!(
+            error.message,
+            "db.sqlite: attempt to write a readonly database"
+        );
+        let source = std::error::Error::source(&error).expect("SQLite's error kept");
+        assert!(source.downcast_ref::<rusqlite::Error>().is_some());
+        // Words alone carry no code: the hint is never read off the text.
+        let said = Error::database("attempt to write a readonly database");
+        assert_eq!(said.sqlite_code(), None);
     }
 }

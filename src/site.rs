@@ -206,11 +206,7 @@ fn with_results(
             continue;
         };
         let on = store.tournament(config.scope());
-        let standing = on
-            .load_game(&game.game)
-            .map_err(Error::database)?
-            .row
-            .standing;
+        let standing = on.load_game(&game.game)?.row.standing;
         let color = if game.white {
             shakmaty::Color::White
         } else {
@@ -248,16 +244,15 @@ pub fn keep(
     changed: &BTreeSet<String>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<(), Error> {
-    let database =
-        |e: rusqlite::Error| Error::database(format!("{}: {e}", config.database.display()));
+    let in_database = |e: Error| e.context(config.database.display());
     let mark = mark(config, today);
-    let current = store.report_mark().map_err(database)?.as_deref() == Some(mark.as_str())
+    let current = store.report_mark().map_err(in_database)?.as_deref() == Some(mark.as_str())
         && out.join("index.html").exists();
     if current && changed.is_empty() {
         return Ok(());
     }
     // Until it is written, no report is current: a failure rewrites it all.
-    store.set_report_mark("").map_err(database)?;
+    store.set_report_mark("").map_err(in_database)?;
     write(
         config,
         store,
@@ -266,5 +261,5 @@ pub fn keep(
         current.then_some(changed),
         progress,
     )?;
-    store.set_report_mark(&mark).map_err(database)
+    store.set_report_mark(&mark).map_err(in_database)
 }

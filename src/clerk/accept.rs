@@ -151,7 +151,7 @@ impl Clerk<'_> {
             let said = phrases.fill("reason.accept_taken", &[("key", &key), ("reason", reason)]);
             return Ok(Some(Refused(said)));
         }
-        let accepted = store.letter_by_key(accepted_key).map_err(Error::database)?;
+        let accepted = store.letter_by_key(accepted_key)?;
         if let Some(accepted) = accepted {
             let reason = &accepted.reason;
             let said = phrases.fill("reason.accept_twice", &[("key", &key), ("reason", reason)]);

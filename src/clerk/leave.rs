@@ -209,7 +209,7 @@ impl Clerk<'_> {
         postmark: NaiveDate,
     ) -> Result<Verdicts, Error> {
         let year = asked.0.year();
-        let taken = store.leaves_of(&player.id).map_err(Error::database)?;
+        let taken = store.leaves_of(&player.id)?;
         let rules = &self.config.rules;
         let here = leave::check(rules, &taken, asked, postmark, self.config.end_date);
         let with_it = |mut taken: Vec<(NaiveDate, NaiveDate)>| {
@@ -233,9 +233,7 @@ impl Clerk<'_> {
                 verdicts.without.push(other.tournament_id.clone());
                 continue;
             }
-            let theirs = store
-                .leaves_in(other.scope(), &there.id)
-                .map_err(Error::database)?;
+            let theirs = store.leaves_in(other.scope(), &there.id)?;
             match leave::check(&other.rules, &theirs, asked, postmark, other.end_date) {
                 Ok(_) => {
                     verdicts.granted.push(super::EntryThere {

@@ -43,10 +43,7 @@ fn seen_before(
 ) -> Result<(bool, Plan), Error> {
     let mut plan = Plan::default();
     let key = &prepared.key;
-    match store
-        .letter_seen(key, &prepared.fingerprint)
-        .map_err(Error::database)?
-    {
+    match store.letter_seen(key, &prepared.fingerprint)? {
         Seen::Before => {
             let detail = format!("{key} seen before: not applied again");
             plan.event(EventKind::Duplicate, None, stored.sender.as_deref(), detail);

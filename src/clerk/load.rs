@@ -25,7 +25,7 @@ pub fn load_replaying(
 ) -> Result<Record, Error> {
     let stored = store
         .load_game(&game.id)
-        .map_err(|e| Error::database(format!("game {}: {e}", game.id)))?;
+        .map_err(|e| e.context(format!("game {}", game.id)))?;
     let white = config
         .player(&game.white)
         .cloned()
@@ -84,8 +84,7 @@ pub fn load_replaying(
 /// The chart of a game with the notes the store holds for it.
 pub fn stored_chart(record: &Record, config: &Config, store: &Store) -> Result<Chart, Error> {
     let notes = store
-        .notes(record.id())
-        .map_err(Error::database)?
+        .notes(record.id())?
         .into_iter()
         .map(|n| n.text)
         .collect();
@@ -104,7 +103,7 @@ fn leaves_of(
         return Ok(leaves);
     }
     for player in players {
-        let his = store.leaves_of(&player.id).map_err(Error::database)?;
+        let his = store.leaves_of(&player.id)?;
         leaves.extend(his);
     }
     Ok(leaves)
@@ -122,6 +121,6 @@ fn sheet_received(
         return Ok(player.start_sheet_received);
     }
     let id = crate::mail::identity::start_sheet_id(config, &player.id);
-    let accepted = store.accepted_on(&id).map_err(Error::database)?;
+    let accepted = store.accepted_on(&id)?;
     Ok(accepted.flatten())
 }

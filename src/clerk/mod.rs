@@ -378,11 +378,7 @@ impl<'a> Clerk<'a> {
         };
         let max = self.config.limits.max_replies_per_day;
         let today = self.clock.today;
-        let replies_on = |day| {
-            store
-                .replies_on(&sender, day, &MessageKind::reply_headers())
-                .map_err(Error::database)
-        };
+        let replies_on = |day| store.replies_on(&sender, day, &MessageKind::reply_headers());
         let mut sent = replies_on(today)?;
         // Refusals this plan holds, by day, on top of the stored ones.
         let mut held: HashMap<NaiveDate, u32> = HashMap::new();

@@ -122,8 +122,7 @@ impl Clerk<'_> {
         let claimant = !offender;
         let by_silence = declared.last_move.is_none();
         let notes: Vec<String> = store
-            .notes(state.id())
-            .map_err(Error::database)?
+            .notes(state.id())?
             .into_iter()
             .map(|n| n.text)
             .chain(earlier.iter().map(|n| n.text.clone()))
@@ -182,9 +181,7 @@ impl Clerk<'_> {
         common: &crate::render::Model,
     ) -> Result<Outgoing, Error> {
         let offender = declared.overstep.offender;
-        let mut letters = store
-            .letters_from(state.id(), offender)
-            .map_err(Error::database)?;
+        let mut letters = store.letters_from(state.id(), offender)?;
         if let Some(raw) = declared.current_raw {
             letters.push(GameLetter {
                 postmark: self.clock.today,

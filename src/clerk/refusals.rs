@@ -34,13 +34,11 @@ impl Clerk<'_> {
         stored.disposition = Disposition::Ignored;
         stored.reason = format!("not verified: {why}");
         super::keep_unread(stored);
-        let told = store
-            .replies_on(
-                &who.email,
-                self.clock.today,
-                &[MessageKind::Unverified.header()],
-            )
-            .map_err(Error::database)?;
+        let told = store.replies_on(
+            &who.email,
+            self.clock.today,
+            &[MessageKind::Unverified.header()],
+        )?;
         let told_today = told > 0;
         if told_today {
             stored

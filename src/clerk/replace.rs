@@ -135,8 +135,8 @@ impl Clerk<'_> {
             // His leaves stay his: from today none stops the newcomer's clock.
             if self.config.rules.leave_days_per_year > 0 {
                 let partner = state.player(colour.other()).id.clone();
-                let mut leaves = store.leaves_of(&partner).map_err(Error::database)?;
-                let his = store.leaves_of(player).map_err(Error::database)?;
+                let mut leaves = store.leaves_of(&partner)?;
+                let his = store.leaves_of(player)?;
                 leaves.extend(crate::rules::leave::ended_before(&his, self.clock.today));
                 state.ledger.calendar = state.ledger.calendar.clone().with_leaves(leaves);
             }

@@ -24,7 +24,7 @@ impl Clerk<'_> {
         key: &str,
         in_reply_to: Option<String>,
     ) -> Result<Execution, Error> {
-        let set_aside = store.quarantined().map_err(Error::database)?;
+        let set_aside = store.quarantined()?;
         let every = matches!(key.to_uppercase().as_str(), "ALL" | "ВСЕ" | "ВСЁ");
         let chosen: Vec<_> = set_aside
             .iter()

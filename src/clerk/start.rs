@@ -38,7 +38,7 @@ impl Clerk<'_> {
         let mut sheets = Vec::with_capacity(config.players.len());
         for player in &config.players {
             let id = identity::start_sheet_id(config, &player.id);
-            let queued = store.accepted_on(&id).map_err(Error::database)?;
+            let queued = store.accepted_on(&id)?;
             let games = config.games_of(&player.id);
             let skip = |why: &str| Sheet::Skip {
                 player: player.id.clone(),

@@ -82,13 +82,12 @@ pub(super) fn not_ours(config: &Config, file: &DatabaseFile) -> Failure {
     ))
 }
 
-/// A database error, with the file named, and for a database that cannot
-/// be written, what to look at (a `-shm` left read-only
-/// by another user keeps every write failing).
-pub(super) fn database_error(config: &Config, error: &dyn std::fmt::Display) -> Failure {
+/// A database error, with the file named, and for a database SQLite says
+/// it cannot write (its code, not its words), what to look at: a `-shm`
+/// left read-only by another user keeps every write failing.
+pub(super) fn database_error(config: &Config, error: &Error) -> Failure {
     let path = config.database.display();
-    let error = error.to_string();
-    let hint = if error.contains("readonly") || error.contains("read-only") {
+    let hint = if error.sqlite_code() == Some(rusqlite::ErrorCode::ReadOnly) {
         format!(
             "; this user must be able to write {path}, {path}-wal and {path}-shm and their \
              folder (a -shm left read-only by another user or run can be removed while no \
@@ -97,7 +96,7 @@ pub(super) fn database_error(config: &Config, error: &dyn std::fmt::Display) -> 
     } else {
         String::new()
     };
-    run_error(format!("database {path}: {error}{hint}"))
+    run_error(format!("database {path}: {}{hint}", error.message))
 }
 
 pub(super) fn open_file(config: &Config) -> Result<Store, Failure> {
@@ -131,7 +130,7 @@ pub(super) fn unadopted(config: &Config, store: &Store) -> Result<(), Failure> {
 /// A run's error: the database's named with its file.
 pub(super) fn database_or_run(config: &Config, error: Error) -> Failure {
     match error.kind {
-        Kind::Database => database_error(config, &error.message),
+        Kind::Database => database_error(config, &error),
         _ => run_error(error),
     }
 }

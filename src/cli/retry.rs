@@ -2,6 +2,7 @@
 //! new ones.
 
 use shtempel::config::Config;
+use shtempel::error::Error;
 use shtempel::printable::printable;
 use shtempel::run;
 use shtempel::store::Store;
@@ -46,7 +47,7 @@ pub(super) fn retry(config: &Config, key: Option<&str>, all: bool) -> Result<u8,
         ));
     };
     let mut store = open_store(config)?;
-    let database = |e: rusqlite::Error| database_error(config, &e);
+    let database = |e: Error| database_error(config, &e);
     let set_aside = store.quarantined().map_err(database)?;
     let Some(key) = key.filter(|_| !all) else {
         if !all {

@@ -8,8 +8,8 @@ use crate::error::Error;
 use crate::key::GameKey;
 use crate::store::Store;
 
+use super::Summary;
 use super::finish::{Finisher, Job, JobReport};
-use super::{Summary, database};
 
 /// How many letters one transaction holds at most: the sync at its end is
 /// paid once per batch instead of once per letter, and a crash redoes one
@@ -101,15 +101,13 @@ pub(super) fn send_pending(
     events: &mut dyn FnMut(Event),
 ) -> Result<(), Error> {
     let job = Job {
-        queue: store
-            .pending(clerk.clock.now, clerk.clock.today, |_| false)
-            .map_err(database)?,
+        queue: store.pending(clerk.clock.now, clerk.clock.today, |_| false)?,
         now: clerk.clock.now,
         today: clerk.clock.today,
         ..Job::default()
     };
     record(store, finisher.run(job), clerk, summary, events)?;
-    store.clear_sent_log().map_err(database)
+    store.clear_sent_log()
 }
 
 /// Shows what a job did and writes its sends and failures into the open
@@ -132,11 +130,9 @@ pub(super) fn record(
             .iter()
             .filter_map(|sent| sent.delivers.as_ref().map(|(game, _)| GameKey::parse(game))),
     );
-    store.record_sent(&report.sent).map_err(database)?;
+    store.record_sent(&report.sent)?;
     for (id, error, permanent) in &report.failed {
-        store
-            .mark_failed(*id, error, *permanent, clerk.clock.now)
-            .map_err(database)?;
+        store.mark_failed(*id, error, *permanent, clerk.clock.now)?;
     }
     report.error.map_or(Ok(()), Err)
 }

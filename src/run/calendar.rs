@@ -10,7 +10,7 @@ use crate::store::Store;
 use crate::{clerk, rules};
 
 use super::batch::Batch;
-use super::{Summary, commit, database};
+use super::{Summary, commit};
 
 /// The calendar's duties of every game that may have one today; the others
 /// (see [`rules::next_check`]) are not even loaded.
@@ -49,9 +49,7 @@ pub(super) fn keep_calendar(
             // A game only a letter can move is looked at again in 9999.
             let never = NaiveDate::from_ymd_opt(9999, 12, 31).unwrap_or(NaiveDate::MAX);
             let next = rules::next_check(&config.rules, &state.ledger, today).unwrap_or(never);
-            store
-                .write(|w| w.next_check(&game.id, next))
-                .map_err(database)?;
+            store.write(|w| w.next_check(&game.id, next))?;
         }
         if !plan.duties.is_empty() {
             batch.add(plan, last, None);

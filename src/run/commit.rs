@@ -10,8 +10,6 @@ use crate::fault;
 use crate::mail::{compose, identity};
 use crate::store::{GameRow, NewOutbox, Store};
 
-use super::database;
-
 /// Writes a plan all or nothing: the letter, the game, notes, duties done and
 /// the composed messages. Returns the outbox id of the last message, if any.
 pub fn commit(
@@ -69,7 +67,6 @@ pub fn commit(
             fault::point("after-outbox-insert");
             Ok(last)
         })
-        .map_err(Error::database)
         .and_then(|mut last| {
             for (plan, _) in &plans {
                 if let Some(leave) = &plan.leave {
@@ -132,7 +129,7 @@ fn write_game(
     plan: &Plan,
     letter_id: Option<i64>,
     today: NaiveDate,
-) -> rusqlite::Result<()> {
+) -> Result<(), Error> {
     let Some(state) = &plan.game else {
         return Ok(());
     };
@@ -184,9 +181,7 @@ pub(super) fn leave_elsewhere(
         let mut on_sibling = store.tournament(sibling.config.scope());
         let store = &mut *on_sibling;
         let today = sibling.clock.today;
-        store
-            .write(|w| w.leave(&there.id, leave.days, None, today))
-            .map_err(database)?;
+        store.write(|w| w.leave(&there.id, leave.days, None, today))?;
         let (_, notices) = sibling.leave_notices(store, there, leave.days, None)?;
         let plan = Plan {
             more: notices,

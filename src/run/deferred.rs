@@ -32,7 +32,7 @@ pub fn put_back(
     letter: &Quarantined,
 ) -> Result<PutBack, Error> {
     if letter.raw.is_empty() {
-        store.release(letter).map_err(Error::database)?;
+        store.release(letter)?;
         return Ok(PutBack::NeverRead {
             file: letter.source_key.clone(),
         });
@@ -41,7 +41,7 @@ pub fn put_back(
         .put_back(&letter.raw, letter.arrived)
         .map_err(|e| Error::mail(format!("{}: {e}", letter.dedup_key)))?;
     crate::fault::point("after-put-back");
-    store.release(letter).map_err(Error::database)?;
+    store.release(letter)?;
     Ok(PutBack::Back)
 }
 
@@ -53,7 +53,7 @@ pub(super) fn put_back_released(
     source: &mut dyn MailSource,
     events: &mut dyn FnMut(Event),
 ) -> Result<(), Error> {
-    for letter in store.releasing().map_err(Error::database)? {
+    for letter in store.releasing()? {
         let (event, detail) = match put_back(store, source, &letter) {
             Ok(PutBack::Back) => (EventKind::PutBack, letter.dedup_key.clone()),
             Err(error) => (
@@ -87,13 +87,13 @@ pub fn write_edits(
     events: &mut dyn FnMut(Event),
 ) -> Result<usize, Error> {
     let mut changed = 0;
-    for (id, edit) in store.pending_edits().map_err(Error::database)? {
+    for (id, edit) in store.pending_edits()? {
         crate::fault::point("before-config-edit");
         let (event, detail) = match edit.apply() {
             Ok(written) => {
                 changed += usize::from(written);
                 crate::fault::point("after-config-edit");
-                store.edit_done(id, today).map_err(Error::database)?;
+                store.edit_done(id, today)?;
                 (
                     EventKind::ConfigEdited,
                     format!("{}: player {}", edit.file.display(), edit.player),

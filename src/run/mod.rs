@@ -68,10 +68,6 @@ pub struct Hooks<'h> {
     pub stop: &'h std::sync::atomic::AtomicBool,
 }
 
-pub(super) fn database(error: rusqlite::Error) -> Error {
-    Error::database(error)
-}
-
 /// The chunks the reading thread sends, and those of the last chunk still to plan.
 type ReadAhead = (
     std::sync::mpsc::Receiver<Vec<Result<Prepared, Error>>>,
@@ -135,11 +131,11 @@ pub fn poll(
         .map_err(|e| Error::mail(format!("source: {e}")))?;
     let unreadable = finisher.source.take_unreadable();
     fault::point("after-fetch");
-    let careful = store.run_interrupted().map_err(database)?;
+    let careful = store.run_interrupted()?;
     if !letters.is_empty() {
-        store.set_run_interrupted(true).map_err(database)?;
+        store.set_run_interrupted(true)?;
     }
-    store.begin_batch().map_err(database)?;
+    store.begin_batch()?;
     // Reading a letter (MIME, quotes, moves, dates) needs no game, and
     // finishing a batch needs no database: a second thread reads ahead and
     // a third marks done and sends while this one plans and writes in

@@ -15,7 +15,7 @@ use super::batch::{Batch, Held, JobOut, batch_letters, record};
 use super::calendar::keep_calendar;
 use super::finish::{Job, Worker};
 use super::poison::{CRASHED, count_as_crashed, failed_letter, plan_guarded};
-use super::{ReadAhead, Summary, commit, database, next_prepared};
+use super::{ReadAhead, Summary, commit, next_prepared};
 
 /// The letters of a run in the order they are taken. Letters go in their
 /// order, but one whose game waits for a delivery in flight (a forward not
@@ -231,7 +231,7 @@ impl<'c> Pass<'_, 'c, '_> {
         let last = {
             let mut on_desk = self.store.tournament(desk.config.scope());
             let last = commit(&mut on_desk, desk.config, desk, &plan, &cause)?;
-            on_desk.forget_failure(&envelope.key).map_err(database)?;
+            on_desk.forget_failure(&envelope.key)?;
             last
         };
         self.summary.letters += 1;
@@ -322,26 +322,26 @@ impl<'c> Pass<'_, 'c, '_> {
         self.finish()?;
         if threads {
             // While the threads finish the letters' last batches.
-            self.store.end_batch().map_err(database)?;
-            self.store.checkpoint().map_err(database)?;
-            self.store.begin_batch().map_err(database)?;
+            self.store.end_batch()?;
+            self.store.checkpoint()?;
+            self.store.begin_batch()?;
         }
         self.collect()?;
         if self.summary.left == 0 {
             // Read once: a federation's hundred tournaments would read every
             // game's row a hundred times.
-            let checks = self.store.next_checks_keyed().map_err(database)?;
+            let checks = self.store.next_checks_keyed()?;
             for desk in self.clerks {
                 let mut on_desk = self.store.tournament(desk.config.scope());
                 let (batch, summary) = (&mut self.batch, &mut self.summary);
                 keep_calendar(desk, &mut on_desk, &checks, batch, summary)?;
             }
         }
-        self.store.set_run_interrupted(false).map_err(database)?;
+        self.store.set_run_interrupted(false)?;
         self.finish()?;
         self.collect()?;
-        self.store.end_batch().map_err(database)?;
-        self.store.clear_sent_log().map_err(database)
+        self.store.end_batch()?;
+        self.store.clear_sent_log()
     }
 }
 
@@ -357,20 +357,17 @@ impl Pass<'_, '_, '_> {
         }
         let clock = &self.clerks[0].clock;
         // The worker syncs the commit before it acts on the batch.
-        let sync = self.store.end_batch_unsynced().map_err(database)?;
+        let sync = self.store.end_batch_unsynced()?;
         if self.batch.out.is_empty() {
             // No job is out: what the sent log holds is committed now (on
             // disk once the job's sync returns; a power cut before it can only
             // make the next run send those messages again, as one in flight).
-            self.store.clear_sent_log().map_err(database)?;
+            self.store.clear_sent_log()?;
         }
         let entries = std::mem::take(&mut self.batch.entries);
         let jobs_out = &self.batch.out;
         let out = |id| jobs_out.iter().any(|job| job.messages.contains(&id));
-        let queue = self
-            .store
-            .pending(clock.now, clock.today, out)
-            .map_err(database)?;
+        let queue = self.store.pending(clock.now, clock.today, out)?;
         self.batch.out.push_back(JobOut {
             delivering: std::mem::take(&mut self.batch.delivering),
             messages: queue.iter().map(|item| item.id).collect(),
@@ -387,7 +384,7 @@ impl Pass<'_, '_, '_> {
             today: clock.today,
         };
         self.worker.start(job)?;
-        self.store.begin_batch().map_err(database)
+        self.store.begin_batch()
     }
 
     /// Waits for the oldest job out and writes what it did into the open

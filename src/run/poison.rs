@@ -10,8 +10,8 @@ use crate::error::Error;
 use crate::store::{Disposition, Store, StoredLetter};
 use crate::{clerk, fault};
 
+use super::Summary;
 use super::batch::{Batch, Entry};
-use super::{Summary, database};
 
 /// What a caught panic said.
 pub(super) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
@@ -39,9 +39,7 @@ pub(super) fn failed_letter(
     summary.failures += 1;
     let runs = match counted {
         Some(runs) => runs,
-        None => store
-            .record_failure(&envelope.key, error, clerk.clock.now)
-            .map_err(database)?,
+        None => store.record_failure(&envelope.key, error, clerk.clock.now)?,
     };
     if runs < POISON_RUNS {
         batch.entries.push(Entry {
@@ -82,9 +80,7 @@ pub(super) fn failed_letter(
         parse_json: None,
         raw: envelope.raw.clone(),
     };
-    store
-        .write(|w| w.letter(&letter).map(|_| ()))
-        .map_err(database)?;
+    store.write(|w| w.letter(&letter).map(|_| ()))?;
     batch.entries.push(Entry {
         done: Some(envelope.key.clone()),
         events: vec![Event {
@@ -112,11 +108,9 @@ pub(super) fn count_as_crashed(
     clerk: &Clerk<'_>,
     envelope: &crate::mail::Envelope,
 ) -> Result<u32, Error> {
-    store.end_batch().map_err(database)?;
-    let runs = store
-        .record_failure(&envelope.key, CRASHED, clerk.clock.now)
-        .map_err(database)?;
-    store.begin_batch().map_err(database)?;
+    store.end_batch()?;
+    let runs = store.record_failure(&envelope.key, CRASHED, clerk.clock.now)?;
+    store.begin_batch()?;
     Ok(runs)
 }
 

@@ -12,6 +12,7 @@ use crate::key::GameKey;
 use crate::record::Seat;
 use crate::rules::{DutyKey, EndReason, Fraction, GameResult, Outcome, Row, Standing, Suspension};
 
+use super::Sql;
 use super::{
     Cache, GameLetter, GameRow, MOVES_OF_GAME, Note, Result, Seen, Store, StoredGame, color_from,
     date_from, from_sql_err, status_from,
@@ -66,11 +67,12 @@ impl Store {
     /// (stored as `ID/game`), whether or not it is served now.
     pub fn has_tournament(&self, id: &str) -> Result<bool> {
         // '0' follows '/': the keys `ID/…` are those between.
-        self.conn
+        Ok(self
+            .conn
             .prepare_cached(
                 "SELECT EXISTS (SELECT 1 FROM games WHERE id > ?1 || '/' AND id < ?1 || '0')",
             )?
-            .query_row(params![id], |row| row.get(0))
+            .query_row(params![id], |row| row.get(0))?)
     }
 
     pub fn game_key_of_message(&self, message_id: &str) -> Result<Option<GameKey>> {
@@ -92,7 +94,8 @@ impl Store {
         // (`mail::keys::dedup_key`), and only then has one; another letter under
         // the same Message-ID under `mid:<id>#<its fingerprint>`
         // (`letter_seen`): '#' sorts just before '$', so the range is those.
-        self.conn
+        Ok(self
+            .conn
             .prepare_cached(
                 "SELECT game_id FROM letters
                  WHERE (dedup_key = 'mid:' || ?1
@@ -101,7 +104,7 @@ impl Store {
                  ORDER BY id LIMIT 1",
             )?
             .query_row(params![message_id], |row| row.get(0))
-            .optional()
+            .optional()?)
     }
 
     /// Loads a game; a game never written yet is a new one.
@@ -151,13 +154,13 @@ impl Store {
                         .map_err(from_sql_err)?,
                 })
             })?
-            .collect::<Result<Vec<_>>>()?;
+            .collect::<Sql<Vec<_>>>()?;
         let mut statement = self
             .conn
             .prepare_cached("SELECT key FROM duties_done WHERE game_id = ?1")?;
         let done = statement
             .query_map(params![id], |r| Ok(DutyKey(r.get(0)?)))?
-            .collect::<Result<BTreeSet<_>>>()?;
+            .collect::<Sql<BTreeSet<_>>>()?;
         let mut statement = self.conn.prepare_cached(
             "SELECT color, until_ply, finished, player, name, email FROM seats
              WHERE game_id = ?1 ORDER BY id",
@@ -173,7 +176,7 @@ impl Store {
                     email: r.get(5)?,
                 })
             })?
-            .collect::<Result<Vec<_>>>()?;
+            .collect::<Sql<Vec<_>>>()?;
         Ok(StoredGame {
             row,
             moves,
@@ -192,7 +195,7 @@ impl Store {
         let mut statement = self
             .conn
             .prepare_cached("SELECT id, next_check FROM games")?;
-        statement
+        Ok(statement
             .query_map([], |r| {
                 let day: Option<String> = r.get(1)?;
                 let key: String = r.get(0)?;
@@ -201,7 +204,7 @@ impl Store {
                     day.as_deref().map(date_from).transpose()?,
                 ))
             })?
-            .collect()
+            .collect::<Sql<_>>()?)
     }
 
     /// The letters received from `color` in `game`, oldest first, as kept:
@@ -212,7 +215,7 @@ impl Store {
             "SELECT postmark, sender, parse, raw FROM letters
              WHERE game_id = ?1 AND color = ?2 ORDER BY id",
         )?;
-        statement
+        Ok(statement
             .query_map(params![game, color_name(color)], |r| {
                 Ok(GameLetter {
                     postmark: date_from(&r.get::<_, String>(0)?)?,
@@ -221,7 +224,7 @@ impl Store {
                     raw: r.get(3)?,
                 })
             })?
-            .collect()
+            .collect::<Sql<_>>()?)
     }
 
     /// The notes of a game, oldest first.
@@ -230,7 +233,7 @@ impl Store {
         let mut statement = self.conn.prepare_cached(
             "SELECT ply, kind, text, created_on FROM notes WHERE game_id = ?1 ORDER BY id",
         )?;
-        statement
+        Ok(statement
             .query_map(params![game], |r| {
                 let ply: Option<i64> = r.get(0)?;
                 Ok(Note {
@@ -240,17 +243,17 @@ impl Store {
                     created_on: date_from(&r.get::<_, String>(3)?)?,
                 })
             })?
-            .collect()
+            .collect::<Sql<_>>()?)
     }
 
     /// Whether the database holds games stored by a tournament of its own
     /// file (under their bare ids): a folder's clerk must first adopt them.
     pub fn has_unscoped_games(&self) -> Result<bool> {
-        self.conn.query_row(
+        Ok(self.conn.query_row(
             "SELECT EXISTS (SELECT 1 FROM games WHERE instr(id, '/') = 0)",
             [],
             |r| r.get(0),
-        )
+        )?)
     }
 
     /// The games stored under their bare ids made `tournament`'s (stored

@@ -7,11 +7,12 @@ use std::path::Path;
 use rusqlite::Connection;
 
 use super::{Store, private};
+use crate::error::Error;
 
 /// Why a database could not be made.
 pub(super) enum Made {
     Io(std::io::Error),
-    Sql(rusqlite::Error),
+    Sql(Error),
 }
 
 impl From<std::io::Error> for Made {
@@ -22,6 +23,12 @@ impl From<std::io::Error> for Made {
 
 impl From<rusqlite::Error> for Made {
     fn from(error: rusqlite::Error) -> Made {
+        Made::Sql(error.into())
+    }
+}
+
+impl From<Error> for Made {
+    fn from(error: Error) -> Made {
         Made::Sql(error)
     }
 }

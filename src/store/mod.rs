@@ -33,7 +33,11 @@ use crate::key::GameKey;
 use crate::record::Seat;
 use crate::rules::{DutyKey, Row, Standing, Status};
 
-pub type Result<T> = std::result::Result<T, rusqlite::Error>;
+pub use crate::error::Result;
+
+/// What SQLite returns, inside the store: its public methods return the
+/// crate's [`Result`], whose error keeps SQLite's as its source.
+pub(crate) type Sql<T> = rusqlite::Result<T>;
 
 /// The page size of a new database.
 const PAGE_SIZE: i64 = 8192;
@@ -298,7 +302,7 @@ fn from_sql_err(error: impl std::error::Error + Send + Sync + 'static) -> rusqli
     rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(error))
 }
 
-fn date_from(text: &str) -> Result<NaiveDate> {
+fn date_from(text: &str) -> Sql<NaiveDate> {
     text.parse().map_err(from_sql_err)
 }
 
@@ -392,7 +396,7 @@ impl Store {
             DatabaseFile::Missing | DatabaseFile::Empty
         ) {
             Store::create_whole(path).map_err(|error| match error {
-                made::Made::Io(error) => cannot_open(error),
+                made::Made::Io(error) => cannot_open(error).into(),
                 made::Made::Sql(error) => error,
             })?;
         }
@@ -499,15 +503,7 @@ impl Store {
                 tournament: self.tournament.as_deref(),
             })
         } else {
-            self.conn.transaction().and_then(|tx| {
-                let value = work(&Writer {
-                    tx: &tx,
-                    cache: &self.cache,
-                    tournament: self.tournament.as_deref(),
-                })?;
-                tx.commit()?;
-                Ok(value)
-            })
+            self.in_transaction(work)
         };
         if result.is_err() {
             *self.cache.borrow_mut() = Cache::default();
@@ -516,6 +512,18 @@ impl Store {
             }
         }
         result
+    }
+
+    /// Runs `work` in a transaction of its own.
+    fn in_transaction<T>(&mut self, work: impl FnOnce(&Writer<'_>) -> Result<T>) -> Result<T> {
+        let tx = self.conn.transaction()?;
+        let value = work(&Writer {
+            tx: &tx,
+            cache: &self.cache,
+            tournament: self.tournament.as_deref(),
+        })?;
+        tx.commit()?;
+        Ok(value)
     }
 
     /// Opens a batch: every write until [`Store::end_batch`] goes into one
@@ -537,7 +545,7 @@ impl Store {
 
     /// Commits the batch durably: on disk when this returns.
     pub fn end_batch(&mut self) -> Result<()> {
-        self.end_batch_unsynced()?.sync().map_err(from_sql_err)
+        Ok(self.end_batch_unsynced()?.sync().map_err(from_sql_err)?)
     }
 
     /// Commits the batch without waiting for the disk, and returns what
@@ -555,7 +563,7 @@ impl Store {
         if let Err(error) = self.leave_batch("COMMIT") {
             *self.cache.borrow_mut() = Cache::default();
             let _ = self.leave_batch("ROLLBACK");
-            return Err(error);
+            return Err(error.into());
         }
         let wal = match &self.wal {
             // The log exists while the connection is open in WAL mode.
@@ -574,13 +582,14 @@ impl Store {
         if self.wal.is_none() || self.batch {
             return Ok(());
         }
-        self.conn
-            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+        Ok(self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?)
     }
 
     /// Ends the batch's transaction; writes outside a batch are synced by
     /// SQLite at their commit again.
-    fn leave_batch(&mut self, end: &str) -> Result<()> {
+    fn leave_batch(&mut self, end: &str) -> Sql<()> {
         self.batch = false;
         let ended = self.conn.execute_batch(end);
         // Refused while a failed COMMIT leaves the transaction open; the

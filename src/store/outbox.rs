@@ -8,6 +8,7 @@ use rusqlite::{OptionalExtension, params};
 
 use crate::key::GameKey;
 
+use super::Sql;
 use super::sent_log::{Sent, SentLog};
 use super::{
     OutboxItem, Replies, Result, SentMessage, Store, day_text, first_recipient, from_sql_err,
@@ -33,7 +34,7 @@ impl Store {
                  AND (send_on IS NULL OR send_on <= ?1) ORDER BY id",
             )?
             .query_map([day_text(today)], |r| r.get(0))?
-            .collect::<Result<_>>()?;
+            .collect::<Sql<_>>()?;
         let mut read = self.conn.prepare_cached(
             "SELECT o.id, game_id, kind, recipients, message_id, raw, delivers_game, delivers_ply,
                     attempts, last_attempt
@@ -96,7 +97,8 @@ impl Store {
     /// Messages not sent yet that failed before (waiting for their next
     /// try): how many, and the last error of the latest.
     pub fn undelivered(&self) -> Result<(u32, String)> {
-        self.conn
+        Ok(self
+            .conn
             .prepare_cached(
                 "SELECT count(*),
                         coalesce((SELECT last_error FROM outbox
@@ -104,7 +106,7 @@ impl Store {
                                   ORDER BY last_attempt DESC LIMIT 1), '')
                  FROM outbox WHERE sent_at IS NULL AND failed = 0 AND attempts > 0",
             )?
-            .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?)
     }
 
     /// Messages that could not be sent at all, for reports: (kind, recipients, error).
@@ -112,9 +114,9 @@ impl Store {
         let mut statement = self.conn.prepare_cached(
             "SELECT kind, recipients, coalesce(last_error, '') FROM outbox WHERE failed = 1 ORDER BY id",
         )?;
-        statement
+        Ok(statement
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-            .collect()
+            .collect::<Sql<_>>()?)
     }
 
     /// A handle on the sent log for the one who sends: each message the
@@ -153,7 +155,7 @@ impl Store {
     /// anyone appends to it again).
     pub fn clear_sent_log(&mut self) -> Result<()> {
         match &mut self.sent_log {
-            Some(log) => log.clear().map_err(from_sql_err),
+            Some(log) => Ok(log.clear().map_err(from_sql_err)?),
             None => Ok(()),
         }
     }
@@ -205,7 +207,7 @@ impl Store {
                 .conn
                 .prepare("SELECT source_key FROM failures")?
                 .query_map([], |row| row.get(0))?
-                .collect::<Result<HashSet<String>>>()?;
+                .collect::<Sql<HashSet<String>>>()?;
             self.cache.borrow_mut().failing = Some(keys);
         }
         let known = self
@@ -293,13 +295,14 @@ impl Store {
     /// (`main::report_mark`), or none since a report failed; the scope's
     /// tournament's, where a folder's each have one.
     pub fn report_mark(&self) -> Result<Option<String>> {
-        self.conn
+        Ok(self
+            .conn
             .query_row(
                 "SELECT value FROM run_state WHERE key = ?1",
                 [self.report_key()],
                 |r| r.get(0),
             )
-            .optional()
+            .optional()?)
     }
 
     pub fn set_report_mark(&mut self, mark: &str) -> Result<()> {
@@ -364,8 +367,9 @@ impl Store {
     }
 
     pub fn letter_count(&self) -> Result<i64> {
-        self.conn
-            .query_row("SELECT count(*) FROM letters", [], |r| r.get(0))
+        Ok(self
+            .conn
+            .query_row("SELECT count(*) FROM letters", [], |r| r.get(0))?)
     }
 
     /// Every message sent or waiting, oldest first, with whether it was sent.
@@ -374,7 +378,7 @@ impl Store {
             "SELECT kind, recipients, raw, sent_at IS NOT NULL
              FROM outbox o JOIN outbox_raw r ON r.id = o.id ORDER BY o.id",
         )?;
-        statement
+        Ok(statement
             .query_map([], |r| {
                 Ok(SentMessage {
                     kind: r.get(0)?,
@@ -383,7 +387,7 @@ impl Store {
                     sent: r.get(3)?,
                 })
             })?
-            .collect()
+            .collect::<Sql<_>>()?)
     }
 }
 
@@ -453,7 +457,8 @@ impl Store {
     }
 
     fn set_aside(&self, sql: &str) -> Result<Vec<Quarantined>> {
-        self.conn
+        Ok(self
+            .conn
             .prepare_cached(sql)?
             .query_map([], |row| {
                 let arrived: String = row.get(3)?;
@@ -468,7 +473,7 @@ impl Store {
                     raw: row.get(5)?,
                 })
             })?
-            .collect()
+            .collect::<Sql<_>>()?)
     }
 
     /// The letters that changed nothing (a stranger's, an auto-reply or a
@@ -478,7 +483,8 @@ impl Store {
     /// none the director accepted
     /// since (`accepted:KEY`).
     pub fn changed_nothing(&self, since: NaiveDate) -> Result<Vec<Unheeded>> {
-        self.conn
+        Ok(self
+            .conn
             .prepare(
                 "SELECT dedup_key, source_key, postmark, sender, disposition, reason FROM letters
                  WHERE ((disposition IN ('ignored', 'refused') AND postmark >= ?1)
@@ -498,7 +504,7 @@ impl Store {
                     reason: row.get(5)?,
                 })
             })?
-            .collect()
+            .collect::<Sql<_>>()?)
     }
 
     /// The edits of tournaments' files committed and not yet written, in
@@ -508,7 +514,7 @@ impl Store {
             .conn
             .prepare("SELECT id, edit FROM config_edits WHERE done_on IS NULL ORDER BY id")?
             .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
-            .collect::<Result<_>>()?;
+            .collect::<Sql<_>>()?;
         // A row this build cannot read is left, not dropped.
         Ok(rows
             .into_iter()
@@ -540,7 +546,8 @@ impl Store {
         tournament: Option<&str>,
         player: &str,
     ) -> Result<Vec<(NaiveDate, NaiveDate)>> {
-        self.conn
+        Ok(self
+            .conn
             .prepare_cached("SELECT first, last FROM leaves WHERE player = ?1 ORDER BY first")?
             .query_map(
                 params![GameKey::new(tournament, player).to_string()],
@@ -553,12 +560,13 @@ impl Store {
                     ))
                 },
             )?
-            .collect()
+            .collect::<Sql<_>>()?)
     }
 
     /// A letter as it came, by its key, and what became of it.
     pub fn letter_by_key(&self, key: &str) -> Result<Option<KeptLetter>> {
-        self.conn
+        Ok(self
+            .conn
             .query_row(
                 "SELECT source_key, arrived, disposition, reason, raw FROM letters
                  WHERE dedup_key = ?1",
@@ -576,7 +584,7 @@ impl Store {
                     })
                 },
             )
-            .optional()
+            .optional()?)
     }
 
     /// Forgets a letter set aside, once it is back in the mail source: the

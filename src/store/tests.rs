@@ -171,7 +171,7 @@ fn replies_counted_from_memory_match_the_database() {
             .unwrap()
             .query_map(params![address, day(on).to_string()], |r| r.get(0))
             .unwrap()
-            .collect::<Result<_>>()
+            .collect::<Sql<_>>()
             .unwrap();
         let stored = stored
             .iter()
@@ -187,7 +187,7 @@ fn replies_counted_from_memory_match_the_database() {
     assert!(plan.contains("outbox_created"), "{plan}");
     assert_eq!(store.replies_on("a@x", day(5), kinds).unwrap(), 2);
     // A failed write takes the batch back, and the counts with it.
-    let failed = store.write(|w| w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)"));
+    let failed = store.write(|w| Ok(w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")?));
     assert!(failed.is_err());
     assert_eq!(store.replies_on("a@x", day(5), kinds).unwrap(), 1);
 }
@@ -203,7 +203,7 @@ fn a_failed_write_in_a_batch_rolls_the_batch_back_and_empties_the_cache() {
     store.load_game("1").unwrap();
     let failed = store.write(|w| {
         w.game("2", &GameRow::default(), &rows, 0, None)?;
-        w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")
+        Ok(w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")?)
     });
     assert!(failed.is_err());
     assert!(store.cache.borrow().games.is_empty());
@@ -348,7 +348,7 @@ fn a_batch_committed_unsynced_is_synced_by_its_handle_and_later_writes_sync_agai
     assert_eq!(fresh(&other, "1").moves.len(), 1, "committed");
     // A failed write inside a batch rolls it back and restores FULL too.
     store.begin_batch().unwrap();
-    let failed = store.write(|w| w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)"));
+    let failed = store.write(|w| Ok(w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")?));
     assert!(failed.is_err());
     assert_eq!(level(&store), 2);
     assert!(
@@ -446,7 +446,7 @@ fn pending_gives_the_messages_just_written_as_the_database_holds_them() {
     store
         .write(|w| w.outbox(&message(9, None, None), day(6)))
         .unwrap();
-    let failed = store.write(|w| w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)"));
+    let failed = store.write(|w| Ok(w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")?));
     assert!(failed.is_err());
     assert_eq!(store.pending(now, day(6), |_| false).unwrap(), read);
 }

@@ -40,7 +40,7 @@ impl Command for Accept {
         _: Option<String>,
     ) -> Result<Execution, Error> {
         let key = self.key.as_str();
-        let Some(kept) = store.letter_by_key(key).map_err(Error::database)? else {
+        let Some(kept) = store.letter_by_key(key)? else {
             let reason = clerk
                 .phrases()
                 .fill("reason.accept_no_key", &[("key", &key)]);
