@@ -7,6 +7,7 @@
 //! commit and marked sent with their receipt.
 
 mod games;
+mod kept;
 mod made;
 mod outbox;
 pub mod private;
@@ -25,7 +26,7 @@ use rusqlite::Connection;
 use rusqlite::config::DbConfig;
 use shakmaty::Color;
 
-pub use self::outbox::{KeptLetter, Quarantined, Unheeded};
+pub use self::kept::{KeptLetter, Quarantined, Unheeded};
 pub use self::sent_log::{Sent, SentLog};
 pub use self::writer::Writer;
 use crate::game::HeldVariant;
@@ -35,8 +36,7 @@ use crate::rules::{DutyKey, Row, Standing, Status};
 
 pub use crate::error::Result;
 
-/// What SQLite returns, inside the store: its public methods return the
-/// crate's [`Result`], whose error keeps SQLite's as its source.
+/// SQLite's results inside the store; its methods return the crate's.
 pub(crate) type Sql<T> = rusqlite::Result<T>;
 
 /// The page size of a new database.

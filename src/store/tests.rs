@@ -468,7 +468,7 @@ fn the_letters_ordered_back_are_found_by_their_index_not_a_scan() {
     let plan: String = store
         .conn
         .query_row(
-            &format!("EXPLAIN QUERY PLAN {}", super::outbox::RELEASING),
+            &format!("EXPLAIN QUERY PLAN {}", super::kept::RELEASING),
             [],
             |r| r.get(3),
         )

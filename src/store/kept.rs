@@ -1,0 +1,224 @@
+//! The letters kept as they came: set aside and ordered back, those that
+//! changed nothing, one by its key; and what the run owes the tournaments'
+//! files (edits pending) and their players (leaves taken).
+
+use chrono::{DateTime, NaiveDate, Utc};
+use rusqlite::{OptionalExtension, params};
+
+use crate::key::GameKey;
+
+use super::{Result, Sql, Store, day_text};
+
+/// A letter kept in the database ([`Store::letter_by_key`]).
+#[derive(Clone, Debug)]
+pub struct KeptLetter {
+    pub source_key: String,
+    pub arrived: DateTime<Utc>,
+    /// `applied`, `refused`, `ignored` or `quarantined`.
+    pub disposition: String,
+    pub reason: String,
+    pub raw: Vec<u8>,
+}
+
+/// A letter that changed nothing ([`Store::changed_nothing`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unheeded {
+    pub dedup_key: String,
+    pub source_key: String,
+    pub postmark: NaiveDate,
+    pub sender: Option<String>,
+    /// `ignored`, `refused` (its writer was told why), or `quarantined`
+    /// (set aside after failing run after run: `shtempel retry` puts it
+    /// back).
+    pub disposition: String,
+    pub reason: String,
+}
+
+const QUARANTINED: &str = "SELECT id, dedup_key, source_key, arrived, reason, raw FROM letters
+     WHERE disposition = 'quarantined' ORDER BY id";
+
+pub(super) const RELEASING: &str =
+    "SELECT id, dedup_key, source_key, arrived, reason, raw FROM letters
+     WHERE disposition = 'releasing' ORDER BY id";
+
+/// A letter set aside after failing (or killing the clerk) run after run.
+#[derive(Clone, Debug)]
+pub struct Quarantined {
+    pub id: i64,
+    pub dedup_key: String,
+    pub source_key: String,
+    pub arrived: DateTime<Utc>,
+    pub reason: String,
+    pub raw: Vec<u8>,
+}
+
+impl Quarantined {
+    /// Whether `key` names it: its key in the database (as `retry` and
+    /// `today` list it), or its file's in the mail source.
+    pub fn is(&self, key: &str) -> bool {
+        self.dedup_key == key || self.source_key == key
+    }
+}
+
+impl Store {
+    /// The letters set aside, oldest first.
+    pub fn quarantined(&self) -> Result<Vec<Quarantined>> {
+        self.set_aside(QUARANTINED)
+    }
+
+    /// The letters set aside that the chief arbiter ordered back into the
+    /// mail source (`RETRY KEY`), oldest first. Asked by every run: the
+    /// query is the partial index's own (migration 13), never a scan of
+    /// the letters.
+    pub fn releasing(&self) -> Result<Vec<Quarantined>> {
+        self.set_aside(RELEASING)
+    }
+
+    fn set_aside(&self, sql: &str) -> Result<Vec<Quarantined>> {
+        Ok(self
+            .conn
+            .prepare_cached(sql)?
+            .query_map([], |row| {
+                let arrived: String = row.get(3)?;
+                Ok(Quarantined {
+                    id: row.get(0)?,
+                    dedup_key: row.get(1)?,
+                    source_key: row.get(2)?,
+                    arrived: DateTime::parse_from_rfc3339(&arrived)
+                        .map(|d| d.with_timezone(&Utc))
+                        .unwrap_or_default(),
+                    reason: row.get(4)?,
+                    raw: row.get(5)?,
+                })
+            })?
+            .collect::<Sql<_>>()?)
+    }
+
+    /// The letters that changed nothing (a stranger's, an auto-reply or a
+    /// bounce, a forged one: `ignored`; one answered with why not:
+    /// `refused`) with a postmark on or after `since`, and every letter set
+    /// aside (`quarantined`, or `releasing`: ordered back), oldest first;
+    /// none the director accepted
+    /// since (`accepted:KEY`).
+    pub fn changed_nothing(&self, since: NaiveDate) -> Result<Vec<Unheeded>> {
+        Ok(self
+            .conn
+            .prepare(
+                "SELECT dedup_key, source_key, postmark, sender, disposition, reason FROM letters
+                 WHERE ((disposition IN ('ignored', 'refused') AND postmark >= ?1)
+                        OR disposition IN ('quarantined', 'releasing'))
+                   AND NOT EXISTS (SELECT 1 FROM letters AS taken
+                                   WHERE taken.dedup_key = 'accepted:' || letters.dedup_key)
+                 ORDER BY postmark, id",
+            )?
+            .query_map([since.to_string()], |row| {
+                let postmark: String = row.get(2)?;
+                Ok(Unheeded {
+                    dedup_key: row.get(0)?,
+                    source_key: row.get(1)?,
+                    postmark: postmark.parse().unwrap_or_default(),
+                    sender: row.get(3)?,
+                    disposition: row.get(4)?,
+                    reason: row.get(5)?,
+                })
+            })?
+            .collect::<Sql<_>>()?)
+    }
+
+    /// The edits of tournaments' files committed and not yet written, in
+    /// order, each with its id for [`Store::edit_done`].
+    pub fn pending_edits(&self) -> Result<Vec<(i64, crate::config::edit::ConfigEdit)>> {
+        let rows: Vec<(i64, String)> = self
+            .conn
+            .prepare("SELECT id, edit FROM config_edits WHERE done_on IS NULL ORDER BY id")?
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+            .collect::<Sql<_>>()?;
+        // A row this build cannot read is left, not dropped.
+        Ok(rows
+            .into_iter()
+            .filter_map(|(id, edit)| Some((id, serde_json::from_str(&edit).ok()?)))
+            .collect())
+    }
+
+    /// An edit written into its file.
+    pub fn edit_done(&mut self, id: i64, today: NaiveDate) -> Result<()> {
+        self.conn.execute(
+            "UPDATE config_edits SET done_on = ?2 WHERE id = ?1",
+            params![id, day_text(today)],
+        )?;
+        Ok(())
+    }
+
+    /// A player's leaves in this tournament, first and last day, in order:
+    /// those its calendar counts.
+    pub fn leaves_of(&self, player: &str) -> Result<Vec<(NaiveDate, NaiveDate)>> {
+        self.leaves_in(self.tournament.as_deref(), player)
+    }
+
+    /// A player's leaves in tournament `tournament` of a folder (`None`:
+    /// of its own file). A leave is the person's: the
+    /// clerk records it in each event that grants it, and asks each event
+    /// for its own.
+    pub fn leaves_in(
+        &self,
+        tournament: Option<&str>,
+        player: &str,
+    ) -> Result<Vec<(NaiveDate, NaiveDate)>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT first, last FROM leaves WHERE player = ?1 ORDER BY first")?
+            .query_map(
+                params![GameKey::new(tournament, player).to_string()],
+                |row| {
+                    let first: String = row.get(0)?;
+                    let last: String = row.get(1)?;
+                    Ok((
+                        first.parse().unwrap_or_default(),
+                        last.parse().unwrap_or_default(),
+                    ))
+                },
+            )?
+            .collect::<Sql<_>>()?)
+    }
+
+    /// A letter as it came, by its key, and what became of it.
+    pub fn letter_by_key(&self, key: &str) -> Result<Option<KeptLetter>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT source_key, arrived, disposition, reason, raw FROM letters
+                 WHERE dedup_key = ?1",
+                [key],
+                |row| {
+                    let arrived: String = row.get(1)?;
+                    Ok(KeptLetter {
+                        source_key: row.get(0)?,
+                        arrived: DateTime::parse_from_rfc3339(&arrived)
+                            .map(|d| d.with_timezone(&Utc))
+                            .unwrap_or_default(),
+                        disposition: row.get(2)?,
+                        reason: row.get(3)?,
+                        raw: row.get(4)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// Forgets a letter set aside, once it is back in the mail source: the
+    /// next run reads it as new.
+    pub fn release(&mut self, letter: &Quarantined) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "DELETE FROM letters WHERE id = ?1 AND disposition IN ('quarantined', 'releasing')",
+            params![letter.id],
+        )?;
+        tx.execute(
+            "DELETE FROM failures WHERE source_key = ?1",
+            params![letter.source_key],
+        )?;
+        tx.commit()?;
+        self.cache.borrow_mut().failing = None;
+        Ok(())
+    }
+}
