@@ -16,7 +16,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shakmaty::{ByColor, Color};
 use shtempel::game::Game;
 use shtempel::letter;
-use shtempel::mail::mime;
+use shtempel::mail::format::mime;
 use shtempel::rules::{Calendar, Incoming, Ledger, NewPly, Rules, judge};
 
 /// The files of `dir` (under the project) ending in `.ext`, sorted by name.
@@ -138,18 +138,19 @@ fn board(c: &mut Criterion) {
     let (_, game) = ledger_of(40);
     let position = game.position();
     let last = game.moves().last().map(|played| played.mv);
-    let letters = shtempel::diagram::PieceLetters::english();
+    let letters = shtempel::board::diagram::PieceLetters::english();
     let mut group = c.benchmark_group("board");
     group.throughput(Throughput::Elements(1));
     group.bench_function("text-and-fen", |b| {
         b.iter(|| {
-            let text = shtempel::diagram::text(position, Color::Black, last.as_ref(), &letters);
-            black_box((text, shtempel::diagram::fen(position)))
+            let text =
+                shtempel::board::diagram::text(position, Color::Black, last.as_ref(), &letters);
+            black_box((text, shtempel::board::diagram::fen(position)))
         })
     });
     group.bench_function("picture", |b| {
         b.iter(|| {
-            black_box(shtempel::picture::png(
+            black_box(shtempel::board::picture::png(
                 position,
                 Color::Black,
                 last.as_ref(),

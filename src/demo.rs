@@ -13,8 +13,8 @@ use chrono::{NaiveDate, TimeZone, Utc};
 use crate::clerk::{self, Clerk, Clock, Directory, Event, EventKind};
 use crate::config::Config;
 use crate::error::Error;
-use crate::mail::file::FileTransport;
-use crate::mail::maildir::Maildir;
+use crate::mail::source::maildir::Maildir;
+use crate::mail::transport::file::FileTransport;
 use crate::render::{self, Templates};
 use crate::store::Store;
 use crate::{Lang, run};
@@ -252,7 +252,7 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), Error> {
         ),
     )?;
     let report = dir.join("report");
-    crate::site::write(&config, &store, last_day, &report, None, &mut |_, _| {})?;
+    crate::report::site::write(&config, &store, last_day, &report, None, &mut |_, _| {})?;
     w(
         out,
         format!(

@@ -10,66 +10,74 @@
 //! main.rs      CLI: parses the line, reads the clock once, exit codes
 //! cli/         (the binary's) a command a file, its arguments and its call;
 //!              the database opened, the adapters wired, the pass, the
-//!              director's orders before it (orders), what is printed
+//!              director's orders carried out before it (before_pass), the
+//!              words the order commands share (director), what is printed
 //! demo.rs      the sample tournament of `shtempel demo`
+//! demo/        the demo's letters, as players write them
 //!    |
 //! run/         one pass: fetch, plan each letter, commit, send, keep the calendar
-//!              (mod.rs: the pass; lock: one run at a time; commit: a plan
-//!              written all or nothing; batch: letters committed together;
-//!              poison: a failing letter counted and set aside, panics caught;
-//!              calendar: the day's duties; finish: marking letters done and
-//!              sending on a thread; orders: what a committed order leaves to
-//!              the run, the letters put back and the config's edits written)
-//! site.rs      writes the report's pages into a folder
+//!              (mod.rs: the pass; pass: its steps; lock: one run at a time;
+//!              commit: a plan written all or nothing; batch: letters
+//!              committed together; poison: a failing letter counted and set
+//!              aside, panics caught; calendar: the day's duties; finish:
+//!              marking letters done and sending on a thread; deferred: what
+//!              a committed order leaves to the run, the letters put back and
+//!              the config's edits written)
 //! desk.rs      the director's `today`: every game's agenda, the mail that
 //!              changed nothing
 //!    |
 //! clerk/       a letter identified and handed to the rules by its kind, the
-//!              rules' effects made into messages: letters (who, which game),
-//!              moves, endings, overstep, protest, arbiter, duties, model, load;
-//!              the director's operations: accept, withdraw, replace, leave,
-//!              retry;
-//!              which tournament of a folder (route), start sheets (start)
+//!              rules' effects made into messages (its own map names its
+//!              files: intake, letters by kind, orders, the calendar's
+//!              duties, what is said); order: one type per order
 //!    |
-//! store/       ADAPTER: SQLite, the only module with SQL; the files with the
-//!              players' secrets made 0600 and never through a link (private)
+//! store/       ADAPTER: SQLite, the only module with SQL: the schema and its
+//!              migrations (schema), a new database made whole (made), games
+//!              and their letters read (games), the outbox and the run's
+//!              state (outbox), letters kept as they came (kept), writes in a
+//!              transaction (writer), the sends of a crashed run (sent_log);
+//!              the files with the players' secrets made 0600 and never
+//!              through a link (private)
 //!    |
-//! mail/        ADAPTERS: sources (maildir, imap), transports (file, smtp/ by
-//!              layer: wire, window, pace; sendmail), TLS for both (tls), the MIME
-//!              front end (mime), the composer (compose),
-//!              sender checks (auth; RFC 8601 fields read by their grammar:
-//!              authres), letters filed for the arbiter (filing),
-//!              the clerk's display name and Message-IDs (identity), what
-//!              names a letter (keys: fingerprint, dedup key)
+//! mail/        ADAPTERS beside FORMATS: letters' sources (source: maildir,
+//!              imap), messages' transports (transport: file, smtp by layer,
+//!              sendmail), the login both use (login: a password or OAuth),
+//!              TLS for both (tls); and the formats, which connect to nothing
+//!              (format: mime, compose, keys, identity, auth, authres, filing)
 //!    |
+//! report/      the tournament report: its pages PURE (the cross-table, the
+//!              boards, a folder's index and players' pages: cross_table,
+//!              board, federation), and the site written into a folder (site)
 //! render.rs    the templates of templates/<lang>/ loaded and rendered
 //! record.rs    PURE: one game as loaded: players, board, ledger, duties done
-//! report/      PURE: the tournament report: a static site of HTML pages
-//!              (the cross-table; a folder's index and players' pages)
 //!    |
-//! config/      the TOML file: raw tables, checked table by table; a folder of
-//!              tournaments (federation), read anew each run; the clerk's own
-//!              edits of a player's entry (edit), checked by loading them
+//! config/      the TOML file: as written (raw), its values checked table by
+//!              table (parse), the mail tables (servers), the entries of
+//!              players and games (entries); a folder of tournaments
+//!              (federation) and its people (people), read anew each run; the
+//!              clerk's own edits of a player's entry (edit), checked by
+//!              loading them
 //!    |
-//! rules/       PURE: a game's state (ledger) and life as a state machine (life,
-//!              orders), one move letter judged (judge), clocks (clock),
-//!              calendar days and leave (calendar, leave), what falls due on a
-//!              day (deadlines) and in the days ahead (agenda), standings and
-//!              tie-breaks (standings), a withdrawal (withdrawal), sending pace
-//!              (sending)
+//! rules/       PURE: a game's state (ledger) and life as a state machine
+//!              (life, interventions); its own map names its files
 //! letter/      PURE: a letter's own text -> `Letter` (kind, moves, variants,
-//!              fraction, dates, keywords, rulings) or errors naming the line;
-//!              quote cutting (quote), dates (dates), notations (notation)
+//!              fraction, dates, keywords, rulings) or errors naming the line:
+//!              its lines read (lines), quote cutting (quote), dates (dates),
+//!              notations (notation), draw and resignation words (keywords),
+//!              the arbiter's rulings (rulings), what could not be read (errors)
 //! game/        PURE: the game record on shakmaty: moves in any notation resolved
-//!              on the position, repeats, conditional variants, ends, PGN
+//!              on the position (written), repeats, conditional variants, ends,
+//!              PGN
+//! board/       PURE: the board in a letter: a text diagram with its FEN
+//!              (diagram), a PNG picture (picture)
+//! chart/       PURE: the time chart (Table 2): rows, text, CSV and JSON; its
+//!              SVG picture (plot, by plotters)
 //! error.rs     the crate's error, by kind (database, template, mail, config,
-//!              usage, internal)
+//!              files, usage, internal), with its source
 //! fault.rs     crash points for the fault tests (debug builds): the run's
 //!              and the Maildir's and outbox's steps call them, they call nothing
 //! key.rs       PURE: a game's (and a person's) key in a folder's record,
 //!              `ID/<game>`; a tournament id as a Message-ID's ASCII
-//! chart.rs     PURE: the time chart (Table 2): rows, text, CSV and JSON
-//! plot.rs      PURE: the time chart as an SVG picture (plotters)
 //! message.rs   PURE: the kinds of message, their headers and templates
 //! phrases.rs   PURE: the short phrases of templates/<lang>/phrases.toml
 //! printable.rs PURE: text from letters made safe to print (control characters)
@@ -82,12 +90,12 @@
 
 #![forbid(unsafe_code)]
 
+pub mod board;
 pub mod chart;
 pub mod clerk;
 pub mod config;
 pub mod demo;
 pub mod desk;
-pub mod diagram;
 pub mod error;
 pub mod fault;
 pub mod game;
@@ -96,15 +104,12 @@ pub mod letter;
 pub mod mail;
 pub mod message;
 pub mod phrases;
-pub mod picture;
-pub mod plot;
 pub mod printable;
 pub mod record;
 pub mod render;
 pub mod report;
 pub mod rules;
 pub mod run;
-pub mod site;
 pub mod store;
 
 use serde::{Deserialize, Serialize};

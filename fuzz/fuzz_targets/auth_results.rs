@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shtempel::mail::authres;
+use shtempel::mail::format::authres;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(field) = std::str::from_utf8(data) else {

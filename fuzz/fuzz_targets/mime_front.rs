@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shtempel::mail::mime;
+use shtempel::mail::format::mime;
 
 fuzz_target!(|data: &[u8]| {
     if let Some(mail) = mime::parse(data, "clerk@example.org") {

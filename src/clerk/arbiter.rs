@@ -6,8 +6,8 @@ use super::EventKind;
 use super::{AwardError, AwardedBy, Clerk, Plan, label_moves, next_lines};
 use crate::error::Error;
 use crate::letter::{Letter, Ruling, WrittenOrder};
-use crate::mail::compose::Recipient;
-use crate::mail::mime::Mail;
+use crate::mail::format::compose::Recipient;
+use crate::mail::format::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
@@ -258,7 +258,7 @@ impl Clerk<'_> {
         mail: &Mail,
         ruling: &Ruling,
         done: &Plan,
-    ) -> Result<Option<crate::mail::compose::Outgoing>, Error> {
+    ) -> Result<Option<crate::mail::format::compose::Outgoing>, Error> {
         let author = self.arbiter();
         let plans = all_plans(done);
         let messages = || plans.iter().flat_map(|plan| &plan.messages);

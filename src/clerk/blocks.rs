@@ -11,7 +11,7 @@ use super::{Clerk, Plan};
 use crate::config::Player;
 use crate::error::Error;
 use crate::letter::Letter;
-use crate::mail::mime::Mail;
+use crate::mail::format::mime::Mail;
 use crate::store::{Disposition, Store, StoredLetter};
 
 impl Clerk<'_> {

@@ -5,7 +5,7 @@
 use shakmaty::Color;
 
 use crate::error::Error;
-use crate::mail::compose::{Outgoing, Recipient};
+use crate::mail::format::compose::{Outgoing, Recipient};
 use crate::message::MessageKind;
 use crate::record::Record;
 use crate::render::{Model, merged};

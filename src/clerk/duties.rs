@@ -8,7 +8,7 @@ use shakmaty::Color;
 use super::model::moves_of;
 use super::{Clerk, Plan, next_lines, recipient};
 use crate::error::Error;
-use crate::mail::compose::Outgoing;
+use crate::mail::format::compose::Outgoing;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;

@@ -9,7 +9,7 @@ use crate::config::{Config, GameConfig, Player};
 use crate::error::Error;
 use crate::key::SubjectTag;
 use crate::letter::{self, Letter};
-use crate::mail::mime::Mail;
+use crate::mail::format::mime::Mail;
 use crate::model;
 use crate::render::Model;
 use crate::store::{Disposition, Store, StoredLetter};

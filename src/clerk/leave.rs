@@ -13,7 +13,7 @@ use super::{Clerk, Plan, recipient};
 use crate::config::Player;
 use crate::error::Error;
 use crate::letter::Letter;
-use crate::mail::mime::Mail;
+use crate::mail::format::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
@@ -307,7 +307,7 @@ impl Clerk<'_> {
     /// carried out (they were passed over in silence).
     fn tell_more_leaves(
         &self,
-        answer: &mut crate::mail::compose::Outgoing,
+        answer: &mut crate::mail::format::compose::Outgoing,
         read: &Letter,
     ) -> Result<(), Error> {
         if read.more_leaves.is_empty() {

@@ -120,7 +120,7 @@ fn sheet_received(
     if player.start_sheet_received.is_some() {
         return Ok(player.start_sheet_received);
     }
-    let id = crate::mail::identity::start_sheet_id(config, &player.id);
+    let id = crate::mail::format::identity::start_sheet_id(config, &player.id);
     let accepted = store.accepted_on(&id)?;
     Ok(accepted.flatten())
 }

@@ -78,8 +78,8 @@ use crate::config::{Config, Player};
 use crate::error::Error;
 use crate::game::Replays;
 use crate::mail::Envelope;
-use crate::mail::compose::{Outgoing, Recipient};
-use crate::mail::mime::Mail;
+use crate::mail::format::compose::{Outgoing, Recipient};
+use crate::mail::format::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
@@ -159,12 +159,12 @@ impl BoardView {
         self,
         diagrams: crate::config::Diagrams,
         body: &str,
-    ) -> Result<Option<crate::mail::compose::Picture>, Error> {
+    ) -> Result<Option<crate::mail::format::compose::Picture>, Error> {
         if diagrams != crate::config::Diagrams::Both || !body.contains(&self.diagram) {
             return Ok(None);
         }
-        let png = crate::picture::png(&self.position, self.reader, self.last.as_ref())?;
-        Ok(Some(crate::mail::compose::Picture {
+        let png = crate::board::picture::png(&self.position, self.reader, self.last.as_ref())?;
+        Ok(Some(crate::mail::format::compose::Picture {
             diagram: self.diagram,
             png,
             alt: self.alt,
@@ -270,12 +270,12 @@ impl<'a> Clerk<'a> {
         let phrases = self.phrases();
         let position = state.board.position();
         let last = state.board.moves().last().map(|played| played.mv);
-        let letters = crate::diagram::PieceLetters::of(phrases);
+        let letters = crate::board::diagram::PieceLetters::of(phrases);
         let last_label = state.ledger.rows.last().map(|row| {
             let ply = state.ledger.rows.len() - 1;
             phrases.moves(&label_moves(ply, &[(row.san.clone(), false)]))
         });
-        let diagram = crate::diagram::text(position, reader, last.as_ref(), &letters);
+        let diagram = crate::board::diagram::text(position, reader, last.as_ref(), &letters);
         let alt = match &last_label {
             Some(last) => phrases.fill("board.picture_after", &[("last", last)]),
             None => phrases.get("board.picture_start").to_string(),
@@ -283,7 +283,7 @@ impl<'a> Clerk<'a> {
         Some(BoardView {
             model: model! {
                 "diagram" => diagram.as_str(),
-                "fen" => crate::diagram::fen(position),
+                "fen" => crate::board::diagram::fen(position),
                 "last" => last_label,
             },
             diagram,

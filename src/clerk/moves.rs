@@ -10,7 +10,7 @@ use super::{Clerk, Plan, next_lines, recipient};
 use crate::error::Error;
 use crate::game::{Applied, End};
 use crate::letter::{Keyword, ReadErrorKind};
-use crate::mail::compose::Outgoing;
+use crate::mail::format::compose::Outgoing;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;

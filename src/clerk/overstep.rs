@@ -7,8 +7,8 @@ use super::EventKind;
 use super::letters::LetterContext;
 use super::{Clerk, Plan, load::stored_chart, recipient};
 use crate::error::Error;
-use crate::mail::compose::{Attachment, Outgoing, wire_size};
-use crate::mail::filing::filed_letter;
+use crate::mail::format::compose::{Attachment, Outgoing, wire_size};
+use crate::mail::format::filing::filed_letter;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
@@ -304,7 +304,7 @@ impl Clerk<'_> {
         Ok(Attachment {
             name: format!("chart-{}.svg", chart.game),
             content_type: "image/svg+xml".into(),
-            bytes: crate::plot::svg(chart, &self.config.rules, self.phrases())?.into_bytes(),
+            bytes: crate::chart::plot::svg(chart, &self.config.rules, self.phrases())?.into_bytes(),
         })
     }
 

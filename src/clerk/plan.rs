@@ -5,8 +5,8 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::EventKind;
-use crate::mail::compose::Outgoing;
-use crate::mail::keys::FIELD_MOST;
+use crate::mail::format::compose::Outgoing;
+use crate::mail::format::keys::FIELD_MOST;
 use crate::record::Record;
 use crate::rules::DutyKey;
 use crate::store::{Note, StoredLetter};

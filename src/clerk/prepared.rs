@@ -6,9 +6,10 @@ use sha2::{Digest, Sha256};
 
 use crate::config::Config;
 use crate::letter::Letter;
-use crate::mail::keys::{FIELD_MOST, dedup_key, fingerprint, header_end};
-use crate::mail::mime::Mail;
-use crate::mail::{Envelope, mime};
+use crate::mail::Envelope;
+use crate::mail::format::keys::{FIELD_MOST, dedup_key, fingerprint, header_end};
+use crate::mail::format::mime;
+use crate::mail::format::mime::Mail;
 use crate::store::StoredLetter;
 use crate::{letter, rules};
 
@@ -28,7 +29,7 @@ pub struct Prepared {
     pub oversized: bool,
     pub mail: Option<Mail>,
     pub key: String,
-    /// [`crate::mail::keys::fingerprint`]: what makes two letters under one Message-ID the same.
+    /// [`crate::mail::format::keys::fingerprint`]: what makes two letters under one Message-ID the same.
     pub fingerprint: String,
     pub read: Option<Letter>,
     /// `read` as stored with the letter ([`stored_reading`]): written here,

@@ -5,7 +5,7 @@ use super::EventKind;
 use super::letters::LetterContext;
 use super::{Clerk, Plan, recipient};
 use crate::error::Error;
-use crate::mail::filing::filed_letter;
+use crate::mail::format::filing::filed_letter;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;

@@ -14,7 +14,7 @@ use crate::config::{Config, People};
 use crate::key::SubjectTag;
 use crate::letter::{self, WrittenOrder};
 use crate::mail::Envelope;
-use crate::mail::mime::Mail;
+use crate::mail::format::mime::Mail;
 use crate::render::Templates;
 use crate::store::{KeptLetter, Store};
 

@@ -17,7 +17,7 @@ use shakmaty::Color;
 
 use super::{Clerk, Plan, recipient};
 use crate::error::Error;
-use crate::mail::identity;
+use crate::mail::format::identity;
 use crate::message::MessageKind;
 use crate::model;
 use crate::render::Model;

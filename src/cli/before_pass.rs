@@ -186,8 +186,8 @@ fn desk_of_letter<'c, 'a>(
     }
     // The game named is his in which events? One decides; several are
     // asked, never chosen by the letter's language.
-    let written_by =
-        shtempel::mail::mime::parse(&letter.raw, &first.config.address).and_then(|mail| mail.from);
+    let written_by = shtempel::mail::format::mime::parse(&letter.raw, &first.config.address)
+        .and_then(|mail| mail.from);
     let with_game: Vec<&str> = match (tournament, game) {
         (None, Some(game)) => clerks
             .iter()

@@ -41,7 +41,7 @@ pub(super) fn chart(config: &Config, game: &str, format: ChartFormat) -> Result<
         ChartFormat::Text => chart.to_text(&phrases),
         ChartFormat::Csv => chart.to_csv(),
         ChartFormat::Svg => {
-            shtempel::plot::svg(&chart, &config.rules, &phrases).map_err(run_error)?
+            shtempel::chart::plot::svg(&chart, &config.rules, &phrases).map_err(run_error)?
         }
         ChartFormat::Json => {
             serde_json::to_string_pretty(&chart.to_json()).unwrap_or_default() + "\n"

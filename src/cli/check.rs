@@ -66,7 +66,7 @@ pub(super) fn check(
         .and_then(|m| m.modified())
         .map(chrono::DateTime::<Utc>::from)
         .map_or(clock.now, |modified| modified.min(clock.now));
-    let arrived = shtempel::mail::maildir::topmost_received(&raw).unwrap_or(modified);
+    let arrived = shtempel::mail::source::maildir::topmost_received(&raw).unwrap_or(modified);
     let envelope = Envelope {
         key: file.display().to_string(),
         size: raw.len(),
@@ -123,7 +123,7 @@ fn print_plan(
             let _ = writeln!(out, "read: {pretty}");
         }
         // What was taken for the writer's own text, quotes and signature cut.
-        if let Some(mail) = shtempel::mail::mime::parse(&envelope.raw, &config.address)
+        if let Some(mail) = shtempel::mail::format::mime::parse(&envelope.raw, &config.address)
             .filter(|mail| mail.automatic.is_none())
         {
             let _ = writeln!(out, "own text (line: text; quotes and signature cut):");

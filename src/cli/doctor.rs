@@ -8,9 +8,9 @@ use chrono::Utc;
 
 use shtempel::clerk::{Clerk, Directory};
 use shtempel::config::{Auth, Config, Server, Source, Transport};
-use shtempel::mail::file::FileTransport;
-use shtempel::mail::maildir::Maildir;
-use shtempel::mail::{compose, identity};
+use shtempel::mail::format::{compose, identity};
+use shtempel::mail::source::maildir::Maildir;
+use shtempel::mail::transport::file::FileTransport;
 use shtempel::printable::printable;
 use shtempel::store::{DatabaseFile, Store};
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use shakmaty::Color;
 
-use shtempel::mail::filing::filed_letter;
+use shtempel::mail::format::filing::filed_letter;
 
 use super::database::{database_error, load_state, open_store};
 use super::{Context, Failure, load, run_error};

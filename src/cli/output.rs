@@ -83,7 +83,7 @@ impl Progress {
     }
 }
 
-/// Writes the report site into `out` (see `shtempel::site`).
+/// Writes the report site into `out` (see `shtempel::report::site`).
 pub(super) fn write_report(
     config: &Config,
     store: &Store,
@@ -93,7 +93,7 @@ pub(super) fn write_report(
     progress: &Progress,
 ) -> Result<usize, Failure> {
     let written =
-        shtempel::site::write(config, store, clock.today, out, only, &mut |done, total| {
+        shtempel::report::site::write(config, store, clock.today, out, only, &mut |done, total| {
             progress.update("report", done, total)
         })
         .map_err(|e| run_error(format!("report: {e}")));

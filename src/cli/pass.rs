@@ -166,7 +166,7 @@ fn sweep_temporary_files(configs: &[Config]) {
     let mut places: Vec<(PathBuf, IsOurs)> = Vec::new();
     for config in configs {
         if let Transport::File { path } = &config.transport {
-            let writing = path.join(shtempel::mail::file::WRITING);
+            let writing = path.join(shtempel::mail::transport::file::WRITING);
             places.push((writing, |name| {
                 name.starts_with('.') && name.ends_with(".tmp")
             }));
@@ -324,8 +324,12 @@ fn keep_reports(
         .iter()
         .find(|c| c.in_folder)
         .and_then(|c| c.report_out.as_ref())
-        && let Err(error) =
-            shtempel::site::write_events(configs, store, clock(&configs[0], now, today).today, out)
+        && let Err(error) = shtempel::report::site::write_events(
+            configs,
+            store,
+            clock(&configs[0], now, today).today,
+            out,
+        )
     {
         eprintln!("shtempel: report: {error}");
         code = 1;
@@ -333,7 +337,7 @@ fn keep_reports(
     code
 }
 
-/// `[report] out` after a poll (see `shtempel::site::keep`).
+/// `[report] out` after a poll (see `shtempel::report::site::keep`).
 pub(super) fn keep_report(
     config: &Config,
     store: &mut Store,
@@ -348,7 +352,7 @@ pub(super) fn keep_report(
         .iter()
         .filter_map(|key| key.game_in(config.scope()).map(str::to_string))
         .collect();
-    shtempel::site::keep(
+    shtempel::report::site::keep(
         config,
         store,
         clock.today,

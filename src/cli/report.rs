@@ -80,7 +80,7 @@ pub(super) fn report_all(
     if index {
         let day = clock(first, now, today).today;
         let mut store = open_store(first)?;
-        shtempel::site::write_events(configs, &mut store, day, &out)
+        shtempel::report::site::write_events(configs, &mut store, day, &out)
             .map_err(|e| run_error(format!("report: {e}")))?;
         pages += 2;
     }

@@ -11,12 +11,12 @@ use chrono::{NaiveDate, Utc};
 use shtempel::clerk::{Clerk, Directory};
 use shtempel::config::{Config, Secret, Server, Source, Transport};
 use shtempel::mail::MailSource;
-use shtempel::mail::file::FileTransport;
-use shtempel::mail::imap::{ImapSettings, ImapSource};
 use shtempel::mail::login::Password;
-use shtempel::mail::maildir::Maildir;
-use shtempel::mail::sendmail::SendmailSender;
-use shtempel::mail::smtp::{Pace, SmtpSender};
+use shtempel::mail::source::imap::{ImapSettings, ImapSource};
+use shtempel::mail::source::maildir::Maildir;
+use shtempel::mail::transport::file::FileTransport;
+use shtempel::mail::transport::sendmail::SendmailSender;
+use shtempel::mail::transport::smtp::{Pace, SmtpSender};
 use shtempel::render::Templates;
 
 use super::{Failure, clock, run_error, usage};

@@ -2,20 +2,11 @@
 //! out ([`Transport`]), the MIME front end ([`mime`]) and the composer
 //! ([`compose`]).
 
-pub mod auth;
-pub mod authres;
-pub mod compose;
-pub mod file;
-pub mod filing;
-pub mod identity;
-pub mod imap;
-pub mod keys;
+pub mod format;
 pub mod login;
-pub mod maildir;
-pub mod mime;
-pub mod sendmail;
-pub mod smtp;
+pub mod source;
 mod tls;
+pub mod transport;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

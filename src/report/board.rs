@@ -10,7 +10,7 @@ use std::fmt::Write;
 use shakmaty::{File, Rank, Square};
 
 use super::escape;
-use crate::diagram::{Step, steps};
+use crate::board::diagram::{Step, steps};
 use crate::game::ply_label;
 use crate::phrases::Phrases;
 use crate::record::Record;

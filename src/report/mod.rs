@@ -19,6 +19,7 @@ use crate::rules::{GameResult, Status};
 mod board;
 mod cross_table;
 mod federation;
+pub mod site;
 
 use self::cross_table::cross_table;
 pub use self::federation::{
@@ -151,7 +152,7 @@ pub fn site(
             name: format!("game-{slug}.html"),
             content: game_page(phrases, game, today),
         });
-        let plot = crate::plot::svg(&game.chart, &config.rules, phrases).unwrap_or_else(|e| {
+        let plot = crate::chart::plot::svg(&game.chart, &config.rules, phrases).unwrap_or_else(|e| {
             format!(
                 "<svg xmlns=\"http://www.w3.org/2000/svg\"><text x=\"10\" y=\"20\">{}</text></svg>",
                 escape(&e.to_string())

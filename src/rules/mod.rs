@@ -4,6 +4,8 @@
 //! game's ledger (every move with its postmark and delivery date), the facts of a
 //! new letter, or the day it acts on, and gets back what the rules say.
 //!
+//! - [`ledger`]: a game's state as values: one row per move, its status and
+//!   standing, what a transition returns;
 //! - [`calendar`]: calendar days in the tournament zone, each player's start (10.3.2);
 //! - [`clock`]: the ledger of a game, thinking time per move, totals, controls;
 //! - [`judge`]: one move letter checked: time, corrections, omissions and
@@ -14,7 +16,14 @@
 //!   is tried again;
 //! - [`life`]: a game's whole life as a state machine: every event (a move
 //!   letter, a resignation, a draw, a protest, a ruling, a day) a transition
-//!   from one [`Ledger`] to the next with its effects, or a refusal.
+//!   from one [`Ledger`] to the next with its effects, or a refusal;
+//! - [`interventions`]: the arbiter's and the director's orders on a game
+//!   beyond an overstep's decision: a result set or a forfeit, a game
+//!   annulled on a withdrawal, its last letter taken back;
+//! - [`leave`]: a player's leave, its days checked against his allowance;
+//! - [`agenda`]: what falls due in the days ahead, for the director's `today`;
+//! - [`standings`]: the standings and their tie-breaks;
+//! - [`withdrawal`]: what a player's withdrawal does to each of his games.
 
 pub mod agenda;
 pub mod calendar;

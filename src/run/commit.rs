@@ -7,7 +7,7 @@ use crate::clerk::{Clerk, LeaveTaken, Plan};
 use crate::config::Config;
 use crate::error::Error;
 use crate::fault;
-use crate::mail::{compose, identity};
+use crate::mail::format::{compose, identity};
 use crate::store::{GameRow, NewOutbox, Store};
 
 /// Writes a plan all or nothing: the letter, the game, notes, duties done and

@@ -64,7 +64,7 @@ pub(super) fn failed_letter(
         } else {
             format!(
                 "quarantine:{}",
-                crate::mail::keys::dedup_key(None, &envelope.raw)
+                crate::mail::format::keys::dedup_key(None, &envelope.raw)
             )
         },
         fingerprint: None,

@@ -19,7 +19,7 @@ use super::{
 };
 
 impl Store {
-    /// Whether the letter with this key and [`crate::mail::keys::fingerprint`]
+    /// Whether the letter with this key and [`crate::mail::format::keys::fingerprint`]
     /// was seen already: the same key and fingerprint (a letter stored
     /// before migration 10 has its fingerprint worked out of its sender and
     /// raw bytes), or another letter stored under the key, this one already
@@ -36,8 +36,8 @@ impl Store {
         let Some((stored_print, sender, raw)) = stored else {
             return Ok(Seen::New);
         };
-        let stored_print =
-            stored_print.unwrap_or_else(|| crate::mail::keys::fingerprint(sender.as_deref(), &raw));
+        let stored_print = stored_print
+            .unwrap_or_else(|| crate::mail::format::keys::fingerprint(sender.as_deref(), &raw));
         if stored_print == fingerprint {
             return Ok(Seen::Before);
         }
@@ -91,7 +91,7 @@ impl Store {
             return Ok(Some(game));
         }
         // A letter with a Message-ID is stored under `mid:<id>`
-        // (`mail::keys::dedup_key`), and only then has one; another letter under
+        // (`mail::format::keys::dedup_key`), and only then has one; another letter under
         // the same Message-ID under `mid:<id>#<its fingerprint>`
         // (`letter_seen`): '#' sorts just before '$', so the range is those.
         Ok(self

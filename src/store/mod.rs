@@ -84,7 +84,7 @@ pub enum Seen {
 #[derive(Clone, Debug)]
 pub struct StoredLetter {
     pub dedup_key: String,
-    /// [`crate::mail::keys::fingerprint`] (none for a quarantined letter).
+    /// [`crate::mail::format::keys::fingerprint`] (none for a quarantined letter).
     pub fingerprint: Option<String>,
     pub message_id: Option<String>,
     pub source_key: String,

@@ -197,7 +197,7 @@ fn a_forward_carries_the_board_as_a_picture_its_html_shows() {
         // From Black's side (rank 1 on top, the h-file on the left): e4,
         // tinted, with White's pawn, is the fourth square of the fourth row.
         let (centre, corner) =
-            shtempel::picture::pixels_of(shakmaty::Square::E4, shakmaty::Color::Black);
+            shtempel::board::picture::pixels_of(shakmaty::Square::E4, shakmaty::Color::Black);
         let pixel = |(x, y): (u32, u32)| {
             let p = picture.pixel(x, y).unwrap();
             (p.red(), p.green(), p.blue())
@@ -206,7 +206,7 @@ fn a_forward_carries_the_board_as_a_picture_its_html_shows() {
         assert_eq!(pixel(centre), (0xff, 0xff, 0xff));
         assert_eq!(
             pixel(corner),
-            shtempel::picture::square_colour(shakmaty::Square::E4, true)
+            shtempel::board::picture::square_colour(shakmaty::Square::E4, true)
         );
         let words = pick(
             language,

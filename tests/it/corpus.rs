@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use shakmaty::Color;
 use shtempel::game::{Game, ply_label};
 use shtempel::letter::{self, DateOrder, DateReading, Letter, MoveToken, WrittenDates};
-use shtempel::mail::mime;
+use shtempel::mail::format::mime;
 
 fn token_text(token: &MoveToken) -> String {
     match (token.number, token.color) {

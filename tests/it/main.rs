@@ -19,6 +19,7 @@ mod guarded;
 mod hostile;
 mod hostile_mail;
 mod hostile_servers;
+mod layout;
 mod life;
 mod mail_programs;
 mod person;

@@ -1199,7 +1199,7 @@ fn a_providers_limit_of_messages_a_minute_is_kept_by_waiting() {
     let now = Arc::new(Mutex::new(Duration::ZERO));
     let waits = Arc::new(Mutex::new(Vec::new()));
     let (clock, advance, waited) = (Arc::clone(&now), Arc::clone(&now), Arc::clone(&waits));
-    let pace = shtempel::mail::smtp::Pace::new(
+    let pace = shtempel::mail::transport::smtp::Pace::new(
         10,
         Box::new(move || *clock.lock().unwrap()),
         Box::new(move |wait| {
@@ -1207,10 +1207,14 @@ fn a_providers_limit_of_messages_a_minute_is_kept_by_waiting() {
             waited.lock().unwrap().push(wait);
         }),
     );
-    let mut sender =
-        shtempel::mail::smtp::SmtpSender::new(&server, None, BOT, Duration::from_secs(10))
-            .unwrap()
-            .pace(Some(pace));
+    let mut sender = shtempel::mail::transport::smtp::SmtpSender::new(
+        &server,
+        None,
+        BOT,
+        Duration::from_secs(10),
+    )
+    .unwrap()
+    .pace(Some(pace));
     let recipients = vec![BLACK.to_string()];
     let raw: Vec<Vec<u8>> = (0..25)
         .map(|n| letter(BOT, &format!("paced {n}"), "x\n", &format!("paced{n}")))

@@ -16,7 +16,7 @@ use mail_parser::{MessageParser, MimeHeaders, PartType};
 use serde_json::Value;
 use shakmaty::Color;
 use shtempel::letter::{self, Letter};
-use shtempel::mail::mime;
+use shtempel::mail::format::mime;
 
 const OWN_EN: [&str; 3] = [
     "2. Nf3",

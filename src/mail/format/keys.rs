@@ -5,7 +5,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::mime::Mail;
+use crate::mail::format::mime::Mail;
 
 /// The most of a header field (a sender, a Message-ID) kept or printed.
 pub const FIELD_MOST: usize = 256;

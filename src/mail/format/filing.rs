@@ -1,7 +1,7 @@
 //! Letters filed for the chief arbiter: the original message, with the
 //! sender's secret word taken out.
 
-use crate::mail::compose::Attachment;
+use crate::mail::format::compose::Attachment;
 
 /// A player's letter as it goes into a file for the arbiter: the original
 /// message, with the player's secret word removed. Where the word is encoded

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use super::{Envelope, MailError, MailSource};
+use crate::mail::{Envelope, MailError, MailSource};
 
 pub struct Maildir {
     root: PathBuf,
@@ -122,7 +122,7 @@ fn read_letter(
 /// bytes, so two such names stay two.
 fn utf8_name(name: &std::ffi::OsStr) -> String {
     let bytes = name.as_encoded_bytes();
-    let digest = super::keys::fingerprint(None, bytes);
+    let digest = crate::mail::format::keys::fingerprint(None, bytes);
     let readable: String = String::from_utf8_lossy(bytes)
         .chars()
         .map(|c| {
@@ -230,7 +230,7 @@ impl MailSource for Maildir {
     /// arrived as its modification time (its postmark, where it has no
     /// `Received:` header).
     fn put_back(&mut self, raw: &[u8], arrived: DateTime<Utc>) -> Result<(), MailError> {
-        let digest = super::keys::fingerprint(None, raw);
+        let digest = crate::mail::format::keys::fingerprint(None, raw);
         let name = format!("{}.retry-{}.shtempel", arrived.timestamp(), &digest[..16]);
         let failed = |error: std::io::Error| MailError {
             message: format!(

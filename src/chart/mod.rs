@@ -2,6 +2,8 @@
 //! days, penalty, running total, the limit of the current control and the days
 //! left; rendered as text, CSV and the JSON object of `chart --format json`.
 
+pub mod plot;
+
 use chrono::NaiveDate;
 use serde::Serialize;
 use serde_json::{Value, json};

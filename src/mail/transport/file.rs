@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use super::{MailError, Receipt, Syncer, Transport};
+use crate::mail::{MailError, Receipt, Syncer, Transport};
 
 pub struct FileTransport {
     dir: PathBuf,

@@ -1,9 +1,9 @@
 //! The pipelined window: up to [`PIPELINED_WINDOW`] messages in one write
 //! (MAIL, RCPT and `BDAT n LAST` each), their replies read in turn.
 
-use super::super::{MailError, Receipt};
 use super::SmtpSender;
 use super::wire::{Connection, Reply, Trouble};
+use crate::mail::{MailError, Receipt};
 
 /// Messages over one connection before it is closed and opened again (some
 /// providers refuse more), unless the config says otherwise.

@@ -23,8 +23,8 @@
 //! the server's could widen what is read as the server's.
 
 use crate::config::{Player, Require, Security};
-use crate::mail::authres::{self, AuthResults};
-use crate::mail::mime::{Mail, Trace};
+use crate::mail::format::authres::{self, AuthResults};
+use crate::mail::format::mime::{Mail, Trace};
 
 /// Why a letter is not taken for its sender's.
 #[derive(Clone, Debug, PartialEq, Eq)]

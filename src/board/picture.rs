@@ -256,7 +256,7 @@ pub fn png(position: &Chess, side: Color, last: Option<&Move>) -> Result<Vec<u8>
     let size = SQUARE * 8;
     let mut pixmap =
         Pixmap::new(size, size).ok_or_else(|| Error::internal("no board picture of that size"))?;
-    let marked = crate::diagram::marked_squares(last);
+    let marked = crate::board::diagram::marked_squares(last);
     for square in Square::ALL {
         let (column, row) = at(square, side);
         let rect = Rect::from_xywh(
@@ -337,7 +337,7 @@ pub fn pixels_of(square: Square, side: Color) -> ((u32, u32), (u32, u32)) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagram::after;
+    use crate::board::diagram::after;
 
     fn pixel(pixmap: &Pixmap, (x, y): (u32, u32)) -> (u8, u8, u8) {
         let p = pixmap.pixel(x, y).unwrap();
@@ -392,7 +392,7 @@ mod reference {
     #[test]
     fn a_known_position_matches_its_kept_picture() {
         let (position, last) =
-            crate::diagram::after(&["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "Qe7"]);
+            crate::board::diagram::after(&["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "Qe7"]);
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/boards");
         for (side, name) in [
             (Color::White, "italian-white.png"),

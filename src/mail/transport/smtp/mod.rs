@@ -23,7 +23,7 @@
 //! dot-stuffed), `window` (the pipelined window of messages), `pace` (a
 //! provider's limit a minute); here the session: connecting, EHLO, TLS,
 //! login, and what is tried again. The sendmail transport is
-//! `mail::sendmail`.
+//! `mail::transport::sendmail`.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -33,9 +33,9 @@ use std::io::BufReader;
 
 use tokio_rustls::rustls;
 
-use super::login::{Password, Sasl};
-use super::{MailError, Receipt, Transport};
 use crate::config::{Server, Tls};
+use crate::mail::login::{Password, Sasl};
+use crate::mail::{MailError, Receipt, Transport};
 
 mod pace;
 mod window;

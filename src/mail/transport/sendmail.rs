@@ -3,8 +3,8 @@
 
 use lettre::{SendmailTransport, Transport as _};
 
-use super::smtp::envelope;
-use super::{MailError, Receipt, Transport};
+use crate::mail::transport::smtp::envelope;
+use crate::mail::{MailError, Receipt, Transport};
 
 pub struct SendmailSender {
     transport: SendmailTransport,

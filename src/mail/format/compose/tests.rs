@@ -38,7 +38,7 @@ fn headers_of_the_contract_and_no_smuggled_header() {
         DateTime::UNIX_EPOCH,
     )
     .unwrap();
-    let mail = crate::mail::mime::parse(&raw, "nobody@example.org").unwrap();
+    let mail = crate::mail::format::mime::parse(&raw, "nobody@example.org").unwrap();
     assert_eq!(mail.subject, "[CC-2026 #1] 2. Кf3");
     assert_eq!(mail.to, ["petrov@example.org"]);
     assert!(mail.cc.is_empty());
@@ -57,7 +57,7 @@ fn headers_of_the_contract_and_no_smuggled_header() {
     assert!(!text.lines().any(|line| line.starts_with("Bcc:")), "{text}");
     // Our own message fed back is recognised as automatic.
     assert!(
-        crate::mail::mime::parse(&raw, "clerk@example.org")
+        crate::mail::format::mime::parse(&raw, "clerk@example.org")
             .unwrap()
             .automatic
             .is_some()

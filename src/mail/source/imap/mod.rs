@@ -19,9 +19,9 @@ use chrono::{DateTime, Utc};
 use futures::StreamExt;
 use tokio::runtime::Runtime;
 
-use super::login::Password;
-use super::{Envelope, MailError, MailSource};
 use crate::config::Server;
+use crate::mail::login::Password;
+use crate::mail::{Envelope, MailError, MailSource};
 
 mod bound;
 mod connection;
@@ -543,7 +543,7 @@ fn envelopes(
         // (none known) leaves the topmost Received: header.
         let arrived = internal
             .map(|date| date.with_timezone(&Utc))
-            .or_else(|| super::maildir::topmost_received(&raw));
+            .or_else(|| crate::mail::source::maildir::topmost_received(&raw));
         let Some(arrived) = arrived else {
             return Err(fail(format!(
                 "IMAP {where_}: UID {uid} has no INTERNALDATE"

@@ -16,9 +16,9 @@ use tokio_rustls::TlsConnector;
 use crate::config::{Auth, Tls};
 use crate::mail::login::Sasl;
 
-use super::super::MailError;
 use super::bound::LineBound;
 use super::{ImapSettings, ImapSource, fail};
+use crate::mail::MailError;
 
 /// A plain or TLS connection, every response line of it bounded.
 #[derive(Debug)]

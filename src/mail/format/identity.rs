@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 
 use crate::config::Config;
 use crate::key::ascii_id;
-use crate::mail::compose::Sender;
+use crate::mail::format::compose::Sender;
 use crate::phrases::Phrases;
 
 /// The clerk's `From:` and subject tag.
@@ -138,7 +138,7 @@ mod tests {
     use chrono::NaiveDate;
 
     use super::*;
-    use crate::mail::compose;
+    use crate::mail::format::compose;
 
     #[test]
     fn the_clerks_display_name_is_one_encoded_word_with_single_spaces() {
@@ -177,7 +177,7 @@ mod tests {
                 .find(|l| l.starts_with("From:"))
                 .unwrap()
                 .to_string();
-            let parsed = crate::mail::mime::parse(text.as_bytes(), "nobody@x").unwrap();
+            let parsed = crate::mail::format::mime::parse(text.as_bytes(), "nobody@x").unwrap();
             (from, parsed.from_name.unwrap_or_default())
         };
         let short = display_name("Кубок  РФ", "КР-2026", "секретарь");
@@ -209,7 +209,7 @@ mod tests {
     fn message_ids_are_the_same_for_the_same_cause_and_come_in_the_order_of_their_causes() {
         let config = Config::parse(
             Path::new("/srv/cc/shtempel.toml"),
-            include_str!("../../config.example.toml"),
+            include_str!("../../../config.example.toml"),
         )
         .unwrap();
         let at = |hour: u32| {

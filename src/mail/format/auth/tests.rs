@@ -1,5 +1,5 @@
 use super::*;
-use crate::mail::mime;
+use crate::mail::format::mime;
 
 /// The receiving server's receipt of a letter from outside.
 const RECEIPT: &str = "Received: from mail-sor-f41.google.com (mail-sor-f41.google.com [209.85.220.41])\r\n\tby mail.example.net (Postfix) with ESMTPS id 4BC\r\n\tfor <clerk@example.net>; Thu, 12 Nov 2026 10:00:00 +0000\r\n";

@@ -50,7 +50,7 @@ fn html_of(body: &str, pictures: &[Picture], cids: &[String]) -> String {
             escape(text)
         )
     };
-    let size = crate::picture::SQUARE * 8;
+    let size = crate::board::picture::SQUARE * 8;
     let mut html =
         String::from("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n");
     let mut rest = body;
@@ -81,8 +81,8 @@ fn labelled(image: &str, side: shakmaty::Color) -> String {
     // The labels' look, on each table (a mail program may not pass a
     // table's style on to one inside it).
     const LABELS: &str = "font:12px sans-serif;color:#555";
-    let square = crate::picture::SQUARE;
-    let (ranks, files) = crate::diagram::seen_from(side);
+    let square = crate::board::picture::SQUARE;
+    let (ranks, files) = crate::board::diagram::seen_from(side);
     let mut table = format!(
         "<table cellspacing=\"0\" cellpadding=\"0\" border=\"0\" style=\"margin:1em 0;{LABELS}\">\n"
     );
