@@ -21,6 +21,7 @@ mod hostile_mail;
 mod hostile_servers;
 mod layout;
 mod life;
+mod life_properties;
 mod mail_programs;
 mod person;
 mod poll;
