@@ -14,7 +14,7 @@ use crate::model;
 use crate::record::Record;
 use crate::render::Model;
 use crate::rules::life::day;
-use crate::rules::{self, Effect, Fraction};
+use crate::rules::{self, DayEffect, Fraction};
 use crate::store::{Note, Store};
 
 impl Clerk<'_> {
@@ -29,20 +29,20 @@ impl Clerk<'_> {
         };
         for effect in &transition.effects {
             match *effect {
-                Effect::Repeat {
+                DayEffect::Repeat {
                     first,
                     last,
                     author,
                     totals,
                 } => plan.absorb(self.repeat(&state, (first, last), author, totals)?),
-                Effect::Query => plan.absorb(self.query(&state)?),
-                Effect::GameStart => plan.absorb(self.game_start(&state)?),
-                Effect::Reminder {
+                DayEffect::Query => plan.absorb(self.query(&state)?),
+                DayEffect::GameStart => plan.absorb(self.game_start(&state)?),
+                DayEffect::Reminder {
                     player,
                     threshold,
                     days_left,
                 } => plan.absorb(self.reminder(&state, player, threshold, days_left)?),
-                Effect::Overstep {
+                DayEffect::Overstep {
                     overstep,
                     ply: _,
                     protest_until,
@@ -58,17 +58,12 @@ impl Clerk<'_> {
                     let overstep = self.plan_overstep(store, &state, &declared, &plan.notes)?;
                     plan.absorb(overstep);
                 }
-                Effect::NoProtest {
+                DayEffect::NoProtest {
                     offender,
                     notice_on,
                     until,
                 } => plan.absorb(self.no_protest(&state, offender, notice_on, until)?),
-                Effect::Adjudication => plan.absorb(self.adjudication(&state)?),
-                ref other => {
-                    return Err(Error::internal(format!(
-                        "the calendar does not cause {other:?}"
-                    )));
-                }
+                DayEffect::Adjudication => plan.absorb(self.adjudication(&state)?),
             }
         }
         plan.game = Some(state);

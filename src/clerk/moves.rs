@@ -17,7 +17,7 @@ use crate::record::Record;
 use crate::render::{Model, merged};
 use crate::rules::life::{admit_move, move_letter};
 use crate::rules::{
-    BoardEnd, Correction, DateItem, Effect, Incoming, Item, MoveLetter, Omission, Verdict,
+    BoardEnd, Correction, DateItem, Incoming, Item, MoveEffect, MoveLetter, Omission, Verdict,
 };
 use crate::store::{Disposition, Note, Store, StoredLetter};
 
@@ -211,21 +211,21 @@ impl Clerk<'_> {
         store: &Store,
         state: &mut Record,
         letter: &MoveEffects<'_, '_>,
-        effect: &Effect,
+        effect: &MoveEffect,
         earlier: &[Note],
     ) -> Result<Plan, Error> {
         let mut plan = Plan::default();
         let context = letter.context;
         match effect {
-            Effect::Supplement { from, ply: _ } => {
+            MoveEffect::Supplement { from, ply: _ } => {
                 let supplement = self.supplement(store, state, *from, letter.moves, context)?;
                 plan.messages.push(supplement);
             }
-            Effect::PartnerCorrection { to } => {
+            MoveEffect::PartnerCorrection { to } => {
                 let notice = self.partner_correction(state, letter, *to)?;
                 plan.messages.push(notice);
             }
-            Effect::Receipt {
+            MoveEffect::Receipt {
                 held,
                 conditional_reply,
                 partner_direct,
@@ -245,16 +245,16 @@ impl Clerk<'_> {
                 let receipt = self.receipt(state, context, letter.verdict, facts)?;
                 plan.messages.push(receipt);
             }
-            Effect::Forward { to: _, last_ply } => {
+            MoveEffect::Forward { to: _, last_ply } => {
                 let forward = self.forward(state, letter, *last_ply)?;
                 plan.messages.push(forward);
             }
-            Effect::Result { outcome, last_ply } => {
+            MoveEffect::Result { outcome, last_ply } => {
                 let last_move = last_ply.map(|ply| (letter.moves.to_string(), ply));
                 let in_reply_to = context.mail.message_id.clone();
                 plan.absorb(self.plan_result(state, *outcome, last_move, in_reply_to)?);
             }
-            Effect::Overstep {
+            MoveEffect::Overstep {
                 overstep,
                 ply,
                 protest_until,
@@ -269,11 +269,6 @@ impl Clerk<'_> {
                     protest_until: *protest_until,
                 };
                 plan.absorb(self.plan_overstep(store, state, &overstep, earlier)?);
-            }
-            other => {
-                return Err(Error::internal(format!(
-                    "a move letter does not cause {other:?}"
-                )));
             }
         }
         Ok(plan)

@@ -13,8 +13,8 @@ use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
 use crate::render::{Model, merged};
-use crate::rules::Effect;
 use crate::rules::Overstep;
+use crate::rules::{OffenderEffect, Transition};
 use crate::store::{Disposition, GameLetter, Note, Store, StoredLetter};
 use shakmaty::Color;
 
@@ -351,7 +351,7 @@ impl Clerk<'_> {
         store: &Store,
         state: &mut Record,
         context: &LetterContext<'_>,
-        transition: crate::rules::Transition,
+        transition: Transition<OffenderEffect>,
         stored: &mut StoredLetter,
     ) -> Result<Plan, Error> {
         let mut plan = Plan::default();
@@ -366,12 +366,12 @@ impl Clerk<'_> {
             .collect();
         for effect in &transition.effects {
             match *effect {
-                Effect::Supplement { from, .. } => {
+                OffenderEffect::Supplement { from } => {
                     let supplement =
                         self.supplement(store, state, from, &written.join(" "), context)?;
                     plan.messages.push(supplement);
                 }
-                Effect::Withheld {
+                OffenderEffect::Withheld {
                     protest_until,
                     protest_received,
                 } => {
@@ -389,11 +389,6 @@ impl Clerk<'_> {
                         .answering(context.mail.message_id.clone())
                         .render(model)?;
                     plan.messages.push(message);
-                }
-                ref other => {
-                    return Err(Error::internal(format!(
-                        "an offender's letter does not cause {other:?}"
-                    )));
                 }
             }
         }

@@ -26,8 +26,8 @@ use super::calendar::add_days;
 use super::deadlines::{Duty, DutyKey, due};
 use super::judge::{Incoming, Verdict, judge};
 use super::{
-    BoardEnd, Decision, Effect, EndReason, Excused, GameResult, Ledger, Outcome, Overstep, Refusal,
-    Rules, Status, Suspension, Transition,
+    BoardEnd, DayEffect, Decision, Effect, EndReason, Excused, GameResult, Ledger, MoveEffect,
+    OffenderEffect, Outcome, Overstep, Refusal, Rules, Status, Suspension, Transition,
 };
 
 impl Suspension {
@@ -52,7 +52,7 @@ impl Ledger {
         overstep: Overstep,
         ply: Option<usize>,
         day: NaiveDate,
-    ) -> Effect {
+    ) -> NaiveDate {
         let suspension = Suspension {
             offender: overstep.offender,
             notice_on: day,
@@ -61,11 +61,7 @@ impl Ledger {
         };
         self.standing.status = Status::Suspended;
         self.standing.suspension = Some(suspension);
-        Effect::Overstep {
-            overstep,
-            ply,
-            protest_until: suspension.protest_until(rules),
-        }
+        suspension.protest_until(rules)
     }
 }
 
@@ -120,7 +116,7 @@ pub fn move_letter(
     ledger: &Ledger,
     letter: &MoveLetter,
     day: NaiveDate,
-) -> (Transition, Verdict) {
+) -> (Transition<MoveEffect>, Verdict) {
     let by = letter.incoming.by;
     let verdict = judge(rules, ledger, &letter.incoming);
     let first_ply = ledger.rows.len();
@@ -142,7 +138,7 @@ pub fn move_letter(
         next.standing.draw_offer = Some(by);
     }
     // The receipt of a reply held during a suspension.
-    let withheld = |held| Effect::Receipt {
+    let withheld = |held| MoveEffect::Receipt {
         held,
         conditional_reply: false,
         partner_direct: false,
@@ -150,7 +146,7 @@ pub fn move_letter(
     let effects = if ledger.standing.status == Status::Suspended {
         next.standing.held_reply = Some(last_ply);
         vec![
-            Effect::Supplement {
+            MoveEffect::Supplement {
                 from: by,
                 ply: Some(last_ply),
             },
@@ -159,25 +155,30 @@ pub fn move_letter(
     } else if let Some(end) = letter.end {
         let outcome = end.outcome();
         next.finish(outcome);
-        vec![Effect::Result {
+        vec![MoveEffect::Result {
             outcome,
             last_ply: Some(last_ply),
         }]
     } else if let Some(overstep) = verdict.overstep {
         // The offender gets the overstep notice only: his move stands and
         // goes to the partner with the hold notice (rules.md 2.5.1).
-        vec![next.suspend(rules, overstep, Some(last_ply), day)]
+        let protest_until = next.suspend(rules, overstep, Some(last_ply), day);
+        vec![MoveEffect::Overstep {
+            overstep,
+            ply: Some(last_ply),
+            protest_until,
+        }]
     } else {
         let direct = letter.incoming.partner_direct;
-        let mut effects = vec![Effect::Receipt {
+        let mut effects = vec![MoveEffect::Receipt {
             held: false,
             conditional_reply: letter.conditional_reply,
             partner_direct: direct,
         }];
         if !direct || letter.conditional_reply {
-            effects.push(Effect::Forward { to: !by, last_ply });
+            effects.push(MoveEffect::Forward { to: !by, last_ply });
         } else if !verdict.corrections.is_empty() {
-            effects.push(Effect::PartnerCorrection { to: !by });
+            effects.push(MoveEffect::PartnerCorrection { to: !by });
         }
         effects
     };
@@ -187,17 +188,18 @@ pub fn move_letter(
 /// A letter of the offender during his suspension (10.3.6): it changes
 /// nothing, goes to the arbiter, and he is told so; `None` for anyone else,
 /// or a game not suspended.
-pub fn offender_letter(rules: &Rules, ledger: &Ledger, by: Color) -> Option<Transition> {
+pub fn offender_letter(
+    rules: &Rules,
+    ledger: &Ledger,
+    by: Color,
+) -> Option<Transition<OffenderEffect>> {
     let suspension = ledger
         .standing
         .suspension
         .filter(|s| s.offender == by && ledger.standing.status == Status::Suspended)?;
     let effects = vec![
-        Effect::Supplement {
-            from: by,
-            ply: None,
-        },
-        Effect::Withheld {
+        OffenderEffect::Supplement { from: by },
+        OffenderEffect::Withheld {
             protest_until: suspension.protest_until(rules),
             protest_received: suspension.protest_received,
         },
@@ -361,7 +363,7 @@ pub fn day(
     ledger: &Ledger,
     today: NaiveDate,
     done: &BTreeSet<DutyKey>,
-) -> Transition {
+) -> Transition<DayEffect> {
     let mut next = ledger.clone();
     let mut effects = Vec::new();
     let mut keys = Vec::new();
@@ -373,28 +375,32 @@ pub fn day(
                     .iter()
                     .rposition(|r| r.letter.is_some())
                     .unwrap_or(row);
-                Effect::Repeat {
+                DayEffect::Repeat {
                     first,
                     last: row,
                     author,
                     totals: ledger.totals_through(row),
                 }
             }
-            Duty::FirstMoveQuery => Effect::Query,
+            Duty::FirstMoveQuery => DayEffect::Query,
             Duty::Reminder {
                 player,
                 threshold,
                 days_left,
-            } => Effect::Reminder {
+            } => DayEffect::Reminder {
                 player,
                 threshold,
                 days_left,
             },
-            Duty::SilentOverstep(overstep) => next.suspend(rules, overstep, None, today),
+            Duty::SilentOverstep(overstep) => DayEffect::Overstep {
+                overstep,
+                ply: None,
+                protest_until: next.suspend(rules, overstep, None, today),
+            },
             Duty::NoProtest {
                 offender,
                 notice_on,
-            } => Effect::NoProtest {
+            } => DayEffect::NoProtest {
                 offender,
                 notice_on,
                 until: ledger
@@ -404,9 +410,9 @@ pub fn day(
             },
             Duty::Adjudication => {
                 next.standing.status = Status::Adjudication;
-                Effect::Adjudication
+                DayEffect::Adjudication
             }
-            Duty::GameStart => Effect::GameStart,
+            Duty::GameStart => DayEffect::GameStart,
         };
         effects.push(effect);
     }

@@ -46,8 +46,9 @@ pub use judge::{
     StatedDates, Verdict, judge,
 };
 pub use ledger::{
-    BoardEnd, Decision, Due, Effect, EndReason, Excused, GameResult, Ledger, LetterFacts, Outcome,
-    Refusal, Row, Standing, Status, Suspension, Transition, Turn,
+    BoardEnd, DayEffect, Decision, Due, Effect, EndReason, Excused, GameResult, Ledger,
+    LetterFacts, MoveEffect, OffenderEffect, Outcome, Refusal, Row, Standing, Status, Suspension,
+    Transition, Turn,
 };
 pub use life::MoveLetter;
 pub use standings::TieBreak;

@@ -96,7 +96,7 @@ fn replay(rules: &Rules, steps: &[Step]) -> Replay {
         let said = match step.kind {
             0..=6 => letter(rules, &mut game, step, today),
             7 => {
-                let transition = day(rules, &game.ledger, today, &game.done);
+                let transition = day(rules, &game.ledger, today, &game.done).widen();
                 game.done.extend(transition.done.iter().cloned());
                 game.ledger = transition.ledger;
                 Ok(transition.effects)
@@ -158,7 +158,7 @@ fn letter(
         conditional_reply: false,
     };
     let before = game.ledger.totals();
-    let (transition, _) = move_letter(rules, &game.ledger, &letter, today);
+    let transition = move_letter(rules, &game.ledger, &letter, today).0.widen();
     let after = transition.ledger.totals();
     // A letter charges its writer, never his partner.
     assert!(
