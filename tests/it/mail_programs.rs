@@ -419,3 +419,59 @@ fn prose_about_time_gets_no_note() {
     assert!(reply.contains("Даты (две из трёх)"), "{reply}");
     assert!(reply.contains("нельзя сказать наверняка"), "{reply}");
 }
+
+/// Outlook for Mac opens its text part with a byte-order mark
+/// (quoted-printable `=EF=BB=BF`): the line it stands on is read as any.
+fn outlook_for_mac(t: &mut Tournament, own: &str) {
+    let date = "Sat, 14 Nov 2026";
+    let raw = format!(
+        "Received: from mx.example.org by mail.example.org; {date} 12:00:00 +0300\r\n\
+         From: Petrov <{PETROV}>\r\nTo: clerk@example.org\r\nSubject: Re: Game 1\r\n\
+         Date: {date} 11:58:00 +0300\r\nMessage-ID: <A1B2C3D4@outlook.com>\r\n\
+         User-Agent: Microsoft-MacOutlook/16.89.24091630\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/plain; charset=\"UTF-8\"\r\n\
+         Content-Transfer-Encoding: quoted-printable\r\n\r\n=EF=BB=BF{}\r\n",
+        own.replace('\n', "\r\n")
+    );
+    t.deliver_raw(raw.as_bytes());
+}
+
+#[test]
+fn a_text_part_that_opens_with_a_byte_order_mark_is_read_from_its_first_line() {
+    let letters = [
+        (
+            "en",
+            "Game 1\n2... Nc6\nTime: 7/6\nDates: 2026-11-12, 2026-11-12, 2026-11-14",
+        ),
+        (
+            "en",
+            "2... Nc6\nTime: 7/6\nDates: 2026-11-12, 2026-11-12, 2026-11-14",
+        ),
+        (
+            "ru",
+            "Партия 1\n2... Кc6\nВремя: 7/6\nДаты: 12.11.2026, 12.11.2026, 14.11.2026",
+        ),
+        (
+            "ru",
+            "2... Кc6\nВремя: 7/6\nДаты: 12.11.2026, 12.11.2026, 14.11.2026",
+        ),
+    ];
+    for (language, own) in letters {
+        let mut t = tournament(language, "");
+        to_black_at_move_two(&mut t);
+        outlook_for_mac(&mut t, own);
+        t.pass("2026-11-14");
+        let mail = t.new_mail();
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", PETROV), pair("forward", IVANOV)],
+            "{own:?}: {mail:#?}"
+        );
+        assert!(
+            !mail[0].body.contains("  ! "),
+            "{own:?}: no notes: {}",
+            mail[0].body
+        );
+        assert_eq!(t.totals("1"), (7, 6), "{own:?}");
+    }
+}

@@ -170,8 +170,17 @@ fn automatic(message: &mail_parser::Message<'_>, mail: &Mail, our_address: &str)
 }
 
 /// The letter's own text: the first plain part; else the first HTML part with
-/// its quoted blocks dropped and the markup turned into lines.
+/// its quoted blocks dropped and the markup turned into lines. A byte-order
+/// mark before it (Outlook for Mac writes one) is no part of its first line.
 fn body_text(message: &mail_parser::Message<'_>) -> String {
+    let text = part_text(message);
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    }
+}
+
+fn part_text(message: &mail_parser::Message<'_>) -> String {
     for part in message.text_bodies() {
         if let PartType::Text(text) = &part.body {
             let param = |name: &str| {
