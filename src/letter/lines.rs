@@ -45,6 +45,18 @@ pattern!(
     r"(?i)^\s*(?:my move|my reply|my answer|move|reply|мой ход|мой ответ|ответ|ход)\s*:\s*(.*)$"
 );
 pattern!(MOVE_LINE, r"^\s*\d+\s*(?:\.|…)");
+// A move after a few words on its line: after a colon ("My first move: 1.
+// Nf3", "Мой первый ход: 1. Кf3"), or after the word for a move ("my reply
+// is 12... Qe7", "мой ход 12... Фe7"). Prose that merely mentions a move
+// ("I think 1. e4 was better") is neither.
+pattern!(
+    COLON_MOVES,
+    r"^\s*[\p{L}'’][\p{L}'’ ,]{0,59}:\s*(\d+\s*(?:\.|…).*)$"
+);
+pattern!(
+    WORDED_MOVES,
+    r"(?i)^\s*(?:[\p{L}'’]+\s+){0,4}(?:move|reply|answer|ход|ответ)\s+(?:is\s+|будет\s+)?(\d+\s*(?:\.|…).*)$"
+);
 pattern!(VARIANT_LINE, r"(?i)^\s*(?:if|если)\b[\s:,]*(.*)$");
 pattern!(LEAVE_LINE, r"(?i)^\s*(?:leave|отпуск)\b\s*:?\s*(.*)$");
 
@@ -162,6 +174,16 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
     }
     if first.is_numeric() && MOVE_LINE.is_match(line) {
         read_moves(letter, line_no, line, line, false);
+        return;
+    }
+    if first.is_alphabetic()
+        && let Some(caps) = COLON_MOVES
+            .captures(line)
+            .or_else(|| WORDED_MOVES.captures(line))
+        && let Some(rest) = caps.get(1).map(|m| m.as_str())
+        && dates::find_dates(rest, reading).0.is_empty()
+    {
+        read_moves(letter, line_no, line, rest, true);
     }
 }
 

@@ -100,6 +100,43 @@ fn a_fraction_example_is_the_players_own_or_none() {
 }
 
 #[test]
+fn a_move_after_a_few_words_on_its_line_is_read() {
+    let table = [
+        ("My first move: 1. Nf3", vec!["1.Nf3"]),
+        (
+            "Here is my answer: 12... Qe7 13. Bb5",
+            vec!["12...Qe7", "13.Bb5"],
+        ),
+        ("my reply is 2. Nc3", vec!["2.Nc3"]),
+        ("Мой первый ход: 1. Кf3", vec!["1.Nf3"]),
+        ("Вот мой ответ: 12... Фe7", vec!["12...Qe7"]),
+        ("мой ход 2. Кc3", vec!["2.Nc3"]),
+    ];
+    for (text, expected) in table {
+        let letter = read(&format!("Game 1\n{text}\nTime: 2/0\n"));
+        assert!(letter.errors.is_empty(), "{text}: {:?}", letter.errors);
+        assert_eq!(moves(&letter), expected, "{text}");
+        assert_eq!(letter.kind(), LetterKind::Move, "{text}");
+    }
+    // Prose that only mentions a move, or a date after words, is no move.
+    for text in [
+        "I think 1. e4 was better",
+        "Я думаю, 1. e4 было сильнее",
+        "Today: 07.11.2026",
+        "Сегодня: 07.11.2026",
+    ] {
+        let letter = read(text);
+        assert!(letter.moves.is_empty(), "{text}: {:?}", letter.moves);
+    }
+    // A move after the words that cannot be read is named.
+    let letter = read("Game 1\nMy first move: 1. Zz9\n");
+    assert_eq!(
+        letter.errors.first().map(|e| &e.kind),
+        Some(&ReadErrorKind::NotAMove { word: "Zz9".into() })
+    );
+}
+
+#[test]
 fn prose_starting_with_a_number_is_not_a_move_line() {
     let letter = read("1. Спасибо за ход.\n2. Жду ответа.");
     assert!(letter.moves.is_empty());
