@@ -138,7 +138,10 @@ impl Clerk<'_> {
             text,
             created_on: today,
         });
-        let detail = format!("{moves_log} repeated after {days} days");
+        let detail = format!(
+            "{moves_log} repeated after {}",
+            crate::phrases::english_days(days)
+        );
         plan.event(EventKind::Repeat, Some(&state.key), None, detail);
         Ok(plan)
     }

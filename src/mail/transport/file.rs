@@ -63,11 +63,12 @@ impl Transport for FileTransport {
     fn send(&mut self, recipients: &[String], raw: &[u8]) -> Result<Receipt, MailError> {
         let first = recipients.first().map_or("nobody", String::as_str);
         // A file name holds 255 bytes: a long address (a valid one may have
-        // 254 characters) is cut, the name only telling whose it is.
+        // 254 characters) is cut, the name only telling whose it is. An
+        // address's own `-` and `+` stay: `open-arbiter@` is no `open_arbiter@`.
         let safe: String = first
             .chars()
             .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '.' || c == '@' {
+                if c.is_ascii_alphanumeric() || matches!(c, '.' | '@' | '-' | '+') {
                     c
                 } else {
                     '_'
@@ -200,10 +201,17 @@ mod tests {
         let second = "Subject: два\r\n\r\nход\r\n".as_bytes();
         transport.send(&["a@x.example".into()], first).unwrap();
         let receipt = transport.send(&["b c@y.example".into()], second).unwrap();
+        transport
+            .send(&["open-arbiter+cc@z.example".into()], first)
+            .unwrap();
         (transport.syncer().unwrap())().unwrap();
         assert_eq!(
             listing(dir.path()),
-            ["000001-a@x.example.eml", "000002-b_c@y.example.eml"]
+            [
+                "000001-a@x.example.eml",
+                "000002-b_c@y.example.eml",
+                "000003-open-arbiter+cc@z.example.eml"
+            ]
         );
         let path = dir.path().join("000002-b_c@y.example.eml");
         assert_eq!(receipt.line, format!("written to {}", path.display()));
