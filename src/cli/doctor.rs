@@ -35,7 +35,7 @@ impl Args {
                 return Ok(1);
             }
         };
-        let mut checks = checks(&configs, cx.now);
+        let mut checks = checks(&cx.config, &configs, cx.now);
         if let Some(address) = &self.send_test {
             checks.push(match checks.iter().all(|c| c.outcome.is_ok()) {
                 true => Check::of("send test", send_test(&configs[0], cx.now, address)),
@@ -97,10 +97,11 @@ fn show(check: &Check) {
     }
 }
 
-/// Every check, in the order a run needs them: the config, each
-/// tournament's zone and templates, the database, the mail source and
-/// transport (the clerk's, shared by a folder's tournaments), the reports.
-fn checks(configs: &[Config], now: chrono::DateTime<Utc>) -> Vec<Check> {
+/// Every check, in the order a run needs them: the config (the file given,
+/// the clerk's of a folder, not its first event's), each tournament's zone
+/// and templates, the database, the mail source and transport (the
+/// clerk's, shared by a folder's tournaments), the reports.
+fn checks(given: &Path, configs: &[Config], now: chrono::DateTime<Utc>) -> Vec<Check> {
     let Some(first) = configs.first() else {
         return vec![Check::failed("config", "no tournament")];
     };
@@ -109,7 +110,7 @@ fn checks(configs: &[Config], now: chrono::DateTime<Utc>) -> Vec<Check> {
         "config",
         format!(
             "{}: {} tournament(s) ({})",
-            first.file.display(),
+            given.display(),
             configs.len(),
             ids.join(", ")
         ),

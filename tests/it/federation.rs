@@ -1676,3 +1676,19 @@ fn an_unplaced_order_is_answered_in_its_language_by_the_clerk_with_his_events_on
         );
     }
 }
+
+#[test]
+fn doctor_in_a_folder_names_the_clerks_file_not_its_first_events() {
+    let t = federation();
+    let out = t.run(&["doctor"]);
+    let line = out
+        .stdout
+        .lines()
+        .find(|line| line.contains("config"))
+        .unwrap_or_else(|| panic!("{}", out.stdout));
+    assert!(
+        line.contains("shtempel.toml: 2 tournament(s) (A, B)"),
+        "{line}"
+    );
+    assert!(!line.contains("a.toml"), "{line}");
+}
