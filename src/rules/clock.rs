@@ -75,13 +75,34 @@ impl Ledger {
             return None;
         }
         let days_left = self.days_left_on(rules, today)?;
-        let days_left_counted = u32::try_from(days_left.max(0)).unwrap_or(u32::MAX);
-        let last = self.calendar.counted_after(today, days_left_counted);
+        let last = match u32::try_from(days_left) {
+            Ok(left) => self.calendar.counted_after(today, left),
+            // Past it (before a poll declares the overstep): the last day
+            // stays the day his days ran out, not today.
+            Err(_) => self.day_days_ran_out(rules, today),
+        };
         Some(Due {
             player: self.to_move(),
             days_left,
             last_day: last.min(self.calendar.end_date),
         })
+    }
+
+    /// The last day the player to move still had days left on, for a
+    /// `today` past it: found by going back day by day (no more than a
+    /// season's days: a clock runs out within its control's).
+    fn day_days_ran_out(&self, rules: &Rules, today: NaiveDate) -> NaiveDate {
+        let mut day = today;
+        for _ in 0..1000 {
+            let Some(earlier) = day.pred_opt() else {
+                break;
+            };
+            day = earlier;
+            if self.days_left_on(rules, day).is_none_or(|left| left >= 0) {
+                break;
+            }
+        }
+        day
     }
 
     /// `total_P` for both players: days plus penalties (rules.md 2.2), less

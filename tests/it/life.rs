@@ -917,3 +917,22 @@ fn undo_table() {
     assert_eq!((*first, *author), (3, BLACK));
     assert_eq!(due.map(|due| due.player), Some(BLACK));
 }
+
+/// The last day a player may send his move on stays that day as the days
+/// go by, and after it too (before a poll declares the overstep): a past
+/// last day is shown as past (days left below zero), never as today.
+#[test]
+fn the_last_day_stays_the_last_day_after_it_has_passed() {
+    let rules = Rules::default();
+    let ledger = game(1);
+    let last = ledger.due(&rules, d("2026-11-10")).unwrap().last_day;
+    assert!(last > d("2026-12-01"), "{last}");
+    let mut day = d("2026-11-10");
+    while day <= last + chrono::Duration::days(5) {
+        let due = ledger.due(&rules, day).unwrap();
+        assert_eq!(due.player, BLACK);
+        assert_eq!(due.last_day, last, "on {day}");
+        assert_eq!(due.days_left < 0, day > last, "on {day}: {}", due.days_left);
+        day += chrono::Duration::days(1);
+    }
+}
