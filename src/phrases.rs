@@ -219,6 +219,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_russian_words_name_the_clerk_one_way_and_a_player_without_gender() {
+        let ru = Phrases::builtin(Lang::Ru);
+        for (name, text) in &ru.texts {
+            assert!(
+                !text.contains("судья-секретар") && !text.contains("судьи-секретар"),
+                "{name}: {text}"
+            );
+        }
+        // Of a player whose address was added: «этого игрока», never «его».
+        let added = ru.fill("note.address_added", &[("address", &"b@x.example")]);
+        assert_eq!(added, "; адрес b@x.example с тех пор — адрес этого игрока");
+        let en = Phrases::builtin(Lang::En);
+        let added = en.fill("note.address_added", &[("address", &"b@x.example")]);
+        assert_eq!(added, "; b@x.example is the player's address from then on");
+    }
+
+    #[test]
     fn both_languages_have_the_same_phrases_with_the_same_places() {
         let ru = Phrases::builtin(Lang::Ru);
         let en = Phrases::builtin(Lang::En);
