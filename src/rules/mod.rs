@@ -17,6 +17,8 @@
 //! - [`life`]: a game's whole life as a state machine: every event (a move
 //!   letter, a resignation, a draw, a protest, a ruling, a day) a transition
 //!   from one [`Ledger`] to the next with its effects, or a refusal;
+//! - [`effects`]: what a move letter, a day and an offender's letter can
+//!   each cause, as their own types;
 //! - [`interventions`]: the arbiter's and the director's orders on a game
 //!   beyond an overstep's decision: a result set or a forfeit, a game
 //!   annulled on a withdrawal, its last letter taken back;
@@ -29,6 +31,7 @@ pub mod agenda;
 pub mod calendar;
 pub mod clock;
 pub mod deadlines;
+pub mod effects;
 pub mod interventions;
 pub mod judge;
 pub mod leave;
@@ -41,14 +44,14 @@ pub mod withdrawal;
 pub use calendar::{Calendar, add_days, days, postmark_date};
 pub use clock::Fraction;
 pub use deadlines::{Duty, DutyKey, due, next_check};
+pub use effects::{DayEffect, MoveEffect, OffenderEffect};
 pub use judge::{
     Correction, DateItem, Expected, Incoming, Item, NewPly, Omission, Overstep, Placement, Stated,
     StatedDates, Verdict, judge,
 };
 pub use ledger::{
-    BoardEnd, DayEffect, Decision, Due, Effect, EndReason, Excused, GameResult, Ledger,
-    LetterFacts, MoveEffect, OffenderEffect, Outcome, Refusal, Row, Standing, Status, Suspension,
-    Transition, Turn,
+    BoardEnd, Decision, Due, Effect, EndReason, Excused, GameResult, Ledger, LetterFacts, Outcome,
+    Refusal, Row, Standing, Status, Suspension, Transition, Turn,
 };
 pub use life::MoveLetter;
 pub use standings::TieBreak;

@@ -130,3 +130,187 @@ fn a_decision_is_read_with_the_reason_after_its_words() {
         );
     }
 }
+
+/// A replacement and a retry read with the newcomer and the key.
+mod replacement {
+    use crate::letter::{Newcomer, WrittenOrder, read};
+
+    // (line, tournament word, player or key, newcomer, reason; resolved
+    // against the ids CC-2026 and B: player, newcomer's name).
+    type Row = (
+        &'static str,
+        Option<(
+            WrittenOrder,
+            Option<&'static str>,
+            &'static str,
+            Option<(&'static str, &'static str)>,
+            Option<&'static str>,
+        )>,
+        (&'static str, &'static str),
+    );
+    const TABLE: [Row; 10] = [
+        (
+            "REPLACE ivanov Sidorov S. <Sidorov@Example.org>",
+            Some((
+                WrittenOrder::Replace,
+                Some("ivanov"),
+                "Sidorov",
+                Some(("S.", "sidorov@example.org")),
+                None,
+            )),
+            ("ivanov", "Sidorov S."),
+        ),
+        (
+            "ЗАМЕНА CC-2026 ivanov Сидоров Сергей <s@example.org> по болезни Иванова.",
+            Some((
+                WrittenOrder::Replace,
+                Some("CC-2026"),
+                "ivanov",
+                Some(("Сидоров Сергей", "s@example.org")),
+                Some("по болезни Иванова"),
+            )),
+            ("ivanov", "Сидоров Сергей"),
+        ),
+        (
+            "REPLACE ivanov <s@example.org>",
+            Some((
+                WrittenOrder::Replace,
+                None,
+                "ivanov",
+                Some(("", "s@example.org")),
+                None,
+            )),
+            ("ivanov", ""),
+        ),
+        // No address: no replacement.
+        ("REPLACE ivanov Sidorov S.", None, ("", "")),
+        // Outlook's plain text of an address it made a link; a bare one.
+        (
+            "REPLACE ivanov Sidorov S. <sidorov@example.org<mailto:sidorov@example.org>> ill",
+            Some((
+                WrittenOrder::Replace,
+                Some("ivanov"),
+                "Sidorov",
+                Some(("S.", "sidorov@example.org")),
+                Some("ill"),
+            )),
+            ("ivanov", "Sidorov S."),
+        ),
+        (
+            "REPLACE ivanov Sidorov S. sidorov@example.org<mailto:sidorov@example.org>",
+            Some((
+                WrittenOrder::Replace,
+                Some("ivanov"),
+                "Sidorov",
+                Some(("S.", "sidorov@example.org")),
+                None,
+            )),
+            ("ivanov", "Sidorov S."),
+        ),
+        (
+            "ЗАМЕНА ivanov Сидоров С. sidorov@example.org [mailto:sidorov@example.org] по болезни",
+            Some((
+                WrittenOrder::Replace,
+                None,
+                "ivanov",
+                Some(("Сидоров С.", "sidorov@example.org")),
+                Some("по болезни"),
+            )),
+            ("ivanov", "Сидоров С."),
+        ),
+        (
+            "RETRY quarantine:sha256:01ab",
+            Some((
+                WrittenOrder::Retry,
+                None,
+                "quarantine:sha256:01ab",
+                None,
+                None,
+            )),
+            ("quarantine:sha256:01ab", ""),
+        ),
+        (
+            "ПОВТОРИТЬ ВСЕ",
+            Some((WrittenOrder::Retry, None, "ВСЕ", None, None)),
+            ("ВСЕ", ""),
+        ),
+        // A player's words are no order.
+        ("Повторить ход", None, ("", "")),
+    ];
+
+    #[test]
+    fn a_replacement_and_a_retry_are_read_with_the_newcomer_and_the_key() {
+        for (line, expected, (player, name)) in TABLE {
+            let read = read(line);
+            let got = read.rulings.first().map(|r| {
+                (
+                    r.order,
+                    r.tournament.as_deref(),
+                    r.game.as_str(),
+                    r.newcomer
+                        .as_ref()
+                        .map(|n| (n.name.as_str(), n.email.as_str())),
+                    r.why.as_deref(),
+                )
+            });
+            assert_eq!(got, expected, "{line}");
+            if let Some(ruling) = read.rulings.first() {
+                let meant = ruling.resolved(&["CC-2026", "B"]);
+                let meant_name = meant
+                    .newcomer
+                    .as_ref()
+                    .map_or("", |n: &Newcomer| n.name.as_str());
+                assert_eq!((meant.game.as_str(), meant_name), (player, name), "{line}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_words_after_an_acceptances_key_name_the_player_the_address_and_the_moves() {
+    use crate::letter::{AcceptWords, accept_words};
+    let table = [
+        (None, AcceptWords::default()),
+        (
+            Some("12. Nf3"),
+            AcceptWords {
+                moves: Some("12. Nf3"),
+                ..AcceptWords::default()
+            },
+        ),
+        (
+            Some("AS ivanov"),
+            AcceptWords {
+                player: Some("ivanov"),
+                ..AcceptWords::default()
+            },
+        ),
+        (
+            Some("as ivanov address 1. e4"),
+            AcceptWords {
+                player: Some("ivanov"),
+                add_address: true,
+                moves: Some("1. e4"),
+            },
+        ),
+        (
+            Some("КАК ivanov АДРЕС"),
+            AcceptWords {
+                player: Some("ivanov"),
+                add_address: true,
+                moves: None,
+            },
+        ),
+        // ADDRESS without a player is no word of the acceptance.
+        (
+            Some("ADDRESS 1. e4"),
+            AcceptWords {
+                moves: Some("ADDRESS 1. e4"),
+                ..AcceptWords::default()
+            },
+        ),
+    ];
+    for (rest, expected) in table {
+        assert_eq!(accept_words(rest), expected, "{rest:?}");
+    }
+}
