@@ -9,71 +9,54 @@
 //! Planning reads the store but never writes it, so `shtempel check` shows
 //! exactly what a `poll` would do.
 //!
-//! - `route`: which tournament a letter is for, decided once ([`Route`]);
-//!   `prepared`: a letter read ahead, as its event reads letters;
-//! - `letters`: who sent a letter, and what is done with mail that is no
-//!   player's letter; `identify`: which game a player's letter is for;
-//!   `blocks`: a letter written for several games, block by block;
-//!   `refusals`: the answers of a letter that changes nothing;
-//! - `order`: an order of the arbiter's or the director's, one type each,
-//!   carried out; `accept`, `awards`, `replace`, `withdraw`, `retry`: what
-//!   they plan;
-//! - `moves`: move letters, their receipts and forwards;
-//! - `endings`: resignations, draws and results;
-//! - `leave`: a person's leave, in each of his events;
-//! - `overstep`: an overstep's notices and file, and letters held during a
-//!   suspension;
-//! - `protest`: an overstepper's protest;
-//! - `arbiter`: the chief arbiter's rulings;
-//! - `duties`: the calendar's duties; `start`: the start sheets;
-//! - `plan`: what a letter changes, before it is written;
-//! - `draft`, `model`: a message and what templates read of a game and of a
-//!   letter; `event`: the kinds of what the clerk did;
-//! - `load`: a game loaded from the store.
+//! The clerk is cut by job, each folder's arrows pointing down the list:
+//!
+//! - `intake`: the gate (what a letter is and from whom) and `identify`
+//!   (which game a player's letter is for), handing the letter on by kind;
+//! - `letters`: a player's letter on its game, by kind (moves, endings,
+//!   protests, an offender's letters, leaves, the other games of one
+//!   letter), and the chief arbiter's letter read as his order;
+//! - `order`: an order of the arbiter's or the director's, one type and one
+//!   file each (accept, decide, replace, retry, score, undo, withdraw; the
+//!   awards they share), carried out;
+//! - `calendar`: the calendar's duties and the start sheets;
+//! - `say`: what is said: a message drafted, the board it shows, what
+//!   templates read of a game and a letter, the refusals, a game's end
+//!   told, the day's replies held to their limit;
+//! - and beside them, what all of them share: `route` (which tournament a
+//!   letter is for, decided once: [`Route`]), `prepared` (a letter read
+//!   ahead, as its event reads letters), `context` (the letter in hand, as
+//!   intake gives it to the letters' handlers), `plan` (what a letter
+//!   changes, before it is written), `event` (the kinds of what the clerk
+//!   did) and `load` (a game loaded from the store).
 
-mod accept;
-mod arbiter;
-mod awards;
-mod blocks;
-mod draft;
-mod duties;
-mod endings;
+mod calendar;
+mod context;
 mod event;
-mod identify;
-mod leave;
+mod intake;
 mod letters;
 mod load;
-mod model;
-mod moves;
 pub mod order;
-mod overstep;
 mod plan;
 mod prepared;
-mod protest;
-mod refusals;
-mod replace;
-mod retry;
 mod route;
-mod start;
-mod withdraw;
-
-use std::collections::HashMap;
+mod say;
 
 use chrono::{DateTime, NaiveDate, Utc};
 
-pub use self::accept::Acceptance;
-pub use self::awards::{Award, AwardError, AwardedBy};
-use self::draft::Draft;
+pub use self::calendar::start::Sheet;
 pub use self::event::EventKind;
 pub use self::load::{load, load_replaying, stored_chart};
-pub use self::model::{label_moves, next_lines};
+pub use self::order::accept::Acceptance;
+pub use self::order::awards::{Award, AwardError, AwardedBy};
+pub use self::order::retry::POISON_RUNS;
 pub use self::order::{Execution, Order, Refused, Whom};
 pub use self::plan::{EntryThere, Event, LeaveTaken, Plan};
 use self::prepared::keep_unread;
 pub use self::prepared::{Prepared, stored_reading};
-pub use self::retry::POISON_RUNS;
 pub use self::route::{Directory, Route, RoutedBy, route, route_kept, route_prepared};
-pub use self::start::Sheet;
+use self::say::draft::Draft;
+pub use self::say::model::{label_moves, next_lines};
 use crate::config::{Config, Player};
 use crate::error::Error;
 use crate::game::Replays;
@@ -136,40 +119,6 @@ fn recipient(player: &Player) -> Recipient {
     Recipient {
         name: player.name.clone(),
         email: player.email.clone(),
-    }
-}
-
-/// A board as a message shows it: the template's values, the diagram's
-/// text (the HTML part puts the picture in its place), the picture's
-/// words, and what the picture is drawn from.
-struct BoardView {
-    model: Model,
-    diagram: String,
-    alt: String,
-    position: shakmaty::Chess,
-    last: Option<shakmaty::Move>,
-    reader: shakmaty::Color,
-}
-
-impl BoardView {
-    /// The board's picture for a message whose text is `body`, with
-    /// `diagrams = "both"`; none where the text does not show the board (a
-    /// template may show it to the player to move only).
-    fn picture(
-        self,
-        diagrams: crate::config::Diagrams,
-        body: &str,
-    ) -> Result<Option<crate::mail::format::compose::Picture>, Error> {
-        if diagrams != crate::config::Diagrams::Both || !body.contains(&self.diagram) {
-            return Ok(None);
-        }
-        let png = crate::board::picture::png(&self.position, self.reader, self.last.as_ref())?;
-        Ok(Some(crate::mail::format::compose::Picture {
-            diagram: self.diagram,
-            png,
-            alt: self.alt,
-            side: self.reader,
-        }))
     }
 }
 
@@ -259,41 +208,6 @@ impl<'a> Clerk<'a> {
         }
     }
 
-    /// The position of `state` as a board from `reader`'s side, for a
-    /// message that asks him for a move (`[mail] diagrams`): the text
-    /// diagram, its FEN, and the last move's label; none with
-    /// `diagrams = "none"`.
-    fn board_view(&self, state: &Record, reader: shakmaty::Color) -> Option<BoardView> {
-        if self.config.mail.diagrams == crate::config::Diagrams::None {
-            return None;
-        }
-        let phrases = self.phrases();
-        let position = state.board.position();
-        let last = state.board.moves().last().map(|played| played.mv);
-        let letters = crate::board::diagram::PieceLetters::of(phrases);
-        let last_label = state.ledger.rows.last().map(|row| {
-            let ply = state.ledger.rows.len() - 1;
-            phrases.moves(&label_moves(ply, &[(row.san.clone(), false)]))
-        });
-        let diagram = crate::board::diagram::text(position, reader, last.as_ref(), &letters);
-        let alt = match &last_label {
-            Some(last) => phrases.fill("board.picture_after", &[("last", last)]),
-            None => phrases.get("board.picture_start").to_string(),
-        };
-        Some(BoardView {
-            model: model! {
-                "diagram" => diagram.as_str(),
-                "fen" => crate::board::diagram::fen(position),
-                "last" => last_label,
-            },
-            diagram,
-            alt,
-            position: position.clone(),
-            last,
-            reader,
-        })
-    }
-
     fn base_model(&self, state: Option<&Record>, to: &str) -> Model {
         model! {
             "tournament" => model! {
@@ -361,70 +275,6 @@ impl<'a> Clerk<'a> {
         self.limit_replies(store, plan)
     }
 
-    /// Replies that would pass `max_replies_per_day` to one address are
-    /// dropped; the first one over the limit becomes a single notice, in the
-    /// thread and under the tag of its game. A refusal is never dropped: a
-    /// player whose letter changed nothing is always told. Past the limit it
-    /// is held to the first later day with room (it counts there), so that a
-    /// mail loop with a careless auto-responder stays at the limit a day.
-    fn limit_replies(&self, store: &Store, mut plan: Plan) -> Result<Plan, Error> {
-        let Some(sender) = plan.letter.as_ref().and_then(|l| l.sender.clone()) else {
-            return Ok(plan);
-        };
-        // Replies go to a player's first address, whichever he wrote from.
-        let sender = match self.config.player_by_email(&sender) {
-            Some(player) => player.email.clone(),
-            None => sender,
-        };
-        let max = self.config.limits.max_replies_per_day;
-        let today = self.clock.today;
-        let replies_on = |day| store.replies_on(&sender, day, &MessageKind::reply_headers());
-        let mut sent = replies_on(today)?;
-        // Refusals this plan holds, by day, on top of the stored ones.
-        let mut held: HashMap<NaiveDate, u32> = HashMap::new();
-        let mut kept = Vec::with_capacity(plan.messages.len());
-        for message in std::mem::take(&mut plan.messages) {
-            let reply =
-                message.kind.is_reply() && message.to.first().is_some_and(|to| to.email == sender);
-            if !reply || sent < max {
-                sent += u32::from(reply);
-                kept.push(message);
-                continue;
-            }
-            if sent == max {
-                sent += 1;
-                kept.push(self.limit_notice(&sender, &message)?);
-                let game = message.game.as_deref().map(|g| self.config.game_key(g));
-                plan.event(
-                    EventKind::ReplyLimit,
-                    game.as_ref(),
-                    Some(&sender),
-                    format!("{max} replies today: one notice, refusals held to a later day"),
-                );
-            }
-            let refusal = matches!(message.kind, MessageKind::Refused | MessageKind::Withheld);
-            if refusal {
-                let mut day = today;
-                loop {
-                    day = day
-                        .succ_opt()
-                        .ok_or_else(|| Error::internal("no day after the last"))?;
-                    let count = replies_on(day)? + held.get(&day).copied().unwrap_or(0);
-                    if count < max {
-                        break;
-                    }
-                }
-                *held.entry(day).or_default() += 1;
-                kept.push(self.hold(message, day)?);
-            } else if message.delivers.is_some() {
-                // A reply that carries a move (a conditional reply) still goes.
-                kept.push(message);
-            }
-        }
-        plan.messages = kept;
-        Ok(plan)
-    }
-
     /// The test message of `shtempel doctor --send-test`, to `address`:
     /// generated, so that no auto-reply answers it.
     pub fn test_message(&self, address: &str) -> Result<Outgoing, Error> {
@@ -434,19 +284,6 @@ impl<'a> Clerk<'a> {
         };
         let mut message = self.draft(MessageKind::Test).to(to).render(model! {})?;
         message.generated = true;
-        Ok(message)
-    }
-
-    /// A refusal held to `day`, rendered again to say so: it describes the
-    /// letter as it was, and offers no lines for a game that may have moved on.
-    fn hold(&self, mut message: Outgoing, day: NaiveDate) -> Result<Outgoing, Error> {
-        let held = model! {
-            "held" => self.date(day),
-            "limit" => self.config.limits.max_replies_per_day,
-            "next" => Model::from(()),
-        };
-        self.render_again(&mut message, held)?;
-        message.send_on = Some(day);
         Ok(message)
     }
 
@@ -461,30 +298,5 @@ impl<'a> Clerk<'a> {
         message.body = rendered.body;
         message.model = model;
         Ok(())
-    }
-
-    /// The notice that the day's replies to `sender` are used up, in the
-    /// thread and under the tag of the reply it replaces, naming the
-    /// sender's games when he plays more than one.
-    fn limit_notice(&self, sender: &str, replaced: &Outgoing) -> Result<Outgoing, Error> {
-        let games: Vec<String> = match self.config.player_by_email(sender) {
-            Some(player) => self.config.games_of(&player.id),
-            None => Vec::new(),
-        }
-        .into_iter()
-        .map(|g| g.id.clone())
-        .collect();
-        let model = model! {
-            "count" => self.config.limits.max_replies_per_day,
-            "game" => replaced.game.as_deref(),
-            "games" => if games.len() > 1 { games } else { Vec::new() },
-        };
-        let mut notice = self
-            .draft(MessageKind::Limit)
-            .each_of(replaced.to.clone())
-            .answering(replaced.in_reply_to.clone())
-            .render(model)?;
-        notice.game = replaced.game.clone();
-        Ok(notice)
     }
 }

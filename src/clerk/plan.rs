@@ -4,14 +4,14 @@
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use super::EventKind;
+use crate::clerk::EventKind;
 use crate::mail::format::compose::Outgoing;
 use crate::mail::format::keys::FIELD_MOST;
 use crate::record::Record;
 use crate::rules::DutyKey;
 use crate::store::{Note, StoredLetter};
 
-use super::REASON_MOST;
+use crate::clerk::REASON_MOST;
 
 /// Something the clerk did, for the log, `poll --json` and the demo.
 #[derive(Clone, Debug, Serialize)]

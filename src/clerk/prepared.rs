@@ -13,7 +13,7 @@ use crate::mail::format::mime::Mail;
 use crate::store::StoredLetter;
 use crate::{letter, rules};
 
-use super::REASON_MOST;
+use crate::clerk::REASON_MOST;
 
 /// What is read from a letter before the tournament's state is looked at:
 /// its MIME front, its key, its fingerprint, and its text as read. Pure, so a
@@ -43,10 +43,10 @@ pub struct Prepared {
     /// `--tournament A`): it is read as that event's, its writer's games
     /// elsewhere aside.
     pub event_named: bool,
-    /// Where the run routed the letter ([`super::route_prepared`]), once;
+    /// Where the run routed the letter ([`crate::clerk::route_prepared`]), once;
     /// `None` where it was not routed (`check` of one tournament, a letter
     /// accepted).
-    pub route: Option<super::Route>,
+    pub route: Option<crate::clerk::Route>,
     /// How its dates were read: the order of slashed dates and the postmark's
     /// day, of the event whose settings it was read with.
     pub reading: crate::letter::DateReading,

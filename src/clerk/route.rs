@@ -18,7 +18,7 @@ use crate::mail::format::mime::Mail;
 use crate::render::Templates;
 use crate::store::{KeptLetter, Store};
 
-use super::Prepared;
+use crate::clerk::{Clerk, Prepared};
 
 /// The tournaments a clerk serves, in order, and who is known where: each
 /// address (a player's, a chief arbiter's) and the tournaments, by their
@@ -112,7 +112,7 @@ pub(super) fn tournament_of_thread(
     store: &Store,
     mail: &Mail,
 ) -> Option<usize> {
-    super::thread_ids(mail).find_map(|candidate| {
+    crate::clerk::thread_ids(mail).find_map(|candidate| {
         store.accepted_on(&candidate).ok().flatten()?;
         let local = candidate
             .trim_matches(|c| c == '<' || c == '>')
@@ -331,7 +331,7 @@ pub fn route(
     {
         return Route::to(at, RoutedBy::Tag);
     }
-    let thread = super::thread_ids(mail).find_map(|candidate| {
+    let thread = crate::clerk::thread_ids(mail).find_map(|candidate| {
         let key = store.game_key_of_message(&candidate).ok().flatten()?;
         Some((by_id(key.tournament()?)?, key))
     });
@@ -427,6 +427,20 @@ fn route_by_sender(
         _ => RoutedBy::Unplaced,
     };
     Route::to(at, by)
+}
+
+impl Clerk<'_> {
+    /// Whether the letter's subject has this tournament's tag, or it answers
+    /// a message of one of its games: it is this tournament's, whatever
+    /// else its sender plays.
+    pub(in crate::clerk) fn tagged_or_threaded(&self, store: &Store, mail: &Mail) -> bool {
+        let own =
+            |at: usize| self.directory.tournaments()[at].tournament_id == self.config.tournament_id;
+        SubjectTag::of_event_in(&mail.subject, &self.config.tournament_id).is_some()
+            || crate::clerk::thread_ids(mail)
+                .any(|candidate| store.game_of_message(&candidate).ok().flatten().is_some())
+            || tournament_of_thread(self.directory, store, mail).is_some_and(own)
+    }
 }
 
 #[cfg(test)]

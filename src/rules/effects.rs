@@ -2,11 +2,119 @@
 //! a move letter ([`MoveEffect`]), a day of the calendar ([`DayEffect`]),
 //! an offender's letter during his suspension ([`OffenderEffect`]). Each
 //! is one of [`Effect`]'s, and widens into it.
+//!
+//! A transition that causes one thing only returns a [`Step`]: the new
+//! ledger and that one effect, typed (a protest taken: [`Protested`]; the
+//! arbiter's decision: [`Decided`]; a letter taken back: [`Undone`]; a
+//! result set: [`Awarded`]), so that no caller looks it up in a list.
 
 use chrono::NaiveDate;
 use shakmaty::Color;
 
-use super::{Effect, Fraction, Outcome, Overstep};
+use super::{Decision, Due, Effect, Fraction, Ledger, Outcome, Overstep, Transition};
+
+/// A transition that causes exactly one effect.
+#[derive(Clone, Debug)]
+pub struct Step<E> {
+    pub ledger: Ledger,
+    pub effect: E,
+}
+
+impl<E: Into<Effect>> Step<E> {
+    /// The same step as any transition's: its one effect in the list.
+    pub fn widen(self) -> Transition {
+        Transition::of(self.ledger, vec![self.effect.into()])
+    }
+}
+
+/// The offender's protest taken (10.3.6): `late` after `until`, the last
+/// day of the protest that runs from the notice of `notice_on`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Protested {
+    pub by: Color,
+    pub late: bool,
+    pub notice_on: NaiveDate,
+    pub until: NaiveDate,
+}
+
+/// The arbiter's decision on an overstep (10.3.7): `released` the held
+/// reply it delivers, `excused` the days it excused, `due` what the player
+/// to move owes once the decision (and the reply it releases) is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decided {
+    pub decision: Decision,
+    pub offender: Color,
+    pub released: Option<usize>,
+    pub excused: u32,
+    pub due: Option<Due>,
+}
+
+/// A game's last letter taken back: its rows from `first`, written by
+/// `author`; `due` what the player to move owes now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undone {
+    pub first: usize,
+    pub author: Color,
+    pub due: Option<Due>,
+}
+
+/// The result the chief arbiter (or the director) set, and the one it
+/// replaced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Awarded {
+    pub outcome: Outcome,
+    pub previous: Option<Outcome>,
+}
+
+impl From<Protested> for Effect {
+    fn from(p: Protested) -> Effect {
+        let Protested {
+            by,
+            late,
+            notice_on,
+            until,
+        } = p;
+        Effect::Protest {
+            by,
+            late,
+            notice_on,
+            until,
+        }
+    }
+}
+
+impl From<Decided> for Effect {
+    fn from(d: Decided) -> Effect {
+        let Decided {
+            decision,
+            offender,
+            released,
+            excused,
+            due,
+        } = d;
+        Effect::Decision {
+            decision,
+            offender,
+            released,
+            excused,
+            due,
+        }
+    }
+}
+
+impl From<Undone> for Effect {
+    fn from(u: Undone) -> Effect {
+        let Undone { first, author, due } = u;
+        Effect::Undone { first, author, due }
+    }
+}
+
+impl From<Awarded> for Effect {
+    fn from(a: Awarded) -> Effect {
+        let Awarded { outcome, previous } = a;
+        Effect::Award { outcome, previous }
+    }
+}
 
 /// What a move letter causes (its fields are [`Effect`]'s of that name).
 #[derive(Clone, Debug, PartialEq, Eq)]

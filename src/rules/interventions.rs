@@ -7,15 +7,15 @@
 use chrono::NaiveDate;
 
 use super::life::finished;
+use super::{Awarded, EndReason, Outcome, Refusal, Step, Transition, Undone};
 use super::{Effect, GameResult, Ledger, Rules, Status};
-use super::{EndReason, Outcome, Refusal, Transition};
 
 /// The chief arbiter sets the result (`RESULT 3 1-0`), or scores a forfeit
 /// (`FORFEIT 3 WHITE`: White loses, unplayed): in any state, his word being
 /// final. A game under way or suspended ends (a held reply stays with him);
 /// a finished one gets the new result, the one it replaces in the effect.
 /// The same result again changes nothing.
-pub fn award(ledger: &Ledger, result: GameResult, forfeit: bool) -> Result<Transition, Refusal> {
+pub fn award(ledger: &Ledger, result: GameResult, forfeit: bool) -> Result<Step<Awarded>, Refusal> {
     // A result set on a game past its end date is the adjudication 10.3.2
     // asks for; on any other, a result the players reached, entered.
     let reason = match (forfeit, ledger.standing.status) {
@@ -34,10 +34,10 @@ pub fn award(ledger: &Ledger, result: GameResult, forfeit: bool) -> Result<Trans
     let mut next = ledger.clone();
     next.finish(outcome);
     next.standing.held_reply = None;
-    Ok(Transition::of(
-        next,
-        vec![Effect::Award { outcome, previous }],
-    ))
+    Ok(Step {
+        ledger: next,
+        effect: Awarded { outcome, previous },
+    })
 }
 
 /// The game is annulled (a player withdrew under `[rules] withdrawal =
@@ -63,7 +63,7 @@ pub fn annul(ledger: &Ledger) -> Result<Transition, Refusal> {
 /// author's draw offer and the variants waiting go too. A game the board
 /// ended (mate, stalemate) is under way again; one ended otherwise, or
 /// suspended, or past its end date, is for a ruling of its own.
-pub fn undo(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Result<Transition, Refusal> {
+pub fn undo(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Result<Step<Undone>, Refusal> {
     let board_end = ledger.standing.outcome.is_some_and(|o| {
         matches!(
             o.reason,
@@ -90,8 +90,8 @@ pub fn undo(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Result<Transiti
         standing.draw_offer = None;
     }
     let due = next.due(rules, today);
-    Ok(Transition::of(
-        next,
-        vec![Effect::Undone { first, author, due }],
-    ))
+    Ok(Step {
+        ledger: next,
+        effect: Undone { first, author, due },
+    })
 }

@@ -26,8 +26,9 @@ use super::calendar::add_days;
 use super::deadlines::{Duty, DutyKey, due};
 use super::judge::{Incoming, Verdict, judge};
 use super::{
-    BoardEnd, DayEffect, Decision, Effect, EndReason, Excused, GameResult, Ledger, MoveEffect,
-    OffenderEffect, Outcome, Overstep, Refusal, Rules, Status, Suspension, Transition,
+    BoardEnd, DayEffect, Decided, Decision, Effect, EndReason, Excused, GameResult, Ledger,
+    MoveEffect, OffenderEffect, Outcome, Overstep, Protested, Refusal, Rules, Status, Step,
+    Suspension, Transition,
 };
 
 impl Suspension {
@@ -266,7 +267,7 @@ pub fn protest(
     ledger: &Ledger,
     by: Color,
     postmark: NaiveDate,
-) -> Result<Transition, Refusal> {
+) -> Result<Step<Protested>, Refusal> {
     let Some(suspension) = ledger.standing.suspension else {
         return Err(Refusal::NoOverstep);
     };
@@ -279,13 +280,16 @@ pub fn protest(
         protest_received: true,
         ..suspension
     });
-    let effects = vec![Effect::Protest {
+    let effect = Protested {
         by,
         late: postmark > until,
         notice_on: suspension.notice_on,
         until,
-    }];
-    Ok(Transition::of(next, effects))
+    };
+    Ok(Step {
+        ledger: next,
+        effect,
+    })
 }
 
 /// The chief arbiter rules on a suspended game on `day` (10.3.7): confirmed,
@@ -298,7 +302,7 @@ pub fn rule(
     ruling: Decision,
     days: Option<u32>,
     day: NaiveDate,
-) -> Result<Transition, Refusal> {
+) -> Result<Step<Decided>, Refusal> {
     let Some(suspension) = ledger
         .standing
         .suspension
@@ -345,14 +349,17 @@ pub fn rule(
     if let Some(row) = released.and_then(|ply| delivered.rows.get_mut(ply)) {
         row.delivered_on.get_or_insert(day);
     }
-    let effects = vec![Effect::Decision {
+    let effect = Decided {
         decision: ruling,
         offender,
         released,
         excused,
         due: delivered.due(rules, day),
-    }];
-    Ok(Transition::of(next, effects))
+    };
+    Ok(Step {
+        ledger: next,
+        effect,
+    })
 }
 
 /// A day of the calendar (rules.md 2.6): the duties due on `today` that are

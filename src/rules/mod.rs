@@ -44,7 +44,9 @@ pub mod withdrawal;
 pub use calendar::{Calendar, add_days, days, postmark_date};
 pub use clock::Fraction;
 pub use deadlines::{Duty, DutyKey, due, next_check};
-pub use effects::{DayEffect, MoveEffect, OffenderEffect};
+pub use effects::{
+    Awarded, DayEffect, Decided, MoveEffect, OffenderEffect, Protested, Step, Undone,
+};
 pub use judge::{
     Correction, DateItem, Expected, Incoming, Item, NewPly, Omission, Overstep, Placement, Stated,
     StatedDates, Verdict, judge,

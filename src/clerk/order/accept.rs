@@ -1,11 +1,29 @@
+//! A refused letter accepted after all (`shtempel accept KEY
+//! --move "12. Nf3"`): the clerk read it wrong, or could not read its move;
+//! the director gives the move, and the letter is taken as if it had said
+//! so, with its own postmark, dates and fraction. A letter ignored as a
+//! stranger's (a player writing from an address the config lacks) is
+//! taken as a player's the same way (`--as PLAYER`), its moves as read or
+//! as given. The rules decide as for
+//! any letter: one they would refuse again (the game over, a move out of
+//! turn) is not taken, and the director is told why. The refused letter
+//! stays in the database as it was; the accepted one is kept beside it
+//! under `accepted:KEY`, and a note under the game's chart says who
+//! accepted it, when and why.
+//!
 //! `ACCEPT KEY 12. Nf3` (ПРИНЯТЬ, with `AS ivanov` / `КАК`, `ADDRESS` /
 //! `АДРЕС`), or `shtempel accept KEY`: a refused letter taken after all
 //! ([`Clerk::accept`]), in a plan of its own inside the order's.
 
 use super::{Command, Execution};
-use crate::clerk::{Acceptance, AwardedBy, Clerk, Plan, Refused};
+use crate::clerk::say::model::moves_of;
+use crate::clerk::{AwardedBy, Clerk, EventKind, Plan, Prepared, Refused};
+use crate::config::Player;
+use crate::config::edit::{ConfigEdit, PlayerEdit};
 use crate::error::Error;
-use crate::store::Store;
+use crate::letter::Letter;
+use crate::mail::Envelope;
+use crate::store::{Disposition, KeptLetter, Store};
 
 #[derive(Clone, Debug)]
 pub struct Accept {
@@ -72,5 +90,330 @@ impl Command for Accept {
                 }
             }
         })
+    }
+}
+
+/// The director's acceptance of a letter.
+pub struct Acceptance<'a> {
+    /// The refused letter's key (as `today` and the run's events give it).
+    pub key: &'a str,
+    /// The moves as the director reads them (`12. Nf3`, a variant too);
+    /// `None`: as the clerk read them.
+    pub moves: Option<&'a Letter>,
+    /// The player whose letter it is (by id), where it came from an address
+    /// of nobody's.
+    pub sender: Option<&'a str>,
+    /// The game, where the letter did not say it right.
+    pub game: Option<&'a str>,
+    /// The acceptance named this event: the letter is read as its.
+    pub event_named: bool,
+    pub why: Option<&'a str>,
+    /// With `sender`: the address the letter came from is his from then on
+    /// (added to his entry's `emails` once the acceptance is taken).
+    pub add_address: bool,
+    /// The director by command, or the chief arbiter by letter.
+    pub by: crate::clerk::AwardedBy,
+}
+
+impl Clerk<'_> {
+    /// The plan of `letter` read as `acceptance` says, or the words for the
+    /// director of why it cannot be taken.
+    pub fn accept(
+        &self,
+        store: &Store,
+        letter: &KeptLetter,
+        acceptance: &Acceptance<'_>,
+    ) -> Result<Result<Plan, Refused>, Error> {
+        let phrases = self.phrases();
+        let key = acceptance.key;
+        let accepted_key = format!("accepted:{key}");
+        if let Some(refused) = self.taken_already(store, letter, acceptance, &accepted_key)? {
+            return Ok(Err(refused));
+        }
+        let player = match acceptance.sender {
+            Some(id) => match self.config.player(id) {
+                Some(player) => Some(player),
+                None => return Ok(Err(Refused(self.no_player(id)))),
+            },
+            None => None,
+        };
+        let envelope = Envelope {
+            key: letter.source_key.clone(),
+            raw: letter.raw.clone(),
+            size: letter.raw.len(),
+            arrived: letter.arrived,
+        };
+        // A letter taken as a player's is read whole, whoever sent it, and
+        // is his from then on.
+        let mut prepared = match player {
+            Some(_) => Prepared::reading(self.config, &envelope, &|_| true),
+            None => Prepared::new(self.config, &envelope),
+        };
+        let written_from = prepared.mail.as_ref().and_then(|mail| mail.from.clone());
+        let address_edit = match self.address_edit(player, written_from.as_deref(), acceptance) {
+            Ok(edit) => edit,
+            Err(refused) => return Ok(Err(refused)),
+        };
+        if let (Some(player), Some(mail)) = (player, prepared.mail.as_mut()) {
+            mail.from = Some(player.email.clone());
+        }
+        let Some(read) = &prepared.read else {
+            let reason = &letter.reason;
+            let said = phrases.fill("reason.accept_nobody", &[("key", &key), ("reason", reason)]);
+            return Ok(Err(Refused(said)));
+        };
+        // A letter of orders is nobody's move: accepting one would carry
+        // out its orders again, and one that accepts itself (or another
+        // that accepts it) would never end.
+        let from_arbiter = written_from.as_deref() == Some(self.config.chief_arbiter.as_str());
+        if !read.rulings.is_empty() || (from_arbiter && player.is_none()) {
+            return Ok(Err(Refused(
+                phrases.fill("reason.accept_order", &[("key", &key)]),
+            )));
+        }
+        let mut read = match acceptance.moves {
+            Some(moves) => read.with_moves_of(moves),
+            None => read.clone(),
+        };
+        if let Some(game) = acceptance.game {
+            read.game = Some(game.to_string());
+            prepared.directed = true;
+        }
+        prepared.event_named = acceptance.event_named;
+        if let Some(refused) = self.which_event(store, &prepared, acceptance) {
+            return Ok(Err(refused));
+        }
+        prepared.read_json = crate::clerk::stored_reading(&read, envelope.raw.len());
+        prepared.read = Some(read);
+        prepared.key = accepted_key;
+        let mut plan = self.plan_prepared(store, &envelope, &prepared)?;
+        let Some(stored) = plan.letter.as_mut() else {
+            return Err(Error::internal("an accepted letter without its record"));
+        };
+        if stored.disposition != Disposition::Applied {
+            let reason = &stored.reason;
+            return Ok(Err(Refused(
+                phrases.fill("reason.accept_refused", &[("reason", reason)]),
+            )));
+        }
+        let who = match acceptance.by {
+            crate::clerk::AwardedBy::Arbiter => "the chief arbiter",
+            crate::clerk::AwardedBy::Director => "the director",
+        };
+        stored.reason = format!("accepted by {who}: {}", stored.reason);
+        let written_from = written_from.as_deref();
+        let said = self.say_accepted(plan, acceptance, player, written_from, address_edit)?;
+        Ok(Ok(said))
+    }
+
+    /// Why a letter cannot be accepted before it is read: applied already,
+    /// accepted once, or accepted with no move.
+    fn taken_already(
+        &self,
+        store: &Store,
+        letter: &KeptLetter,
+        acceptance: &Acceptance<'_>,
+        accepted_key: &str,
+    ) -> Result<Option<Refused>, Error> {
+        let phrases = self.phrases();
+        let key = acceptance.key;
+        if letter.disposition == "applied" {
+            let reason = &letter.reason;
+            let said = phrases.fill("reason.accept_taken", &[("key", &key), ("reason", reason)]);
+            return Ok(Some(Refused(said)));
+        }
+        let accepted = store.letter_by_key(accepted_key)?;
+        if let Some(accepted) = accepted {
+            let reason = &accepted.reason;
+            let said = phrases.fill("reason.accept_twice", &[("key", &key), ("reason", reason)]);
+            return Ok(Some(Refused(said)));
+        }
+        if acceptance.moves.is_some_and(|moves| moves.moves.is_empty()) {
+            let said = phrases.get("reason.accept_no_move").to_string();
+            return Ok(Some(Refused(said)));
+        }
+        Ok(None)
+    }
+
+    /// What the accepted letter's plan says of its acceptance: the note
+    /// under the chart (who took it, as what, why), the receipt's words
+    /// (copied to the chief secretary), the address added, the event.
+    fn say_accepted(
+        &self,
+        mut plan: Plan,
+        acceptance: &Acceptance<'_>,
+        player: Option<&Player>,
+        written_from: Option<&str>,
+        address_edit: Option<ConfigEdit>,
+    ) -> Result<Plan, Error> {
+        let phrases = self.phrases();
+        let postmark = plan
+            .letter
+            .as_ref()
+            .map(|l| self.date(l.postmark))
+            .unwrap_or_default();
+        // The moves as the board took them.
+        let moves = plan
+            .game
+            .as_ref()
+            .filter(|game| game.ledger.rows.len() > game.stored)
+            .map(|game| moves_of(game, game.stored, game.ledger.rows.len() - 1))
+            .map(|moves| self.phrases().moves(&moves))
+            .unwrap_or_default();
+        let why = crate::clerk::because(acceptance.why);
+        let from = written_from.unwrap_or_default().to_string();
+        let who = self.named(acceptance.by);
+        // With the address added, the receipt and the note say so.
+        let added = |said: &str| match &address_edit {
+            Some(_) => {
+                let from = written_from.unwrap_or_default();
+                phrases.fill(said, &[("address", &from)])
+            }
+            None => String::new(),
+        };
+        let (added_receipt, added_note) =
+            (added("reason.address_added"), added("note.address_added"));
+        let text = match player {
+            Some(player) => self.phrases().fill(
+                "note.assigned",
+                &[
+                    ("date", &postmark),
+                    ("address", &from),
+                    ("player", &player.name),
+                    ("moves", &moves),
+                    ("why", &why),
+                    ("who", &who),
+                ],
+            ),
+            None => self.phrases().fill(
+                "note.accepted",
+                &[
+                    ("date", &postmark),
+                    ("moves", &moves),
+                    ("why", &why),
+                    ("who", &who),
+                ],
+            ),
+        };
+        plan.notes.push(self.note("accepted", text + &added_note));
+        plan.config_edits.extend(address_edit);
+        // The writer's receipt says why it comes after his refusal.
+        let said = match player {
+            Some(_) => "reason.assigned",
+            None => "reason.accepted",
+        };
+        let accepted = self.phrases().fill(
+            said,
+            &[
+                ("date", &postmark),
+                ("moves", &moves),
+                ("address", &from),
+                ("who", &who),
+            ],
+        ) + &added_receipt;
+        // The chief secretary reads it too: the director's acceptance is
+        // an operation of the tournament's.
+        for message in plan.messages.iter_mut().filter(|m| m.kind.is_reply()) {
+            self.render_again(message, crate::model! { "accepted" => accepted.as_str() })?;
+            message.cc.push(self.secretary());
+        }
+        let game = plan.game.as_ref().map(|game| game.key.clone());
+        plan.event(
+            EventKind::Accepted,
+            game.as_ref(),
+            None,
+            format!("{} as {moves}", acceptance.key),
+        );
+        Ok(plan)
+    }
+
+    /// With `ACCEPT … AS PLAYER ADDRESS`: the edit that makes the letter's
+    /// address his, checked (another person's address, or a file the clerk
+    /// may not write, refuses the acceptance).
+    fn address_edit(
+        &self,
+        player: Option<&Player>,
+        written_from: Option<&str>,
+        acceptance: &Acceptance<'_>,
+    ) -> Result<Option<ConfigEdit>, Refused> {
+        let address_edit = match (player, written_from) {
+            (Some(player), Some(from)) if acceptance.add_address => Some(ConfigEdit {
+                file: self.config.file.clone(),
+                player: player.id.clone(),
+                edit: PlayerEdit::AddAddress {
+                    email: from.to_lowercase(),
+                },
+                clerk_file: self.config.clerk_file.clone(),
+            }),
+            _ => None,
+        };
+        if let Some(ConfigEdit {
+            edit: PlayerEdit::AddAddress { email },
+            player,
+            ..
+        }) = &address_edit
+            && let Err(refused) = self.address_free(email, player)
+        {
+            return Err(refused);
+        }
+        if let Some(Err(error)) = address_edit.as_ref().map(ConfigEdit::check) {
+            let phrases = self.phrases();
+            return Err(Refused(
+                phrases.fill("reason.address_not_writable", &[("error", &error)]),
+            ));
+        }
+        Ok(address_edit)
+    }
+
+    /// The refusal of an acceptance that does not name the event of a
+    /// letter its writer may mean for several (he plays its game in each,
+    /// and it has no tag or thread): each event's order is offered, none
+    /// chosen for him.
+    fn which_event(
+        &self,
+        store: &Store,
+        prepared: &Prepared,
+        acceptance: &Acceptance<'_>,
+    ) -> Option<Refused> {
+        if prepared.event_named || prepared.directed || !self.directory.several() {
+            return None;
+        }
+        let (mail, read) = (prepared.mail.as_ref()?, prepared.read.as_ref()?);
+        let player = self.config.player_by_email(mail.from.as_deref()?)?;
+        let ambiguous = self.identify(store, player, mail, read, prepared);
+        if !matches!(
+            ambiguous,
+            crate::clerk::intake::identify::Identified::Ambiguous
+        ) {
+            return None;
+        }
+        let plays = |config: &crate::config::Config, there: &Player| {
+            config.games_of(&there.id).iter().any(|g| {
+                read.game
+                    .as_deref()
+                    .is_none_or(|id| g.id.eq_ignore_ascii_case(id))
+            })
+        };
+        let events: Vec<&str> = std::iter::once((self.config, player))
+            .chain(self.others_knowing(player))
+            .filter(|(config, there)| plays(config, there))
+            .map(|(config, _)| config.tournament_id.as_str())
+            .collect();
+        let phrases = self.phrases();
+        let form = match acceptance.by {
+            crate::clerk::AwardedBy::Arbiter => "reason.accept_in_event_by_mail",
+            crate::clerk::AwardedBy::Director => "reason.accept_in_event_by_command",
+        };
+        let orders: Vec<String> = events
+            .iter()
+            .map(|id| phrases.fill(form, &[("id", id), ("key", &acceptance.key)]))
+            .collect();
+        Some(Refused(phrases.fill(
+            "reason.accept_which_event",
+            &[
+                ("events", &events.join(", ")),
+                ("orders", &orders.join(phrases.get("reason.or"))),
+            ],
+        )))
     }
 }

@@ -3,10 +3,15 @@
 //! 2.5.5), with the days he excuses and his reason.
 
 use super::{Command, Execution};
-use crate::clerk::{AwardedBy, Clerk, Plan};
+use crate::clerk::{AwardError, AwardedBy, Clerk, EventKind, Plan, label_moves, next_lines};
 use crate::error::Error;
-use crate::rules::Decision;
-use crate::store::Store;
+use crate::message::MessageKind;
+use crate::model;
+use crate::record::Record;
+use crate::render::Model;
+use crate::rules::life::rule;
+use crate::rules::{Decided, Decision};
+use crate::store::{Note, Store};
 
 #[derive(Clone, Debug)]
 pub struct Decide {
@@ -36,4 +41,171 @@ impl Command for Decide {
         let decided = (self.decision, self.days, self.why.as_deref());
         clerk.decide(store, &self.game, decided, in_reply_to)
     }
+}
+
+impl Clerk<'_> {
+    /// A decision on an overstep (2.5.5): carried out by the rules'
+    /// [`rule`], told to both players and the chief secretary.
+    pub(in crate::clerk) fn decide(
+        &self,
+        store: &Store,
+        game: &str,
+        (decision, days, why): (Decision, Option<u32>, Option<&str>),
+        in_reply_to: Option<String>,
+    ) -> Result<crate::clerk::Execution, Error> {
+        let phrases = self.phrases();
+        let mut state = match self.game_by_command(store, game) {
+            Ok(state) => state,
+            Err(AwardError::NoGame(reason)) => {
+                return Ok(crate::clerk::Execution::Refused {
+                    state: None,
+                    why: "no such game",
+                    reason,
+                });
+            }
+            Err(AwardError::Failed(error)) => return Err(error),
+            Err(AwardError::Refused(_, reason)) => return Err(Error::internal(reason)),
+        };
+        let mut plan = Plan::default();
+        let held_move = state
+            .ledger
+            .standing
+            .held_reply
+            .map(|ply| label_moves(ply, &[(state.ledger.rows[ply].san.clone(), false)]))
+            .map(|moves| phrases.moves(&moves));
+        let transition = match rule(
+            &self.config.rules,
+            &state.ledger,
+            decision,
+            days,
+            self.clock.today,
+        ) {
+            Ok(transition) => transition,
+            Err(refusal) => {
+                let reason = self.refusal_reason(&refusal, state.id());
+                return Ok(crate::clerk::Execution::Refused {
+                    state: Some(Box::new(state)),
+                    why: "game not suspended",
+                    reason,
+                });
+            }
+        };
+        state.ledger = transition.ledger;
+        let Decided {
+            decision,
+            offender,
+            released,
+            excused,
+            due,
+        } = transition.effect;
+        let code = decision.code();
+        let reason = format!("decision {code} {}", state.id());
+        let decided = DecisionTold {
+            code,
+            offender,
+            held_move: held_move.filter(|_| released.is_some()),
+            excused,
+            due,
+        };
+        let model = crate::render::merged(
+            model! { "why" => why },
+            self.decision_model(&state, &decided),
+        );
+        let letters = self
+            .draft(MessageKind::Decision)
+            .of(&state)
+            .cc(self.secretary())
+            .answering(in_reply_to)
+            .render_to_each_player(model)?;
+        for (reader, mut letter) in letters {
+            // The held reply reaches the offender with his letter.
+            if reader == offender {
+                letter.delivers = released;
+            }
+            plan.messages.push(letter);
+        }
+        plan.notes
+            .extend(self.decision_notes(&state, decision, &decided));
+        plan.event(
+            EventKind::Decision,
+            Some(&state.key),
+            Some(&self.config.chief_arbiter),
+            code.into(),
+        );
+        plan.game = Some(state);
+        Ok(crate::clerk::Execution::Done {
+            plan: Box::new(plan),
+            reason,
+        })
+    }
+
+    /// What the decision's message says: the decision, the offender, the
+    /// result, the move released, the days excused, the totals, and who is
+    /// now to move by when, with his letter's lines.
+    fn decision_model(&self, state: &Record, decided: &DecisionTold) -> Model {
+        let DecisionTold {
+            code,
+            offender,
+            held_move,
+            excused,
+            due,
+        } = decided;
+        model! {
+            "decision" => *code,
+            "offender" => state.player(*offender).name.as_str(),
+            "offender_color" => crate::color_name(*offender),
+            "result" => state.ledger.standing.outcome.map(|o| o.result.pgn()),
+            "held_move" => held_move.clone(),
+            "excused" => *excused,
+            "totals" => state.ledger.totals().to_string(),
+            // The lines for the letter of whoever is now to move.
+            "next" => due.map(|due| next_lines(state, due.player, self.config, Some(self.clock.today))),
+            "due" => due.map(|due| model! {
+                "player" => state.player(due.player).name.as_str(),
+                "color" => crate::color_name(due.player),
+                "days_left" => due.days_left,
+                "last_day" => self.date(due.last_day),
+            }),
+        }
+    }
+
+    /// The notes of a decision under the chart: the days excused (of a
+    /// rejection or a continuation), and the decision.
+    fn decision_notes(
+        &self,
+        state: &Record,
+        decision: Decision,
+        decided: &DecisionTold,
+    ) -> Vec<Note> {
+        let phrases = self.phrases();
+        let mut notes = Vec::new();
+        if decision != Decision::Confirm && decided.excused > 0 {
+            let offender = &state.player(decided.offender).name;
+            notes.push(self.note(
+                "credit",
+                phrases.fill(
+                    "note.credit",
+                    &[("days", &decided.excused), ("offender", offender)],
+                ),
+            ));
+        }
+        let code = decided.code;
+        notes.push(self.note(
+            "decision",
+            phrases.fill(
+                "note.decision",
+                &[("decision", &phrases.get(&format!("decision.{code}")))],
+            ),
+        ));
+        notes
+    }
+}
+
+/// A decision as its message tells it.
+struct DecisionTold {
+    code: &'static str,
+    offender: shakmaty::Color,
+    held_move: Option<String>,
+    excused: u32,
+    due: Option<crate::rules::Due>,
 }

@@ -8,14 +8,21 @@
 //! ([`Order::command`]). The letter's clerk answers the arbiter by mail
 //! (`Clerk::plan_arbiter`), a receipt when it was done and the refusal
 //! when not; the command line says it and exits 2.
+//!
+//! A file an order: `accept` (a refused letter taken after all), `decide`
+//! (the arbiter's decision on an overstep), `replace` (a player replaced),
+//! `retry` (letters set aside put back), `score` (a result set), `undo`
+//! (a result taken back), `withdraw` (a player withdrawn); `awards`: the
+//! awarded results they share.
 
-mod accept;
+pub mod accept;
+pub mod awards;
 mod decide;
-mod replace;
-mod retry;
+pub mod replace;
+pub mod retry;
 mod score;
 mod undo;
-mod withdraw;
+pub mod withdraw;
 
 pub use self::accept::Accept;
 pub use self::decide::Decide;

@@ -1,10 +1,25 @@
+//! A player replaced: the director gives his entry a new name
+//! and address in the config, keeping his id, and runs `shtempel replace
+//! PLAYER --was "…"`; or the chief arbiter writes `REPLACE PLAYER Name
+//! <address>`, and the clerk edits the entry itself once his letter is
+//! taken (`config::edit`). His games go on as they stand. The newcomer is
+//! sent his games (colour, partner and address, the time used, who is to
+//! move and by when); each partner and the chief secretary are told who
+//! plays now; each game's chart has a note.
+//!
 //! `REPLACE ivanov Sidorov S. <sidorov@example.org> illness` (ЗАМЕНА), or
 //! `shtempel replace ivanov --by …` / `--was …`: a player replaced.
 
 use super::{Command, Execution};
-use crate::clerk::{AwardedBy, Clerk, Plan, Refused};
+use crate::clerk::{AwardedBy, Clerk, EventKind, Plan, Refused, recipient};
+use crate::config::Player;
+use crate::config::edit::{ConfigEdit, PlayerEdit};
 use crate::error::Error;
 use crate::letter::Newcomer;
+use crate::message::MessageKind;
+use crate::model;
+use crate::record::{Record, Seat};
+use crate::render::Model;
 use crate::store::Store;
 
 /// Who a replacement is of, or by.
@@ -59,5 +74,342 @@ impl Command for Replace {
                 reason: format!("replacement of {}", self.player),
             },
         })
+    }
+}
+
+impl Clerk<'_> {
+    /// The plan of `player`'s replacement (he is the newcomer, as the
+    /// config now has him; `was` names whom he replaces), or the words for
+    /// the director of why there is none.
+    pub fn replace(
+        &self,
+        store: &Store,
+        player: &str,
+        was: &str,
+        why: Option<&str>,
+    ) -> Result<Result<Plan, Refused>, Error> {
+        match self.config.player(player) {
+            Some(newcomer) => self.replace_by(store, newcomer, was, why),
+            None => Ok(Err(Refused(self.no_player(player)))),
+        }
+    }
+
+    /// Whether `email` may be given to a player by the clerk's edit: not
+    /// another player's, nor the clerk's or an arbiter's (the config would
+    /// not load); the words of why not.
+    pub(in crate::clerk) fn address_free(&self, email: &str, person: &str) -> Result<(), Refused> {
+        let phrases = self.phrases();
+        let taken = |name: &str| {
+            phrases.fill(
+                "reason.replace_address_taken",
+                &[("address", &email), ("player", &name)],
+            )
+        };
+        if let Some(other) = self.config.player_by_email(email) {
+            return Err(Refused(taken(&other.name)));
+        }
+        // An address is one person's across the folder: another event's player's, unless he is
+        // the same person (the
+        // same id), or its officials', is taken.
+        for config in std::iter::once(self.config).chain(self.directory.tournaments()) {
+            if let Some(other) = config.player_by_email(email)
+                && other.id != person
+            {
+                return Err(Refused(taken(&other.name)));
+            }
+            if [
+                &config.address,
+                &config.chief_arbiter,
+                &config.chief_secretary,
+            ]
+            .iter()
+            .any(|reserved| *reserved == email)
+            {
+                return Err(Refused(
+                    phrases.fill("reason.address_reserved", &[("address", &email)]),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The words for whoever named a player the tournament lacks.
+    pub(in crate::clerk) fn no_player(&self, player: &str) -> String {
+        let known: Vec<&str> = self.config.players.iter().map(|p| p.id.as_str()).collect();
+        self.phrases().fill(
+            "reason.no_player",
+            &[("player", &player), ("players", &known.join(", "))],
+        )
+    }
+
+    /// The plan of the replacement by `newcomer` (with the id of the
+    /// player he replaces) of `was`.
+    fn replace_by(
+        &self,
+        store: &Store,
+        newcomer: &Player,
+        was: &str,
+        why: Option<&str>,
+    ) -> Result<Result<Plan, Refused>, Error> {
+        let phrases = self.phrases();
+        let player = newcomer.id.as_str();
+        let mut plan = Plan::default();
+        let mut games = Vec::new();
+        let mut boards = Vec::new();
+        // Whom he replaces, as the record keeps him: his games stay his.
+        let (was_name, was_email) = match Newcomer::parse(was) {
+            Some(named) => (named.name, named.email),
+            None => (was.to_string(), String::new()),
+        };
+        let seat = |color, state: &crate::record::Record| Seat {
+            color,
+            until_ply: state.ledger.rows.len(),
+            finished: !state.ledger.in_play(),
+            player: format!("{player}~{}", self.clock.today),
+            name: was_name.clone(),
+            email: was_email.clone(),
+        };
+        let mut finished = Vec::new();
+        for game in self.config.games_of(player) {
+            let mut state = crate::clerk::load_replaying(self.config, store, game, &self.replays)?;
+            let colour = match state.white.id == player {
+                true => shakmaty::Color::White,
+                false => shakmaty::Color::Black,
+            };
+            if !state.ledger.in_play() {
+                // Over before he left, it stays his;
+                // one over before an earlier replacement is already another's.
+                if state.player(colour).id == player {
+                    finished.push(Plan {
+                        seats: vec![seat(colour, &state)],
+                        game: Some(state),
+                        ..Plan::default()
+                    });
+                }
+                continue;
+            }
+            let taken_over = seat(colour, &state);
+            // His leaves stay his: from today none stops the newcomer's clock.
+            if self.config.rules.leave_days_per_year > 0 {
+                let partner = state.player(colour.other()).id.clone();
+                let mut leaves = store.leaves_of(&partner)?;
+                let his = store.leaves_of(player)?;
+                leaves.extend(crate::rules::leave::ended_before(&his, self.clock.today));
+                state.ledger.calendar = state.ledger.calendar.clone().with_leaves(leaves);
+            }
+            // By the arbiter's letter the config still has the player he
+            // replaces: the messages name the newcomer.
+            if state.white.id == player {
+                state.white = newcomer.clone();
+            } else {
+                state.black = newcomer.clone();
+            }
+            let (colour, partner) = if state.white.id == player {
+                (shakmaty::Color::White, &state.black)
+            } else {
+                (shakmaty::Color::Black, &state.white)
+            };
+            let board = self.board_view(&state, colour);
+            games.push(self.game_for_newcomer(&state, colour, partner, board.as_ref()));
+            boards.extend(board);
+            let more = self.replaced_in(state, colour, (newcomer, was, why), taken_over)?;
+            plan.more.push(more);
+        }
+        if games.is_empty() {
+            let reason = phrases.fill("reason.nothing_replaced", &[("player", &was)]);
+            return Ok(Err(Refused(reason)));
+        }
+        plan.more.extend(finished);
+        let welcome = model! {
+            "was" => was,
+            "why" => why,
+            "games" => games,
+        };
+        let mut letter = self
+            .draft(MessageKind::Replacement)
+            .to(recipient(newcomer))
+            .cc(self.secretary())
+            .render(welcome)?;
+        // A picture of each board his letter shows.
+        for board in boards {
+            let picture = board.picture(self.config.mail.diagrams, &letter.body)?;
+            letter.pictures.extend(picture);
+        }
+        plan.messages.push(letter);
+        plan.leaves_left = Some((player.to_string(), self.clock.today));
+        for more in &plan.more {
+            plan.events.extend(more.events.iter().cloned());
+        }
+        Ok(Ok(plan))
+    }
+}
+
+impl Clerk<'_> {
+    /// The replacement of `player` by the newcomer `named` (`shtempel
+    /// replace PLAYER --by "Name <address>"`, or the chief arbiter's
+    /// `REPLACE`): planned with the newcomer as named, and with the edit of
+    /// the player's entry that makes the config say so, written once the
+    /// plan is committed (`Plan::config_edits`); or the words of why not.
+    pub fn replace_named(
+        &self,
+        store: &Store,
+        player: &str,
+        named: Option<&Newcomer>,
+        why: Option<&str>,
+    ) -> Result<Result<Plan, Refused>, Error> {
+        let phrases = self.phrases();
+        let Some(entry) = self.config.player(player) else {
+            return Ok(Err(Refused(self.no_player(player))));
+        };
+        let Some(named) = named.filter(|n| !n.name.is_empty()) else {
+            return Ok(Err(Refused(
+                phrases.fill("reason.replace_no_name", &[("player", &player)]),
+            )));
+        };
+        if crate::config::name_problem(&named.name).is_some() {
+            let reason = phrases.fill(
+                "reason.replace_bad_name",
+                &[("most", &crate::config::NAME_MOST)],
+            );
+            return Ok(Err(Refused(reason)));
+        }
+        let Some(email) = crate::config::checked_address(&named.email) else {
+            let reason = phrases.fill("reason.replace_bad_address", &[("address", &named.email)]);
+            return Ok(Err(Refused(reason)));
+        };
+        if let Err(refused) = self.address_free(&email, player) {
+            return Ok(Err(refused));
+        }
+        let edit = ConfigEdit {
+            file: self.config.file.clone(),
+            player: player.to_string(),
+            edit: PlayerEdit::Replace {
+                name: named.name.clone(),
+                email: email.clone(),
+            },
+            clerk_file: self.config.clerk_file.clone(),
+        };
+        if let Err(error) = edit.check() {
+            let reason = phrases.fill("reason.config_not_writable", &[("error", &error)]);
+            return Ok(Err(Refused(reason)));
+        }
+        let was = format!("{} <{}>", entry.name, entry.email);
+        let newcomer = Player {
+            name: named.name.clone(),
+            email,
+            other_emails: Vec::new(),
+            ..entry.clone()
+        };
+        let mut plan = match self.replace_by(store, &newcomer, &was, why)? {
+            Ok(plan) => plan,
+            Err(refused) => return Ok(Err(refused)),
+        };
+        plan.config_edits.push(edit);
+        Ok(Ok(plan))
+    }
+
+    /// A game as the newcomer's own letter gives it:
+    /// the moves and the position, the time used, whether he is to move and
+    /// by when, and the lines of his next letter.
+    fn game_for_newcomer(
+        &self,
+        state: &Record,
+        colour: shakmaty::Color,
+        partner: &Player,
+        board: Option<&crate::clerk::say::board::BoardView>,
+    ) -> Model {
+        let phrases = self.phrases();
+        let due = state.ledger.due(&self.config.rules, self.clock.today);
+        // His own letter speaks to him: the game as it stands (the
+        // moves, the position), whether he is to move and by when, and
+        // the lines of his next letter.
+        let rows = state.ledger.rows.len();
+        let score = (rows > 0)
+            .then(|| phrases.moves(&crate::clerk::say::model::moves_of(state, 0, rows - 1)));
+        let fen = shakmaty::fen::Fen::from_position(
+            state.board.position(),
+            shakmaty::EnPassantMode::Legal,
+        )
+        .to_string();
+        let yours = due.as_ref().is_some_and(|due| due.player == colour);
+        let next =
+            yours.then(|| crate::clerk::say::model::next_lines(state, colour, self.config, None));
+        model! {
+            "id" => state.id(),
+            "colour" => phrases.get(&format!("names.{}", crate::color_name(colour))),
+            "partner" => partner.name.as_str(),
+            "address" => partner.email.as_str(),
+            "score" => score,
+            "fen" => fen,
+            "board" => board.map(|view| view.model.clone()),
+            "totals" => state.ledger.totals().to_string(),
+            "due" => due.map(|due| model! {
+                "yours" => due.player == colour,
+                "player" => state.player(due.player).name.as_str(),
+                "last_day" => self.date(due.last_day),
+            }),
+            "next" => next,
+        }
+    }
+
+    /// The plan of a game taken over: the seat recorded, the note under its
+    /// chart, and the partner (and the chief secretary) told who plays now
+    /// and who is to move by when.
+    fn replaced_in(
+        &self,
+        state: Record,
+        colour: shakmaty::Color,
+        (newcomer, was, why): (&Player, &str, Option<&str>),
+        taken_over: Seat,
+    ) -> Result<Plan, Error> {
+        let phrases = self.phrases();
+        let today = self.date(self.clock.today);
+        let because = crate::clerk::because(why);
+        let due = state.ledger.due(&self.config.rules, self.clock.today);
+        let due_model = due.map(|due| {
+            model! {
+                "player" => state.player(due.player).name.as_str(),
+                "color" => crate::color_name(due.player),
+                "last_day" => self.date(due.last_day),
+            }
+        });
+        let mut more = Plan {
+            seats: vec![taken_over],
+            ..Plan::default()
+        };
+        more.notes.push(self.note(
+            "replaced",
+            phrases.fill(
+                "note.replaced",
+                &[
+                    ("was", &was),
+                    ("player", &newcomer.name),
+                    ("date", &today),
+                    ("why", &because),
+                ],
+            ),
+        ));
+        let notice = model! {
+            "was" => was,
+            "player" => newcomer.name.as_str(),
+            "address" => newcomer.email.as_str(),
+            "why" => why,
+            "due" => due_model,
+        };
+        more.messages.push(
+            self.draft(MessageKind::Replaced)
+                .of(&state)
+                .for_player(&state, colour.other())
+                .cc(self.secretary())
+                .render(notice)?,
+        );
+        more.event(
+            EventKind::Replaced,
+            Some(&state.key),
+            None,
+            format!("{was} by {}", newcomer.name),
+        );
+        more.game = Some(state);
+        Ok(more)
     }
 }

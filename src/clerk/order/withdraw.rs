@@ -1,10 +1,23 @@
+//! A player's withdrawal (`shtempel withdraw PLAYER`): each of
+//! his games as `[rules] withdrawal` says ([`withdrawal::steps`]): lost by
+//! forfeit ([`Clerk::plan_award`]), or annulled ([`annul`]), or left as it
+//! is; each change told to both players of the game and the chief
+//! secretary, with a note under its chart.
+//!
 //! `WITHDRAW ivanov illness` (ВЫБЫТИЕ), or `shtempel withdraw ivanov`: a
 //! player withdraws.
 
 use super::{Command, Execution};
-use crate::clerk::{AwardedBy, Clerk, Plan, Refused};
+use crate::clerk::{Award, AwardError, AwardedBy, Clerk, EventKind, Plan, Refused};
 use crate::error::Error;
+use crate::message::MessageKind;
+use crate::model;
+use crate::record::Record;
+use crate::rules::interventions::annul;
+use crate::rules::withdrawal::{self, Step};
+use crate::rules::{Effect, GameResult, Status};
 use crate::store::Store;
+use shakmaty::Color;
 
 #[derive(Clone, Debug)]
 pub struct Withdraw {
@@ -37,5 +50,128 @@ impl Command for Withdraw {
                 },
             },
         )
+    }
+}
+
+impl Clerk<'_> {
+    /// A plan for each of `player`'s games his withdrawal changes, or the
+    /// words for the director of why none.
+    pub fn withdraw(
+        &self,
+        store: &Store,
+        player: &str,
+        why: Option<&str>,
+        by: AwardedBy,
+    ) -> Result<Result<Vec<Plan>, Refused>, Error> {
+        let Some(who) = self.config.player(player) else {
+            let known: Vec<&str> = self.config.players.iter().map(|p| p.id.as_str()).collect();
+            let reason = self.phrases().fill(
+                "reason.no_player",
+                &[("player", &player), ("players", &known.join(", "))],
+            );
+            return Ok(Err(Refused(reason)));
+        };
+        let mut records = Vec::new();
+        for game in self.config.games_of(player) {
+            records.push(crate::clerk::load_replaying(
+                self.config,
+                store,
+                game,
+                &self.replays,
+            )?);
+        }
+        let over: Vec<Option<bool>> = records
+            .iter()
+            .map(|record| match record.ledger.status() {
+                Status::Annulled => None,
+                Status::Finished => Some(true),
+                _ => Some(false),
+            })
+            .collect();
+        let steps = withdrawal::steps(self.config.rules.withdrawal, &over);
+        let phrases = self.phrases();
+        let withdrew = phrases.fill("note.withdrew", &[("player", &who.name)]);
+        let why = match why {
+            Some(why) => format!("{withdrew}: {why}"),
+            None => withdrew,
+        };
+        let mut plans = Vec::new();
+        for (record, step) in records.into_iter().zip(steps) {
+            let color = if record.white.id == player {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let plan = match step {
+                Step::Keep => continue,
+                Step::Forfeit => {
+                    let award = Award {
+                        result: GameResult::loss_of(color),
+                        forfeit: true,
+                        why: Some(why.clone()),
+                        by,
+                    };
+                    match self.plan_award(record, &award, None) {
+                        Ok(plan) => plan,
+                        Err(AwardError::Failed(error)) => return Err(error),
+                        Err(AwardError::Refused(_, reason) | AwardError::NoGame(reason)) => {
+                            return Ok(Err(Refused(reason)));
+                        }
+                    }
+                }
+                Step::Annul => self.plan_annulment(record, &why, by)?,
+            };
+            plans.push(plan);
+        }
+        if plans.is_empty() {
+            let reason = phrases.fill("reason.nothing_withdrawn", &[("player", &who.name)]);
+            return Ok(Err(Refused(reason)));
+        }
+        Ok(Ok(plans))
+    }
+
+    /// Annuls a game: its plan of the note, the notice to both players and
+    /// the secretary.
+    fn plan_annulment(&self, mut state: Record, why: &str, by: AwardedBy) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
+        let transition =
+            annul(&state.ledger).map_err(|refusal| Error::internal(format!("{refusal:?}")))?;
+        if transition.effects != [Effect::Annulled] {
+            return Err(Error::internal("an annulment without its effect"));
+        }
+        let previous = state.ledger.standing.outcome.map(|o| o.result.pgn());
+        state.ledger = transition.ledger;
+        let phrases = self.phrases();
+        let who = self.named(by);
+        let today = self.date(self.clock.today);
+        plan.notes.push(self.note(
+            "annulled",
+            phrases.fill(
+                "note.annulled",
+                &[("who", &who), ("date", &today), ("why", &why)],
+            ),
+        ));
+        let model = model! {
+            "result" => phrases.get("report.status_annulled"),
+            "reason" => "annulled",
+            "who" => who,
+            "why" => why,
+            "previous" => previous,
+            "winner" => Option::<String>::None,
+            "winner_color" => Option::<String>::None,
+            "loser" => Option::<String>::None,
+            "loser_color" => Option::<String>::None,
+            "move" => Option::<String>::None,
+        };
+        let letters = self
+            .draft(MessageKind::Result)
+            .of(&state)
+            .cc(self.secretary())
+            .render_to_each_player(model)?;
+        plan.messages
+            .extend(letters.into_iter().map(|(_, letter)| letter));
+        plan.event(EventKind::Annulled, Some(&state.key), None, why.to_string());
+        plan.game = Some(state);
+        Ok(plan)
     }
 }

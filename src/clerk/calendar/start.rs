@@ -12,10 +12,10 @@
 //! already playing would move his start after the fact). The others are
 //! said, with why, and nothing is sent to them.
 
-use super::EventKind;
+use crate::clerk::EventKind;
 use shakmaty::Color;
 
-use super::{Clerk, Plan, recipient};
+use crate::clerk::{Clerk, Plan, recipient};
 use crate::error::Error;
 use crate::mail::format::identity;
 use crate::message::MessageKind;
@@ -67,7 +67,7 @@ impl Clerk<'_> {
             let mut firsts = Vec::new();
             let mut playing = false;
             for game in &games {
-                let state = super::load_replaying(config, store, game, &self.replays)?;
+                let state = crate::clerk::load_replaying(config, store, game, &self.replays)?;
                 playing |= !state.ledger.rows.is_empty();
                 let color = state
                     .color_of(&player.email)
@@ -82,7 +82,7 @@ impl Clerk<'_> {
                     "start" => game.start_date.map(|day| self.date(day)),
                 });
                 if color == Color::White {
-                    firsts.push(super::next_lines(&state, Color::White, config, None));
+                    firsts.push(crate::clerk::next_lines(&state, Color::White, config, None));
                 }
             }
             if playing {

@@ -10,10 +10,10 @@ use crate::message::MessageKind;
 use crate::record::Record;
 use crate::render::{Model, merged};
 
-use super::{Clerk, model, recipient};
+use crate::clerk::{Clerk, model, recipient};
 
 /// A message of one kind, not yet rendered.
-pub(super) struct Draft<'c, 'a, 'r> {
+pub(in crate::clerk) struct Draft<'c, 'a, 'r> {
     clerk: &'c Clerk<'a>,
     kind: MessageKind,
     state: Option<&'r Record>,
@@ -26,7 +26,7 @@ pub(super) struct Draft<'c, 'a, 'r> {
 }
 
 impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
-    pub(super) fn new(clerk: &'c Clerk<'a>, kind: MessageKind) -> Draft<'c, 'a, 'r> {
+    pub(in crate::clerk) fn new(clerk: &'c Clerk<'a>, kind: MessageKind) -> Draft<'c, 'a, 'r> {
         Draft {
             clerk,
             kind,
@@ -39,40 +39,40 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
     }
 
     /// The game it is of (its subject's tag, its `X-Shtempel-Game`).
-    pub(super) fn of(self, state: &'r Record) -> Self {
+    pub(in crate::clerk) fn of(self, state: &'r Record) -> Self {
         self.of_game(Some(state))
     }
 
     /// The game it is of, if any.
-    pub(super) fn of_game(mut self, state: Option<&'r Record>) -> Self {
+    pub(in crate::clerk) fn of_game(mut self, state: Option<&'r Record>) -> Self {
         self.state = state;
         self
     }
 
-    pub(super) fn to(mut self, who: Recipient) -> Self {
+    pub(in crate::clerk) fn to(mut self, who: Recipient) -> Self {
         self.to.push(who);
         self
     }
 
     /// The player of `state` who plays `color`, its reader.
-    pub(super) fn for_player(mut self, state: &Record, color: Color) -> Self {
+    pub(in crate::clerk) fn for_player(mut self, state: &Record, color: Color) -> Self {
         self.reader = Some(color);
         self.to(recipient(state.player(color)))
     }
 
     /// Everyone of `who`, in order.
-    pub(super) fn each_of(mut self, who: Vec<Recipient>) -> Self {
+    pub(in crate::clerk) fn each_of(mut self, who: Vec<Recipient>) -> Self {
         self.to.extend(who);
         self
     }
 
-    pub(super) fn cc(mut self, who: Recipient) -> Self {
+    pub(in crate::clerk) fn cc(mut self, who: Recipient) -> Self {
         self.cc.push(who);
         self
     }
 
     /// The letter it answers (`In-Reply-To`), if any.
-    pub(super) fn answering(mut self, message_id: Option<String>) -> Self {
+    pub(in crate::clerk) fn answering(mut self, message_id: Option<String>) -> Self {
         self.in_reply_to = message_id;
         self
     }
@@ -81,7 +81,7 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
     /// reader as "you" (one letter to both spoke of
     /// each in the third person). The copies (`cc`) go with White's only:
     /// the chief secretary needs the news once.
-    pub(super) fn render_to_each_player(
+    pub(in crate::clerk) fn render_to_each_player(
         self,
         model: Model,
     ) -> Result<Vec<(Color, Outgoing)>, Error> {
@@ -110,7 +110,7 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
 
     /// Rendered with `model`, the values its template is given besides the
     /// ones every message has.
-    pub(super) fn render(self, model: Model) -> Result<Outgoing, Error> {
+    pub(in crate::clerk) fn render(self, model: Model) -> Result<Outgoing, Error> {
         let Draft {
             clerk,
             kind,

@@ -1,20 +1,20 @@
 //! An overstepper's protest (10.3.8): to the chief arbiter with the letter,
 //! a copy to the protester.
 
-use super::EventKind;
-use super::letters::LetterContext;
-use super::{Clerk, Plan, recipient};
+use crate::clerk::EventKind;
+use crate::clerk::context::LetterContext;
+use crate::clerk::{Clerk, Plan, recipient};
 use crate::error::Error;
 use crate::mail::format::filing::filed_letter;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
-use crate::rules::Effect;
+use crate::rules::Protested;
 use crate::rules::life::protest;
 use crate::store::{Disposition, StoredLetter};
 
 impl Clerk<'_> {
-    pub(super) fn plan_protest(
+    pub(in crate::clerk) fn plan_protest(
         &self,
         state: &mut Record,
         context: &LetterContext<'_>,
@@ -34,15 +34,12 @@ impl Clerk<'_> {
             }
         };
         state.ledger = transition.ledger;
-        let Some(Effect::Protest {
+        let Protested {
             by,
             late,
             notice_on,
             until,
-        }) = transition.effects.first().cloned()
-        else {
-            return Err(Error::internal("a protest without its effect"));
-        };
+        } = transition.effect;
         let mut plan = Plan::default();
         let protester = state.player(by);
         stored.disposition = Disposition::Applied;

@@ -3,10 +3,12 @@
 //! receipt (ack, correction, warning or penalty) and the forward to the
 //! partner; a held reply, a result or an overstep where the rules say so.
 
-use super::EventKind;
-use super::letters::LetterContext;
-use super::model::{correction_model, correction_text, item_label, item_name, label_moves};
-use super::{Clerk, Plan, next_lines, recipient};
+use crate::clerk::EventKind;
+use crate::clerk::context::LetterContext;
+use crate::clerk::say::model::{
+    correction_model, correction_text, item_label, item_name, label_moves,
+};
+use crate::clerk::{Clerk, Plan, next_lines, recipient};
 use crate::error::Error;
 use crate::game::{Applied, End};
 use crate::letter::{Keyword, ReadErrorKind};
@@ -25,11 +27,11 @@ use crate::store::{Disposition, Note, Store, StoredLetter};
 /// whether his move is held for the arbiter (10.3.6), his partner's
 /// conditional reply that answered it at once (2.4a), and whether the
 /// partner had the letter directly.
-pub(super) struct ReceiptFacts<'a> {
-    pub(super) moves: &'a str,
-    pub(super) held: bool,
-    pub(super) conditional: Option<String>,
-    pub(super) partner_direct: bool,
+pub(in crate::clerk) struct ReceiptFacts<'a> {
+    pub(in crate::clerk) moves: &'a str,
+    pub(in crate::clerk) held: bool,
+    pub(in crate::clerk) conditional: Option<String>,
+    pub(in crate::clerk) partner_direct: bool,
 }
 
 impl Clerk<'_> {
@@ -50,7 +52,7 @@ impl Clerk<'_> {
             if game.id == state.id() {
                 continue;
             }
-            let other = super::load_replaying(self.config, store, game, &self.replays)?;
+            let other = crate::clerk::load_replaying(self.config, store, game, &self.replays)?;
             let Some(color) = other.color_of(&player.email) else {
                 continue;
             };
@@ -79,7 +81,7 @@ impl Clerk<'_> {
     }
 
     /// A letter with moves.
-    pub(super) fn plan_move(
+    pub(in crate::clerk) fn plan_move(
         &self,
         store: &Store,
         state: &mut Record,
@@ -260,11 +262,11 @@ impl Clerk<'_> {
                 protest_until,
             } => {
                 let last_move = ply.map(|ply| (letter.moves.to_string(), ply));
-                let overstep = super::overstep::Declared {
+                let overstep = crate::clerk::letters::overstep::Declared {
                     overstep: *overstep,
                     last_move,
                     current_raw: Some(context.raw),
-                    current_read: super::stored_reading(context.read, context.raw.len()),
+                    current_read: crate::clerk::stored_reading(context.read, context.raw.len()),
                     verdict: Some(letter.verdict),
                     protest_until: *protest_until,
                 };
@@ -328,7 +330,7 @@ impl Clerk<'_> {
     }
 
     /// The reply to the writer of a move letter: ack, correction, warning or penalty.
-    pub(super) fn receipt(
+    pub(in crate::clerk) fn receipt(
         &self,
         state: &Record,
         context: &LetterContext<'_>,
@@ -391,7 +393,7 @@ impl Clerk<'_> {
 
     /// What a letter's verdict says beyond its move, for a template: the
     /// corrections, what was left out, the penalty.
-    pub(super) fn verdict_model(&self, verdict: &Verdict) -> Model {
+    pub(in crate::clerk) fn verdict_model(&self, verdict: &Verdict) -> Model {
         let phrases = self.phrases();
         let corrections: Vec<Model> = verdict
             .corrections

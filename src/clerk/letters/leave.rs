@@ -5,11 +5,11 @@
 //! allowance, and the partner of each of his games under way is told, with
 //! a note under that game's chart. One refused is answered with why.
 
-use super::EventKind;
+use crate::clerk::EventKind;
 use chrono::{Datelike, NaiveDate};
 use shakmaty::Color;
 
-use super::{Clerk, Plan, recipient};
+use crate::clerk::{Clerk, Plan, recipient};
 use crate::config::Player;
 use crate::error::Error;
 use crate::letter::Letter;
@@ -29,7 +29,7 @@ struct Verdicts {
     /// it is taken (where it is).
     left_here: u32,
     /// His entries in the other events that grant it.
-    granted: Vec<super::EntryThere>,
+    granted: Vec<crate::clerk::EntryThere>,
     /// The tags of his games there, for his receipt.
     granted_games: Vec<String>,
     /// What he has left in each of those, once it is taken: id and days.
@@ -60,7 +60,7 @@ impl Clerk<'_> {
     /// his partners told by this clerk; elsewhere, recorded and told there
     /// by `run::leave_elsewhere`), and refused only where no event grants
     /// it. The receipt says what each event did.
-    pub(super) fn plan_leave(
+    pub(in crate::clerk) fn plan_leave(
         &self,
         store: &Store,
         player: &Player,
@@ -135,7 +135,7 @@ impl Clerk<'_> {
         for more in &plan.more {
             plan.events.extend(more.events.iter().cloned());
         }
-        plan.leave = Some(super::LeaveTaken {
+        plan.leave = Some(crate::clerk::LeaveTaken {
             days: (first, last),
             here: granted_here.then(|| player.id.clone()),
             elsewhere: verdicts.granted,
@@ -236,7 +236,7 @@ impl Clerk<'_> {
             let theirs = store.leaves_in(other.scope(), &there.id)?;
             match leave::check(&other.rules, &theirs, asked, postmark, other.end_date) {
                 Ok(_) => {
-                    verdicts.granted.push(super::EntryThere {
+                    verdicts.granted.push(crate::clerk::EntryThere {
                         tournament: other.tournament_id.clone(),
                         player: there.id.clone(),
                     });
@@ -400,7 +400,7 @@ impl Clerk<'_> {
         for game in self.config.games_of(&player.id) {
             let state = match changed.filter(|state| state.id() == game.id) {
                 Some(state) => state.clone(),
-                None => super::load_replaying(self.config, store, game, &self.replays)?,
+                None => crate::clerk::load_replaying(self.config, store, game, &self.replays)?,
             };
             if !state.ledger.in_play() {
                 continue;

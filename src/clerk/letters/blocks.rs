@@ -6,8 +6,8 @@
 //! answer as not carried out: nothing is read into another game, and no
 //! answer says "all is in order" over a block it left.
 
-use super::letters::LetterContext;
-use super::{Clerk, Plan};
+use crate::clerk::context::LetterContext;
+use crate::clerk::{Clerk, Plan};
 use crate::config::Player;
 use crate::error::Error;
 use crate::letter::Letter;
@@ -19,7 +19,7 @@ impl Clerk<'_> {
     /// kept once, with the first block's game, whose plan is `first`): a
     /// plan for each, its events in the first's, and the words for the
     /// blocks that name no game of his, for his answer's "not carried out".
-    pub(super) fn plan_other_games(
+    pub(in crate::clerk) fn plan_other_games(
         &self,
         store: &Store,
         player: &Player,
@@ -56,7 +56,7 @@ impl Clerk<'_> {
                 }
             };
             planned.push(game.id.clone());
-            let mut state = super::load_replaying(self.config, store, &game, &self.replays)?;
+            let mut state = crate::clerk::load_replaying(self.config, store, &game, &self.replays)?;
             let color = state
                 .color_of(&player.email)
                 .ok_or_else(|| Error::internal("player not in the game"))?;
@@ -86,7 +86,7 @@ impl Clerk<'_> {
 /// A letter's other games as planned: a plan for each, and the words for
 /// the blocks not carried out.
 #[derive(Default)]
-pub(super) struct OtherGames {
+pub(in crate::clerk) struct OtherGames {
     pub plans: Vec<Plan>,
     pub unheeded: Vec<String>,
 }

@@ -5,7 +5,8 @@
 use chrono::NaiveDate;
 use shakmaty::Color;
 
-use super::{Clerk, identify::GameNote};
+use crate::clerk::Clerk;
+use crate::clerk::context::GameNote;
 use crate::color_name;
 use crate::config::Config;
 use crate::game::ply_label;
@@ -193,7 +194,7 @@ impl Clerk<'_> {
     /// What the clerk read in a letter, for the reply. `verdict`, where the
     /// letter was judged, says how dates without labels were taken and what
     /// fraction it should have stated.
-    pub(super) fn read_model(
+    pub(in crate::clerk) fn read_model(
         &self,
         read: &Letter,
         postmark: NaiveDate,

@@ -2,11 +2,11 @@
 //! game or outside any, a forged letter's notice, an oversized letter's,
 //! and the rules' refusals in words.
 
-use super::EventKind;
+use crate::clerk::EventKind;
 use chrono::NaiveDate;
 
-use super::letters::LetterContext;
-use super::{Clerk, Plan, recipient};
+use crate::clerk::context::LetterContext;
+use crate::clerk::{Clerk, Plan, recipient};
 use crate::error::Error;
 use crate::letter::Letter;
 use crate::mail::Envelope;
@@ -24,7 +24,7 @@ impl Clerk<'_> {
     /// address it claims gets a notice, at most one a day: a flood of forged letters costs him
     /// one, and never takes the room
     /// of an answer to a letter of his own (the notice is no reply).
-    pub(super) fn forged(
+    pub(in crate::clerk) fn forged(
         &self,
         store: &Store,
         who: Recipient,
@@ -34,7 +34,7 @@ impl Clerk<'_> {
         let mut plan = Plan::default();
         stored.disposition = Disposition::Ignored;
         stored.reason = format!("not verified: {why}");
-        super::keep_unread(stored);
+        crate::clerk::keep_unread(stored);
         let told = store.replies_on(
             &who.email,
             self.clock.today,
@@ -59,7 +59,7 @@ impl Clerk<'_> {
     }
     /// The day's notice to the address a letter claimed, of why it was not
     /// taken as its owner's.
-    pub(super) fn unverified_notice(
+    pub(in crate::clerk) fn unverified_notice(
         &self,
         who: Recipient,
         why: &auth::Unverified,
@@ -82,7 +82,7 @@ impl Clerk<'_> {
         self.draft(MessageKind::Unverified).to(who).render(model)
     }
     /// A letter over `max_letter_bytes`: kept, not read; a player gets a notice.
-    pub(super) fn oversized(
+    pub(in crate::clerk) fn oversized(
         &self,
         envelope: &Envelope,
         stored: &mut StoredLetter,
@@ -126,7 +126,7 @@ impl Clerk<'_> {
     }
     /// A refusal outside any game: the reasons, what was read, and (when the
     /// game could not be told) the player's games to choose from.
-    pub(super) fn refusal(
+    pub(in crate::clerk) fn refusal(
         &self,
         to: Recipient,
         reasons: Vec<String>,
@@ -150,7 +150,7 @@ impl Clerk<'_> {
     }
     /// A player's letter in his game that changes nothing: the reasons, what
     /// was read, and the lines for the letter he owes.
-    pub(super) fn refuse(
+    pub(in crate::clerk) fn refuse(
         &self,
         state: &Record,
         context: &LetterContext<'_>,
@@ -173,7 +173,7 @@ impl Clerk<'_> {
                 rules::Turn::Stopped => "stopped",
                 rules::Turn::Over => "over",
             },
-            "next" => owes.then(|| super::next_lines(state, context.color, self.config, None)),
+            "next" => owes.then(|| crate::clerk::next_lines(state, context.color, self.config, None)),
             "games" => Model::from(()),
             "held" => Model::from(()),
         };
@@ -193,7 +193,7 @@ impl Clerk<'_> {
         Ok(plan)
     }
     /// The words of a rules' refusal, for the player.
-    pub(super) fn refusal_reason(&self, refusal: &rules::Refusal, game: &str) -> String {
+    pub(in crate::clerk) fn refusal_reason(&self, refusal: &rules::Refusal, game: &str) -> String {
         let phrases = self.phrases();
         match refusal {
             rules::Refusal::GameOver(outcome) => {

@@ -2,8 +2,7 @@
 //! is carried out by the rules' [`rule`] and told to both players and the
 //! chief secretary; a letter that decides nothing is answered with why.
 
-use super::EventKind;
-use super::{AwardError, AwardedBy, Clerk, Plan, label_moves, next_lines};
+use crate::clerk::{AwardedBy, Clerk, Plan};
 use crate::error::Error;
 use crate::letter::{Letter, Ruling, WrittenOrder};
 use crate::mail::format::compose::Recipient;
@@ -12,13 +11,11 @@ use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
 use crate::render::Model;
-use crate::rules::life::rule;
-use crate::rules::{Decision, Effect};
-use crate::store::{Disposition, Note, Store, StoredLetter};
+use crate::store::{Disposition, Store, StoredLetter};
 
 impl Clerk<'_> {
     /// Answers an arbiter's letter that decides nothing.
-    pub(super) fn refuse_arbiter(
+    pub(in crate::clerk) fn refuse_arbiter(
         &self,
         state: Option<&Record>,
         mail: &Mail,
@@ -35,7 +32,7 @@ impl Clerk<'_> {
     /// arbiter's that cannot be carried out, or a player's): the reason and
     /// the order as read. `(why, reason)`: the log's words and the
     /// reader's.
-    pub(super) fn refuse_order(
+    pub(in crate::clerk) fn refuse_order(
         &self,
         state: Option<&Record>,
         to: Recipient,
@@ -69,11 +66,11 @@ impl Clerk<'_> {
     }
 
     /// The chief arbiter's decisions (2.5.5).
-    pub(super) fn plan_arbiter(
+    pub(in crate::clerk) fn plan_arbiter(
         &self,
         store: &Store,
         (mail, read): (&Mail, &Letter),
-        route: Option<&super::Route>,
+        route: Option<&crate::clerk::Route>,
         stored: &mut StoredLetter,
     ) -> Result<Plan, Error> {
         let phrases = self.phrases();
@@ -116,7 +113,7 @@ impl Clerk<'_> {
         let accepted_in = match ruling.order {
             WrittenOrder::Accept if self.directory.several() => match route {
                 Some(route) => route.accepts,
-                None => super::route::accepted_event(self.directory, store, read),
+                None => crate::clerk::route::accepted_event(self.directory, store, read),
             },
             _ => None,
         };
@@ -221,13 +218,13 @@ impl Clerk<'_> {
         ruling: &Ruling,
         stored: &mut StoredLetter,
     ) -> Result<Plan, Error> {
-        let order = super::Order::of_ruling(ruling);
+        let order = crate::clerk::Order::of_ruling(ruling);
         let in_reply_to = mail.message_id.clone();
         match self.carry_out(store, &order, AwardedBy::Arbiter, in_reply_to)? {
-            super::Execution::Refused { state, why, reason } => {
+            crate::clerk::Execution::Refused { state, why, reason } => {
                 self.refuse_arbiter(state.as_deref(), mail, read, why, reason, stored)
             }
-            super::Execution::Done { plan: done, reason } => {
+            crate::clerk::Execution::Done { plan: done, reason } => {
                 let receipt = self.order_done(mail, ruling, &done)?;
                 stored.disposition = Disposition::Applied;
                 stored.reason = reason;
@@ -293,104 +290,6 @@ impl Clerk<'_> {
             .render(model)
             .map(Some)
     }
-
-    /// A decision on an overstep (2.5.5): carried out by the rules'
-    /// [`rule`], told to both players and the chief secretary.
-    pub(super) fn decide(
-        &self,
-        store: &Store,
-        game: &str,
-        (decision, days, why): (Decision, Option<u32>, Option<&str>),
-        in_reply_to: Option<String>,
-    ) -> Result<super::Execution, Error> {
-        let phrases = self.phrases();
-        let mut state = match self.game_by_command(store, game) {
-            Ok(state) => state,
-            Err(AwardError::NoGame(reason)) => {
-                return Ok(super::Execution::Refused {
-                    state: None,
-                    why: "no such game",
-                    reason,
-                });
-            }
-            Err(AwardError::Failed(error)) => return Err(error),
-            Err(AwardError::Refused(_, reason)) => return Err(Error::internal(reason)),
-        };
-        let mut plan = Plan::default();
-        let held_move = state
-            .ledger
-            .standing
-            .held_reply
-            .map(|ply| label_moves(ply, &[(state.ledger.rows[ply].san.clone(), false)]))
-            .map(|moves| phrases.moves(&moves));
-        let transition = match rule(
-            &self.config.rules,
-            &state.ledger,
-            decision,
-            days,
-            self.clock.today,
-        ) {
-            Ok(transition) => transition,
-            Err(refusal) => {
-                let reason = self.refusal_reason(&refusal, state.id());
-                return Ok(super::Execution::Refused {
-                    state: Some(Box::new(state)),
-                    why: "game not suspended",
-                    reason,
-                });
-            }
-        };
-        state.ledger = transition.ledger;
-        let Some(Effect::Decision {
-            decision,
-            offender,
-            released,
-            excused,
-            due,
-        }) = transition.effects.first().cloned()
-        else {
-            return Err(Error::internal("a ruling without its decision"));
-        };
-        let code = decision.code();
-        let reason = format!("decision {code} {}", state.id());
-        let decided = Decided {
-            code,
-            offender,
-            held_move: held_move.filter(|_| released.is_some()),
-            excused,
-            due,
-        };
-        let model = crate::render::merged(
-            model! { "why" => why },
-            self.decision_model(&state, &decided),
-        );
-        let letters = self
-            .draft(MessageKind::Decision)
-            .of(&state)
-            .cc(self.secretary())
-            .answering(in_reply_to)
-            .render_to_each_player(model)?;
-        for (reader, mut letter) in letters {
-            // The held reply reaches the offender with his letter.
-            if reader == offender {
-                letter.delivers = released;
-            }
-            plan.messages.push(letter);
-        }
-        plan.notes
-            .extend(self.decision_notes(&state, decision, &decided));
-        plan.event(
-            EventKind::Decision,
-            Some(&state.key),
-            Some(&self.config.chief_arbiter),
-            code.into(),
-        );
-        plan.game = Some(state);
-        Ok(super::Execution::Done {
-            plan: Box::new(plan),
-            reason,
-        })
-    }
 }
 
 impl Clerk<'_> {
@@ -398,66 +297,10 @@ impl Clerk<'_> {
     /// the ruling's game (or player) is: those his order may mean.
     fn events_ruled_on(&self, sender: &str, ruling: &Ruling) -> Vec<&str> {
         let tournaments = self.directory.tournaments();
-        super::route::events_ruled_on(self.directory, sender, ruling)
+        crate::clerk::route::events_ruled_on(self.directory, sender, ruling)
             .into_iter()
             .map(|at| tournaments[at].tournament_id.as_str())
             .collect()
-    }
-
-    /// What the decision's message says: the decision, the offender, the
-    /// result, the move released, the days excused, the totals, and who is
-    /// now to move by when, with his letter's lines.
-    fn decision_model(&self, state: &Record, decided: &Decided) -> Model {
-        let Decided {
-            code,
-            offender,
-            held_move,
-            excused,
-            due,
-        } = decided;
-        model! {
-            "decision" => *code,
-            "offender" => state.player(*offender).name.as_str(),
-            "offender_color" => crate::color_name(*offender),
-            "result" => state.ledger.standing.outcome.map(|o| o.result.pgn()),
-            "held_move" => held_move.clone(),
-            "excused" => *excused,
-            "totals" => state.ledger.totals().to_string(),
-            // The lines for the letter of whoever is now to move.
-            "next" => due.map(|due| next_lines(state, due.player, self.config, Some(self.clock.today))),
-            "due" => due.map(|due| model! {
-                "player" => state.player(due.player).name.as_str(),
-                "color" => crate::color_name(due.player),
-                "days_left" => due.days_left,
-                "last_day" => self.date(due.last_day),
-            }),
-        }
-    }
-
-    /// The notes of a decision under the chart: the days excused (of a
-    /// rejection or a continuation), and the decision.
-    fn decision_notes(&self, state: &Record, decision: Decision, decided: &Decided) -> Vec<Note> {
-        let phrases = self.phrases();
-        let mut notes = Vec::new();
-        if decision != Decision::Confirm && decided.excused > 0 {
-            let offender = &state.player(decided.offender).name;
-            notes.push(self.note(
-                "credit",
-                phrases.fill(
-                    "note.credit",
-                    &[("days", &decided.excused), ("offender", offender)],
-                ),
-            ));
-        }
-        let code = decided.code;
-        notes.push(self.note(
-            "decision",
-            phrases.fill(
-                "note.decision",
-                &[("decision", &phrases.get(&format!("decision.{code}")))],
-            ),
-        ));
-        notes
     }
 
     /// The order of another event's chief arbiter: he is told he rules
@@ -486,15 +329,6 @@ fn with_tournament(line: &str, id: &str) -> String {
         Some((word, rest)) => format!("{word} {id} {}", rest.trim_start()),
         None => format!("{line} {id}"),
     }
-}
-
-/// A decision as its message tells it.
-struct Decided {
-    code: &'static str,
-    offender: shakmaty::Color,
-    held_move: Option<String>,
-    excused: u32,
-    due: Option<crate::rules::Due>,
 }
 
 /// A plan and every plan it holds (a withdrawal's, a replacement's games).

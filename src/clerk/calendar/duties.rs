@@ -2,11 +2,11 @@
 //! gives the duties due today as effects, each made into its messages here
 //! and planned like letters.
 
-use super::EventKind;
+use crate::clerk::EventKind;
 use shakmaty::Color;
 
-use super::model::moves_of;
-use super::{Clerk, Plan, next_lines, recipient};
+use crate::clerk::say::model::moves_of;
+use crate::clerk::{Clerk, Plan, next_lines, recipient};
 use crate::error::Error;
 use crate::mail::format::compose::Outgoing;
 use crate::message::MessageKind;
@@ -47,7 +47,7 @@ impl Clerk<'_> {
                     ply: _,
                     protest_until,
                 } => {
-                    let declared = super::overstep::Declared {
+                    let declared = crate::clerk::letters::overstep::Declared {
                         overstep,
                         last_move: None,
                         current_raw: None,
@@ -72,7 +72,7 @@ impl Clerk<'_> {
 
     /// What `player` owes today, if his clock runs: his days left and the
     /// last day he may send on.
-    pub(super) fn due_model(&self, state: &Record, player: Color) -> Model {
+    pub(in crate::clerk) fn due_model(&self, state: &Record, player: Color) -> Model {
         match state.ledger.due(&self.config.rules, self.clock.today) {
             Some(due) if due.player == player => model! {
                 "days_left" => due.days_left,

@@ -3,9 +3,9 @@
 //! the game, the time chart and its computation) and the secretary's notice of
 //! the claim; and a letter that comes during the suspension, for the arbiter.
 
-use super::EventKind;
-use super::letters::LetterContext;
-use super::{Clerk, Plan, load::stored_chart, recipient};
+use crate::clerk::EventKind;
+use crate::clerk::context::LetterContext;
+use crate::clerk::{Clerk, Plan, load::stored_chart, recipient};
 use crate::error::Error;
 use crate::mail::format::compose::{Attachment, Outgoing, wire_size};
 use crate::mail::format::filing::filed_letter;
@@ -19,7 +19,7 @@ use crate::store::{Disposition, GameLetter, Note, Store, StoredLetter};
 use shakmaty::Color;
 
 /// An overstep the rules declared.
-pub(super) struct Declared<'a> {
+pub(in crate::clerk) struct Declared<'a> {
     pub overstep: Overstep,
     /// The offender's move that came with it, as read and its ply; none for
     /// a silence.
@@ -37,7 +37,7 @@ impl Clerk<'_> {
     /// The notices and the file of an overstep the rules declared; the game
     /// is suspended already. `earlier` are the notes planned before it (the
     /// letter's own), shown in the chart with the stored ones.
-    pub(super) fn plan_overstep(
+    pub(in crate::clerk) fn plan_overstep(
         &self,
         store: &Store,
         state: &Record,
@@ -310,7 +310,7 @@ impl Clerk<'_> {
 
     /// The partner's reply during a suspension: held, and sent to the
     /// arbiter with the letter and the chart (2.5.3).
-    pub(super) fn supplement(
+    pub(in crate::clerk) fn supplement(
         &self,
         store: &Store,
         state: &Record,
@@ -346,7 +346,7 @@ impl Clerk<'_> {
 
     /// A letter of the offender during his suspension (10.3.6): to the
     /// arbiter with the letter; he is told the game waits for the arbiter.
-    pub(super) fn plan_withheld(
+    pub(in crate::clerk) fn plan_withheld(
         &self,
         store: &Store,
         state: &mut Record,

@@ -1,76 +1,19 @@
-//! The ends of a game by words (a resignation, an accepted draw) and every
-//! result's message to both players and the chief secretary.
+//! A game's end as told: the result's messages and notes, for a letter's
+//! resignation or draw, the arbiter's award and the director's result.
 
-use super::EventKind;
-use super::letters::LetterContext;
-use super::{Clerk, Plan};
+use crate::clerk::EventKind;
+use crate::clerk::{Clerk, Plan};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
 use crate::render::Model;
-use crate::rules::life::{accept_draw, resign};
-use crate::rules::{Effect, Outcome, Transition};
-use crate::store::{Disposition, Store, StoredLetter};
+use crate::rules::Outcome;
 
 impl Clerk<'_> {
-    pub(super) fn plan_resignation(
-        &self,
-        state: &mut Record,
-        context: &LetterContext<'_>,
-        stored: &mut StoredLetter,
-    ) -> Result<Plan, Error> {
-        match resign(&state.ledger, context.color) {
-            Ok(transition) => self.ended_by_letter(state, context, transition, stored),
-            Err(refusal) => {
-                let reason = self.refusal_reason(&refusal, state.id());
-                self.refuse(state, context, vec![reason], stored)
-            }
-        }
-    }
-
-    /// An acceptance of a draw; one with no offer standing that also moves
-    /// is a move letter.
-    pub(super) fn plan_draw_acceptance(
-        &self,
-        store: &Store,
-        state: &mut Record,
-        context: &LetterContext<'_>,
-        stored: &mut StoredLetter,
-    ) -> Result<Plan, Error> {
-        match accept_draw(&state.ledger, context.color, context.read.has_moves()) {
-            Ok(Some(transition)) => self.ended_by_letter(state, context, transition, stored),
-            Ok(None) => self.plan_move(store, state, context, stored),
-            Err(refusal) => {
-                let reason = self.refusal_reason(&refusal, state.id());
-                self.refuse(state, context, vec![reason], stored)
-            }
-        }
-    }
-
-    fn ended_by_letter(
-        &self,
-        state: &mut Record,
-        context: &LetterContext<'_>,
-        transition: Transition,
-        stored: &mut StoredLetter,
-    ) -> Result<Plan, Error> {
-        let mut plan = Plan::default();
-        state.ledger = transition.ledger;
-        for effect in transition.effects {
-            if let Effect::Result { outcome, .. } = effect {
-                stored.disposition = Disposition::Applied;
-                stored.reason = outcome.reason.code().to_string();
-                let in_reply_to = context.mail.message_id.clone();
-                plan.absorb(self.plan_result(state, outcome, None, in_reply_to)?);
-            }
-        }
-        Ok(plan)
-    }
-
     /// Results to both players and the chief secretary: the plan of their
     /// messages and the result's event.
-    pub(super) fn plan_result(
+    pub(in crate::clerk) fn plan_result(
         &self,
         state: &Record,
         outcome: Outcome,
@@ -87,7 +30,7 @@ impl Clerk<'_> {
     }
 
     /// The same, with more for the template (`extra`: who set it and why).
-    pub(super) fn plan_result_with(
+    pub(in crate::clerk) fn plan_result_with(
         &self,
         state: &Record,
         outcome: Outcome,

@@ -3,8 +3,9 @@
 //! thread, else the only game he plays; asked of him where nothing tells,
 //! with his games.
 
-use super::EventKind;
-use super::{Clerk, Plan, recipient};
+use crate::clerk::EventKind;
+use crate::clerk::context::{GameNote, NamedBy};
+use crate::clerk::{Clerk, Plan, recipient};
 use crate::config::{Config, GameConfig, Player};
 use crate::error::Error;
 use crate::key::SubjectTag;
@@ -15,7 +16,7 @@ use crate::render::Model;
 use crate::store::{Disposition, Store, StoredLetter};
 
 /// Which game a letter is for, as [`Clerk::identify`] found it.
-pub(super) enum Identified {
+pub(in crate::clerk) enum Identified {
     Found {
         game: GameConfig,
         note: Option<GameNote>,
@@ -34,52 +35,10 @@ pub(super) enum Identified {
     NotServed { tournament: String },
 }
 
-/// A named game that is not the one the letter's thread (or tag) is of.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameNote {
-    pub by: NamedBy,
-    /// The game of the thread.
-    pub other: String,
-}
-
-/// Where a letter names its game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NamedBy {
-    /// A `Game: N` / `Партия N` line.
-    Line,
-    /// The subject's tag `[ID #N]`.
-    Tag,
-    /// The order that accepted a refused letter (`accept KEY --game N`,
-    /// `ACCEPT KEY GAME N`): the director's word, not the letter's.
-    Accepted,
-    /// A subject like `Re: Партия 3`.
-    Subject,
-}
-
-impl NamedBy {
-    pub fn code(self) -> &'static str {
-        match self {
-            NamedBy::Line => "line",
-            NamedBy::Tag => "tag",
-            NamedBy::Accepted => "accepted",
-            NamedBy::Subject => "subject",
-        }
-    }
-
-    fn phrase(self) -> &'static str {
-        match self {
-            NamedBy::Line => "named_by.line",
-            NamedBy::Tag => "named_by.tag",
-            NamedBy::Accepted => "named_by.accepted",
-            NamedBy::Subject => "named_by.subject",
-        }
-    }
-}
-
 impl Clerk<'_> {
     /// A letter whose game is not one of its sender's: nothing changes
     /// anywhere, and he is told why, with his games.
-    pub(super) fn unidentified(
+    pub(in crate::clerk) fn unidentified(
         &self,
         refused: Identified,
         player: &Player,
@@ -169,13 +128,13 @@ impl Clerk<'_> {
     /// name, the thread decides, then the only game he plays. Where the named
     /// game is not the thread's, the note says so. The letter's game or event
     /// named by an acceptance, and its route, are `prepared`'s.
-    pub(super) fn identify(
+    pub(in crate::clerk) fn identify(
         &self,
         store: &Store,
         player: &Player,
         mail: &Mail,
         read: &Letter,
-        prepared: &super::Prepared,
+        prepared: &crate::clerk::Prepared,
     ) -> Identified {
         let directed = prepared.directed;
         let chosen = directed || prepared.event_named;
@@ -192,7 +151,7 @@ impl Clerk<'_> {
         // did not go by the thread (a tag decided first, or one event).
         let thread = match prepared.route.as_ref().and_then(|r| r.thread_game.as_ref()) {
             Some(key) => key.game_in(self.config.scope()).map(str::to_string),
-            None => super::thread_ids(mail)
+            None => crate::clerk::thread_ids(mail)
                 .find_map(|candidate| store.game_of_message(&candidate).ok().flatten()),
         };
         let tagged = SubjectTag::all_in(&mail.subject)
@@ -297,7 +256,7 @@ impl Clerk<'_> {
     ) -> Option<crate::config::GameConfig> {
         let first = read.moves.first()?;
         let mut fitting = mine.iter().filter(|game| {
-            let Ok(record) = super::load::load(self.config, store, game) else {
+            let Ok(record) = crate::clerk::load::load(self.config, store, game) else {
                 return false;
             };
             let turn = record.board.turn();
@@ -311,20 +270,9 @@ impl Clerk<'_> {
         fitting.next().is_none().then(|| (*game).clone())
     }
 
-    /// Whether the letter's subject has this tournament's tag, or it answers
-    /// a message of one of its games: it is this tournament's, whatever
-    /// else its sender plays.
-    pub(super) fn tagged_or_threaded(&self, store: &Store, mail: &Mail) -> bool {
-        let own =
-            |at: usize| self.directory.tournaments()[at].tournament_id == self.config.tournament_id;
-        SubjectTag::of_event_in(&mail.subject, &self.config.tournament_id).is_some()
-            || super::thread_ids(mail)
-                .any(|candidate| store.game_of_message(&candidate).ok().flatten().is_some())
-            || super::route::tournament_of_thread(self.directory, store, mail).is_some_and(own)
-    }
     /// Whether the sender of a letter plays `game` (any game, if `None`) in
     /// another of the clerk's tournaments.
-    pub(super) fn plays_elsewhere(&self, player: &Player, game: Option<&str>) -> bool {
+    pub(in crate::clerk) fn plays_elsewhere(&self, player: &Player, game: Option<&str>) -> bool {
         self.others_knowing(player).any(|(other, there)| {
             other
                 .games_of(&there.id)
@@ -334,7 +282,7 @@ impl Clerk<'_> {
     }
     /// The tags of every game the sender plays with the clerk, this
     /// tournament's first.
-    pub(super) fn tags_of(&self, player: &Player) -> Vec<String> {
+    pub(in crate::clerk) fn tags_of(&self, player: &Player) -> Vec<String> {
         std::iter::once((self.config, player))
             .chain(self.others_knowing(player))
             .flat_map(|(config, there)| {
@@ -349,7 +297,7 @@ impl Clerk<'_> {
     /// The clerk's other tournaments that know one of `player`'s addresses,
     /// in order, each with its entry of him (found by the directory: a
     /// federation's letter asks one question, not one a tournament).
-    pub(super) fn others_knowing<'p>(
+    pub(in crate::clerk) fn others_knowing<'p>(
         &'p self,
         player: &'p Player,
     ) -> impl Iterator<Item = (&'p Config, &'p Player)> + 'p {
@@ -376,7 +324,7 @@ impl Clerk<'_> {
     /// file left the folder, its games still in the database. Its letters
     /// are refused, never taken for another tournament's game of the same
     /// number.
-    pub(super) fn unserved_event(&self, store: &Store, mail: &Mail) -> Option<String> {
+    pub(in crate::clerk) fn unserved_event(&self, store: &Store, mail: &Mail) -> Option<String> {
         // A tournament of its own file has only its own games.
         if !self.config.in_folder {
             return None;
@@ -387,7 +335,7 @@ impl Clerk<'_> {
                 .iter()
                 .any(|t| t.tournament_id == id)
         };
-        let threaded = super::thread_ids(mail)
+        let threaded = crate::clerk::thread_ids(mail)
             .find_map(|candidate| store.game_key_of_message(&candidate).ok().flatten());
         if let Some(key) = threaded {
             let id = key.tournament()?;

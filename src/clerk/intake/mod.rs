@@ -1,37 +1,25 @@
-//! A letter identified: seen before, unreadable, automatic, too large,
-//! forged, a stranger's, the chief arbiter's or a player's; a player's letter
-//! assigned to its game and handed on by its kind.
+//! The gate: a letter identified (seen before, unreadable, automatic, too
+//! large, forged, a stranger's, the chief arbiter's or a player's), a
+//! player's letter assigned to its game ([`identify`]) and handed on to the
+//! letters' handlers by its kind.
 
-use super::EventKind;
+pub mod identify;
+
+use crate::clerk::EventKind;
 use std::borrow::Cow;
 
-use chrono::NaiveDate;
-use shakmaty::Color;
-
-use super::identify::{GameNote, Identified};
-use super::{Clerk, Plan, Prepared, recipient};
+use crate::clerk::context::LetterContext;
+use crate::clerk::intake::identify::Identified;
+use crate::clerk::letters::addressed;
+use crate::clerk::{Clerk, Plan, Prepared, recipient};
 use crate::config::Player;
 use crate::error::Error;
-use crate::letter::{self, Letter, LetterKind, Part};
+use crate::letter::{self, Letter, LetterKind};
 use crate::mail::Envelope;
 use crate::mail::format::auth;
-use crate::mail::format::compose::Outgoing;
 use crate::mail::format::mime::Mail;
-use crate::model;
-use crate::record::Record;
 use crate::rules;
 use crate::store::{Disposition, Seen, Store, StoredLetter};
-
-/// The facts of the letter being planned.
-pub struct LetterContext<'m> {
-    pub mail: &'m Mail,
-    pub read: &'m Letter,
-    pub color: Color,
-    pub postmark: NaiveDate,
-    pub raw: &'m [u8],
-    /// Said in the reply: the game was named against its thread.
-    pub game_note: Option<GameNote>,
-}
 
 /// Whether the letter was seen before (and is not applied again), with the
 /// plan of its event; another letter under a Message-ID already stored (a
@@ -108,7 +96,7 @@ impl Clerk<'_> {
         }
         if prepared.oversized {
             plan.absorb(self.oversized(envelope, &mut stored)?);
-            super::keep_unread(&mut stored);
+            crate::clerk::keep_unread(&mut stored);
             plan.letter = Some(stored);
             return Ok(plan);
         }
@@ -138,7 +126,7 @@ impl Clerk<'_> {
             }
             None => {
                 let read = letter::read_with(&mail.text, self.config.date_reading(Some(postmark)));
-                stored.parse_json = super::stored_reading(&read, envelope.raw.len());
+                stored.parse_json = crate::clerk::stored_reading(&read, envelope.raw.len());
                 Cow::Owned(read)
             }
         };
@@ -213,7 +201,8 @@ impl Clerk<'_> {
                 return self.answer_unidentified(store, &player, letter, blocks, refused, plan);
             }
         };
-        let mut state = super::load_replaying(self.config, store, &game_config, &self.replays)?;
+        let mut state =
+            crate::clerk::load_replaying(self.config, store, &game_config, &self.replays)?;
         let color = state
             .color_of(&player.email)
             .ok_or_else(|| Error::internal("player not in the game"))?;
@@ -274,143 +263,6 @@ impl Clerk<'_> {
         }
         Ok(plan)
     }
-
-    /// A player's letter, by its kind.
-    pub(super) fn plan_player(
-        &self,
-        store: &Store,
-        state: &mut Record,
-        context: &LetterContext<'_>,
-        stored: &mut StoredLetter,
-    ) -> Result<Plan, Error> {
-        let kind = context.read.kind();
-        // During his suspension, whatever the offender writes but a protest
-        // or a resignation goes to the arbiter (10.3.6).
-        if !matches!(kind, LetterKind::Protest | LetterKind::Resignation)
-            && let Some(transition) =
-                rules::life::offender_letter(&self.config.rules, &state.ledger, context.color)
-        {
-            return self.plan_withheld(store, state, context, transition, stored);
-        }
-        match kind {
-            LetterKind::Resignation => self.plan_resignation(state, context, stored),
-            LetterKind::DrawAcceptance => self.plan_draw_acceptance(store, state, context, stored),
-            LetterKind::Protest => self.plan_protest(state, context, stored),
-            LetterKind::Move => self.plan_move(store, state, context, stored),
-            LetterKind::Ruling | LetterKind::Leave | LetterKind::Unknown => {
-                let phrases = self.phrases();
-                let mut reasons: Vec<String> = context
-                    .read
-                    .errors
-                    .iter()
-                    .map(|e| e.explain(phrases))
-                    .collect();
-                reasons.push(phrases.get("reason.no_move").to_string());
-                self.refuse(state, context, reasons, stored)
-            }
-        }
-    }
-
-    /// What the letter asked in its game that its handler did not carry
-    /// out (a move beside a resignation, a player's order line), named in
-    /// the answers its writer gets.
-    fn tell_unheeded(
-        &self,
-        player: &Player,
-        read: &Letter,
-        (orders, other_games): (&[String], Vec<String>),
-        mut plan: Plan,
-    ) -> Result<Plan, Error> {
-        let phrases = self.phrases();
-        let why = match read.kind() {
-            LetterKind::Resignation => "unheeded.resignation",
-            LetterKind::Protest => "unheeded.protest_letter",
-            _ => "unheeded.draw_acceptance",
-        };
-        let written: Vec<&str> = read.moves.iter().map(|m| m.written.as_str()).collect();
-        let moves = crate::printable::bounded(&written.join(" "), 100).into_owned();
-        let mut lines: Vec<String> = read
-            .unheeded()
-            .into_iter()
-            .filter_map(|part| {
-                let what = match part {
-                    Part::Move => phrases.fill("unheeded.move", &[("moves", &moves)]),
-                    Part::DrawOffer => phrases.get("unheeded.draw_offer").to_string(),
-                    Part::DrawAccept => phrases.get("unheeded.draw_accept").to_string(),
-                    Part::DrawDecline => phrases.get("unheeded.draw_decline").to_string(),
-                    Part::Protest => phrases.get("unheeded.protest").to_string(),
-                    Part::Resignation | Part::Order | Part::Leave => return None,
-                };
-                Some(format!("{what}: {}", phrases.get(why)))
-            })
-            .collect();
-        lines.extend(orders.iter().map(|line| {
-            let line = crate::printable::bounded(line, 100);
-            phrases.fill("unheeded.order", &[("line", &line.as_ref())])
-        }));
-        lines.extend(other_games);
-        if lines.is_empty() {
-            return Ok(plan);
-        }
-        if let Some(stored) = plan.letter.as_mut() {
-            stored.reason = format!("{}; not carried out: {}", stored.reason, lines.join("; "));
-        }
-        let unheeded = model! { "unheeded" => lines };
-        for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
-            self.render_again(message, unheeded.clone())?;
-        }
-        Ok(plan)
-    }
-
-    /// A leave asked in a letter that asks more in its game: planned after
-    /// the rest (on the game as the rest leaves it), its answer a message
-    /// of its own, the rest's answer saying so.
-    fn leave_beside(
-        &self,
-        store: &Store,
-        player: &Player,
-        (read, mail): (&Letter, &Mail),
-        stored: StoredLetter,
-        mut plan: Plan,
-    ) -> Result<Plan, Error> {
-        let apart = model! { "leave_apart" => true };
-        for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
-            if message.kind.is_reply() {
-                self.render_again(message, apart.clone())?;
-            }
-        }
-        let changed = plan.game.as_ref();
-        let leave = self.plan_leave(store, player, (mail, read), stored, changed)?;
-        let game = plan.game.as_ref().map(|game| game.id().to_string());
-        for more in leave.more {
-            // The notes and notices of the game the rest changed go with it.
-            if more.game.as_ref().map(|g| g.id()) == game.as_deref() {
-                plan.notes.extend(more.notes);
-                plan.messages.extend(more.messages);
-            } else {
-                plan.more.push(more);
-            }
-        }
-        plan.messages.extend(leave.messages);
-        plan.events.extend(leave.events);
-        plan.leave = leave.leave;
-        if let (Some(main), Some(taken)) = (plan.letter.as_mut(), leave.letter) {
-            main.reason = format!("{}; {}", main.reason, taken.reason);
-            if taken.disposition == Disposition::Applied {
-                main.disposition = Disposition::Applied;
-            }
-        }
-        Ok(plan)
-    }
-}
-
-/// Whether a message goes to the player (as its addressee or in copy).
-fn addressed(message: &Outgoing, player: &Player) -> bool {
-    message
-        .to
-        .iter()
-        .chain(&message.cc)
-        .any(|r| r.email == player.email)
 }
 
 /// The plan of a letter the clerk does not answer (unreadable, automatic,
@@ -418,7 +270,7 @@ fn addressed(message: &Outgoing, player: &Player) -> bool {
 fn ignored(mut stored: StoredLetter, mut plan: Plan, sender: Option<&str>, reason: String) -> Plan {
     plan.event(EventKind::Ignored, None, sender, reason.clone());
     stored.reason = reason;
-    super::keep_unread(&mut stored);
+    crate::clerk::keep_unread(&mut stored);
     plan.letter = Some(stored);
     plan
 }

@@ -2,14 +2,14 @@
 //! the director's command: the rules' [`award`] and [`undo`], their notes
 //! under the chart, and the players and the chief secretary told.
 
-use super::EventKind;
-use super::{Clerk, Plan, next_lines};
+use crate::clerk::EventKind;
+use crate::clerk::{Clerk, Plan, next_lines};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
 use crate::rules::interventions::{award, undo};
-use crate::rules::{Effect, GameResult};
+use crate::rules::{Awarded, GameResult, Undone};
 use crate::store::Store;
 
 /// A result the chief arbiter sets by letter, or the director by command.
@@ -45,7 +45,7 @@ pub enum AwardError {
 
 impl Clerk<'_> {
     /// Who set a result or took a letter back, as the players read it.
-    pub(super) fn named(&self, by: AwardedBy) -> &str {
+    pub(in crate::clerk) fn named(&self, by: AwardedBy) -> &str {
         let phrases = self.phrases();
         match by {
             AwardedBy::Arbiter => phrases.get("names.by_arbiter"),
@@ -54,14 +54,18 @@ impl Clerk<'_> {
     }
     /// A game of the tournament as stored, for the director's command on
     /// it; one it lacks is said.
-    pub(super) fn game_by_command(&self, store: &Store, game: &str) -> Result<Record, AwardError> {
+    pub(in crate::clerk) fn game_by_command(
+        &self,
+        store: &Store,
+        game: &str,
+    ) -> Result<Record, AwardError> {
         let Some(game_config) = self.config.game(game) else {
             let reason = self
                 .phrases()
                 .fill("reason.arbiter_no_game", &[("game", &game)]);
             return Err(AwardError::NoGame(reason));
         };
-        super::load_replaying(self.config, store, game_config, &self.replays)
+        crate::clerk::load_replaying(self.config, store, game_config, &self.replays)
             .map_err(AwardError::Failed)
     }
     /// Takes back a game's last letter ([`undo`]): its moves and their
@@ -81,15 +85,10 @@ impl Clerk<'_> {
                 return Err(AwardError::Refused(Box::new(state), reason));
             }
         };
-        let Some(Effect::Undone { first, author, due }) = transition.effects.first().cloned()
-        else {
-            return Err(AwardError::Failed(Error::internal(
-                "an undo without its effect",
-            )));
-        };
+        let Undone { first, author, due } = transition.effect;
         let last = state.ledger.rows.len() - 1;
         let phrases = self.phrases();
-        let moves = phrases.moves(&super::model::moves_of(&state, first, last));
+        let moves = phrases.moves(&crate::clerk::say::model::moves_of(&state, first, last));
         state.ledger = transition.ledger;
         let sans: Vec<&str> = state
             .ledger
@@ -110,7 +109,7 @@ impl Clerk<'_> {
         };
         let who = self.named(by);
         let author_name = state.player(author).name.clone();
-        let because = super::because(why);
+        let because = crate::clerk::because(why);
         let today = self.date(self.clock.today);
         plan.notes.push(self.note(
             "undone",
@@ -174,14 +173,10 @@ impl Clerk<'_> {
             }
         };
         state.ledger = transition.ledger;
-        let Some(Effect::Award { outcome, previous }) = transition.effects.first().cloned() else {
-            return Err(AwardError::Failed(Error::internal(
-                "an award without its result",
-            )));
-        };
+        let Awarded { outcome, previous } = transition.effect;
         let phrases = self.phrases();
         let who = self.named(order.by);
-        let why = super::because(order.why.as_deref());
+        let why = crate::clerk::because(order.why.as_deref());
         let result = outcome.result.pgn();
         let note = if order.forfeit {
             "note.award_forfeit"
