@@ -67,7 +67,7 @@ fn the_chief_arbiter_sets_a_result_then_a_forfeit_by_letter() {
         "Game 1",
         "RESULT 1 0-1\n",
     );
-    t.poll("2026-11-10");
+    t.pass("2026-11-10");
     only_the_player_told(&mut t, BLACK);
     assert_eq!(result_and_status(&t), ("none".into(), "active".into()));
 
@@ -312,7 +312,7 @@ fn today_lists_what_the_calendar_then_does_and_the_mail_that_changed_nothing() {
         "Game 1",
         "1. d4\n",
     );
-    t.poll("2026-11-19");
+    t.pass("2026-11-19");
     let out = t.run(&["today", "--today", "2026-11-20", "--days", "40", "--json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
@@ -437,7 +437,7 @@ fn a_refused_letter_is_accepted_with_the_move_the_director_reads_in_it() {
         "Game 1",
         "Game 1\n1. e5\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
     let key = refused_key(&t, "2026-11-05");
     // The director's reading must be one the rules take.
@@ -651,7 +651,7 @@ fn a_letter_from_an_address_nobody_has_is_taken_as_the_players_it_is() {
     let mut t = Tournament::new();
     let new_address = "white.at.work@elsewhere.example";
     t.letter(new_address, "2026-11-03", "Game 1", W1);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     assert!(
         t.new_mail().is_empty(),
         "a stranger's letter is not answered"
@@ -712,12 +712,12 @@ fn the_last_letter_is_taken_back_by_the_arbiters_letter_and_by_command() {
         "Re: [T #1]",
         "Game 1\n2. Nf3\nTime: 5/4\nDates: 2026-11-07, 2026-11-07, 2026-11-10\n",
     );
-    t.poll("2026-11-10");
+    t.pass("2026-11-10");
     t.new_mail();
     assert_eq!(t.totals("1"), (5, 4));
     // Anyone else's UNDO changes nothing.
     t.letter(BLACK, "2026-11-11", "Re: [T #1]", "UNDO 1\n");
-    t.poll("2026-11-11");
+    t.pass("2026-11-11");
     only_the_player_told(&mut t, BLACK);
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 3);
     let mail = t.exchange(
@@ -762,7 +762,7 @@ fn the_last_letter_is_taken_back_by_the_arbiters_letter_and_by_command() {
         "Re: [T #1]",
         "Game 1\n2. d4\nTime: 8/4\nDates: 2026-11-07, 2026-11-07, 2026-11-13\n",
     );
-    t.poll("2026-11-13");
+    t.pass("2026-11-13");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", WHITE), pair("forward", BLACK)]
@@ -799,7 +799,7 @@ fn the_chief_arbiter_withdraws_a_player_by_letter() {
     let mut t = three_players("");
     // A player cannot withdraw another.
     t.letter(BLACK, "2026-11-05", "Withdrawal", "WITHDRAW white\n");
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     only_the_player_told(&mut t, BLACK);
     assert_eq!(state(&t, "2"), ("none".into(), "active".into()));
     t.letter(
@@ -898,15 +898,15 @@ fn a_leave_stops_the_clocks_of_his_games_within_his_allowance() {
     }
     // Black's 1... e5 of 7 November is repeated 40 days on, the 10 days of
     // leave not counting: on 27 December, not 17.
-    t.poll("2026-12-17");
+    t.pass("2026-12-17");
     assert!(
         !kinds(&t.new_mail())
             .iter()
             .any(|(kind, _)| kind == "repeat")
     );
-    t.poll("2026-12-26");
+    t.pass("2026-12-26");
     t.new_mail();
-    t.poll("2026-12-27");
+    t.pass("2026-12-27");
     assert!(
         kinds(&t.new_mail())
             .iter()
@@ -919,7 +919,7 @@ fn a_leave_stops_the_clocks_of_his_games_within_his_allowance() {
         "Re: [T #1]",
         "Game 1\n2. Nf3\nTime: 45/4\nDates: 2026-11-07, 2026-11-07, 2026-12-30\n",
     );
-    t.poll("2026-12-30");
+    t.pass("2026-12-30");
     let chart = t.chart("1");
     assert_eq!(chart["moves"][2]["days"], 43, "53 days less 10 of leave");
 }
@@ -1020,7 +1020,7 @@ fn a_replaced_players_games_go_on_with_the_newcomer() {
         "Re: [T #1]",
         "Game 1\n2. Nf3\nTime: 7/4\nDates: 2026-11-07, 2026-11-07, 2026-11-12\n",
     );
-    t.poll("2026-11-12");
+    t.pass("2026-11-12");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", newcomer), pair("forward", BLACK)]
@@ -1037,7 +1037,7 @@ fn the_chief_arbiter_accepts_a_refused_letter_by_his_own() {
         "Game 1",
         "Game 1\n1. e5\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     t.new_mail();
     let key = refused_key(&t, "2026-11-05");
     let mail = t.exchange(
@@ -1089,7 +1089,7 @@ fn the_chief_arbiter_accepts_a_refused_letter_by_his_own() {
         "Game 1",
         &format!("ПРИНЯТЬ {key} 1. e4\n"),
     );
-    t.poll("2026-11-06");
+    t.pass("2026-11-06");
     assert_eq!(kinds(&t.new_mail()), [pair("refused", ARBITER)]);
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
 }
@@ -1222,7 +1222,7 @@ fn the_chief_arbiter_replaces_a_player_by_his_letter_and_the_clerk_edits_the_ent
         notes(&t)
     );
     // The next run reads the file as edited: the newcomer's letter is his.
-    t.poll("2026-11-11");
+    t.pass("2026-11-11");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", newcomer), pair("forward", BLACK)]
@@ -1249,7 +1249,7 @@ fn a_letter_from_a_new_address_is_taken_as_a_players_with_the_address_added_by_l
     // By the chief arbiter's letter, in Russian.
     let mut t = Tournament::new();
     t.letter(new_address, "2026-11-03", "Game 1", W1);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     let key = ignored_key(&t, "2026-11-04");
     t.letter(
         ARBITER,
@@ -1277,7 +1277,7 @@ fn a_letter_from_a_new_address_is_taken_as_a_players_with_the_address_added_by_l
     );
     // His next letter from there is his.
     t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
-    t.poll("2026-11-07");
+    t.pass("2026-11-07");
     t.new_mail();
     t.letter(
         new_address,
@@ -1285,7 +1285,7 @@ fn a_letter_from_a_new_address_is_taken_as_a_players_with_the_address_added_by_l
         "Re: [T #1]",
         "Game 1\n2. Nf3\nTime: 5/4\nDates: 2026-11-07, 2026-11-07, 2026-11-10\n",
     );
-    t.poll("2026-11-10");
+    t.pass("2026-11-10");
     // (Black's days count from 4 November, the day the accepted move was
     // forwarded: both letters are corrected to 5/3.)
     assert_eq!(
@@ -1296,7 +1296,7 @@ fn a_letter_from_a_new_address_is_taken_as_a_players_with_the_address_added_by_l
     // By the director's command: the same.
     let mut t = Tournament::new();
     t.letter(new_address, "2026-11-03", "Game 1", W1);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     let key = ignored_key(&t, "2026-11-04");
     let out = t.run(&["accept", &key, "--add-address", "--today", "2026-11-04"]);
     assert_eq!(out.code, 2, "--add-address needs --as: {}", out.stderr);
@@ -1322,7 +1322,7 @@ fn watch_reads_the_tournament_anew_after_an_order_edits_it() {
     let mut t = Tournament::new();
     let newcomer = "newcomer@test.example";
     t.letter(WHITE, "2026-11-03", "Game 1", W1);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     t.new_mail();
     t.letter(
         ARBITER,
@@ -1382,7 +1382,7 @@ fn a_players_words_in_capitals_that_read_like_an_order_are_his_letter() {
         "Re: [T #1]",
         "Game 1\n2. Nf3\nI offer a draw.\nTime: 5/4\nDates: 2026-11-07, 2026-11-07, 2026-11-10\n",
     );
-    t.poll("2026-11-10");
+    t.pass("2026-11-10");
     t.new_mail();
     // `ACCEPT DRAW` reads like the arbiter's ACCEPT KEY: from a player it
     // is his acceptance of the draw.
@@ -1418,7 +1418,7 @@ fn a_replacement_keeps_finished_games_with_their_players() {
         "Re: [T #1]",
         "Game 1\n2. Nf3\nTime: 7/4\nDates: 2026-11-07, 2026-11-07, 2026-11-12\n",
     );
-    t.poll("2026-11-12");
+    t.pass("2026-11-12");
     let games = t.run(&["games", "--json", "--today", "2026-11-12"]);
     let games: serde_json::Value = serde_json::from_str(&games.stdout).unwrap();
     let names = |id: &str| {
@@ -1503,14 +1503,14 @@ fn the_advice_of_an_unidentified_letter_followed_gets_it_taken() {
         "Game 4",
         "Game 4\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
     );
-    t.poll("2026-11-07");
+    t.pass("2026-11-07");
     t.letter(
         THIRD,
         "2026-11-07",
         "Re: [T #4]",
         "Game 4\n1... d5\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n",
     );
-    t.poll("2026-11-07");
+    t.pass("2026-11-07");
     t.new_mail();
     let letter = "2. Nf3\nTime: 7/4\nDates: 2026-11-07, 2026-11-07, 2026-11-12\n";
     let mail = t.exchange(WHITE, "2026-11-12", "my move", letter);
@@ -1522,7 +1522,7 @@ fn the_advice_of_an_unidentified_letter_followed_gets_it_taken() {
         "my move",
         &format!("Game: 1\n{letter}"),
     );
-    t.poll("2026-11-12");
+    t.pass("2026-11-12");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", WHITE), pair("forward", BLACK)]
@@ -1583,7 +1583,7 @@ fn a_refused_order_does_not_move_the_records_day() {
         let out = t.run(order);
         assert_eq!(out.code, 2, "{order:?}: {}\n{}", out.stdout, out.stderr);
         t.letter(WHITE, "2026-11-03", "Game 1", W1);
-        t.poll("2026-11-03");
+        t.pass("2026-11-03");
         assert_eq!(
             kinds(&t.new_mail()),
             [pair("ack", WHITE), pair("forward", BLACK)]
@@ -1644,7 +1644,7 @@ fn a_second_leave_line_is_named_as_not_carried_out() {
             "Leave",
             &format!("LEAVE 20.11.2026 - 23.11.2026\n{second}\n"),
         );
-        t.poll("2026-11-10");
+        t.pass("2026-11-10");
         let mail = t.new_mail();
         assert_eq!(
             kinds(&mail),
@@ -1659,7 +1659,7 @@ fn a_second_leave_line_is_named_as_not_carried_out() {
             "Leave",
             &format!("LEAVE 01.12.2026 - 30.12.2026\n{second}\n"),
         );
-        t.poll("2026-11-11");
+        t.pass("2026-11-11");
         let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{lang}");
         mail[0].says(&format!("{second}: {said}"));

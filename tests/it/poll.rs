@@ -1,5 +1,8 @@
-//! End-to-end runs of `shtempel poll` over Maildirs of letters, reading what the
-//! clerk sends from its file outbox (rules.md 2.1–2.7, contract.md).
+//! Passes of the clerk over Maildirs of letters, reading what it sends from
+//! its file outbox (rules.md 2.1–2.7, contract.md): in this process
+//! (`t.pass`), and through the binary (`t.poll`, `t.run`) where what is
+//! printed, the exit code or the command's own work (the report it
+//! refreshes) is the point.
 
 use crate::support::*;
 
@@ -7,7 +10,7 @@ use crate::support::*;
 fn a_normal_game_with_a_correction() {
     let mut t = Tournament::new();
     t.letter(WHITE, "2026-11-03", "Game 1", W1);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
     let forward = &mail[1];
@@ -34,7 +37,7 @@ fn a_normal_game_with_a_correction() {
     }
 
     t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
-    t.poll("2026-11-07");
+    t.pass("2026-11-07");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", BLACK), pair("forward", WHITE)]
@@ -47,7 +50,7 @@ fn a_normal_game_with_a_correction() {
         "Re: [T #1] 1... e5",
         "Game 1\n2. Nf3\nTime: 5/4\nDates: 07.11, 07.11, 10.11\n",
     );
-    t.poll("2026-11-12");
+    t.pass("2026-11-12");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -67,7 +70,7 @@ fn a_normal_game_with_a_correction() {
         "Re: [T #1] 2. Nf3",
         "Game 1\n2... Nc6\nTime: 7/4\nDates: 12.11.2026, 12.11.2026, 12.11.2026\n",
     );
-    t.poll("2026-11-12");
+    t.pass("2026-11-12");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", BLACK), pair("forward", WHITE)]
@@ -83,7 +86,7 @@ fn a_normal_game_with_a_correction() {
     assert_eq!(chart["moves"][2]["delivered_on"], "2026-11-12");
 
     // A poll with nothing new sends nothing.
-    t.poll("2026-11-13");
+    t.pass("2026-11-13");
     assert!(t.new_mail().is_empty());
 
     // `--json`: one object per event.
@@ -118,7 +121,7 @@ fn omissions_then_a_penalty() {
         "Re: [T #1]",
         "Game 1\n2. Nf3\nTime: 4/4\n",
     );
-    t.poll("2026-11-09");
+    t.pass("2026-11-09");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -139,7 +142,7 @@ fn omissions_then_a_penalty() {
         "Re: [T #1]",
         "Game 1\n2... Nc6\nTime: 4/5\nDates: 2026-11-09, 2026-11-09, 2026-11-10\n",
     );
-    t.poll("2026-11-10");
+    t.pass("2026-11-10");
     t.new_mail();
     // White's next letter is complete but does not restate: 6 penalty days.
     t.letter(
@@ -148,7 +151,7 @@ fn omissions_then_a_penalty() {
         "Re: [T #1]",
         "Game 1\n3. Bb5\nTime: 5/5\nDates: 2026-11-10, 2026-11-10, 2026-11-11\n",
     );
-    t.poll("2026-11-11");
+    t.pass("2026-11-11");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -170,7 +173,7 @@ fn overstep_with_a_letter_sends_the_file() {
         "Re: [T #1]",
         "Game 1\n2. Nf3\nTime: 51/4\nDates: 2026-11-07, 2026-11-07, 2026-12-26\n",
     );
-    t.poll("2026-12-26");
+    t.pass("2026-12-26");
     let mail = t.new_mail();
     // The offender gets the overstep notice only: no receipt beside it.
     assert_eq!(
@@ -243,7 +246,7 @@ fn overstep_with_a_letter_sends_the_file() {
         "Re: [T #1]",
         "Game 1\n2... Nc6\nTime: 51/6\nDates: 2026-12-26, 2026-12-26, 2026-12-28\n",
     );
-    t.poll("2026-12-28");
+    t.pass("2026-12-28");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -268,7 +271,7 @@ fn overstep_with_a_letter_sends_the_file() {
         "Re: [T #1]",
         "Game 1\n3. Bb5\nTime: 51/6\n",
     );
-    t.poll("2026-12-29");
+    t.pass("2026-12-29");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -279,17 +282,17 @@ fn overstep_with_a_letter_sends_the_file() {
     assert!(!mail[1].body.contains("keeps running"), "{}", mail[1].body);
 
     // No protest within 10 days of the notice: the arbiter is told, once.
-    t.poll("2027-01-05");
+    t.pass("2027-01-05");
     assert!(t.new_mail().is_empty());
-    t.poll("2027-01-06");
+    t.pass("2027-01-06");
     assert_eq!(kinds(&t.new_mail()), [pair("no-protest", ARBITER)]);
-    t.poll("2027-01-07");
+    t.pass("2027-01-07");
     assert!(t.new_mail().is_empty());
 
     // A forged decision from a player changes nothing; he is told whose
     // decisions count.
     t.letter(BLACK, "2027-01-07", "Re: [T #1]", "CONFIRM 1\n");
-    t.poll("2027-01-07");
+    t.pass("2027-01-07");
     assert_eq!(kinds(&t.new_mail()), [pair("refused", BLACK)]);
     assert_eq!(t.chart("1")["status"], "suspended");
 
@@ -300,7 +303,7 @@ fn overstep_with_a_letter_sends_the_file() {
         "Re: [T #1] overstep file",
         "REJECT 1\n",
     );
-    t.poll("2027-01-08");
+    t.pass("2027-01-08");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -327,14 +330,14 @@ fn overstep_by_silence_then_confirmed() {
     let mut t = Tournament::new();
     t.opening();
     // White, with 2 days used, received 1... e5 on 7 November: 48 more days are fine.
-    t.poll("2026-12-25");
+    t.pass("2026-12-25");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
         [pair("repeat", WHITE), pair("reminder", WHITE)],
         "a repeat and a reminder, no overstep yet"
     );
-    t.poll("2026-12-26");
+    t.pass("2026-12-26");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -362,7 +365,7 @@ fn overstep_by_silence_then_confirmed() {
         "CONFIRM 1\n",
     );
     t.letter(ARBITER, "2027-01-03", "Re: [T #1]", "CONFIRM 1\n");
-    t.poll("2027-01-03");
+    t.pass("2027-01-03");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail),
@@ -383,9 +386,9 @@ fn overstep_by_silence_then_confirmed() {
 fn arbiter_continue_resumes_without_penalty() {
     let mut t = Tournament::new();
     t.opening();
-    t.poll("2026-12-26");
+    t.pass("2026-12-26");
     t.letter(ARBITER, "2027-01-03", "Re: [T #1]", "CONTINUE 1\n");
-    t.poll("2027-01-03");
+    t.pass("2027-01-03");
     let mail = t.new_mail();
     assert!(
         mail.iter()
@@ -401,14 +404,14 @@ fn arbiter_continue_resumes_without_penalty() {
 fn repeat_after_40_days_and_first_move_query_after_30() {
     let mut t = Tournament::new();
     // No first move by 1 December: White is asked, Black in copy, registered.
-    t.poll("2026-11-30");
+    t.pass("2026-11-30");
     assert!(t.new_mail().is_empty());
-    t.poll("2026-12-01");
+    t.pass("2026-12-01");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("query", WHITE)]);
     assert_eq!(mail[0].cc, [BLACK]);
     assert!(mail[0].headers.contains("Disposition-Notification-To"));
-    t.poll("2026-12-02");
+    t.pass("2026-12-02");
     assert!(t.new_mail().is_empty(), "once");
 
     t.letter(
@@ -417,17 +420,17 @@ fn repeat_after_40_days_and_first_move_query_after_30() {
         "Game 1",
         "Game 1\n1. e4\nTime: 32/0\nDates: 2026-12-03\n",
     );
-    t.poll("2026-12-03");
+    t.pass("2026-12-03");
     t.new_mail();
     // Black has not answered 40 days after the postmark of 1. e4.
-    t.poll("2027-01-11");
+    t.pass("2027-01-11");
     let mail = t.new_mail();
     assert!(
         !mail.iter().any(|m| m.kind == "repeat"),
         "{:?}",
         kinds(&mail)
     );
-    t.poll("2027-01-12");
+    t.pass("2027-01-12");
     let mail = t.new_mail();
     let repeat = mail.iter().find(|m| m.kind == "repeat").expect("repeat");
     assert_eq!(
@@ -450,7 +453,7 @@ fn late_start_sheet_and_end_date() {
         "Game 1",
         "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-13\n",
     );
-    t.poll("2026-11-13");
+    t.pass("2026-11-13");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", WHITE), pair("forward", BLACK)]
@@ -465,7 +468,7 @@ fn late_start_sheet_and_end_date() {
         "Re: [T #1]",
         "Game 1\n1... e5\nTime: 2/18\nDates: 2026-11-13, 2026-11-13, 2026-12-05\n",
     );
-    t.poll("2026-12-05");
+    t.pass("2026-12-05");
     let mail = t.new_mail();
     assert_eq!(
         kinds(&mail)[0],
@@ -490,7 +493,7 @@ fn conditional_variant_executed_and_one_that_lapses() {
     let mut t = Tournament::new();
     t.opening();
     t.letter(WHITE, "2026-11-08", "Re: [T #1]", "Game 1\n2. Nf3\nif 2... Nc6 3. Bb5\nTime: 3/4\nDates: 2026-11-07, 2026-11-07, 2026-11-08\n");
-    t.poll("2026-11-08");
+    t.pass("2026-11-08");
     let mail = t.new_mail();
     assert!(
         mail[1].body.contains("if 2... Nc6 3. Bb5"),
@@ -504,7 +507,7 @@ fn conditional_variant_executed_and_one_that_lapses() {
         "Re: [T #1]",
         "Game 1\n2... Nc6\nTime: 3/5\nDates: 2026-11-08, 2026-11-08, 2026-11-09\n",
     );
-    t.poll("2026-11-09");
+    t.pass("2026-11-09");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("ack", BLACK), pair("forward", WHITE)]);
     assert!(mail[0].body.contains("3. Bb5"), "{}", mail[0].body);
@@ -523,7 +526,7 @@ fn conditional_variant_executed_and_one_that_lapses() {
         "Re: [T #1]",
         "Game 1\n3... a6\nif 4. Bxc6 dxc6\nTime: 3/8\nDates: 2026-11-09, 2026-11-09, 2026-11-12\n",
     );
-    t.poll("2026-11-12");
+    t.pass("2026-11-12");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", BLACK), pair("forward", WHITE)]
@@ -535,7 +538,7 @@ fn conditional_variant_executed_and_one_that_lapses() {
         "Re: [T #1]",
         "Game 1\n4. Ba4\nTime: 4/8\nDates: 2026-11-12, 2026-11-12, 2026-11-13\n",
     );
-    t.poll("2026-11-13");
+    t.pass("2026-11-13");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", WHITE), pair("forward", BLACK)]
@@ -549,7 +552,7 @@ fn every_notation_and_charset() {
     // Russian letters, KOI8-R, 8bit.
     let koi8 = b"Received: from x by y; Tue, 03 Nov 2026 12:00:00 +0300\r\nFrom: white@test.example\r\nTo: clerk@test.example\r\nSubject: =?koi8-r?B?8MHS1MnRIDE=?=\r\nMessage-ID: <koi@test>\r\nContent-Type: text/plain; charset=koi8-r\r\nContent-Transfer-Encoding: 8bit\r\n\r\n\xf0\xc1\xd2\xd4\xc9\xd1 1\r\n1. e2-e4\r\n\xf7\xd2\xc5\xcd\xd1: 2/0\r\n\xe4\xc1\xd4\xd9: 03.11.2026\r\n";
     t.deliver_raw(koi8);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", WHITE), pair("forward", BLACK)]
@@ -570,7 +573,7 @@ fn every_notation_and_charset() {
         b64(&cp1251)
     );
     t.deliver_raw(raw.as_bytes());
-    t.poll("2026-11-07");
+    t.pass("2026-11-07");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", BLACK), pair("forward", WHITE)]
@@ -578,7 +581,7 @@ fn every_notation_and_charset() {
     // Quoted-printable UTF-8, ICCF numeric.
     let qp = "Received: from x by y; Sun, 08 Nov 2026 12:00:00 +0300\r\nFrom: white@test.example\r\nTo: clerk@test.example\r\nSubject: Re: [T #1]\r\nMessage-ID: <qp@test>\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n=D0=9F=D0=B0=D1=80=D1=82=D0=B8=D1=8F 1\r\n2. 7163\r\n=D0=92=D1=80=D0=B5=D0=BC=D1=8F: 3/4\r\nDates: 07.11.2026, 07.11.2026, 08.11.2026\r\n";
     t.deliver_raw(qp.as_bytes());
-    t.poll("2026-11-08");
+    t.pass("2026-11-08");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", WHITE), pair("forward", BLACK)]
@@ -590,7 +593,7 @@ fn every_notation_and_charset() {
         "Re: [T #1]",
         "Партия 1\n2... ♞c6\nВремя: 3/5\nДаты: 08.11.2026, 08.11.2026, 09.11.2026\n",
     );
-    t.poll("2026-11-09");
+    t.pass("2026-11-09");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", BLACK), pair("forward", WHITE)]
@@ -602,7 +605,7 @@ fn every_notation_and_charset() {
         "Re: [T #1]",
         "Партия 1\n3. Сb5 a6 4. С:c6\nВремя: 4/5\nДаты: 09.11.2026, 09.11.2026, 10.11.2026\n",
     );
-    t.poll("2026-11-10");
+    t.pass("2026-11-10");
     assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
     t.letter(
         WHITE,
@@ -610,14 +613,14 @@ fn every_notation_and_charset() {
         "Re: [T #1]",
         "Партия 1\n3. Сb5\nВремя: 4/5\nДаты: 09.11.2026, 09.11.2026, 10.11.2026\n",
     );
-    t.poll("2026-11-10");
+    t.pass("2026-11-10");
     t.letter(
         BLACK,
         "2026-11-11",
         "Re: [T #1]",
         "Партия 1\n3... a6\nВремя: 4/6\nДаты: 10.11.2026, 10.11.2026, 11.11.2026\n",
     );
-    t.poll("2026-11-11");
+    t.pass("2026-11-11");
     t.letter(
         WHITE,
         "2026-11-12",
@@ -630,7 +633,7 @@ fn every_notation_and_charset() {
         "Re: [T #1]",
         "Партия 1\n4. Сb5:c6\nВремя: 5/6\nДаты: 11.11.2026, 11.11.2026, 12.11.2026\n",
     );
-    t.poll("2026-11-12");
+    t.pass("2026-11-12");
     let mail = t.new_mail();
     assert_eq!(
         mail.iter()
@@ -697,7 +700,7 @@ fn illegal_ambiguous_and_out_of_turn_moves_are_refused() {
     ];
     for (from, body, words) in table {
         t.letter(from, "2026-11-08", "Re: [T #1]", body);
-        t.poll("2026-11-08");
+        t.pass("2026-11-08");
         let mail = t.new_mail();
         assert_eq!(kinds(&mail), [pair("refused", from)], "{body}");
         assert!(mail[0].body.contains(words), "{body}:\n{}", mail[0].body);
@@ -740,7 +743,7 @@ fn illegal_ambiguous_and_out_of_turn_moves_are_refused() {
         "Re: [T #1]",
         "Game 1\n3. Nd2\nTime: 4/2\nDates: 2026-11-06, 2026-11-06, 2026-11-07\n",
     );
-    t.poll("2026-11-07");
+    t.pass("2026-11-07");
     let mail = t.new_mail();
     let refused = mail.last().unwrap();
     assert_eq!(refused.kind, "refused");
@@ -798,7 +801,7 @@ fn automatic_mail_strangers_and_duplicates_are_ignored() {
         B1,
         "Auto-Submitted: no\r\n",
     );
-    t.poll("2026-11-07");
+    t.pass("2026-11-07");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", BLACK), pair("forward", WHITE)]
@@ -828,7 +831,7 @@ fn draw_resignation_and_mate() {
         "Re: [T #1]",
         "Game 1\n2. Nf3\nI offer a draw.\nTime: 3/4\nDates: 2026-11-07, 2026-11-07, 2026-11-08\n",
     );
-    t.poll("2026-11-08");
+    t.pass("2026-11-08");
     let mail = t.new_mail();
     assert!(mail[1].body.contains("offers a draw"), "{}", mail[1].body);
     t.letter(
@@ -837,7 +840,7 @@ fn draw_resignation_and_mate() {
         "Re: [T #1]",
         "Game 1\nI accept the draw.\n",
     );
-    t.poll("2026-11-09");
+    t.pass("2026-11-09");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
     assert_eq!(mail[0].cc, [SECRETARY]);
@@ -846,7 +849,7 @@ fn draw_resignation_and_mate() {
     let mut t = Tournament::new();
     t.opening();
     t.letter(WHITE, "2026-11-08", "Re: [T #1]", "Партия 1\nСдаюсь.\n");
-    t.poll("2026-11-08");
+    t.pass("2026-11-08");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
     mail[0].says("You resigned.");
@@ -879,7 +882,7 @@ fn draw_resignation_and_mate() {
         "Re: [T #1]",
         "Game 1\n2... Qh4#\nTime: 2/2\nDates: 2026-11-04, 2026-11-04, 2026-11-05\n",
     );
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     let mail = t.new_mail();
     let result_to = |to: &str| {
         mail.iter()
@@ -898,7 +901,7 @@ fn draw_resignation_and_mate() {
 fn protest_goes_to_the_arbiter() {
     let mut t = Tournament::new();
     t.opening();
-    t.poll("2026-12-26");
+    t.pass("2026-12-26");
     t.new_mail();
     t.letter(
         WHITE,
@@ -906,14 +909,14 @@ fn protest_goes_to_the_arbiter() {
         "Re: [T #1]",
         "Game 1\nPROTEST\nI posted on time; the receipt is attached.\n",
     );
-    t.poll("2026-12-30");
+    t.pass("2026-12-30");
     let mail = t.new_mail();
     assert_eq!(kinds(&mail), [pair("protest", ARBITER)]);
     assert_eq!(mail[0].cc, [WHITE]);
     mail[0].says("within the protest period");
     assert_eq!(mail[0].attachments[0].1, "message/rfc822");
     // With a protest in, no no-protest notice follows.
-    t.poll("2027-01-06");
+    t.pass("2027-01-06");
     // (Nothing else is due that day either.)
     assert_eq!(kinds(&t.new_mail()), []);
 }
@@ -1075,23 +1078,23 @@ fn a_russian_tournament_gets_russian_letters() {
         .text()
         .replace("end_date = 2028-11-01", "end_date = 2027-03-01");
     let mut t = Tournament::with_config(&text);
-    t.poll("2026-12-01");
+    t.pass("2026-12-01");
     t.letter(
         WHITE,
         "2026-12-02",
         "Партия 1",
         "Партия 1\n1. e4\nВремя: 31/0\nДаты: 02.12.2026\n",
     );
-    t.poll("2026-12-02");
+    t.pass("2026-12-02");
     t.letter(
         BLACK,
         "2026-12-04",
         "Re: [T #1]",
         "Партия 1\n1... e5\nВремя: 31/2\n",
     );
-    t.poll("2026-12-04");
+    t.pass("2026-12-04");
     t.letter(WHITE, "2026-12-05", "Re: [T #1]", "Партия 1\n2. Кf3\nесли 2... Кc6 3. Сb5\nВремя: 32/2\nДаты: 04.12.2026, 04.12.2026, 03.12.2026\n");
-    t.poll("2026-12-05");
+    t.pass("2026-12-05");
     t.letter(
         BLACK,
         "2026-12-06",
@@ -1099,15 +1102,15 @@ fn a_russian_tournament_gets_russian_letters() {
         "Партия 1\n2... Кc6\nВремя: 32/3\n",
     );
     t.letter(BLACK, "2026-12-06", "Re: [T #1]", "Партия 1\n9. Крe2\n");
-    t.poll("2026-12-06");
+    t.pass("2026-12-06");
     // Black now answers 3. Bb5 (delivered 6 December) only by silence: 9 days used, 50 at 3 moves.
     for day in ["2027-01-08", "2027-01-15", "2027-01-16", "2027-01-17"] {
         t.poll(day);
     }
-    t.poll("2027-01-28");
+    t.pass("2027-01-28");
     t.letter(ARBITER, "2027-01-29", "Re: [T #1]", "ОТКЛОНИТЬ 1\n");
-    t.poll("2027-01-29");
-    t.poll("2027-03-01");
+    t.pass("2027-01-29");
+    t.pass("2027-03-01");
     let mail = t.new_mail();
     let seen: std::collections::BTreeSet<String> = mail.iter().map(|m| m.kind.clone()).collect();
     for kind in [
@@ -1284,13 +1287,13 @@ fn a_player_with_several_addresses_is_known_by_each_and_written_to_at_the_first(
     let mut t = Tournament::with_config(&config("", &format!("emails = [\"{home}\"]")));
     // From his second address: his move, answered at his first.
     t.letter(home, "2026-11-03", "Game 1", W1);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", WHITE), pair("forward", BLACK)]
     );
     t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
-    t.poll("2026-11-07");
+    t.pass("2026-11-07");
     assert_eq!(
         kinds(&t.new_mail()),
         [pair("ack", BLACK), pair("forward", WHITE)]
@@ -1303,7 +1306,7 @@ fn a_player_with_several_addresses_is_known_by_each_and_written_to_at_the_first(
         "Game 1",
         "Game 1\n2. Nf3\nTime: 3/4\nDates: 2026-11-07, 2026-11-08, 2026-11-08\n",
     );
-    t.poll("2026-11-08");
+    t.pass("2026-11-08");
     assert!(t.new_mail().is_empty());
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
 }

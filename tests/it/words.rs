@@ -58,7 +58,7 @@ fn no_letter_assumes_a_man() {
     forward.says("Ход партнёра (White Player) в партии 1 (White Player — Black Player):");
     let mut t = Cup::new().open();
     t.letter(WHITE, "2026-11-03", "Game 1", W1);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     t.new_mail();
     let mail = t.exchange(
         ARBITER,
@@ -111,7 +111,7 @@ fn termination_as_the_pgn_standard_names_it() {
     // White silent past the limit; the arbiter confirms the overstep.
     let mut t = Cup::new().open();
     t.opening();
-    t.poll("2026-12-26");
+    t.pass("2026-12-26");
     t.exchange(ARBITER, "2026-12-27", "Re: [T #1]", "CONFIRM 1\n");
     let (pgn, tag) = termination(&t);
     assert_eq!(tag, "time forfeit", "{pgn}");
@@ -126,7 +126,7 @@ fn termination_as_the_pgn_standard_names_it() {
         "Re: [T #1]",
         "Game 1\n2. Nf3\nTime: 2/4\n",
     );
-    t.poll("2028-11-02");
+    t.pass("2028-11-02");
     t.exchange(
         ARBITER,
         "2028-11-03",
@@ -143,7 +143,7 @@ fn termination_as_the_pgn_standard_names_it() {
 fn one_day_is_a_day_in_the_pgn_and_the_directors_lines() {
     let mut t = Cup::new().open();
     t.letter(WHITE, "2026-11-03", "Game 1", W1);
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     t.letter(
         BLACK,
         "2026-11-04",
@@ -181,9 +181,9 @@ fn the_receipt_of_a_letter_accepted_for_another_game_says_who_took_it() {
             .game("2", "white", "black")
             .open();
         t.letter(WHITE, "2026-11-03", "Game 1", W1);
-        t.poll("2026-11-03");
+        t.pass("2026-11-03");
         t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
-        t.poll("2026-11-07");
+        t.pass("2026-11-07");
         t.new_mail();
         // Meant for game 2, written in game 1's thread: illegal there.
         let mail = t.exchange(
@@ -353,12 +353,12 @@ fn a_resumed_games_repeat_counts_from_the_decision() {
         "no repeat with the decision: {:?}",
         kinds(&mail)
     );
-    t.poll("2027-03-21");
+    t.pass("2027-03-21");
     assert!(
         !t.new_mail().iter().any(|m| m.kind == "repeat"),
         "39 days after"
     );
-    t.poll("2027-03-22");
+    t.pass("2027-03-22");
     let mail = t.new_mail();
     assert!(
         mail.iter().any(|m| m.kind == "repeat"),
@@ -389,7 +389,7 @@ fn a_leave_holds_what_fell_due_before_it_and_a_refusal_counts_the_days() {
     );
     mail[0].says("no repeats or reminders in your games");
     // No run from then until a day of leave.
-    t.poll("2026-12-21");
+    t.pass("2026-12-21");
     let mail = t.new_mail();
     assert!(
         !mail
@@ -398,9 +398,9 @@ fn a_leave_holds_what_fell_due_before_it_and_a_refusal_counts_the_days() {
         "nothing on a day of leave: {:?}",
         kinds(&mail)
     );
-    t.poll("2026-12-29");
+    t.pass("2026-12-29");
     assert!(t.new_mail().is_empty(), "the leave's last day");
-    t.poll("2026-12-30");
+    t.pass("2026-12-30");
     let mail = t.new_mail();
     assert!(
         mail.iter().any(|m| m.kind == "reminder"),
@@ -429,21 +429,21 @@ fn out_of_turn_here_in_turn_there_asks_did_you_mean_that_game() {
             .game("2", "white", "black")
             .open();
         t.letter(WHITE, "2026-11-03", "Game 1", W1);
-        t.poll("2026-11-03");
+        t.pass("2026-11-03");
         t.letter(
             WHITE,
             "2026-11-03",
             "Game 2",
             "Game 2\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
         );
-        t.poll("2026-11-03");
+        t.pass("2026-11-03");
         t.letter(
             BLACK,
             "2026-11-05",
             "Game 2",
             "Game 2\n1... d5\nTime: 2/2\nDates: 2026-11-03, 2026-11-03, 2026-11-05\n",
         );
-        t.poll("2026-11-05");
+        t.pass("2026-11-05");
         t.new_mail();
         // White's second move of game 2, written in game 1's thread.
         let mail = t.exchange(
@@ -476,14 +476,14 @@ fn a_piece_letter_of_the_other_alphabet_is_asked_about() {
         "Партия 1",
         "Партия 1\n1. e4\nВремя: 2/0\nДаты: 03.11.2026\n",
     );
-    t.poll("2026-11-03");
+    t.pass("2026-11-03");
     t.letter(
         BLACK,
         "2026-11-05",
         "Re: [T #1] 1. e4",
         "Партия 1\n1... e5\nВремя: 2/2\nДаты: 03.11.2026, 03.11.2026, 05.11.2026\n",
     );
-    t.poll("2026-11-05");
+    t.pass("2026-11-05");
     t.new_mail();
     let mail = t.exchange(
         WHITE,
@@ -652,7 +652,7 @@ fn the_excused_days_are_shown_at_their_move() {
     // next move once he makes it.
     let mut t = Cup::new().open();
     t.opening();
-    t.poll("2026-12-26");
+    t.pass("2026-12-26");
     t.exchange(ARBITER, "2027-01-03", "Re: [T #1]", "REJECT 1 5\n");
     let pgn = t.run(&["pgn", "1"]).stdout;
     assert!(!pgn.contains("excused"), "no move of White's yet: {pgn}");
@@ -662,7 +662,7 @@ fn the_excused_days_are_shown_at_their_move() {
         "Re: [T #1]",
         "Game 1\n2. Nf3\nTime: 49/4\nDates: 2026-11-07, 2026-11-07, 2027-01-05\n",
     );
-    t.poll("2027-01-05");
+    t.pass("2027-01-05");
     let pgn = t.run(&["pgn", "1"]).stdout.replace('\n', " ");
     let at_nf3 = pgn
         .split("2. Nf3 {")

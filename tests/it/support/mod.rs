@@ -408,9 +408,9 @@ impl Tournament {
     /// 1... e5 (7 November, 4 days), totals 2/4, its mail read.
     pub fn opening(&mut self) {
         self.letter(WHITE, "2026-11-03", "Game 1", W1);
-        self.poll("2026-11-03");
+        self.pass("2026-11-03");
         self.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
-        self.poll("2026-11-07");
+        self.pass("2026-11-07");
         self.new_mail();
     }
 
@@ -445,10 +445,24 @@ impl Tournament {
         fresh
     }
 
+    /// The game's time chart as `chart GAME --format json` gives it, read
+    /// in this process from the tournament's database (one tournament).
     pub fn chart(&self, game: &str) -> Value {
-        let out = self.run(&["chart", game, "--format", "json"]);
-        assert_eq!(out.code, 0, "{}", out.stderr);
-        serde_json::from_str(&out.stdout).unwrap()
+        let configs = shtempel::config::load_all(&self.path().join("shtempel.toml"))
+            .expect("the config loads");
+        let [config] = configs.as_slice() else {
+            panic!("t.chart reads a file of one tournament; run `chart --tournament`");
+        };
+        let store = shtempel::store::Store::open(&config.database)
+            .expect("the database opens")
+            .kept_on(config.scope());
+        let game = config
+            .game(game)
+            .unwrap_or_else(|| panic!("no game {game}"));
+        let state = shtempel::clerk::load(config, &store, game).expect("the game loads");
+        shtempel::clerk::stored_chart(&state, config, &store)
+            .expect("its chart")
+            .to_json()
     }
 
     pub fn totals(&self, game: &str) -> (u64, u64) {
