@@ -128,21 +128,6 @@ message_kinds! {
 }
 
 impl MessageKind {
-    /// A message that may ask its reader for a move: it is given the
-    /// position as a board from his side, which its template
-    /// shows where it asks.
-    pub fn shows_the_board(self) -> bool {
-        matches!(
-            self,
-            MessageKind::Forward
-                | MessageKind::Repeat
-                | MessageKind::Query
-                | MessageKind::Decision
-                | MessageKind::Undo
-                | MessageKind::Start
-        )
-    }
-
     /// The header values of the kinds that are replies, as the outbox stores
     /// them (a day's replies to an address are counted by them).
     pub fn reply_headers() -> Vec<&'static str> {

@@ -348,3 +348,114 @@ fn a_replacement_shows_each_games_board_as_a_picture() {
         "the pictures in the diagrams' places"
     );
 }
+
+/// The position after 1. e4 e5, from White's side, as its FEN line gives it.
+const FEN_AFTER_E5: &str = "FEN: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+
+/// The one message of `kind` to `to` among `mail`.
+fn the<'m>(mail: &'m [Sent], kind: &str, to: &str) -> &'m Sent {
+    mail.iter()
+        .find(|m| m.kind == kind && m.to == [to])
+        .unwrap_or_else(|| panic!("no {kind} to {to} in {:?}", kinds(mail)))
+}
+
+/// Every letter that asks its reader for a move he is to make now shows
+/// the board, whatever its kind: the reminder, the receipt whose move a
+/// conditional variant answered at once, the partner's notice of a leave
+/// and of a replacement, the refusal of an illegal move; a letter to the
+/// player who is not to move shows none.
+#[test]
+fn the_letters_that_ask_for_a_move_now_show_the_board_in_either_language() {
+    for language in ["en", "ru"] {
+        let cup = || {
+            Cup::new()
+                .in_language(language)
+                .rules("leave_days_per_year = 30\nreminder_days = [10, 3]")
+        };
+
+        // The reminder: White silent since 1... e5 reached him.
+        let mut t = cup().open();
+        t.opening();
+        t.pass("2026-12-16");
+        let mail = t.new_mail();
+        the(&mail, "reminder", WHITE).says(FEN_AFTER_E5);
+
+        // The receipt of 2... Nc6, answered at once by White's 3. Bb5.
+        let mut t = cup().open();
+        t.opening();
+        let conditional = "Game 1\n2. Nf3\nif 2... Nc6 3. Bb5\nTime: 3/4\nDates: 2026-11-07, 2026-11-07, 2026-11-08\n";
+        t.exchange(WHITE, "2026-11-08", "Re: [T #1]", conditional);
+        let reply = "Game 1\n2... Nc6\nTime: 3/6\nDates: 2026-11-08, 2026-11-08, 2026-11-10\n";
+        let mail = t.exchange(BLACK, "2026-11-10", "Re: [T #1]", reply);
+        let receipt = mail
+            .iter()
+            .find(|m| m.to == [BLACK] && m.kind != "forward")
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
+        receipt.says("FEN: r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3");
+        the(&mail, "forward", WHITE).never_says("FEN:");
+
+        // The refusal of an illegal move, in the position it must be legal in.
+        let mut t = cup().open();
+        t.opening();
+        let illegal = "Game 1\n2. Ke3\nTime: 3/4\nDates: 2026-11-07, 2026-11-07, 2026-11-08\n";
+        let mail = t.exchange(WHITE, "2026-11-08", "Re: [T #1]", illegal);
+        the(&mail, "refused", WHITE).says(FEN_AFTER_E5);
+
+        // Black's leave, told to White, who is to move.
+        let mut t = cup().open();
+        t.opening();
+        let leave = match language {
+            "en" => "LEAVE 20.11.2026 - 29.11.2026\n",
+            _ => "ОТПУСК 20.11.2026 - 29.11.2026\n",
+        };
+        let mail = t.exchange(BLACK, "2026-11-10", "Leave", leave);
+        the(&mail, "leave-notice", WHITE).says(FEN_AFTER_E5);
+        the(&mail, "leave", BLACK).never_says("FEN:");
+
+        // The game's start, to White: the initial position, and no word of
+        // a last move in brackets where there is none.
+        let mut t = cup().game_from("2", "white", "black", "2026-12-01").open();
+        t.pass("2026-12-01");
+        let mail = t.new_mail();
+        let start = the(&mail, "start", WHITE);
+        start.says("FEN: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        start.never_says("brackets");
+        start.never_says("скобках");
+
+        // Black replaced: his partner, to move, is told with the board.
+        let mut t = cup().open();
+        t.opening();
+        let order = "REPLACE black New Player <new.player@test.example>\n";
+        let mail = t.exchange(ARBITER, "2026-11-10", "Replacement", order);
+        the(&mail, "replaced", WHITE).says(FEN_AFTER_E5);
+    }
+}
+
+/// Each template of both languages that gives the lines of the reader's
+/// next letter shows the board beside them (the board itself appears only
+/// where the reader is to move now, `_board` asks). The start sheet is the
+/// exception: it lists every game, and each game's own start letter to
+/// White (`start.txt`) carries that game's board.
+#[test]
+fn every_template_with_the_next_letters_lines_has_the_board() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    for language in ["en", "ru"] {
+        let mut checked = 0;
+        for entry in std::fs::read_dir(root.join(language)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if !name.ends_with(".txt") || name.starts_with('_') || name == "start-sheet.txt" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            if text.contains("{% include \"_next\" %}") {
+                checked += 1;
+                assert!(
+                    text.contains("{% include \"_board\" %}"),
+                    "{language}/{name} gives the next letter's lines without the board"
+                );
+            }
+        }
+        assert!(checked >= 13, "{language}: {checked} templates with lines");
+    }
+}

@@ -207,7 +207,7 @@ impl Clerk<'_> {
         let message = self
             .draft(MessageKind::Reminder)
             .of(state)
-            .to(recipient(state.player(player)))
+            .for_player(state, player)
             .render(model)?;
         plan.messages.push(self.generated(message, false));
         let detail = format!("{} has {days_left} days left", crate::color_name(player));

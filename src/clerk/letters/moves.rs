@@ -8,7 +8,7 @@ use crate::clerk::context::LetterContext;
 use crate::clerk::say::model::{
     correction_model, correction_text, item_label, item_name, label_moves,
 };
-use crate::clerk::{Clerk, Plan, next_lines, recipient};
+use crate::clerk::{Clerk, Plan, next_lines};
 use crate::error::Error;
 use crate::game::{Applied, End};
 use crate::letter::{Keyword, ReadErrorKind};
@@ -382,7 +382,7 @@ impl Clerk<'_> {
         let mut message = self
             .draft(kind)
             .of(state)
-            .to(recipient(state.player(color)))
+            .for_player(state, color)
             .answering(context.mail.message_id.clone())
             .render(model)?;
         if conditional.is_some() {
@@ -432,7 +432,7 @@ impl Clerk<'_> {
         );
         self.draft(MessageKind::PartnerCorrection)
             .of(state)
-            .to(recipient(state.player(to)))
+            .for_player(state, to)
             .answering(letter.context.mail.message_id.clone())
             .render(model)
     }

@@ -9,6 +9,7 @@ use crate::mail::format::compose::{Outgoing, Recipient};
 use crate::message::MessageKind;
 use crate::record::Record;
 use crate::render::{Model, merged};
+use crate::rules::Turn;
 
 use crate::clerk::{Clerk, model, recipient};
 
@@ -121,8 +122,10 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             reader,
         } = self;
         let addressee = to.first().map_or("", |r| r.name.as_str());
+        // The board goes to a reader who is to move now: any letter that
+        // asks him for his move shows it where its template asks.
         let board = match (state, reader) {
-            (Some(state), Some(reader)) if kind.shows_the_board() => {
+            (Some(state), Some(reader)) if state.ledger.clock_for(reader) == Turn::Yours => {
                 clerk.board_view(state, reader)
             }
             _ => None,

@@ -180,7 +180,7 @@ impl Clerk<'_> {
         let message = self
             .draft(MessageKind::Refused)
             .of(state)
-            .to(recipient(player))
+            .for_player(state, context.color)
             .answering(context.mail.message_id.clone())
             .render(model)?;
         plan.messages.push(message);
