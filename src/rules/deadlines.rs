@@ -187,15 +187,21 @@ pub fn next_check(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Option<Na
 }
 
 /// The day from which the letter carrying `ledger.rows[row]` counts as
-/// unanswered (2.6): the day it was sent, or, where a ruling resumed the
-/// game after it, the day the decision went out (2.5.6: the partner's
-/// clock counts from then, and so does his silence).
-fn unanswered_since(ledger: &Ledger, row: usize) -> NaiveDate {
-    let sent = ledger.rows[row].sent_on;
+/// unanswered (2.6): the day its move reached the partner, which is the
+/// day it was sent but for a letter forwarded later (one the director
+/// accepted after a refusal: its 40 days run from the acceptance, not from
+/// its old postmark, so that no repeat goes out beside its forward); or,
+/// where a ruling resumed the game after it, the day the decision went out
+/// (2.5.6: the partner's clock counts from then, and so does his silence).
+pub fn unanswered_since(ledger: &Ledger, row: usize) -> NaiveDate {
+    let row = &ledger.rows[row];
+    let reached = row
+        .delivered_on
+        .map_or(row.sent_on, |got| got.max(row.sent_on));
     ledger
         .standing
         .resumed_on
-        .map_or(sent, |resumed| resumed.max(sent))
+        .map_or(reached, |resumed| resumed.max(reached))
 }
 
 fn active_duties(rules: &Rules, ledger: &Ledger, today: NaiveDate, duties: &mut Vec<Duty>) {

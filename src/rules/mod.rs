@@ -43,7 +43,7 @@ pub mod withdrawal;
 
 pub use calendar::{Calendar, add_days, days, postmark_date};
 pub use clock::Fraction;
-pub use deadlines::{Duty, DutyKey, due, next_check};
+pub use deadlines::{Duty, DutyKey, due, next_check, unanswered_since};
 pub use effects::{
     Awarded, DayEffect, Decided, MoveEffect, OffenderEffect, Protested, Step, Undone,
 };

@@ -1729,3 +1729,48 @@ fn a_decision_with_a_reason_is_carried_out_and_its_reason_told() {
         }
     }
 }
+
+/// A letter accepted long after its refusal: its forward goes out with the
+/// acceptance, and its 40 days (10.3.4) run from then, when the partner
+/// got it; no registered repeat goes out beside its forward.
+#[test]
+fn an_accepted_old_letters_repeat_counts_from_the_acceptance() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        let illegal = "Game 1\n1. e5\nTime: 2/0\nDates: 2026-11-03\n";
+        t.letter(WHITE, "2026-11-03", "Game 1", illegal);
+        t.pass("2026-11-03");
+        assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
+        let key = refused_key(&t, "2026-11-05");
+        // Accepted 42 days after its postmark.
+        let out = t.run(&["accept", &key, "--move", "1. e4", "--today", "2026-12-15"]);
+        assert_eq!(out.code, 0, "{language}: {}\n{}", out.stdout, out.stderr);
+        let mail = t.new_mail();
+        assert!(
+            mail.iter().any(|m| m.kind == "forward" && m.to == [BLACK]),
+            "{language}: {:?}",
+            kinds(&mail)
+        );
+        assert!(
+            !mail.iter().any(|m| m.kind == "repeat"),
+            "{language}: a repeat beside the forward: {:?}",
+            kinds(&mail)
+        );
+        // Forty days after the acceptance, not after the postmark.
+        t.pass("2027-01-23");
+        assert!(
+            !t.new_mail().iter().any(|m| m.kind == "repeat"),
+            "{language}: repeated before its 40 days"
+        );
+        t.pass("2027-01-24");
+        let mail = t.new_mail();
+        let repeat = mail
+            .iter()
+            .find(|m| m.kind == "repeat")
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
+        repeat.says(match language {
+            "en" => "has had no answer for 40 days",
+            _ => "нет ответа 40 дн.",
+        });
+    }
+}

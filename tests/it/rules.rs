@@ -946,6 +946,16 @@ fn deadlines_table() {
     assert_eq!(kinds(&ledger, "2026-12-21", &done), Vec::<String>::new());
     assert_eq!(kinds(&ledger, "2026-12-23", &done), ["overstep"]);
 
+    // A letter forwarded after its postmark (accepted by the director 20
+    // days later): its 40 days run from the day it reached the partner.
+    let mut forwarded_late = ledger_of(&[(1, 0)]);
+    let row = &mut forwarded_late.rows[0];
+    row.delivered_on = Some(row.sent_on + chrono::Days::new(20));
+    let repeats = |today| kinds(&forwarded_late, today, &none).contains(&"repeat:0".into());
+    assert!(!repeats("2026-12-12"), "not 40 days after its postmark");
+    assert!(!repeats("2026-12-31"));
+    assert!(repeats("2027-01-01"), "40 days after it reached Black");
+
     // Protest period: 10 days from the notice; the day after, if no protest.
     let mut suspended = ledger_of(&[(1, 0)]);
     suspended.standing.status = Status::Suspended;

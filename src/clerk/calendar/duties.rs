@@ -105,7 +105,9 @@ impl Clerk<'_> {
         let moves = self.phrases().moves(&moves_log);
         let expected = state.ledger.rows[first].letter.as_ref().map(|f| f.expected);
         let sent_on = state.ledger.rows[last].sent_on;
-        let days = rules::days(sent_on, today);
+        // Unanswered since it reached the partner: for a letter accepted
+        // after a refusal, since the acceptance, not its old postmark.
+        let days = rules::days(rules::unanswered_since(&state.ledger, last), today);
         let model = model! {
             "author" => state.player(author).name.as_str(),
             "moves" => moves.as_str(),

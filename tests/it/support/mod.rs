@@ -250,7 +250,6 @@ pub const W1: &str = "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n";
 /// Black's 1... e5, sent on 7 November after 4 days.
 pub const B1: &str = "Game 1\n1... e5\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n";
 
-/// The English or the Russian text, as the tournament's language is.
 /// White's 1. e4 on 25 December after 54 days, over the 50 (with
 /// `silent_overstep = false` added to `cup`'s rules): the overstep's file
 /// goes to the chief arbiter. The tournament after that poll, and its mail.
