@@ -38,14 +38,16 @@ pub struct Protested {
 }
 
 /// The arbiter's decision on an overstep (10.3.7): `released` the held
-/// reply it delivers, `excused` the days it excused, `due` what the player
-/// to move owes once the decision (and the reply it releases) is sent.
+/// reply it delivers, `excused` the days it excused of the `asked` (no more
+/// than had been charged to the offender), `due` what the player to move
+/// owes once the decision (and the reply it releases) is sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decided {
     pub decision: Decision,
     pub offender: Color,
     pub released: Option<usize>,
     pub excused: u32,
+    pub asked: u32,
     pub due: Option<Due>,
 }
 
@@ -90,6 +92,7 @@ impl From<Decided> for Effect {
             offender,
             released,
             excused,
+            asked,
             due,
         } = d;
         Effect::Decision {
@@ -97,6 +100,7 @@ impl From<Decided> for Effect {
             offender,
             released,
             excused,
+            asked,
             due,
         }
     }

@@ -390,6 +390,7 @@ pub enum Effect {
         offender: Color,
         released: Option<usize>,
         excused: u32,
+        asked: u32,
         due: Option<Due>,
     },
     /// An unanswered letter repeated by registered letter (10.3.4): its moves

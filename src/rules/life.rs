@@ -294,8 +294,9 @@ pub fn protest(
 
 /// The chief arbiter rules on a suspended game on `day` (10.3.7): confirmed,
 /// the offender loses; rejected or continued, play resumes from `day` with
-/// the disputed days excused (those he names, else the overstepping move's),
-/// and the held reply is released.
+/// the disputed days excused (those he names, else the overstepping move's;
+/// no more than were charged to the offender), and the held reply is
+/// released.
 pub fn rule(
     rules: &Rules,
     ledger: &Ledger,
@@ -314,18 +315,24 @@ pub fn rule(
     let mut next = ledger.clone();
     let released = ledger.standing.held_reply;
     let mut excused = 0;
+    let mut asked = 0;
     match ruling {
         Decision::Confirm => next.finish(Outcome {
             result: GameResult::loss_of(offender),
             reason: EndReason::Overstep,
         }),
         Decision::Reject | Decision::Continue => {
-            excused = days.unwrap_or_else(|| {
+            asked = days.unwrap_or_else(|| {
                 suspension
                     .ply
                     .and_then(|ply| ledger.rows.get(ply))
                     .map_or(0, |row| row.days)
             });
+            // No more days can be excused than were charged: the days of
+            // a silence are never charged (the clock counts again from the
+            // decision, 2.5.6), and a credit beyond the total would eat
+            // the days of moves not yet made.
+            excused = asked.min(ledger.totals().get(offender));
             let standing = &mut next.standing;
             standing.credit.add(offender, excused);
             if excused > 0 {
@@ -354,6 +361,7 @@ pub fn rule(
         offender,
         released,
         excused,
+        asked,
         due: delivered.due(rules, day),
     };
     Ok(Step {

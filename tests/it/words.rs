@@ -629,10 +629,10 @@ fn each_player_is_spoken_to_as_you() {
     }
 }
 
-/// Point 13 (the excused days): the days the chief arbiter excused are
-/// shown at the move they belong to: after `ОТКЛОНИТЬ 1 10` the move that
-/// overstepped said only its 54 days; after an overstep by silence, at the
-/// offender's next move, the one his silent days are charged to.
+/// The days the chief arbiter excused are shown at the move they belong
+/// to: after `ОТКЛОНИТЬ 1 10` at the move that overstepped (which alone
+/// said its 54 days); after an overstep by silence, at the offender's next
+/// move, the first after the decision.
 #[test]
 fn the_excused_days_are_shown_at_their_move() {
     for (language, reject) in [("en", "REJECT 1 10\n"), ("ru", "ОТКЛОНИТЬ 1 10\n")] {
@@ -648,8 +648,9 @@ fn the_excused_days_are_shown_at_their_move() {
     }
 
     // By silence: White has not answered 1... e5 (7 November) by
-    // 26 December; the arbiter excuses 5 days, and they show at White's
-    // next move once he makes it.
+    // 26 December; the arbiter names 5 days, of which the 2 charged to
+    // White (1. e4) are excused (the silence was never charged), and they
+    // show at White's next move once he makes it.
     let mut t = Cup::new().open();
     t.opening();
     t.pass("2026-12-26");
@@ -670,7 +671,7 @@ fn the_excused_days_are_shown_at_their_move() {
         .unwrap_or_else(|| panic!("{pgn}"));
     let at_nf3 = &at_nf3[..at_nf3.find('}').unwrap()];
     assert!(
-        at_nf3.ends_with(", excused by the chief arbiter: 5 days"),
+        at_nf3.ends_with(", excused by the chief arbiter: 2 days"),
         "{pgn}"
     );
     assert_eq!(pgn.matches("excused").count(), 1, "{pgn}");
@@ -716,4 +717,51 @@ fn a_correction_from_a_late_clock_start_says_why() {
         "{:?}",
         kinds(&t.outbox())
     );
+}
+
+/// An overstep by silence of a player charged nothing yet: the arbiter's
+/// `REJECT 1 5` excuses no day (none had been charged, and the silence is
+/// never charged: his clock counts again from the decision). Every letter
+/// says so and its numbers add up: the decision gives 2/0, and Black's
+/// 2-day move then makes it 2/2, not 2/0.
+#[test]
+fn no_more_days_are_excused_than_were_charged() {
+    for (language, reject) in [("en", "REJECT 1 5\n"), ("ru", "ОТКЛОНИТЬ 1 5\n")] {
+        let mut t = Cup::new().in_language(language).open();
+        t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+        t.pass("2026-12-24");
+        t.new_mail();
+        let mail = t.exchange(ARBITER, "2026-12-28", "Re: [T #1]", reject);
+        let decision = mail
+            .iter()
+            .find(|m| m.kind == "decision" && m.to == [BLACK])
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
+        decision.says(pick(
+            language,
+            "The chief arbiter named 5 days to excuse you, but no day had been charged, and no more than was charged can be excused; the time used (White/Black) is now 2/0.",
+            "Главный судья велел не засчитывать вам 5 дн., но не было засчитано ни одного дня, а списать больше, чем засчитано, нельзя; время (белые/чёрные) теперь 2/0.",
+        ));
+        decision.never_says(pick(
+            language,
+            "Days the chief arbiter excused",
+            "Дни, которые главный судья не засчитал",
+        ));
+        let done = mail
+            .iter()
+            .find(|m| m.kind == "order-done")
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
+        done.says(pick(
+            language,
+            "the chief arbiter excused days: 0 of the 5 the order named, no more having been charged (Black Player)",
+            "главный судья не засчитал дней: 0 из названных в распоряжении 5, больше засчитано не было (Black Player)",
+        ));
+        let reply = "Game 1\n1... e5\nTime: 2/2\nDates: 2026-11-03, 2026-11-03, 2026-12-30\n";
+        let mail = t.exchange(BLACK, "2026-12-30", "Re: [T #1]", reply);
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", BLACK), pair("forward", WHITE)],
+            "{language}"
+        );
+        assert_eq!(t.totals("1"), (2, 2), "{language}");
+    }
 }

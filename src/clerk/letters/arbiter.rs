@@ -278,11 +278,17 @@ impl Clerk<'_> {
                 games.push(tag);
             }
         }
+        let noted: Vec<String> = plans
+            .iter()
+            .flat_map(|plan| &plan.notes)
+            .map(|note| note.text.clone())
+            .collect();
         let order = crate::printable::bounded(&ruling.line, 200).into_owned();
         let model = model! {
             "order" => order,
             "games" => games,
             "told" => told,
+            "noted" => noted,
         };
         self.draft(MessageKind::OrderDone)
             .to(author)

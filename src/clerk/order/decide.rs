@@ -96,6 +96,7 @@ impl Clerk<'_> {
             offender,
             released,
             excused,
+            asked,
             due,
         } = transition.effect;
         let code = decision.code();
@@ -105,6 +106,7 @@ impl Clerk<'_> {
             offender,
             held_move: held_move.filter(|_| released.is_some()),
             excused,
+            cut_from: (asked > excused).then_some(asked),
             due,
         };
         let model = crate::render::merged(
@@ -148,6 +150,7 @@ impl Clerk<'_> {
             offender,
             held_move,
             excused,
+            cut_from,
             due,
         } = decided;
         model! {
@@ -157,6 +160,7 @@ impl Clerk<'_> {
             "result" => state.ledger.standing.outcome.map(|o| o.result.pgn()),
             "held_move" => held_move.clone(),
             "excused" => *excused,
+            "asked" => *cut_from,
             "totals" => state.ledger.totals().to_string(),
             // The lines for the letter of whoever is now to move.
             "next" => due.map(|due| next_lines(state, due.player, self.config, Some(self.clock.today))),
@@ -179,8 +183,20 @@ impl Clerk<'_> {
     ) -> Vec<Note> {
         let phrases = self.phrases();
         let mut notes = Vec::new();
-        if decision != Decision::Confirm && decided.excused > 0 {
-            let offender = &state.player(decided.offender).name;
+        let offender = &state.player(decided.offender).name;
+        if let Some(asked) = decided.cut_from.filter(|_| decision != Decision::Confirm) {
+            notes.push(self.note(
+                "credit",
+                phrases.fill(
+                    "note.credit_cut",
+                    &[
+                        ("asked", &asked),
+                        ("days", &decided.excused),
+                        ("offender", offender),
+                    ],
+                ),
+            ));
+        } else if decision != Decision::Confirm && decided.excused > 0 {
             notes.push(self.note(
                 "credit",
                 phrases.fill(
@@ -207,5 +223,7 @@ struct DecisionTold {
     offender: shakmaty::Color,
     held_move: Option<String>,
     excused: u32,
+    /// The days the arbiter named, where more than had been charged.
+    cut_from: Option<u32>,
     due: Option<crate::rules::Due>,
 }
