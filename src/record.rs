@@ -10,6 +10,7 @@ use crate::chart::{self, Chart};
 use crate::config::{Config, GameConfig, Player};
 use crate::game::Game;
 use crate::phrases::Phrases;
+use crate::rules::interventions::AwardedBy;
 use crate::rules::{DutyKey, EndReason, Ledger, Status};
 
 /// A game with everything the rules and the board need.
@@ -210,7 +211,10 @@ impl Record {
         // says only "normal"), or that the game was annulled.
         let entered = match self.ledger.standing.outcome.map(|o| o.reason) {
             _ if self.ledger.status() == Status::Annulled => Some("pgn.annulled"),
-            Some(EndReason::Ruling) => Some("pgn.entered"),
+            Some(EndReason::Ruling) => match self.ledger.standing.awarded_by {
+                Some(AwardedBy::Director) => Some("pgn.entered_by_director"),
+                Some(AwardedBy::Arbiter) | None => Some("pgn.entered"),
+            },
             _ => None,
         };
         if let (Some(phrase), Some(last)) = (entered, comments.last_mut()) {

@@ -48,7 +48,7 @@ pub use self::calendar::start::Sheet;
 pub use self::event::EventKind;
 pub use self::load::{load, load_replaying, stored_chart};
 pub use self::order::accept::Acceptance;
-pub use self::order::awards::{Award, AwardError, AwardedBy};
+pub use self::order::awards::{Award, AwardError};
 pub use self::order::retry::POISON_RUNS;
 pub use self::order::{Execution, Order, Refused, Whom};
 pub use self::plan::{EntryThere, Event, LeaveTaken, Plan};
@@ -68,6 +68,7 @@ use crate::model;
 use crate::record::Record;
 use crate::render::{Model, Templates, merged};
 use crate::rules;
+pub use crate::rules::interventions::AwardedBy;
 use crate::store::{Note, Store};
 
 /// The most of a reason or an event's detail kept or printed.

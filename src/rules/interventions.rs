@@ -10,12 +10,44 @@ use super::life::finished;
 use super::{Awarded, EndReason, Outcome, Refusal, Step, Transition, Undone};
 use super::{Effect, GameResult, Ledger, Rules, Status};
 
+/// Who set a result by hand (kept with it: the PGN names him).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AwardedBy {
+    /// The chief arbiter, by letter.
+    Arbiter,
+    /// The tournament director, by command (`shtempel result`).
+    Director,
+}
+
+impl AwardedBy {
+    /// As the database keeps it.
+    pub fn code(self) -> &'static str {
+        match self {
+            AwardedBy::Arbiter => "arbiter",
+            AwardedBy::Director => "director",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<AwardedBy> {
+        match code {
+            "arbiter" => Some(AwardedBy::Arbiter),
+            "director" => Some(AwardedBy::Director),
+            _ => None,
+        }
+    }
+}
+
 /// The chief arbiter sets the result (`RESULT 3 1-0`), or scores a forfeit
 /// (`FORFEIT 3 WHITE`: White loses, unplayed): in any state, his word being
 /// final. A game under way or suspended ends (a held reply stays with him);
 /// a finished one gets the new result, the one it replaces in the effect.
-/// The same result again changes nothing.
-pub fn award(ledger: &Ledger, result: GameResult, forfeit: bool) -> Result<Step<Awarded>, Refusal> {
+/// The same result again changes nothing. `by`: who set it.
+pub fn award(
+    ledger: &Ledger,
+    result: GameResult,
+    forfeit: bool,
+    by: AwardedBy,
+) -> Result<Step<Awarded>, Refusal> {
     // A result set on a game past its end date is the adjudication 10.3.2
     // asks for; on any other, a result the players reached, entered.
     let reason = match (forfeit, ledger.standing.status) {
@@ -34,6 +66,7 @@ pub fn award(ledger: &Ledger, result: GameResult, forfeit: bool) -> Result<Step<
     let mut next = ledger.clone();
     next.finish(outcome);
     next.standing.held_reply = None;
+    next.standing.awarded_by = Some(by);
     Ok(Step {
         ledger: next,
         effect: Awarded { outcome, previous },
@@ -51,6 +84,7 @@ pub fn annul(ledger: &Ledger) -> Result<Transition, Refusal> {
     let standing = &mut next.standing;
     standing.status = Status::Annulled;
     standing.outcome = None;
+    standing.awarded_by = None;
     standing.suspension = None;
     standing.held_reply = None;
     standing.draw_offer = None;
@@ -86,6 +120,7 @@ pub fn undo(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Result<Step<Und
     let standing = &mut next.standing;
     standing.status = Status::Active;
     standing.outcome = None;
+    standing.awarded_by = None;
     if standing.draw_offer == Some(author) {
         standing.draw_offer = None;
     }

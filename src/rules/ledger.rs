@@ -278,12 +278,15 @@ pub struct Standing {
     pub draw_offer: Option<Color>,
     /// The partner's reply held during a suspension (its ply, 10.3.6).
     pub held_reply: Option<usize>,
+    /// Who set the result by hand, where one did (`outcome`'s reason then
+    /// `Ruling` or `Forfeit`).
+    pub awarded_by: Option<super::interventions::AwardedBy>,
 }
 
 /// Days the chief arbiter excused one player (10.3.7), and the move they
 /// belong to: the move that overstepped; for an overstep by silence, the
-/// offender's first move from `after` on (the one his silent days are
-/// charged to), none while he has not made it.
+/// offender's first move from `after` on (the first after the decision),
+/// none while he has not made it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Excused {
     #[serde(with = "crate::color_serde")]

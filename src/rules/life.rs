@@ -43,6 +43,7 @@ impl Ledger {
         self.standing.status = Status::Finished;
         self.standing.suspension = None;
         self.standing.outcome = Some(outcome);
+        self.standing.awarded_by = None;
         self.standing.draw_offer = None;
     }
 

@@ -10,6 +10,7 @@ use shakmaty::Color;
 use crate::color_name;
 use crate::key::GameKey;
 use crate::record::Seat;
+use crate::rules::interventions::AwardedBy;
 use crate::rules::{DutyKey, EndReason, Fraction, GameResult, Outcome, Row, Standing, Suspension};
 
 use super::Sql;
@@ -128,7 +129,7 @@ impl Store {
             .prepare_cached(
                 "SELECT status, result, result_reason, offender, notice_on, protest_received,
                         extra_white, extra_black, held, draw_offer, held_reply,
-                        overstep_ply, credit_white, credit_black, resumed_on, excused
+                        overstep_ply, credit_white, credit_black, resumed_on, excused, result_by
                  FROM games WHERE id = ?1",
             )?
             .query_row(params![id], game_row)
@@ -344,6 +345,10 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         draw_offer: draw_offer.as_deref().and_then(color_from),
         held_reply: held_reply.and_then(|ply| usize::try_from(ply).ok()),
         excused: serde_json::from_str(&r.get::<_, String>(15)?).map_err(from_sql_err)?,
+        awarded_by: r
+            .get::<_, Option<String>>(16)?
+            .as_deref()
+            .and_then(AwardedBy::from_code),
     };
     Ok(GameRow {
         standing,

@@ -179,6 +179,8 @@ const MIGRATIONS: &[&str] = &[
     // 15: the days the chief arbiter excused, each decision's at its move
     // (JSON: `rules::Excused`); `credit_white`/`credit_black` their sums.
     "ALTER TABLE games ADD COLUMN excused TEXT NOT NULL DEFAULT '[]';",
+    // 16: who set a result by hand (`arbiter`, `director`), for the PGN.
+    "ALTER TABLE games ADD COLUMN result_by TEXT;",
 ];
 
 /// The schema version this build writes.

@@ -142,12 +142,13 @@ impl Writer<'_> {
         self.tx.prepare_cached(
             "INSERT INTO games (id, status, result, result_reason, offender, notice_on, protest_received,
                                 extra_white, extra_black, held, draw_offer, held_reply,
-                                overstep_ply, credit_white, credit_black, resumed_on, excused)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+                                overstep_ply, credit_white, credit_black, resumed_on, excused, result_by)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
              ON CONFLICT (id) DO UPDATE SET status = ?2, result = ?3, result_reason = ?4, offender = ?5,
                  notice_on = ?6, protest_received = ?7, extra_white = ?8, extra_black = ?9, held = ?10,
                  draw_offer = ?11, held_reply = ?12, overstep_ply = ?13, credit_white = ?14,
-                 credit_black = ?15, resumed_on = ?16, excused = ?17, next_check = NULL",
+                 credit_black = ?15, resumed_on = ?16, excused = ?17, result_by = ?18,
+                 next_check = NULL",
         )?
         .execute(
             params![
@@ -168,6 +169,7 @@ impl Writer<'_> {
                 standing.credit.black,
                 standing.resumed_on.map(day_text),
                 excused,
+                standing.awarded_by.map(|by| by.code()),
             ],
         )?;
         Ok(())

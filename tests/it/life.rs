@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use chrono::NaiveDate;
 use shakmaty::Color;
-use shtempel::rules::interventions;
+use shtempel::rules::interventions::{self, AwardedBy};
 use shtempel::rules::life::{self, admit_move, move_letter};
 use shtempel::rules::{
     BoardEnd, Calendar, Decided, Decision, Effect, EndReason, Excused, GameResult, Incoming,
@@ -758,10 +758,15 @@ fn award_table() {
         ),
     ];
     for (what, ledger, result, forfeit, expected, reason) in table {
-        let transition = interventions::award(&ledger, result, forfeit);
+        let transition = interventions::award(&ledger, result, forfeit, AwardedBy::Director);
         if let Ok(t) = &transition {
             let standing = &t.ledger.standing;
             assert_eq!(standing.outcome.map(|o| o.reason), reason, "{what}");
+            assert_eq!(
+                standing.awarded_by,
+                Some(AwardedBy::Director),
+                "{what}: who"
+            );
             assert_eq!(
                 (
                     standing.suspension,

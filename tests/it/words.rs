@@ -82,6 +82,41 @@ fn termination(t: &Tournament) -> (String, String) {
     (pgn, tag)
 }
 
+/// A result the director set by command is his in the PGN, as in the
+/// letters: "entered by the tournament director", not by the chief
+/// arbiter; one the arbiter set is the arbiter's, and after the director
+/// sets another, the director's.
+#[test]
+fn the_pgn_names_who_entered_a_result() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        t.opening();
+        let out = t.run(&["result", "1", "1/2", "--today", "2026-11-12"]);
+        assert_eq!(out.code, 0, "{language}: {}", out.stderr);
+        let pgn = t.run(&["pgn", "1"]).stdout;
+        let (director, arbiter) = match language {
+            "en" => (
+                "result entered by the tournament director",
+                "result entered by the chief arbiter",
+            ),
+            _ => (
+                "результат внесён директором турнира",
+                "результат внесён главным судьёй",
+            ),
+        };
+        assert!(
+            pgn.contains(director) && !pgn.contains(arbiter),
+            "{language}: {pgn}"
+        );
+        t.exchange(ARBITER, "2026-11-13", "Game 1", "RESULT 1 1-0\n");
+        let pgn = t.run(&["pgn", "1"]).stdout;
+        assert!(
+            pgn.contains(arbiter) && !pgn.contains(director),
+            "{language}: {pgn}"
+        );
+    }
+}
+
 /// Point 12: `Termination` as the PGN standard names it (8.1.1): a game
 /// under way unterminated; a result the arbiter entered for the players
 /// normal, with a comment saying who entered it (it said adjudication); a

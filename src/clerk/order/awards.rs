@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
-use crate::rules::interventions::{award, undo};
+use crate::rules::interventions::{AwardedBy, award, undo};
 use crate::rules::{Awarded, GameResult, Undone};
 use crate::store::Store;
 
@@ -21,15 +21,6 @@ pub struct Award {
     /// His reason, as he wrote it.
     pub why: Option<String>,
     pub by: AwardedBy,
-}
-
-/// Who set a result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AwardedBy {
-    /// The chief arbiter, by letter.
-    Arbiter,
-    /// The tournament director, by command (`shtempel result`).
-    Director,
 }
 
 /// Why a result was not set.
@@ -165,7 +156,7 @@ impl Clerk<'_> {
         order: &Award,
         in_reply_to: Option<String>,
     ) -> Result<Plan, AwardError> {
-        let transition = match award(&state.ledger, order.result, order.forfeit) {
+        let transition = match award(&state.ledger, order.result, order.forfeit, order.by) {
             Ok(transition) => transition,
             Err(refusal) => {
                 let reason = self.refusal_reason(&refusal, state.id());
