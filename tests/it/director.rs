@@ -1774,3 +1774,53 @@ fn an_accepted_old_letters_repeat_counts_from_the_acceptance() {
         });
     }
 }
+
+/// The answers to an acceptance are in the tournament's words: a letter
+/// refused again names why as its writer was told it, a letter accepted
+/// already says so with its date, not the log's English ("move 1. e4",
+/// "accepted by the director").
+#[test]
+fn an_acceptances_answers_are_in_the_tournaments_language() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        let illegal = "Game 1\n1. e5\nTime: 2/0\nDates: 2026-11-03\n";
+        t.letter(WHITE, "2026-11-03", "Game 1", illegal);
+        t.pass("2026-11-03");
+        t.new_mail();
+        let key = refused_key(&t, "2026-11-05");
+        let out = t.run(&["accept", &key, "--move", "1. e5", "--today", "2026-11-05"]);
+        assert_eq!(out.code, 2, "{language}: {}", out.stdout);
+        let (again, illegal_words) = match language {
+            "en" => (
+                "read so, the letter is refused again: ",
+                "this move is not legal",
+            ),
+            _ => (
+                "прочитанное так, письмо снова отклонено: ",
+                "ход невозможен",
+            ),
+        };
+        assert!(out.stderr.contains(again), "{language}: {}", out.stderr);
+        let said = &out.stderr[out.stderr.find(again).unwrap() + again.len()..];
+        if language == "ru" {
+            assert!(
+                !said.contains("this move") && !said.contains("line"),
+                "{said}"
+            );
+        }
+        assert!(
+            said.contains(illegal_words) || language == "ru",
+            "{language}: {said}"
+        );
+        // Accepted by the chief arbiter's letter; then again, by command.
+        let order = format!("ACCEPT {key} 1. e4\n");
+        t.exchange(ARBITER, "2026-11-06", "Accept", &order);
+        let out = t.run(&["accept", &key, "--move", "1. e4", "--today", "2026-11-07"]);
+        assert_eq!(out.code, 2, "{language}: {}", out.stdout);
+        let twice = pick(language, "was accepted already", "уже принято после отказа");
+        assert!(out.stderr.contains(twice), "{language}: {}", out.stderr);
+        for log in ["(move", "accepted by", "director:"] {
+            assert!(!out.stderr.contains(log), "{language}: {}", out.stderr);
+        }
+    }
+}

@@ -801,9 +801,12 @@ fn decision_words_in_a_folder(language: &str) {
         .body
         .lines()
         .map(str::trim)
-        .find(|line| line.starts_with("CONFIRM"))
+        .find(|line| line.starts_with(pick(language, "CONFIRM", "ПОДТВЕРДИТЬ")))
         .expect("a CONFIRM line");
-    assert!(line.starts_with("CONFIRM A 1 "), "{line}");
+    assert!(
+        line.starts_with(pick(language, "CONFIRM A 1 ", "ПОДТВЕРДИТЬ A 1 ")),
+        "{line}"
+    );
     let today = run_ok(&t, &["today", "--today", "2026-12-27"]).stdout;
     assert!(
         today.contains("(CONFIRM A 1, REJECT A 1, CONTINUE A 1)"),
@@ -1691,4 +1694,29 @@ fn doctor_in_a_folder_names_the_clerks_file_not_its_first_events() {
         "{line}"
     );
     assert!(!line.contains("a.toml"), "{line}");
+}
+
+/// The chief arbiter's letter with no order in it, to a clerk of several
+/// tournaments: the help names the orders in the tournament's language and
+/// in the form a folder takes (with the tournament's id).
+#[test]
+fn the_help_for_a_letter_without_an_order_fits_the_folder_and_its_language() {
+    for language in ["en", "ru"] {
+        let mut t = federation_in(language);
+        let mail = t.exchange(ARBITER, "2026-11-05", "A question", "How are the games?\n");
+        let answer = mail
+            .iter()
+            .find(|m| m.to == [ARBITER])
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
+        answer.says(pick(
+            language,
+            "as in CONFIRM A N or RESULT A N 1-0",
+            "например ПОДТВЕРДИТЬ A N или РЕЗУЛЬТАТ A N 1-0",
+        ));
+        if language == "ru" {
+            for english in ["CONFIRM", "REJECT", "CONTINUE", "RESULT"] {
+                answer.never_says(english);
+            }
+        }
+    }
 }

@@ -800,3 +800,62 @@ fn no_more_days_are_excused_than_were_charged() {
         assert_eq!(t.totals("1"), (2, 2), "{language}");
     }
 }
+
+/// The text a template or phrase gives its reader, its code left out: the
+/// `{{ … }}`/`{% … %}` parts, a phrase's `{name}` slots and keys, the
+/// commands (`shtempel …`), the addresses and the `Subject:` header word.
+fn readers_text(path: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let code = regex::Regex::new(r"(?s)\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}").unwrap();
+    let mut text = code.replace_all(&text, " ").into_owned();
+    if path.extension().is_some_and(|e| e == "toml") {
+        text = text
+            .lines()
+            .filter(|line| !line.trim_start().starts_with('#') && !line.starts_with('['))
+            .map(|line| line.split_once('=').map_or(line, |(_, value)| value))
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+    let left_out = regex::Regex::new(
+        r"\{\w+\}|shtempel[ \w{}.-]*|[\w.+-]+@[\w.-]+|(?m)^Subject:|<[\w.@-]+>",
+    )
+    .unwrap();
+    left_out.replace_all(&text, " ").into_owned()
+}
+
+/// No Russian letter carries English words and no English one Russian
+/// words: every sentence a reader gets is in his tournament's language.
+/// The few names both share (FEN, PGN, CSV) are allowed, and the one
+/// notation example an English refusal gives of Russian moves.
+#[test]
+fn every_template_speaks_its_own_language_only() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    let latin = regex::Regex::new(r"[A-Za-z][A-Za-z']{2,}").unwrap();
+    let cyrillic = regex::Regex::new(r"[\p{Cyrillic}]+\w*").unwrap();
+    let shared = ["FEN", "PGN", "CSV"];
+    let mut read = 0;
+    for language in ["en", "ru"] {
+        for entry in std::fs::read_dir(root.join(language)).unwrap() {
+            let path = entry.unwrap().path();
+            let text = readers_text(&path);
+            read += 1;
+            let name = path.display();
+            if language == "ru" {
+                let english: Vec<&str> = latin
+                    .find_iter(&text)
+                    .map(|m| m.as_str())
+                    .filter(|word| !shared.contains(word))
+                    .collect();
+                assert!(english.is_empty(), "{name}: English in Russian: {english:?}");
+            } else {
+                let russian: Vec<&str> = cyrillic
+                    .find_iter(&text)
+                    .map(|m| m.as_str())
+                    .filter(|word| *word != "Кf3")
+                    .collect();
+                assert!(russian.is_empty(), "{name}: Russian in English: {russian:?}");
+            }
+        }
+    }
+    assert!(read > 70, "{read} files read");
+}

@@ -75,7 +75,12 @@ impl Clerk<'_> {
     ) -> Result<Plan, Error> {
         let phrases = self.phrases();
         let Some(ruling) = read.rulings.first() else {
-            let reason = phrases.get("reason.no_ruling").to_string();
+            let mut reason = phrases.get("reason.no_ruling").to_string();
+            if self.directory.several() {
+                let id = &self.config.tournament_id;
+                let folder = phrases.fill("reason.no_ruling_in_folder", &[("id", id)]);
+                reason = format!("{reason}; {folder}");
+            }
             return self.refuse_arbiter(None, mail, read, "no ruling found", reason, stored);
         };
         // One order a letter: two would be planned on the same record, the

@@ -23,6 +23,8 @@ use crate::config::edit::{ConfigEdit, PlayerEdit};
 use crate::error::Error;
 use crate::letter::Letter;
 use crate::mail::Envelope;
+use crate::message::MessageKind;
+use crate::rules;
 use crate::store::{Disposition, KeptLetter, Store};
 
 #[derive(Clone, Debug)]
@@ -158,8 +160,8 @@ impl Clerk<'_> {
             mail.from = Some(player.email.clone());
         }
         let Some(read) = &prepared.read else {
-            let reason = &letter.reason;
-            let said = phrases.fill("reason.accept_nobody", &[("key", &key), ("reason", reason)]);
+            let from = written_from.as_deref().unwrap_or("-");
+            let said = phrases.fill("reason.accept_nobody", &[("key", &key), ("from", &from)]);
             return Ok(Err(Refused(said)));
         };
         // A letter of orders is nobody's move: accepting one would carry
@@ -191,9 +193,12 @@ impl Clerk<'_> {
             return Err(Error::internal("an accepted letter without its record"));
         };
         if stored.disposition != Disposition::Applied {
-            let reason = &stored.reason;
+            // The reasons as its writer would be told them, in the
+            // tournament's words (the stored reason is the log's).
+            let logged = stored.reason.clone();
+            let reason = told_reasons(&plan).unwrap_or(logged);
             return Ok(Err(Refused(
-                phrases.fill("reason.accept_refused", &[("reason", reason)]),
+                phrases.fill("reason.accept_refused", &[("reason", &reason)]),
             )));
         }
         let who = match acceptance.by {
@@ -217,15 +222,13 @@ impl Clerk<'_> {
     ) -> Result<Option<Refused>, Error> {
         let phrases = self.phrases();
         let key = acceptance.key;
+        let date = self.date(rules::postmark_date(&letter.arrived, self.config.timezone));
         if letter.disposition == "applied" {
-            let reason = &letter.reason;
-            let said = phrases.fill("reason.accept_taken", &[("key", &key), ("reason", reason)]);
+            let said = phrases.fill("reason.accept_taken", &[("key", &key), ("date", &date)]);
             return Ok(Some(Refused(said)));
         }
-        let accepted = store.letter_by_key(accepted_key)?;
-        if let Some(accepted) = accepted {
-            let reason = &accepted.reason;
-            let said = phrases.fill("reason.accept_twice", &[("key", &key), ("reason", reason)]);
+        if store.letter_by_key(accepted_key)?.is_some() {
+            let said = phrases.fill("reason.accept_twice", &[("key", &key), ("date", &date)]);
             return Ok(Some(Refused(said)));
         }
         if acceptance.moves.is_some_and(|moves| moves.moves.is_empty()) {
@@ -416,4 +419,17 @@ impl Clerk<'_> {
             ],
         )))
     }
+}
+
+/// The reasons a letter's refusal gives its writer, as the plan's answer
+/// to him says them; `None` where the plan answers no one (a letter read
+/// as no player's).
+fn told_reasons(plan: &Plan) -> Option<String> {
+    let refusal = plan
+        .messages
+        .iter()
+        .find(|m| m.kind == MessageKind::Refused)?;
+    let reasons = refusal.model.get_attr("reasons").ok()?;
+    let said: Vec<String> = reasons.try_iter().ok()?.map(|r| r.to_string()).collect();
+    (!said.is_empty()).then(|| said.join("; "))
 }
