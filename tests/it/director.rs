@@ -1824,3 +1824,48 @@ fn an_acceptances_answers_are_in_the_tournaments_language() {
         }
     }
 }
+
+/// A leave asked again is "granted already", not an overlap; one that
+/// overlaps a granted leave is refused as a leave, in its own words and
+/// with no empty block of moves and dates read.
+#[test]
+fn a_leave_asked_again_or_overlapping_is_answered_as_a_leave() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new()
+            .in_language(language)
+            .rules("leave_days_per_year = 30")
+            .open();
+        t.opening();
+        let leave = pick(
+            language,
+            "LEAVE 20.11.2026 - 29.11.2026\n",
+            "ОТПУСК 20.11.2026 - 29.11.2026\n",
+        );
+        t.exchange(BLACK, "2026-11-10", "Leave", leave);
+        for day in ["2026-11-12", "2026-11-21"] {
+            let mail = t.exchange(BLACK, day, "Leave", leave);
+            assert_eq!(kinds(&mail), [pair("leave", BLACK)], "{language} {day}");
+            mail[0].says(pick(language, "was granted already", "уже предоставлен"));
+        }
+        let overlapping = pick(
+            language,
+            "LEAVE 25.11.2026 - 02.12.2026\n",
+            "ОТПУСК 25.11.2026 - 02.12.2026\n",
+        );
+        let mail = t.exchange(BLACK, "2026-11-22", "Leave", overlapping);
+        assert_eq!(kinds(&mail), [pair("refused", BLACK)], "{language}");
+        let refusal = &mail[0];
+        refusal.says(pick(
+            language,
+            "the leave asked in your letter could not be granted:",
+            "Отпуск, о котором вы просите в письме, не может быть предоставлен:",
+        ));
+        refusal.never_says(pick(language, "What the clerk read", "Что прочитано"));
+        refusal.never_says(pick(language, "Moves: (none)", "Ходы: (нет)"));
+        refusal.never_says(pick(
+            language,
+            "answered in a message of its own",
+            "отдельным письмом",
+        ));
+    }
+}

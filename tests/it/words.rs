@@ -816,10 +816,9 @@ fn readers_text(path: &std::path::Path) -> String {
             .collect::<Vec<_>>()
             .join("\n");
     }
-    let left_out = regex::Regex::new(
-        r"\{\w+\}|shtempel[ \w{}.-]*|[\w.+-]+@[\w.-]+|(?m)^Subject:|<[\w.@-]+>",
-    )
-    .unwrap();
+    let left_out =
+        regex::Regex::new(r"\{\w+\}|shtempel[ \w{}.-]*|[\w.+-]+@[\w.-]+|(?m)^Subject:|<[\w.@-]+>")
+            .unwrap();
     left_out.replace_all(&text, " ").into_owned()
 }
 
@@ -846,14 +845,20 @@ fn every_template_speaks_its_own_language_only() {
                     .map(|m| m.as_str())
                     .filter(|word| !shared.contains(word))
                     .collect();
-                assert!(english.is_empty(), "{name}: English in Russian: {english:?}");
+                assert!(
+                    english.is_empty(),
+                    "{name}: English in Russian: {english:?}"
+                );
             } else {
                 let russian: Vec<&str> = cyrillic
                     .find_iter(&text)
                     .map(|m| m.as_str())
                     .filter(|word| *word != "Кf3")
                     .collect();
-                assert!(russian.is_empty(), "{name}: Russian in English: {russian:?}");
+                assert!(
+                    russian.is_empty(),
+                    "{name}: Russian in English: {russian:?}"
+                );
             }
         }
     }

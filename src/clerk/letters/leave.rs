@@ -294,9 +294,10 @@ impl Clerk<'_> {
             Model::from(()),
             mail.message_id.clone(),
         )?;
-        if beside {
-            self.render_again(&mut message, model! { "part" => "leave" })?;
-        }
+        // A leave's refusal, whether or not the letter asked more: its
+        // own words, and no block of moves and dates it never had.
+        let leave = model! { "part" => "leave", "beside" => beside };
+        self.render_again(&mut message, leave)?;
         self.tell_more_leaves(&mut message, read)?;
         plan.messages.push(message);
         plan.letter = Some(stored);
