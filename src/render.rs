@@ -359,7 +359,7 @@ impl Templates {
             let line = line.trim_end();
             blank = if line.is_empty() { blank + 1 } else { 0 };
             if blank <= 1 {
-                clean.push_str(line);
+                clean.push_str(&one_full_stop(line));
                 clean.push('\n');
             }
         }
@@ -370,9 +370,32 @@ impl Templates {
     }
 }
 
+/// A sentence that ends in a name's initial ("… by Petrov P.") ends
+/// with that initial's full stop, not two: the template's stop after a
+/// name is dropped where the name already ends in one.
+fn one_full_stop(line: &str) -> std::borrow::Cow<'_, str> {
+    static INITIAL_STOP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(^|[\s(])(\p{Lu})\.\.(\s|$)").expect("a valid pattern")
+    });
+    INITIAL_STOP.replace_all(line, "$1$2.$3")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sentence_ending_in_an_initial_has_one_full_stop() {
+        for (line, said) in [
+            ("It is now Petrov P..'s move", "It is now Petrov P..'s move"),
+            ("sent to Petrov P..", "sent to Petrov P."),
+            ("Петров П.. Ваш ход", "Петров П. Ваш ход"),
+            ("answer 2... Nc6.", "answer 2... Nc6."),
+            ("Wait...", "Wait..."),
+        ] {
+            assert_eq!(one_full_stop(line), said, "{line}");
+        }
+    }
 
     /// An `ack` template of `source`, as rendering sees it (without the
     /// start check, which refuses names the clerk does not give).

@@ -995,7 +995,7 @@ fn a_replaced_players_games_go_on_with_the_newcomer() {
     // moves, the position, whose move by when, and his letter's lines.
     let welcome = &welcome.replace("\r\n", "\n");
     for said in [
-        "Game 1: you play White against Black Player <black@test.example>.\n  Moves so far: 1. e4 1... e5\n  Position (FEN): rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n  Time used (White/Black): 2/4\n  You are to move: your letter with the move must be sent by 2026-12-25.",
+        "Game 1: you play White against Black Player <black@test.example>.\n  Moves so far: 1. e4 e5\n  Position (FEN): rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n  Time used (White/Black): 2/4\n  You are to move: your letter with the move must be sent by 2026-12-25.",
         "---- Lines for your next letter in game 1 (copy, fill in and send) ----\nGame 1\n2. <your move>",
         "Game 2: you play Black against Third Player <third@test.example>.\n  Moves so far: none yet",
     ] {

@@ -1050,7 +1050,7 @@ fn the_demo_runs_and_shows_every_step() {
         "sent overstep-file to arbiter@demo.example",
         "ignored: automatic mail",
         "duplicate:",
-        "2. c4 2... e6 (*)",
+        "2. c4 e6 (*)",
         "decision: game 1: confirm",
         "result: game 2: 1/2-1/2 (agreement)",
     ] {

@@ -864,3 +864,25 @@ fn every_template_speaks_its_own_language_only() {
     }
     assert!(read > 70, "{read} files read");
 }
+
+/// A player named with an initial ("Petrov P."): a sentence ending in his
+/// name ends with one full stop, in either language.
+#[test]
+fn a_name_ending_in_an_initial_ends_its_sentence_once() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::empty()
+            .named("T", "Test cup")
+            .in_language(language)
+            .player("white", "Ivanov I.", WHITE)
+            .player("black", "Petrov P.", BLACK)
+            .game("1", "white", "black")
+            .open();
+        let mail = t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+        let receipt = mail.iter().find(|m| m.to == [WHITE]).unwrap();
+        receipt.says(pick(language, "passed on to Petrov P.", "Petrov P."));
+        for sent in &mail {
+            sent.never_says("P..");
+            sent.never_says("I..");
+        }
+    }
+}

@@ -36,14 +36,19 @@ fn signed_days(days: i64, phrases: &Phrases) -> String {
     format!("{sign}{}", phrases.days(days.abs()))
 }
 
-/// Moves as a player reads them: `2. Nf3`, `2... Nc6`, with conditional ones marked.
+/// Moves as a player reads them, as a score is written: `2. Nf3 Nc6 3. Bb5`
+/// (Black's move after White's in the list unnumbered), `2... Nc6` where
+/// the list begins with Black's; conditional ones marked.
 pub fn label_moves(first_ply: usize, sans: &[(String, bool)]) -> String {
     let mut out = Vec::new();
     for (index, (san, conditional)) in sans.iter().enumerate() {
         let ply = first_ply + index;
-        let label = ply_label(ply);
         let mark = if *conditional { " (*)" } else { "" };
-        out.push(format!("{label} {san}{mark}"));
+        if index > 0 && ply % 2 == 1 {
+            out.push(format!("{san}{mark}"));
+        } else {
+            out.push(format!("{} {san}{mark}", ply_label(ply)));
+        }
     }
     out.join(" ")
 }
