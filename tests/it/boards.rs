@@ -430,7 +430,11 @@ fn the_letters_that_ask_for_a_move_now_show_the_board_in_either_language() {
         the(&mail, "replaced", WHITE).says(FEN_AFTER_E5);
         // The newcomer's moves so far as a score is written.
         let newcomer = mail.iter().find(|m| m.kind == "replacement").unwrap();
-        newcomer.says(pick(language, "Moves so far: 1. e4 e5\r\n  Position", "Ходы: 1. e4 e5\r\n"));
+        newcomer.says(pick(
+            language,
+            "Moves so far: 1. e4 e5\r\n  Position",
+            "Ходы: 1. e4 e5\r\n",
+        ));
     }
 }
 

@@ -144,6 +144,23 @@ fn address_field(mailboxes: &[Mailbox]) -> String {
         .join(",\r\n ")
 }
 
+/// A subject as its header gives it: the ASCII words it opens with (the
+/// tag, `[T #1]`) as they are, the rest from its first word with another
+/// letter as encoded words broken at spaces.
+fn subject_field(subject: &str) -> String {
+    let first_other = subject
+        .find(|c: char| !c.is_ascii())
+        .unwrap_or(subject.len());
+    let split = subject[..first_other]
+        .rfind(' ')
+        .map_or(0, |space| space + 1);
+    let (plain, rest) = subject.split_at(split);
+    if rest.is_empty() {
+        return plain.to_string();
+    }
+    format!("{plain}{}", encoded_words(rest))
+}
+
 /// `text` as base64 encoded words of at most 45 bytes of text each (60 of
 /// base64: the word within RFC 2047's 75), broken after a space where the
 /// words allow, else at a character's edge, folded one to a line.
@@ -236,7 +253,7 @@ pub fn build(
         .collect::<Result<Vec<_>, _>>()?;
     let mut builder = Message::builder()
         .from(from.clone())
-        .subject(subject)
+        .subject(subject.clone())
         .message_id(Some(message_id.to_string()))
         .date(SystemTime::from(date));
     for to in &to {
@@ -266,6 +283,15 @@ pub fn build(
     let mut message =
         built.map_err(|e| Error::internal(format!("cannot build the message: {e}")))?;
     let headers = message.headers_mut();
+    // The subject's encoded words break at its spaces too (lettre's broke
+    // inside a word); its ASCII opening (the tag) stays as it is.
+    if !subject.is_ascii()
+        && let Some(written) = headers.get_raw("Subject").map(str::to_string)
+    {
+        let name = HeaderName::new_from_ascii_str("Subject");
+        let value = subject_field(&subject);
+        headers.insert_raw(HeaderValue::dangerous_new_pre_encoded(name, written, value));
+    }
     for (name, mailboxes) in [("From", vec![from]), ("To", to), ("Cc", cc)] {
         if let Some(written) = headers.get_raw(name).map(str::to_string) {
             let value = address_field(&mailboxes);

@@ -339,3 +339,49 @@ fn an_original_letter_goes_8bit_with_crlf_or_as_an_octet_stream() {
         assert!(!head.contains("base64"), "{head}");
     }
 }
+
+/// A long Russian subject's encoded words break at its spaces, never
+/// inside a word; the tag before it stays plain; read back whole.
+#[test]
+fn a_subject_is_encoded_in_words_broken_at_spaces() {
+    use base64::Engine as _;
+    let sender = Sender {
+        name: "Clerk".into(),
+        email: "clerk@example.org".into(),
+        tournament: "CC".into(),
+    };
+    let mut out = outgoing();
+    out.subject = "повтор хода (заказное): 12. Кf3 Кc6 13. Сb5, осталось десять дней".into();
+    let raw = build(&out, &sender, "<m@example.org>", DateTime::UNIX_EPOCH).unwrap();
+    let text = String::from_utf8(raw.clone()).unwrap();
+    let at = text.find("\r\nSubject: ").unwrap() + 11;
+    let mut value = String::new();
+    for (index, line) in text[at..].split("\r\n").enumerate() {
+        match index {
+            0 => value.push_str(line),
+            _ if line.starts_with(' ') => value.push_str(line),
+            _ => break,
+        }
+    }
+    assert!(value.starts_with("[CC #1] =?utf-8?b?"), "{value}");
+    let words: Vec<String> = value
+        .split("=?utf-8?b?")
+        .skip(1)
+        .map(|word| {
+            let b64 = word.split("?=").next().unwrap();
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(b64)
+                .unwrap();
+            String::from_utf8(bytes).unwrap()
+        })
+        .collect();
+    assert!(words.len() > 1, "{words:?}");
+    for word in &words[..words.len() - 1] {
+        assert!(word.ends_with(' '), "a word split: {words:?}");
+    }
+    let parsed = mail_parser::MessageParser::default().parse(&raw).unwrap();
+    assert_eq!(
+        parsed.subject(),
+        Some(format!("[CC #1] {}", out.subject).as_str())
+    );
+}
