@@ -207,23 +207,6 @@ impl Record {
                 comment.push_str(&format!(", {said}"));
             }
         }
-        // Who entered a result the board did not make (the Termination tag
-        // says only "normal"), or that the game was annulled.
-        let entered = match self.ledger.standing.outcome.map(|o| o.reason) {
-            _ if self.ledger.status() == Status::Annulled => Some("pgn.annulled"),
-            Some(EndReason::Ruling) => match self.ledger.standing.awarded_by {
-                Some(AwardedBy::Director) => Some("pgn.entered_by_director"),
-                Some(AwardedBy::Arbiter) | None => Some("pgn.entered"),
-            },
-            _ => None,
-        };
-        if let (Some(phrase), Some(last)) = (entered, comments.last_mut()) {
-            let said = phrases.get(phrase);
-            *last = Some(match last.take() {
-                Some(text) => format!("{text}; {said}"),
-                None => said.to_string(),
-            });
-        }
         // At the first move of whoever took the game over, or at the last
         // move when he has made none yet.
         for color in [Color::White, Color::Black] {
@@ -252,6 +235,24 @@ impl Record {
                     });
                 }
             }
+        }
+        // Who entered a result the board did not make (the Termination tag
+        // says only "normal"), or that the game was annulled: last, after a
+        // replacement it followed (a finished game takes no newcomer).
+        let entered = match self.ledger.standing.outcome.map(|o| o.reason) {
+            _ if self.ledger.status() == Status::Annulled => Some("pgn.annulled"),
+            Some(EndReason::Ruling) => match self.ledger.standing.awarded_by {
+                Some(AwardedBy::Director) => Some("pgn.entered_by_director"),
+                Some(AwardedBy::Arbiter) | None => Some("pgn.entered"),
+            },
+            _ => None,
+        };
+        if let (Some(phrase), Some(last)) = (entered, comments.last_mut()) {
+            let said = phrases.get(phrase);
+            *last = Some(match last.take() {
+                Some(text) => format!("{text}; {said}"),
+                None => said.to_string(),
+            });
         }
         self.pgn_with(config, &comments, self.result())
     }

@@ -886,3 +886,28 @@ fn a_name_ending_in_an_initial_ends_its_sentence_once() {
         }
     }
 }
+
+/// The PGN's comment tells what happened in its order: a replacement, then
+/// the result the arbiter entered after it.
+#[test]
+fn the_pgn_comment_tells_a_replacement_before_the_result_after_it() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        t.opening();
+        let order = "REPLACE white New Player <new.player@test.example>\n";
+        t.exchange(ARBITER, "2026-11-10", "Replacement", order);
+        t.exchange(ARBITER, "2026-11-12", "Game 1", "RESULT 1 1-0\n");
+        let pgn = t.run(&["pgn", "1"]).stdout.replace('\n', " ");
+        let (replaced, entered) = match language {
+            "en" => (
+                "replacing White Player",
+                "result entered by the chief arbiter",
+            ),
+            _ => ("вместо: White Player", "результат внесён главным судьёй"),
+        };
+        let (Some(at_replaced), Some(at_entered)) = (pgn.find(replaced), pgn.find(entered)) else {
+            panic!("{language}: {pgn}");
+        };
+        assert!(at_replaced < at_entered, "{language}: {pgn}");
+    }
+}
