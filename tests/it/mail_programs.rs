@@ -475,3 +475,39 @@ fn a_text_part_that_opens_with_a_byte_order_mark_is_read_from_its_first_line() {
         assert_eq!(t.totals("1"), (7, 6), "{own:?}");
     }
 }
+
+/// Black's 1... e5 as three more mail programs write a reply: the quote's
+/// attribution glued to his dates line, Outlook's inline answer marked with
+/// his name under the quoted forward, and an Emacs citation of headers
+/// over `>` lines with his answer below. Each is read whole: the move, the
+/// time and the dates, so the clerk answers "all in order".
+#[test]
+fn replies_glued_marked_inline_or_under_cited_headers_are_read() {
+    for language in ["en", "ru"] {
+        let (time, dates) = match language {
+            "en" => ("Time: 2/4", "Dates: 2026-11-03, 2026-11-03, 2026-11-07"),
+            _ => ("Время: 2/4", "Даты: 03.11.2026, 03.11.2026, 07.11.2026"),
+        };
+        let glued = format!(
+            "1... e5\n{time}\n{dates}On Tue, Nov 3, 2026 at 6:35 PM, Clerk <{CLERK}> wrote:\n> 1. e4\n"
+        );
+        let outlook = format!(
+            "________________________________\nFrom: Clerk <{CLERK}>\nSent: Tuesday, November 3, 2026 12:00 PM\nTo: Black Player\nSubject: [T #1] 1. e4\n\nWhite Player has made a move in game 1:\n    1. e4\n[Black Player] 1... e5\n[Black Player] {time}\n[Black Player] {dates}\n"
+        );
+        let emacs = format!(
+            "From: Clerk <{CLERK}>\nDate: Tue, 03 Nov 2026 12:00:00 +0300\n\n> 1. e4\n\n1... e5\n{time}\n{dates}\n"
+        );
+        for (form, body) in [("glued", glued), ("outlook", outlook), ("emacs", emacs)] {
+            let mut t = Cup::new().in_language(language).open();
+            t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+            let mail = t.exchange(BLACK, "2026-11-07", "Re: [T #1] 1. e4", &body);
+            assert_eq!(
+                kinds(&mail),
+                [pair("ack", BLACK), pair("forward", WHITE)],
+                "{language} {form}: {}",
+                mail.first().map_or("", |m| m.body.as_str())
+            );
+            assert_eq!(t.totals("1"), (2, 4), "{language} {form}");
+        }
+    }
+}

@@ -256,10 +256,43 @@ pub fn own_lines<'a>(body: &'a str, own_form: &dyn Fn(&str) -> bool) -> Vec<(usi
         if !trimmed.is_empty() {
             in_quote = false;
         }
-        if line == "-- " || trimmed == "--" || is_rule(trimmed) || is_separator(trimmed) {
+        if line == "-- " || trimmed == "--" {
+            break;
+        }
+        if is_rule(trimmed) || is_separator(trimmed) {
+            own.extend(marked_answers(&written, index));
             break;
         }
         if header_block(&lines, index) {
+            // Headers over `>` lines (Emacs's citation): a quote the
+            // writer answers below it, as under an attribution.
+            let end = header_end(&lines, index);
+            let below = next_lines(&lines, end.saturating_sub(1), 1).next();
+            if end > index && below.is_some_and(|next| next.trim_start().starts_with('>')) {
+                in_quote = true;
+                index = end;
+                while lines.get(index).is_some_and(|line| line.trim().is_empty()) {
+                    index += 1;
+                }
+                continue;
+            }
+            // Outlook's inline answer: the writer's lines under the quote,
+            // each marked with his name in brackets.
+            own.extend(marked_answers(&written, index));
+            break;
+        }
+        if let Some((at, span)) = glued_attribution(&lines, index, own_form)
+            && written[index].len() == line.len()
+        {
+            // An attribution glued to the writer's last line: his part of
+            // the line is his, the rest introduces the quote.
+            own.push((index + 1, written[index][..at].trim_end()));
+            let below = next_lines(&lines, index + span - 1, 1).next();
+            if below.is_some_and(|next| next.trim_start().starts_with('>')) {
+                in_quote = true;
+                index += span;
+                continue;
+            }
             break;
         }
         if let Some(span) = attribution(&lines, index, own_form) {
@@ -340,6 +373,91 @@ fn header_block(lines: &[&str], index: usize) -> bool {
         Label::From => following.take(2).any(|next| next.is_some()),
         Label::Other => following.next() == Some(Some(Label::From)),
     }
+}
+
+/// The line after a header block that starts at `index`: its labels and
+/// their wrapped lines, up to the first blank or other line.
+fn header_end(lines: &[&str], index: usize) -> usize {
+    let mut end = index;
+    while end < lines.len() {
+        let line = lines[end];
+        let wrapped = end > index && line.starts_with([' ', '\t']) && !line.trim().is_empty();
+        if label(line).is_none() && !wrapped {
+            break;
+        }
+        end += 1;
+    }
+    end
+}
+
+/// A writer's name in brackets before his line (`[Petrov P.] 1... e5`), as
+/// Outlook marks an answer written inside the quote; a subject's tag
+/// (`[T #1]`) is not one.
+static ANSWER_MARK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*\[(?P<name>[^\]\[#>]{1,40})\]\s*(?P<text>\S.*)$").expect("answer mark pattern")
+});
+
+/// The lines after `index` (a quote's start) that one bracketed name marks
+/// as the writer's, each without its mark, with its 1-based line number.
+fn marked_answers<'a>(written: &[&'a str], index: usize) -> Vec<(usize, &'a str)> {
+    let mut name: Option<&str> = None;
+    let mut answers = Vec::new();
+    for (at, line) in written.iter().enumerate().skip(index) {
+        let Some(caps) = ANSWER_MARK.captures(line) else {
+            continue;
+        };
+        let (mark, text) = (
+            caps.name("name").map_or("", |m| m.as_str()),
+            caps.name("text"),
+        );
+        if name.is_some_and(|name| name != mark) {
+            continue;
+        }
+        name = Some(mark);
+        if let Some(text) = text {
+            answers.push((at + 1, &line[text.start()..]));
+        }
+    }
+    answers
+}
+
+/// An attribution glued to the end of a line that states what a letter
+/// states (`Dates: …, 2026-11-07On Mar 9, 2018 6:35 PM, Clerk <c@x>
+/// wrote:`, as some mail programs join them): where in the line it begins,
+/// and how many lines it takes.
+fn glued_attribution(
+    lines: &[&str],
+    index: usize,
+    own_form: &dyn Fn(&str) -> bool,
+) -> Option<(usize, usize)> {
+    let line = lines[index];
+    // An attribution ends with a colon within three lines.
+    let ends = lines[index..(index + 3).min(lines.len())]
+        .iter()
+        .any(|line| line.trim_end().ends_with([':', '：', '<']));
+    if !ends {
+        return None;
+    }
+    let starts = line
+        .char_indices()
+        .zip(line.chars().skip(1))
+        .filter_map(|((at, before), c)| {
+            // Where a word begins inside another: a letter after a digit
+            // (`2026-11-07On`, `07.11.2026вт`), a capital after a small letter.
+            let glued = (before.is_ascii_digit() && c.is_alphabetic())
+                || (before.is_lowercase() && c.is_uppercase());
+            glued.then(|| at + before.len_utf8())
+        });
+    for at in starts {
+        let mut tail: Vec<&str> = vec![&line[at..]];
+        tail.extend(lines.iter().skip(index + 1).take(2));
+        if let Some(span) = attribution(&tail, 0, own_form)
+            && own_form(line[..at].trim())
+        {
+            return Some((at, span));
+        }
+    }
+    None
 }
 
 /// How many lines (one to three) the attribution starting at `index` takes.

@@ -203,3 +203,42 @@ fn labels_of_the_letter_alone_are_not_a_header_block() {
         assert_eq!(own(body).len(), 4, "{body:?}");
     }
 }
+
+/// Reply forms real mail programs write: an attribution glued to the last
+/// line of the letter (the dates line kept, the quote cut), Outlook's
+/// inline answer marked `[Name]` under its quote, and a citation that
+/// opens with header lines over `>` lines (Emacs), the answer below it.
+#[test]
+fn glued_attributions_bracketed_answers_and_header_citations_are_read() {
+    let dates = "Dates: 2026-11-03, 2026-11-03, 2026-11-07";
+    let glued_en = format!(
+        "Game 1\n1... e5\nTime: 2/4\n{dates}On Tue, Nov 3, 2026 at 6:35 PM, Clerk <clerk@test.example> wrote:\n> Game 1\n> 1. e4\n"
+    );
+    let glued_wrapped = format!(
+        "1... e5\nTime: 2/4\n{dates}On Tue, Nov 3, 2026 at 6:35 PM Clerk <\nclerk@test.example> wrote:\n\n> 1. e4\n"
+    );
+    let glued_ru = "1... e5\nВремя: 2/4\nДаты: 03.11.2026, 03.11.2026, 07.11.2026вт, 3 нояб. 2026 г. в 18:35, Секретарь <clerk@test.example>:\n> 1. e4\n".to_string();
+    let outlook_en = "________________________________\nFrom: Clerk <clerk@test.example>\nSent: Tuesday, November 3, 2026 12:00 PM\nTo: Black Player\nSubject: [T #1] 1. e4\n\nWhite Player has made a move:\n    1. e4\n[Black Player] 1... e5\n[Black Player] Time: 2/4\n\n[Black Player] Dates: 2026-11-03, 2026-11-03, 2026-11-07\nThe clerk of Test cup\n";
+    let outlook_ru = "________________________________\nОт: Секретарь <clerk@test.example>\nОтправлено: 3 ноября 2026 г. 12:00\nКому: Петров П.\nТема: [T #1] 1. e4\n\nХод партнёра:\n    1. e4\n[Петров П.] 1... e5\n[Петров П.] Время: 2/4\n[Иванов И.] это не его\n";
+    let emacs = "From: Clerk <clerk@test.example>\nDate: Tue, 03 Nov 2026 12:00:00 +0300\n\n> Game 1\n> 1. e4\n\nGame 1\n1... e5\nTime: 2/4\n";
+    let emacs_ru = "От: Секретарь <clerk@test.example>\nДата: Вт, 03 нояб. 2026 12:00:00 +0300\n\n> 1. e4\n\n1... e5\nВремя: 2/4\n";
+    let table: [(&str, Vec<&str>); 7] = [
+        (&glued_en, vec!["Game 1", "1... e5", "Time: 2/4", dates]),
+        (&glued_wrapped, vec!["1... e5", "Time: 2/4", dates, ""]),
+        (
+            &glued_ru,
+            vec![
+                "1... e5",
+                "Время: 2/4",
+                "Даты: 03.11.2026, 03.11.2026, 07.11.2026",
+            ],
+        ),
+        (outlook_en, vec!["1... e5", "Time: 2/4", dates]),
+        (outlook_ru, vec!["1... e5", "Время: 2/4"]),
+        (emacs, vec!["", "Game 1", "1... e5", "Time: 2/4"]),
+        (emacs_ru, vec!["", "1... e5", "Время: 2/4"]),
+    ];
+    for (body, expected) in table {
+        assert_eq!(own(body), expected, "{body}");
+    }
+}
