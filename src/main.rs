@@ -90,6 +90,9 @@ enum Command {
     Doctor(cli::doctor::Args),
     /// Every game: players, moves, totals, days left, status.
     Games(cli::games::Args),
+    /// A round robin's table (rounds, boards, names, colours) as the clerk
+    /// makes its games from the players; changes nothing.
+    Pairings(cli::pairings::Args),
     /// The time chart (Table 2) of one game.
     Chart(cli::chart::Args),
     /// The game as PGN, with each move's dates and days in comments.
@@ -181,6 +184,7 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
         Command::Check(args) => args.run(&cx),
         Command::Doctor(args) => args.run(&cx),
         Command::Games(args) => args.run(&cx),
+        Command::Pairings(args) => args.run(&cx),
         Command::Chart(args) => args.run(&cx),
         Command::Pgn(args) => args.run(&cx),
         Command::Letters(args) => args.run(&cx),

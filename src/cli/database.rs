@@ -19,7 +19,11 @@ pub(super) fn open_store(config: &Config) -> Result<Store, Failure> {
                 Store::in_memory().map_err(|e| run_error(format!("database in memory: {e}")))?;
             Ok(store.kept_on(config.scope()))
         }
-        DatabaseFile::Ours => open_file(config),
+        DatabaseFile::Ours => {
+            let mut store = open_file(config)?;
+            paired_as_before(std::slice::from_ref(config), &mut store, false)?;
+            Ok(store)
+        }
         other => Err(not_ours(config, &other)),
     }
 }
@@ -147,4 +151,41 @@ pub(super) fn load_state(config: &Config, store: &Store, game: &str) -> Result<R
         ))
     })?;
     clerk::load(config, store, game_config).map_err(run_error)
+}
+
+/// A round robin's players as at its first run: its games were made from
+/// them in that order, so a file whose players have changed since (one
+/// added, dropped or moved) would give its games to others, and is refused.
+/// `first_run`: a pass, which keeps the order where none is kept yet.
+pub(super) fn paired_as_before(
+    configs: &[Config],
+    store: &mut Store,
+    first_run: bool,
+) -> Result<(), Failure> {
+    for config in configs.iter().filter(|c| c.pairing.is_some()) {
+        let now: Vec<&str> = config.players.iter().map(|p| p.id.as_str()).collect();
+        let kept = store
+            .paired_players(config.scope())
+            .map_err(|e| database_error(config, &e))?;
+        match kept {
+            None if first_run => store
+                .keep_paired_players(config.scope(), &now)
+                .map_err(|e| database_error(config, &e))?,
+            Some(kept) if kept != now => {
+                return Err(usage(format!(
+                    "{}: players: the games of this round robin were made at its first run from \
+                     the players in this order: {}; the file now lists {}. The pairing is fixed \
+                     by that order (a player added, dropped or moved would give games to others): \
+                     put the [[players]] back as they were. A newcomer takes a player's place by \
+                     `shtempel replace` or REPLACE (the id stays); a new player plays in a new \
+                     section",
+                    config.file.display(),
+                    kept.join(", "),
+                    now.join(", ")
+                )));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }

@@ -31,6 +31,7 @@ pub mod forfeit;
 pub mod games;
 pub mod init;
 pub mod letters;
+pub mod pairings;
 pub mod pgn;
 pub mod poll;
 pub mod read;

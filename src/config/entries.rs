@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::parse::{Addresses, Checker, Tournament, is_tag, name_problem};
 use super::raw::{RawGame, RawPlayer};
 use super::{ConfigError, GameConfig, Player};
+use crate::rules::{Pairing, pairing};
 
 impl Checker<'_> {
     pub(super) fn players(
@@ -161,5 +162,46 @@ impl Checker<'_> {
             });
         }
         Ok(games)
+    }
+
+    /// The games of a round robin, made from the players in the order of
+    /// the file (`rules::pairing`): game 1 is round 1's first board.
+    pub(super) fn paired(
+        &self,
+        pairing: Pairing,
+        raw: &[RawGame],
+        players: &[Player],
+    ) -> Result<Vec<GameConfig>, ConfigError> {
+        if !raw.is_empty() {
+            return Err(self.err(
+                "games",
+                format!(
+                    "[tournament] pairing = {:?} makes the games from the players, and the file lists {} [[games]] too",
+                    pairing.name(),
+                    raw.len()
+                ),
+                "remove the [[games]] tables (the clerk makes them), or the pairing key to list them yourself",
+            ));
+        }
+        if players.len() < 2 {
+            return Err(self.err(
+                "players",
+                format!(
+                    "a round robin needs two players or more, and the file lists {}",
+                    players.len()
+                ),
+                "list the players as [[players]] tables, in the order of their numbers in the draw",
+            ));
+        }
+        Ok(pairing::games(pairing, players.len())
+            .into_iter()
+            .enumerate()
+            .map(|(at, board)| GameConfig {
+                id: (at + 1).to_string(),
+                white: players[board.white - 1].id.clone(),
+                black: players[board.black - 1].id.clone(),
+                start_date: None,
+            })
+            .collect())
     }
 }

@@ -262,6 +262,9 @@ pub struct Config {
     pub language: Lang,
     /// How the players write slashed dates (`07/11/2026`).
     pub date_order: DateOrder,
+    /// How the games were made from the players (`[tournament] pairing`),
+    /// or `None`: the file lists them.
+    pub pairing: Option<crate::rules::Pairing>,
     pub rules: Rules,
     /// The clerk's own address, lower case.
     pub address: String,

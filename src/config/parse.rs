@@ -11,6 +11,7 @@ use super::raw::{DateValue, RawConfig};
 use super::{Config, ConfigError, Source, Transport};
 use crate::Lang;
 use crate::letter::DateOrder;
+use crate::rules::Pairing;
 
 /// Where the values come from: the file, for errors and relative paths.
 pub(super) struct Checker<'a> {
@@ -25,6 +26,7 @@ pub(super) struct Tournament {
     pub(super) timezone: Tz,
     pub(super) language: Lang,
     pub(super) date_order: DateOrder,
+    pub(super) pairing: Option<Pairing>,
 }
 
 /// The clerk's and the arbiters' addresses.
@@ -181,12 +183,23 @@ impl Checker<'_> {
                 ));
             }
         };
+        let pairing = match t.pairing.as_deref() {
+            None => None,
+            Some(name) => Some(Pairing::from_name(name).ok_or_else(|| {
+                self.err(
+                    "tournament.pairing",
+                    format!("{name:?} is not a pairing the clerk makes"),
+                    "write \"round_robin\" or \"double_round_robin\", or leave it out and list the [[games]]",
+                )
+            })?),
+        };
         Ok(Tournament {
             start_date,
             end_date,
             timezone,
             language,
             date_order,
+            pairing,
         })
     }
 
@@ -273,7 +286,10 @@ impl Checker<'_> {
         let source = checker.source(&raw.source)?;
         let transport = checker.transport(&raw.transport)?;
         let players = checker.players(&raw.players, &addresses)?;
-        let games = checker.games(&raw.games, &players, &tournament)?;
+        let games = match tournament.pairing {
+            Some(pairing) => checker.paired(pairing, &raw.games, &players)?,
+            None => checker.games(&raw.games, &players, &tournament)?,
+        };
         let security = checker.security(&raw.security)?;
         if raw.limits.max_letter_bytes < 1024 {
             return Err(checker.err(
@@ -319,6 +335,7 @@ impl Checker<'_> {
             timezone: tournament.timezone,
             language: tournament.language,
             date_order: tournament.date_order,
+            pairing: tournament.pairing,
             rules,
             address: addresses.clerk,
             database,

@@ -74,6 +74,9 @@ pub(super) struct RawTournament {
     #[serde(default = "default_language")]
     pub language: String,
     pub date_order: Option<String>,
+    /// `round_robin` or `double_round_robin`: the games made from the
+    /// players (no `[[games]]`).
+    pub pairing: Option<String>,
 }
 
 pub(super) fn default_language() -> String {

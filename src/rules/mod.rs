@@ -25,6 +25,8 @@
 //! - [`leave`]: a player's leave, its days checked against his allowance;
 //! - [`agenda`]: what falls due in the days ahead, for the director's `today`;
 //! - [`standings`]: the standings and their tie-breaks;
+//! - [`pairing`]: a round robin's games made from its players (the Berger
+//!   tables);
 //! - [`withdrawal`]: what a player's withdrawal does to each of his games.
 
 pub mod agenda;
@@ -37,6 +39,7 @@ pub mod judge;
 pub mod leave;
 pub mod ledger;
 pub mod life;
+pub mod pairing;
 pub mod sending;
 pub mod standings;
 pub mod withdrawal;
@@ -56,6 +59,7 @@ pub use ledger::{
     Refusal, Row, Standing, Status, Suspension, Transition, Turn,
 };
 pub use life::MoveLetter;
+pub use pairing::Pairing;
 pub use standings::TieBreak;
 pub use withdrawal::Withdrawal;
 

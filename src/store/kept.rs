@@ -222,3 +222,36 @@ impl Store {
         Ok(())
     }
 }
+
+impl Store {
+    /// The players, in order, that a round robin's games were made from at
+    /// its first run (`scope`: the tournament of a folder, or `None`).
+    pub fn paired_players(&self, scope: Option<&str>) -> Result<Option<Vec<String>>> {
+        let kept: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT value FROM run_state WHERE key = ?1",
+                [paired_key(scope)],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(kept.map(|ids| ids.split('\n').map(str::to_string).collect()))
+    }
+
+    /// Keeps the players a round robin's games are made from, once.
+    pub fn keep_paired_players(&mut self, scope: Option<&str>, players: &[&str]) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO run_state (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING",
+            )?
+            .execute(params![paired_key(scope), players.join("\n")])?;
+        Ok(())
+    }
+}
+
+fn paired_key(scope: Option<&str>) -> String {
+    match scope {
+        None => "paired".into(),
+        Some(tournament) => format!("paired:{tournament}"),
+    }
+}

@@ -23,6 +23,7 @@ mod layout;
 mod life;
 mod life_properties;
 mod mail_programs;
+mod pairings;
 mod person;
 mod poll;
 mod real_mail;

@@ -1,0 +1,216 @@
+//! A round robin made from its list of players (`[tournament] pairing`):
+//! the games by the Berger tables, `shtempel pairings`, and a file whose
+//! players change after the first run refused.
+
+use serde_json::Value;
+
+use crate::support::*;
+
+/// A cup of `players` (id, name) and no `[[games]]`, paired by `pairing`.
+fn paired(language: &str, pairing: &str, players: &[(&str, &str)]) -> Tournament {
+    let mut cup = Cup::empty().named("F", "Final").in_language(language);
+    for (id, name) in players {
+        cup = cup.player(id, name, &format!("{id}@test.example"));
+    }
+    let text = cup.text().replacen(
+        &format!("language = \"{language}\"\n"),
+        &format!("language = \"{language}\"\npairing = \"{pairing}\"\n"),
+        1,
+    );
+    Tournament::with_config(&text)
+}
+
+const FIVE: &[(&str, &str)] = &[
+    ("ann", "Ann Adams"),
+    ("bob", "Bob Brown"),
+    ("cat", "Cat Cole"),
+    ("dan", "Dan Dunn"),
+    ("eve", "Eve Evans"),
+];
+
+/// Each game's (white, black) as `games --json` lists them, in its order.
+fn listed(t: &Tournament) -> Vec<(String, String, String)> {
+    let out = t.run(&["games", "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let games: Value = serde_json::from_str(&out.stdout).unwrap();
+    games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let text = |key: &str| g[key].as_str().unwrap().to_string();
+            (text("game"), text("white"), text("black"))
+        })
+        .collect()
+}
+
+#[test]
+fn five_players_make_ten_games_by_the_berger_table_with_a_bye_each_round() {
+    let t = paired("en", "round_robin", FIVE);
+    let out = t.run(&["pairings"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // FIDE's table for 5 or 6 players, its 6 the bye: round 1 is 1-6,
+    // 2-5, 3-4; round 2 is 6-4, 5-3, 1-2.
+    for line in [
+        "F: round robin, 5 players (a bye each round), 10 games",
+        "Round 1 (bye: 1 Ann Adams)",
+        "Round 2 (bye: 4 Dan Dunn)",
+    ] {
+        assert!(out.stdout.contains(line), "{line:?} in:\n{}", out.stdout);
+    }
+    let game = |n: &str| {
+        out.stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("game {n} ")))
+            .unwrap_or_else(|| panic!("game {n} in:\n{}", out.stdout))
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(game("1"), "game 1 board 1 2 Bob Brown - 5 Eve Evans");
+    assert_eq!(game("2"), "game 2 board 2 3 Cat Cole - 4 Dan Dunn");
+    assert_eq!(game("3"), "game 3 board 1 5 Eve Evans - 3 Cat Cole");
+    assert_eq!(game("4"), "game 4 board 2 1 Ann Adams - 2 Bob Brown");
+    // games --json lists the same games in the same order.
+    let games = listed(&t);
+    assert_eq!(games.len(), 10);
+    let names =
+        |(game, white, black): &(String, String, String)| format!("{game}: {white} - {black}");
+    assert_eq!(names(&games[0]), "1: Bob Brown - Eve Evans");
+    assert_eq!(names(&games[3]), "4: Ann Adams - Bob Brown");
+    assert_eq!(names(&games[9]), "10: Eve Evans - Ann Adams");
+    // --json: five rounds of two boards, each with its bye.
+    let out = t.run(&["pairings", "--json"]);
+    let tables: Value = serde_json::from_str(&out.stdout).unwrap();
+    let rounds = tables[0]["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 5);
+    assert_eq!(rounds[0]["bye"]["id"], "ann");
+    assert_eq!(rounds[0]["boards"][0]["game"], "1");
+    assert_eq!(rounds[0]["boards"][0]["white"]["id"], "bob");
+    assert_eq!(rounds[4]["boards"][1]["black"]["number"], 1);
+}
+
+#[test]
+fn a_game_of_the_pairing_is_played_like_a_listed_one() {
+    let mut t = paired("en", "round_robin", FIVE);
+    // Game 1: Bob (White) - Eve (Black).
+    let mail = t.exchange(
+        "bob@test.example",
+        "2026-11-03",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("ack", "bob@test.example"),
+            pair("forward", "eve@test.example")
+        ]
+    );
+    assert!(mail[1].subject.contains("[F #1]"), "{}", mail[1].subject);
+}
+
+#[test]
+fn a_double_round_robin_in_russian_reverses_the_colours_in_its_second_cycle() {
+    let four = [
+        ("ivanov", "Иванов И."),
+        ("petrov", "Петров П."),
+        ("sidorov", "Сидоров С."),
+        ("kuznetsov", "Кузнецов К."),
+    ];
+    let t = paired("ru", "double_round_robin", &four);
+    let out = t.run(&["pairings"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("F: double round robin, 4 players, 12 games"),
+        "{}",
+        out.stdout
+    );
+    let games = listed(&t);
+    assert_eq!(games.len(), 12);
+    // Round 1 (1-4, 2-3) and round 4, the second cycle's first: 4-1, 3-2.
+    let pair = |at: usize| (games[at].1.as_str(), games[at].2.as_str());
+    assert_eq!(pair(0), ("Иванов И.", "Кузнецов К."));
+    assert_eq!(pair(1), ("Петров П.", "Сидоров С."));
+    assert_eq!(pair(6), ("Кузнецов К.", "Иванов И."));
+    assert_eq!(pair(7), ("Сидоров С.", "Петров П."));
+    // The first cycle's last two rounds exchanged: round 2 is FIDE's
+    // round 3 (2-4, 3-1).
+    assert_eq!(pair(2), ("Петров П.", "Кузнецов К."));
+    assert_eq!(pair(3), ("Сидоров С.", "Иванов И."));
+}
+
+#[test]
+fn players_moved_after_the_first_run_are_refused_and_the_order_put_back_runs() {
+    let t = paired("en", "round_robin", FIVE);
+    t.poll("2026-11-01");
+    let file = t.path().join("shtempel.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    // Ann's entry moved to the end: every game would change hands.
+    let ann = "[[players]]\nid = \"ann\"\nname = \"Ann Adams\"\nemail = \"ann@test.example\"\n\n";
+    let moved = text.replacen(ann, "", 1) + ann;
+    std::fs::write(&file, &moved).unwrap();
+    for args in [vec!["poll", "--today", "2026-11-02"], vec!["games"]] {
+        let out = t.run(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}{}", out.stdout, out.stderr);
+        for words in [
+            "shtempel.toml: players:",
+            "in this order: ann, bob, cat, dan, eve",
+            "now lists bob, cat, dan, eve, ann",
+            "put the [[players]] back",
+        ] {
+            assert!(out.stderr.contains(words), "{words:?} in {}", out.stderr);
+        }
+    }
+    // `pairings` reads the file only: it shows what the file would make.
+    assert_eq!(t.run(&["pairings"]).code, 0);
+    std::fs::write(&file, &text).unwrap();
+    t.poll("2026-11-02");
+}
+
+#[test]
+fn a_file_with_both_a_pairing_and_games_or_an_unknown_pairing_is_refused() {
+    let t = paired("en", "round_robin", FIVE);
+    let file = t.path().join("shtempel.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let with_games = text.clone() + "[[games]]\nid = \"1\"\nwhite = \"ann\"\nblack = \"bob\"\n";
+    std::fs::write(&file, with_games).unwrap();
+    let out = t.run(&["games"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("shtempel.toml: games:"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("remove the [[games]] tables"),
+        "{}",
+        out.stderr
+    );
+    std::fs::write(&file, text.replace("\"round_robin\"", "\"swiss\"")).unwrap();
+    let out = t.run(&["pairings"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("tournament.pairing: \"swiss\" is not a pairing"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("\"double_round_robin\""),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_tournament_that_lists_its_games_says_so() {
+    let t = Cup::new().open();
+    let out = t.run(&["pairings"]);
+    assert_eq!(out.code, 0);
+    assert_eq!(
+        out.stdout,
+        "T: no pairing: its games are listed in the file (1 [[games]])\n"
+    );
+}
