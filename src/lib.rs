@@ -35,8 +35,8 @@
 //!              migrations (schema), a new database made whole (made), games
 //!              and their letters read (games), the outbox and the run's
 //!              state (outbox), letters kept as they came (kept), writes in a
-//!              transaction (writer), the sends of a crashed run (sent_log);
-//!              the files with the players' secrets made 0600 and never
+//!              transaction (writer), the sends of a crashed run (sent_log),
+//!              the tournament read or written (scope); the files with the players' secrets made 0600 and never
 //!              through a link (private)
 //!    |
 //! mail/        ADAPTERS beside FORMATS: letters' sources (source: maildir,

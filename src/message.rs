@@ -122,6 +122,12 @@ message_kinds! {
     /// (`[security]`, a secret word): to that address, at most one a day;
     /// no reply, so never counted against the answers to his own letters.
     Unverified: "unverified", "unverified", false;
+    /// Where a player's games stand, in every event of the clerk (or an
+    /// event's games, to its chief arbiter or secretary), in answer to his
+    /// `STATUS`.
+    Status: "status", "status", true;
+    /// A second `STATUS` the same day: the first was answered.
+    StatusAgain: "status-again", "status", true;
     /// The one message `shtempel doctor --send-test` sends: the mail path
     /// works, end to end.
     Test: "test", "test", false;

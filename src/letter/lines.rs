@@ -59,6 +59,12 @@ pattern!(
 );
 pattern!(VARIANT_LINE, r"(?i)^\s*(?:if|если)\b[\s:,]*(.*)$");
 pattern!(LEAVE_LINE, r"(?i)^\s*(?:leave|отпуск)\b\s*:?\s*(.*)$");
+// `STATUS` alone on its line, or with an event's id: nothing else, so that
+// prose about the game's status is no question.
+pattern!(
+    STATUS_LINE,
+    r"(?i)^\s*(?:status|статус)\s*(?::\s*)?([A-Za-z0-9\p{Cyrillic}][\w.-]*)?\s*[.!?]?\s*$"
+);
 
 pub(super) fn error(letter: &mut Letter, line: usize, text: &str, kind: ReadErrorKind) {
     if letter.errors.len() >= MAX_ERRORS {
@@ -96,6 +102,15 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
     }
     if let Some(ruling) = ruling_of(line, &may) {
         letter.rulings.push(ruling);
+        return;
+    }
+    if may("sс")
+        && let Some(caps) = STATUS_LINE.captures(line)
+    {
+        let event = caps
+            .get(1)
+            .map(|m| m.as_str().trim_end_matches('.').to_string());
+        letter.status.get_or_insert(super::StatusAsked { event });
         return;
     }
     if may("lо")

@@ -76,12 +76,23 @@ pub struct Letter {
     /// and its writer is told these were not carried out.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub more_leaves: Vec<String>,
+    /// `STATUS` / `СТАТУС` on a line of its own, with the event's id after
+    /// it where one is named: where his games stand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<StatusAsked>,
     pub errors: Vec<ReadError>,
     /// The blocks of a letter written for several games (`Game 1` and its
     /// lines, then `Game 2` and its): each read as a letter of its own, with
     /// its game. This letter is the first block's.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub other_games: Vec<Letter>,
+}
+
+/// A player's question where his games stand (`STATUS`, `STATUS CC-2026`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct StatusAsked {
+    /// The event named after the word, as written.
+    pub event: Option<String>,
 }
 
 /// One move as written, with where it stands in the game if the letter says so.
@@ -164,6 +175,8 @@ pub enum LetterKind {
     Protest,
     /// A leave asked (`LEAVE …`, `ОТПУСК …`).
     Leave,
+    /// Where his games stand (`STATUS`), asked alone.
+    Status,
     Move,
     /// No move and no word the clerk knows.
     Unknown,
@@ -189,6 +202,8 @@ pub enum Part {
     Order,
     /// A leave asked: carried out on its own, beside the rest.
     Leave,
+    /// `STATUS`: answered only in a letter that asks nothing else.
+    Status,
     Resignation,
     DrawAccept,
     Protest,
@@ -204,6 +219,7 @@ impl Letter {
         [
             (Part::Order, !self.rulings.is_empty()),
             (Part::Leave, self.leave.is_some()),
+            (Part::Status, self.status.is_some()),
             (Part::Resignation, has(Keyword::Resign)),
             (Part::DrawAccept, has(Keyword::DrawAccept)),
             (Part::Protest, has(Keyword::Protest)),
@@ -247,6 +263,7 @@ impl Letter {
             LetterKind::Protest => &[Part::Protest],
             LetterKind::DrawAcceptance => &[Part::DrawAccept, Part::Move],
             LetterKind::Move => &[Part::Move, Part::DrawOffer, Part::DrawDecline],
+            LetterKind::Status => &[Part::Status],
             LetterKind::Ruling | LetterKind::Leave | LetterKind::Unknown => &[],
         };
         self.parts()
@@ -306,6 +323,8 @@ impl Letter {
             LetterKind::Ruling
         } else if self.leave.is_some() {
             LetterKind::Leave
+        } else if self.status.is_some() && !self.has_moves() && self.keywords.is_empty() {
+            LetterKind::Status
         } else if self.keywords.contains(&Keyword::Resign) {
             LetterKind::Resignation
         } else if self.keywords.contains(&Keyword::DrawAccept) {

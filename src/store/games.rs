@@ -59,7 +59,7 @@ impl Store {
     pub fn game_of_message(&self, message_id: &str) -> Result<Option<String>> {
         Ok(self
             .game_key_of_message(message_id)?
-            .and_then(|key| key.game_in(self.tournament.as_deref()).map(str::to_string)))
+            .and_then(|key| key.game_in(self.scope().as_deref()).map(str::to_string)))
     }
 
     /// The same as the database keys it (`ID/<game>` for a tournament of a

@@ -152,7 +152,7 @@ impl Store {
     /// A player's leaves in this tournament, first and last day, in order:
     /// those its calendar counts.
     pub fn leaves_of(&self, player: &str) -> Result<Vec<(NaiveDate, NaiveDate)>> {
-        self.leaves_in(self.tournament.as_deref(), player)
+        self.leaves_in(self.scope().as_deref(), player)
     }
 
     /// A player's leaves in tournament `tournament` of a folder (`None`:

@@ -12,6 +12,7 @@ mod made;
 mod outbox;
 pub mod private;
 mod schema;
+mod scope;
 mod sent_log;
 #[cfg(test)]
 mod tests;
@@ -27,10 +28,10 @@ use rusqlite::config::DbConfig;
 use shakmaty::Color;
 
 pub use self::kept::{KeptLetter, Quarantined, Unheeded};
+pub use self::scope::OnTournament;
 pub use self::sent_log::{Sent, SentLog};
 pub use self::writer::Writer;
 use crate::game::HeldVariant;
-use crate::key::GameKey;
 use crate::record::Seat;
 use crate::rules::{DutyKey, Row, Standing, Status};
 
@@ -192,34 +193,9 @@ pub struct Store {
     /// its games are keyed `ID/<game>`), `None` for a tournament of its own
     /// file (whose games are stored under their ids, as ever).
     tournament: Option<String>,
-}
-
-/// The store opened on one tournament ([`Store::tournament`]): every game
-/// read and written through it is that tournament's; when it goes, the
-/// store is back on the tournament it was on before.
-pub struct OnTournament<'s> {
-    store: &'s mut Store,
-    before: Option<String>,
-}
-
-impl std::ops::Deref for OnTournament<'_> {
-    type Target = Store;
-
-    fn deref(&self) -> &Store {
-        self.store
-    }
-}
-
-impl std::ops::DerefMut for OnTournament<'_> {
-    fn deref_mut(&mut self) -> &mut Store {
-        self.store
-    }
-}
-
-impl Drop for OnTournament<'_> {
-    fn drop(&mut self) {
-        self.store.tournament = self.before.take();
-    }
+    /// Another tournament read for a while through a shared borrow
+    /// ([`Store::reading_in`]): `Some(scope)` over `tournament`.
+    visiting: RefCell<Option<Option<String>>>,
 }
 
 /// A commit that is in the write-ahead log but maybe not yet on the disk:
@@ -465,31 +441,8 @@ impl Store {
             wal: None,
             changes_at_begin: 0,
             tournament: None,
+            visiting: RefCell::new(None),
         })
-    }
-
-    /// The store kept on one tournament for as long as it lives (a command
-    /// of one tournament's): see [`Store::tournament`].
-    pub fn kept_on(mut self, tournament: Option<&str>) -> Store {
-        self.tournament = tournament.map(str::to_string);
-        self
-    }
-
-    /// The store opened on a tournament: `Some(ID)` for one of a folder
-    /// (its games are stored as `ID/<game>`), `None` for a tournament of its
-    /// own file (`Config::scope` gives which). The games read and written
-    /// through what it returns are that tournament's, and no other's.
-    pub fn tournament(&mut self, tournament: Option<&str>) -> OnTournament<'_> {
-        let before = std::mem::replace(&mut self.tournament, tournament.map(str::to_string));
-        OnTournament {
-            store: self,
-            before,
-        }
-    }
-
-    /// A game's key in the database.
-    fn scoped(&self, game: &str) -> String {
-        GameKey::new(self.tournament.as_deref(), game).to_string()
     }
 
     /// Runs `work` all or nothing: in a transaction of its own, or as part of

@@ -32,4 +32,5 @@ mod report;
 mod rules;
 mod several_games;
 mod start;
+mod status;
 mod words;

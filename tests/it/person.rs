@@ -39,7 +39,7 @@ fn event(
 /// The clerk's folder: in A, White Player (white) against Black Player; in
 /// B, Carol (white) against White Player (black). `leave`: each event's
 /// days of leave a year.
-fn folder(language: &str, leave: (u32, u32)) -> Tournament {
+pub(crate) fn folder(language: &str, leave: (u32, u32)) -> Tournament {
     let clerk = folder_clerk("\n[report]\nout = \"site\"\n");
     let t = Tournament::with_config(&clerk);
     let dir = t.path().join("tournaments");
@@ -63,7 +63,7 @@ fn folder(language: &str, leave: (u32, u32)) -> Tournament {
 }
 
 /// Carol's 1. d4 in B on 3 November, dated month first as B writes dates.
-fn carol_opens(t: &mut Tournament) {
+pub(crate) fn carol_opens(t: &mut Tournament) {
     t.letter(
         CAROL,
         "2026-11-03",

@@ -181,6 +181,10 @@ impl Clerk<'_> {
             }
             _ => read,
         };
+        // Where his games stand: the person's, across the clerk's events.
+        if read.kind() == LetterKind::Status {
+            return Ok(plan.with(self.plan_status(store, &player, (mail, &read), stored)?));
+        }
         // A leave is the person's, carried out apart from what else the
         // letter asks in its game: each is answered.
         let leave = read.leave.is_some().then(|| read.clone().into_owned());

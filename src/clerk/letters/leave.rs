@@ -367,7 +367,7 @@ impl Clerk<'_> {
     /// The person's entries in the clerk's other events: each event with
     /// his entry there (the person is known by his addresses: a seat's id
     /// passed to a newcomer by a replacement is not the leaver).
-    fn others_of_the_person<'p>(
+    pub(in crate::clerk) fn others_of_the_person<'p>(
         &'p self,
         player: &'p Player,
     ) -> impl Iterator<Item = (&'p crate::config::Config, &'p Player)> + 'p {

@@ -1,0 +1,232 @@
+//! A player's `STATUS` (`СТАТУС`): where his games stand, in every event of
+//! the clerk he plays in (or the one he names), in one answer. It changes
+//! nothing and counts no time; a second one the same day gets a line
+//! saying the first was sent.
+
+use chrono::NaiveDate;
+use shakmaty::Color;
+
+use crate::clerk::EventKind;
+use crate::clerk::say::board::BoardView;
+use crate::clerk::{Clerk, Plan, recipient};
+use crate::config::{Config, Player};
+use crate::error::Error;
+use crate::key::SubjectTag;
+use crate::letter::Letter;
+use crate::mail::format::mime::Mail;
+use crate::message::MessageKind;
+use crate::model;
+use crate::record::Record;
+use crate::render::Model;
+use crate::rules::{Status, Turn};
+use crate::store::{Disposition, Store, StoredLetter};
+
+/// The games of one event of the person's, as his answer lists them.
+struct EventGames {
+    under_way: Vec<Model>,
+    finished: Vec<Model>,
+    boards: Vec<BoardView>,
+}
+
+impl Clerk<'_> {
+    /// A player's letter that asks `STATUS` and nothing else.
+    pub(in crate::clerk) fn plan_status(
+        &self,
+        store: &Store,
+        player: &Player,
+        (mail, read): (&Mail, &Letter),
+        mut stored: StoredLetter,
+    ) -> Result<Plan, Error> {
+        let to = recipient(player);
+        let today = self.clock.today;
+        let mut plan = Plan::default();
+        stored.disposition = Disposition::Applied;
+        let answered = store.replies_on(&to.email, today, &[MessageKind::Status.header()])?;
+        if answered > 0 {
+            stored.reason = "status asked again the same day: the first answer stands".into();
+            let again = self
+                .draft(MessageKind::StatusAgain)
+                .to(to)
+                .answering(mail.message_id.clone())
+                .render(model! { "day" => self.date(today) })?;
+            plan.messages.push(again);
+            plan.event(
+                EventKind::Status,
+                None,
+                Some(&player.email),
+                stored.reason.clone(),
+            );
+            plan.letter = Some(stored);
+            return Ok(plan);
+        }
+        let named = read.status.as_ref().and_then(|asked| asked.event.clone());
+        let mut entries: Vec<(&Config, &Player)> = vec![(self.config, player)];
+        entries.extend(self.others_of_the_person(player));
+        let known = named.as_deref().filter(|id| {
+            entries
+                .iter()
+                .any(|(c, _)| c.tournament_id.eq_ignore_ascii_case(id))
+        });
+        if let Some(id) = known {
+            entries.retain(|(c, _)| c.tournament_id.eq_ignore_ascii_case(id));
+        }
+        let unknown_event = named.clone().filter(|_| known.is_none());
+        let mut under_way = Vec::new();
+        let mut finished = Vec::new();
+        let mut boards = Vec::new();
+        for (config, entry) in entries {
+            let games = self.status_in(store, config, entry)?;
+            under_way.extend(games.under_way);
+            finished.extend(games.finished);
+            boards.extend(games.boards);
+        }
+        let answer = model! {
+            "games" => under_way,
+            "finished" => finished,
+            "unknown_event" => unknown_event,
+        };
+        let mut letter = self
+            .draft(MessageKind::Status)
+            .to(to)
+            .answering(mail.message_id.clone())
+            .render(answer)?;
+        for board in boards {
+            let picture = board.picture(self.config.mail.diagrams, &letter.body)?;
+            letter.pictures.extend(picture);
+        }
+        plan.messages.push(letter);
+        stored.reason = "status asked: answered".into();
+        plan.event(
+            EventKind::Status,
+            None,
+            Some(&player.email),
+            stored.reason.clone(),
+        );
+        plan.letter = Some(stored);
+        Ok(plan)
+    }
+
+    /// His games in event `config` as his entry `entry` plays them, read
+    /// from the store on that event; each counted by its own rules, on its
+    /// own day.
+    fn status_in(
+        &self,
+        store: &Store,
+        config: &Config,
+        entry: &Player,
+    ) -> Result<EventGames, Error> {
+        let here = config.tournament_id == self.config.tournament_id;
+        let today = match here {
+            true => self.clock.today,
+            false => self
+                .sibling(&config.tournament_id)
+                .map_or(self.clock.today, |there| there.clock.today),
+        };
+        let leave = store
+            .leaves_in(config.scope(), &entry.id)?
+            .into_iter()
+            .find(|(first, last)| (*first..=*last).contains(&today));
+        let mut games = EventGames {
+            under_way: Vec::new(),
+            finished: Vec::new(),
+            boards: Vec::new(),
+        };
+        for game in config.games_of(&entry.id) {
+            let state = store.reading_in(config.scope(), |store| {
+                crate::clerk::load_replaying(config, store, game, &self.replays)
+            })?;
+            let Some(colour) = state.color_of(&entry.email) else {
+                continue;
+            };
+            let tag = SubjectTag::game(&config.tournament_id, &game.id).to_string();
+            let partner = state.player(colour.other()).name.clone();
+            if !state.ledger.in_play() {
+                games
+                    .finished
+                    .push(self.finished_line(&state, colour, (tag, partner)));
+                continue;
+            }
+            let board = match state.ledger.clock_for(colour) == Turn::Yours {
+                true => self.board_view(&state, colour),
+                false => None,
+            };
+            let game_model =
+                self.game_status(&state, (config, today), colour, (tag, partner), leave);
+            games.under_way.push(crate::render::merged(
+                game_model,
+                model! { "board" => board.as_ref().map(|view| view.model.clone()) },
+            ));
+            games.boards.extend(board);
+        }
+        Ok(games)
+    }
+
+    /// One game under way as his answer gives it.
+    fn game_status(
+        &self,
+        state: &Record,
+        (config, today): (&Config, NaiveDate),
+        colour: Color,
+        (tag, partner): (String, String),
+        leave: Option<(NaiveDate, NaiveDate)>,
+    ) -> Model {
+        let phrases = self.phrases();
+        let rows = state.ledger.rows.len();
+        let score = (rows > 0)
+            .then(|| phrases.moves(&crate::clerk::say::model::moves_of(state, 0, rows - 1)));
+        let due = state.ledger.due(&config.rules, today);
+        let turn = match state.ledger.clock_for(colour) {
+            Turn::Yours => "yours",
+            Turn::Partners => "partners",
+            Turn::Stopped | Turn::Over => "stopped",
+        };
+        model! {
+            "tag" => tag,
+            "partner" => partner,
+            "colour" => phrases.get(&format!("names.{}", crate::color_name(colour))),
+            "score" => score,
+            "turn" => turn,
+            "suspended" => state.ledger.status() == Status::Suspended,
+            "totals" => state.ledger.totals().to_string(),
+            "due" => due.filter(|due| due.player == colour).map(|due| model! {
+                "days_left" => due.days_left,
+                "last_day" => self.date(due.last_day),
+            }),
+            "leave" => leave.map(|(first, last)| model! {
+                "first" => self.date(first),
+                "last" => self.date(last),
+            }),
+        }
+    }
+
+    /// A finished game in one line: its tag, partner, colour and result.
+    fn finished_line(
+        &self,
+        state: &Record,
+        colour: Color,
+        (tag, partner): (String, String),
+    ) -> Model {
+        let phrases = self.phrases();
+        let result = state
+            .ledger
+            .standing
+            .outcome
+            .as_ref()
+            .map(|o| o.result.pgn());
+        let status = match state.ledger.status() {
+            Status::Active => "report.status_active",
+            Status::Suspended => "report.status_suspended",
+            Status::Adjudication => "report.status_adjudication",
+            Status::Finished => "report.status_finished",
+            Status::Annulled => "report.status_annulled",
+        };
+        let status = phrases.get(status);
+        model! {
+            "tag" => tag,
+            "partner" => partner,
+            "colour" => phrases.get(&format!("names.{}", crate::color_name(colour))),
+            "result" => result,
+            "status" => status,
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! `STATUS` / `СТАТУС` by mail: a player asks where his games stand and
+//! gets one answer, across the clerk's events, changing nothing.
+
+use crate::person::{carol_opens, folder};
+use crate::support::*;
+
+/// The one message of `mail`, of kind `kind`, to `to`.
+fn only<'m>(mail: &'m [Sent], kind: &str, to: &str) -> &'m Sent {
+    assert_eq!(kinds(mail), [pair(kind, to)], "{mail:#?}");
+    &mail[0]
+}
+
+#[test]
+fn a_player_is_told_where_his_game_stands_and_nothing_changes() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        t.opening();
+        let before = t.chart("1");
+        let word = pick(language, "STATUS", "СТАТУС");
+        // White is to move after 1. e4 e5: his answer has the board.
+        let mail = t.exchange(WHITE, "2026-11-09", "status", word);
+        let answer = only(&mail, "status", WHITE);
+        for words in [
+            "[T #1]",
+            pick(
+                language,
+                "you play white against Black Player",
+                "ваш цвет — белые, партнёр — Black Player",
+            ),
+            pick(language, "Moves so far: 1. e4 e5", "Ходы: 1. e4 e5"),
+            pick(
+                language,
+                "Time used (White/Black): 2/4",
+                "Время (белые/чёрные): 2/4",
+            ),
+            pick(language, "You are to move: ", "Ваш ход: осталось "),
+            "FEN: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+        ] {
+            answer.says(words);
+        }
+        assert!(
+            answer.headers.contains("X-Shtempel-Kind: status"),
+            "{}",
+            answer.headers
+        );
+        // Black is not to move: no board, no clock of his running.
+        let mail = t.exchange(BLACK, "2026-11-09", "status", word);
+        let answer = only(&mail, "status", BLACK);
+        answer.says(pick(
+            language,
+            "Your partner is to move; your clock does not run.",
+            "Ходит ваш партнёр; ваше время не идёт.",
+        ));
+        answer.never_says("FEN:");
+        // Nothing of the game changed, and nobody else was written to.
+        assert_eq!(t.chart("1"), before);
+    }
+}
+
+#[test]
+fn a_second_status_the_same_day_gets_a_line_and_the_next_day_a_full_answer() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        t.opening();
+        let word = pick(language, "status", "Статус");
+        only(&t.exchange(WHITE, "2026-11-09", "?", word), "status", WHITE);
+        let mail = t.exchange(WHITE, "2026-11-09", "?", word);
+        let again = only(&mail, "status", WHITE);
+        again.says(pick(
+            language,
+            "was sent to you today",
+            "уже отправлено вам сегодня",
+        ));
+        again.never_says("[T #1]:");
+        let mail = t.exchange(WHITE, "2026-11-10", "?", word);
+        only(&mail, "status", WHITE).says("[T #1]");
+    }
+}
+
+#[test]
+fn a_persons_status_lists_his_games_in_every_event_and_one_named_alone() {
+    for language in ["en", "ru"] {
+        let mut t = folder(language, (0, 0));
+        carol_opens(&mut t);
+        t.pass("2026-11-03");
+        t.new_mail();
+        // White Player: White in A (to move, nothing played), Black in B
+        // (to move after Carol's 1. d4).
+        let word = pick(language, "STATUS", "СТАТУС");
+        let mail = t.exchange(WHITE, "2026-11-04", "status", word);
+        let answer = only(&mail, "status", WHITE);
+        answer.says("[A #1]");
+        answer.says("[B #1]");
+        answer.says("1. d4");
+        assert_eq!(answer.body.matches("FEN:").count(), 2, "{}", answer.body);
+        // Named: that event's games only.
+        let mail = t.exchange(WHITE, "2026-11-05", "status", &format!("{word} B"));
+        let answer = only(&mail, "status", WHITE);
+        answer.says("[B #1]");
+        answer.never_says("[A #1]");
+    }
+}
+
+#[test]
+fn a_finished_game_is_one_line_with_its_result() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        t.opening();
+        t.exchange(
+            WHITE,
+            "2026-11-09",
+            "Game 1",
+            pick(language, "Game 1\nI resign", "Партия 1\nСдаюсь"),
+        );
+        let mail = t.exchange(BLACK, "2026-11-10", "?", pick(language, "STATUS", "СТАТУС"));
+        let answer = only(&mail, "status", BLACK);
+        answer.says(pick(
+            language,
+            "you have no game under way",
+            "Текущих партий у вас нет",
+        ));
+        answer.says(pick(
+            language,
+            "[T #1] against White Player (black): 0-1",
+            "[T #1], партнёр — White Player (чёрные): 0-1",
+        ));
+    }
+}
+
+#[test]
+fn status_beside_a_move_is_named_as_not_carried_out_and_a_stranger_gets_nothing() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        let body = format!("{W1}{}\n", pick(language, "STATUS", "СТАТУС"));
+        let mail = t.exchange(WHITE, "2026-11-03", "Game 1", &body);
+        assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+        mail[0].says(pick(
+            language,
+            "send STATUS in a letter of its own",
+            "пришлите СТАТУС отдельным письмом",
+        ));
+        let mail = t.exchange("stranger@test.example", "2026-11-04", "status", "STATUS");
+        assert!(mail.is_empty(), "{mail:#?}");
+    }
+}
