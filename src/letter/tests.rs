@@ -350,6 +350,21 @@ mod every_part {
             LetterKind::Unknown,
             &[],
         ),
+        // STATUS is answered alone, and named beside anything else.
+        ("STATUS", &[Status], LetterKind::Status, &[]),
+        ("СТАТУС CC-2026", &[Status], LetterKind::Status, &[]),
+        (
+            "1... e5\nSTATUS",
+            &[Status, Move],
+            LetterKind::Move,
+            &[Status],
+        ),
+        (
+            "Статус\nСдаюсь",
+            &[Status, Resignation],
+            LetterKind::Resignation,
+            &[Status],
+        ),
     ];
 
     #[test]
@@ -368,6 +383,7 @@ mod every_part {
                     LetterKind::Resignation => part == Resignation,
                     LetterKind::Protest => part == Protest,
                     LetterKind::DrawAcceptance => matches!(part, DrawAccept | Move),
+                    LetterKind::Status => part == Status,
                     LetterKind::Ruling | LetterKind::Unknown | LetterKind::Leave => false,
                 };
                 let apart = matches!(part, Leave | Order);

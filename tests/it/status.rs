@@ -143,3 +143,25 @@ fn status_beside_a_move_is_named_as_not_carried_out_and_a_stranger_gets_nothing(
         assert!(mail.is_empty(), "{mail:#?}");
     }
 }
+
+#[test]
+fn the_chief_arbiter_and_the_secretary_get_the_events_games_and_the_secretary_nothing_else() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        t.opening();
+        let word = pick(language, "STATUS", "СТАТУС");
+        for official in [ARBITER, SECRETARY] {
+            let mail = t.exchange(official, "2026-11-09", "status", word);
+            let answer = only(&mail, "status", official);
+            answer.says("[T #1] White Player - Black Player");
+            answer.says(pick(
+                language,
+                "moves made: 1, time used 2/4; White Player to move by",
+                "ходов сделано: 1, время 2/4; ход за White Player, не позднее",
+            ));
+        }
+        // Anything else from the secretary is kept and not answered.
+        let mail = t.exchange(SECRETARY, "2026-11-10", "Game 1", "Game 1\n2. Nf3\n");
+        assert!(mail.is_empty(), "{mail:#?}");
+    }
+}

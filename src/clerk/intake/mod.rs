@@ -101,12 +101,16 @@ impl Clerk<'_> {
             return Ok(plan);
         }
         let sender = mail.from.clone().unwrap_or_default();
-        if !self.config.is_known(&sender) {
+        // The chief secretary is read for STATUS alone.
+        let secretary = sender == self.config.chief_secretary;
+        if !self.config.is_known(&sender) && !secretary {
             let reason = format!("{sender} is neither a player nor the chief arbiter");
             return Ok(ignored(stored, plan, Some(&sender), reason));
         }
         let claimed = if sender == self.config.chief_arbiter {
             Some((self.arbiter(), None))
+        } else if secretary {
+            Some((self.secretary(), None))
         } else {
             self.config
                 .player_by_email(&sender)
@@ -130,6 +134,13 @@ impl Clerk<'_> {
                 Cow::Owned(read)
             }
         };
+        if (sender == self.config.chief_arbiter || secretary) && read.kind() == LetterKind::Status {
+            return Ok(plan.with(self.plan_event_status(store, (mail, &read), stored)?));
+        }
+        if secretary {
+            let reason = format!("{sender} is the chief secretary: only STATUS is answered");
+            return Ok(ignored(stored, plan, Some(&sender), reason));
+        }
         if sender == self.config.chief_arbiter {
             let route = prepared.route.as_ref();
             plan.absorb(self.plan_arbiter(store, (mail, &read), route, &mut stored)?);

@@ -84,6 +84,7 @@ impl Clerk<'_> {
             "games" => under_way,
             "finished" => finished,
             "unknown_event" => unknown_event,
+            "events" => Vec::<Model>::new(),
         };
         let mut letter = self
             .draft(MessageKind::Status)
@@ -228,5 +229,105 @@ impl Clerk<'_> {
             "result" => result,
             "status" => status,
         }
+    }
+}
+
+impl Clerk<'_> {
+    /// `STATUS` from the chief arbiter or the chief secretary: every game
+    /// of each event of the clerk where he holds that office (or of the
+    /// one he names), a line each.
+    pub(in crate::clerk) fn plan_event_status(
+        &self,
+        store: &Store,
+        (mail, read): (&Mail, &Letter),
+        mut stored: StoredLetter,
+    ) -> Result<Plan, Error> {
+        let sender = mail.from.clone().unwrap_or_default();
+        let to = match sender == self.config.chief_arbiter {
+            true => self.arbiter(),
+            false => self.secretary(),
+        };
+        let named = read.status.as_ref().and_then(|asked| asked.event.clone());
+        let his: Vec<&Config> = self
+            .directory
+            .tournaments()
+            .iter()
+            .filter(|c| c.chief_arbiter == sender || c.chief_secretary == sender)
+            .collect();
+        let known = named
+            .as_deref()
+            .filter(|id| his.iter().any(|c| c.tournament_id.eq_ignore_ascii_case(id)));
+        let unknown_event = named.clone().filter(|_| known.is_none());
+        let mut events = Vec::new();
+        for config in his {
+            if known.is_some_and(|id| !config.tournament_id.eq_ignore_ascii_case(id)) {
+                continue;
+            }
+            events.push(self.event_games(store, config)?);
+        }
+        let answer = model! {
+            "events" => events,
+            "unknown_event" => unknown_event,
+            "games" => Vec::<Model>::new(),
+            "finished" => Vec::<Model>::new(),
+        };
+        let letter = self
+            .draft(MessageKind::Status)
+            .to(to)
+            .answering(mail.message_id.clone())
+            .render(answer)?;
+        stored.disposition = Disposition::Applied;
+        stored.reason = "status asked by an official: answered".into();
+        let mut plan = Plan::default();
+        plan.messages.push(letter);
+        plan.event(
+            EventKind::Status,
+            None,
+            Some(&sender),
+            stored.reason.clone(),
+        );
+        plan.letter = Some(stored);
+        Ok(plan)
+    }
+
+    /// An event's games, a line each: tag, players, moves, totals, and who
+    /// is to move by when.
+    fn event_games(&self, store: &Store, config: &Config) -> Result<Model, Error> {
+        let today = match self.sibling(&config.tournament_id) {
+            Some(there) => there.clock.today,
+            None => self.clock.today,
+        };
+        let mut games = Vec::new();
+        for game in &config.games {
+            let state = store.reading_in(config.scope(), |store| {
+                crate::clerk::load_replaying(config, store, game, &self.replays)
+            })?;
+            let due = state.ledger.due(&config.rules, today);
+            let result = state
+                .ledger
+                .standing
+                .outcome
+                .as_ref()
+                .map(|o| o.result.pgn());
+            games.push(model! {
+                "tag" => SubjectTag::game(&config.tournament_id, &game.id).to_string(),
+                "white" => state.white.name.as_str(),
+                "black" => state.black.name.as_str(),
+                "moves" => state.ledger.rows.len().div_ceil(2),
+                "totals" => state.ledger.totals().to_string(),
+                "suspended" => state.ledger.status() == Status::Suspended,
+                "result" => result,
+                "over" => !state.ledger.in_play(),
+                "due" => due.map(|due| model! {
+                    "player" => state.player(due.player).name.as_str(),
+                    "last_day" => self.date(due.last_day),
+                }),
+            });
+        }
+        Ok(model! {
+            "id" => config.tournament_id.as_str(),
+            "name" => config.tournament_name.as_str(),
+            "games" => games,
+        })
     }
 }
