@@ -183,6 +183,8 @@ mod tests {
             "retry",
             "unverified",
             "order-done",
+            // A player's, the chief arbiter's or the secretary's STATUS.
+            "status",
             // doctor --send-test (docs/commands.md).
             "test",
         ];
@@ -208,7 +210,8 @@ mod tests {
                 "refused",
                 "leave",
                 "retry",
-                "order-done"
+                "order-done",
+                "status"
             ]
         );
     }

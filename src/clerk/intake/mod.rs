@@ -101,8 +101,10 @@ impl Clerk<'_> {
             return Ok(plan);
         }
         let sender = mail.from.clone().unwrap_or_default();
-        // The chief secretary is read for STATUS alone.
-        let secretary = sender == self.config.chief_secretary;
+        // The chief secretary is read for STATUS alone (where he is not the
+        // chief arbiter too, whose letters are read as ever).
+        let secretary =
+            sender == self.config.chief_secretary && sender != self.config.chief_arbiter;
         if !self.config.is_known(&sender) && !secretary {
             let reason = format!("{sender} is neither a player nor the chief arbiter");
             return Ok(ignored(stored, plan, Some(&sender), reason));
