@@ -36,7 +36,8 @@
 //!              and their letters read (games), the outbox and the run's
 //!              state (outbox), letters kept as they came (kept), writes in a
 //!              transaction (writer), the sends of a crashed run (sent_log),
-//!              the tournament read or written (scope); the files with the players' secrets made 0600 and never
+//!              the tournament read or written (scope), the readers' own
+//!              preferences (preferences); the files with the players' secrets made 0600 and never
 //!              through a link (private)
 //!    |
 //! mail/        ADAPTERS beside FORMATS: letters' sources (source: maildir,

@@ -128,6 +128,9 @@ message_kinds! {
     Status: "status", "status", true;
     /// A second `STATUS` the same day: the first was answered.
     StatusAgain: "status-again", "status", true;
+    /// A player's own preferences set (`DIAGRAMS`, `LANGUAGE`): what his
+    /// letters now carry.
+    Preferences: "preferences", "preferences", true;
     /// The one message `shtempel doctor --send-test` sends: the mail path
     /// works, end to end.
     Test: "test", "test", false;
@@ -185,6 +188,8 @@ mod tests {
             "order-done",
             // A player's, the chief arbiter's or the secretary's STATUS.
             "status",
+            // A player's DIAGRAMS and LANGUAGE.
+            "preferences",
             // doctor --send-test (docs/commands.md).
             "test",
         ];
@@ -211,7 +216,8 @@ mod tests {
                 "leave",
                 "retry",
                 "order-done",
-                "status"
+                "status",
+                "preferences"
             ]
         );
     }

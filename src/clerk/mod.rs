@@ -134,6 +134,11 @@ pub struct Clerk<'a> {
     /// known in which: a letter that does not say which one it is for,
     /// from a player in several, is asked about rather than taken.
     pub directory: &'a Directory<'a>,
+    /// The language it writes in: the tournament's, or a reader's own
+    /// (`LANGUAGE`, see [`Clerk::for_reader`]); `templates` are in it.
+    lang: crate::Lang,
+    /// The board its letters show: `[mail] diagrams`, or a reader's own.
+    diagrams: crate::config::Diagrams,
 }
 
 impl<'a> Clerk<'a> {
@@ -151,6 +156,8 @@ impl<'a> Clerk<'a> {
             clock,
             replays: Replays::default(),
             directory,
+            lang: config.language,
+            diagrams: config.mail.diagrams,
         }
     }
 
@@ -188,7 +195,7 @@ impl<'a> Clerk<'a> {
     }
 
     fn lang(&self) -> crate::Lang {
-        self.config.language
+        self.lang
     }
 
     fn phrases(&self) -> &crate::phrases::Phrases {
@@ -273,6 +280,9 @@ impl<'a> Clerk<'a> {
         prepared: &Prepared,
     ) -> Result<Plan, Error> {
         let plan = self.plan_letter(store, envelope, prepared)?;
+        let plan = self.heeding(store, plan, |clerk| {
+            clerk.plan_letter(store, envelope, prepared)
+        })?;
         self.limit_replies(store, plan)
     }
 

@@ -46,6 +46,9 @@ pub struct Plan {
     /// by key.
     pub releases: Vec<String>,
     pub notes: Vec<Note>,
+    /// A reader's own preferences set (`DIAGRAMS`, `LANGUAGE`), for each
+    /// of his addresses.
+    pub preferences: Option<(Vec<String>, crate::config::Preferences)>,
     /// Who played the game's colours before a replacement, recorded with it.
     pub seats: Vec<crate::record::Seat>,
     pub messages: Vec<Outgoing>,
@@ -77,11 +80,13 @@ impl Plan {
             config_edits,
             releases,
             notes,
+            preferences,
             seats,
             messages,
             duties,
             events,
         } = done;
+        self.preferences = self.preferences.take().or(preferences);
         self.game = self.game.take().or(game);
         self.taken_back = self.taken_back.or(taken_back);
         self.leave = self.leave.take().or(leave);

@@ -29,6 +29,9 @@ pub struct Directory<'a> {
     /// Each tournament's templates, where given ([`Directory::with_templates`]):
     /// a clerk then writes to another event's players in its words.
     templates: Vec<&'a Templates>,
+    /// Each tournament's templates in the language it does not write in,
+    /// loaded when a reader who prefers it is first written to.
+    translated: Vec<OnceLock<Option<Templates>>>,
     known: OnceLock<HashMap<String, Vec<usize>>>,
     people: OnceLock<People>,
 }
@@ -38,9 +41,24 @@ impl<'a> Directory<'a> {
         Directory {
             tournaments,
             templates: Vec::new(),
+            translated: tournaments.iter().map(|_| OnceLock::new()).collect(),
             known: OnceLock::new(),
             people: OnceLock::new(),
         }
+    }
+
+    /// The templates of the tournament at `at` in `lang`: its own, or its
+    /// folder's in the other language (the built-in ones where the folder
+    /// has none); `None` where they cannot be loaded.
+    pub fn templates_in(&'a self, at: usize, lang: crate::Lang) -> Option<&'a Templates> {
+        let config = self.tournaments.get(at)?;
+        if config.language == lang {
+            return self.templates_at(at);
+        }
+        self.translated
+            .get(at)?
+            .get_or_init(|| Templates::load(&config.templates, lang).ok())
+            .as_ref()
     }
 
     /// The same, with each tournament's templates, in order.

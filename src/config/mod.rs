@@ -84,16 +84,67 @@ impl Default for Limits {
     }
 }
 
-/// The board a letter that asks for a move shows (`[mail] diagrams`):
-/// the text diagram and the FEN in the plain part, and with
-/// `both` the board as a picture in an HTML part beside it; or nothing.
+/// The board a letter that asks for a move shows (`[mail] diagrams`, or a
+/// player's own `DIAGRAMS`): the text diagram and the FEN in the plain
+/// part, and with `both` the board as a picture in an HTML part beside it;
+/// `picture`: the picture, the plain part giving the FEN and the picture's
+/// words in the diagram's place; or nothing.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Diagrams {
     #[default]
     Both,
     Text,
+    Picture,
     None,
+}
+
+impl Diagrams {
+    /// Its name, as the file and a player's letter write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Diagrams::Both => "both",
+            Diagrams::Text => "text",
+            Diagrams::Picture => "picture",
+            Diagrams::None => "none",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Diagrams> {
+        [
+            Diagrams::Both,
+            Diagrams::Text,
+            Diagrams::Picture,
+            Diagrams::None,
+        ]
+        .into_iter()
+        .find(|d| d.name() == name)
+    }
+
+    /// Whether a letter carries the board as a picture.
+    pub fn has_picture(self) -> bool {
+        matches!(self, Diagrams::Both | Diagrams::Picture)
+    }
+}
+
+/// What a reader asked of the clerk's letters to him (`DIAGRAMS`,
+/// `LANGUAGE` by mail): each `None` where he asked nothing, so his
+/// tournament's setting holds. Kept in the database by address, for every
+/// address of the person, across the events he plays in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Preferences {
+    pub diagrams: Option<Diagrams>,
+    pub language: Option<crate::Lang>,
+}
+
+impl Preferences {
+    /// These, with what `newer` sets over them.
+    pub fn with(self, newer: Preferences) -> Preferences {
+        Preferences {
+            diagrams: newer.diagrams.or(self.diagrams),
+            language: newer.language.or(self.language),
+        }
+    }
 }
 
 /// `[mail]`: what the clerk's letters carry.

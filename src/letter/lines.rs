@@ -66,6 +66,35 @@ pattern!(
     r"(?i)^\s*(?:status|статус)\s*(?::\s*)?([A-Za-z0-9\p{Cyrillic}][\w.-]*)?\s*[.!?]?\s*$"
 );
 
+// `DIAGRAMS TEXT`, `ЯЗЫК EN`: the word and one value, alone on the line.
+pattern!(
+    PREFERENCE_LINE,
+    r"(?i)^\s*(diagrams?|диаграммы?|language|язык)\s*:?\s+(\p{L}+)\s*\.?\s*$"
+);
+
+/// A preference's line read: what it sets, or the word that sets nothing.
+fn preference_of(word: &str, value: &str) -> super::Preference {
+    let value_lower = value.to_lowercase();
+    if word.to_lowercase().starts_with("diagram") || word.to_lowercase().starts_with("диаграм")
+    {
+        let name = match value_lower.as_str() {
+            "text" | "текст" => Some("text"),
+            "picture" | "картинка" | "рисунок" => Some("picture"),
+            "both" | "оба" | "всё" | "все" => Some("both"),
+            "none" | "no" | "нет" => Some("none"),
+            _ => None,
+        };
+        super::Preference::Diagrams(name.ok_or_else(|| value.to_string()))
+    } else {
+        let lang = match value_lower.as_str() {
+            "en" | "english" | "английский" => Some(crate::Lang::En),
+            "ru" | "russian" | "русский" | "ру" => Some(crate::Lang::Ru),
+            _ => None,
+        };
+        super::Preference::Language(lang.ok_or_else(|| value.to_string()))
+    }
+}
+
 pub(super) fn error(letter: &mut Letter, line: usize, text: &str, kind: ReadErrorKind) {
     if letter.errors.len() >= MAX_ERRORS {
         return;
@@ -102,6 +131,12 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
     }
     if let Some(ruling) = ruling_of(line, &may) {
         letter.rulings.push(ruling);
+        return;
+    }
+    if may("dдlя")
+        && let Some(caps) = PREFERENCE_LINE.captures(line)
+    {
+        letter.preferences.push(preference_of(&caps[1], &caps[2]));
         return;
     }
     if may("sс")

@@ -80,6 +80,10 @@ pub struct Letter {
     /// it where one is named: where his games stand.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<StatusAsked>,
+    /// What he asks of the clerk's letters to him (`DIAGRAMS TEXT`,
+    /// `LANGUAGE EN`), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub preferences: Vec<Preference>,
     pub errors: Vec<ReadError>,
     /// The blocks of a letter written for several games (`Game 1` and its
     /// lines, then `Game 2` and its): each read as a letter of its own, with
@@ -93,6 +97,18 @@ pub struct Letter {
 pub struct StatusAsked {
     /// The event named after the word, as written.
     pub event: Option<String>,
+}
+
+/// A line that sets what the clerk's letters to their reader carry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preference {
+    /// `DIAGRAMS TEXT|PICTURE|BOTH|NONE` (`ДИАГРАММЫ ТЕКСТ|КАРТИНКА|ОБА|НЕТ`):
+    /// the board's form by its name in `[mail] diagrams`, or `None` for a
+    /// word that names none (as written).
+    Diagrams(Result<&'static str, String>),
+    /// `LANGUAGE EN|RU` (`ЯЗЫК …`), or the word that names no language.
+    Language(Result<crate::Lang, String>),
 }
 
 /// One move as written, with where it stands in the game if the letter says so.
@@ -177,6 +193,9 @@ pub enum LetterKind {
     Leave,
     /// Where his games stand (`STATUS`), asked alone.
     Status,
+    /// What the clerk's letters to him carry (`DIAGRAMS`, `LANGUAGE`),
+    /// asked alone.
+    Preferences,
     Move,
     /// No move and no word the clerk knows.
     Unknown,
@@ -204,6 +223,8 @@ pub enum Part {
     Leave,
     /// `STATUS`: answered only in a letter that asks nothing else.
     Status,
+    /// `DIAGRAMS`, `LANGUAGE`: likewise.
+    Preferences,
     Resignation,
     DrawAccept,
     Protest,
@@ -220,6 +241,7 @@ impl Letter {
             (Part::Order, !self.rulings.is_empty()),
             (Part::Leave, self.leave.is_some()),
             (Part::Status, self.status.is_some()),
+            (Part::Preferences, !self.preferences.is_empty()),
             (Part::Resignation, has(Keyword::Resign)),
             (Part::DrawAccept, has(Keyword::DrawAccept)),
             (Part::Protest, has(Keyword::Protest)),
@@ -264,6 +286,7 @@ impl Letter {
             LetterKind::DrawAcceptance => &[Part::DrawAccept, Part::Move],
             LetterKind::Move => &[Part::Move, Part::DrawOffer, Part::DrawDecline],
             LetterKind::Status => &[Part::Status],
+            LetterKind::Preferences => &[Part::Preferences],
             LetterKind::Ruling | LetterKind::Leave | LetterKind::Unknown => &[],
         };
         self.parts()
@@ -323,6 +346,8 @@ impl Letter {
             LetterKind::Ruling
         } else if self.leave.is_some() {
             LetterKind::Leave
+        } else if !self.preferences.is_empty() && !self.has_moves() && self.keywords.is_empty() {
+            LetterKind::Preferences
         } else if self.status.is_some() && !self.has_moves() && self.keywords.is_empty() {
             LetterKind::Status
         } else if self.keywords.contains(&Keyword::Resign) {

@@ -384,6 +384,7 @@ mod every_part {
                     LetterKind::Protest => part == Protest,
                     LetterKind::DrawAcceptance => matches!(part, DrawAccept | Move),
                     LetterKind::Status => part == Status,
+                    LetterKind::Preferences => part == Preferences,
                     LetterKind::Ruling | LetterKind::Unknown | LetterKind::Leave => false,
                 };
                 let apart = matches!(part, Leave | Order);

@@ -45,6 +45,9 @@ pub fn commit(
             if let Some((player, day)) = &plan.leaves_left {
                 w.leaves_left(player, *day)?;
             }
+            if let Some((addresses, set)) = &plan.preferences {
+                w.preferences(addresses, *set, today)?;
+            }
             for edit in &plan.config_edits {
                 w.config_edit(edit, today)?;
             }

@@ -10,6 +10,7 @@ mod games;
 mod kept;
 mod made;
 mod outbox;
+mod preferences;
 pub mod private;
 mod schema;
 mod scope;
@@ -233,6 +234,9 @@ struct Cache {
     /// The source keys of the letters that failed on an earlier run, read
     /// once: a letter that goes through is forgotten only if it is there.
     failing: Option<HashSet<String>>,
+    /// The readers' preferences, by address, read once a run (a table of a
+    /// few rows, asked for every message).
+    preferences: Option<HashMap<String, crate::config::Preferences>>,
     /// Messages written since [`Store::pending`] last ran, with their bytes,
     /// oldest first: it gives them from here instead of reading them back
     /// (with the messages of the jobs out, that was three rows read for one

@@ -181,6 +181,14 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN excused TEXT NOT NULL DEFAULT '[]';",
     // 16: who set a result by hand (`arbiter`, `director`), for the PGN.
     "ALTER TABLE games ADD COLUMN result_by TEXT;",
+    // 17: what a person asked of the clerk's letters to him (`DIAGRAMS`,
+    // `LANGUAGE`), by each of his addresses; NULL: his tournament's.
+    "CREATE TABLE preferences (
+        address TEXT PRIMARY KEY,
+        diagrams TEXT,
+        language TEXT,
+        set_on TEXT NOT NULL
+    );",
 ];
 
 /// The schema version this build writes.

@@ -26,6 +26,7 @@ mod mail_programs;
 mod pairings;
 mod person;
 mod poll;
+mod preferences;
 mod real_mail;
 mod replies;
 mod report;

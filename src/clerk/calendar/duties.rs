@@ -19,7 +19,13 @@ use crate::store::{Note, Store};
 
 impl Clerk<'_> {
     /// Plans the duties of one game due on the clerk's day.
-    pub fn plan_duties(&self, store: &Store, mut state: Record) -> Result<Plan, Error> {
+    pub fn plan_duties(&self, store: &Store, state: Record) -> Result<Plan, Error> {
+        let plan = self.duties_of(store, state.clone())?;
+        self.heeding(store, plan, |clerk| clerk.duties_of(store, state.clone()))
+    }
+
+    /// The day's duties of a game, in this clerk's words.
+    fn duties_of(&self, store: &Store, mut state: Record) -> Result<Plan, Error> {
         let today = self.clock.today;
         let transition = day(&self.config.rules, &state.ledger, today, &state.done);
         state.ledger = transition.ledger;
@@ -118,7 +124,7 @@ impl Clerk<'_> {
                 "sent" => lang.date(sent_on),
             },
             "totals" => totals.to_string(),
-            "next" => next_lines(state, !author, self.config, None),
+            "next" => next_lines(state, !author, self.lang(), None),
             "due" => self.due_model(state, !author),
         };
         let message = self
@@ -155,7 +161,7 @@ impl Clerk<'_> {
             "start" => self.date(state.ledger.calendar.start_date),
             "days" => self.config.rules.first_move_query_days,
             "due" => self.due_model(state, Color::White),
-            "next" => next_lines(state, Color::White, self.config, None),
+            "next" => next_lines(state, Color::White, self.lang(), None),
         };
         let message = self
             .draft(MessageKind::Query)
@@ -178,7 +184,7 @@ impl Clerk<'_> {
             "start" => self.date(state.ledger.calendar.start_date),
             "days_per_control" => rules.days_per_control,
             "moves_per_control" => rules.moves_per_control,
-            "next" => next_lines(state, Color::White, self.config, None),
+            "next" => next_lines(state, Color::White, self.lang(), None),
         };
         let letters = self
             .draft(MessageKind::Start)
@@ -204,7 +210,7 @@ impl Clerk<'_> {
             "days_left" => days_left,
             "last_day" => state.ledger.due(&self.config.rules, self.clock.today).map(|due| self.date(due.last_day)),
             "threshold" => threshold,
-            "next" => next_lines(state, player, self.config, None),
+            "next" => next_lines(state, player, self.lang(), None),
         };
         let message = self
             .draft(MessageKind::Reminder)

@@ -82,7 +82,12 @@ impl Clerk<'_> {
                     "start" => game.start_date.map(|day| self.date(day)),
                 });
                 if color == Color::White {
-                    firsts.push(crate::clerk::next_lines(&state, Color::White, config, None));
+                    firsts.push(crate::clerk::next_lines(
+                        &state,
+                        Color::White,
+                        config.language,
+                        None,
+                    ));
                 }
             }
             if playing {

@@ -194,6 +194,10 @@ impl Clerk<'_> {
             }
             _ => read,
         };
+        // What the clerk's letters to him carry: the person's.
+        if read.kind() == LetterKind::Preferences {
+            return Ok(plan.with(self.plan_preferences(store, &player, (mail, &read), stored)?));
+        }
         // Where his games stand: the person's, across the clerk's events.
         if read.kind() == LetterKind::Status {
             return Ok(plan.with(self.plan_status(store, &player, (mail, &read), stored)?));

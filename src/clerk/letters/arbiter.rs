@@ -225,7 +225,7 @@ impl Clerk<'_> {
     ) -> Result<Plan, Error> {
         let order = crate::clerk::Order::of_ruling(ruling);
         let in_reply_to = mail.message_id.clone();
-        match self.carry_out(store, &order, AwardedBy::Arbiter, in_reply_to)? {
+        match self.carried_out(store, &order, AwardedBy::Arbiter, in_reply_to)? {
             crate::clerk::Execution::Refused { state, why, reason } => {
                 self.refuse_arbiter(state.as_deref(), mail, read, why, reason, stored)
             }

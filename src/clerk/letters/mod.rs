@@ -1,7 +1,8 @@
 //! A player's letter on its game, by its kind: a move ([`moves`]), a
 //! resignation, a draw or a result ([`endings`]), a protest ([`protest`]),
 //! an offender's letter held ([`overstep`]), a leave ([`leave`]), the other
-//! games of one letter ([`blocks`]), where his games stand ([`status`]); and the chief arbiter's letter
+//! games of one letter ([`blocks`]), where his games stand ([`status`]),
+//! what the clerk's letters to him carry ([`preferences`]); and the chief arbiter's letter
 //! ([`arbiter`]), read as his order.
 
 pub mod arbiter;
@@ -10,6 +11,7 @@ pub mod endings;
 pub mod leave;
 pub mod moves;
 pub mod overstep;
+pub mod preferences;
 pub mod protest;
 pub mod status;
 
@@ -48,7 +50,11 @@ impl Clerk<'_> {
             LetterKind::DrawAcceptance => self.plan_draw_acceptance(store, state, context, stored),
             LetterKind::Protest => self.plan_protest(state, context, stored),
             LetterKind::Move => self.plan_move(store, state, context, stored),
-            LetterKind::Ruling | LetterKind::Leave | LetterKind::Status | LetterKind::Unknown => {
+            LetterKind::Ruling
+            | LetterKind::Leave
+            | LetterKind::Status
+            | LetterKind::Preferences
+            | LetterKind::Unknown => {
                 let phrases = self.phrases();
                 let mut reasons: Vec<String> = context
                     .read
@@ -87,13 +93,20 @@ impl Clerk<'_> {
                 if part == Part::Status {
                     return Some(phrases.get("unheeded.status").to_string());
                 }
+                if part == Part::Preferences {
+                    return Some(phrases.get("unheeded.preferences").to_string());
+                }
                 let what = match part {
                     Part::Move => phrases.fill("unheeded.move", &[("moves", &moves)]),
                     Part::DrawOffer => phrases.get("unheeded.draw_offer").to_string(),
                     Part::DrawAccept => phrases.get("unheeded.draw_accept").to_string(),
                     Part::DrawDecline => phrases.get("unheeded.draw_decline").to_string(),
                     Part::Protest => phrases.get("unheeded.protest").to_string(),
-                    Part::Resignation | Part::Order | Part::Leave | Part::Status => return None,
+                    Part::Resignation
+                    | Part::Order
+                    | Part::Leave
+                    | Part::Status
+                    | Part::Preferences => return None,
                 };
                 Some(format!("{what}: {}", phrases.get(why)))
             })

@@ -375,7 +375,7 @@ impl Clerk<'_> {
             "held" => held,
             "partner_direct" => partner_direct,
             "conditional" => conditional.clone(),
-            "next" => next_lines(state, color, self.config, delivered_today),
+            "next" => next_lines(state, color, self.lang(), delivered_today),
             },
             self.verdict_model(verdict),
         );
@@ -426,7 +426,7 @@ impl Clerk<'_> {
             model! {
                 "from" => state.player(!to).name.as_str(),
                 "moves" => letter.moves,
-                "next" => next_lines(state, to, self.config, None),
+                "next" => next_lines(state, to, self.lang(), None),
             },
             self.verdict_model(letter.verdict),
         );
@@ -479,7 +479,7 @@ impl Clerk<'_> {
         let next = if conditional.is_some() {
             Model::from(())
         } else {
-            next_lines(state, partner, self.config, Some(self.clock.today))
+            next_lines(state, partner, self.lang(), Some(self.clock.today))
         };
         let model = model! {
             "from" => state.player(color).name.as_str(),

@@ -92,7 +92,7 @@ impl Clerk<'_> {
             .answering(mail.message_id.clone())
             .render(answer)?;
         for board in boards {
-            let picture = board.picture(self.config.mail.diagrams, &letter.body)?;
+            let picture = board.picture(self.diagrams, &letter.body)?;
             letter.pictures.extend(picture);
         }
         plan.messages.push(letter);

@@ -122,7 +122,7 @@ impl Clerk<'_> {
             "moves" => moves.as_str(),
             "why" => why,
             "totals" => state.ledger.totals().to_string(),
-            "next" => due.map(|due| next_lines(&state, due.player, self.config, Some(self.clock.today))),
+            "next" => due.map(|due| next_lines(&state, due.player, self.lang(), Some(self.clock.today))),
             "due" => due.map(|due| model! {
                 "player" => state.player(due.player).name.as_str(),
                 "color" => crate::color_name(due.player),

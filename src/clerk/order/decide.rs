@@ -163,7 +163,7 @@ impl Clerk<'_> {
             "asked" => *cut_from,
             "totals" => state.ledger.totals().to_string(),
             // The lines for the letter of whoever is now to move.
-            "next" => due.map(|due| next_lines(state, due.player, self.config, Some(self.clock.today))),
+            "next" => due.map(|due| next_lines(state, due.player, self.lang(), Some(self.clock.today))),
             "due" => due.map(|due| model! {
                 "player" => state.player(due.player).name.as_str(),
                 "color" => crate::color_name(due.player),

@@ -202,6 +202,31 @@ impl Clerk<'_> {
         by: AwardedBy,
         in_reply_to: Option<String>,
     ) -> Result<Execution, Error> {
+        let execution = self.carried_out(store, order, by, in_reply_to.clone())?;
+        let Execution::Done { plan, reason } = execution else {
+            return Ok(execution);
+        };
+        let plan = self.heeding(store, *plan, |clerk| {
+            match clerk.carried_out(store, order, by, in_reply_to.clone())? {
+                Execution::Done { plan, .. } => Ok(*plan),
+                Execution::Refused { .. } => Ok(Plan::default()),
+            }
+        })?;
+        Ok(Execution::Done {
+            plan: Box::new(plan),
+            reason,
+        })
+    }
+
+    /// The order carried out in this clerk's words (an arbiter's letter's
+    /// order: its whole letter's plan heeds its readers).
+    pub(in crate::clerk) fn carried_out(
+        &self,
+        store: &Store,
+        order: &Order,
+        by: AwardedBy,
+        in_reply_to: Option<String>,
+    ) -> Result<Execution, Error> {
         order.command().carry_out(self, store, by, in_reply_to)
     }
 }

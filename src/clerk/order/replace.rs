@@ -232,7 +232,7 @@ impl Clerk<'_> {
             .render(welcome)?;
         // A picture of each board his letter shows.
         for board in boards {
-            let picture = board.picture(self.config.mail.diagrams, &letter.body)?;
+            let picture = board.picture(self.diagrams, &letter.body)?;
             letter.pictures.extend(picture);
         }
         plan.messages.push(letter);
@@ -333,7 +333,7 @@ impl Clerk<'_> {
         .to_string();
         let yours = due.as_ref().is_some_and(|due| due.player == colour);
         let next =
-            yours.then(|| crate::clerk::say::model::next_lines(state, colour, self.config, None));
+            yours.then(|| crate::clerk::say::model::next_lines(state, colour, self.lang(), None));
         model! {
             "id" => state.id(),
             "colour" => phrases.get(&format!("names.{}", crate::color_name(colour))),

@@ -29,7 +29,7 @@ impl BoardView {
         diagrams: crate::config::Diagrams,
         body: &str,
     ) -> Result<Option<crate::mail::format::compose::Picture>, Error> {
-        if diagrams != crate::config::Diagrams::Both || !body.contains(&self.diagram) {
+        if !diagrams.has_picture() || !body.contains(&self.diagram) {
             return Ok(None);
         }
         let png = crate::board::picture::png(&self.position, self.reader, self.last.as_ref())?;
@@ -38,6 +38,7 @@ impl BoardView {
             png,
             alt: self.alt,
             side: self.reader,
+            alone: diagrams == crate::config::Diagrams::Picture,
         }))
     }
 }
@@ -52,7 +53,7 @@ impl Clerk<'_> {
         state: &Record,
         reader: shakmaty::Color,
     ) -> Option<BoardView> {
-        if self.config.mail.diagrams == crate::config::Diagrams::None {
+        if self.diagrams == crate::config::Diagrams::None {
             return None;
         }
         let phrases = self.phrases();
@@ -73,6 +74,7 @@ impl Clerk<'_> {
                 "diagram" => diagram.as_str(),
                 "fen" => crate::board::diagram::fen(position),
                 "last" => last_label,
+                "picture_only" => self.diagrams == crate::config::Diagrams::Picture,
             },
             diagram,
             alt,

@@ -145,7 +145,7 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             .render(kind.template(), model.clone())
             .map_err(Error::template)?;
         let pictures = match board {
-            Some(view) => view.picture(clerk.config.mail.diagrams, &rendered.body)?,
+            Some(view) => view.picture(clerk.diagrams, &rendered.body)?,
             None => None,
         };
         Ok(Outgoing {

@@ -1,12 +1,14 @@
 //! What the clerk says: a message drafted ([`draft`]), the board it shows
 //! ([`board`]), the day's replies held to their limit ([`limits`]), what its templates
 //! read of a game and of a letter ([`model`]), the answers of a letter
-//! that changes nothing ([`refusals`]), and a game's end told
-//! ([`result`]), whoever ended it.
+//! that changes nothing ([`refusals`]), a game's end told
+//! ([`result`]), whoever ended it, and each reader's own preferences
+//! heeded ([`readers`]).
 
 pub mod board;
 pub mod draft;
 pub mod limits;
 pub mod model;
+pub mod readers;
 pub mod refusals;
 pub mod result;

@@ -8,7 +8,6 @@ use shakmaty::Color;
 use crate::clerk::Clerk;
 use crate::clerk::context::GameNote;
 use crate::color_name;
-use crate::config::Config;
 use crate::game::ply_label;
 use crate::letter::Letter;
 use crate::model;
@@ -66,10 +65,9 @@ pub fn moves_of(record: &Record, first: usize, last: usize) -> String {
 pub fn next_lines(
     state: &Record,
     color: Color,
-    config: &Config,
+    lang: crate::Lang,
     delivered_today: Option<NaiveDate>,
 ) -> Model {
-    let lang = config.language;
     let date = |d: NaiveDate| lang.date(d);
     let ledger = &state.ledger;
     let answered = ledger.rows.last().filter(|row| row.by != color);

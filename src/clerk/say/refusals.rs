@@ -173,7 +173,7 @@ impl Clerk<'_> {
                 rules::Turn::Stopped => "stopped",
                 rules::Turn::Over => "over",
             },
-            "next" => owes.then(|| crate::clerk::next_lines(state, context.color, self.config, None)),
+            "next" => owes.then(|| crate::clerk::next_lines(state, context.color, self.lang(), None)),
             "games" => Model::from(()),
             "held" => Model::from(()),
         };

@@ -36,8 +36,15 @@ pub(super) fn with_pictures(
             ContentType::parse("image/png").map_err(Error::mail)?,
         ));
     }
+    // A reader who asked for the picture alone: its words in the text.
+    let plain = pictures
+        .iter()
+        .filter(|picture| picture.alone)
+        .fold(body, |text, picture| {
+            text.replacen(&picture.diagram, &format!("[{}]\n", picture.alt), 1)
+        });
     Ok(MultiPart::alternative()
-        .singlepart(SinglePart::plain(body))
+        .singlepart(SinglePart::plain(plain))
         .multipart(related))
 }
 

@@ -48,6 +48,9 @@ pub struct Picture {
     /// Whose side the board is seen from: the HTML labels its ranks and
     /// files around the picture.
     pub side: shakmaty::Color,
+    /// The picture alone (`diagrams = "picture"`): the plain part gives its
+    /// words in the diagram's place.
+    pub alone: bool,
 }
 
 /// One message to send, before it is built.

@@ -1,0 +1,80 @@
+//! A player's own preferences by mail: `DIAGRAMS TEXT|PICTURE|BOTH|NONE`
+//! (`ДИАГРАММЫ ТЕКСТ|КАРТИНКА|ОБА|НЕТ`) and `LANGUAGE EN|RU` (`ЯЗЫК …`), set
+//! for the person (each of his addresses, in every event he plays in) and
+//! answered with what is now set, in the language and with the board he now
+//! gets. Every later letter to him follows them
+//! ([`crate::clerk::say::readers`]); his tournament's settings hold where
+//! he set nothing.
+
+use crate::clerk::EventKind;
+use crate::clerk::{Clerk, Plan, recipient};
+use crate::config::{Diagrams, Player, Preferences};
+use crate::error::Error;
+use crate::letter::{Letter, Preference};
+use crate::mail::format::mime::Mail;
+use crate::message::MessageKind;
+use crate::model;
+use crate::store::{Disposition, Store, StoredLetter};
+
+impl Clerk<'_> {
+    /// A player's letter that sets his preferences and asks nothing else.
+    pub(in crate::clerk) fn plan_preferences(
+        &self,
+        store: &Store,
+        player: &Player,
+        (mail, read): (&Mail, &Letter),
+        mut stored: StoredLetter,
+    ) -> Result<Plan, Error> {
+        let mut set = Preferences::default();
+        let mut unread = Vec::new();
+        for preference in &read.preferences {
+            match preference {
+                Preference::Diagrams(Ok(name)) => set.diagrams = Diagrams::from_name(name),
+                Preference::Language(Ok(lang)) => set.language = Some(*lang),
+                Preference::Diagrams(Err(word)) | Preference::Language(Err(word)) => {
+                    unread.push(crate::printable::bounded(word, 40).into_owned());
+                }
+            }
+        }
+        let mut addresses: Vec<String> = player.addresses().cloned().collect();
+        for (_, there) in self.others_of_the_person(player) {
+            addresses.extend(there.addresses().cloned());
+        }
+        addresses.sort();
+        addresses.dedup();
+        let now = store.preferences_of(&player.email)?.with(set);
+        // The answer as every later letter to him: his language, his board.
+        let his = self.for_reader(now);
+        let clerk = his.as_ref().unwrap_or(self);
+        let answer = clerk
+            .draft(MessageKind::Preferences)
+            .to(recipient(player))
+            .answering(mail.message_id.clone())
+            .render(model! {
+                "diagrams" => clerk.diagrams.name(),
+                "diagrams_own" => now.diagrams.is_some(),
+                "language_own" => now.language.is_some(),
+                "changed" => set != Preferences::default(),
+                "unread" => unread,
+            })?;
+        stored.disposition = Disposition::Applied;
+        stored.reason = format!(
+            "preferences: diagrams {}, language {}",
+            clerk.diagrams.name(),
+            clerk.lang().pick("ru", "en")
+        );
+        let mut plan = Plan {
+            preferences: (set != Preferences::default()).then_some((addresses, set)),
+            ..Plan::default()
+        };
+        plan.messages.push(answer);
+        plan.event(
+            EventKind::Preferences,
+            None,
+            Some(&player.email),
+            stored.reason.clone(),
+        );
+        plan.letter = Some(stored);
+        Ok(plan)
+    }
+}

@@ -1,0 +1,181 @@
+//! A player's own preferences by mail: `DIAGRAMS …` and `LANGUAGE …`
+//! (`ДИАГРАММЫ …`, `ЯЗЫК …`), across the events he plays in, followed by
+//! every later letter to him.
+
+use crate::person::{carol_opens, folder};
+use crate::support::*;
+
+fn has_picture(mail: &Sent) -> bool {
+    String::from_utf8_lossy(&mail.raw).contains("image/png")
+}
+
+#[test]
+fn a_player_who_asks_for_the_other_language_gets_every_later_letter_in_it() {
+    // (tournament's language, what Black asks, the words of the
+    // tournament's language, the words of his, his answer)
+    let cases = [
+        (
+            "ru",
+            "LANGUAGE EN",
+            "здравствуйте",
+            "Dear ",
+            "now come in English",
+        ),
+        (
+            "en",
+            "ЯЗЫК RU",
+            "Dear ",
+            "здравствуйте",
+            "теперь приходят на русском языке",
+        ),
+    ];
+    for (language, asked, theirs, his, answer) in cases {
+        let mut t = Cup::new().in_language(language).open();
+        let mail = t.exchange(BLACK, "2026-11-02", "settings", asked);
+        assert_eq!(kinds(&mail), [pair("preferences", BLACK)]);
+        // The answer is in the language he asked for.
+        mail[0].says(answer);
+        // White's move: his ack in the tournament's language, Black's
+        // forward in his own.
+        let mail = t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+        assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+        let (ack, forward) = (&mail[0], &mail[1]);
+        ack.says(theirs);
+        forward.says(his);
+        forward.never_says(theirs);
+        // The calendar's letters too: his reminder, 10 days before his last day.
+        let reminders: Vec<Sent> = ["2026-12-20", "2026-12-21", "2026-12-22", "2026-12-23"]
+            .iter()
+            .flat_map(|day| {
+                t.pass(day);
+                t.new_mail()
+            })
+            .filter(|m| m.kind == "reminder")
+            .collect();
+        assert!(!reminders.is_empty(), "a reminder to Black");
+        reminders[0].says(his);
+    }
+}
+
+#[test]
+fn diagrams_text_picture_and_none_each_give_the_board_he_asked_for() {
+    for language in ["en", "ru"] {
+        for (asked, picture, diagram, fen) in [
+            (
+                pick(language, "DIAGRAMS TEXT", "ДИАГРАММЫ ТЕКСТ"),
+                false,
+                true,
+                true,
+            ),
+            (
+                pick(language, "DIAGRAMS PICTURE", "ДИАГРАММЫ КАРТИНКА"),
+                true,
+                false,
+                true,
+            ),
+            (
+                pick(language, "DIAGRAMS NONE", "ДИАГРАММЫ НЕТ"),
+                false,
+                false,
+                false,
+            ),
+            (
+                pick(language, "DIAGRAMS BOTH", "ДИАГРАММЫ ОБА"),
+                true,
+                true,
+                true,
+            ),
+        ] {
+            let mut t = Cup::new().in_language(language).open();
+            t.exchange(BLACK, "2026-11-02", "settings", asked);
+            let mail = t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+            let forward = &mail[1];
+            assert_eq!(forward.kind, "forward");
+            assert_eq!(has_picture(forward), picture, "{asked}");
+            assert_eq!(
+                forward.body.contains("+------"),
+                diagram,
+                "{asked}:\n{}",
+                forward.body
+            );
+            assert_eq!(
+                forward.body.contains("FEN: "),
+                fen,
+                "{asked}:\n{}",
+                forward.body
+            );
+            // White asked nothing: his next forward has the tournament's.
+            let mail = t.exchange(BLACK, "2026-11-07", "Re: [T #1]", B1);
+            let to_white = mail.iter().find(|m| m.kind == "forward").unwrap();
+            assert!(has_picture(to_white) && to_white.body.contains("+------"));
+        }
+    }
+}
+
+#[test]
+fn a_preference_set_in_one_event_holds_in_the_persons_others() {
+    for language in ["en", "ru"] {
+        let mut t = folder(language, (0, 0));
+        // White Player sets the other language in A; Carol opens B, where
+        // he is Black: the forward comes in the language he asked for.
+        let other = pick(language, "ЯЗЫК RU", "LANGUAGE EN");
+        let mail = t.exchange(WHITE, "2026-11-02", "[A #1]", other);
+        assert_eq!(kinds(&mail), [pair("preferences", WHITE)]);
+        carol_opens(&mut t);
+        t.pass("2026-11-03");
+        let mail = t.new_mail();
+        let forward = mail.iter().find(|m| m.kind == "forward").unwrap();
+        assert_eq!(forward.to, [WHITE]);
+        forward.says(pick(language, "здравствуйте", "Dear White Player"));
+    }
+}
+
+#[test]
+fn a_word_that_names_no_setting_is_named_and_the_rest_is_set() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        let asked = pick(
+            language,
+            "DIAGRAMS HUGE\nDIAGRAMS TEXT",
+            "ДИАГРАММЫ ОГРОМНЫЕ\nДИАГРАММЫ ТЕКСТ",
+        );
+        let mail = t.exchange(BLACK, "2026-11-02", "settings", asked);
+        let answer = &mail[0];
+        answer.says(pick(
+            language,
+            "Not understood: HUGE",
+            "Не понято: ОГРОМНЫЕ",
+        ));
+        answer.says(pick(
+            language,
+            "as a text diagram with its FEN line, no picture",
+            "текстовой диаграммой со строкой FEN, без картинки",
+        ));
+        // Beside a move, a setting is named as not carried out.
+        let body = format!("{W1}{}\n", pick(language, "LANGUAGE RU", "ЯЗЫК EN"));
+        let mail = t.exchange(WHITE, "2026-11-03", "Game 1", &body);
+        mail[0].says(pick(
+            language,
+            "send them in a letter of their own",
+            "пришлите их отдельным письмом",
+        ));
+    }
+}
+
+#[test]
+fn the_directors_order_by_command_tells_each_player_in_his_own_language() {
+    for (language, asked, his, theirs) in [
+        ("en", "ЯЗЫК RU", "здравствуйте", "Dear White Player"),
+        ("ru", "LANGUAGE EN", "Dear Black Player", "здравствуйте"),
+    ] {
+        let mut t = Cup::new().in_language(language).open();
+        t.opening();
+        t.exchange(BLACK, "2026-11-08", "settings", asked);
+        let out = t.run(&["result", "1", "1/2", "--today", "2026-11-12"]);
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        let mail = t.new_mail();
+        assert_eq!(kinds(&mail), [pair("result", WHITE), pair("result", BLACK)]);
+        mail[0].says(theirs);
+        mail[1].says(his);
+    }
+}
