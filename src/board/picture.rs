@@ -2,11 +2,13 @@
 //! reader's side, the last move's squares tinted, for the HTML part of a
 //! letter that asks for a move (Gmail and Outlook show no SVG).
 //!
-//! Drawn by tiny-skia. The pieces are the project's own set, plain
-//! silhouettes drawn here from a few lines and curves each (so under the
-//! project's licence, GPL-3.0-or-later; the README says so): a pawn, a
-//! rook with battlements, a knight's head, a bishop's mitre, a queen's
-//! crown, a king's cross.
+//! Drawn by tiny-skia. The pieces are the project's own set, drawn here
+//! from a few lines and curves each (so under the project's licence,
+//! GPL-3.0-or-later; the README says so), in the Staunton forms the sets
+//! of chess servers follow, to be told apart at 40 pixels: a pawn's round
+//! head over a collar, a rook's crenellations, a horse's head with its
+//! ear, eye and mane, a bishop's mitre cut by a slit, a queen's crown of
+//! five points, a king's crown with a cross.
 
 use shakmaty::{Chess, Color, Move, Position, Role, Square};
 
@@ -45,15 +47,76 @@ pub fn square_colour(square: Square, marked: bool) -> (u8, u8, u8) {
 /// A point in a square of side 1, y down.
 type Point = (f32, f32);
 
-/// A closed shape: its corners in order.
-type Outline = Vec<Point>;
+/// One step of a piece's outline, in a square of side 1.
+#[derive(Clone, Copy)]
+enum Step {
+    To(Point),
+    Line(Point),
+    /// A cubic curve: two control points, then where it ends.
+    Curve(Point, Point, Point),
+    Close,
+}
 
-/// A dot drawn over a piece's fill: its centre and radius.
-type Dot = (Point, f32);
+use Step::{Close, Curve, Line, To};
 
-/// A piece's outline as closed shapes, and its details (dots drawn over
-/// the fill: the bishop's slit, the knight's eye).
-fn shapes(role: Role) -> (Vec<Outline>, Vec<Dot>) {
+/// What a piece is drawn from: shapes filled in its colour and outlined
+/// in ink, in order (a later one over an earlier), then its marks (lines
+/// in the contrasting colour: the bishop's slit, the knight's mane, the
+/// bands of a collar).
+struct Drawing {
+    shapes: Vec<Vec<Step>>,
+    marks: Vec<Vec<Step>>,
+}
+
+/// A circle of centre (`cx`, `cy`) and radius `r`, as four curves.
+fn circle(cx: f32, cy: f32, r: f32) -> Vec<Step> {
+    let k = 0.552_284_8 * r;
+    vec![
+        To((cx, cy - r)),
+        Curve((cx + k, cy - r), (cx + r, cy - k), (cx + r, cy)),
+        Curve((cx + r, cy + k), (cx + k, cy + r), (cx, cy + r)),
+        Curve((cx - k, cy + r), (cx - r, cy + k), (cx - r, cy)),
+        Curve((cx - r, cy - k), (cx - k, cy - r), (cx, cy - r)),
+        Close,
+    ]
+}
+
+/// The foot every piece stands on: a low slab, rounded at its ends.
+fn base() -> Vec<Step> {
+    vec![
+        To((0.25, 0.9)),
+        Curve((0.2, 0.9), (0.2, 0.8), (0.27, 0.8)),
+        Line((0.73, 0.8)),
+        Curve((0.8, 0.8), (0.8, 0.9), (0.75, 0.9)),
+        Close,
+    ]
+}
+
+/// A collar: a flat band across a piece at height `y`, `w` wide.
+fn collar(y: f32, w: f32) -> Vec<Step> {
+    let (x0, x1) = (0.5 - w / 2.0, 0.5 + w / 2.0);
+    vec![
+        To((x0 + 0.02, y - 0.035)),
+        Line((x1 - 0.02, y - 0.035)),
+        Curve(
+            (x1 + 0.01, y - 0.035),
+            (x1 + 0.01, y + 0.035),
+            (x1 - 0.02, y + 0.035),
+        ),
+        Line((x0 + 0.02, y + 0.035)),
+        Curve(
+            (x0 - 0.01, y + 0.035),
+            (x0 - 0.01, y - 0.035),
+            (x0 + 0.02, y - 0.035),
+        ),
+        Close,
+    ]
+}
+
+/// The piece as the Staunton pattern draws it, the form chess servers'
+/// sets follow (a round-headed pawn, a crenellated tower, a horse's
+/// head, a mitre cut by a slit, a crown of points, a crown with a cross).
+fn drawing(role: Role) -> Drawing {
     match role {
         Role::Pawn => pawn(),
         Role::Rook => rook(),
@@ -64,147 +127,192 @@ fn shapes(role: Role) -> (Vec<Outline>, Vec<Dot>) {
     }
 }
 
-/// The foot every piece stands on.
-fn base() -> Outline {
-    vec![(0.24, 0.88), (0.24, 0.8), (0.76, 0.8), (0.76, 0.88)]
+fn pawn() -> Drawing {
+    let body = vec![
+        To((0.33, 0.8)),
+        Curve((0.35, 0.66), (0.42, 0.58), (0.44, 0.48)),
+        Line((0.56, 0.48)),
+        Curve((0.58, 0.58), (0.65, 0.66), (0.67, 0.8)),
+        Close,
+    ];
+    Drawing {
+        shapes: vec![base(), body, collar(0.48, 0.26), circle(0.5, 0.32, 0.115)],
+        marks: Vec::new(),
+    }
 }
 
-/// A circle of centre (`cx`, `cy`) and radius `r`, as 24 points.
-fn circle(cx: f32, cy: f32, r: f32) -> Outline {
-    (0..24)
-        .map(|i| {
-            let a = i as f32 * std::f32::consts::TAU / 24.0;
-            (cx + r * a.cos(), cy + r * a.sin())
-        })
-        .collect()
+fn rook() -> Drawing {
+    let body = vec![
+        To((0.31, 0.8)),
+        Line((0.35, 0.38)),
+        Line((0.65, 0.38)),
+        Line((0.69, 0.8)),
+        Close,
+    ];
+    // The top: a platform with three merlons and two gaps between them.
+    let top = vec![
+        To((0.27, 0.4)),
+        Line((0.27, 0.17)),
+        Line((0.37, 0.17)),
+        Line((0.37, 0.24)),
+        Line((0.45, 0.24)),
+        Line((0.45, 0.17)),
+        Line((0.55, 0.17)),
+        Line((0.55, 0.24)),
+        Line((0.63, 0.24)),
+        Line((0.63, 0.17)),
+        Line((0.73, 0.17)),
+        Line((0.73, 0.4)),
+        Close,
+    ];
+    Drawing {
+        shapes: vec![base(), body, collar(0.66, 0.42), top],
+        marks: vec![vec![To((0.3, 0.33)), Line((0.7, 0.33))]],
+    }
 }
 
-fn pawn() -> (Vec<Outline>, Vec<Dot>) {
-    let base = base();
-    (
-        vec![
-            base,
-            vec![(0.36, 0.8), (0.43, 0.5), (0.57, 0.5), (0.64, 0.8)],
-            circle(0.5, 0.36, 0.13),
-        ],
-        Vec::new(),
-    )
-}
-
-fn rook() -> (Vec<Outline>, Vec<Dot>) {
-    let base = base();
-    (
-        vec![
-            base,
-            vec![(0.34, 0.8), (0.34, 0.4), (0.66, 0.4), (0.66, 0.8)],
+fn knight() -> Drawing {
+    // A horse's head looking left: the chest, the back of the neck up to
+    // the mane, an ear, the forehead down to the muzzle, the jaw and the
+    // throat.
+    let head = vec![
+        To((0.34, 0.8)),
+        Curve((0.34, 0.68), (0.44, 0.62), (0.5, 0.52)),
+        Curve((0.44, 0.54), (0.38, 0.58), (0.33, 0.6)),
+        Curve((0.29, 0.61), (0.25, 0.6), (0.23, 0.56)),
+        Curve((0.2, 0.52), (0.21, 0.48), (0.25, 0.45)),
+        Curve((0.32, 0.38), (0.36, 0.3), (0.41, 0.24)),
+        Line((0.43, 0.12)),
+        Line((0.5, 0.2)),
+        Curve((0.64, 0.2), (0.78, 0.32), (0.78, 0.52)),
+        Curve((0.78, 0.64), (0.74, 0.72), (0.72, 0.8)),
+        Close,
+    ];
+    let eye = circle(0.42, 0.33, 0.03);
+    Drawing {
+        shapes: vec![base(), head],
+        marks: vec![
+            // The mane along the neck, and the eye and nostril.
             vec![
-                (0.27, 0.42),
-                (0.27, 0.18),
-                (0.37, 0.18),
-                (0.37, 0.26),
-                (0.45, 0.26),
-                (0.45, 0.18),
-                (0.55, 0.18),
-                (0.55, 0.26),
-                (0.63, 0.26),
-                (0.63, 0.18),
-                (0.73, 0.18),
-                (0.73, 0.42),
+                To((0.53, 0.23)),
+                Curve((0.66, 0.28), (0.72, 0.42), (0.7, 0.72)),
             ],
+            eye,
+            circle(0.26, 0.51, 0.012),
         ],
-        Vec::new(),
-    )
+    }
 }
 
-fn knight() -> (Vec<Outline>, Vec<Dot>) {
-    let base = base();
-    (
-        vec![
-            base,
-            vec![
-                (0.3, 0.8),
-                (0.33, 0.6),
-                (0.48, 0.46),
-                (0.3, 0.5),
-                (0.22, 0.42),
-                (0.4, 0.24),
-                (0.46, 0.12),
-                (0.52, 0.2),
-                (0.64, 0.24),
-                (0.74, 0.42),
-                (0.74, 0.8),
-            ],
-        ],
-        vec![((0.48, 0.3), 0.035)],
-    )
-}
-
-fn bishop() -> (Vec<Outline>, Vec<Dot>) {
-    let base = base();
-    // A mitre: a pointed oval over a short neck.
-    let mitre: Vec<(f32, f32)> = (0..=20)
-        .map(|i| {
-            let t = i as f32 / 20.0 * std::f32::consts::PI;
-            let x = 0.5 - 0.15 * t.cos();
-            let y = 0.7 - 0.46 * t.sin() * (0.6 + 0.4 * t.sin());
-            (x, y)
-        })
-        .collect();
-    (
-        vec![
-            base,
-            vec![(0.38, 0.8), (0.42, 0.66), (0.58, 0.66), (0.62, 0.8)],
+fn bishop() -> Drawing {
+    // The mitre: a pointed oval, widest below its middle.
+    let mitre = vec![
+        To((0.5, 0.18)),
+        Curve((0.6, 0.28), (0.7, 0.4), (0.66, 0.52)),
+        Curve((0.64, 0.6), (0.58, 0.64), (0.57, 0.66)),
+        Line((0.43, 0.66)),
+        Curve((0.42, 0.64), (0.36, 0.6), (0.34, 0.52)),
+        Curve((0.3, 0.4), (0.4, 0.28), (0.5, 0.18)),
+        Close,
+    ];
+    let foot = vec![
+        To((0.34, 0.8)),
+        Curve((0.38, 0.74), (0.42, 0.72), (0.43, 0.68)),
+        Line((0.57, 0.68)),
+        Curve((0.58, 0.72), (0.62, 0.74), (0.66, 0.8)),
+        Close,
+    ];
+    Drawing {
+        shapes: vec![
+            base(),
+            foot,
+            collar(0.66, 0.3),
             mitre,
-            circle(0.5, 0.2, 0.05),
+            circle(0.5, 0.14, 0.045),
         ],
-        vec![((0.5, 0.44), 0.03)],
-    )
+        // The slit: a cut down across the mitre.
+        marks: vec![vec![To((0.57, 0.3)), Line((0.43, 0.47))]],
+    }
 }
 
-fn queen() -> (Vec<Outline>, Vec<Dot>) {
-    let base = base();
-    (
-        vec![
-            base,
-            vec![
-                (0.3, 0.8),
-                (0.2, 0.32),
-                (0.36, 0.52),
-                (0.41, 0.24),
-                (0.5, 0.5),
-                (0.59, 0.24),
-                (0.64, 0.52),
-                (0.8, 0.32),
-                (0.7, 0.8),
-            ],
-            circle(0.2, 0.29, 0.05),
-            circle(0.41, 0.21, 0.05),
-            circle(0.59, 0.21, 0.05),
-            circle(0.8, 0.29, 0.05),
+fn queen() -> Drawing {
+    // A crown of five points over a flared body.
+    let crown = vec![
+        To((0.31, 0.8)),
+        Curve((0.3, 0.66), (0.26, 0.5), (0.17, 0.3)),
+        Line((0.33, 0.48)),
+        Line((0.34, 0.24)),
+        Line((0.44, 0.46)),
+        Line((0.5, 0.2)),
+        Line((0.56, 0.46)),
+        Line((0.66, 0.24)),
+        Line((0.67, 0.48)),
+        Line((0.83, 0.3)),
+        Curve((0.74, 0.5), (0.7, 0.66), (0.69, 0.8)),
+        Close,
+    ];
+    Drawing {
+        shapes: vec![
+            base(),
+            crown,
+            collar(0.66, 0.4),
+            circle(0.17, 0.28, 0.045),
+            circle(0.34, 0.21, 0.045),
+            circle(0.5, 0.17, 0.045),
+            circle(0.66, 0.21, 0.045),
+            circle(0.83, 0.28, 0.045),
         ],
-        Vec::new(),
-    )
+        marks: Vec::new(),
+    }
 }
 
-fn king() -> (Vec<Outline>, Vec<Dot>) {
-    let base = base();
-    (
-        vec![
-            base,
-            vec![
-                (0.31, 0.8),
-                (0.24, 0.5),
-                (0.38, 0.42),
-                (0.5, 0.5),
-                (0.62, 0.42),
-                (0.76, 0.5),
-                (0.69, 0.8),
-            ],
-            vec![(0.46, 0.46), (0.46, 0.1), (0.54, 0.1), (0.54, 0.46)],
-            vec![(0.38, 0.2), (0.38, 0.27), (0.62, 0.27), (0.62, 0.2)],
-        ],
-        Vec::new(),
-    )
+fn king() -> Drawing {
+    // Two lobes of a crown over a flared body, a cross on top.
+    let body = vec![
+        To((0.31, 0.8)),
+        Curve((0.3, 0.68), (0.28, 0.62), (0.26, 0.58)),
+        Curve((0.14, 0.46), (0.22, 0.3), (0.36, 0.34)),
+        Curve((0.44, 0.36), (0.48, 0.42), (0.5, 0.48)),
+        Curve((0.52, 0.42), (0.56, 0.36), (0.64, 0.34)),
+        Curve((0.78, 0.3), (0.86, 0.46), (0.74, 0.58)),
+        Curve((0.72, 0.62), (0.7, 0.68), (0.69, 0.8)),
+        Close,
+    ];
+    let cross = vec![
+        To((0.47, 0.4)),
+        Line((0.47, 0.2)),
+        Line((0.41, 0.2)),
+        Line((0.41, 0.14)),
+        Line((0.47, 0.14)),
+        Line((0.47, 0.07)),
+        Line((0.53, 0.07)),
+        Line((0.53, 0.14)),
+        Line((0.59, 0.14)),
+        Line((0.59, 0.2)),
+        Line((0.53, 0.2)),
+        Line((0.53, 0.4)),
+        Close,
+    ];
+    Drawing {
+        shapes: vec![base(), cross, body, collar(0.66, 0.4)],
+        marks: vec![vec![
+            To((0.29, 0.6)),
+            Curve((0.42, 0.56), (0.58, 0.56), (0.71, 0.6)),
+        ]],
+    }
+}
+
+/// The path of a list of steps.
+fn path_of(steps: &[Step]) -> Option<tiny_skia::Path> {
+    let mut path = PathBuilder::new();
+    for step in steps {
+        match *step {
+            To((x, y)) => path.move_to(x, y),
+            Line((x, y)) => path.line_to(x, y),
+            Curve((x1, y1), (x2, y2), (x, y)) => path.cubic_to(x1, y1, x2, y2, x, y),
+            Close => path.close(),
+        }
+    }
+    path.finish()
 }
 
 /// Where a square is drawn from `side`: its column and row, 0..8.
@@ -223,29 +331,26 @@ fn draw_piece(pixmap: &mut Pixmap, role: Role, color: Color, x: f32, y: f32) {
         Color::Black => (BLACK_FILL, WHITE_FILL),
     };
     let transform = Transform::from_row(size, 0.0, 0.0, size, x, y);
-    let stroke = Stroke {
-        width: 0.045,
+    let outline = Stroke {
+        width: 0.04,
+        line_join: tiny_skia::LineJoin::Round,
         ..Stroke::default()
     };
-    let (outlines, dots) = shapes(role);
-    for outline in outlines {
-        let mut path = PathBuilder::new();
-        let mut points = outline.into_iter();
-        if let Some((x0, y0)) = points.next() {
-            path.move_to(x0, y0);
-        }
-        for (px, py) in points {
-            path.line_to(px, py);
-        }
-        path.close();
-        if let Some(path) = path.finish() {
+    let mark = Stroke {
+        width: 0.035,
+        line_cap: tiny_skia::LineCap::Round,
+        ..Stroke::default()
+    };
+    let drawing = drawing(role);
+    for shape in &drawing.shapes {
+        if let Some(path) = path_of(shape) {
             pixmap.fill_path(&path, &paint(fill), FillRule::Winding, transform, None);
-            pixmap.stroke_path(&path, &paint(INK), &stroke, transform, None);
+            pixmap.stroke_path(&path, &paint(INK), &outline, transform, None);
         }
     }
-    for ((cx, cy), r) in dots {
-        if let Some(path) = PathBuilder::from_circle(cx, cy, r) {
-            pixmap.fill_path(&path, &paint(detail), FillRule::Winding, transform, None);
+    for steps in &drawing.marks {
+        if let Some(path) = path_of(steps) {
+            pixmap.stroke_path(&path, &paint(detail), &mark, transform, None);
         }
     }
 }
@@ -284,9 +389,32 @@ pub fn png(position: &Chess, side: Color, last: Option<&Move>) -> Result<Vec<u8>
     indexed_png(&pixmap)
 }
 
-/// The picture as an 8-bit indexed PNG (its colours, opaque, are far
-/// fewer than 256); RGB where a picture had more.
-fn indexed_png(pixmap: &Pixmap) -> Result<Vec<u8>> {
+/// The colours of the board and its pieces, kept exact in the PNG.
+const EXACT: [(u8, u8, u8); 7] = [
+    LIGHT,
+    DARK,
+    LIGHT_MARKED,
+    DARK_MARKED,
+    WHITE_FILL,
+    BLACK_FILL,
+    INK,
+];
+
+/// A colour of the picture as the PNG keeps it: the board's and the
+/// pieces' own exact, an edge's blend rounded to a multiple of `step`.
+fn kept_colour(colour: [u8; 3], step: u16) -> [u8; 3] {
+    if step == 1 || EXACT.contains(&(colour[0], colour[1], colour[2])) {
+        return colour;
+    }
+    colour.map(|c| {
+        let rounded = (u16::from(c) + step / 2) / step * step;
+        u8::try_from(rounded.min(255)).unwrap_or(255)
+    })
+}
+
+/// The picture's palette and each pixel's place in it, its edges' blends
+/// rounded by `step`; `None` where more than 256 colours remain.
+fn palette_of(pixmap: &Pixmap, step: u16) -> Option<(Vec<[u8; 3]>, Vec<u8>)> {
     let mut palette: Vec<[u8; 3]> = Vec::new();
     let mut index = std::collections::HashMap::new();
     let mut indices = Vec::with_capacity(pixmap.pixels().len());
@@ -297,26 +425,41 @@ fn indexed_png(pixmap: &Pixmap) -> Result<Vec<u8>> {
         let colour = [pixel.red(), pixel.green(), pixel.blue()];
         let at = match previous {
             Some((same, at)) if same == colour => at,
-            _ => *index.entry(colour).or_insert_with(|| {
-                palette.push(colour);
+            _ => *index.entry(kept_colour(colour, step)).or_insert_with(|| {
+                palette.push(kept_colour(colour, step));
                 palette.len() - 1
             }),
         };
         previous = Some((colour, at));
-        indices.push(u8::try_from(at).unwrap_or(0));
+        indices.push(u8::try_from(at).ok()?);
     }
+    Some((palette, indices))
+}
+
+/// The picture as an 8-bit indexed PNG: the anti-aliased edges of the
+/// pieces' curves blend into a few hundred colours, which are rounded
+/// (by the least step that leaves 256) while the squares' and the
+/// pieces' own stay exact; RGB where even that leaves more.
+fn indexed_png(pixmap: &Pixmap) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     encoder.set_depth(png::BitDepth::Eight);
-    let data = if palette.len() <= 256 {
-        encoder.set_color(png::ColorType::Indexed);
-        encoder.set_palette(palette.concat());
-        indices
-    } else {
-        encoder.set_color(png::ColorType::Rgb);
-        let rgb =
-            |pixel: &tiny_skia::PremultipliedColorU8| [pixel.red(), pixel.green(), pixel.blue()];
-        pixmap.pixels().iter().flat_map(rgb).collect()
+    let indexed = [1, 2, 4, 8, 16]
+        .into_iter()
+        .find_map(|step| palette_of(pixmap, step));
+    let data = match indexed {
+        Some((palette, indices)) => {
+            encoder.set_color(png::ColorType::Indexed);
+            encoder.set_palette(palette.concat());
+            indices
+        }
+        None => {
+            encoder.set_color(png::ColorType::Rgb);
+            let rgb = |pixel: &tiny_skia::PremultipliedColorU8| {
+                [pixel.red(), pixel.green(), pixel.blue()]
+            };
+            pixmap.pixels().iter().flat_map(rgb).collect()
+        }
     };
     let failed = |e: png::EncodingError| Error::internal(format!("the board's PNG: {e}"));
     let mut writer = encoder.write_header().map_err(failed)?;
