@@ -59,6 +59,8 @@ struct Options {
     players: Option<usize>,
     /// The games split among this many tournaments of a folder.
     tournaments: Option<usize>,
+    /// Letters of `STATUS` alone, from the players in turn, on the last day.
+    status: usize,
 }
 
 fn options() -> Result<Options, String> {
@@ -70,6 +72,7 @@ fn options() -> Result<Options, String> {
         lang: "en".into(),
         players: None,
         tournaments: None,
+        status: 0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -83,6 +86,7 @@ fn options() -> Result<Options, String> {
             "--lang" => options.lang = value,
             "--players" => options.players = Some(number()?),
             "--tournaments" => options.tournaments = Some(number()?.max(1)),
+            "--status" => options.status = number()?,
             _ => return Err(format!("unknown flag {flag}")),
         }
     }
@@ -519,7 +523,7 @@ fn main() {
         Err(error) => {
             eprintln!("make-tournament: {error}");
             eprintln!(
-                "usage: make-tournament --games N --letters M --out DIR [--seed S] [--lang en|ru]"
+                "usage: make-tournament --games N --letters M --out DIR [--seed S] [--lang en|ru] [--status K]"
             );
             std::process::exit(2);
         }
@@ -548,12 +552,37 @@ fn main() {
             fs::write(new.join(name), eml).expect("cannot write a letter");
         }
     }
+    // STATUS letters, one a player in turn (White 1, Black 1, White 2, ...),
+    // on the last day, after its moves.
+    for n in 0..options.status {
+        let game = n / 2 % options.games + 1;
+        let (white, black) = pairing(&options, game);
+        let from = address(if n % 2 == 0 { &white } else { &black });
+        let letter = Letter {
+            game,
+            ply: 10_000 + n,
+            from,
+            cc: None,
+            sent: last,
+            body: if n % 3 == 0 {
+                "СТАТУС\n"
+            } else {
+                "STATUS\n"
+            }
+            .into(),
+            html: false,
+        };
+        let eml = letter.eml("status");
+        bytes += eml.len();
+        fs::write(new.join(format!("{last}.s{n:05}.load")), eml).expect("cannot write a letter");
+    }
     fs::write(options.out.join("today.txt"), format!("{last}\n")).expect("cannot write today");
     println!(
-        "{} letters ({} games x {}), {} KB, last postmark {last}: poll with --today {last}",
-        options.games * options.letters,
+        "{} letters ({} games x {}, {} STATUS), {} KB, last postmark {last}: poll with --today {last}",
+        options.games * options.letters + options.status,
         options.games,
         options.letters,
+        options.status,
         bytes / 1024
     );
 }

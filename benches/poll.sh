@@ -3,13 +3,15 @@
 # SQLite, file outbox), release build. Prints figures; never fails on time.
 #
 #   bash benches/poll.sh [RUNS]          # RUNS per figure, default 5; medians
-#   PARTS="idle" bash benches/poll.sh    # some of: throughput floor idle
+#   PARTS="idle" bash benches/poll.sh    # some of: throughput floor status idle
 #
 # 1. throughput: one poll over 10,000 new letters (500 games x 20), from a fresh
 #    copy each run: wall time, letters/s, peak RSS (/usr/bin/time -v), and its
 #    ratio to the floor (2.) taken over the same copy just before it;
 # 2. the floor: mail-parser alone over the same 10,000 files, and the ratio;
-# 3. idle: a poll with nothing new over 1,000 and over 100,000 stored letters
+# 3. status: the same load with 1,000 of its letters STATUS (500 games x 18,
+#    and one STATUS from each player on the last day): wall time, letters/s;
+# 4. idle: a poll with nothing new over 1,000 and over 100,000 stored letters
 #    (500 games x 2 and x 200; the same config, only the history grows), wall
 #    time from process start to exit, and the ratio between the two.
 #
@@ -57,7 +59,7 @@ make() { # games letters dir
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {print int($2/1024)" MB"}' /proc/meminfo), $(uname -sr)"
 echo "clerk:   $CLERK ($(git describe --always --dirty 2>/dev/null || echo unknown)), release"
 
-PARTS=${PARTS:-throughput floor idle}
+PARTS=${PARTS:-throughput floor status idle}
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 
 make 500 20 "$WORK/t10k"
@@ -181,6 +183,39 @@ idle() { # dir label
     done
     median <"$WORK/idle"
 }
+
+if part status; then
+echo
+echo "== poll over 10,000 new letters of which 1,000 are STATUS (500 games x 18 + 1,000), $RUNS runs =="
+if [ ! -f "$WORK/t10k-status/config.toml" ]; then
+    rm -rf "$WORK/t10k-status.tmp"
+    "$BIN/make-tournament" --games 500 --letters 18 --status 1000 --out "$WORK/t10k-status.tmp" >/dev/null
+    mv "$WORK/t10k-status.tmp" "$WORK/t10k-status"
+fi
+STATUS_TODAY=$(cat "$WORK/t10k-status/today.txt")
+: >"$WORK/walls.status"
+# Every run's copy made before the first (a copy removed just before a run
+# costs it the ext4 scan the throughput part describes).
+for run in $(seq "$RUNS"); do
+    rm -rf "$WORK/status-run.$run"
+    cp -a "$WORK/t10k-status" "$WORK/status-run.$run"
+done
+sync
+for run in $(seq "$RUNS"); do
+    dir="$WORK/status-run.$run"
+    cat "$dir"/inbox/new/* >/dev/null
+    read -r wall rss < <(cd "$dir" && timed "$CLERK" --future --config config.toml poll --today "$STATUS_TODAY")
+    answers=$(grep -c '^status ' "$WORK/out.txt" || true)
+    read_count=$(grep -o '^poll .*: [0-9]* letter' "$WORK/out.txt" | grep -o '[0-9]* letter' | cut -d' ' -f1)
+    [ "$read_count" = 10000 ] && [ "$answers" = 1000 ] ||
+        { echo "read $read_count letters, $answers STATUS answered: not the load"; exit 1; }
+    echo "run $run: $wall s, peak RSS $rss KB"
+    echo "$wall" >>"$WORK/walls.status"
+done
+rm -rf "$WORK"/status-run.*
+WALL=$(median <"$WORK/walls.status")
+echo "median: $WALL s = $(awk -v w="$WALL" 'BEGIN {printf "%.0f", 10000 / w}') letters/s (target: at least 3,000)"
+fi
 
 part idle || exit 0
 echo

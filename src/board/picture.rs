@@ -324,13 +324,15 @@ fn at(square: Square, side: Color) -> (u32, u32) {
     }
 }
 
-fn draw_piece(pixmap: &mut Pixmap, role: Role, color: Color, x: f32, y: f32) {
+/// A piece drawn on a square of its own, transparent around it.
+fn sprite(role: Role, color: Color) -> Option<Pixmap> {
+    let mut pixmap = Pixmap::new(SQUARE, SQUARE)?;
     let size = SQUARE as f32;
     let (fill, detail) = match color {
         Color::White => (WHITE_FILL, INK),
         Color::Black => (BLACK_FILL, WHITE_FILL),
     };
-    let transform = Transform::from_row(size, 0.0, 0.0, size, x, y);
+    let transform = Transform::from_scale(size, size);
     let outline = Stroke {
         width: 0.04,
         line_join: tiny_skia::LineJoin::Round,
@@ -352,6 +354,35 @@ fn draw_piece(pixmap: &mut Pixmap, role: Role, color: Color, x: f32, y: f32) {
         if let Some(path) = path_of(steps) {
             pixmap.stroke_path(&path, &paint(detail), &mark, transform, None);
         }
+    }
+    Some(pixmap)
+}
+
+/// Each piece drawn once a process (the curves are most of a picture's
+/// time), then laid on its squares.
+fn sprites() -> &'static [Option<Pixmap>] {
+    static SPRITES: std::sync::OnceLock<Vec<Option<Pixmap>>> = std::sync::OnceLock::new();
+    SPRITES.get_or_init(|| {
+        [Color::White, Color::Black]
+            .into_iter()
+            .flat_map(|color| Role::ALL.into_iter().map(move |role| sprite(role, color)))
+            .collect()
+    })
+}
+
+fn draw_piece(pixmap: &mut Pixmap, role: Role, color: Color, x: u32, y: u32) {
+    let at = usize::from(color == Color::Black) * Role::ALL.len()
+        + Role::ALL.iter().position(|r| *r == role).unwrap_or(0);
+    if let Some(Some(sprite)) = sprites().get(at) {
+        let (x, y) = (i32::try_from(x).unwrap_or(0), i32::try_from(y).unwrap_or(0));
+        pixmap.draw_pixmap(
+            x,
+            y,
+            sprite.as_ref(),
+            &tiny_skia::PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
     }
 }
 
@@ -382,8 +413,8 @@ pub fn png(position: &Chess, side: Color, last: Option<&Move>) -> Result<Vec<u8>
             &mut pixmap,
             piece.role,
             piece.color,
-            (column * SQUARE) as f32,
-            (row * SQUARE) as f32,
+            column * SQUARE,
+            row * SQUARE,
         );
     }
     indexed_png(&pixmap)
