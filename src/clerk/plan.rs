@@ -67,6 +67,22 @@ impl Plan {
         }
     }
 
+    /// A letter answered with one message, nothing else changed by it: the
+    /// answer, its event, and the letter kept with its reason.
+    pub(super) fn answered(
+        self,
+        message: Outgoing,
+        event: EventKind,
+        from: &str,
+        stored: StoredLetter,
+    ) -> Plan {
+        let mut plan = self;
+        plan.messages.push(message);
+        plan.event(event, None, Some(from), stored.reason.clone());
+        plan.letter = Some(stored);
+        plan
+    }
+
     /// Takes in what an order's plan changes (its letter aside): an
     /// arbiter's letter is applied with it.
     pub(super) fn absorb(&mut self, done: Plan) {

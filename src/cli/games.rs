@@ -8,7 +8,7 @@ use shtempel::config::Config;
 
 use super::database::{load_state, open_store};
 use super::output::Printer;
-use super::{Context, Failure, clock, load, load_all};
+use super::{Context, Failure, clock};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -23,10 +23,7 @@ pub struct Args {
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
         // A folder's games are all listed unless one tournament is given.
-        let configs = match cx.tournament() {
-            Some(id) => vec![load(&cx.config, Some(id))?],
-            None => load_all(&cx.config)?,
-        };
+        let configs = cx.given_or_all()?;
         games(&configs, cx.now, self.today, Printer::of(self.json))
     }
 }

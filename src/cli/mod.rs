@@ -62,6 +62,15 @@ impl Context {
         self.tournament.as_deref()
     }
 
+    /// The tournament given (`--tournament`), or every one of the config:
+    /// what `games`, `today` and `pairings` show.
+    fn given_or_all(&self) -> Result<Vec<Config>, Failure> {
+        match self.tournament() {
+            Some(id) => Ok(vec![load(&self.config, Some(id))?]),
+            None => load_all(&self.config),
+        }
+    }
+
     /// Every tournament of the config, and the id of the one a command is
     /// about (the one given, or the only one).
     fn picked(&self) -> Result<(Vec<Config>, String), Failure> {

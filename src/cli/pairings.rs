@@ -11,7 +11,7 @@ use shtempel::printable::printable;
 use shtempel::rules::pairing::{self, Round};
 
 use super::output::Printer;
-use super::{Context, Failure, load, load_all};
+use super::{Context, Failure};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -22,10 +22,7 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        let configs = match cx.tournament() {
-            Some(id) => vec![load(&cx.config, Some(id))?],
-            None => load_all(&cx.config)?,
-        };
+        let configs = cx.given_or_all()?;
         let mut out = std::io::stdout().lock();
         match Printer::of(self.json) {
             Printer::Json => {

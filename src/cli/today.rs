@@ -10,7 +10,7 @@ use shtempel::printable::{printable, printable_json};
 
 use super::database::{database_error, database_or_run, open_store};
 use super::output::Printer;
-use super::{Context, Failure, clock, load, load_all};
+use super::{Context, Failure, clock};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -27,10 +27,7 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        let configs = match cx.tournament() {
-            Some(id) => vec![load(&cx.config, Some(id))?],
-            None => load_all(&cx.config)?,
-        };
+        let configs = cx.given_or_all()?;
         desk(
             &configs,
             (cx.now, self.today),

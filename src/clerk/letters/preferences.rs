@@ -63,18 +63,10 @@ impl Clerk<'_> {
             clerk.diagrams.name(),
             clerk.lang().pick("ru", "en")
         );
-        let mut plan = Plan {
+        let plan = Plan {
             preferences: (set != Preferences::default()).then_some((addresses, set)),
             ..Plan::default()
         };
-        plan.messages.push(answer);
-        plan.event(
-            EventKind::Preferences,
-            None,
-            Some(&player.email),
-            stored.reason.clone(),
-        );
-        plan.letter = Some(stored);
-        Ok(plan)
+        Ok(plan.answered(answer, EventKind::Preferences, &player.email, stored))
     }
 }

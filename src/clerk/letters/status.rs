@@ -39,7 +39,6 @@ impl Clerk<'_> {
     ) -> Result<Plan, Error> {
         let to = recipient(player);
         let today = self.clock.today;
-        let mut plan = Plan::default();
         stored.disposition = Disposition::Applied;
         let answered = store.replies_on(&to.email, today, &[MessageKind::Status.header()])?;
         if answered > 0 {
@@ -49,15 +48,7 @@ impl Clerk<'_> {
                 .to(to)
                 .answering(mail.message_id.clone())
                 .render(model! { "day" => self.date(today) })?;
-            plan.messages.push(again);
-            plan.event(
-                EventKind::Status,
-                None,
-                Some(&player.email),
-                stored.reason.clone(),
-            );
-            plan.letter = Some(stored);
-            return Ok(plan);
+            return Ok(Plan::default().answered(again, EventKind::Status, &player.email, stored));
         }
         let named = read.status.as_ref().and_then(|asked| asked.event.clone());
         let mut entries: Vec<(&Config, &Player)> = vec![(self.config, player)];
@@ -95,16 +86,8 @@ impl Clerk<'_> {
             let picture = board.picture(self.diagrams, &letter.body)?;
             letter.pictures.extend(picture);
         }
-        plan.messages.push(letter);
         stored.reason = "status asked: answered".into();
-        plan.event(
-            EventKind::Status,
-            None,
-            Some(&player.email),
-            stored.reason.clone(),
-        );
-        plan.letter = Some(stored);
-        Ok(plan)
+        Ok(Plan::default().answered(letter, EventKind::Status, &player.email, stored))
     }
 
     /// His games in event `config` as his entry `entry` plays them, read
@@ -278,16 +261,7 @@ impl Clerk<'_> {
             .render(answer)?;
         stored.disposition = Disposition::Applied;
         stored.reason = "status asked by an official: answered".into();
-        let mut plan = Plan::default();
-        plan.messages.push(letter);
-        plan.event(
-            EventKind::Status,
-            None,
-            Some(&sender),
-            stored.reason.clone(),
-        );
-        plan.letter = Some(stored);
-        Ok(plan)
+        Ok(Plan::default().answered(letter, EventKind::Status, &sender, stored))
     }
 
     /// An event's games, a line each: tag, players, moves, totals, and who
