@@ -434,7 +434,7 @@ const EXACT: [(u8, u8, u8); 7] = [
 /// A colour of the picture as the PNG keeps it: the board's and the
 /// pieces' own exact, an edge's blend rounded to a multiple of `step`.
 fn kept_colour(colour: [u8; 3], step: u16) -> [u8; 3] {
-    if step == 1 || EXACT.contains(&(colour[0], colour[1], colour[2])) {
+    if EXACT.contains(&(colour[0], colour[1], colour[2])) {
         return colour;
     }
     colour.map(|c| {
@@ -475,7 +475,9 @@ fn indexed_png(pixmap: &Pixmap) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     encoder.set_depth(png::BitDepth::Eight);
-    let indexed = [1, 2, 4, 8, 16]
+    // Exact, a board of pieces' curves has more than 256 colours: its
+    // first try rounds by 2.
+    let indexed = [2, 4, 8, 16]
         .into_iter()
         .find_map(|step| palette_of(pixmap, step));
     let data = match indexed {

@@ -74,25 +74,30 @@ pattern!(
 
 /// A preference's line read: what it sets, or the word that sets nothing.
 fn preference_of(word: &str, value: &str) -> super::Preference {
-    let value_lower = value.to_lowercase();
-    if word.to_lowercase().starts_with("diagram") || word.to_lowercase().starts_with("диаграм")
-    {
-        let name = match value_lower.as_str() {
-            "text" | "текст" => Some("text"),
-            "picture" | "картинка" | "рисунок" => Some("picture"),
-            "both" | "оба" | "всё" | "все" => Some("both"),
-            "none" | "no" | "нет" => Some("none"),
+    use super::Preference;
+    let (word, lower) = (word.to_lowercase(), value.to_lowercase());
+    let set = if word.starts_with("diagram") || word.starts_with("диаграм") {
+        match lower.as_str() {
+            "text" | "текст" => Some(Preference::Diagrams("text")),
+            "picture" | "картинка" | "рисунок" => {
+                Some(Preference::Diagrams("picture"))
+            }
+            "both" | "оба" | "всё" | "все" => Some(Preference::Diagrams("both")),
+            "none" | "no" | "нет" => Some(Preference::Diagrams("none")),
             _ => None,
-        };
-        super::Preference::Diagrams(name.ok_or_else(|| value.to_string()))
+        }
     } else {
-        let lang = match value_lower.as_str() {
-            "en" | "english" | "английский" => Some(crate::Lang::En),
-            "ru" | "russian" | "русский" | "ру" => Some(crate::Lang::Ru),
+        match lower.as_str() {
+            "en" | "english" | "английский" => {
+                Some(Preference::Language(crate::Lang::En))
+            }
+            "ru" | "russian" | "русский" | "ру" => {
+                Some(Preference::Language(crate::Lang::Ru))
+            }
             _ => None,
-        };
-        super::Preference::Language(lang.ok_or_else(|| value.to_string()))
-    }
+        }
+    };
+    set.unwrap_or_else(|| Preference::Unknown(value.to_string()))
 }
 
 pub(super) fn error(letter: &mut Letter, line: usize, text: &str, kind: ReadErrorKind) {

@@ -104,11 +104,13 @@ pub struct StatusAsked {
 #[serde(rename_all = "snake_case")]
 pub enum Preference {
     /// `DIAGRAMS TEXT|PICTURE|BOTH|NONE` (`ДИАГРАММЫ ТЕКСТ|КАРТИНКА|ОБА|НЕТ`):
-    /// the board's form by its name in `[mail] diagrams`, or `None` for a
-    /// word that names none (as written).
-    Diagrams(Result<&'static str, String>),
-    /// `LANGUAGE EN|RU` (`ЯЗЫК …`), or the word that names no language.
-    Language(Result<crate::Lang, String>),
+    /// the board's form by its name in `[mail] diagrams`.
+    Diagrams(&'static str),
+    /// `LANGUAGE EN|RU` (`ЯЗЫК …`).
+    Language(crate::Lang),
+    /// A word after `DIAGRAMS` or `LANGUAGE` that names no setting, as
+    /// written.
+    Unknown(String),
 }
 
 /// One move as written, with where it stands in the game if the letter says so.

@@ -114,6 +114,17 @@ pub fn ended_before(
         .collect()
 }
 
+/// The leave of `taken` in force on `day`, if one is.
+pub fn in_force(
+    taken: &[(NaiveDate, NaiveDate)],
+    day: NaiveDate,
+) -> Option<(NaiveDate, NaiveDate)> {
+    taken
+        .iter()
+        .copied()
+        .find(|&(first, last)| (first..=last).contains(&day))
+}
+
 /// The days of leave he has left in `year`.
 pub fn left_in(rules: &Rules, taken: &[(NaiveDate, NaiveDate)], year: i32) -> u32 {
     let used: u32 = taken.iter().map(|&leave| in_year(leave, year)).sum();
@@ -123,6 +134,20 @@ pub fn left_in(rules: &Rules, taken: &[(NaiveDate, NaiveDate)], year: i32) -> u3
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_leave_is_in_force_from_its_first_day_to_its_last() {
+        let day = |d: u32| NaiveDate::from_ymd_opt(2026, 12, d).unwrap();
+        let taken = [(day(10), day(20))];
+        for (on, expected) in [
+            (9, None),
+            (10, Some(taken[0])),
+            (20, Some(taken[0])),
+            (21, None),
+        ] {
+            assert_eq!(in_force(&taken, day(on)), expected, "on the {on}th");
+        }
+    }
     use crate::rules::Calendar;
     use shakmaty::Color;
 

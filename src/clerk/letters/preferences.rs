@@ -29,9 +29,9 @@ impl Clerk<'_> {
         let mut unread = Vec::new();
         for preference in &read.preferences {
             match preference {
-                Preference::Diagrams(Ok(name)) => set.diagrams = Diagrams::from_name(name),
-                Preference::Language(Ok(lang)) => set.language = Some(*lang),
-                Preference::Diagrams(Err(word)) | Preference::Language(Err(word)) => {
+                Preference::Diagrams(name) => set.diagrams = Diagrams::from_name(name),
+                Preference::Language(lang) => set.language = Some(*lang),
+                Preference::Unknown(word) => {
                     unread.push(crate::printable::bounded(word, 40).into_owned());
                 }
             }

@@ -18,10 +18,11 @@ use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
 use crate::render::Model;
-use crate::rules::{Status, Turn};
+use crate::rules::{Status, Turn, leave};
 use crate::store::{Disposition, Store, StoredLetter};
 
 /// The games of one event of the person's, as his answer lists them.
+#[derive(Default)]
 struct EventGames {
     under_way: Vec<Model>,
     finished: Vec<Model>,
@@ -50,18 +51,10 @@ impl Clerk<'_> {
                 .render(model! { "day" => self.date(today) })?;
             return Ok(Plan::default().answered(again, EventKind::Status, &player.email, stored));
         }
-        let named = read.status.as_ref().and_then(|asked| asked.event.clone());
         let mut entries: Vec<(&Config, &Player)> = vec![(self.config, player)];
         entries.extend(self.others_of_the_person(player));
-        let known = named.as_deref().filter(|id| {
-            entries
-                .iter()
-                .any(|(c, _)| c.tournament_id.eq_ignore_ascii_case(id))
-        });
-        if let Some(id) = known {
-            entries.retain(|(c, _)| c.tournament_id.eq_ignore_ascii_case(id));
-        }
-        let unknown_event = named.clone().filter(|_| known.is_none());
+        let (entries, unknown_event) =
+            named_in(entries, |(c, _)| &c.tournament_id, named_event(read));
         let mut under_way = Vec::new();
         let mut finished = Vec::new();
         let mut boards = Vec::new();
@@ -91,30 +84,18 @@ impl Clerk<'_> {
     }
 
     /// His games in event `config` as his entry `entry` plays them, read
-    /// from the store on that event; each counted by its own rules, on its
-    /// own day.
+    /// from the store on that event; each counted by its own rules, on the
+    /// clerk's day.
     fn status_in(
         &self,
         store: &Store,
         config: &Config,
         entry: &Player,
     ) -> Result<EventGames, Error> {
-        let here = config.tournament_id == self.config.tournament_id;
-        let today = match here {
-            true => self.clock.today,
-            false => self
-                .sibling(&config.tournament_id)
-                .map_or(self.clock.today, |there| there.clock.today),
-        };
-        let leave = store
-            .leaves_in(config.scope(), &entry.id)?
-            .into_iter()
-            .find(|(first, last)| (*first..=*last).contains(&today));
-        let mut games = EventGames {
-            under_way: Vec::new(),
-            finished: Vec::new(),
-            boards: Vec::new(),
-        };
+        // A folder's events keep one day (`Clerk::sibling`).
+        let today = self.clock.today;
+        let leave = leave::in_force(&store.leaves_in(config.scope(), &entry.id)?, today);
+        let mut games = EventGames::default();
         for game in config.games_of(&entry.id) {
             let state = store.reading_in(config.scope(), |store| {
                 crate::clerk::load_replaying(config, store, game, &self.replays)
@@ -230,22 +211,15 @@ impl Clerk<'_> {
             true => self.arbiter(),
             false => self.secretary(),
         };
-        let named = read.status.as_ref().and_then(|asked| asked.event.clone());
         let his: Vec<&Config> = self
             .directory
             .tournaments()
             .iter()
             .filter(|c| c.chief_arbiter == sender || c.chief_secretary == sender)
             .collect();
-        let known = named
-            .as_deref()
-            .filter(|id| his.iter().any(|c| c.tournament_id.eq_ignore_ascii_case(id)));
-        let unknown_event = named.clone().filter(|_| known.is_none());
+        let (his, unknown_event) = named_in(his, |c| &c.tournament_id, named_event(read));
         let mut events = Vec::new();
         for config in his {
-            if known.is_some_and(|id| !config.tournament_id.eq_ignore_ascii_case(id)) {
-                continue;
-            }
             events.push(self.event_games(store, config)?);
         }
         let answer = model! {
@@ -267,10 +241,7 @@ impl Clerk<'_> {
     /// An event's games, a line each: tag, players, moves, totals, and who
     /// is to move by when.
     fn event_games(&self, store: &Store, config: &Config) -> Result<Model, Error> {
-        let today = match self.sibling(&config.tournament_id) {
-            Some(there) => there.clock.today,
-            None => self.clock.today,
-        };
+        let today = self.clock.today;
         let mut games = Vec::new();
         for game in &config.games {
             let state = store.reading_in(config.scope(), |store| {
@@ -303,5 +274,28 @@ impl Clerk<'_> {
             "name" => config.tournament_name.as_str(),
             "games" => games,
         })
+    }
+}
+
+/// The event a `STATUS` names after its word, if it names one.
+fn named_event(read: &Letter) -> Option<&str> {
+    read.status.as_ref()?.event.as_deref()
+}
+
+/// The events a `STATUS` is about: the one `named` where it is among
+/// `events`, else all of them, with the name that named none of them.
+fn named_in<T>(
+    mut events: Vec<T>,
+    id: impl Fn(&T) -> &String,
+    named: Option<&str>,
+) -> (Vec<T>, Option<String>) {
+    let Some(named) = named else {
+        return (events, None);
+    };
+    if events.iter().any(|e| id(e).eq_ignore_ascii_case(named)) {
+        events.retain(|e| id(e).eq_ignore_ascii_case(named));
+        (events, None)
+    } else {
+        (events, Some(named.to_string()))
     }
 }

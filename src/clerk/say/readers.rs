@@ -31,13 +31,6 @@ fn message_at(plan: &Plan, (game, at): Place) -> Option<&Outgoing> {
     }
 }
 
-fn message_at_mut(plan: &mut Plan, (game, at): Place) -> Option<&mut Outgoing> {
-    match game {
-        None => plan.messages.get_mut(at),
-        Some(game) => plan.more.get_mut(game)?.messages.get_mut(at),
-    }
-}
-
 /// Whether two messages are the same message in other words: its kind,
 /// game and readers.
 fn same(one: &Outgoing, other: &Outgoing) -> bool {
@@ -85,20 +78,28 @@ impl<'a> Clerk<'a> {
                 None => wanted.push((his, vec![place])),
             }
         }
+        let mut theirs: Vec<(Place, Outgoing)> = Vec::new();
         for (his, places) in wanted {
             let Some(clerk) = self.for_reader(his) else {
                 continue;
             };
             let other = again(&clerk)?;
             for place in places {
-                let Some(theirs) = message_at(&other, place) else {
-                    continue;
-                };
-                if let Some(ours) = message_at_mut(&mut plan, place)
-                    && same(ours, theirs)
+                if let (Some(ours), Some(his)) =
+                    (message_at(&plan, place), message_at(&other, place))
+                    && same(ours, his)
                 {
-                    *ours = theirs.clone();
+                    theirs.push((place, his.clone()));
                 }
+            }
+        }
+        for ((game, at), message) in theirs {
+            let messages = match game {
+                None => Some(&mut plan.messages),
+                Some(game) => plan.more.get_mut(game).map(|more| &mut more.messages),
+            };
+            if let Some(slot) = messages.and_then(|messages| messages.get_mut(at)) {
+                *slot = message;
             }
         }
         Ok(plan)
