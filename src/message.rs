@@ -203,6 +203,10 @@ mod tests {
                     .find(|(name, _)| *name == kind.template())
                     .unwrap();
                 assert!(text.starts_with("Subject:"), "{kind:?}");
+                // A block tag ending the subject's line would join the
+                // body's first line to it.
+                let subject = text.lines().next().unwrap_or_default();
+                assert!(!subject.contains("%}"), "{kind:?}: {subject}");
             }
         }
         assert_eq!(

@@ -38,6 +38,15 @@ fn a_player_is_told_where_his_game_stands_and_nothing_changes() {
         ] {
             answer.says(words);
         }
+        // The subject is its own line: the greeting opens the body.
+        assert_eq!(
+            answer.subject,
+            pick(
+                language,
+                "[T] where your games stand",
+                "[T] положение ваших партий"
+            )
+        );
         assert!(
             answer.headers.contains("X-Shtempel-Kind: status"),
             "{}",
@@ -153,6 +162,14 @@ fn the_chief_arbiter_and_the_secretary_get_the_events_games_and_the_secretary_no
         for official in [ARBITER, SECRETARY] {
             let mail = t.exchange(official, "2026-11-09", "status", word);
             let answer = only(&mail, "status", official);
+            assert_eq!(
+                answer.subject,
+                pick(
+                    language,
+                    "[T] where the games stand",
+                    "[T] положение партий"
+                )
+            );
             answer.says("[T #1] White Player - Black Player");
             answer.says(pick(
                 language,
