@@ -156,7 +156,11 @@ fn status_beside_a_move_is_named_as_not_carried_out_and_a_stranger_gets_nothing(
 #[test]
 fn the_chief_arbiter_and_the_secretary_get_the_events_games_and_the_secretary_nothing_else() {
     for language in ["en", "ru"] {
-        let mut t = Cup::new().in_language(language).open();
+        let mut t = Cup::new()
+            .in_language(language)
+            .player("carol", "Carol", "carol@test.example")
+            .game("2", "carol", "black")
+            .open();
         t.opening();
         let word = pick(language, "STATUS", "СТАТУС");
         for official in [ARBITER, SECRETARY] {
@@ -171,10 +175,17 @@ fn the_chief_arbiter_and_the_secretary_get_the_events_games_and_the_secretary_no
                 )
             );
             answer.says("[T #1] White Player - Black Player");
+            // One game a line.
+            for tag in ["[T #1]", "[T #2]"] {
+                let lines: Vec<&str> = answer.body.lines().filter(|l| l.contains(tag)).collect();
+                assert_eq!(lines.len(), 1, "{tag}:\n{}", answer.body);
+                assert!(!lines[0].contains(if tag == "[T #1]" { "[T #2]" } else { "[T #1]" }));
+                assert!(lines[0].trim_end().ends_with('.'), "{}", lines[0]);
+            }
             answer.says(pick(
                 language,
                 "moves made: 1, time used 2/4; White Player to move by",
-                "ходов сделано: 1, время 2/4; ход за White Player, не позднее",
+                "ходов сделано: 1, время 2/4; ходит White Player, письмо не позднее",
             ));
         }
         // Anything else from the secretary is kept and not answered.
