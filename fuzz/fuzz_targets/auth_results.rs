@@ -23,6 +23,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(result.properties.iter().all(|p| !p.value.is_empty()));
         }
     }
-    let _ = authres::received_by(field);
+    let _ = authres::authserv_id(field);
+    let _ = authres::dkim_signing_domain(field);
     let _ = authres::domain_of(field);
 });

@@ -168,9 +168,59 @@ pub enum Require {
 /// How far the clerk trusts the From: line (contract: `[security]`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Security {
-    /// The authserv-id of our own server: only its Authentication-Results count.
-    pub trusted_authserv_id: Option<String>,
+    /// The authserv-ids of our own server (`trusted_authserv_id`): only
+    /// Authentication-Results fields naming one of them count.
+    pub trusted: Vec<TrustedId>,
     pub require: Require,
+    pub alignment: Alignment,
+}
+
+/// An authserv-id the clerk trusts: a host name, or every host under a
+/// domain (`*.mail.yandex.net`), for a provider whose id changes from
+/// letter to letter. A bare `*` is refused when the file is read: it would
+/// trust any field, a sender's own too.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TrustedId {
+    /// This host, lower case.
+    Host(String),
+    /// Any host under this domain (one label or more before it), lower case.
+    Under(String),
+}
+
+impl TrustedId {
+    /// Whether a field's authserv-id is this one (host names are
+    /// case-insensitive; a final dot is the same name).
+    pub fn matches(&self, authserv_id: &str) -> bool {
+        let id = authserv_id.trim_end_matches('.').to_ascii_lowercase();
+        match self {
+            TrustedId::Host(host) => id == *host,
+            TrustedId::Under(domain) => id
+                .strip_suffix(domain.as_str())
+                .and_then(|head| head.strip_suffix('.'))
+                .is_some_and(|head| !head.is_empty()),
+        }
+    }
+}
+
+impl std::fmt::Display for TrustedId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrustedId::Host(host) => f.write_str(host),
+            TrustedId::Under(domain) => write!(f, "*.{domain}"),
+        }
+    }
+}
+
+/// How the domain a server vouches for must fit the From: address's
+/// (`[security] alignment`, after DMARC's two modes, RFC 7489 §3.1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Alignment {
+    /// The very domain of the From: address.
+    #[default]
+    Strict,
+    /// That domain, a subdomain of it (`mail.example.org` for
+    /// `@example.org`), or a domain it is a subdomain of.
+    Relaxed,
 }
 
 /// How a mail connection is secured.

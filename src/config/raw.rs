@@ -59,8 +59,27 @@ pub(super) struct RawReport {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawSecurity {
-    pub trusted_authserv_id: Option<String>,
+    pub trusted_authserv_id: Option<OneOrMany>,
     pub require: Option<String>,
+    pub alignment: Option<String>,
+}
+
+/// A key that takes one value or a list of them (`"mx.example.org"` or
+/// `["mx1.example.org", "*.mail.yandex.net"]`).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(super) enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    pub fn values(&self) -> &[String] {
+        match self {
+            OneOrMany::One(one) => std::slice::from_ref(one),
+            OneOrMany::Many(many) => many,
+        }
+    }
 }
 
 #[derive(Deserialize)]

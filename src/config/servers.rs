@@ -3,7 +3,10 @@
 
 use super::parse::Checker;
 use super::raw::{RawSecurity, RawSource, RawTransport};
-use super::{Auth, ConfigError, Require, Secret, Security, Server, Source, Tls, Transport};
+use super::{
+    Alignment, Auth, ConfigError, Require, Secret, Security, Server, Source, Tls, Transport,
+    TrustedId,
+};
 
 /// The keys of a `[source]` or `[transport]` table that name a server.
 pub(super) struct ServerKeys<'a> {
@@ -272,16 +275,78 @@ impl Checker<'_> {
                 ));
             }
         };
-        if require != Require::None && raw.trusted_authserv_id.is_none() {
+        let alignment = match raw.alignment.as_deref().unwrap_or("strict") {
+            "strict" => Alignment::Strict,
+            "relaxed" => Alignment::Relaxed,
+            other => {
+                return Err(self.err(
+                    "security.alignment",
+                    format!("{other:?} is not an alignment"),
+                    "write \"strict\" (the From: domain itself) or \"relaxed\" (a subdomain of it, or the domain it is under, passes too)",
+                ));
+            }
+        };
+        let written = raw
+            .trusted_authserv_id
+            .as_ref()
+            .map_or(&[][..], |ids| ids.values());
+        let trusted = written
+            .iter()
+            .map(|id| self.trusted_id(id))
+            .collect::<Result<Vec<_>, _>>()?;
+        if require != Require::None && trusted.is_empty() {
             return Err(self.err(
                 "security.trusted_authserv_id",
                 "is missing, and security.require needs it".into(),
-                "give the authserv-id your own mail server writes in Authentication-Results (often its host name)",
+                "give the authserv-id your own mail server writes in Authentication-Results (often its host name), or a list of them",
             ));
         }
         Ok(Security {
-            trusted_authserv_id: raw.trusted_authserv_id.clone(),
+            trusted,
             require,
+            alignment,
         })
+    }
+
+    /// One entry of `trusted_authserv_id`: a host name, or `*.` and a
+    /// domain of two labels or more.
+    fn trusted_id(&self, written: &str) -> Result<TrustedId, ConfigError> {
+        let key = "security.trusted_authserv_id";
+        let id = written.trim().trim_end_matches('.').to_ascii_lowercase();
+        let refuse = |problem: String, fix: &str| Err(self.err(key, problem, fix));
+        if id.is_empty() {
+            return refuse(
+                "has an empty name".into(),
+                "give the authserv-id your server writes, as \"mx.example.org\"",
+            );
+        }
+        if id.contains(|c: char| c.is_whitespace() || c == ';' || c == '"') {
+            return refuse(
+                format!("{written:?} is not an authserv-id"),
+                "give only the name before the first \";\" of the field, as \"mx.example.org\"",
+            );
+        }
+        if id == "*" {
+            return refuse(
+                "is a bare \"*\", which would trust any field, a sender's own too".into(),
+                "name your server's authserv-id, or \"*.\" and the domain all its ids are under, as \"*.mail.yandex.net\"",
+            );
+        }
+        let Some(domain) = id.strip_prefix("*.") else {
+            if id.contains('*') {
+                return refuse(
+                    format!("{written:?} has a * that is not its first label"),
+                    "write the pattern as \"*.\" and the domain every id is under, as \"*.mail.yandex.net\"",
+                );
+            }
+            return Ok(TrustedId::Host(id));
+        };
+        if domain.contains('*') || domain.split('.').filter(|l| !l.is_empty()).count() < 2 {
+            return refuse(
+                format!("{written:?} would trust the fields of servers you do not run"),
+                "name your server, or \"*.\" and a domain of your provider of two labels or more, as \"*.mail.yandex.net\"; a bare \"*\" would trust a sender's own field",
+            );
+        }
+        Ok(TrustedId::Under(domain.to_string()))
     }
 }

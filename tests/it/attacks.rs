@@ -3,14 +3,28 @@
 
 use crate::support::*;
 
-/// A letter as the receiving server passes it on: its own
-/// `Authentication-Results` on top, then whatever the sender wrote.
+/// A signed letter as the receiving server passes it on: its own
+/// `Authentication-Results` on top, then whatever the sender wrote, his
+/// domain's signature first.
 fn delivered(t: &mut Tournament, server_says: &str, letter: String) {
-    let raw = format!("Authentication-Results: mx.test.example; {server_says}\r\n{letter}");
+    let raw =
+        format!("Authentication-Results: mx.test.example; {server_says}\r\n{SIGNATURE}{letter}");
     t.deliver_raw(raw.as_bytes());
 }
 
-const PASS: &str = "Authentication-Results: mx.test.example; dkim=pass header.d=test.example\r\n";
+/// The signature of the players' domain a letter carries (the server's
+/// verdict on it is what the tests give).
+macro_rules! signature {
+    () => {
+        "DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=test.example; s=mail;\r\n\th=From:To:Subject:Date; bh=AbCd=; b=EfGh\r\n"
+    };
+}
+const SIGNATURE: &str = signature!();
+
+const PASS: &str = concat!(
+    "Authentication-Results: mx.test.example; dkim=pass header.d=test.example\r\n",
+    signature!()
+);
 
 /// A tournament of `cup` in which White has sent 1. e4 on 3 November,
 /// the mail of it read.
@@ -690,15 +704,16 @@ fn the_servers_verdict_is_read_by_its_grammar_forged_forms_refused_genuine_ones_
     ];
     // The genuine ones refused before: folded with a comment holding a
     // semicolon; OpenDMARC's field above OpenDKIM's under Dovecot's LMTP
-    // hop; a version number and spaces around `=`.
+    // hop; a version number and spaces around `=`. Each letter signed.
     let receipt = "Received: from mail.test.example by mx.test.example (Postfix) with ESMTPS id 1; Wed, 04 Nov 2026 12:00:00 +0300\r\n";
     let genuine = [
-        ours("mx.test.example;\r\n\tdkim=pass (2048-bit key; unprotected) header.d=test.example\r\n\theader.i=@test.example header.b=\"Ab/+Cd\""),
+        ours("mx.test.example;\r\n\tdkim=pass (2048-bit key; unprotected) header.d=test.example\r\n\theader.i=@test.example header.b=\"Ab/+Cd\"") + SIGNATURE,
         "Received: from mx.test.example by imap.test.example with LMTP id 2; Wed, 04 Nov 2026 12:00:01 +0300\r\n".to_string()
             + &ours("mx.test.example; dmarc=pass (p=reject dis=none) header.from=test.example")
             + &ours("mx.test.example; dkim=pass header.d=test.example header.s=mail")
-            + receipt,
-        ours("mx.test.example 1; dkim = pass header.d = test.example"),
+            + receipt
+            + SIGNATURE,
+        ours("mx.test.example 1; dkim = pass header.d = test.example") + SIGNATURE,
     ];
     for lang in ["en", "ru"] {
         let mut seq = 0;

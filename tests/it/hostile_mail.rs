@@ -295,9 +295,9 @@ fn forged_senders_change_nothing() {
         "only the claimed sender hears of it, once a day"
     );
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 0);
-    // Our server vouches for the domain, above its receipt: accepted.
+    // Our server vouches for the domain of the letter's signature: accepted.
     let letter = message(WHITE, CLERK, "2026-11-03", "Game 1", W1, "", 9);
-    t.deliver_raw(format!("Authentication-Results: mx.test.example; spf=pass smtp.mailfrom=test.example; dkim=pass header.d=test.example\r\n{letter}").as_bytes());
+    t.deliver_raw(format!("Authentication-Results: mx.test.example; spf=pass smtp.mailfrom=test.example; dkim=pass header.d=test.example\r\nDKIM-Signature: v=1; d=test.example; s=mail; b=x\r\n{letter}").as_bytes());
     t.poll("2026-11-03");
     assert_eq!(
         kinds(&t.new_mail()),

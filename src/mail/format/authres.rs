@@ -1,7 +1,7 @@
-//! `Authentication-Results` (RFC 8601 §2.2) and the `by` host of a
-//! `Received:` field (RFC 5321 §4.4), read by their grammar: comments
+//! `Authentication-Results` (RFC 8601 §2.2), read by its grammar: comments
 //! (nested, with quoted pairs), quoted strings and folding are the grammar's,
-//! so nothing a sender can put inside one of them is ever read as a result.
+//! so nothing a sender can put inside one of them is ever read as a result;
+//! and the signing domain of a `DKIM-Signature` (RFC 6376 §3.5).
 //!
 //! No widely used crate parses the field (mail-parser hands it over as text),
 //! so this is a small tokenizer of our own over the RFC's productions. It is
@@ -137,28 +137,35 @@ pub fn parse(field: &str) -> Result<AuthResults, Unreadable> {
     })
 }
 
-/// The host a `Received:` field says received the message (`by HOST`), lower
-/// case, read past comments and quoted strings; `None` when it names none.
-pub fn received_by(field: &str) -> Option<String> {
+/// The authserv-id a field names, read as [`parse`] reads it, even where
+/// the rest of the field is not readable; `None` when it names none.
+pub fn authserv_id(field: &str) -> Option<String> {
     let mut cursor = Cursor::new(field);
-    let mut after_by = false;
-    loop {
-        cursor.cfws().ok()?;
-        match cursor.peek()? {
-            b';' => return None,
-            b'"' => {
-                cursor.quoted_string().ok()?;
-                after_by = false;
-            }
-            _ => {
-                let word = cursor.run(|b| !is_space(b) && b != b'(' && b != b';' && b != b'"');
-                if after_by {
-                    return Some(word.trim_end_matches('.').to_ascii_lowercase());
-                }
-                after_by = word.eq_ignore_ascii_case("by");
-            }
-        }
-    }
+    cursor.cfws().ok()?;
+    cursor
+        .value("the authserv-id")
+        .ok()
+        .filter(|id| !id.trim().is_empty())
+}
+
+/// The signing domain (`d=`) of a `DKIM-Signature` field (RFC 6376 §3.5:
+/// a tag list, folding white space allowed around and inside values),
+/// lower case; `None` when it has none.
+pub fn dkim_signing_domain(field: &str) -> Option<String> {
+    field
+        .split(';')
+        .find_map(|tag| {
+            let (name, value) = tag.split_once('=')?;
+            (name.trim() == "d").then(|| {
+                value
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect::<String>()
+                    .trim_end_matches('.')
+                    .to_ascii_lowercase()
+            })
+        })
+        .filter(|domain| !domain.is_empty())
 }
 
 /// A position in a field's value.

@@ -20,16 +20,17 @@ pub struct Mail {
     pub text: String,
     /// Why the message must not be answered (auto-reply, bounce, list, loop).
     pub automatic: Option<String>,
-    /// The `Received:` and `Authentication-Results` fields, top first, as
-    /// written: the sender checks read who wrote which (mail/auth.rs).
+    /// The `Authentication-Results` and `DKIM-Signature` fields, top
+    /// first, as written: the sender check reads them (mail/format/auth.rs).
     pub trace: Vec<Trace>,
 }
 
-/// A trace field of the header, its value as written (folding kept).
+/// A field of the header the sender check reads, its value as written
+/// (folding kept).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Trace {
-    Received(String),
     AuthenticationResults(String),
+    DkimSignature(String),
 }
 
 impl Mail {
@@ -84,10 +85,10 @@ pub fn parse(raw: &[u8], our_address: &str) -> Option<Mail> {
         trace: message
             .headers_raw()
             .filter_map(|(name, value)| {
-                if name.eq_ignore_ascii_case("Received") {
-                    Some(Trace::Received(value.to_string()))
-                } else if name.eq_ignore_ascii_case("Authentication-Results") {
+                if name.eq_ignore_ascii_case("Authentication-Results") {
                     Some(Trace::AuthenticationResults(value.to_string()))
+                } else if name.eq_ignore_ascii_case("DKIM-Signature") {
+                    Some(Trace::DkimSignature(value.to_string()))
                 } else {
                     None
                 }

@@ -220,22 +220,58 @@ fn the_fields_real_servers_write_are_read() {
 }
 
 #[test]
-fn received_names_the_host_after_by() {
+fn the_authserv_id_is_read_where_the_rest_is_not() {
     let table: &[(&str, Option<&str>)] = &[
         (
-            "from mail-wr1-f41.google.com (mail-wr1-f41.google.com [209.85.221.41])\r\n\tby mail.example.net (Postfix) with ESMTPS id 4BC;\r\n\tThu, 12 Nov 2026 10:00:00 +0000",
+            "mx.google.com;\r\n       dkim=pass header.i=@example.org",
+            Some("mx.google.com"),
+        ),
+        (
+            "(a comment; dkim=pass) mail.example.net 1; dkim=pass",
             Some("mail.example.net"),
         ),
         (
-            "from evil (by mail.example.net) by smtp.evil.example; Thu, 12 Nov 2026 10:00:00 +0000",
-            Some("smtp.evil.example"),
+            "mail.example.net; dkim=pass (unclosed",
+            Some("mail.example.net"),
         ),
-        ("from a with ESMTP; Thu, 12 Nov 2026 10:00:00 +0000", None),
-        ("BY MX.Example.NET. with LMTP", Some("mx.example.net")),
-        ("from x; by mail.example.net", None),
+        ("\"mail.example.net\"; none", Some("mail.example.net")),
+        // Microsoft's field has no authserv-id: its first word is a method.
+        (
+            "spf=pass (sender IP is 203.0.113.5) smtp.mailfrom=example.org",
+            Some("spf"),
+        ),
+        ("; dkim=pass header.d=example.org", None),
+        ("\"\"; dkim=pass", None),
+        ("(unclosed mail.example.net; dkim=pass", None),
     ];
     for (field, expected) in table {
-        assert_eq!(received_by(field).as_deref(), *expected, "{field}");
+        assert_eq!(authserv_id(field).as_deref(), *expected, "{field}");
+    }
+}
+
+#[test]
+fn a_signature_names_its_domain_in_d() {
+    let table: &[(&str, Option<&str>)] = &[
+        // OpenDKIM's, folded (as the test stack's signer writes it).
+        (
+            "v=1; a=rsa-sha256; c=simple/simple; d=player.test; s=sel;\r\n\tt=1796517853; bh=rq5f1/OE3=;\r\n\th=From:To:Subject:Date;\r\n\tb=E7JTQVTH",
+            Some("player.test"),
+        ),
+        // Gmail's: d= on a line of its own.
+        (
+            "v=1; a=rsa-sha256; c=relaxed/relaxed;\r\n        d=Gmail.com; s=20161025;\r\n        h=mime-version:from; bh=9Ad7=; b=Klr4",
+            Some("gmail.com"),
+        ),
+        // Fastmail's: the value folded after `d=`.
+        (
+            "v=1; a=rsa-sha256; c=relaxed/relaxed; d=\r\n\tmessagingengine.com; h=cc",
+            Some("messagingengine.com"),
+        ),
+        ("v=1; a=rsa-sha256; s=sel; bh=x=; b=y", None),
+        ("v=1; dd=example.org; d=", None),
+    ];
+    for (field, expected) in table {
+        assert_eq!(dkim_signing_domain(field).as_deref(), *expected, "{field}");
     }
 }
 
@@ -267,7 +303,8 @@ fn no_text_makes_the_parser_panic() {
             continue;
         };
         let _ = parse(part);
-        let _ = received_by(part);
+        let _ = authserv_id(part);
+        let _ = dkim_signing_domain(part);
         let _ = domain_of(part);
     }
     assert!(parse(field).is_ok());
