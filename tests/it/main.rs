@@ -34,4 +34,5 @@ mod rules;
 mod several_games;
 mod start;
 mod status;
+mod verdicts;
 mod words;
