@@ -19,6 +19,7 @@ use lettre::{SmtpTransport, Transport};
 use crate::support::{Output, Sent, parse_sent};
 
 mod secured;
+mod verdicts;
 
 static SERIAL: Mutex<()> = Mutex::new(());
 
