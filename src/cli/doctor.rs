@@ -8,7 +8,8 @@ use chrono::Utc;
 
 use shtempel::clerk::{Clerk, Directory};
 use shtempel::config::{Auth, Config, Server, Source, Transport};
-use shtempel::mail::format::{compose, identity};
+use shtempel::mail::format::auth::{self, Survey};
+use shtempel::mail::format::{compose, identity, mime};
 use shtempel::mail::source::maildir::Maildir;
 use shtempel::mail::transport::file::FileTransport;
 use shtempel::printable::printable;
@@ -46,7 +47,15 @@ impl Args {
             show(check);
         }
         let failed = checks.iter().filter(|c| c.outcome.is_err()).count();
+        let warned = checks.iter().filter(|c| c.warning).count();
         match failed {
+            0 if warned > 0 => {
+                println!(
+                    "doctor: all {} checks pass, {warned} with a warning",
+                    checks.len()
+                );
+                Ok(0)
+            }
             0 => {
                 println!("doctor: all {} checks pass", checks.len());
                 Ok(0)
@@ -60,34 +69,44 @@ impl Args {
 }
 
 /// One line of the checklist: what was checked, and what was found (or
-/// what failed, with its fix).
+/// what failed, with its fix); a warning passes, but says what may go
+/// wrong.
 struct Check {
     what: &'static str,
     outcome: Result<String, Failure>,
+    warning: bool,
 }
 
 impl Check {
     fn passed(what: &'static str, found: impl Into<String>) -> Check {
-        Check {
-            what,
-            outcome: Ok(found.into()),
-        }
+        Check::of(what, Ok(found.into()))
     }
 
     fn failed(what: &'static str, problem: impl std::fmt::Display) -> Check {
+        Check::of(what, Err(run_error(problem)))
+    }
+
+    fn warned(what: &'static str, found: impl Into<String>) -> Check {
         Check {
-            what,
-            outcome: Err(run_error(problem)),
+            warning: true,
+            ..Check::passed(what, found)
         }
     }
 
     fn of(what: &'static str, outcome: Result<String, Failure>) -> Check {
-        Check { what, outcome }
+        Check {
+            what,
+            outcome,
+            warning: false,
+        }
     }
 }
 
 fn show(check: &Check) {
     match &check.outcome {
+        Ok(found) if check.warning => {
+            println!("warn  {:<10}  {}", check.what, printable(found, false))
+        }
         Ok(found) => println!("ok    {:<10}  {}", check.what, printable(found, false)),
         Err(problem) => println!(
             "FAIL  {:<10}  {}",
@@ -138,6 +157,9 @@ fn checks(given: &Path, configs: &[Config], now: chrono::DateTime<Utc>) -> Vec<C
     }
     checks.push(Check::of("database", database(first)));
     checks.push(Check::of("source", source_works(first)));
+    if let Some(check) = verdicts(first) {
+        checks.push(check);
+    }
     checks.push(Check::of("transport", transport_works(first)));
     for config in configs.iter().filter(|c| c.report_out.is_some()) {
         checks.push(Check::of("report", report_folder(config)));
@@ -242,6 +264,108 @@ fn source_works(config: &Config) -> Result<String, Failure> {
             Ok(found)
         }
     }
+}
+
+/// How many of the mailbox's last letters `doctor` reads for the server's
+/// verdicts.
+const LETTERS_SURVEYED: usize = 20;
+
+/// Whether the trusted server writes its verdict on every letter that
+/// needs one, read from the mailbox's last letters (`[security] require`
+/// set; `None` otherwise). The clerk's rule is safe only where it does, or
+/// removes incoming fields with its id (docs/running.md).
+fn verdicts(config: &Config) -> Option<Check> {
+    let method = auth::method(config.security.require)?;
+    let what = "security";
+    let heads = match &config.source {
+        Source::Maildir { path } => {
+            Maildir::open(path).and_then(|m| m.recent_heads(LETTERS_SURVEYED))
+        }
+        Source::Imap { .. } => match imap_source(config) {
+            Ok(mut imap) => imap.recent_heads(LETTERS_SURVEYED),
+            Err(failure) => return Some(Check::of(what, Err(failure))),
+        },
+    };
+    let heads = match heads {
+        Ok(heads) => heads,
+        Err(e) => return Some(Check::failed(what, e.message)),
+    };
+    let traces: Vec<_> = heads
+        .iter()
+        .filter_map(|head| mime::parse(head, &config.address))
+        .map(|mail| mail.trace)
+        .collect();
+    let check = auth::Check {
+        trusted: &config.security.trusted,
+        method,
+        alignment: config.security.alignment,
+    };
+    let survey = check.survey(traces.iter().map(Vec::as_slice));
+    Some(verdicts_said(config, method, &survey))
+}
+
+/// The checklist's line for what the survey found.
+fn verdicts_said(config: &Config, method: &str, survey: &Survey) -> Check {
+    let what = "security";
+    let ids = config
+        .security
+        .trusted
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let kind = if method == "dkim" { "signed " } else { "" };
+    let seen = match survey.topmost_ids.as_slice() {
+        [] => "no Authentication-Results field at all".to_string(),
+        named => named
+            .iter()
+            .map(|(id, letters)| format!("{id} ({letters})"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    if survey.letters == 0 {
+        return Check::warned(
+            what,
+            format!(
+                "cannot tell whether {ids} writes a {method} verdict on every letter: the mailbox holds none yet; run doctor again once letters have come"
+            ),
+        );
+    }
+    if survey.needing == 0 {
+        return Check::warned(
+            what,
+            format!(
+                "cannot tell whether {ids} writes a {method} verdict on every signed letter: none of the last {} letters carries a DKIM signature",
+                survey.letters
+            ),
+        );
+    }
+    let missing = survey.needing - survey.with_verdict;
+    if survey.with_verdict == 0 {
+        return Check::failed(
+            what,
+            format!(
+                "none of the last {} {kind}letters carries a {method} verdict of {ids}, so the clerk would refuse every one; their topmost fields name {seen}: set [security] trusted_authserv_id to the id your server writes",
+                survey.needing
+            ),
+        );
+    }
+    if missing > 0 {
+        return Check::warned(
+            what,
+            format!(
+                "{ids} wrote no {method} verdict on {missing} of the last {} {kind}letters: on such a letter a field the sender wrote himself would be read. Have the server write its {method} result on every letter (OpenDKIM: AlwaysAddARHeader; OpenDMARC: SPFSelfValidate; rspamd does), or remove incoming fields with its id (OpenDKIM: RemoveARFrom), and check that trusted_authserv_id names every id it writes",
+                survey.needing
+            ),
+        );
+    }
+    Check::passed(
+        what,
+        format!(
+            "{ids} wrote a {method} verdict on each of the last {} {kind}letters ({} read); the topmost decides",
+            survey.needing, survey.letters
+        ),
+    )
 }
 
 /// The transport: an outbox folder the clerk may write, an SMTP server

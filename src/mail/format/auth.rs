@@ -258,6 +258,59 @@ impl Check<'_> {
     }
 }
 
+/// What the last letters of a mailbox show of the trusted server's
+/// verdicts (`shtempel doctor`): whether it writes one on every letter that
+/// needs it, where the rule is safe.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Survey {
+    /// Letters read.
+    pub letters: usize,
+    /// Letters that need the server's verdict: for DKIM those carrying a
+    /// signature (an unsigned one is refused whatever stands in it), for
+    /// SPF every one.
+    pub needing: usize,
+    /// Of those, the letters with a trusted field carrying a result of the
+    /// method.
+    pub with_verdict: usize,
+    /// The authserv-ids the letters' topmost fields name, with how many
+    /// letters name each, most first.
+    pub topmost_ids: Vec<(String, usize)>,
+}
+
+impl Check<'_> {
+    /// The survey of these letters' headers.
+    pub fn survey<'t>(&self, letters: impl IntoIterator<Item = &'t [Trace]>) -> Survey {
+        let mut survey = Survey::default();
+        let mut ids: Vec<(String, usize)> = Vec::new();
+        for trace in letters {
+            survey.letters += 1;
+            let signed = trace
+                .iter()
+                .any(|field| matches!(field, Trace::DkimSignature(_)));
+            if self.method == "dkim" && !signed {
+                continue;
+            }
+            survey.needing += 1;
+            if !matches!(self.deciding(trace), Deciding::None(_)) {
+                survey.with_verdict += 1;
+            }
+            let topmost = trace.iter().find_map(|field| match field {
+                Trace::AuthenticationResults(value) => authres::authserv_id(value),
+                Trace::DkimSignature(_) => None,
+            });
+            if let Some(id) = topmost.map(|id| id.to_ascii_lowercase()) {
+                match ids.iter_mut().find(|(seen, _)| *seen == id) {
+                    Some((_, count)) => *count += 1,
+                    None => ids.push((id, 1)),
+                }
+            }
+        }
+        ids.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        survey.topmost_ids = ids;
+        survey
+    }
+}
+
 /// Whether `name` is a subdomain of `domain` (of two labels or more: a
 /// pass for a bare top-level domain aligns with nothing).
 fn is_under(name: &str, domain: &str) -> bool {

@@ -26,7 +26,7 @@ fn smtp_raw(port: u16, helo: &str, mail_from: &str, rcpt: &str, raw: &[u8]) {
         .unwrap();
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut writer = stream;
-    let mut reply = |reader: &mut BufReader<TcpStream>, what: &str| {
+    let reply = |reader: &mut BufReader<TcpStream>, what: &str| {
         let mut line = String::new();
         loop {
             line.clear();
@@ -134,13 +134,16 @@ const WRITERS: &[(u16, &str, &str)] = &[
     (2526, "OpenDKIM + OpenDMARC", BOT),
     (2527, "rspamd", BOT),
     (2528, "OpenDKIM as Debian installs it + OpenDMARC", BOT),
-    (2526, "OpenDKIM + OpenDMARC, then Dovecot's LMTP", "bot+lmtp@test.local"),
+    (
+        2526,
+        "OpenDKIM + OpenDMARC, then Dovecot's LMTP",
+        "bot+lmtp@test.local",
+    ),
     (2527, "rspamd, then Dovecot's LMTP", "bot+lmtp@test.local"),
 ];
 
 /// A forged pass under the trusted id, for player.test.
-const FORGED: &str =
-    "Authentication-Results: mail.test.local; dkim=pass header.d=player.test header.s=sel; spf=pass smtp.mailfrom=arbiter@player.test\r\n";
+const FORGED: &str = "Authentication-Results: mail.test.local; dkim=pass header.d=player.test header.s=sel; spf=pass smtp.mailfrom=arbiter@player.test\r\n";
 /// The attacker's own receipt under the trusted name.
 const HIS_RECEIPT: &str = "Received: from smtp.player.test (smtp.player.test [203.0.113.5])\r\n\tby mail.test.local (Postfix) with ESMTPS id 4BC; Sun, 6 Dec 2026 09:59:00 +0000\r\n";
 /// A signature of player.test that does not verify (its key is real).
@@ -155,7 +158,11 @@ fn genuine_letters_pass_and_every_forgery_is_refused_through_each_real_verdict_w
     let run = std::process::id();
     // (what the attacker did, his HELO, his header above the letter's)
     let forgeries: Vec<(&str, &str, String)> = vec![
-        ("nothing but an unsigned letter", "smtp.evil.example", String::new()),
+        (
+            "nothing but an unsigned letter",
+            "smtp.evil.example",
+            String::new(),
+        ),
         ("his pass on top", "smtp.evil.example", FORGED.to_string()),
         (
             "his pass above his own receipt by the trusted id",
@@ -172,7 +179,11 @@ fn genuine_letters_pass_and_every_forgery_is_refused_through_each_real_verdict_w
             "smtp.evil.example",
             format!("{FORGED}{HIS_RECEIPT}{FORGED}"),
         ),
-        ("two passes", "smtp.evil.example", format!("{FORGED}{FORGED}")),
+        (
+            "two passes",
+            "smtp.evil.example",
+            format!("{FORGED}{FORGED}"),
+        ),
         (
             "a signature of player.test that does not verify, and his pass",
             "smtp.evil.example",
@@ -189,7 +200,11 @@ fn genuine_letters_pass_and_every_forgery_is_refused_through_each_real_verdict_w
         smtp_raw(*port, "smtp.player.test", ARBITER_OF_PLAYERS, rcpt, &letter);
         let raw = delivered("bot", &id);
         let text = String::from_utf8_lossy(&raw);
-        assert_eq!(check(&raw, Require::Dkim), Ok(()), "{writer}: signed\n{text}");
+        assert_eq!(
+            check(&raw, Require::Dkim),
+            Ok(()),
+            "{writer}: signed\n{text}"
+        );
         assert_eq!(check(&raw, Require::Spf), Ok(()), "{writer}: SPF\n{text}");
         for (n, (attack, helo, head)) in forgeries.iter().enumerate() {
             let id = format!("forged-{n}-{port}-{}-{run}@evil.example", rcpt.len());
@@ -212,4 +227,117 @@ fn genuine_letters_pass_and_every_forgery_is_refused_through_each_real_verdict_w
             }
         }
     }
+}
+
+/// A tournament reading the bot's mailbox over IMAP whose chief arbiter
+/// writes from player.test, with `[security] require` as given.
+fn secured_clerk(require: &str) -> Clerk {
+    let clerk = Clerk::new(3, "");
+    let path = clerk.dir.path().join("shtempel.toml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace(
+            &format!("chief_arbiter = \"{ARBITER}\""),
+            &format!("chief_arbiter = \"{ARBITER_OF_PLAYERS}\""),
+        )
+        .replace(
+            "[source]",
+            &format!(
+                "[security]\ntrusted_authserv_id = \"mail.test.local\"\nrequire = \"{require}\"\n\n[source]"
+            ),
+        );
+    std::fs::write(&path, text).unwrap();
+    clerk
+}
+
+/// The doctor's `security` line.
+fn security_line(clerk: &Clerk) -> String {
+    let out = clerk.run(&["doctor"]);
+    out.stdout
+        .lines()
+        .find(|line| line.contains(" security "))
+        .unwrap_or_else(|| panic!("no security line:\n{}{}", out.stdout, out.stderr))
+        .to_string()
+}
+
+#[test]
+fn doctor_reads_the_real_servers_verdicts_in_the_imap_mailbox() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    clear_mailboxes();
+    let run = std::process::id();
+    let clerk = secured_clerk("dkim");
+    for (n, port) in [2527, 2528, 2526].into_iter().enumerate() {
+        let id = format!("doctor-{n}-{run}@player.test");
+        let letter = signed(&order(&id, ""), &id);
+        smtp_raw(port, "smtp.player.test", ARBITER_OF_PLAYERS, BOT, &letter);
+        delivered("bot", &id);
+    }
+    assert_eq!(
+        security_line(&clerk),
+        "ok    security    mail.test.local wrote a dkim verdict on each of the last 3 signed letters (3 read); the topmost decides"
+    );
+    // A signed letter that came by a listener with no verifier (2525).
+    let id = format!("doctor-unverified-{run}@player.test");
+    let letter = signed(&order(&id, ""), &id);
+    smtp_raw(2525, "smtp.player.test", ARBITER_OF_PLAYERS, BOT, &letter);
+    delivered("bot", &id);
+    let line = security_line(&clerk);
+    assert!(
+        line.starts_with("warn  security    mail.test.local wrote no dkim verdict on 1 of the last 4 signed letters"),
+        "{line}"
+    );
+    // OpenDMARC and rspamd write SPF's result on every letter they see.
+    let line = security_line(&secured_clerk("spf"));
+    assert!(
+        line.starts_with(
+            "warn  security    mail.test.local wrote no spf verdict on 1 of the last 4 letters"
+        ),
+        "{line}"
+    );
+}
+
+#[test]
+fn the_arbiters_genuine_order_is_carried_out_and_a_forged_one_is_not_through_rspamd_and_lmtp() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !mailstack() {
+        return;
+    }
+    clear_mailboxes();
+    let run = std::process::id();
+    let clerk = secured_clerk("dkim");
+    // The forgery first: HELO "by", his pass around his own receipt.
+    let id = format!("forfeit-forged-{run}@evil.example");
+    smtp_raw(
+        2527,
+        "by",
+        "attacker@evil.example",
+        "bot+lmtp@test.local",
+        order(&id, &format!("{FORGED}{HIS_RECEIPT}{FORGED}")).as_bytes(),
+    );
+    delivered("bot", &id);
+    let out = clerk.poll();
+    assert!(out.stdout.contains("forged"), "{}", out.stdout);
+    assert_eq!(clerk.chart()["result"], serde_json::Value::Null);
+    let told = wait_for(ARBITER, 1);
+    assert_eq!(told.len(), 1);
+    assert_eq!(told[0].kind, "unverified");
+    // The chief arbiter's own letter, signed by his server.
+    let id = format!("forfeit-genuine-{run}@player.test");
+    let letter = signed(&order(&id, ""), &id);
+    smtp_raw(
+        2527,
+        "smtp.player.test",
+        ARBITER_OF_PLAYERS,
+        "bot+lmtp@test.local",
+        &letter,
+    );
+    delivered("bot", &id);
+    let out = clerk.poll();
+    assert!(!out.stdout.contains("forged"), "{}", out.stdout);
+    assert_eq!(clerk.chart()["result"], "0-1", "{}", out.stdout);
+    let told = wait_for(ARBITER, 2);
+    assert_eq!(told[1].kind, "order-done", "{:?}", subjects(ARBITER));
 }

@@ -222,6 +222,58 @@ impl ImapSource {
         Ok(probe)
     }
 
+    /// The headers of the last `count` letters of the mailbox, and of the
+    /// processed mailbox where one is set (`shtempel doctor` reads the
+    /// server's verdicts in them); reads them without marking them `\Seen`.
+    pub fn recent_heads(&mut self, count: usize) -> Result<Vec<Vec<u8>>, MailError> {
+        self.connect()?;
+        let limit = self.settings.timeout;
+        let where_ = self.where_();
+        let processed = self.settings.processed_mailbox.clone();
+        let Some(mut session) = self.session.take() else {
+            return Err(fail(format!("IMAP {where_}: no session after logging in")));
+        };
+        let heads = self.runtime.block_on(async {
+            let timeout = |what: &str| fail(format!("IMAP {where_}: no answer while {what}"));
+            let mut heads = Vec::new();
+            let last = async |session: &mut Session<Stream>| {
+                let uids = tokio::time::timeout(limit, session.uid_search("ALL"))
+                    .await
+                    .map_err(|_| timeout("searching"))?
+                    .map_err(|e| fail(format!("IMAP {where_}: search failed: {e}")))?;
+                let mut uids: Vec<u32> = uids.into_iter().collect();
+                uids.sort_unstable();
+                let newest = &uids[uids.len().saturating_sub(count)..];
+                if newest.is_empty() {
+                    return Ok::<_, MailError>(Vec::new());
+                }
+                let got =
+                    tokio::time::timeout(limit, fetch(session, newest, "(UID BODY.PEEK[HEADER])"))
+                        .await
+                        .map_err(|_| timeout("fetching headers"))?
+                        .map_err(|e| {
+                            fail(format!("IMAP {where_}: fetching headers failed: {e}"))
+                        })?;
+                Ok(newest
+                    .iter()
+                    .filter_map(|uid| got.get(uid).and_then(|f| f.header()).map(<[u8]>::to_vec))
+                    .collect())
+            };
+            heads.extend(last(&mut session).await?);
+            if let Some(name) = &processed {
+                let examined = tokio::time::timeout(limit, session.examine(name))
+                    .await
+                    .map_err(|_| timeout("examining the processed mailbox"))?;
+                if examined.is_ok() {
+                    heads.extend(last(&mut session).await?);
+                }
+            }
+            let _ = tokio::time::timeout(limit, session.logout()).await;
+            Ok::<_, MailError>(heads)
+        })?;
+        Ok(heads)
+    }
+
     /// The mailbox's UIDVALIDITY as last seen.
     pub fn uid_validity(&self) -> Option<u32> {
         self.uid_validity
