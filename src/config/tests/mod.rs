@@ -450,3 +450,67 @@ fn a_login_in_the_clear_goes_only_to_this_machine() {
         }
     }
 }
+
+#[test]
+fn trusted_ids_are_one_a_list_or_a_pattern_never_a_bare_star() {
+    let with = |security: &str| {
+        let text = EXAMPLE.replace(
+            "[security]                     # how far the From: line is trusted; all optional",
+            &format!("[security]\n{security}"),
+        );
+        parse(&text)
+    };
+    let config = with("trusted_authserv_id = \"MX.Example.org.\"\nrequire = \"dkim\"").unwrap();
+    assert_eq!(
+        config.security.trusted,
+        [TrustedId::Host("mx.example.org".into())]
+    );
+    assert_eq!(config.security.alignment, Alignment::Strict);
+    let config = with(
+        "trusted_authserv_id = [\"mx.google.com\", \"*.Yandex.net\"]\nrequire = \"spf\"\nalignment = \"relaxed\"",
+    )
+    .unwrap();
+    assert_eq!(
+        config.security.trusted,
+        [
+            TrustedId::Host("mx.google.com".into()),
+            TrustedId::Under("yandex.net".into())
+        ]
+    );
+    assert_eq!(config.security.alignment, Alignment::Relaxed);
+    assert!(config.security.trusted[1].matches("myt6-50f129ea7c6f.qloud-c.yandex.net"));
+    assert!(!config.security.trusted[1].matches("yandex.net"));
+    assert!(!config.security.trusted[1].matches("evilyandex.net"));
+    // (the [security] lines, the problem's words)
+    for (security, problem) in [
+        (
+            "trusted_authserv_id = \"*\"\nrequire = \"dkim\"",
+            "a bare \"*\"",
+        ),
+        (
+            "trusted_authserv_id = [\"mx.example.org\", \"*.net\"]",
+            "would trust the fields of servers you do not run",
+        ),
+        (
+            "trusted_authserv_id = \"mx*.yandex.net\"",
+            "has a * that is not its first label",
+        ),
+        (
+            "trusted_authserv_id = \"mx.example.org; dkim=pass\"",
+            "is not an authserv-id",
+        ),
+        ("trusted_authserv_id = [\"\"]", "has an empty name"),
+        (
+            "trusted_authserv_id = []\nrequire = \"dkim\"",
+            "is missing, and security.require needs it",
+        ),
+    ] {
+        let error = with(security).unwrap_err();
+        assert_eq!(error.key, "security.trusted_authserv_id", "{security}");
+        assert!(error.problem.contains(problem), "{security}: {error}");
+        assert!(!error.fix.is_empty());
+    }
+    let error = with("alignment = \"loose\"").unwrap_err();
+    assert_eq!(error.key, "security.alignment");
+    assert!(error.fix.contains("\"relaxed\""), "{error}");
+}

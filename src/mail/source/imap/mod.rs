@@ -190,13 +190,10 @@ impl ImapSource {
     /// server offers and whether the processed mailbox is there; changes
     /// nothing (`shtempel doctor`).
     pub fn probe(&mut self) -> Result<ImapProbe, MailError> {
-        self.connect()?;
+        let mut session = self.logged_in()?;
         let limit = self.settings.timeout;
         let where_ = self.where_();
         let processed = self.settings.processed_mailbox.clone();
-        let Some(mut session) = self.session.take() else {
-            return Err(fail(format!("IMAP {where_}: no session after logging in")));
-        };
         let probe = self.runtime.block_on(async {
             let offered = tokio::time::timeout(limit, session.capabilities())
                 .await
@@ -226,13 +223,10 @@ impl ImapSource {
     /// processed mailbox where one is set (`shtempel doctor` reads the
     /// server's verdicts in them); reads them without marking them `\Seen`.
     pub fn recent_heads(&mut self, count: usize) -> Result<Vec<Vec<u8>>, MailError> {
-        self.connect()?;
+        let mut session = self.logged_in()?;
         let limit = self.settings.timeout;
         let where_ = self.where_();
         let processed = self.settings.processed_mailbox.clone();
-        let Some(mut session) = self.session.take() else {
-            return Err(fail(format!("IMAP {where_}: no session after logging in")));
-        };
         let heads = self.runtime.block_on(async {
             let timeout = |what: &str| fail(format!("IMAP {where_}: no answer while {what}"));
             let mut heads = Vec::new();
@@ -272,6 +266,18 @@ impl ImapSource {
             Ok::<_, MailError>(heads)
         })?;
         Ok(heads)
+    }
+
+    /// A session logged in with the mailbox selected, taken out for a
+    /// one-off conversation that ends by logging out (`doctor`'s).
+    fn logged_in(&mut self) -> Result<Session<Stream>, MailError> {
+        self.connect()?;
+        self.session.take().ok_or_else(|| {
+            fail(format!(
+                "IMAP {}: no session after logging in",
+                self.where_()
+            ))
+        })
     }
 
     /// The mailbox's UIDVALIDITY as last seen.
