@@ -399,3 +399,125 @@ fn an_imap_servers_refusal_to_mark_a_letter_done_is_said() {
         [pair("ack", WHITE), pair("forward", BLACK)]
     );
 }
+
+/// A server that announces each letter's size as `announced` (as
+/// Exchange and Microsoft 365 announce the stored size, an attachment
+/// counted decoded) and serves its bytes as they are, partial fetches
+/// (`BODY.PEEK[]<0.N>`) as RFC 9051 §6.4.5 says; it keeps the commands
+/// that mark letters done.
+fn sizes_misannounced(
+    letters: Vec<(Vec<u8>, usize)>,
+    marked: Arc<std::sync::Mutex<String>>,
+) -> Fake {
+    Fake::start(move |talk| {
+        talk.say("* OK [CAPABILITY IMAP4rev1 UIDPLUS MOVE] ready\r\n");
+        let partial = regex::Regex::new(r"BODY\.PEEK\[\]<0\.(\d+)>").unwrap();
+        while let Some(line) = talk.heard() {
+            let (tag, command) = line.trim_end().split_once(' ').unwrap_or(("*", ""));
+            let upper = command.to_ascii_uppercase();
+            let done = format!("{tag} OK done\r\n");
+            if upper.starts_with("SELECT") || upper.starts_with("EXAMINE") {
+                talk.say(&format!(
+                    "* {} EXISTS\r\n* OK [UIDVALIDITY 7] v\r\n",
+                    letters.len()
+                ));
+                talk.say(&format!("{tag} OK [READ-WRITE] done\r\n"));
+            } else if upper.starts_with("UID SEARCH") {
+                // None is done yet: UNKEYWORD finds them all, KEYWORD none.
+                let found: String = match upper.contains("UNKEYWORD") {
+                    true => (1..=letters.len()).map(|uid| format!(" {uid}")).collect(),
+                    false => String::new(),
+                };
+                talk.say(&format!("* SEARCH{found}\r\n{done}"));
+            } else if upper.contains("RFC822.SIZE") {
+                for (uid, (_, announced)) in (1..).zip(&letters) {
+                    talk.say(&format!(
+                        "* {uid} FETCH (UID {uid} RFC822.SIZE {announced})\r\n"
+                    ));
+                }
+                talk.say(&done);
+            } else if upper.contains("BODY.PEEK[]") {
+                // Whole, or the part asked for.
+                let (most, item) = match partial.captures(command) {
+                    Some(cap) => (cap[1].parse().unwrap(), "BODY[]<0>"),
+                    None => (usize::MAX, "BODY[]"),
+                };
+                for (uid, (letter, _)) in (1..).zip(&letters) {
+                    let part = &letter[..letter.len().min(most)];
+                    talk.say(&format!(
+                        "* {uid} FETCH (UID {uid} INTERNALDATE \"03-Nov-2026 12:00:00 +0300\" {item} {{{}}}\r\n",
+                        part.len()
+                    ));
+                    talk.say(&String::from_utf8_lossy(part));
+                    talk.say(")\r\n");
+                }
+                talk.say(&done);
+            } else if upper.starts_with("UID STORE") || upper.starts_with("UID MOVE") {
+                marked.lock().unwrap().push_str(command);
+                talk.say(&done);
+            } else if upper.starts_with("LOGOUT") {
+                talk.say(&format!("* BYE\r\n{done}"));
+                return;
+            } else {
+                talk.say(&done);
+            }
+        }
+    })
+}
+
+#[test]
+fn a_letter_larger_than_its_server_announced_is_kept_as_too_large_and_the_others_are_read() {
+    // A photo of 1.2 MB in a letter Exchange announces as 950,000 bytes,
+    // then White's move: the run reads the move, tells White of the
+    // photo, and marks both done.
+    let photo = format!(
+        "From: {WHITE}\r\nTo: {CLERK}\r\nSubject: Game 1, a photo\r\nMessage-ID: <photo@x>\r\n\
+         Date: Tue, 03 Nov 2026 12:00:00 +0300\r\n\r\n{}",
+        "A".repeat(76).add_crlf().repeat(16_000)
+    )
+    .into_bytes();
+    let move_letter = message(WHITE, CLERK, "2026-11-03", "Game 1", W1, "", 2).into_bytes();
+    let announced = move_letter.len();
+    let marked = Arc::new(std::sync::Mutex::new(String::new()));
+    let server = sizes_misannounced(
+        vec![(photo, 950_000), (move_letter, announced)],
+        Arc::clone(&marked),
+    );
+    let mut t = imap_cup(server.port);
+    let out = t.run(&["poll", "--today", "2026-11-03"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout
+            .contains("over the limit of 1048576 bytes (more than its server announced)"),
+        "{}",
+        out.stdout
+    );
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("refused", WHITE),
+            pair("ack", WHITE),
+            pair("forward", BLACK)
+        ],
+        "{}",
+        out.stdout
+    );
+    mail[0].says("larger than the limit of 1024 KB and was not read");
+    mail[0].never_says("1024 KB, the limit is");
+    assert!(
+        marked.lock().unwrap().contains("1:2"),
+        "{}",
+        marked.lock().unwrap()
+    );
+}
+
+trait CrLf {
+    fn add_crlf(&self) -> String;
+}
+
+impl CrLf for String {
+    fn add_crlf(&self) -> String {
+        format!("{self}\r\n")
+    }
+}

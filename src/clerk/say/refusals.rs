@@ -89,11 +89,19 @@ impl Clerk<'_> {
     ) -> Result<Plan, Error> {
         let mut plan = Plan::default();
         let limit = self.config.limits.max_letter_bytes;
+        // A letter that came longer than its server announced is cut one
+        // byte past the limit (mail/source/imap): its size is not known.
+        let size_known = envelope.size != limit.saturating_add(1);
         stored.disposition = Disposition::Refused;
-        stored.reason = format!(
-            "{} bytes, over the limit of {limit}: not read",
-            envelope.size
-        );
+        stored.reason = match size_known {
+            true => format!(
+                "{} bytes, over the limit of {limit}: not read",
+                envelope.size
+            ),
+            false => format!(
+                "over the limit of {limit} bytes (more than its server announced): not read"
+            ),
+        };
         plan.event(
             EventKind::TooLarge,
             None,
@@ -107,13 +115,18 @@ impl Clerk<'_> {
         else {
             return Ok(plan);
         };
-        let reason = self.phrases().fill(
-            "reason.too_large",
-            &[
-                ("size", &(envelope.size / 1024)),
-                ("limit", &(limit / 1024)),
-            ],
-        );
+        let reason = match size_known {
+            true => self.phrases().fill(
+                "reason.too_large",
+                &[
+                    ("size", &(envelope.size / 1024)),
+                    ("limit", &(limit / 1024)),
+                ],
+            ),
+            false => self
+                .phrases()
+                .fill("reason.too_large_unmeasured", &[("limit", &(limit / 1024))]),
+        };
         plan.messages.push(self.refusal(
             recipient(player),
             vec![reason],

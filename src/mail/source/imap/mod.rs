@@ -1,10 +1,14 @@
 //! The IMAP source (async-imap on a small tokio runtime, TLS by rustls with the
 //! ring provider). A poll asks the new letters' UIDs (`UID SEARCH`) and their
 //! sizes (one `UID FETCH … RFC822.SIZE` over the set), then fetches them with
-//! `UID INTERNALDATE BODY.PEEK[]` in chunks of at most 200 letters and 4 MB
-//! (one over `max_letter_bytes` for its headers only), so that nothing is
-//! marked `\Seen` by reading and the round trips grow by the chunk, not by
-//! the letter; the postmark is the `INTERNALDATE`. Only after a batch's
+//! `UID INTERNALDATE BODY.PEEK[]<0.N>` in chunks of at most 200 letters and
+//! 4 MB (one over `max_letter_bytes` for its headers only), so that nothing
+//! is marked `\Seen` by reading and the round trips grow by the chunk, not
+//! by the letter; the postmark is the `INTERNALDATE`. `N` is one byte past
+//! `max_letter_bytes`: a server may announce a size smaller than the letter
+//! it sends (Exchange counts an attachment decoded), and a letter that
+//! comes that long is one over the limit, kept by its headers, while the
+//! others are read. Only after a batch's
 //! effects are committed are its letters marked done, in one command over
 //! their set: moved to `processed_mailbox`, or flagged `$ShtempelDone` (and
 //! `\Seen`).
@@ -351,17 +355,18 @@ impl MailSource for ImapSource {
             let (whole, heads): (Vec<u32>, Vec<u32>) =
                 uids.iter().partition(|uid| size(uid) <= max_bytes);
             let mut fetched = std::collections::HashMap::new();
+            let whole_letters = format!(
+                "(UID INTERNALDATE BODY.PEEK[]<0.{}>)",
+                max_bytes.saturating_add(1)
+            );
             for chunk in chunks(&whole, |uid| size(uid)) {
-                let got = tokio::time::timeout(
-                    limit,
-                    fetch(&mut session, chunk, "(UID INTERNALDATE BODY.PEEK[])"),
-                )
-                .await
-                .map_err(|_| timeout("fetching letters"))?
-                .map_err(|e| fail(format!("IMAP {where_}: fetching letters failed: {e}")))?;
+                let got = tokio::time::timeout(limit, fetch(&mut session, chunk, &whole_letters))
+                    .await
+                    .map_err(|_| timeout("fetching letters"))?
+                    .map_err(|e| fail(format!("IMAP {where_}: fetching letters failed: {e}")))?;
                 for (uid, item) in got {
                     if let Some(body) = item.body() {
-                        fetched.insert(uid, (body.to_vec(), item.internal_date()));
+                        fetched.insert(uid, Got::cut_at(body, max_bytes, item.internal_date()));
                     }
                 }
             }
@@ -375,7 +380,14 @@ impl MailSource for ImapSource {
                 .map_err(|e| fail(format!("IMAP {where_}: fetching headers failed: {e}")))?;
                 for (uid, item) in got {
                     if let Some(head) = item.header() {
-                        fetched.insert(uid, (head.to_vec(), item.internal_date()));
+                        fetched.insert(
+                            uid,
+                            Got {
+                                raw: head.to_vec(),
+                                seen: head.len(),
+                                internal: item.internal_date(),
+                            },
+                        );
                     }
                 }
             }
@@ -579,8 +591,45 @@ impl Drop for ImapSource {
 }
 
 /// The letters fetched, by UID: their bytes and INTERNALDATE.
-type Fetched =
-    std::collections::HashMap<u32, (Vec<u8>, Option<chrono::DateTime<chrono::FixedOffset>>)>;
+type Fetched = std::collections::HashMap<u32, Got>;
+
+/// What came of one letter: the letter (or its headers), how many bytes of
+/// it came, and its INTERNALDATE.
+struct Got {
+    raw: Vec<u8>,
+    seen: usize,
+    internal: Option<chrono::DateTime<chrono::FixedOffset>>,
+}
+
+impl Got {
+    /// A letter fetched with `<0.max+1>`: whole where it fits `max`, else
+    /// (it came longer than the server announced) its headers alone, one
+    /// byte past `max` seen, so that it is kept as one over the limit.
+    fn cut_at(
+        body: &[u8],
+        max: usize,
+        internal: Option<chrono::DateTime<chrono::FixedOffset>>,
+    ) -> Got {
+        if body.len() <= max {
+            return Got {
+                raw: body.to_vec(),
+                seen: body.len(),
+                internal,
+            };
+        }
+        let head_end = body
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .map(|at| at + 4)
+            .or_else(|| body.windows(2).position(|w| w == b"\n\n").map(|at| at + 2))
+            .unwrap_or(body.len());
+        Got {
+            raw: body[..head_end].to_vec(),
+            seen: body.len(),
+            internal,
+        }
+    }
+}
 
 /// The letters fetched, as envelopes in the order of their UIDs (`sizes`
 /// the server's, beside them), each with its postmark (INTERNALDATE, else
@@ -594,7 +643,12 @@ fn envelopes(
     let mut letters = Vec::with_capacity(uids.len());
     for (&uid, &size) in uids.iter().zip(sizes) {
         // Gone meanwhile (another client expunged it): nothing to do.
-        let Some((raw, internal)) = fetched.remove(&uid) else {
+        let Some(Got {
+            raw,
+            seen,
+            internal,
+        }) = fetched.remove(&uid)
+        else {
             continue;
         };
         // INTERNALDATE is the postmark; a server that gives none
@@ -609,7 +663,7 @@ fn envelopes(
         };
         letters.push(Envelope {
             key: format!("imap:{validity}:{uid}"),
-            size: size.max(raw.len()),
+            size: size.max(seen),
             raw,
             arrived,
         });
