@@ -94,7 +94,7 @@ pub fn load_all_over(file: &Path, overlay: Overlay<'_>) -> Result<Vec<Config>, C
             ));
         }
     }
-    let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let base = super::parse::written_in(file);
     let dir = base.join(&folder);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| {

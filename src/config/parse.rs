@@ -224,12 +224,25 @@ impl Checker<'_> {
     }
 }
 
+/// The folder a configuration file is written in, where its relative
+/// paths start: where the file given is a symbolic link, the folder of the
+/// file it points to (config.md: "relative to the file they are written
+/// in"), not the link's.
+pub(super) fn written_in(file: &Path) -> PathBuf {
+    let file = match std::fs::symlink_metadata(file) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf())
+        }
+        _ => file.to_path_buf(),
+    };
+    file.parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
 impl Config {
     /// Checks the text of a configuration file named `file` (relative paths in it
     /// are taken relative to the file's folder).
     pub fn parse(file: &Path, text: &str) -> Result<Config, ConfigError> {
-        let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
-        Config::parse_from(file, &base, text)
+        Config::parse_from(file, &written_in(file), text)
     }
 
     /// The same, its paths relative to `base` (a tournament of a folder:

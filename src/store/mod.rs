@@ -382,7 +382,7 @@ impl Store {
         }
         private::prepare_database(path).map_err(cannot_open)?;
         let flags = rusqlite::OpenFlags::default() | rusqlite::OpenFlags::SQLITE_OPEN_NOFOLLOW;
-        let conn = Connection::open_with_flags(path, flags)?;
+        let conn = Connection::open_with_flags(private::for_sqlite(path), flags)?;
         let mut store = Store::setup(conn)?;
         let log = SentLog::beside(path);
         // A run that crashed while sending left these: they went out.

@@ -66,6 +66,22 @@ pub fn link_at_database(path: &Path) -> Option<PathBuf> {
         .find(|file| is_link(file))
 }
 
+/// `path` as SQLite is given it: its folder resolved through any symbolic
+/// links (a tournament folder reached through a link is a normal
+/// deployment), its own name kept, so that SQLite's NOFOLLOW, which refuses
+/// a link anywhere in the path, refuses one only where the database file
+/// itself is a link.
+pub fn for_sqlite(path: &Path) -> PathBuf {
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(folder), path.file_name()) {
+        (Ok(real), Some(name)) => real.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
 /// `path` with `suffix` after its name (`db.sqlite-wal`).
 pub fn beside(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();

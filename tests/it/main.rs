@@ -10,6 +10,7 @@ mod attacks;
 mod boards;
 mod corners;
 mod corpus;
+mod deployment;
 mod director;
 mod docs;
 mod doctor;
