@@ -127,7 +127,7 @@ pub fn write_tournament(dir: &Path) -> Result<(), Error> {
         )
         .map_err(io)?;
     }
-    Maildir::open(&dir.join("mail/inbox")).map_err(Error::mail)?;
+    Maildir::create(&dir.join("mail/inbox")).map_err(Error::mail)?;
     Ok(())
 }
 

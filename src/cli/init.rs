@@ -1,6 +1,7 @@
 //! `shtempel init`: the tournament's database made.
 
-use shtempel::config::Config;
+use shtempel::config::{Config, Source};
+use shtempel::mail::source::maildir::Maildir;
 use shtempel::store::{DatabaseFile, Store};
 
 use super::database::{not_ours, open_file};
@@ -15,8 +16,15 @@ impl Args {
     }
 }
 
-/// `shtempel init`: the database made on purpose, where none is.
+/// `shtempel init`: the database made on purpose, where none is, and a
+/// Maildir source where its folder is not there yet.
 pub(super) fn init(config: &Config) -> Result<u8, Failure> {
+    if let Source::Maildir { path } = &config.source
+        && !path.exists()
+    {
+        Maildir::create(path).map_err(|e| super::run_error(e.message))?;
+        println!("init: Maildir {} made", path.display());
+    }
     match Store::inspect(&config.database) {
         DatabaseFile::Missing | DatabaseFile::Empty => {
             open_file(config)?;

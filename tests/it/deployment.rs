@@ -82,3 +82,33 @@ fn a_config_file_that_is_a_link_reads_its_paths_from_the_file_it_points_to() {
         [pair("ack", WHITE), pair("forward", BLACK)]
     );
 }
+
+#[test]
+fn a_source_path_that_names_nothing_is_said_not_made_and_init_makes_it() {
+    let text = Cup::new()
+        .text()
+        .replace("path = \"inbox\"", "path = \"inbx\"");
+    assert!(text.contains("path = \"inbx\""));
+    let t = Tournament::with_config(&text);
+    let out = t.run(&["poll", "--today", "2026-11-03"]);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("inbx does not exist; check [source] path"),
+        "{}",
+        out.stderr
+    );
+    assert!(!t.path().join("inbx").exists(), "no Maildir is made by a poll");
+    let out = t.run(&["doctor"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout.contains("FAIL  source      Maildir ") && out.stdout.contains("inbx does not exist"),
+        "{}",
+        out.stdout
+    );
+    let out = t.run(&["init"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("init: Maildir "), "{}", out.stdout);
+    assert!(t.path().join("inbx/new").is_dir());
+    let out = t.run(&["poll", "--today", "2026-11-03"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+}

@@ -18,8 +18,38 @@ pub struct Maildir {
 }
 
 impl Maildir {
-    /// Opens a Maildir, creating `new/`, `cur/` and `tmp/` when missing.
+    /// Opens a Maildir, creating `new/`, `cur/` and `tmp/` when missing; the
+    /// folder itself must be there: a path that names nothing is a typo
+    /// (`inbx`), and a Maildir made there would never get a letter.
     pub fn open(root: &Path) -> Result<Maildir, MailError> {
+        match fs::metadata(root) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => {
+                return Err(MailError {
+                    message: format!(
+                        "Maildir {} is a file, not a folder; check [source] path",
+                        root.display()
+                    ),
+                    transient: false,
+                });
+            }
+            Err(_) => {
+                return Err(MailError {
+                    message: format!(
+                        "Maildir {} does not exist; check [source] path (a relative one is read \
+                         from the config file's folder), or run `shtempel init`, which makes it",
+                        root.display()
+                    ),
+                    transient: false,
+                });
+            }
+        }
+        Maildir::create(root)
+    }
+
+    /// Makes a Maildir (the folder and `new/`, `cur/`, `tmp/`) where parts of
+    /// it are missing, and opens it (`shtempel init`, the demo).
+    pub fn create(root: &Path) -> Result<Maildir, MailError> {
         for sub in ["new", "cur", "tmp"] {
             fs::create_dir_all(root.join(sub)).map_err(|error| MailError {
                 message: format!("cannot use Maildir {}: {error}", root.display()),
@@ -343,7 +373,7 @@ mod tests {
     #[test]
     fn new_letters_in_arrival_order_then_cur() {
         let dir = tempfile::tempdir().unwrap();
-        let mut maildir = Maildir::open(dir.path()).unwrap();
+        let mut maildir = Maildir::create(dir.path()).unwrap();
         maildir
             .deliver(
                 "b",
@@ -369,7 +399,7 @@ mod tests {
     #[test]
     fn many_letters_are_read_whole_in_order_and_folders_are_skipped() {
         let dir = tempfile::tempdir().unwrap();
-        let maildir = Maildir::open(dir.path()).unwrap();
+        let maildir = Maildir::create(dir.path()).unwrap();
         // Delivered in reverse: arrival order is the Received date, then the
         // key; one letter has no Received header and keeps its file's time.
         for n in (0..25).rev() {
