@@ -55,7 +55,10 @@ impl Store {
         crate::fault::point("create-database");
         {
             let flags = rusqlite::OpenFlags::default() | rusqlite::OpenFlags::SQLITE_OPEN_NOFOLLOW;
-            let store = Store::setup(Connection::open_with_flags(private::for_sqlite(&new), flags)?)?;
+            let store = Store::setup(Connection::open_with_flags(
+                private::for_sqlite(&new),
+                flags,
+            )?)?;
             crate::fault::point("create-database-made");
             // Everything into the file itself: closing the last connection
             // then removes its log.

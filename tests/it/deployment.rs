@@ -31,7 +31,10 @@ fn a_tournament_folder_reached_through_a_link_runs_as_its_own() {
     let links = tempfile::tempdir().unwrap();
     let chess = links.path().join("chess");
     std::os::unix::fs::symlink(t.path(), &chess).unwrap();
-    let out = run_with(&chess.join("shtempel.toml"), &["poll", "--today", "2026-11-03"]);
+    let out = run_with(
+        &chess.join("shtempel.toml"),
+        &["poll", "--today", "2026-11-03"],
+    );
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     assert_eq!(
         kinds(&t.new_mail()),
@@ -54,9 +57,16 @@ fn a_tournament_folder_reached_through_a_link_runs_as_its_own() {
     );
     // The database file itself a link is refused still, saying so.
     let elsewhere = tempfile::tempdir().unwrap();
-    std::fs::rename(t.path().join("db.sqlite"), elsewhere.path().join("db.sqlite")).unwrap();
-    std::os::unix::fs::symlink(elsewhere.path().join("db.sqlite"), t.path().join("db.sqlite"))
-        .unwrap();
+    std::fs::rename(
+        t.path().join("db.sqlite"),
+        elsewhere.path().join("db.sqlite"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        elsewhere.path().join("db.sqlite"),
+        t.path().join("db.sqlite"),
+    )
+    .unwrap();
     let out = run_with(&chess.join("shtempel.toml"), &["games"]);
     assert_ne!(out.code, 0, "{}", out.stdout);
     assert!(out.stderr.contains("is a symbolic link"), "{}", out.stderr);
@@ -71,7 +81,10 @@ fn a_config_file_that_is_a_link_reads_its_paths_from_the_file_it_points_to() {
     std::os::unix::fs::symlink(t.path().join("shtempel.toml"), &link).unwrap();
     let out = run_with(&link, &["poll", "--today", "2026-11-03"]);
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
-    assert!(t.path().join("db.sqlite").is_file(), "the record beside the file");
+    assert!(
+        t.path().join("db.sqlite").is_file(),
+        "the record beside the file"
+    );
     assert_eq!(
         std::fs::read_dir(elsewhere.path()).unwrap().count(),
         1,
@@ -93,15 +106,20 @@ fn a_source_path_that_names_nothing_is_said_not_made_and_init_makes_it() {
     let out = t.run(&["poll", "--today", "2026-11-03"]);
     assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
     assert!(
-        out.stderr.contains("inbx does not exist; check [source] path"),
+        out.stderr
+            .contains("inbx does not exist; check [source] path"),
         "{}",
         out.stderr
     );
-    assert!(!t.path().join("inbx").exists(), "no Maildir is made by a poll");
+    assert!(
+        !t.path().join("inbx").exists(),
+        "no Maildir is made by a poll"
+    );
     let out = t.run(&["doctor"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
     assert!(
-        out.stdout.contains("FAIL  source      Maildir ") && out.stdout.contains("inbx does not exist"),
+        out.stdout.contains("FAIL  source      Maildir ")
+            && out.stdout.contains("inbx does not exist"),
         "{}",
         out.stdout
     );

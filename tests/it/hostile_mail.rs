@@ -37,6 +37,22 @@ fn rfc_3834_matrix_no_reply_no_change_one_line() {
         ("", "owner-chess@test.example", "robot"),
         ("", "chess-request@test.example", "robot"),
         ("X-Loop: clerk@test.example\r\n", WHITE, "X-Loop"),
+        // The responders that write no RFC 3834 field (issue 59).
+        ("X-Autorespond: vacation\r\n", WHITE, "X-Autorespond"),
+        ("X-Precedence: auto_reply\r\n", WHITE, "X-Precedence"),
+        ("X-Autoreply: yes\r\n", WHITE, "X-Autoreply"),
+        (
+            "X-Auto-Response-Suppress: All\r\n",
+            WHITE,
+            "X-Auto-Response-Suppress",
+        ),
+        (
+            "X-Auto-Response-Suppress: OOF, AutoReply, DR, NDR, RN, NRN\r\n",
+            WHITE,
+            "X-Auto-Response-Suppress",
+        ),
+        ("X-Mailer: vacation\r\n", WHITE, "X-Mailer: vacation"),
+        ("X-Apple-Action: VACATION\r\n", WHITE, "iCloud's vacation"),
         ("X-Shtempel-Kind: forward\r\n", WHITE, "our own messages"),
     ];
     for (headers, from, words) in table {
@@ -402,5 +418,58 @@ fn regression_mail_parser_debug_assert_is_contained() {
             .count(),
         0,
         "done or quarantined, not stuck"
+    );
+}
+
+#[test]
+fn the_responders_of_real_servers_are_never_answered_a_persons_receipt_request_is() {
+    // The fields each responder wrote on a real reply, from sisimai's
+    // corpus of real mail (sisimai/set-of-emails, maildir/bsd/), the
+    // null Return-Path of the Exchange ones left out (Exchange's own
+    // sign, refused on its own since long): what decides here is the rest.
+    let table: &[(&str, &str, &str)] = &[
+        (
+            "Exchange's out-of-office reply (rfc3834-02.eml)",
+            "Subject: Automatic reply: Nyaan\r\nThread-Topic: Nyaan\r\nX-MS-Has-Attach:\r\nX-Auto-Response-Suppress: All\r\nX-MS-Exchange-Inbox-Rules-Loop: white@test.example\r\nX-MS-TNEF-Correlator:\r\n",
+            "X-Auto-Response-Suppress: all",
+        ),
+        (
+            "iCloud's vacation reply (rfc3834-03.eml)",
+            "X-Apple-Criteria: {kind=VACATION,startDate=2019-11-30T15:00:00Z,endDate=2020-01-10T14:59:59Z}\r\nX-Apple-Action: VACATION\r\nX-Apple-UUID: 7e23258d-247f-479e-996d-e01f0f30af85\r\nX-Apple-Server: mr36p30ic-tygg11203501 mailgateway 1923B114\r\n",
+            "iCloud's vacation",
+        ),
+        (
+            "Mimecast's auto-response (rfc3834-06.eml)",
+            "Auto-Submitted: auto-replied\r\nX-Auto-Response-Suppress: OOF, AutoReply, DR, NDR, RN, NRN\r\nPrecedence: bulk\r\n",
+            "Auto-Submitted",
+        ),
+    ];
+    for (server, fields, words) in table {
+        let mut t = Tournament::new();
+        t.letter_with(WHITE, "2026-11-03", "Game 1", W1, fields);
+        let out = t.poll("2026-11-03");
+        assert!(t.new_mail().is_empty(), "{server}: answered");
+        assert!(
+            out.stdout
+                .lines()
+                .any(|l| l.starts_with("ignored") && l.contains(words)),
+            "{server}: {}",
+            out.stdout
+        );
+    }
+    // Outlook asks for no delivery and read receipts on a person's own
+    // letter: his move is read and answered.
+    let mut t = Tournament::new();
+    t.letter_with(
+        WHITE,
+        "2026-11-03",
+        "Game 1",
+        W1,
+        "X-Auto-Response-Suppress: DR, RN, NRN\r\n",
+    );
+    t.poll("2026-11-03");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
     );
 }

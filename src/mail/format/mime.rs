@@ -112,10 +112,42 @@ fn automatic(message: &mail_parser::Message<'_>, mail: &Mail, our_address: &str)
     {
         return Some(format!("Auto-Submitted: {value}"));
     }
-    if let Some(value) = header("Precedence")
-        && ["bulk", "junk", "list", "auto_reply"].contains(&value.as_str())
+    // Precedence, and cPanel's X-Precedence beside it.
+    for name in ["Precedence", "X-Precedence"] {
+        if let Some(value) = header(name)
+            && ["bulk", "junk", "list", "auto_reply"].contains(&value.as_str())
+        {
+            return Some(format!("{name}: {value}"));
+        }
+    }
+    // The responders that write no RFC 3834 field: cPanel/Exim's
+    // autoresponder (X-Autorespond), the old vacation programs and
+    // webmails (X-Autoreply, X-Mailer: vacation), iCloud's vacation
+    // (X-Apple-Action: VACATION), and Exchange's "suppress every automatic
+    // answer to this" (All, or the kinds naming an answer: OOF,
+    // AutoReply), which its out-of-office replies carry. DR, RN and NRN
+    // alone (receipts) are set on a person's letters too, and say nothing.
+    if let Some(value) = header("X-Autorespond") {
+        return Some(format!("X-Autorespond: {value}"));
+    }
+    if let Some(value) = header("X-Autoreply")
+        && value != "no"
     {
-        return Some(format!("Precedence: {value}"));
+        return Some(format!("X-Autoreply: {value}"));
+    }
+    if header("X-Mailer").is_some_and(|mailer| mailer == "vacation") {
+        return Some("X-Mailer: vacation".into());
+    }
+    if header("X-Apple-Action").is_some_and(|action| action == "vacation") {
+        return Some("X-Apple-Action: VACATION (iCloud's vacation reply)".into());
+    }
+    if let Some(value) = header("X-Auto-Response-Suppress")
+        && value
+            .split(',')
+            .map(str::trim)
+            .any(|kind| ["all", "oof", "autoreply"].contains(&kind))
+    {
+        return Some(format!("X-Auto-Response-Suppress: {value}"));
     }
     for list in ["List-Id", "List-Unsubscribe", "List-Post"] {
         if message.header_raw(list).is_some() {
