@@ -91,7 +91,8 @@ impl<'a> Directory<'a> {
         self.tournaments.len() > 1
     }
 
-    /// The places of the tournaments that know `address`, in order.
+    /// The places of the tournaments that know `address` (a player's, or
+    /// one of its officials'), in order.
     pub fn known_in(&self, address: &str) -> &[usize] {
         let known = self.known.get_or_init(|| {
             let mut known: HashMap<String, Vec<usize>> = HashMap::new();
@@ -100,7 +101,7 @@ impl<'a> Directory<'a> {
                     .players
                     .iter()
                     .flat_map(|p| p.addresses())
-                    .chain([&tournament.chief_arbiter]);
+                    .chain([&tournament.chief_arbiter, &tournament.chief_secretary]);
                 for address in addresses {
                     let places = known.entry(address.clone()).or_default();
                     if places.last() != Some(&at) {
@@ -388,8 +389,7 @@ fn route_by_sender(
         && let Some(&at) = known.iter().find(|&&at| {
             let tournament = &tournaments[at];
             let id = tournament.tournament_id.as_str();
-            tournament.chief_arbiter == sender
-                && mail.text.split_whitespace().any(|word| word == id)
+            tournament.is_official(sender) && mail.text.split_whitespace().any(|word| word == id)
         })
     {
         return Route::to(at, RoutedBy::NamedInOrder);
@@ -416,13 +416,14 @@ fn route_by_sender(
     if let [only] = candidates.as_slice() {
         return Route::to(*only, RoutedBy::Sender);
     }
-    // A chief arbiter's letter that names no event of his is answered by
-    // one in its language, as a player's is.
+    // An official's letter that names no event of his (a chief arbiter's,
+    // a chief secretary's STATUS) is answered by one in its language, as
+    // a player's is.
     if candidates.is_empty() {
         candidates = known
             .iter()
             .copied()
-            .filter(|&at| tournaments[at].chief_arbiter == sender)
+            .filter(|&at| tournaments[at].is_official(sender))
             .collect();
     }
     // Where several are left, the clerk asks which; it asks in the

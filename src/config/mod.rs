@@ -496,6 +496,12 @@ impl Config {
 
     /// Whether letters from `address` are read: a player's or the chief
     /// arbiter's.
+    /// Whether `address` is this tournament's chief arbiter or chief
+    /// secretary.
+    pub fn is_official(&self, address: &str) -> bool {
+        address == self.chief_arbiter || address == self.chief_secretary
+    }
+
     pub fn is_known(&self, address: &str) -> bool {
         address == self.chief_arbiter || self.player_by_email(address).is_some()
     }

@@ -60,11 +60,19 @@ pattern!(
 pattern!(VARIANT_LINE, r"(?i)^\s*(?:if|если)\b[\s:,]*(.*)$");
 pattern!(LEAVE_LINE, r"(?i)^\s*(?:leave|отпуск)\b\s*:?\s*(.*)$");
 // `STATUS` alone on its line, or with an event's id: nothing else, so that
-// prose about the game's status is no question.
+// prose about the game's status is no question. After a colon the word is
+// an id only as ids are written, in capitals or with a digit (`STATUS:
+// CC-2026`): `Status: active` is a signature's line, no question.
 pattern!(
     STATUS_LINE,
-    r"(?i)^\s*(?:status|статус)\s*(?::\s*)?([A-Za-z0-9\p{Cyrillic}][\w.-]*)?\s*[.!?]?\s*$"
+    r"(?i)^\s*(?:status|статус)\s*(:\s*)?([A-Za-z0-9\p{Cyrillic}][\w.-]*)?\s*[.!?]?\s*$"
 );
+
+/// Whether a word is written as an event's id is: no small letter, or a
+/// digit in it (`CC-2026`, `EN`, `Cup2026`).
+fn written_as_an_id(word: &str) -> bool {
+    word.chars().any(|c| c.is_ascii_digit()) || !word.chars().any(char::is_lowercase)
+}
 
 // `DIAGRAMS TEXT`, `ЯЗЫК EN`: the word and one value, alone on the line.
 pattern!(
@@ -146,9 +154,13 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
     }
     if may("sс")
         && let Some(caps) = STATUS_LINE.captures(line)
+        && (caps.get(1).is_none()
+            || caps
+                .get(2)
+                .is_none_or(|word| written_as_an_id(word.as_str())))
     {
         let event = caps
-            .get(1)
+            .get(2)
             .map(|m| m.as_str().trim_end_matches('.').to_string());
         letter.status.get_or_insert(super::StatusAsked { event });
         return;

@@ -445,3 +445,30 @@ fn a_letter_for_several_games_is_read_block_by_block() {
     assert_eq!(two.fraction.map(|f| f.white), Some(2));
     assert_eq!(two.other_games[0].fraction.map(|f| f.white), Some(5));
 }
+
+#[test]
+fn status_is_asked_by_its_word_alone_or_with_an_id_not_by_a_signatures_line() {
+    // (the line, asked, the event it names)
+    let table: &[(&str, bool, Option<&str>)] = &[
+        ("STATUS", true, None),
+        ("status", true, None),
+        ("СТАТУС", true, None),
+        ("STATUS CC-2026", true, Some("CC-2026")),
+        ("Status: CC-2026", true, Some("CC-2026")),
+        ("STATUS: EN", true, Some("EN")),
+        ("Status:", true, None),
+        ("Status: active", false, None),
+        ("Status: Away until Monday", false, None),
+        ("Статус: занят", false, None),
+        ("The status of game 3 is unclear", false, None),
+    ];
+    for (line, asked, event) in table {
+        let read = read(line);
+        assert_eq!(read.status.is_some(), *asked, "{line:?}");
+        assert_eq!(
+            read.status.as_ref().and_then(|s| s.event.as_deref()),
+            *event,
+            "{line:?}"
+        );
+    }
+}

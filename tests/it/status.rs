@@ -193,3 +193,159 @@ fn the_chief_arbiter_and_the_secretary_get_the_events_games_and_the_secretary_no
         assert!(mail.is_empty(), "{mail:#?}");
     }
 }
+
+#[test]
+fn the_chief_secretary_of_a_folders_second_event_is_answered_with_its_games() {
+    for language in ["en", "ru"] {
+        let mut t = crate::person::folder(language, (0, 0));
+        let b = t.path().join("tournaments/b.toml");
+        let text = std::fs::read_to_string(&b).unwrap();
+        std::fs::write(
+            &b,
+            format!("{text}\n[arbiters]\nchief_secretary = \"secb@test.example\"\n"),
+        )
+        .unwrap();
+        crate::person::carol_opens(&mut t);
+        t.pass("2026-11-03");
+        t.new_mail();
+        let word = pick(language, "STATUS", "СТАТУС");
+        for (day, asked) in [
+            ("2026-11-04", word.to_string()),
+            ("2026-11-05", format!("{word} B")),
+        ] {
+            let mail = t.exchange("secb@test.example", day, "status", &asked);
+            let answer = only(&mail, "status", "secb@test.example");
+            answer.says("[B #1] Carol - White Player");
+            answer.never_says("[A #1]");
+        }
+        // Anything else from him is kept and not answered, as ever.
+        let mail = t.exchange(
+            "secb@test.example",
+            "2026-11-06",
+            "other",
+            "Game 1\n1. e4\n",
+        );
+        assert!(mail.is_empty(), "{mail:#?}");
+    }
+}
+
+#[test]
+fn an_officials_status_is_answered_once_a_day() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        t.opening();
+        let word = pick(language, "STATUS", "СТАТУС");
+        let first = t.exchange(ARBITER, "2026-11-09", "status", word);
+        only(&first, "status", ARBITER);
+        let again = t.exchange(ARBITER, "2026-11-09", "status", word);
+        // The line is of kind `status` too (contract: StatusAgain's header).
+        let line = only(&again, "status", ARBITER);
+        line.says(pick(
+            language,
+            "where the games stand was sent",
+            "Положение партий уже отправлено",
+        ));
+        line.never_says(pick(language, "your games", "ваших"));
+        let next_day = t.exchange(ARBITER, "2026-11-10", "status", word);
+        only(&next_day, "status", ARBITER);
+    }
+}
+
+#[test]
+fn an_answer_longer_than_a_message_may_be_goes_in_parts_each_within_the_limit() {
+    let mut cup = Cup::new().rules("");
+    for game in 2..=1200 {
+        cup = cup.game(&game.to_string(), "white", "black");
+    }
+    let text = cup
+        .text()
+        .replace("[bot]\n", "[limits]\nmax_message_bytes = 262144\n\n[bot]\n");
+    let mut t = Tournament::with_config(&text);
+    t.opening();
+    let mail = t.exchange(ARBITER, "2026-11-09", "status", "STATUS");
+    let parts: Vec<&Sent> = mail.iter().filter(|m| m.kind == "status").collect();
+    assert!(parts.len() >= 2, "{:?}", kinds(&mail));
+    let mut lines = 0;
+    for (at, part) in parts.iter().enumerate() {
+        assert!(
+            part.raw.len() <= 262_144,
+            "part {}: {} bytes",
+            at + 1,
+            part.raw.len()
+        );
+        part.says(&format!("This is part {} of {}", at + 1, parts.len()));
+        part.says("STATUS and one event's id (T) asks for that event alone");
+        assert!(
+            part.subject
+                .ends_with(&format!("({} of {})", at + 1, parts.len())),
+            "{}",
+            part.subject
+        );
+        lines += part
+            .body
+            .lines()
+            .filter(|l| l.trim_start().starts_with("[T #"))
+            .count();
+    }
+    assert_eq!(lines, 1200, "every game once, in some part");
+    assert!(parts[0].body.contains("[T #1] White Player - Black Player"));
+}
+
+#[test]
+fn a_players_answer_too_long_with_its_boards_goes_without_them_within_the_limit() {
+    // White to move in `games` games, in a clerk of 256 KB messages.
+    let answer_of = |games: usize| {
+        let mut cup = Cup::new();
+        for game in 2..=games {
+            cup = cup.game(&game.to_string(), "white", "black");
+        }
+        let text = cup
+            .text()
+            .replace("[bot]\n", "[limits]\nmax_message_bytes = 262144\n\n[bot]\n");
+        let mut t = Tournament::with_config(&text);
+        let mail = t.exchange(WHITE, "2026-11-03", "status", "STATUS");
+        let answer = only(&mail, "status", WHITE).clone();
+        assert!(
+            answer.raw.len() <= 262_144,
+            "{games}: {} bytes",
+            answer.raw.len()
+        );
+        assert_eq!(
+            answer
+                .body
+                .lines()
+                .filter(|l| l.starts_with("[T #"))
+                .count(),
+            games,
+            "every game listed"
+        );
+        answer
+    };
+    // A few games: the boards as text and as pictures.
+    let few = answer_of(3);
+    few.says("FEN:");
+    assert!(few.raw.windows(9).any(|w| w == b"image/png"));
+    // Forty: the pictures would not fit, the text boards do.
+    let forty = answer_of(40);
+    assert_eq!(forty.body.matches("FEN:").count(), 40);
+    assert!(!forty.raw.windows(9).any(|w| w == b"image/png"));
+    // A hundred and fifty: the list alone, saying why.
+    let many = answer_of(150);
+    many.says(
+        "The boards are left out: with them this answer would be longer than one message may be.",
+    );
+    many.never_says("FEN:");
+}
+
+#[test]
+fn status_beside_a_preference_is_answered_too() {
+    let mut t = Cup::new().open();
+    let mail = t.exchange(WHITE, "2026-11-03", "prefs", "DIAGRAMS TEXT\nSTATUS");
+    assert_eq!(
+        kinds(&mail),
+        [pair("preferences", WHITE), pair("status", WHITE)],
+        "{mail:#?}"
+    );
+    let status = mail.iter().find(|m| m.kind == "status").unwrap();
+    status.says("[T #1]");
+}

@@ -196,7 +196,14 @@ impl Clerk<'_> {
         };
         // What the clerk's letters to him carry: the person's.
         if read.kind() == LetterKind::Preferences {
-            return Ok(plan.with(self.plan_preferences(store, &player, (mail, &read), stored)?));
+            let preferences =
+                self.plan_preferences(store, &player, (mail, &read), stored.clone())?;
+            let mut done = plan.with(preferences);
+            // A STATUS beside them asks nothing of a game either: answered.
+            if read.status.is_some() {
+                done = done.with(self.plan_status(store, &player, (mail, &read), stored)?);
+            }
+            return Ok(done);
         }
         // Where his games stand: the person's, across the clerk's events.
         if read.kind() == LetterKind::Status {

@@ -13,6 +13,7 @@ use crate::config::{Config, Player};
 use crate::error::Error;
 use crate::key::SubjectTag;
 use crate::letter::Letter;
+use crate::mail::format::compose;
 use crate::mail::format::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
@@ -48,7 +49,7 @@ impl Clerk<'_> {
                 .draft(MessageKind::StatusAgain)
                 .to(to)
                 .answering(mail.message_id.clone())
-                .render(model! { "day" => self.date(today) })?;
+                .render(model! { "day" => self.date(today), "official" => false })?;
             return Ok(Plan::default().answered(again, EventKind::Status, &player.email, stored));
         }
         let mut entries: Vec<(&Config, &Player)> = vec![(self.config, player)];
@@ -64,20 +65,39 @@ impl Clerk<'_> {
             finished.extend(games.finished);
             boards.extend(games.boards);
         }
-        let answer = model! {
-            "games" => under_way,
-            "finished" => finished,
-            "unknown_event" => unknown_event,
-            "events" => Vec::<Model>::new(),
+        let answer = |games: Vec<Model>, boards_left_out: bool| {
+            self.draft(MessageKind::Status)
+                .to(to.clone())
+                .answering(mail.message_id.clone())
+                .render(model! {
+                    "games" => games,
+                    "finished" => finished.clone(),
+                    "unknown_event" => unknown_event.clone(),
+                    "events" => Vec::<Model>::new(),
+                    "boards_left_out" => boards_left_out,
+                    "part" => 1,
+                    "parts" => 1,
+                    "ids" => "",
+                })
         };
-        let mut letter = self
-            .draft(MessageKind::Status)
-            .to(to)
-            .answering(mail.message_id.clone())
-            .render(answer)?;
+        let mut letter = answer(under_way.clone(), false)?;
         for board in boards {
             let picture = board.picture(self.diagrams, &letter.body)?;
             letter.pictures.extend(picture);
+        }
+        // Within `max_message_bytes`: the pictures go first, then the text
+        // boards; the list of his games stays whole.
+        let limit = self.config.limits.max_message_bytes;
+        if compose::size_at_most(&letter) > limit {
+            letter.pictures.clear();
+        }
+        if compose::size_at_most(&letter) > limit {
+            let without_boards = under_way
+                .into_iter()
+                // `merged` keeps its first model's keys over the second's.
+                .map(|game| crate::render::merged(model! { "board" => None::<Model> }, game))
+                .collect();
+            letter = answer(without_boards, true)?;
         }
         stored.reason = "status asked: answered".into();
         Ok(Plan::default().answered(letter, EventKind::Status, &player.email, stored))
@@ -211,6 +231,20 @@ impl Clerk<'_> {
             true => self.arbiter(),
             false => self.secretary(),
         };
+        stored.disposition = Disposition::Applied;
+        // One a day, as a player's: the list of an event is long.
+        let answered =
+            store.replies_on(&to.email, self.clock.today, &[MessageKind::Status.header()])?;
+        if answered > 0 {
+            stored.reason =
+                "status asked again the same day by an official: the first answer stands".into();
+            let again = self
+                .draft(MessageKind::StatusAgain)
+                .to(to)
+                .answering(mail.message_id.clone())
+                .render(model! { "day" => self.date(self.clock.today), "official" => true })?;
+            return Ok(Plan::default().answered(again, EventKind::Status, &sender, stored));
+        }
         let his: Vec<&Config> = self
             .directory
             .tournaments()
@@ -218,29 +252,74 @@ impl Clerk<'_> {
             .filter(|c| c.chief_arbiter == sender || c.chief_secretary == sender)
             .collect();
         let (his, unknown_event) = named_in(his, |c| &c.tournament_id, named_event(read));
+        let ids: Vec<&str> = his.iter().map(|c| c.tournament_id.as_str()).collect();
         let mut events = Vec::new();
-        for config in his {
-            events.push(self.event_games(store, config)?);
+        for config in &his {
+            events.push((*config, self.event_games(store, config)?));
         }
-        let answer = model! {
-            "events" => events,
-            "unknown_event" => unknown_event,
-            "games" => Vec::<Model>::new(),
-            "finished" => Vec::<Model>::new(),
+        let answer = |events: &[(&Config, Vec<Model>)], part: (usize, usize)| {
+            let events: Vec<Model> = events
+                .iter()
+                .map(|(config, games)| {
+                    model! {
+                        "id" => config.tournament_id.as_str(),
+                        "name" => config.tournament_name.as_str(),
+                        "games" => games.clone(),
+                    }
+                })
+                .collect();
+            self.draft(MessageKind::Status)
+                .to(to.clone())
+                .answering(mail.message_id.clone())
+                .render(model! {
+                    "events" => events,
+                    "unknown_event" => unknown_event.clone(),
+                    "games" => Vec::<Model>::new(),
+                    "finished" => Vec::<Model>::new(),
+                    "part" => part.0,
+                    "parts" => part.1,
+                    "ids" => ids.join(", "),
+                    "boards_left_out" => false,
+                })
         };
-        let letter = self
-            .draft(MessageKind::Status)
-            .to(to)
-            .answering(mail.message_id.clone())
-            .render(answer)?;
-        stored.disposition = Disposition::Applied;
-        stored.reason = "status asked by an official: answered".into();
-        Ok(Plan::default().answered(letter, EventKind::Status, &sender, stored))
+        let whole = answer(&events, (1, 1))?;
+        let limit = self.config.limits.max_message_bytes;
+        let mut plan = Plan::default();
+        if compose::size_at_most(&whole) <= limit {
+            stored.reason = "status asked by an official: answered".into();
+            return Ok(plan.answered(whole, EventKind::Status, &sender, stored));
+        }
+        // Too long for one message: the list in parts, each within the
+        // limit, each saying which it is and how to ask for one event.
+        let games: usize = events.iter().map(|(_, games)| games.len()).sum();
+        let mut per_part = games * limit / compose::size_at_most(&whole).max(1) * 9 / 10;
+        let parts = loop {
+            let parts = in_parts(&events, per_part.max(1));
+            let count = parts.len();
+            let rendered = parts
+                .iter()
+                .enumerate()
+                .map(|(at, part)| answer(part, (at + 1, count)))
+                .collect::<Result<Vec<_>, _>>()?;
+            if per_part <= 1 || rendered.iter().all(|m| compose::size_at_most(m) <= limit) {
+                break rendered;
+            }
+            per_part /= 2;
+        };
+        stored.reason = format!(
+            "status asked by an official: answered in {} parts, the list being longer than a message may be",
+            parts.len()
+        );
+        let mut parts = parts.into_iter();
+        let first = parts.next().expect("a part at least");
+        let mut plan = plan.answered(first, EventKind::Status, &sender, stored);
+        plan.messages.extend(parts);
+        Ok(plan)
     }
 
     /// An event's games, a line each: tag, players, moves, totals, and who
     /// is to move by when.
-    fn event_games(&self, store: &Store, config: &Config) -> Result<Model, Error> {
+    fn event_games(&self, store: &Store, config: &Config) -> Result<Vec<Model>, Error> {
         let today = self.clock.today;
         let mut games = Vec::new();
         for game in &config.games {
@@ -269,12 +348,37 @@ impl Clerk<'_> {
                 }),
             });
         }
-        Ok(model! {
-            "id" => config.tournament_id.as_str(),
-            "name" => config.tournament_name.as_str(),
-            "games" => games,
-        })
+        Ok(games)
     }
+}
+
+/// The events' game lines in parts of at most `per_part` lines, each part
+/// its events in order, an event cut where a part ends.
+fn in_parts<'c>(
+    events: &[(&'c Config, Vec<Model>)],
+    per_part: usize,
+) -> Vec<Vec<(&'c Config, Vec<Model>)>> {
+    let mut parts = vec![Vec::new()];
+    let mut room = per_part;
+    for (config, games) in events {
+        let mut games = games.as_slice();
+        loop {
+            if room == 0 {
+                parts.push(Vec::new());
+                room = per_part;
+            }
+            let (here, rest) = games.split_at(games.len().min(room));
+            room -= here.len();
+            if let Some(part) = parts.last_mut() {
+                part.push((*config, here.to_vec()));
+            }
+            games = rest;
+            if games.is_empty() {
+                break;
+            }
+        }
+    }
+    parts
 }
 
 /// The event a `STATUS` names after its word, if it names one.

@@ -394,6 +394,23 @@ fn attachment_body(attachment: &Attachment) -> (&str, Body) {
 /// What an attachment adds to a message, its part's headers and boundary
 /// counted at their longest (a name encoded in full): for keeping a message
 /// within what the mail server takes.
+/// A bound on a message's size as sent (`[limits] max_message_bytes`
+/// holds against it): its headers, its text as base64 at worst (a Russian
+/// one) in the plain part and again, marked up, in the HTML one, each
+/// picture as base64, each attachment.
+pub fn size_at_most(out: &Outgoing) -> usize {
+    const HEADERS: usize = 8 * 1024;
+    const PICTURE_PART: usize = 512;
+    HEADERS
+        + out.body.len() * 4
+        + out
+            .pictures
+            .iter()
+            .map(|p| p.png.len() * 4 / 3 + PICTURE_PART)
+            .sum::<usize>()
+        + out.attachments.iter().map(wire_size).sum::<usize>()
+}
+
 pub fn wire_size(attachment: &Attachment) -> usize {
     let (content_type, body) = attachment_body(attachment);
     const PART_HEADERS: usize = 256;
