@@ -284,7 +284,7 @@ impl Clerk<'_> {
         };
         let whole = answer(&events, (1, 1))?;
         let limit = self.config.limits.max_message_bytes;
-        let mut plan = Plan::default();
+        let plan = Plan::default();
         if compose::size_at_most(&whole) <= limit {
             stored.reason = "status asked by an official: answered".into();
             return Ok(plan.answered(whole, EventKind::Status, &sender, stored));
