@@ -38,6 +38,8 @@ pub enum EventKind {
     Result,
     Retry,
     SendFailed,
+    /// A reader's language cannot be written: its templates do not load.
+    TemplatesFailed,
     Sent,
     Start,
     StartSheet,
@@ -82,6 +84,7 @@ impl EventKind {
             EventKind::Result => "result",
             EventKind::Retry => "retry",
             EventKind::SendFailed => "send-failed",
+            EventKind::TemplatesFailed => "templates-failed",
             EventKind::Sent => "sent",
             EventKind::Start => "start",
             EventKind::StartSheet => "start-sheet",

@@ -31,7 +31,7 @@ pub struct Directory<'a> {
     templates: Vec<&'a Templates>,
     /// Each tournament's templates in the language it does not write in,
     /// loaded when a reader who prefers it is first written to.
-    translated: Vec<OnceLock<Option<Templates>>>,
+    translated: Vec<OnceLock<Result<Templates, String>>>,
     known: OnceLock<HashMap<String, Vec<usize>>>,
     people: OnceLock<People>,
 }
@@ -55,10 +55,32 @@ impl<'a> Directory<'a> {
         if config.language == lang {
             return self.templates_at(at);
         }
-        self.translated
-            .get(at)?
-            .get_or_init(|| Templates::load(&config.templates, lang).ok())
-            .as_ref()
+        self.translated(at)?.as_ref().ok()
+    }
+
+    /// Why the tournament at `at` cannot write in `lang` (its folder's
+    /// templates of that language do not load), if it cannot.
+    pub fn unwritable_in(&'a self, at: usize, lang: crate::Lang) -> Option<&'a str> {
+        let config = self.tournaments.get(at)?;
+        if config.language == lang {
+            return None;
+        }
+        self.translated(at)?.as_ref().err().map(String::as_str)
+    }
+
+    /// The tournament's templates in the language it does not write in,
+    /// loaded once, or why they cannot be.
+    fn translated(&'a self, at: usize) -> Option<&'a Result<Templates, String>> {
+        let config = self.tournaments.get(at)?;
+        let other = match config.language {
+            crate::Lang::Ru => crate::Lang::En,
+            crate::Lang::En => crate::Lang::Ru,
+        };
+        Some(
+            self.translated.get(at)?.get_or_init(|| {
+                Templates::load(&config.templates, other).map_err(|e| e.to_string())
+            }),
+        )
     }
 
     /// The same, with each tournament's templates, in order.

@@ -154,6 +154,7 @@ fn checks(given: &Path, configs: &[Config], now: chrono::DateTime<Utc>) -> Vec<C
                 )
             }),
         ));
+        checks.push(Check::of("templates", other_language(config)));
     }
     checks.push(Check::of("database", database(first)));
     checks.push(Check::of("source", source_works(first)));
@@ -165,6 +166,32 @@ fn checks(given: &Path, configs: &[Config], now: chrono::DateTime<Utc>) -> Vec<C
         checks.push(Check::of("report", report_folder(config)));
     }
     checks
+}
+
+/// The tournament's templates in the language it does not write in, which
+/// a player who writes `LANGUAGE` gets his letters in.
+fn other_language(config: &Config) -> Result<String, Failure> {
+    let (own, other) = match config.language {
+        shtempel::Lang::Ru => ("ru", shtempel::Lang::En),
+        shtempel::Lang::En => ("en", shtempel::Lang::Ru),
+    };
+    let name = other.pick("ru", "en");
+    shtempel::render::Templates::load(&config.templates, other)
+        .map(|_| {
+            format!(
+                "{}: {} ({name}, for a player who writes LANGUAGE {})",
+                config.tournament_id,
+                config.templates.display(),
+                name.to_uppercase()
+            )
+        })
+        .map_err(|e| {
+            run_error(format!(
+                "{}: {e}; a player who writes LANGUAGE {} gets his letters in {own} until it is mended",
+                config.tournament_id,
+                name.to_uppercase()
+            ))
+        })
 }
 
 /// The database: the clerk's, at a schema this build knows, and writable

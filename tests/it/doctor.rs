@@ -20,7 +20,7 @@ fn doctor_passes_a_good_tournament_and_changes_nothing() {
         "not made yet; the first poll (or shtempel init) makes it",
         "ok    source      Maildir ",
         "ok    transport   outbox folder ",
-        "doctor: all 6 checks pass",
+        "doctor: all 7 checks pass",
     ] {
         assert!(out.stdout.contains(line), "{line:?} in\n{}", out.stdout);
     }
@@ -50,7 +50,7 @@ fn doctor_names_each_failure_with_its_fix() {
     assert_eq!(out.code, 1, "{}", out.stdout);
     assert!(out.stdout.contains("FAIL  database    "), "{}", out.stdout);
     assert!(
-        out.stdout.contains("doctor: 1 of 6 checks failed"),
+        out.stdout.contains("doctor: 1 of 7 checks failed"),
         "{}",
         out.stdout
     );
@@ -164,7 +164,7 @@ fn doctor_says_whether_the_trusted_server_writes_its_verdict_on_every_letter() {
     assert!(
         doctor(&t)
             .stdout
-            .contains("doctor: all 7 checks pass, 1 with a warning"),
+            .contains("doctor: all 8 checks pass, 1 with a warning"),
         "{}",
         doctor(&t).stdout
     );

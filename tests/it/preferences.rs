@@ -179,3 +179,47 @@ fn the_directors_order_by_command_tells_each_player_in_his_own_language() {
         mail[1].says(his);
     }
 }
+
+#[test]
+fn a_language_the_directors_templates_cannot_write_is_said_to_the_player_and_the_director() {
+    let mut t = Cup::new().open();
+    // The director's Russian texts: one of them broken.
+    let ru = t.path().join("templates/ru");
+    std::fs::create_dir_all(&ru).unwrap();
+    std::fs::write(ru.join("ack.txt"), "Subject: ход получен\n{% if %}\n").unwrap();
+    let out = t.run(&["doctor"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout.contains("FAIL  templates   T: ")
+            && out.stdout.contains("ack.txt")
+            && out.stdout.contains(
+                "a player who writes LANGUAGE RU gets his letters in en until it is mended"
+            ),
+        "{}",
+        out.stdout
+    );
+    t.letter(WHITE, "2026-11-03", "language", "LANGUAGE RU");
+    let out = t.poll("2026-11-03");
+    assert!(
+        out.stdout.contains("templates-failed") && out.stdout.contains("ack.txt"),
+        "the director sees why: {}",
+        out.stdout
+    );
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("preferences", WHITE)]);
+    mail[0].says("you asked for the clerk's letters in Russian, but it cannot write them in Russian at present");
+    mail[0].says("Until it is mended, the clerk's letters to you, in every event you play in, come in English");
+    mail[0].never_says("as you asked");
+    // His next letters come in English, as he was told.
+    let mail = t.exchange(
+        WHITE,
+        "2026-11-04",
+        "Game 1",
+        "Game 1\n1. e4\nTime: 3/0\nDates: 2026-11-04\n",
+    );
+    assert!(
+        mail.iter()
+            .any(|m| m.kind == "ack" && m.body.contains("Dear White Player")),
+        "{mail:#?}"
+    );
+}

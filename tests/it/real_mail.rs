@@ -1393,7 +1393,7 @@ fn doctor_checks_the_real_servers_and_names_each_failure() {
         out.stdout
     );
     assert!(
-        out.stdout.contains("doctor: all 6 checks pass"),
+        out.stdout.contains("doctor: all 7 checks pass"),
         "{}",
         out.stdout
     );
@@ -1438,7 +1438,7 @@ fn doctor_checks_the_real_servers_and_names_each_failure() {
         out.stdout
     );
     assert!(
-        out.stdout.contains("doctor: 1 of 6 checks failed"),
+        out.stdout.contains("doctor: 1 of 7 checks failed"),
         "{}",
         out.stdout
     );

@@ -46,6 +46,13 @@ impl Clerk<'_> {
         // The answer as every later letter to him: his language, his board.
         let his = self.for_reader(now);
         let clerk = his.as_ref().unwrap_or(self);
+        // A language the folder's templates cannot write: he is told so, in
+        // the language his letters keep, and the director sees why.
+        let unwritable = now.language.and_then(|lang| {
+            let at = self.directory.place_of(&self.config.tournament_id)?;
+            let why = self.directory.unwritable_in(at, lang)?;
+            Some((lang, why))
+        });
         let answer = clerk
             .draft(MessageKind::Preferences)
             .to(recipient(player))
@@ -56,6 +63,7 @@ impl Clerk<'_> {
                 "language_own" => now.language.is_some(),
                 "changed" => set != Preferences::default(),
                 "unread" => unread,
+                "language_unwritable" => unwritable.map(|(lang, _)| lang.pick("ru", "en")),
             })?;
         stored.disposition = Disposition::Applied;
         stored.reason = format!(
@@ -63,10 +71,19 @@ impl Clerk<'_> {
             clerk.diagrams.name(),
             clerk.lang().pick("ru", "en")
         );
-        let plan = Plan {
+        let mut plan = Plan {
             preferences: (set != Preferences::default()).then_some((addresses, set)),
             ..Plan::default()
         };
+        if let Some((lang, why)) = unwritable {
+            let said = format!(
+                "{}'s letters cannot be written in {}: {why}; they go in {} until the templates are mended",
+                player.email,
+                lang.pick("ru", "en"),
+                clerk.lang().pick("ru", "en")
+            );
+            plan.event(EventKind::TemplatesFailed, None, Some(&player.email), said);
+        }
         Ok(plan.answered(answer, EventKind::Preferences, &player.email, stored))
     }
 }
