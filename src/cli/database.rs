@@ -21,7 +21,7 @@ pub(super) fn open_store(config: &Config) -> Result<Store, Failure> {
         }
         DatabaseFile::Ours => {
             let mut store = open_file(config)?;
-            paired_as_before(std::slice::from_ref(config), &mut store, false)?;
+            as_before(std::slice::from_ref(config), &mut store, false)?;
             Ok(store)
         }
         other => Err(not_ours(config, &other)),
@@ -153,15 +153,63 @@ pub(super) fn load_state(config: &Config, store: &Store, game: &str) -> Result<R
     clerk::load(config, store, game_config).map_err(run_error)
 }
 
+/// The file as the record was made by: a round robin's players in their
+/// order, and each game under way with its players. `pass`: a pass, which
+/// keeps what it checks against.
+pub(super) fn as_before(configs: &[Config], store: &mut Store, pass: bool) -> Result<(), Failure> {
+    paired_as_before(configs, store, pass)?;
+    seated_as_before(configs, store, pass)
+}
+
+/// Each game with a move played has the players it was played by: a file
+/// that gives such a game to others (its `[[games]]` entry edited, or its
+/// games now made by `pairing` where the file listed them) would give the
+/// moves to them, and is refused; a game not begun may be changed. A pass
+/// keeps the players of every game as the file gives them.
+fn seated_as_before(configs: &[Config], store: &mut Store, pass: bool) -> Result<(), Failure> {
+    for config in configs {
+        let scope = config.scope();
+        let failed = |e: shtempel::error::Error| database_error(config, &e);
+        let kept = store.kept_seats(scope).map_err(failed)?;
+        let played = store.games_with_moves(scope).map_err(failed)?;
+        for (game, white, black) in kept.iter().filter(|(game, _, _)| played.contains(game)) {
+            let now = config.game(game);
+            if now.is_some_and(|g| g.white == *white && g.black == *black) {
+                continue;
+            }
+            let given = match now {
+                Some(g) => format!("the file now gives it to {} and {}", g.white, g.black),
+                None => "the file no longer has it".to_string(),
+            };
+            return Err(usage(format!(
+                "{}: game {game}: its moves were played by {white} (White) and {black} (Black); \
+                 {given}. A game under way keeps its players (the moves are theirs): put its \
+                 [[games]] entry back as it was{}. A newcomer takes a player's place by \
+                 `shtempel replace` or REPLACE (the id stays); a new pairing is a new event",
+                config.file.display(),
+                match config.pairing {
+                    Some(_) => ", or the [[games]] list instead of `pairing`",
+                    None => "",
+                }
+            )));
+        }
+        if pass {
+            let seats: Vec<(&str, &str, &str)> = config
+                .games
+                .iter()
+                .map(|g| (g.id.as_str(), g.white.as_str(), g.black.as_str()))
+                .collect();
+            store.keep_seats(scope, &seats).map_err(failed)?;
+        }
+    }
+    Ok(())
+}
+
 /// A round robin's players as at its first run: its games were made from
 /// them in that order, so a file whose players have changed since (one
 /// added, dropped or moved) would give its games to others, and is refused.
 /// `first_run`: a pass, which keeps the order where none is kept yet.
-pub(super) fn paired_as_before(
-    configs: &[Config],
-    store: &mut Store,
-    first_run: bool,
-) -> Result<(), Failure> {
+fn paired_as_before(configs: &[Config], store: &mut Store, first_run: bool) -> Result<(), Failure> {
     for config in configs.iter().filter(|c| c.pairing.is_some()) {
         let now: Vec<&str> = config.players.iter().map(|p| p.id.as_str()).collect();
         let kept = store

@@ -14,9 +14,7 @@ use shtempel::run;
 use shtempel::store::Store;
 
 use super::before_pass::{Before, carry_out};
-use super::database::{
-    database_error, database_or_run, open_store_to_run, paired_as_before, unadopted,
-};
+use super::database::{as_before, database_error, database_or_run, open_store_to_run, unadopted};
 use super::output::{Printer, Progress, print_event};
 use super::wiring::{clerks, directory, source, templates_of, transport};
 use super::{Failure, clock, run_error, usage};
@@ -72,7 +70,7 @@ pub(super) fn poll(
     let mut transport = transport(config, Some(&stop))?;
     let mut store = open_store_to_run(config, source.as_mut(), transport.as_ref())?;
     unadopted(config, &store)?;
-    paired_as_before(configs, &mut store, true)?;
+    as_before(configs, &mut store, true)?;
     let run_day = clock_of(config).today;
     if today.is_some() {
         not_before_the_last_run(config, &store, run_day)?;

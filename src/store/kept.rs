@@ -249,6 +249,68 @@ impl Store {
     }
 }
 
+impl Store {
+    /// The players each game had as its tournament's file gave them at the
+    /// last pass (`scope`: the tournament of a folder, or `None`): game id,
+    /// White's id, Black's id.
+    pub fn kept_seats(&self, scope: Option<&str>) -> Result<Vec<(String, String, String)>> {
+        let kept: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT value FROM run_state WHERE key = ?1",
+                [seats_key(scope)],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(kept
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|line| {
+                let mut fields = line.split('\t').map(str::to_string);
+                Some((fields.next()?, fields.next()?, fields.next()?))
+            })
+            .collect())
+    }
+
+    /// Keeps the players of each game, as [`Store::kept_seats`] reads them.
+    pub fn keep_seats(&mut self, scope: Option<&str>, seats: &[(&str, &str, &str)]) -> Result<()> {
+        let value: Vec<String> = seats
+            .iter()
+            .map(|(game, white, black)| format!("{game}\t{white}\t{black}"))
+            .collect();
+        self.conn
+            .prepare_cached(
+                "INSERT INTO run_state (key, value) VALUES (?1, ?2)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            )?
+            .execute(params![seats_key(scope), value.join("\n")])?;
+        Ok(())
+    }
+
+    /// The games of the tournament (`scope`) with a move kept, by id.
+    pub fn games_with_moves(&self, scope: Option<&str>) -> Result<Vec<String>> {
+        let mut statement = self
+            .conn
+            .prepare_cached("SELECT DISTINCT game_id FROM moves")?;
+        let keys = statement.query_map([], |r| r.get::<_, String>(0))?;
+        let mut games = Vec::new();
+        for key in keys {
+            let key = crate::key::GameKey::parse(&key?);
+            if let Some(game) = key.game_in(scope) {
+                games.push(game.to_string());
+            }
+        }
+        Ok(games)
+    }
+}
+
+fn seats_key(scope: Option<&str>) -> String {
+    match scope {
+        None => "seats".into(),
+        Some(tournament) => format!("seats:{tournament}"),
+    }
+}
+
 fn paired_key(scope: Option<&str>) -> String {
     match scope {
         None => "paired".into(),

@@ -214,3 +214,58 @@ fn a_tournament_that_lists_its_games_says_so() {
         "T: no pairing: its games are listed in the file (1 [[games]])\n"
     );
 }
+
+#[test]
+fn a_game_under_way_keeps_its_players_whatever_the_file_says_next() {
+    let cup = Cup::new()
+        .player("carol", "Carol", "carol@test.example")
+        .player("dave", "Dave", "dave@test.example")
+        .game("2", "carol", "dave");
+    let mut t = cup.open();
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    t.new_mail();
+    let file = t.path().join("shtempel.toml");
+    let as_made = std::fs::read_to_string(&file).unwrap();
+    // Its [[games]] entry edited: game 1, White Player's 1. e4 played,
+    // given to Carol.
+    let edited = as_made.replacen("white = \"white\"", "white = \"carol\"", 1);
+    assert_ne!(edited, as_made);
+    std::fs::write(&file, &edited).unwrap();
+    for args in [vec!["poll", "--today", "2026-11-04"], vec!["games"]] {
+        let out = t.run(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}\n{}", out.stdout, out.stderr);
+        assert!(
+            out.stderr.contains(
+                "game 1: its moves were played by white (White) and black (Black); the file now gives it to carol and black"
+            ),
+            "{}",
+            out.stderr
+        );
+    }
+    // The games made by `pairing` instead of the list: refused the same way.
+    let paired = as_made.replacen(
+        "language = \"en\"\n",
+        "language = \"en\"\npairing = \"round_robin\"\n",
+        1,
+    );
+    let paired = paired[..paired.find("[[games]]").unwrap()].to_string();
+    std::fs::write(&file, &paired).unwrap();
+    let out = t.run(&["poll", "--today", "2026-11-04"]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr
+            .contains("or the [[games]] list instead of `pairing`"),
+        "{}",
+        out.stderr
+    );
+    // A game not begun may be changed; the file as it was runs on.
+    let not_begun = as_made.replace(
+        "white = \"carol\"\nblack = \"dave\"",
+        "white = \"dave\"\nblack = \"carol\"",
+    );
+    assert_ne!(not_begun, as_made);
+    std::fs::write(&file, &not_begun).unwrap();
+    t.poll("2026-11-04");
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
+}
