@@ -3,6 +3,7 @@
 //! outcomes to exit codes (contract.md 1): 0 success, 1 a run with a failed
 //! letter or send, 2 bad usage or configuration.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -133,14 +134,42 @@ fn main() -> ExitCode {
             .cloned()
             .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
             .unwrap_or_default();
+        // `println!` gives up on an output it cannot write (a full disk, a
+        // closed pipe) by a panic: said as what it is.
+        if text.starts_with("failed printing to stdout") {
+            return Err(Failure {
+                code: 2,
+                message: format!(
+                    "the output cannot be written ({text}): free room on the disk it goes to, \
+                     or mend where it goes, and run again; what the run committed is kept, the \
+                     rest is done by the next run"
+                ),
+            });
+        }
         Err(run_error(format!(
             "internal error, please report it: {text}"
         )))
     });
+    // A run that could not write its own output ends saying so: its log
+    // is lost, and cron must hear of it.
+    let outcome = match outcome {
+        Ok(_) if cli::output::OUTPUT_LOST.load(std::sync::atomic::Ordering::Relaxed) => {
+            Err(Failure {
+                code: 2,
+                message: "the output cannot be written (a full disk, or a pipe closed): free \
+                          room on the disk it goes to, or mend where it goes; the run's work \
+                          was done and kept, its log of it is lost"
+                    .into(),
+            })
+        }
+        outcome => outcome,
+    };
     match outcome {
         Ok(code) => ExitCode::from(code),
         Err(failure) => {
-            eprintln!("shtempel: {}", failure.message);
+            // Not `eprintln!`: a standard error that cannot be written
+            // either leaves the exit status to say it.
+            let _ = writeln!(std::io::stderr(), "shtempel: {}", failure.message);
             ExitCode::from(failure.code)
         }
     }

@@ -77,6 +77,15 @@ pub(super) fn not_ours(config: &Config, file: &DatabaseFile) -> Failure {
         DatabaseFile::Foreign(why) => {
             format!("{why}; [bot] database must name the clerk's own file")
         }
+        DatabaseFile::Damaged(why) => format!(
+            "it is an SQLite file, damaged ({why}): the record cannot be read; copy its last \
+             backup back to that path (docs/running.md says how backups are made), keeping the \
+             damaged file aside for `sqlite3 FILE .recover`"
+        ),
+        DatabaseFile::Unreadable(why) => format!(
+            "it cannot be read now ({why}): look at the disk it is on (full?) and at the rights \
+             of the file and its folder, then run again; nothing was changed"
+        ),
         _ => "it cannot be used".to_string(),
     };
     usage(format!(
@@ -91,7 +100,19 @@ pub(super) fn not_ours(config: &Config, file: &DatabaseFile) -> Failure {
 /// left read-only by another user keeps every write failing.
 pub(super) fn database_error(config: &Config, error: &Error) -> Failure {
     let path = config.database.display();
-    let hint = if error.sqlite_code() == Some(rusqlite::ErrorCode::ReadOnly) {
+    let hint = if error.sqlite_code() == Some(rusqlite::ErrorCode::DiskFull) {
+        format!(
+            "; the disk {path} is on is full: free room on it and run again (what the run had \
+             not committed was undone; nothing is lost)"
+        )
+    } else if matches!(
+        error.sqlite_code(),
+        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+    ) {
+        "; the file is damaged: copy its last backup back (docs/running.md says how backups are \
+         made), keeping the damaged file aside for `sqlite3 FILE .recover`"
+            .to_string()
+    } else if error.sqlite_code() == Some(rusqlite::ErrorCode::ReadOnly) {
         format!(
             "; this user must be able to write {path}, {path}-wal and {path}-shm and their \
              folder (a -shm left read-only by another user or run can be removed while no \

@@ -17,7 +17,7 @@ use shtempel::store::Store;
 mod before_pass;
 mod database;
 mod director;
-mod output;
+pub(crate) mod output;
 mod pass;
 mod wiring;
 

@@ -29,10 +29,22 @@ impl Printer {
     }
 }
 
+/// Set when a line of the run's output could not be written (a full disk,
+/// a closed pipe): the run goes on, and ends saying so (`main`).
+pub static OUTPUT_LOST: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Writes one line of the run's output; one that cannot be written is
+/// remembered, not a reason to stop the run.
+pub(super) fn line_out(out: &mut dyn Write, line: std::fmt::Arguments<'_>) {
+    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+        OUTPUT_LOST.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 pub(super) fn print_event(out: &mut dyn Write, event: &Event, printer: Printer) {
     if printer == Printer::Json {
         let line = serde_json::to_string(event).unwrap_or_default();
-        let _ = writeln!(out, "{}", printable_json(&line));
+        line_out(out, format_args!("{}", printable_json(&line)));
     } else {
         let game = event
             .game
@@ -45,7 +57,10 @@ pub(super) fn print_event(out: &mut dyn Write, event: &Event, printer: Printer) 
             .map(|f| format!(" [{f}]"))
             .unwrap_or_default();
         let line = format!("{game}{}{from}", event.detail);
-        let _ = writeln!(out, "{:<14} {}", event.event, printable(&line, false));
+        line_out(
+            out,
+            format_args!("{:<14} {}", event.event, printable(&line, false)),
+        );
     }
 }
 

@@ -104,10 +104,12 @@ pub(super) fn poll(
     progress.clear();
     if printer == Printer::Text && (summary.letters > 0 || summary.sent > 0 || summary.failures > 0)
     {
-        let _ = writeln!(
-            out,
-            "poll {}: {} letter(s) read, {} message(s) sent, {} failure(s)",
-            run_day, summary.letters, summary.sent, summary.failures
+        super::output::line_out(
+            &mut out,
+            format_args!(
+                "poll {}: {} letter(s) read, {} message(s) sent, {} failure(s)",
+                run_day, summary.letters, summary.sent, summary.failures
+            ),
         );
     }
     drop(out);

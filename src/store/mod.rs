@@ -306,6 +306,22 @@ pub enum DatabaseFile {
     Foreign(String),
     /// The clerk's database from a newer build: its schema version.
     Newer(i64),
+    /// An SQLite file SQLite finds damaged (cut short, overwritten): its
+    /// words.
+    Damaged(String),
+    /// An SQLite file that cannot be read now (the disk, the rights): its
+    /// words.
+    Unreadable(String),
+}
+
+/// What SQLite's failure to read an SQLite file says of the file.
+fn unread(error: &rusqlite::Error) -> DatabaseFile {
+    match error.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) => {
+            DatabaseFile::Damaged(error.to_string())
+        }
+        _ => DatabaseFile::Unreadable(error.to_string()),
+    }
 }
 
 impl Store {
@@ -327,22 +343,26 @@ impl Store {
             return DatabaseFile::Foreign("it is not an SQLite database".into());
         }
         let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
-        let Ok(conn) = Connection::open_with_flags(path, flags) else {
-            return DatabaseFile::Foreign("SQLite cannot open it".into());
+        let conn = match Connection::open_with_flags(path, flags) {
+            Ok(conn) => conn,
+            Err(error) => return unread(&error),
         };
-        let version: i64 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .unwrap_or(-1);
-        let tables: i64 = conn
-            .query_row(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap_or(-1);
+        let read = conn
+            .query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))
+            .and_then(|version| {
+                conn.query_row(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+                    [],
+                    |r| r.get::<_, i64>(0),
+                )
+                .map(|tables| (version, tables))
+            });
+        let (version, tables) = match read {
+            Ok(read) => read,
+            Err(error) => return unread(&error),
+        };
         let known = schema::version();
         match (version, tables) {
-            (_, -1) | (-1, _) => DatabaseFile::Foreign("SQLite cannot read it".into()),
             (0, 0) => DatabaseFile::Empty,
             (0, _) => DatabaseFile::Foreign(
                 "it is an SQLite database of another program (no schema version of the clerk's)"

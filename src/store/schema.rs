@@ -206,8 +206,22 @@ pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
         return Ok(());
     }
     let tx = conn.transaction()?;
-    for migration in &MIGRATIONS[done..] {
-        tx.execute_batch(migration)?;
+    for (step, migration) in MIGRATIONS.iter().enumerate().skip(done) {
+        tx.execute_batch(migration).map_err(|error| {
+            // A migration the tables already have (`duplicate column
+            // name`): the version was lowered by hand, or the file is a
+            // mix of two; said as what it is, not as SQLite's words.
+            rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_SCHEMA),
+                Some(format!(
+                    "the database says it is at schema {version}, but its tables do not take \
+                     schema {}'s change ({error}): its schema version was changed by hand, or \
+                     the file is a mix of two; restore a backup this build made, or put PRAGMA \
+                     user_version back as it was",
+                    step + 1
+                )),
+            )
+        })?;
     }
     tx.pragma_update(
         None,

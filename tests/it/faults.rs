@@ -549,3 +549,84 @@ fn a_database_error_stops_the_run_and_counts_no_letter_failed() {
         [pair("ack", BLACK), pair("forward", WHITE)]
     );
 }
+
+#[test]
+fn a_damaged_database_and_a_lowered_schema_are_said_as_what_they_are() {
+    let mut t = Tournament::new();
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.poll("2026-11-03");
+    let db = t.path().join("db.sqlite");
+    let whole = std::fs::read(&db).unwrap();
+    // Cut in half, as a copy interrupted leaves it.
+    std::fs::write(&db, &whole[..whole.len() / 2]).unwrap();
+    for args in [vec!["games"], vec!["poll", "--today", "2026-11-04"]] {
+        let out = t.run(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}\n{}", out.stdout, out.stderr);
+        assert!(
+            out.stderr.contains("damaged") && out.stderr.contains("backup"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert!(
+            !out.stderr.contains("must name the clerk's own file"),
+            "{}",
+            out.stderr
+        );
+    }
+    // Whole again, its schema version lowered by hand.
+    std::fs::write(&db, &whole).unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.pragma_update(None, "user_version", 1).unwrap();
+    drop(conn);
+    let out = t.run(&["poll", "--today", "2026-11-04"]);
+    assert_ne!(out.code, 0, "{}", out.stdout);
+    assert!(
+        out.stderr.contains(
+            "the database says it is at schema 1, but its tables do not take schema 2's change"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("changed by hand"), "{}", out.stderr);
+}
+
+/// `poll --today day` with its standard output (and, `stderr_too`, its
+/// standard error) on a full disk (`/dev/full`).
+fn poll_to_a_full_disk(
+    config: &std::path::Path,
+    day: &str,
+    stderr_too: bool,
+) -> std::process::Output {
+    let full = || std::fs::File::create("/dev/full").unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_shtempel"));
+    command
+        .arg("--config")
+        .arg(config)
+        .args(["--future", "poll", "--today", day])
+        .stdout(full());
+    if stderr_too {
+        command.stderr(full());
+    }
+    command.output().unwrap()
+}
+
+#[test]
+fn an_output_that_cannot_be_written_is_an_error_in_words_not_a_panic() {
+    let mut t = Tournament::new();
+    let config = t.path().join("shtempel.toml");
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    // Its log on a full disk: the run's work is done, and it ends saying
+    // its log is lost.
+    let out = poll_to_a_full_disk(&config, "2026-11-03", false);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the output cannot be written"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
+    // Standard error on the full disk too: the status says it, no panic
+    // (101), and the work is done.
+    t.letter(BLACK, "2026-11-07", "Re: [T #1] 1. e4", B1);
+    let out = poll_to_a_full_disk(&config, "2026-11-07", true);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
+}
