@@ -10,9 +10,9 @@ use crate::config::Config;
 use crate::phrases::Phrases;
 use crate::printable::html_escaped as escape;
 use crate::rules::standings::{Scored, standings};
-use crate::rules::{EndReason, Status, TieBreak};
+use crate::rules::{Status, TieBreak};
 
-use super::{GameReport, result_of, score_text};
+use super::{GameLine, score_text};
 
 /// Above this many players the cross-table is a list: each player's games
 /// by opponent, not a square of mostly empty cells (6,000 players of one
@@ -36,7 +36,7 @@ pub(super) fn cross_table(
     out: &mut String,
     config: &Config,
     phrases: &Phrases,
-    games: &[GameReport],
+    games: &[GameLine],
 ) {
     let Table {
         played,
@@ -123,30 +123,25 @@ struct Table<'g> {
 
 /// The games of the table, by player (an annulled game does not count, nor
 /// stand in it).
-fn table_of<'g>(config: &'g Config, games: &'g [GameReport]) -> Table<'g> {
+fn table_of<'g>(config: &'g Config, games: &'g [GameLine]) -> Table<'g> {
     let mut played: HashMap<&str, Vec<Played>> = HashMap::new();
     let mut scored = Vec::with_capacity(games.len());
     // An annulled game does not count, nor stand in the table.
-    let counted = games
-        .iter()
-        .filter(|game| game.state.ledger.status() != Status::Annulled);
-    for game in counted {
-        let state = &game.state;
-        let result = result_of(state);
-        let forfeit = state.ledger.standing.outcome.map(|o| o.reason) == Some(EndReason::Forfeit);
+    let counted = games.iter().filter(|game| game.status != Status::Annulled);
+    for game in counted.clone() {
         scored.push(Scored {
-            white: &state.white.id,
-            black: &state.black.id,
-            result,
+            white: &game.white.0,
+            black: &game.black.0,
+            result: game.result,
         });
         for (color, player, opponent) in [
-            (Color::White, &state.white.id, &state.black.id),
-            (Color::Black, &state.black.id, &state.white.id),
+            (Color::White, &game.white.0, &game.black.0),
+            (Color::Black, &game.black.0, &game.white.0),
         ] {
             played.entry(player.as_str()).or_default().push(Played {
                 opponent: opponent.as_str(),
-                halves: result.map(|r| r.halves(color)),
-                forfeit,
+                halves: game.result.map(|r| r.halves(color)),
+                forfeit: game.by_forfeit,
             });
         }
     }
@@ -163,14 +158,11 @@ fn table_of<'g>(config: &'g Config, games: &'g [GameReport]) -> Table<'g> {
         .iter()
         .map(|p| (p.id.as_str(), p.name.as_str()))
         .collect();
-    for game in games
-        .iter()
-        .filter(|game| game.state.ledger.status() != Status::Annulled)
-    {
-        for player in [&game.state.white, &game.state.black] {
-            if !name_of.contains_key(player.id.as_str()) {
-                name_of.insert(&player.id, &player.name);
-                ids.push(&player.id);
+    for game in counted {
+        for (id, name) in [&game.white, &game.black] {
+            if !name_of.contains_key(id.as_str()) {
+                name_of.insert(id, name);
+                ids.push(id);
             }
         }
     }

@@ -3,7 +3,12 @@
 //! holds the cross-table and the list of games (status, whose move, totals,
 //! days left in the control, the day the next move is due); `game-N.html` the
 //! moves, the time chart and its plot (`game-N.svg`); `game-N.pgn` the game.
-//! Pure: takes the games as loaded and returns the files to write.
+//! Pure: takes the games as loaded and returns the files to write. The index
+//! is made from a [`GameLine`] a game, a few words each, and each game's
+//! pages from its record alone, so that a report costs memory in
+//! proportion to one game and its lines, not to the event's records (a round
+//! robin of 500 has 124,750 games). A game's pages hold nothing of the day:
+//! only the index is rewritten when the day changes.
 
 use std::fmt::Write as _;
 
@@ -26,7 +31,44 @@ pub use self::federation::{
     Event, PlayerEvents, PlayerGame, events_index, player_file, player_page,
 };
 
-/// One game as the report shows it.
+/// What the index and the cross-table show of one game.
+#[derive(Clone, Debug)]
+pub struct GameLine {
+    pub id: String,
+    pub white: (String, String),
+    pub black: (String, String),
+    pub status: Status,
+    pub result: Option<GameResult>,
+    pub by_forfeit: bool,
+    pub moves: usize,
+    pub totals: (u32, u32),
+    /// Who is to move, his days left and his last day, as of the day.
+    pub due: Option<(String, i64, NaiveDate)>,
+}
+
+impl GameLine {
+    /// The line of `state` as of `today`.
+    pub fn of(state: &Record, config: &Config, today: NaiveDate) -> GameLine {
+        let totals = state.ledger.totals();
+        let outcome = state.ledger.standing.outcome;
+        GameLine {
+            id: state.id().to_string(),
+            white: (state.white.id.clone(), state.white.name.clone()),
+            black: (state.black.id.clone(), state.black.name.clone()),
+            status: state.ledger.status(),
+            result: outcome.map(|o| o.result),
+            by_forfeit: outcome.map(|o| o.reason) == Some(crate::rules::EndReason::Forfeit),
+            moves: state.board.moves().len().div_ceil(2),
+            totals: (totals.white, totals.black),
+            due: state.ledger.due(&config.rules, today).map(|due| {
+                let name = state.player(due.player).name.clone();
+                (name, due.days_left, due.last_day)
+            }),
+        }
+    }
+}
+
+/// One game as its pages show it.
 pub struct GameReport {
     pub state: Record,
     pub chart: Chart,
@@ -59,8 +101,8 @@ fn slug(id: &str) -> String {
     out
 }
 
-fn status_name<'p>(state: &Record, phrases: &'p Phrases) -> &'p str {
-    match state.ledger.status() {
+fn status_name(status: Status, phrases: &Phrases) -> &str {
+    match status {
         Status::Active => phrases.get("report.status_active"),
         Status::Suspended => phrases.get("report.status_suspended"),
         Status::Adjudication => phrases.get("report.status_adjudication"),
@@ -128,49 +170,53 @@ pub fn event_folder(id: &str) -> String {
     slug(id)
 }
 
-/// The site for the tournament as of `today`.
-pub fn site(
+/// The index of the tournament as of `today` (its cross-table and its list
+/// of games), and the style sheet.
+pub fn index_pages(
     config: &Config,
     phrases: &Phrases,
-    games: &[GameReport],
+    lines: &[GameLine],
     today: NaiveDate,
-    wanted: &dyn Fn(&str) -> bool,
 ) -> Vec<Page> {
-    let mut pages = vec![
+    vec![
         Page {
             name: "style.css".into(),
             content: format!("{STYLE}{}", board::STYLE),
         },
         Page {
             name: "index.html".into(),
-            content: index(config, phrases, games, today),
+            content: index(config, phrases, lines, today),
         },
-    ];
-    for game in games.iter().filter(|game| wanted(game.state.id())) {
-        let slug = slug(game.state.id());
-        pages.push(Page {
-            name: format!("game-{slug}.html"),
-            content: game_page(phrases, game, today),
-        });
-        let plot = crate::chart::plot::svg(&game.chart, &config.rules, phrases).unwrap_or_else(|e| {
-            format!(
-                "<svg xmlns=\"http://www.w3.org/2000/svg\"><text x=\"10\" y=\"20\">{}</text></svg>",
-                escape(&e.to_string())
-            )
-        });
-        pages.push(Page {
-            name: format!("game-{slug}.svg"),
-            content: plot,
-        });
-        pages.push(Page {
-            name: format!("game-{slug}.pgn"),
-            content: game.pgn.clone(),
-        });
-    }
-    pages
+    ]
 }
 
-fn index(config: &Config, phrases: &Phrases, games: &[GameReport], today: NaiveDate) -> String {
+/// One game's pages: the moves and its time chart, the chart's plot, the
+/// PGN. Nothing in them depends on the day.
+pub fn game_pages(config: &Config, phrases: &Phrases, game: &GameReport) -> Vec<Page> {
+    let slug = slug(game.state.id());
+    let plot = crate::chart::plot::svg(&game.chart, &config.rules, phrases).unwrap_or_else(|e| {
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><text x=\"10\" y=\"20\">{}</text></svg>",
+            escape(&e.to_string())
+        )
+    });
+    vec![
+        Page {
+            name: format!("game-{slug}.html"),
+            content: game_page(phrases, game),
+        },
+        Page {
+            name: format!("game-{slug}.svg"),
+            content: plot,
+        },
+        Page {
+            name: format!("game-{slug}.pgn"),
+            content: game.pgn.clone(),
+        },
+    ]
+}
+
+fn index(config: &Config, phrases: &Phrases, lines: &[GameLine], today: NaiveDate) -> String {
     let lang = phrases.lang();
     let mut out = String::new();
     head(&mut out, &config.tournament_name, phrases);
@@ -185,7 +231,7 @@ fn index(config: &Config, phrases: &Phrases, games: &[GameReport], today: NaiveD
         lang.date(config.end_date),
     );
 
-    cross_table(&mut out, config, phrases, games);
+    cross_table(&mut out, config, phrases, lines);
 
     let _ = write!(
         out,
@@ -203,49 +249,44 @@ fn index(config: &Config, phrases: &Phrases, games: &[GameReport], today: NaiveD
         phrases.get("report.days_left"),
         phrases.get("report.due"),
     );
-    for game in games {
-        let state = &game.state;
-        let totals = state.ledger.totals();
-        let clock = state.ledger.due(&config.rules, today);
-        let to_move = clock.map_or(String::new(), |due| escape(&state.player(due.player).name));
-        let (left, due) = match clock {
-            Some(crate::rules::Due {
-                days_left: left,
-                last_day: due,
-                ..
-            }) => (
+    for line in lines {
+        let to_move = line
+            .due
+            .as_ref()
+            .map_or(String::new(), |(name, _, _)| escape(name));
+        let (left, due) = match &line.due {
+            Some((_, left, due)) => (
                 format!(
                     "<span class=\"{}\">{left}</span>",
-                    if left <= 10 { "low" } else { "ok" }
+                    if *left <= 10 { "low" } else { "ok" }
                 ),
-                lang.date(due),
+                lang.date(*due),
             ),
             None => (String::new(), String::new()),
         };
-        let status_class = state.ledger.status().name();
         let _ = writeln!(
             out,
             "<tr id=\"game-{slug}\" class=\"{status_class}\"><td><a href=\"game-{slug}.html\">{id}</a></td>\
              <td class=\"name\">{white}</td><td class=\"name\">{black}</td><td class=\"status\">{status}</td>\
              <td class=\"result\">{result}</td><td class=\"moves\">{moves}</td><td class=\"to-move\">{to_move}</td>\
              <td class=\"totals\">{tw}/{tb}</td><td class=\"left\">{left}</td><td class=\"due\">{due}</td></tr>",
-            slug = slug(state.id()),
-            id = escape(state.id()),
-            white = escape(&state.white.name),
-            black = escape(&state.black.name),
-            status = status_name(state, phrases),
-            result = result_of(state).map(result_text).unwrap_or(""),
-            moves = state.board.moves().len().div_ceil(2),
-            tw = totals.white,
-            tb = totals.black,
+            slug = slug(&line.id),
+            id = escape(&line.id),
+            white = escape(&line.white.1),
+            black = escape(&line.black.1),
+            status_class = line.status.name(),
+            status = status_name(line.status, phrases),
+            result = line.result.map(result_text).unwrap_or(""),
+            moves = line.moves,
+            tw = line.totals.0,
+            tb = line.totals.1,
         );
     }
     out.push_str("</table>\n</body>\n</html>\n");
     out
 }
 
-fn game_page(phrases: &Phrases, game: &GameReport, today: NaiveDate) -> String {
-    let lang = phrases.lang();
+fn game_page(phrases: &Phrases, game: &GameReport) -> String {
     let state = &game.state;
     let slug = slug(state.id());
     let title = phrases.fill(
@@ -262,16 +303,14 @@ fn game_page(phrases: &Phrases, game: &GameReport, today: NaiveDate) -> String {
     let _ = write!(
         out,
         "<p><a href=\"index.html\">{}</a></p>\n<h1>{}</h1>\n\
-         <p class=\"when\">{} · <span id=\"result\">{}</span> · {} <span id=\"totals\">{}/{}</span> · {} {}</p>\n",
+         <p class=\"when\">{} · <span id=\"result\">{}</span> · {} <span id=\"totals\">{}/{}</span></p>\n",
         phrases.get("report.back"),
         escape(&title),
-        status_name(state, phrases),
+        status_name(state.ledger.status(), phrases),
         result_of(state).map(result_text).unwrap_or("*"),
         phrases.get("report.time_word"),
         totals.white,
         totals.black,
-        phrases.get("report.on"),
-        lang.date(today),
     );
     // The board with the moves to step through, the time chart beside it.
     out.push_str("<div class=\"game\">\n");

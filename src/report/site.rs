@@ -18,7 +18,8 @@ use crate::store::Store;
 /// Writes the site as of `today` into `out`; returns how many files.
 /// With `only`, the pages of those games alone (and the index): a poll
 /// rewrites what its letters changed. `progress(done, total)` is called as
-/// games are loaded.
+/// games are loaded. One game's record is in memory at a time: its pages
+/// are written as it is read, and only its line is kept for the index.
 pub fn write(
     config: &Config,
     store: &Store,
@@ -29,32 +30,40 @@ pub fn write(
 ) -> Result<usize, Error> {
     let phrases =
         crate::render::load_phrases(&config.templates, config.language).map_err(Error::template)?;
-    let mut games = Vec::with_capacity(config.games.len());
+    let io = |what: &Path, e: std::io::Error| Error::files(format!("{}: {e}", what.display()));
+    std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+    let wanted = |game: &str| only.is_none_or(|only| only.contains(game));
+    let mut lines = Vec::with_capacity(config.games.len());
+    let mut written = 0;
     for (index, game) in config.games.iter().enumerate() {
         // A game added to begin later is not in the tournament yet.
         if game.start_date.is_some_and(|start| start > today) {
             continue;
         }
         let state = clerk::load(config, store, game)?;
-        games.push(GameReport {
-            chart: clerk::stored_chart(&state, config, store)?,
-            pgn: state.pgn(config, &phrases),
-            state,
-        });
+        lines.push(report::GameLine::of(&state, config, today));
+        if wanted(state.id()) {
+            let report = GameReport {
+                chart: clerk::stored_chart(&state, config, store)?,
+                pgn: state.pgn(config, &phrases),
+                state,
+            };
+            for page in report::game_pages(config, &phrases, &report) {
+                write_page(out, &page).map_err(|e| io(&out.join(&page.name), e))?;
+                written += 1;
+            }
+        }
         progress(index + 1, config.games.len());
     }
-    let wanted = |game: &str| only.is_none_or(|only| only.contains(game));
-    let pages = report::site(config, &phrases, &games, today, &wanted);
-    let io = |what: &Path, e: std::io::Error| Error::files(format!("{}: {e}", what.display()));
-    std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
-    for page in &pages {
+    for page in report::index_pages(config, &phrases, &lines, today) {
         // The style never changes: a poll's rewrite leaves it be.
         if only.is_some() && page.name == "style.css" && out.join(&page.name).exists() {
             continue;
         }
-        write_page(out, page).map_err(|e| io(&out.join(&page.name), e))?;
+        write_page(out, &page).map_err(|e| io(&out.join(&page.name), e))?;
+        written += 1;
     }
-    Ok(pages.len())
+    Ok(written)
 }
 
 /// Writes one page through a temporary file created anew in the folder
@@ -223,19 +232,22 @@ fn with_results(
 
 /// What the pages of the last report depend on besides the games: the day
 /// (days left), the config (names, games) and the program.
-fn mark(config: &Config, today: NaiveDate) -> String {
+/// What the game pages were written from: the config's file as it was and
+/// this build (a game's pages hold nothing of the day).
+fn mark(config: &Config) -> String {
     let config_changed = std::fs::metadata(&config.file)
         .and_then(|m| m.modified())
         .ok()
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |since| since.as_nanos());
-    format!("{today}|{config_changed}|{}", env!("CARGO_PKG_VERSION"))
+    format!("{config_changed}|{}", env!("CARGO_PKG_VERSION"))
 }
 
 /// `[report] out` after a poll: as it was when nothing changed (an idle
 /// poll loads no game for it), the changed games' pages and the index when
-/// games changed, and the whole site on a new day, a changed config, or
-/// when the last report failed or is gone.
+/// games changed, the index alone on a new day (its days left are counted
+/// to it), and the whole site on a changed config or build, or when the
+/// last report failed or is gone.
 pub fn keep(
     config: &Config,
     store: &mut Store,
@@ -245,10 +257,14 @@ pub fn keep(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<(), Error> {
     let in_database = |e: Error| e.context(config.database.display());
-    let mark = mark(config, today);
-    let current = store.report_mark().map_err(in_database)?.as_deref() == Some(mark.as_str())
-        && out.join("index.html").exists();
-    if current && changed.is_empty() {
+    let mark = mark(config);
+    let kept = store
+        .report_mark()
+        .map_err(in_database)?
+        .unwrap_or_default();
+    let (kept_mark, kept_day) = kept.rsplit_once('@').unwrap_or((kept.as_str(), ""));
+    let current = kept_mark == mark && out.join("index.html").exists();
+    if current && changed.is_empty() && kept_day == today.to_string() {
         return Ok(());
     }
     // Until it is written, no report is current: a failure rewrites it all.
@@ -261,5 +277,7 @@ pub fn keep(
         current.then_some(changed),
         progress,
     )?;
-    store.set_report_mark(&mark).map_err(in_database)
+    store
+        .set_report_mark(&format!("{mark}@{today}"))
+        .map_err(in_database)
 }
