@@ -861,3 +861,24 @@ fn a_player_cannot_make_the_overstep_file_too_big_to_send() {
         assert!(out.join("white/letter-01-2026-11-03.eml").exists());
     }
 }
+
+#[test]
+fn a_refused_order_says_its_line_back_bounded_and_neutralised() {
+    let mut t = Tournament::new();
+    let name = "N".repeat(200_000);
+    let mail = t.exchange(
+        ARBITER,
+        "2026-11-03",
+        "Re: [T #1]",
+        &format!("REPLACE white {name}\u{202e}x <new@test.example>\n"),
+    );
+    assert_eq!(
+        kinds(&mail),
+        [pair("refused", ARBITER)],
+        "{:?}",
+        kinds(&mail)
+    );
+    assert!(mail[0].raw.len() < 20_000, "{} bytes", mail[0].raw.len());
+    assert!(!mail[0].body.contains('\u{202e}'));
+    mail[0].says("bytes in all)");
+}

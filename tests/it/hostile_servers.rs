@@ -521,3 +521,22 @@ impl CrLf for String {
         format!("{self}\r\n")
     }
 }
+
+#[test]
+fn an_imap_greeting_of_garbage_is_said_as_its_text_not_as_numbers() {
+    let server = imap_server(ImapAttack::GarbageGreeting);
+    let t = imap_cup(server.port);
+    let out = t.run(&["poll", "--today", "2026-11-03"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("sent no greeting: what is no IMAP: \"\\\"#$%&'()*+,-./0123456789"),
+        "{}",
+        &out.stderr[..out.stderr.len().min(400)]
+    );
+    assert!(
+        !out.stderr.contains("[34, 35"),
+        "{}",
+        &out.stderr[..out.stderr.len().min(400)]
+    );
+}

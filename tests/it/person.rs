@@ -401,3 +401,29 @@ fn a_letter_is_dated_in_its_own_events_zone() {
         forward.says(sent);
     }
 }
+
+#[test]
+fn a_leave_refused_says_once_that_the_games_go_on() {
+    for ((a, b), last) in [
+        ((0, 10), "30.11.2026"),
+        ((0, 0), "16.11.2026"),
+        ((5, 10), "16.11.2026"),
+    ] {
+        let mut t = folder("en", (a, b));
+        let mail = t.exchange(
+            WHITE,
+            "2026-11-03",
+            "[A] leave",
+            &format!("LEAVE 10.11.2026 - {last}"),
+        );
+        let to_him = mail.iter().find(|m| m.to[0] == WHITE).expect("an answer");
+        for line in to_him.body.lines() {
+            assert!(line.matches("go on as before").count() <= 1, "{line}");
+        }
+        assert!(
+            !to_him.body.contains("none); your games"),
+            "{}",
+            to_him.body
+        );
+    }
+}

@@ -349,3 +349,14 @@ fn status_beside_a_preference_is_answered_too() {
     let status = mail.iter().find(|m| m.kind == "status").unwrap();
     status.says("[T #1]");
 }
+
+#[test]
+fn a_folder_wide_answer_is_signed_by_the_clerk_of_its_events() {
+    let mut t = crate::person::folder("en", (0, 0));
+    let mail = t.exchange(ARBITER, "2026-11-03", "status", "STATUS");
+    let answer = only(&mail, "status", ARBITER);
+    answer.says("The clerk of Cup A, Cup B");
+    let mut t = crate::person::folder("ru", (0, 0));
+    let mail = t.exchange(ARBITER, "2026-11-03", "status", "СТАТУС");
+    only(&mail, "status", ARBITER).says("Секретарь турниров «Cup A», «Cup B»");
+}

@@ -46,7 +46,9 @@ impl Clerk<'_> {
         let model = model! {
             "reasons" => vec![reason],
             "is_order" => true,
-            "order" => read.rulings.first().map(|ruling| ruling.line.as_str()),
+            // His line as he wrote it, bounded and its control characters
+            // (a bidirectional override among them) neutralised.
+            "order" => read.rulings.first().map(|ruling| said_back(&ruling.line)),
             "read" => self.read_model(read, postmark, None, None, None),
             "clock" => "none",
             "next" => Model::from(()),
@@ -352,4 +354,10 @@ fn all_plans(plan: &Plan) -> Vec<&Plan> {
         at += 1;
     }
     all
+}
+
+/// A line of a letter said back to its writer: at most 200 bytes, its
+/// control characters escaped.
+pub(in crate::clerk) fn said_back(line: &str) -> String {
+    crate::printable::bounded(&crate::printable::printable(line, false), 200).into_owned()
 }

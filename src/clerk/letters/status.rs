@@ -78,6 +78,7 @@ impl Clerk<'_> {
                     "part" => 1,
                     "parts" => 1,
                     "ids" => "",
+                    "clerk_of" => Vec::<String>::new(),
                 })
         };
         let mut letter = answer(under_way.clone(), false)?;
@@ -280,6 +281,8 @@ impl Clerk<'_> {
                     "parts" => part.1,
                     "ids" => ids.join(", "),
                     "boards_left_out" => false,
+                    // Signed by the clerk of every event the answer is of.
+                    "clerk_of" => his.iter().map(|c| c.tournament_name.clone()).collect::<Vec<_>>(),
                 })
         };
         let whole = answer(&events, (1, 1))?;

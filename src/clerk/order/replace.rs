@@ -136,6 +136,7 @@ impl Clerk<'_> {
     /// The words for whoever named a player the tournament lacks.
     pub(in crate::clerk) fn no_player(&self, player: &str) -> String {
         let known: Vec<&str> = self.config.players.iter().map(|p| p.id.as_str()).collect();
+        let player = crate::clerk::letters::arbiter::said_back(player);
         self.phrases().fill(
             "reason.no_player",
             &[("player", &player), ("players", &known.join(", "))],
@@ -274,7 +275,8 @@ impl Clerk<'_> {
             return Ok(Err(Refused(reason)));
         }
         let Some(email) = crate::config::checked_address(&named.email) else {
-            let reason = phrases.fill("reason.replace_bad_address", &[("address", &named.email)]);
+            let address = crate::clerk::letters::arbiter::said_back(&named.email);
+            let reason = phrases.fill("reason.replace_bad_address", &[("address", &address)]);
             return Ok(Err(Refused(reason)));
         };
         if let Err(refused) = self.address_free(&email, player) {

@@ -229,7 +229,7 @@ impl ImapSource {
             match greeting {
                 Ok(Some(_)) => {}
                 Ok(None) => return Err(fail(format!("IMAP server {where_} closed the connection at once; check [source] port and tls"))),
-                Err(e) => return Err(fail(format!("IMAP server {where_} sent no greeting: {e}; check [source] port and tls"))),
+                Err(e) => return Err(fail(format!("IMAP server {where_} sent no greeting: {}; check [source] port and tls", greeting_said(&e)))),
             }
             if settings.server.tls == Tls::StartTls {
                 tokio::time::timeout(limit, client.run_command_and_check_ok("STARTTLS", None))
@@ -325,5 +325,27 @@ impl ImapSource {
                 Err(error)
             }
         }
+    }
+}
+
+/// Why the greeting could not be read, in words: where the server sent
+/// what is no IMAP, its own bytes as text (the parser's error prints them
+/// as a list of numbers, `input: [34, 35, …]`); the caller makes it
+/// printable and bounds it.
+fn greeting_said(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    let Some(start) = text.find("input: [").map(|at| at + "input: [".len()) else {
+        return text;
+    };
+    let Some(length) = text[start..].find(']') else {
+        return text;
+    };
+    let bytes: Option<Vec<u8>> = text[start..start + length]
+        .split(',')
+        .map(|n| n.trim().parse::<u8>().ok())
+        .collect();
+    match bytes {
+        Some(bytes) => format!("what is no IMAP: {:?}", String::from_utf8_lossy(&bytes)),
+        None => text,
     }
 }
