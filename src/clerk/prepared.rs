@@ -132,9 +132,12 @@ pub(super) const MAX_HEADER_BYTES: usize = 64 * 1024;
 pub(super) const PARSED_WHOLE_BYTES: usize = 64 * 1024;
 
 /// What the database keeps of the raw bytes of a letter the clerk does not
-/// read (a stranger's, an automatic one, one not readable as mail or over
-/// `max_letter_bytes`): the first 2 KB, its headers as far as they go; its
-/// size and SHA-256 go into the reason. README.md, "What is kept".
+/// read (an automatic one, one not readable as mail, over
+/// `max_letter_bytes`, or one the server's verdict does not vouch for): the
+/// first 2 KB, its headers as far as they go; its size and SHA-256 go into
+/// the reason. A stranger's letter is kept whole: the director may take it
+/// as a player's (`accept --as`), and it is read then. docs/running.md,
+/// "What is kept".
 pub const KEPT_UNREAD_BYTES: usize = 2 * 1024;
 
 /// The reading kept with a letter: its JSON, or, where that is longer than
@@ -158,11 +161,10 @@ pub fn stored_reading(read: &Letter, letter_bytes: usize) -> Option<String> {
     (summary.len() <= letter_bytes).then_some(summary)
 }
 
-/// Cuts the raw bytes kept of a letter that is not read to
-/// [`KEPT_UNREAD_BYTES`], saying in its reason what was there.
-pub fn keep_unread(letter: &mut StoredLetter) {
-    // Its header fields as far as they say anything: the sender, its
-    // Message-ID and the reason naming them, however long they were written.
+/// Bounds the header fields kept of a letter no game takes (its sender,
+/// its Message-ID and the reason naming them), however long they were
+/// written.
+pub fn bound_fields(letter: &mut StoredLetter) {
     let bound = |text: &mut String, most| {
         if let std::borrow::Cow::Owned(cut) = crate::printable::bounded(text, most) {
             *text = cut;
@@ -175,6 +177,12 @@ pub fn keep_unread(letter: &mut StoredLetter) {
         bound(id, FIELD_MOST);
     }
     bound(&mut letter.reason, REASON_MOST);
+}
+
+/// Cuts the raw bytes kept of a letter that is not read to
+/// [`KEPT_UNREAD_BYTES`], saying in its reason what was there.
+pub fn keep_unread(letter: &mut StoredLetter) {
+    bound_fields(letter);
     if letter.raw.len() <= KEPT_UNREAD_BYTES {
         return;
     }

@@ -356,13 +356,16 @@ pub fn route(
     // does not know him is for his own events: a misplaced tag is his
     // mistake, not a stranger's letter. Anyone else's (a stranger's,
     // another event's arbiter's) stays with the tag, where it is answered
-    // or refused as that event's.
+    // or refused as that event's; so does the letter of one who played
+    // there until he was replaced, which is told so there and never taken
+    // for a move of his same-numbered game elsewhere.
     let his_elsewhere = |at: usize| {
         sender.is_some_and(|sender| {
             !known.contains(&at)
                 && known
                     .iter()
                     .any(|&k| tournaments[k].player_by_email(sender).is_some())
+                && !left_seat_in(store, sender, &tournaments[at])
         })
     };
     if let Some(at) = tournaments
@@ -392,6 +395,15 @@ pub fn route(
         return Route::to(0, RoutedBy::Unplaced);
     };
     route_by_sender(directory, mail, sender, named_game)
+}
+
+/// Whether `email` played in `tournament` until he was replaced there.
+pub(super) fn left_seat_in(store: &Store, email: &str, tournament: &Config) -> bool {
+    store.seats_left_by(email).is_ok_and(|seats| {
+        seats
+            .iter()
+            .any(|seat| seat.game.tournament() == tournament.scope())
+    })
 }
 
 /// The route of a letter neither its tag nor its thread placed: by the

@@ -19,6 +19,15 @@ use super::{
     date_from, from_sql_err, status_from,
 };
 
+/// A game someone played until he was replaced: its key, the name he
+/// played under, the day he left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeftSeat {
+    pub game: GameKey,
+    pub name: String,
+    pub on: NaiveDate,
+}
+
 impl Store {
     /// Whether the letter with this key and [`crate::mail::format::keys::fingerprint`]
     /// was seen already: the same key and fingerprint (a letter stored
@@ -62,8 +71,24 @@ impl Store {
             .and_then(|key| key.game_in(self.scope().as_deref()).map(str::to_string)))
     }
 
-    /// The same as the database keys it (`ID/<game>` for a tournament of a
-    /// folder): which tournament a reply belongs to.
+    /// The games where the person at `email` played a colour until he was
+    /// replaced, of every tournament, in the order he left them.
+    pub fn seats_left_by(&self, email: &str) -> Result<Vec<LeftSeat>> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT game_id, name, created_on FROM seats WHERE email = ?1 ORDER BY id",
+        )?;
+        let rows = statement
+            .query_map(params![email], |r| {
+                Ok(LeftSeat {
+                    game: GameKey::parse(&r.get::<_, String>(0)?),
+                    name: r.get(1)?,
+                    on: date_from(&r.get::<_, String>(2)?)?,
+                })
+            })?
+            .collect::<Sql<Vec<_>>>()?;
+        Ok(rows)
+    }
+
     /// Whether the database holds games of a folder's tournament `id`
     /// (stored as `ID/game`), whether or not it is served now.
     pub fn has_tournament(&self, id: &str) -> Result<bool> {
@@ -76,6 +101,8 @@ impl Store {
             .query_row(params![id], |row| row.get(0))?)
     }
 
+    /// The game of a message of ours as the database keys it (`ID/<game>`
+    /// for a tournament of a folder): which tournament a reply belongs to.
     pub fn game_key_of_message(&self, message_id: &str) -> Result<Option<GameKey>> {
         Ok(self
             .stored_key_of_message(message_id)?

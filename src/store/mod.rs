@@ -28,6 +28,7 @@ use rusqlite::Connection;
 use rusqlite::config::DbConfig;
 use shakmaty::Color;
 
+pub use self::games::LeftSeat;
 pub use self::kept::{KeptLetter, Quarantined, Unheeded};
 pub use self::scope::OnTournament;
 pub use self::sent_log::{Sent, SentLog};

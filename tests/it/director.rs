@@ -1869,3 +1869,69 @@ fn a_leave_asked_again_or_overlapping_is_answered_as_a_leave() {
         ));
     }
 }
+
+/// The header fields a real GMX delivery writes below its receipt (9 KB,
+/// most of it `UI-InboundReport`): `../shared/corpus/mail-parser-eml/
+/// thirdparty-015.eml` (mail-parser's corpus, a letter of 13 February
+/// 2026), its head without the fields the test writes itself (the receipt,
+/// the sender and addressee, subject, date, ids and content type).
+fn gmx_fields() -> Option<String> {
+    let dir = shared_dir("corpus/mail-parser-eml")?;
+    let raw = std::fs::read_to_string(dir.join("thirdparty-015.eml")).unwrap();
+    let head = raw.split("\n\n").next().unwrap();
+    let ours = [
+        "return-path:",
+        "received:",
+        "from:",
+        "to:",
+        "subject:",
+        "date:",
+        "message-id:",
+        "mime-version:",
+        "content-type:",
+    ];
+    let mut fields = String::new();
+    let mut keep = false;
+    for line in head.lines() {
+        if !line.starts_with([' ', '\t']) {
+            let name = line.to_ascii_lowercase();
+            keep = !ours.iter().any(|field| name.starts_with(field));
+        }
+        if keep {
+            fields.push_str(line);
+            fields.push_str("\r\n");
+        }
+    }
+    Some(fields)
+}
+
+/// A stranger's letter is kept whole (within `max_letter_bytes`): taken by
+/// `accept --as`, a real-size letter (its move, time and dates 9 KB down)
+/// is read as written, with no warning of dates or time missing.
+#[test]
+fn a_real_size_letter_from_a_new_address_is_taken_as_written() {
+    let Some(fields) = gmx_fields() else {
+        return;
+    };
+    assert!(fields.len() > 8 * 1024, "{}", fields.len());
+    let mut t = Tournament::new();
+    let new_address = "white.at.work@elsewhere.example";
+    t.letter_with(new_address, "2026-11-03", "Game 1", W1, &fields);
+    t.pass("2026-11-03");
+    assert!(t.new_mail().is_empty());
+    let key = ignored_key(&t, "2026-11-04");
+    let out = t.run(&["accept", &key, "--as", "white", "--today", "2026-11-04"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("ack", WHITE), pair("forward", BLACK)]);
+    assert!(!mail[0].body.contains("10.3.3"), "{}", mail[0].body);
+    let chart = t.chart("1");
+    assert_eq!(
+        (
+            chart["moves"][0]["san"].as_str(),
+            chart["moves"][0]["sent_on"].as_str(),
+        ),
+        (Some("e4"), Some("2026-11-03"))
+    );
+    assert_eq!(t.totals("1"), (2, 0));
+}

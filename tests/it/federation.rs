@@ -1720,3 +1720,53 @@ fn the_help_for_a_letter_without_an_order_fits_the_folder_and_its_language() {
         }
     }
 }
+
+/// A player replaced in one event who answers its letter (its tag, or
+/// its thread) before he hears of it: nothing changes anywhere, his
+/// same-numbered game of the other event included, and he is told, in the
+/// event's language, that he plays there no more.
+#[test]
+fn a_replaced_players_letter_to_the_event_he_left_changes_nothing_anywhere() {
+    for language in ["en", "ru"] {
+        replaced_players_letter(language);
+    }
+}
+
+fn replaced_players_letter(language: &str) {
+    let mut t = federation_in(language);
+    opens_b(&mut t);
+    t.pass("2026-11-03");
+    t.new_mail();
+    run_ok(
+        &t,
+        &[
+            "--tournament",
+            "A",
+            "replace",
+            "white_test.example",
+            "--by",
+            "Dora D. <dora@test.example>",
+            "--today",
+            "2026-11-04",
+        ],
+    );
+    t.new_mail();
+    // In A he was White; in B, Black to move after Carol's 1. d4.
+    t.letter(
+        WHITE,
+        "2026-11-05",
+        "Re: [A #1] start",
+        "Game 1\n1... d5\nTime: 0/2\nDates: 2026-11-03 2026-11-04 2026-11-05\n",
+    );
+    t.pass("2026-11-05");
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{mail:#?}");
+    let said = match language {
+        "ru" => "заменены",
+        _ => "replaced",
+    };
+    assert!(mail[0].body.contains(said), "{}", mail[0].body);
+    assert!(mail[0].body.contains("Cup A"), "{}", mail[0].body);
+    assert_eq!(sans(&t, "B"), ["d4"]);
+    assert_eq!(sans(&t, "A"), Vec::<String>::new());
+}

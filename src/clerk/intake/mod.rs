@@ -19,7 +19,7 @@ use crate::mail::Envelope;
 use crate::mail::format::auth;
 use crate::mail::format::mime::Mail;
 use crate::rules;
-use crate::store::{Disposition, Seen, Store, StoredLetter};
+use crate::store::{Disposition, LeftSeat, Seen, Store, StoredLetter};
 
 /// Whether the letter was seen before (and is not applied again), with the
 /// plan of its event; another letter under a Message-ID already stored (a
@@ -88,11 +88,16 @@ impl Clerk<'_> {
             return Ok(plan);
         }
         let Some(mail) = parsed else {
-            return Ok(ignored(stored, plan, None, "not readable as mail".into()));
+            return Ok(ignored_unread(
+                stored,
+                plan,
+                None,
+                "not readable as mail".into(),
+            ));
         };
         if let Some(reason) = &mail.automatic {
             let reason = format!("automatic mail: {reason}");
-            return Ok(ignored(stored, plan, mail.from.as_deref(), reason));
+            return Ok(ignored_unread(stored, plan, mail.from.as_deref(), reason));
         }
         if prepared.oversized {
             plan.absorb(self.oversized(envelope, &mut stored)?);
@@ -106,6 +111,9 @@ impl Clerk<'_> {
         let secretary =
             sender == self.config.chief_secretary && sender != self.config.chief_arbiter;
         if !self.config.is_known(&sender) && !secretary {
+            if let Some(left) = self.seat_left_by(store, &sender)? {
+                return Ok(plan.with(self.from_replaced(mail, &sender, left, stored)?));
+            }
             let reason = format!("{sender} is neither a player nor the chief arbiter");
             return Ok(ignored(stored, plan, Some(&sender), reason));
         }
@@ -150,6 +158,66 @@ impl Clerk<'_> {
             return Ok(plan);
         }
         self.plan_from_player(store, envelope, prepared, (mail, read), stored, plan)
+    }
+
+    /// The last seat `email` left in this tournament, replaced, if he
+    /// played in it.
+    fn seat_left_by(&self, store: &Store, email: &str) -> Result<Option<LeftSeat>, Error> {
+        let scope = self.config.scope();
+        Ok(store
+            .seats_left_by(email)?
+            .into_iter()
+            .filter(|seat| seat.game.tournament() == scope)
+            .max_by_key(|seat| seat.on))
+    }
+
+    /// The letter of a player replaced here (he wrote before he heard, or
+    /// answers an old message): it changes nothing, in this event or his
+    /// same-numbered game of another, and he is told he plays here no more,
+    /// with his games elsewhere. Where the server's verdict does not vouch
+    /// for his address, nobody is answered.
+    fn from_replaced(
+        &self,
+        mail: &Mail,
+        sender: &str,
+        left: LeftSeat,
+        mut stored: StoredLetter,
+    ) -> Result<Plan, Error> {
+        if let Err(why) = auth::verify(mail, &self.config.security, None) {
+            let reason = format!("{sender}, replaced on {}: {why}", left.on);
+            return Ok(ignored(stored, Plan::default(), Some(sender), reason));
+        }
+        let mut plan = Plan::default();
+        let former = Player {
+            id: String::new(),
+            name: left.name,
+            email: sender.to_string(),
+            other_emails: Vec::new(),
+            start_sheet_received: None,
+            secret: None,
+        };
+        let read = letter::read_with(&mail.text, self.config.date_reading(Some(stored.postmark)));
+        stored.disposition = Disposition::Refused;
+        stored.reason = format!("{sender} was replaced on {}: nothing changed", left.on);
+        let reason = self
+            .phrases()
+            .fill("reason.replaced_here", &[("day", &self.date(left.on))]);
+        plan.messages.push(self.refusal(
+            recipient(&former),
+            vec![reason],
+            &read,
+            stored.postmark,
+            crate::render::Model::from(self.tags_of(&former)),
+            mail.message_id.clone(),
+        )?);
+        plan.event(
+            EventKind::Refused,
+            None,
+            Some(sender),
+            stored.reason.clone(),
+        );
+        plan.letter = Some(stored);
+        Ok(plan)
     }
 
     /// A player's letter (his orders no orders, his leave apart), assigned
@@ -293,12 +361,23 @@ impl Clerk<'_> {
     }
 }
 
-/// The plan of a letter the clerk does not answer (unreadable, automatic,
-/// from a stranger): kept with `reason`, not read again.
+/// The plan of a letter the clerk does not answer, kept with `reason` and
+/// not read again: kept whole (a stranger's, which the director
+/// may take as a player's; an official's that asks nothing).
 fn ignored(mut stored: StoredLetter, mut plan: Plan, sender: Option<&str>, reason: String) -> Plan {
     plan.event(EventKind::Ignored, None, sender, reason.clone());
     stored.reason = reason;
-    crate::clerk::keep_unread(&mut stored);
+    crate::clerk::bound_fields(&mut stored);
     plan.letter = Some(stored);
+    plan
+}
+
+/// A letter the clerk does not read (an automatic one, or one not
+/// readable as mail): its first bytes kept ([`crate::clerk::keep_unread`]).
+fn ignored_unread(stored: StoredLetter, plan: Plan, sender: Option<&str>, reason: String) -> Plan {
+    let mut plan = ignored(stored, plan, sender, reason);
+    if let Some(stored) = plan.letter.as_mut() {
+        crate::clerk::keep_unread(stored);
+    }
     plan
 }
