@@ -243,11 +243,17 @@ stop() {
   if [ -f "$ROOT/postfix/main.cf" ]; then postfix -c "$ROOT/postfix" stop >/dev/null 2>&1 || true; fi
   if [ -f "$ROOT/dovecot/run/master.pid" ]; then kill "$(cat "$ROOT/dovecot/run/master.pid")" 2>/dev/null || true; fi
   if [ -f "$ROOT/oauth/pid" ]; then kill "$(cat "$ROOT/oauth/pid")" 2>/dev/null || true; fi
-  for _ in $(seq 50); do
-    port_open "$SMTP_PORT" || port_open "$IMAP_PORT" || port_open "$OAUTH_PORT" ||
-      port_open 8891 || port_open 11432 || return 0
+  # Every daemon's port closed before a new stack binds them (a milter
+  # still dying holds its port, and its successor fails to start).
+  for _ in $(seq 100); do
+    local open=
+    for port in "$SMTP_PORT" "$IMAP_PORT" "$OAUTH_PORT" 8891 8892 8893 10053 11432 11433 11434; do
+      if port_open "$port"; then open=$port; break; fi
+    done
+    [ -z "$open" ] && return 0
     sleep 0.1
   done
+  echo "mailstack: port $open still open after stop" >&2
 }
 
 start() {
