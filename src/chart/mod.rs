@@ -31,7 +31,11 @@ pub struct ChartRow {
     pub delivered_on: Option<NaiveDate>,
     pub days: u32,
     pub penalty: u32,
-    /// The player's running total after this move.
+    /// Days the chief arbiter excused at this move (10.3.7: he found no
+    /// overstep): taken off the running total from here on.
+    pub excused: u32,
+    /// The player's running total after this move, less the days excused
+    /// so far.
     pub total: u32,
     /// The limit for the moves he has made so far (50, 100, …).
     pub limit: u32,
@@ -49,23 +53,34 @@ pub struct Chart {
     /// The totals after the days the arbiter excused.
     pub totals: Fraction,
     pub rows: Vec<ChartRow>,
-    /// The days the arbiter excused (10.3.7): the rows' running totals are
-    /// before them, `totals` after.
+    /// The days the arbiter excused (10.3.7), each taken off the rows'
+    /// running totals at its move; an overstep by silence's are taken off
+    /// at the offender's next move (`totals` has them at once).
     pub credit: Fraction,
     /// Corrections, penalties, repeats: one line each, under the table.
     pub notes: Vec<String>,
 }
 
-/// The rows of the chart from the ledger.
+/// The rows of the chart from the ledger: the running totals are the
+/// player's days and penalties less the days the arbiter excused up to
+/// that move, as the letters count them.
 pub fn rows(ledger: &Ledger, rules: &Rules) -> Vec<ChartRow> {
-    let mut totals = Fraction::default();
+    let mut excused_at = vec![0u32; ledger.rows.len()];
+    for excused in &ledger.standing.excused {
+        if let Some(at) = excused.at(&ledger.rows) {
+            excused_at[at] = excused_at[at].saturating_add(excused.days);
+        }
+    }
+    let mut charged = Fraction::default();
+    let mut excused = Fraction::default();
     let mut moves = Fraction::default();
     let mut out = Vec::with_capacity(ledger.rows.len());
     for (ply, row) in ledger.rows.iter().enumerate() {
-        totals.add(row.by, row.days.saturating_add(row.penalty));
+        charged.add(row.by, row.days.saturating_add(row.penalty));
+        excused.add(row.by, excused_at[ply]);
         moves.add(row.by, 1);
         let answered = ply.checked_sub(1).map(|previous| &ledger.rows[previous]);
-        let total = totals.get(row.by);
+        let total = charged.get(row.by).saturating_sub(excused.get(row.by));
         let limit = rules.limit(moves.get(row.by));
         out.push(ChartRow {
             number: u32::try_from(ply / 2 + 1).unwrap_or(u32::MAX),
@@ -78,6 +93,7 @@ pub fn rows(ledger: &Ledger, rules: &Rules) -> Vec<ChartRow> {
             delivered_on: row.delivered_on,
             days: row.days,
             penalty: row.penalty,
+            excused: excused_at[ply],
             total,
             limit,
             left: i64::from(limit) - i64::from(total),
@@ -118,6 +134,7 @@ impl Chart {
                     "delivered_on": row.delivered_on,
                     "days": row.days,
                     "penalty": row.penalty,
+                    "excused": row.excused,
                     "total": row.total,
                 })
             })
@@ -129,15 +146,16 @@ impl Chart {
         value
     }
 
-    /// CSV with a header line; dates in ISO form.
+    /// CSV with a header line; dates in ISO form. The days excused are the
+    /// last column, so that the contract's columns keep their places.
     pub fn to_csv(&self) -> String {
         let mut out = String::from(
-            "number,color,move,partner_postmark,received,sent,days,penalty,total,limit,left\n",
+            "number,color,move,partner_postmark,received,sent,days,penalty,total,limit,left,excused\n",
         );
         for row in &self.rows {
             let iso = |date: Option<NaiveDate>| date.map_or(String::new(), |d| d.to_string());
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{},{},{},{},{}\n",
                 row.number,
                 color_name(row.color),
                 csv_field(&row.san),
@@ -148,16 +166,33 @@ impl Chart {
                 row.penalty,
                 row.total,
                 row.limit,
-                row.left
+                row.left,
+                row.excused
             ));
         }
         out
     }
 
+    /// Whether the arbiter excused days at any of the rows: the text and
+    /// the report then show a column of them after the penalties.
+    pub fn excuses(&self) -> bool {
+        self.rows.iter().any(|row| row.excused > 0)
+    }
+
     /// A plain-text table for letters and terminals, with the notes under it.
     pub fn to_text(&self, phrases: &Phrases) -> String {
-        let header = phrases.list("chart.columns");
-        let mut table: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
+        let mut header: Vec<String> = phrases
+            .list("chart.columns")
+            .iter()
+            .map(|h| h.to_string())
+            .collect();
+        if self.excuses() {
+            header.insert(
+                EXCUSED_AT.min(header.len()),
+                phrases.get("chart.excused").to_string(),
+            );
+        }
+        let mut table: Vec<Vec<String>> = vec![header.clone()];
         for row in &self.rows {
             let colour = match row.color {
                 Color::White => phrases.get("names.white"),
@@ -169,7 +204,7 @@ impl Chart {
             } else {
                 san
             };
-            table.push(vec![
+            let mut cells = vec![
                 row.number.to_string(),
                 colour.to_string(),
                 san,
@@ -181,7 +216,11 @@ impl Chart {
                 row.total.to_string(),
                 row.limit.to_string(),
                 row.left.to_string(),
-            ]);
+            ];
+            if self.excuses() {
+                cells.insert(EXCUSED_AT, row.excused.to_string());
+            }
+            table.push(cells);
         }
         let mut widths = vec![0usize; header.len()];
         for line in &table {
@@ -224,6 +263,9 @@ impl Chart {
     }
 }
 
+/// Where the text table's column of days excused goes: after the penalty.
+const EXCUSED_AT: usize = 8;
+
 fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n']) {
         format!("\"{}\"", text.replace('"', "\"\""))
@@ -243,16 +285,16 @@ mod tests {
     }
 
     /// The worked example of rules.md 3, steps 1 to 4.
-    fn chart() -> Chart {
-        let mut ledger = Ledger::new(Calendar::on_time(d("2026-11-01"), d("2028-11-01")));
+    fn base_rows() -> Vec<Row> {
         let moves = [
             (Color::White, "e4", "2026-11-03", 2, 0),
             (Color::Black, "e5", "2026-11-07", 4, 0),
             (Color::White, "Nf3", "2026-11-12", 5, 0),
             (Color::Black, "Nc6", "2026-11-12", 0, 6),
         ];
-        for (by, san, sent, days, penalty) in moves {
-            ledger.rows.push(Row {
+        moves
+            .into_iter()
+            .map(|(by, san, sent, days, penalty)| Row {
                 by,
                 san: san.into(),
                 conditional: false,
@@ -261,8 +303,13 @@ mod tests {
                 days,
                 penalty,
                 letter: None,
-            });
-        }
+            })
+            .collect()
+    }
+
+    fn chart() -> Chart {
+        let mut ledger = Ledger::new(Calendar::on_time(d("2026-11-01"), d("2028-11-01")));
+        ledger.rows = base_rows();
         let rules = Rules::default();
         Chart {
             game: "1".into(),
@@ -302,18 +349,74 @@ mod tests {
         );
     }
 
+    /// The days the arbiter excused come off the running totals at their
+    /// move (an overstep by silence's at the offender's next move), as the
+    /// letters count them; the rows before are as they were.
+    #[test]
+    fn excused_days_come_off_the_totals_from_their_move_on() {
+        use crate::rules::Excused;
+        let base = chart();
+        let table: [(Excused, [u32; 4], [u32; 4]); 3] = [
+            // (excused, each row's excused, each row's total)
+            (
+                Excused {
+                    by: Color::Black,
+                    days: 3,
+                    ply: Some(1),
+                    after: 2,
+                },
+                [0, 3, 0, 0],
+                [2, 1, 7, 7],
+            ),
+            (
+                Excused {
+                    by: Color::White,
+                    days: 5,
+                    ply: Some(2),
+                    after: 3,
+                },
+                [0, 0, 5, 0],
+                [2, 4, 2, 10],
+            ),
+            // By silence: shown at Black's first move after the decision.
+            (
+                Excused {
+                    by: Color::Black,
+                    days: 4,
+                    ply: None,
+                    after: 2,
+                },
+                [0, 0, 0, 4],
+                [2, 4, 7, 6],
+            ),
+        ];
+        for (excused, at, totals) in table {
+            let mut ledger = Ledger::new(Calendar::on_time(d("2026-11-01"), d("2028-11-01")));
+            ledger.rows = base_rows();
+            ledger.standing.excused.push(excused.clone());
+            let rows = rows(&ledger, &Rules::default());
+            let got: Vec<(u32, u32)> = rows.iter().map(|r| (r.excused, r.total)).collect();
+            let want: Vec<(u32, u32)> = at.into_iter().zip(totals).collect();
+            assert_eq!(got, want, "{excused:?}");
+            for row in &rows {
+                assert_eq!(row.left, i64::from(row.limit) - i64::from(row.total));
+            }
+        }
+        assert!(!base.excuses());
+    }
+
     #[test]
     fn csv_has_the_columns_of_the_contract() {
         let csv = chart().to_csv();
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(
             lines[0],
-            "number,color,move,partner_postmark,received,sent,days,penalty,total,limit,left"
+            "number,color,move,partner_postmark,received,sent,days,penalty,total,limit,left,excused"
         );
-        assert_eq!(lines[1], "1,white,e4,,,2026-11-03,2,0,2,50,48");
+        assert_eq!(lines[1], "1,white,e4,,,2026-11-03,2,0,2,50,48,0");
         assert_eq!(
             lines[3],
-            "2,white,Nf3,2026-11-07,2026-11-07,2026-11-12,5,0,7,50,43"
+            "2,white,Nf3,2026-11-07,2026-11-07,2026-11-12,5,0,7,50,43,0"
         );
         assert_eq!(lines.len(), 5);
     }
@@ -328,7 +431,7 @@ mod tests {
         assert_eq!(
             value["moves"][0],
             json!({"number": 1, "color": "white", "san": "e4", "sent_on": "2026-11-03",
-                   "delivered_on": "2026-11-03", "days": 2, "penalty": 0, "total": 2})
+                   "delivered_on": "2026-11-03", "days": 2, "penalty": 0, "excused": 0, "total": 2})
         );
         assert_eq!(value["moves"].as_array().unwrap().len(), 4);
         assert!(chart().summary_json().get("moves").is_none());

@@ -210,6 +210,7 @@ mod tests {
                     delivered_on: None,
                     days: 3,
                     penalty,
+                    excused: 0,
                     total: totals[ply % 2],
                     limit: 50,
                     left: 50 - i64::from(totals[ply % 2]),

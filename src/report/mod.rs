@@ -338,11 +338,18 @@ fn game_page(phrases: &Phrases, game: &GameReport) -> String {
     out
 }
 
+/// Where the report's column of days excused goes: after the penalty.
+const EXCUSED_AT: usize = 9;
+
 /// A game's time chart as a table (Table 2), its last line the totals
 /// after the days the arbiter excused (the table is closed by the caller).
 fn chart_table(out: &mut String, phrases: &Phrases, game: &GameReport) {
     let lang = phrases.lang();
-    let headers = phrases.list("report.chart_columns");
+    let mut headers = phrases.list("report.chart_columns");
+    let excuses = game.chart.excuses();
+    if excuses {
+        headers.insert(EXCUSED_AT.min(headers.len()), phrases.get("chart.excused"));
+    }
     out.push_str("<table id=\"chart\">\n<tr>");
     for header in headers {
         let _ = write!(out, "<th>{header}</th>");
@@ -353,7 +360,7 @@ fn chart_table(out: &mut String, phrases: &Phrases, game: &GameReport) {
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-             <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+             <td>{}</td><td>{}</td>{}<td>{}</td><td>{}</td><td>{}</td></tr>",
             row.number,
             if row.color == Color::White {
                 phrases.get("report.white_short")
@@ -372,6 +379,11 @@ fn chart_table(out: &mut String, phrases: &Phrases, game: &GameReport) {
             } else {
                 String::new()
             },
+            match (excuses, row.excused) {
+                (false, _) => String::new(),
+                (true, 0) => "<td></td>".to_string(),
+                (true, days) => format!("<td>{days}</td>"),
+            },
             row.total,
             row.limit,
             row.left,
@@ -383,7 +395,8 @@ fn chart_table(out: &mut String, phrases: &Phrases, game: &GameReport) {
     if credit != crate::rules::Fraction::default() {
         let _ = writeln!(
             out,
-            "<tr class=\"credit\"><td colspan=\"9\" class=\"name\">{}</td><td colspan=\"3\" id=\"credit-totals\">{}/{}</td></tr>",
+            "<tr class=\"credit\"><td colspan=\"{}\" class=\"name\">{}</td><td colspan=\"3\" id=\"credit-totals\">{}/{}</td></tr>",
+            if excuses { 10 } else { 9 },
             escape(&phrases.fill("chart.credit", &[("credit", &credit)])),
             game.chart.totals.white,
             game.chart.totals.black,

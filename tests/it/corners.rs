@@ -439,6 +439,25 @@ fn a_russian_tournament_through_every_corner() {
         chart.contains("решение главного судьи: просрочки нет"),
         "{chart}"
     );
+    // The rows count as the letters do: Black's 52 less the 7 excused,
+    // 5 left, in every form of the chart (Table 2 of the next file).
+    let moves = &t.chart("1")["moves"];
+    assert_eq!(
+        (&moves[1]["total"], &moves[1]["excused"]),
+        (&serde_json::json!(45), &serde_json::json!(7)),
+        "{moves}"
+    );
+    let csv = t.run(&["chart", "1", "--format", "csv"]).stdout;
+    let row = csv.lines().nth(2).unwrap();
+    assert!(row.ends_with(",52,0,45,50,5,7"), "{csv}");
+    let header = chart.lines().nth(1).unwrap();
+    assert!(header.contains("Штраф  Не засчитано  Итого"), "{chart}");
+    let black: Vec<&str> = chart.lines().nth(3).unwrap().split_whitespace().collect();
+    assert_eq!(black[6..], ["52", "0", "7", "45", "50", "5"], "{chart}");
+    assert!(
+        page.contains("<td>52</td><td></td><td>7</td><td>45</td><td>50</td><td>5</td>"),
+        "{page}"
+    );
     // Point 16: the chart's JSON writes the mate sign as the PGN does.
     assert_eq!(t.chart("2")["moves"][3]["san"], "Qh4#");
 
