@@ -112,7 +112,7 @@ impl Clerk<'_> {
             sender == self.config.chief_secretary && sender != self.config.chief_arbiter;
         if !self.config.is_known(&sender) && !secretary {
             if let Some(left) = self.seat_left_by(store, &sender)? {
-                return Ok(plan.with(self.from_replaced(mail, &sender, left, stored)?));
+                return Ok(plan.with(self.answer_replaced(mail, &sender, left, stored)?));
             }
             let reason = format!("{sender} is neither a player nor the chief arbiter");
             return Ok(ignored(stored, plan, Some(&sender), reason));
@@ -176,7 +176,7 @@ impl Clerk<'_> {
     /// same-numbered game of another, and he is told he plays here no more,
     /// with his games elsewhere. Where the server's verdict does not vouch
     /// for his address, nobody is answered.
-    fn from_replaced(
+    fn answer_replaced(
         &self,
         mail: &Mail,
         sender: &str,
