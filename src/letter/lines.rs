@@ -404,7 +404,9 @@ pub(super) fn one_date(
 }
 
 pub(super) fn read_variant(letter: &mut Letter, line_no: usize, line: &str, rest: &str) {
-    if letter.moves_read() >= MAX_MOVES {
+    // (A bare `if` is an empty variant, said so; `if` and words, prose.)
+    let prose = !rest.trim().is_empty() && !begins_with_a_move(rest);
+    if letter.moves_read() >= MAX_MOVES || prose {
         return;
     }
     let before = letter.moves.len();
@@ -427,6 +429,26 @@ pub(super) fn read_variant(letter: &mut Letter, line_no: usize, line: &str, rest
         line: line_no,
         moves,
     });
+}
+
+/// Whether the words after an `if`/`если` begin with a move (a numbered
+/// one, or a word read as a move): only then is the line a conditional;
+/// "If you want, …" or "Если что, пишите." is prose, and not read.
+fn begins_with_a_move(rest: &str) -> bool {
+    match split_numbers(rest)
+        .into_iter()
+        .find(|word| !matches!(word, Word::Text(text) if is_filler(text)))
+    {
+        Some(Word::Number(..) | Word::Ellipsis) => true,
+        Some(Word::Text(text)) => notation::parse_move(without_comma(text)).is_ok(),
+        None => false,
+    }
+}
+
+/// A move written with the comma or semicolon of a sentence after it
+/// (`if 2. Nf3, 2... Nc6`), without it.
+fn without_comma(word: &str) -> &str {
+    word.strip_suffix([',', ';']).unwrap_or(word)
 }
 
 /// Words that may stand in a move line and mean nothing to the record.
@@ -455,6 +477,10 @@ pub(super) fn is_filler(word: &str) -> bool {
             | "–"
             | "—"
             | ""
+            // A conditional as a sentence: `if 2. Nf3, then 2... Nc6`.
+            | "then"
+            | "то"
+            | "тогда"
     )
 }
 
@@ -510,12 +536,12 @@ pub(super) fn read_moves(
                 }
                 return;
             }
-            Word::Text(text) => match notation::parse_move(text) {
+            Word::Text(text) => match notation::parse_move(without_comma(text)) {
                 Ok(parsed) => {
                     letter.moves.push(MoveToken {
                         number: slot.map(|(number, _)| number),
                         color: slot.map(|(_, color)| color),
-                        written: text.to_string(),
+                        written: without_comma(text).to_string(),
                         text: parsed,
                         line: line_no,
                     });

@@ -472,3 +472,49 @@ fn status_is_asked_by_its_word_alone_or_with_an_id_not_by_a_signatures_line() {
         );
     }
 }
+
+/// A line that begins with "If" or "Если" is a conditional only when moves
+/// follow the word: prose is prose, under a letter read whole. A
+/// conditional as people write it ("then", "то", commas) reads like
+/// `if 2. Nf3 2... Nc6`.
+#[test]
+fn if_begins_a_variant_only_where_moves_follow() {
+    let letter = |line: &str| {
+        read(&format!(
+            "Game 1\n1... e5\n{line}\nTime: 2/4\nDates: 2026-11-03, 2026-11-03, 2026-11-07\n"
+        ))
+    };
+    let prose = [
+        "If you want, we can agree a draw later.",
+        "If your clock is wrong tell me.",
+        "If possible, please send the next move by Friday.",
+        "Если вы не против, предлагаю ничью позже.",
+        "Если что, пишите.",
+        "If 2 days is fine with you, good.",
+    ];
+    for line in prose {
+        let read = letter(line);
+        assert!(read.errors.is_empty(), "{line}: {:?}", read.errors);
+        assert!(read.variants.is_empty(), "{line}");
+        assert_eq!(moves(&read), ["1...e5"], "{line}");
+    }
+    let conditionals = [
+        "if 2. Nf3 2... Nc6",
+        "if 2. Nf3 then 2... Nc6",
+        "if 2. Nf3, 2... Nc6",
+        "If 2. Nf3, then 2... Nc6",
+        "если 2. Кf3, то 2... Кc6",
+        "Если 2. Кf3, тогда 2... Кc6.",
+    ];
+    for line in conditionals {
+        let read = letter(line);
+        assert!(read.errors.is_empty(), "{line}: {:?}", read.errors);
+        assert_eq!(read.variants.len(), 1, "{line}");
+        let variant = Letter {
+            moves: read.variants[0].moves.clone(),
+            ..Letter::default()
+        };
+        assert_eq!(moves(&variant), ["2.Nf3", "2...Nc6"], "{line}");
+        assert_eq!(moves(&read), ["1...e5"], "{line}");
+    }
+}
