@@ -518,3 +518,20 @@ fn if_begins_a_variant_only_where_moves_follow() {
         assert_eq!(moves(&read), ["1...e5"], "{line}");
     }
 }
+
+/// A dates line with an Android attribution glued to it keeps its dates
+/// (the quote below, with the partner's own, is not read).
+#[test]
+fn dates_glued_to_an_attribution_are_read() {
+    let bodies = [
+        "Game 1\n1... e5\nTime: 2/4\nDates: 03.11.2026, 03.11.2026, 04.11.2026On Mar 9, 2018 6:35 PM, \"Clerk\" <clerk@test.example> wrote:\n> Game 1\n> 1. e4\n> Time: 2/0\n> Dates: 01.11.2026\n",
+        "Партия 1\n1... e5\nВремя: 2/4\nДаты: 03.11.2026, 03.11.2026, 04.11.2026On Mar 9, 2018 6:35 PM, \"Clerk\" <clerk@test.example> wrote:\n\n> 1. e4\n",
+    ];
+    for body in bodies {
+        let read = read_with(body, DateReading::default());
+        assert!(read.errors.is_empty(), "{body}: {:?}", read.errors);
+        assert_eq!(moves(&read), ["1...e5"], "{body}");
+        let sent = read.dates.sent.as_ref().map(|d| (d.day, d.month, d.year));
+        assert_eq!(sent, Some((4, 11, Some(2026))), "{body}");
+    }
+}

@@ -249,6 +249,10 @@ pub fn own_lines<'a>(body: &'a str, own_form: &dyn Fn(&str) -> bool) -> Vec<(usi
     while index < lines.len() {
         let line = lines[index];
         let trimmed = line.trim();
+        // GroupWise's `>>> Name <address> date >>>` over the bare quote.
+        if is_groupwise_header(trimmed) {
+            break;
+        }
         if trimmed.starts_with('>') || (in_quote && marked_quote(trimmed)) {
             index += 1;
             continue;
@@ -259,7 +263,7 @@ pub fn own_lines<'a>(body: &'a str, own_form: &dyn Fn(&str) -> bool) -> Vec<(usi
         if line == "-- " || trimmed == "--" {
             break;
         }
-        if is_rule(trimmed) || is_separator(trimmed) {
+        if is_rule(trimmed) || is_separator(trimmed) || html_separator(trimmed) {
             own.extend(marked_answers(&written, index));
             break;
         }
@@ -309,10 +313,47 @@ pub fn own_lines<'a>(body: &'a str, own_form: &dyn Fn(&str) -> bool) -> Vec<(usi
             }
             break;
         }
-        own.push((index + 1, written[index]));
+        // Outlook's own text marked with the writer's name (`[Petrov P.]
+        // 1... e5`) where no quote is above it: the line without the mark.
+        own.push((index + 1, without_answer_mark(written[index], own_form)));
         index += 1;
     }
     own
+}
+
+/// GroupWise's quote header: `>>> Name <address> 10/22/15 21:02 >>>`,
+/// `>>> Greg KH <greg@kroah.com> 09.11.05 17:45:44 >>>` (the quote below
+/// it is bare, or `>` lines).
+fn is_groupwise_header(trimmed: &str) -> bool {
+    trimmed.len() > 8
+        && trimmed.starts_with(">>>")
+        && trimmed.ends_with(">>>")
+        && trimmed.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// A line of the program's HTML in a plain part (`<div>-------- Original
+/// message --------</div><div>From: …`, as Samsung's mail app sends it)
+/// with a separator between its tags.
+fn html_separator(trimmed: &str) -> bool {
+    trimmed.starts_with('<')
+        && trimmed.contains("</")
+        && trimmed
+            .split(['<', '>'])
+            .step_by(2)
+            .map(str::trim)
+            .any(|text| !text.is_empty() && is_separator(text))
+}
+
+/// `line` without a bracketed name before what a letter states
+/// (`[Petrov P.] 1... e5`: `1... e5`); any other line as written.
+fn without_answer_mark<'a>(line: &'a str, own_form: &dyn Fn(&str) -> bool) -> &'a str {
+    match ANSWER_MARK
+        .captures(line)
+        .and_then(|caps| caps.name("text"))
+    {
+        Some(text) if own_form(text.as_str()) => &line[text.start()..],
+        _ => line,
+    }
 }
 
 /// A line quoted with `|` or with the quoted writer's initials (`КК> `).

@@ -242,3 +242,44 @@ fn glued_attributions_bracketed_answers_and_header_citations_are_read() {
         assert_eq!(own(body), expected, "{body}");
     }
 }
+
+/// Forms of issue 60's season still misread: GroupWise's quote header
+/// `>>> Name <address> date >>>` over the bare quote; a plain part that
+/// carries the program's HTML (Samsung's mail app); an Android attribution
+/// glued to a dates line of dotted dates; Outlook 2003's own text marked
+/// `[Name]` with no quote above it.
+#[test]
+fn groupwise_html_in_plain_glued_dotted_dates_and_marked_own_text_are_read() {
+    let groupwise = "1... e5\nTime: 2/4\n\n>>> Clerk <clerk@test.example> 11/03/26 18:35 >>>\nGame 1\n1. e4\nTime: 2/0\n";
+    let groupwise_eu = "1... e5\n>>> Greg KH <greg@kroah.com> 09.11.05 17:45:44 >>>\n1. e4\n";
+    let samsung = "1... e5\nTime: 2/4\n\n<div>-------- Original message --------</div><div>From: Clerk &lt;clerk@test.example&gt; </div><div>Date: 11/3/26 18:35 (GMT+03:00) </div>\n1. e4\n";
+    let android = "1... e5\nTime: 2/4\nDates: 03.11.2026, 03.11.2026, 04.11.2026On Mar 9, 2018 6:35 PM, \"Clerk\" <clerk@test.example> wrote:\n> 1. e4\n";
+    let outlook = "[Petrov P.] 1... e5\n[Petrov P.] Time: 2/4\n";
+    let android_ru = "1... e5\nВремя: 2/4\nДаты: 03.11.2026 04.11.2026On Mon, Nov 3, 2026, 18:35 Clerk <clerk@test.example> wrote:\n\n> 1. e4\n";
+    let android_sent = "1... e5\nDates: 03.11.2026, 03.11.2026, sent 04.11.2026On Mar 9, 2018 6:35 PM, \"Clerk\" <clerk@test.example>\nwrote:\n> 1. e4\n";
+    let table: [(&str, Vec<&str>); 7] = [
+        (
+            android_ru,
+            vec!["1... e5", "Время: 2/4", "Даты: 03.11.2026 04.11.2026", ""],
+        ),
+        (
+            android_sent,
+            vec!["1... e5", "Dates: 03.11.2026, 03.11.2026, sent 04.11.2026"],
+        ),
+        (groupwise, vec!["1... e5", "Time: 2/4", ""]),
+        (groupwise_eu, vec!["1... e5"]),
+        (samsung, vec!["1... e5", "Time: 2/4", ""]),
+        (
+            android,
+            vec![
+                "1... e5",
+                "Time: 2/4",
+                "Dates: 03.11.2026, 03.11.2026, 04.11.2026",
+            ],
+        ),
+        (outlook, vec!["1... e5", "Time: 2/4"]),
+    ];
+    for (body, expected) in table {
+        assert_eq!(own(body), expected, "{body}");
+    }
+}
