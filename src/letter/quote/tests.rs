@@ -243,11 +243,15 @@ fn glued_attributions_bracketed_answers_and_header_citations_are_read() {
     }
 }
 
-/// Forms of issue 60's season still misread: GroupWise's quote header
-/// `>>> Name <address> date >>>` over the bare quote; a plain part that
-/// carries the program's HTML (Samsung's mail app); an Android attribution
-/// glued to a dates line of dotted dates; Outlook 2003's own text marked
-/// `[Name]` with no quote above it.
+/// Forms a season's letters still misread: GroupWise's quote header
+/// `>>> Name <address> date >>>` over the bare quote (the header's form as
+/// GroupWise Internet Agent 7.0 wrote it in a linux-kernel list message of
+/// 9 November 2005, Message-ID <43723B57.76F0.0078.0@novell.com>, and as
+/// 18.3.1 writes it in 2021; the US date form as the season's letter had
+/// it); a plain part that carries the program's HTML (Samsung's mail app,
+/// as the season's letter had it); an Android attribution glued to a dates
+/// line of dotted dates; Outlook 2003's own text marked `[Name]` with no
+/// quote above it.
 #[test]
 fn groupwise_html_in_plain_glued_dotted_dates_and_marked_own_text_are_read() {
     let groupwise = "1... e5\nTime: 2/4\n\n>>> Clerk <clerk@test.example> 11/03/26 18:35 >>>\nGame 1\n1. e4\nTime: 2/0\n";
