@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use chrono::{NaiveDate, Utc};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod cli;
 use cli::{Context, Failure, run_error};
@@ -21,6 +21,19 @@ use cli::{Context, Failure, run_error};
 /// transparent huge pages its arenas doubled the peak RSS (36 -> 70 MB).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// What `--version` says: the release, the commit it was built from, and
+/// the database schema it writes (docs/running.md, "Upgrading").
+fn version() -> &'static str {
+    let text = format!(
+        "{} (commit {}, database schema {})",
+        env!("CARGO_PKG_VERSION"),
+        env!("SHTEMPEL_COMMIT"),
+        shtempel::store::schema_version()
+    );
+    // Said once a run; clap keeps the text for the run's whole life.
+    Box::leak(text.into_boxed_str())
+}
 
 #[derive(Parser)]
 #[command(
@@ -121,7 +134,8 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::from_arg_matches(&Cli::command().version(version()).get_matches())
+        .unwrap_or_else(|error| error.exit());
     // A panic is caught around each letter and reported in words; nothing of
     // Rust's own panic output reaches a user.
     std::panic::set_hook(Box::new(|_| {}));

@@ -4,7 +4,7 @@
 use shtempel::config::Config;
 use shtempel::run;
 
-use super::database::{database_error, open_store};
+use super::database::{database_error, open_store_to_change};
 use super::{Context, Failure, load, run_error, usage};
 
 #[derive(clap::Args)]
@@ -31,7 +31,7 @@ pub(super) fn adopt(config: &Config) -> Result<u8, Failure> {
             "adopt: another run is at work; try again after it",
         ));
     };
-    let mut store = open_store(config)?;
+    let mut store = open_store_to_change(config)?;
     let games = store
         .adopt_games(id)
         .map_err(|e| database_error(config, &e))?;

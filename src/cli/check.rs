@@ -9,7 +9,7 @@ use chrono::{NaiveDate, Utc};
 use shtempel::config::Config;
 use shtempel::mail::Envelope;
 use shtempel::printable::printable;
-use shtempel::store::Store;
+use shtempel::store::{DatabaseFile, Store};
 
 use super::database::database_error;
 use super::wiring::{clerks, directory, templates_of};
@@ -51,11 +51,14 @@ pub(super) fn check(
     let (templates, template_of) = templates_of(configs)?;
     let directory = directory(configs, &templates, &template_of);
     let clerks = clerks(&directory, cx.now, today);
-    let store = if first.database.exists() {
-        Store::open(&first.database).map_err(|e| database_error(first, &e))?
-    } else {
-        Store::in_memory().map_err(|e| database_error(first, &e))?
-    };
+    // Read as `poll` would find it; an older schema is upgraded in memory,
+    // the file unchanged (`check` writes nothing).
+    let store = match Store::inspect(&first.database) {
+        DatabaseFile::Older(_) => Store::read_upgraded(&first.database),
+        _ if first.database.exists() => Store::open(&first.database),
+        _ => Store::in_memory(),
+    }
+    .map_err(|e| database_error(first, &e))?;
     let clock = clerks
         .first()
         .map_or_else(|| clock(first, cx.now, today), |c| c.clock);

@@ -11,21 +11,63 @@ use shtempel::store::{DatabaseFile, Store};
 use super::{Failure, run_error, usage};
 
 /// The database for a command that only reads it: a tournament with none
-/// yet reads as one where nothing has happened (in memory, no file made).
+/// yet reads as one where nothing has happened (in memory, no file made);
+/// one of an older schema is read as this build's (upgraded in memory),
+/// the file left as it was for a command that writes to upgrade.
 pub(super) fn open_store(config: &Config) -> Result<Store, Failure> {
-    match Store::inspect(&config.database) {
+    let mut store = match Store::inspect(&config.database) {
         DatabaseFile::Missing | DatabaseFile::Empty => {
             let store =
                 Store::in_memory().map_err(|e| run_error(format!("database in memory: {e}")))?;
-            Ok(store.kept_on(config.scope()))
+            return Ok(store.kept_on(config.scope()));
         }
-        DatabaseFile::Ours => {
-            let mut store = open_file(config)?;
+        DatabaseFile::Ours => open_file(config)?,
+        DatabaseFile::Older(schema) => {
+            let store =
+                Store::read_upgraded(&config.database).map_err(|e| database_error(config, &e))?;
+            eprintln!(
+                "database {}: schema {schema}, read as this build's ({}) and not changed; the \
+                 next command that writes it (poll) upgrades it, keeping a copy of it as it is",
+                config.database.display(),
+                shtempel::store::schema_version()
+            );
+            store.kept_on(config.scope())
+        }
+        other => return Err(not_ours(config, &other)),
+    };
+    as_before(std::slice::from_ref(config), &mut store, false)?;
+    Ok(store)
+}
+
+/// The database for a command that writes it but is no run (`adopt`,
+/// `retry`, `report`): as [`open_store`], an older schema upgraded in the
+/// file ([`upgraded`]).
+pub(super) fn open_store_to_change(config: &Config) -> Result<Store, Failure> {
+    match Store::inspect(&config.database) {
+        DatabaseFile::Older(schema) => {
+            let mut store = upgraded(config, schema)?;
             as_before(std::slice::from_ref(config), &mut store, false)?;
             Ok(store)
         }
-        other => Err(not_ours(config, &other)),
+        _ => open_store(config),
     }
+}
+
+/// The database of an older schema upgraded, the file as it was kept
+/// beside it first (named with its schema), and both said on standard
+/// error.
+fn upgraded(config: &Config, schema: i64) -> Result<Store, Failure> {
+    let copy = Store::keep_before_upgrade(&config.database, schema)
+        .map_err(|e| database_error(config, &e))?;
+    let store = open_file(config)?;
+    eprintln!(
+        "database {}: upgraded from schema {schema} to {}; the file as it was is kept as {} \
+         (docs/running.md, \"Upgrading\", says how to go back)",
+        config.database.display(),
+        shtempel::store::schema_version(),
+        copy.display()
+    );
+    Ok(store)
 }
 
 /// The database for a run that writes it. A missing or empty one is made
@@ -39,6 +81,7 @@ pub(super) fn open_store_to_run(
 ) -> Result<Store, Failure> {
     match Store::inspect(&config.database) {
         DatabaseFile::Ours => open_file(config),
+        DatabaseFile::Older(schema) => upgraded(config, schema),
         DatabaseFile::Missing | DatabaseFile::Empty => {
             let done = source
                 .has_done_letters()

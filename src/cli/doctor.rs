@@ -206,7 +206,7 @@ fn database(config: &Config) -> Result<String, Failure> {
                 "{path}: not made yet; the first poll (or shtempel init) makes it"
             ))
         }
-        DatabaseFile::Ours => {
+        file @ (DatabaseFile::Ours | DatabaseFile::Older(_)) => {
             std::fs::OpenOptions::new()
                 .append(true)
                 .open(&config.database)
@@ -216,10 +216,15 @@ fn database(config: &Config) -> Result<String, Failure> {
                     ))
                 })?;
             writable_folder(folder_of(&config.database))?;
-            Ok(format!(
-                "{path}: the clerk's, schema {}; {backup}",
-                shtempel::store::schema_version()
-            ))
+            let build = shtempel::store::schema_version();
+            Ok(match file {
+                DatabaseFile::Older(schema) => format!(
+                    "{path}: the clerk's, schema {schema}; this build writes {build}: the next \
+                     command that writes it (poll) upgrades it, keeping a copy of it as it is \
+                     ({path}.schema-{schema}); {backup}"
+                ),
+                _ => format!("{path}: the clerk's, schema {build}; {backup}"),
+            })
         }
         other => Err(not_ours(config, &other)),
     }

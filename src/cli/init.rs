@@ -31,7 +31,7 @@ pub(super) fn init(config: &Config) -> Result<u8, Failure> {
             println!("init: database {} created", config.database.display());
             Ok(0)
         }
-        DatabaseFile::Ours => Err(usage(format!(
+        DatabaseFile::Ours | DatabaseFile::Older(_) => Err(usage(format!(
             "init: {} already holds the tournament's database; nothing done (move it away \
              first to begin again from nothing)",
             config.database.display()

@@ -7,7 +7,7 @@ use chrono::{NaiveDate, Utc};
 
 use shtempel::config::Config;
 
-use super::database::open_store;
+use super::database::open_store_to_change;
 use super::output::{Printer, Progress, write_report};
 use super::{Context, Failure, clock, load_all, not_before_the_record, pick, run_error, usage};
 
@@ -57,7 +57,7 @@ pub(super) fn report_all(
     })?;
     let mut pages = 0;
     for config in configs {
-        let store = open_store(config)?;
+        let store = open_store_to_change(config)?;
         let clock = clock(config, now, today);
         // The report shows the games as the database holds them: a day
         // before the clerk's last would show later results under it.
@@ -79,7 +79,7 @@ pub(super) fn report_all(
     }
     if index {
         let day = clock(first, now, today).today;
-        let mut store = open_store(first)?;
+        let mut store = open_store_to_change(first)?;
         shtempel::report::site::write_events(configs, &mut store, day, &out)
             .map_err(|e| run_error(format!("report: {e}")))?;
         pages += 2;

@@ -7,7 +7,7 @@ use shtempel::printable::printable;
 use shtempel::run;
 use shtempel::store::Store;
 
-use super::database::{database_error, open_store};
+use super::database::{database_error, open_store_to_change};
 use super::wiring::source;
 use super::{Context, Failure, load_all, pick, run_error, usage};
 
@@ -46,7 +46,7 @@ pub(super) fn retry(config: &Config, key: Option<&str>, all: bool) -> Result<u8,
             "retry: a poll is at work on this tournament; try again when it is done",
         ));
     };
-    let mut store = open_store(config)?;
+    let mut store = open_store_to_change(config)?;
     let database = |e: Error| database_error(config, &e);
     let set_aside = store.quarantined().map_err(database)?;
     let Some(key) = key.filter(|_| !all) else {

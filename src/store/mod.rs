@@ -17,6 +17,7 @@ mod scope;
 mod sent_log;
 #[cfg(test)]
 mod tests;
+mod upgrade;
 mod writer;
 
 use std::cell::RefCell;
@@ -301,8 +302,11 @@ pub enum DatabaseFile {
     Missing,
     /// A file of no bytes, or an SQLite file with no tables.
     Empty,
-    /// The clerk's database, at a schema version this build knows.
+    /// The clerk's database, at this build's schema.
     Ours,
+    /// The clerk's database at an older schema, which this build upgrades:
+    /// its version.
+    Older(i64),
     /// A file that is not the clerk's database: why.
     Foreign(String),
     /// The clerk's database from a newer build: its schema version.
@@ -370,6 +374,7 @@ impl Store {
                     .into(),
             ),
             (version, _) if version > known => DatabaseFile::Newer(version),
+            (version, _) if version < known => DatabaseFile::Older(version),
             _ => DatabaseFile::Ours,
         }
     }

@@ -984,3 +984,97 @@ fn a_link_in_the_maildir_is_not_followed() {
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 0);
     assert!(elsewhere.exists() && std::fs::symlink_metadata(&link).is_ok());
 }
+
+/// The database the build before left: this build's less its last
+/// migration (the table of preferences), at the schema before.
+fn as_the_build_before_left_it(t: &Tournament) -> i64 {
+    let before = shtempel::store::schema_version() - 1;
+    let conn = rusqlite::Connection::open(db(t)).unwrap();
+    conn.execute_batch("DROP TABLE preferences;").unwrap();
+    conn.pragma_update(None, "user_version", before).unwrap();
+    before
+}
+
+fn schema_of(path: &std::path::Path) -> i64 {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap()
+}
+
+/// An upgrade: a command that only reads (`games`, `doctor`) reads the
+/// older database as this build's and leaves it as it was, so the build
+/// before still runs on it; the first that writes (`poll`) keeps a copy of
+/// it beside it, named with its schema and for its owner alone, says so,
+/// and upgrades it; the games go on.
+#[test]
+fn only_a_command_that_writes_upgrades_the_database_keeping_a_copy_of_it() {
+    let mut t = under_way();
+    let before = as_the_build_before_left_it(&t);
+    let now = shtempel::store::schema_version();
+    let copy = t.path().join(format!("db.sqlite.schema-{before}"));
+
+    let games = t.run(&["games"]);
+    assert_eq!(games.code, 0, "{}", games.stderr);
+    assert!(games.stdout.contains("White Player"), "{}", games.stdout);
+    assert!(
+        games.stderr.contains(&format!(
+            "schema {before}, read as this build's ({now}) and not changed"
+        )),
+        "{}",
+        games.stderr
+    );
+    let doctor = t.run(&["doctor"]);
+    assert!(
+        doctor
+            .stdout
+            .contains(&format!("schema {before}; this build writes {now}")),
+        "{}",
+        doctor.stdout
+    );
+    assert_eq!(schema_of(&db(&t)), before, "a reader changed the file");
+    assert!(!copy.exists());
+
+    black_answers(&mut t);
+    let poll = t.poll("2026-11-04");
+    assert!(
+        poll.stderr
+            .contains(&format!("upgraded from schema {before} to {now}"))
+            && poll.stderr.contains(&copy.display().to_string()),
+        "{}",
+        poll.stderr
+    );
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", BLACK), pair("forward", WHITE)]
+    );
+    assert_eq!(schema_of(&db(&t)), now);
+    assert_eq!(schema_of(&copy), before);
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&copy).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+    // The copy holds the game as it was: 1. e4 alone.
+    let conn = rusqlite::Connection::open(&copy).unwrap();
+    let moves: i64 = conn
+        .query_row("SELECT count(*) FROM moves", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(moves, 1);
+    // Upgraded once: the next run says nothing of it.
+    let again = t.poll("2026-11-05");
+    assert!(!again.stderr.contains("upgraded"), "{}", again.stderr);
+}
+
+/// `--version` names the release, the commit and the schema the build
+/// writes: what a director compares before and after an upgrade.
+#[test]
+fn the_version_names_the_build_and_the_schema_it_writes() {
+    let t = Tournament::new();
+    let out = t.run_as_given(&["--version"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let said = out.stdout.trim();
+    let schema = format!("database schema {})", shtempel::store::schema_version());
+    assert!(
+        said.starts_with(&format!("shtempel {} (commit ", env!("CARGO_PKG_VERSION")))
+            && said.ends_with(&schema),
+        "{said}"
+    );
+}
