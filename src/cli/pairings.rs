@@ -23,6 +23,12 @@ pub struct Args {
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
         let configs = cx.given_or_all()?;
+        // A file whose players were reordered since the games were made
+        // gives a table the games no longer follow: refused, as by every
+        // other command.
+        for config in &configs {
+            super::database::open_store(config)?;
+        }
         let mut out = std::io::stdout().lock();
         match Printer::of(self.json) {
             Printer::Json => {
