@@ -135,8 +135,9 @@ impl Due {
 
 /// A letter that changed nothing, in words; `arbiters` are the chief
 /// arbiters' addresses (an order of theirs that was refused is not for
-/// `accept`); `events`, the tournaments of a folder its writer plays in
-/// (the command that takes it names one where he plays in several).
+/// `accept`, nor is a letter refused in a game now over); `events`, the
+/// tournaments of a folder it may be taken in (the command that takes it
+/// names one where there are several).
 pub fn unheeded_text(letter: &Unheeded, arbiters: &[&str], events: &[&str]) -> String {
     let of_an_arbiter = letter
         .sender
@@ -154,10 +155,16 @@ pub fn unheeded_text(letter: &Unheeded, arbiters: &[&str], events: &[&str]) -> S
         "refused" if letter.reason.starts_with("leave refused") => {
             "a leave refused, its writer told why (a new leave letter, within the allowance, is taken)"
         }
+        "refused" if letter.game_over => {
+            "refused, its writer told why; its game is over, so nothing in it can be taken"
+        }
         "refused" => {
             let key = shell_word(&letter.dedup_key);
-            let commands: Vec<String> = match events {
-                [_, _, ..] => events
+            // The event is named where the letter was read in one of a
+            // folder's, or where it may be taken in several.
+            let named = letter.game.as_ref().and_then(|game| game.tournament());
+            let commands: Vec<String> = match (events, named) {
+                ([_, _, ..], _) | ([_], Some(_)) => events
                     .iter()
                     .map(|id| format!("shtempel accept {key} --tournament {}", shell_word(id)))
                     .collect(),
@@ -207,6 +214,9 @@ pub fn to_json(today: NaiveDate, through: NaiveDate, due: &[Due], unheeded: &[Un
                 "from": letter.sender,
                 "disposition": letter.disposition,
                 "reason": letter.reason,
+                "game": letter.game.as_ref().map(|key| key.game()),
+                "tournament": letter.game.as_ref().and_then(|key| key.tournament()),
+                "game_over": letter.game_over,
             })
         })
         .collect();

@@ -96,11 +96,16 @@ pub(super) fn desk(
             .collect();
         for letter in &unheeded {
             let sender = letter.sender.as_deref().unwrap_or_default();
-            let events: Vec<&str> = configs
-                .iter()
-                .filter(|config| config.player_by_email(sender).is_some())
-                .map(|config| config.tournament_id.as_str())
-                .collect();
+            // A letter read in a game (its tag or thread named the event)
+            // is that event's; else any event its writer plays in.
+            let events: Vec<&str> = match letter.game.as_ref().and_then(|key| key.tournament()) {
+                Some(event) => vec![event],
+                None => configs
+                    .iter()
+                    .filter(|config| config.player_by_email(sender).is_some())
+                    .map(|config| config.tournament_id.as_str())
+                    .collect(),
+            };
             let text = shtempel::desk::unheeded_text(letter, &arbiters, &events);
             line(format!("  {text}"));
         }

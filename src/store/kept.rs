@@ -32,6 +32,12 @@ pub struct Unheeded {
     /// back).
     pub disposition: String,
     pub reason: String,
+    /// The game it was read for, where one was found (`ID/<game>` in a
+    /// folder).
+    pub game: Option<GameKey>,
+    /// Whether that game is over now: a letter refused in it is nothing
+    /// `accept` can take.
+    pub game_over: bool,
 }
 
 const QUARANTINED: &str = "SELECT id, dedup_key, source_key, arrived, reason, raw FROM letters
@@ -104,7 +110,9 @@ impl Store {
         Ok(self
             .conn
             .prepare(
-                "SELECT dedup_key, source_key, postmark, sender, disposition, reason FROM letters
+                "SELECT dedup_key, source_key, postmark, sender, disposition, reason, game_id,
+                        (SELECT status = 'finished' FROM games WHERE games.id = letters.game_id)
+                 FROM letters
                  WHERE ((disposition IN ('ignored', 'refused') AND postmark >= ?1)
                         OR disposition IN ('quarantined', 'releasing'))
                    AND NOT EXISTS (SELECT 1 FROM letters AS taken
@@ -120,6 +128,10 @@ impl Store {
                     sender: row.get(3)?,
                     disposition: row.get(4)?,
                     reason: row.get(5)?,
+                    game: row
+                        .get::<_, Option<String>>(6)?
+                        .map(|key| GameKey::parse(&key)),
+                    game_over: row.get::<_, Option<bool>>(7)?.unwrap_or(false),
                 })
             })?
             .collect::<Sql<_>>()?)

@@ -1770,3 +1770,28 @@ fn replaced_players_letter(language: &str) {
     assert_eq!(sans(&t, "B"), ["d4"]);
     assert_eq!(sans(&t, "A"), Vec::<String>::new());
 }
+
+/// A refused letter read in one event of a folder (its tag named it) is
+/// offered to `accept` in that event alone, though its writer plays game
+/// 1 in another too.
+#[test]
+fn todays_accept_names_the_event_the_letter_was_read_in() {
+    let mut t = federation();
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "[A #1]",
+        "Game 1\n1. Ke3\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.pass("2026-11-03");
+    assert_eq!(kinds(&t.new_mail()), [pair("refused", WHITE)]);
+    let today = t.run(&["today", "--today", "2026-11-04"]).stdout;
+    let line = today
+        .lines()
+        .find(|line| line.contains("from white@test.example"))
+        .unwrap_or_else(|| panic!("{today}"));
+    assert!(
+        line.contains("--tournament A") && !line.contains("--tournament B"),
+        "{line}"
+    );
+}

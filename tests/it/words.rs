@@ -299,6 +299,25 @@ fn todays_hint_fits_the_letter() {
             && illegal.contains(" takes it as the clerk read it; add --move"),
         "{illegal}"
     );
+    // A letter refused because its game is over gets no `accept`: there
+    // is nothing in the game to take it into.
+    t.exchange(BLACK, "2026-11-09", "Re: [T #1]", "Game 1\nI resign.\n");
+    let late = t.exchange(
+        WHITE,
+        "2026-11-10",
+        "Re: [T #1]",
+        "Game 1\n2. Nf3\nTime: 3/4\n",
+    );
+    assert_eq!(kinds(&late), [pair("refused", WHITE)]);
+    let today = t.run(&["today", "--today", "2026-11-10"]).stdout;
+    let over = today
+        .lines()
+        .find(|line| line.contains("2026-11-10") && line.contains("from white@test.example"))
+        .unwrap_or_else(|| panic!("no line for the late letter:\n{today}"));
+    assert!(
+        over.contains("its game is over") && !over.contains("shtempel accept"),
+        "{over}"
+    );
 }
 
 /// Point 8: a start sheet says the day the player's clock starts, not the
