@@ -88,6 +88,23 @@ impl Ledger {
         })
     }
 
+    /// [`Ledger::due`] once the last move, made and not delivered yet,
+    /// reaches the player to move on `day`: what a run that forwards it on
+    /// `day` tells him (his days count from the day the move reaches him,
+    /// rules.md 2.1). A ledger whose last move was delivered is as `due`.
+    pub fn due_if_delivered(&self, rules: &Rules, day: NaiveDate) -> Option<Due> {
+        match self.rows.last() {
+            Some(last) if last.delivered_on.is_none() && self.standing.held_reply.is_none() => {
+                let mut delivered = self.clone();
+                if let Some(last) = delivered.rows.last_mut() {
+                    last.delivered_on = Some(day);
+                }
+                delivered.due(rules, day)
+            }
+            _ => self.due(rules, day),
+        }
+    }
+
     /// The last day the player to move still had days left on, for a
     /// `today` past it: found by going back day by day (no more than a
     /// season's days: a clock runs out within its control's).
@@ -203,5 +220,60 @@ impl Ledger {
             self.calendar
                 .thinking_days(player, self.clock_from(from), today),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(text: &str) -> NaiveDate {
+        text.parse().unwrap()
+    }
+
+    /// 1. e4 (2 days) delivered on 3 November, 1... e5 (4 days) sent on 7
+    /// November, `delivered` as given.
+    fn ledger(delivered: Option<&str>) -> Ledger {
+        let mut ledger = Ledger::new(Calendar::on_time(d("2026-11-01"), d("2028-11-01")));
+        for (by, sent, delivered, days) in [
+            (Color::White, "2026-11-03", Some("2026-11-03"), 2),
+            (Color::Black, "2026-11-07", delivered, 4),
+        ] {
+            ledger.rows.push(Row {
+                by,
+                san: "x".into(),
+                conditional: false,
+                sent_on: d(sent),
+                delivered_on: delivered.map(d),
+                days,
+                penalty: 0,
+                letter: None,
+            });
+        }
+        ledger
+    }
+
+    /// A move not delivered yet is due from the day the run that forwards
+    /// it reaches the player to move; one delivered, as `due` says.
+    #[test]
+    fn a_move_forwarded_today_is_due_from_today() {
+        let rules = Rules::default();
+        let table = [
+            // (delivered, the run's day, days left, last day)
+            (None, "2026-11-09", 48, "2026-12-27"),
+            (None, "2026-11-20", 48, "2027-01-07"),
+            (Some("2026-11-07"), "2026-11-09", 46, "2026-12-25"),
+        ];
+        for (delivered, day, left, last) in table {
+            let due = ledger(delivered)
+                .due_if_delivered(&rules, d(day))
+                .expect("due");
+            assert_eq!(
+                (due.player, due.days_left, due.last_day),
+                (Color::White, left, d(last)),
+                "{delivered:?} {day}"
+            );
+        }
+        assert_eq!(ledger(None).due(&rules, d("2026-11-09")), None);
     }
 }

@@ -202,15 +202,20 @@ fn a_leave_beside_a_move_stops_the_persons_games_in_every_event() {
             );
         }
         assert_eq!((last_day(&t, "B") - b_before).num_days(), 11, "{language}");
-        // Black, to move in A by the forward of today, is told how the
-        // leave counts for him.
+        // Black, to move in A by the forward of today, is told his last
+        // day: his days count from today, the day the move reaches him,
+        // with the leave's days left out.
         let notice = mail
             .iter()
             .find(|m| m.kind == "leave-notice" && m.to == [BLACK])
             .unwrap();
         notice.says(match language {
-            "ru" => "Ваш ход: ваши дни считаются со дня, когда ход до вас дошёл, без дней отпуска.",
-            _ => "You are to move: your days count from the day the move reaches you, with the leave's days left out.",
+            "ru" => "Ваш ход; с учётом отпуска письмо с ходом нужно отправить не позднее ",
+            _ => "You are to move; with the leave counted, the letter with the move must be sent by ",
+        });
+        notice.never_says(match language {
+            "ru" => "когда ход до вас дошёл",
+            _ => "reaches you",
         });
     }
 }

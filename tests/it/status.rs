@@ -360,3 +360,42 @@ fn a_folder_wide_answer_is_signed_by_the_clerk_of_its_events() {
     let mail = t.exchange(ARBITER, "2026-11-03", "status", "СТАТУС");
     only(&mail, "status", ARBITER).says("Секретарь турниров «Cup A», «Cup B»");
 }
+
+/// A STATUS answered in the poll that forwards the partner's move: the
+/// move reaches him today, so his days count from today, and his answer
+/// (and the chief arbiter's list) says his days left and last day, never
+/// "not begun" or a bare "You are to move."
+#[test]
+fn status_in_the_poll_that_forwards_the_move_gives_the_days_from_today() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        t.opening();
+        t.letter(
+            WHITE,
+            "2026-11-09",
+            "Re: [T #1]",
+            "Game 1\n2. Nf3\nTime: 4/4\nDates: 2026-11-07 2026-11-07 2026-11-09\n",
+        );
+        let word = pick(language, "STATUS", "СТАТУС");
+        t.letter(BLACK, "2026-11-09", "status", word);
+        t.letter(ARBITER, "2026-11-09", "status", word);
+        t.pass("2026-11-09");
+        let mail = t.new_mail();
+        let answer = mail
+            .iter()
+            .find(|m| m.kind == "status" && m.to == [BLACK])
+            .unwrap_or_else(|| panic!("{:?}", kinds(&mail)));
+        // 50 - 4 days used: 46 left, from 9 November: 25 December.
+        answer.says(pick(
+            language,
+            "You are to move: 46 days left, your letter must be sent by 2026-12-25.",
+            "Ваш ход: осталось 46 дн.",
+        ));
+        answer.never_says(pick(language, "You are to move.\n", "Ваш ход.\n"));
+        let list = mail
+            .iter()
+            .find(|m| m.kind == "status" && m.to == [ARBITER])
+            .unwrap_or_else(|| panic!("{:?}", kinds(&mail)));
+        list.never_says(pick(language, "not begun", "не начата"));
+    }
+}

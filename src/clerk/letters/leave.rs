@@ -436,9 +436,9 @@ impl Clerk<'_> {
                 leaves.push((first, last));
             }
             ledger.calendar = ledger.calendar.with_leaves(leaves);
-            let due = ledger.due(&self.config.rules, self.clock.today);
-            // A move forwarded today has no last day yet: it counts from
-            // the day the partner gets it.
+            // A move forwarded in this run reaches the partner today: his
+            // days count from today.
+            let due = ledger.due_if_delivered(&self.config.rules, self.clock.today);
             let turn = shakmaty::Position::turn(state.board.position());
             let moving = due.is_none() && turn == partner;
             let notice = model! {

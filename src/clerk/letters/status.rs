@@ -160,7 +160,8 @@ impl Clerk<'_> {
         let rows = state.ledger.rows.len();
         let score = (rows > 0)
             .then(|| phrases.moves(&crate::clerk::say::model::moves_of(state, 0, rows - 1)));
-        let due = state.ledger.due(&config.rules, today);
+        // A move forwarded in this run reaches him today.
+        let due = state.ledger.due_if_delivered(&config.rules, today);
         let turn = match state.ledger.clock_for(colour) {
             Turn::Yours => "yours",
             Turn::Partners => "partners",
@@ -329,7 +330,8 @@ impl Clerk<'_> {
             let state = store.reading_in(config.scope(), |store| {
                 crate::clerk::load_replaying(config, store, game, &self.replays)
             })?;
-            let due = state.ledger.due(&config.rules, today);
+            // A move forwarded in this run reaches him today.
+            let due = state.ledger.due_if_delivered(&config.rules, today);
             let result = state
                 .ledger
                 .standing
