@@ -231,8 +231,8 @@ mod tests {
         text.parse().unwrap()
     }
 
-    /// 1. e4 (2 days) delivered on 3 November, 1... e5 (4 days) sent on 7
-    /// November, `delivered` as given.
+    /// White's first move (2 days) delivered on 3 November, Black's reply
+    /// (4 days) sent on 7 November, delivered as `delivered` says.
     fn ledger(delivered: Option<&str>) -> Ledger {
         let mut ledger = Ledger::new(Calendar::on_time(d("2026-11-01"), d("2028-11-01")));
         for (by, sent, delivered, days) in [
