@@ -99,12 +99,26 @@ fn composed(
     for (plan, cause) in plans {
         for (index, message) in plan.messages.iter().enumerate() {
             let kind = message.kind.header();
-            let (id, sender) = match message.of_event {
-                true => (
+            // Another event's message (a STATUS asked of it): its tag,
+            // name and Message-ID.
+            let other = message
+                .event
+                .as_deref()
+                .filter(|id| *id != config.tournament_id)
+                .and_then(|id| clerk.sibling(id));
+            let other_sender = other
+                .as_ref()
+                .map(|other| identity::sender(other.config, other.templates.phrases()));
+            let (id, sender) = match (message.of_event, &other, &other_sender) {
+                (true, Some(other), Some(other_sender)) => (
+                    identity::message_id(other.config, cause, at, index, kind),
+                    other_sender,
+                ),
+                (true, _, _) => (
                     identity::message_id(config, cause, at, index, kind),
                     &sender,
                 ),
-                false => (
+                (false, _, _) => (
                     identity::message_id_of_no_event(config, cause, at, index, kind),
                     &clerk_alone,
                 ),

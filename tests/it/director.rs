@@ -639,6 +639,16 @@ fn a_withdrawal_under_half_annuls_every_game_of_his_the_finished_too() {
     let mail = t.exchange(THIRD, "2026-11-13", "Game 2", "Game 2\n1. e4\nTime: 1/0\n");
     assert_eq!(kinds(&mail), [pair("refused", THIRD)]);
     mail[0].says("annulled when a player withdrew");
+    // The chief arbiter's list says annulled, not over.
+    let list = t.exchange(ARBITER, "2026-11-13", "status", "STATUS\n");
+    assert_eq!(kinds(&list), [pair("status", ARBITER)]);
+    assert_eq!(
+        list[0].body.matches("; annulled.").count(),
+        3,
+        "{}",
+        list[0].body
+    );
+    list[0].never_says("over.");
     let pgn = t.run(&["pgn", "2"]).stdout;
     assert!(
         pgn.contains("[Result \"*\"]") && pgn.contains("[Termination \"abandoned\"]"),
@@ -1007,7 +1017,9 @@ fn a_replaced_players_games_go_on_with_the_newcomer() {
         "{:?}",
         notes(&t)
     );
-    // His move comes from his address; the old one is nobody's now.
+    // His move comes from his address; the old one is nobody's now: a
+    // letter from it changes nothing, and its writer is told he was
+    // replaced.
     t.letter(
         WHITE,
         "2026-11-11",
@@ -1021,10 +1033,16 @@ fn a_replaced_players_games_go_on_with_the_newcomer() {
         "Game 1\n2. Nf3\nTime: 7/4\nDates: 2026-11-07, 2026-11-07, 2026-11-12\n",
     );
     t.pass("2026-11-12");
+    let mail = t.new_mail();
     assert_eq!(
-        kinds(&t.new_mail()),
-        [pair("ack", newcomer), pair("forward", BLACK)]
+        kinds(&mail),
+        [
+            pair("refused", WHITE),
+            pair("ack", newcomer),
+            pair("forward", BLACK)
+        ]
     );
+    mail[0].says("you no longer play in this tournament: you were replaced on 2026-11-10");
     assert_eq!(t.totals("1"), (7, 4));
 }
 

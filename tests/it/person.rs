@@ -211,7 +211,9 @@ fn a_leave_beside_a_move_stops_the_persons_games_in_every_event() {
             .unwrap();
         notice.says(match language {
             "ru" => "Ваш ход; с учётом отпуска письмо с ходом нужно отправить не позднее ",
-            _ => "You are to move; with the leave counted, the letter with the move must be sent by ",
+            _ => {
+                "You are to move; with the leave counted, the letter with the move must be sent by "
+            }
         });
         notice.never_says(match language {
             "ru" => "когда ход до вас дошёл",

@@ -102,11 +102,14 @@ fn a_persons_status_lists_his_games_in_every_event_and_one_named_alone() {
         answer.says("[B #1]");
         answer.says("1. d4");
         assert_eq!(answer.body.matches("FEN:").count(), 2, "{}", answer.body);
-        // Named: that event's games only.
+        // Named: that event's games only, under its tag and name.
         let mail = t.exchange(WHITE, "2026-11-05", "status", &format!("{word} B"));
         let answer = only(&mail, "status", WHITE);
         answer.says("[B #1]");
         answer.never_says("[A #1]");
+        assert!(answer.subject.starts_with("[B] "), "{}", answer.subject);
+        answer.says("Cup B");
+        answer.never_says("Cup A");
     }
 }
 

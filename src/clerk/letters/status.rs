@@ -56,6 +56,16 @@ impl Clerk<'_> {
         entries.extend(self.others_of_the_person(player));
         let (entries, unknown_event) =
             named_in(entries, |(c, _)| &c.tournament_id, named_event(read));
+        // Asked of one other event: answered under its tag and name.
+        if let [(config, entry)] = entries.as_slice()
+            && config.tournament_id != self.config.tournament_id
+            && let Some(clerk) = self.sibling(&config.tournament_id)
+        {
+            return Ok(of_event(
+                clerk.plan_status(store, entry, (mail, read), stored)?,
+                config,
+            ));
+        }
         let mut under_way = Vec::new();
         let mut finished = Vec::new();
         let mut boards = Vec::new();
@@ -200,14 +210,7 @@ impl Clerk<'_> {
             .outcome
             .as_ref()
             .map(|o| o.result.pgn());
-        let status = match state.ledger.status() {
-            Status::Active => "report.status_active",
-            Status::Suspended => "report.status_suspended",
-            Status::Adjudication => "report.status_adjudication",
-            Status::Finished => "report.status_finished",
-            Status::Annulled => "report.status_annulled",
-        };
-        let status = phrases.get(status);
+        let status = self.status_word(state);
         model! {
             "tag" => tag,
             "partner" => partner,
@@ -219,6 +222,18 @@ impl Clerk<'_> {
 }
 
 impl Clerk<'_> {
+    /// A game's state in the event's words (`finished`, `annulled`).
+    fn status_word(&self, state: &Record) -> String {
+        let phrase = match state.ledger.status() {
+            Status::Active => "report.status_active",
+            Status::Suspended => "report.status_suspended",
+            Status::Adjudication => "report.status_adjudication",
+            Status::Finished => "report.status_finished",
+            Status::Annulled => "report.status_annulled",
+        };
+        self.phrases().get(phrase).to_string()
+    }
+
     /// `STATUS` from the chief arbiter or the chief secretary: every game
     /// of each event of the clerk where he holds that office (or of the
     /// one he names), a line each.
@@ -254,6 +269,15 @@ impl Clerk<'_> {
             .filter(|c| c.chief_arbiter == sender || c.chief_secretary == sender)
             .collect();
         let (his, unknown_event) = named_in(his, |c| &c.tournament_id, named_event(read));
+        if let [config] = his.as_slice()
+            && config.tournament_id != self.config.tournament_id
+            && let Some(clerk) = self.sibling(&config.tournament_id)
+        {
+            return Ok(of_event(
+                clerk.plan_event_status(store, (mail, read), stored)?,
+                config,
+            ));
+        }
         let ids: Vec<&str> = his.iter().map(|c| c.tournament_id.as_str()).collect();
         let mut events = Vec::new();
         for config in &his {
@@ -347,6 +371,7 @@ impl Clerk<'_> {
                 "suspended" => state.ledger.status() == Status::Suspended,
                 "result" => result,
                 "over" => !state.ledger.in_play(),
+                "status" => self.status_word(&state),
                 "due" => due.map(|due| model! {
                     "player" => state.player(due.player).name.as_str(),
                     "last_day" => self.date(due.last_day),
@@ -355,6 +380,15 @@ impl Clerk<'_> {
         }
         Ok(games)
     }
+}
+
+/// A plan another event's clerk made: its messages that event's (its tag,
+/// name and Message-ID).
+fn of_event(mut plan: Plan, config: &Config) -> Plan {
+    for message in &mut plan.messages {
+        message.event = Some(config.tournament_id.clone());
+    }
+    plan
 }
 
 /// The events' game lines in parts of at most `per_part` lines, each part

@@ -165,6 +165,7 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             model,
             message_id: None,
             of_event: true,
+            event: None,
         })
     }
 }

@@ -168,6 +168,7 @@ mod tests {
                 model: crate::render::Model::from(()),
                 message_id: None,
                 of_event: true,
+                event: None,
             };
             let raw = compose::build(&message, &sender, "<m@x>", DateTime::UNIX_EPOCH).unwrap();
             let text = String::from_utf8(raw).unwrap();

@@ -88,6 +88,11 @@ pub struct Outgoing {
     /// letter no event of a folder could be placed in:
     /// it speaks for the clerk alone, and a reply to it is placed anew.
     pub of_event: bool,
+    /// The event (its id) whose message it is, where another of the
+    /// folder's than the one whose run plans it: a `STATUS` asked of that
+    /// event alone carries its tag, name and Message-ID. `None`: the
+    /// planning event's.
+    pub event: Option<String>,
 }
 
 impl Outgoing {

@@ -21,6 +21,7 @@ fn outgoing() -> Outgoing {
         model: crate::render::Model::from(()),
         message_id: None,
         of_event: true,
+        event: None,
     }
 }
 
