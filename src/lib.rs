@@ -8,6 +8,7 @@
 //!
 //! ```text
 //! main.rs      CLI: parses the line, reads the clock once, exit codes
+//! build.rs     (cargo's) names the commit the binary is built from
 //! cli/         (the binary's) a command a file, its arguments and its call;
 //!              the database opened, the adapters wired, the pass, the
 //!              director's orders carried out before it (before_pass), the
@@ -37,8 +38,9 @@
 //!              state (outbox), letters kept as they came (kept), writes in a
 //!              transaction (writer), the sends of a crashed run (sent_log),
 //!              the tournament read or written (scope), the readers' own
-//!              preferences (preferences); the files with the players' secrets made 0600 and never
-//!              through a link (private)
+//!              preferences (preferences), an older schema read or kept
+//!              before its upgrade (upgrade); the files with the players'
+//!              secrets made 0600 and never through a link (private)
 //!    |
 //! mail/        ADAPTERS beside FORMATS: letters' sources (source: maildir,
 //!              imap), messages' transports (transport: file, smtp by layer,
