@@ -930,3 +930,42 @@ fn the_pgn_comment_tells_a_replacement_before_the_result_after_it() {
         assert!(at_replaced < at_entered, "{language}: {pgn}");
     }
 }
+
+/// CONTINUE after an overstepping move says what it does: the file was
+/// incomplete, the move's days are not counted, play resumes without a
+/// penalty; never "days excused", which is REJECT's word.
+#[test]
+fn continue_says_the_overstepping_moves_days_are_not_counted() {
+    for (language, order) in [("en", "CONTINUE 1\n"), ("ru", "ПРОДОЛЖИТЬ 1\n")] {
+        let mut t = Cup::new().in_language(language).open();
+        t.opening();
+        // White's 2. Nf3 after 52 days: 54 > 50.
+        let mail = t.exchange(
+            WHITE,
+            "2026-12-29",
+            "Re: [T #1]",
+            "Game 1\n2. Nf3\nTime: 54/4\nDates: 2026-11-07, 2026-11-07, 2026-12-29\n",
+        );
+        assert!(
+            mail.iter().any(|m| m.kind == "overstep-file"),
+            "{language}: {:?}",
+            kinds(&mail)
+        );
+        let mail = t.exchange(ARBITER, "2027-01-03", "Re: [T #1]", order);
+        let decision = mail
+            .iter()
+            .find(|m| m.kind == "decision" && m.to == [WHITE])
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
+        decision.says(pick(
+            language,
+            "The file was incomplete, so the overstep is not confirmed: the 52 days of the overstepping move are not counted, and the game resumes without a penalty; the time used (White/Black) is now 2/4.",
+            "Материалы неполны, просрочка не утверждена: 52 дн. хода с просрочкой не засчитываются, игра продолжается без штрафа; время (белые/чёрные) теперь 2/4.",
+        ));
+        decision.never_says(pick(
+            language,
+            "Days the chief arbiter excused",
+            "Дни, которые главный судья не засчитал",
+        ));
+        assert_eq!(t.totals("1"), (2, 4), "{language}");
+    }
+}
