@@ -127,6 +127,22 @@ impl Calendar {
         (start > self.start_date && from.is_none_or(|day| day < start)).then_some(start)
     }
 
+    /// The days of leave [`Calendar::thinking_days`] leaves out of the same
+    /// span: what a correction of his total names as its reason.
+    pub fn leave_days_left_out(
+        &self,
+        player: Color,
+        from: Option<NaiveDate>,
+        to: NaiveDate,
+    ) -> u32 {
+        let start = *self.start.get(player);
+        let from = from.map_or(start, |day| day.max(start));
+        if from >= self.end_date || from >= to {
+            return 0;
+        }
+        u32::try_from(self.leave_days(from, to).max(0)).unwrap_or(u32::MAX)
+    }
+
     /// Thinking days from `from` (a delivery, or nothing for White's first move) to
     /// `to` for `player`: never before his start, never negative. A move that
     /// reached him on the end date or later costs nothing; one that reached

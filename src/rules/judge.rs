@@ -217,6 +217,11 @@ pub enum Correction {
         actual: u32,
         #[serde(skip_serializing_if = "Option::is_none")]
         clock_start: Option<NaiveDate>,
+        /// The days of leave (his or his partner's) left out of the
+        /// writer's days for this letter, where there were any: the reason
+        /// his total is fewer than his dates count.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        leave_days: Option<u32>,
     },
 }
 
@@ -286,7 +291,12 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
         sent: letter.sent_on,
     };
 
-    let (mut after, days, late_start) = with_plies(ledger, letter);
+    let Plied {
+        mut after,
+        days,
+        late_start,
+        on_leave,
+    } = with_plies(ledger, letter);
     let fraction = after.totals();
 
     let mut missing = Vec::new();
@@ -317,7 +327,11 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
     check_fraction(
         letter.stated.fraction,
         fraction,
-        (player, late_start),
+        Counted {
+            writer: player,
+            late_start,
+            on_leave,
+        },
         &mut missing,
         &mut corrections,
     );
@@ -378,11 +392,12 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
 /// late clock start where they counted from it. Every move but the last
 /// reached its reader with the letter; the last, only when the partner had
 /// the letter directly.
-fn with_plies(ledger: &Ledger, letter: &Incoming) -> (Ledger, u32, Option<NaiveDate>) {
+fn with_plies(ledger: &Ledger, letter: &Incoming) -> Plied {
     let cal = &ledger.calendar;
     let mut after = ledger.clone();
     let mut days = 0;
     let mut late_start = None;
+    let mut on_leave = 0;
     for (index, ply) in letter.plies.iter().enumerate() {
         let last = index + 1 == letter.plies.len();
         let row_days = if ply.conditional {
@@ -394,6 +409,7 @@ fn with_plies(ledger: &Ledger, letter: &Incoming) -> (Ledger, u32, Option<NaiveD
             let from = after.clock_from(from);
             if ply.by == letter.by {
                 late_start = late_start.or(cal.late_start_counted(ply.by, from));
+                on_leave += cal.leave_days_left_out(ply.by, from, letter.sent_on);
             }
             cal.thinking_days(ply.by, from, letter.sent_on)
         };
@@ -411,16 +427,39 @@ fn with_plies(ledger: &Ledger, letter: &Incoming) -> (Ledger, u32, Option<NaiveD
             letter: None,
         });
     }
-    (after, days, late_start)
+    Plied {
+        after,
+        days,
+        late_start,
+        on_leave,
+    }
+}
+
+/// The ledger with a letter's plies, and what the writer's days for it
+/// were counted from: his days, his late clock start where they counted
+/// from it, the days of leave left out of them.
+struct Plied {
+    after: Ledger,
+    days: u32,
+    late_start: Option<NaiveDate>,
+    on_leave: u32,
+}
+
+/// How the writer's days for a letter were counted, as a correction of his
+/// total says.
+struct Counted {
+    writer: Color,
+    late_start: Option<NaiveDate>,
+    on_leave: u32,
 }
 
 /// The stated fraction against the true one (10.3.1); none is an omission.
 /// A correction of the writer's own total carries his late clock start
-/// where his days counted from it.
+/// where his days counted from it, and the days of leave left out of them.
 fn check_fraction(
     stated: Option<Fraction>,
     fraction: Fraction,
-    (writer, late_start): (Color, Option<NaiveDate>),
+    counted: Counted,
     missing: &mut Vec<Item>,
     corrections: &mut Vec<Correction>,
 ) {
@@ -434,7 +473,9 @@ fn check_fraction(
                 player: color,
                 stated: stated.get(color),
                 actual: fraction.get(color),
-                clock_start: late_start.filter(|_| color == writer),
+                clock_start: counted.late_start.filter(|_| color == counted.writer),
+                leave_days: (color == counted.writer && counted.on_leave > 0)
+                    .then_some(counted.on_leave),
             });
         }
     }

@@ -969,3 +969,38 @@ fn continue_says_the_overstepping_moves_days_are_not_counted() {
         assert_eq!(t.totals("1"), (2, 4), "{language}");
     }
 }
+
+/// A correction a leave caused names the leave: the writer counted the
+/// days of his leave, the clerk did not, and the correction says why.
+#[test]
+fn a_correction_caused_by_a_leave_names_it() {
+    for (language, leave) in [
+        ("en", "LEAVE 10.11.2026 - 14.11.2026\n"),
+        ("ru", "ОТПУСК 10.11.2026 - 14.11.2026\n"),
+    ] {
+        let mut t = Cup::new()
+            .in_language(language)
+            .rules("leave_days_per_year = 30\n")
+            .open();
+        t.opening();
+        let granted = t.exchange(WHITE, "2026-11-08", "leave", leave);
+        assert!(granted.iter().all(|m| m.kind != "refused"), "{language}");
+        // From 7 November to 17 November: 10 days, 5 of them on leave.
+        let mail = t.exchange(
+            WHITE,
+            "2026-11-17",
+            "Re: [T #1]",
+            "Game 1\n2. Nf3\nTime: 12/4\nDates: 2026-11-07, 2026-11-07, 2026-11-17\n",
+        );
+        let correction = mail
+            .iter()
+            .find(|m| m.kind == "correction" && m.to == [WHITE])
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
+        correction.says(pick(
+            language,
+            "White's total is 7, not 12 (5 days in a leave are not counted)",
+            "время белых 7, а не 12 (5 дн. отпуска не засчитаны)",
+        ));
+        assert_eq!(t.totals("1"), (7, 4), "{language}");
+    }
+}

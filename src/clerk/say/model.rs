@@ -136,24 +136,33 @@ pub fn correction_text(correction: &Correction, phrases: &Phrases) -> String {
             stated,
             actual,
             clock_start,
+            leave_days,
         } => {
             let name = match player {
                 Color::White => "correction.white_total",
                 Color::Black => "correction.black_total",
             };
             let text = phrases.fill(name, &[("actual", actual), ("stated", stated)]);
-            match clock_start {
-                // Why the days are fewer than from the start date (10.3.2).
-                Some(day) => {
-                    let key = format!("names.{}", color_name(*player));
-                    let colour = phrases.get(&key);
-                    let why = phrases.fill(
-                        "correction.late_start",
-                        &[("colour", &colour), ("start", &phrases.date(*day))],
-                    );
-                    format!("{text} ({why})")
-                }
-                None => text,
+            let key = format!("names.{}", color_name(*player));
+            let colour = phrases.get(&key);
+            let mut why = Vec::new();
+            // Why the days are fewer than from the start date (10.3.2).
+            if let Some(day) = clock_start {
+                why.push(phrases.fill(
+                    "correction.late_start",
+                    &[("colour", &colour), ("start", &phrases.date(*day))],
+                ));
+            }
+            // Why they are fewer than the dates count: a leave's days.
+            if let Some(days) = leave_days {
+                why.push(phrases.fill(
+                    "correction.leave",
+                    &[("days", &phrases.days(i64::from(*days)))],
+                ));
+            }
+            match why.is_empty() {
+                true => text,
+                false => format!("{text} ({})", why.join("; ")),
             }
         }
     }
