@@ -222,6 +222,10 @@ pub enum Correction {
         /// his total is fewer than his dates count.
         #[serde(skip_serializing_if = "Option::is_none")]
         leave_days: Option<u32>,
+        /// The day play resumed after a decision, where the writer's days
+        /// counted from it rather than from the day the move reached him.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resumed_on: Option<NaiveDate>,
     },
 }
 
@@ -296,6 +300,7 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
         days,
         late_start,
         on_leave,
+        resumed_from,
     } = with_plies(ledger, letter);
     let fraction = after.totals();
 
@@ -305,7 +310,7 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
         cal,
         player,
         &letter.stated,
-        &expected,
+        (&expected, resumed_from),
         &mut missing,
         &mut corrections,
     );
@@ -331,6 +336,7 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
             writer: player,
             late_start,
             on_leave,
+            resumed_from,
         },
         &mut missing,
         &mut corrections,
@@ -398,6 +404,7 @@ fn with_plies(ledger: &Ledger, letter: &Incoming) -> Plied {
     let mut days = 0;
     let mut late_start = None;
     let mut on_leave = 0;
+    let mut resumed_from = None;
     for (index, ply) in letter.plies.iter().enumerate() {
         let last = index + 1 == letter.plies.len();
         let row_days = if ply.conditional {
@@ -406,7 +413,11 @@ fn with_plies(ledger: &Ledger, letter: &Incoming) -> Plied {
             let from = after
                 .answered_by(ply.by)
                 .map(|row| row.delivered_on.unwrap_or(row.sent_on));
-            let from = after.clock_from(from);
+            let counted_from = after.clock_from(from);
+            if ply.by == letter.by && counted_from != from {
+                resumed_from = resumed_from.or(counted_from);
+            }
+            let from = counted_from;
             if ply.by == letter.by {
                 late_start = late_start.or(cal.late_start_counted(ply.by, from));
                 on_leave += cal.leave_days_left_out(ply.by, from, letter.sent_on);
@@ -432,6 +443,7 @@ fn with_plies(ledger: &Ledger, letter: &Incoming) -> Plied {
         days,
         late_start,
         on_leave,
+        resumed_from,
     }
 }
 
@@ -443,6 +455,7 @@ struct Plied {
     days: u32,
     late_start: Option<NaiveDate>,
     on_leave: u32,
+    resumed_from: Option<NaiveDate>,
 }
 
 /// How the writer's days for a letter were counted, as a correction of his
@@ -451,6 +464,7 @@ struct Counted {
     writer: Color,
     late_start: Option<NaiveDate>,
     on_leave: u32,
+    resumed_from: Option<NaiveDate>,
 }
 
 /// The stated fraction against the true one (10.3.1); none is an omission.
@@ -476,6 +490,7 @@ fn check_fraction(
                 clock_start: counted.late_start.filter(|_| color == counted.writer),
                 leave_days: (color == counted.writer && counted.on_leave > 0)
                     .then_some(counted.on_leave),
+                resumed_on: counted.resumed_from.filter(|_| color == counted.writer),
             });
         }
     }
@@ -502,11 +517,15 @@ fn omission(rules: &Rules, ledger: &Ledger, player: Color, missing: &[Item]) -> 
 }
 
 /// The letter's own three dates against the postmarks.
+///
+/// Where the writer's days counted from the day play resumed (the move
+/// reached him before a suspension), that day is a right received date
+/// too: his lines give it, since his days count from it.
 fn check_dates(
     cal: &super::Calendar,
     player: Color,
     stated: &Stated,
-    expected: &Expected,
+    (expected, resumed_on): (&Expected, Option<NaiveDate>),
     missing: &mut Vec<Item>,
     corrections: &mut Vec<Correction>,
 ) -> Option<Placement> {
@@ -535,7 +554,7 @@ fn check_dates(
             missing.push(Item::Date(item));
             continue;
         };
-        if written == actual {
+        if written == actual || (item == DateItem::Received && Some(written) == resumed_on) {
             continue;
         }
         let effect_days = match item {

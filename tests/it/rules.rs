@@ -192,7 +192,8 @@ fn worked_example_of_section_3() {
                 stated: 5,
                 actual: 7,
                 clock_start: None,
-                leave_days: None
+                leave_days: None,
+                resumed_on: None
             },
         ],
         "sent 12.11 by postmark, not 10.11: +2 days; your total is 7, not 5"

@@ -1004,3 +1004,63 @@ fn a_correction_caused_by_a_leave_names_it() {
         assert_eq!(t.totals("1"), (7, 4), "{language}");
     }
 }
+
+/// After a decision resumes a game, the lines for the next letter give the
+/// day play resumed as the day received (his days count from it), a letter
+/// filled in from them is taken as it is, and one counted from the old day
+/// is corrected with the reason.
+#[test]
+fn after_a_decision_the_lines_and_the_count_agree() {
+    for (language, reject) in [("en", "REJECT 1\n"), ("ru", "ОТКЛОНИТЬ 1\n")] {
+        // Black silent past his 50 days: the overstep, then REJECT on 28
+        // December; his days count again from that day.
+        let resumed = || {
+            let mut t = Cup::new().in_language(language).open();
+            t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+            t.pass("2026-12-24");
+            t.new_mail();
+            let mail = t.exchange(ARBITER, "2026-12-28", "Re: [T #1]", reject);
+            (t, mail)
+        };
+        let (mut t, mail) = resumed();
+        let decision = mail
+            .iter()
+            .find(|m| m.kind == "decision" && m.to == [BLACK])
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
+        decision.says(pick(
+            language,
+            "Dates: 2026-11-03, 2026-12-28, <the date you send it>",
+            "Даты: 03.11.2026, 28.12.2026, <дата отправки>",
+        ));
+        // Filled in from the lines: 2 days from 28 December.
+        let mail = t.exchange(
+            BLACK,
+            "2026-12-30",
+            "Re: [T #1]",
+            "Game 1\n1... e5\nTime: 2/2\nDates: 2026-11-03, 2026-12-28, 2026-12-30\n",
+        );
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", BLACK), pair("forward", WHITE)],
+            "{language}"
+        );
+        // Counted from the old day: 57 days. Corrected, with the reason.
+        let (mut t, _) = resumed();
+        let mail = t.exchange(
+            BLACK,
+            "2026-12-30",
+            "Re: [T #1]",
+            "Game 1\n1... e5\nTime: 2/57\nDates: 2026-11-03, 2026-11-03, 2026-12-30\n",
+        );
+        let correction = mail
+            .iter()
+            .find(|m| m.kind == "correction" && m.to == [BLACK])
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
+        correction.says(pick(
+            language,
+            "Black's total is 2, not 57 (Black's days count from 2026-12-28, when play resumed after the chief arbiter's decision)",
+            "время чёрных 2, а не 57 (чёрные: время считается с 28.12.2026, когда игра возобновилась после решения главного судьи)",
+        ));
+        assert_eq!(t.totals("1"), (2, 2), "{language}");
+    }
+}

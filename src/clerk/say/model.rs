@@ -71,7 +71,12 @@ pub fn next_lines(
     let date = |d: NaiveDate| lang.date(d);
     let ledger = &state.ledger;
     let answered = ledger.rows.last().filter(|row| row.by != color);
-    let received = answered.and_then(|row| row.delivered_on.or(delivered_today));
+    // His days count from the day the move reached him, or from the day
+    // play resumed where that is later: the lines give that day, so that
+    // his count and the clerk's agree.
+    let received = answered
+        .and_then(|row| row.delivered_on.or(delivered_today))
+        .and_then(|day| ledger.clock_from(Some(day)));
     let previous = ledger.last_letter_of(color).and_then(|(_, row)| {
         let facts = row.letter.as_ref()?;
         (!facts.missing_dates.is_empty()).then(|| {
@@ -137,6 +142,7 @@ pub fn correction_text(correction: &Correction, phrases: &Phrases) -> String {
             actual,
             clock_start,
             leave_days,
+            resumed_on,
         } => {
             let name = match player {
                 Color::White => "correction.white_total",
@@ -151,6 +157,13 @@ pub fn correction_text(correction: &Correction, phrases: &Phrases) -> String {
                 why.push(phrases.fill(
                     "correction.late_start",
                     &[("colour", &colour), ("start", &phrases.date(*day))],
+                ));
+            }
+            // Why they count from a later day: play resumed then (10.3.7).
+            if let Some(day) = resumed_on {
+                why.push(phrases.fill(
+                    "correction.resumed",
+                    &[("colour", &colour), ("day", &phrases.date(*day))],
                 ));
             }
             // Why they are fewer than the dates count: a leave's days.
