@@ -473,3 +473,59 @@ fn the_responders_of_real_servers_are_never_answered_a_persons_receipt_request_i
         [pair("ack", WHITE), pair("forward", BLACK)]
     );
 }
+
+/// A player of many games is answered for the letters he is right to
+/// write: the day's limit is twice his games where that is more than
+/// `max_replies_per_day`; past it the notice is in the language he chose
+/// and names his games, and a correction still goes.
+#[test]
+fn a_player_of_many_games_is_answered_in_his_language_and_his_corrections_go() {
+    let mut cup = Cup::new();
+    for n in 2..=7 {
+        let id = format!("p{n}");
+        cup = cup
+            .player(&id, &format!("Player {n}"), &format!("p{n}@test.example"))
+            .game(&n.to_string(), "white", &id);
+    }
+    let mut t = cup.open();
+    t.exchange(WHITE, "2026-11-03", "language", "ЯЗЫК RU\n");
+    // Seven games: fourteen answers a day. Thirteen refusals and a move
+    // with a wrong fraction: all answered, no notice.
+    for game in 1..=7 {
+        for n in 0..2 {
+            let body = match (game, n) {
+                (7, 1) => "Game 7\n1. e4\nTime: 9/0\nDates: 2026-11-03\n".to_string(),
+                _ => format!("Game {game}\nhello {n}, what is this?\n"),
+            };
+            t.letter(WHITE, "2026-11-03", &format!("Game {game}"), &body);
+        }
+    }
+    t.poll("2026-11-03");
+    let mail = t.new_mail();
+    let to_white: Vec<&Sent> = mail.iter().filter(|m| m.to == [WHITE]).collect();
+    assert_eq!(to_white.len(), 14, "{:?}", kinds(&mail));
+    assert!(
+        to_white.iter().any(|m| m.kind == "correction"),
+        "{:?}",
+        kinds(&mail)
+    );
+    assert!(
+        !to_white
+            .iter()
+            .any(|m| m.subject.contains("too many letters")),
+        "{:?}",
+        kinds(&mail)
+    );
+    // (With the preferences' answer, 15 today.) One more: the notice, in
+    // Russian, naming his games.
+    let mail = t.exchange(WHITE, "2026-11-03", "Game 1", "Game 1\nhello again\n");
+    // (The notice's kind header is "refused": it answers a letter.)
+    assert_eq!(kinds(&mail), [pair("refused", WHITE)], "{:?}", kinds(&mail));
+    assert!(
+        mail[0].subject.contains("слишком много писем за день"),
+        "{}",
+        mail[0].subject
+    );
+    mail[0].says("Секретарь ответил сегодня на 14 ваших писем");
+    mail[0].says("Это касается всех ваших партий: 1, 2, 3, 4, 5, 6, 7.");
+}

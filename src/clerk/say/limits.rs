@@ -1,6 +1,7 @@
-//! The day's replies to one address held to `max_replies_per_day`: the
-//! first over the limit becomes one notice, a refusal is held to a later
-//! day rather than dropped.
+//! The day's replies to one address held to `max_replies_per_day` (twice
+//! the person's games, where that is more): the first over the limit
+//! becomes one notice, a refusal is held to a later day rather than
+//! dropped, a correction always goes.
 
 use crate::clerk::{Clerk, EventKind, Plan};
 use crate::error::Error;
@@ -28,20 +29,42 @@ impl Clerk<'_> {
             return Ok(plan);
         };
         // Replies go to a player's first address, whichever he wrote from.
-        let sender = match self.config.player_by_email(&sender) {
-            Some(player) => player.email.clone(),
-            None => sender,
-        };
-        let max = self.config.limits.max_replies_per_day;
+        let player = self.config.player_by_email(&sender);
+        let sender = player.map_or(sender, |player| player.email.clone());
+        // A person of many games writes many letters he is right to write:
+        // two answers a game (a receipt and a correction) before the limit.
+        let games: usize = player.map_or(0, |player| {
+            std::iter::once((self.config, player))
+                .chain(self.others_of_the_person(player))
+                .map(|(config, entry)| config.games_of(&entry.id).len())
+                .sum()
+        });
+        let max = self
+            .config
+            .limits
+            .max_replies_per_day
+            .max(u32::try_from(2 * games).unwrap_or(u32::MAX));
+        // What is said past the limit is said in the reader's words.
+        let preferences = store.preferences_of(&sender)?;
+        let reader = self.for_reader(preferences);
+        let clerk = reader.as_ref().unwrap_or(self);
         let today = self.clock.today;
-        let replies_on = |day| store.replies_on(&sender, day, &MessageKind::reply_headers());
+        // Corrections are not counted: they always go.
+        let counted: Vec<&str> = MessageKind::reply_headers()
+            .into_iter()
+            .filter(|header| *header != MessageKind::Correction.header())
+            .collect();
+        let replies_on = |day| store.replies_on(&sender, day, &counted);
         let mut sent = replies_on(today)?;
         // Refusals this plan holds, by day, on top of the stored ones.
         let mut held: HashMap<NaiveDate, u32> = HashMap::new();
         let mut kept = Vec::with_capacity(plan.messages.len());
         for message in std::mem::take(&mut plan.messages) {
-            let reply =
-                message.kind.is_reply() && message.to.first().is_some_and(|to| to.email == sender);
+            // A correction tells him his letter's numbers were wrong: it
+            // always goes, uncounted (a loop of letters never makes one).
+            let reply = message.kind.is_reply()
+                && message.kind != MessageKind::Correction
+                && message.to.first().is_some_and(|to| to.email == sender);
             if !reply || sent < max {
                 sent += u32::from(reply);
                 kept.push(message);
@@ -49,13 +72,16 @@ impl Clerk<'_> {
             }
             if sent == max {
                 sent += 1;
-                kept.push(self.limit_notice(&sender, &message)?);
+                kept.push(clerk.limit_notice(&sender, &message, max)?);
                 let game = message.game.as_deref().map(|g| self.config.game_key(g));
                 plan.event(
                     EventKind::ReplyLimit,
                     game.as_ref(),
                     Some(&sender),
-                    format!("{max} replies today: one notice, refusals held to a later day"),
+                    format!(
+                        "{max} replies today: one notice, refusals held to a later day, \
+                         corrections sent"
+                    ),
                 );
             }
             let refusal = matches!(message.kind, MessageKind::Refused | MessageKind::Withheld);
@@ -71,7 +97,7 @@ impl Clerk<'_> {
                     }
                 }
                 *held.entry(day).or_default() += 1;
-                kept.push(self.hold(message, day)?);
+                kept.push(clerk.hold(message, day, max)?);
             } else if message.delivers.is_some() {
                 // A reply that carries a move (a conditional reply) still goes.
                 kept.push(message);
@@ -83,10 +109,10 @@ impl Clerk<'_> {
 
     /// A refusal held to `day`, rendered again to say so: it describes the
     /// letter as it was, and offers no lines for a game that may have moved on.
-    fn hold(&self, mut message: Outgoing, day: NaiveDate) -> Result<Outgoing, Error> {
+    fn hold(&self, mut message: Outgoing, day: NaiveDate, max: u32) -> Result<Outgoing, Error> {
         let held = model! {
             "held" => self.date(day),
-            "limit" => self.config.limits.max_replies_per_day,
+            "limit" => max,
             "next" => Model::from(()),
         };
         self.render_again(&mut message, held)?;
@@ -94,19 +120,25 @@ impl Clerk<'_> {
         Ok(message)
     }
 
-    /// The notice that the day's replies to `sender` are used up, in the
-    /// thread and under the tag of the reply it replaces, naming the
-    /// sender's games when he plays more than one.
-    fn limit_notice(&self, sender: &str, replaced: &Outgoing) -> Result<Outgoing, Error> {
+    /// The notice that the day's `max` replies to `sender` are used up, in
+    /// the thread and under the tag of the reply it replaces, naming the
+    /// sender's games when he plays more than one (by their tags where he
+    /// plays in several events).
+    fn limit_notice(&self, sender: &str, replaced: &Outgoing, max: u32) -> Result<Outgoing, Error> {
         let games: Vec<String> = match self.config.player_by_email(sender) {
-            Some(player) => self.config.games_of(&player.id),
+            Some(player) if self.others_of_the_person(player).next().is_some() => {
+                self.tags_of(player)
+            }
+            Some(player) => self
+                .config
+                .games_of(&player.id)
+                .into_iter()
+                .map(|g| g.id.clone())
+                .collect(),
             None => Vec::new(),
-        }
-        .into_iter()
-        .map(|g| g.id.clone())
-        .collect();
+        };
         let model = model! {
-            "count" => self.config.limits.max_replies_per_day,
+            "count" => max,
             "game" => replaced.game.as_deref(),
             "games" => if games.len() > 1 { games } else { Vec::new() },
         };
