@@ -285,3 +285,16 @@ fn docs_commands_md_gives_every_kind_of_message() {
         .collect();
     assert_eq!(documented, kinds);
 }
+
+/// config.example.toml names every value `[mail] diagrams` takes.
+#[test]
+fn the_example_config_lists_every_diagrams_value() {
+    let example =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("config.example.toml"))
+            .unwrap();
+    let at = example.find("# diagrams =").expect("the diagrams line");
+    let said = &example[at..at + 400];
+    for value in ["\"both\"", "\"text\"", "\"picture\"", "\"none\""] {
+        assert!(said.contains(value), "{value} in {said}");
+    }
+}
