@@ -1064,3 +1064,32 @@ fn after_a_decision_the_lines_and_the_count_agree() {
         assert_eq!(t.totals("1"), (2, 2), "{language}");
     }
 }
+
+/// A check is marked where the move is told, as the PGN marks it: the
+/// forward's subject and text say `2. Qh5+` for a player's `2. Qh5`.
+#[test]
+fn a_check_is_marked_in_the_forward_and_its_subject() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new().in_language(language).open();
+        t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+        t.exchange(
+            BLACK,
+            "2026-11-04",
+            "Re: [T #1]",
+            "Game 1\n1... f5\nTime: 2/1\nDates: 2026-11-03, 2026-11-03, 2026-11-04\n",
+        );
+        let mail = t.exchange(
+            WHITE,
+            "2026-11-05",
+            "Re: [T #1]",
+            "Game 1\n2. Qh5\nTime: 3/1\nDates: 2026-11-04, 2026-11-04, 2026-11-05\n",
+        );
+        let forward = mail
+            .iter()
+            .find(|m| m.kind == "forward")
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
+        let said = pick(language, "2. Qh5+", "2. Фh5+");
+        assert!(forward.subject.contains(said), "{}", forward.subject);
+        forward.says(said);
+    }
+}

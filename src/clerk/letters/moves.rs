@@ -124,10 +124,16 @@ impl Clerk<'_> {
         state.ledger = transition.ledger;
         state.board = applied.game.clone();
         stored.disposition = Disposition::Applied;
+        // With check and mate signs, as the PGN writes them.
+        let signed = applied.game.sans_with_signs();
         let sans: Vec<(String, bool)> = applied
             .plies
             .iter()
-            .map(|p| (p.san.clone(), p.conditional))
+            .enumerate()
+            .map(|(at, p)| {
+                let san = signed.get(first_ply + at).cloned();
+                (san.unwrap_or_else(|| p.san.clone()), p.conditional)
+            })
             .collect();
         // The log and the letter's record in English SAN; people read the
         // moves in the tournament's notation.

@@ -52,11 +52,21 @@ pub fn label_moves(first_ply: usize, sans: &[(String, bool)]) -> String {
     out.join(" ")
 }
 
-/// The moves of plies `first..=last` of a game, as a player reads them.
+/// The moves of plies `first..=last` of a game, as a player reads them:
+/// with check and mate signs, as the PGN writes them (the record keeps
+/// bare SAN).
 pub fn moves_of(record: &Record, first: usize, last: usize) -> String {
+    let signed = record.board.sans_with_signs();
     let sans: Vec<(String, bool)> = record.ledger.rows[first..=last]
         .iter()
-        .map(|row| (row.san.clone(), row.conditional))
+        .enumerate()
+        .map(|(at, row)| {
+            let san = signed
+                .get(first + at)
+                .cloned()
+                .unwrap_or_else(|| row.san.clone());
+            (san, row.conditional)
+        })
         .collect();
     label_moves(first, &sans)
 }
