@@ -218,7 +218,11 @@ impl Clerk<'_> {
             .for_player(state, player)
             .render(model)?;
         plan.messages.push(self.generated(message, false));
-        let detail = format!("{} has {days_left} days left", crate::color_name(player));
+        let detail = format!(
+            "{} has {} left",
+            crate::color_name(player),
+            crate::phrases::english_days(days_left)
+        );
         plan.event(EventKind::Reminder, Some(&state.key), None, detail);
         Ok(plan)
     }
