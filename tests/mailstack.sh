@@ -245,7 +245,8 @@ stop() {
   if [ -f "$ROOT/oauth/pid" ]; then kill "$(cat "$ROOT/oauth/pid")" 2>/dev/null || true; fi
   # Every daemon's port closed before a new stack binds them (a milter
   # still dying holds its port, and its successor fails to start).
-  for _ in $(seq 100); do
+  # (rspamd takes seconds to let its workers go.)
+  for _ in $(seq 300); do
     local open=
     for port in "$SMTP_PORT" "$IMAP_PORT" "$OAUTH_PORT" 8891 8892 8893 10053 11432 11433 11434; do
       if port_open "$port"; then open=$port; break; fi

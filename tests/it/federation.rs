@@ -1795,3 +1795,29 @@ fn todays_accept_names_the_event_the_letter_was_read_in() {
         "{line}"
     );
 }
+
+/// The "which event?" refusal's example is a tag of the game he wrote.
+#[test]
+fn which_event_is_asked_with_a_tag_of_the_game_he_wrote() {
+    let t = federation();
+    let folder = t.path().join("tournaments");
+    let add = |name: &str, lines: &str| {
+        let file = folder.join(name);
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(&file, text + lines).unwrap();
+    };
+    // Game 2 of his in both: Black against him in A, Dan against him in B.
+    add(
+        "a.toml",
+        "\n[[games]]\nid = \"2\"\nwhite = \"black_test.example\"\nblack = \"white_test.example\"\n",
+    );
+    add(
+        "b.toml",
+        "\n[[players]]\nid = \"dan\"\nname = \"Dan\"\nemail = \"dan@test.example\"\n\n\
+         [[games]]\nid = \"2\"\nwhite = \"dan\"\nblack = \"white_test.example\"\n",
+    );
+    let mut t = t;
+    let mail = t.exchange(WHITE, "2026-11-05", "my move", "Game 2\n1... e5\n");
+    assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
+    mail[0].says("as in [A #2]");
+}

@@ -402,3 +402,32 @@ fn status_in_the_poll_that_forwards_the_move_gives_the_days_from_today() {
         list.never_says(pick(language, "not begun", "не начата"));
     }
 }
+
+/// A game added to begin later is told as such in STATUS: its first day,
+/// and no clock running until then, in the player's answer and the
+/// officials' list.
+#[test]
+fn a_game_that_begins_later_shows_its_first_day() {
+    for language in ["en", "ru"] {
+        let mut t = Cup::new()
+            .in_language(language)
+            .player("third", "Third Player", "third@test.example")
+            .game_from("2", "white", "third", "2027-01-10")
+            .open();
+        let word = pick(language, "STATUS", "СТАТУС");
+        let mail = t.exchange(WHITE, "2026-11-05", "status", word);
+        let answer = only(&mail, "status", WHITE);
+        answer.says(pick(
+            language,
+            "The game begins on 2027-01-10: no clock runs until then.",
+            "Партия начинается 10.01.2027: до этого дня ничьи часы не идут.",
+        ));
+        let mail = t.exchange(ARBITER, "2026-11-05", "status", word);
+        let list = only(&mail, "status", ARBITER);
+        list.says(pick(
+            language,
+            "begins on 2027-01-10",
+            "начинается 10.01.2027",
+        ));
+    }
+}

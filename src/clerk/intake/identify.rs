@@ -79,13 +79,21 @@ impl Clerk<'_> {
                 format!("names game {game}, which the tournament does not have"),
                 named("reason.no_such_game", &game, by),
             ),
-            Identified::Ambiguous => (
-                "the tournament could not be identified: the sender plays in several".to_string(),
-                phrases.fill(
-                    "reason.which_tournament",
-                    &[("tag", &games.first().map_or("", String::as_str))],
-                ),
-            ),
+            Identified::Ambiguous => {
+                // The example is a tag of the game he wrote, where he named one.
+                let named = read.game.as_deref().map(|game| format!("#{game}]"));
+                let example = named
+                    .and_then(|end| games.iter().find(|tag| tag.ends_with(&end)))
+                    .or(games.first());
+                (
+                    "the tournament could not be identified: the sender plays in several"
+                        .to_string(),
+                    phrases.fill(
+                        "reason.which_tournament",
+                        &[("tag", &example.map_or("", String::as_str))],
+                    ),
+                )
+            }
             Identified::NotServed { tournament } => (
                 format!("for tournament {tournament}, which this clerk does not serve"),
                 phrases.fill("reason.not_served", &[("tournament", &tournament)]),

@@ -177,10 +177,17 @@ impl Clerk<'_> {
             Turn::Partners => "partners",
             Turn::Stopped | Turn::Over => "stopped",
         };
+        // A game added during the tournament may begin later.
+        let begins = state
+            .config
+            .start_date
+            .filter(|start| today < *start)
+            .map(|start| self.date(start));
         model! {
             "tag" => tag,
             "partner" => partner,
             "colour" => phrases.get(&format!("names.{}", crate::color_name(colour))),
+            "begins" => begins,
             "score" => score,
             "turn" => turn,
             "suspended" => state.ledger.status() == Status::Suspended,
@@ -370,6 +377,7 @@ impl Clerk<'_> {
                 "totals" => state.ledger.totals().to_string(),
                 "suspended" => state.ledger.status() == Status::Suspended,
                 "result" => result,
+                "begins" => game.start_date.filter(|start| today < *start).map(|start| self.date(start)),
                 "over" => !state.ledger.in_play(),
                 "status" => self.status_word(&state),
                 "due" => due.map(|due| model! {
