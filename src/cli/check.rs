@@ -88,6 +88,17 @@ pub(super) fn check(
         ..prepared.read_for(config, &envelope)
     };
     let store = store.kept_on(config.scope());
+    // The record is read as it is now: a day before its last one is said
+    // so, not judged as if the later moves were not made.
+    if let Some(day) = today
+        && let Some(last) = store.last_day().map_err(|e| database_error(config, &e))?
+        && day < last
+    {
+        eprintln!(
+            "check --today {day}: the clerk's record goes on to {last}; the letter is judged \
+             against the record as it is now, not as it stood on {day}"
+        );
+    }
     let plan = clerk
         .plan_prepared(&store, &envelope, &prepared)
         .map_err(run_error)?;

@@ -1078,3 +1078,32 @@ fn the_version_names_the_build_and_the_schema_it_writes() {
         "{said}"
     );
 }
+
+/// `check --today D` before the record's last day says the letter is
+/// judged against the record as it is now, not as it stood on D; on or
+/// after it, it says nothing of it.
+#[test]
+fn check_before_the_records_last_day_says_what_it_judges_against() {
+    let mut t = under_way();
+    black_answers(&mut t);
+    t.pass("2026-11-04");
+    let letter = t.path().join("letter.txt");
+    std::fs::write(&letter, "Game 1\n2. Nf3\nTime: 3/1\n").unwrap();
+    let file = letter.to_str().unwrap();
+    let early = t.run(&["check", file, "--today", "2026-11-03"]);
+    assert_eq!(early.code, 0, "{}", early.stderr);
+    assert!(
+        early.stderr.contains(
+            "the clerk's record goes on to 2026-11-04; the letter is judged against the record \
+             as it is now, not as it stood on 2026-11-03"
+        ),
+        "{}",
+        early.stderr
+    );
+    let on_time = t.run(&["check", file, "--today", "2026-11-05"]);
+    assert!(
+        !on_time.stderr.contains("as it stood"),
+        "{}",
+        on_time.stderr
+    );
+}
