@@ -1821,3 +1821,52 @@ fn which_event_is_asked_with_a_tag_of_the_game_he_wrote() {
     assert_eq!(kinds(&mail), [pair("refused", WHITE)]);
     mail[0].says("as in [A #2]");
 }
+
+/// An untagged leave letter of a person in two events, one of which grants
+/// no leave: the receipt leads with what was granted and where, then says
+/// in its own paragraph where it was not and why, with no bracket inside
+/// another.
+#[test]
+fn a_leave_granted_in_one_event_of_two_is_told_granted_first() {
+    for language in ["en", "ru"] {
+        let t = federation_in(language);
+        let b = t.path().join("tournaments/b.toml");
+        let text = std::fs::read_to_string(&b).unwrap();
+        let with_leave = text.replacen(
+            "\n\n[[players]]",
+            "\n\n[rules]\nleave_days_per_year = 30\n\n[[players]]",
+            1,
+        );
+        std::fs::write(&b, with_leave).unwrap();
+        let mut t = t;
+        let line = pick(
+            language,
+            "LEAVE 10.11.2026 - 14.11.2026\n",
+            "ОТПУСК 10.11.2026 - 14.11.2026\n",
+        );
+        let mail = t.exchange(WHITE, "2026-11-05", "leave", line);
+        let receipt = mail
+            .iter()
+            .find(|m| m.kind == "leave" && m.to == [WHITE])
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
+        let body = receipt.body.replace("\r\n", "\n");
+        let granted = pick(language, "is recorded in B", "учтён в турнирах: B");
+        let refused = pick(
+            language,
+            "A: the leave is not granted there: ",
+            "A: там отпуск не предоставлен: ",
+        );
+        let (at_granted, at_refused) = (body.find(granted), body.find(refused));
+        assert!(
+            at_granted.is_some() && at_refused.is_some() && at_granted < at_refused,
+            "{language}: {body}"
+        );
+        assert!(!body.contains("))"), "{body}");
+        assert!(
+            mail.iter()
+                .any(|m| m.kind == "leave-notice" && m.to == [CAROL]),
+            "{language}: {:?}",
+            kinds(&mail)
+        );
+    }
+}

@@ -141,18 +141,24 @@ fn a_leave_over_one_events_allowance_is_taken_in_the_event_that_grants_it() {
         let (a_before, b_before) = (last_day(&t, "A"), last_day(&t, "B"));
         let mail = t.exchange(WHITE, "2026-11-05", "[A #1] leave", leave_line(language));
         let receipt = mail.iter().find(|m| m.kind == "leave").expect("a receipt");
-        let (refused, taken, left) = match language {
+        // What was granted first, then where it was not and why.
+        let (taken, refused, left) = match language {
             "ru" => (
-                "в турнире A не предоставлен (в просьбе 11 дн. в 2026 году, а у вас на этот год осталось 5 дн. из 5 дн.)",
-                "он останавливает часы ваших партий в других турнирах этого секретаря, где отпуск предоставлен: [B #1].",
+                "учтён в турнирах: B. В эти дни ни вам, ни вашим партнёрам по партиям там ([B #1]) время не засчитывается",
+                "A: там отпуск не предоставлен: в просьбе 11 дн. в 2026 году, а у вас на этот год осталось 5 дн. из 5 дн.",
                 "Остаток отпуска на 2026 год в турнире B: 1 дн.",
             ),
             _ => (
-                "is not granted in A (it asks 11 days of 2026, and you have 5 days of that year's 5 days left)",
-                "it stops the clocks of your games in the clerk's other events that grant it: [B #1].",
+                "is recorded in B: on those days no time is charged to you or to your partners in your games there ([B #1])",
+                "A: the leave is not granted there: it asks 11 days of 2026, and you have 5 days of that year's 5 days left.",
                 "Leave left for 2026 in B: 1 day.",
             ),
         };
+        let body = receipt.body.replace("\r\n", "\n");
+        assert!(
+            body.find(taken).unwrap_or(usize::MAX) < body.find(refused).unwrap_or(0),
+            "{language}: {body}"
+        );
         receipt.says(refused);
         receipt.says(taken);
         receipt.says(left);

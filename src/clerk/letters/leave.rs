@@ -180,6 +180,16 @@ impl Clerk<'_> {
             "nothing_new" => nothing_new,
             "refused_here" => refused_here,
             "elsewhere" => verdicts.granted_games.clone(),
+            "granted_events" => verdicts
+                .granted
+                .iter()
+                .map(|there| there.tournament.clone())
+                .fold(Vec::<String>::new(), |mut ids, id| {
+                    if !ids.contains(&id) {
+                        ids.push(id);
+                    }
+                    ids
+                }),
             "without" => verdicts.without.clone(),
             "refused_there" => verdicts
                 .refused
