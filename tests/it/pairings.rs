@@ -273,3 +273,34 @@ fn a_game_under_way_keeps_its_players_whatever_the_file_says_next() {
     t.poll("2026-11-04");
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
 }
+
+/// A round robin's start sheet gives the player's number in the draw and
+/// his games round by round.
+#[test]
+fn a_start_sheet_gives_the_draw_number_and_the_rounds() {
+    for language in ["en", "ru"] {
+        let mut t = paired(language, "round_robin", FIVE);
+        let out = t.run(&["start", "--today", "2026-10-25"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let sheets = t.new_mail();
+        let bob = sheets
+            .iter()
+            .find(|m| m.to == ["bob@test.example"])
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&sheets)));
+        let said: &[&str] = match language {
+            "ru" => &[
+                "Ваш номер по жеребьёвке: 2.",
+                "- тур 1, партия 1: вы играете белыми с партнёром Eve Evans",
+                "- тур 2, партия 4: вы играете чёрными с партнёром Ann Adams",
+            ],
+            _ => &[
+                "Your number in the draw: 2.",
+                "- round 1, game 1: you play White against Eve Evans",
+                "- round 2, game 4: you play Black against Ann Adams",
+            ],
+        };
+        for words in said {
+            bob.says(words);
+        }
+    }
+}

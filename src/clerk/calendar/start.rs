@@ -63,6 +63,25 @@ impl Clerk<'_> {
                 sheets.push(skip("no games"));
                 continue;
             }
+            // A round robin made from the players' list: his number in the
+            // draw, and each game's round.
+            let paired = config
+                .pairing
+                .map(|pairing| crate::rules::pairing::games(pairing, config.players.len()));
+            let draw_number = paired.as_ref().and_then(|_| {
+                config
+                    .players
+                    .iter()
+                    .position(|p| p.id == player.id)
+                    .map(|at| at + 1)
+            });
+            let round_of = |game: &str| {
+                let number = game.parse::<usize>().ok()?;
+                paired
+                    .as_ref()?
+                    .get(number.checked_sub(1)?)
+                    .map(|b| b.round)
+            };
             let mut lines = Vec::with_capacity(games.len());
             let mut firsts = Vec::new();
             let mut playing = false;
@@ -80,6 +99,7 @@ impl Clerk<'_> {
                     "partner_email" => partner.email.as_str(),
                     "tag" => crate::key::SubjectTag::game(&config.tournament_id, state.id()).to_string(),
                     "start" => game.start_date.map(|day| self.date(day)),
+                    "round" => round_of(state.id()),
                 });
                 if color == Color::White {
                     firsts.push(crate::clerk::next_lines(
@@ -109,6 +129,7 @@ impl Clerk<'_> {
                 "moves_per_control" => rules.moves_per_control,
                 "clerk" => config.address.as_str(),
                 "games" => Model::from(lines),
+                "draw_number" => draw_number,
                 "firsts" => Model::from(firsts),
                 "blacks" => games.iter().any(|g| g.black == player.id),
             };
