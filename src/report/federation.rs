@@ -53,6 +53,11 @@ pub struct PlayerEvents {
     pub id: String,
     pub name: String,
     pub games: Vec<PlayerGame>,
+    /// The address the clerk writes to him at (his first entry's).
+    pub address: String,
+    /// The language of his first event: his page's, unless he chose
+    /// another (`LANGUAGE`).
+    pub language: crate::Lang,
 }
 
 /// A player's page: the games in every event, each linked to its page in

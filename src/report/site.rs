@@ -115,12 +115,38 @@ pub fn write_events(
         with_results(player, configs, store)?;
     }
     let in_several: Vec<&report::PlayerEvents> = in_several.iter().collect();
+    // Each person's page in his language: the one he chose, else his
+    // first event's (the folder's own templates, in either language).
+    let other_language = match first.language {
+        crate::Lang::Ru => crate::Lang::En,
+        crate::Lang::En => crate::Lang::Ru,
+    };
+    let mut other: Option<crate::phrases::Phrases> = None;
+    let mut person_pages = Vec::with_capacity(in_several.len());
+    for person in &in_several {
+        let lang = store
+            .preferences_of(&person.address)
+            .map_err(|e| e.context(first.database.display()))?
+            .language
+            .unwrap_or(person.language);
+        let phrases = match lang == first.language {
+            true => &phrases,
+            false => match &mut other {
+                Some(loaded) => &*loaded,
+                slot @ None => &*slot.insert(
+                    crate::render::load_phrases(&first.templates, other_language)
+                        .map_err(Error::template)?,
+                ),
+            },
+        };
+        person_pages.push(report::player_page(person, phrases));
+    }
     let pages = [
         report::events_index(&events, &in_several, &phrases, today),
         report::style(),
     ]
     .into_iter()
-    .chain(in_several.iter().map(|p| report::player_page(p, &phrases)));
+    .chain(person_pages);
     // A page of a person no longer in several events (his seat given to
     // another by a replacement) goes: it would show what is no longer so.
     let written: Vec<String> = in_several
@@ -179,6 +205,8 @@ fn players_of(configs: &[Config]) -> Vec<report::PlayerEvents> {
                         id: person.key.clone(),
                         name: person.name.clone(),
                         games: Vec::new(),
+                        address: person.addresses.first().cloned().unwrap_or_default(),
+                        language: config.language,
                     });
                     players.len() - 1
                 });

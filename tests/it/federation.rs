@@ -1870,3 +1870,22 @@ fn a_leave_granted_in_one_event_of_two_is_told_granted_first() {
         );
     }
 }
+
+/// A person's page of a folder is in his language: the one he chose by
+/// mail, else his first event's.
+#[test]
+fn a_persons_page_is_in_the_language_he_chose() {
+    let mut t = federation_with("\n[report]\nout = \"site\"\n");
+    let page = t.path().join("site/players/white_5ftest_2eexample.html");
+    t.poll("2026-11-03");
+    let his = std::fs::read_to_string(&page).unwrap();
+    assert!(his.contains("<th>Result</th>"), "{his}");
+    t.letter(WHITE, "2026-11-04", "language", "ЯЗЫК RU\n");
+    t.poll("2026-11-04");
+    let his = std::fs::read_to_string(&page).unwrap();
+    assert!(his.contains("<th>Результат</th>"), "{his}");
+    // Carol's page is of one event, none is made; the index stays the
+    // folder's language.
+    let index = std::fs::read_to_string(t.path().join("site/index.html")).unwrap();
+    assert!(!index.contains("Результат"), "{index}");
+}
