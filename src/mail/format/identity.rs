@@ -15,7 +15,7 @@ use crate::phrases::Phrases;
 pub fn sender(config: &Config, phrases: &Phrases) -> Sender {
     let role = phrases.get("names.clerk");
     Sender {
-        name: display_name(&config.tournament_name, &config.tournament_id, role),
+        name: display_name(&config.tournament_name, role),
         email: config.address.clone(),
         tournament: config.tournament_id.clone(),
     }
@@ -31,26 +31,19 @@ pub fn clerk_alone(config: &Config, phrases: &Phrases) -> Sender {
     }
 }
 
-/// The clerk's display name, "<tournament> (<role>)", its spaces single.
-/// A name with letters beyond ASCII goes into the header as RFC 2047
-/// encoded-words; a long one takes several, and some readers (Python's
-/// `email` among them) keep the folding space between them, showing
-/// "2026  года" or even "заочны х". So such a name must fit one
-/// encoded-word on the `From:` line; if it does not, the tournament's name
-/// alone, or its id with the role, or the role alone.
-pub fn display_name(name: &str, id: &str, role: &str) -> String {
-    let single = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
-    // `From: =?utf-8?b?…?=` on one line of 76: the word 70 long at most.
-    let fits = |text: &str| text.is_ascii() || 12 + text.len().div_ceil(3) * 4 <= 70;
-    [
-        format!("{name} ({role})"),
-        name.to_string(),
-        format!("{id} ({role})"),
-    ]
-    .into_iter()
-    .map(|text| single(&text))
-    .find(|text| fits(text))
-    .unwrap_or_else(|| single(role))
+/// The clerk's display name: "<tournament> (<role>)" for every event and
+/// language, its spaces single, never the id and never two brackets: a
+/// name that ends in its own bracket takes the role inside it ("Cup (final,
+/// clerk)"). However long, the name goes whole: its encoded words break at
+/// its spaces (`compose::address_field`), so no reader shows a word cut in
+/// two.
+pub fn display_name(name: &str, role: &str) -> String {
+    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    match name.strip_suffix(')') {
+        _ if name.is_empty() => role.to_string(),
+        Some(open) if open.contains('(') => format!("{open}, {role})"),
+        _ => format!("{name} ({role})"),
+    }
 }
 
 /// A Message-ID that is the same whenever the same letter or duty causes the
@@ -141,7 +134,7 @@ mod tests {
     use crate::mail::format::compose;
 
     #[test]
-    fn the_clerks_display_name_is_one_encoded_word_with_single_spaces() {
+    fn the_clerks_display_name_is_the_events_name_and_role_read_back_whole() {
         let from_line = |name: &str| {
             let sender = Sender {
                 name: name.to_string(),
@@ -181,29 +174,35 @@ mod tests {
             let parsed = crate::mail::format::mime::parse(text.as_bytes(), "nobody@x").unwrap();
             (from, parsed.from_name.unwrap_or_default())
         };
-        let short = display_name("Кубок  РФ", "КР-2026", "секретарь");
-        assert_eq!(short, "Кубок РФ (секретарь)");
-        let (from, name) = from_line(&short);
-        assert_eq!(from.matches("?b?").count(), 1, "{from}");
-        assert_eq!(name, short);
-        // Longer: the name alone, then the id with the role.
-        let cup = display_name("Кубок России 2026", "КР-2026", "секретарь");
-        assert_eq!(cup, "Кубок России 2026");
-        assert_eq!(from_line(&cup).0.matches("?b?").count(), 1);
-        let long = "Кубок Федерации заочных шахмат по переписке 2026 года";
-        let fallback = display_name(long, "CC-2026", "секретарь");
-        assert_eq!(fallback, "CC-2026 (секретарь)");
-        assert_eq!(from_line(&fallback).0.matches("?b?").count(), 1);
-        // Plain ASCII is never encoded, however long.
-        let english = "The Federation's correspondence chess cup of the year 2026";
-        assert_eq!(
-            display_name(english, "CC", "clerk"),
-            format!("{english} (clerk)")
-        );
-        assert_eq!(
-            display_name(long, &"Я".repeat(40), "секретарь"),
-            "секретарь"
-        );
+        // (event's name, role, display name)
+        let cases = [
+            ("Кубок  РФ", "секретарь", "Кубок РФ (секретарь)"),
+            (
+                "Кубок Федерации заочных шахмат по переписке 2026 года",
+                "секретарь",
+                "Кубок Федерации заочных шахмат по переписке 2026 года (секретарь)",
+            ),
+            ("Кубок (финал)", "секретарь", "Кубок (финал, секретарь)"),
+            (
+                "Double round robin (EN)",
+                "clerk",
+                "Double round robin (EN, clerk)",
+            ),
+            (
+                "The Federation's correspondence chess cup of the year 2026",
+                "clerk",
+                "The Federation's correspondence chess cup of the year 2026 (clerk)",
+            ),
+            ("", "clerk", "clerk"),
+        ];
+        for (event, role, expected) in cases {
+            let shown = display_name(event, role);
+            assert_eq!(shown, expected);
+            // Read back whole, however many encoded words it took.
+            let (from, read) = from_line(&shown);
+            assert_eq!(read, shown, "{from}");
+            assert_eq!(shown.is_ascii(), !from.contains("?b?"), "{from}");
+        }
     }
 
     #[test]
