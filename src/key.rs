@@ -114,7 +114,7 @@ impl SubjectTag {
 
     /// The first tag of tournament `id` in `subject`, either form.
     pub fn of_event_in(subject: &str, id: &str) -> Option<SubjectTag> {
-        SubjectTag::all_in(subject).find(|tag| tag.tournament == id)
+        SubjectTag::all_in(subject).find(|tag| same_id(&tag.tournament, id))
     }
 }
 
@@ -125,6 +125,14 @@ impl fmt::Display for SubjectTag {
             None => write!(f, "[{}]", self.tournament),
         }
     }
+}
+
+/// Whether `written`, an event's id as a person typed it (in a subject tag,
+/// an order, `--tournament`), is the id `id`: in any case, Cyrillic as well
+/// as Latin (`кр-2026` is `КР-2026`). The config refuses two ids that
+/// differ in case alone ([`ascii_id`] is one for both).
+pub fn same_id(written: &str, id: &str) -> bool {
+    written == id || written.to_lowercase() == id.to_lowercase()
 }
 
 /// A tournament id as the ASCII a Message-ID may hold (RFC 5322 `atext`):

@@ -105,7 +105,9 @@ impl<'a> Directory<'a> {
 
     /// The place of the tournament `id`.
     pub fn place_of(&self, id: &str) -> Option<usize> {
-        self.tournaments.iter().position(|t| t.tournament_id == id)
+        self.tournaments
+            .iter()
+            .position(|t| crate::key::same_id(id, &t.tournament_id))
     }
 
     /// Whether the clerk serves more than one tournament.
@@ -423,7 +425,11 @@ fn route_by_sender(
         && let Some(&at) = known.iter().find(|&&at| {
             let tournament = &tournaments[at];
             let id = tournament.tournament_id.as_str();
-            tournament.is_official(sender) && mail.text.split_whitespace().any(|word| word == id)
+            tournament.is_official(sender)
+                && mail
+                    .text
+                    .split_whitespace()
+                    .any(|word| crate::key::same_id(word, id))
         })
     {
         return Route::to(at, RoutedBy::NamedInOrder);

@@ -20,7 +20,7 @@ pub(super) fn clerk_of<'c, 'a>(
 ) -> Result<&'c Clerk<'a>, Failure> {
     clerks
         .iter()
-        .find(|clerk| clerk.config.tournament_id == id)
+        .find(|clerk| shtempel::key::same_id(id, &clerk.config.tournament_id))
         .ok_or_else(|| usage(format!("no tournament {id}")))
 }
 
@@ -110,7 +110,7 @@ pub(super) fn carry_out(
         Before::Nothing => return Ok(()),
         Before::StartSheets(only) => {
             for clerk in clerks {
-                if only.is_none_or(|id| id == clerk.config.tournament_id) {
+                if only.is_none_or(|id| shtempel::key::same_id(id, &clerk.config.tournament_id)) {
                     queue_start_sheets(clerk.config, clerk, store, printer)?;
                 }
             }
@@ -231,6 +231,6 @@ fn desk_of_letter<'c, 'a>(
     };
     Ok(clerks
         .iter()
-        .find(|clerk| clerk.config.tournament_id == id)
+        .find(|clerk| shtempel::key::same_id(&id, &clerk.config.tournament_id))
         .unwrap_or(first))
 }

@@ -125,7 +125,7 @@ pub(super) fn pick(
             let all = ids();
             configs
                 .into_iter()
-                .find(|c| c.tournament_id == id)
+                .find(|c| shtempel::key::same_id(id, &c.tournament_id))
                 .ok_or_else(|| {
                     usage(format!(
                         "--tournament {id}: {} serves no such tournament; it serves {all}",

@@ -74,11 +74,27 @@ impl Ruling {
     /// The ruling as meant, given the tournament it reached and the ids of
     /// the clerk's tournaments: a first word that is no tournament's id was
     /// the game (`REJECT A1 7`), and its game word the days.
+    /// A tournament word in another case than its id's is the id
+    /// (`confirm кр-2026 3`).
     pub fn resolved(&self, ids: &[&str]) -> Ruling {
+        let named = |word: &str| {
+            ids.iter()
+                .find(|id| crate::key::same_id(word, id))
+                .map(|id| id.to_string())
+        };
+        if let Some(word) = &self.tournament
+            && let Some(id) = named(word).filter(|id| id != word)
+        {
+            let written_as_id = Ruling {
+                tournament: Some(id),
+                ..self.clone()
+            };
+            return written_as_id.resolved(ids);
+        }
         match (&self.tournament, self.order) {
             // `REJECT A1 7` or `CONFIRM A1 no letter came`: the game, then
             // the days or the reason's first word.
-            (Some(word), WrittenOrder::Overstep(_)) if !ids.contains(&word.as_str()) => {
+            (Some(word), WrittenOrder::Overstep(_)) if named(word).is_none() => {
                 let days: Option<u32> = self.game.parse().ok();
                 let why = match (days, &self.why) {
                     (Some(_), why) => why.clone(),
@@ -95,7 +111,7 @@ impl Ruling {
             }
             // `REPLACE ivanov Sidorov S. <…>`: the player, then the
             // newcomer's name.
-            (Some(word), WrittenOrder::Replace) if !ids.contains(&word.as_str()) => Ruling {
+            (Some(word), WrittenOrder::Replace) if named(word).is_none() => Ruling {
                 tournament: None,
                 game: word.clone(),
                 newcomer: self.newcomer.as_ref().map(|newcomer| Newcomer {
@@ -108,7 +124,7 @@ impl Ruling {
             },
             // `UNDO A1 he misread`: the game, then the reason.
             (Some(word), WrittenOrder::Undo | WrittenOrder::Withdraw | WrittenOrder::Accept)
-                if !ids.contains(&word.as_str()) =>
+                if named(word).is_none() =>
             {
                 Ruling {
                     tournament: None,

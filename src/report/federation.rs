@@ -90,9 +90,9 @@ pub fn player_page(player: &PlayerEvents, phrases: &Phrases) -> Page {
             out,
             "<tr><td class=\"name\"><a href=\"../{}/index.html\">{}</a></td>\
              <td><a href=\"../{}/game-{}.html\">{}</a></td><td>{}</td><td class=\"name\">{}</td><td>{}</td></tr>",
-            slug(&game.event),
+            super::event_folder(&game.event),
             escape(&game.event_name),
-            slug(&game.event),
+            super::event_folder(&game.event),
             slug(&game.game),
             escape(&game.game),
             escape(phrases.get(colour)),
@@ -172,7 +172,7 @@ pub fn events_index(
             out,
             "<tr><td class=\"name\"><a href=\"{}/index.html\">{}</a> ({})</td><td>{}</td>\
              <td>{}</td><td>{}</td></tr>",
-            slug(&event.id),
+            super::event_folder(&event.id),
             escape(&event.name),
             escape(&event.id),
             lang.date(event.start),

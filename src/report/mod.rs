@@ -165,9 +165,15 @@ pub fn style() -> Page {
     }
 }
 
-/// The folder of an event's report under the index of events.
+/// The folder of an event's report under the index of events: an ASCII
+/// id as it is (`CC-2026`), another in Latin letters as the Message-IDs
+/// write it (`КР-2026` is `kr-2026`, not `_d0_9a_d0_a0-2026`). No two
+/// events of a folder have one (the config refuses them).
 pub fn event_folder(id: &str) -> String {
-    slug(id)
+    match id.is_ascii() {
+        true => slug(id),
+        false => slug(&crate::key::ascii_id(id)),
+    }
 }
 
 /// The index of the tournament as of `today` (its cross-table and its list

@@ -34,6 +34,11 @@ fn federation() -> Tournament {
 
 /// The same, with more in the clerk's file.
 fn federation_with(extra: &str) -> Tournament {
+    federation_of(["A", "B"], extra)
+}
+
+/// The same, the events' ids `ids`.
+fn federation_of(ids: [&str; 2], extra: &str) -> Tournament {
     let clerk = folder_clerk(extra);
     let t = Tournament::with_config(&clerk);
     let folder = t.path().join("tournaments");
@@ -42,7 +47,7 @@ fn federation_with(extra: &str) -> Tournament {
         (
             "a.toml",
             event(
-                "A",
+                ids[0],
                 ("white_test.example", "White Player"),
                 ("black_test.example", "Black Player"),
             ),
@@ -50,7 +55,7 @@ fn federation_with(extra: &str) -> Tournament {
         (
             "b.toml",
             event(
-                "B",
+                ids[1],
                 ("carol_test.example", "Carol"),
                 ("white_test.example", "White Player"),
             ),
@@ -1888,4 +1893,37 @@ fn a_persons_page_is_in_the_language_he_chose() {
     // folder's language.
     let index = std::fs::read_to_string(t.path().join("site/index.html")).unwrap();
     assert!(!index.contains("Результат"), "{index}");
+}
+
+/// A Cyrillic event's id is its id in any case, as an ASCII one's is:
+/// in a subject's tag, an arbiter's order, STATUS and `--tournament`;
+/// its report folder is the id in Latin letters.
+#[test]
+fn a_cyrillic_events_id_is_taken_in_any_case() {
+    let mut t = federation_of(["КР-А", "B"], "\n[report]\nout = \"site\"\n");
+    // Tagged by hand in lower case: White's move is A's, not B's.
+    t.letter(
+        WHITE,
+        "2026-11-03",
+        "[кр-а #1] ход",
+        "1. e4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    t.poll("2026-11-03");
+    assert_eq!(sans(&t, "кр-а"), ["e4"]);
+    assert!(sans(&t, "B").is_empty());
+    let index = std::fs::read_to_string(t.path().join("site/index.html")).unwrap();
+    assert!(index.contains("href=\"kr-a/index.html\""), "{index}");
+    assert!(t.path().join("site/kr-a/index.html").exists());
+    // STATUS of the event named in lower case answers of that event alone.
+    let mail = t.exchange(WHITE, "2026-11-04", "status", "STATUS кр-а\n");
+    let answer = mail.iter().find(|m| m.kind == "status").unwrap();
+    answer.says("Cup КР-А");
+    answer.never_says("Cup B");
+    // Black is silent past 50 days; the arbiter names the event in lower case.
+    t.pass("2026-12-26");
+    t.new_mail();
+    t.letter(ARBITER, "2026-12-27", "decision", "CONFIRM кр-а 1\n");
+    let out = t.poll("2026-12-27");
+    let chart = chart_of(&t, "КР-А");
+    assert_eq!(chart["status"], "finished", "{}", out.stdout);
 }

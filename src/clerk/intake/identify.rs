@@ -163,7 +163,10 @@ impl Clerk<'_> {
                 .find_map(|candidate| store.game_of_message(&candidate).ok().flatten()),
         };
         let tagged = SubjectTag::all_in(&mail.subject)
-            .find(|tag| tag.tournament == self.config.tournament_id && tag.game.is_some())
+            .find(|tag| {
+                crate::key::same_id(&tag.tournament, &self.config.tournament_id)
+                    && tag.game.is_some()
+            })
             .and_then(|tag| tag.game);
         let named = self.named_game(mail, read, directed, tagged.clone());
         // The tag and the thread say which tournament; a game named
@@ -341,7 +344,7 @@ impl Clerk<'_> {
             self.directory
                 .tournaments()
                 .iter()
-                .any(|t| t.tournament_id == id)
+                .any(|t| crate::key::same_id(id, &t.tournament_id))
         };
         let threaded = crate::clerk::thread_ids(mail)
             .find_map(|candidate| store.game_key_of_message(&candidate).ok().flatten());

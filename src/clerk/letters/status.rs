@@ -443,8 +443,8 @@ fn named_in<T>(
     let Some(named) = named else {
         return (events, None);
     };
-    if events.iter().any(|e| id(e).eq_ignore_ascii_case(named)) {
-        events.retain(|e| id(e).eq_ignore_ascii_case(named));
+    if events.iter().any(|e| crate::key::same_id(named, id(e))) {
+        events.retain(|e| crate::key::same_id(named, id(e)));
         (events, None)
     } else {
         (events, Some(named.to_string()))

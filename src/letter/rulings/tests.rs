@@ -6,7 +6,7 @@ use crate::letter::read;
 #[test]
 fn a_ruling_may_name_its_tournament_and_the_clerk_tells_a_game_word_apart() {
     // (line, tournament word, game, days) as read; then as resolved by a
-    // clerk of CC-2026 and B.
+    // clerk of CC-2026, B and КР.
     let table = [
         ("CONFIRM 1", None, "1", None, (None, "1", None)),
         ("REJECT 1 7", None, "1", Some(7), (None, "1", Some(7))),
@@ -31,6 +31,21 @@ fn a_ruling_may_name_its_tournament_and_the_clerk_tells_a_game_word_apart() {
             None,
             (Some("B"), "2", None),
         ),
+        // An id in another case is the id, Cyrillic as well as Latin.
+        (
+            "REJECT cc-2026 3 7",
+            Some("cc-2026"),
+            "3",
+            Some(7),
+            (Some("CC-2026"), "3", Some(7)),
+        ),
+        (
+            "ОТКЛОНЯЮ кр №2 5",
+            Some("кр"),
+            "2",
+            Some(5),
+            (Some("КР"), "2", Some(5)),
+        ),
         ("CONFIRM A1", None, "A1", None, (None, "A1", None)),
         // A game id that reads like a tournament's: the days come back.
         ("REJECT A1 7", Some("A1"), "7", None, (None, "A1", Some(7))),
@@ -47,7 +62,7 @@ fn a_ruling_may_name_its_tournament_and_the_clerk_tells_a_game_word_apart() {
             (tournament, game, days),
             "{line}"
         );
-        let meant = ruling.resolved(&["CC-2026", "B"]);
+        let meant = ruling.resolved(&["CC-2026", "B", "КР"]);
         assert_eq!(
             (meant.tournament.as_deref(), meant.game.as_str(), meant.days),
             resolved,
