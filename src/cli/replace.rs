@@ -19,6 +19,10 @@ pub struct Args {
     /// name and address itself.
     #[arg(long)]
     by: Option<String>,
+    /// The newcomer's language, `ru` or `en`: his letters are in it from
+    /// the first (as if he had written LANGUAGE himself).
+    #[arg(long, value_parser = ["ru", "en"])]
+    language: Option<String>,
     #[command(flatten)]
     pub given: Given,
 }
@@ -52,7 +56,18 @@ impl Args {
             (None, None) => return Err(usage("replace: give --was or --by")),
         };
         let player = self.player;
-        let replace = |why| Order::Replace(order::Replace { player, whom, why });
+        let language = self.language.map(|name| match name.as_str() {
+            "ru" => shtempel::Lang::Ru,
+            _ => shtempel::Lang::En,
+        });
+        let replace = |why| {
+            Order::Replace(order::Replace {
+                player,
+                whom,
+                why,
+                language,
+            })
+        };
         order_command(cx, replace, self.given)
     }
 }

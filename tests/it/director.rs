@@ -1953,3 +1953,53 @@ fn a_real_size_letter_from_a_new_address_is_taken_as_written() {
     );
     assert_eq!(t.totals("1"), (2, 0));
 }
+
+/// The director may give a newcomer his language: his letters are in it
+/// from the first (the welcome, then the partner's moves forwarded), while
+/// the partners and the secretary read the event's.
+#[test]
+fn a_newcomers_language_is_the_one_the_director_gave() {
+    let mut t = three_players("");
+    t.opening();
+    let newcomer = "novy@test.example";
+    let out = t.run(&[
+        "replace",
+        "white",
+        "--by",
+        "Новый Игрок <novy@test.example>",
+        "--language",
+        "ru",
+        "--today",
+        "2026-11-10",
+    ]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let mail = t.new_mail();
+    let welcome = mail.iter().find(|m| m.kind == "replacement").unwrap();
+    assert_eq!(welcome.to, [newcomer]);
+    welcome.says("Вы заменяете участника White Player <white@test.example>");
+    let notice = mail.iter().find(|m| m.kind == "replaced").unwrap();
+    notice.says("takes the place of White Player <white@test.example> in game 1");
+    // Game 2: Third opens; the move forwarded to the newcomer is in Russian.
+    let mail = t.exchange(
+        THIRD,
+        "2026-11-12",
+        "Game 2",
+        "Game 2\n1. d4\nTime: 2/0\nDates: 2026-11-12\n",
+    );
+    let forward = mail
+        .iter()
+        .find(|m| m.kind == "forward" && m.to == [newcomer])
+        .unwrap();
+    forward.says("Партия 2");
+    // Refused without a language of the clerk's.
+    let out = t.run(&[
+        "replace",
+        "black",
+        "--by",
+        "Z <z@test.example>",
+        "--language",
+        "de",
+    ]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("--language"), "{}", out.stderr);
+}

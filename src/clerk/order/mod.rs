@@ -100,6 +100,7 @@ impl Order {
                     email: String::new(),
                 })),
                 why,
+                language: None,
             }),
             WrittenOrder::Accept => {
                 let words = accept_words(ruling.why.as_deref());

@@ -38,6 +38,10 @@ pub struct Replace {
     pub player: String,
     pub whom: Whom,
     pub why: Option<String>,
+    /// The newcomer's language, where the director gave it (`replace
+    /// --language`): his letters from the first are in it, as if he had
+    /// written `LANGUAGE` himself.
+    pub language: Option<crate::Lang>,
 }
 
 impl Command for Replace {
@@ -69,10 +73,23 @@ impl Command for Replace {
         };
         Ok(match planned {
             Err(Refused(reason)) => Execution::refused("nobody replaced", reason),
-            Ok(plan) => Execution::Done {
-                plan: Box::new(plan),
-                reason: format!("replacement of {}", self.player),
-            },
+            Ok(mut plan) => {
+                let newcomer = match &self.whom {
+                    Whom::By(named) => crate::config::checked_address(&named.email),
+                    Whom::Was(_) => clerk.config.player(&self.player).map(|p| p.email.clone()),
+                };
+                if let (Some(language), Some(address)) = (self.language, newcomer) {
+                    let set = crate::config::Preferences {
+                        diagrams: None,
+                        language: Some(language),
+                    };
+                    plan.preferences = Some((vec![address], set));
+                }
+                Execution::Done {
+                    plan: Box::new(plan),
+                    reason: format!("replacement of {}", self.player),
+                }
+            }
         })
     }
 }

@@ -69,7 +69,15 @@ impl<'a> Clerk<'a> {
             let Some(reader) = message_at(&plan, place).and_then(|m| m.to.first()) else {
                 continue;
             };
-            let his = store.preferences_of(&reader.email)?;
+            // A preference the plan itself sets (`LANGUAGE`, a newcomer's
+            // language) holds for its own messages.
+            let setting = plan
+                .preferences
+                .as_ref()
+                .and_then(|(addresses, set)| addresses.contains(&reader.email).then_some(*set));
+            let his = store
+                .preferences_of(&reader.email)?
+                .with(setting.unwrap_or_default());
             if his == Preferences::default() {
                 continue;
             }
