@@ -143,7 +143,7 @@ fn standings(
     w(out, "\n== Where the games stand ==".into())?;
     for game in &config.games {
         let state = clerk::load(config, store, game)?;
-        let chart = clerk::stored_chart(&state, config, store)?;
+        let chart = clerk::stored_chart(&state, config, store, config.language)?;
         w(out, format!("\n{}", chart.to_text(templates.phrases())))?;
         w(
             out,

@@ -157,6 +157,14 @@ impl Lang {
         }
     }
 
+    /// The clerk's other language.
+    pub fn other(self) -> Lang {
+        match self {
+            Lang::Ru => Lang::En,
+            Lang::En => Lang::Ru,
+        }
+    }
+
     /// A date as the language writes it: `07.11.2026`, `2026-11-07`.
     pub fn date(self, date: chrono::NaiveDate) -> String {
         date.format(self.pick("%d.%m.%Y", "%Y-%m-%d")).to_string()

@@ -81,12 +81,18 @@ pub fn load_replaying(
     })
 }
 
-/// The chart of a game with the notes the store holds for it.
-pub fn stored_chart(record: &Record, config: &Config, store: &Store) -> Result<Chart, Error> {
+/// The chart of a game with the notes the store holds for it, in `lang`
+/// where they were kept in it.
+pub fn stored_chart(
+    record: &Record,
+    config: &Config,
+    store: &Store,
+    lang: crate::Lang,
+) -> Result<Chart, Error> {
     let notes = store
         .notes(record.id())?
-        .into_iter()
-        .map(|n| n.text)
+        .iter()
+        .map(|n| n.text_in(lang).to_string())
         .collect();
     Ok(record.chart(config, notes))
 }

@@ -207,11 +207,30 @@ impl<'a> Clerk<'a> {
     }
 
     /// A note of today's under a game's chart, of no one move.
-    fn note(&self, kind: &str, text: String) -> Note {
+    /// A note under the chart, worded by `text` as a clerk of the event's
+    /// language says it and, where the other language's templates load, as
+    /// one of that language does (for a reader who chose it).
+    fn note(&self, kind: &str, text: impl Fn(&Clerk<'_>) -> String) -> Note {
+        self.note_at(None, kind, text)
+    }
+
+    /// [`Clerk::note`], at the move `ply`.
+    fn note_at(&self, ply: Option<usize>, kind: &str, text: impl Fn(&Clerk<'_>) -> String) -> Note {
+        let worded = |lang: crate::Lang| match lang == self.lang {
+            true => Some(text(self)),
+            false => self
+                .for_reader(crate::config::Preferences {
+                    language: Some(lang),
+                    diagrams: Some(self.diagrams),
+                })
+                .map(|clerk| text(&clerk)),
+        };
+        let event = self.config.language;
         Note {
-            ply: None,
+            ply,
             kind: kind.into(),
-            text,
+            text: worded(event).unwrap_or_else(|| text(self)),
+            other: worded(event.other()).map(|other| (event.other(), other)),
             created_on: self.clock.today,
         }
     }

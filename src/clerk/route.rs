@@ -72,10 +72,7 @@ impl<'a> Directory<'a> {
     /// loaded once, or why they cannot be.
     fn translated(&'a self, at: usize) -> Option<&'a Result<Templates, String>> {
         let config = self.tournaments.get(at)?;
-        let other = match config.language {
-            crate::Lang::Ru => crate::Lang::En,
-            crate::Lang::En => crate::Lang::Ru,
-        };
+        let other = config.language.other();
         Some(
             self.translated.get(at)?.get_or_init(|| {
                 Templates::load(&config.templates, other).map_err(|e| e.to_string())

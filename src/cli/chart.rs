@@ -34,7 +34,7 @@ pub(super) enum ChartFormat {
 pub(super) fn chart(config: &Config, game: &str, format: ChartFormat) -> Result<u8, Failure> {
     let store = open_store(config)?;
     let state = load_state(config, &store, game)?;
-    let chart = clerk::stored_chart(&state, config, &store).map_err(run_error)?;
+    let chart = clerk::stored_chart(&state, config, &store, config.language).map_err(run_error)?;
     let phrases = shtempel::render::load_phrases(&config.templates, config.language)
         .map_err(|e| usage(e.to_string()))?;
     let text = match format {

@@ -44,7 +44,7 @@ pub fn write(
         lines.push(report::GameLine::of(&state, config, today));
         if wanted(state.id()) {
             let report = GameReport {
-                chart: clerk::stored_chart(&state, config, store)?,
+                chart: clerk::stored_chart(&state, config, store, phrases.lang())?,
                 pgn: state.pgn(config, &phrases),
                 state,
             };
@@ -117,10 +117,7 @@ pub fn write_events(
     let in_several: Vec<&report::PlayerEvents> = in_several.iter().collect();
     // Each person's page in his language: the one he chose, else his
     // first event's (the folder's own templates, in either language).
-    let other_language = match first.language {
-        crate::Lang::Ru => crate::Lang::En,
-        crate::Lang::En => crate::Lang::Ru,
-    };
+    let other_language = first.language.other();
     let mut other: Option<crate::phrases::Phrases> = None;
     let mut person_pages = Vec::with_capacity(in_several.len());
     for person in &in_several {

@@ -259,15 +259,24 @@ impl Store {
     pub fn notes(&self, game: &str) -> Result<Vec<Note>> {
         let game = self.scoped(game);
         let mut statement = self.conn.prepare_cached(
-            "SELECT ply, kind, text, created_on FROM notes WHERE game_id = ?1 ORDER BY id",
+            "SELECT ply, kind, text, created_on, other_language, other_text FROM notes
+             WHERE game_id = ?1 ORDER BY id",
         )?;
         Ok(statement
             .query_map(params![game], |r| {
                 let ply: Option<i64> = r.get(0)?;
+                let other_language: Option<String> = r.get(4)?;
+                let other_text: Option<String> = r.get(5)?;
+                let other = match (other_language.as_deref(), other_text) {
+                    (Some("ru"), Some(text)) => Some((crate::Lang::Ru, text)),
+                    (Some("en"), Some(text)) => Some((crate::Lang::En, text)),
+                    _ => None,
+                };
                 Ok(Note {
                     ply: ply.and_then(|ply| usize::try_from(ply).ok()),
                     kind: r.get(1)?,
                     text: r.get(2)?,
+                    other,
                     created_on: date_from(&r.get::<_, String>(3)?)?,
                 })
             })?

@@ -169,12 +169,28 @@ pub struct SentMessage {
 }
 
 /// A note under a game's chart: a correction, penalty, repeat, decision….
+/// Kept in the event's language and, where the clerk could word it so,
+/// in the other one, so that a reader who chose it reads the chart in it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Note {
     pub ply: Option<usize>,
     pub kind: String,
+    /// In the event's language.
     pub text: String,
+    /// In the other language (none in a note kept before schema 18).
+    pub other: Option<(crate::Lang, String)>,
     pub created_on: NaiveDate,
+}
+
+impl Note {
+    /// The note in `lang`, where it was kept in it; else as the event
+    /// words it.
+    pub fn text_in(&self, lang: crate::Lang) -> &str {
+        match &self.other {
+            Some((other, text)) if *other == lang => text,
+            _ => &self.text,
+        }
+    }
 }
 
 pub struct Store {

@@ -189,6 +189,10 @@ const MIGRATIONS: &[&str] = &[
         language TEXT,
         set_on TEXT NOT NULL
     );",
+    // 18: each note also in the event's other language (`other_language`
+    // `ru` or `en`), for a reader who chose it.
+    "ALTER TABLE notes ADD COLUMN other_language TEXT;
+    ALTER TABLE notes ADD COLUMN other_text TEXT;",
 ];
 
 /// The schema version this build writes.

@@ -297,7 +297,8 @@ impl Writer<'_> {
     pub fn note(&self, game: &str, note: &Note) -> Result<()> {
         let game = self.scoped(game);
         self.tx.prepare_cached(
-            "INSERT INTO notes (game_id, ply, kind, text, created_on) VALUES (?1, ?2, ?3, ?4, ?5)",
+            "INSERT INTO notes (game_id, ply, kind, text, created_on, other_language, other_text)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         )?
         .execute(
             params![
@@ -305,7 +306,9 @@ impl Writer<'_> {
                 note.ply.map(|p| p as i64),
                 note.kind,
                 note.text,
-                day_text(note.created_on)
+                day_text(note.created_on),
+                note.other.as_ref().map(|(lang, _)| lang.pick("ru", "en")),
+                note.other.as_ref().map(|(_, text)| text),
             ],
         )?;
         Ok(())

@@ -223,3 +223,61 @@ fn a_language_the_directors_templates_cannot_write_is_said_to_the_player_and_the
         "{mail:#?}"
     );
 }
+
+/// The chart's notes are kept in both languages: a player who chose the
+/// other language reads the chart's notes in his overstep notice in it;
+/// the chief arbiter's file and `chart` give them in the event's.
+#[test]
+fn the_charts_notes_are_in_the_language_the_reader_chose() {
+    // (event's language, what Black asks, his notes, the event's notes)
+    let cases = [
+        (
+            "ru",
+            "LANGUAGE EN",
+            "1. e4: White's total is 2, not 1",
+            ["1. e4: время белых 2, а не 1", "просрочка времени"],
+        ),
+        (
+            "en",
+            "ЯЗЫК RU",
+            "1. e4: время белых 2, а не 1",
+            ["1. e4: White's total is 2, not 1", "time overstepped"],
+        ),
+    ];
+    for (language, asked, his, event) in cases {
+        let mut t = Cup::new()
+            .in_language(language)
+            .rules("silent_overstep = false")
+            .open();
+        let mail = t.exchange(BLACK, "2026-11-02", "settings", asked);
+        assert_eq!(kinds(&mail), [pair("preferences", BLACK)]);
+        // White states 1 day where 2 have passed: corrected, and noted.
+        t.exchange(
+            WHITE,
+            "2026-11-03",
+            "Game 1",
+            "Game 1\n1. e4\nTime: 1/0\nDates: 2026-11-03\n",
+        );
+        // Black answers after 59 days: he is told, the arbiter gets the file.
+        let mail = t.exchange(
+            BLACK,
+            "2027-01-01",
+            "Re: [T #1]",
+            "Game 1\n1... e5\nTime: 2/59\nDates: 2026-11-03, 2026-11-03, 2027-01-01\n",
+        );
+        let notice = mail
+            .iter()
+            .find(|m| m.kind == "overstep-notice" && m.to == [BLACK])
+            .unwrap_or_else(|| panic!("{:?}", kinds(&mail)));
+        let file = mail.iter().find(|m| m.kind == "overstep-file").unwrap();
+        notice.says(his);
+        notice.never_says(event[0]);
+        file.says(event[0]);
+        file.never_says(his);
+        // The overstep's own note is kept too, after the file.
+        let chart = t.run(&["chart", "1"]);
+        for note in event {
+            assert!(chart.stdout.contains(note), "{note}\n{}", chart.stdout);
+        }
+    }
+}

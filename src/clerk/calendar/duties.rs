@@ -15,7 +15,7 @@ use crate::record::Record;
 use crate::render::Model;
 use crate::rules::life::day;
 use crate::rules::{self, DayEffect, Fraction};
-use crate::store::{Note, Store};
+use crate::store::Store;
 
 impl Clerk<'_> {
     /// Plans the duties of one game due on the clerk's day.
@@ -136,16 +136,15 @@ impl Clerk<'_> {
         let mut message = self.generated(message, true);
         message.delivers = Some(last);
         plan.messages.push(message);
-        let text = self.phrases().fill(
-            "note.repeat",
-            &[("moves", &moves), ("date", &lang.date(today))],
-        );
-        plan.notes.push(Note {
-            ply: Some(last),
-            kind: "repeat".into(),
-            text,
-            created_on: today,
-        });
+        plan.notes.push(self.note_at(Some(last), "repeat", |clerk| {
+            clerk.phrases().fill(
+                "note.repeat",
+                &[
+                    ("moves", &clerk.phrases().moves(&moves_log)),
+                    ("date", &clerk.date(today)),
+                ],
+            )
+        }));
         let detail = format!(
             "{moves_log} repeated after {}",
             crate::phrases::english_days(days)

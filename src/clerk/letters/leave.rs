@@ -404,7 +404,6 @@ impl Clerk<'_> {
         (first, last): (NaiveDate, NaiveDate),
         changed: Option<&Record>,
     ) -> Result<(Vec<Model>, Vec<Plan>), Error> {
-        let phrases = self.phrases();
         let (first_text, last_text) = (self.date(first), self.date(last));
         let mut games = Vec::new();
         let mut plans = Vec::new();
@@ -427,17 +426,16 @@ impl Clerk<'_> {
                 Color::White
             };
             let mut more = Plan::default();
-            more.notes.push(self.note(
-                "leave",
-                phrases.fill(
+            more.notes.push(self.note("leave", |clerk| {
+                clerk.phrases().fill(
                     "note.leave",
                     &[
                         ("player", &player.name),
-                        ("first", &first_text),
-                        ("last", &last_text),
+                        ("first", &clerk.date(first)),
+                        ("last", &clerk.date(last)),
                     ],
-                ),
-            ));
+                )
+            }));
             // Who is to move, and by when, with the leave counted.
             let mut ledger = state.ledger.clone();
             let mut leaves = ledger.calendar.leaves.clone();

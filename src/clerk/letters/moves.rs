@@ -147,7 +147,7 @@ impl Clerk<'_> {
                 .rposition(|p| p.by == color)
                 .unwrap_or(0);
         let mut plan = Plan {
-            notes: self.letter_notes(&verdict, first_ply, own_last, &moves_text),
+            notes: self.letter_notes(&verdict, first_ply, own_last, &moves_log),
             ..Plan::default()
         };
         let detail = format!(
@@ -282,7 +282,8 @@ impl Clerk<'_> {
         Ok(plan)
     }
 
-    /// Notes for the chart: corrections, warnings and penalties of a letter.
+    /// Notes for the chart: corrections, warnings and penalties of a
+    /// letter carrying `moves` (in SAN: each language writes them its way).
     fn letter_notes(
         &self,
         verdict: &Verdict,
@@ -290,14 +291,7 @@ impl Clerk<'_> {
         own_last: usize,
         moves: &str,
     ) -> Vec<Note> {
-        let phrases = self.phrases();
-        let note = |ply, kind: &str, text| Note {
-            ply: Some(ply),
-            kind: kind.into(),
-            text,
-            created_on: self.clock.today,
-        };
-        let labels = |missing: &[Item]| {
+        let labels = |missing: &[Item], phrases: &crate::phrases::Phrases| {
             missing
                 .iter()
                 .map(|i| item_label(*i, phrases))
@@ -306,29 +300,42 @@ impl Clerk<'_> {
         };
         let mut notes = Vec::new();
         for correction in &verdict.corrections {
-            let text = phrases.fill(
-                "note.correction",
-                &[
-                    ("moves", &moves),
-                    ("correction", &correction_text(correction, phrases)),
-                ],
-            );
-            notes.push(note(own_last, "correction", text));
+            notes.push(self.note_at(Some(own_last), "correction", |clerk| {
+                let phrases = clerk.phrases();
+                phrases.fill(
+                    "note.correction",
+                    &[
+                        ("moves", &phrases.moves(moves)),
+                        ("correction", &correction_text(correction, phrases)),
+                    ],
+                )
+            }));
         }
         match &verdict.omission {
             Some(Omission::Warning { missing }) => {
-                let missing = labels(missing);
-                let text =
-                    phrases.fill("note.warning", &[("moves", &moves), ("missing", &missing)]);
-                notes.push(note(first_ply, "warning", text));
+                notes.push(self.note_at(Some(first_ply), "warning", |clerk| {
+                    let phrases = clerk.phrases();
+                    phrases.fill(
+                        "note.warning",
+                        &[
+                            ("moves", &phrases.moves(moves)),
+                            ("missing", &labels(missing, phrases)),
+                        ],
+                    )
+                }));
             }
             Some(Omission::Penalty { missing, days }) => {
-                let missing = labels(missing);
-                let text = phrases.fill(
-                    "note.penalty",
-                    &[("moves", &moves), ("days", days), ("missing", &missing)],
-                );
-                notes.push(note(first_ply, "penalty", text));
+                notes.push(self.note_at(Some(first_ply), "penalty", |clerk| {
+                    let phrases = clerk.phrases();
+                    phrases.fill(
+                        "note.penalty",
+                        &[
+                            ("moves", &phrases.moves(moves)),
+                            ("days", days),
+                            ("missing", &labels(missing, phrases)),
+                        ],
+                    )
+                }));
             }
             None => {}
         }

@@ -52,7 +52,6 @@ impl Clerk<'_> {
         let Facts {
             chart,
             chart_text,
-            computation,
             common,
         } = self.overstep_facts(store, state, declared, earlier)?;
         let letter = declared.verdict.map(|verdict| self.verdict_model(verdict));
@@ -83,14 +82,13 @@ impl Clerk<'_> {
             .render(common)?;
         claim.generated = true;
         plan.messages.push(claim);
-        plan.notes.push(Note {
-            ply: declared.last_move.as_ref().map(|(_, ply)| *ply),
-            kind: "overstep".into(),
-            text: self
+        let ply = declared.last_move.as_ref().map(|(_, ply)| *ply);
+        plan.notes.push(self.note_at(ply, "overstep", |clerk| {
+            let computation = clerk.overstep_computation(&overstep, by_silence);
+            clerk
                 .phrases()
-                .fill("note.overstep", &[("computation", &computation)]),
-            created_on: self.clock.today,
-        });
+                .fill("note.overstep", &[("computation", &computation)])
+        }));
         let detail = format!(
             "{} overstepped: {} > {} ({})",
             state.player(offender).name,
@@ -123,23 +121,12 @@ impl Clerk<'_> {
         let by_silence = declared.last_move.is_none();
         let notes: Vec<String> = store
             .notes(state.id())?
-            .into_iter()
-            .map(|n| n.text)
-            .chain(earlier.iter().map(|n| n.text.clone()))
+            .iter()
+            .chain(earlier)
+            .map(|n| n.text_in(lang).to_string())
             .collect();
         let chart = state.chart(self.config, notes);
-        let computation = self.phrases().fill(
-            if by_silence {
-                "overstep.computation_silence"
-            } else {
-                "overstep.computation"
-            },
-            &[
-                ("moves", &overstep.moves),
-                ("limit", &overstep.limit),
-                ("total", &overstep.total),
-            ],
-        );
+        let computation = self.overstep_computation(&overstep, by_silence);
         let chart_text = chart.to_text(self.phrases());
         let common = model! {
             "offender" => state.player(offender).name.as_str(),
@@ -159,7 +146,6 @@ impl Clerk<'_> {
         Ok(Facts {
             chart,
             chart_text,
-            computation,
             common,
         })
     }
@@ -339,9 +325,24 @@ impl Clerk<'_> {
             context.raw,
             state.player(from).secret.as_deref(),
         ));
-        let chart = stored_chart(state, self.config, store)?;
+        let chart = stored_chart(state, self.config, store, self.lang())?;
         supplement.attachments.push(self.plot_attachment(&chart)?);
         Ok(supplement)
+    }
+
+    /// How the overstep was counted: "7 moves, 54 days of 50".
+    fn overstep_computation(&self, overstep: &Overstep, by_silence: bool) -> String {
+        self.phrases().fill(
+            match by_silence {
+                true => "overstep.computation_silence",
+                false => "overstep.computation",
+            },
+            &[
+                ("moves", &overstep.moves),
+                ("limit", &overstep.limit),
+                ("total", &overstep.total),
+            ],
+        )
     }
 
     /// A letter of the offender during his suspension (10.3.6): to the
@@ -403,7 +404,6 @@ impl Clerk<'_> {
 struct Facts {
     chart: crate::chart::Chart,
     chart_text: String,
-    computation: String,
     common: Model,
 }
 

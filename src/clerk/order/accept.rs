@@ -250,57 +250,64 @@ impl Clerk<'_> {
         address_edit: Option<ConfigEdit>,
     ) -> Result<Plan, Error> {
         let phrases = self.phrases();
-        let postmark = plan
-            .letter
-            .as_ref()
-            .map(|l| self.date(l.postmark))
-            .unwrap_or_default();
-        // The moves as the board took them.
-        let moves = plan
+        let postmark_of = |clerk: &Clerk<'_>| {
+            plan.letter
+                .as_ref()
+                .map(|l| clerk.date(l.postmark))
+                .unwrap_or_default()
+        };
+        let postmark = postmark_of(self);
+        // The moves as the board took them (in SAN; each reader's notation).
+        let sans = plan
             .game
             .as_ref()
             .filter(|game| game.ledger.rows.len() > game.stored)
-            .map(|game| moves_of(game, game.stored, game.ledger.rows.len() - 1))
-            .map(|moves| self.phrases().moves(&moves))
-            .unwrap_or_default();
+            .map(|game| moves_of(game, game.stored, game.ledger.rows.len() - 1));
+        let moves_in = |clerk: &Clerk<'_>| {
+            sans.as_deref()
+                .map(|sans| clerk.phrases().moves(sans))
+                .unwrap_or_default()
+        };
+        let moves = moves_in(self);
         let why = crate::clerk::because(acceptance.why);
         let from = written_from.unwrap_or_default().to_string();
-        let who = self.named(acceptance.by);
         // With the address added, the receipt and the note say so.
-        let added = |said: &str| match &address_edit {
-            Some(_) => {
-                let from = written_from.unwrap_or_default();
-                phrases.fill(said, &[("address", &from)])
-            }
+        let added = |phrases: &crate::phrases::Phrases, said: &str| match &address_edit {
+            Some(_) => phrases.fill(said, &[("address", &from)]),
             None => String::new(),
         };
-        let (added_receipt, added_note) =
-            (added("reason.address_added"), added("note.address_added"));
-        let text = match player {
-            Some(player) => self.phrases().fill(
-                "note.assigned",
-                &[
-                    ("date", &postmark),
-                    ("address", &from),
-                    ("player", &player.name),
-                    ("moves", &moves),
-                    ("why", &why),
-                    ("who", &who),
-                ],
-            ),
-            None => self.phrases().fill(
-                "note.accepted",
-                &[
-                    ("date", &postmark),
-                    ("moves", &moves),
-                    ("why", &why),
-                    ("who", &who),
-                ],
-            ),
-        };
-        plan.notes.push(self.note("accepted", text + &added_note));
+        let added_receipt = added(phrases, "reason.address_added");
+        let note = self.note("accepted", |clerk| {
+            let (postmark, moves) = (postmark_of(clerk), moves_in(clerk));
+            let who = clerk.named(acceptance.by);
+            let text = match player {
+                Some(player) => clerk.phrases().fill(
+                    "note.assigned",
+                    &[
+                        ("date", &postmark),
+                        ("address", &from),
+                        ("player", &player.name),
+                        ("moves", &moves),
+                        ("why", &why),
+                        ("who", &who),
+                    ],
+                ),
+                None => clerk.phrases().fill(
+                    "note.accepted",
+                    &[
+                        ("date", &postmark),
+                        ("moves", &moves),
+                        ("why", &why),
+                        ("who", &who),
+                    ],
+                ),
+            };
+            text + &added(clerk.phrases(), "note.address_added")
+        });
+        plan.notes.push(note);
         plan.config_edits.extend(address_edit);
         // The writer's receipt says why it comes after his refusal.
+        let who = self.named(acceptance.by);
         let said = match player {
             Some(_) => "reason.assigned",
             None => "reason.accepted",

@@ -79,7 +79,8 @@ impl Clerk<'_> {
         let Undone { first, author, due } = transition.effect;
         let last = state.ledger.rows.len() - 1;
         let phrases = self.phrases();
-        let moves = phrases.moves(&crate::clerk::say::model::moves_of(&state, first, last));
+        let sans_undone = crate::clerk::say::model::moves_of(&state, first, last);
+        let moves = phrases.moves(&sans_undone);
         state.ledger = transition.ledger;
         let sans: Vec<&str> = state
             .ledger
@@ -101,20 +102,18 @@ impl Clerk<'_> {
         let who = self.named(by);
         let author_name = state.player(author).name.clone();
         let because = crate::clerk::because(why);
-        let today = self.date(self.clock.today);
-        plan.notes.push(self.note(
-            "undone",
-            phrases.fill(
+        plan.notes.push(self.note("undone", |clerk| {
+            clerk.phrases().fill(
                 "note.undone",
                 &[
-                    ("moves", &moves),
+                    ("moves", &clerk.phrases().moves(&sans_undone)),
                     ("author", &author_name),
-                    ("who", &who),
-                    ("date", &today),
+                    ("who", &clerk.named(by)),
+                    ("date", &clerk.date(clerk.clock.today)),
                     ("why", &because),
                 ],
-            ),
-        ));
+            )
+        }));
         let model = model! {
             "who" => who,
             "author" => author_name.as_str(),
@@ -165,7 +164,6 @@ impl Clerk<'_> {
         };
         state.ledger = transition.ledger;
         let Awarded { outcome, previous } = transition.effect;
-        let phrases = self.phrases();
         let who = self.named(order.by);
         let why = crate::clerk::because(order.why.as_deref());
         let result = outcome.result.pgn();
@@ -174,20 +172,18 @@ impl Clerk<'_> {
         } else {
             "note.award"
         };
-        let today = self.date(self.clock.today);
         let mut plan = Plan::default();
-        plan.notes.push(self.note(
-            "award",
-            phrases.fill(
+        plan.notes.push(self.note("award", |clerk| {
+            clerk.phrases().fill(
                 note,
                 &[
                     ("result", &result),
-                    ("who", &who),
-                    ("date", &today),
+                    ("who", &clerk.named(order.by)),
+                    ("date", &clerk.date(clerk.clock.today)),
                     ("why", &why),
                 ],
-            ),
-        ));
+            )
+        }));
         let extra = model! {
             "who" => who,
             "why" => order.why.clone(),

@@ -181,38 +181,35 @@ impl Clerk<'_> {
         decision: Decision,
         decided: &DecisionTold,
     ) -> Vec<Note> {
-        let phrases = self.phrases();
         let mut notes = Vec::new();
         let offender = &state.player(decided.offender).name;
         if let Some(asked) = decided.cut_from.filter(|_| decision != Decision::Confirm) {
-            notes.push(self.note(
-                "credit",
-                phrases.fill(
+            notes.push(self.note("credit", |clerk| {
+                clerk.phrases().fill(
                     "note.credit_cut",
                     &[
                         ("asked", &asked),
                         ("days", &decided.excused),
                         ("offender", offender),
                     ],
-                ),
-            ));
+                )
+            }));
         } else if decision != Decision::Confirm && decided.excused > 0 {
-            notes.push(self.note(
-                "credit",
-                phrases.fill(
+            notes.push(self.note("credit", |clerk| {
+                clerk.phrases().fill(
                     "note.credit",
                     &[("days", &decided.excused), ("offender", offender)],
-                ),
-            ));
+                )
+            }));
         }
         let code = decided.code;
-        notes.push(self.note(
-            "decision",
+        notes.push(self.note("decision", |clerk| {
+            let phrases = clerk.phrases();
             phrases.fill(
                 "note.decision",
                 &[("decision", &phrases.get(&format!("decision.{code}")))],
-            ),
-        ));
+            )
+        }));
         notes
     }
 }

@@ -381,8 +381,6 @@ impl Clerk<'_> {
         (newcomer, was, why): (&Player, &str, Option<&str>),
         taken_over: Seat,
     ) -> Result<Plan, Error> {
-        let phrases = self.phrases();
-        let today = self.date(self.clock.today);
         let because = crate::clerk::because(why);
         let due = state.ledger.due(&self.config.rules, self.clock.today);
         let due_model = due.map(|due| {
@@ -396,18 +394,17 @@ impl Clerk<'_> {
             seats: vec![taken_over],
             ..Plan::default()
         };
-        more.notes.push(self.note(
-            "replaced",
-            phrases.fill(
+        more.notes.push(self.note("replaced", |clerk| {
+            clerk.phrases().fill(
                 "note.replaced",
                 &[
                     ("was", &was),
                     ("player", &newcomer.name),
-                    ("date", &today),
+                    ("date", &clerk.date(clerk.clock.today)),
                     ("why", &because),
                 ],
-            ),
-        ));
+            )
+        }));
         let notice = model! {
             "was" => was,
             "player" => newcomer.name.as_str(),

@@ -143,14 +143,16 @@ impl Clerk<'_> {
         state.ledger = transition.ledger;
         let phrases = self.phrases();
         let who = self.named(by);
-        let today = self.date(self.clock.today);
-        plan.notes.push(self.note(
-            "annulled",
-            phrases.fill(
+        plan.notes.push(self.note("annulled", |clerk| {
+            clerk.phrases().fill(
                 "note.annulled",
-                &[("who", &who), ("date", &today), ("why", &why)],
-            ),
-        ));
+                &[
+                    ("who", &clerk.named(by)),
+                    ("date", &clerk.date(clerk.clock.today)),
+                    ("why", &why),
+                ],
+            )
+        }));
         let model = model! {
             "result" => phrases.get("report.status_annulled"),
             "reason" => "annulled",

@@ -459,7 +459,7 @@ impl Tournament {
             .game(game)
             .unwrap_or_else(|| panic!("no game {game}"));
         let state = shtempel::clerk::load(config, &store, game).expect("the game loads");
-        shtempel::clerk::stored_chart(&state, config, &store)
+        shtempel::clerk::stored_chart(&state, config, &store, config.language)
             .expect("its chart")
             .to_json()
     }
