@@ -1867,6 +1867,9 @@ fn a_leave_granted_in_one_event_of_two_is_told_granted_first() {
             "{language}: {body}"
         );
         assert!(!body.contains("))"), "{body}");
+        // Under the tag and name of the event that granted it.
+        assert!(receipt.subject.starts_with("[B] "), "{}", receipt.subject);
+        assert!(receipt.message_id.contains(".b@"), "{}", receipt.message_id);
         assert!(
             mail.iter()
                 .any(|m| m.kind == "leave-notice" && m.to == [CAROL]),

@@ -117,6 +117,11 @@ impl Clerk<'_> {
             .answering(mail.message_id.clone())
             .render(answer)?;
         self.tell_more_leaves(&mut receipt, read)?;
+        // Refused here and granted elsewhere: the news is the granting
+        // event's, and its receipt comes under that event's tag and name.
+        if !granted_here && let Some(there) = verdicts.granted.first() {
+            receipt.event = Some(there.tournament.clone());
+        }
         plan.messages.push(receipt);
         if nothing_new {
             stored.disposition = Disposition::Applied;
