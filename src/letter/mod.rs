@@ -395,9 +395,9 @@ pub fn read(body: &str) -> Letter {
 /// and the letter's postmark).
 pub fn read_with(body: &str, dates: DateReading) -> Letter {
     let own = own_lines(body);
-    let mut blocks = game_blocks(&own)
+    let mut blocks = persons_asks_first(game_blocks(&own))
         .into_iter()
-        .map(|block| read_block(block, dates));
+        .map(|block| read_block(&block, dates));
     let mut letter = blocks.next().unwrap_or_default();
     letter.other_games = blocks.collect();
     letter
@@ -426,6 +426,54 @@ fn game_blocks<'l>(own: &'l [(usize, &'l str)]) -> Vec<&'l [(usize, &'l str)]> {
     }
     blocks.push(&own[start..]);
     blocks
+}
+
+/// The blocks with the person's asks of every block (a leave, STATUS, a
+/// setting: his, not a game's) in the first block that asks something of
+/// a game, where the letter's asks are read and answered, beside its
+/// moves: `Game 1 / 1. e4 / … / Game 2 / LEAVE …` asks a leave, not a move
+/// in game 2. A block left with nothing of a game (its `Game` line, prose)
+/// is gone.
+fn persons_asks_first<'l>(blocks: Vec<&[(usize, &'l str)]>) -> Vec<Vec<(usize, &'l str)>> {
+    let mut persons = Vec::new();
+    let mut games: Vec<Vec<(usize, &str)>> = Vec::new();
+    for block in blocks {
+        let (asks, rest): (Vec<_>, Vec<_>) = block.iter().partition(|(_, line)| persons_ask(line));
+        persons.extend(asks);
+        games.push(rest);
+    }
+    // Read as a letter, it says something besides its game: a move, a
+    // word (`I resign`), a line it finds wrong.
+    let of_a_game = |block: &[(usize, &str)]| {
+        let read = read_block(block, DateReading::default());
+        Letter { game: None, ..read } != Letter::default()
+    };
+    // The first block keeps its lines whatever they are (its prose, a
+    // lone `Game` line): the letter is answered from it.
+    let first = games.iter().position(|block| of_a_game(block)).unwrap_or(0);
+    let mut kept: Vec<Vec<(usize, &str)>> = games
+        .into_iter()
+        .enumerate()
+        .filter(|(at, block)| *at == first || of_a_game(block))
+        .map(|(_, block)| block)
+        .collect();
+    if let Some(block) = kept.first_mut() {
+        block.extend(persons);
+        block.sort_by_key(|(line_no, _)| *line_no);
+    }
+    kept
+}
+
+/// Whether a line asks something of the person alone: a leave, STATUS, a
+/// setting of the clerk's letters to him.
+fn persons_ask(line: &str) -> bool {
+    let mut scratch = Letter::default();
+    read_line(&mut scratch, 0, line, DateReading::default());
+    let asks = scratch.leave.is_some()
+        || !scratch.more_leaves.is_empty()
+        || scratch.status.is_some()
+        || !scratch.preferences.is_empty();
+    asks && scratch.moves.is_empty() && scratch.rulings.is_empty() && scratch.game.is_none()
 }
 
 /// One block of own lines read as a letter.

@@ -446,6 +446,39 @@ fn a_letter_for_several_games_is_read_block_by_block() {
     assert_eq!(two.other_games[0].fraction.map(|f| f.white), Some(5));
 }
 
+/// A leave, STATUS or a setting in any block is the person's, read with
+/// the first block; a block left with nothing but its `Game` line is gone.
+#[test]
+fn the_persons_asks_of_every_block_are_read_with_the_first() {
+    let letter = read(
+        "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\nGame 2\nLEAVE 2026-12-10 - 2026-12-20\n",
+    );
+    assert_eq!(letter.game.as_deref(), Some("1"));
+    assert_eq!(letter.leave.as_ref().map(Vec::len), Some(2));
+    assert!(letter.other_games.is_empty(), "{:?}", letter.other_games);
+    // Beside a move of game 2, which stays its block's.
+    let letter = read("Партия 1\n1... e5\nПартия 2\nСТАТУС\nДИАГРАММЫ ТЕКСТ\n1. d4\n");
+    assert!(letter.status.is_some());
+    assert_eq!(letter.preferences, [Preference::Diagrams("text")]);
+    assert_eq!(letter.other_games.len(), 1);
+    let second = &letter.other_games[0];
+    assert_eq!(second.game.as_deref(), Some("2"));
+    assert_eq!(moves(second), ["1.d4"]);
+    assert!(second.status.is_none() && second.preferences.is_empty());
+    // A leave first, a move in game 2 after: read with game 2's move.
+    let letter = read("Game 1\nLEAVE 2026-12-10 - 2026-12-20\nGame 2\n1. d4\n");
+    assert_eq!(letter.game.as_deref(), Some("2"));
+    assert!(letter.leave.is_some() && letter.other_games.is_empty());
+    // A block that says something of its game in words is kept.
+    let letter = read("Game 1\n1. e4\nGame 2\nLEAVE 2026-12-10 - 2026-12-20\nI resign.\n");
+    assert_eq!(letter.other_games.len(), 1, "{letter:?}");
+    assert!(letter.leave.is_some());
+    // Two leaves in two blocks: the second is one more, told as not taken.
+    let letter =
+        read("Game 1\nLEAVE 2026-12-10 - 2026-12-20\nGame 2\nLEAVE 2027-01-10 - 2027-01-12\n");
+    assert_eq!(letter.more_leaves, ["LEAVE 2027-01-10 - 2027-01-12"]);
+}
+
 #[test]
 fn status_is_asked_by_its_word_alone_or_with_an_id_not_by_a_signatures_line() {
     // (the line, asked, the event it names)

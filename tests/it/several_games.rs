@@ -108,3 +108,78 @@ fn check_shows_the_answers_of_every_block() {
         ]
     );
 }
+
+/// The person's asks stand in any block of a letter for several games:
+/// `Game 1 / 1. e4 / … / Game 2 / LEAVE …` plays 1. e4 in game 1 and takes
+/// the leave (not "no move was found" for game 2); a block of game 1 that
+/// asks a leave, then a block with game 2's move, does both.
+#[test]
+fn a_leave_in_any_block_is_taken_beside_the_moves() {
+    for language in ["en", "ru"] {
+        let leave = pick(
+            language,
+            "LEAVE 2026-12-10 - 2026-12-20\n",
+            "ОТПУСК 10.12.2026 - 20.12.2026\n",
+        );
+        let recorded = pick(language, "is recorded", "учтён");
+        let (game1, game2) = (
+            pick(language, "Game 1\n", "Партия 1\n"),
+            pick(language, "Game 2\n", "Партия 2\n"),
+        );
+        // The leave in the second block.
+        let mut t = Cup::new()
+            .in_language(language)
+            .game("2", "white", "black")
+            .rules("leave_days_per_year = 30")
+            .open();
+        let body = block(language, "1", "1. e4") + game2 + leave;
+        let mail = t.exchange(WHITE, "2026-11-03", "moves", &body);
+        let leave_receipt = mail
+            .iter()
+            .find(|m| m.kind == "leave")
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
+        leave_receipt.says(recorded);
+        assert!(
+            !mail.iter().any(|m| m.kind == "refused"),
+            "{:?}",
+            kinds(&mail)
+        );
+        assert_eq!(sans(&t, "1"), ["e4"], "{language}");
+        // The leave first, game 2's move in the next block.
+        let mut t = Cup::new()
+            .in_language(language)
+            .game("2", "white", "black")
+            .rules("leave_days_per_year = 30")
+            .open();
+        let body = format!("{game1}{leave}\n{}", block(language, "2", "1. d4"));
+        let mail = t.exchange(WHITE, "2026-11-03", "moves", &body);
+        assert!(mail.iter().any(|m| m.kind == "leave"), "{:?}", kinds(&mail));
+        assert!(
+            mail.iter().any(|m| m.kind == "forward" && m.to == [BLACK]),
+            "{language}: {:?}",
+            kinds(&mail)
+        );
+        assert_eq!(sans(&t, "2"), ["d4"], "{language}");
+        assert!(sans(&t, "1").is_empty());
+    }
+}
+
+/// STATUS and a setting in a second block are read as the letter's: with
+/// no move beside them they are carried out.
+#[test]
+fn status_and_diagrams_in_a_second_block_are_answered() {
+    for language in ["en", "ru"] {
+        let mut t = two_games(language);
+        let body = pick(
+            language,
+            "Game 1\nDIAGRAMS TEXT\nGame 2\nSTATUS\n",
+            "Партия 1\nДИАГРАММЫ ТЕКСТ\nПартия 2\nСТАТУС\n",
+        );
+        let mail = t.exchange(WHITE, "2026-11-03", "asks", body);
+        assert_eq!(
+            kinds(&mail),
+            [pair("preferences", WHITE), pair("status", WHITE)],
+            "{language}"
+        );
+    }
+}

@@ -263,6 +263,7 @@ impl Clerk<'_> {
             _ => read,
         };
         // What the clerk's letters to him carry: the person's.
+        let blocks = (mail, read.as_ref(), envelope.raw.as_slice());
         if read.kind() == LetterKind::Preferences {
             let preferences =
                 self.plan_preferences(store, &player, (mail, &read), stored.clone())?;
@@ -271,11 +272,12 @@ impl Clerk<'_> {
             if read.status.is_some() {
                 done = done.with(self.plan_status(store, &player, (mail, &read), stored)?);
             }
-            return Ok(done);
+            return self.with_other_blocks(store, &player, blocks, done);
         }
         // Where his games stand: the person's, across the clerk's events.
         if read.kind() == LetterKind::Status {
-            return Ok(plan.with(self.plan_status(store, &player, (mail, &read), stored)?));
+            let status = self.plan_status(store, &player, (mail, &read), stored)?;
+            return self.with_other_blocks(store, &player, blocks, plan.with(status));
         }
         // A leave is the person's, carried out apart from what else the
         // letter asks in its game: each is answered.
@@ -283,7 +285,8 @@ impl Clerk<'_> {
         let read = match &leave {
             Some(with_leave) if with_leave.without_leave().kind() == LetterKind::Unknown => {
                 let leave = self.plan_leave(store, &player, (mail, with_leave), stored, None)?;
-                return Ok(plan.with(leave));
+                let blocks = (mail, with_leave, envelope.raw.as_slice());
+                return self.with_other_blocks(store, &player, blocks, plan.with(leave));
             }
             Some(with_leave) => Cow::Owned(with_leave.without_leave()),
             None => read,
@@ -341,21 +344,36 @@ impl Clerk<'_> {
     ) -> Result<Plan, Error> {
         let kept = stored.clone();
         plan = plan.with(self.unidentified(refused, player, read, mail, stored)?);
-        if let Some(mut letter) = plan.letter.take() {
-            let blocks = (mail, read, raw);
-            let others = self.plan_other_games(store, player, blocks, &mut letter, &plan)?;
-            plan.carry(others.plans);
-            let lines = others.unheeded;
-            plan.letter = Some(letter);
-            if !lines.is_empty() {
-                let said = crate::model! { "unheeded" => lines };
-                for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
-                    self.render_again(message, said.clone())?;
-                }
-            }
-        }
+        plan = self.with_other_blocks(store, player, (mail, read, raw), plan)?;
         if let Some(with_leave) = leave {
             plan = self.leave_beside(store, player, (with_leave, mail), kept, plan)?;
+        }
+        Ok(plan)
+    }
+}
+
+impl Clerk<'_> {
+    /// `plan`, of a letter's first block, with the plans of its other
+    /// blocks (each its game's), the blocks it could not carry out named
+    /// in the answers to him.
+    fn with_other_blocks(
+        &self,
+        store: &Store,
+        player: &Player,
+        blocks: (&Mail, &Letter, &[u8]),
+        mut plan: Plan,
+    ) -> Result<Plan, Error> {
+        let Some(mut letter) = plan.letter.take() else {
+            return Ok(plan);
+        };
+        let others = self.plan_other_games(store, player, blocks, &mut letter, &plan)?;
+        plan.carry(others.plans);
+        plan.letter = Some(letter);
+        if !others.unheeded.is_empty() {
+            let said = crate::model! { "unheeded" => others.unheeded };
+            for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
+                self.render_again(message, said.clone())?;
+            }
         }
         Ok(plan)
     }
