@@ -109,16 +109,6 @@ impl Store {
             .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?)
     }
 
-    /// Messages that could not be sent at all, for reports: (kind, recipients, error).
-    pub fn failed_messages(&self) -> Result<Vec<(String, String, String)>> {
-        let mut statement = self.conn.prepare_cached(
-            "SELECT kind, recipients, coalesce(last_error, '') FROM outbox WHERE failed = 1 ORDER BY id",
-        )?;
-        Ok(statement
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-            .collect::<Sql<_>>()?)
-    }
-
     /// A handle on the sent log for the one who sends: each message the
     /// transport took is appended to it at once (one line, which outlives a
     /// crash of the process) and written into the database by
@@ -364,12 +354,6 @@ impl Store {
             |r| r.get(0),
         )?;
         Ok(last.and_then(|day| day.get(..10)?.parse().ok()))
-    }
-
-    pub fn letter_count(&self) -> Result<i64> {
-        Ok(self
-            .conn
-            .query_row("SELECT count(*) FROM letters", [], |r| r.get(0))?)
     }
 
     /// Every message sent or waiting, oldest first, with whether it was sent.
