@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::config::{Config, People};
+use crate::error::Result;
 use crate::key::SubjectTag;
 use crate::letter::{self, WrittenOrder};
 use crate::mail::Envelope;
@@ -151,19 +152,27 @@ pub(super) fn tournament_of_thread(
     directory: &Directory,
     store: &Store,
     mail: &Mail,
-) -> Option<usize> {
-    crate::clerk::thread_ids(mail).find_map(|candidate| {
-        store.accepted_on(&candidate).ok().flatten()?;
+) -> Result<Option<usize>> {
+    for candidate in crate::clerk::thread_ids(mail) {
+        if store.accepted_on(&candidate)?.is_none() {
+            continue;
+        }
         let local = candidate
             .trim_matches(|c| c == '<' || c == '>')
-            .split_once('@')?
-            .0;
-        let ascii = local.splitn(3, '.').nth(2)?;
-        directory
+            .split_once('@')
+            .map_or("", |(local, _)| local);
+        let Some(ascii) = local.splitn(3, '.').nth(2) else {
+            continue;
+        };
+        let at = directory
             .tournaments()
             .iter()
-            .position(|t| crate::key::ascii_id(&t.tournament_id) == ascii)
-    })
+            .position(|t| crate::key::ascii_id(&t.tournament_id) == ascii);
+        if at.is_some() {
+            return Ok(at);
+        }
+    }
+    Ok(None)
 }
 
 /// Where a letter goes, decided once for it before its event's clerk
@@ -237,14 +246,14 @@ impl Route {
 /// event of the letter its key names, where he is that event's chief
 /// arbiter (a key names one letter, and so one event); a bare order of his
 /// that can mean one of his events goes there; any other as [`route`] says.
-pub fn route_prepared(directory: &Directory, store: &Store, prepared: &Prepared) -> Route {
+pub fn route_prepared(directory: &Directory, store: &Store, prepared: &Prepared) -> Result<Route> {
     let tournaments = directory.tournaments();
     let sender = prepared.mail.as_ref().and_then(|mail| mail.from.as_deref());
     let accepts = match (&prepared.read, tournaments.len() > 1) {
-        (Some(read), true) => accepted_event(directory, store, read),
+        (Some(read), true) => accepted_event(directory, store, read)?,
         _ => None,
     };
-    let with_accepts = |route: Route| Route { accepts, ..route };
+    let with_accepts = |route: Route| Ok(Route { accepts, ..route });
     if let (Some(sender), Some(at)) = (sender, accepts)
         && tournaments[at].chief_arbiter == sender
     {
@@ -268,7 +277,7 @@ pub fn route_prepared(directory: &Directory, store: &Store, prepared: &Prepared)
         return with_accepts(Route::to(*only, RoutedBy::OnlyEventOfOrder));
     }
     let named = prepared.read.as_ref().and_then(|read| read.game.as_deref());
-    with_accepts(route(directory, store, prepared.mail.as_ref(), named))
+    with_accepts(route(directory, store, prepared.mail.as_ref(), named)?)
 }
 
 /// The places of the events where `sender` is chief arbiter and the
@@ -298,9 +307,9 @@ pub(super) fn accepted_event(
     directory: &Directory,
     store: &Store,
     read: &letter::Letter,
-) -> Option<usize> {
+) -> Result<Option<usize>> {
     let [ruling] = read.rulings.as_slice() else {
-        return None;
+        return Ok(None);
     };
     let ids: Vec<&str> = directory
         .tournaments()
@@ -309,10 +318,12 @@ pub(super) fn accepted_event(
         .collect();
     let ruling = ruling.resolved(&ids);
     if ruling.order != WrittenOrder::Accept || ruling.tournament.is_some() {
-        return None;
+        return Ok(None);
     }
-    let kept = store.letter_by_key(&ruling.game).ok().flatten()?;
-    Some(route_kept(directory, store, &kept, None).tournament)
+    let Some(kept) = store.letter_by_key(&ruling.game)? else {
+        return Ok(None);
+    };
+    Ok(Some(route_kept(directory, store, &kept, None)?.tournament))
 }
 
 /// The route of a kept letter, as when it came.
@@ -321,9 +332,9 @@ pub fn route_kept(
     store: &Store,
     letter: &KeptLetter,
     named_game: Option<&str>,
-) -> Route {
+) -> Result<Route> {
     let Some(first) = directory.tournaments().first() else {
-        return Route::to(0, RoutedBy::Alone);
+        return Ok(Route::to(0, RoutedBy::Alone));
     };
     let envelope = Envelope {
         key: letter.source_key.clone(),
@@ -343,10 +354,10 @@ pub fn route(
     store: &Store,
     mail: Option<&Mail>,
     named_game: Option<&str>,
-) -> Route {
+) -> Result<Route> {
     let tournaments = directory.tournaments();
     let (Some(mail), true) = (mail, tournaments.len() > 1) else {
-        return Route::to(0, RoutedBy::Alone);
+        return Ok(Route::to(0, RoutedBy::Alone));
     };
     let by_id = |id: &str| tournaments.iter().position(|t| t.tournament_id == id);
     let sender = mail.from.as_deref();
@@ -358,51 +369,57 @@ pub fn route(
     // or refused as that event's; so does the letter of one who played
     // there until he was replaced, which is told so there and never taken
     // for a move of his same-numbered game elsewhere.
-    let his_elsewhere = |at: usize| {
-        sender.is_some_and(|sender| {
-            !known.contains(&at)
-                && known
-                    .iter()
-                    .any(|&k| tournaments[k].player_by_email(sender).is_some())
-                && !left_seat_in(store, sender, &tournaments[at])
-        })
+    let his_elsewhere = |at: usize| -> Result<bool> {
+        let Some(sender) = sender else {
+            return Ok(false);
+        };
+        let plays_elsewhere = !known.contains(&at)
+            && known
+                .iter()
+                .any(|&k| tournaments[k].player_by_email(sender).is_some());
+        Ok(plays_elsewhere && !left_seat_in(store, sender, &tournaments[at])?)
     };
     if let Some(at) = tournaments
         .iter()
         .position(|t| has_tag(&mail.subject, &t.tournament_id))
-        .filter(|&at| !his_elsewhere(at))
+        && !his_elsewhere(at)?
     {
-        return Route::to(at, RoutedBy::Tag);
+        return Ok(Route::to(at, RoutedBy::Tag));
     }
-    let thread = crate::clerk::thread_ids(mail).find_map(|candidate| {
-        let key = store.game_key_of_message(&candidate).ok().flatten()?;
-        Some((by_id(key.tournament()?)?, key))
-    });
-    let threaded = thread
-        .map(|(at, key)| Route {
-            thread_game: Some(key),
-            ..Route::to(at, RoutedBy::Thread)
-        })
-        .or_else(|| {
-            tournament_of_thread(directory, store, mail)
-                .map(|at| Route::to(at, RoutedBy::EventThread))
-        });
-    if let Some(route) = threaded.filter(|route| !his_elsewhere(route.tournament)) {
-        return route;
+    let mut threaded = None;
+    for candidate in crate::clerk::thread_ids(mail) {
+        let Some(key) = store.game_key_of_message(&candidate)? else {
+            continue;
+        };
+        if let Some(at) = key.tournament().and_then(by_id) {
+            threaded = Some(Route {
+                thread_game: Some(key),
+                ..Route::to(at, RoutedBy::Thread)
+            });
+            break;
+        }
+    }
+    if threaded.is_none() {
+        threaded = tournament_of_thread(directory, store, mail)?
+            .map(|at| Route::to(at, RoutedBy::EventThread));
+    }
+    if let Some(route) = threaded
+        && !his_elsewhere(route.tournament)?
+    {
+        return Ok(route);
     }
     let Some(sender) = sender else {
-        return Route::to(0, RoutedBy::Unplaced);
+        return Ok(Route::to(0, RoutedBy::Unplaced));
     };
-    route_by_sender(directory, mail, sender, named_game)
+    Ok(route_by_sender(directory, mail, sender, named_game))
 }
 
 /// Whether `email` played in `tournament` until he was replaced there.
-pub(super) fn left_seat_in(store: &Store, email: &str, tournament: &Config) -> bool {
-    store.seats_left_by(email).is_ok_and(|seats| {
-        seats
-            .iter()
-            .any(|seat| seat.game.tournament() == tournament.scope())
-    })
+pub(super) fn left_seat_in(store: &Store, email: &str, tournament: &Config) -> Result<bool> {
+    let seats = store.seats_left_by(email)?;
+    Ok(seats
+        .iter()
+        .any(|seat| seat.game.tournament() == tournament.scope()))
 }
 
 /// The route of a letter neither its tag nor its thread placed: by the
@@ -489,13 +506,18 @@ impl Clerk<'_> {
     /// Whether the letter's subject has this tournament's tag, or it answers
     /// a message of one of its games: it is this tournament's, whatever
     /// else its sender plays.
-    pub(in crate::clerk) fn tagged_or_threaded(&self, store: &Store, mail: &Mail) -> bool {
+    pub(in crate::clerk) fn tagged_or_threaded(&self, store: &Store, mail: &Mail) -> Result<bool> {
         let own =
             |at: usize| self.directory.tournaments()[at].tournament_id == self.config.tournament_id;
-        SubjectTag::of_event_in(&mail.subject, &self.config.tournament_id).is_some()
-            || crate::clerk::thread_ids(mail)
-                .any(|candidate| store.game_of_message(&candidate).ok().flatten().is_some())
-            || tournament_of_thread(self.directory, store, mail).is_some_and(own)
+        if SubjectTag::of_event_in(&mail.subject, &self.config.tournament_id).is_some() {
+            return Ok(true);
+        }
+        for candidate in crate::clerk::thread_ids(mail) {
+            if store.game_of_message(&candidate)?.is_some() {
+                return Ok(true);
+            }
+        }
+        Ok(tournament_of_thread(self.directory, store, mail)?.is_some_and(own))
     }
 }
 

@@ -223,7 +223,8 @@ fn desk_of_letter<'c, 'a>(
     {
         Some(id) => id.to_string(),
         None => {
-            let route = clerk::route_kept(directory, store, &letter, game);
+            let route =
+                clerk::route_kept(directory, store, &letter, game).map_err(crate::run_error)?;
             directory.tournaments()[route.tournament]
                 .tournament_id
                 .clone()

@@ -77,7 +77,8 @@ pub(super) fn check(
         arrived,
     };
     let prepared = shtempel::clerk::Prepared::new(first, &envelope);
-    let route = shtempel::clerk::route_prepared(&directory, &store, &prepared);
+    let route =
+        shtempel::clerk::route_prepared(&directory, &store, &prepared).map_err(run_error)?;
     let config = &configs[route.tournament];
     let clerk = clerks
         .iter()

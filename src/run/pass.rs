@@ -148,6 +148,20 @@ impl<'c> Pass<'_, 'c, '_> {
         Ok(None)
     }
 
+    /// The run stopped by the database failing while a letter was routed
+    /// or planned: the letter stays new, and the next run reads it again
+    /// (counting it failed would set a good letter aside). Nor is it
+    /// counted as one that stopped a run (after a crash each is counted
+    /// before it is read, in a batch of its own): as far as the database
+    /// still lets it, its count goes.
+    fn stopped_by(&mut self, envelope: &crate::mail::Envelope, error: Error) -> Error {
+        if self.careful {
+            let _ = self.store.forget_failure(&envelope.key);
+            let _ = self.store.end_batch();
+        }
+        error
+    }
+
     /// Plans and writes one letter in the tournament it is for; a letter
     /// whose game waits for a delivery is held in `queue`.
     pub(super) fn take(
@@ -159,11 +173,16 @@ impl<'c> Pass<'_, 'c, '_> {
         let clerks = self.clerks;
         let clerk = &clerks[0];
         let directory = clerk.directory;
-        let route = item
+        let routed = item
             .prepared
             .as_ref()
             .ok()
-            .map(|prepared| clerk::route_prepared(directory, self.store, prepared));
+            .map(|prepared| clerk::route_prepared(directory, self.store, prepared))
+            .transpose();
+        let route = match routed {
+            Ok(route) => route,
+            Err(error) => return Err(self.stopped_by(envelope, error)),
+        };
         // The clerk of the event routed to (each event's clerk is made with
         // its templates: one without stays with the first).
         let desk = route.as_ref().map_or(clerk, |route| {
@@ -188,19 +207,9 @@ impl<'c> Pass<'_, 'c, '_> {
         };
         let plan = match planned {
             Ok(plan) => plan,
-            // The database failing is the run's trouble, not the letter's:
-            // the run stops, the letter stays new, and the next run reads
-            // it again (counting it failed would set a good letter aside).
+            // The database failing is the run's trouble, not the letter's.
             Err(error) if error.kind == crate::error::Kind::Database => {
-                // Nor is the letter counted as one that stopped a run
-                // (after a crash each is counted before it is read, in a
-                // batch of its own): as far as the database still lets it,
-                // its count goes.
-                if self.careful {
-                    let _ = self.store.forget_failure(&envelope.key);
-                    let _ = self.store.end_batch();
-                }
-                return Err(error);
+                return Err(self.stopped_by(envelope, error));
             }
             Err(error) => {
                 let mut on_desk = self.store.tournament(desk.config.scope());

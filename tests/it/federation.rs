@@ -1930,3 +1930,44 @@ fn a_cyrillic_events_id_is_taken_in_any_case() {
     let chart = chart_of(&t, "КР-А");
     assert_eq!(chart["status"], "finished", "{}", out.stdout);
 }
+
+/// The database failing while a letter is routed stops the run, as it does
+/// while a letter is planned: the letter stays new and is routed once the
+/// database is mended, never sent to the event its sender alone would pick.
+/// (A reply to A's start sheet, untagged, is placed by the outbox's record
+/// of the sheet; its column gone, the lookup fails.)
+#[test]
+fn a_database_error_while_routing_stops_the_run() {
+    let mut t = federation();
+    run_ok(&t, &["start", "--tournament", "A", "--today", "2026-10-25"]);
+    let sheets = t.new_mail();
+    let sheet = sheets.iter().find(|m| m.to == [WHITE]).unwrap();
+    let thread = format!("In-Reply-To: <{}>\r\n", sheet.message_id);
+    let db = t.path().join("db.sqlite");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("ALTER TABLE outbox RENAME COLUMN accepted_on TO accepted_gone")
+        .unwrap();
+    t.letter_with(
+        WHITE,
+        "2026-11-03",
+        "Re: start sheet",
+        "1. e4\nTime: 2/0\nDates: 03.11.2026\n",
+        &thread,
+    );
+    let out = t.run(&["poll", "--today", "2026-11-03"]);
+    assert_ne!(out.code, 0, "{}", out.stdout);
+    assert!(out.stderr.contains("accepted_on"), "{}", out.stderr);
+    assert!(t.new_mail().is_empty(), "nothing sent");
+    let new = std::fs::read_dir(t.path().join("inbox/new"))
+        .unwrap()
+        .count();
+    assert_eq!(new, 1, "the letter stays new");
+    conn.execute_batch("ALTER TABLE outbox RENAME COLUMN accepted_gone TO accepted_on")
+        .unwrap();
+    t.poll("2026-11-03");
+    assert_eq!(
+        kinds(&t.new_mail()),
+        [pair("ack", WHITE), pair("forward", BLACK)]
+    );
+    assert_eq!(sans(&t, "A"), ["e4"]);
+}

@@ -143,24 +143,53 @@ impl Clerk<'_> {
         mail: &Mail,
         read: &Letter,
         prepared: &crate::clerk::Prepared,
+    ) -> Result<Identified, Error> {
+        let chosen = prepared.directed || prepared.event_named;
+        if let Some(tournament) = self.unserved_event(store, mail)?.filter(|_| !chosen) {
+            return Ok(Identified::NotServed { tournament });
+        }
+        // What the store says of the letter's thread: its game as routing
+        // found it, else looked up (a tag decided first, or one event);
+        // whether a letter not routed (checked alone, accepted) is this
+        // event's by its tag or thread.
+        let thread = match prepared.route.as_ref().and_then(|r| r.thread_game.as_ref()) {
+            Some(key) => key.game_in(self.config.scope()).map(str::to_string),
+            None => self.game_of_thread(store, mail)?,
+        };
+        let placed = match &prepared.route {
+            Some(route) => route.certain(),
+            None => self.directory.several() && self.tagged_or_threaded(store, mail)?,
+        };
+        Ok(self.identify_by(store, player, (mail, read), prepared, (thread, placed)))
+    }
+
+    /// The game of the clerk's message the letter answers, nearest first.
+    fn game_of_thread(&self, store: &Store, mail: &Mail) -> Result<Option<String>, Error> {
+        for candidate in crate::clerk::thread_ids(mail) {
+            if let Some(game) = store.game_of_message(&candidate)? {
+                return Ok(Some(game));
+            }
+        }
+        Ok(None)
+    }
+
+    /// [`Clerk::identify`], given the game of the letter's thread and
+    /// whether its tag or thread placed it here.
+    fn identify_by(
+        &self,
+        store: &Store,
+        player: &Player,
+        (mail, read): (&Mail, &Letter),
+        prepared: &crate::clerk::Prepared,
+        (thread, placed): (Option<String>, bool),
     ) -> Identified {
         let directed = prepared.directed;
         let chosen = directed || prepared.event_named;
-        if let Some(tournament) = self.unserved_event(store, mail).filter(|_| !chosen) {
-            return Identified::NotServed { tournament };
-        }
         let mine = self.config.games_of(&player.id);
         let find = |id: &str| {
             mine.iter()
                 .find(|g| g.id.eq_ignore_ascii_case(id))
                 .map(|g| (*g).clone())
-        };
-        // The thread's game as routing found it; looked up where the route
-        // did not go by the thread (a tag decided first, or one event).
-        let thread = match prepared.route.as_ref().and_then(|r| r.thread_game.as_ref()) {
-            Some(key) => key.game_in(self.config.scope()).map(str::to_string),
-            None => crate::clerk::thread_ids(mail)
-                .find_map(|candidate| store.game_of_message(&candidate).ok().flatten()),
         };
         let tagged = SubjectTag::all_in(&mail.subject)
             .find(|tag| {
@@ -174,12 +203,7 @@ impl Clerk<'_> {
         // (Asked only of a clerk of several: of one, nothing is elsewhere.)
         // The route says whether the tag or the thread placed the letter
         // here; one not routed (checked alone, accepted) is looked at.
-        let certain = chosen
-            || !self.directory.several()
-            || match &prepared.route {
-                Some(route) => route.certain(),
-                None => self.tagged_or_threaded(store, mail),
-            };
+        let certain = chosen || !self.directory.several() || placed;
         let elsewhere = |game: Option<&str>| !certain && self.plays_elsewhere(player, game);
         let Some((by, named)) = named else {
             if let Some(game) = thread.as_deref().and_then(find) {
@@ -335,10 +359,14 @@ impl Clerk<'_> {
     /// file left the folder, its games still in the database. Its letters
     /// are refused, never taken for another tournament's game of the same
     /// number.
-    pub(in crate::clerk) fn unserved_event(&self, store: &Store, mail: &Mail) -> Option<String> {
+    pub(in crate::clerk) fn unserved_event(
+        &self,
+        store: &Store,
+        mail: &Mail,
+    ) -> Result<Option<String>, Error> {
         // A tournament of its own file has only its own games.
         if !self.config.in_folder {
-            return None;
+            return Ok(None);
         }
         let served = |id: &str| {
             self.directory
@@ -346,16 +374,19 @@ impl Clerk<'_> {
                 .iter()
                 .any(|t| crate::key::same_id(id, &t.tournament_id))
         };
-        let threaded = crate::clerk::thread_ids(mail)
-            .find_map(|candidate| store.game_key_of_message(&candidate).ok().flatten());
-        if let Some(key) = threaded {
-            let id = key.tournament()?;
-            return (!served(id)).then(|| id.to_string());
+        for candidate in crate::clerk::thread_ids(mail) {
+            if let Some(key) = store.game_key_of_message(&candidate)? {
+                let id = key.tournament();
+                return Ok(id.filter(|id| !served(id)).map(str::to_string));
+            }
         }
-        SubjectTag::all_in(&mail.subject).find_map(|tag| {
+        for tag in SubjectTag::all_in(&mail.subject) {
             let id = tag.tournament;
             let plain = tag.game.is_some() && !id.contains(char::is_whitespace);
-            (plain && !served(&id) && store.has_tournament(&id).unwrap_or(false)).then_some(id)
-        })
+            if plain && !served(&id) && store.has_tournament(&id)? {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
     }
 }

@@ -291,7 +291,7 @@ impl Clerk<'_> {
             Some(with_leave) => Cow::Owned(with_leave.without_leave()),
             None => read,
         };
-        let identified = self.identify(store, &player, mail, &read, prepared);
+        let identified = self.identify(store, &player, mail, &read, prepared)?;
         let (game_config, game_note) = match identified {
             Identified::Found { game, note } => (game, note),
             refused => {

@@ -120,7 +120,7 @@ impl Clerk<'_> {
         let accepted_in = match ruling.order {
             WrittenOrder::Accept if self.directory.several() => match route {
                 Some(route) => route.accepts,
-                None => crate::clerk::route::accepted_event(self.directory, store, read),
+                None => crate::clerk::route::accepted_event(self.directory, store, read)?,
             },
             _ => None,
         };
@@ -135,7 +135,7 @@ impl Clerk<'_> {
         if self.directory.several()
             && ruling.tournament.is_none()
             && accepted_in.is_none()
-            && !route.map_or_else(|| self.tagged_or_threaded(store, mail), |r| r.certain())
+            && !route.map_or_else(|| self.tagged_or_threaded(store, mail), |r| Ok(r.certain()))?
         {
             return self.which_tournament(store, (mail, read), ruling, &ids, stored);
         }

@@ -182,7 +182,7 @@ impl Clerk<'_> {
             prepared.directed = true;
         }
         prepared.event_named = acceptance.event_named;
-        if let Some(refused) = self.which_event(store, &prepared, acceptance) {
+        if let Some(refused) = self.which_event(store, &prepared, acceptance)? {
             return Ok(Err(refused));
         }
         prepared.read_json = crate::clerk::stored_reading(&read, envelope.raw.len());
@@ -384,18 +384,26 @@ impl Clerk<'_> {
         store: &Store,
         prepared: &Prepared,
         acceptance: &Acceptance<'_>,
-    ) -> Option<Refused> {
+    ) -> Result<Option<Refused>, Error> {
         if prepared.event_named || prepared.directed || !self.directory.several() {
-            return None;
+            return Ok(None);
         }
-        let (mail, read) = (prepared.mail.as_ref()?, prepared.read.as_ref()?);
-        let player = self.config.player_by_email(mail.from.as_deref()?)?;
-        let ambiguous = self.identify(store, player, mail, read, prepared);
+        let (Some(mail), Some(read)) = (prepared.mail.as_ref(), prepared.read.as_ref()) else {
+            return Ok(None);
+        };
+        let Some(player) = mail
+            .from
+            .as_deref()
+            .and_then(|from| self.config.player_by_email(from))
+        else {
+            return Ok(None);
+        };
+        let ambiguous = self.identify(store, player, mail, read, prepared)?;
         if !matches!(
             ambiguous,
             crate::clerk::intake::identify::Identified::Ambiguous
         ) {
-            return None;
+            return Ok(None);
         }
         let plays = |config: &crate::config::Config, there: &Player| {
             config.games_of(&there.id).iter().any(|g| {
@@ -418,13 +426,13 @@ impl Clerk<'_> {
             .iter()
             .map(|id| phrases.fill(form, &[("id", id), ("key", &acceptance.key)]))
             .collect();
-        Some(Refused(phrases.fill(
+        Ok(Some(Refused(phrases.fill(
             "reason.accept_which_event",
             &[
                 ("events", &events.join(", ")),
                 ("orders", &orders.join(phrases.get("reason.or"))),
             ],
-        )))
+        ))))
     }
 }
 
