@@ -210,12 +210,17 @@ impl<'a> Clerk<'a> {
     /// A note under the chart, worded by `text` as a clerk of the event's
     /// language says it and, where the other language's templates load, as
     /// one of that language does (for a reader who chose it).
-    fn note(&self, kind: &str, text: impl Fn(&Clerk<'_>) -> String) -> Note {
+    fn note(&self, kind: crate::store::NoteKind, text: impl Fn(&Clerk<'_>) -> String) -> Note {
         self.note_at(None, kind, text)
     }
 
     /// [`Clerk::note`], at the move `ply`.
-    fn note_at(&self, ply: Option<usize>, kind: &str, text: impl Fn(&Clerk<'_>) -> String) -> Note {
+    fn note_at(
+        &self,
+        ply: Option<usize>,
+        kind: crate::store::NoteKind,
+        text: impl Fn(&Clerk<'_>) -> String,
+    ) -> Note {
         let worded = |lang: crate::Lang| match lang == self.lang {
             true => Some(text(self)),
             false => self
@@ -228,7 +233,7 @@ impl<'a> Clerk<'a> {
         let event = self.config.language;
         Note {
             ply,
-            kind: kind.into(),
+            kind,
             text: worded(event).unwrap_or_else(|| text(self)),
             other: worded(event.other()).map(|other| (event.other(), other)),
             created_on: self.clock.today,

@@ -15,8 +15,8 @@ use crate::rules::{DutyKey, EndReason, Fraction, GameResult, Outcome, Row, Stand
 
 use super::Sql;
 use super::{
-    Cache, GameLetter, GameRow, MOVES_OF_GAME, Note, Result, Seen, Store, StoredGame, color_from,
-    date_from, from_sql_err, status_from,
+    Cache, GameLetter, GameRow, MOVES_OF_GAME, Note, NoteKind, Result, Seen, Store, StoredGame,
+    color_from, date_from, from_sql_err, status_from,
 };
 
 /// A game someone played until he was replaced: its key, the name he
@@ -272,9 +272,17 @@ impl Store {
                     (Some("en"), Some(text)) => Some((crate::Lang::En, text)),
                     _ => None,
                 };
+                let kind: String = r.get(1)?;
+                let kind = NoteKind::from_name(&kind).ok_or_else(|| {
+                    rusqlite::Error::FromSqlConversionFailure(
+                        1,
+                        rusqlite::types::Type::Text,
+                        format!("a note of kind {kind:?}, which this build does not know").into(),
+                    )
+                })?;
                 Ok(Note {
                     ply: ply.and_then(|ply| usize::try_from(ply).ok()),
-                    kind: r.get(1)?,
+                    kind,
                     text: r.get(2)?,
                     other,
                     created_on: date_from(&r.get::<_, String>(3)?)?,

@@ -554,3 +554,33 @@ fn a_store_opened_on_a_tournament_keys_its_games_and_leaves_by_it() {
     // Back on no tournament: the bare keys of a tournament of its own file.
     assert_eq!(store.leaves_of("petrov").unwrap(), []);
 }
+
+/// A note is kept with its kind's name and both its texts, and read back
+/// as it was; a kind this build does not know is an error, not a guess.
+#[test]
+fn a_note_reads_back_with_its_kind_and_both_languages() {
+    let mut store = Store::in_memory().unwrap();
+    let day = NaiveDate::from_ymd_opt(2026, 11, 3).unwrap();
+    let notes: Vec<Note> = NoteKind::ALL
+        .into_iter()
+        .map(|kind| Note {
+            ply: Some(1),
+            kind,
+            text: format!("{} по-русски", kind.name()),
+            other: Some((crate::Lang::En, format!("{} in English", kind.name()))),
+            created_on: day,
+        })
+        .collect();
+    store
+        .write(|w| notes.iter().try_for_each(|note| w.note("1", note)))
+        .unwrap();
+    let read = store.notes("1").unwrap();
+    assert_eq!(read, notes);
+    assert_eq!(read[0].text_in(crate::Lang::En), "correction in English");
+    assert_eq!(read[0].text_in(crate::Lang::Ru), "correction по-русски");
+    store
+        .conn
+        .execute("UPDATE notes SET kind = 'rumour' WHERE id = 1", [])
+        .unwrap();
+    assert!(store.notes("1").is_err());
+}

@@ -304,7 +304,7 @@ impl Writer<'_> {
             params![
                 game,
                 note.ply.map(|p| p as i64),
-                note.kind,
+                note.kind.name(),
                 note.text,
                 day_text(note.created_on),
                 note.other.as_ref().map(|(lang, _)| lang.pick("ru", "en")),

@@ -136,15 +136,17 @@ impl Clerk<'_> {
         let mut message = self.generated(message, true);
         message.delivers = Some(last);
         plan.messages.push(message);
-        plan.notes.push(self.note_at(Some(last), "repeat", |clerk| {
-            clerk.phrases().fill(
-                "note.repeat",
-                &[
-                    ("moves", &clerk.phrases().moves(&moves_log)),
-                    ("date", &clerk.date(today)),
-                ],
-            )
-        }));
+        plan.notes.push(
+            self.note_at(Some(last), crate::store::NoteKind::Repeat, |clerk| {
+                clerk.phrases().fill(
+                    "note.repeat",
+                    &[
+                        ("moves", &clerk.phrases().moves(&moves_log)),
+                        ("date", &clerk.date(today)),
+                    ],
+                )
+            }),
+        );
         let detail = format!(
             "{moves_log} repeated after {}",
             crate::phrases::english_days(days)

@@ -431,16 +431,17 @@ impl Clerk<'_> {
                 Color::White
             };
             let mut more = Plan::default();
-            more.notes.push(self.note("leave", |clerk| {
-                clerk.phrases().fill(
-                    "note.leave",
-                    &[
-                        ("player", &player.name),
-                        ("first", &clerk.date(first)),
-                        ("last", &clerk.date(last)),
-                    ],
-                )
-            }));
+            more.notes
+                .push(self.note(crate::store::NoteKind::Leave, |clerk| {
+                    clerk.phrases().fill(
+                        "note.leave",
+                        &[
+                            ("player", &player.name),
+                            ("first", &clerk.date(first)),
+                            ("last", &clerk.date(last)),
+                        ],
+                    )
+                }));
             // Who is to move, and by when, with the leave counted.
             let mut ledger = state.ledger.clone();
             let mut leaves = ledger.calendar.leaves.clone();

@@ -300,42 +300,54 @@ impl Clerk<'_> {
         };
         let mut notes = Vec::new();
         for correction in &verdict.corrections {
-            notes.push(self.note_at(Some(own_last), "correction", |clerk| {
-                let phrases = clerk.phrases();
-                phrases.fill(
-                    "note.correction",
-                    &[
-                        ("moves", &phrases.moves(moves)),
-                        ("correction", &correction_text(correction, phrases)),
-                    ],
-                )
-            }));
+            notes.push(self.note_at(
+                Some(own_last),
+                crate::store::NoteKind::Correction,
+                |clerk| {
+                    let phrases = clerk.phrases();
+                    phrases.fill(
+                        "note.correction",
+                        &[
+                            ("moves", &phrases.moves(moves)),
+                            ("correction", &correction_text(correction, phrases)),
+                        ],
+                    )
+                },
+            ));
         }
         match &verdict.omission {
             Some(Omission::Warning { missing }) => {
-                notes.push(self.note_at(Some(first_ply), "warning", |clerk| {
-                    let phrases = clerk.phrases();
-                    phrases.fill(
-                        "note.warning",
-                        &[
-                            ("moves", &phrases.moves(moves)),
-                            ("missing", &labels(missing, phrases)),
-                        ],
-                    )
-                }));
+                notes.push(self.note_at(
+                    Some(first_ply),
+                    crate::store::NoteKind::Warning,
+                    |clerk| {
+                        let phrases = clerk.phrases();
+                        phrases.fill(
+                            "note.warning",
+                            &[
+                                ("moves", &phrases.moves(moves)),
+                                ("missing", &labels(missing, phrases)),
+                            ],
+                        )
+                    },
+                ));
             }
             Some(Omission::Penalty { missing, days }) => {
-                notes.push(self.note_at(Some(first_ply), "penalty", |clerk| {
-                    let phrases = clerk.phrases();
-                    phrases.fill(
-                        "note.penalty",
-                        &[
-                            ("moves", &phrases.moves(moves)),
-                            ("days", days),
-                            ("missing", &labels(missing, phrases)),
-                        ],
-                    )
-                }));
+                notes.push(self.note_at(
+                    Some(first_ply),
+                    crate::store::NoteKind::Penalty,
+                    |clerk| {
+                        let phrases = clerk.phrases();
+                        phrases.fill(
+                            "note.penalty",
+                            &[
+                                ("moves", &phrases.moves(moves)),
+                                ("days", days),
+                                ("missing", &labels(missing, phrases)),
+                            ],
+                        )
+                    },
+                ));
             }
             None => {}
         }

@@ -83,12 +83,14 @@ impl Clerk<'_> {
         claim.generated = true;
         plan.messages.push(claim);
         let ply = declared.last_move.as_ref().map(|(_, ply)| *ply);
-        plan.notes.push(self.note_at(ply, "overstep", |clerk| {
-            let computation = clerk.overstep_computation(&overstep, by_silence);
-            clerk
-                .phrases()
-                .fill("note.overstep", &[("computation", &computation)])
-        }));
+        plan.notes.push(
+            self.note_at(ply, crate::store::NoteKind::Overstep, |clerk| {
+                let computation = clerk.overstep_computation(&overstep, by_silence);
+                clerk
+                    .phrases()
+                    .fill("note.overstep", &[("computation", &computation)])
+            }),
+        );
         let detail = format!(
             "{} overstepped: {} > {} ({})",
             state.player(offender).name,

@@ -68,11 +68,12 @@ impl Clerk<'_> {
             protester.secret.as_deref(),
         ));
         plan.messages.push(message);
-        plan.notes.push(self.note("protest", |clerk| {
-            clerk
-                .phrases()
-                .fill("note.protest", &[("date", &clerk.date(context.postmark))])
-        }));
+        plan.notes
+            .push(self.note(crate::store::NoteKind::Protest, |clerk| {
+                clerk
+                    .phrases()
+                    .fill("note.protest", &[("date", &clerk.date(context.postmark))])
+            }));
         plan.event(
             EventKind::Protest,
             Some(&state.key),

@@ -277,7 +277,7 @@ impl Clerk<'_> {
             None => String::new(),
         };
         let added_receipt = added(phrases, "reason.address_added");
-        let note = self.note("accepted", |clerk| {
+        let note = self.note(crate::store::NoteKind::Accepted, |clerk| {
             let (postmark, moves) = (postmark_of(clerk), moves_in(clerk));
             let who = clerk.named(acceptance.by);
             let text = match player {

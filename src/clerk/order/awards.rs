@@ -102,18 +102,19 @@ impl Clerk<'_> {
         let who = self.named(by);
         let author_name = state.player(author).name.clone();
         let because = crate::clerk::because(why);
-        plan.notes.push(self.note("undone", |clerk| {
-            clerk.phrases().fill(
-                "note.undone",
-                &[
-                    ("moves", &clerk.phrases().moves(&sans_undone)),
-                    ("author", &author_name),
-                    ("who", &clerk.named(by)),
-                    ("date", &clerk.date(clerk.clock.today)),
-                    ("why", &because),
-                ],
-            )
-        }));
+        plan.notes
+            .push(self.note(crate::store::NoteKind::Undone, |clerk| {
+                clerk.phrases().fill(
+                    "note.undone",
+                    &[
+                        ("moves", &clerk.phrases().moves(&sans_undone)),
+                        ("author", &author_name),
+                        ("who", &clerk.named(by)),
+                        ("date", &clerk.date(clerk.clock.today)),
+                        ("why", &because),
+                    ],
+                )
+            }));
         let model = model! {
             "who" => who,
             "author" => author_name.as_str(),
@@ -173,17 +174,18 @@ impl Clerk<'_> {
             "note.award"
         };
         let mut plan = Plan::default();
-        plan.notes.push(self.note("award", |clerk| {
-            clerk.phrases().fill(
-                note,
-                &[
-                    ("result", &result),
-                    ("who", &clerk.named(order.by)),
-                    ("date", &clerk.date(clerk.clock.today)),
-                    ("why", &why),
-                ],
-            )
-        }));
+        plan.notes
+            .push(self.note(crate::store::NoteKind::Award, |clerk| {
+                clerk.phrases().fill(
+                    note,
+                    &[
+                        ("result", &result),
+                        ("who", &clerk.named(order.by)),
+                        ("date", &clerk.date(clerk.clock.today)),
+                        ("why", &why),
+                    ],
+                )
+            }));
         let extra = model! {
             "who" => who,
             "why" => order.why.clone(),

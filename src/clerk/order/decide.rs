@@ -184,7 +184,7 @@ impl Clerk<'_> {
         let mut notes = Vec::new();
         let offender = &state.player(decided.offender).name;
         if let Some(asked) = decided.cut_from.filter(|_| decision != Decision::Confirm) {
-            notes.push(self.note("credit", |clerk| {
+            notes.push(self.note(crate::store::NoteKind::Credit, |clerk| {
                 clerk.phrases().fill(
                     "note.credit_cut",
                     &[
@@ -195,7 +195,7 @@ impl Clerk<'_> {
                 )
             }));
         } else if decision != Decision::Confirm && decided.excused > 0 {
-            notes.push(self.note("credit", |clerk| {
+            notes.push(self.note(crate::store::NoteKind::Credit, |clerk| {
                 clerk.phrases().fill(
                     "note.credit",
                     &[("days", &decided.excused), ("offender", offender)],
@@ -203,7 +203,7 @@ impl Clerk<'_> {
             }));
         }
         let code = decided.code;
-        notes.push(self.note("decision", |clerk| {
+        notes.push(self.note(crate::store::NoteKind::Decision, |clerk| {
             let phrases = clerk.phrases();
             phrases.fill(
                 "note.decision",

@@ -394,17 +394,18 @@ impl Clerk<'_> {
             seats: vec![taken_over],
             ..Plan::default()
         };
-        more.notes.push(self.note("replaced", |clerk| {
-            clerk.phrases().fill(
-                "note.replaced",
-                &[
-                    ("was", &was),
-                    ("player", &newcomer.name),
-                    ("date", &clerk.date(clerk.clock.today)),
-                    ("why", &because),
-                ],
-            )
-        }));
+        more.notes
+            .push(self.note(crate::store::NoteKind::Replaced, |clerk| {
+                clerk.phrases().fill(
+                    "note.replaced",
+                    &[
+                        ("was", &was),
+                        ("player", &newcomer.name),
+                        ("date", &clerk.date(clerk.clock.today)),
+                        ("why", &because),
+                    ],
+                )
+            }));
         let notice = model! {
             "was" => was,
             "player" => newcomer.name.as_str(),

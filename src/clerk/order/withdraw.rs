@@ -143,16 +143,17 @@ impl Clerk<'_> {
         state.ledger = transition.ledger;
         let phrases = self.phrases();
         let who = self.named(by);
-        plan.notes.push(self.note("annulled", |clerk| {
-            clerk.phrases().fill(
-                "note.annulled",
-                &[
-                    ("who", &clerk.named(by)),
-                    ("date", &clerk.date(clerk.clock.today)),
-                    ("why", &why),
-                ],
-            )
-        }));
+        plan.notes
+            .push(self.note(crate::store::NoteKind::Annulled, |clerk| {
+                clerk.phrases().fill(
+                    "note.annulled",
+                    &[
+                        ("who", &clerk.named(by)),
+                        ("date", &clerk.date(clerk.clock.today)),
+                        ("why", &why),
+                    ],
+                )
+            }));
         let model = model! {
             "result" => phrases.get("report.status_annulled"),
             "reason" => "annulled",
