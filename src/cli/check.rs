@@ -88,7 +88,7 @@ pub(super) fn check(
         route: Some(route),
         ..prepared.read_for(config, &envelope)
     };
-    let store = store.kept_on(config.scope());
+    let mut store = store.kept_on(config.scope());
     // The record is read as it is now: a day before its last one is said
     // so, not judged as if the later moves were not made.
     if let Some(day) = today
@@ -103,7 +103,16 @@ pub(super) fn check(
     let plan = clerk
         .plan_prepared(&store, &envelope, &prepared)
         .map_err(run_error)?;
-    print_plan(&plan, &prepared, config, &envelope);
+    // A leave taken in his other events too: their notices, as the poll
+    // would send them after the letter's.
+    let elsewhere = match &plan.leave {
+        Some(leave) => clerk
+            .plan_leave_elsewhere(&mut store, leave)
+            .map_err(run_error)?,
+        None => Vec::new(),
+    };
+    let elsewhere: Vec<&shtempel::clerk::Plan> = elsewhere.iter().map(|(_, plan)| plan).collect();
+    print_plan(&plan, &elsewhere, &prepared, config, &envelope);
     Ok(0)
 }
 
@@ -111,6 +120,7 @@ pub(super) fn check(
 /// letter's control characters escaped.
 fn print_plan(
     plan: &shtempel::clerk::Plan,
+    elsewhere: &[&shtempel::clerk::Plan],
     prepared: &shtempel::clerk::Prepared,
     config: &Config,
     envelope: &Envelope,
@@ -153,8 +163,11 @@ fn print_plan(
         let _ = writeln!(out, "event: {} {}", event.event, event.detail);
     }
     // The letter's own messages, then those of the other games it changes
-    // (a block of a letter for several games, a withdrawal's games).
-    let plans = std::iter::once(plan).chain(&plan.more);
+    // (a block of a letter for several games, a withdrawal's games), then
+    // a leave's in his other events.
+    let plans = std::iter::once(plan)
+        .chain(&plan.more)
+        .chain(elsewhere.iter().flat_map(|plan| &plan.more));
     for message in plans.flat_map(|plan| &plan.messages) {
         let _ = writeln!(
             out,

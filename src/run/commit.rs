@@ -188,22 +188,14 @@ pub(super) fn leave_elsewhere(
     cause: &str,
 ) -> Result<Option<i64>, Error> {
     let mut last = None;
-    for entry in &leave.elsewhere {
+    for (entry, plan) in clerk.plan_leave_elsewhere(store, leave)? {
         let Some(sibling) = clerk.sibling(&entry.tournament) else {
-            continue;
-        };
-        let Some(there) = sibling.config.player(&entry.player) else {
             continue;
         };
         let mut on_sibling = store.tournament(sibling.config.scope());
         let store = &mut *on_sibling;
         let today = sibling.clock.today;
-        store.write(|w| w.leave(&there.id, leave.days, None, today))?;
-        let (_, notices) = sibling.leave_notices(store, there, leave.days, None)?;
-        let plan = Plan {
-            more: notices,
-            ..Plan::default()
-        };
+        store.write(|w| w.leave(&entry.player, leave.days, None, today))?;
         let cause = format!("{cause}/leave/{}", entry.tournament);
         last = commit(store, sibling.config, &sibling, &plan, &cause)?.or(last);
     }

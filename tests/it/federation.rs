@@ -1971,3 +1971,48 @@ fn a_database_error_while_routing_stops_the_run() {
     );
     assert_eq!(sans(&t, "A"), ["e4"]);
 }
+
+/// `check` shows what `poll` sends for a leave: the notices to his
+/// partners in his other events too, planned by their clerks.
+#[test]
+fn check_shows_a_leaves_notices_in_the_persons_other_events() {
+    let mut t = federation_with("\n[rules]\nleave_days_per_year = 12\n");
+    opens_b(&mut t);
+    opens_a(&mut t);
+    t.pass("2026-11-03");
+    t.new_mail();
+    let file = t.letter(
+        WHITE,
+        "2026-11-05",
+        "leave",
+        "LEAVE 10.11.2026 - 20.11.2026\n",
+    );
+    let checked = run_ok(
+        &t,
+        &["check", file.to_str().unwrap(), "--today", "2026-11-05"],
+    );
+    let shown: Vec<&str> = checked
+        .stdout
+        .lines()
+        .filter(|line| line.starts_with("==== "))
+        .collect();
+    t.pass("2026-11-05");
+    let sent: Vec<String> = t
+        .new_mail()
+        .iter()
+        .map(|m| {
+            let readers: Vec<&str> = m.to.iter().chain(&m.cc).map(String::as_str).collect();
+            format!("==== {} to {} ====", m.kind, readers.join(", "))
+        })
+        .collect();
+    assert!(
+        shown.contains(&"==== leave-notice to carol@test.example ===="),
+        "{}",
+        checked.stdout
+    );
+    let mut shown: Vec<String> = shown.iter().map(|line| line.to_string()).collect();
+    let mut sent = sent;
+    shown.sort();
+    sent.sort();
+    assert_eq!(shown, sent, "check shows what the poll sends");
+}

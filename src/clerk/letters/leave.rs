@@ -9,7 +9,7 @@ use crate::clerk::EventKind;
 use chrono::{Datelike, NaiveDate};
 use shakmaty::Color;
 
-use crate::clerk::{Clerk, Plan, recipient};
+use crate::clerk::{Clerk, EntryThere, Plan, recipient};
 use crate::config::Player;
 use crate::error::Error;
 use crate::letter::Letter;
@@ -396,6 +396,36 @@ impl Clerk<'_> {
                     Some((there, there.player(&entry.player)?))
                 })
             })
+    }
+
+    /// A leave taken in the clerk's other events that grant it (the
+    /// leave's plan decided which): for each, the event, the person's id
+    /// there and the plan of the notices to his partners there, planned by
+    /// that event's clerk in its words. The commit records the leave and
+    /// writes each plan after the letter's; `check` shows them. `store`'s
+    /// scope is each event's while its plan is made, and this one's after.
+    pub fn plan_leave_elsewhere(
+        &self,
+        store: &mut Store,
+        leave: &crate::clerk::LeaveTaken,
+    ) -> Result<Vec<(EntryThere, Plan)>, Error> {
+        let mut planned = Vec::new();
+        for entry in &leave.elsewhere {
+            let Some(sibling) = self.sibling(&entry.tournament) else {
+                continue;
+            };
+            let Some(there) = sibling.config.player(&entry.player) else {
+                continue;
+            };
+            let on_sibling = store.tournament(sibling.config.scope());
+            let (_, notices) = sibling.leave_notices(&on_sibling, there, leave.days, None)?;
+            let plan = Plan {
+                more: notices,
+                ..Plan::default()
+            };
+            planned.push((entry.clone(), plan));
+        }
+        Ok(planned)
     }
 
     /// The leave's notices in this tournament: a plan for each of
