@@ -102,7 +102,18 @@ impl Plan {
             duties,
             events,
         } = done;
-        self.preferences = self.preferences.take().or(preferences);
+        self.preferences = match (self.preferences.take(), preferences) {
+            // Two settings of one letter: both, the later over the earlier.
+            (Some((mut addresses, set)), Some((more, newer))) => {
+                for address in more {
+                    if !addresses.contains(&address) {
+                        addresses.push(address);
+                    }
+                }
+                Some((addresses, set.with(newer)))
+            }
+            (set, other) => set.or(other),
+        };
         self.game = self.game.take().or(game);
         self.taken_back = self.taken_back.or(taken_back);
         self.leave = self.leave.take().or(leave);
@@ -186,4 +197,39 @@ pub struct LeaveTaken {
 pub struct EntryThere {
     pub tournament: String,
     pub player: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Diagrams, Preferences};
+
+    /// A plan that takes in another's settings keeps both: the later over
+    /// the earlier, for every address either names.
+    #[test]
+    fn settings_taken_in_are_merged_not_dropped() {
+        let set = |address: &str, diagrams, language| {
+            Some((
+                vec![address.to_string()],
+                Preferences { diagrams, language },
+            ))
+        };
+        let mut plan = Plan {
+            preferences: set("a@x", Some(Diagrams::Text), None),
+            ..Plan::default()
+        };
+        plan.absorb(Plan {
+            preferences: set("b@x", None, Some(crate::Lang::En)),
+            ..Plan::default()
+        });
+        let (addresses, merged) = plan.preferences.unwrap();
+        assert_eq!(addresses, ["a@x", "b@x"]);
+        assert_eq!(
+            merged,
+            Preferences {
+                diagrams: Some(Diagrams::Text),
+                language: Some(crate::Lang::En),
+            }
+        );
+    }
 }

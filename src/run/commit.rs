@@ -42,17 +42,21 @@ pub fn commit(
                     w.leave(player, leave.days, letter_id, today)?;
                 }
             }
-            if let Some((player, day)) = &plan.leaves_left {
-                w.leaves_left(player, *day)?;
-            }
-            if let Some((addresses, set)) = &plan.preferences {
-                w.preferences(addresses, *set, today)?;
-            }
-            for edit in &plan.config_edits {
-                w.config_edit(edit, today)?;
-            }
-            for key in &plan.releases {
-                w.mark_releasing(key)?;
+            // Every plan's writes, the letter's and those it carries: none
+            // is dropped for standing in a carried plan.
+            for (plan, _) in &plans {
+                if let Some((player, day)) = &plan.leaves_left {
+                    w.leaves_left(player, *day)?;
+                }
+                if let Some((addresses, set)) = &plan.preferences {
+                    w.preferences(addresses, *set, today)?;
+                }
+                for edit in &plan.config_edits {
+                    w.config_edit(edit, today)?;
+                }
+                for key in &plan.releases {
+                    w.mark_releasing(key)?;
+                }
             }
             for (index, (plan, _)) in plans.iter().enumerate() {
                 // Another letter the first brings in (an acceptance by the
