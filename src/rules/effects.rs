@@ -1,29 +1,31 @@
-//! What the transitions that cause several kinds of effect can each cause:
-//! a move letter ([`MoveEffect`]), a day of the calendar ([`DayEffect`]),
-//! an offender's letter during his suspension ([`OffenderEffect`]). Each
-//! is one of [`Effect`]'s, and widens into it.
+//! What must be told to whom, as facts (the clerk makes the messages), each
+//! transition's own: what a move letter ([`MoveEffect`]), a day of the
+//! calendar ([`DayEffect`]) and an offender's letter during his suspension
+//! ([`OffenderEffect`]) can each cause.
 //!
 //! A transition that causes one thing only returns a [`Step`]: the new
 //! ledger and that one effect, typed (a protest taken: [`Protested`]; the
 //! arbiter's decision: [`Decided`]; a letter taken back: [`Undone`]; a
-//! result set: [`Awarded`]), so that no caller looks it up in a list.
+//! result set: [`Awarded`]; a game ended by a resignation or an agreed
+//! draw: [`Ended`]; a game annulled: [`Annulled`]), so that no caller looks
+//! it up in a list.
 
 use chrono::NaiveDate;
 use shakmaty::Color;
 
-use super::{Decision, Due, Effect, Fraction, Ledger, Outcome, Overstep, Transition};
+use super::{Decision, Due, Fraction, Ledger, Outcome, Overstep, Transition};
 
 /// A transition that causes exactly one effect.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step<E> {
     pub ledger: Ledger,
     pub effect: E,
 }
 
-impl<E: Into<Effect>> Step<E> {
-    /// The same step as any transition's: its one effect in the list.
-    pub fn widen(self) -> Transition {
-        Transition::of(self.ledger, vec![self.effect.into()])
+impl<E> Step<E> {
+    /// The same step as a transition of its one effect.
+    pub fn into_transition(self) -> Transition<E> {
+        Transition::of(self.ledger, vec![self.effect])
     }
 }
 
@@ -60,6 +62,17 @@ pub struct Undone {
     pub due: Option<Due>,
 }
 
+/// A game ended by a letter (a resignation, a draw agreed): its result,
+/// for both players and the chief secretary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ended {
+    pub outcome: Outcome,
+}
+
+/// A game annulled: both players and the secretary are told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Annulled;
+
 /// The result the chief arbiter (or the director) set, and the one it
 /// replaced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,59 +81,7 @@ pub struct Awarded {
     pub previous: Option<Outcome>,
 }
 
-impl From<Protested> for Effect {
-    fn from(p: Protested) -> Effect {
-        let Protested {
-            by,
-            late,
-            notice_on,
-            until,
-        } = p;
-        Effect::Protest {
-            by,
-            late,
-            notice_on,
-            until,
-        }
-    }
-}
-
-impl From<Decided> for Effect {
-    fn from(d: Decided) -> Effect {
-        let Decided {
-            decision,
-            offender,
-            released,
-            excused,
-            asked,
-            due,
-        } = d;
-        Effect::Decision {
-            decision,
-            offender,
-            released,
-            excused,
-            asked,
-            due,
-        }
-    }
-}
-
-impl From<Undone> for Effect {
-    fn from(u: Undone) -> Effect {
-        let Undone { first, author, due } = u;
-        Effect::Undone { first, author, due }
-    }
-}
-
-impl From<Awarded> for Effect {
-    fn from(a: Awarded) -> Effect {
-        let Awarded { outcome, previous } = a;
-        Effect::Award { outcome, previous }
-    }
-}
-
-/// What a move letter causes (its fields are [`Effect`]'s of that name).
+/// What a move letter causes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveEffect {
     Receipt {
@@ -150,7 +111,7 @@ pub enum MoveEffect {
     },
 }
 
-/// What a day of the calendar causes (its fields are [`Effect`]'s).
+/// What a day of the calendar causes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DayEffect {
     Repeat {
@@ -189,96 +150,4 @@ pub enum OffenderEffect {
         protest_until: NaiveDate,
         protest_received: bool,
     },
-}
-
-impl From<MoveEffect> for Effect {
-    fn from(effect: MoveEffect) -> Effect {
-        match effect {
-            MoveEffect::Receipt {
-                held,
-                conditional_reply,
-                partner_direct,
-            } => Effect::Receipt {
-                held,
-                conditional_reply,
-                partner_direct,
-            },
-            MoveEffect::Forward { to, last_ply } => Effect::Forward { to, last_ply },
-            MoveEffect::Result { outcome, last_ply } => Effect::Result { outcome, last_ply },
-            MoveEffect::Overstep {
-                overstep,
-                ply,
-                protest_until,
-            } => Effect::Overstep {
-                overstep,
-                ply,
-                protest_until,
-            },
-            MoveEffect::Supplement { from, ply } => Effect::Supplement { from, ply },
-            MoveEffect::PartnerCorrection { to } => Effect::PartnerCorrection { to },
-        }
-    }
-}
-
-impl From<DayEffect> for Effect {
-    fn from(effect: DayEffect) -> Effect {
-        match effect {
-            DayEffect::Repeat {
-                first,
-                last,
-                author,
-                totals,
-            } => Effect::Repeat {
-                first,
-                last,
-                author,
-                totals,
-            },
-            DayEffect::Query => Effect::Query,
-            DayEffect::GameStart => Effect::GameStart,
-            DayEffect::Reminder {
-                player,
-                threshold,
-                days_left,
-            } => Effect::Reminder {
-                player,
-                threshold,
-                days_left,
-            },
-            DayEffect::Overstep {
-                overstep,
-                ply,
-                protest_until,
-            } => Effect::Overstep {
-                overstep,
-                ply,
-                protest_until,
-            },
-            DayEffect::NoProtest {
-                offender,
-                notice_on,
-                until,
-            } => Effect::NoProtest {
-                offender,
-                notice_on,
-                until,
-            },
-            DayEffect::Adjudication => Effect::Adjudication,
-        }
-    }
-}
-
-impl From<OffenderEffect> for Effect {
-    fn from(effect: OffenderEffect) -> Effect {
-        match effect {
-            OffenderEffect::Supplement { from } => Effect::Supplement { from, ply: None },
-            OffenderEffect::Withheld {
-                protest_until,
-                protest_received,
-            } => Effect::Withheld {
-                protest_until,
-                protest_received,
-            },
-        }
-    }
 }

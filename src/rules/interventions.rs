@@ -7,8 +7,8 @@
 use chrono::NaiveDate;
 
 use super::life::finished;
-use super::{Awarded, EndReason, Outcome, Refusal, Step, Transition, Undone};
-use super::{Effect, GameResult, Ledger, Rules, Status};
+use super::{Annulled, Awarded, EndReason, Outcome, Refusal, Step, Undone};
+use super::{GameResult, Ledger, Rules, Status};
 
 /// Who set a result by hand (kept with it: the PGN names him).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,7 +76,7 @@ pub fn award(
 /// The game is annulled (a player withdrew under `[rules] withdrawal =
 /// "annul_if_under_half"`): over, its result, if it had one, no longer
 /// counted; a suspension and a held reply end with it.
-pub fn annul(ledger: &Ledger) -> Result<Transition, Refusal> {
+pub fn annul(ledger: &Ledger) -> Result<Step<Annulled>, Refusal> {
     if ledger.standing.status == Status::Annulled {
         return Err(Refusal::Annulled);
     }
@@ -88,7 +88,10 @@ pub fn annul(ledger: &Ledger) -> Result<Transition, Refusal> {
     standing.suspension = None;
     standing.held_reply = None;
     standing.draw_offer = None;
-    Ok(Transition::of(next, vec![Effect::Annulled]))
+    Ok(Step {
+        ledger: next,
+        effect: Annulled,
+    })
 }
 
 /// The chief arbiter takes back a game's last letter (`UNDO 3`): its moves

@@ -9,7 +9,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use super::{Calendar, DutyKey, Expected, Fraction, Overstep};
+use super::{Calendar, DutyKey, Expected, Fraction};
 
 /// One move made in the game, as the clock sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -333,110 +333,6 @@ pub enum Refusal {
     NothingToUndo,
 }
 
-/// What must be told to whom, as facts: the clerk makes the messages.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Effect {
-    /// The writer of a move letter gets his receipt (an ack, or a correction,
-    /// warning or penalty by the letter's verdict). `held`: his move is held
-    /// for the arbiter (10.3.6); `conditional_reply`: his partner's variant
-    /// answered it at once (2.4a); `partner_direct`: the partner had the
-    /// letter directly.
-    Receipt {
-        held: bool,
-        conditional_reply: bool,
-        partner_direct: bool,
-    },
-    /// The move goes to the partner (not when he had the letter directly and
-    /// nothing was played for him).
-    Forward { to: Color, last_ply: usize },
-    /// A result, for both players and the chief secretary; `last_ply` the
-    /// move that ended the game.
-    Result {
-        outcome: Outcome,
-        last_ply: Option<usize>,
-    },
-    /// An overstep declared: the offender's registered notice, the partner's
-    /// notice, the arbiter's file, the secretary's notice of the claim
-    /// (10.3.6). `ply`: the overstepping move, when a letter brought it.
-    Overstep {
-        overstep: Overstep,
-        ply: Option<usize>,
-        protest_until: NaiveDate,
-    },
-    /// A letter received during a suspension goes to the arbiter (10.3.6):
-    /// the partner's reply (`ply`, held), or any letter of the offender.
-    Supplement { from: Color, ply: Option<usize> },
-    /// The offender is told his letter went to the arbiter, the game being
-    /// suspended until he decides, and until when a protest is taken.
-    Withheld {
-        protest_until: NaiveDate,
-        protest_received: bool,
-    },
-    /// With the partner in copy (no forward), he is told what the clerk
-    /// corrected in the letter he had directly (rules.md 2.3).
-    PartnerCorrection { to: Color },
-    /// A game added during the tournament begins: both players are told.
-    GameStart,
-    /// A protest goes to the arbiter (10.3.8).
-    Protest {
-        by: Color,
-        late: bool,
-        notice_on: NaiveDate,
-        until: NaiveDate,
-    },
-    /// The arbiter's ruling, for both players and the secretary (10.3.7);
-    /// `released` the held reply it delivers, `excused` the days it excused,
-    /// `due` what the player to move owes once the decision (and the reply
-    /// it releases) reached him that day (rules.md 2.5.6).
-    Decision {
-        decision: Decision,
-        offender: Color,
-        released: Option<usize>,
-        excused: u32,
-        asked: u32,
-        due: Option<Due>,
-    },
-    /// An unanswered letter repeated by registered letter (10.3.4): its moves
-    /// from `first` to `last`, the totals after it.
-    Repeat {
-        first: usize,
-        last: usize,
-        author: Color,
-        totals: Fraction,
-    },
-    /// Black queries White's first move (10.3.4).
-    Query,
-    /// The player to move has few days left.
-    Reminder {
-        player: Color,
-        threshold: u32,
-        days_left: i64,
-    },
-    /// The protest period ended without a protest (10.3.8).
-    NoProtest {
-        offender: Color,
-        notice_on: NaiveDate,
-        until: NaiveDate,
-    },
-    /// The end date came without a result (10.3.2).
-    Adjudication,
-    /// The game was annulled: both players and the secretary are told.
-    Annulled,
-    /// The last letter's moves taken back (from ply `first`, by `author`);
-    /// `due`: who is to move again, as of the day.
-    Undone {
-        first: usize,
-        author: Color,
-        due: Option<Due>,
-    },
-    /// The chief arbiter set the result (`previous`: the one it replaced),
-    /// for both players and the secretary.
-    Award {
-        outcome: Outcome,
-        previous: Option<Outcome>,
-    },
-}
-
 /// The arbiter's decisions (rules.md 2.5.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -459,11 +355,16 @@ impl Decision {
     }
 }
 
-/// A game's next state and what it causes: of most transitions any
-/// [`Effect`]; of a move letter, a day and an offender's letter, only what
-/// each can cause ([`MoveEffect`], [`DayEffect`], [`OffenderEffect`]).
+/// A game's next state and what it causes: of a move letter, a day and an
+/// offender's letter, what each can cause ([`MoveEffect`], [`DayEffect`],
+/// [`OffenderEffect`]); a transition of one effect is a [`Step`].
+///
+/// [`MoveEffect`]: super::MoveEffect
+/// [`DayEffect`]: super::DayEffect
+/// [`OffenderEffect`]: super::OffenderEffect
+/// [`Step`]: super::Step
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Transition<E = Effect> {
+pub struct Transition<E> {
     pub ledger: Ledger,
     pub effects: Vec<E>,
     /// Calendar duties this transition did (to be done once only).
@@ -476,17 +377,6 @@ impl<E> Transition<E> {
             ledger,
             effects,
             done: Vec::new(),
-        }
-    }
-}
-
-impl<E: Into<Effect>> Transition<E> {
-    /// The same transition, its effects as any transition's.
-    pub fn widen(self) -> Transition {
-        Transition {
-            ledger: self.ledger,
-            effects: self.effects.into_iter().map(Into::into).collect(),
-            done: self.done,
         }
     }
 }

@@ -1,7 +1,8 @@
 //! A game's life as a state machine (rules.md 2.3–2.7): each event of a game
 //! is a pure transition that takes the game's [`Ledger`], the event and the
-//! day, and returns the next ledger with the [`Effect`]s (who must be told
-//! what, as facts), or a [`Refusal`] with the ledger untouched.
+//! day, and returns the next ledger with its effects (who must be told
+//! what, as facts: [`super::effects`]), or a [`Refusal`] with the ledger
+//! untouched.
 //!
 //! | event | function | clauses |
 //! | --- | --- | --- |
@@ -26,7 +27,7 @@ use super::calendar::add_days;
 use super::deadlines::{Duty, DutyKey, due};
 use super::judge::{Incoming, Verdict, judge};
 use super::{
-    BoardEnd, DayEffect, Decided, Decision, Effect, EndReason, Excused, GameResult, Ledger,
+    BoardEnd, DayEffect, Decided, Decision, EndReason, Ended, Excused, GameResult, Ledger,
     MoveEffect, OffenderEffect, Outcome, Overstep, Protested, Refusal, Rules, Status, Step,
     Suspension, Transition,
 };
@@ -219,7 +220,7 @@ fn over(ledger: &Ledger) -> Result<(), Refusal> {
 }
 
 /// `by` resigns (10.3.2: a resignation is taken even past the end date).
-pub fn resign(ledger: &Ledger, by: Color) -> Result<Transition, Refusal> {
+pub fn resign(ledger: &Ledger, by: Color) -> Result<Step<Ended>, Refusal> {
     over(ledger)?;
     let mut next = ledger.clone();
     let outcome = Outcome {
@@ -227,19 +228,20 @@ pub fn resign(ledger: &Ledger, by: Color) -> Result<Transition, Refusal> {
         reason: EndReason::Resignation,
     };
     next.finish(outcome);
-    Ok(Transition::of(
-        next,
-        vec![Effect::Result {
-            outcome,
-            last_ply: None,
-        }],
-    ))
+    Ok(Step {
+        ledger: next,
+        effect: Ended { outcome },
+    })
 }
 
 /// `by` accepts a draw: the game is drawn when his partner offered one. With
 /// no offer standing, a letter that also moves is a move letter (`Ok(None)`),
 /// one that does not is refused.
-pub fn accept_draw(ledger: &Ledger, by: Color, moves: bool) -> Result<Option<Transition>, Refusal> {
+pub fn accept_draw(
+    ledger: &Ledger,
+    by: Color,
+    moves: bool,
+) -> Result<Option<Step<Ended>>, Refusal> {
     over(ledger)?;
     if ledger.standing.draw_offer == Some(!by) {
         let mut next = ledger.clone();
@@ -248,11 +250,10 @@ pub fn accept_draw(ledger: &Ledger, by: Color, moves: bool) -> Result<Option<Tra
             reason: EndReason::Agreement,
         };
         next.finish(outcome);
-        let effects = vec![Effect::Result {
-            outcome,
-            last_ply: None,
-        }];
-        return Ok(Some(Transition::of(next, effects)));
+        return Ok(Some(Step {
+            ledger: next,
+            effect: Ended { outcome },
+        }));
     }
     if moves {
         Ok(None)

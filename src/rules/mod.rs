@@ -48,15 +48,16 @@ pub use calendar::{Calendar, add_days, days, postmark_date};
 pub use clock::Fraction;
 pub use deadlines::{Duty, DutyKey, due, next_check, unanswered_since};
 pub use effects::{
-    Awarded, DayEffect, Decided, MoveEffect, OffenderEffect, Protested, Step, Undone,
+    Annulled, Awarded, DayEffect, Decided, Ended, MoveEffect, OffenderEffect, Protested, Step,
+    Undone,
 };
 pub use judge::{
     Correction, DateItem, Expected, Incoming, Item, NewPly, Omission, Overstep, Placement, Stated,
     StatedDates, Verdict, judge,
 };
 pub use ledger::{
-    BoardEnd, Decision, Due, Effect, EndReason, Excused, GameResult, Ledger, LetterFacts, Outcome,
-    Refusal, Row, Standing, Status, Suspension, Transition, Turn,
+    BoardEnd, Decision, Due, EndReason, Excused, GameResult, Ledger, LetterFacts, Outcome, Refusal,
+    Row, Standing, Status, Suspension, Transition, Turn,
 };
 pub use life::MoveLetter;
 pub use pairing::Pairing;

@@ -6,7 +6,7 @@ use crate::clerk::{Clerk, Plan};
 use crate::error::Error;
 use crate::record::Record;
 use crate::rules::life::{accept_draw, resign};
-use crate::rules::{Effect, Transition};
+use crate::rules::{Ended, Step};
 use crate::store::{Disposition, Store, StoredLetter};
 
 impl Clerk<'_> {
@@ -48,19 +48,16 @@ impl Clerk<'_> {
         &self,
         state: &mut Record,
         context: &LetterContext<'_>,
-        transition: Transition,
+        ended: Step<Ended>,
         stored: &mut StoredLetter,
     ) -> Result<Plan, Error> {
         let mut plan = Plan::default();
-        state.ledger = transition.ledger;
-        for effect in transition.effects {
-            if let Effect::Result { outcome, .. } = effect {
-                stored.disposition = Disposition::Applied;
-                stored.reason = outcome.reason.code().to_string();
-                let in_reply_to = context.mail.message_id.clone();
-                plan.absorb(self.plan_result(state, outcome, None, in_reply_to)?);
-            }
-        }
+        state.ledger = ended.ledger;
+        let outcome = ended.effect.outcome;
+        stored.disposition = Disposition::Applied;
+        stored.reason = outcome.reason.code().to_string();
+        let in_reply_to = context.mail.message_id.clone();
+        plan.absorb(self.plan_result(state, outcome, None, in_reply_to)?);
         Ok(plan)
     }
 }

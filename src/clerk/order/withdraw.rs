@@ -15,7 +15,7 @@ use crate::model;
 use crate::record::Record;
 use crate::rules::interventions::annul;
 use crate::rules::withdrawal::{self, Step};
-use crate::rules::{Effect, GameResult, Status};
+use crate::rules::{GameResult, Status};
 use crate::store::Store;
 use shakmaty::Color;
 
@@ -134,13 +134,10 @@ impl Clerk<'_> {
     /// the secretary.
     fn plan_annulment(&self, mut state: Record, why: &str, by: AwardedBy) -> Result<Plan, Error> {
         let mut plan = Plan::default();
-        let transition =
+        let annulled =
             annul(&state.ledger).map_err(|refusal| Error::internal(format!("{refusal:?}")))?;
-        if transition.effects != [Effect::Annulled] {
-            return Err(Error::internal("an annulment without its effect"));
-        }
         let previous = state.ledger.standing.outcome.map(|o| o.result.pgn());
-        state.ledger = transition.ledger;
+        state.ledger = annulled.ledger;
         let phrases = self.phrases();
         let who = self.named(by);
         plan.notes
