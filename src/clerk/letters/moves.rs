@@ -21,7 +21,7 @@ use crate::rules::life::{admit_move, move_letter};
 use crate::rules::{
     BoardEnd, Correction, DateItem, Incoming, Item, MoveEffect, MoveLetter, Omission, Verdict,
 };
-use crate::store::{Disposition, Note, Store, StoredLetter};
+use crate::store::{Disposition, Note, NoteKind, Store, StoredLetter};
 
 /// What a move letter's receipt says besides the game: the moves as read,
 /// whether his move is held for the arbiter (10.3.6), his partner's
@@ -300,56 +300,38 @@ impl Clerk<'_> {
         };
         let mut notes = Vec::new();
         for correction in &verdict.corrections {
-            notes.push(self.note_at(
-                Some(own_last),
-                crate::store::NoteKind::Correction,
-                |clerk| {
-                    let phrases = clerk.phrases();
-                    phrases.fill(
-                        "note.correction",
-                        &[
-                            ("moves", &phrases.moves(moves)),
-                            ("correction", &correction_text(correction, phrases)),
-                        ],
-                    )
-                },
-            ));
+            notes.push(self.note_at(Some(own_last), NoteKind::Correction, |clerk| {
+                let phrases = clerk.phrases();
+                phrases.fill(
+                    "note.correction",
+                    &[
+                        ("moves", &phrases.moves(moves)),
+                        ("correction", &correction_text(correction, phrases)),
+                    ],
+                )
+            }));
         }
-        match &verdict.omission {
+        let omitted = match &verdict.omission {
             Some(Omission::Warning { missing }) => {
-                notes.push(self.note_at(
-                    Some(first_ply),
-                    crate::store::NoteKind::Warning,
-                    |clerk| {
-                        let phrases = clerk.phrases();
-                        phrases.fill(
-                            "note.warning",
-                            &[
-                                ("moves", &phrases.moves(moves)),
-                                ("missing", &labels(missing, phrases)),
-                            ],
-                        )
-                    },
-                ));
+                Some((NoteKind::Warning, "note.warning", missing, 0))
             }
             Some(Omission::Penalty { missing, days }) => {
-                notes.push(self.note_at(
-                    Some(first_ply),
-                    crate::store::NoteKind::Penalty,
-                    |clerk| {
-                        let phrases = clerk.phrases();
-                        phrases.fill(
-                            "note.penalty",
-                            &[
-                                ("moves", &phrases.moves(moves)),
-                                ("days", days),
-                                ("missing", &labels(missing, phrases)),
-                            ],
-                        )
-                    },
-                ));
+                Some((NoteKind::Penalty, "note.penalty", missing, *days))
             }
-            None => {}
+            None => None,
+        };
+        if let Some((kind, phrase, missing, days)) = omitted {
+            notes.push(self.note_at(Some(first_ply), kind, |clerk| {
+                let phrases = clerk.phrases();
+                phrases.fill(
+                    phrase,
+                    &[
+                        ("moves", &phrases.moves(moves)),
+                        ("days", &days),
+                        ("missing", &labels(missing, phrases)),
+                    ],
+                )
+            }));
         }
         notes
     }
