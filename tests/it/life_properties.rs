@@ -13,6 +13,7 @@ use shakmaty::{Chess, Color, Position};
 use shtempel::rules::life::{admit_move, day, move_letter, resign};
 use shtempel::rules::{
     Calendar, DutyKey, Fraction, Incoming, Ledger, MoveLetter, NewPly, Rules, Stated, StatedDates,
+    due, next_check,
 };
 
 /// One thing that happens to a game, drawn at random.
@@ -246,6 +247,41 @@ proptest! {
         prop_assert_eq!(totals.black, (sum.black + extra.black).saturating_sub(credit.black));
         // Rows only come from letters: as many as the board's moves.
         prop_assert_eq!(game.ledger.rows.len(), plies(&game.board));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The calendar looks at a game again on `next_check`'s day and not
+    /// before (an idle run loads no game): so no duty may fall due between
+    /// a run and that day, whatever the game went through.
+    #[test]
+    fn no_duty_falls_due_before_the_calendar_looks_again(
+        steps in prop::collection::vec(step(), 1..60),
+        wait in 0u8..40,
+    ) {
+        let rules = Rules::default();
+        let mut game = replay(&rules, &steps);
+        let gaps: i64 = steps.iter().map(|step| i64::from(step.gap)).sum();
+        let today = start() + Duration::days(gaps + i64::from(wait));
+        // The run of that day does what is due.
+        let transition = day(&rules, &game.ledger, today, &game.done);
+        game.done.extend(transition.done.iter().cloned());
+        let ledger = transition.ledger;
+        let next = next_check(&rules, &ledger, today);
+        // With no next day, only a letter can bring anything: look 200 days.
+        let until = next.unwrap_or(today + Duration::days(200));
+        prop_assert!(until > today, "next check {until} not after {today}");
+        let mut later = today + Duration::days(1);
+        while later < until {
+            let found = due(&rules, &ledger, later, &game.done);
+            prop_assert!(
+                found.is_empty(),
+                "{later:?}: {found:?} falls due before the next check {next:?} (run on {today})"
+            );
+            later += Duration::days(1);
+        }
     }
 }
 
