@@ -17,7 +17,7 @@
 
 use super::{Command, Execution};
 use crate::clerk::say::model::moves_of;
-use crate::clerk::{AwardedBy, Clerk, EventKind, Plan, Prepared, Refused};
+use crate::clerk::{AwardedBy, Clerk, EventKind, NotDone, Plan, Prepared, Refused};
 use crate::config::Player;
 use crate::config::edit::{ConfigEdit, PlayerEdit};
 use crate::error::Error;
@@ -77,21 +77,16 @@ impl Command for Accept {
             add_address: self.add_address,
             by,
         };
-        Ok(match clerk.accept(store, &kept, &acceptance)? {
-            Err(Refused(reason)) => Execution::refused("not accepted", reason),
-            Ok(mut accepted) => {
-                let mut plan = Plan {
-                    events: accepted.events.clone(),
-                    ..Plan::default()
-                };
-                plan.config_edits.append(&mut accepted.config_edits);
-                plan.more.push(accepted);
-                Execution::Done {
-                    plan: Box::new(plan),
-                    reason: format!("accept {key}"),
-                }
-            }
-        })
+        let planned = clerk.accept(store, &kept, &acceptance).map(|mut accepted| {
+            let mut plan = Plan {
+                events: accepted.events.clone(),
+                ..Plan::default()
+            };
+            plan.config_edits.append(&mut accepted.config_edits);
+            plan.more.push(accepted);
+            plan
+        });
+        Execution::of(planned, "not accepted", |_| format!("accept {key}"))
     }
 }
 
@@ -125,17 +120,17 @@ impl Clerk<'_> {
         store: &Store,
         letter: &KeptLetter,
         acceptance: &Acceptance<'_>,
-    ) -> Result<Result<Plan, Refused>, Error> {
+    ) -> Result<Plan, NotDone> {
         let phrases = self.phrases();
         let key = acceptance.key;
         let accepted_key = format!("accepted:{key}");
         if let Some(refused) = self.taken_already(store, letter, acceptance, &accepted_key)? {
-            return Ok(Err(refused));
+            return Err(refused.into());
         }
         let player = match acceptance.sender {
             Some(id) => match self.config.player(id) {
                 Some(player) => Some(player),
-                None => return Ok(Err(Refused(self.no_player(id)))),
+                None => return Err(Refused(self.no_player(id)).into()),
             },
             None => None,
         };
@@ -152,26 +147,21 @@ impl Clerk<'_> {
             None => Prepared::new(self.config, &envelope),
         };
         let written_from = prepared.mail.as_ref().and_then(|mail| mail.from.clone());
-        let address_edit = match self.address_edit(player, written_from.as_deref(), acceptance) {
-            Ok(edit) => edit,
-            Err(refused) => return Ok(Err(refused)),
-        };
+        let address_edit = self.address_edit(player, written_from.as_deref(), acceptance)?;
         if let (Some(player), Some(mail)) = (player, prepared.mail.as_mut()) {
             mail.from = Some(player.email.clone());
         }
         let Some(read) = &prepared.read else {
             let from = written_from.as_deref().unwrap_or("-");
             let said = phrases.fill("reason.accept_nobody", &[("key", &key), ("from", &from)]);
-            return Ok(Err(Refused(said)));
+            return Err(Refused(said).into());
         };
         // A letter of orders is nobody's move: accepting one would carry
         // out its orders again, and one that accepts itself (or another
         // that accepts it) would never end.
         let from_arbiter = written_from.as_deref() == Some(self.config.chief_arbiter.as_str());
         if !read.rulings.is_empty() || (from_arbiter && player.is_none()) {
-            return Ok(Err(Refused(
-                phrases.fill("reason.accept_order", &[("key", &key)]),
-            )));
+            return Err(Refused(phrases.fill("reason.accept_order", &[("key", &key)])).into());
         }
         let mut read = match acceptance.moves {
             Some(moves) => read.with_moves_of(moves),
@@ -183,23 +173,23 @@ impl Clerk<'_> {
         }
         prepared.event_named = acceptance.event_named;
         if let Some(refused) = self.which_event(store, &prepared, acceptance)? {
-            return Ok(Err(refused));
+            return Err(refused.into());
         }
         prepared.read_json = crate::clerk::stored_reading(&read, envelope.raw.len());
         prepared.read = Some(read);
         prepared.key = accepted_key;
         let mut plan = self.plan_prepared(store, &envelope, &prepared)?;
         let Some(stored) = plan.letter.as_mut() else {
-            return Err(Error::internal("an accepted letter without its record"));
+            return Err(Error::internal("an accepted letter without its record").into());
         };
         if stored.disposition != Disposition::Applied {
             // The reasons as its writer would be told them, in the
             // tournament's words (the stored reason is the log's).
             let logged = stored.reason.clone();
             let reason = told_reasons(&plan).unwrap_or(logged);
-            return Ok(Err(Refused(
-                phrases.fill("reason.accept_refused", &[("reason", &reason)]),
-            )));
+            return Err(
+                Refused(phrases.fill("reason.accept_refused", &[("reason", &reason)])).into(),
+            );
         }
         let who = match acceptance.by {
             crate::clerk::AwardedBy::Arbiter => "the chief arbiter",
@@ -208,7 +198,7 @@ impl Clerk<'_> {
         stored.reason = format!("accepted by {who}: {}", stored.reason);
         let written_from = written_from.as_deref();
         let said = self.say_accepted(plan, acceptance, player, written_from, address_edit)?;
-        Ok(Ok(said))
+        Ok(said)
     }
 
     /// Why a letter cannot be accepted before it is read: applied already,

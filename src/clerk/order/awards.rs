@@ -3,7 +3,7 @@
 //! under the chart, and the players and the chief secretary told.
 
 use crate::clerk::EventKind;
-use crate::clerk::{Clerk, Plan, next_lines};
+use crate::clerk::{Clerk, NotDone, Plan, Refused, next_lines};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -23,17 +23,6 @@ pub struct Award {
     pub by: AwardedBy,
 }
 
-/// Why a result was not set.
-pub enum AwardError {
-    /// The rules refused (the game has that result already): the game as
-    /// it is, and the words for whoever asked.
-    Refused(Box<Record>, String),
-    /// No such game (by command): the words for the director.
-    NoGame(String),
-    /// The store or the templates failed.
-    Failed(Error),
-}
-
 impl Clerk<'_> {
     /// Who set a result or took a letter back, as the players read it.
     pub(in crate::clerk) fn named(&self, by: AwardedBy) -> &str {
@@ -49,15 +38,15 @@ impl Clerk<'_> {
         &self,
         store: &Store,
         game: &str,
-    ) -> Result<Record, AwardError> {
+    ) -> Result<Record, NotDone> {
         let Some(game_config) = self.config.game(game) else {
             let reason = self
                 .phrases()
                 .fill("reason.arbiter_no_game", &[("game", &game)]);
-            return Err(AwardError::NoGame(reason));
+            return Err(NotDone::NoGame(Refused(reason)));
         };
         crate::clerk::load_replaying(self.config, store, game_config, &self.replays)
-            .map_err(AwardError::Failed)
+            .map_err(NotDone::Failed)
     }
     /// Takes back a game's last letter ([`undo`]): its moves and their
     /// days go, the note under the chart says who, when and why, and both
@@ -68,12 +57,12 @@ impl Clerk<'_> {
         why: Option<&str>,
         by: AwardedBy,
         in_reply_to: Option<String>,
-    ) -> Result<Plan, AwardError> {
+    ) -> Result<Plan, NotDone> {
         let transition = match undo(&self.config.rules, &state.ledger, self.clock.today) {
             Ok(transition) => transition,
             Err(refusal) => {
                 let reason = self.refusal_reason(&refusal, state.id());
-                return Err(AwardError::Refused(Box::new(state), reason));
+                return Err(NotDone::RefusedIn(Box::new(state), Refused(reason)));
             }
         };
         let Undone { first, author, due } = transition.effect;
@@ -92,7 +81,7 @@ impl Clerk<'_> {
             .replays
             .game(state.id(), &sans, Vec::new())
             .map_err(|e| {
-                AwardError::Failed(Error::new(e.kind, format!("game {}: {e}", state.id())))
+                NotDone::Failed(Error::new(e.kind, format!("game {}: {e}", state.id())))
             })?;
         state.stored = first;
         let mut plan = Plan {
@@ -136,7 +125,7 @@ impl Clerk<'_> {
             .cc(self.secretary())
             .answering(in_reply_to)
             .render_to_each_player(model)
-            .map_err(AwardError::Failed)?;
+            .map_err(NotDone::Failed)?;
         plan.messages
             .extend(letters.into_iter().map(|(_, letter)| letter));
         plan.event(
@@ -155,12 +144,12 @@ impl Clerk<'_> {
         mut state: Record,
         order: &Award,
         in_reply_to: Option<String>,
-    ) -> Result<Plan, AwardError> {
+    ) -> Result<Plan, NotDone> {
         let transition = match award(&state.ledger, order.result, order.forfeit, order.by) {
             Ok(transition) => transition,
             Err(refusal) => {
                 let reason = self.refusal_reason(&refusal, state.id());
-                return Err(AwardError::Refused(Box::new(state), reason));
+                return Err(NotDone::RefusedIn(Box::new(state), Refused(reason)));
             }
         };
         state.ledger = transition.ledger;
@@ -192,7 +181,7 @@ impl Clerk<'_> {
             "previous" => previous.map(|p| p.result.pgn()),
         };
         let result = self.plan_result_with(&state, outcome, None, in_reply_to, extra);
-        plan.absorb(result.map_err(AwardError::Failed)?);
+        plan.absorb(result.map_err(NotDone::Failed)?);
         plan.game = Some(state);
         Ok(plan)
     }

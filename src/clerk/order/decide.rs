@@ -3,7 +3,7 @@
 //! 2.5.5), with the days he excuses and his reason.
 
 use super::{Command, Execution};
-use crate::clerk::{AwardError, AwardedBy, Clerk, EventKind, Plan, label_moves, next_lines};
+use crate::clerk::{AwardedBy, Clerk, EventKind, NotDone, Plan, Refused, label_moves, next_lines};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -56,15 +56,13 @@ impl Clerk<'_> {
         let phrases = self.phrases();
         let mut state = match self.game_by_command(store, game) {
             Ok(state) => state,
-            Err(AwardError::NoGame(reason)) => {
-                return Ok(crate::clerk::Execution::Refused {
-                    state: None,
-                    why: "no such game",
-                    reason,
-                });
+            Err(NotDone::NoGame(Refused(reason))) => {
+                return Ok(crate::clerk::Execution::refused("no such game", reason));
             }
-            Err(AwardError::Failed(error)) => return Err(error),
-            Err(AwardError::Refused(_, reason)) => return Err(Error::internal(reason)),
+            Err(NotDone::Failed(error)) => return Err(error),
+            Err(NotDone::Refused(Refused(reason)) | NotDone::RefusedIn(_, Refused(reason))) => {
+                return Err(Error::internal(reason));
+            }
         };
         let mut plan = Plan::default();
         let held_move = state

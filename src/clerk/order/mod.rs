@@ -32,7 +32,7 @@ pub use self::score::Score;
 pub use self::undo::Undo;
 pub use self::withdraw::Withdraw;
 
-use super::{AwardError, AwardedBy, Clerk, Plan};
+use super::{AwardedBy, Clerk, Plan};
 use crate::error::Error;
 use crate::letter::{Newcomer, Ruling, WrittenOrder, accept_words};
 use crate::record::Record;
@@ -145,6 +145,33 @@ impl Order {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refused(pub String);
 
+/// Why an order's plan was not made: the one outcome of every order's
+/// planning besides its plan (no `Result` inside a `Result`).
+#[derive(Debug)]
+pub enum NotDone {
+    /// Refused, in words for whoever gave it: nothing changes.
+    Refused(Refused),
+    /// Refused in its game, which stays as it is (the rules refused: the
+    /// game has that result already).
+    RefusedIn(Box<Record>, Refused),
+    /// No such game (by command).
+    NoGame(Refused),
+    /// The store or the templates failed.
+    Failed(Error),
+}
+
+impl From<Error> for NotDone {
+    fn from(error: Error) -> NotDone {
+        NotDone::Failed(error)
+    }
+}
+
+impl From<Refused> for NotDone {
+    fn from(refused: Refused) -> NotDone {
+        NotDone::Refused(refused)
+    }
+}
+
 /// What became of an order.
 pub enum Execution {
     /// Planned: the plan, and the reason kept with the arbiter's letter.
@@ -167,10 +194,11 @@ impl Execution {
         }
     }
 
-    /// An award's or an undo's planning, as an outcome; `reason` of the
-    /// game's id.
-    pub(super) fn of_award(
-        planned: Result<Plan, AwardError>,
+    /// An order's planning, as an outcome: `why` the log's words of a
+    /// refusal, `reason` the kept letter's of the plan (given the game's
+    /// id).
+    pub(super) fn of(
+        planned: Result<Plan, NotDone>,
         why: &'static str,
         reason: impl FnOnce(&str) -> String,
     ) -> Result<Execution, Error> {
@@ -182,13 +210,14 @@ impl Execution {
                     reason,
                 })
             }
-            Err(AwardError::Refused(state, reason)) => Ok(Execution::Refused {
+            Err(NotDone::Refused(Refused(reason))) => Ok(Execution::refused(why, reason)),
+            Err(NotDone::RefusedIn(state, Refused(reason))) => Ok(Execution::Refused {
                 state: Some(state),
                 why,
                 reason,
             }),
-            Err(AwardError::NoGame(reason)) => Ok(Execution::refused("no such game", reason)),
-            Err(AwardError::Failed(error)) => Err(error),
+            Err(NotDone::NoGame(Refused(reason))) => Ok(Execution::refused("no such game", reason)),
+            Err(NotDone::Failed(error)) => Err(error),
         }
     }
 }

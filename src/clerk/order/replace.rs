@@ -11,7 +11,7 @@
 //! `shtempel replace ivanov --by …` / `--was …`: a player replaced.
 
 use super::{Command, Execution};
-use crate::clerk::{AwardedBy, Clerk, EventKind, Plan, Refused, recipient};
+use crate::clerk::{AwardedBy, Clerk, EventKind, NotDone, Plan, Refused, recipient};
 use crate::config::Player;
 use crate::config::edit::{ConfigEdit, PlayerEdit};
 use crate::error::Error;
@@ -68,28 +68,25 @@ impl Command for Replace {
     ) -> Result<Execution, Error> {
         let why = self.why.as_deref();
         let planned = match &self.whom {
-            Whom::Was(was) => clerk.replace(store, &self.player, was, why)?,
-            Whom::By(newcomer) => clerk.replace_named(store, &self.player, Some(newcomer), why)?,
+            Whom::Was(was) => clerk.replace(store, &self.player, was, why),
+            Whom::By(newcomer) => clerk.replace_named(store, &self.player, Some(newcomer), why),
         };
-        Ok(match planned {
-            Err(Refused(reason)) => Execution::refused("nobody replaced", reason),
-            Ok(mut plan) => {
-                let newcomer = match &self.whom {
-                    Whom::By(named) => crate::config::checked_address(&named.email),
-                    Whom::Was(_) => clerk.config.player(&self.player).map(|p| p.email.clone()),
+        let with_language = planned.map(|mut plan| {
+            let newcomer = match &self.whom {
+                Whom::By(named) => crate::config::checked_address(&named.email),
+                Whom::Was(_) => clerk.config.player(&self.player).map(|p| p.email.clone()),
+            };
+            if let (Some(language), Some(address)) = (self.language, newcomer) {
+                let set = crate::config::Preferences {
+                    diagrams: None,
+                    language: Some(language),
                 };
-                if let (Some(language), Some(address)) = (self.language, newcomer) {
-                    let set = crate::config::Preferences {
-                        diagrams: None,
-                        language: Some(language),
-                    };
-                    plan.preferences = Some((vec![address], set));
-                }
-                Execution::Done {
-                    plan: Box::new(plan),
-                    reason: format!("replacement of {}", self.player),
-                }
+                plan.preferences = Some((vec![address], set));
             }
+            plan
+        });
+        Execution::of(with_language, "nobody replaced", |_| {
+            format!("replacement of {}", self.player)
         })
     }
 }
@@ -104,10 +101,10 @@ impl Clerk<'_> {
         player: &str,
         was: &str,
         why: Option<&str>,
-    ) -> Result<Result<Plan, Refused>, Error> {
+    ) -> Result<Plan, NotDone> {
         match self.config.player(player) {
             Some(newcomer) => self.replace_by(store, newcomer, was, why),
-            None => Ok(Err(Refused(self.no_player(player)))),
+            None => Err(Refused(self.no_player(player)).into()),
         }
     }
 
@@ -168,7 +165,7 @@ impl Clerk<'_> {
         newcomer: &Player,
         was: &str,
         why: Option<&str>,
-    ) -> Result<Result<Plan, Refused>, Error> {
+    ) -> Result<Plan, NotDone> {
         let phrases = self.phrases();
         let player = newcomer.id.as_str();
         let mut plan = Plan::default();
@@ -235,7 +232,7 @@ impl Clerk<'_> {
         }
         if games.is_empty() {
             let reason = phrases.fill("reason.nothing_replaced", &[("player", &was)]);
-            return Ok(Err(Refused(reason)));
+            return Err(Refused(reason).into());
         }
         plan.more.extend(finished);
         let welcome = model! {
@@ -258,7 +255,7 @@ impl Clerk<'_> {
         for more in &plan.more {
             plan.events.extend(more.events.iter().cloned());
         }
-        Ok(Ok(plan))
+        Ok(plan)
     }
 }
 
@@ -274,31 +271,29 @@ impl Clerk<'_> {
         player: &str,
         named: Option<&Newcomer>,
         why: Option<&str>,
-    ) -> Result<Result<Plan, Refused>, Error> {
+    ) -> Result<Plan, NotDone> {
         let phrases = self.phrases();
         let Some(entry) = self.config.player(player) else {
-            return Ok(Err(Refused(self.no_player(player))));
+            return Err(Refused(self.no_player(player)).into());
         };
         let Some(named) = named.filter(|n| !n.name.is_empty()) else {
-            return Ok(Err(Refused(
-                phrases.fill("reason.replace_no_name", &[("player", &player)]),
-            )));
+            return Err(
+                Refused(phrases.fill("reason.replace_no_name", &[("player", &player)])).into(),
+            );
         };
         if crate::config::name_problem(&named.name).is_some() {
             let reason = phrases.fill(
                 "reason.replace_bad_name",
                 &[("most", &crate::config::NAME_MOST)],
             );
-            return Ok(Err(Refused(reason)));
+            return Err(Refused(reason).into());
         }
         let Some(email) = crate::config::checked_address(&named.email) else {
             let address = crate::clerk::letters::arbiter::said_back(&named.email);
             let reason = phrases.fill("reason.replace_bad_address", &[("address", &address)]);
-            return Ok(Err(Refused(reason)));
+            return Err(Refused(reason).into());
         };
-        if let Err(refused) = self.address_free(&email, player) {
-            return Ok(Err(refused));
-        }
+        self.address_free(&email, player)?;
         let edit = ConfigEdit {
             file: self.config.file.clone(),
             player: player.to_string(),
@@ -310,7 +305,7 @@ impl Clerk<'_> {
         };
         if let Err(error) = edit.check() {
             let reason = phrases.fill("reason.config_not_writable", &[("error", &error)]);
-            return Ok(Err(Refused(reason)));
+            return Err(Refused(reason).into());
         }
         let was = format!("{} <{}>", entry.name, entry.email);
         let newcomer = Player {
@@ -319,12 +314,9 @@ impl Clerk<'_> {
             other_emails: Vec::new(),
             ..entry.clone()
         };
-        let mut plan = match self.replace_by(store, &newcomer, &was, why)? {
-            Ok(plan) => plan,
-            Err(refused) => return Ok(Err(refused)),
-        };
+        let mut plan = self.replace_by(store, &newcomer, &was, why)?;
         plan.config_edits.push(edit);
-        Ok(Ok(plan))
+        Ok(plan)
     }
 
     /// A game as the newcomer's own letter gives it:

@@ -42,7 +42,7 @@ impl Command for Score {
         let planned = clerk
             .game_by_command(store, &self.game)
             .and_then(|state| clerk.plan_award(state, &award, in_reply_to));
-        Execution::of_award(planned, "result not changed", |id| {
+        Execution::of(planned, "result not changed", |id| {
             format!("result {} {id}", self.result.pgn())
         })
     }

@@ -31,6 +31,6 @@ impl Command for Undo {
         let planned = clerk
             .game_by_command(store, &self.game)
             .and_then(|state| clerk.plan_undo(state, self.why.as_deref(), by, in_reply_to));
-        Execution::of_award(planned, "nothing taken back", |id| format!("undo {id}"))
+        Execution::of(planned, "nothing taken back", |id| format!("undo {id}"))
     }
 }

@@ -8,7 +8,7 @@
 //! player withdraws.
 
 use super::{Command, Execution};
-use crate::clerk::{Award, AwardError, AwardedBy, Clerk, EventKind, Plan, Refused};
+use crate::clerk::{Award, AwardedBy, Clerk, EventKind, NotDone, Plan, Refused};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -41,35 +41,30 @@ impl Command for Withdraw {
         by: AwardedBy,
         _: Option<String>,
     ) -> Result<Execution, Error> {
-        Ok(
-            match clerk.withdraw(store, &self.player, self.why.as_deref(), by)? {
-                Err(Refused(reason)) => Execution::refused("nothing withdrawn", reason),
-                Ok(plans) => Execution::Done {
-                    plan: Box::new(Plan::of_games(plans)),
-                    reason: format!("withdrawal of {}", self.player),
-                },
-            },
-        )
+        let planned = clerk.withdraw(store, &self.player, self.why.as_deref(), by);
+        Execution::of(planned, "nothing withdrawn", |_| {
+            format!("withdrawal of {}", self.player)
+        })
     }
 }
 
 impl Clerk<'_> {
-    /// A plan for each of `player`'s games his withdrawal changes, or the
-    /// words for the director of why none.
+    /// The plan of `player`'s withdrawal (one carried plan for each game it
+    /// changes), or the words for the director of why none.
     pub fn withdraw(
         &self,
         store: &Store,
         player: &str,
         why: Option<&str>,
         by: AwardedBy,
-    ) -> Result<Result<Vec<Plan>, Refused>, Error> {
+    ) -> Result<Plan, NotDone> {
         let Some(who) = self.config.player(player) else {
             let known: Vec<&str> = self.config.players.iter().map(|p| p.id.as_str()).collect();
             let reason = self.phrases().fill(
                 "reason.no_player",
                 &[("player", &player), ("players", &known.join(", "))],
             );
-            return Ok(Err(Refused(reason)));
+            return Err(Refused(reason).into());
         };
         let mut records = Vec::new();
         for game in self.config.games_of(player) {
@@ -113,10 +108,10 @@ impl Clerk<'_> {
                     };
                     match self.plan_award(record, &award, None) {
                         Ok(plan) => plan,
-                        Err(AwardError::Failed(error)) => return Err(error),
-                        Err(AwardError::Refused(_, reason) | AwardError::NoGame(reason)) => {
-                            return Ok(Err(Refused(reason)));
+                        Err(NotDone::RefusedIn(_, refused) | NotDone::NoGame(refused)) => {
+                            return Err(refused.into());
                         }
+                        Err(not_done) => return Err(not_done),
                     }
                 }
                 Step::Annul => self.plan_annulment(record, &why, by)?,
@@ -125,9 +120,9 @@ impl Clerk<'_> {
         }
         if plans.is_empty() {
             let reason = phrases.fill("reason.nothing_withdrawn", &[("player", &who.name)]);
-            return Ok(Err(Refused(reason)));
+            return Err(Refused(reason).into());
         }
-        Ok(Ok(plans))
+        Ok(Plan::of_games(plans))
     }
 
     /// Annuls a game: its plan of the note, the notice to both players and
