@@ -435,6 +435,10 @@ fn game_blocks<'l>(own: &'l [(usize, &'l str)]) -> Vec<&'l [(usize, &'l str)]> {
 /// in game 2. A block left with nothing of a game (its `Game` line, prose)
 /// is gone.
 fn persons_asks_first<'l>(blocks: Vec<&[(usize, &'l str)]>) -> Vec<Vec<(usize, &'l str)>> {
+    // A letter of one block (most are) is read once, as it is.
+    if let [only] = blocks.as_slice() {
+        return vec![only.to_vec()];
+    }
     let mut persons = Vec::new();
     let mut games: Vec<Vec<(usize, &str)>> = Vec::new();
     for block in blocks {
