@@ -5,6 +5,7 @@ use shakmaty::Color;
 
 use shtempel::clerk::{Order, order};
 use shtempel::rules::GameResult;
+use shtempel::rules::interventions::Scored;
 
 use super::director::{Given, order_command, parse_side};
 use super::{Context, Failure};
@@ -27,8 +28,7 @@ impl Args {
             |why| {
                 Order::Score(order::Score {
                     game: self.game,
-                    result: GameResult::loss_of(self.loser),
-                    forfeit: true,
+                    scored: Scored::Forfeit(GameResult::loss_of(self.loser)),
                     why,
                 })
             },

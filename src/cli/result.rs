@@ -3,6 +3,7 @@
 
 use shtempel::clerk::{Order, order};
 use shtempel::rules::GameResult;
+use shtempel::rules::interventions::Scored;
 
 use super::director::{Given, order_command, parse_result};
 use super::{Context, Failure};
@@ -25,8 +26,7 @@ impl Args {
             |why| {
                 Order::Score(order::Score {
                     game: self.game,
-                    result: self.result,
-                    forfeit: false,
+                    scored: Scored::Result(self.result),
                     why,
                 })
             },

@@ -37,25 +37,43 @@ impl AwardedBy {
     }
 }
 
+/// What the chief arbiter (or the director) sets: a result, or a forfeit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scored {
+    /// A result the players reached, or the adjudication of 10.3.2
+    /// (`RESULT 3 1-0`).
+    Result(GameResult),
+    /// The result of a game not played out: the side that loses, unplayed
+    /// (`FORFEIT 3 WHITE`, scored `+/-`).
+    Forfeit(GameResult),
+}
+
+impl Scored {
+    /// The result it gives.
+    pub fn result(self) -> GameResult {
+        match self {
+            Scored::Result(result) | Scored::Forfeit(result) => result,
+        }
+    }
+}
+
 /// The chief arbiter sets the result (`RESULT 3 1-0`), or scores a forfeit
 /// (`FORFEIT 3 WHITE`: White loses, unplayed): in any state, his word being
 /// final. A game under way or suspended ends (a held reply stays with him);
 /// a finished one gets the new result, the one it replaces in the effect.
 /// The same result again changes nothing. `by`: who set it.
-pub fn award(
-    ledger: &Ledger,
-    result: GameResult,
-    forfeit: bool,
-    by: AwardedBy,
-) -> Result<Step<Awarded>, Refusal> {
+pub fn award(ledger: &Ledger, scored: Scored, by: AwardedBy) -> Result<Step<Awarded>, Refusal> {
     // A result set on a game past its end date is the adjudication 10.3.2
     // asks for; on any other, a result the players reached, entered.
-    let reason = match (forfeit, ledger.standing.status) {
-        (true, _) => EndReason::Forfeit,
-        (false, Status::Adjudication) => EndReason::Adjudication,
-        (false, _) => EndReason::Ruling,
+    let reason = match (scored, ledger.standing.status) {
+        (Scored::Forfeit(_), _) => EndReason::Forfeit,
+        (Scored::Result(_), Status::Adjudication) => EndReason::Adjudication,
+        (Scored::Result(_), _) => EndReason::Ruling,
     };
-    let outcome = Outcome { result, reason };
+    let outcome = Outcome {
+        result: scored.result(),
+        reason,
+    };
     let previous = ledger
         .standing
         .outcome

@@ -828,7 +828,11 @@ fn award_table() {
         ),
     ];
     for (what, ledger, result, forfeit, expected, reason) in table {
-        let transition = interventions::award(&ledger, result, forfeit, AwardedBy::Director);
+        let scored = match forfeit {
+            true => interventions::Scored::Forfeit(result),
+            false => interventions::Scored::Result(result),
+        };
+        let transition = interventions::award(&ledger, scored, AwardedBy::Director);
         if let Ok(t) = &transition {
             let standing = &t.ledger.standing;
             assert_eq!(standing.outcome.map(|o| o.reason), reason, "{what}");

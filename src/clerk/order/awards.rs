@@ -8,16 +8,14 @@ use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
-use crate::rules::interventions::{AwardedBy, award, undo};
-use crate::rules::{Awarded, GameResult, Undone};
+use crate::rules::interventions::{AwardedBy, Scored, award, undo};
+use crate::rules::{Awarded, Undone};
 use crate::store::Store;
 
 /// A result the chief arbiter sets by letter, or the director by command.
 #[derive(Clone, Debug)]
 pub struct Award {
-    pub result: GameResult,
-    /// Scored as a forfeit (`+/-`), not played.
-    pub forfeit: bool,
+    pub scored: Scored,
     /// His reason, as he wrote it.
     pub why: Option<String>,
     pub by: AwardedBy,
@@ -145,7 +143,7 @@ impl Clerk<'_> {
         order: &Award,
         in_reply_to: Option<String>,
     ) -> Result<Plan, NotDone> {
-        let transition = match award(&state.ledger, order.result, order.forfeit, order.by) {
+        let transition = match award(&state.ledger, order.scored, order.by) {
             Ok(transition) => transition,
             Err(refusal) => {
                 let reason = self.refusal_reason(&refusal, state.id());
@@ -157,10 +155,9 @@ impl Clerk<'_> {
         let who = self.named(order.by);
         let why = crate::clerk::because(order.why.as_deref());
         let result = outcome.result.pgn();
-        let note = if order.forfeit {
-            "note.award_forfeit"
-        } else {
-            "note.award"
+        let note = match order.scored {
+            Scored::Forfeit(_) => "note.award_forfeit",
+            Scored::Result(_) => "note.award",
         };
         let mut plan = Plan::default();
         plan.notes

@@ -34,8 +34,9 @@ pub use self::withdraw::Withdraw;
 
 use super::{AwardedBy, Clerk, Plan};
 use crate::error::Error;
-use crate::letter::{Newcomer, Ruling, WrittenOrder, accept_words};
+use crate::letter::{Ruling, WrittenOrder, accept_words};
 use crate::record::Record;
+use crate::rules::interventions::Scored;
 use crate::store::Store;
 
 /// What every order does.
@@ -85,20 +86,21 @@ impl Order {
                 days: ruling.days,
                 why,
             }),
-            WrittenOrder::Result(result) | WrittenOrder::Forfeit(result) => Order::Score(Score {
+            WrittenOrder::Result(result) => Order::Score(Score {
                 game,
-                result,
-                forfeit: matches!(ruling.order, WrittenOrder::Forfeit(_)),
+                scored: Scored::Result(result),
+                why,
+            }),
+            WrittenOrder::Forfeit(result) => Order::Score(Score {
+                game,
+                scored: Scored::Forfeit(result),
                 why,
             }),
             WrittenOrder::Undo => Order::Undo(Undo { game, why }),
             WrittenOrder::Withdraw => Order::Withdraw(Withdraw { player: game, why }),
             WrittenOrder::Replace => Order::Replace(Replace {
                 player: game,
-                whom: Whom::By(ruling.newcomer.clone().unwrap_or(Newcomer {
-                    name: String::new(),
-                    email: String::new(),
-                })),
+                whom: ruling.newcomer.clone().map_or(Whom::Unnamed, Whom::By),
                 why,
                 language: None,
             }),

@@ -31,6 +31,8 @@ pub enum Whom {
     /// The newcomer, whom the clerk writes into the entry (`--by`, the
     /// arbiter's `REPLACE`).
     By(Newcomer),
+    /// An order that names no newcomer: refused, asking for him.
+    Unnamed,
 }
 
 #[derive(Clone, Debug)]
@@ -56,6 +58,7 @@ impl Command for Replace {
                 "replace:{}:by {} <{}>",
                 self.player, newcomer.name, newcomer.email
             ),
+            Whom::Unnamed => format!("replace:{}:by nobody", self.player),
         }
     }
 
@@ -70,11 +73,13 @@ impl Command for Replace {
         let planned = match &self.whom {
             Whom::Was(was) => clerk.replace(store, &self.player, was, why),
             Whom::By(newcomer) => clerk.replace_named(store, &self.player, Some(newcomer), why),
+            Whom::Unnamed => clerk.replace_named(store, &self.player, None, why),
         };
         let with_language = planned.map(|mut plan| {
             let newcomer = match &self.whom {
                 Whom::By(named) => crate::config::checked_address(&named.email),
                 Whom::Was(_) => clerk.config.player(&self.player).map(|p| p.email.clone()),
+                Whom::Unnamed => None,
             };
             if let (Some(language), Some(address)) = (self.language, newcomer) {
                 let set = crate::config::Preferences {

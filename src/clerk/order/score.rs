@@ -5,14 +5,13 @@
 use super::{Command, Execution};
 use crate::clerk::{Award, AwardedBy, Clerk, Plan};
 use crate::error::Error;
-use crate::rules::GameResult;
+use crate::rules::interventions::Scored;
 use crate::store::Store;
 
 #[derive(Clone, Debug)]
 pub struct Score {
     pub game: String,
-    pub result: GameResult,
-    pub forfeit: bool,
+    pub scored: Scored,
     pub why: Option<String>,
 }
 
@@ -22,8 +21,11 @@ impl Command for Score {
     }
 
     fn cause(&self, _: &Plan) -> String {
-        let how = if self.forfeit { "forfeit" } else { "result" };
-        format!("award:{}:{}:{how}", self.game, self.result.pgn())
+        let how = match self.scored {
+            Scored::Forfeit(_) => "forfeit",
+            Scored::Result(_) => "result",
+        };
+        format!("award:{}:{}:{how}", self.game, self.scored.result().pgn())
     }
 
     fn carry_out(
@@ -34,8 +36,7 @@ impl Command for Score {
         in_reply_to: Option<String>,
     ) -> Result<Execution, Error> {
         let award = Award {
-            result: self.result,
-            forfeit: self.forfeit,
+            scored: self.scored,
             why: self.why.clone(),
             by,
         };
@@ -43,7 +44,7 @@ impl Command for Score {
             .game_by_command(store, &self.game)
             .and_then(|state| clerk.plan_award(state, &award, in_reply_to));
         Execution::of(planned, "result not changed", |id| {
-            format!("result {} {id}", self.result.pgn())
+            format!("result {} {id}", self.scored.result().pgn())
         })
     }
 }

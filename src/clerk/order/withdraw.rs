@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
-use crate::rules::interventions::annul;
+use crate::rules::interventions::{Scored, annul};
 use crate::rules::withdrawal::{self, Step};
 use crate::rules::{GameResult, Status};
 use crate::store::Store;
@@ -101,8 +101,7 @@ impl Clerk<'_> {
                 Step::Keep => continue,
                 Step::Forfeit => {
                     let award = Award {
-                        result: GameResult::loss_of(color),
-                        forfeit: true,
+                        scored: Scored::Forfeit(GameResult::loss_of(color)),
                         why: Some(why.clone()),
                         by,
                     };
