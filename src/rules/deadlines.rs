@@ -103,14 +103,10 @@ pub fn due(
         _ if today >= ledger.calendar.end_date => duties.push(Duty::Adjudication),
         Status::Adjudication => {}
         Status::Suspended => {
-            if let Some(suspension) = ledger.standing.suspension
-                && !suspension.protest_received
-                && today > suspension.protest_until(rules)
+            if let Some((day, no_protest)) = no_protest_on(rules, ledger)
+                && today >= day
             {
-                duties.push(Duty::NoProtest {
-                    offender: suspension.offender,
-                    notice_on: suspension.notice_on,
-                });
+                duties.push(no_protest);
             }
         }
         Status::Active => active_duties(rules, ledger, today, &mut duties),
@@ -143,27 +139,16 @@ pub fn next_check(rules: &Rules, ledger: &Ledger, today: NaiveDate) -> Option<Na
     match ledger.status() {
         Status::Finished | Status::Adjudication | Status::Annulled => return None,
         _ if today >= end => return Some(tomorrow),
-        Status::Suspended => {
-            if let Some(suspension) = ledger.standing.suspension.filter(|s| !s.protest_received) {
-                candidates.push(add_days(suspension.protest_until(rules), 1));
-            }
-        }
+        Status::Suspended => candidates.extend(no_protest_on(rules, ledger).map(|(day, _)| day)),
         Status::Active => {
             let cal = &ledger.calendar;
             // What the leave held back is looked for the day after it.
             if let Some(last) = cal.leave_through(today) {
                 candidates.push(add_days(last, 1));
             }
-            if cal.late_start && ledger.rows.is_empty() {
-                candidates.push(cal.start_date);
-            }
-            if ledger.rows.first().is_none_or(|r| r.delivered_on.is_none()) {
-                candidates.push(cal.counted_after(cal.start_date, rules.first_move_query_days));
-            }
-            if let Some(last) = ledger.rows.len().checked_sub(1) {
-                let from = unanswered_since(ledger, last);
-                candidates.push(cal.counted_after(from, rules.repeat_after_days));
-            }
+            candidates.extend(game_start_on(ledger));
+            candidates.extend(query_on(rules, ledger));
+            candidates.extend(repeat_on(rules, ledger).map(|(day, _)| day));
             match ledger.days_left_on(rules, today) {
                 // Not running (a move not yet delivered, a start not yet come):
                 // look daily until it does.
@@ -204,31 +189,61 @@ pub fn unanswered_since(ledger: &Ledger, row: usize) -> NaiveDate {
         .map_or(reached, |resumed| resumed.max(reached))
 }
 
-fn active_duties(rules: &Rules, ledger: &Ledger, today: NaiveDate, duties: &mut Vec<Duty>) {
+/// The day after the protest period of a suspension with no protest
+/// (10.3.8), and the duty.
+fn no_protest_on(rules: &Rules, ledger: &Ledger) -> Option<(NaiveDate, Duty)> {
+    let suspension = ledger.standing.suspension.filter(|s| !s.protest_received)?;
+    let day = add_days(suspension.protest_until(rules), 1);
+    let duty = Duty::NoProtest {
+        offender: suspension.offender,
+        notice_on: suspension.notice_on,
+    };
+    Some((day, duty))
+}
+
+/// The day a game added to begin later begins (its players told), while
+/// it has no move.
+fn game_start_on(ledger: &Ledger) -> Option<NaiveDate> {
     let cal = &ledger.calendar;
-    if cal.late_start && ledger.rows.is_empty() && today >= cal.start_date {
-        duties.push(Duty::GameStart);
-    }
-    let player = ledger.to_move();
-    let first_move_arrived = ledger
+    (cal.late_start && ledger.rows.is_empty()).then_some(cal.start_date)
+}
+
+/// The day Black queries White's first move (10.3.4), while it has not
+/// reached him.
+fn query_on(rules: &Rules, ledger: &Ledger) -> Option<NaiveDate> {
+    let cal = &ledger.calendar;
+    let arrived = ledger
         .rows
         .first()
         .is_some_and(|row| row.delivered_on.is_some());
-    if !first_move_arrived
-        && today >= cal.counted_after(cal.start_date, rules.first_move_query_days)
-    {
+    (!arrived).then(|| cal.counted_after(cal.start_date, rules.first_move_query_days))
+}
+
+/// The day the last letter is repeated, unanswered (10.3.4), and the duty.
+fn repeat_on(rules: &Rules, ledger: &Ledger) -> Option<(NaiveDate, Duty)> {
+    let last = ledger.rows.len().checked_sub(1)?;
+    let from = unanswered_since(ledger, last);
+    let day = ledger.calendar.counted_after(from, rules.repeat_after_days);
+    let author = ledger.rows[last].by;
+    Some((day, Duty::Repeat { row: last, author }))
+}
+
+/// The duties of a game under way due on `today`: those of a day in the
+/// calendar (the same days [`next_check`] looks for), then those of the
+/// running clock.
+fn active_duties(rules: &Rules, ledger: &Ledger, today: NaiveDate, duties: &mut Vec<Duty>) {
+    if game_start_on(ledger).is_some_and(|day| today >= day) {
+        duties.push(Duty::GameStart);
+    }
+    if query_on(rules, ledger).is_some_and(|day| today >= day) {
         duties.push(Duty::FirstMoveQuery);
     }
-    if let Some(last) = ledger.rows.len().checked_sub(1) {
-        let row = &ledger.rows[last];
-        let from = unanswered_since(ledger, last);
-        if today >= cal.counted_after(from, rules.repeat_after_days) {
-            duties.push(Duty::Repeat {
-                row: last,
-                author: row.by,
-            });
-        }
+    if let Some((day, repeat)) = repeat_on(rules, ledger)
+        && today >= day
+    {
+        duties.push(repeat);
     }
+    let player = ledger.to_move();
     let Some(running) = ledger.running_days(player, today) else {
         return;
     };
