@@ -229,7 +229,7 @@ mod tests {
         let rules = Rules::default();
         let none = BTreeSet::new();
         let ledger = game();
-        let done: BTreeSet<DutyKey> = [DutyKey("repeat:0".into())].into();
+        let done: BTreeSet<DutyKey> = [DutyKey::Repeat { row: 0 }].into();
         let items = agenda(&rules, &ledger, d("2026-12-14"), d("2026-12-14"), &done);
         assert_eq!(names(&items), pairs(&[("2026-12-14", "reminder (9 left)")]));
         let mut suspended = game();

@@ -45,48 +45,163 @@ pub enum Duty {
     GameStart,
 }
 
-/// Names a duty so that it is done once; the clerk stores the keys it has done.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct DutyKey(pub String);
+/// Names a duty so that it is done once; the clerk stores the keys it has
+/// done, as their text (`repeat:3`, `reminder:white:10:5`, …: [`DutyKey::text`]).
+/// A reminder's and a silence's carry the day play resumed, if a ruling
+/// resumed it: the clock restarted then, and they are new ones (rules.md
+/// 2.5.6).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DutyKey {
+    /// The letter carrying row `row` repeated.
+    Repeat {
+        row: usize,
+    },
+    Query,
+    /// `player` reminded at `threshold` days left, with `moves` made.
+    Reminder {
+        player: Color,
+        moves: u32,
+        threshold: u32,
+        resumed: Option<NaiveDate>,
+    },
+    /// `offender`'s overstep by silence, counted at `moves` moves.
+    Silence {
+        offender: Color,
+        moves: u32,
+        resumed: Option<NaiveDate>,
+    },
+    /// The protest period after the notice of `notice_on` ended.
+    NoProtest {
+        notice_on: NaiveDate,
+    },
+    Adjudication,
+    Start,
+    /// A key this build does not read (another build wrote it): kept as
+    /// written, so that it stays done.
+    Other(String),
+}
 
-impl Duty {
-    pub fn key(&self, ledger: &Ledger) -> DutyKey {
-        let text = match self {
-            Duty::Repeat { row, .. } => format!("repeat:{row}"),
-            Duty::FirstMoveQuery => "query".to_string(),
-            Duty::Reminder {
-                player, threshold, ..
-            } => {
-                let key = format!(
-                    "reminder:{}:{}:{threshold}",
-                    crate::color_name(*player),
-                    ledger.moves_made(*player)
-                );
-                resumed(key, ledger)
-            }
-            Duty::SilentOverstep(overstep) => {
-                let key = format!(
-                    "silence:{}:{}",
-                    crate::color_name(overstep.offender),
-                    overstep.moves
-                );
-                resumed(key, ledger)
-            }
-            Duty::NoProtest { notice_on, .. } => format!("no-protest:{notice_on}"),
-            Duty::Adjudication => "adjudication".to_string(),
-            Duty::GameStart => "start".to_string(),
+impl DutyKey {
+    /// The key as the store keeps it.
+    pub fn text(&self) -> String {
+        let with_resumed = |key: String, resumed: &Option<NaiveDate>| match resumed {
+            None => key,
+            Some(day) => format!("{key}:{day}"),
         };
-        DutyKey(text)
+        match self {
+            DutyKey::Repeat { row } => format!("repeat:{row}"),
+            DutyKey::Query => "query".to_string(),
+            DutyKey::Reminder {
+                player,
+                moves,
+                threshold,
+                resumed,
+            } => with_resumed(
+                format!(
+                    "reminder:{}:{moves}:{threshold}",
+                    crate::color_name(*player)
+                ),
+                resumed,
+            ),
+            DutyKey::Silence {
+                offender,
+                moves,
+                resumed,
+            } => with_resumed(
+                format!("silence:{}:{moves}", crate::color_name(*offender)),
+                resumed,
+            ),
+            DutyKey::NoProtest { notice_on } => format!("no-protest:{notice_on}"),
+            DutyKey::Adjudication => "adjudication".to_string(),
+            DutyKey::Start => "start".to_string(),
+            DutyKey::Other(text) => text.clone(),
+        }
+    }
+
+    /// The key the store's `text` is ([`DutyKey::Other`] where it reads as
+    /// none).
+    pub fn of_text(text: &str) -> DutyKey {
+        DutyKey::parsed(text).unwrap_or_else(|| DutyKey::Other(text.to_string()))
+    }
+
+    fn parsed(text: &str) -> Option<DutyKey> {
+        let color = |name: &str| match name {
+            "white" => Some(Color::White),
+            "black" => Some(Color::Black),
+            _ => None,
+        };
+        let day = |text: Option<&str>| match text {
+            None => Some(None),
+            Some(text) => text.parse().ok().map(Some),
+        };
+        let parts: Vec<&str> = text.splitn(5, ':').collect();
+        match parts.as_slice() {
+            ["repeat", row] => Some(DutyKey::Repeat {
+                row: row.parse().ok()?,
+            }),
+            ["query"] => Some(DutyKey::Query),
+            ["reminder", player, moves, threshold, rest @ ..] if rest.len() <= 1 => {
+                Some(DutyKey::Reminder {
+                    player: color(player)?,
+                    moves: moves.parse().ok()?,
+                    threshold: threshold.parse().ok()?,
+                    resumed: day(rest.first().copied())?,
+                })
+            }
+            ["silence", offender, moves, rest @ ..] if rest.len() <= 1 => Some(DutyKey::Silence {
+                offender: color(offender)?,
+                moves: moves.parse().ok()?,
+                resumed: day(rest.first().copied())?,
+            }),
+            ["no-protest", notice_on] => Some(DutyKey::NoProtest {
+                notice_on: notice_on.parse().ok()?,
+            }),
+            ["adjudication"] => Some(DutyKey::Adjudication),
+            ["start"] => Some(DutyKey::Start),
+            _ => None,
+        }
     }
 }
 
-/// A duty's key with the day play resumed, if a ruling resumed it: the
-/// clock restarted then, and its reminders and silences are new ones
-/// (rules.md 2.5.6).
-fn resumed(key: String, ledger: &Ledger) -> String {
-    match ledger.standing.resumed_on {
-        None => key,
-        Some(day) => format!("{key}:{day}"),
+/// In the order of their texts, as the store lists them (a colour has no
+/// order of its own).
+impl Ord for DutyKey {
+    fn cmp(&self, other: &DutyKey) -> std::cmp::Ordering {
+        self.text().cmp(&other.text())
+    }
+}
+
+impl PartialOrd for DutyKey {
+    fn partial_cmp(&self, other: &DutyKey) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Duty {
+    pub fn key(&self, ledger: &Ledger) -> DutyKey {
+        let resumed = ledger.standing.resumed_on;
+        match self {
+            Duty::Repeat { row, .. } => DutyKey::Repeat { row: *row },
+            Duty::FirstMoveQuery => DutyKey::Query,
+            Duty::Reminder {
+                player, threshold, ..
+            } => DutyKey::Reminder {
+                player: *player,
+                moves: ledger.moves_made(*player),
+                threshold: *threshold,
+                resumed,
+            },
+            Duty::SilentOverstep(overstep) => DutyKey::Silence {
+                offender: overstep.offender,
+                moves: overstep.moves,
+                resumed,
+            },
+            Duty::NoProtest { notice_on, .. } => DutyKey::NoProtest {
+                notice_on: *notice_on,
+            },
+            Duty::Adjudication => DutyKey::Adjudication,
+            Duty::GameStart => DutyKey::Start,
+        }
     }
 }
 
@@ -286,20 +401,80 @@ fn reminded(duty: &Duty, ledger: &Ledger, done: &BTreeSet<DutyKey>) -> bool {
     else {
         return false;
     };
-    let prefix = format!(
-        "reminder:{}:{}:",
-        crate::color_name(*player),
-        ledger.moves_made(*player)
-    );
-    let since = ledger.standing.resumed_on.map(|day| day.to_string());
+    let moves = ledger.moves_made(*player);
+    let since = ledger.standing.resumed_on;
     done.iter().any(|key| {
-        let Some(rest) = key.0.strip_prefix(&prefix) else {
-            return false;
-        };
-        let (sent, resumed) = match rest.split_once(':') {
-            Some((sent, resumed)) => (sent, Some(resumed.to_string())),
-            None => (rest, None),
-        };
-        resumed == since && sent.parse::<u32>().is_ok_and(|sent| sent <= *threshold)
+        matches!(
+            key,
+            DutyKey::Reminder { player: sent_to, moves: at, threshold: sent, resumed }
+                if sent_to == player && *at == moves && *resumed == since && sent <= threshold
+        )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every key reads back from the text the store keeps, the texts being
+    /// those earlier builds wrote; a text no key has stays as written.
+    #[test]
+    fn a_duty_key_reads_back_from_its_stored_text() {
+        let day = |text: &str| text.parse::<NaiveDate>().unwrap();
+        let table = [
+            ("repeat:3", DutyKey::Repeat { row: 3 }),
+            ("query", DutyKey::Query),
+            (
+                "reminder:white:10:5",
+                DutyKey::Reminder {
+                    player: Color::White,
+                    moves: 10,
+                    threshold: 5,
+                    resumed: None,
+                },
+            ),
+            (
+                "reminder:black:0:10:2027-01-05",
+                DutyKey::Reminder {
+                    player: Color::Black,
+                    moves: 0,
+                    threshold: 10,
+                    resumed: Some(day("2027-01-05")),
+                },
+            ),
+            (
+                "silence:black:7",
+                DutyKey::Silence {
+                    offender: Color::Black,
+                    moves: 7,
+                    resumed: None,
+                },
+            ),
+            (
+                "silence:white:12:2027-02-10",
+                DutyKey::Silence {
+                    offender: Color::White,
+                    moves: 12,
+                    resumed: Some(day("2027-02-10")),
+                },
+            ),
+            (
+                "no-protest:2026-12-25",
+                DutyKey::NoProtest {
+                    notice_on: day("2026-12-25"),
+                },
+            ),
+            ("adjudication", DutyKey::Adjudication),
+            ("start", DutyKey::Start),
+            (
+                "digest:2027-01-01",
+                DutyKey::Other("digest:2027-01-01".into()),
+            ),
+            ("repeat:x", DutyKey::Other("repeat:x".into())),
+        ];
+        for (text, key) in table {
+            assert_eq!(DutyKey::of_text(text), key, "{text}");
+            assert_eq!(key.text(), text);
+        }
+    }
 }

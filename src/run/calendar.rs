@@ -38,7 +38,7 @@ pub(super) fn keep_calendar(
                 game.id,
                 plan.duties
                     .iter()
-                    .map(|k| k.0.as_str())
+                    .map(rules::DutyKey::text)
                     .collect::<Vec<_>>()
                     .join(",")
             );

@@ -187,7 +187,9 @@ impl Store {
             .conn
             .prepare_cached("SELECT key FROM duties_done WHERE game_id = ?1")?;
         let done = statement
-            .query_map(params![id], |r| Ok(DutyKey(r.get(0)?)))?
+            .query_map(params![id], |r| {
+                Ok(DutyKey::of_text(&r.get::<_, String>(0)?))
+            })?
             .collect::<Sql<BTreeSet<_>>>()?;
         let mut statement = self.conn.prepare_cached(
             "SELECT color, until_ply, finished, player, name, email FROM seats

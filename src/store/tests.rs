@@ -57,7 +57,7 @@ fn the_game_cache_holds_what_the_database_holds() {
     store
         .write(|w| {
             w.game("1", &finished, &rows, 1, None)?;
-            w.duty_done("1", &DutyKey("repeat:0".into()), day(6))?;
+            w.duty_done("1", &DutyKey::Repeat { row: 0 }, day(6))?;
             w.outbox(
                 &NewOutbox {
                     game: Some("1".into()),
@@ -85,7 +85,7 @@ fn the_game_cache_holds_what_the_database_holds() {
     assert_eq!(cached, fresh(&store, "1"));
     assert_eq!(cached.moves[1].delivered_on, Some(day(7)));
     assert_eq!(cached.row.standing.outcome, Some(WHITE_WINS));
-    assert!(cached.done.contains(&DutyKey("repeat:0".into())));
+    assert!(cached.done.contains(&DutyKey::Repeat { row: 0 }));
 }
 
 #[test]

@@ -347,7 +347,7 @@ impl Writer<'_> {
             .prepare_cached(
                 "INSERT OR IGNORE INTO duties_done (game_id, key, done_on) VALUES (?1, ?2, ?3)",
             )?
-            .execute(params![game, key.0, day_text(on)])?;
+            .execute(params![game, key.text(), day_text(on)])?;
         if let Some(cached) = self.cache.borrow_mut().games.get_mut(game) {
             cached.done.insert(key.clone());
         }

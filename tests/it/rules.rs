@@ -908,7 +908,7 @@ fn deadlines_table() {
     let empty = Ledger::new(calendar());
     assert_eq!(kinds(&empty, "2026-11-30", &none), Vec::<String>::new());
     assert_eq!(kinds(&empty, "2026-12-01", &none), ["query"]);
-    let done: BTreeSet<DutyKey> = [DutyKey("query".into())].into();
+    let done: BTreeSet<DutyKey> = [DutyKey::of_text("query")].into();
     assert_eq!(
         kinds(&empty, "2026-12-02", &done),
         Vec::<String>::new(),
@@ -925,8 +925,8 @@ fn deadlines_table() {
         ["repeat:0", "reminder:10:10"]
     );
     let done: BTreeSet<DutyKey> = [
-        DutyKey("repeat:0".into()),
-        DutyKey("reminder:black:0:10".into()),
+        DutyKey::Repeat { row: 0 },
+        DutyKey::of_text("reminder:black:0:10"),
     ]
     .into();
     assert_eq!(
@@ -941,8 +941,8 @@ fn deadlines_table() {
         ["repeat:0", "reminder:3:2"]
     );
     let done: BTreeSet<DutyKey> = [
-        DutyKey("repeat:0".into()),
-        DutyKey("reminder:black:0:3".into()),
+        DutyKey::Repeat { row: 0 },
+        DutyKey::of_text("reminder:black:0:3"),
     ]
     .into();
     assert_eq!(kinds(&ledger, "2026-12-21", &done), Vec::<String>::new());
@@ -979,7 +979,7 @@ fn deadlines_table() {
 
     // End date: adjudication, once.
     assert_eq!(kinds(&ledger, "2028-11-01", &none), ["adjudication"]);
-    let done: BTreeSet<DutyKey> = [DutyKey("adjudication".into())].into();
+    let done: BTreeSet<DutyKey> = [DutyKey::of_text("adjudication")].into();
     assert_eq!(kinds(&ledger, "2028-11-02", &done), Vec::<String>::new());
 }
 
