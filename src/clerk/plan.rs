@@ -9,7 +9,7 @@ use crate::mail::format::compose::Outgoing;
 use crate::mail::format::keys::FIELD_MOST;
 use crate::record::Record;
 use crate::rules::DutyKey;
-use crate::store::{Note, StoredLetter};
+use crate::store::{Disposition, Note, StoredLetter};
 
 use crate::clerk::REASON_MOST;
 
@@ -24,10 +24,54 @@ pub struct Event {
     pub detail: String,
 }
 
+/// What becomes of a letter, as its handler decided: carried out,
+/// refused or left alone, and the log's words for why. The intake writes
+/// it on the letter it keeps; a handler never touches the letter itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fate {
+    pub disposition: Disposition,
+    pub reason: String,
+}
+
+impl Fate {
+    pub fn applied(reason: impl Into<String>) -> Fate {
+        Fate {
+            disposition: Disposition::Applied,
+            reason: reason.into(),
+        }
+    }
+
+    pub fn refused(reason: impl Into<String>) -> Fate {
+        Fate {
+            disposition: Disposition::Refused,
+            reason: reason.into(),
+        }
+    }
+
+    pub fn ignored(reason: impl Into<String>) -> Fate {
+        Fate {
+            disposition: Disposition::Ignored,
+            reason: reason.into(),
+        }
+    }
+
+    /// `letter`, with this fate.
+    pub fn on(self, letter: StoredLetter) -> StoredLetter {
+        StoredLetter {
+            disposition: self.disposition,
+            reason: self.reason,
+            ..letter
+        }
+    }
+}
+
 /// What one letter (or one day's duty) changes, before it is written.
 #[derive(Debug, Default)]
 pub struct Plan {
     pub letter: Option<StoredLetter>,
+    /// What becomes of the letter, where a handler that does not hold it
+    /// decided (its caller writes it on [`Plan::letter`]).
+    pub fate: Option<Fate>,
     pub game: Option<Record>,
     /// The game's moves from this ply on are taken back (`UNDO`).
     pub taken_back: Option<usize>,
@@ -88,6 +132,7 @@ impl Plan {
     pub(super) fn absorb(&mut self, done: Plan) {
         let Plan {
             letter: _,
+            fate,
             game,
             taken_back,
             more,
@@ -115,6 +160,7 @@ impl Plan {
             (set, other) => set.or(other),
         };
         self.game = self.game.take().or(game);
+        self.fate = self.fate.take().or(fate);
         self.taken_back = self.taken_back.or(taken_back);
         self.leave = self.leave.take().or(leave);
         self.leaves_left = self.leaves_left.take().or(leaves_left);
@@ -134,6 +180,23 @@ impl Plan {
         let letter = done.letter.take();
         self.absorb(done);
         self.letter = self.letter.or(letter);
+        self
+    }
+
+    /// Takes in a handler's plan whose letter is `letter`: its fate written
+    /// on it, then `kept` (how much of it is kept).
+    pub(super) fn with_fate_on(
+        mut self,
+        mut decided: Plan,
+        letter: StoredLetter,
+        kept: impl FnOnce(StoredLetter) -> StoredLetter,
+    ) -> Plan {
+        let letter = match decided.fate.take() {
+            Some(fate) => fate.on(letter),
+            None => letter,
+        };
+        self.absorb(decided);
+        self.letter = Some(kept(letter));
         self
     }
 

@@ -164,7 +164,7 @@ pub fn stored_reading(read: &Letter, letter_bytes: usize) -> Option<String> {
 /// Bounds the header fields kept of a letter no game takes (its sender,
 /// its Message-ID and the reason naming them), however long they were
 /// written.
-pub fn bound_fields(letter: &mut StoredLetter) {
+pub fn bound_fields(mut letter: StoredLetter) -> StoredLetter {
     let bound = |text: &mut String, most| {
         if let std::borrow::Cow::Owned(cut) = crate::printable::bounded(text, most) {
             *text = cut;
@@ -177,14 +177,15 @@ pub fn bound_fields(letter: &mut StoredLetter) {
         bound(id, FIELD_MOST);
     }
     bound(&mut letter.reason, REASON_MOST);
+    letter
 }
 
 /// Cuts the raw bytes kept of a letter that is not read to
 /// [`KEPT_UNREAD_BYTES`], saying in its reason what was there.
-pub fn keep_unread(letter: &mut StoredLetter) {
-    bound_fields(letter);
+pub fn keep_unread(letter: StoredLetter) -> StoredLetter {
+    let mut letter = bound_fields(letter);
     if letter.raw.len() <= KEPT_UNREAD_BYTES {
-        return;
+        return letter;
     }
     letter.reason = format!(
         "{}; {} bytes, SHA-256 {:x}, the first {KEPT_UNREAD_BYTES} kept",
@@ -193,4 +194,5 @@ pub fn keep_unread(letter: &mut StoredLetter) {
         Sha256::digest(&letter.raw)
     );
     letter.raw.truncate(KEPT_UNREAD_BYTES);
+    letter
 }

@@ -24,35 +24,29 @@ use crate::store::{Disposition, LeftSeat, Seen, Store, StoredLetter};
 /// Whether the letter was seen before (and is not applied again), with the
 /// plan of its event; another letter under a Message-ID already stored (a
 /// squatter's, or the real one after him) is kept under a key of its own
-/// and read.
+/// (`Seen::Clash`) and read.
 fn seen_before(
     store: &Store,
     prepared: &Prepared,
-    stored: &mut StoredLetter,
-) -> Result<(bool, Plan), Error> {
+    sender: Option<&str>,
+) -> Result<(Seen, Plan), Error> {
     let mut plan = Plan::default();
     let key = &prepared.key;
-    match store.letter_seen(key, &prepared.fingerprint)? {
+    let seen = store.letter_seen(key, &prepared.fingerprint)?;
+    match &seen {
         Seen::Before => {
             let detail = format!("{key} seen before: not applied again");
-            plan.event(EventKind::Duplicate, None, stored.sender.as_deref(), detail);
-            Ok((true, plan))
+            plan.event(EventKind::Duplicate, None, sender, detail);
         }
         Seen::Clash(own_key) => {
             let detail = format!(
                 "{key} was stored for another letter (other sender or text): this one kept as {own_key}"
             );
-            plan.event(
-                EventKind::MessageIdClash,
-                None,
-                stored.sender.as_deref(),
-                detail,
-            );
-            stored.dedup_key = own_key;
-            Ok((false, plan))
+            plan.event(EventKind::MessageIdClash, None, sender, detail);
         }
-        Seen::New => Ok((false, plan)),
+        Seen::New => {}
     }
+    Ok((seen, plan))
 }
 
 impl Clerk<'_> {
@@ -83,9 +77,11 @@ impl Clerk<'_> {
             parse_json: None,
             raw: envelope.raw.clone(),
         };
-        let (seen, mut plan) = seen_before(store, prepared, &mut stored)?;
-        if seen {
-            return Ok(plan);
+        let (seen, plan) = seen_before(store, prepared, stored.sender.as_deref())?;
+        match seen {
+            Seen::Before => return Ok(plan),
+            Seen::Clash(own_key) => stored.dedup_key = own_key,
+            Seen::New => {}
         }
         let Some(mail) = parsed else {
             return Ok(ignored_unread(
@@ -100,10 +96,8 @@ impl Clerk<'_> {
             return Ok(ignored_unread(stored, plan, mail.from.as_deref(), reason));
         }
         if prepared.oversized {
-            plan.absorb(self.oversized(envelope, &mut stored)?);
-            crate::clerk::keep_unread(&mut stored);
-            plan.letter = Some(stored);
-            return Ok(plan);
+            let refused = self.oversized(envelope, &stored)?;
+            return Ok(plan.with_fate_on(refused, stored, crate::clerk::keep_unread));
         }
         let sender = mail.from.clone().unwrap_or_default();
         // The chief secretary is read for STATUS alone (where he is not the
@@ -129,9 +123,8 @@ impl Clerk<'_> {
         if let Some((who, player)) = claimed
             && let Err(why) = auth::verify(mail, &self.config.security, player)
         {
-            plan.absorb(self.forged(store, who, &why, &mut stored)?);
-            plan.letter = Some(stored);
-            return Ok(plan);
+            let ignored = self.forged(store, who, &why)?;
+            return Ok(plan.with_fate_on(ignored, stored, crate::clerk::keep_unread));
         }
         let read = match &prepared.read {
             Some(read) => {
@@ -153,9 +146,12 @@ impl Clerk<'_> {
         }
         if sender == self.config.chief_arbiter {
             let route = prepared.route.as_ref();
-            plan.absorb(self.plan_arbiter(store, (mail, &read), route, &mut stored)?);
-            plan.letter = Some(stored);
-            return Ok(plan);
+            let decided = self.plan_arbiter(store, (mail, &read), route, &stored)?;
+            // The letter is kept under the game its order changed.
+            if let Some(state) = &decided.game {
+                stored.game = Some(state.id().to_string());
+            }
+            return Ok(plan.with_fate_on(decided, stored, |letter| letter));
         }
         self.plan_from_player(store, envelope, prepared, (mail, read), stored, plan)
     }
@@ -254,9 +250,8 @@ impl Clerk<'_> {
                     let reason = self.phrases().get("reason.not_arbiter").to_string();
                     let to = recipient(&player);
                     let (read, why) = ((mail, read.as_ref()), (why.as_str(), reason));
-                    plan.absorb(self.refuse_order(None, to, read, why, &mut stored)?);
-                    plan.letter = Some(stored);
-                    return Ok(plan);
+                    let refused = self.refuse_order(None, to, read, why, &stored)?;
+                    return Ok(plan.with_fate_on(refused, stored, |letter| letter));
                 }
                 Cow::Owned(without)
             }
@@ -300,8 +295,7 @@ impl Clerk<'_> {
                 return self.answer_unidentified(store, &player, letter, blocks, refused, plan);
             }
         };
-        let mut state =
-            crate::clerk::load_replaying(self.config, store, &game_config, &self.replays)?;
+        let state = crate::clerk::load_replaying(self.config, store, &game_config, &self.replays)?;
         let color = state
             .color_of(&player.email)
             .ok_or_else(|| Error::internal("player not in the game"))?;
@@ -315,10 +309,16 @@ impl Clerk<'_> {
             raw: &envelope.raw,
             game_note,
         };
-        plan.absorb(self.plan_player(store, &mut state, &context, &mut stored)?);
+        let mut decided = self.plan_player(store, &state, &context)?;
+        let state = decided.game.take().unwrap_or(state);
+        if let Some(fate) = decided.fate.take() {
+            stored = fate.on(stored);
+        }
+        plan.absorb(decided);
         plan.game = Some(state);
         let blocks = (mail, read.as_ref(), envelope.raw.as_slice());
-        let others = self.plan_other_games(store, &player, blocks, &mut stored, &plan)?;
+        let others = self.plan_other_games(store, &player, blocks, postmark, &plan)?;
+        stored = others.noted_on(stored);
         plan.carry(others.plans);
         let other_games = others.unheeded;
         let kept = stored.clone();
@@ -363,12 +363,12 @@ impl Clerk<'_> {
         blocks: (&Mail, &Letter, &[u8]),
         mut plan: Plan,
     ) -> Result<Plan, Error> {
-        let Some(mut letter) = plan.letter.take() else {
+        let Some(letter) = plan.letter.take() else {
             return Ok(plan);
         };
-        let others = self.plan_other_games(store, player, blocks, &mut letter, &plan)?;
+        let others = self.plan_other_games(store, player, blocks, letter.postmark, &plan)?;
+        plan.letter = Some(others.noted_on(letter));
         plan.carry(others.plans);
-        plan.letter = Some(letter);
         if !others.unheeded.is_empty() {
             let said = crate::model! { "unheeded" => others.unheeded };
             for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
@@ -382,11 +382,10 @@ impl Clerk<'_> {
 /// The plan of a letter the clerk does not answer, kept with `reason` and
 /// not read again: kept whole (a stranger's, which the director
 /// may take as a player's; an official's that asks nothing).
-fn ignored(mut stored: StoredLetter, mut plan: Plan, sender: Option<&str>, reason: String) -> Plan {
+fn ignored(stored: StoredLetter, mut plan: Plan, sender: Option<&str>, reason: String) -> Plan {
     plan.event(EventKind::Ignored, None, sender, reason.clone());
-    stored.reason = reason;
-    crate::clerk::bound_fields(&mut stored);
-    plan.letter = Some(stored);
+    let stored = StoredLetter { reason, ..stored };
+    plan.letter = Some(crate::clerk::bound_fields(stored));
     plan
 }
 
@@ -394,8 +393,6 @@ fn ignored(mut stored: StoredLetter, mut plan: Plan, sender: Option<&str>, reaso
 /// readable as mail): its first bytes kept ([`crate::clerk::keep_unread`]).
 fn ignored_unread(stored: StoredLetter, plan: Plan, sender: Option<&str>, reason: String) -> Plan {
     let mut plan = ignored(stored, plan, sender, reason);
-    if let Some(stored) = plan.letter.as_mut() {
-        crate::clerk::keep_unread(stored);
-    }
+    plan.letter = plan.letter.map(crate::clerk::keep_unread);
     plan
 }

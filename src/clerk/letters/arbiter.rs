@@ -2,7 +2,7 @@
 //! is carried out by the rules' [`rule`] and told to both players and the
 //! chief secretary; a letter that decides nothing is answered with why.
 
-use crate::clerk::{AwardedBy, Clerk, Plan};
+use crate::clerk::{AwardedBy, Clerk, Fate, Plan};
 use crate::error::Error;
 use crate::letter::{Letter, Ruling, WrittenOrder};
 use crate::mail::format::compose::Recipient;
@@ -11,7 +11,7 @@ use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
 use crate::render::Model;
-use crate::store::{Disposition, Store, StoredLetter};
+use crate::store::{Store, StoredLetter};
 
 impl Clerk<'_> {
     /// Answers an arbiter's letter that decides nothing.
@@ -22,7 +22,7 @@ impl Clerk<'_> {
         read: &Letter,
         why: &str,
         reason: String,
-        stored: &mut StoredLetter,
+        stored: &StoredLetter,
     ) -> Result<Plan, Error> {
         let to = self.arbiter();
         self.refuse_order(state, to, (mail, read), (why, reason), stored)
@@ -38,10 +38,8 @@ impl Clerk<'_> {
         to: Recipient,
         (mail, read): (&Mail, &Letter),
         (why, reason): (&str, String),
-        stored: &mut StoredLetter,
+        stored: &StoredLetter,
     ) -> Result<Plan, Error> {
-        stored.disposition = Disposition::Refused;
-        stored.reason = why.to_string();
         let postmark = stored.postmark;
         let model = model! {
             "reasons" => vec![reason],
@@ -63,6 +61,7 @@ impl Clerk<'_> {
             .render(model)?;
         Ok(Plan {
             messages: vec![message],
+            fate: Some(Fate::refused(why)),
             ..Plan::default()
         })
     }
@@ -73,7 +72,7 @@ impl Clerk<'_> {
         store: &Store,
         (mail, read): (&Mail, &Letter),
         route: Option<&crate::clerk::Route>,
-        stored: &mut StoredLetter,
+        stored: &StoredLetter,
     ) -> Result<Plan, Error> {
         let phrases = self.phrases();
         let Some(ruling) = read.rulings.first() else {
@@ -167,7 +166,7 @@ impl Clerk<'_> {
         (mail, read): (&Mail, &Letter),
         ruling: &Ruling,
         ids: &[&str],
-        stored: &mut StoredLetter,
+        stored: &StoredLetter,
     ) -> Result<Plan, Error> {
         let phrases = self.phrases();
         let own = self.config.tournament_id.as_str();
@@ -223,7 +222,7 @@ impl Clerk<'_> {
         mail: &Mail,
         read: &Letter,
         ruling: &Ruling,
-        stored: &mut StoredLetter,
+        stored: &StoredLetter,
     ) -> Result<Plan, Error> {
         let order = crate::clerk::Order::of_ruling(ruling);
         let in_reply_to = mail.message_id.clone();
@@ -233,13 +232,9 @@ impl Clerk<'_> {
             }
             crate::clerk::Execution::Done { plan: done, reason } => {
                 let receipt = self.order_done(mail, ruling, &done)?;
-                stored.disposition = Disposition::Applied;
-                stored.reason = reason;
-                if let Some(state) = &done.game {
-                    stored.game = Some(state.id().to_string());
-                }
                 let mut plan = *done;
                 plan.letter = None;
+                plan.fate = Some(Fate::applied(reason));
                 // After all of the order's own messages (a withdrawal's and a
                 // replacement's are its games' plans): his receipt says they
                 // went.
@@ -323,7 +318,7 @@ impl Clerk<'_> {
         tournament: &str,
         mail: &Mail,
         read: &Letter,
-        stored: &mut StoredLetter,
+        stored: &StoredLetter,
     ) -> Result<Plan, Error> {
         let reason = self
             .phrases()

@@ -7,7 +7,9 @@
 //! answer says "all is in order" over a block it left.
 
 use crate::clerk::context::LetterContext;
-use crate::clerk::{Clerk, Plan};
+use chrono::NaiveDate;
+
+use crate::clerk::{Clerk, Fate, Plan};
 use crate::config::Player;
 use crate::error::Error;
 use crate::letter::Letter;
@@ -24,7 +26,7 @@ impl Clerk<'_> {
         store: &Store,
         player: &Player,
         (mail, read, raw): (&Mail, &Letter, &[u8]),
-        stored: &mut StoredLetter,
+        postmark: NaiveDate,
         first: &Plan,
     ) -> Result<OtherGames, Error> {
         let phrases = self.phrases();
@@ -56,27 +58,23 @@ impl Clerk<'_> {
                 }
             };
             planned.push(game.id.clone());
-            let mut state = crate::clerk::load_replaying(self.config, store, &game, &self.replays)?;
+            let state = crate::clerk::load_replaying(self.config, store, &game, &self.replays)?;
             let color = state
                 .color_of(&player.email)
                 .ok_or_else(|| Error::internal("player not in the game"))?;
-            let mut kept = stored.clone();
-            kept.game = Some(game.id.clone());
-            kept.color = Some(color);
             let context = LetterContext {
                 mail,
                 read: block,
                 color,
-                postmark: stored.postmark,
+                postmark,
                 raw,
                 game_note: None,
             };
-            let mut more = self.plan_player(store, &mut state, &context, &mut kept)?;
-            stored.reason = format!("{}; game {}: {}", stored.reason, game.id, kept.reason);
-            if kept.disposition == Disposition::Applied {
-                stored.disposition = Disposition::Applied;
+            let mut more = self.plan_player(store, &state, &context)?;
+            if let Some(fate) = more.fate.take() {
+                others.fates.push((game.id.clone(), fate));
             }
-            more.game = Some(state);
+            more.game = Some(more.game.take().unwrap_or(state));
             others.plans.push(more);
         }
         Ok(others)
@@ -89,4 +87,21 @@ impl Clerk<'_> {
 pub(in crate::clerk) struct OtherGames {
     pub plans: Vec<Plan>,
     pub unheeded: Vec<String>,
+    /// What became of each block, by its game.
+    pub fates: Vec<(String, Fate)>,
+}
+
+impl OtherGames {
+    /// The letter, its reason naming what became of each other block; it
+    /// is applied where any block was.
+    pub fn noted_on(&self, letter: StoredLetter) -> StoredLetter {
+        let mut letter = letter;
+        for (game, fate) in &self.fates {
+            letter.reason = format!("{}; game {game}: {}", letter.reason, fate.reason);
+            if fate.disposition == Disposition::Applied {
+                letter.disposition = Disposition::Applied;
+            }
+        }
+        letter
+    }
 }

@@ -2,25 +2,24 @@
 //! result's message to both players and the chief secretary.
 
 use crate::clerk::context::LetterContext;
-use crate::clerk::{Clerk, Plan};
+use crate::clerk::{Clerk, Fate, Plan};
 use crate::error::Error;
 use crate::record::Record;
 use crate::rules::life::{accept_draw, resign};
 use crate::rules::{Ended, Step};
-use crate::store::{Disposition, Store, StoredLetter};
+use crate::store::Store;
 
 impl Clerk<'_> {
     pub(in crate::clerk) fn plan_resignation(
         &self,
-        state: &mut Record,
+        state: &Record,
         context: &LetterContext<'_>,
-        stored: &mut StoredLetter,
     ) -> Result<Plan, Error> {
         match resign(&state.ledger, context.color) {
-            Ok(transition) => self.ended_by_letter(state, context, transition, stored),
+            Ok(transition) => self.ended_by_letter(state, context, transition),
             Err(refusal) => {
                 let reason = self.refusal_reason(&refusal, state.id());
-                self.refuse(state, context, vec![reason], stored)
+                self.refuse(state, context, vec![reason])
             }
         }
     }
@@ -30,34 +29,37 @@ impl Clerk<'_> {
     pub(in crate::clerk) fn plan_draw_acceptance(
         &self,
         store: &Store,
-        state: &mut Record,
+        state: &Record,
         context: &LetterContext<'_>,
-        stored: &mut StoredLetter,
     ) -> Result<Plan, Error> {
         match accept_draw(&state.ledger, context.color, context.read.has_moves()) {
-            Ok(Some(transition)) => self.ended_by_letter(state, context, transition, stored),
-            Ok(None) => self.plan_move(store, state, context, stored),
+            Ok(Some(transition)) => self.ended_by_letter(state, context, transition),
+            Ok(None) => self.plan_move(store, state, context),
             Err(refusal) => {
                 let reason = self.refusal_reason(&refusal, state.id());
-                self.refuse(state, context, vec![reason], stored)
+                self.refuse(state, context, vec![reason])
             }
         }
     }
 
     fn ended_by_letter(
         &self,
-        state: &mut Record,
+        state: &Record,
         context: &LetterContext<'_>,
         ended: Step<Ended>,
-        stored: &mut StoredLetter,
     ) -> Result<Plan, Error> {
-        let mut plan = Plan::default();
-        state.ledger = ended.ledger;
+        let state = Record {
+            ledger: ended.ledger,
+            ..state.clone()
+        };
         let outcome = ended.effect.outcome;
-        stored.disposition = Disposition::Applied;
-        stored.reason = outcome.reason.code().to_string();
         let in_reply_to = context.mail.message_id.clone();
-        plan.absorb(self.plan_result(state, outcome, None, in_reply_to)?);
+        let mut plan = Plan {
+            fate: Some(Fate::applied(outcome.reason.code())),
+            ..Plan::default()
+        };
+        plan.absorb(self.plan_result(&state, outcome, None, in_reply_to)?);
+        plan.game = Some(state);
         Ok(plan)
     }
 }

@@ -32,9 +32,8 @@ impl Clerk<'_> {
     pub(super) fn plan_player(
         &self,
         store: &Store,
-        state: &mut Record,
+        state: &Record,
         context: &LetterContext<'_>,
-        stored: &mut StoredLetter,
     ) -> Result<Plan, Error> {
         let kind = context.read.kind();
         // During his suspension, whatever the offender writes but a protest
@@ -43,13 +42,13 @@ impl Clerk<'_> {
             && let Some(transition) =
                 rules::life::offender_letter(&self.config.rules, &state.ledger, context.color)
         {
-            return self.plan_withheld(store, state, context, transition, stored);
+            return self.plan_withheld(store, state, context, transition);
         }
         match kind {
-            LetterKind::Resignation => self.plan_resignation(state, context, stored),
-            LetterKind::DrawAcceptance => self.plan_draw_acceptance(store, state, context, stored),
-            LetterKind::Protest => self.plan_protest(state, context, stored),
-            LetterKind::Move => self.plan_move(store, state, context, stored),
+            LetterKind::Resignation => self.plan_resignation(state, context),
+            LetterKind::DrawAcceptance => self.plan_draw_acceptance(store, state, context),
+            LetterKind::Protest => self.plan_protest(state, context),
+            LetterKind::Move => self.plan_move(store, state, context),
             LetterKind::Ruling
             | LetterKind::Leave
             | LetterKind::Status
@@ -63,7 +62,7 @@ impl Clerk<'_> {
                     .map(|e| e.explain(phrases))
                     .collect();
                 reasons.push(phrases.get("reason.no_move").to_string());
-                self.refuse(state, context, reasons, stored)
+                self.refuse(state, context, reasons)
             }
         }
     }

@@ -8,7 +8,7 @@ use crate::clerk::context::LetterContext;
 use crate::clerk::say::model::{
     correction_model, correction_text, item_label, item_name, label_moves,
 };
-use crate::clerk::{Clerk, Plan, next_lines};
+use crate::clerk::{Clerk, Fate, Plan, next_lines};
 use crate::error::Error;
 use crate::game::{Applied, End};
 use crate::letter::{Keyword, ReadErrorKind};
@@ -21,7 +21,7 @@ use crate::rules::life::{admit_move, move_letter};
 use crate::rules::{
     BoardEnd, Correction, DateItem, Incoming, Item, MoveEffect, MoveLetter, Omission, Verdict,
 };
-use crate::store::{Disposition, Note, NoteKind, Store, StoredLetter};
+use crate::store::{Note, NoteKind, Store};
 
 /// What a move letter's receipt says besides the game: the moves as read,
 /// whether his move is held for the arbiter (10.3.6), his partner's
@@ -84,15 +84,14 @@ impl Clerk<'_> {
     pub(in crate::clerk) fn plan_move(
         &self,
         store: &Store,
-        state: &mut Record,
+        state: &Record,
         context: &LetterContext<'_>,
-        stored: &mut StoredLetter,
     ) -> Result<Plan, Error> {
         let color = context.color;
         let read = context.read;
         if let Err(refusal) = admit_move(&state.ledger, color) {
             let reason = self.refusal_reason(&refusal, state.id());
-            return self.refuse(state, context, vec![reason], stored);
+            return self.refuse(state, context, vec![reason]);
         }
         let move_errors: Vec<String> = read
             .errors
@@ -108,22 +107,25 @@ impl Clerk<'_> {
             .map(|e| e.explain(self.phrases()))
             .collect();
         if !move_errors.is_empty() {
-            return self.refuse(state, context, move_errors, stored);
+            return self.refuse(state, context, move_errors);
         }
         let applied = match state.board.apply(color, &read.moves, &read.variants) {
             Ok(applied) => applied,
             Err(refusal) => {
                 let reasons = self.unplayable(store, state, context, &refusal)?;
-                return self.refuse(state, context, reasons, stored);
+                return self.refuse(state, context, reasons);
             }
         };
         let first_ply = state.board.moves().len();
         let letter = incoming_letter(state, context, &applied);
         let (transition, verdict) =
             move_letter(&self.config.rules, &state.ledger, &letter, self.clock.today);
-        state.ledger = transition.ledger;
-        state.board = applied.game.clone();
-        stored.disposition = Disposition::Applied;
+        let changed = Record {
+            ledger: transition.ledger,
+            board: applied.game.clone(),
+            ..state.clone()
+        };
+        let state = &changed;
         // With check and mate signs, as the PGN writes them.
         let signed = applied.game.sans_with_signs();
         let sans: Vec<(String, bool)> = applied
@@ -139,7 +141,6 @@ impl Clerk<'_> {
         // moves in the tournament's notation.
         let moves_log = label_moves(first_ply, &sans);
         let moves_text = self.phrases().moves(&moves_log);
-        stored.reason = format!("move {moves_log}");
         let own_last = first_ply
             + applied
                 .plies
@@ -148,6 +149,7 @@ impl Clerk<'_> {
                 .unwrap_or(0);
         let mut plan = Plan {
             notes: self.letter_notes(&verdict, first_ply, own_last, &moves_log),
+            fate: Some(Fate::applied(format!("move {moves_log}"))),
             ..Plan::default()
         };
         let detail = format!(
@@ -171,6 +173,7 @@ impl Clerk<'_> {
             let done = self.move_effect(store, state, &letter, effect, &plan.notes)?;
             plan.absorb(done);
         }
+        plan.game = Some(changed);
         Ok(plan)
     }
 
@@ -217,7 +220,7 @@ impl Clerk<'_> {
     fn move_effect(
         &self,
         store: &Store,
-        state: &mut Record,
+        state: &Record,
         letter: &MoveEffects<'_, '_>,
         effect: &MoveEffect,
         earlier: &[Note],

@@ -5,7 +5,7 @@
 
 use crate::clerk::EventKind;
 use crate::clerk::context::LetterContext;
-use crate::clerk::{Clerk, Plan, load::stored_chart, recipient};
+use crate::clerk::{Clerk, Fate, Plan, load::stored_chart, recipient};
 use crate::error::Error;
 use crate::mail::format::compose::{Attachment, Outgoing, wire_size};
 use crate::mail::format::filing::filed_letter;
@@ -15,7 +15,7 @@ use crate::record::Record;
 use crate::render::{Model, merged};
 use crate::rules::Overstep;
 use crate::rules::{OffenderEffect, Transition};
-use crate::store::{Disposition, GameLetter, Note, Store, StoredLetter};
+use crate::store::{GameLetter, Note, Store};
 use shakmaty::Color;
 
 /// An overstep the rules declared.
@@ -352,15 +352,16 @@ impl Clerk<'_> {
     pub(in crate::clerk) fn plan_withheld(
         &self,
         store: &Store,
-        state: &mut Record,
+        state: &Record,
         context: &LetterContext<'_>,
         transition: Transition<OffenderEffect>,
-        stored: &mut StoredLetter,
     ) -> Result<Plan, Error> {
-        let mut plan = Plan::default();
-        stored.disposition = Disposition::Refused;
-        stored.reason =
-            "a letter of the offender during the suspension: passed to the arbiter".into();
+        let mut plan = Plan {
+            fate: Some(Fate::refused(
+                "a letter of the offender during the suspension: passed to the arbiter",
+            )),
+            ..Plan::default()
+        };
         let written: Vec<&str> = context
             .read
             .moves

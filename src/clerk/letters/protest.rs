@@ -3,7 +3,7 @@
 
 use crate::clerk::EventKind;
 use crate::clerk::context::LetterContext;
-use crate::clerk::{Clerk, Plan, recipient};
+use crate::clerk::{Clerk, Fate, Plan, recipient};
 use crate::error::Error;
 use crate::mail::format::filing::filed_letter;
 use crate::message::MessageKind;
@@ -11,14 +11,12 @@ use crate::model;
 use crate::record::Record;
 use crate::rules::Protested;
 use crate::rules::life::protest;
-use crate::store::{Disposition, StoredLetter};
 
 impl Clerk<'_> {
     pub(in crate::clerk) fn plan_protest(
         &self,
-        state: &mut Record,
+        state: &Record,
         context: &LetterContext<'_>,
-        stored: &mut StoredLetter,
     ) -> Result<Plan, Error> {
         let lang = self.lang();
         let transition = match protest(
@@ -30,10 +28,14 @@ impl Clerk<'_> {
             Ok(transition) => transition,
             Err(refusal) => {
                 let reason = self.refusal_reason(&refusal, state.id());
-                return self.refuse(state, context, vec![reason], stored);
+                return self.refuse(state, context, vec![reason]);
             }
         };
-        state.ledger = transition.ledger;
+        let changed = Record {
+            ledger: transition.ledger,
+            ..state.clone()
+        };
+        let state = &changed;
         let Protested {
             by,
             late,
@@ -42,12 +44,7 @@ impl Clerk<'_> {
         } = transition.effect;
         let mut plan = Plan::default();
         let protester = state.player(by);
-        stored.disposition = Disposition::Applied;
-        stored.reason = if late {
-            "protest (late)".into()
-        } else {
-            "protest".into()
-        };
+        let why = if late { "protest (late)" } else { "protest" };
         let model = model! {
             "reasons" => protest_text(&context.mail.text),
             "from" => protester.name.as_str(),
@@ -78,8 +75,10 @@ impl Clerk<'_> {
             EventKind::Protest,
             Some(&state.key),
             Some(&protester.email),
-            stored.reason.clone(),
+            why.to_string(),
         );
+        plan.fate = Some(Fate::applied(why));
+        plan.game = Some(changed);
         Ok(plan)
     }
 }

@@ -6,7 +6,7 @@ use crate::clerk::EventKind;
 use chrono::NaiveDate;
 
 use crate::clerk::context::LetterContext;
-use crate::clerk::{Clerk, Plan, recipient};
+use crate::clerk::{Clerk, Fate, Plan, recipient};
 use crate::error::Error;
 use crate::letter::Letter;
 use crate::mail::Envelope;
@@ -17,7 +17,7 @@ use crate::model;
 use crate::record::Record;
 use crate::render::Model;
 use crate::rules;
-use crate::store::{Disposition, Store, StoredLetter};
+use crate::store::{Store, StoredLetter};
 
 impl Clerk<'_> {
     /// A letter that fails [`auth::verify`]: nothing changes; the registered
@@ -29,12 +29,9 @@ impl Clerk<'_> {
         store: &Store,
         who: Recipient,
         why: &auth::Unverified,
-        stored: &mut StoredLetter,
     ) -> Result<Plan, Error> {
         let mut plan = Plan::default();
-        stored.disposition = Disposition::Ignored;
-        stored.reason = format!("not verified: {why}");
-        crate::clerk::keep_unread(stored);
+        let mut reason = format!("not verified: {why}");
         let told = store.replies_on(
             &who.email,
             self.clock.today,
@@ -42,16 +39,10 @@ impl Clerk<'_> {
         )?;
         let told_today = told > 0;
         if told_today {
-            stored
-                .reason
-                .push_str(" (the day's notice sent already: not answered)");
+            reason.push_str(" (the day's notice sent already: not answered)");
         }
-        plan.event(
-            EventKind::Forged,
-            None,
-            Some(&who.email),
-            stored.reason.clone(),
-        );
+        plan.event(EventKind::Forged, None, Some(&who.email), reason.clone());
+        plan.fate = Some(Fate::ignored(reason));
         if !told_today {
             plan.messages.push(self.unverified_notice(who, why)?);
         }
@@ -85,15 +76,14 @@ impl Clerk<'_> {
     pub(in crate::clerk) fn oversized(
         &self,
         envelope: &Envelope,
-        stored: &mut StoredLetter,
+        stored: &StoredLetter,
     ) -> Result<Plan, Error> {
         let mut plan = Plan::default();
         let limit = self.config.limits.max_letter_bytes;
         // A letter that came longer than its server announced is cut one
         // byte past the limit (mail/source/imap): its size is not known.
         let size_known = envelope.size != limit.saturating_add(1);
-        stored.disposition = Disposition::Refused;
-        stored.reason = match size_known {
+        let why = match size_known {
             true => format!(
                 "{} bytes, over the limit of {limit}: not read",
                 envelope.size
@@ -106,8 +96,9 @@ impl Clerk<'_> {
             EventKind::TooLarge,
             None,
             stored.sender.as_deref(),
-            stored.reason.clone(),
+            why.clone(),
         );
+        plan.fate = Some(Fate::refused(why));
         let Some(player) = stored
             .sender
             .as_deref()
@@ -168,11 +159,9 @@ impl Clerk<'_> {
         state: &Record,
         context: &LetterContext<'_>,
         reasons: Vec<String>,
-        stored: &mut StoredLetter,
     ) -> Result<Plan, Error> {
         let mut plan = Plan::default();
-        stored.disposition = Disposition::Refused;
-        stored.reason = reasons.join("; ");
+        let why = reasons.join("; ");
         let player = state.player(context.color);
         // Lines to fill in only for a letter he still owes (rules.md 2.7).
         let clock = state.ledger.clock_for(context.color);
@@ -201,8 +190,9 @@ impl Clerk<'_> {
             EventKind::Refused,
             Some(&state.key),
             Some(&player.email),
-            stored.reason.clone(),
+            why.clone(),
         );
+        plan.fate = Some(Fate::refused(why));
         Ok(plan)
     }
     /// The words of a rules' refusal, for the player.
