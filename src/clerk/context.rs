@@ -8,6 +8,15 @@ use shakmaty::Color;
 use crate::letter::Letter;
 use crate::mail::format::mime::Mail;
 
+/// A letter in hand before its game is known: the mail, what was read in
+/// it, and its bytes.
+#[derive(Clone, Copy)]
+pub struct Written<'m> {
+    pub mail: &'m Mail,
+    pub read: &'m Letter,
+    pub raw: &'m [u8],
+}
+
 /// The facts of the letter being planned.
 pub struct LetterContext<'m> {
     pub mail: &'m Mail,

@@ -2,6 +2,8 @@
 //! gives the duties due today as effects, each made into its messages here
 //! and planned like letters.
 
+use std::ops::RangeInclusive;
+
 use crate::clerk::EventKind;
 use shakmaty::Color;
 
@@ -40,7 +42,7 @@ impl Clerk<'_> {
                     last,
                     author,
                     totals,
-                } => plan.absorb(self.repeat(&state, (first, last), author, totals)?),
+                } => plan.absorb(self.repeat(&state, first..=last, author, totals)?),
                 DayEffect::Query => plan.absorb(self.query(&state)?),
                 DayEffect::GameStart => plan.absorb(self.game_start(&state)?),
                 DayEffect::Reminder {
@@ -100,11 +102,12 @@ impl Clerk<'_> {
     fn repeat(
         &self,
         state: &Record,
-        (first, last): (usize, usize),
+        plies: RangeInclusive<usize>,
         author: Color,
         totals: Fraction,
     ) -> Result<Plan, Error> {
         let mut plan = Plan::default();
+        let (first, last) = plies.into_inner();
         let lang = self.lang();
         let today = self.clock.today;
         let moves_log = moves_of(state, first, last);

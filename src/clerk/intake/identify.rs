@@ -160,7 +160,11 @@ impl Clerk<'_> {
             Some(route) => route.certain(),
             None => self.directory.several() && self.tagged_or_threaded(store, mail)?,
         };
-        Ok(self.identify_by(store, player, (mail, read), prepared, (thread, placed)))
+        let thread = Thread {
+            game: thread,
+            placed,
+        };
+        Ok(self.identify_by(store, player, mail, read, prepared, thread))
     }
 
     /// The game of the clerk's message the letter answers, nearest first.
@@ -179,10 +183,15 @@ impl Clerk<'_> {
         &self,
         store: &Store,
         player: &Player,
-        (mail, read): (&Mail, &Letter),
+        mail: &Mail,
+        read: &Letter,
         prepared: &crate::clerk::Prepared,
-        (thread, placed): (Option<String>, bool),
+        thread: Thread,
     ) -> Identified {
+        let Thread {
+            game: thread,
+            placed,
+        } = thread;
         let directed = prepared.directed;
         let chosen = directed || prepared.event_named;
         let mine = self.config.games_of(&player.id);
@@ -389,4 +398,12 @@ impl Clerk<'_> {
         }
         Ok(None)
     }
+}
+
+/// What the store says of a letter's thread: the game of the clerk's
+/// message it answers, and whether its tag or thread placed it in this
+/// event.
+struct Thread {
+    game: Option<String>,
+    placed: bool,
 }

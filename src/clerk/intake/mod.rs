@@ -6,6 +6,7 @@
 pub mod identify;
 
 use crate::clerk::EventKind;
+use crate::clerk::context::Written;
 use std::borrow::Cow;
 
 use crate::clerk::context::LetterContext;
@@ -138,7 +139,12 @@ impl Clerk<'_> {
             }
         };
         if (sender == self.config.chief_arbiter || secretary) && read.kind() == LetterKind::Status {
-            return Ok(plan.with(self.plan_event_status(store, (mail, &read), stored)?));
+            let written = Written {
+                mail,
+                read: &read,
+                raw: &envelope.raw,
+            };
+            return Ok(plan.with(self.plan_event_status(store, written, stored)?));
         }
         if secretary {
             let reason = format!("{sender} is the chief secretary: only STATUS is answered");
@@ -146,14 +152,20 @@ impl Clerk<'_> {
         }
         if sender == self.config.chief_arbiter {
             let route = prepared.route.as_ref();
-            let decided = self.plan_arbiter(store, (mail, &read), route, &stored)?;
+            let written = Written {
+                mail,
+                read: &read,
+                raw: &envelope.raw,
+            };
+            let decided = self.plan_arbiter(store, written, route, &stored)?;
             // The letter is kept under the game its order changed.
             if let Some(state) = &decided.game {
                 stored.game = Some(state.id().to_string());
             }
             return Ok(plan.with_fate_on(decided, stored, |letter| letter));
         }
-        self.plan_from_player(store, envelope, prepared, (mail, read), stored, plan)
+        let from_player = self.plan_from_player(store, envelope, prepared, mail, read, stored)?;
+        Ok(plan.with(from_player))
     }
 
     /// The last seat `email` left in this tournament, replaced, if he
@@ -224,10 +236,12 @@ impl Clerk<'_> {
         store: &Store,
         envelope: &Envelope,
         prepared: &Prepared,
-        (mail, read): (&Mail, Cow<'_, Letter>),
+        mail: &Mail,
+        read: Cow<'_, Letter>,
         mut stored: StoredLetter,
-        mut plan: Plan,
     ) -> Result<Plan, Error> {
+        let mut plan = Plan::default();
+        let raw = envelope.raw.as_slice();
         let sender = mail.from.clone().unwrap_or_default();
         let postmark = stored.postmark;
         let Some(player) = self.config.player_by_email(&sender).cloned() else {
@@ -249,8 +263,12 @@ impl Clerk<'_> {
                     plan.event(EventKind::ForgedRuling, None, Some(&sender), why.clone());
                     let reason = self.phrases().get("reason.not_arbiter").to_string();
                     let to = recipient(&player);
-                    let (read, why) = ((mail, read.as_ref()), (why.as_str(), reason));
-                    let refused = self.refuse_order(None, to, read, why, &stored)?;
+                    let written = Written {
+                        mail,
+                        read: &read,
+                        raw,
+                    };
+                    let refused = self.refuse_order(None, to, written, &why, reason, &stored)?;
                     return Ok(plan.with_fate_on(refused, stored, |letter| letter));
                 }
                 Cow::Owned(without)
@@ -258,30 +276,37 @@ impl Clerk<'_> {
             _ => read,
         };
         // What the clerk's letters to him carry: the person's.
-        let blocks = (mail, read.as_ref(), envelope.raw.as_slice());
+        let written = Written {
+            mail,
+            read: &read,
+            raw,
+        };
         if read.kind() == LetterKind::Preferences {
-            let preferences =
-                self.plan_preferences(store, &player, (mail, &read), stored.clone())?;
+            let preferences = self.plan_preferences(store, &player, written, stored.clone())?;
             let mut done = plan.with(preferences);
             // A STATUS beside them asks nothing of a game either: answered.
             if read.status.is_some() {
-                done = done.with(self.plan_status(store, &player, (mail, &read), stored)?);
+                done = done.with(self.plan_status(store, &player, written, stored)?);
             }
-            return self.with_other_blocks(store, &player, blocks, done);
+            return self.with_other_blocks(store, &player, written, done);
         }
         // Where his games stand: the person's, across the clerk's events.
         if read.kind() == LetterKind::Status {
-            let status = self.plan_status(store, &player, (mail, &read), stored)?;
-            return self.with_other_blocks(store, &player, blocks, plan.with(status));
+            let status = self.plan_status(store, &player, written, stored)?;
+            return self.with_other_blocks(store, &player, written, plan.with(status));
         }
         // A leave is the person's, carried out apart from what else the
         // letter asks in its game: each is answered.
         let leave = read.leave.is_some().then(|| read.clone().into_owned());
         let read = match &leave {
             Some(with_leave) if with_leave.without_leave().kind() == LetterKind::Unknown => {
-                let leave = self.plan_leave(store, &player, (mail, with_leave), stored, None)?;
-                let blocks = (mail, with_leave, envelope.raw.as_slice());
-                return self.with_other_blocks(store, &player, blocks, plan.with(leave));
+                let written = Written {
+                    mail,
+                    read: with_leave,
+                    raw,
+                };
+                let leave = self.plan_leave(store, &player, written, stored, None)?;
+                return self.with_other_blocks(store, &player, written, plan.with(leave));
             }
             Some(with_leave) => Cow::Owned(with_leave.without_leave()),
             None => read,
@@ -290,9 +315,17 @@ impl Clerk<'_> {
         let (game_config, game_note) = match identified {
             Identified::Found { game, note } => (game, note),
             refused => {
-                let (letter, blocks) = ((mail, read.as_ref()), envelope.raw.as_slice());
-                let refused = (refused, stored, leave.as_ref());
-                return self.answer_unidentified(store, &player, letter, blocks, refused, plan);
+                let written = Written {
+                    mail,
+                    read: &read,
+                    raw,
+                };
+                let unidentified = Unidentified {
+                    refused,
+                    stored,
+                    leave: leave.as_ref(),
+                };
+                return self.answer_unidentified(store, &player, written, unidentified, plan);
             }
         };
         let state = crate::clerk::load_replaying(self.config, store, &game_config, &self.replays)?;
@@ -316,16 +349,24 @@ impl Clerk<'_> {
         }
         plan.absorb(decided);
         plan.game = Some(state);
-        let blocks = (mail, read.as_ref(), envelope.raw.as_slice());
-        let others = self.plan_other_games(store, &player, blocks, postmark, &plan)?;
+        let written = Written {
+            mail,
+            read: &read,
+            raw,
+        };
+        let others = self.plan_other_games(store, &player, written, postmark, &plan)?;
         stored = others.noted_on(stored);
         plan.carry(others.plans);
         let other_games = others.unheeded;
         let kept = stored.clone();
         plan.letter = Some(stored);
-        plan = self.tell_unheeded(&player, &read, (&orders, other_games), plan)?;
+        plan = self.tell_unheeded(&player, &read, &orders, other_games, plan)?;
         if let Some(with_leave) = &leave {
-            plan = self.leave_beside(store, &player, (with_leave, mail), kept, plan)?;
+            let written = Written {
+                read: with_leave,
+                ..written
+            };
+            plan = self.leave_beside(store, &player, written, kept, plan)?;
         }
         Ok(plan)
     }
@@ -337,16 +378,25 @@ impl Clerk<'_> {
         &self,
         store: &Store,
         player: &Player,
-        (mail, read): (&Mail, &Letter),
-        raw: &[u8],
-        (refused, stored, leave): (Identified, StoredLetter, Option<&Letter>),
+        written: Written<'_>,
+        unidentified: Unidentified<'_>,
         mut plan: Plan,
     ) -> Result<Plan, Error> {
+        let Unidentified {
+            refused,
+            stored,
+            leave,
+        } = unidentified;
         let kept = stored.clone();
+        let (mail, read) = (written.mail, written.read);
         plan = plan.with(self.unidentified(refused, player, read, mail, stored)?);
-        plan = self.with_other_blocks(store, player, (mail, read, raw), plan)?;
+        plan = self.with_other_blocks(store, player, written, plan)?;
         if let Some(with_leave) = leave {
-            plan = self.leave_beside(store, player, (with_leave, mail), kept, plan)?;
+            let written = Written {
+                read: with_leave,
+                ..written
+            };
+            plan = self.leave_beside(store, player, written, kept, plan)?;
         }
         Ok(plan)
     }
@@ -360,13 +410,13 @@ impl Clerk<'_> {
         &self,
         store: &Store,
         player: &Player,
-        blocks: (&Mail, &Letter, &[u8]),
+        written: Written<'_>,
         mut plan: Plan,
     ) -> Result<Plan, Error> {
         let Some(letter) = plan.letter.take() else {
             return Ok(plan);
         };
-        let others = self.plan_other_games(store, player, blocks, letter.postmark, &plan)?;
+        let others = self.plan_other_games(store, player, written, letter.postmark, &plan)?;
         plan.letter = Some(others.noted_on(letter));
         plan.carry(others.plans);
         if !others.unheeded.is_empty() {
@@ -377,6 +427,14 @@ impl Clerk<'_> {
         }
         Ok(plan)
     }
+}
+
+/// A player's letter no game of his was found for: why, the letter, and
+/// the leave it asks beside, if any.
+struct Unidentified<'l> {
+    refused: Identified,
+    stored: StoredLetter,
+    leave: Option<&'l Letter>,
 }
 
 /// The plan of a letter the clerk does not answer, kept with `reason` and

@@ -2,9 +2,10 @@
 //! is carried out by the rules' [`rule`] and told to both players and the
 //! chief secretary; a letter that decides nothing is answered with why.
 
+use crate::clerk::context::Written;
 use crate::clerk::{AwardedBy, Clerk, Fate, Plan};
 use crate::error::Error;
-use crate::letter::{Letter, Ruling, WrittenOrder};
+use crate::letter::{Ruling, WrittenOrder};
 use crate::mail::format::compose::Recipient;
 use crate::mail::format::mime::Mail;
 use crate::message::MessageKind;
@@ -18,14 +19,13 @@ impl Clerk<'_> {
     pub(in crate::clerk) fn refuse_arbiter(
         &self,
         state: Option<&Record>,
-        mail: &Mail,
-        read: &Letter,
+        written: Written<'_>,
         why: &str,
         reason: String,
         stored: &StoredLetter,
     ) -> Result<Plan, Error> {
         let to = self.arbiter();
-        self.refuse_order(state, to, (mail, read), (why, reason), stored)
+        self.refuse_order(state, to, written, why, reason, stored)
     }
 
     /// Answers a letter of orders that changes nothing (the chief
@@ -36,10 +36,12 @@ impl Clerk<'_> {
         &self,
         state: Option<&Record>,
         to: Recipient,
-        (mail, read): (&Mail, &Letter),
-        (why, reason): (&str, String),
+        written: Written<'_>,
+        why: &str,
+        reason: String,
         stored: &StoredLetter,
     ) -> Result<Plan, Error> {
+        let Written { mail, read, .. } = written;
         let postmark = stored.postmark;
         let model = model! {
             "reasons" => vec![reason],
@@ -70,10 +72,11 @@ impl Clerk<'_> {
     pub(in crate::clerk) fn plan_arbiter(
         &self,
         store: &Store,
-        (mail, read): (&Mail, &Letter),
+        written: Written<'_>,
         route: Option<&crate::clerk::Route>,
         stored: &StoredLetter,
     ) -> Result<Plan, Error> {
+        let Written { mail, read, .. } = written;
         let phrases = self.phrases();
         let Some(ruling) = read.rulings.first() else {
             let mut reason = phrases.get("reason.no_ruling").to_string();
@@ -82,7 +85,7 @@ impl Clerk<'_> {
                 let folder = phrases.fill("reason.no_ruling_in_folder", &[("id", id)]);
                 reason = format!("{reason}; {folder}");
             }
-            return self.refuse_arbiter(None, mail, read, "no ruling found", reason, stored);
+            return self.refuse_arbiter(None, written, "no ruling found", reason, stored);
         };
         // One order a letter: two would be planned on the same record, the
         // second blind to the first. Both are refused,
@@ -98,7 +101,7 @@ impl Clerk<'_> {
                 &[("count", &lines.len()), ("orders", &lines.join("; "))],
             );
             let why = "several orders in one letter: none carried out";
-            return self.refuse_arbiter(None, mail, read, why, reason, stored);
+            return self.refuse_arbiter(None, written, why, reason, stored);
         }
         let own = self.config.tournament_id.as_str();
         let ids: Vec<&str> = std::iter::once(own)
@@ -112,7 +115,7 @@ impl Clerk<'_> {
         let ruling = &ruling.resolved(&ids);
         // The letters set aside are the mailbox's: no tournament to name.
         if ruling.order == WrittenOrder::Retry {
-            return self.carry_out_by_letter(store, mail, read, ruling, stored);
+            return self.carry_out_by_letter(store, written, ruling, stored);
         }
         // `ACCEPT KEY` names its letter, and so its event: this one, where
         // routing found him its chief arbiter, or another's.
@@ -127,7 +130,7 @@ impl Clerk<'_> {
             && let other = &self.directory.tournaments()[at]
             && other.tournament_id != own
         {
-            return self.not_their_arbiter(&other.tournament_id, mail, read, stored);
+            return self.not_their_arbiter(&other.tournament_id, written, stored);
         }
         // Of a clerk of several, a ruling must say which tournament: by
         // naming it, by the subject's tag, or by answering its file.
@@ -136,12 +139,12 @@ impl Clerk<'_> {
             && accepted_in.is_none()
             && !route.map_or_else(|| self.tagged_or_threaded(store, mail), |r| Ok(r.certain()))?
         {
-            return self.which_tournament(store, (mail, read), ruling, &ids, stored);
+            return self.which_tournament(store, written, ruling, &ids, stored);
         }
         // A ruling naming another of the clerk's tournaments is not for
         // this one's game of that number.
         let Some(elsewhere) = ruling.tournament.as_deref().filter(|id| *id != own) else {
-            return self.carry_out_by_letter(store, mail, read, ruling, stored);
+            return self.carry_out_by_letter(store, written, ruling, stored);
         };
         // Another event of the clerk's, with a chief arbiter of its own:
         // this one rules there on nothing.
@@ -150,11 +153,11 @@ impl Clerk<'_> {
                 t.tournament_id == elsewhere && t.chief_arbiter != self.config.chief_arbiter
             });
         if let Some(other) = theirs {
-            return self.not_their_arbiter(&other.tournament_id, mail, read, stored);
+            return self.not_their_arbiter(&other.tournament_id, written, stored);
         }
         let named = format!("{elsewhere} {}", ruling.game);
         let reason = phrases.fill("reason.arbiter_no_game", &[("game", &named)]);
-        self.refuse_arbiter(None, mail, read, "no such game", reason, stored)
+        self.refuse_arbiter(None, written, "no such game", reason, stored)
     }
 
     /// A ruling of a clerk of several that names no tournament: carried out
@@ -163,11 +166,12 @@ impl Clerk<'_> {
     fn which_tournament(
         &self,
         store: &Store,
-        (mail, read): (&Mail, &Letter),
+        written: Written<'_>,
         ruling: &Ruling,
         ids: &[&str],
         stored: &StoredLetter,
     ) -> Result<Plan, Error> {
+        let mail = written.mail;
         let phrases = self.phrases();
         let own = self.config.tournament_id.as_str();
         let sender = mail.from.as_deref().unwrap_or_default();
@@ -175,7 +179,7 @@ impl Clerk<'_> {
         // It can mean one thing: the only event of his with that game
         // (or player) is this one.
         if meant == [own] {
-            return self.carry_out_by_letter(store, mail, read, ruling, stored);
+            return self.carry_out_by_letter(store, written, ruling, stored);
         }
         let offered: Vec<&str> = match meant.is_empty() {
             true => vec![own],
@@ -204,7 +208,7 @@ impl Clerk<'_> {
             ],
         );
         let why = "no tournament named";
-        let mut plan = self.refuse_arbiter(None, mail, read, why, reason, stored)?;
+        let mut plan = self.refuse_arbiter(None, written, why, reason, stored)?;
         // Placed in no event: the answer speaks for the clerk, under no
         // event's tag or name.
         for message in &mut plan.messages {
@@ -219,16 +223,16 @@ impl Clerk<'_> {
     fn carry_out_by_letter(
         &self,
         store: &Store,
-        mail: &Mail,
-        read: &Letter,
+        written: Written<'_>,
         ruling: &Ruling,
         stored: &StoredLetter,
     ) -> Result<Plan, Error> {
+        let mail = written.mail;
         let order = crate::clerk::Order::of_ruling(ruling);
         let in_reply_to = mail.message_id.clone();
         match self.carried_out(store, &order, AwardedBy::Arbiter, in_reply_to)? {
             crate::clerk::Execution::Refused { state, why, reason } => {
-                self.refuse_arbiter(state.as_deref(), mail, read, why, reason, stored)
+                self.refuse_arbiter(state.as_deref(), written, why, reason, stored)
             }
             crate::clerk::Execution::Done { plan: done, reason } => {
                 let receipt = self.order_done(mail, ruling, &done)?;
@@ -316,15 +320,14 @@ impl Clerk<'_> {
     fn not_their_arbiter(
         &self,
         tournament: &str,
-        mail: &Mail,
-        read: &Letter,
+        written: Written<'_>,
         stored: &StoredLetter,
     ) -> Result<Plan, Error> {
         let reason = self
             .phrases()
             .fill("reason.not_their_arbiter", &[("tournament", &tournament)]);
         let why = "the chief arbiter of another tournament: nothing changed";
-        self.refuse_arbiter(None, mail, read, why, reason, stored)
+        self.refuse_arbiter(None, written, why, reason, stored)
     }
 }
 

@@ -9,11 +9,10 @@
 use crate::clerk::context::LetterContext;
 use chrono::NaiveDate;
 
+use crate::clerk::context::Written;
 use crate::clerk::{Clerk, Fate, Plan};
 use crate::config::Player;
 use crate::error::Error;
-use crate::letter::Letter;
-use crate::mail::format::mime::Mail;
 use crate::store::{Disposition, Store, StoredLetter};
 
 impl Clerk<'_> {
@@ -25,10 +24,11 @@ impl Clerk<'_> {
         &self,
         store: &Store,
         player: &Player,
-        (mail, read, raw): (&Mail, &Letter, &[u8]),
+        written: Written<'_>,
         postmark: NaiveDate,
         first: &Plan,
     ) -> Result<OtherGames, Error> {
+        let Written { mail, read, raw } = written;
         let phrases = self.phrases();
         let mut others = OtherGames::default();
         let unheeded = &mut others.unheeded;

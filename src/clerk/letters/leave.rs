@@ -6,6 +6,7 @@
 //! a note under that game's chart. One refused is answered with why.
 
 use crate::clerk::EventKind;
+use crate::clerk::context::Written;
 use chrono::{Datelike, NaiveDate};
 use shakmaty::Color;
 
@@ -64,10 +65,11 @@ impl Clerk<'_> {
         &self,
         store: &Store,
         player: &Player,
-        (mail, read): (&Mail, &Letter),
+        written: Written<'_>,
         mut stored: StoredLetter,
         changed: Option<&Record>,
     ) -> Result<Plan, Error> {
+        let Written { mail, read, .. } = written;
         let beside = read.without_leave().kind() != crate::letter::LetterKind::Unknown;
         let postmark = stored.postmark;
         let phrases = self.phrases();
@@ -154,10 +156,11 @@ impl Clerk<'_> {
     fn receipt_model(
         &self,
         verdicts: &Verdicts,
-        (first, last): (NaiveDate, NaiveDate),
+        days: (NaiveDate, NaiveDate),
         postmark: NaiveDate,
         games: Vec<Model>,
     ) -> Model {
+        let (first, last) = days;
         let (first_text, last_text) = (self.date(first), self.date(last));
         let granted_here = verdicts.here.is_ok();
         let already_here = verdicts.here == Err(LeaveRefusal::Granted);
@@ -436,9 +439,10 @@ impl Clerk<'_> {
         &self,
         store: &Store,
         player: &Player,
-        (first, last): (NaiveDate, NaiveDate),
+        days: (NaiveDate, NaiveDate),
         changed: Option<&Record>,
     ) -> Result<(Vec<Model>, Vec<Plan>), Error> {
+        let (first, last) = days;
         let (first_text, last_text) = (self.date(first), self.date(last));
         let mut games = Vec::new();
         let mut plans = Vec::new();

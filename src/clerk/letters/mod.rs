@@ -16,12 +16,12 @@ pub mod protest;
 pub mod status;
 
 use crate::clerk::context::LetterContext;
+use crate::clerk::context::Written;
 use crate::clerk::{Clerk, Plan};
 use crate::config::Player;
 use crate::error::Error;
 use crate::letter::{Letter, LetterKind, Part};
 use crate::mail::format::compose::Outgoing;
-use crate::mail::format::mime::Mail;
 use crate::model;
 use crate::record::Record;
 use crate::rules;
@@ -74,7 +74,8 @@ impl Clerk<'_> {
         &self,
         player: &Player,
         read: &Letter,
-        (orders, other_games): (&[String], Vec<String>),
+        orders: &[String],
+        other_games: Vec<String>,
         mut plan: Plan,
     ) -> Result<Plan, Error> {
         let phrases = self.phrases();
@@ -135,7 +136,7 @@ impl Clerk<'_> {
         &self,
         store: &Store,
         player: &Player,
-        (read, mail): (&Letter, &Mail),
+        written: Written<'_>,
         stored: StoredLetter,
         mut plan: Plan,
     ) -> Result<Plan, Error> {
@@ -146,7 +147,7 @@ impl Clerk<'_> {
             }
         }
         let changed = plan.game.as_ref();
-        let leave = self.plan_leave(store, player, (mail, read), stored, changed)?;
+        let leave = self.plan_leave(store, player, written, stored, changed)?;
         let game = plan.game.as_ref().map(|game| game.id().to_string());
         for more in leave.more {
             // The notes and notices of the game the rest changed go with it.

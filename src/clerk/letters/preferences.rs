@@ -7,11 +7,11 @@
 //! he set nothing.
 
 use crate::clerk::EventKind;
+use crate::clerk::context::Written;
 use crate::clerk::{Clerk, Plan, recipient};
 use crate::config::{Diagrams, Player, Preferences};
 use crate::error::Error;
-use crate::letter::{Letter, Preference};
-use crate::mail::format::mime::Mail;
+use crate::letter::Preference;
 use crate::message::MessageKind;
 use crate::model;
 use crate::store::{Disposition, Store, StoredLetter};
@@ -22,9 +22,10 @@ impl Clerk<'_> {
         &self,
         store: &Store,
         player: &Player,
-        (mail, read): (&Mail, &Letter),
+        written: Written<'_>,
         mut stored: StoredLetter,
     ) -> Result<Plan, Error> {
+        let Written { mail, read, .. } = written;
         let mut set = Preferences::default();
         let mut unread = Vec::new();
         for preference in &read.preferences {

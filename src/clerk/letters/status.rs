@@ -7,6 +7,7 @@ use chrono::NaiveDate;
 use shakmaty::Color;
 
 use crate::clerk::EventKind;
+use crate::clerk::context::Written;
 use crate::clerk::say::board::BoardView;
 use crate::clerk::{Clerk, Plan, recipient};
 use crate::config::{Config, Player};
@@ -14,7 +15,6 @@ use crate::error::Error;
 use crate::key::SubjectTag;
 use crate::letter::Letter;
 use crate::mail::format::compose;
-use crate::mail::format::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
@@ -36,9 +36,10 @@ impl Clerk<'_> {
         &self,
         store: &Store,
         player: &Player,
-        (mail, read): (&Mail, &Letter),
+        written: Written<'_>,
         mut stored: StoredLetter,
     ) -> Result<Plan, Error> {
+        let Written { mail, read, .. } = written;
         let to = recipient(player);
         let today = self.clock.today;
         stored.disposition = Disposition::Applied;
@@ -62,7 +63,7 @@ impl Clerk<'_> {
             && let Some(clerk) = self.sibling(&config.tournament_id)
         {
             return Ok(of_event(
-                clerk.plan_status(store, entry, (mail, read), stored)?,
+                clerk.plan_status(store, entry, written, stored)?,
                 config,
             ));
         }
@@ -134,20 +135,17 @@ impl Clerk<'_> {
             let Some(colour) = state.color_of(&entry.email) else {
                 continue;
             };
-            let tag = SubjectTag::game(&config.tournament_id, &game.id).to_string();
-            let partner = state.player(colour.other()).name.clone();
             if !state.ledger.in_play() {
                 games
                     .finished
-                    .push(self.finished_line(&state, colour, (tag, partner)));
+                    .push(self.finished_line(&state, colour, config));
                 continue;
             }
             let board = match state.ledger.clock_for(colour) == Turn::Yours {
                 true => self.board_view(&state, colour),
                 false => None,
             };
-            let game_model =
-                self.game_status(&state, (config, today), colour, (tag, partner), leave);
+            let game_model = self.game_status(&state, config, colour, leave);
             games.under_way.push(crate::render::merged(
                 game_model,
                 model! { "board" => board.as_ref().map(|view| view.model.clone()) },
@@ -161,11 +159,12 @@ impl Clerk<'_> {
     fn game_status(
         &self,
         state: &Record,
-        (config, today): (&Config, NaiveDate),
+        config: &Config,
         colour: Color,
-        (tag, partner): (String, String),
         leave: Option<(NaiveDate, NaiveDate)>,
     ) -> Model {
+        let today = self.clock.today;
+        let (tag, partner) = tag_and_partner(state, config, colour);
         let phrases = self.phrases();
         let rows = state.ledger.rows.len();
         let score = (rows > 0)
@@ -204,12 +203,8 @@ impl Clerk<'_> {
     }
 
     /// A finished game in one line: its tag, partner, colour and result.
-    fn finished_line(
-        &self,
-        state: &Record,
-        colour: Color,
-        (tag, partner): (String, String),
-    ) -> Model {
+    fn finished_line(&self, state: &Record, colour: Color, config: &Config) -> Model {
+        let (tag, partner) = tag_and_partner(state, config, colour);
         let phrases = self.phrases();
         let result = state
             .ledger
@@ -247,9 +242,10 @@ impl Clerk<'_> {
     pub(in crate::clerk) fn plan_event_status(
         &self,
         store: &Store,
-        (mail, read): (&Mail, &Letter),
+        written: Written<'_>,
         mut stored: StoredLetter,
     ) -> Result<Plan, Error> {
+        let Written { mail, read, .. } = written;
         let sender = mail.from.clone().unwrap_or_default();
         let to = match sender == self.config.chief_arbiter {
             true => self.arbiter(),
@@ -281,7 +277,7 @@ impl Clerk<'_> {
             && let Some(clerk) = self.sibling(&config.tournament_id)
         {
             return Ok(of_event(
-                clerk.plan_event_status(store, (mail, read), stored)?,
+                clerk.plan_event_status(store, written, stored)?,
                 config,
             ));
         }
@@ -449,4 +445,11 @@ fn named_in<T>(
     } else {
         (events, Some(named.to_string()))
     }
+}
+
+/// A game's tag in its event (`[RU-CUP #3]`) and the name of `colour`'s
+/// partner in it, as his answer names them.
+fn tag_and_partner(state: &Record, config: &Config, colour: Color) -> (String, String) {
+    let tag = SubjectTag::game(&config.tournament_id, state.id()).to_string();
+    (tag, state.player(colour.other()).name.clone())
 }

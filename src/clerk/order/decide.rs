@@ -38,8 +38,7 @@ impl Command for Decide {
         _: AwardedBy,
         in_reply_to: Option<String>,
     ) -> Result<Execution, Error> {
-        let decided = (self.decision, self.days, self.why.as_deref());
-        clerk.decide(store, &self.game, decided, in_reply_to)
+        clerk.decide(store, self, in_reply_to)
     }
 }
 
@@ -49,10 +48,11 @@ impl Clerk<'_> {
     pub(in crate::clerk) fn decide(
         &self,
         store: &Store,
-        game: &str,
-        (decision, days, why): (Decision, Option<u32>, Option<&str>),
+        order: &Decide,
         in_reply_to: Option<String>,
     ) -> Result<crate::clerk::Execution, Error> {
+        let (game, decision, days) = (order.game.as_str(), order.decision, order.days);
+        let why = order.why.as_deref();
         let phrases = self.phrases();
         let mut state = match self.game_by_command(store, game) {
             Ok(state) => state,

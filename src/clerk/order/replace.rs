@@ -232,7 +232,7 @@ impl Clerk<'_> {
             let board = self.board_view(&state, colour);
             games.push(self.game_for_newcomer(&state, colour, partner, board.as_ref()));
             boards.extend(board);
-            let more = self.replaced_in(state, colour, (newcomer, was, why), taken_over)?;
+            let more = self.replaced_in(state, colour, newcomer, was, why, taken_over)?;
             plan.more.push(more);
         }
         if games.is_empty() {
@@ -375,7 +375,9 @@ impl Clerk<'_> {
         &self,
         state: Record,
         colour: shakmaty::Color,
-        (newcomer, was, why): (&Player, &str, Option<&str>),
+        newcomer: &Player,
+        was: &str,
+        why: Option<&str>,
         taken_over: Seat,
     ) -> Result<Plan, Error> {
         let because = crate::clerk::because(why);
