@@ -16,6 +16,7 @@ use crate::clerk::EventKind;
 use shakmaty::Color;
 
 use crate::clerk::{Clerk, Plan, recipient};
+use crate::config::{GameConfig, Player};
 use crate::error::Error;
 use crate::mail::format::identity;
 use crate::message::MessageKind;
@@ -34,125 +35,136 @@ pub enum Sheet {
 impl Clerk<'_> {
     /// Every player's start sheet, or why he gets none.
     pub fn start_sheets(&self, store: &Store) -> Result<Vec<Sheet>, Error> {
+        let players = &self.config.players;
+        players
+            .iter()
+            .map(|player| self.start_sheet(store, player))
+            .collect()
+    }
+
+    /// `player`'s start sheet, or why he gets none.
+    fn start_sheet(&self, store: &Store, player: &Player) -> Result<Sheet, Error> {
         let config = self.config;
-        let mut sheets = Vec::with_capacity(config.players.len());
-        for player in &config.players {
-            let id = identity::start_sheet_id(config, &player.id);
-            let queued = store.accepted_on(&id)?;
-            let games = config.games_of(&player.id);
-            let skip = |why: &str| Sheet::Skip {
+        let id = identity::start_sheet_id(config, &player.id);
+        let skip = |why: &str| {
+            Ok(Sheet::Skip {
                 player: player.id.clone(),
                 why: why.to_string(),
-            };
-            match queued {
-                Some(Some(day)) => {
-                    sheets.push(skip(&format!("sent before, accepted {}", self.date(day))));
-                    continue;
-                }
-                Some(None) => {
-                    sheets.push(skip("made before, waiting in the outbox"));
-                    continue;
-                }
-                None => {}
-            }
-            if player.start_sheet_received.is_some() {
-                sheets.push(skip("start_sheet_received is in the config"));
-                continue;
-            }
-            if games.is_empty() {
-                sheets.push(skip("no games"));
-                continue;
-            }
-            // A round robin made from the players' list: his number in the
-            // draw, and each game's round.
-            let paired = config
-                .pairing
-                .map(|pairing| crate::rules::pairing::games(pairing, config.players.len()));
-            let draw_number = paired.as_ref().and_then(|_| {
-                config
-                    .players
-                    .iter()
-                    .position(|p| p.id == player.id)
-                    .map(|at| at + 1)
-            });
-            let round_of = |game: &str| {
-                let number = game.parse::<usize>().ok()?;
-                paired
-                    .as_ref()?
-                    .get(number.checked_sub(1)?)
-                    .map(|b| b.round)
-            };
-            let mut lines = Vec::with_capacity(games.len());
-            let mut firsts = Vec::new();
-            let mut playing = false;
-            for game in &games {
-                let state = crate::clerk::load_replaying(config, store, game, &self.replays)?;
-                playing |= !state.ledger.rows.is_empty();
-                let color = state
-                    .color_of(&player.email)
-                    .ok_or_else(|| Error::internal("player not in his game"))?;
-                let partner = state.player(!color);
-                lines.push(model! {
-                    "id" => state.id(),
-                    "white" => color == Color::White,
-                    "partner" => partner.name.as_str(),
-                    "partner_email" => partner.email.as_str(),
-                    "tag" => crate::key::SubjectTag::game(&config.tournament_id, state.id()).to_string(),
-                    "start" => game.start_date.map(|day| self.date(day)),
-                    "round" => round_of(state.id()),
-                });
-                if color == Color::White {
-                    firsts.push(crate::clerk::next_lines(
-                        &state,
-                        Color::White,
-                        config.language,
-                        None,
-                    ));
-                }
-            }
-            if playing {
-                sheets.push(skip("the player's games are under way"));
-                continue;
-            }
-            let rules = &config.rules;
-            // Sent today, it reaches him today: the day his clock starts,
-            // said as a day.
-            let today = self.clock.today;
-            let starts = crate::rules::calendar::clock_start(config.start_date, Some(today));
-            let extra = model! {
-                "sent" => self.date(today),
-                "late" => starts > config.start_date,
-                "clock_start" => self.date(starts),
-                "start" => self.date(config.start_date),
-                "end" => self.date(config.end_date),
-                "days_per_control" => rules.days_per_control,
-                "moves_per_control" => rules.moves_per_control,
-                "clerk" => config.address.as_str(),
-                "games" => Model::from(lines),
-                "draw_number" => draw_number,
-                "firsts" => Model::from(firsts),
-                "blacks" => games.iter().any(|g| g.black == player.id),
-            };
-            let mut message = self
-                .draft(MessageKind::StartSheet)
-                .to(recipient(player))
-                .render(extra)?;
-            message.generated = true;
-            message.registered = true;
-            message.message_id = Some(id);
-            let mut plan = Plan::default();
-            plan.messages.push(message);
-            plan.event(
-                EventKind::StartSheet,
-                None,
-                Some(&player.email),
-                format!("{}: start sheet, {} game(s)", player.id, games.len()),
-            );
-            sheets.push(Sheet::Send {
-                player: player.id.clone(),
-                plan: Box::new(plan),
-            });
+            })
+        };
+        match store.accepted_on(&id)? {
+            Some(Some(day)) => return skip(&format!("sent before, accepted {}", self.date(day))),
+            Some(None) => return skip("made before, waiting in the outbox"),
+            None => {}
         }
-        Ok(sheets)
+        if player.start_sheet_received.is_some() {
+            return skip("start_sheet_received is in the config");
+        }
+        let games = config.games_of(&player.id);
+        if games.is_empty() {
+            return skip("no games");
+        }
+        let Some(listed) = self.sheet_games(store, player, &games)? else {
+            return skip("the player's games are under way");
+        };
+        // A round robin made from the players' list: his number in the draw.
+        let draw_number = config.pairing.and_then(|_| {
+            let at = config.players.iter().position(|p| p.id == player.id)?;
+            Some(at + 1)
+        });
+        let rules = &config.rules;
+        // Sent today, it reaches him today: the day his clock starts,
+        // said as a day.
+        let today = self.clock.today;
+        let starts = crate::rules::calendar::clock_start(config.start_date, Some(today));
+        let extra = model! {
+            "sent" => self.date(today),
+            "late" => starts > config.start_date,
+            "clock_start" => self.date(starts),
+            "start" => self.date(config.start_date),
+            "end" => self.date(config.end_date),
+            "days_per_control" => rules.days_per_control,
+            "moves_per_control" => rules.moves_per_control,
+            "clerk" => config.address.as_str(),
+            "games" => Model::from(listed.lines),
+            "draw_number" => draw_number,
+            "firsts" => Model::from(listed.firsts),
+            "blacks" => games.iter().any(|g| g.black == player.id),
+        };
+        let mut message = self
+            .draft(MessageKind::StartSheet)
+            .to(recipient(player))
+            .render(extra)?;
+        message.generated = true;
+        message.registered = true;
+        message.message_id = Some(id);
+        let mut plan = Plan::default();
+        plan.messages.push(message);
+        plan.event(
+            EventKind::StartSheet,
+            None,
+            Some(&player.email),
+            format!("{}: start sheet, {} game(s)", player.id, games.len()),
+        );
+        Ok(Sheet::Send {
+            player: player.id.clone(),
+            plan: Box::new(plan),
+        })
     }
+
+    /// What a start sheet lists of `player`'s games: a line for each, and
+    /// the lines of a first letter for each he opens with White; `None`
+    /// where one of them is under way.
+    fn sheet_games(
+        &self,
+        store: &Store,
+        player: &Player,
+        games: &[&GameConfig],
+    ) -> Result<Option<SheetGames>, Error> {
+        let config = self.config;
+        // A round robin made from the players' list: each game's round.
+        let paired = config
+            .pairing
+            .map(|pairing| crate::rules::pairing::games(pairing, config.players.len()));
+        let round_of = |game: &str| {
+            let number = game.parse::<usize>().ok()?;
+            paired
+                .as_ref()?
+                .get(number.checked_sub(1)?)
+                .map(|b| b.round)
+        };
+        let mut listed = SheetGames::default();
+        for game in games {
+            let state = crate::clerk::load_replaying(config, store, game, &self.replays)?;
+            if !state.ledger.rows.is_empty() {
+                return Ok(None);
+            }
+            let color = state
+                .color_of(&player.email)
+                .ok_or_else(|| Error::internal("player not in his game"))?;
+            let partner = state.player(!color);
+            listed.lines.push(model! {
+                "id" => state.id(),
+                "white" => color == Color::White,
+                "partner" => partner.name.as_str(),
+                "partner_email" => partner.email.as_str(),
+                "tag" => crate::key::SubjectTag::game(&config.tournament_id, state.id()).to_string(),
+                "start" => game.start_date.map(|day| self.date(day)),
+                "round" => round_of(state.id()),
+            });
+            if color == Color::White {
+                let first = crate::clerk::next_lines(&state, Color::White, config.language, None);
+                listed.firsts.push(first);
+            }
+        }
+        Ok(Some(listed))
+    }
+}
+
+/// A start sheet's games: a line for each, and the first letter's lines
+/// of each he opens.
+#[derive(Default)]
+struct SheetGames {
+    lines: Vec<Model>,
+    firsts: Vec<Model>,
 }

@@ -47,7 +47,6 @@ impl Clerk<'_> {
         mut stored: StoredLetter,
     ) -> Result<Plan, Error> {
         let mut plan = Plan::default();
-        let phrases = self.phrases();
         let postmark = stored.postmark;
         let sender = &player.email;
         // Asked which tournament: his games by their tags, in every one.
@@ -55,12 +54,6 @@ impl Clerk<'_> {
             refused,
             Identified::Ambiguous | Identified::NotServed { .. }
         );
-        let named = |phrase, game: &str, by: NamedBy| {
-            phrases.fill(
-                phrase,
-                &[("game", &game), ("by", &phrases.get(by.phrase()))],
-            )
-        };
         let games: Vec<String> = if tagged {
             self.tags_of(player)
         } else {
@@ -70,7 +63,51 @@ impl Clerk<'_> {
                 .map(|g| g.id.clone())
                 .collect()
         };
-        let (why, reason) = match refused {
+        let (why, reason) = self.unidentified_reasons(refused, player, read, &games);
+        stored.disposition = Disposition::Refused;
+        stored.reason = why;
+        let mut message = self.refusal(
+            recipient(player),
+            vec![reason],
+            read,
+            postmark,
+            Model::from(games),
+            mail.message_id.clone(),
+        )?;
+        // Placed in no event: the answer speaks for the clerk, under no
+        // event's tag or name.
+        if tagged {
+            self.render_again(&mut message, model! { "of_no_event" => true })?;
+            message.of_event = false;
+        }
+        plan.messages.push(message);
+        plan.event(
+            EventKind::Refused,
+            None,
+            Some(sender),
+            stored.reason.clone(),
+        );
+        plan.letter = Some(stored);
+        Ok(plan)
+    }
+    /// Why a letter's game was not found: the log's words and the
+    /// player's. `games`: his games as his answer lists them.
+    fn unidentified_reasons(
+        &self,
+        refused: Identified,
+        player: &Player,
+        read: &Letter,
+        games: &[String],
+    ) -> (String, String) {
+        let phrases = self.phrases();
+        let sender = &player.email;
+        let named = |phrase, game: &str, by: NamedBy| {
+            phrases.fill(
+                phrase,
+                &[("game", &game), ("by", &phrases.get(by.phrase()))],
+            )
+        };
+        match refused {
             Identified::NotHis { named: game, by } => (
                 format!("names game {game}, which {sender} does not play"),
                 named("reason.not_his", &game, by),
@@ -102,33 +139,9 @@ impl Clerk<'_> {
                 "the game could not be identified".to_string(),
                 phrases.get("reason.unidentified").to_string(),
             ),
-        };
-        stored.disposition = Disposition::Refused;
-        stored.reason = why;
-        let mut message = self.refusal(
-            recipient(player),
-            vec![reason],
-            read,
-            postmark,
-            Model::from(games),
-            mail.message_id.clone(),
-        )?;
-        // Placed in no event: the answer speaks for the clerk, under no
-        // event's tag or name.
-        if tagged {
-            self.render_again(&mut message, model! { "of_no_event" => true })?;
-            message.of_event = false;
         }
-        plan.messages.push(message);
-        plan.event(
-            EventKind::Refused,
-            None,
-            Some(sender),
-            stored.reason.clone(),
-        );
-        plan.letter = Some(stored);
-        Ok(plan)
     }
+
     /// Finds the game of a player's letter (contract.md 3). A game named in
     /// the letter decides: a `Game:` line first, then the subject's tag, then
     /// a subject like `Re: Партия 3`; a named game the sender does not play,

@@ -58,26 +58,8 @@ impl Clerk<'_> {
         prepared: &Prepared,
     ) -> Result<Plan, Error> {
         let parsed = prepared.mail.as_ref();
-        let key = prepared.key.clone();
-        // The source knows the postmark (rules.md 2.1): INTERNALDATE, or the
-        // topmost Received: header of a Maildir letter.
-        let arrived = envelope.arrived;
-        let postmark = rules::postmark_date(&arrived, self.config.timezone);
-        let mut stored = StoredLetter {
-            dedup_key: key.clone(),
-            fingerprint: Some(prepared.fingerprint.clone()),
-            message_id: parsed.and_then(|m| m.message_id.clone()),
-            source_key: envelope.key.clone(),
-            arrived,
-            postmark,
-            sender: parsed.and_then(|m| m.from.clone()),
-            game: None,
-            color: None,
-            disposition: Disposition::Ignored,
-            reason: String::new(),
-            parse_json: None,
-            raw: envelope.raw.clone(),
-        };
+        let mut stored = letter_kept(envelope, prepared, self.config.timezone);
+        let postmark = stored.postmark;
         let (seen, plan) = seen_before(store, prepared, stored.sender.as_deref())?;
         match seen {
             Seen::Before => return Ok(plan),
@@ -138,34 +120,42 @@ impl Clerk<'_> {
                 Cow::Owned(read)
             }
         };
-        if (sender == self.config.chief_arbiter || secretary) && read.kind() == LetterKind::Status {
-            let written = Written {
-                mail,
-                read: &read,
-                raw: &envelope.raw,
-            };
-            return Ok(plan.with(self.plan_event_status(store, written, stored)?));
-        }
-        if secretary {
-            let reason = format!("{sender} is the chief secretary: only STATUS is answered");
-            return Ok(ignored(stored, plan, Some(&sender), reason));
-        }
-        if sender == self.config.chief_arbiter {
-            let route = prepared.route.as_ref();
-            let written = Written {
-                mail,
-                read: &read,
-                raw: &envelope.raw,
-            };
-            let decided = self.plan_arbiter(store, written, route, &stored)?;
-            // The letter is kept under the game its order changed.
-            if let Some(state) = &decided.game {
-                stored.game = Some(state.id().to_string());
-            }
-            return Ok(plan.with_fate_on(decided, stored, |letter| letter));
+        let written = Written {
+            mail,
+            read: &read,
+            raw: &envelope.raw,
+        };
+        if sender == self.config.chief_arbiter || secretary {
+            return Ok(plan.with(self.plan_officials(store, prepared, written, stored)?));
         }
         let from_player = self.plan_from_player(store, envelope, prepared, mail, read, stored)?;
         Ok(plan.with(from_player))
+    }
+
+    /// A letter of the chief arbiter (his order, or STATUS) or of the chief
+    /// secretary (STATUS alone is answered).
+    fn plan_officials(
+        &self,
+        store: &Store,
+        prepared: &Prepared,
+        written: Written<'_>,
+        mut stored: StoredLetter,
+    ) -> Result<Plan, Error> {
+        let sender = written.mail.from.clone().unwrap_or_default();
+        if written.read.kind() == LetterKind::Status {
+            return self.plan_event_status(store, written, stored);
+        }
+        if sender != self.config.chief_arbiter {
+            let reason = format!("{sender} is the chief secretary: only STATUS is answered");
+            return Ok(ignored(stored, Plan::default(), Some(&sender), reason));
+        }
+        let route = prepared.route.as_ref();
+        let decided = self.plan_arbiter(store, written, route, &stored)?;
+        // The letter is kept under the game its order changed.
+        if let Some(state) = &decided.game {
+            stored.game = Some(state.id().to_string());
+        }
+        Ok(Plan::default().with_fate_on(decided, stored, |letter| letter))
     }
 
     /// The last seat `email` left in this tournament, replaced, if he
@@ -238,12 +228,11 @@ impl Clerk<'_> {
         prepared: &Prepared,
         mail: &Mail,
         read: Cow<'_, Letter>,
-        mut stored: StoredLetter,
+        stored: StoredLetter,
     ) -> Result<Plan, Error> {
         let mut plan = Plan::default();
         let raw = envelope.raw.as_slice();
         let sender = mail.from.clone().unwrap_or_default();
-        let postmark = stored.postmark;
         let Some(player) = self.config.player_by_email(&sender).cloned() else {
             return Err(Error::internal(format!(
                 "{sender} is known but is no player"
@@ -281,19 +270,8 @@ impl Clerk<'_> {
             read: &read,
             raw,
         };
-        if read.kind() == LetterKind::Preferences {
-            let preferences = self.plan_preferences(store, &player, written, stored.clone())?;
-            let mut done = plan.with(preferences);
-            // A STATUS beside them asks nothing of a game either: answered.
-            if read.status.is_some() {
-                done = done.with(self.plan_status(store, &player, written, stored)?);
-            }
-            return self.with_other_blocks(store, &player, written, done);
-        }
-        // Where his games stand: the person's, across the clerk's events.
-        if read.kind() == LetterKind::Status {
-            let status = self.plan_status(store, &player, written, stored)?;
-            return self.with_other_blocks(store, &player, written, plan.with(status));
+        if let Some(answered) = self.plan_persons_asks(store, &player, written, &stored)? {
+            return Ok(answered);
         }
         // A leave is the person's, carried out apart from what else the
         // letter asks in its game: each is answered.
@@ -311,21 +289,73 @@ impl Clerk<'_> {
             Some(with_leave) => Cow::Owned(with_leave.without_leave()),
             None => read,
         };
-        let identified = self.identify(store, &player, mail, &read, prepared)?;
+        let letter = InGame {
+            written: Written {
+                mail,
+                read: &read,
+                raw,
+            },
+            orders: &orders,
+            leave: leave.as_ref(),
+        };
+        self.plan_in_game(store, prepared, &player, letter, stored)
+    }
+
+    /// A letter of the person's asks alone: what the clerk's letters to
+    /// him carry (a STATUS beside them asks nothing of a game either), or
+    /// where his games stand, across the clerk's events; answered with its
+    /// other blocks. `None` for a letter that asks more.
+    fn plan_persons_asks(
+        &self,
+        store: &Store,
+        player: &Player,
+        written: Written<'_>,
+        stored: &StoredLetter,
+    ) -> Result<Option<Plan>, Error> {
+        let read = written.read;
+        let mut plan = match read.kind() {
+            LetterKind::Preferences => {
+                self.plan_preferences(store, player, written, stored.clone())?
+            }
+            LetterKind::Status => Plan::default(),
+            _ => return Ok(None),
+        };
+        if read.status.is_some() {
+            plan = plan.with(self.plan_status(store, player, written, stored.clone())?);
+        }
+        self.with_other_blocks(store, player, written, plan)
+            .map(Some)
+    }
+
+    /// A player's letter that asks something of a game (his preferences,
+    /// STATUS and a leave alone answered already): planned in the game it
+    /// is found to be of, with its other blocks and a leave beside it.
+    fn plan_in_game(
+        &self,
+        store: &Store,
+        prepared: &Prepared,
+        player: &Player,
+        letter: InGame<'_>,
+        mut stored: StoredLetter,
+    ) -> Result<Plan, Error> {
+        let InGame {
+            written,
+            orders,
+            leave,
+        } = letter;
+        let Written { mail, read, raw } = written;
+        let postmark = stored.postmark;
+        let plan = Plan::default();
+        let identified = self.identify(store, player, mail, read, prepared)?;
         let (game_config, game_note) = match identified {
             Identified::Found { game, note } => (game, note),
             refused => {
-                let written = Written {
-                    mail,
-                    read: &read,
-                    raw,
-                };
                 let unidentified = Unidentified {
                     refused,
                     stored,
-                    leave: leave.as_ref(),
+                    leave,
                 };
-                return self.answer_unidentified(store, &player, written, unidentified, plan);
+                return self.answer_unidentified(store, player, written, unidentified, plan);
             }
         };
         let state = crate::clerk::load_replaying(self.config, store, &game_config, &self.replays)?;
@@ -336,37 +366,30 @@ impl Clerk<'_> {
         stored.color = Some(color);
         let context = LetterContext {
             mail,
-            read: &read,
+            read,
             color,
             postmark,
-            raw: &envelope.raw,
+            raw,
             game_note,
         };
-        let mut decided = self.plan_player(store, &state, &context)?;
-        let state = decided.game.take().unwrap_or(state);
-        if let Some(fate) = decided.fate.take() {
+        let mut plan = self.plan_player(store, &state, &context)?;
+        if let Some(fate) = plan.fate.take() {
             stored = fate.on(stored);
         }
-        plan.absorb(decided);
-        plan.game = Some(state);
-        let written = Written {
-            mail,
-            read: &read,
-            raw,
-        };
-        let others = self.plan_other_games(store, &player, written, postmark, &plan)?;
+        plan.game = Some(plan.game.take().unwrap_or(state));
+        let others = self.plan_other_games(store, player, written, postmark, &plan)?;
         stored = others.noted_on(stored);
         plan.carry(others.plans);
         let other_games = others.unheeded;
         let kept = stored.clone();
         plan.letter = Some(stored);
-        plan = self.tell_unheeded(&player, &read, &orders, other_games, plan)?;
-        if let Some(with_leave) = &leave {
+        plan = self.tell_unheeded(player, read, orders, other_games, plan)?;
+        if let Some(with_leave) = leave {
             let written = Written {
                 read: with_leave,
                 ..written
             };
-            plan = self.leave_beside(store, &player, written, kept, plan)?;
+            plan = self.leave_beside(store, player, written, kept, plan)?;
         }
         Ok(plan)
     }
@@ -427,6 +450,37 @@ impl Clerk<'_> {
         }
         Ok(plan)
     }
+}
+
+/// A letter as it is kept before anything is decided of it: its keys, its
+/// sender, its bytes, and its postmark, the day the source knows it came
+/// (rules.md 2.1: INTERNALDATE, or the topmost Received: header of a
+/// Maildir letter) in the tournament's zone.
+fn letter_kept(envelope: &Envelope, prepared: &Prepared, zone: chrono_tz::Tz) -> StoredLetter {
+    let parsed = prepared.mail.as_ref();
+    StoredLetter {
+        dedup_key: prepared.key.clone(),
+        fingerprint: Some(prepared.fingerprint.clone()),
+        message_id: parsed.and_then(|m| m.message_id.clone()),
+        source_key: envelope.key.clone(),
+        arrived: envelope.arrived,
+        postmark: rules::postmark_date(&envelope.arrived, zone),
+        sender: parsed.and_then(|m| m.from.clone()),
+        game: None,
+        color: None,
+        disposition: Disposition::Ignored,
+        reason: String::new(),
+        parse_json: None,
+        raw: envelope.raw.clone(),
+    }
+}
+
+/// A player's letter to be planned in a game: the letter, the orders he
+/// wrote in it (which order nothing), and the leave it asks beside.
+struct InGame<'l> {
+    written: Written<'l>,
+    orders: &'l [String],
+    leave: Option<&'l Letter>,
 }
 
 /// A player's letter no game of his was found for: why, the letter, and

@@ -87,23 +87,12 @@ impl Clerk<'_> {
             }
             return self.refuse_arbiter(None, written, "no ruling found", reason, stored);
         };
-        // One order a letter: two would be planned on the same record, the
-        // second blind to the first. Both are refused,
-        // and said.
+        // One order a letter.
         if read.rulings.len() > 1 {
-            let lines: Vec<String> = read
-                .rulings
-                .iter()
-                .map(|ruling| crate::printable::bounded(&ruling.line, 100).into_owned())
-                .collect();
-            let reason = phrases.fill(
-                "reason.orders_several",
-                &[("count", &lines.len()), ("orders", &lines.join("; "))],
-            );
-            let why = "several orders in one letter: none carried out";
-            return self.refuse_arbiter(None, written, why, reason, stored);
+            return self.several_orders(written, stored);
         }
         let own = self.config.tournament_id.as_str();
+        // This event's id first, then each of the directory's.
         let ids: Vec<&str> = std::iter::once(own)
             .chain(
                 self.directory
@@ -158,6 +147,25 @@ impl Clerk<'_> {
         let named = format!("{elsewhere} {}", ruling.game);
         let reason = phrases.fill("reason.arbiter_no_game", &[("game", &named)]);
         self.refuse_arbiter(None, written, "no such game", reason, stored)
+    }
+
+    /// A letter of several orders: none is carried out (two would be
+    /// planned on the same record, the second blind to the first), and
+    /// each is named in the answer.
+    fn several_orders(&self, written: Written<'_>, stored: &StoredLetter) -> Result<Plan, Error> {
+        let phrases = self.phrases();
+        let lines: Vec<String> = written
+            .read
+            .rulings
+            .iter()
+            .map(|ruling| crate::printable::bounded(&ruling.line, 100).into_owned())
+            .collect();
+        let reason = phrases.fill(
+            "reason.orders_several",
+            &[("count", &lines.len()), ("orders", &lines.join("; "))],
+        );
+        let why = "several orders in one letter: none carried out";
+        self.refuse_arbiter(None, written, why, reason, stored)
     }
 
     /// A ruling of a clerk of several that names no tournament: carried out

@@ -14,7 +14,6 @@ use crate::clerk::{Clerk, EntryThere, Plan, recipient};
 use crate::config::Player;
 use crate::error::Error;
 use crate::letter::Letter;
-use crate::mail::format::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
@@ -69,38 +68,23 @@ impl Clerk<'_> {
         mut stored: StoredLetter,
         changed: Option<&Record>,
     ) -> Result<Plan, Error> {
-        let Written { mail, read, .. } = written;
+        let (mail, read) = (written.mail, written.read);
         let beside = read.without_leave().kind() != crate::letter::LetterKind::Unknown;
         let postmark = stored.postmark;
-        let phrases = self.phrases();
-        let written = read.leave.clone().unwrap_or_default();
-        let asked = match written.as_slice() {
-            [first, last] => first.resolve(postmark).zip(last.resolve(postmark)),
-            _ => None,
-        };
-        let Some((first, last)) = asked.filter(|(first, last)| first <= last) else {
-            let reason = match asked {
-                None => phrases.get("reason.leave_dates").to_string(),
-                Some(_) => phrases.get("reason.leave_backwards").to_string(),
-            };
-            return self.refuse_leave(player, read, mail, (stored, vec![reason]), beside);
+        let (first, last) = match asked_days(read, postmark) {
+            Ok(days) => days,
+            Err(phrase) => {
+                let reason = self.phrases().get(phrase).to_string();
+                return self.refuse_leave(player, written, stored, vec![reason], beside);
+            }
         };
         let verdicts = self.leave_verdicts(store, player, (first, last), postmark)?;
         let days = leave::length((first, last));
         let already_here = verdicts.here == Err(LeaveRefusal::Granted);
         let nothing_new = verdicts.here.is_err() && verdicts.granted.is_empty();
         if nothing_new && !already_here && verdicts.already.is_empty() {
-            let mut reasons = Vec::new();
-            if let Err(refusal) = &verdicts.here {
-                reasons.push(self.leave_refused(refusal.clone(), postmark, &self.config.rules));
-            }
-            reasons.extend(verdicts.refused.iter().map(|there| {
-                phrases.fill(
-                    "reason.leave_there",
-                    &[("tournament", &there.tournament), ("reason", &there.reason)],
-                )
-            }));
-            return self.refuse_leave(player, read, mail, (stored, reasons), beside);
+            let reasons = self.leave_refusals(&verdicts, postmark);
+            return self.refuse_leave(player, written, stored, reasons, beside);
         }
         let granted_here = verdicts.here.is_ok();
         let (games, notices) = match granted_here {
@@ -284,16 +268,34 @@ impl Clerk<'_> {
         Ok(verdicts)
     }
 
+    /// Why each event refused a leave no event grants, in the reader's
+    /// words.
+    fn leave_refusals(&self, verdicts: &Verdicts, postmark: NaiveDate) -> Vec<String> {
+        let phrases = self.phrases();
+        let mut reasons = Vec::new();
+        if let Err(refusal) = &verdicts.here {
+            reasons.push(self.leave_refused(refusal.clone(), postmark, &self.config.rules));
+        }
+        reasons.extend(verdicts.refused.iter().map(|there| {
+            phrases.fill(
+                "reason.leave_there",
+                &[("tournament", &there.tournament), ("reason", &there.reason)],
+            )
+        }));
+        reasons
+    }
+
     /// A leave refused: the letter kept as refused, and he told why (in a
     /// message of its own where his letter asked more besides).
     fn refuse_leave(
         &self,
         player: &Player,
-        read: &Letter,
-        mail: &Mail,
-        (mut stored, reasons): (StoredLetter, Vec<String>),
+        written: Written<'_>,
+        mut stored: StoredLetter,
+        reasons: Vec<String>,
         beside: bool,
     ) -> Result<Plan, Error> {
+        let Written { mail, read, .. } = written;
         let mut plan = Plan::default();
         let postmark = stored.postmark;
         stored.disposition = Disposition::Refused;
@@ -431,6 +433,74 @@ impl Clerk<'_> {
         Ok(planned)
     }
 
+    /// The leave's notice in one game under way: its partner told, with
+    /// who is to move by when counting the leave, and a note under its
+    /// chart.
+    fn leave_notice(
+        &self,
+        state: Record,
+        player: &Player,
+        days: (NaiveDate, NaiveDate),
+    ) -> Result<Plan, Error> {
+        let (first, last) = days;
+        let (first_text, last_text) = (self.date(first), self.date(last));
+        let partner = if state.white.id == player.id {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mut more = Plan::default();
+        more.notes
+            .push(self.note(crate::store::NoteKind::Leave, |clerk| {
+                clerk.phrases().fill(
+                    "note.leave",
+                    &[
+                        ("player", &player.name),
+                        ("first", &clerk.date(first)),
+                        ("last", &clerk.date(last)),
+                    ],
+                )
+            }));
+        // Who is to move, and by when, with the leave counted.
+        let mut ledger = state.ledger.clone();
+        let mut leaves = ledger.calendar.leaves.clone();
+        // In another event the leave is stored already.
+        if !leaves.contains(&(first, last)) {
+            leaves.push((first, last));
+        }
+        ledger.calendar = ledger.calendar.with_leaves(leaves);
+        // A move forwarded in this run reaches the partner today: his
+        // days count from today.
+        let due = ledger.due_if_delivered(&self.config.rules, self.clock.today);
+        let turn = shakmaty::Position::turn(state.board.position());
+        let moving = due.is_none() && turn == partner;
+        let notice = model! {
+            "moving" => moving,
+            "player" => player.name.as_str(),
+            "first" => first_text.as_str(),
+            "last" => last_text.as_str(),
+            "due" => due.map(|due| model! {
+                "player" => state.player(due.player).name.as_str(),
+                "color" => crate::color_name(due.player),
+                "last_day" => self.date(due.last_day),
+            }),
+        };
+        more.messages.push(
+            self.draft(MessageKind::LeaveNotice)
+                .of(&state)
+                .for_player(&state, partner)
+                .render(notice)?,
+        );
+        more.event(
+            EventKind::Leave,
+            Some(&state.key),
+            Some(&player.email),
+            format!("{first} - {last}"),
+        );
+        more.game = Some(state);
+        Ok(more)
+    }
+
     /// The leave's notices in this tournament: a plan for each of
     /// `player`'s games under way (its partner told, with his new last
     /// day, and a note under its chart), and the games for his receipt.
@@ -442,8 +512,6 @@ impl Clerk<'_> {
         days: (NaiveDate, NaiveDate),
         changed: Option<&Record>,
     ) -> Result<(Vec<Model>, Vec<Plan>), Error> {
-        let (first, last) = days;
-        let (first_text, last_text) = (self.date(first), self.date(last));
         let mut games = Vec::new();
         let mut plans = Vec::new();
         for game in self.config.games_of(&player.id) {
@@ -459,62 +527,23 @@ impl Clerk<'_> {
                 "white" => state.white.name.as_str(),
                 "black" => state.black.name.as_str(),
             });
-            let partner = if state.white.id == player.id {
-                Color::Black
-            } else {
-                Color::White
-            };
-            let mut more = Plan::default();
-            more.notes
-                .push(self.note(crate::store::NoteKind::Leave, |clerk| {
-                    clerk.phrases().fill(
-                        "note.leave",
-                        &[
-                            ("player", &player.name),
-                            ("first", &clerk.date(first)),
-                            ("last", &clerk.date(last)),
-                        ],
-                    )
-                }));
-            // Who is to move, and by when, with the leave counted.
-            let mut ledger = state.ledger.clone();
-            let mut leaves = ledger.calendar.leaves.clone();
-            // In another event the leave is stored already.
-            if !leaves.contains(&(first, last)) {
-                leaves.push((first, last));
-            }
-            ledger.calendar = ledger.calendar.with_leaves(leaves);
-            // A move forwarded in this run reaches the partner today: his
-            // days count from today.
-            let due = ledger.due_if_delivered(&self.config.rules, self.clock.today);
-            let turn = shakmaty::Position::turn(state.board.position());
-            let moving = due.is_none() && turn == partner;
-            let notice = model! {
-                "moving" => moving,
-                "player" => player.name.as_str(),
-                "first" => first_text.as_str(),
-                "last" => last_text.as_str(),
-                "due" => due.map(|due| model! {
-                    "player" => state.player(due.player).name.as_str(),
-                    "color" => crate::color_name(due.player),
-                    "last_day" => self.date(due.last_day),
-                }),
-            };
-            more.messages.push(
-                self.draft(MessageKind::LeaveNotice)
-                    .of(&state)
-                    .for_player(&state, partner)
-                    .render(notice)?,
-            );
-            more.event(
-                EventKind::Leave,
-                Some(&state.key),
-                Some(&player.email),
-                format!("{first} - {last}"),
-            );
-            more.game = Some(state);
-            plans.push(more);
+            plans.push(self.leave_notice(state, player, days)?);
         }
         Ok((games, plans))
+    }
+}
+
+/// The first and last day of the leave a letter asks, or the phrase of
+/// why they cannot be taken: not two dates, or the last before the first.
+fn asked_days(read: &Letter, postmark: NaiveDate) -> Result<(NaiveDate, NaiveDate), &'static str> {
+    let written = read.leave.clone().unwrap_or_default();
+    let asked = match written.as_slice() {
+        [first, last] => first.resolve(postmark).zip(last.resolve(postmark)),
+        _ => None,
+    };
+    match asked {
+        None => Err("reason.leave_dates"),
+        Some((first, last)) if first > last => Err("reason.leave_backwards"),
+        Some(days) => Ok(days),
     }
 }

@@ -11,7 +11,7 @@ use crate::clerk::say::model::{
 use crate::clerk::{Clerk, Fate, Plan, next_lines};
 use crate::error::Error;
 use crate::game::{Applied, End};
-use crate::letter::{Keyword, ReadErrorKind};
+use crate::letter::{Keyword, Letter, ReadErrorKind};
 use crate::mail::format::compose::Outgoing;
 use crate::message::MessageKind;
 use crate::model;
@@ -93,19 +93,7 @@ impl Clerk<'_> {
             let reason = self.refusal_reason(&refusal, state.id());
             return self.refuse(state, context, vec![reason]);
         }
-        let move_errors: Vec<String> = read
-            .errors
-            .iter()
-            .filter(|e| {
-                matches!(
-                    e.kind,
-                    ReadErrorKind::NotAMove { .. }
-                        | ReadErrorKind::MoveNumber { .. }
-                        | ReadErrorKind::EmptyVariant
-                )
-            })
-            .map(|e| e.explain(self.phrases()))
-            .collect();
+        let move_errors = self.move_errors(read);
         if !move_errors.is_empty() {
             return self.refuse(state, context, move_errors);
         }
@@ -126,20 +114,9 @@ impl Clerk<'_> {
             ..state.clone()
         };
         let state = &changed;
-        // With check and mate signs, as the PGN writes them.
-        let signed = applied.game.sans_with_signs();
-        let sans: Vec<(String, bool)> = applied
-            .plies
-            .iter()
-            .enumerate()
-            .map(|(at, p)| {
-                let san = signed.get(first_ply + at).cloned();
-                (san.unwrap_or_else(|| p.san.clone()), p.conditional)
-            })
-            .collect();
         // The log and the letter's record in English SAN; people read the
         // moves in the tournament's notation.
-        let moves_log = label_moves(first_ply, &sans);
+        let moves_log = label_moves(first_ply, &signed_sans(&applied, first_ply));
         let moves_text = self.phrases().moves(&moves_log);
         let own_last = first_ply
             + applied
@@ -175,6 +152,23 @@ impl Clerk<'_> {
         }
         plan.game = Some(changed);
         Ok(plan)
+    }
+
+    /// What the reader could not read as moves (a word that is no move, a
+    /// move number out of order, an empty variant), in the reader's words.
+    fn move_errors(&self, read: &Letter) -> Vec<String> {
+        read.errors
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.kind,
+                    ReadErrorKind::NotAMove { .. }
+                        | ReadErrorKind::MoveNumber { .. }
+                        | ReadErrorKind::EmptyVariant
+                )
+            })
+            .map(|e| e.explain(self.phrases()))
+            .collect()
     }
 
     /// Why the moves of a letter cannot be played, in the reader's words:
@@ -554,4 +548,19 @@ fn incoming_letter(state: &Record, context: &LetterContext<'_>, applied: &Applie
         end: applied.end.map(board_end),
         conditional_reply: applied.conditional_reply.is_some(),
     }
+}
+
+/// The moves a letter played, from ply `first_ply`, with check and mate
+/// signs as the PGN writes them, each marked where it is conditional.
+fn signed_sans(applied: &Applied, first_ply: usize) -> Vec<(String, bool)> {
+    let signed = applied.game.sans_with_signs();
+    applied
+        .plies
+        .iter()
+        .enumerate()
+        .map(|(at, p)| {
+            let san = signed.get(first_ply + at).cloned();
+            (san.unwrap_or_else(|| p.san.clone()), p.conditional)
+        })
+        .collect()
 }

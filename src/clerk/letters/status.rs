@@ -9,12 +9,13 @@ use shakmaty::Color;
 use crate::clerk::EventKind;
 use crate::clerk::context::Written;
 use crate::clerk::say::board::BoardView;
-use crate::clerk::{Clerk, Plan, recipient};
+use crate::clerk::{Clerk, Fate, Plan, recipient};
 use crate::config::{Config, Player};
 use crate::error::Error;
 use crate::key::SubjectTag;
 use crate::letter::Letter;
-use crate::mail::format::compose;
+use crate::mail::format::compose::{self, Outgoing, Recipient};
+use crate::mail::format::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
@@ -41,18 +42,10 @@ impl Clerk<'_> {
     ) -> Result<Plan, Error> {
         let Written { mail, read, .. } = written;
         let to = recipient(player);
-        let today = self.clock.today;
-        stored.disposition = Disposition::Applied;
-        let answered = store.replies_on(&to.email, today, &[MessageKind::Status.header()])?;
-        if answered > 0 {
-            stored.reason = "status asked again the same day: the first answer stands".into();
-            let again = self
-                .draft(MessageKind::StatusAgain)
-                .to(to)
-                .answering(mail.message_id.clone())
-                .render(model! { "day" => self.date(today), "official" => false })?;
-            return Ok(Plan::default().answered(again, EventKind::Status, &player.email, stored));
+        if let Some(again) = self.status_again(store, &to, mail, &stored)? {
+            return Ok(again);
         }
+        stored.disposition = Disposition::Applied;
         let mut entries: Vec<(&Config, &Player)> = vec![(self.config, player)];
         entries.extend(self.others_of_the_person(player));
         let (entries, unknown_event) =
@@ -113,6 +106,40 @@ impl Clerk<'_> {
         }
         stored.reason = "status asked: answered".into();
         Ok(Plan::default().answered(letter, EventKind::Status, &player.email, stored))
+    }
+
+    /// The answer to a STATUS asked again the same day (by a player, or
+    /// an official, whose list is long): the first answer stands. `None`
+    /// where none went to `to` today.
+    fn status_again(
+        &self,
+        store: &Store,
+        to: &Recipient,
+        mail: &Mail,
+        stored: &StoredLetter,
+    ) -> Result<Option<Plan>, Error> {
+        let today = self.clock.today;
+        if store.replies_on(&to.email, today, &[MessageKind::Status.header()])? == 0 {
+            return Ok(None);
+        }
+        let official =
+            [&self.config.chief_arbiter, &self.config.chief_secretary].contains(&&to.email);
+        let by = if official { " by an official" } else { "" };
+        let fate = Fate::applied(format!(
+            "status asked again the same day{by}: the first answer stands"
+        ));
+        let again = self
+            .draft(MessageKind::StatusAgain)
+            .to(to.clone())
+            .answering(mail.message_id.clone())
+            .render(model! { "day" => self.date(today), "official" => official })?;
+        let stored = fate.on(stored.clone());
+        Ok(Some(Plan::default().answered(
+            again,
+            EventKind::Status,
+            &to.email,
+            stored,
+        )))
     }
 
     /// His games in event `config` as his entry `entry` plays them, read
@@ -251,20 +278,11 @@ impl Clerk<'_> {
             true => self.arbiter(),
             false => self.secretary(),
         };
-        stored.disposition = Disposition::Applied;
         // One a day, as a player's: the list of an event is long.
-        let answered =
-            store.replies_on(&to.email, self.clock.today, &[MessageKind::Status.header()])?;
-        if answered > 0 {
-            stored.reason =
-                "status asked again the same day by an official: the first answer stands".into();
-            let again = self
-                .draft(MessageKind::StatusAgain)
-                .to(to)
-                .answering(mail.message_id.clone())
-                .render(model! { "day" => self.date(self.clock.today), "official" => true })?;
-            return Ok(Plan::default().answered(again, EventKind::Status, &sender, stored));
+        if let Some(again) = self.status_again(store, &to, mail, &stored)? {
+            return Ok(again);
         }
+        stored.disposition = Disposition::Applied;
         let his: Vec<&Config> = self
             .directory
             .tournaments()
@@ -286,66 +304,66 @@ impl Clerk<'_> {
         for config in &his {
             events.push((*config, self.event_games(store, config)?));
         }
-        let answer = |events: &[(&Config, Vec<Model>)], part: (usize, usize)| {
-            let events: Vec<Model> = events
-                .iter()
-                .map(|(config, games)| {
-                    model! {
-                        "id" => config.tournament_id.as_str(),
-                        "name" => config.tournament_name.as_str(),
-                        "games" => games.clone(),
-                    }
-                })
-                .collect();
+        let answer = |events: &[(&Config, Vec<Model>)], part: Part| {
             self.draft(MessageKind::Status)
                 .to(to.clone())
                 .answering(mail.message_id.clone())
                 .render(model! {
-                    "events" => events,
+                    "events" => events_model(events),
                     "unknown_event" => unknown_event.clone(),
                     "games" => Vec::<Model>::new(),
                     "finished" => Vec::<Model>::new(),
-                    "part" => part.0,
-                    "parts" => part.1,
+                    "part" => part.at,
+                    "parts" => part.of,
                     "ids" => ids.join(", "),
                     "boards_left_out" => false,
                     // Signed by the clerk of every event the answer is of.
                     "clerk_of" => his.iter().map(|c| c.tournament_name.clone()).collect::<Vec<_>>(),
                 })
         };
-        let whole = answer(&events, (1, 1))?;
+        let mut parts = self.within_limit(&events, answer)?.into_iter();
+        stored.reason = match parts.len() {
+            1 => "status asked by an official: answered".into(),
+            count => format!(
+                "status asked by an official: answered in {count} parts, the list being longer than a message may be"
+            ),
+        };
+        let Some(first) = parts.next() else {
+            return Err(Error::internal("an official's status answered in no part"));
+        };
+        let mut plan = Plan::default().answered(first, EventKind::Status, &sender, stored);
+        plan.messages.extend(parts);
+        Ok(plan)
+    }
+
+    /// The answer `answer` makes of `events`: one message where it fits
+    /// within the limit of a message, else the list in parts, each within
+    /// the limit, each saying which it is and how to ask for one event.
+    fn within_limit<'c>(
+        &self,
+        events: &[(&'c Config, Vec<Model>)],
+        answer: impl Fn(&[(&'c Config, Vec<Model>)], Part) -> Result<Outgoing, Error>,
+    ) -> Result<Vec<Outgoing>, Error> {
+        let whole = answer(events, Part { at: 1, of: 1 })?;
         let limit = self.config.limits.max_message_bytes;
-        let plan = Plan::default();
         if compose::size_at_most(&whole) <= limit {
-            stored.reason = "status asked by an official: answered".into();
-            return Ok(plan.answered(whole, EventKind::Status, &sender, stored));
+            return Ok(vec![whole]);
         }
-        // Too long for one message: the list in parts, each within the
-        // limit, each saying which it is and how to ask for one event.
         let games: usize = events.iter().map(|(_, games)| games.len()).sum();
         let mut per_part = games * limit / compose::size_at_most(&whole).max(1) * 9 / 10;
-        let parts = loop {
-            let parts = in_parts(&events, per_part.max(1));
-            let count = parts.len();
+        loop {
+            let parts = in_parts(events, per_part.max(1));
+            let of = parts.len();
             let rendered = parts
                 .iter()
                 .enumerate()
-                .map(|(at, part)| answer(part, (at + 1, count)))
+                .map(|(at, part)| answer(part, Part { at: at + 1, of }))
                 .collect::<Result<Vec<_>, _>>()?;
             if per_part <= 1 || rendered.iter().all(|m| compose::size_at_most(m) <= limit) {
-                break rendered;
+                return Ok(rendered);
             }
             per_part /= 2;
-        };
-        stored.reason = format!(
-            "status asked by an official: answered in {} parts, the list being longer than a message may be",
-            parts.len()
-        );
-        let mut parts = parts.into_iter();
-        let first = parts.next().expect("a part at least");
-        let mut plan = plan.answered(first, EventKind::Status, &sender, stored);
-        plan.messages.extend(parts);
-        Ok(plan)
+        }
     }
 
     /// An event's games, a line each: tag, players, moves, totals, and who
@@ -388,6 +406,27 @@ impl Clerk<'_> {
 
 /// A plan another event's clerk made: its messages that event's (its tag,
 /// name and Message-ID).
+/// Which part of an answer in parts a message is: `at` of `of`.
+#[derive(Clone, Copy)]
+struct Part {
+    at: usize,
+    of: usize,
+}
+
+/// The events of an official's answer, each with its games' lines.
+fn events_model(events: &[(&Config, Vec<Model>)]) -> Vec<Model> {
+    events
+        .iter()
+        .map(|(config, games)| {
+            model! {
+                "id" => config.tournament_id.as_str(),
+                "name" => config.tournament_name.as_str(),
+                "games" => games.clone(),
+            }
+        })
+        .collect()
+}
+
 fn of_event(mut plan: Plan, config: &Config) -> Plan {
     for message in &mut plan.messages {
         message.event = Some(config.tournament_id.clone());

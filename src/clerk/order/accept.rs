@@ -128,18 +128,14 @@ impl Clerk<'_> {
             return Err(refused.into());
         }
         let player = match acceptance.sender {
-            Some(id) => match self.config.player(id) {
-                Some(player) => Some(player),
-                None => return Err(Refused(self.no_player(id)).into()),
-            },
+            Some(id) => Some(
+                self.config
+                    .player(id)
+                    .ok_or_else(|| Refused(self.no_player(id)))?,
+            ),
             None => None,
         };
-        let envelope = Envelope {
-            key: letter.source_key.clone(),
-            raw: letter.raw.clone(),
-            size: letter.raw.len(),
-            arrived: letter.arrived,
-        };
+        let envelope = envelope_of(letter);
         // A letter taken as a player's is read whole, whoever sent it, and
         // is his from then on.
         let mut prepared = match player {
@@ -197,8 +193,7 @@ impl Clerk<'_> {
         };
         stored.reason = format!("accepted by {who}: {}", stored.reason);
         let written_from = written_from.as_deref();
-        let said = self.say_accepted(plan, acceptance, player, written_from, address_edit)?;
-        Ok(said)
+        Ok(self.say_accepted(plan, acceptance, player, written_from, address_edit)?)
     }
 
     /// Why a letter cannot be accepted before it is read: applied already,
@@ -437,4 +432,14 @@ fn told_reasons(plan: &Plan) -> Option<String> {
     let reasons = refusal.model.get_attr("reasons").ok()?;
     let said: Vec<String> = reasons.try_iter().ok()?.map(|r| r.to_string()).collect();
     (!said.is_empty()).then(|| said.join("; "))
+}
+
+/// A kept letter as the mail source gave it: its key, bytes and arrival.
+fn envelope_of(letter: &KeptLetter) -> Envelope {
+    Envelope {
+        key: letter.source_key.clone(),
+        raw: letter.raw.clone(),
+        size: letter.raw.len(),
+        arrived: letter.arrived,
+    }
 }

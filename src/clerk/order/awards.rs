@@ -22,6 +22,19 @@ pub struct Award {
 }
 
 impl Clerk<'_> {
+    /// The board of a game played again from its ledger's moves.
+    fn board_replayed(&self, state: &Record) -> Result<crate::game::Game, Error> {
+        let sans: Vec<&str> = state
+            .ledger
+            .rows
+            .iter()
+            .map(|row| row.san.as_str())
+            .collect();
+        self.replays
+            .game(state.id(), &sans, Vec::new())
+            .map_err(|e| Error::new(e.kind, format!("game {}: {e}", state.id())))
+    }
+
     /// Who set a result or took a letter back, as the players read it.
     pub(in crate::clerk) fn named(&self, by: AwardedBy) -> &str {
         let phrases = self.phrases();
@@ -69,18 +82,7 @@ impl Clerk<'_> {
         let sans_undone = crate::clerk::say::model::moves_of(&state, first, last);
         let moves = phrases.moves(&sans_undone);
         state.ledger = transition.ledger;
-        let sans: Vec<&str> = state
-            .ledger
-            .rows
-            .iter()
-            .map(|row| row.san.as_str())
-            .collect();
-        state.board = self
-            .replays
-            .game(state.id(), &sans, Vec::new())
-            .map_err(|e| {
-                NotDone::Failed(Error::new(e.kind, format!("game {}: {e}", state.id())))
-            })?;
+        state.board = self.board_replayed(&state)?;
         state.stored = first;
         let mut plan = Plan {
             taken_back: Some(first),

@@ -51,18 +51,29 @@ impl Clerk<'_> {
         order: &Decide,
         in_reply_to: Option<String>,
     ) -> Result<crate::clerk::Execution, Error> {
-        let (game, decision, days) = (order.game.as_str(), order.decision, order.days);
-        let why = order.why.as_deref();
-        let phrases = self.phrases();
-        let mut state = match self.game_by_command(store, game) {
+        let code = order.decision.code();
+        let planned = self.plan_decision(store, order, in_reply_to);
+        Execution::of(planned, "game not suspended", |id| {
+            format!("decision {code} {id}")
+        })
+    }
+
+    /// The plan of a decision on an overstep; a game not suspended is
+    /// refused, the game as it is.
+    fn plan_decision(
+        &self,
+        store: &Store,
+        order: &Decide,
+        in_reply_to: Option<String>,
+    ) -> Result<Plan, NotDone> {
+        let (decision, days, why) = (order.decision, order.days, order.why.as_deref());
+        let (phrases, today) = (self.phrases(), self.clock.today);
+        let mut state = match self.game_by_command(store, &order.game) {
             Ok(state) => state,
-            Err(NotDone::NoGame(Refused(reason))) => {
-                return Ok(crate::clerk::Execution::refused("no such game", reason));
-            }
-            Err(NotDone::Failed(error)) => return Err(error),
             Err(NotDone::Refused(Refused(reason)) | NotDone::RefusedIn(_, Refused(reason))) => {
-                return Err(Error::internal(reason));
+                return Err(NotDone::Failed(Error::internal(reason)));
             }
+            Err(not_found) => return Err(not_found),
         };
         let mut plan = Plan::default();
         let held_move = state
@@ -71,21 +82,11 @@ impl Clerk<'_> {
             .held_reply
             .map(|ply| label_moves(ply, &[(state.ledger.rows[ply].san.clone(), false)]))
             .map(|moves| phrases.moves(&moves));
-        let transition = match rule(
-            &self.config.rules,
-            &state.ledger,
-            decision,
-            days,
-            self.clock.today,
-        ) {
+        let transition = match rule(&self.config.rules, &state.ledger, decision, days, today) {
             Ok(transition) => transition,
             Err(refusal) => {
                 let reason = self.refusal_reason(&refusal, state.id());
-                return Ok(crate::clerk::Execution::Refused {
-                    state: Some(Box::new(state)),
-                    why: "game not suspended",
-                    reason,
-                });
+                return Err(NotDone::RefusedIn(Box::new(state), Refused(reason)));
             }
         };
         state.ledger = transition.ledger;
@@ -98,7 +99,6 @@ impl Clerk<'_> {
             due,
         } = transition.effect;
         let code = decision.code();
-        let reason = format!("decision {code} {}", state.id());
         let decided = DecisionTold {
             code,
             offender,
@@ -133,10 +133,7 @@ impl Clerk<'_> {
             code.into(),
         );
         plan.game = Some(state);
-        Ok(crate::clerk::Execution::Done {
-            plan: Box::new(plan),
-            reason,
-        })
+        Ok(plan)
     }
 
     /// What the decision's message says: the decision, the offender, the

@@ -191,7 +191,7 @@ impl Clerk<'_> {
         };
         let mut finished = Vec::new();
         for game in self.config.games_of(player) {
-            let mut state = crate::clerk::load_replaying(self.config, store, game, &self.replays)?;
+            let state = crate::clerk::load_replaying(self.config, store, game, &self.replays)?;
             let colour = match state.white.id == player {
                 true => shakmaty::Color::White,
                 false => shakmaty::Color::Black,
@@ -209,26 +209,8 @@ impl Clerk<'_> {
                 continue;
             }
             let taken_over = seat(colour, &state);
-            // His leaves stay his: from today none stops the newcomer's clock.
-            if self.config.rules.leave_days_per_year > 0 {
-                let partner = state.player(colour.other()).id.clone();
-                let mut leaves = store.leaves_of(&partner)?;
-                let his = store.leaves_of(player)?;
-                leaves.extend(crate::rules::leave::ended_before(&his, self.clock.today));
-                state.ledger.calendar = state.ledger.calendar.clone().with_leaves(leaves);
-            }
-            // By the arbiter's letter the config still has the player he
-            // replaces: the messages name the newcomer.
-            if state.white.id == player {
-                state.white = newcomer.clone();
-            } else {
-                state.black = newcomer.clone();
-            }
-            let (colour, partner) = if state.white.id == player {
-                (shakmaty::Color::White, &state.black)
-            } else {
-                (shakmaty::Color::Black, &state.white)
-            };
+            let state = self.taken_over_by(store, state, newcomer, colour)?;
+            let partner = state.player(colour.other());
             let board = self.board_view(&state, colour);
             games.push(self.game_for_newcomer(&state, colour, partner, board.as_ref()));
             boards.extend(board);
@@ -261,6 +243,31 @@ impl Clerk<'_> {
             plan.events.extend(more.events.iter().cloned());
         }
         Ok(plan)
+    }
+
+    /// A game as `newcomer` takes over the seat of `colour` in it: named
+    /// in it (by the arbiter's letter the config still has the player he
+    /// replaces, and the messages name the newcomer), and the leaves of the
+    /// one he replaces ended (from today none stops the newcomer's clock).
+    fn taken_over_by(
+        &self,
+        store: &Store,
+        mut state: Record,
+        newcomer: &Player,
+        colour: shakmaty::Color,
+    ) -> Result<Record, Error> {
+        if self.config.rules.leave_days_per_year > 0 {
+            let partner = state.player(colour.other()).id.clone();
+            let mut leaves = store.leaves_of(&partner)?;
+            let his = store.leaves_of(&newcomer.id)?;
+            leaves.extend(crate::rules::leave::ended_before(&his, self.clock.today));
+            state.ledger.calendar = state.ledger.calendar.clone().with_leaves(leaves);
+        }
+        match colour {
+            shakmaty::Color::White => state.white = newcomer.clone(),
+            shakmaty::Color::Black => state.black = newcomer.clone(),
+        }
+        Ok(state)
     }
 }
 
