@@ -132,7 +132,7 @@ fn rules(c: &mut Criterion) {
     group.finish();
 }
 
-/// What the board costs a forward (issue 35): its text diagram and FEN, and
+/// What the board costs a forward: its text diagram and FEN, and
 /// its picture, after 40 plies.
 fn board(c: &mut Criterion) {
     let (_, game) = ledger_of(40);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the report costs (issue 20, point 12), release build; prints figures,
+# What the report costs, release build; prints figures,
 # never fails on time.
 #
 #   bash benches/report.sh [RUNS]        # RUNS per idle figure, default 10; medians

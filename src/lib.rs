@@ -39,7 +39,8 @@
 //!              transaction (writer), the sends of a crashed run (sent_log),
 //!              the tournament read or written (scope), the readers' own
 //!              preferences (preferences), an older schema read or kept
-//!              before its upgrade (upgrade); the files with the players'
+//!              before its upgrade (upgrade), what is kept as the rest of the
+//!              program reads it (records); the files with the players'
 //!              secrets made 0600 and never through a link (private)
 //!    |
 //! mail/        ADAPTERS beside FORMATS: letters' sources (source: maildir,
@@ -65,7 +66,8 @@
 //!              (life, interventions); its own map names its files
 //! letter/      PURE: a letter's own text -> `Letter` (kind, moves, variants,
 //!              fraction, dates, keywords, rulings) or errors naming the line:
-//!              its lines read (lines), quote cutting (quote), dates (dates),
+//!              its lines read (lines) and its move lines (move_lines),
+//!              quote cutting (quote), dates (dates),
 //!              notations (notation), draw and resignation words (keywords),
 //!              the arbiter's rulings (rulings), what could not be read (errors)
 //! game/        PURE: the game record on shakmaty: moves in any notation resolved

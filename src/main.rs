@@ -17,7 +17,7 @@ use cli::{Context, Failure, run_error};
 /// for SQLite too. A letter is read on one thread and dropped on another, and
 /// glibc then takes the other thread's arena lock: a `poll` of 10,000 letters
 /// made 28,000 futex calls. With mimalloc the same run takes a fifth less
-/// time in a RAM folder (benches/README.md, change 27). `no_thp`: with
+/// time in a RAM folder. `no_thp`: with
 /// transparent huge pages its arenas doubled the peak RSS (36 -> 70 MB).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -18,8 +18,7 @@ use crate::message::{BUILTIN_EN, BUILTIN_RU, MessageKind};
 use crate::phrases::Phrases;
 
 /// What a template reads: minijinja's own values, built directly (built as
-/// JSON and converted, a message's model cost more than its rendering:
-/// benches/README.md, change 24).
+/// JSON and converted, a message's model cost more than its rendering).
 pub type Model = minijinja::Value;
 
 /// A model's named values, looked up by name in a short list.

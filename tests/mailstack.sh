@@ -13,7 +13,7 @@
 #   127.0.0.2:465, 127.0.0.2:993   the same with an expired certificate
 #
 # The verdict writers, each a Postfix listener whose milters write
-# Authentication-Results under the authserv-id mail.test.local (issue 58):
+# Authentication-Results under the authserv-id mail.test.local:
 #   127.0.0.1:2526  OpenDKIM (AlwaysAddARHeader, RemoveARFrom) and OpenDMARC
 #   127.0.0.1:2527  rspamd (milter_headers' authentication-results)
 #   127.0.0.1:2528  OpenDKIM as Debian installs it (no AlwaysAddARHeader) and

@@ -16,7 +16,7 @@ use crate::key::SubjectTag;
 use crate::letter::{self, WrittenOrder};
 use crate::mail::Envelope;
 use crate::mail::format::mime::Mail;
-use crate::render::Templates;
+use crate::render::{TemplateError, Templates};
 use crate::store::{KeptLetter, Store};
 
 use crate::clerk::{Clerk, Prepared};
@@ -32,7 +32,7 @@ pub struct Directory<'a> {
     templates: Vec<&'a Templates>,
     /// Each tournament's templates in the language it does not write in,
     /// loaded when a reader who prefers it is first written to.
-    translated: Vec<OnceLock<Result<Templates, String>>>,
+    translated: Vec<OnceLock<Result<Templates, TemplateError>>>,
     known: OnceLock<HashMap<String, Vec<usize>>>,
     people: OnceLock<People>,
 }
@@ -66,18 +66,21 @@ impl<'a> Directory<'a> {
         if config.language == lang {
             return None;
         }
-        self.translated(at)?.as_ref().err().map(String::as_str)
+        self.translated(at)?
+            .as_ref()
+            .err()
+            .map(|error| error.0.as_str())
     }
 
     /// The tournament's templates in the language it does not write in,
     /// loaded once, or why they cannot be.
-    fn translated(&'a self, at: usize) -> Option<&'a Result<Templates, String>> {
+    fn translated(&'a self, at: usize) -> Option<&'a Result<Templates, TemplateError>> {
         let config = self.tournaments.get(at)?;
         let other = config.language.other();
         Some(
-            self.translated.get(at)?.get_or_init(|| {
-                Templates::load(&config.templates, other).map_err(|e| e.to_string())
-            }),
+            self.translated
+                .get(at)?
+                .get_or_init(|| Templates::load(&config.templates, other)),
         )
     }
 

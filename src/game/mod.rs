@@ -76,11 +76,10 @@ pub struct Game {
 }
 
 /// Records already rebuilt from their stored moves, by game, so that the
-/// next letter of a game replays only the moves stored since: each letter
-/// replayed its whole game before, a move generation or two per ply
-/// (benches/README.md, change 32). A record is used only while its moves
-/// are the first ones stored, so a record rolled back or changed in any way
-/// is rebuilt from the start.
+/// next letter of a game replays only the moves stored since, not its
+/// whole game (a move generation or two per ply). A record is used only
+/// while its moves are the first ones stored, so a record rolled back or
+/// changed in any way is rebuilt from the start.
 #[derive(Debug, Default)]
 pub struct Replays {
     games: RefCell<HashMap<String, Game>>,

@@ -7,6 +7,8 @@ use serde::Serialize;
 use crate::phrases::Phrases;
 use crate::rules::Fraction;
 
+use super::{Letter, MAX_ERRORS};
+
 /// A line that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ReadError {
@@ -122,4 +124,17 @@ impl ReadError {
             &[("line", &self.line), ("text", &self.text), ("what", &what)],
         )
     }
+}
+
+/// An error of `letter`'s line `line` (its text bounded), while it has
+/// fewer than [`MAX_ERRORS`].
+pub(super) fn error(letter: &mut Letter, line: usize, text: &str, kind: ReadErrorKind) {
+    if letter.errors.len() >= MAX_ERRORS {
+        return;
+    }
+    let mut text = text.trim().to_string();
+    if text.chars().count() > 80 {
+        text = text.chars().take(77).collect::<String>() + "...";
+    }
+    letter.errors.push(ReadError { line, text, kind });
 }

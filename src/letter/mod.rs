@@ -18,6 +18,7 @@ pub mod dates;
 mod errors;
 mod keywords;
 mod lines;
+mod move_lines;
 pub mod notation;
 pub mod quote;
 mod rulings;

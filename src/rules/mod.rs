@@ -8,6 +8,7 @@
 //!   standing, what a transition returns;
 //! - [`calendar`]: calendar days in the tournament zone, each player's start (10.3.2);
 //! - [`clock`]: the ledger of a game, thinking time per move, totals, controls;
+//! - [`dates`]: the dates a letter states, and how unlabelled ones are placed.
 //! - [`judge`]: one move letter checked: time, corrections, omissions and
 //!   penalties (10.3.1, 10.3.3), overstep after the letter (10.3.5);
 //! - [`deadlines`]: what falls due on a day: repeats and queries (10.3.4), silent
@@ -32,6 +33,7 @@
 pub mod agenda;
 pub mod calendar;
 pub mod clock;
+pub mod dates;
 pub mod deadlines;
 pub mod effects;
 pub mod interventions;
@@ -46,14 +48,14 @@ pub mod withdrawal;
 
 pub use calendar::{Calendar, add_days, days, postmark_date};
 pub use clock::Fraction;
+pub use dates::{DateItem, Item, Placement, StatedDates};
 pub use deadlines::{Duty, DutyKey, due, next_check, unanswered_since};
 pub use effects::{
     Annulled, Awarded, DayEffect, Decided, Ended, MoveEffect, OffenderEffect, Protested, Step,
     Undone,
 };
 pub use judge::{
-    Correction, DateItem, Expected, Incoming, Item, NewPly, Omission, Overstep, Placement, Stated,
-    StatedDates, Verdict, judge,
+    Correction, Expected, Incoming, NewPly, Omission, Overstep, Stated, Verdict, judge,
 };
 pub use ledger::{
     BoardEnd, Decision, Due, EndReason, Excused, GameResult, Ledger, LetterFacts, Outcome, Refusal,

@@ -277,7 +277,7 @@ impl<'a> Worker<'a> {
     /// syncing onto a second; both end when the worker is dropped. The
     /// first sends job N+1 while the second waits for the disk to take job
     /// N's messages: on the disk, the syncs were a third of a run, waited
-    /// for by the sending (benches/README.md, change 28).
+    /// for by the sending.
     pub fn thread<'scope>(
         scope: &'scope std::thread::Scope<'scope, 'a>,
         mut finisher: Finisher<'a>,

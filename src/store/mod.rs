@@ -12,6 +12,7 @@ mod made;
 mod outbox;
 mod preferences;
 pub mod private;
+mod records;
 mod schema;
 mod scope;
 mod sent_log;
@@ -21,22 +22,24 @@ mod upgrade;
 mod writer;
 
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::NaiveDate;
 use rusqlite::Connection;
 use rusqlite::config::DbConfig;
 use shakmaty::Color;
 
 pub use self::games::LeftSeat;
 pub use self::kept::{KeptLetter, Quarantined, Unheeded};
+pub use self::records::{
+    Disposition, GameLetter, GameRow, NewOutbox, Note, NoteKind, OutboxItem, Seen, SentMessage,
+    StoredGame, StoredLetter,
+};
 pub use self::scope::OnTournament;
 pub use self::sent_log::{Sent, SentLog};
 pub use self::writer::Writer;
-use crate::game::HeldVariant;
-use crate::record::Seat;
-use crate::rules::{DutyKey, Row, Standing, Status};
+use crate::rules::Status;
 
 pub use crate::error::Result;
 
@@ -49,222 +52,6 @@ const PAGE_SIZE: i64 = 8192;
 /// How long the write-ahead log grows before SQLite copies it into the
 /// database: 10 MB (SQLite's default is 4 MB; see `Store::setup`).
 const WAL_CHECKPOINT_BYTES: i64 = 10_240_000;
-
-/// Where a letter ended up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Disposition {
-    /// Applied to a game (moves, a result, a decision…).
-    Applied,
-    /// Answered with a refusal; the game is unchanged.
-    Refused,
-    /// Recorded and left alone: an auto-reply, a bounce, a stranger, a loop.
-    Ignored,
-    /// Failed on several runs; kept for the director and left alone.
-    Quarantined,
-}
-
-impl Disposition {
-    fn as_str(self) -> &'static str {
-        match self {
-            Disposition::Applied => "applied",
-            Disposition::Refused => "refused",
-            Disposition::Ignored => "ignored",
-            Disposition::Quarantined => "quarantined",
-        }
-    }
-}
-
-/// Whether a letter was seen already ([`Store::letter_seen`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Seen {
-    New,
-    Before,
-    /// Another letter is stored under its key: this one is its own, under
-    /// the key given.
-    Clash(String),
-}
-
-/// A letter as it is kept.
-#[derive(Clone, Debug)]
-pub struct StoredLetter {
-    pub dedup_key: String,
-    /// [`crate::mail::format::keys::fingerprint`] (none for a quarantined letter).
-    pub fingerprint: Option<String>,
-    pub message_id: Option<String>,
-    pub source_key: String,
-    pub arrived: DateTime<Utc>,
-    pub postmark: NaiveDate,
-    pub sender: Option<String>,
-    pub game: Option<String>,
-    pub color: Option<Color>,
-    pub disposition: Disposition,
-    pub reason: String,
-    pub parse_json: Option<String>,
-    pub raw: Vec<u8>,
-}
-
-/// A player's letter in a game, as the store keeps it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameLetter {
-    pub postmark: NaiveDate,
-    pub sender: Option<String>,
-    /// What the clerk read in it (`letter::read`'s JSON), if it read it.
-    pub parse_json: Option<String>,
-    pub raw: Vec<u8>,
-}
-
-/// The stored state of one game, besides its moves: the rules' standing and
-/// the variants the board holds.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GameRow {
-    pub standing: Standing,
-    pub held: Vec<HeldVariant>,
-}
-
-/// One game as loaded: state, moves with their clocks, duties done.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StoredGame {
-    pub row: GameRow,
-    pub moves: Vec<Row>,
-    pub done: BTreeSet<DutyKey>,
-    /// Who played its colours before a replacement, in order.
-    pub seats: Vec<Seat>,
-}
-
-/// A message waiting in, or sent from, the outbox.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutboxItem {
-    pub id: i64,
-    pub game: Option<String>,
-    pub kind: String,
-    pub recipients: Vec<String>,
-    pub message_id: String,
-    pub raw: Vec<u8>,
-    /// The move this message delivers to its reader (sets `delivered_on`).
-    pub delivers: Option<(String, usize)>,
-    pub attempts: u32,
-}
-
-/// A message to put in the outbox.
-#[derive(Clone, Debug)]
-pub struct NewOutbox {
-    pub game: Option<String>,
-    pub kind: String,
-    pub recipients: Vec<String>,
-    pub message_id: String,
-    pub raw: Vec<u8>,
-    pub delivers: Option<usize>,
-    /// Held until this day (a refusal over the daily reply limit); counted
-    /// among that day's replies.
-    pub send_on: Option<NaiveDate>,
-}
-
-/// A message of the outbox, for reports and tests.
-#[derive(Clone, Debug)]
-pub struct SentMessage {
-    pub kind: String,
-    pub recipients: String,
-    pub raw: Vec<u8>,
-    pub sent: bool,
-}
-
-/// A note under a game's chart: a correction, penalty, repeat, decision….
-/// Kept in the event's language and, where the clerk could word it so,
-/// in the other one, so that a reader who chose it reads the chart in it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Note {
-    pub ply: Option<usize>,
-    pub kind: NoteKind,
-    /// In the event's language.
-    pub text: String,
-    /// In the other language (none in a note kept before schema 18).
-    pub other: Option<(crate::Lang, String)>,
-    pub created_on: NaiveDate,
-}
-
-/// What a note under the chart records, by the name the store keeps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoteKind {
-    /// A letter's statement corrected (10.3.2).
-    Correction,
-    /// A first omission warned of (10.3.3).
-    Warning,
-    /// An omission repeated, charged (10.3.3).
-    Penalty,
-    /// A move repeated by registered letter (10.3.4).
-    Repeat,
-    Overstep,
-    Protest,
-    /// Days the chief arbiter excused.
-    Credit,
-    /// The chief arbiter's decision of an overstep.
-    Decision,
-    /// A result set by the arbiter or the director.
-    Award,
-    Leave,
-    Replaced,
-    /// A refused letter the director or arbiter took.
-    Accepted,
-    /// Moves taken back (`UNDO`).
-    Undone,
-    /// A game annulled by a withdrawal.
-    Annulled,
-}
-
-impl NoteKind {
-    pub(crate) const ALL: [NoteKind; 14] = [
-        NoteKind::Correction,
-        NoteKind::Warning,
-        NoteKind::Penalty,
-        NoteKind::Repeat,
-        NoteKind::Overstep,
-        NoteKind::Protest,
-        NoteKind::Credit,
-        NoteKind::Decision,
-        NoteKind::Award,
-        NoteKind::Leave,
-        NoteKind::Replaced,
-        NoteKind::Accepted,
-        NoteKind::Undone,
-        NoteKind::Annulled,
-    ];
-
-    /// Its name in the store.
-    pub fn name(self) -> &'static str {
-        match self {
-            NoteKind::Correction => "correction",
-            NoteKind::Warning => "warning",
-            NoteKind::Penalty => "penalty",
-            NoteKind::Repeat => "repeat",
-            NoteKind::Overstep => "overstep",
-            NoteKind::Protest => "protest",
-            NoteKind::Credit => "credit",
-            NoteKind::Decision => "decision",
-            NoteKind::Award => "award",
-            NoteKind::Leave => "leave",
-            NoteKind::Replaced => "replaced",
-            NoteKind::Accepted => "accepted",
-            NoteKind::Undone => "undone",
-            NoteKind::Annulled => "annulled",
-        }
-    }
-
-    /// The kind the store's `name` is.
-    pub fn from_name(name: &str) -> Option<NoteKind> {
-        NoteKind::ALL.into_iter().find(|kind| kind.name() == name)
-    }
-}
-
-impl Note {
-    /// The note in `lang`, where it was kept in it; else as the event
-    /// words it.
-    pub fn text_in(&self, lang: crate::Lang) -> &str {
-        match &self.other {
-            Some((other, text)) if *other == lang => text,
-            _ => &self.text,
-        }
-    }
-}
 
 pub struct Store {
     conn: Connection,
@@ -522,7 +309,7 @@ impl Store {
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         // A new database gets 8 KB pages: a batch's commit writes its frames
         // with half the system calls of 4 KB ones, and a checkpoint reads
-        // them back with half (benches/README.md, change 31). SQLite sets
+        // them back with half. SQLite sets
         // the size only before the first table; an older database keeps
         // its own.
         conn.pragma_update(None, "page_size", PAGE_SIZE)?;
@@ -542,12 +329,11 @@ impl Store {
         // 1,000 pages each batch was also copied into the database at once,
         // pages that the next batch dirties again. An 8 MB cache and a
         // checkpoint every 10,000 pages (40 MB of WAL at most) wrote 49,000
-        // pages instead of 74,000 for 10,000 letters (benches/README.md,
-        // change 16). Since batches end short (change 44), a checkpoint
-        // every 10 MB costs 8 % more copied pages but less on the disk: the
+        // pages instead of 74,000 for 10,000 letters. A checkpoint every
+        // 10 MB costs 8 % more copied pages than that but less on the disk: the
         // log is written over in place instead of growing to 40 MB, and the
         // run's last checkpoint, which nothing overlaps, copies at most 10 MB
-        // of it (change 46). The checkpoint is set in bytes: pages of any size.
+        // of it. The checkpoint is set in bytes: pages of any size.
         conn.pragma_update(None, "cache_size", -8000)?;
         schema::migrate(&mut conn)?;
         let page_size: i64 = conn.query_row("PRAGMA page_size", [], |row| row.get(0))?;
@@ -622,8 +408,7 @@ impl Store {
 
     /// Commits the batch without waiting for the disk, and returns what
     /// waits for it, so that another thread pays the sync while this one
-    /// goes on with the next batch (it was a fifth of a run on the disk:
-    /// benches/README.md, change 22). Until the sync returns, a power cut
+    /// goes on with the next batch (it was a fifth of a run on the disk). Until the sync returns, a power cut
     /// may take the commit back (never a part of it: SQLite's log keeps a
     /// commit whole or not at all), so nothing outside the database may act
     /// on the batch before it.

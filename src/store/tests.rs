@@ -2,9 +2,11 @@
 
 use super::*;
 use crate::key::GameKey;
-use crate::rules::{EndReason, GameResult, Outcome};
+use crate::rules::{DutyKey, EndReason, GameResult, Outcome, Row, Standing};
+use chrono::{DateTime, Utc};
 use rusqlite::StatementStatus;
 use rusqlite::{OptionalExtension, params};
+use shakmaty::Color;
 
 const WHITE_WINS: Outcome = Outcome {
     result: GameResult::WhiteWins,

@@ -37,7 +37,7 @@ fn rfc_3834_matrix_no_reply_no_change_one_line() {
         ("", "owner-chess@test.example", "robot"),
         ("", "chess-request@test.example", "robot"),
         ("X-Loop: clerk@test.example\r\n", WHITE, "X-Loop"),
-        // The responders that write no RFC 3834 field (issue 59).
+        // The responders that write no RFC 3834 field.
         ("X-Autorespond: vacation\r\n", WHITE, "X-Autorespond"),
         ("X-Precedence: auto_reply\r\n", WHITE, "X-Precedence"),
         ("X-Autoreply: yes\r\n", WHITE, "X-Autoreply"),
