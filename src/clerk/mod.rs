@@ -9,22 +9,25 @@
 //! Planning reads the store but never writes it, so `shtempel check` shows
 //! exactly what a `poll` would do.
 //!
-//! The clerk is cut by job, each folder's arrows pointing down the list:
+//! The clerk is cut by job, each folder's calls pointing down the list
+//! (`tests/it/layout.rs` reads the calls between the folders and holds
+//! them to it):
 //!
-//! - `intake`: the gate (what a letter is and from whom) and `identify`
-//!   (which game a player's letter is for), handing the letter on by kind;
+//! - `intake`: the gate (what a letter is and from whom), a letter no game
+//!   is found for answered (`unidentified`), the letter handed on by kind;
+//! - `calendar`: the calendar's duties and the start sheets;
 //! - `letters`: a player's letter on its game, by kind (moves, endings,
 //!   protests, an offender's letters, leaves, the other games of one
 //!   letter), and the chief arbiter's letter read as his order;
 //! - `order`: an order of the arbiter's or the director's, one type and one
 //!   file each (accept, decide, replace, retry, score, undo, withdraw; the
 //!   awards they share), carried out;
-//! - `calendar`: the calendar's duties and the start sheets;
 //! - `say`: what is said: a message drafted, the board it shows, what
 //!   templates read of a game and a letter, the refusals, a game's end
 //!   told, the day's replies held to their limit;
 //! - and beside them, what all of them share: `route` (which tournament a
-//!   letter is for, decided once: [`Route`]), `prepared` (a letter read
+//!   letter is for, decided once: [`Route`]), `find` (which game a
+//!   player's letter is for), `prepared` (a letter read
 //!   ahead, as its event reads letters), `context` (the letter in hand, as
 //!   intake gives it to the letters' handlers), `plan` (what a letter
 //!   changes, before it is written), `event` (the kinds of what the clerk
@@ -33,6 +36,7 @@
 mod calendar;
 mod context;
 mod event;
+mod find;
 mod intake;
 mod letters;
 mod load;

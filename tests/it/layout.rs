@@ -1,7 +1,8 @@
 //! The maps of the code hold to the tree: `lib.rs`'s layer map names every
 //! module of `src/` and none that is not there, and says what each folder
 //! holds; `clerk/mod.rs`, its folders' and `rules/mod.rs` name each module
-//! they declare.
+//! they declare; and the clerk's job folders call each other only down
+//! `clerk/mod.rs`'s list.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -137,5 +138,85 @@ fn the_clerks_and_the_rules_maps_name_each_of_their_modules() {
             .filter(|module| !docs.contains(&format!("`{module}`")))
             .collect();
         assert!(missing.is_empty(), "{file}'s map leaves out {missing:?}");
+    }
+}
+
+/// The clerk's job folders, each calling only those after it (and the
+/// files beside them, which all of them share): `clerk/mod.rs`'s list.
+const CLERK_JOBS: [&str; 5] = ["intake", "calendar", "letters", "order", "say"];
+
+/// The clerk's files: each one's path below `src/clerk/` and its text.
+fn clerk_files() -> Vec<(String, String)> {
+    fn walk(dir: &Path, below: &str, files: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = format!("{below}{name}");
+            if entry.file_type().unwrap().is_dir() {
+                walk(&entry.path(), &format!("{path}/"), files);
+            } else if name.ends_with(".rs") {
+                files.push((path, std::fs::read_to_string(entry.path()).unwrap()));
+            }
+        }
+    }
+    let mut files = Vec::new();
+    let clerk = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/clerk");
+    walk(&clerk, "", &mut files);
+    files
+}
+
+/// The job folder a clerk's file is in; `None` for the shared files beside
+/// the folders.
+fn job_of(path: &str) -> Option<&str> {
+    path.split_once('/').map(|(folder, _)| folder)
+}
+
+#[test]
+fn the_clerks_job_folders_call_only_down_their_list() {
+    let files = clerk_files();
+    let method =
+        regex::Regex::new(r"\bfn\s+(\w+)\s*(?:<[^>]*>)?\(\s*&(?:'\w+\s+)?(?:mut\s+)?self\b")
+            .unwrap();
+    let call = regex::Regex::new(r"\b(?:self|clerk|sibling)\.(\w+)\(").unwrap();
+    // Each method of the clerk's by the job folder that defines it; a name
+    // defined in two places (or beside the folders) is no folder's.
+    let mut defined: std::collections::BTreeMap<String, Option<&str>> = Default::default();
+    for (path, text) in &files {
+        for found in method.captures_iter(text) {
+            let job = job_of(path);
+            defined
+                .entry(found[1].to_string())
+                .and_modify(|at| *at = at.filter(|at| Some(*at) == job))
+                .or_insert(job);
+        }
+    }
+    assert!(
+        defined.get("plan_move").copied().flatten() == Some("letters"),
+        "the methods were not found where they are"
+    );
+    let rank = |job: &str| CLERK_JOBS.iter().position(|j| *j == job);
+    let mut upward = Vec::new();
+    for (path, text) in &files {
+        let Some(caller) = job_of(path) else {
+            continue;
+        };
+        for found in call.captures_iter(text) {
+            let Some(Some(callee)) = defined.get(&found[1]) else {
+                continue;
+            };
+            if rank(callee) < rank(caller) {
+                upward.push(format!("{path} calls {} of {callee}/", &found[1]));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "calls up the clerk's list ({CLERK_JOBS:?}): {upward:#?}"
+    );
+    for job in CLERK_JOBS {
+        assert!(
+            files.iter().any(|(path, _)| job_of(path) == Some(job)),
+            "{job}/ is in the list but not in src/clerk"
+        );
     }
 }

@@ -1,16 +1,17 @@
 //! The gate: a letter identified (seen before, unreadable, automatic, too
 //! large, forged, a stranger's, the chief arbiter's or a player's), a
-//! player's letter assigned to its game ([`identify`]) and handed on to the
-//! letters' handlers by its kind.
+//! player's letter assigned to its game (`clerk::find`; one no game is
+//! found for answered by [`unidentified`]) and handed on to the letters'
+//! handlers by its kind.
 
-pub mod identify;
+pub mod unidentified;
 
 use crate::clerk::EventKind;
 use crate::clerk::context::Written;
 use std::borrow::Cow;
 
 use crate::clerk::context::LetterContext;
-use crate::clerk::intake::identify::Identified;
+use crate::clerk::find::Identified;
 use crate::clerk::letters::addressed;
 use crate::clerk::{Clerk, Plan, Prepared, recipient};
 use crate::config::Player;
@@ -185,7 +186,6 @@ impl Clerk<'_> {
             let reason = format!("{sender}, replaced on {}: {why}", left.on);
             return Ok(ignored(stored, Plan::default(), Some(sender), reason));
         }
-        let mut plan = Plan::default();
         let former = Player {
             id: String::new(),
             name: left.name,
@@ -200,22 +200,15 @@ impl Clerk<'_> {
         let reason = self
             .phrases()
             .fill("reason.replaced_here", &[("day", &self.date(left.on))]);
-        plan.messages.push(self.refusal(
+        let refusal = self.refusal(
             recipient(&former),
             vec![reason],
             &read,
             stored.postmark,
             crate::render::Model::from(self.tags_of(&former)),
             mail.message_id.clone(),
-        )?);
-        plan.event(
-            EventKind::Refused,
-            None,
-            Some(sender),
-            stored.reason.clone(),
-        );
-        plan.letter = Some(stored);
-        Ok(plan)
+        )?;
+        Ok(Plan::default().answered(refusal, EventKind::Refused, sender, stored))
     }
 
     /// A player's letter (his orders no orders, his leave apart), assigned
@@ -384,14 +377,7 @@ impl Clerk<'_> {
         let kept = stored.clone();
         plan.letter = Some(stored);
         plan = self.tell_unheeded(player, read, orders, other_games, plan)?;
-        if let Some(with_leave) = leave {
-            let written = Written {
-                read: with_leave,
-                ..written
-            };
-            plan = self.leave_beside(store, player, written, kept, plan)?;
-        }
-        Ok(plan)
+        self.with_leave_beside(store, player, written, leave, kept, plan)
     }
 
     /// A player's letter no game was found for: answered with his games;
@@ -414,14 +400,28 @@ impl Clerk<'_> {
         let (mail, read) = (written.mail, written.read);
         plan = plan.with(self.unidentified(refused, player, read, mail, stored)?);
         plan = self.with_other_blocks(store, player, written, plan)?;
-        if let Some(with_leave) = leave {
-            let written = Written {
-                read: with_leave,
-                ..written
-            };
-            plan = self.leave_beside(store, player, written, kept, plan)?;
-        }
-        Ok(plan)
+        self.with_leave_beside(store, player, written, leave, kept, plan)
+    }
+
+    /// `plan`, with the leave its letter asks beside, if any: carried out
+    /// apart, on the game as the rest leaves it.
+    fn with_leave_beside(
+        &self,
+        store: &Store,
+        player: &Player,
+        written: Written<'_>,
+        leave: Option<&Letter>,
+        kept: StoredLetter,
+        plan: Plan,
+    ) -> Result<Plan, Error> {
+        let Some(with_leave) = leave else {
+            return Ok(plan);
+        };
+        let written = Written {
+            read: with_leave,
+            ..written
+        };
+        self.leave_beside(store, player, written, kept, plan)
     }
 }
 

@@ -384,25 +384,6 @@ impl Clerk<'_> {
         }
     }
 
-    /// The person's entries in the clerk's other events: each event with
-    /// his entry there (the person is known by his addresses: a seat's id
-    /// passed to a newcomer by a replacement is not the leaver).
-    pub(in crate::clerk) fn others_of_the_person<'p>(
-        &'p self,
-        player: &'p Player,
-    ) -> impl Iterator<Item = (&'p crate::config::Config, &'p Player)> + 'p {
-        let tournaments = self.directory.tournaments();
-        let here = self.directory.place_of(&self.config.tournament_id);
-        here.and_then(|here| Some((here, self.directory.people().of_entry(here, &player.id)?)))
-            .into_iter()
-            .flat_map(move |(here, person)| {
-                person.elsewhere(here).filter_map(move |entry| {
-                    let there = &tournaments[entry.tournament];
-                    Some((there, there.player(&entry.player)?))
-                })
-            })
-    }
-
     /// A leave taken in the clerk's other events that grant it (the
     /// leave's plan decided which): for each, the event, the person's id
     /// there and the plan of the notices to his partners there, planned by

@@ -384,10 +384,7 @@ impl Clerk<'_> {
             return Ok(None);
         };
         let ambiguous = self.identify(store, player, mail, read, prepared)?;
-        if !matches!(
-            ambiguous,
-            crate::clerk::intake::identify::Identified::Ambiguous
-        ) {
+        if !matches!(ambiguous, crate::clerk::find::Identified::Ambiguous) {
             return Ok(None);
         }
         let plays = |config: &crate::config::Config, there: &Player| {

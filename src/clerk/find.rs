@@ -1,19 +1,17 @@
 //! Which game (and which of the clerk's tournaments) a player's letter is
 //! for: named by a line, the subject's tag or the subject, else by the
-//! thread, else the only game he plays; asked of him where nothing tells,
-//! with his games.
+//! thread, else the only game he plays. Found here, answered by whoever
+//! asked (intake answers a letter no game is found for; an acceptance is
+//! refused where it is ambiguous).
 
-use crate::clerk::EventKind;
+use crate::clerk::Clerk;
 use crate::clerk::context::{GameNote, NamedBy};
-use crate::clerk::{Clerk, Plan, recipient};
 use crate::config::{Config, GameConfig, Player};
 use crate::error::Error;
 use crate::key::SubjectTag;
 use crate::letter::{self, Letter};
 use crate::mail::format::mime::Mail;
-use crate::model;
-use crate::render::Model;
-use crate::store::{Disposition, Store, StoredLetter};
+use crate::store::Store;
 
 /// Which game a letter is for, as [`Clerk::identify`] found it.
 pub(in crate::clerk) enum Identified {
@@ -36,112 +34,6 @@ pub(in crate::clerk) enum Identified {
 }
 
 impl Clerk<'_> {
-    /// A letter whose game is not one of its sender's: nothing changes
-    /// anywhere, and he is told why, with his games.
-    pub(in crate::clerk) fn unidentified(
-        &self,
-        refused: Identified,
-        player: &Player,
-        read: &Letter,
-        mail: &Mail,
-        mut stored: StoredLetter,
-    ) -> Result<Plan, Error> {
-        let mut plan = Plan::default();
-        let postmark = stored.postmark;
-        let sender = &player.email;
-        // Asked which tournament: his games by their tags, in every one.
-        let tagged = matches!(
-            refused,
-            Identified::Ambiguous | Identified::NotServed { .. }
-        );
-        let games: Vec<String> = if tagged {
-            self.tags_of(player)
-        } else {
-            self.config
-                .games_of(&player.id)
-                .iter()
-                .map(|g| g.id.clone())
-                .collect()
-        };
-        let (why, reason) = self.unidentified_reasons(refused, player, read, &games);
-        stored.disposition = Disposition::Refused;
-        stored.reason = why;
-        let mut message = self.refusal(
-            recipient(player),
-            vec![reason],
-            read,
-            postmark,
-            Model::from(games),
-            mail.message_id.clone(),
-        )?;
-        // Placed in no event: the answer speaks for the clerk, under no
-        // event's tag or name.
-        if tagged {
-            self.render_again(&mut message, model! { "of_no_event" => true })?;
-            message.of_event = false;
-        }
-        plan.messages.push(message);
-        plan.event(
-            EventKind::Refused,
-            None,
-            Some(sender),
-            stored.reason.clone(),
-        );
-        plan.letter = Some(stored);
-        Ok(plan)
-    }
-    /// Why a letter's game was not found: the log's words and the
-    /// player's. `games`: his games as his answer lists them.
-    fn unidentified_reasons(
-        &self,
-        refused: Identified,
-        player: &Player,
-        read: &Letter,
-        games: &[String],
-    ) -> (String, String) {
-        let phrases = self.phrases();
-        let sender = &player.email;
-        let named = |phrase, game: &str, by: NamedBy| {
-            phrases.fill(
-                phrase,
-                &[("game", &game), ("by", &phrases.get(by.phrase()))],
-            )
-        };
-        match refused {
-            Identified::NotHis { named: game, by } => (
-                format!("names game {game}, which {sender} does not play"),
-                named("reason.not_his", &game, by),
-            ),
-            Identified::NoSuch { named: game, by } => (
-                format!("names game {game}, which the tournament does not have"),
-                named("reason.no_such_game", &game, by),
-            ),
-            Identified::Ambiguous => {
-                // The example is a tag of the game he wrote, where he named one.
-                let named = read.game.as_deref().map(|game| format!("#{game}]"));
-                let example = named
-                    .and_then(|end| games.iter().find(|tag| tag.ends_with(&end)))
-                    .or(games.first());
-                (
-                    "the tournament could not be identified: the sender plays in several"
-                        .to_string(),
-                    phrases.fill(
-                        "reason.which_tournament",
-                        &[("tag", &example.map_or("", String::as_str))],
-                    ),
-                )
-            }
-            Identified::NotServed { tournament } => (
-                format!("for tournament {tournament}, which this clerk does not serve"),
-                phrases.fill("reason.not_served", &[("tournament", &tournament)]),
-            ),
-            _ => (
-                "the game could not be identified".to_string(),
-                phrases.get("reason.unidentified").to_string(),
-            ),
-        }
-    }
-
     /// Finds the game of a player's letter (contract.md 3). A game named in
     /// the letter decides: a `Game:` line first, then the subject's tag, then
     /// a subject like `Re: Партия 3`; a named game the sender does not play,
@@ -351,6 +243,25 @@ impl Clerk<'_> {
             })
             .collect()
     }
+    /// The person's entries in the clerk's other events: each event with
+    /// his entry there (the person is known by his addresses: a seat's id
+    /// passed to a newcomer by a replacement is not the leaver).
+    pub(in crate::clerk) fn others_of_the_person<'p>(
+        &'p self,
+        player: &'p Player,
+    ) -> impl Iterator<Item = (&'p crate::config::Config, &'p Player)> + 'p {
+        let tournaments = self.directory.tournaments();
+        let here = self.directory.place_of(&self.config.tournament_id);
+        here.and_then(|here| Some((here, self.directory.people().of_entry(here, &player.id)?)))
+            .into_iter()
+            .flat_map(move |(here, person)| {
+                person.elsewhere(here).filter_map(move |entry| {
+                    let there = &tournaments[entry.tournament];
+                    Some((there, there.player(&entry.player)?))
+                })
+            })
+    }
+
     /// The clerk's other tournaments that know one of `player`'s addresses,
     /// in order, each with its entry of him (found by the directory: a
     /// federation's letter asks one question, not one a tournament).
