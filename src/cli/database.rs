@@ -235,7 +235,8 @@ fn seated_as_before(configs: &[Config], store: &mut Store, pass: bool) -> Result
         let scope = config.scope();
         let failed = |e: shtempel::error::Error| database_error(config, &e);
         let kept = store.kept_seats(scope).map_err(failed)?;
-        let played = store.games_with_moves(scope).map_err(failed)?;
+        let games: Vec<&str> = kept.iter().map(|(game, _, _)| game.as_str()).collect();
+        let played = store.games_with_moves(scope, &games).map_err(failed)?;
         for (game, white, black) in kept.iter().filter(|(game, _, _)| played.contains(game)) {
             let now = config.game(game);
             if now.is_some_and(|g| g.white == *white && g.black == *black) {
