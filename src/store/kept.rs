@@ -331,3 +331,62 @@ fn paired_key(scope: Option<&str>) -> String {
         Some(tournament) => format!("paired:{tournament}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use chrono::NaiveDate;
+    use rusqlite::StatementStatus;
+    use shakmaty::Color;
+
+    use crate::rules::Row;
+    use crate::store::{GameRow, Store};
+
+    /// The games with a move are found by looking each one up, not by
+    /// reading every move: an idle poll asks it, however many are stored.
+    #[test]
+    fn the_games_with_moves_are_looked_up_not_scanned() {
+        let mut store = Store::in_memory().unwrap();
+        let rows: Vec<Row> = (0..100)
+            .map(|ply| Row {
+                by: [Color::White, Color::Black][ply % 2],
+                san: ["e4", "e5"][ply % 2].into(),
+                conditional: false,
+                sent_on: NaiveDate::from_ymd_opt(2026, 11, 3).unwrap(),
+                delivered_on: None,
+                days: 1,
+                penalty: 0,
+                letter: None,
+            })
+            .collect();
+        for game in ["1", "2", "3"] {
+            store
+                .write(|w| w.game(game, &GameRow::default(), &rows, 0, None))
+                .unwrap();
+        }
+        {
+            let mut on_cup = store.tournament(Some("CUP"));
+            on_cup
+                .write(|w| w.game("4", &GameRow::default(), &rows, 0, None))
+                .unwrap();
+        }
+        let played = store.games_with_moves(None, &["1", "2", "4", "9"]).unwrap();
+        assert_eq!(played, ["1", "2"], "game 4 is CUP's, game 9 has no move");
+        assert_eq!(
+            store.games_with_moves(Some("CUP"), &["4", "1"]).unwrap(),
+            ["4"]
+        );
+        let statement = store
+            .conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM moves WHERE game_id = ?1)")
+            .unwrap();
+        assert_eq!(
+            statement.get_status(StatementStatus::FullscanStep),
+            0,
+            "each game found by the moves' key"
+        );
+        // Looked up: about 16 steps for each game asked, not one for each of
+        // the 400 moves stored.
+        let steps = statement.get_status(StatementStatus::VmStep);
+        assert!((1..200).contains(&steps), "{steps} steps for 6 games");
+    }
+}

@@ -245,49 +245,6 @@ fn moves_are_added_and_a_ply_already_stored_is_refused() {
     assert_eq!(sans(&store), ["e4", "e5"]);
 }
 
-/// The games with a move are found by looking each one up, not by
-/// reading every move: an idle poll asks it, however many are stored.
-#[test]
-fn the_games_with_moves_are_looked_up_not_scanned() {
-    let mut store = Store::in_memory().unwrap();
-    let rows: Vec<Row> = (0..100)
-        .map(|ply| match ply % 2 {
-            0 => row(Color::White, "e4", 3),
-            _ => row(Color::Black, "e5", 3),
-        })
-        .collect();
-    for game in ["1", "2", "3"] {
-        store
-            .write(|w| w.game(game, &GameRow::default(), &rows, 0, None))
-            .unwrap();
-    }
-    {
-        let mut on_cup = store.tournament(Some("CUP"));
-        on_cup
-            .write(|w| w.game("4", &GameRow::default(), &rows, 0, None))
-            .unwrap();
-    }
-    let played = store.games_with_moves(None, &["1", "2", "4", "9"]).unwrap();
-    assert_eq!(played, ["1", "2"], "game 4 is CUP's, game 9 has no move");
-    assert_eq!(
-        store.games_with_moves(Some("CUP"), &["4", "1"]).unwrap(),
-        ["4"]
-    );
-    let statement = store
-        .conn
-        .prepare_cached("SELECT EXISTS (SELECT 1 FROM moves WHERE game_id = ?1)")
-        .unwrap();
-    assert_eq!(
-        statement.get_status(StatementStatus::FullscanStep),
-        0,
-        "each game found by the moves' key"
-    );
-    // Looked up: about 16 steps for each game asked, not one for each of
-    // the 400 moves stored.
-    let steps = statement.get_status(StatementStatus::VmStep);
-    assert!((1..200).contains(&steps), "{steps} steps for 6 games");
-}
-
 #[test]
 fn reading_game_after_game_prepares_the_moves_query_once() {
     let mut store = Store::in_memory().unwrap();
