@@ -313,6 +313,27 @@ fn a_warning_for_a_missing_fraction_asks_no_restating() {
     assert!(!warning.contains("Previous dates"), "{warning}");
 }
 
+/// What the clerk read ends with the dates it placed, on a line of their
+/// own: what it did not carry out follows on the next (Gmail's letter with a
+/// STATUS beside a move read "sent 2026-12-06Not carried out:").
+#[test]
+fn the_placed_dates_are_a_line_of_their_own() {
+    let mut t = tournament("en", "");
+    let mail = t.exchange(
+        IVANOV,
+        "2026-11-03",
+        "Game 1",
+        "1. e4\nTime: 2/0\nDates: 2026-11-02, 2026-11-03\nSTATUS\n",
+    );
+    let answer = &mail[0].body;
+    let lines: Vec<&str> = answer.lines().map(str::trim_end).collect();
+    assert!(
+        lines.contains(&"  Dates (two of three): sent 2026-11-03"),
+        "{answer}"
+    );
+    assert!(lines.contains(&"Not carried out:"), "{answer}");
+}
+
 #[test]
 fn two_dates_of_three_name_only_the_missing_one() {
     let mut t = tournament("en", "");
