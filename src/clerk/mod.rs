@@ -329,12 +329,10 @@ impl<'a> Clerk<'a> {
     /// Renders a message again with `more` over its model.
     pub(super) fn render_again(&self, message: &mut Outgoing, more: Model) -> Result<(), Error> {
         let model = merged(more, message.model.clone());
-        let rendered = self
-            .templates
-            .render(message.kind.template(), model.clone())
-            .map_err(Error::template)?;
-        message.subject = rendered.subject;
-        message.body = rendered.body;
+        let said = self.say(message.kind, &model)?;
+        message.subject = said.subject;
+        message.body = said.body;
+        message.pictures = said.pictures;
         message.model = model;
         Ok(())
     }

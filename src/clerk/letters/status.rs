@@ -8,7 +8,6 @@ use shakmaty::Color;
 
 use crate::clerk::EventKind;
 use crate::clerk::context::Written;
-use crate::clerk::say::board::BoardView;
 use crate::clerk::{Clerk, Fate, Plan, recipient};
 use crate::config::{Config, Player};
 use crate::error::Error;
@@ -28,7 +27,6 @@ use crate::store::{Disposition, Store, StoredLetter};
 struct EventGames {
     under_way: Vec<Model>,
     finished: Vec<Model>,
-    boards: Vec<BoardView>,
 }
 
 impl Clerk<'_> {
@@ -62,12 +60,10 @@ impl Clerk<'_> {
         }
         let mut under_way = Vec::new();
         let mut finished = Vec::new();
-        let mut boards = Vec::new();
         for (config, entry) in entries {
             let games = self.status_in(store, config, entry)?;
             under_way.extend(games.under_way);
             finished.extend(games.finished);
-            boards.extend(games.boards);
         }
         let answer = |games: Vec<Model>, boards_left_out: bool| {
             self.draft(MessageKind::Status)
@@ -86,10 +82,6 @@ impl Clerk<'_> {
                 })
         };
         let mut letter = answer(under_way.clone(), false)?;
-        for board in boards {
-            let picture = board.picture(self.diagrams, &letter.body)?;
-            letter.pictures.extend(picture);
-        }
         // Within `max_message_bytes`: the pictures go first, then the text
         // boards; the list of his games stays whole.
         let limit = self.config.limits.max_message_bytes;
@@ -168,16 +160,12 @@ impl Clerk<'_> {
                     .push(self.finished_line(&state, colour, config));
                 continue;
             }
-            let board = match state.ledger.clock_for(colour) == Turn::Yours {
-                true => self.board_view(&state, colour),
-                false => None,
-            };
+            let board = (state.ledger.clock_for(colour) == Turn::Yours)
+                .then(|| crate::clerk::say::board::Shown::of(&state, colour));
             let game_model = self.game_status(&state, config, colour, leave);
-            games.under_way.push(crate::render::merged(
-                game_model,
-                model! { "board" => board.as_ref().map(|view| view.model.clone()) },
-            ));
-            games.boards.extend(board);
+            games
+                .under_way
+                .push(crate::render::merged(game_model, model! { "board" => board }));
         }
         Ok(games)
     }

@@ -175,7 +175,6 @@ impl Clerk<'_> {
         let player = newcomer.id.as_str();
         let mut plan = Plan::default();
         let mut games = Vec::new();
-        let mut boards = Vec::new();
         // Whom he replaces, as the record keeps him: his games stay his.
         let (was_name, was_email) = match Newcomer::parse(was) {
             Some(named) => (named.name, named.email),
@@ -211,9 +210,7 @@ impl Clerk<'_> {
             let taken_over = seat(colour, &state);
             let state = self.taken_over_by(store, state, newcomer, colour)?;
             let partner = state.player(colour.other());
-            let board = self.board_view(&state, colour);
-            games.push(self.game_for_newcomer(&state, colour, partner, board.as_ref()));
-            boards.extend(board);
+            games.push(self.game_for_newcomer(&state, colour, partner));
             let more = self.replaced_in(state, colour, newcomer, was, why, taken_over)?;
             plan.more.push(more);
         }
@@ -232,11 +229,6 @@ impl Clerk<'_> {
             .to(recipient(newcomer))
             .cc(self.secretary())
             .render(welcome)?;
-        // A picture of each board his letter shows.
-        for board in boards {
-            let picture = board.picture(self.diagrams, &letter.body)?;
-            letter.pictures.extend(picture);
-        }
         plan.messages.push(letter);
         plan.leaves_left = Some((player.to_string(), self.clock.today));
         for more in &plan.more {
@@ -339,7 +331,6 @@ impl Clerk<'_> {
         state: &Record,
         colour: shakmaty::Color,
         partner: &Player,
-        board: Option<&crate::clerk::say::board::BoardView>,
     ) -> Model {
         let phrases = self.phrases();
         let due = state.ledger.due(&self.config.rules, self.clock.today);
@@ -364,7 +355,7 @@ impl Clerk<'_> {
             "address" => partner.email.as_str(),
             "score" => score,
             "fen" => fen,
-            "board" => board.map(|view| view.model.clone()),
+            "board" => crate::clerk::say::board::Shown::of(state, colour),
             "totals" => state.ledger.totals().to_string(),
             "due" => due.map(|due| model! {
                 "yours" => due.player == colour,

@@ -2,7 +2,8 @@
 //! diagram, its FEN, the last move's label and the picture, for every
 //! message that asks its reader for a move.
 
-use crate::clerk::{Clerk, label_moves};
+use crate::clerk::label_moves;
+use crate::clerk::say::words::Voice;
 use crate::error::Error;
 use crate::model;
 use crate::record::Record;
@@ -43,28 +44,55 @@ impl BoardView {
     }
 }
 
-impl Clerk<'_> {
+/// A board to show a reader, as facts: the position, its last move, and
+/// whose side it is seen from. It is drawn when said, in the reader's
+/// voice (his piece letters, his board setting).
+#[derive(Debug)]
+pub struct Shown {
+    position: shakmaty::Chess,
+    last: Option<shakmaty::Move>,
+    /// The last move's ply and SAN, to label it.
+    last_row: Option<(usize, String)>,
+    reader: shakmaty::Color,
+}
+
+impl minijinja::value::Object for Shown {
+    fn repr(self: &std::sync::Arc<Self>) -> minijinja::value::ObjectRepr {
+        minijinja::value::ObjectRepr::Plain
+    }
+}
+
+impl Shown {
     /// The position of `state` as a board from `reader`'s side, for a
-    /// message that asks him for a move (`[mail] diagrams`): the text
-    /// diagram, its FEN, and the last move's label; none with
-    /// `diagrams = "none"`.
-    pub(in crate::clerk) fn board_view(
-        &self,
-        state: &Record,
-        reader: shakmaty::Color,
-    ) -> Option<BoardView> {
-        if self.diagrams == crate::config::Diagrams::None {
+    /// message that asks him for a move: a model's value, said as the
+    /// board's text diagram, FEN and last move (see [`Shown::view`]).
+    pub fn of(state: &Record, reader: shakmaty::Color) -> Model {
+        Model::from_object(Shown {
+            position: state.board.position().clone(),
+            last: state.board.moves().last().map(|played| played.mv),
+            last_row: state
+                .ledger
+                .rows
+                .last()
+                .map(|row| (state.ledger.rows.len() - 1, row.san.clone())),
+            reader,
+        })
+    }
+
+    /// The board as `voice` shows it: the text diagram, its FEN, and the
+    /// last move's label; none with `diagrams = "none"`.
+    pub fn view(&self, voice: Voice<'_>) -> Option<BoardView> {
+        let Voice { phrases, diagrams } = voice;
+        if diagrams == crate::config::Diagrams::None {
             return None;
         }
-        let phrases = self.phrases();
-        let position = state.board.position();
-        let last = state.board.moves().last().map(|played| played.mv);
         let letters = crate::board::diagram::PieceLetters::of(phrases);
-        let last_label = state.ledger.rows.last().map(|row| {
-            let ply = state.ledger.rows.len() - 1;
-            phrases.moves(&label_moves(ply, &[(row.san.clone(), false)]))
-        });
-        let diagram = crate::board::diagram::text(position, reader, last.as_ref(), &letters);
+        let last_label = self
+            .last_row
+            .as_ref()
+            .map(|(ply, san)| phrases.moves(&label_moves(*ply, &[(san.clone(), false)])));
+        let diagram =
+            crate::board::diagram::text(&self.position, self.reader, self.last.as_ref(), &letters);
         let alt = match &last_label {
             Some(last) => phrases.fill("board.picture_after", &[("last", last)]),
             None => phrases.get("board.picture_start").to_string(),
@@ -72,15 +100,15 @@ impl Clerk<'_> {
         Some(BoardView {
             model: model! {
                 "diagram" => diagram.as_str(),
-                "fen" => crate::board::diagram::fen(position),
+                "fen" => crate::board::diagram::fen(&self.position),
                 "last" => last_label,
-                "picture_only" => self.diagrams == crate::config::Diagrams::Picture,
+                "picture_only" => diagrams == crate::config::Diagrams::Picture,
             },
             diagram,
             alt,
-            position: position.clone(),
-            last,
-            reader,
+            position: self.position.clone(),
+            last: self.last,
+            reader: self.reader,
         })
     }
 }

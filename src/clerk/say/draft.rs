@@ -10,6 +10,7 @@ use crate::message::MessageKind;
 use crate::record::Record;
 use crate::render::{Model, merged};
 use crate::rules::Turn;
+use crate::clerk::say::board::Shown;
 
 use crate::clerk::{Clerk, model, recipient};
 
@@ -126,7 +127,7 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
         // asks him for his move shows it where its template asks.
         let board = match (state, reader) {
             (Some(state), Some(reader)) if state.ledger.clock_for(reader) == Turn::Yours => {
-                clerk.board_view(state, reader)
+                Some(Shown::of(state, reader))
             }
             _ => None,
         };
@@ -135,31 +136,24 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             merged(
                 model! {
                     "reader" => reader.map(crate::color_name),
-                    "board" => board.as_ref().map(|view| view.model.clone()),
+                    "board" => board,
                 },
                 clerk.base_model(state, addressee),
             ),
         );
-        let rendered = clerk
-            .templates
-            .render(kind.template(), model.clone())
-            .map_err(Error::template)?;
-        let pictures = match board {
-            Some(view) => view.picture(clerk.diagrams, &rendered.body)?,
-            None => None,
-        };
+        let said = clerk.say(kind, &model)?;
         Ok(Outgoing {
             kind,
             game: state.map(|s| s.id().to_string()),
             to,
             cc,
-            subject: rendered.subject,
-            body: rendered.body,
+            subject: said.subject,
+            body: said.body,
             in_reply_to,
             registered: false,
             generated: false,
             attachments: Vec::new(),
-            pictures: pictures.into_iter().collect(),
+            pictures: said.pictures,
             delivers: None,
             send_on: None,
             model,

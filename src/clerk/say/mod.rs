@@ -12,3 +12,5 @@ pub mod model;
 pub mod readers;
 pub mod refusals;
 pub mod result;
+pub mod speak;
+pub mod words;

@@ -1,0 +1,54 @@
+//! A message said: its model's facts worded in a reader's voice, its
+//! template rendered, and the boards its text shows drawn as pictures
+//! where the reader's board setting asks for them.
+
+use crate::clerk::Clerk;
+use crate::clerk::say::words::{Voice, spoken};
+use crate::error::Error;
+use crate::mail::format::compose::Picture;
+use crate::message::MessageKind;
+use crate::render::{Model, Templates};
+
+/// A message's words and pictures as one reader gets them.
+pub struct Said {
+    pub subject: String,
+    pub body: String,
+    pub pictures: Vec<Picture>,
+}
+
+/// The message of `kind` from `model`, said with `templates` in `voice`.
+pub fn say(
+    templates: &Templates,
+    voice: Voice<'_>,
+    kind: MessageKind,
+    model: &Model,
+) -> Result<Said, Error> {
+    let spoken = spoken(model, voice);
+    let rendered = templates
+        .render(kind.template(), spoken.model)
+        .map_err(Error::template)?;
+    let mut pictures = Vec::new();
+    for board in spoken.boards {
+        pictures.extend(board.picture(voice.diagrams, &rendered.body)?);
+    }
+    Ok(Said {
+        subject: rendered.subject,
+        body: rendered.body,
+        pictures,
+    })
+}
+
+impl Clerk<'_> {
+    /// How this clerk speaks: the event's language and board.
+    pub(in crate::clerk) fn voice(&self) -> Voice<'_> {
+        Voice {
+            phrases: self.templates.phrases(),
+            diagrams: self.diagrams,
+        }
+    }
+
+    /// The message of `kind` from `model`, in this clerk's voice.
+    pub(in crate::clerk) fn say(&self, kind: MessageKind, model: &Model) -> Result<Said, Error> {
+        say(self.templates, self.voice(), kind, model)
+    }
+}

@@ -1,0 +1,189 @@
+//! What a message says, held as facts until it is said to its reader: a
+//! day, a phrase, a sentence of the phrases, a board. A model holds these
+//! where the words depend on who reads them (his language, his board
+//! setting); [`spoken`] words them all in one reader's [`Voice`], so that
+//! one decision is said to each reader in his own words without deciding
+//! again.
+
+use std::sync::Arc;
+
+use chrono::NaiveDate;
+use minijinja::value::{Object, ObjectRepr, ValueKind};
+
+use crate::clerk::say::board::{BoardView, Shown};
+use crate::config::Diagrams;
+use crate::phrases::Phrases;
+use crate::render::{Fields, Model};
+
+/// How one reader is spoken to: his language's phrases and his board.
+#[derive(Clone, Copy)]
+pub struct Voice<'p> {
+    pub phrases: &'p Phrases,
+    pub diagrams: Diagrams,
+}
+
+type Wording = dyn Fn(Voice<'_>) -> Model + Send + Sync;
+
+/// A value worded when said: a day, a phrase, a sentence.
+pub struct Words(Arc<Wording>);
+
+impl std::fmt::Debug for Words {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<words said to a reader>")
+    }
+}
+
+impl Object for Words {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Plain
+    }
+}
+
+/// A value worded by `wording` in each reader's voice.
+pub fn worded(wording: impl Fn(Voice<'_>) -> Model + Send + Sync + 'static) -> Model {
+    Model::from_object(Words(Arc::new(wording)))
+}
+
+/// A sentence (or any text) of the reader's phrases.
+pub fn text(wording: impl Fn(&Phrases) -> String + Send + Sync + 'static) -> Model {
+    worded(move |voice| Model::from(wording(voice.phrases)))
+}
+
+/// A day, written as the reader's language writes days.
+pub fn date(day: NaiveDate) -> Model {
+    text(move |phrases| phrases.date(day))
+}
+
+/// A day, if any.
+pub fn date_of(day: Option<NaiveDate>) -> Model {
+    day.map_or(Model::from(()), date)
+}
+
+/// The phrase `name` of the reader's phrases.
+pub fn phrase(name: &'static str) -> Model {
+    text(move |phrases| phrases.get(name).to_string())
+}
+
+/// A model as its reader reads it, and the boards it shows him (drawn as
+/// pictures where his text shows them).
+pub struct Spoken {
+    pub model: Model,
+    pub boards: Vec<BoardView>,
+}
+
+/// `model` with every fact in it worded in `voice`.
+pub fn spoken(model: &Model, voice: Voice<'_>) -> Spoken {
+    let mut boards = Vec::new();
+    let model = said(model, voice, &mut boards).unwrap_or_else(|| model.clone());
+    Spoken { model, boards }
+}
+
+/// `value` worded, or `None` where it holds nothing to word (it is then
+/// used as it is, not copied).
+fn said(value: &Model, voice: Voice<'_>, boards: &mut Vec<BoardView>) -> Option<Model> {
+    if let Some(words) = value.downcast_object_ref::<Words>() {
+        let worded = (words.0)(voice);
+        return Some(said(&worded, voice, boards).unwrap_or(worded));
+    }
+    if let Some(shown) = value.downcast_object_ref::<Shown>() {
+        let view = shown.view(voice)?;
+        let model = view.model.clone();
+        boards.push(view);
+        return Some(model);
+    }
+    if let Some(fields) = value.downcast_object_ref::<Fields>() {
+        let mut changed = false;
+        let values: Vec<_> = fields
+            .0
+            .iter()
+            .map(|(name, value)| match said(value, voice, boards) {
+                Some(new) => {
+                    changed = true;
+                    (*name, new)
+                }
+                None => (*name, value.clone()),
+            })
+            .collect();
+        return changed.then(|| Model::from_object(Fields(values)));
+    }
+    match value.kind() {
+        ValueKind::Seq => {
+            let items: Vec<Model> = value.try_iter().ok()?.collect();
+            let mut changed = false;
+            let items: Vec<Model> = items
+                .into_iter()
+                .map(|item| match said(&item, voice, boards) {
+                    Some(new) => {
+                        changed = true;
+                        new
+                    }
+                    None => item,
+                })
+                .collect();
+            changed.then(|| Model::from(items))
+        }
+        ValueKind::Map => {
+            let keys: Vec<Model> = value.try_iter().ok()?.collect();
+            let mut changed = false;
+            let entries: Vec<(Model, Model)> = keys
+                .into_iter()
+                .map(|key| {
+                    let item = value.get_item(&key).unwrap_or_default();
+                    match said(&item, voice, boards) {
+                        Some(new) => {
+                            changed = true;
+                            (key, new)
+                        }
+                        None => (key, item),
+                    }
+                })
+                .collect();
+            changed.then(|| Model::from_iter(entries))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Lang;
+    use crate::model;
+    use crate::render::merged;
+
+    fn voice(phrases: &Phrases) -> Voice<'_> {
+        Voice {
+            phrases,
+            diagrams: Diagrams::Text,
+        }
+    }
+
+    #[test]
+    fn facts_are_worded_in_each_readers_language_wherever_they_stand() {
+        let day = NaiveDate::from_ymd_opt(2026, 12, 6).unwrap();
+        let model = merged(
+            model! { "held" => date(day) },
+            model! {
+                "games" => vec![model! { "last_day" => date(day), "id" => "1" }],
+                "days" => text(|p| p.days(3)),
+                "plain" => "as it is",
+            },
+        );
+        for (lang, written, days) in [(Lang::En, "2026-12-06", "3 days"), (Lang::Ru, "06.12.2026", "3 дн.")] {
+            let phrases = Phrases::builtin(lang);
+            let said = spoken(&model, voice(&phrases)).model;
+            let get = |path: &str| said.get_path(path).unwrap().to_string();
+            assert_eq!(get("held"), written, "{lang:?}");
+            assert_eq!(get("games.0.last_day"), written, "{lang:?}");
+            assert_eq!(get("games.0.id"), "1");
+            assert_eq!(get("days"), days, "{lang:?}");
+            assert_eq!(get("plain"), "as it is");
+        }
+    }
+
+    #[test]
+    fn a_model_of_no_facts_is_used_as_it_is() {
+        let model = model! { "id" => "1", "list" => vec![1, 2] };
+        assert!(said(&model, voice(&Phrases::builtin(Lang::En)), &mut Vec::new()).is_none());
+    }
+}
