@@ -46,6 +46,7 @@ mod prepared;
 mod route;
 mod say;
 
+use crate::phrases::Phrases;
 use chrono::{DateTime, NaiveDate, Utc};
 
 pub use self::calendar::start::Sheet;
@@ -202,7 +203,7 @@ impl<'a> Clerk<'a> {
         self.lang
     }
 
-    fn phrases(&self) -> &crate::phrases::Phrases {
+    fn phrases(&self) -> &Phrases {
         self.templates.phrases()
     }
 
@@ -210,11 +211,10 @@ impl<'a> Clerk<'a> {
         self.lang().date(date)
     }
 
-    /// A note of today's under a game's chart, of no one move.
-    /// A note under the chart, worded by `text` as a clerk of the event's
-    /// language says it and, where the other language's templates load, as
-    /// one of that language does (for a reader who chose it).
-    fn note(&self, kind: crate::store::NoteKind, text: impl Fn(&Clerk<'_>) -> String) -> Note {
+    /// A note of today's under a game's chart, of no one move, worded by
+    /// `text` in the event's language and, where the other language's
+    /// templates load, in that one too (for a reader who chose it).
+    fn note(&self, kind: crate::store::NoteKind, text: impl Fn(&Phrases) -> String) -> Note {
         self.note_at(None, kind, text)
     }
 
@@ -223,25 +223,27 @@ impl<'a> Clerk<'a> {
         &self,
         ply: Option<usize>,
         kind: crate::store::NoteKind,
-        text: impl Fn(&Clerk<'_>) -> String,
+        text: impl Fn(&Phrases) -> String,
     ) -> Note {
-        let worded = |lang: crate::Lang| match lang == self.lang {
-            true => Some(text(self)),
-            false => self
-                .for_reader(crate::config::Preferences {
-                    language: Some(lang),
-                    diagrams: Some(self.diagrams),
-                })
-                .map(|clerk| text(&clerk)),
-        };
         let event = self.config.language;
+        let other = event.other();
         Note {
             ply,
             kind,
-            text: worded(event).unwrap_or_else(|| text(self)),
-            other: worded(event.other()).map(|other| (event.other(), other)),
+            text: text(self.phrases_in(event).unwrap_or(self.phrases())),
+            other: self.phrases_in(other).map(|phrases| (other, text(phrases))),
             created_on: self.clock.today,
         }
+    }
+
+    /// The phrases of `lang` for this event (its director's own, where
+    /// he wrote them); `None` where they cannot be loaded.
+    fn phrases_in(&self, lang: crate::Lang) -> Option<&Phrases> {
+        if lang == self.lang {
+            return Some(self.phrases());
+        }
+        let at = self.directory.place_of(&self.config.tournament_id)?;
+        Some(self.directory.templates_in(at, lang)?.phrases())
     }
 
     fn base_model(&self, state: Option<&Record>, to: &str) -> Model {
@@ -256,7 +258,7 @@ impl<'a> Clerk<'a> {
                 "black" => s.black.name.as_str(),
             }),
             "to" => to,
-            "today" => self.date(self.clock.today),
+            "today" => crate::clerk::say::words::date(self.clock.today),
             // Said in a receipt of a letter the director accepted after
             // its refusal (`accept`).
             "accepted" => Option::<String>::None,

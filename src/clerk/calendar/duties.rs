@@ -5,6 +5,7 @@
 use std::ops::RangeInclusive;
 
 use crate::clerk::EventKind;
+use crate::clerk::say::words;
 use shakmaty::Color;
 
 use crate::clerk::say::model::moves_of;
@@ -84,7 +85,7 @@ impl Clerk<'_> {
         match state.ledger.due(&self.config.rules, self.clock.today) {
             Some(due) if due.player == player => model! {
                 "days_left" => due.days_left,
-                "last_day" => self.date(due.last_day),
+                "last_day" => crate::clerk::say::words::date(due.last_day),
             },
             _ => Model::from(()),
         }
@@ -108,10 +109,8 @@ impl Clerk<'_> {
     ) -> Result<Plan, Error> {
         let mut plan = Plan::default();
         let (first, last) = plies.into_inner();
-        let lang = self.lang();
         let today = self.clock.today;
         let moves_log = moves_of(state, first, last);
-        let moves = self.phrases().moves(&moves_log);
         let expected = state.ledger.rows[first].letter.as_ref().map(|f| f.expected);
         let sent_on = state.ledger.rows[last].sent_on;
         // Unanswered since it reached the partner: for a letter accepted
@@ -119,15 +118,15 @@ impl Clerk<'_> {
         let days = rules::days(rules::unanswered_since(&state.ledger, last), today);
         let model = model! {
             "author" => state.player(author).name.as_str(),
-            "moves" => moves.as_str(),
+            "moves" => words::moves(&moves_log),
             "days" => days,
             "dates" => model! {
-                "postmark" => expected.and_then(|e| e.partner_postmark).map(|d| lang.date(d)),
-                "received" => expected.and_then(|e| e.received).map(|d| lang.date(d)),
-                "sent" => lang.date(sent_on),
+                "postmark" => words::date_of(expected.and_then(|e| e.partner_postmark)),
+                "received" => words::date_of(expected.and_then(|e| e.received)),
+                "sent" => words::date(sent_on),
             },
             "totals" => totals.to_string(),
-            "next" => next_lines(state, !author, self.lang(), None),
+            "next" => next_lines(state, !author, None),
             "due" => self.due_model(state, !author),
         };
         let message = self
@@ -139,17 +138,19 @@ impl Clerk<'_> {
         let mut message = self.generated(message, true);
         message.delivers = Some(last);
         plan.messages.push(message);
-        plan.notes.push(
-            self.note_at(Some(last), crate::store::NoteKind::Repeat, |clerk| {
-                clerk.phrases().fill(
+        plan.notes.push(self.note_at(
+            Some(last),
+            crate::store::NoteKind::Repeat,
+            |phrases: &crate::phrases::Phrases| {
+                phrases.fill(
                     "note.repeat",
                     &[
-                        ("moves", &clerk.phrases().moves(&moves_log)),
-                        ("date", &clerk.date(today)),
+                        ("moves", &phrases.moves(&moves_log)),
+                        ("date", &phrases.date(today)),
                     ],
                 )
-            }),
-        );
+            },
+        ));
         let detail = format!(
             "{moves_log} repeated after {}",
             crate::phrases::english_days(days)
@@ -162,10 +163,10 @@ impl Clerk<'_> {
     fn query(&self, state: &Record) -> Result<Plan, Error> {
         let mut plan = Plan::default();
         let model = model! {
-            "start" => self.date(state.ledger.calendar.start_date),
+            "start" => crate::clerk::say::words::date(state.ledger.calendar.start_date),
             "days" => self.config.rules.first_move_query_days,
             "due" => self.due_model(state, Color::White),
-            "next" => next_lines(state, Color::White, self.lang(), None),
+            "next" => next_lines(state, Color::White, None),
         };
         let message = self
             .draft(MessageKind::Query)
@@ -185,10 +186,10 @@ impl Clerk<'_> {
         let mut plan = Plan::default();
         let rules = &self.config.rules;
         let model = model! {
-            "start" => self.date(state.ledger.calendar.start_date),
+            "start" => crate::clerk::say::words::date(state.ledger.calendar.start_date),
             "days_per_control" => rules.days_per_control,
             "moves_per_control" => rules.moves_per_control,
-            "next" => next_lines(state, Color::White, self.lang(), None),
+            "next" => next_lines(state, Color::White, None),
         };
         let letters = self
             .draft(MessageKind::Start)
@@ -212,9 +213,9 @@ impl Clerk<'_> {
         let mut plan = Plan::default();
         let model = model! {
             "days_left" => days_left,
-            "last_day" => state.ledger.due(&self.config.rules, self.clock.today).map(|due| self.date(due.last_day)),
+            "last_day" => state.ledger.due(&self.config.rules, self.clock.today).map(|due| words::date(due.last_day)),
             "threshold" => threshold,
-            "next" => next_lines(state, player, self.lang(), None),
+            "next" => next_lines(state, player, None),
         };
         let message = self
             .draft(MessageKind::Reminder)
@@ -242,8 +243,8 @@ impl Clerk<'_> {
         let mut plan = Plan::default();
         let model = model! {
             "offender" => state.player(offender).name.as_str(),
-            "notice_on" => self.date(notice_on),
-            "until" => self.date(until),
+            "notice_on" => crate::clerk::say::words::date(notice_on),
+            "until" => crate::clerk::say::words::date(until),
             "game_id" => self.ruling_game(state),
         };
         let message = self
@@ -262,7 +263,7 @@ impl Clerk<'_> {
         let mut plan = Plan::default();
         let to_move = state.player(state.ledger.to_move()).name.clone();
         let model = model! {
-            "end_date" => self.date(self.config.end_date),
+            "end_date" => crate::clerk::say::words::date(self.config.end_date),
             "moves" => state.board.moves().len(),
             "totals" => state.ledger.totals().to_string(),
             "to_move" => to_move,

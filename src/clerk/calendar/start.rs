@@ -78,11 +78,11 @@ impl Clerk<'_> {
         let today = self.clock.today;
         let starts = crate::rules::calendar::clock_start(config.start_date, Some(today));
         let extra = model! {
-            "sent" => self.date(today),
+            "sent" => crate::clerk::say::words::date(today),
             "late" => starts > config.start_date,
-            "clock_start" => self.date(starts),
-            "start" => self.date(config.start_date),
-            "end" => self.date(config.end_date),
+            "clock_start" => crate::clerk::say::words::date(starts),
+            "start" => crate::clerk::say::words::date(config.start_date),
+            "end" => crate::clerk::say::words::date(config.end_date),
             "days_per_control" => rules.days_per_control,
             "moves_per_control" => rules.moves_per_control,
             "clerk" => config.address.as_str(),
@@ -149,11 +149,11 @@ impl Clerk<'_> {
                 "partner" => partner.name.as_str(),
                 "partner_email" => partner.email.as_str(),
                 "tag" => crate::key::SubjectTag::game(&config.tournament_id, state.id()).to_string(),
-                "start" => game.start_date.map(|day| self.date(day)),
+                "start" => crate::clerk::say::words::date_of(game.start_date),
                 "round" => round_of(state.id()),
             });
             if color == Color::White {
-                let first = crate::clerk::next_lines(&state, Color::White, config.language, None);
+                let first = crate::clerk::next_lines(&state, Color::White, None);
                 listed.firsts.push(first);
             }
         }

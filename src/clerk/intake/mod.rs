@@ -8,6 +8,7 @@ pub mod unidentified;
 
 use crate::clerk::EventKind;
 use crate::clerk::context::Written;
+use crate::clerk::say::words::Sentence;
 use std::borrow::Cow;
 
 use crate::clerk::context::LetterContext;
@@ -197,9 +198,10 @@ impl Clerk<'_> {
         let read = letter::read_with(&mail.text, self.config.date_reading(Some(stored.postmark)));
         stored.disposition = Disposition::Refused;
         stored.reason = format!("{sender} was replaced on {}: nothing changed", left.on);
-        let reason = self
-            .phrases()
-            .fill("reason.replaced_here", &[("day", &self.date(left.on))]);
+        let on = left.on;
+        let reason = Sentence::new(move |phrases| {
+            phrases.fill("reason.replaced_here", &[("day", &phrases.date(on))])
+        });
         let refusal = self.refusal(
             recipient(&former),
             vec![reason],

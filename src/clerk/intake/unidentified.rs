@@ -4,6 +4,7 @@
 use crate::clerk::EventKind;
 use crate::clerk::context::NamedBy;
 use crate::clerk::find::Identified;
+use crate::clerk::say::words::Sentence;
 use crate::clerk::{Clerk, Plan, recipient};
 use crate::config::Player;
 use crate::error::Error;
@@ -67,14 +68,16 @@ impl Clerk<'_> {
         player: &Player,
         read: &Letter,
         games: &[String],
-    ) -> (String, String) {
-        let phrases = self.phrases();
+    ) -> (String, Sentence) {
         let sender = &player.email;
-        let named = |phrase, game: &str, by: NamedBy| {
-            phrases.fill(
-                phrase,
-                &[("game", &game), ("by", &phrases.get(by.phrase()))],
-            )
+        let named = |phrase: &'static str, game: &str, by: NamedBy| {
+            let game = game.to_string();
+            Sentence::new(move |phrases| {
+                phrases.fill(
+                    phrase,
+                    &[("game", &game), ("by", &phrases.get(by.phrase()))],
+                )
+            })
         };
         match refused {
             Identified::NotHis { named: game, by } => (
@@ -90,23 +93,26 @@ impl Clerk<'_> {
                 let named = read.game.as_deref().map(|game| format!("#{game}]"));
                 let example = named
                     .and_then(|end| games.iter().find(|tag| tag.ends_with(&end)))
-                    .or(games.first());
+                    .or(games.first())
+                    .cloned()
+                    .unwrap_or_default();
                 (
                     "the tournament could not be identified: the sender plays in several"
                         .to_string(),
-                    phrases.fill(
-                        "reason.which_tournament",
-                        &[("tag", &example.map_or("", String::as_str))],
-                    ),
+                    Sentence::new(move |phrases| {
+                        phrases.fill("reason.which_tournament", &[("tag", &example)])
+                    }),
                 )
             }
             Identified::NotServed { tournament } => (
                 format!("for tournament {tournament}, which this clerk does not serve"),
-                phrases.fill("reason.not_served", &[("tournament", &tournament)]),
+                Sentence::new(move |phrases| {
+                    phrases.fill("reason.not_served", &[("tournament", &tournament)])
+                }),
             ),
             _ => (
                 "the game could not be identified".to_string(),
-                phrases.get("reason.unidentified").to_string(),
+                Sentence::phrase("reason.unidentified"),
             ),
         }
     }

@@ -18,7 +18,7 @@ impl Clerk<'_> {
         match resign(&state.ledger, context.color) {
             Ok(transition) => self.ended_by_letter(state, context, transition),
             Err(refusal) => {
-                let reason = self.refusal_reason(&refusal, state.id());
+                let reason = Clerk::refusal_reason(&refusal, state.id());
                 self.refuse(state, context, vec![reason])
             }
         }
@@ -36,7 +36,7 @@ impl Clerk<'_> {
             Ok(Some(transition)) => self.ended_by_letter(state, context, transition),
             Ok(None) => self.plan_move(store, state, context),
             Err(refusal) => {
-                let reason = self.refusal_reason(&refusal, state.id());
+                let reason = Clerk::refusal_reason(&refusal, state.id());
                 self.refuse(state, context, vec![reason])
             }
         }

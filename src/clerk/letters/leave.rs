@@ -10,6 +10,7 @@ use crate::clerk::context::Written;
 use chrono::{Datelike, NaiveDate};
 use shakmaty::Color;
 
+use crate::clerk::say::words::{Sentence, date, text};
 use crate::clerk::{Clerk, EntryThere, Plan, recipient};
 use crate::config::Player;
 use crate::error::Error;
@@ -46,7 +47,7 @@ struct Verdicts {
 /// of this clerk's language).
 struct RefusedThere {
     tournament: String,
-    reason: String,
+    reason: Sentence,
 }
 
 impl Clerk<'_> {
@@ -74,7 +75,7 @@ impl Clerk<'_> {
         let (first, last) = match asked_days(read, postmark) {
             Ok(days) => days,
             Err(phrase) => {
-                let reason = self.phrases().get(phrase).to_string();
+                let reason = Sentence::phrase(phrase);
                 return self.refuse_leave(player, written, stored, vec![reason], beside);
             }
         };
@@ -145,7 +146,6 @@ impl Clerk<'_> {
         games: Vec<Model>,
     ) -> Model {
         let (first, last) = days;
-        let (first_text, last_text) = (self.date(first), self.date(last));
         let granted_here = verdicts.here.is_ok();
         let already_here = verdicts.here == Err(LeaveRefusal::Granted);
         let nothing_new = verdicts.here.is_err() && verdicts.granted.is_empty();
@@ -155,7 +155,7 @@ impl Clerk<'_> {
             .clone()
             .err()
             .filter(|_| !already_here)
-            .map(|refusal| self.leave_refused(refusal, postmark, &self.config.rules));
+            .map(|refusal| leave_refused(refusal, postmark, &self.config.rules).model());
         let several = !verdicts.left_there.is_empty();
         let mut left = Vec::new();
         if granted_here || already_here {
@@ -188,11 +188,11 @@ impl Clerk<'_> {
                 .iter()
                 .map(|there| model! {
                     "tournament" => there.tournament.as_str(),
-                    "reason" => there.reason.as_str(),
+                    "reason" => there.reason.model(),
                 })
                 .collect::<Vec<_>>(),
-            "first" => first_text.as_str(),
-            "last" => last_text.as_str(),
+            "first" => date(first),
+            "last" => date(last),
             "days" => days,
             "year" => first.year(),
             "left" => left,
@@ -261,7 +261,7 @@ impl Clerk<'_> {
                 }
                 Err(refusal) => verdicts.refused.push(RefusedThere {
                     tournament: other.tournament_id.clone(),
-                    reason: self.leave_refused(refusal, postmark, &other.rules),
+                    reason: leave_refused(refusal, postmark, &other.rules),
                 }),
             }
         }
@@ -270,17 +270,22 @@ impl Clerk<'_> {
 
     /// Why each event refused a leave no event grants, in the reader's
     /// words.
-    fn leave_refusals(&self, verdicts: &Verdicts, postmark: NaiveDate) -> Vec<String> {
-        let phrases = self.phrases();
+    fn leave_refusals(&self, verdicts: &Verdicts, postmark: NaiveDate) -> Vec<Sentence> {
         let mut reasons = Vec::new();
         if let Err(refusal) = &verdicts.here {
-            reasons.push(self.leave_refused(refusal.clone(), postmark, &self.config.rules));
+            reasons.push(leave_refused(refusal.clone(), postmark, &self.config.rules));
         }
         reasons.extend(verdicts.refused.iter().map(|there| {
-            phrases.fill(
-                "reason.leave_there",
-                &[("tournament", &there.tournament), ("reason", &there.reason)],
-            )
+            let (tournament, reason) = (there.tournament.clone(), there.reason.clone());
+            Sentence::new(move |phrases| {
+                phrases.fill(
+                    "reason.leave_there",
+                    &[
+                        ("tournament", &tournament),
+                        ("reason", &reason.in_words(phrases)),
+                    ],
+                )
+            })
         }));
         reasons
     }
@@ -292,14 +297,15 @@ impl Clerk<'_> {
         player: &Player,
         written: Written<'_>,
         mut stored: StoredLetter,
-        reasons: Vec<String>,
+        reasons: Vec<Sentence>,
         beside: bool,
     ) -> Result<Plan, Error> {
         let Written { mail, read, .. } = written;
         let mut plan = Plan::default();
         let postmark = stored.postmark;
         stored.disposition = Disposition::Refused;
-        stored.reason = format!("leave refused: {}", reasons.join("; "));
+        let words: Vec<String> = reasons.iter().map(|r| r.in_words(self.phrases())).collect();
+        stored.reason = format!("leave refused: {}", words.join("; "));
         plan.event(
             EventKind::Refused,
             None,
@@ -334,54 +340,15 @@ impl Clerk<'_> {
         if read.more_leaves.is_empty() {
             return Ok(());
         }
-        let lines: Vec<String> = read
+        let lines: Vec<Model> = read
             .more_leaves
             .iter()
             .map(|line| {
-                let line = crate::printable::bounded(line, 100);
-                self.phrases()
-                    .fill("unheeded.second_leave", &[("line", &line.as_ref())])
+                let line = crate::printable::bounded(line, 100).into_owned();
+                text(move |phrases| phrases.fill("unheeded.second_leave", &[("line", &line)]))
             })
             .collect();
         self.render_again(answer, model! { "unheeded" => lines })
-    }
-
-    /// The words of a leave's refusal under `rules` (this event's, or
-    /// another's of the person).
-    fn leave_refused(
-        &self,
-        refusal: LeaveRefusal,
-        postmark: NaiveDate,
-        rules: &crate::rules::Rules,
-    ) -> String {
-        let phrases = self.phrases();
-        match refusal {
-            LeaveRefusal::NoLeave => phrases.get("reason.leave_none").to_string(),
-            LeaveRefusal::Backwards => phrases.get("reason.leave_backwards").to_string(),
-            LeaveRefusal::Granted => phrases.get("reason.leave_granted").to_string(),
-            LeaveRefusal::Past => {
-                phrases.fill("reason.leave_past", &[("postmark", &self.date(postmark))])
-            }
-            LeaveRefusal::Overlaps { first, last } => phrases.fill(
-                "reason.leave_overlaps",
-                &[("first", &self.date(first)), ("last", &self.date(last))],
-            ),
-            LeaveRefusal::AfterEnd { end } => {
-                phrases.fill("reason.leave_after_end", &[("end", &self.date(end))])
-            }
-            LeaveRefusal::OverAllowance { year, asked, left } => phrases.fill(
-                "reason.leave_over",
-                &[
-                    ("year", &year),
-                    ("asked", &phrases.days(i64::from(asked))),
-                    ("left", &phrases.days(i64::from(left))),
-                    (
-                        "allowance",
-                        &phrases.days(i64::from(rules.leave_days_per_year)),
-                    ),
-                ],
-            ),
-        }
     }
 
     /// A leave taken in the clerk's other events that grant it (the
@@ -424,24 +391,25 @@ impl Clerk<'_> {
         days: (NaiveDate, NaiveDate),
     ) -> Result<Plan, Error> {
         let (first, last) = days;
-        let (first_text, last_text) = (self.date(first), self.date(last));
         let partner = if state.white.id == player.id {
             Color::Black
         } else {
             Color::White
         };
         let mut more = Plan::default();
-        more.notes
-            .push(self.note(crate::store::NoteKind::Leave, |clerk| {
-                clerk.phrases().fill(
+        more.notes.push(self.note(
+            crate::store::NoteKind::Leave,
+            |phrases: &crate::phrases::Phrases| {
+                phrases.fill(
                     "note.leave",
                     &[
                         ("player", &player.name),
-                        ("first", &clerk.date(first)),
-                        ("last", &clerk.date(last)),
+                        ("first", &phrases.date(first)),
+                        ("last", &phrases.date(last)),
                     ],
                 )
-            }));
+            },
+        ));
         // Who is to move, and by when, with the leave counted.
         let mut ledger = state.ledger.clone();
         let mut leaves = ledger.calendar.leaves.clone();
@@ -458,12 +426,12 @@ impl Clerk<'_> {
         let notice = model! {
             "moving" => moving,
             "player" => player.name.as_str(),
-            "first" => first_text.as_str(),
-            "last" => last_text.as_str(),
+            "first" => date(first),
+            "last" => date(last),
             "due" => due.map(|due| model! {
                 "player" => state.player(due.player).name.as_str(),
                 "color" => crate::color_name(due.player),
-                "last_day" => self.date(due.last_day),
+                "last_day" => crate::clerk::say::words::date(due.last_day),
             }),
         };
         more.messages.push(
@@ -527,4 +495,42 @@ fn asked_days(read: &Letter, postmark: NaiveDate) -> Result<(NaiveDate, NaiveDat
         Some((first, last)) if first > last => Err("reason.leave_backwards"),
         Some(days) => Ok(days),
     }
+}
+
+/// The words of a leave's refusal under `rules` (this event's, or
+/// another's of the person).
+fn leave_refused(
+    refusal: LeaveRefusal,
+    postmark: NaiveDate,
+    rules: &crate::rules::Rules,
+) -> Sentence {
+    let allowance = rules.leave_days_per_year;
+    Sentence::new(move |phrases| match refusal {
+        LeaveRefusal::NoLeave => phrases.get("reason.leave_none").to_string(),
+        LeaveRefusal::Backwards => phrases.get("reason.leave_backwards").to_string(),
+        LeaveRefusal::Granted => phrases.get("reason.leave_granted").to_string(),
+        LeaveRefusal::Past => phrases.fill(
+            "reason.leave_past",
+            &[("postmark", &phrases.date(postmark))],
+        ),
+        LeaveRefusal::Overlaps { first, last } => phrases.fill(
+            "reason.leave_overlaps",
+            &[
+                ("first", &phrases.date(first)),
+                ("last", &phrases.date(last)),
+            ],
+        ),
+        LeaveRefusal::AfterEnd { end } => {
+            phrases.fill("reason.leave_after_end", &[("end", &phrases.date(end))])
+        }
+        LeaveRefusal::OverAllowance { year, asked, left } => phrases.fill(
+            "reason.leave_over",
+            &[
+                ("year", &year),
+                ("asked", &phrases.days(i64::from(asked))),
+                ("left", &phrases.days(i64::from(left))),
+                ("allowance", &phrases.days(i64::from(allowance))),
+            ],
+        ),
+    })
 }

@@ -17,6 +17,7 @@ pub mod status;
 
 use crate::clerk::context::LetterContext;
 use crate::clerk::context::Written;
+use crate::clerk::say::words::Sentence;
 use crate::clerk::{Clerk, Plan};
 use crate::config::Player;
 use crate::error::Error;
@@ -54,14 +55,16 @@ impl Clerk<'_> {
             | LetterKind::Status
             | LetterKind::Preferences
             | LetterKind::Unknown => {
-                let phrases = self.phrases();
-                let mut reasons: Vec<String> = context
+                let mut reasons: Vec<Sentence> = context
                     .read
                     .errors
                     .iter()
-                    .map(|e| e.explain(phrases))
+                    .map(|e| {
+                        let error = e.clone();
+                        Sentence::new(move |phrases| error.explain(phrases))
+                    })
                     .collect();
-                reasons.push(phrases.get("reason.no_move").to_string());
+                reasons.push(Sentence::phrase("reason.no_move"));
                 self.refuse(state, context, reasons)
             }
         }

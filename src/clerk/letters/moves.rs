@@ -8,6 +8,7 @@ use crate::clerk::context::LetterContext;
 use crate::clerk::say::model::{
     correction_model, correction_text, item_label, item_name, label_moves,
 };
+use crate::clerk::say::words::{self, Sentence};
 use crate::clerk::{Clerk, Fate, Plan, next_lines};
 use crate::error::Error;
 use crate::game::{Applied, End};
@@ -30,7 +31,7 @@ use crate::store::{Note, NoteKind, Store};
 pub(in crate::clerk) struct ReceiptFacts<'a> {
     pub(in crate::clerk) moves: &'a str,
     pub(in crate::clerk) held: bool,
-    pub(in crate::clerk) conditional: Option<String>,
+    pub(in crate::clerk) conditional: Option<Model>,
     pub(in crate::clerk) partner_direct: bool,
 }
 
@@ -44,7 +45,7 @@ impl Clerk<'_> {
         store: &Store,
         state: &Record,
         context: &LetterContext<'_>,
-    ) -> Result<Option<String>, Error> {
+    ) -> Result<Option<Sentence>, Error> {
         let player = state.player(context.color);
         let read = context.read;
         let mut fits = Vec::new();
@@ -69,15 +70,17 @@ impl Clerk<'_> {
         let [other] = fits.as_slice() else {
             return Ok(None);
         };
-        let phrases = self.phrases();
-        Ok(Some(phrases.fill(
-            "reason.meant_other",
-            &[
-                ("game", &other.id()),
-                ("white", &other.white.name.as_str()),
-                ("black", &other.black.name.as_str()),
-            ],
-        )))
+        let (game, white, black) = (
+            other.id().to_string(),
+            other.white.name.clone(),
+            other.black.name.clone(),
+        );
+        Ok(Some(Sentence::new(move |phrases| {
+            phrases.fill(
+                "reason.meant_other",
+                &[("game", &game), ("white", &white), ("black", &black)],
+            )
+        })))
     }
 
     /// A letter with moves.
@@ -90,7 +93,7 @@ impl Clerk<'_> {
         let color = context.color;
         let read = context.read;
         if let Err(refusal) = admit_move(&state.ledger, color) {
-            let reason = self.refusal_reason(&refusal, state.id());
+            let reason = Clerk::refusal_reason(&refusal, state.id());
             return self.refuse(state, context, vec![reason]);
         }
         let move_errors = self.move_errors(read);
@@ -117,7 +120,6 @@ impl Clerk<'_> {
         // The log and the letter's record in English SAN; people read the
         // moves in the tournament's notation.
         let moves_log = label_moves(first_ply, &signed_sans(&applied, first_ply));
-        let moves_text = self.phrases().moves(&moves_log);
         let own_last = first_ply
             + applied
                 .plies
@@ -144,7 +146,7 @@ impl Clerk<'_> {
             context,
             verdict: &verdict,
             applied: &applied,
-            moves: &moves_text,
+            moves: &moves_log,
         };
         for effect in &transition.effects {
             let done = self.move_effect(store, state, &letter, effect, &plan.notes)?;
@@ -156,7 +158,7 @@ impl Clerk<'_> {
 
     /// What the reader could not read as moves (a word that is no move, a
     /// move number out of order, an empty variant), in the reader's words.
-    fn move_errors(&self, read: &Letter) -> Vec<String> {
+    fn move_errors(&self, read: &Letter) -> Vec<Sentence> {
         read.errors
             .iter()
             .filter(|e| {
@@ -167,7 +169,10 @@ impl Clerk<'_> {
                         | ReadErrorKind::EmptyVariant
                 )
             })
-            .map(|e| e.explain(self.phrases()))
+            .map(|e| {
+                let error = e.clone();
+                Sentence::new(move |phrases| error.explain(phrases))
+            })
             .collect()
     }
 
@@ -181,9 +186,10 @@ impl Clerk<'_> {
         state: &Record,
         context: &LetterContext<'_>,
         refusal: &crate::game::Refusal,
-    ) -> Result<Vec<String>, Error> {
+    ) -> Result<Vec<Sentence>, Error> {
         let read = context.read;
-        let mut reasons = vec![refusal.explain(self.phrases())];
+        let board_refusal = refusal.clone();
+        let mut reasons = vec![Sentence::new(move |phrases| board_refusal.explain(phrases))];
         if refusal.reason == crate::game::Reason::OutOfTurn {
             reasons.extend(self.meant_elsewhere(store, state, context)?);
         }
@@ -192,7 +198,6 @@ impl Clerk<'_> {
             (one_move, &refusal.reason, &refusal.written)
             && let Some((reading, role)) = crate::game::lookalike(state.board.position(), written)
         {
-            let phrases = self.phrases();
             let name = match role {
                 shakmaty::Role::King => "pieces.king",
                 shakmaty::Role::Queen => "pieces.queen",
@@ -201,11 +206,12 @@ impl Clerk<'_> {
                 shakmaty::Role::Knight => "pieces.knight",
                 shakmaty::Role::Pawn => "pieces.pawn",
             };
-            let piece = phrases.get(name);
-            reasons.push(phrases.fill(
-                "reason.lookalike",
-                &[("reading", &reading), ("piece", &piece)],
-            ));
+            reasons.push(Sentence::new(move |phrases| {
+                phrases.fill(
+                    "reason.lookalike",
+                    &[("reading", &reading), ("piece", &phrases.get(name))],
+                )
+            }));
         }
         Ok(reasons)
     }
@@ -223,7 +229,8 @@ impl Clerk<'_> {
         let context = letter.context;
         match effect {
             MoveEffect::Supplement { from, ply: _ } => {
-                let supplement = self.supplement(store, state, *from, letter.moves, context)?;
+                let moves = words::moves(letter.moves);
+                let supplement = self.supplement(store, state, *from, moves, context)?;
                 plan.messages.push(supplement);
             }
             MoveEffect::PartnerCorrection { to } => {
@@ -240,7 +247,7 @@ impl Clerk<'_> {
                     .conditional_reply
                     .as_deref()
                     .filter(|_| *conditional_reply)
-                    .map(|reply| self.phrases().moves(reply));
+                    .map(words::moves);
                 let facts = ReceiptFacts {
                     moves: letter.moves,
                     held: *held,
@@ -297,16 +304,19 @@ impl Clerk<'_> {
         };
         let mut notes = Vec::new();
         for correction in &verdict.corrections {
-            notes.push(self.note_at(Some(own_last), NoteKind::Correction, |clerk| {
-                let phrases = clerk.phrases();
-                phrases.fill(
-                    "note.correction",
-                    &[
-                        ("moves", &phrases.moves(moves)),
-                        ("correction", &correction_text(correction, phrases)),
-                    ],
-                )
-            }));
+            notes.push(self.note_at(
+                Some(own_last),
+                NoteKind::Correction,
+                |phrases: &crate::phrases::Phrases| {
+                    phrases.fill(
+                        "note.correction",
+                        &[
+                            ("moves", &phrases.moves(moves)),
+                            ("correction", &correction_text(correction, phrases)),
+                        ],
+                    )
+                },
+            ));
         }
         let omitted = match &verdict.omission {
             Some(Omission::Warning { missing }) => {
@@ -318,17 +328,20 @@ impl Clerk<'_> {
             None => None,
         };
         if let Some((kind, phrase, missing, days)) = omitted {
-            notes.push(self.note_at(Some(first_ply), kind, |clerk| {
-                let phrases = clerk.phrases();
-                phrases.fill(
-                    phrase,
-                    &[
-                        ("moves", &phrases.moves(moves)),
-                        ("days", &days),
-                        ("missing", &labels(missing, phrases)),
-                    ],
-                )
-            }));
+            notes.push(self.note_at(
+                Some(first_ply),
+                kind,
+                |phrases: &crate::phrases::Phrases| {
+                    phrases.fill(
+                        phrase,
+                        &[
+                            ("moves", &phrases.moves(moves)),
+                            ("days", &days),
+                            ("missing", &labels(missing, phrases)),
+                        ],
+                    )
+                },
+            ));
         }
         notes
     }
@@ -363,14 +376,14 @@ impl Clerk<'_> {
         let read = self.read_model(
             context.read,
             context.postmark,
-            Some(moves_text.to_string()),
+            Some(words::moves(moves_text)),
             Some(verdict),
             context.game_note.as_ref(),
         );
         let delivered_today = conditional.as_ref().map(|_| self.clock.today);
         let model = merged(
             model! {
-            "moves" => moves_text,
+            "moves" => words::moves(moves_text),
             "read" => read,
             "penalty_days" => self.config.rules.penalty_days,
             "fraction" => verdict.fraction.to_string(),
@@ -379,7 +392,7 @@ impl Clerk<'_> {
             "held" => held,
             "partner_direct" => partner_direct,
             "conditional" => conditional.clone(),
-            "next" => next_lines(state, color, self.lang(), delivered_today),
+            "next" => next_lines(state, color, delivered_today),
             },
             self.verdict_model(verdict),
         );
@@ -398,12 +411,7 @@ impl Clerk<'_> {
     /// What a letter's verdict says beyond its move, for a template: the
     /// corrections, what was left out, the penalty.
     pub(in crate::clerk) fn verdict_model(&self, verdict: &Verdict) -> Model {
-        let phrases = self.phrases();
-        let corrections: Vec<Model> = verdict
-            .corrections
-            .iter()
-            .map(|c| correction_model(c, phrases))
-            .collect();
+        let corrections: Vec<Model> = verdict.corrections.iter().map(correction_model).collect();
         let missing: Vec<&str> = verdict
             .omission
             .as_ref()
@@ -429,8 +437,8 @@ impl Clerk<'_> {
         let model = merged(
             model! {
                 "from" => state.player(!to).name.as_str(),
-                "moves" => letter.moves,
-                "next" => next_lines(state, to, self.lang(), None),
+                "moves" => words::moves(letter.moves),
+                "next" => next_lines(state, to, None),
             },
             self.verdict_model(letter.verdict),
         );
@@ -448,7 +456,6 @@ impl Clerk<'_> {
         letter: &MoveEffects<'_, '_>,
         own_last: usize,
     ) -> Result<Outgoing, Error> {
-        let lang = self.lang();
         let context = letter.context;
         let color = context.color;
         let partner = !color;
@@ -456,8 +463,7 @@ impl Clerk<'_> {
             .applied
             .conditional_reply
             .as_deref()
-            .map(|reply| self.phrases().moves(reply));
-        let conditional = conditional.as_deref();
+            .map(words::moves);
         let wrong_sent = letter.verdict.corrections.iter().find_map(|c| match c {
             Correction::Date {
                 item: Item::Date(DateItem::Sent),
@@ -465,36 +471,36 @@ impl Clerk<'_> {
                 actual,
                 ..
             } => Some(model! {
-                "stated" => lang.date(*stated),
-                "actual" => lang.date(*actual),
+                "stated" => words::date(*stated),
+                "actual" => words::date(*actual),
             }),
             _ => None,
         });
-        let variants: Vec<String> = letter
+        let variants: Vec<Model> = letter
             .applied
             .offered
             .iter()
             .map(|v| {
                 let sans: Vec<(String, bool)> = v.sans.iter().map(|s| (s.clone(), false)).collect();
-                self.phrases().moves(&label_moves(v.start_ply, &sans))
+                words::moves(&label_moves(v.start_ply, &sans))
             })
             .collect();
         let pending = u32::from(conditional.is_none());
         let next = if conditional.is_some() {
             Model::from(())
         } else {
-            next_lines(state, partner, self.lang(), Some(self.clock.today))
+            next_lines(state, partner, Some(self.clock.today))
         };
         let model = model! {
             "from" => state.player(color).name.as_str(),
-            "moves" => letter.moves,
-            "sent_on" => lang.date(context.postmark),
+            "moves" => words::moves(letter.moves),
+            "sent_on" => words::date(context.postmark),
             "totals" => letter.verdict.totals.to_string(),
             "left" => state.ledger.days_left(&self.config.rules, partner, pending),
             "limit" => self.config.rules.limit(state.ledger.moves_made(partner) + pending),
             "wrong_sent" => wrong_sent,
             "variants" => variants,
-            "conditional" => conditional,
+            "conditional" => conditional.clone(),
             "draw_offer" => context.read.keywords.contains(&Keyword::DrawOffer),
             "next" => next,
         };
@@ -516,7 +522,7 @@ struct MoveEffects<'c, 'm> {
     context: &'c LetterContext<'m>,
     verdict: &'c Verdict,
     applied: &'c Applied,
-    /// The letter's moves as a player reads them.
+    /// The letter's moves, logged in SAN.
     moves: &'c str,
 }
 

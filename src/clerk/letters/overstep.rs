@@ -5,6 +5,7 @@
 
 use crate::clerk::EventKind;
 use crate::clerk::context::LetterContext;
+use crate::clerk::say::words;
 use crate::clerk::{Clerk, Fate, Plan, load::stored_chart, recipient};
 use crate::error::Error;
 use crate::mail::format::compose::{Attachment, Outgoing, wire_size};
@@ -83,14 +84,14 @@ impl Clerk<'_> {
         claim.generated = true;
         plan.messages.push(claim);
         let ply = declared.last_move.as_ref().map(|(_, ply)| *ply);
-        plan.notes.push(
-            self.note_at(ply, crate::store::NoteKind::Overstep, |clerk| {
-                let computation = clerk.overstep_computation(&overstep, by_silence);
-                clerk
-                    .phrases()
-                    .fill("note.overstep", &[("computation", &computation)])
-            }),
-        );
+        plan.notes.push(self.note_at(
+            ply,
+            crate::store::NoteKind::Overstep,
+            |phrases: &crate::phrases::Phrases| {
+                let computation = overstep_computation(phrases, &overstep, by_silence);
+                phrases.fill("note.overstep", &[("computation", &computation)])
+            },
+        ));
         let detail = format!(
             "{} overstepped: {} > {} ({})",
             state.player(offender).name,
@@ -128,7 +129,7 @@ impl Clerk<'_> {
             .map(|n| n.text_in(lang).to_string())
             .collect();
         let chart = state.chart(self.config, notes);
-        let computation = self.overstep_computation(&overstep, by_silence);
+        let computation = overstep_computation(self.phrases(), &overstep, by_silence);
         let chart_text = chart.to_text(self.phrases());
         let common = model! {
             "offender" => state.player(offender).name.as_str(),
@@ -141,9 +142,9 @@ impl Clerk<'_> {
             },
             "computation" => computation.as_str(),
             "chart" => chart_text.as_str(),
-            "move" => declared.last_move.as_ref().map(|(m, _)| m.clone()),
+            "move" => declared.last_move.as_ref().map(|(m, _)| words::moves(m)),
                         "protest_days" => self.config.rules.protest_days,
-            "protest_until" => lang.date(declared.protest_until),
+            "protest_until" => crate::clerk::say::words::date(declared.protest_until),
         };
         Ok(Facts {
             chart,
@@ -262,7 +263,7 @@ impl Clerk<'_> {
                 model! {
                     "name" => a.name.as_str(),
                     "from" => letter.sender.as_deref().unwrap_or(""),
-                    "date" => self.date(letter.postmark),
+                    "date" => crate::clerk::say::words::date(letter.postmark),
                     "size" => kilobytes(letter.raw.len()),
                     "read" => letter.parse_json.as_deref().map(what_was_read).unwrap_or_default(),
                 }
@@ -303,7 +304,7 @@ impl Clerk<'_> {
         store: &Store,
         state: &Record,
         from: Color,
-        moves_text: &str,
+        moves: Model,
         context: &LetterContext<'_>,
     ) -> Result<Outgoing, Error> {
         let offender = state
@@ -315,7 +316,7 @@ impl Clerk<'_> {
             "from" => state.player(from).name.as_str(),
             "offender" => state.player(offender).name.as_str(),
             "by_offender" => from == offender,
-            "moves" => moves_text,
+            "moves" => moves,
         };
         let mut supplement = self
             .draft(MessageKind::OverstepSupplement)
@@ -330,21 +331,6 @@ impl Clerk<'_> {
         let chart = stored_chart(state, self.config, store, self.lang())?;
         supplement.attachments.push(self.plot_attachment(&chart)?);
         Ok(supplement)
-    }
-
-    /// How the overstep was counted: "7 moves, 54 days of 50".
-    fn overstep_computation(&self, overstep: &Overstep, by_silence: bool) -> String {
-        self.phrases().fill(
-            match by_silence {
-                true => "overstep.computation_silence",
-                false => "overstep.computation",
-            },
-            &[
-                ("moves", &overstep.moves),
-                ("limit", &overstep.limit),
-                ("total", &overstep.total),
-            ],
-        )
     }
 
     /// A letter of the offender during his suspension (10.3.6): to the
@@ -371,8 +357,13 @@ impl Clerk<'_> {
         for effect in &transition.effects {
             match *effect {
                 OffenderEffect::Supplement { from } => {
-                    let supplement =
-                        self.supplement(store, state, from, &written.join(" "), context)?;
+                    let supplement = self.supplement(
+                        store,
+                        state,
+                        from,
+                        Model::from(written.join(" ")),
+                        context,
+                    )?;
                     plan.messages.push(supplement);
                 }
                 OffenderEffect::Withheld {
@@ -380,7 +371,7 @@ impl Clerk<'_> {
                     protest_received,
                 } => {
                     let model = model! {
-                        "protest_until" => self.date(protest_until),
+                        "protest_until" => crate::clerk::say::words::date(protest_until),
                         "protest_received" => protest_received,
                         "protest_open" => context.postmark <= protest_until,
                         "held" => Model::from(()),
@@ -467,6 +458,25 @@ fn attached_size(sizes: &[usize], attached: &[bool]) -> usize {
         .filter(|(_, kept)| **kept)
         .map(|(size, _)| size)
         .sum()
+}
+
+/// How the overstep was counted: "7 moves, 54 days of 50".
+fn overstep_computation(
+    phrases: &crate::phrases::Phrases,
+    overstep: &Overstep,
+    by_silence: bool,
+) -> String {
+    phrases.fill(
+        match by_silence {
+            true => "overstep.computation_silence",
+            false => "overstep.computation",
+        },
+        &[
+            ("moves", &overstep.moves),
+            ("limit", &overstep.limit),
+            ("total", &overstep.total),
+        ],
+    )
 }
 
 #[cfg(test)]

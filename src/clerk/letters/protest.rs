@@ -18,7 +18,6 @@ impl Clerk<'_> {
         state: &Record,
         context: &LetterContext<'_>,
     ) -> Result<Plan, Error> {
-        let lang = self.lang();
         let transition = match protest(
             &self.config.rules,
             &state.ledger,
@@ -27,7 +26,7 @@ impl Clerk<'_> {
         ) {
             Ok(transition) => transition,
             Err(refusal) => {
-                let reason = self.refusal_reason(&refusal, state.id());
+                let reason = Clerk::refusal_reason(&refusal, state.id());
                 return self.refuse(state, context, vec![reason]);
             }
         };
@@ -49,8 +48,8 @@ impl Clerk<'_> {
             "reasons" => protest_text(&context.mail.text),
             "from" => protester.name.as_str(),
             "late" => late,
-            "notice_on" => lang.date(notice_on),
-            "until" => lang.date(until),
+            "notice_on" => crate::clerk::say::words::date(notice_on),
+            "until" => crate::clerk::say::words::date(until),
             "game_id" => self.ruling_game(state),
         };
         let mut message = self
@@ -65,12 +64,12 @@ impl Clerk<'_> {
             protester.secret.as_deref(),
         ));
         plan.messages.push(message);
-        plan.notes
-            .push(self.note(crate::store::NoteKind::Protest, |clerk| {
-                clerk
-                    .phrases()
-                    .fill("note.protest", &[("date", &clerk.date(context.postmark))])
-            }));
+        plan.notes.push(self.note(
+            crate::store::NoteKind::Protest,
+            |phrases: &crate::phrases::Phrases| {
+                phrases.fill("note.protest", &[("date", &phrases.date(context.postmark))])
+            },
+        ));
         plan.event(
             EventKind::Protest,
             Some(&state.key),

@@ -8,6 +8,7 @@ use shakmaty::Color;
 
 use crate::clerk::EventKind;
 use crate::clerk::context::Written;
+use crate::clerk::say::words;
 use crate::clerk::{Clerk, Fate, Plan, recipient};
 use crate::config::{Config, Player};
 use crate::error::Error;
@@ -124,7 +125,9 @@ impl Clerk<'_> {
             .draft(MessageKind::StatusAgain)
             .to(to.clone())
             .answering(mail.message_id.clone())
-            .render(model! { "day" => self.date(today), "official" => official })?;
+            .render(
+                model! { "day" => crate::clerk::say::words::date(today), "official" => official },
+            )?;
         let stored = fate.on(stored.clone());
         Ok(Some(Plan::default().answered(
             again,
@@ -163,9 +166,10 @@ impl Clerk<'_> {
             let board = (state.ledger.clock_for(colour) == Turn::Yours)
                 .then(|| crate::clerk::say::board::Shown::of(&state, colour));
             let game_model = self.game_status(&state, config, colour, leave);
-            games
-                .under_way
-                .push(crate::render::merged(game_model, model! { "board" => board }));
+            games.under_way.push(crate::render::merged(
+                game_model,
+                model! { "board" => board },
+            ));
         }
         Ok(games)
     }
@@ -180,10 +184,9 @@ impl Clerk<'_> {
     ) -> Model {
         let today = self.clock.today;
         let (tag, partner) = tag_and_partner(state, config, colour);
-        let phrases = self.phrases();
         let rows = state.ledger.rows.len();
         let score = (rows > 0)
-            .then(|| phrases.moves(&crate::clerk::say::model::moves_of(state, 0, rows - 1)));
+            .then(|| words::moves(&crate::clerk::say::model::moves_of(state, 0, rows - 1)));
         // A move forwarded in this run reaches him today.
         let due = state.ledger.due_if_delivered(&config.rules, today);
         let turn = match state.ledger.clock_for(colour) {
@@ -200,7 +203,7 @@ impl Clerk<'_> {
         model! {
             "tag" => tag,
             "partner" => partner,
-            "colour" => phrases.get(&format!("names.{}", crate::color_name(colour))),
+            "colour" => crate::clerk::say::words::colour(colour),
             "begins" => begins,
             "score" => score,
             "turn" => turn,
@@ -208,11 +211,11 @@ impl Clerk<'_> {
             "totals" => state.ledger.totals().to_string(),
             "due" => due.filter(|due| due.player == colour).map(|due| model! {
                 "days_left" => due.days_left,
-                "last_day" => self.date(due.last_day),
+                "last_day" => crate::clerk::say::words::date(due.last_day),
             }),
             "leave" => leave.map(|(first, last)| model! {
-                "first" => self.date(first),
-                "last" => self.date(last),
+                "first" => crate::clerk::say::words::date(first),
+                "last" => crate::clerk::say::words::date(last),
             }),
         }
     }
@@ -220,7 +223,6 @@ impl Clerk<'_> {
     /// A finished game in one line: its tag, partner, colour and result.
     fn finished_line(&self, state: &Record, colour: Color, config: &Config) -> Model {
         let (tag, partner) = tag_and_partner(state, config, colour);
-        let phrases = self.phrases();
         let result = state
             .ledger
             .standing
@@ -231,7 +233,7 @@ impl Clerk<'_> {
         model! {
             "tag" => tag,
             "partner" => partner,
-            "colour" => phrases.get(&format!("names.{}", crate::color_name(colour))),
+            "colour" => crate::clerk::say::words::colour(colour),
             "result" => result,
             "status" => status,
         }
@@ -240,7 +242,7 @@ impl Clerk<'_> {
 
 impl Clerk<'_> {
     /// A game's state in the event's words (`finished`, `annulled`).
-    fn status_word(&self, state: &Record) -> String {
+    fn status_word(&self, state: &Record) -> Model {
         let phrase = match state.ledger.status() {
             Status::Active => "report.status_active",
             Status::Suspended => "report.status_suspended",
@@ -248,7 +250,7 @@ impl Clerk<'_> {
             Status::Finished => "report.status_finished",
             Status::Annulled => "report.status_annulled",
         };
-        self.phrases().get(phrase).to_string()
+        words::phrase(phrase)
     }
 
     /// `STATUS` from the chief arbiter or the chief secretary: every game
@@ -379,12 +381,12 @@ impl Clerk<'_> {
                 "totals" => state.ledger.totals().to_string(),
                 "suspended" => state.ledger.status() == Status::Suspended,
                 "result" => result,
-                "begins" => game.start_date.filter(|start| today < *start).map(|start| self.date(start)),
+                "begins" => game.start_date.filter(|start| today < *start).map(crate::clerk::say::words::date),
                 "over" => !state.ledger.in_play(),
                 "status" => self.status_word(&state),
                 "due" => due.map(|due| model! {
                     "player" => state.player(due.player).name.as_str(),
-                    "last_day" => self.date(due.last_day),
+                    "last_day" => crate::clerk::say::words::date(due.last_day),
                 }),
             });
         }

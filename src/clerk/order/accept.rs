@@ -182,7 +182,7 @@ impl Clerk<'_> {
             // The reasons as its writer would be told them, in the
             // tournament's words (the stored reason is the log's).
             let logged = stored.reason.clone();
-            let reason = told_reasons(&plan).unwrap_or(logged);
+            let reason = told_reasons(&plan, self.voice()).unwrap_or(logged);
             return Err(
                 Refused(phrases.fill("reason.accept_refused", &[("reason", &reason)])).into(),
             );
@@ -235,25 +235,25 @@ impl Clerk<'_> {
         address_edit: Option<ConfigEdit>,
     ) -> Result<Plan, Error> {
         let phrases = self.phrases();
-        let postmark_of = |clerk: &Clerk<'_>| {
+        let postmark_of = |phrases: &crate::phrases::Phrases| {
             plan.letter
                 .as_ref()
-                .map(|l| clerk.date(l.postmark))
+                .map(|l| phrases.date(l.postmark))
                 .unwrap_or_default()
         };
-        let postmark = postmark_of(self);
+        let postmark = postmark_of(phrases);
         // The moves as the board took them (in SAN; each reader's notation).
         let sans = plan
             .game
             .as_ref()
             .filter(|game| game.ledger.rows.len() > game.stored)
             .map(|game| moves_of(game, game.stored, game.ledger.rows.len() - 1));
-        let moves_in = |clerk: &Clerk<'_>| {
+        let moves_in = |phrases: &crate::phrases::Phrases| {
             sans.as_deref()
-                .map(|sans| clerk.phrases().moves(sans))
+                .map(|sans| phrases.moves(sans))
                 .unwrap_or_default()
         };
-        let moves = moves_in(self);
+        let moves = moves_in(phrases);
         let why = crate::clerk::because(acceptance.why);
         let from = written_from.unwrap_or_default().to_string();
         // With the address added, the receipt and the note say so.
@@ -262,33 +262,36 @@ impl Clerk<'_> {
             None => String::new(),
         };
         let added_receipt = added(phrases, "reason.address_added");
-        let note = self.note(crate::store::NoteKind::Accepted, |clerk| {
-            let (postmark, moves) = (postmark_of(clerk), moves_in(clerk));
-            let who = clerk.named(acceptance.by);
-            let text = match player {
-                Some(player) => clerk.phrases().fill(
-                    "note.assigned",
-                    &[
-                        ("date", &postmark),
-                        ("address", &from),
-                        ("player", &player.name),
-                        ("moves", &moves),
-                        ("why", &why),
-                        ("who", &who),
-                    ],
-                ),
-                None => clerk.phrases().fill(
-                    "note.accepted",
-                    &[
-                        ("date", &postmark),
-                        ("moves", &moves),
-                        ("why", &why),
-                        ("who", &who),
-                    ],
-                ),
-            };
-            text + &added(clerk.phrases(), "note.address_added")
-        });
+        let note = self.note(
+            crate::store::NoteKind::Accepted,
+            |phrases: &crate::phrases::Phrases| {
+                let (postmark, moves) = (postmark_of(phrases), moves_in(phrases));
+                let who = crate::clerk::order::awards::named_by(phrases, acceptance.by);
+                let text = match player {
+                    Some(player) => phrases.fill(
+                        "note.assigned",
+                        &[
+                            ("date", &postmark),
+                            ("address", &from),
+                            ("player", &player.name),
+                            ("moves", &moves),
+                            ("why", &why),
+                            ("who", &who),
+                        ],
+                    ),
+                    None => phrases.fill(
+                        "note.accepted",
+                        &[
+                            ("date", &postmark),
+                            ("moves", &moves),
+                            ("why", &why),
+                            ("who", &who),
+                        ],
+                    ),
+                };
+                text + &added(phrases, "note.address_added")
+            },
+        );
         plan.notes.push(note);
         plan.config_edits.extend(address_edit);
         // The writer's receipt says why it comes after his refusal.
@@ -421,12 +424,13 @@ impl Clerk<'_> {
 /// The reasons a letter's refusal gives its writer, as the plan's answer
 /// to him says them; `None` where the plan answers no one (a letter read
 /// as no player's).
-fn told_reasons(plan: &Plan) -> Option<String> {
+fn told_reasons(plan: &Plan, voice: crate::clerk::say::words::Voice<'_>) -> Option<String> {
     let refusal = plan
         .messages
         .iter()
         .find(|m| m.kind == MessageKind::Refused)?;
     let reasons = refusal.model.get_attr("reasons").ok()?;
+    let reasons = crate::clerk::say::words::spoken(&reasons, voice).model;
     let said: Vec<String> = reasons.try_iter().ok()?.map(|r| r.to_string()).collect();
     (!said.is_empty()).then(|| said.join("; "))
 }

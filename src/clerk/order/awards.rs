@@ -37,11 +37,7 @@ impl Clerk<'_> {
 
     /// Who set a result or took a letter back, as the players read it.
     pub(in crate::clerk) fn named(&self, by: AwardedBy) -> &str {
-        let phrases = self.phrases();
-        match by {
-            AwardedBy::Arbiter => phrases.get("names.by_arbiter"),
-            AwardedBy::Director => phrases.get("names.director"),
-        }
+        named_by(self.phrases(), by)
     }
     /// A game of the tournament as stored, for the director's command on
     /// it; one it lacks is said.
@@ -72,7 +68,7 @@ impl Clerk<'_> {
         let transition = match undo(&self.config.rules, &state.ledger, self.clock.today) {
             Ok(transition) => transition,
             Err(refusal) => {
-                let reason = self.refusal_reason(&refusal, state.id());
+                let reason = Clerk::refusal_reason(&refusal, state.id()).in_words(self.phrases());
                 return Err(NotDone::RefusedIn(Box::new(state), Refused(reason)));
             }
         };
@@ -91,19 +87,21 @@ impl Clerk<'_> {
         let who = self.named(by);
         let author_name = state.player(author).name.clone();
         let because = crate::clerk::because(why);
-        plan.notes
-            .push(self.note(crate::store::NoteKind::Undone, |clerk| {
-                clerk.phrases().fill(
+        plan.notes.push(self.note(
+            crate::store::NoteKind::Undone,
+            |phrases: &crate::phrases::Phrases| {
+                phrases.fill(
                     "note.undone",
                     &[
-                        ("moves", &clerk.phrases().moves(&sans_undone)),
+                        ("moves", &phrases.moves(&sans_undone)),
                         ("author", &author_name),
-                        ("who", &clerk.named(by)),
-                        ("date", &clerk.date(clerk.clock.today)),
+                        ("who", &named_by(phrases, by)),
+                        ("date", &phrases.date(self.clock.today)),
                         ("why", &because),
                     ],
                 )
-            }));
+            },
+        ));
         let model = model! {
             "who" => who,
             "author" => author_name.as_str(),
@@ -111,12 +109,12 @@ impl Clerk<'_> {
             "moves" => moves.as_str(),
             "why" => why,
             "totals" => state.ledger.totals().to_string(),
-            "next" => due.map(|due| next_lines(&state, due.player, self.lang(), Some(self.clock.today))),
+            "next" => due.map(|due| next_lines(&state, due.player, Some(self.clock.today))),
             "due" => due.map(|due| model! {
                 "player" => state.player(due.player).name.as_str(),
                 "color" => crate::color_name(due.player),
                 "days_left" => due.days_left,
-                "last_day" => self.date(due.last_day),
+                "last_day" => crate::clerk::say::words::date(due.last_day),
             }),
         };
         let letters = self
@@ -148,7 +146,7 @@ impl Clerk<'_> {
         let transition = match award(&state.ledger, order.scored, order.by) {
             Ok(transition) => transition,
             Err(refusal) => {
-                let reason = self.refusal_reason(&refusal, state.id());
+                let reason = Clerk::refusal_reason(&refusal, state.id()).in_words(self.phrases());
                 return Err(NotDone::RefusedIn(Box::new(state), Refused(reason)));
             }
         };
@@ -162,18 +160,20 @@ impl Clerk<'_> {
             Scored::Result(_) => "note.award",
         };
         let mut plan = Plan::default();
-        plan.notes
-            .push(self.note(crate::store::NoteKind::Award, |clerk| {
-                clerk.phrases().fill(
+        plan.notes.push(self.note(
+            crate::store::NoteKind::Award,
+            |phrases: &crate::phrases::Phrases| {
+                phrases.fill(
                     note,
                     &[
                         ("result", &result),
-                        ("who", &clerk.named(order.by)),
-                        ("date", &clerk.date(clerk.clock.today)),
+                        ("who", &named_by(phrases, order.by)),
+                        ("date", &phrases.date(self.clock.today)),
                         ("why", &why),
                     ],
                 )
-            }));
+            },
+        ));
         let extra = model! {
             "who" => who,
             "why" => order.why.clone(),
@@ -183,5 +183,13 @@ impl Clerk<'_> {
         plan.absorb(result.map_err(NotDone::Failed)?);
         plan.game = Some(state);
         Ok(plan)
+    }
+}
+
+/// Who gave an order, as its notes name him.
+pub(in crate::clerk) fn named_by(phrases: &crate::phrases::Phrases, by: AwardedBy) -> &str {
+    match by {
+        AwardedBy::Arbiter => phrases.get("names.by_arbiter"),
+        AwardedBy::Director => phrases.get("names.director"),
     }
 }

@@ -85,7 +85,7 @@ impl Clerk<'_> {
         let transition = match rule(&self.config.rules, &state.ledger, decision, days, today) {
             Ok(transition) => transition,
             Err(refusal) => {
-                let reason = self.refusal_reason(&refusal, state.id());
+                let reason = Clerk::refusal_reason(&refusal, state.id()).in_words(self.phrases());
                 return Err(NotDone::RefusedIn(Box::new(state), Refused(reason)));
             }
         };
@@ -158,12 +158,12 @@ impl Clerk<'_> {
             "asked" => *cut_from,
             "totals" => state.ledger.totals().to_string(),
             // The lines for the letter of whoever is now to move.
-            "next" => due.map(|due| next_lines(state, due.player, self.lang(), Some(self.clock.today))),
+            "next" => due.map(|due| next_lines(state, due.player, Some(self.clock.today))),
             "due" => due.map(|due| model! {
                 "player" => state.player(due.player).name.as_str(),
                 "color" => crate::color_name(due.player),
                 "days_left" => due.days_left,
-                "last_day" => self.date(due.last_day),
+                "last_day" => crate::clerk::say::words::date(due.last_day),
             }),
         }
     }
@@ -179,32 +179,40 @@ impl Clerk<'_> {
         let mut notes = Vec::new();
         let offender = &state.player(decided.offender).name;
         if let Some(asked) = decided.cut_from.filter(|_| decision != Decision::Confirm) {
-            notes.push(self.note(crate::store::NoteKind::Credit, |clerk| {
-                clerk.phrases().fill(
-                    "note.credit_cut",
-                    &[
-                        ("asked", &asked),
-                        ("days", &decided.excused),
-                        ("offender", offender),
-                    ],
-                )
-            }));
+            notes.push(self.note(
+                crate::store::NoteKind::Credit,
+                |phrases: &crate::phrases::Phrases| {
+                    phrases.fill(
+                        "note.credit_cut",
+                        &[
+                            ("asked", &asked),
+                            ("days", &decided.excused),
+                            ("offender", offender),
+                        ],
+                    )
+                },
+            ));
         } else if decision != Decision::Confirm && decided.excused > 0 {
-            notes.push(self.note(crate::store::NoteKind::Credit, |clerk| {
-                clerk.phrases().fill(
-                    "note.credit",
-                    &[("days", &decided.excused), ("offender", offender)],
-                )
-            }));
+            notes.push(self.note(
+                crate::store::NoteKind::Credit,
+                |phrases: &crate::phrases::Phrases| {
+                    phrases.fill(
+                        "note.credit",
+                        &[("days", &decided.excused), ("offender", offender)],
+                    )
+                },
+            ));
         }
         let code = decided.code;
-        notes.push(self.note(crate::store::NoteKind::Decision, |clerk| {
-            let phrases = clerk.phrases();
-            phrases.fill(
-                "note.decision",
-                &[("decision", &phrases.get(&format!("decision.{code}")))],
-            )
-        }));
+        notes.push(self.note(
+            crate::store::NoteKind::Decision,
+            |phrases: &crate::phrases::Phrases| {
+                phrases.fill(
+                    "note.decision",
+                    &[("decision", &phrases.get(&format!("decision.{code}")))],
+                )
+            },
+        ));
         notes
     }
 }

@@ -224,7 +224,7 @@ impl Clerk<'_> {
             "why" => why,
             "games" => games,
         };
-        let mut letter = self
+        let letter = self
             .draft(MessageKind::Replacement)
             .to(recipient(newcomer))
             .cc(self.secretary())
@@ -346,11 +346,10 @@ impl Clerk<'_> {
         )
         .to_string();
         let yours = due.as_ref().is_some_and(|due| due.player == colour);
-        let next =
-            yours.then(|| crate::clerk::say::model::next_lines(state, colour, self.lang(), None));
+        let next = yours.then(|| crate::clerk::say::model::next_lines(state, colour, None));
         model! {
             "id" => state.id(),
-            "colour" => phrases.get(&format!("names.{}", crate::color_name(colour))),
+            "colour" => crate::clerk::say::words::colour(colour),
             "partner" => partner.name.as_str(),
             "address" => partner.email.as_str(),
             "score" => score,
@@ -360,7 +359,7 @@ impl Clerk<'_> {
             "due" => due.map(|due| model! {
                 "yours" => due.player == colour,
                 "player" => state.player(due.player).name.as_str(),
-                "last_day" => self.date(due.last_day),
+                "last_day" => crate::clerk::say::words::date(due.last_day),
             }),
             "next" => next,
         }
@@ -384,25 +383,27 @@ impl Clerk<'_> {
             model! {
                 "player" => state.player(due.player).name.as_str(),
                 "color" => crate::color_name(due.player),
-                "last_day" => self.date(due.last_day),
+                "last_day" => crate::clerk::say::words::date(due.last_day),
             }
         });
         let mut more = Plan {
             seats: vec![taken_over],
             ..Plan::default()
         };
-        more.notes
-            .push(self.note(crate::store::NoteKind::Replaced, |clerk| {
-                clerk.phrases().fill(
+        more.notes.push(self.note(
+            crate::store::NoteKind::Replaced,
+            |phrases: &crate::phrases::Phrases| {
+                phrases.fill(
                     "note.replaced",
                     &[
                         ("was", &was),
                         ("player", &newcomer.name),
-                        ("date", &clerk.date(clerk.clock.today)),
+                        ("date", &phrases.date(self.clock.today)),
                         ("why", &because),
                     ],
                 )
-            }));
+            },
+        ));
         let notice = model! {
             "was" => was,
             "player" => newcomer.name.as_str(),

@@ -75,7 +75,7 @@ impl Clerk<'_> {
             .map(|letter| {
                 model! {
                     "key" => letter.dedup_key.as_str(),
-                    "arrived" => self.date(crate::rules::postmark_date(&letter.arrived, self.config.timezone)),
+                    "arrived" => crate::clerk::say::words::date(crate::rules::postmark_date(&letter.arrived, self.config.timezone)),
                     "reason" => letter.reason.as_str(),
                     // A file the source could not read has no bytes to put
                     // back: the director moves it back by hand.

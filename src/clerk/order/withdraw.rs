@@ -134,17 +134,19 @@ impl Clerk<'_> {
         state.ledger = annulled.ledger;
         let phrases = self.phrases();
         let who = self.named(by);
-        plan.notes
-            .push(self.note(crate::store::NoteKind::Annulled, |clerk| {
-                clerk.phrases().fill(
+        plan.notes.push(self.note(
+            crate::store::NoteKind::Annulled,
+            |phrases: &crate::phrases::Phrases| {
+                phrases.fill(
                     "note.annulled",
                     &[
-                        ("who", &clerk.named(by)),
-                        ("date", &clerk.date(clerk.clock.today)),
+                        ("who", &crate::clerk::order::awards::named_by(phrases, by)),
+                        ("date", &phrases.date(self.clock.today)),
                         ("why", &why),
                     ],
                 )
-            }));
+            },
+        ));
         let model = model! {
             "result" => phrases.get("report.status_annulled"),
             "reason" => "annulled",

@@ -4,13 +4,13 @@
 
 use shakmaty::Color;
 
+use crate::clerk::say::board::Shown;
 use crate::error::Error;
 use crate::mail::format::compose::{Outgoing, Recipient};
 use crate::message::MessageKind;
 use crate::record::Record;
 use crate::render::{Model, merged};
 use crate::rules::Turn;
-use crate::clerk::say::board::Shown;
 
 use crate::clerk::{Clerk, model, recipient};
 

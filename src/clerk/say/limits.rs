@@ -111,7 +111,7 @@ impl Clerk<'_> {
     /// letter as it was, and offers no lines for a game that may have moved on.
     fn hold(&self, mut message: Outgoing, day: NaiveDate, max: u32) -> Result<Outgoing, Error> {
         let held = model! {
-            "held" => self.date(day),
+            "held" => crate::clerk::say::words::date(day),
             "limit" => max,
             "next" => Model::from(()),
         };

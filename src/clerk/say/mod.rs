@@ -3,7 +3,8 @@
 //! read of a game and of a letter ([`model`]), the answers of a letter
 //! that changes nothing ([`refusals`]), a game's end told
 //! ([`result`]), whoever ended it, and each reader's own preferences
-//! heeded ([`readers`]).
+//! heeded ([`readers`]). A model holds facts ([`words`]: days, phrases,
+//! boards) worded when a message is said in a reader's voice ([`speak`]).
 
 pub mod board;
 pub mod draft;

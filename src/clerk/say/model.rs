@@ -7,6 +7,7 @@ use shakmaty::Color;
 
 use crate::clerk::Clerk;
 use crate::clerk::context::GameNote;
+use crate::clerk::say::words::{self, date, date_of, text};
 use crate::color_name;
 use crate::game::ply_label;
 use crate::letter::Letter;
@@ -72,13 +73,7 @@ pub fn moves_of(record: &Record, first: usize, last: usize) -> String {
 }
 
 /// Lines that tell a player what to write next (the "lines to write").
-pub fn next_lines(
-    state: &Record,
-    color: Color,
-    lang: crate::Lang,
-    delivered_today: Option<NaiveDate>,
-) -> Model {
-    let date = |d: NaiveDate| lang.date(d);
+pub fn next_lines(state: &Record, color: Color, delivered_today: Option<NaiveDate>) -> Model {
     let ledger = &state.ledger;
     let answered = ledger.rows.last().filter(|row| row.by != color);
     // His days count from the day the move reached him, or from the day
@@ -91,8 +86,8 @@ pub fn next_lines(
         let facts = row.letter.as_ref()?;
         (!facts.missing_dates.is_empty()).then(|| {
             model! {
-                "postmark" => facts.expected.partner_postmark.map(date),
-                "received" => facts.expected.received.map(date),
+                "postmark" => date_of(facts.expected.partner_postmark),
+                "received" => date_of(facts.expected.received),
                 "sent" => date(facts.expected.sent),
             }
         })
@@ -104,8 +99,8 @@ pub fn next_lines(
         "label" => ply_label(plies),
         "color" => color_name(color),
         "first" => ledger.rows.is_empty() && color == Color::White,
-        "postmark" => answered.map(|row| date(row.sent_on)),
-        "received" => received.map(date),
+        "postmark" => date_of(answered.map(|row| row.sent_on)),
+        "received" => date_of(received),
         "totals" => totals.to_string(),
         "own_total" => totals.get(color),
         "previous" => previous,
@@ -191,7 +186,7 @@ pub fn correction_text(correction: &Correction, phrases: &Phrases) -> String {
     }
 }
 
-pub fn correction_model(correction: &Correction, phrases: &Phrases) -> Model {
+pub fn correction_model(correction: &Correction) -> Model {
     let (item, stated, actual, effect) = match correction {
         Correction::Date {
             item,
@@ -200,8 +195,8 @@ pub fn correction_model(correction: &Correction, phrases: &Phrases) -> Model {
             effect_days,
         } => (
             item_name(*item).to_string(),
-            phrases.date(*stated),
-            phrases.date(*actual),
+            date(*stated),
+            date(*actual),
             *effect_days,
         ),
         Correction::Total {
@@ -211,17 +206,18 @@ pub fn correction_model(correction: &Correction, phrases: &Phrases) -> Model {
             ..
         } => (
             format!("{}_total", color_name(*player)),
-            stated.to_string(),
-            actual.to_string(),
+            Model::from(stated.to_string()),
+            Model::from(actual.to_string()),
             None,
         ),
     };
+    let said = correction.clone();
     model! {
         "item" => item,
         "stated" => stated,
         "actual" => actual,
         "effect" => effect,
-        "text" => correction_text(correction, phrases),
+        "text" => text(move |phrases| correction_text(&said, phrases)),
     }
 }
 
@@ -233,11 +229,10 @@ impl Clerk<'_> {
         &self,
         read: &Letter,
         postmark: NaiveDate,
-        moves: Option<String>,
+        moves: Option<Model>,
         verdict: Option<&rules::Verdict>,
         game_note: Option<&GameNote>,
     ) -> Model {
-        let lang = self.lang();
         let stated = read.stated(postmark);
         let written: Vec<String> = read.moves.iter().map(|m| m.written.clone()).collect();
         let placement = verdict.and_then(|v| v.placement.as_ref());
@@ -248,25 +243,19 @@ impl Clerk<'_> {
             .map(|(item, date)| {
                 model! {
                     "item" => item_name(*item),
-                    "date" => lang.date(*date),
+                    "date" => words::date(*date),
                 }
             })
             .collect();
-        let unplaced: Vec<String> = stated
-            .dates
-            .unplaced
-            .iter()
-            .map(|d| lang.date(*d))
-            .collect();
+        let unplaced: Vec<Model> = stated.dates.unplaced.iter().copied().map(date).collect();
         let fraction = verdict.map(|v| v.fraction);
-        let date = |d: Option<NaiveDate>| d.map(|d| lang.date(d));
         model! {
             "moves" => moves,
             "written" => written.join(" "),
             "fraction" => read.fraction.map(|f| f.to_string()),
-            "postmark" => date(stated.dates.postmark),
-            "received" => date(stated.dates.received),
-            "sent" => date(stated.dates.sent),
+            "postmark" => date_of(stated.dates.postmark),
+            "received" => date_of(stated.dates.received),
+            "sent" => date_of(stated.dates.sent),
             "placed" => placed,
             "placed_certain" => placement.is_none_or(|p| p.certain),
             "unplaced" => unplaced,
@@ -277,7 +266,10 @@ impl Clerk<'_> {
                 "by" => note.by.code(),
                 "other" => note.other.as_str(),
             }),
-            "errors" => read.errors.iter().map(|e| e.explain_with(self.phrases(), fraction)).collect::<Vec<_>>(),
+            "errors" => read.errors.iter().map(|e| {
+                let error = e.clone();
+                text(move |phrases| error.explain_with(phrases, fraction))
+            }).collect::<Vec<_>>(),
         }
     }
 }

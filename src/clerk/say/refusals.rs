@@ -6,6 +6,7 @@ use crate::clerk::EventKind;
 use chrono::NaiveDate;
 
 use crate::clerk::context::LetterContext;
+use crate::clerk::say::words::{Sentence, phrase, text};
 use crate::clerk::{Clerk, Fate, Plan, recipient};
 use crate::error::Error;
 use crate::letter::Letter;
@@ -55,18 +56,15 @@ impl Clerk<'_> {
         who: Recipient,
         why: &auth::Unverified,
     ) -> Result<Outgoing, Error> {
-        let phrases = self.phrases();
-        let reason = match why {
-            auth::Unverified::NoPass { method, domain, .. } => phrases.fill(
-                "reason.unverified_no_pass",
-                &[("method", method), ("domain", &domain.as_str())],
-            ),
-            auth::Unverified::SecretMissing => {
-                phrases.get("reason.unverified_secret_missing").to_string()
-            }
-            auth::Unverified::SecretWrong => {
-                phrases.get("reason.unverified_secret_wrong").to_string()
-            }
+        let reason = match why.clone() {
+            auth::Unverified::NoPass { method, domain, .. } => text(move |phrases| {
+                phrases.fill(
+                    "reason.unverified_no_pass",
+                    &[("method", &method), ("domain", &domain.as_str())],
+                )
+            }),
+            auth::Unverified::SecretMissing => phrase("reason.unverified_secret_missing"),
+            auth::Unverified::SecretWrong => phrase("reason.unverified_secret_wrong"),
         };
         let secret = !matches!(why, auth::Unverified::NoPass { .. });
         let model = model! { "why" => reason, "secret" => secret };
@@ -106,18 +104,14 @@ impl Clerk<'_> {
         else {
             return Ok(plan);
         };
-        let reason = match size_known {
-            true => self.phrases().fill(
+        let size = envelope.size / 1024;
+        let reason = Sentence::new(move |phrases| match size_known {
+            true => phrases.fill(
                 "reason.too_large",
-                &[
-                    ("size", &(envelope.size / 1024)),
-                    ("limit", &(limit / 1024)),
-                ],
+                &[("size", &size), ("limit", &(limit / 1024))],
             ),
-            false => self
-                .phrases()
-                .fill("reason.too_large_unmeasured", &[("limit", &(limit / 1024))]),
-        };
+            false => phrases.fill("reason.too_large_unmeasured", &[("limit", &(limit / 1024))]),
+        });
         plan.messages.push(self.refusal(
             recipient(player),
             vec![reason],
@@ -133,14 +127,14 @@ impl Clerk<'_> {
     pub(in crate::clerk) fn refusal(
         &self,
         to: Recipient,
-        reasons: Vec<String>,
+        reasons: Vec<Sentence>,
         read: &Letter,
         postmark: NaiveDate,
         games: Model,
         in_reply_to: Option<String>,
     ) -> Result<Outgoing, Error> {
         let model = model! {
-            "reasons" => reasons,
+            "reasons" => reasons.iter().map(Sentence::model).collect::<Vec<_>>(),
             "read" => self.read_model(read, postmark, None, None, None),
             "clock" => "none",
             "next" => Model::from(()),
@@ -158,16 +152,20 @@ impl Clerk<'_> {
         &self,
         state: &Record,
         context: &LetterContext<'_>,
-        reasons: Vec<String>,
+        reasons: Vec<Sentence>,
     ) -> Result<Plan, Error> {
         let mut plan = Plan::default();
-        let why = reasons.join("; ");
+        let why = reasons
+            .iter()
+            .map(|reason| reason.in_words(self.phrases()))
+            .collect::<Vec<_>>()
+            .join("; ");
         let player = state.player(context.color);
         // Lines to fill in only for a letter he still owes (rules.md 2.7).
         let clock = state.ledger.clock_for(context.color);
         let owes = clock == rules::Turn::Yours;
         let model = model! {
-            "reasons" => reasons,
+            "reasons" => reasons.iter().map(Sentence::model).collect::<Vec<_>>(),
             "read" => self.read_model(context.read, context.postmark, None, None, context.game_note.as_ref()),
             "clock" => match clock {
                 rules::Turn::Yours => "yours",
@@ -175,7 +173,7 @@ impl Clerk<'_> {
                 rules::Turn::Stopped => "stopped",
                 rules::Turn::Over => "over",
             },
-            "next" => owes.then(|| crate::clerk::next_lines(state, context.color, self.lang(), None)),
+            "next" => owes.then(|| crate::clerk::next_lines(state, context.color, None)),
             "games" => Model::from(()),
             "held" => Model::from(()),
         };
@@ -196,9 +194,10 @@ impl Clerk<'_> {
         Ok(plan)
     }
     /// The words of a rules' refusal, for the player.
-    pub(in crate::clerk) fn refusal_reason(&self, refusal: &rules::Refusal, game: &str) -> String {
-        let phrases = self.phrases();
-        match refusal {
+    pub(in crate::clerk) fn refusal_reason(refusal: &rules::Refusal, game: &str) -> Sentence {
+        let game = game.to_string();
+        let refusal = refusal.clone();
+        Sentence::new(move |phrases| match &refusal {
             rules::Refusal::GameOver(outcome) => {
                 phrases.fill("reason.game_over", &[("result", &outcome.result.pgn())])
             }
@@ -218,6 +217,6 @@ impl Clerk<'_> {
                 "reason.same_result",
                 &[("game", &game), ("result", &outcome.result.pgn())],
             ),
-        }
+        })
     }
 }

@@ -51,7 +51,7 @@ impl Clerk<'_> {
                 "winner_color" => winner.map(crate::color_name),
                 "loser" => winner.map(|color| state.player(!color).name.clone()),
                 "loser_color" => winner.map(|color| crate::color_name(!color)),
-                "move" => last_move.as_ref().map(|(m, _)| m.clone()),
+                "move" => last_move.as_ref().map(|(m, _)| crate::clerk::say::words::moves(m)),
             },
         );
         let letters = self

@@ -59,9 +59,56 @@ pub fn date_of(day: Option<NaiveDate>) -> Model {
     day.map_or(Model::from(()), date)
 }
 
+/// Moves logged in SAN (`1. Nf3 Nc6`), in the reader's notation.
+pub fn moves(log: &str) -> Model {
+    let log = log.to_string();
+    text(move |phrases| phrases.moves(&log))
+}
+
+/// A colour's name (`names.white`), as the reader's language says it.
+pub fn colour(colour: shakmaty::Color) -> Model {
+    text(move |phrases| {
+        let name = format!("names.{}", crate::color_name(colour));
+        phrases.get(&name).to_string()
+    })
+}
+
 /// The phrase `name` of the reader's phrases.
 pub fn phrase(name: &'static str) -> Model {
     text(move |phrases| phrases.get(name).to_string())
+}
+
+/// Words in any reader's language, kept to be said to a player and
+/// logged in the event's: a reason a letter is refused.
+#[derive(Clone)]
+pub struct Sentence(Arc<dyn Fn(&Phrases) -> String + Send + Sync>);
+
+impl Sentence {
+    pub fn new(wording: impl Fn(&Phrases) -> String + Send + Sync + 'static) -> Sentence {
+        Sentence(Arc::new(wording))
+    }
+
+    /// The phrase `name`.
+    pub fn phrase(name: &'static str) -> Sentence {
+        Sentence::new(move |phrases| phrases.get(name).to_string())
+    }
+
+    /// In the words of `phrases`.
+    pub fn in_words(&self, phrases: &Phrases) -> String {
+        (self.0)(phrases)
+    }
+
+    /// As a model's value, worded when said.
+    pub fn model(&self) -> Model {
+        let sentence = self.clone();
+        text(move |phrases| sentence.in_words(phrases))
+    }
+}
+
+impl std::fmt::Debug for Sentence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.in_words(&Phrases::builtin(crate::Lang::En)))
+    }
 }
 
 /// A model as its reader reads it, and the boards it shows him (drawn as
@@ -86,7 +133,10 @@ fn said(value: &Model, voice: Voice<'_>, boards: &mut Vec<BoardView>) -> Option<
         return Some(said(&worded, voice, boards).unwrap_or(worded));
     }
     if let Some(shown) = value.downcast_object_ref::<Shown>() {
-        let view = shown.view(voice)?;
+        // No board at all where the reader asked for none.
+        let Some(view) = shown.view(voice) else {
+            return Some(Model::from(()));
+        };
         let model = view.model.clone();
         boards.push(view);
         return Some(model);
@@ -138,7 +188,13 @@ fn said(value: &Model, voice: Voice<'_>, boards: &mut Vec<BoardView>) -> Option<
                     }
                 })
                 .collect();
-            changed.then(|| Model::from_iter(entries))
+            changed.then(|| {
+                Model::from_object(
+                    entries
+                        .into_iter()
+                        .collect::<std::collections::BTreeMap<_, _>>(),
+                )
+            })
         }
         _ => None,
     }
@@ -169,10 +225,19 @@ mod tests {
                 "plain" => "as it is",
             },
         );
-        for (lang, written, days) in [(Lang::En, "2026-12-06", "3 days"), (Lang::Ru, "06.12.2026", "3 дн.")] {
+        for (lang, written, days) in [
+            (Lang::En, "2026-12-06", "3 days"),
+            (Lang::Ru, "06.12.2026", "3 дн."),
+        ] {
             let phrases = Phrases::builtin(lang);
             let said = spoken(&model, voice(&phrases)).model;
-            let get = |path: &str| said.get_path(path).unwrap().to_string();
+            let get = |path: &str| {
+                let step = |value: Model, part: &str| match part.parse::<usize>() {
+                    Ok(at) => value.get_item(&Model::from(at)).unwrap(),
+                    Err(_) => value.get_attr(part).unwrap(),
+                };
+                path.split('.').fold(said.clone(), step).to_string()
+            };
             assert_eq!(get("held"), written, "{lang:?}");
             assert_eq!(get("games.0.last_day"), written, "{lang:?}");
             assert_eq!(get("games.0.id"), "1");
