@@ -139,11 +139,6 @@ pub struct Clerk<'a> {
     /// known in which: a letter that does not say which one it is for,
     /// from a player in several, is asked about rather than taken.
     pub directory: &'a Directory<'a>,
-    /// The language it writes in: the tournament's, or a reader's own
-    /// (`LANGUAGE`, see [`Clerk::for_reader`]); `templates` are in it.
-    lang: crate::Lang,
-    /// The board its letters show: `[mail] diagrams`, or a reader's own.
-    diagrams: crate::config::Diagrams,
 }
 
 impl<'a> Clerk<'a> {
@@ -161,8 +156,6 @@ impl<'a> Clerk<'a> {
             clock,
             replays: Replays::default(),
             directory,
-            lang: config.language,
-            diagrams: config.mail.diagrams,
         }
     }
 
@@ -199,8 +192,10 @@ impl<'a> Clerk<'a> {
         ))
     }
 
+    /// The event's language: its log's and its files' (a message is
+    /// said in its reader's, see [`say`]).
     fn lang(&self) -> crate::Lang {
-        self.lang
+        self.config.language
     }
 
     fn phrases(&self) -> &Phrases {
@@ -239,7 +234,7 @@ impl<'a> Clerk<'a> {
     /// The phrases of `lang` for this event (its director's own, where
     /// he wrote them); `None` where they cannot be loaded.
     fn phrases_in(&self, lang: crate::Lang) -> Option<&Phrases> {
-        if lang == self.lang {
+        if lang == self.lang() {
             return Some(self.phrases());
         }
         let at = self.directory.place_of(&self.config.tournament_id)?;
@@ -310,10 +305,8 @@ impl<'a> Clerk<'a> {
         prepared: &Prepared,
     ) -> Result<Plan, Error> {
         let plan = self.plan_letter(store, envelope, prepared)?;
-        let plan = self.heeding(store, plan, |clerk| {
-            clerk.plan_letter(store, envelope, prepared)
-        })?;
-        self.limit_replies(store, plan)
+        let plan = self.limit_replies(store, plan)?;
+        self.said_to_readers(store, plan)
     }
 
     /// The test message of `shtempel doctor --send-test`, to `address`:

@@ -141,7 +141,11 @@ pub(super) fn carry_out(
     let store = &mut *on_desk;
     match desk.carry_out(store, &order, clerk::AwardedBy::Director, None) {
         Err(message) => Err(database_or_run(config, message)),
-        Ok(Execution::Refused { reason, .. }) => Err(usage(format!("{}: {reason}", order.named()))),
+        Ok(Execution::Refused { reason, .. }) => {
+            // In the event's words, as the director's commands speak.
+            let reason = reason.in_words(desk.templates.phrases());
+            Err(usage(format!("{}: {reason}", order.named())))
+        }
         Ok(Execution::Done { plan, .. }) => {
             commit_and_say(store, desk, &plan, &order.cause(&plan), printer)
         }

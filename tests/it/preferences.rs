@@ -281,3 +281,76 @@ fn the_charts_notes_are_in_the_language_the_reader_chose() {
         }
     }
 }
+
+/// A reader who chose English in a Russian event reads no word of the
+/// event's language in any message to him: its days, moves, colours,
+/// corrections, refusal reasons, leave, status, board and calendar
+/// notices are all worded when said to him (no Cyrillic letter, the
+/// players' names being Latin). His partner keeps the event's language.
+#[test]
+fn a_reader_of_the_other_language_reads_no_word_of_the_events() {
+    let mut t = Cup::new()
+        .in_language("ru")
+        .rules("leave_days_per_year = 30")
+        .open();
+    let cyrillic = |text: &str| text.chars().any(|c| ('\u{0400}'..='\u{04FF}').contains(&c));
+    let mut his: Vec<Sent> = Vec::new();
+    let take = |mail: Vec<Sent>, his: &mut Vec<Sent>| {
+        for message in mail {
+            match message.to.as_slice() {
+                [to] if to == BLACK => his.push(message),
+                // The event's own reader is written to in its language.
+                [to] if to == WHITE => assert!(cyrillic(&message.body), "{}", message.body),
+                _ => {}
+            }
+        }
+    };
+    take(
+        t.exchange(BLACK, "2026-11-02", "settings", "LANGUAGE EN"),
+        &mut his,
+    );
+    // White's first move sent two days after the date he states: Black's
+    // forward names the corrected day.
+    let white = "Game 1\n1. e4\nTime: 2/0\nDates: 2026-11-03\n";
+    take(t.exchange(WHITE, "2026-11-05", "Game 1", white), &mut his);
+    // An illegal move of Black's: refused, with the board's reason.
+    let illegal = "Game 1\n1... Ke5\nTime: 2/1\nDates: 2026-11-05, 2026-11-06, 2026-11-06\n";
+    take(t.exchange(BLACK, "2026-11-06", "Game 1", illegal), &mut his);
+    take(
+        t.exchange(BLACK, "2026-11-07", "status", "STATUS"),
+        &mut his,
+    );
+    let leave = "LEAVE 2026-12-10 - 2026-12-20";
+    take(t.exchange(BLACK, "2026-11-08", "leave", leave), &mut his);
+    for day in ["2026-12-01", "2026-12-20", "2026-12-27", "2027-01-02"] {
+        t.pass(day);
+        take(t.new_mail(), &mut his);
+    }
+    let kinds: Vec<&str> = his.iter().map(|m| m.kind.as_str()).collect();
+    for kind in [
+        "preferences",
+        "forward",
+        "refused",
+        "status",
+        "leave",
+        "reminder",
+    ] {
+        assert!(kinds.contains(&kind), "no {kind} to Black: {kinds:?}");
+    }
+    for message in &his {
+        let line = message.body.lines().find(|line| cyrillic(line));
+        assert!(
+            !cyrillic(&message.subject) && line.is_none(),
+            "{}: {:?} / {line:?}",
+            message.kind,
+            message.subject
+        );
+    }
+    // The forward names both days in English, the refusal the move.
+    let forward = his.iter().find(|m| m.kind == "forward").unwrap();
+    forward.says("2026-11-05");
+    his.iter()
+        .find(|m| m.kind == "refused")
+        .unwrap()
+        .says("Ke5");
+}

@@ -23,8 +23,8 @@ use crate::store::Store;
 impl Clerk<'_> {
     /// Plans the duties of one game due on the clerk's day.
     pub fn plan_duties(&self, store: &Store, state: Record) -> Result<Plan, Error> {
-        let plan = self.duties_of(store, state.clone())?;
-        self.heeding(store, plan, |clerk| clerk.duties_of(store, state.clone()))
+        let plan = self.duties_of(store, state)?;
+        self.said_to_readers(store, plan)
     }
 
     /// The day's duties of a game, in this clerk's words.

@@ -245,7 +245,7 @@ impl Clerk<'_> {
                         "a ruling from {sender}, who is not the chief arbiter: nothing changed"
                     );
                     plan.event(EventKind::ForgedRuling, None, Some(&sender), why.clone());
-                    let reason = self.phrases().get("reason.not_arbiter").to_string();
+                    let reason = Sentence::phrase("reason.not_arbiter");
                     let to = recipient(&player);
                     let written = Written {
                         mail,
@@ -445,7 +445,9 @@ impl Clerk<'_> {
         plan.letter = Some(others.noted_on(letter));
         plan.carry(others.plans);
         if !others.unheeded.is_empty() {
-            let said = crate::model! { "unheeded" => others.unheeded };
+            let lines: Vec<crate::render::Model> =
+                others.unheeded.iter().map(Sentence::model).collect();
+            let said = crate::model! { "unheeded" => lines };
             for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
                 self.render_again(message, said.clone())?;
             }

@@ -3,6 +3,7 @@
 //! chief secretary; a letter that decides nothing is answered with why.
 
 use crate::clerk::context::Written;
+use crate::clerk::say::words::Sentence;
 use crate::clerk::{AwardedBy, Clerk, Fate, Plan};
 use crate::error::Error;
 use crate::letter::{Ruling, WrittenOrder};
@@ -21,7 +22,7 @@ impl Clerk<'_> {
         state: Option<&Record>,
         written: Written<'_>,
         why: &str,
-        reason: String,
+        reason: Sentence,
         stored: &StoredLetter,
     ) -> Result<Plan, Error> {
         let to = self.arbiter();
@@ -38,13 +39,13 @@ impl Clerk<'_> {
         to: Recipient,
         written: Written<'_>,
         why: &str,
-        reason: String,
+        reason: Sentence,
         stored: &StoredLetter,
     ) -> Result<Plan, Error> {
         let Written { mail, read, .. } = written;
         let postmark = stored.postmark;
         let model = model! {
-            "reasons" => vec![reason],
+            "reasons" => vec![reason.model()],
             "is_order" => true,
             // His line as he wrote it, bounded and its control characters
             // (a bidirectional override among them) neutralised.
@@ -77,14 +78,19 @@ impl Clerk<'_> {
         stored: &StoredLetter,
     ) -> Result<Plan, Error> {
         let Written { mail, read, .. } = written;
-        let phrases = self.phrases();
         let Some(ruling) = read.rulings.first() else {
-            let mut reason = phrases.get("reason.no_ruling").to_string();
-            if self.directory.several() {
-                let id = &self.config.tournament_id;
-                let folder = phrases.fill("reason.no_ruling_in_folder", &[("id", id)]);
-                reason = format!("{reason}; {folder}");
-            }
+            let several = self.directory.several();
+            let id = self.config.tournament_id.clone();
+            let reason = Sentence::new(move |phrases| {
+                let reason = phrases.get("reason.no_ruling");
+                match several {
+                    true => {
+                        let folder = phrases.fill("reason.no_ruling_in_folder", &[("id", &id)]);
+                        format!("{reason}; {folder}")
+                    }
+                    false => reason.to_string(),
+                }
+            });
             return self.refuse_arbiter(None, written, "no ruling found", reason, stored);
         };
         // One order a letter.
@@ -145,7 +151,7 @@ impl Clerk<'_> {
             return self.not_their_arbiter(&other.tournament_id, written, stored);
         }
         let named = format!("{elsewhere} {}", ruling.game);
-        let reason = phrases.fill("reason.arbiter_no_game", &[("game", &named)]);
+        let reason = crate::said!("reason.arbiter_no_game", "game" => named);
         self.refuse_arbiter(None, written, "no such game", reason, stored)
     }
 
@@ -153,17 +159,13 @@ impl Clerk<'_> {
     /// planned on the same record, the second blind to the first), and
     /// each is named in the answer.
     fn several_orders(&self, written: Written<'_>, stored: &StoredLetter) -> Result<Plan, Error> {
-        let phrases = self.phrases();
         let lines: Vec<String> = written
             .read
             .rulings
             .iter()
             .map(|ruling| crate::printable::bounded(&ruling.line, 100).into_owned())
             .collect();
-        let reason = phrases.fill(
-            "reason.orders_several",
-            &[("count", &lines.len()), ("orders", &lines.join("; "))],
-        );
+        let reason = crate::said!("reason.orders_several", "count" => lines.len(), "orders" => lines.join("; "));
         let why = "several orders in one letter: none carried out";
         self.refuse_arbiter(None, written, why, reason, stored)
     }
@@ -180,7 +182,6 @@ impl Clerk<'_> {
         stored: &StoredLetter,
     ) -> Result<Plan, Error> {
         let mail = written.mail;
-        let phrases = self.phrases();
         let own = self.config.tournament_id.as_str();
         let sender = mail.from.as_deref().unwrap_or_default();
         let meant = self.events_ruled_on(sender, ruling);
@@ -208,13 +209,16 @@ impl Clerk<'_> {
                     .any(|t| t.tournament_id == *id && t.chief_arbiter == sender)
             })
             .collect();
-        let reason = phrases.fill(
-            "reason.arbiter_which_tournament",
-            &[
-                ("ids", &his.join(", ")),
-                ("order", &orders.join(phrases.get("reason.or"))),
-            ],
-        );
+        let his = his.join(", ");
+        let reason = Sentence::new(move |phrases| {
+            phrases.fill(
+                "reason.arbiter_which_tournament",
+                &[
+                    ("ids", &his),
+                    ("order", &orders.join(phrases.get("reason.or"))),
+                ],
+            )
+        });
         let why = "no tournament named";
         let mut plan = self.refuse_arbiter(None, written, why, reason, stored)?;
         // Placed in no event: the answer speaks for the clerk, under no
@@ -331,9 +335,7 @@ impl Clerk<'_> {
         written: Written<'_>,
         stored: &StoredLetter,
     ) -> Result<Plan, Error> {
-        let reason = self
-            .phrases()
-            .fill("reason.not_their_arbiter", &[("tournament", &tournament)]);
+        let reason = crate::said!("reason.not_their_arbiter", "tournament" => tournament);
         let why = "the chief arbiter of another tournament: nothing changed";
         self.refuse_arbiter(None, written, why, reason, stored)
     }

@@ -29,7 +29,6 @@ impl Clerk<'_> {
         first: &Plan,
     ) -> Result<OtherGames, Error> {
         let Written { mail, read, raw } = written;
-        let phrases = self.phrases();
         let mut others = OtherGames::default();
         let unheeded = &mut others.unheeded;
         let mut planned: Vec<String> = first.games().map(|key| key.game().to_string()).collect();
@@ -46,14 +45,12 @@ impl Clerk<'_> {
             let game = match game {
                 Some(game) if !planned.contains(&game.id) => game,
                 Some(game) => {
-                    let line = phrases.fill("unheeded.game_twice", &[("game", &game.id)]);
-                    unheeded.push(line);
+                    unheeded.push(crate::said!("unheeded.game_twice", "game" => game.id));
                     continue;
                 }
                 None => {
                     let named = crate::printable::bounded(named, 40);
-                    let line = phrases.fill("unheeded.game_not_his", &[("game", &named.as_ref())]);
-                    unheeded.push(line);
+                    unheeded.push(crate::said!("unheeded.game_not_his", "game" => named));
                     continue;
                 }
             };
@@ -86,7 +83,7 @@ impl Clerk<'_> {
 #[derive(Default)]
 pub(in crate::clerk) struct OtherGames {
     pub plans: Vec<Plan>,
-    pub unheeded: Vec<String>,
+    pub unheeded: Vec<crate::clerk::say::words::Sentence>,
     /// What became of each block, by its game.
     pub fates: Vec<(String, Fate)>,
 }

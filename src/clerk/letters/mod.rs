@@ -78,10 +78,9 @@ impl Clerk<'_> {
         player: &Player,
         read: &Letter,
         orders: &[String],
-        other_games: Vec<String>,
+        other_games: Vec<Sentence>,
         mut plan: Plan,
     ) -> Result<Plan, Error> {
-        let phrases = self.phrases();
         let why = match read.kind() {
             LetterKind::Resignation => "unheeded.resignation",
             LetterKind::Protest => "unheeded.protest_letter",
@@ -89,42 +88,48 @@ impl Clerk<'_> {
         };
         let written: Vec<&str> = read.moves.iter().map(|m| m.written.as_str()).collect();
         let moves = crate::printable::bounded(&written.join(" "), 100).into_owned();
-        let mut lines: Vec<String> = read
+        let mut lines: Vec<Sentence> = read
             .unheeded()
             .into_iter()
             .filter_map(|part| {
                 if part == Part::Status {
-                    return Some(phrases.get("unheeded.status").to_string());
+                    return Some(Sentence::phrase("unheeded.status"));
                 }
                 if part == Part::Preferences {
-                    return Some(phrases.get("unheeded.preferences").to_string());
+                    return Some(Sentence::phrase("unheeded.preferences"));
                 }
                 let what = match part {
-                    Part::Move => phrases.fill("unheeded.move", &[("moves", &moves)]),
-                    Part::DrawOffer => phrases.get("unheeded.draw_offer").to_string(),
-                    Part::DrawAccept => phrases.get("unheeded.draw_accept").to_string(),
-                    Part::DrawDecline => phrases.get("unheeded.draw_decline").to_string(),
-                    Part::Protest => phrases.get("unheeded.protest").to_string(),
+                    Part::Move => "unheeded.move",
+                    Part::DrawOffer => "unheeded.draw_offer",
+                    Part::DrawAccept => "unheeded.draw_accept",
+                    Part::DrawDecline => "unheeded.draw_decline",
+                    Part::Protest => "unheeded.protest",
                     Part::Resignation
                     | Part::Order
                     | Part::Leave
                     | Part::Status
                     | Part::Preferences => return None,
                 };
-                Some(format!("{what}: {}", phrases.get(why)))
+                let moves = moves.clone();
+                Some(Sentence::new(move |phrases| {
+                    let what = phrases.fill(what, &[("moves", &moves)]);
+                    format!("{what}: {}", phrases.get(why))
+                }))
             })
             .collect();
         lines.extend(orders.iter().map(|line| {
             let line = crate::printable::bounded(line, 100);
-            phrases.fill("unheeded.order", &[("line", &line.as_ref())])
+            crate::said!("unheeded.order", "line" => line)
         }));
         lines.extend(other_games);
         if lines.is_empty() {
             return Ok(plan);
         }
         if let Some(stored) = plan.letter.as_mut() {
-            stored.reason = format!("{}; not carried out: {}", stored.reason, lines.join("; "));
+            let words: Vec<String> = lines.iter().map(|l| l.in_words(self.phrases())).collect();
+            stored.reason = format!("{}; not carried out: {}", stored.reason, words.join("; "));
         }
+        let lines: Vec<crate::render::Model> = lines.iter().map(Sentence::model).collect();
         let unheeded = model! { "unheeded" => lines };
         for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
             self.render_again(message, unheeded.clone())?;

@@ -5,7 +5,7 @@
 
 use crate::clerk::EventKind;
 use crate::clerk::context::LetterContext;
-use crate::clerk::say::words;
+use crate::clerk::say::words::{self, text};
 use crate::clerk::{Clerk, Fate, Plan, load::stored_chart, recipient};
 use crate::error::Error;
 use crate::mail::format::compose::{Attachment, Outgoing, wire_size};
@@ -117,20 +117,34 @@ impl Clerk<'_> {
         declared: &Declared<'_>,
         earlier: &[Note],
     ) -> Result<Facts, Error> {
-        let lang = self.lang();
         let overstep = declared.overstep;
         let offender = overstep.offender;
         let claimant = !offender;
         let by_silence = declared.last_move.is_none();
-        let notes: Vec<String> = store
-            .notes(state.id())?
-            .iter()
-            .chain(earlier)
-            .map(|n| n.text_in(lang).to_string())
-            .collect();
-        let chart = state.chart(self.config, notes);
-        let computation = overstep_computation(self.phrases(), &overstep, by_silence);
+        let stored_notes = store.notes(state.id())?;
+        // The chart with its notes in each language: its readers' words.
+        let chart_in = |lang: crate::Lang| {
+            let notes = stored_notes.iter().chain(earlier);
+            state.chart(
+                self.config,
+                notes.map(|n| n.text_in(lang).to_string()).collect(),
+            )
+        };
+        let event = self.config.language;
+        let chart = chart_in(event);
         let chart_text = chart.to_text(self.phrases());
+        let charts = [
+            (event, chart.clone()),
+            (event.other(), chart_in(event.other())),
+        ];
+        let chart_said = text(move |phrases| {
+            let (_, chart) = charts
+                .iter()
+                .find(|(lang, _)| *lang == phrases.lang())
+                .unwrap_or(&charts[0]);
+            chart.to_text(phrases)
+        });
+        let computation = text(move |phrases| overstep_computation(phrases, &overstep, by_silence));
         let common = model! {
             "offender" => state.player(offender).name.as_str(),
             "claimant" => state.player(claimant).name.as_str(),
@@ -140,8 +154,8 @@ impl Clerk<'_> {
                 "moves" => overstep.moves,
                 "by_silence" => by_silence,
             },
-            "computation" => computation.as_str(),
-            "chart" => chart_text.as_str(),
+            "computation" => computation,
+            "chart" => chart_said,
             "move" => declared.last_move.as_ref().map(|(m, _)| words::moves(m)),
                         "protest_days" => self.config.rules.protest_days,
             "protest_until" => crate::clerk::say::words::date(declared.protest_until),
@@ -245,9 +259,10 @@ impl Clerk<'_> {
         letters: &[GameLetter],
         attached: &[bool],
     ) -> Result<Outgoing, Error> {
-        let phrases = self.phrases();
-        let kilobytes =
-            |bytes: usize| phrases.fill("units.kilobytes", &[("n", &bytes.div_ceil(1024))]);
+        let kilobytes = |bytes: usize| {
+            let n = bytes.div_ceil(1024);
+            text(move |phrases| phrases.fill("units.kilobytes", &[("n", &n)]))
+        };
         let names: Vec<String> = filed
             .iter()
             .zip(attached)

@@ -44,9 +44,14 @@ impl Clerk<'_> {
         addresses.sort();
         addresses.dedup();
         let now = store.preferences_of(&player.email)?.with(set);
-        // The answer as every later letter to him: his language, his board.
-        let his = self.for_reader(now);
-        let clerk = his.as_ref().unwrap_or(self);
+        // The answer is said as every later letter to him (his language,
+        // his board): the plan sets his preferences, and its messages are
+        // said to him with them.
+        let diagrams = now.diagrams.unwrap_or(self.config.mail.diagrams);
+        let lang = now
+            .language
+            .filter(|lang| self.phrases_in(*lang).is_some())
+            .unwrap_or(self.config.language);
         // A language the folder's templates cannot write: he is told so, in
         // the language his letters keep, and the director sees why.
         let unwritable = now.language.and_then(|lang| {
@@ -54,12 +59,12 @@ impl Clerk<'_> {
             let why = self.directory.unwritable_in(at, lang)?;
             Some((lang, why))
         });
-        let answer = clerk
+        let answer = self
             .draft(MessageKind::Preferences)
             .to(recipient(player))
             .answering(mail.message_id.clone())
             .render(model! {
-                "diagrams" => clerk.diagrams.name(),
+                "diagrams" => diagrams.name(),
                 "diagrams_own" => now.diagrams.is_some(),
                 "language_own" => now.language.is_some(),
                 "changed" => set != Preferences::default(),
@@ -69,8 +74,8 @@ impl Clerk<'_> {
         stored.disposition = Disposition::Applied;
         stored.reason = format!(
             "preferences: diagrams {}, language {}",
-            clerk.diagrams.name(),
-            clerk.lang().pick("ru", "en")
+            diagrams.name(),
+            lang.pick("ru", "en")
         );
         let mut plan = Plan {
             preferences: (set != Preferences::default()).then_some((addresses, set)),
@@ -81,7 +86,7 @@ impl Clerk<'_> {
                 "{}'s letters cannot be written in {}: {why}; they go in {} until the templates are mended",
                 player.email,
                 lang.pick("ru", "en"),
-                clerk.lang().pick("ru", "en")
+                lang.pick("ru", "en")
             );
             plan.event(EventKind::TemplatesFailed, None, Some(&player.email), said);
         }

@@ -199,7 +199,7 @@ impl Clerk<'_> {
             .config
             .start_date
             .filter(|start| today < *start)
-            .map(|start| self.date(start));
+            .map(crate::clerk::say::words::date);
         model! {
             "tag" => tag,
             "partner" => partner,

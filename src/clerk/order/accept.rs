@@ -17,6 +17,7 @@
 
 use super::{Command, Execution};
 use crate::clerk::say::model::moves_of;
+use crate::clerk::say::words::{Sentence, text};
 use crate::clerk::{AwardedBy, Clerk, EventKind, NotDone, Plan, Prepared, Refused};
 use crate::config::Player;
 use crate::config::edit::{ConfigEdit, PlayerEdit};
@@ -24,8 +25,10 @@ use crate::error::Error;
 use crate::letter::Letter;
 use crate::mail::Envelope;
 use crate::message::MessageKind;
+use crate::phrases::Phrases;
 use crate::rules;
 use crate::store::{Disposition, KeptLetter, Store};
+use chrono::NaiveDate;
 
 #[derive(Clone, Debug)]
 pub struct Accept {
@@ -61,9 +64,7 @@ impl Command for Accept {
     ) -> Result<Execution, Error> {
         let key = self.key.as_str();
         let Some(kept) = store.letter_by_key(key)? else {
-            let reason = clerk
-                .phrases()
-                .fill("reason.accept_no_key", &[("key", &key)]);
+            let reason = crate::said!("reason.accept_no_key", "key" => key);
             return Ok(Execution::refused("no such letter", reason));
         };
         let moves = self.moves.as_deref().map(crate::letter::read);
@@ -121,7 +122,6 @@ impl Clerk<'_> {
         letter: &KeptLetter,
         acceptance: &Acceptance<'_>,
     ) -> Result<Plan, NotDone> {
-        let phrases = self.phrases();
         let key = acceptance.key;
         let accepted_key = format!("accepted:{key}");
         if let Some(refused) = self.taken_already(store, letter, acceptance, &accepted_key)? {
@@ -149,7 +149,7 @@ impl Clerk<'_> {
         }
         let Some(read) = &prepared.read else {
             let from = written_from.as_deref().unwrap_or("-");
-            let said = phrases.fill("reason.accept_nobody", &[("key", &key), ("from", &from)]);
+            let said = crate::said!("reason.accept_nobody", "key" => key, "from" => from);
             return Err(Refused(said).into());
         };
         // A letter of orders is nobody's move: accepting one would carry
@@ -157,7 +157,7 @@ impl Clerk<'_> {
         // that accepts it) would never end.
         let from_arbiter = written_from.as_deref() == Some(self.config.chief_arbiter.as_str());
         if !read.rulings.is_empty() || (from_arbiter && player.is_none()) {
-            return Err(Refused(phrases.fill("reason.accept_order", &[("key", &key)])).into());
+            return Err(Refused(crate::said!("reason.accept_order", "key" => key)).into());
         }
         let mut read = match acceptance.moves {
             Some(moves) => read.with_moves_of(moves),
@@ -183,9 +183,7 @@ impl Clerk<'_> {
             // tournament's words (the stored reason is the log's).
             let logged = stored.reason.clone();
             let reason = told_reasons(&plan, self.voice()).unwrap_or(logged);
-            return Err(
-                Refused(phrases.fill("reason.accept_refused", &[("reason", &reason)])).into(),
-            );
+            return Err(Refused(crate::said!("reason.accept_refused", "reason" => reason)).into());
         }
         let who = match acceptance.by {
             crate::clerk::AwardedBy::Arbiter => "the chief arbiter",
@@ -205,20 +203,22 @@ impl Clerk<'_> {
         acceptance: &Acceptance<'_>,
         accepted_key: &str,
     ) -> Result<Option<Refused>, Error> {
-        let phrases = self.phrases();
-        let key = acceptance.key;
-        let date = self.date(rules::postmark_date(&letter.arrived, self.config.timezone));
+        let key = acceptance.key.to_string();
+        let arrived = rules::postmark_date(&letter.arrived, self.config.timezone);
+        let with_date = |name: &'static str| {
+            let key = key.clone();
+            Sentence::new(move |phrases| {
+                phrases.fill(name, &[("key", &key), ("date", &phrases.date(arrived))])
+            })
+        };
         if letter.disposition == "applied" {
-            let said = phrases.fill("reason.accept_taken", &[("key", &key), ("date", &date)]);
-            return Ok(Some(Refused(said)));
+            return Ok(Some(Refused(with_date("reason.accept_taken"))));
         }
         if store.letter_by_key(accepted_key)?.is_some() {
-            let said = phrases.fill("reason.accept_twice", &[("key", &key), ("date", &date)]);
-            return Ok(Some(Refused(said)));
+            return Ok(Some(Refused(with_date("reason.accept_twice"))));
         }
         if acceptance.moves.is_some_and(|moves| moves.moves.is_empty()) {
-            let said = phrases.get("reason.accept_no_move").to_string();
-            return Ok(Some(Refused(said)));
+            return Ok(Some(Refused(Sentence::phrase("reason.accept_no_move"))));
         }
         Ok(None)
     }
@@ -234,88 +234,36 @@ impl Clerk<'_> {
         written_from: Option<&str>,
         address_edit: Option<ConfigEdit>,
     ) -> Result<Plan, Error> {
-        let phrases = self.phrases();
-        let postmark_of = |phrases: &crate::phrases::Phrases| {
-            plan.letter
+        let told = Accepted {
+            postmark: plan.letter.as_ref().map(|l| l.postmark),
+            // The moves as the board took them (in SAN; each reader's notation).
+            sans: plan
+                .game
                 .as_ref()
-                .map(|l| phrases.date(l.postmark))
-                .unwrap_or_default()
+                .filter(|game| game.ledger.rows.len() > game.stored)
+                .map(|game| moves_of(game, game.stored, game.ledger.rows.len() - 1)),
+            why: crate::clerk::because(acceptance.why),
+            from: written_from.unwrap_or_default().to_string(),
+            player: player.map(|player| player.name.clone()),
+            by: acceptance.by,
+            address_added: address_edit.is_some(),
         };
-        let postmark = postmark_of(phrases);
-        // The moves as the board took them (in SAN; each reader's notation).
-        let sans = plan
-            .game
-            .as_ref()
-            .filter(|game| game.ledger.rows.len() > game.stored)
-            .map(|game| moves_of(game, game.stored, game.ledger.rows.len() - 1));
-        let moves_in = |phrases: &crate::phrases::Phrases| {
-            sans.as_deref()
-                .map(|sans| phrases.moves(sans))
-                .unwrap_or_default()
-        };
-        let moves = moves_in(phrases);
-        let why = crate::clerk::because(acceptance.why);
-        let from = written_from.unwrap_or_default().to_string();
-        // With the address added, the receipt and the note say so.
-        let added = |phrases: &crate::phrases::Phrases, said: &str| match &address_edit {
-            Some(_) => phrases.fill(said, &[("address", &from)]),
-            None => String::new(),
-        };
-        let added_receipt = added(phrases, "reason.address_added");
-        let note = self.note(
-            crate::store::NoteKind::Accepted,
-            |phrases: &crate::phrases::Phrases| {
-                let (postmark, moves) = (postmark_of(phrases), moves_in(phrases));
-                let who = crate::clerk::order::awards::named_by(phrases, acceptance.by);
-                let text = match player {
-                    Some(player) => phrases.fill(
-                        "note.assigned",
-                        &[
-                            ("date", &postmark),
-                            ("address", &from),
-                            ("player", &player.name),
-                            ("moves", &moves),
-                            ("why", &why),
-                            ("who", &who),
-                        ],
-                    ),
-                    None => phrases.fill(
-                        "note.accepted",
-                        &[
-                            ("date", &postmark),
-                            ("moves", &moves),
-                            ("why", &why),
-                            ("who", &who),
-                        ],
-                    ),
-                };
-                text + &added(phrases, "note.address_added")
-            },
-        );
-        plan.notes.push(note);
+        plan.notes
+            .push(self.note(crate::store::NoteKind::Accepted, |phrases| {
+                told.note(phrases)
+            }));
         plan.config_edits.extend(address_edit);
-        // The writer's receipt says why it comes after his refusal.
-        let who = self.named(acceptance.by);
-        let said = match player {
-            Some(_) => "reason.assigned",
-            None => "reason.accepted",
-        };
-        let accepted = self.phrases().fill(
-            said,
-            &[
-                ("date", &postmark),
-                ("moves", &moves),
-                ("address", &from),
-                ("who", &who),
-            ],
-        ) + &added_receipt;
-        // The chief secretary reads it too: the director's acceptance is
-        // an operation of the tournament's.
+        // The writer's receipt says why it comes after his refusal; the
+        // chief secretary reads it too: the director's acceptance is an
+        // operation of the tournament's.
+        let receipt = told.clone();
+        let accepted = text(move |phrases| receipt.receipt(phrases));
         for message in plan.messages.iter_mut().filter(|m| m.kind.is_reply()) {
-            self.render_again(message, crate::model! { "accepted" => accepted.as_str() })?;
+            self.render_again(message, crate::model! { "accepted" => accepted.clone() })?;
             message.cc.push(self.secretary());
         }
         let game = plan.game.as_ref().map(|game| game.key.clone());
+        let moves = told.moves(self.phrases());
         plan.event(
             EventKind::Accepted,
             game.as_ref(),
@@ -355,9 +303,8 @@ impl Clerk<'_> {
             return Err(refused);
         }
         if let Some(Err(error)) = address_edit.as_ref().map(ConfigEdit::check) {
-            let phrases = self.phrases();
             return Err(Refused(
-                phrases.fill("reason.address_not_writable", &[("error", &error)]),
+                crate::said!("reason.address_not_writable", "error" => error),
             ));
         }
         Ok(address_edit)
@@ -402,22 +349,25 @@ impl Clerk<'_> {
             .filter(|(config, there)| plays(config, there))
             .map(|(config, _)| config.tournament_id.as_str())
             .collect();
-        let phrases = self.phrases();
         let form = match acceptance.by {
             crate::clerk::AwardedBy::Arbiter => "reason.accept_in_event_by_mail",
             crate::clerk::AwardedBy::Director => "reason.accept_in_event_by_command",
         };
-        let orders: Vec<String> = events
-            .iter()
-            .map(|id| phrases.fill(form, &[("id", id), ("key", &acceptance.key)]))
-            .collect();
-        Ok(Some(Refused(phrases.fill(
-            "reason.accept_which_event",
-            &[
-                ("events", &events.join(", ")),
-                ("orders", &orders.join(phrases.get("reason.or"))),
-            ],
-        ))))
+        let events: Vec<String> = events.into_iter().map(str::to_string).collect();
+        let key = acceptance.key.to_string();
+        Ok(Some(Refused(Sentence::new(move |phrases| {
+            let orders: Vec<String> = events
+                .iter()
+                .map(|id| phrases.fill(form, &[("id", id), ("key", &key)]))
+                .collect();
+            phrases.fill(
+                "reason.accept_which_event",
+                &[
+                    ("events", &events.join(", ")),
+                    ("orders", &orders.join(phrases.get("reason.or"))),
+                ],
+            )
+        }))))
     }
 }
 
@@ -442,5 +392,90 @@ fn envelope_of(letter: &KeptLetter) -> Envelope {
         raw: letter.raw.clone(),
         size: letter.raw.len(),
         arrived: letter.arrived,
+    }
+}
+
+/// An acceptance as its note and its receipt tell it, in any language.
+#[derive(Clone)]
+struct Accepted {
+    postmark: Option<NaiveDate>,
+    /// The moves taken, in SAN.
+    sans: Option<String>,
+    why: String,
+    /// The address the letter came from.
+    from: String,
+    /// The player it was assigned to, if it was.
+    player: Option<String>,
+    by: crate::clerk::AwardedBy,
+    address_added: bool,
+}
+
+impl Accepted {
+    fn moves(&self, phrases: &Phrases) -> String {
+        self.sans
+            .as_deref()
+            .map(|sans| phrases.moves(sans))
+            .unwrap_or_default()
+    }
+
+    fn postmark(&self, phrases: &Phrases) -> String {
+        self.postmark
+            .map(|day| phrases.date(day))
+            .unwrap_or_default()
+    }
+
+    /// The phrase `name` where the address was added.
+    fn added(&self, phrases: &Phrases, name: &str) -> String {
+        match self.address_added {
+            true => phrases.fill(name, &[("address", &self.from)]),
+            false => String::new(),
+        }
+    }
+
+    /// The note under the chart: who took it, as what, why.
+    fn note(&self, phrases: &Phrases) -> String {
+        let (postmark, moves) = (self.postmark(phrases), self.moves(phrases));
+        let who = crate::clerk::order::awards::named_by(phrases, self.by);
+        let text = match &self.player {
+            Some(player) => phrases.fill(
+                "note.assigned",
+                &[
+                    ("date", &postmark),
+                    ("address", &self.from),
+                    ("player", player),
+                    ("moves", &moves),
+                    ("why", &self.why),
+                    ("who", &who),
+                ],
+            ),
+            None => phrases.fill(
+                "note.accepted",
+                &[
+                    ("date", &postmark),
+                    ("moves", &moves),
+                    ("why", &self.why),
+                    ("who", &who),
+                ],
+            ),
+        };
+        text + &self.added(phrases, "note.address_added")
+    }
+
+    /// The receipt's words of why it comes after a refusal.
+    fn receipt(&self, phrases: &Phrases) -> String {
+        let said = match self.player {
+            Some(_) => "reason.assigned",
+            None => "reason.accepted",
+        };
+        let who = crate::clerk::order::awards::named_by(phrases, self.by);
+        phrases.fill(
+            said,
+            &[
+                ("date", &self.postmark(phrases)),
+                ("moves", &self.moves(phrases)),
+                ("address", &self.from),
+                ("who", &who),
+            ],
+        ) + &self.added(phrases, "reason.address_added")
     }
 }

@@ -3,11 +3,13 @@
 //! under the chart, and the players and the chief secretary told.
 
 use crate::clerk::EventKind;
+use crate::clerk::say::words::{self, Sentence, text};
 use crate::clerk::{Clerk, NotDone, Plan, Refused, next_lines};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
+use crate::render::Model;
 use crate::rules::interventions::{AwardedBy, Scored, award, undo};
 use crate::rules::{Awarded, Undone};
 use crate::store::Store;
@@ -16,8 +18,8 @@ use crate::store::Store;
 #[derive(Clone, Debug)]
 pub struct Award {
     pub scored: Scored,
-    /// His reason, as he wrote it.
-    pub why: Option<String>,
+    /// His reason, as he wrote it (or as the clerk words a withdrawal).
+    pub why: Option<Sentence>,
     pub by: AwardedBy,
 }
 
@@ -35,10 +37,6 @@ impl Clerk<'_> {
             .map_err(|e| Error::new(e.kind, format!("game {}: {e}", state.id())))
     }
 
-    /// Who set a result or took a letter back, as the players read it.
-    pub(in crate::clerk) fn named(&self, by: AwardedBy) -> &str {
-        named_by(self.phrases(), by)
-    }
     /// A game of the tournament as stored, for the director's command on
     /// it; one it lacks is said.
     pub(in crate::clerk) fn game_by_command(
@@ -47,9 +45,7 @@ impl Clerk<'_> {
         game: &str,
     ) -> Result<Record, NotDone> {
         let Some(game_config) = self.config.game(game) else {
-            let reason = self
-                .phrases()
-                .fill("reason.arbiter_no_game", &[("game", &game)]);
+            let reason = crate::said!("reason.arbiter_no_game", "game" => game);
             return Err(NotDone::NoGame(Refused(reason)));
         };
         crate::clerk::load_replaying(self.config, store, game_config, &self.replays)
@@ -68,7 +64,7 @@ impl Clerk<'_> {
         let transition = match undo(&self.config.rules, &state.ledger, self.clock.today) {
             Ok(transition) => transition,
             Err(refusal) => {
-                let reason = Clerk::refusal_reason(&refusal, state.id()).in_words(self.phrases());
+                let reason = Clerk::refusal_reason(&refusal, state.id());
                 return Err(NotDone::RefusedIn(Box::new(state), Refused(reason)));
             }
         };
@@ -84,7 +80,6 @@ impl Clerk<'_> {
             taken_back: Some(first),
             ..Plan::default()
         };
-        let who = self.named(by);
         let author_name = state.player(author).name.clone();
         let because = crate::clerk::because(why);
         plan.notes.push(self.note(
@@ -103,10 +98,10 @@ impl Clerk<'_> {
             },
         ));
         let model = model! {
-            "who" => who,
+            "who" => who_said(by),
             "author" => author_name.as_str(),
             "author_color" => crate::color_name(author),
-            "moves" => moves.as_str(),
+            "moves" => words::moves(&sans_undone),
             "why" => why,
             "totals" => state.ledger.totals().to_string(),
             "next" => due.map(|due| next_lines(&state, due.player, Some(self.clock.today))),
@@ -146,14 +141,12 @@ impl Clerk<'_> {
         let transition = match award(&state.ledger, order.scored, order.by) {
             Ok(transition) => transition,
             Err(refusal) => {
-                let reason = Clerk::refusal_reason(&refusal, state.id()).in_words(self.phrases());
+                let reason = Clerk::refusal_reason(&refusal, state.id());
                 return Err(NotDone::RefusedIn(Box::new(state), Refused(reason)));
             }
         };
         state.ledger = transition.ledger;
         let Awarded { outcome, previous } = transition.effect;
-        let who = self.named(order.by);
-        let why = crate::clerk::because(order.why.as_deref());
         let result = outcome.result.pgn();
         let note = match order.scored {
             Scored::Forfeit(_) => "note.award_forfeit",
@@ -169,14 +162,23 @@ impl Clerk<'_> {
                         ("result", &result),
                         ("who", &named_by(phrases, order.by)),
                         ("date", &phrases.date(self.clock.today)),
-                        ("why", &why),
+                        (
+                            "why",
+                            &crate::clerk::because(
+                                order
+                                    .why
+                                    .as_ref()
+                                    .map(|why| why.in_words(phrases))
+                                    .as_deref(),
+                            ),
+                        ),
                     ],
                 )
             },
         ));
         let extra = model! {
-            "who" => who,
-            "why" => order.why.clone(),
+            "who" => who_said(order.by),
+            "why" => order.why.as_ref().map(Sentence::model),
             "previous" => previous.map(|p| p.result.pgn()),
         };
         let result = self.plan_result_with(&state, outcome, None, in_reply_to, extra);
@@ -184,6 +186,11 @@ impl Clerk<'_> {
         plan.game = Some(state);
         Ok(plan)
     }
+}
+
+/// Who gave an order, as a message names him to its reader.
+pub(in crate::clerk) fn who_said(by: AwardedBy) -> Model {
+    text(move |phrases| named_by(phrases, by).to_string())
 }
 
 /// Who gave an order, as its notes name him.

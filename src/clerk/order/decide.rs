@@ -71,7 +71,7 @@ impl Clerk<'_> {
         let mut state = match self.game_by_command(store, &order.game) {
             Ok(state) => state,
             Err(NotDone::Refused(Refused(reason)) | NotDone::RefusedIn(_, Refused(reason))) => {
-                return Err(NotDone::Failed(Error::internal(reason)));
+                return Err(NotDone::Failed(Error::internal(reason.in_words(phrases))));
             }
             Err(not_found) => return Err(not_found),
         };
@@ -80,12 +80,11 @@ impl Clerk<'_> {
             .ledger
             .standing
             .held_reply
-            .map(|ply| label_moves(ply, &[(state.ledger.rows[ply].san.clone(), false)]))
-            .map(|moves| phrases.moves(&moves));
+            .map(|ply| label_moves(ply, &[(state.ledger.rows[ply].san.clone(), false)]));
         let transition = match rule(&self.config.rules, &state.ledger, decision, days, today) {
             Ok(transition) => transition,
             Err(refusal) => {
-                let reason = Clerk::refusal_reason(&refusal, state.id()).in_words(self.phrases());
+                let reason = Clerk::refusal_reason(&refusal, state.id());
                 return Err(NotDone::RefusedIn(Box::new(state), Refused(reason)));
             }
         };
@@ -153,7 +152,7 @@ impl Clerk<'_> {
             "offender" => state.player(*offender).name.as_str(),
             "offender_color" => crate::color_name(*offender),
             "result" => state.ledger.standing.outcome.map(|o| o.result.pgn()),
-            "held_move" => held_move.clone(),
+            "held_move" => held_move.as_deref().map(crate::clerk::say::words::moves),
             "excused" => *excused,
             "asked" => *cut_from,
             "totals" => state.ledger.totals().to_string(),
@@ -221,6 +220,7 @@ impl Clerk<'_> {
 struct DecisionTold {
     code: &'static str,
     offender: shakmaty::Color,
+    /// The reply held during the suspension, released: in SAN.
     held_move: Option<String>,
     excused: u32,
     /// The days the arbiter named, where more than had been charged.

@@ -33,6 +33,7 @@ pub use self::undo::Undo;
 pub use self::withdraw::Withdraw;
 
 use super::{AwardedBy, Clerk, Plan};
+use crate::clerk::say::words::Sentence;
 use crate::error::Error;
 use crate::letter::{Ruling, WrittenOrder, accept_words};
 use crate::record::Record;
@@ -144,8 +145,8 @@ impl Order {
 
 /// An order not carried out: the words for whoever gave it (a value, not
 /// an error: the order is answered with them).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refused(pub String);
+#[derive(Clone, Debug)]
+pub struct Refused(pub Sentence);
 
 /// Why an order's plan was not made: the one outcome of every order's
 /// planning besides its plan (no `Result` inside a `Result`).
@@ -183,12 +184,12 @@ pub enum Execution {
     Refused {
         state: Option<Box<Record>>,
         why: &'static str,
-        reason: String,
+        reason: Sentence,
     },
 }
 
 impl Execution {
-    pub(super) fn refused(why: &'static str, reason: String) -> Execution {
+    pub(super) fn refused(why: &'static str, reason: Sentence) -> Execution {
         Execution::Refused {
             state: None,
             why,
@@ -238,12 +239,7 @@ impl Clerk<'_> {
         let Execution::Done { plan, reason } = execution else {
             return Ok(execution);
         };
-        let plan = self.heeding(store, *plan, |clerk| {
-            match clerk.carried_out(store, order, by, in_reply_to.clone())? {
-                Execution::Done { plan, .. } => Ok(*plan),
-                Execution::Refused { .. } => Ok(Plan::default()),
-            }
-        })?;
+        let plan = self.said_to_readers(store, *plan)?;
         Ok(Execution::Done {
             plan: Box::new(plan),
             reason,

@@ -11,6 +11,7 @@
 //! `shtempel replace ivanov --by …` / `--was …`: a player replaced.
 
 use super::{Command, Execution};
+use crate::clerk::say::words::Sentence;
 use crate::clerk::{AwardedBy, Clerk, EventKind, NotDone, Plan, Refused, recipient};
 use crate::config::Player;
 use crate::config::edit::{ConfigEdit, PlayerEdit};
@@ -117,13 +118,7 @@ impl Clerk<'_> {
     /// another player's, nor the clerk's or an arbiter's (the config would
     /// not load); the words of why not.
     pub(in crate::clerk) fn address_free(&self, email: &str, person: &str) -> Result<(), Refused> {
-        let phrases = self.phrases();
-        let taken = |name: &str| {
-            phrases.fill(
-                "reason.replace_address_taken",
-                &[("address", &email), ("player", &name)],
-            )
-        };
+        let taken = |name: &str| crate::said!("reason.replace_address_taken", "address" => email, "player" => name);
         if let Some(other) = self.config.player_by_email(email) {
             return Err(Refused(taken(&other.name)));
         }
@@ -145,7 +140,7 @@ impl Clerk<'_> {
             .any(|reserved| *reserved == email)
             {
                 return Err(Refused(
-                    phrases.fill("reason.address_reserved", &[("address", &email)]),
+                    crate::said!("reason.address_reserved", "address" => email),
                 ));
             }
         }
@@ -153,13 +148,10 @@ impl Clerk<'_> {
     }
 
     /// The words for whoever named a player the tournament lacks.
-    pub(in crate::clerk) fn no_player(&self, player: &str) -> String {
+    pub(in crate::clerk) fn no_player(&self, player: &str) -> Sentence {
         let known: Vec<&str> = self.config.players.iter().map(|p| p.id.as_str()).collect();
         let player = crate::clerk::letters::arbiter::said_back(player);
-        self.phrases().fill(
-            "reason.no_player",
-            &[("player", &player), ("players", &known.join(", "))],
-        )
+        crate::said!("reason.no_player", "player" => player, "players" => known.join(", "))
     }
 
     /// The plan of the replacement by `newcomer` (with the id of the
@@ -171,7 +163,6 @@ impl Clerk<'_> {
         was: &str,
         why: Option<&str>,
     ) -> Result<Plan, NotDone> {
-        let phrases = self.phrases();
         let player = newcomer.id.as_str();
         let mut plan = Plan::default();
         let mut games = Vec::new();
@@ -215,7 +206,7 @@ impl Clerk<'_> {
             plan.more.push(more);
         }
         if games.is_empty() {
-            let reason = phrases.fill("reason.nothing_replaced", &[("player", &was)]);
+            let reason = crate::said!("reason.nothing_replaced", "player" => was);
             return Err(Refused(reason).into());
         }
         plan.more.extend(finished);
@@ -276,25 +267,20 @@ impl Clerk<'_> {
         named: Option<&Newcomer>,
         why: Option<&str>,
     ) -> Result<Plan, NotDone> {
-        let phrases = self.phrases();
         let Some(entry) = self.config.player(player) else {
             return Err(Refused(self.no_player(player)).into());
         };
         let Some(named) = named.filter(|n| !n.name.is_empty()) else {
-            return Err(
-                Refused(phrases.fill("reason.replace_no_name", &[("player", &player)])).into(),
-            );
+            return Err(Refused(crate::said!("reason.replace_no_name", "player" => player)).into());
         };
         if crate::config::name_problem(&named.name).is_some() {
-            let reason = phrases.fill(
-                "reason.replace_bad_name",
-                &[("most", &crate::config::NAME_MOST)],
-            );
+            let reason =
+                crate::said!("reason.replace_bad_name", "most" => crate::config::NAME_MOST);
             return Err(Refused(reason).into());
         }
         let Some(email) = crate::config::checked_address(&named.email) else {
             let address = crate::clerk::letters::arbiter::said_back(&named.email);
-            let reason = phrases.fill("reason.replace_bad_address", &[("address", &address)]);
+            let reason = crate::said!("reason.replace_bad_address", "address" => address);
             return Err(Refused(reason).into());
         };
         self.address_free(&email, player)?;
@@ -308,7 +294,7 @@ impl Clerk<'_> {
             clerk_file: self.config.clerk_file.clone(),
         };
         if let Err(error) = edit.check() {
-            let reason = phrases.fill("reason.config_not_writable", &[("error", &error)]);
+            let reason = crate::said!("reason.config_not_writable", "error" => error);
             return Err(Refused(reason).into());
         }
         let was = format!("{} <{}>", entry.name, entry.email);
@@ -332,14 +318,14 @@ impl Clerk<'_> {
         colour: shakmaty::Color,
         partner: &Player,
     ) -> Model {
-        let phrases = self.phrases();
         let due = state.ledger.due(&self.config.rules, self.clock.today);
         // His own letter speaks to him: the game as it stands (the
         // moves, the position), whether he is to move and by when, and
         // the lines of his next letter.
         let rows = state.ledger.rows.len();
-        let score = (rows > 0)
-            .then(|| phrases.moves(&crate::clerk::say::model::moves_of(state, 0, rows - 1)));
+        let score = (rows > 0).then(|| {
+            crate::clerk::say::words::moves(&crate::clerk::say::model::moves_of(state, 0, rows - 1))
+        });
         let fen = shakmaty::fen::Fen::from_position(
             state.board.position(),
             shakmaty::EnPassantMode::Legal,

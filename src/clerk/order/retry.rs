@@ -60,8 +60,8 @@ impl Clerk<'_> {
             .collect();
         if chosen.is_empty() {
             let reason = match (every, set_aside.is_empty()) {
-                (_, true) => self.phrases().get("reason.retry_none").to_string(),
-                (_, false) => self.phrases().fill("reason.retry_no_key", &[("key", &key)]),
+                (_, true) => crate::clerk::say::words::Sentence::phrase("reason.retry_none"),
+                (_, false) => crate::said!("reason.retry_no_key", "key" => key),
             };
             return Ok(Execution::Refused {
                 state: None,

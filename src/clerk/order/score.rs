@@ -3,6 +3,7 @@
 //! forfeit scored.
 
 use super::{Command, Execution};
+use crate::clerk::say::words::Sentence;
 use crate::clerk::{Award, AwardedBy, Clerk, Plan};
 use crate::error::Error;
 use crate::rules::interventions::Scored;
@@ -37,7 +38,7 @@ impl Command for Score {
     ) -> Result<Execution, Error> {
         let award = Award {
             scored: self.scored,
-            why: self.why.clone(),
+            why: self.why.clone().map(Sentence::written),
             by,
         };
         let planned = clerk

@@ -8,6 +8,7 @@
 //! player withdraws.
 
 use super::{Command, Execution};
+use crate::clerk::say::words::Sentence;
 use crate::clerk::{Award, AwardedBy, Clerk, EventKind, NotDone, Plan, Refused};
 use crate::error::Error;
 use crate::message::MessageKind;
@@ -60,10 +61,8 @@ impl Clerk<'_> {
     ) -> Result<Plan, NotDone> {
         let Some(who) = self.config.player(player) else {
             let known: Vec<&str> = self.config.players.iter().map(|p| p.id.as_str()).collect();
-            let reason = self.phrases().fill(
-                "reason.no_player",
-                &[("player", &player), ("players", &known.join(", "))],
-            );
+            let reason =
+                crate::said!("reason.no_player", "player" => player, "players" => known.join(", "));
             return Err(Refused(reason).into());
         };
         let mut records = Vec::new();
@@ -84,12 +83,14 @@ impl Clerk<'_> {
             })
             .collect();
         let steps = withdrawal::steps(self.config.rules.withdrawal, &over);
-        let phrases = self.phrases();
-        let withdrew = phrases.fill("note.withdrew", &[("player", &who.name)]);
-        let why = match why {
-            Some(why) => format!("{withdrew}: {why}"),
-            None => withdrew,
-        };
+        let (name, written) = (who.name.clone(), why.map(str::to_string));
+        let why = Sentence::new(move |phrases| {
+            let withdrew = phrases.fill("note.withdrew", &[("player", &name)]);
+            match &written {
+                Some(why) => format!("{withdrew}: {why}"),
+                None => withdrew,
+            }
+        });
         let mut plans = Vec::new();
         for (record, step) in records.into_iter().zip(steps) {
             let color = if record.white.id == player {
@@ -118,7 +119,7 @@ impl Clerk<'_> {
             plans.push(plan);
         }
         if plans.is_empty() {
-            let reason = phrases.fill("reason.nothing_withdrawn", &[("player", &who.name)]);
+            let reason = crate::said!("reason.nothing_withdrawn", "player" => who.name);
             return Err(Refused(reason).into());
         }
         Ok(Plan::of_games(plans))
@@ -126,14 +127,17 @@ impl Clerk<'_> {
 
     /// Annuls a game: its plan of the note, the notice to both players and
     /// the secretary.
-    fn plan_annulment(&self, mut state: Record, why: &str, by: AwardedBy) -> Result<Plan, Error> {
+    fn plan_annulment(
+        &self,
+        mut state: Record,
+        why: &Sentence,
+        by: AwardedBy,
+    ) -> Result<Plan, Error> {
         let mut plan = Plan::default();
         let annulled =
             annul(&state.ledger).map_err(|refusal| Error::internal(format!("{refusal:?}")))?;
         let previous = state.ledger.standing.outcome.map(|o| o.result.pgn());
         state.ledger = annulled.ledger;
-        let phrases = self.phrases();
-        let who = self.named(by);
         plan.notes.push(self.note(
             crate::store::NoteKind::Annulled,
             |phrases: &crate::phrases::Phrases| {
@@ -142,16 +146,16 @@ impl Clerk<'_> {
                     &[
                         ("who", &crate::clerk::order::awards::named_by(phrases, by)),
                         ("date", &phrases.date(self.clock.today)),
-                        ("why", &why),
+                        ("why", &why.in_words(phrases)),
                     ],
                 )
             },
         ));
         let model = model! {
-            "result" => phrases.get("report.status_annulled"),
+            "result" => crate::clerk::say::words::phrase("report.status_annulled"),
             "reason" => "annulled",
-            "who" => who,
-            "why" => why,
+            "who" => crate::clerk::order::awards::who_said(by),
+            "why" => why.model(),
             "previous" => previous,
             "winner" => Option::<String>::None,
             "winner_color" => Option::<String>::None,
@@ -166,7 +170,8 @@ impl Clerk<'_> {
             .render_to_each_player(model)?;
         plan.messages
             .extend(letters.into_iter().map(|(_, letter)| letter));
-        plan.event(EventKind::Annulled, Some(&state.key), None, why.to_string());
+        let logged = why.in_words(self.phrases());
+        plan.event(EventKind::Annulled, Some(&state.key), None, logged);
         plan.game = Some(state);
         Ok(plan)
     }

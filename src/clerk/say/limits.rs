@@ -44,10 +44,6 @@ impl Clerk<'_> {
             .limits
             .max_replies_per_day
             .max(u32::try_from(2 * games).unwrap_or(u32::MAX));
-        // What is said past the limit is said in the reader's words.
-        let preferences = store.preferences_of(&sender)?;
-        let reader = self.for_reader(preferences);
-        let clerk = reader.as_ref().unwrap_or(self);
         let today = self.clock.today;
         // Corrections are not counted: they always go.
         let counted: Vec<&str> = MessageKind::reply_headers()
@@ -72,7 +68,7 @@ impl Clerk<'_> {
             }
             if sent == max {
                 sent += 1;
-                kept.push(clerk.limit_notice(&sender, &message, max)?);
+                kept.push(self.limit_notice(&sender, &message, max)?);
                 let game = message.game.as_deref().map(|g| self.config.game_key(g));
                 plan.event(
                     EventKind::ReplyLimit,
@@ -97,7 +93,7 @@ impl Clerk<'_> {
                     }
                 }
                 *held.entry(day).or_default() += 1;
-                kept.push(clerk.hold(message, day, max)?);
+                kept.push(self.hold(message, day, max)?);
             } else if message.delivers.is_some() {
                 // A reply that carries a move (a conditional reply) still goes.
                 kept.push(message);

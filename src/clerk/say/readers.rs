@@ -1,115 +1,96 @@
 //! Each reader's own preferences heeded (`DIAGRAMS`, `LANGUAGE` by mail):
-//! a message to a reader who asked for another language or another board
-//! than his tournament's is made again by the clerk speaking as he asked.
-//! Planning writes nothing and reads the same store, so the work planned
-//! again gives the same messages in the same order; only their words and
-//! boards differ, and those replace the first plan's.
+//! once a plan is decided, every message of it is said to its reader in
+//! his voice (his language's templates and phrases, his board), from the
+//! facts its model holds. Nothing is decided again: the messages, their
+//! readers and their order are the plan's; only their words and boards
+//! are the reader's.
 
+use crate::clerk::say::speak::say;
+use crate::clerk::say::words::Voice;
 use crate::clerk::{Clerk, Plan};
 use crate::config::Preferences;
 use crate::error::Error;
-use crate::mail::format::compose::Outgoing;
+use crate::mail::format::compose::{self, Outgoing};
 use crate::store::Store;
 
-/// Where a message stands in a plan: among its own, or its other games'.
-type Place = (Option<usize>, usize);
+/// A preference a plan sets (`LANGUAGE`, a newcomer's language), for its
+/// addresses: it holds for the plan's own messages.
+type Setting = Option<(Vec<String>, Preferences)>;
 
-fn places(plan: &Plan) -> Vec<Place> {
-    let own = (0..plan.messages.len()).map(|at| (None, at));
-    let more = plan
-        .more
-        .iter()
-        .enumerate()
-        .flat_map(|(game, more)| (0..more.messages.len()).map(move |at| (Some(game), at)));
-    own.chain(more).collect()
-}
-
-fn message_at(plan: &Plan, (game, at): Place) -> Option<&Outgoing> {
-    match game {
-        None => plan.messages.get(at),
-        Some(game) => plan.more.get(game)?.messages.get(at),
-    }
-}
-
-/// Whether two messages are the same message in other words: its kind,
-/// game and readers.
-fn same(one: &Outgoing, other: &Outgoing) -> bool {
-    let emails = |m: &Outgoing| m.to.iter().map(|r| r.email.clone()).collect::<Vec<_>>();
-    one.kind == other.kind && one.game == other.game && emails(one) == emails(other)
-}
-
-impl<'a> Clerk<'a> {
-    /// This clerk as a reader who asked for `wanted` reads: in his
-    /// language, with his board; `None` where that is how it writes now,
-    /// or where the templates of his language cannot be loaded (he then
-    /// gets the tournament's).
-    pub(in crate::clerk) fn for_reader(&self, wanted: Preferences) -> Option<Clerk<'a>> {
-        let lang = wanted.language.unwrap_or(self.config.language);
-        let diagrams = wanted.diagrams.unwrap_or(self.config.mail.diagrams);
-        if (lang, diagrams) == (self.lang, self.diagrams) {
-            return None;
-        }
-        let at = self.directory.place_of(&self.config.tournament_id)?;
-        let templates = self.directory.templates_in(at, lang)?;
-        let mut clerk = Clerk::new(self.config, templates, self.clock, self.directory);
-        (clerk.lang, clerk.diagrams) = (lang, diagrams);
-        Some(clerk)
-    }
-
-    /// `plan`, each message to a reader with preferences of his own made
-    /// again by `again` (the same work, planned by the clerk given).
-    pub(in crate::clerk) fn heeding(
+impl Clerk<'_> {
+    /// `plan`, each message said to its reader as he asked, where that is
+    /// not as the event writes.
+    pub(in crate::clerk) fn said_to_readers(
         &self,
         store: &Store,
         mut plan: Plan,
-        again: impl Fn(&Clerk<'a>) -> Result<Plan, Error>,
     ) -> Result<Plan, Error> {
-        let mut wanted: Vec<(Preferences, Vec<Place>)> = Vec::new();
-        for place in places(&plan) {
-            let Some(reader) = message_at(&plan, place).and_then(|m| m.to.first()) else {
-                continue;
-            };
-            // A preference the plan itself sets (`LANGUAGE`, a newcomer's
-            // language) holds for its own messages.
-            let setting = plan
-                .preferences
-                .as_ref()
-                .and_then(|(addresses, set)| addresses.contains(&reader.email).then_some(*set));
-            let his = store
-                .preferences_of(&reader.email)?
-                .with(setting.unwrap_or_default());
-            if his == Preferences::default() {
-                continue;
-            }
-            match wanted.iter_mut().find(|(set, _)| *set == his) {
-                Some((_, places)) => places.push(place),
-                None => wanted.push((his, vec![place])),
-            }
-        }
-        let mut theirs: Vec<(Place, Outgoing)> = Vec::new();
-        for (his, places) in wanted {
-            let Some(clerk) = self.for_reader(his) else {
-                continue;
-            };
-            let other = again(&clerk)?;
-            for place in places {
-                if let (Some(ours), Some(his)) =
-                    (message_at(&plan, place), message_at(&other, place))
-                    && same(ours, his)
-                {
-                    theirs.push((place, his.clone()));
-                }
-            }
-        }
-        for ((game, at), message) in theirs {
-            let messages = match game {
-                None => Some(&mut plan.messages),
-                Some(game) => plan.more.get_mut(game).map(|more| &mut more.messages),
-            };
-            if let Some(slot) = messages.and_then(|messages| messages.get_mut(at)) {
-                *slot = message;
-            }
-        }
+        let setting = plan.preferences.clone();
+        self.say_each(store, &setting, &mut plan)?;
         Ok(plan)
+    }
+
+    fn say_each(&self, store: &Store, setting: &Setting, plan: &mut Plan) -> Result<(), Error> {
+        for message in &mut plan.messages {
+            self.say_to_reader(store, setting, message)?;
+        }
+        for more in &mut plan.more {
+            self.say_each(store, setting, more)?;
+        }
+        Ok(())
+    }
+
+    /// `message` said again to its first reader in his voice, where he
+    /// chose his own and his language's templates load (else he gets the
+    /// event's words). A message that would pass `max_message_bytes` so
+    /// said goes without its pictures, its text boards kept.
+    fn say_to_reader(
+        &self,
+        store: &Store,
+        setting: &Setting,
+        message: &mut Outgoing,
+    ) -> Result<(), Error> {
+        let Some(reader) = message.to.first() else {
+            return Ok(());
+        };
+        let set = setting
+            .as_ref()
+            .and_then(|(addresses, set)| addresses.contains(&reader.email).then_some(*set));
+        let his = store
+            .preferences_of(&reader.email)?
+            .with(set.unwrap_or_default());
+        if his == Preferences::default() {
+            return Ok(());
+        }
+        // A message of another event of the folder is said as that event
+        // writes (a STATUS asked of it alone).
+        let event = message
+            .event
+            .as_deref()
+            .unwrap_or(&self.config.tournament_id);
+        let Some(at) = self.directory.place_of(event) else {
+            return Ok(());
+        };
+        let config = &self.directory.tournaments()[at];
+        let lang = his.language.unwrap_or(config.language);
+        let diagrams = his.diagrams.unwrap_or(config.mail.diagrams);
+        if (lang, diagrams) == (config.language, config.mail.diagrams) {
+            return Ok(());
+        }
+        let Some(templates) = self.directory.templates_in(at, lang) else {
+            return Ok(());
+        };
+        let voice = Voice {
+            phrases: templates.phrases(),
+            diagrams,
+        };
+        let said = say(templates, voice, message.kind, &message.model)?;
+        message.subject = said.subject;
+        message.body = said.body;
+        message.pictures = said.pictures;
+        if compose::size_at_most(message) > config.limits.max_message_bytes {
+            message.pictures.clear();
+        }
+        Ok(())
     }
 }

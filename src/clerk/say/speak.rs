@@ -39,11 +39,12 @@ pub fn say(
 }
 
 impl Clerk<'_> {
-    /// How this clerk speaks: the event's language and board.
+    /// How the event speaks: its language and its board (a reader who
+    /// chose his own is said his messages again, see `readers`).
     pub(in crate::clerk) fn voice(&self) -> Voice<'_> {
         Voice {
             phrases: self.templates.phrases(),
-            diagrams: self.diagrams,
+            diagrams: self.config.mail.diagrams,
         }
     }
 

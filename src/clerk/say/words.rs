@@ -78,6 +78,18 @@ pub fn phrase(name: &'static str) -> Model {
     text(move |phrases| phrases.get(name).to_string())
 }
 
+/// A phrase filled with values that read the same in every language:
+/// `said!("reason.no_player", "player" => id)` (a [`Sentence`]).
+#[macro_export]
+macro_rules! said {
+    ($name:literal $(, $key:literal => $value:expr)* $(,)?) => {
+        $crate::clerk::say::words::Sentence::filled(
+            $name,
+            vec![$(($key, ($value).to_string())),*],
+        )
+    };
+}
+
 /// Words in any reader's language, kept to be said to a player and
 /// logged in the event's: a reason a letter is refused.
 #[derive(Clone)]
@@ -88,9 +100,26 @@ impl Sentence {
         Sentence(Arc::new(wording))
     }
 
+    /// Words as someone wrote them, the same in every language.
+    pub fn written(words: impl Into<String>) -> Sentence {
+        let words = words.into();
+        Sentence::new(move |_| words.clone())
+    }
+
     /// The phrase `name`.
     pub fn phrase(name: &'static str) -> Sentence {
         Sentence::new(move |phrases| phrases.get(name).to_string())
+    }
+
+    /// The phrase `name` filled with `values` (see [`said!`]).
+    pub fn filled(name: &'static str, values: Vec<(&'static str, String)>) -> Sentence {
+        Sentence::new(move |phrases| {
+            let values: Vec<(&str, &dyn std::fmt::Display)> = values
+                .iter()
+                .map(|(key, value)| (*key, value as &dyn std::fmt::Display))
+                .collect();
+            phrases.fill(name, &values)
+        })
     }
 
     /// In the words of `phrases`.
