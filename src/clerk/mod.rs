@@ -56,7 +56,7 @@ pub use self::order::accept::Acceptance;
 pub use self::order::awards::Award;
 pub use self::order::retry::POISON_RUNS;
 pub use self::order::{Execution, NotDone, Order, Refused, Whom};
-pub use self::plan::{EntryThere, Event, Fate, LeaveTaken, Plan};
+pub use self::plan::{EntryThere, Event, Fate, LeaveTaken, Plan, SaidPlan};
 pub use self::prepared::{Prepared, stored_reading};
 use self::prepared::{bound_fields, keep_unread};
 pub use self::route::{Directory, Route, RoutedBy, route, route_kept, route_prepared};
@@ -71,7 +71,7 @@ use crate::mail::format::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
-use crate::render::{Model, Templates, merged};
+use crate::render::{Model, Templates};
 use crate::rules;
 pub use crate::rules::interventions::AwardedBy;
 use crate::store::{Note, Store};
@@ -292,7 +292,7 @@ impl<'a> Clerk<'a> {
     }
 
     /// Plans what to do with one letter. Never writes anything.
-    pub fn plan(&self, store: &Store, envelope: &Envelope) -> Result<Plan, Error> {
+    pub fn plan(&self, store: &Store, envelope: &Envelope) -> Result<SaidPlan, Error> {
         let prepared = Prepared::new(self.config, envelope);
         self.plan_prepared(store, envelope, &prepared)
     }
@@ -303,10 +303,21 @@ impl<'a> Clerk<'a> {
         store: &Store,
         envelope: &Envelope,
         prepared: &Prepared,
+    ) -> Result<SaidPlan, Error> {
+        let plan = self.decided(store, envelope, prepared)?;
+        self.said(store, plan)
+    }
+
+    /// What a letter whose reading was prepared changes, decided: its
+    /// plan, its replies held to the day's limit, not yet said.
+    fn decided(
+        &self,
+        store: &Store,
+        envelope: &Envelope,
+        prepared: &Prepared,
     ) -> Result<Plan, Error> {
         let plan = self.plan_letter(store, envelope, prepared)?;
-        let plan = self.limit_replies(store, plan)?;
-        self.said_to_readers(store, plan)
+        self.limit_replies(store, plan)
     }
 
     /// The test message of `shtempel doctor --send-test`, to `address`:
@@ -316,19 +327,8 @@ impl<'a> Clerk<'a> {
             name: String::new(),
             email: address.to_string(),
         };
-        let mut message = self.draft(MessageKind::Test).to(to).render(model! {})?;
-        message.generated = true;
-        Ok(message)
-    }
-
-    /// Renders a message again with `more` over its model.
-    pub(super) fn render_again(&self, message: &mut Outgoing, more: Model) -> Result<(), Error> {
-        let model = merged(more, message.model.clone());
-        let said = self.say(message.kind, &model)?;
-        message.subject = said.subject;
-        message.body = said.body;
-        message.pictures = said.pictures;
-        message.model = model;
-        Ok(())
+        let mut notice = self.draft(MessageKind::Test).to(to).notice(model! {});
+        notice.generated = true;
+        self.said_as(notice, crate::config::Preferences::default(), None)
     }
 }

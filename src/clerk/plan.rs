@@ -5,6 +5,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::clerk::EventKind;
+use crate::clerk::say::notice::Notice;
 use crate::mail::format::compose::Outgoing;
 use crate::mail::format::keys::FIELD_MOST;
 use crate::record::Record;
@@ -65,9 +66,11 @@ impl Fate {
     }
 }
 
-/// What one letter (or one day's duty) changes, before it is written.
-#[derive(Debug, Default)]
-pub struct Plan {
+/// What one letter (or one day's duty) changes, before it is written:
+/// its messages decided ([`Notice`]s), or said to their readers
+/// ([`Outgoing`], see [`SaidPlan`]).
+#[derive(Debug)]
+pub struct Plan<M = Notice> {
     pub letter: Option<StoredLetter>,
     /// What becomes of the letter, where a handler that does not hold it
     /// decided (its caller writes it on [`Plan::letter`]).
@@ -77,7 +80,7 @@ pub struct Plan {
     pub taken_back: Option<usize>,
     /// The other games the same letter changes (a withdrawal by the chief
     /// arbiter's letter), written with it in one transaction.
-    pub more: Vec<Plan>,
+    pub more: Vec<Plan<M>>,
     /// A person's leave taken, and the events that record it.
     pub leave: Option<LeaveTaken>,
     /// A player replaced from this day on: the leaves of his seat from then
@@ -95,9 +98,137 @@ pub struct Plan {
     pub preferences: Option<(Vec<String>, crate::config::Preferences)>,
     /// Who played the game's colours before a replacement, recorded with it.
     pub seats: Vec<crate::record::Seat>,
-    pub messages: Vec<Outgoing>,
+    pub messages: Vec<M>,
     pub duties: Vec<DutyKey>,
     pub events: Vec<Event>,
+    /// A leave taken in the person's other events too: for each, his entry
+    /// there and the notices to his partners there, decided by that
+    /// event's clerk and said in its words; committed after this plan,
+    /// with the leave recorded there.
+    pub elsewhere: Vec<(EntryThere, Plan<M>)>,
+}
+
+/// A plan whose messages are said to their readers: what the run commits
+/// and `check` shows.
+pub type SaidPlan = Plan<Outgoing>;
+
+impl<M> Default for Plan<M> {
+    fn default() -> Plan<M> {
+        Plan {
+            letter: None,
+            fate: None,
+            game: None,
+            taken_back: None,
+            more: Vec::new(),
+            leave: None,
+            leaves_left: None,
+            config_edits: Vec::new(),
+            releases: Vec::new(),
+            notes: Vec::new(),
+            preferences: None,
+            seats: Vec::new(),
+            messages: Vec::new(),
+            duties: Vec::new(),
+            events: Vec::new(),
+            elsewhere: Vec::new(),
+        }
+    }
+}
+
+impl<M> Plan<M> {
+    /// The plan with each message made by `say` (its nested plans' too),
+    /// all else as it is. `say` is given the event whose message it is:
+    /// `event` (`None`: the planning event's), or for a plan of the
+    /// person's other events ([`Plan::elsewhere`]), that event's id.
+    pub fn map_messages<N, E>(
+        self,
+        event: Option<&str>,
+        say: &mut impl FnMut(M, Option<&str>) -> Result<N, E>,
+    ) -> Result<Plan<N>, E> {
+        let Plan {
+            letter,
+            fate,
+            game,
+            taken_back,
+            more,
+            leave,
+            leaves_left,
+            config_edits,
+            releases,
+            notes,
+            preferences,
+            seats,
+            messages,
+            duties,
+            events,
+            elsewhere,
+        } = self;
+        Ok(Plan {
+            letter,
+            fate,
+            game,
+            taken_back,
+            more: more
+                .into_iter()
+                .map(|more| more.map_messages(event, say))
+                .collect::<Result<_, E>>()?,
+            leave,
+            leaves_left,
+            config_edits,
+            releases,
+            notes,
+            preferences,
+            seats,
+            messages: messages
+                .into_iter()
+                .map(|message| say(message, event))
+                .collect::<Result<_, E>>()?,
+            duties,
+            events,
+            elsewhere: elsewhere
+                .into_iter()
+                .map(|(entry, plan)| {
+                    let plan = plan.map_messages(Some(&entry.tournament), say)?;
+                    Ok((entry, plan))
+                })
+                .collect::<Result<_, E>>()?,
+        })
+    }
+
+    /// The games this plan changes, by key: its own, then those of the
+    /// plans it carries.
+    pub fn games(&self) -> impl Iterator<Item = &crate::key::GameKey> {
+        let more = self.more.iter().filter_map(|more| more.game.as_ref());
+        self.game.iter().chain(more).map(|state| &state.key)
+    }
+
+    pub(super) fn event(
+        &mut self,
+        event: EventKind,
+        game: Option<&crate::key::GameKey>,
+        from: Option<&str>,
+        detail: String,
+    ) {
+        let bounded = |text: &str, most| crate::printable::bounded(text, most).into_owned();
+        self.events.push(Event {
+            event,
+            game: game.cloned(),
+            from: from.map(|from| bounded(from, FIELD_MOST)),
+            detail: bounded(&detail, REASON_MOST),
+        });
+    }
+}
+
+impl SaidPlan {
+    /// The games a message of this plan delivers a move in (a forward):
+    /// the next letter in one must see the day it is delivered.
+    pub fn delivering(&self) -> Vec<&crate::key::GameKey> {
+        std::iter::once(self)
+            .chain(&self.more)
+            .filter(|plan| plan.messages.iter().any(|m| m.delivers.is_some()))
+            .filter_map(|plan| plan.game.as_ref().map(|state| &state.key))
+            .collect()
+    }
 }
 
 impl Plan {
@@ -115,7 +246,7 @@ impl Plan {
     /// answer, its event, and the letter kept with its reason.
     pub(super) fn answered(
         self,
-        message: Outgoing,
+        message: Notice,
         event: EventKind,
         from: &str,
         stored: StoredLetter,
@@ -146,6 +277,7 @@ impl Plan {
             messages,
             duties,
             events,
+            elsewhere,
         } = done;
         self.preferences = match (self.preferences.take(), preferences) {
             // Two settings of one letter: both, the later over the earlier.
@@ -172,6 +304,7 @@ impl Plan {
         self.messages.extend(messages);
         self.duties.extend(duties);
         self.events.extend(events);
+        self.elsewhere.extend(elsewhere);
     }
 
     /// Takes in all another plan changes, its letter too (a letter's plan
@@ -207,39 +340,6 @@ impl Plan {
             self.events.append(&mut more.events);
             self.more.push(more);
         }
-    }
-
-    /// The games this plan changes, by key: its own, then those of the
-    /// plans it carries.
-    pub fn games(&self) -> impl Iterator<Item = &crate::key::GameKey> {
-        let more = self.more.iter().filter_map(|more| more.game.as_ref());
-        self.game.iter().chain(more).map(|state| &state.key)
-    }
-
-    /// The games a message of this plan delivers a move in (a forward):
-    /// the next letter in one must see the day it is delivered.
-    pub fn delivering(&self) -> Vec<&crate::key::GameKey> {
-        std::iter::once(self)
-            .chain(&self.more)
-            .filter(|plan| plan.messages.iter().any(|m| m.delivers.is_some()))
-            .filter_map(|plan| plan.game.as_ref().map(|state| &state.key))
-            .collect()
-    }
-
-    pub(super) fn event(
-        &mut self,
-        event: EventKind,
-        game: Option<&crate::key::GameKey>,
-        from: Option<&str>,
-        detail: String,
-    ) {
-        let bounded = |text: &str, most| crate::printable::bounded(text, most).into_owned();
-        self.events.push(Event {
-            event,
-            game: game.cloned(),
-            from: from.map(|from| bounded(from, FIELD_MOST)),
-            detail: bounded(&detail, REASON_MOST),
-        });
     }
 }
 

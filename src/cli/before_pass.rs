@@ -29,7 +29,7 @@ pub(super) fn clerk_of<'c, 'a>(
 pub(super) fn commit_and_say(
     store: &mut Store,
     clerk: &Clerk<'_>,
-    plan: &clerk::Plan,
+    plan: &clerk::SaidPlan,
     cause: &str,
     printer: Printer,
 ) -> Result<(), Failure> {

@@ -88,7 +88,7 @@ pub(super) fn check(
         route: Some(route),
         ..prepared.read_for(config, &envelope)
     };
-    let mut store = store.kept_on(config.scope());
+    let store = store.kept_on(config.scope());
     // The record is read as it is now: a day before its last one is said
     // so, not judged as if the later moves were not made.
     if let Some(day) = today
@@ -104,14 +104,9 @@ pub(super) fn check(
         .plan_prepared(&store, &envelope, &prepared)
         .map_err(run_error)?;
     // A leave taken in his other events too: their notices, as the poll
-    // would send them after the letter's.
-    let elsewhere = match &plan.leave {
-        Some(leave) => clerk
-            .plan_leave_elsewhere(&mut store, leave)
-            .map_err(run_error)?,
-        None => Vec::new(),
-    };
-    let elsewhere: Vec<&shtempel::clerk::Plan> = elsewhere.iter().map(|(_, plan)| plan).collect();
+    // sends them after the letter's.
+    let elsewhere: Vec<&shtempel::clerk::SaidPlan> =
+        plan.elsewhere.iter().map(|(_, plan)| plan).collect();
     print_plan(&plan, &elsewhere, &prepared, config, &envelope);
     Ok(0)
 }
@@ -119,8 +114,8 @@ pub(super) fn check(
 /// What the clerk read and would do, written whole, then printed with the
 /// letter's control characters escaped.
 fn print_plan(
-    plan: &shtempel::clerk::Plan,
-    elsewhere: &[&shtempel::clerk::Plan],
+    plan: &shtempel::clerk::SaidPlan,
+    elsewhere: &[&shtempel::clerk::SaidPlan],
     prepared: &shtempel::clerk::Prepared,
     config: &Config,
     envelope: &Envelope,

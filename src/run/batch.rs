@@ -3,7 +3,7 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use crate::clerk::{Clerk, Event, Plan, Prepared};
+use crate::clerk::{Clerk, Event, Prepared, SaidPlan};
 use crate::error::Error;
 use crate::key::GameKey;
 use crate::store::Store;
@@ -76,7 +76,7 @@ pub(super) struct JobOut {
 
 impl Batch {
     /// A plan written: the games it delivers a move in wait for it.
-    pub(super) fn add(&mut self, plan: Plan, last_message: Option<i64>, done: Option<String>) {
+    pub(super) fn add(&mut self, plan: SaidPlan, last_message: Option<i64>, done: Option<String>) {
         self.delivering
             .extend(plan.delivering().into_iter().cloned());
         self.entries.push(Entry {

@@ -3,7 +3,7 @@
 
 use chrono::{NaiveDate, NaiveTime};
 
-use crate::clerk::{Clerk, LeaveTaken, Plan};
+use crate::clerk::{Clerk, LeaveTaken, SaidPlan};
 use crate::config::Config;
 use crate::error::Error;
 use crate::fault;
@@ -16,12 +16,12 @@ pub fn commit(
     store: &mut Store,
     config: &Config,
     clerk: &Clerk<'_>,
-    plan: &Plan,
+    plan: &SaidPlan,
     cause: &str,
 ) -> Result<Option<i64>, Error> {
     // The letter's plan, then those of the other games it changes, each
     // message's id made from its own cause.
-    let plans: Vec<(&Plan, String)> = std::iter::once((plan, cause.to_string()))
+    let plans: Vec<(&SaidPlan, String)> = std::iter::once((plan, cause.to_string()))
         .chain(plan.more.iter().map(|more| {
             let game = more.game.as_ref().map_or("", |game| game.id());
             (more, format!("{cause}/{game}"))
@@ -77,7 +77,7 @@ pub fn commit(
         .and_then(|mut last| {
             for (plan, _) in &plans {
                 if let Some(leave) = &plan.leave {
-                    last = leave_elsewhere(store, clerk, leave, cause)?.or(last);
+                    last = leave_elsewhere(store, clerk, leave, &plan.elsewhere, cause)?.or(last);
                 }
             }
             Ok(last)
@@ -90,8 +90,8 @@ pub fn commit(
 fn composed(
     config: &Config,
     clerk: &Clerk<'_>,
-    plan: &Plan,
-    plans: &[(&Plan, String)],
+    plan: &SaidPlan,
+    plans: &[(&SaidPlan, String)],
 ) -> Result<Vec<NewOutbox>, Error> {
     let sender = identity::sender(config, clerk.templates.phrases());
     let clerk_alone = identity::clerk_alone(config, clerk.templates.phrases());
@@ -147,7 +147,7 @@ fn composed(
 /// notes, duties done and seats.
 fn write_game(
     w: &crate::store::Writer<'_>,
-    plan: &Plan,
+    plan: &SaidPlan,
     letter_id: Option<i64>,
     today: NaiveDate,
 ) -> Result<(), Error> {
@@ -183,16 +183,18 @@ fn write_game(
 /// (decided by the leave's plan, each by its own allowance), it is
 /// recorded under his entry there, and the partners of his games are told
 /// by those events' clerks, in their words, with a note under each game's
-/// chart. Committed after the leave, in the same batch. Returns the outbox
-/// id of the last notice, if any.
+/// chart (`elsewhere`, the plans the clerk made of it). Committed after the
+/// leave, in the same batch. Returns the outbox id of the last notice, if
+/// any.
 pub(super) fn leave_elsewhere(
     store: &mut Store,
     clerk: &Clerk<'_>,
     leave: &LeaveTaken,
+    elsewhere: &[(crate::clerk::EntryThere, SaidPlan)],
     cause: &str,
 ) -> Result<Option<i64>, Error> {
     let mut last = None;
-    for (entry, plan) in clerk.plan_leave_elsewhere(store, leave)? {
+    for (entry, plan) in elsewhere {
         let Some(sibling) = clerk.sibling(&entry.tournament) else {
             continue;
         };
@@ -201,7 +203,7 @@ pub(super) fn leave_elsewhere(
         let today = sibling.clock.today;
         store.write(|w| w.leave(&entry.player, leave.days, None, today))?;
         let cause = format!("{cause}/leave/{}", entry.tournament);
-        last = commit(store, sibling.config, &sibling, &plan, &cause)?.or(last);
+        last = commit(store, sibling.config, &sibling, plan, &cause)?.or(last);
     }
     Ok(last)
 }

@@ -4,7 +4,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::clerk::{Clerk, Event, EventKind, POISON_RUNS, Plan, Prepared};
+use crate::clerk::{Clerk, Event, EventKind, POISON_RUNS, Prepared, SaidPlan};
 use crate::config::Config;
 use crate::error::Error;
 use crate::store::{Disposition, Store, StoredLetter};
@@ -120,7 +120,7 @@ pub(super) fn plan_guarded(
     store: &Store,
     envelope: &crate::mail::Envelope,
     prepared: &Result<Prepared, Error>,
-) -> Result<Plan, Error> {
+) -> Result<SaidPlan, Error> {
     let prepared = prepared.as_ref().map_err(Clone::clone)?;
     catch_unwind(AssertUnwindSafe(|| {
         fault::poison(&envelope.raw);

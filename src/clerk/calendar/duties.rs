@@ -9,9 +9,9 @@ use crate::clerk::say::words;
 use shakmaty::Color;
 
 use crate::clerk::say::model::moves_of;
-use crate::clerk::{Clerk, Plan, next_lines, recipient};
+use crate::clerk::say::notice::Notice;
+use crate::clerk::{Clerk, Plan, SaidPlan, next_lines, recipient};
 use crate::error::Error;
-use crate::mail::format::compose::Outgoing;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
@@ -22,9 +22,9 @@ use crate::store::Store;
 
 impl Clerk<'_> {
     /// Plans the duties of one game due on the clerk's day.
-    pub fn plan_duties(&self, store: &Store, state: Record) -> Result<Plan, Error> {
+    pub fn plan_duties(&self, store: &Store, state: Record) -> Result<SaidPlan, Error> {
         let plan = self.duties_of(store, state)?;
-        self.said_to_readers(store, plan)
+        self.said(store, plan)
     }
 
     /// The day's duties of a game, in this clerk's words.
@@ -92,7 +92,7 @@ impl Clerk<'_> {
     }
 
     /// A duty's message: deadline mail, `auto-generated`.
-    fn generated(&self, mut message: Outgoing, registered: bool) -> Outgoing {
+    fn generated(&self, mut message: Notice, registered: bool) -> Notice {
         message.generated = true;
         message.registered = registered;
         message
@@ -134,7 +134,7 @@ impl Clerk<'_> {
             .of(state)
             .for_player(state, !author)
             .cc(recipient(state.player(author)))
-            .render(model)?;
+            .notice(model);
         let mut message = self.generated(message, true);
         message.delivers = Some(last);
         plan.messages.push(message);
@@ -173,7 +173,7 @@ impl Clerk<'_> {
             .of(state)
             .for_player(state, Color::White)
             .cc(recipient(&state.black))
-            .render(model)?;
+            .notice(model);
         plan.messages.push(self.generated(message, true));
         let detail = "first move not received".into();
         plan.event(EventKind::Query, Some(&state.key), None, detail);
@@ -194,7 +194,7 @@ impl Clerk<'_> {
         let letters = self
             .draft(MessageKind::Start)
             .of(state)
-            .render_to_each_player(model)?;
+            .notice_to_each_player(model)?;
         for (_, letter) in letters {
             plan.messages.push(self.generated(letter, false));
         }
@@ -221,7 +221,7 @@ impl Clerk<'_> {
             .draft(MessageKind::Reminder)
             .of(state)
             .for_player(state, player)
-            .render(model)?;
+            .notice(model);
         plan.messages.push(self.generated(message, false));
         let detail = format!(
             "{} has {} left",
@@ -251,7 +251,7 @@ impl Clerk<'_> {
             .draft(MessageKind::NoProtest)
             .of(state)
             .to(self.arbiter())
-            .render(model)?;
+            .notice(model);
         plan.messages.push(self.generated(message, false));
         let detail = format!("no protest by {}", self.date(until));
         plan.event(EventKind::NoProtest, Some(&state.key), None, detail);
@@ -274,7 +274,7 @@ impl Clerk<'_> {
             .of(state)
             .to(self.arbiter())
             .cc(self.secretary())
-            .render(model)?;
+            .notice(model);
         plan.messages.push(self.generated(message, false));
         let detail = "end date reached without a result".into();
         plan.event(EventKind::Adjudication, Some(&state.key), None, detail);

@@ -27,7 +27,10 @@ use crate::store::Store;
 /// A start sheet to send, or why a player gets none.
 pub enum Sheet {
     /// The plan holding his sheet, under its fixed Message-ID.
-    Send { player: String, plan: Box<Plan> },
+    Send {
+        player: String,
+        plan: Box<crate::clerk::SaidPlan>,
+    },
     /// No sheet for him, and why.
     Skip { player: String, why: String },
 }
@@ -94,7 +97,7 @@ impl Clerk<'_> {
         let mut message = self
             .draft(MessageKind::StartSheet)
             .to(recipient(player))
-            .render(extra)?;
+            .notice(extra);
         message.generated = true;
         message.registered = true;
         message.message_id = Some(id);
@@ -108,7 +111,7 @@ impl Clerk<'_> {
         );
         Ok(Sheet::Send {
             player: player.id.clone(),
-            plan: Box::new(plan),
+            plan: Box::new(self.said(store, plan)?),
         })
     }
 

@@ -209,7 +209,7 @@ impl Clerk<'_> {
             stored.postmark,
             crate::render::Model::from(self.tags_of(&former)),
             mail.message_id.clone(),
-        )?;
+        );
         Ok(Plan::default().answered(refusal, EventKind::Refused, sender, stored))
     }
 
@@ -449,7 +449,7 @@ impl Clerk<'_> {
                 others.unheeded.iter().map(Sentence::model).collect();
             let said = crate::model! { "unheeded" => lines };
             for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
-                self.render_again(message, said.clone())?;
+                message.with(said.clone());
             }
         }
         Ok(plan)

@@ -51,11 +51,11 @@ impl Clerk<'_> {
             postmark,
             Model::from(games),
             mail.message_id.clone(),
-        )?;
+        );
         // Placed in no event: the answer speaks for the clerk, under no
         // event's tag or name.
         if tagged {
-            self.render_again(&mut message, model! { "of_no_event" => true })?;
+            message.with(model! { "of_no_event" => true });
             message.of_event = false;
         }
         Ok(Plan::default().answered(message, EventKind::Refused, sender, stored))

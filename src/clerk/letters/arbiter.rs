@@ -3,6 +3,7 @@
 //! chief secretary; a letter that decides nothing is answered with why.
 
 use crate::clerk::context::Written;
+use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::Sentence;
 use crate::clerk::{AwardedBy, Clerk, Fate, Plan};
 use crate::error::Error;
@@ -61,7 +62,7 @@ impl Clerk<'_> {
             .of_game(state)
             .to(to)
             .answering(mail.message_id.clone())
-            .render(model)?;
+            .notice(model);
         Ok(Plan {
             messages: vec![message],
             fate: Some(Fate::refused(why)),
@@ -224,7 +225,7 @@ impl Clerk<'_> {
         // Placed in no event: the answer speaks for the clerk, under no
         // event's tag or name.
         for message in &mut plan.messages {
-            self.render_again(message, crate::model! { "of_no_event" => true })?;
+            message.with(crate::model! { "of_no_event" => true });
             message.of_event = false;
         }
         Ok(plan)
@@ -273,7 +274,7 @@ impl Clerk<'_> {
         mail: &Mail,
         ruling: &Ruling,
         done: &Plan,
-    ) -> Result<Option<crate::mail::format::compose::Outgoing>, Error> {
+    ) -> Result<Option<Notice>, Error> {
         let author = self.arbiter();
         let plans = all_plans(done);
         let messages = || plans.iter().flat_map(|plan| &plan.messages);
@@ -308,11 +309,12 @@ impl Clerk<'_> {
             "told" => told,
             "noted" => noted,
         };
-        self.draft(MessageKind::OrderDone)
-            .to(author)
-            .answering(mail.message_id.clone())
-            .render(model)
-            .map(Some)
+        Ok(Some(
+            self.draft(MessageKind::OrderDone)
+                .to(author)
+                .answering(mail.message_id.clone())
+                .notice(model),
+        ))
     }
 }
 

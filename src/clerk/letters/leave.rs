@@ -10,6 +10,7 @@ use crate::clerk::context::Written;
 use chrono::{Datelike, NaiveDate};
 use shakmaty::Color;
 
+use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::{Sentence, date, text};
 use crate::clerk::{Clerk, EntryThere, Plan, recipient};
 use crate::config::Player;
@@ -102,8 +103,8 @@ impl Clerk<'_> {
             .to(recipient(player))
             .cc(self.secretary())
             .answering(mail.message_id.clone())
-            .render(answer)?;
-        self.tell_more_leaves(&mut receipt, read)?;
+            .notice(answer);
+        self.tell_more_leaves(&mut receipt, read);
         // Refused here and granted elsewhere: the news is the granting
         // event's, and its receipt comes under that event's tag and name.
         if !granted_here && let Some(there) = verdicts.granted.first() {
@@ -127,11 +128,13 @@ impl Clerk<'_> {
         for more in &plan.more {
             plan.events.extend(more.events.iter().cloned());
         }
-        plan.leave = Some(crate::clerk::LeaveTaken {
+        let leave = crate::clerk::LeaveTaken {
             days: (first, last),
             here: granted_here.then(|| player.id.clone()),
             elsewhere: verdicts.granted,
-        });
+        };
+        plan.elsewhere = self.leave_elsewhere(store, &leave)?;
+        plan.leave = Some(leave);
         plan.letter = Some(stored);
         Ok(plan)
     }
@@ -319,12 +322,12 @@ impl Clerk<'_> {
             postmark,
             Model::from(()),
             mail.message_id.clone(),
-        )?;
+        );
         // A leave's refusal, whether or not the letter asked more: its
         // own words, and no block of moves and dates it never had.
         let leave = model! { "part" => "leave", "beside" => beside };
-        self.render_again(&mut message, leave)?;
-        self.tell_more_leaves(&mut message, read)?;
+        message.with(leave);
+        self.tell_more_leaves(&mut message, read);
         plan.messages.push(message);
         plan.letter = Some(stored);
         Ok(plan)
@@ -332,13 +335,9 @@ impl Clerk<'_> {
 
     /// A letter's leave lines after its first, named in its answer as not
     /// carried out (they were passed over in silence).
-    fn tell_more_leaves(
-        &self,
-        answer: &mut crate::mail::format::compose::Outgoing,
-        read: &Letter,
-    ) -> Result<(), Error> {
+    fn tell_more_leaves(&self, answer: &mut Notice, read: &Letter) {
         if read.more_leaves.is_empty() {
-            return Ok(());
+            return;
         }
         let lines: Vec<Model> = read
             .more_leaves
@@ -348,18 +347,17 @@ impl Clerk<'_> {
                 text(move |phrases| phrases.fill("unheeded.second_leave", &[("line", &line)]))
             })
             .collect();
-        self.render_again(answer, model! { "unheeded" => lines })
+        answer.with(model! { "unheeded" => lines });
     }
 
     /// A leave taken in the clerk's other events that grant it (the
-    /// leave's plan decided which): for each, the event, the person's id
-    /// there and the plan of the notices to his partners there, planned by
-    /// that event's clerk in its words. The commit records the leave and
-    /// writes each plan after the letter's; `check` shows them. `store`'s
-    /// scope is each event's while its plan is made, and this one's after.
-    pub fn plan_leave_elsewhere(
+    /// leave's plan decided which): for each, his entry there and the
+    /// notices to his partners there, decided by that event's clerk on its
+    /// games (and said in its words). The commit records the leave there
+    /// and writes each plan after the letter's; `check` shows them.
+    fn leave_elsewhere(
         &self,
-        store: &mut Store,
+        store: &Store,
         leave: &crate::clerk::LeaveTaken,
     ) -> Result<Vec<(EntryThere, Plan)>, Error> {
         let mut planned = Vec::new();
@@ -370,8 +368,9 @@ impl Clerk<'_> {
             let Some(there) = sibling.config.player(&entry.player) else {
                 continue;
             };
-            let on_sibling = store.tournament(sibling.config.scope());
-            let (_, notices) = sibling.leave_notices(&on_sibling, there, leave.days, None)?;
+            let (_, notices) = store.reading_in(sibling.config.scope(), |store| {
+                sibling.leave_notices(store, there, leave.days, None)
+            })?;
             let plan = Plan {
                 more: notices,
                 ..Plan::default()
@@ -438,7 +437,7 @@ impl Clerk<'_> {
             self.draft(MessageKind::LeaveNotice)
                 .of(&state)
                 .for_player(&state, partner)
-                .render(notice)?,
+                .notice(notice),
         );
         more.event(
             EventKind::Leave,

@@ -17,12 +17,12 @@ pub mod status;
 
 use crate::clerk::context::LetterContext;
 use crate::clerk::context::Written;
+use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::Sentence;
 use crate::clerk::{Clerk, Plan};
 use crate::config::Player;
 use crate::error::Error;
 use crate::letter::{Letter, LetterKind, Part};
-use crate::mail::format::compose::Outgoing;
 use crate::model;
 use crate::record::Record;
 use crate::rules;
@@ -132,7 +132,7 @@ impl Clerk<'_> {
         let lines: Vec<crate::render::Model> = lines.iter().map(Sentence::model).collect();
         let unheeded = model! { "unheeded" => lines };
         for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
-            self.render_again(message, unheeded.clone())?;
+            message.with(unheeded.clone());
         }
         Ok(plan)
     }
@@ -151,7 +151,7 @@ impl Clerk<'_> {
         let apart = model! { "leave_apart" => true };
         for message in plan.messages.iter_mut().filter(|m| addressed(m, player)) {
             if message.kind.is_reply() {
-                self.render_again(message, apart.clone())?;
+                message.with(apart.clone());
             }
         }
         let changed = plan.game.as_ref();
@@ -169,6 +169,7 @@ impl Clerk<'_> {
         plan.messages.extend(leave.messages);
         plan.events.extend(leave.events);
         plan.leave = leave.leave;
+        plan.elsewhere.extend(leave.elsewhere);
         if let (Some(main), Some(taken)) = (plan.letter.as_mut(), leave.letter) {
             main.reason = format!("{}; {}", main.reason, taken.reason);
             if taken.disposition == Disposition::Applied {
@@ -180,7 +181,7 @@ impl Clerk<'_> {
 }
 
 /// Whether a message goes to the player (as its addressee or in copy).
-pub(in crate::clerk) fn addressed(message: &Outgoing, player: &Player) -> bool {
+pub(in crate::clerk) fn addressed(message: &Notice, player: &Player) -> bool {
     message
         .to
         .iter()

@@ -8,12 +8,12 @@ use crate::clerk::context::LetterContext;
 use crate::clerk::say::model::{
     correction_model, correction_text, item_label, item_name, label_moves,
 };
+use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::{self, Sentence};
 use crate::clerk::{Clerk, Fate, Plan, next_lines};
 use crate::error::Error;
 use crate::game::{Applied, End};
 use crate::letter::{Keyword, Letter, ReadErrorKind};
-use crate::mail::format::compose::Outgoing;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
@@ -234,7 +234,7 @@ impl Clerk<'_> {
                 plan.messages.push(supplement);
             }
             MoveEffect::PartnerCorrection { to } => {
-                let notice = self.partner_correction(state, letter, *to)?;
+                let notice = self.partner_correction(state, letter, *to);
                 plan.messages.push(notice);
             }
             MoveEffect::Receipt {
@@ -353,7 +353,7 @@ impl Clerk<'_> {
         context: &LetterContext<'_>,
         verdict: &Verdict,
         facts: ReceiptFacts<'_>,
-    ) -> Result<Outgoing, Error> {
+    ) -> Result<Notice, Error> {
         let ReceiptFacts {
             moves: moves_text,
             held,
@@ -401,7 +401,7 @@ impl Clerk<'_> {
             .of(state)
             .for_player(state, color)
             .answering(context.mail.message_id.clone())
-            .render(model)?;
+            .notice(model);
         if conditional.is_some() {
             message.delivers = Some(state.ledger.rows.len() - 1);
         }
@@ -433,7 +433,7 @@ impl Clerk<'_> {
         state: &Record,
         letter: &MoveEffects<'_, '_>,
         to: shakmaty::Color,
-    ) -> Result<Outgoing, Error> {
+    ) -> Notice {
         let model = merged(
             model! {
                 "from" => state.player(!to).name.as_str(),
@@ -446,7 +446,7 @@ impl Clerk<'_> {
             .of(state)
             .for_player(state, to)
             .answering(letter.context.mail.message_id.clone())
-            .render(model)
+            .notice(model)
     }
 
     /// The move passed to the partner.
@@ -455,7 +455,7 @@ impl Clerk<'_> {
         state: &Record,
         letter: &MoveEffects<'_, '_>,
         own_last: usize,
-    ) -> Result<Outgoing, Error> {
+    ) -> Result<Notice, Error> {
         let context = letter.context;
         let color = context.color;
         let partner = !color;
@@ -509,7 +509,7 @@ impl Clerk<'_> {
             .of(state)
             .for_player(state, partner)
             .answering(context.mail.message_id.clone())
-            .render(model)?;
+            .notice(model);
         if conditional.is_none() {
             message.delivers = Some(own_last);
         }

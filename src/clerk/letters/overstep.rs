@@ -5,10 +5,11 @@
 
 use crate::clerk::EventKind;
 use crate::clerk::context::LetterContext;
+use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::{self, text};
 use crate::clerk::{Clerk, Fate, Plan, load::stored_chart, recipient};
 use crate::error::Error;
-use crate::mail::format::compose::{Attachment, Outgoing, wire_size};
+use crate::mail::format::compose::{Attachment, wire_size};
 use crate::mail::format::filing::filed_letter;
 use crate::message::MessageKind;
 use crate::model;
@@ -61,7 +62,7 @@ impl Clerk<'_> {
             .draft(MessageKind::OverstepNotice)
             .of(state)
             .to(recipient(state.player(offender)))
-            .render(notice_model)?;
+            .notice(notice_model);
         notice.registered = true;
         notice.generated = by_silence;
         plan.messages.push(notice);
@@ -69,7 +70,7 @@ impl Clerk<'_> {
             .draft(MessageKind::OverstepPartner)
             .of(state)
             .to(recipient(state.player(claimant)))
-            .render(common.clone())?;
+            .notice(common.clone());
         partner.delivers = declared.last_move.as_ref().map(|(_, ply)| *ply);
         partner.generated = by_silence;
         plan.messages.push(partner);
@@ -80,7 +81,7 @@ impl Clerk<'_> {
             .draft(MessageKind::ClaimNotice)
             .of(state)
             .to(self.secretary())
-            .render(common)?;
+            .notice(common);
         claim.generated = true;
         plan.messages.push(claim);
         let ply = declared.last_move.as_ref().map(|(_, ply)| *ply);
@@ -182,7 +183,7 @@ impl Clerk<'_> {
         chart: &crate::chart::Chart,
         chart_text: &str,
         common: &crate::render::Model,
-    ) -> Result<Outgoing, Error> {
+    ) -> Result<Notice, Error> {
         let offender = declared.overstep.offender;
         let mut letters = store.letters_from(state.id(), offender)?;
         if let Some(raw) = declared.current_raw {
@@ -229,7 +230,8 @@ impl Clerk<'_> {
         loop {
             let file = self.file_message(state, common, &filed, &letters, &attached)?;
             // The text goes as base64 at worst (a Russian one): 4/3 of it.
-            let size = fixed + file.body.len() * 4 / 3 + attached_size(&sizes, &attached);
+            let body = self.said_as(file.clone(), Default::default(), None)?.body;
+            let size = fixed + body.len() * 4 / 3 + attached_size(&sizes, &attached);
             let largest = (0..attached.len())
                 .filter(|&i| attached[i])
                 .max_by_key(|&i| sizes[i]);
@@ -258,7 +260,7 @@ impl Clerk<'_> {
         filed: &[Attachment],
         letters: &[GameLetter],
         attached: &[bool],
-    ) -> Result<Outgoing, Error> {
+    ) -> Result<Notice, Error> {
         let kilobytes = |bytes: usize| {
             let n = bytes.div_ceil(1024);
             text(move |phrases| phrases.fill("units.kilobytes", &[("n", &n)]))
@@ -298,7 +300,7 @@ impl Clerk<'_> {
             .draft(MessageKind::OverstepFile)
             .of(state)
             .to(self.arbiter())
-            .render(file_model)?;
+            .notice(file_model);
         file.generated = true;
         Ok(file)
     }
@@ -321,7 +323,7 @@ impl Clerk<'_> {
         from: Color,
         moves: Model,
         context: &LetterContext<'_>,
-    ) -> Result<Outgoing, Error> {
+    ) -> Result<Notice, Error> {
         let offender = state
             .ledger
             .standing
@@ -337,7 +339,7 @@ impl Clerk<'_> {
             .draft(MessageKind::OverstepSupplement)
             .of(state)
             .to(self.arbiter())
-            .render(model)?;
+            .notice(model);
         supplement.attachments.push(filed_letter(
             format!("letter-{}.eml", context.postmark),
             context.raw,
@@ -397,7 +399,7 @@ impl Clerk<'_> {
                         .of(state)
                         .to(recipient(player))
                         .answering(context.mail.message_id.clone())
-                        .render(model)?;
+                        .notice(model);
                     plan.messages.push(message);
                 }
             }

@@ -63,14 +63,14 @@ impl Clerk<'_> {
             .draft(MessageKind::Preferences)
             .to(recipient(player))
             .answering(mail.message_id.clone())
-            .render(model! {
+            .notice(model! {
                 "diagrams" => diagrams.name(),
                 "diagrams_own" => now.diagrams.is_some(),
                 "language_own" => now.language.is_some(),
                 "changed" => set != Preferences::default(),
                 "unread" => unread,
                 "language_unwritable" => unwritable.map(|(lang, _)| lang.pick("ru", "en")),
-            })?;
+            });
         stored.disposition = Disposition::Applied;
         stored.reason = format!(
             "preferences: diagrams {}, language {}",

@@ -57,7 +57,7 @@ impl Clerk<'_> {
             .of(state)
             .to(self.arbiter())
             .cc(recipient(protester))
-            .render(model)?;
+            .notice(model);
         message.attachments.push(filed_letter(
             "protest.eml".into(),
             context.raw,

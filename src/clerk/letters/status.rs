@@ -8,13 +8,14 @@ use shakmaty::Color;
 
 use crate::clerk::EventKind;
 use crate::clerk::context::Written;
+use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words;
 use crate::clerk::{Clerk, Fate, Plan, recipient};
 use crate::config::{Config, Player};
 use crate::error::Error;
 use crate::key::SubjectTag;
 use crate::letter::Letter;
-use crate::mail::format::compose::{self, Outgoing, Recipient};
+use crate::mail::format::compose::Recipient;
 use crate::mail::format::mime::Mail;
 use crate::message::MessageKind;
 use crate::model;
@@ -70,7 +71,7 @@ impl Clerk<'_> {
             self.draft(MessageKind::Status)
                 .to(to.clone())
                 .answering(mail.message_id.clone())
-                .render(model! {
+                .notice(model! {
                     "games" => games,
                     "finished" => finished.clone(),
                     "unknown_event" => unknown_event.clone(),
@@ -82,20 +83,17 @@ impl Clerk<'_> {
                     "clerk_of" => Vec::<String>::new(),
                 })
         };
-        let mut letter = answer(under_way.clone(), false)?;
-        // Within `max_message_bytes`: the pictures go first, then the text
+        let mut letter = answer(under_way.clone(), false);
+        // Within `max_message_bytes`: the pictures go first (the say step
+        // drops them from a message they take over it), then the text
         // boards; the list of his games stays whole.
-        let limit = self.config.limits.max_message_bytes;
-        if compose::size_at_most(&letter) > limit {
-            letter.pictures.clear();
-        }
-        if compose::size_at_most(&letter) > limit {
+        if self.size_said(&letter)? > self.config.limits.max_message_bytes {
             let without_boards = under_way
                 .into_iter()
                 // `merged` keeps its first model's keys over the second's.
                 .map(|game| crate::render::merged(model! { "board" => None::<Model> }, game))
                 .collect();
-            letter = answer(without_boards, true)?;
+            letter = answer(without_boards, true);
         }
         stored.reason = "status asked: answered".into();
         Ok(Plan::default().answered(letter, EventKind::Status, &player.email, stored))
@@ -125,9 +123,9 @@ impl Clerk<'_> {
             .draft(MessageKind::StatusAgain)
             .to(to.clone())
             .answering(mail.message_id.clone())
-            .render(
+            .notice(
                 model! { "day" => crate::clerk::say::words::date(today), "official" => official },
-            )?;
+            );
         let stored = fate.on(stored.clone());
         Ok(Some(Plan::default().answered(
             again,
@@ -298,7 +296,7 @@ impl Clerk<'_> {
             self.draft(MessageKind::Status)
                 .to(to.clone())
                 .answering(mail.message_id.clone())
-                .render(model! {
+                .notice(model! {
                     "events" => events_model(events),
                     "unknown_event" => unknown_event.clone(),
                     "games" => Vec::<Model>::new(),
@@ -332,25 +330,30 @@ impl Clerk<'_> {
     fn within_limit<'c>(
         &self,
         events: &[(&'c Config, Vec<Model>)],
-        answer: impl Fn(&[(&'c Config, Vec<Model>)], Part) -> Result<Outgoing, Error>,
-    ) -> Result<Vec<Outgoing>, Error> {
-        let whole = answer(events, Part { at: 1, of: 1 })?;
+        answer: impl Fn(&[(&'c Config, Vec<Model>)], Part) -> Notice,
+    ) -> Result<Vec<Notice>, Error> {
+        let whole = answer(events, Part { at: 1, of: 1 });
         let limit = self.config.limits.max_message_bytes;
-        if compose::size_at_most(&whole) <= limit {
+        let whole_size = self.size_said(&whole)?;
+        if whole_size <= limit {
             return Ok(vec![whole]);
         }
         let games: usize = events.iter().map(|(_, games)| games.len()).sum();
-        let mut per_part = games * limit / compose::size_at_most(&whole).max(1) * 9 / 10;
+        let mut per_part = games * limit / whole_size.max(1) * 9 / 10;
         loop {
             let parts = in_parts(events, per_part.max(1));
             let of = parts.len();
-            let rendered = parts
+            let notices: Vec<Notice> = parts
                 .iter()
                 .enumerate()
                 .map(|(at, part)| answer(part, Part { at: at + 1, of }))
-                .collect::<Result<Vec<_>, _>>()?;
-            if per_part <= 1 || rendered.iter().all(|m| compose::size_at_most(m) <= limit) {
-                return Ok(rendered);
+                .collect();
+            let mut sizes = Vec::with_capacity(notices.len());
+            for notice in &notices {
+                sizes.push(self.size_said(notice)?);
+            }
+            if per_part <= 1 || sizes.iter().all(|size| *size <= limit) {
+                return Ok(notices);
             }
             per_part /= 2;
         }

@@ -51,7 +51,7 @@ impl Command for Accept {
         format!("accept {}", self.key)
     }
 
-    fn cause(&self, _: &Plan) -> String {
+    fn cause(&self, _: Option<usize>) -> String {
         format!("accepted:{}", self.key)
     }
 
@@ -174,7 +174,7 @@ impl Clerk<'_> {
         prepared.read_json = crate::clerk::stored_reading(&read, envelope.raw.len());
         prepared.read = Some(read);
         prepared.key = accepted_key;
-        let mut plan = self.plan_prepared(store, &envelope, &prepared)?;
+        let mut plan = self.decided(store, &envelope, &prepared)?;
         let Some(stored) = plan.letter.as_mut() else {
             return Err(Error::internal("an accepted letter without its record").into());
         };
@@ -259,7 +259,7 @@ impl Clerk<'_> {
         let receipt = told.clone();
         let accepted = text(move |phrases| receipt.receipt(phrases));
         for message in plan.messages.iter_mut().filter(|m| m.kind.is_reply()) {
-            self.render_again(message, crate::model! { "accepted" => accepted.clone() })?;
+            message.with(crate::model! { "accepted" => accepted.clone() });
             message.cc.push(self.secretary());
         }
         let game = plan.game.as_ref().map(|game| game.key.clone());

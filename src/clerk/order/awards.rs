@@ -117,7 +117,7 @@ impl Clerk<'_> {
             .of(&state)
             .cc(self.secretary())
             .answering(in_reply_to)
-            .render_to_each_player(model)
+            .notice_to_each_player(model)
             .map_err(NotDone::Failed)?;
         plan.messages
             .extend(letters.into_iter().map(|(_, letter)| letter));

@@ -27,7 +27,7 @@ impl Command for Decide {
         format!("game {}", self.game)
     }
 
-    fn cause(&self, _: &Plan) -> String {
+    fn cause(&self, _: Option<usize>) -> String {
         format!("decision:{}:{}", self.game, self.decision.code())
     }
 
@@ -115,7 +115,7 @@ impl Clerk<'_> {
             .of(&state)
             .cc(self.secretary())
             .answering(in_reply_to)
-            .render_to_each_player(model)?;
+            .notice_to_each_player(model)?;
         for (reader, mut letter) in letters {
             // The held reply reaches the offender with his letter.
             if reader == offender {

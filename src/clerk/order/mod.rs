@@ -33,9 +33,11 @@ pub use self::undo::Undo;
 pub use self::withdraw::Withdraw;
 
 use super::{AwardedBy, Clerk, Plan};
+use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::Sentence;
 use crate::error::Error;
 use crate::letter::{Ruling, WrittenOrder, accept_words};
+use crate::mail::format::compose::Outgoing;
 use crate::record::Record;
 use crate::rules::interventions::Scored;
 use crate::store::Store;
@@ -47,8 +49,9 @@ pub trait Command {
     fn named(&self) -> String;
 
     /// What makes the Message-IDs of its messages: the same order planned
-    /// again after a crash makes the same ones.
-    fn cause(&self, plan: &Plan) -> String;
+    /// again after a crash makes the same ones. `taken_back`: the ply its
+    /// plan takes the game back to, if it does.
+    fn cause(&self, taken_back: Option<usize>) -> String;
 
     /// Carries it out in `clerk`'s tournament, given `by` the chief arbiter
     /// or the director: its plan, or why not (`Err`: the store or the
@@ -138,8 +141,8 @@ impl Order {
         self.command().named()
     }
 
-    pub fn cause(&self, plan: &Plan) -> String {
-        self.command().cause(plan)
+    pub fn cause<M>(&self, plan: &Plan<M>) -> String {
+        self.command().cause(plan.taken_back)
     }
 }
 
@@ -175,10 +178,11 @@ impl From<Refused> for NotDone {
     }
 }
 
-/// What became of an order.
-pub enum Execution {
+/// What became of an order: decided (its plan's messages [`Notice`]s),
+/// or said to their readers ([`Clerk::carry_out`]).
+pub enum Execution<M = Notice> {
     /// Planned: the plan, and the reason kept with the arbiter's letter.
-    Done { plan: Box<Plan>, reason: String },
+    Done { plan: Box<Plan<M>>, reason: String },
     /// Not carried out: the game as it is (where there is one), the log's
     /// words and the words for whoever gave the order. Nothing changes.
     Refused {
@@ -234,16 +238,16 @@ impl Clerk<'_> {
         order: &Order,
         by: AwardedBy,
         in_reply_to: Option<String>,
-    ) -> Result<Execution, Error> {
-        let execution = self.carried_out(store, order, by, in_reply_to.clone())?;
-        let Execution::Done { plan, reason } = execution else {
-            return Ok(execution);
-        };
-        let plan = self.said_to_readers(store, *plan)?;
-        Ok(Execution::Done {
-            plan: Box::new(plan),
-            reason,
-        })
+    ) -> Result<Execution<Outgoing>, Error> {
+        match self.carried_out(store, order, by, in_reply_to)? {
+            Execution::Done { plan, reason } => Ok(Execution::Done {
+                plan: Box::new(self.said(store, *plan)?),
+                reason,
+            }),
+            Execution::Refused { state, why, reason } => {
+                Ok(Execution::Refused { state, why, reason })
+            }
+        }
     }
 
     /// The order carried out in this clerk's words (an arbiter's letter's

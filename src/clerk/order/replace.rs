@@ -52,7 +52,7 @@ impl Command for Replace {
         format!("replace {}", self.player)
     }
 
-    fn cause(&self, _: &Plan) -> String {
+    fn cause(&self, _: Option<usize>) -> String {
         match &self.whom {
             Whom::Was(was) => format!("replace:{}:{was}", self.player),
             Whom::By(newcomer) => format!(
@@ -219,7 +219,7 @@ impl Clerk<'_> {
             .draft(MessageKind::Replacement)
             .to(recipient(newcomer))
             .cc(self.secretary())
-            .render(welcome)?;
+            .notice(welcome);
         plan.messages.push(letter);
         plan.leaves_left = Some((player.to_string(), self.clock.today));
         for more in &plan.more {
@@ -402,7 +402,7 @@ impl Clerk<'_> {
                 .of(&state)
                 .for_player(&state, colour.other())
                 .cc(self.secretary())
-                .render(notice)?,
+                .notice(notice),
         );
         more.event(
             EventKind::Replaced,

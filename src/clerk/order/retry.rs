@@ -26,7 +26,7 @@ impl Command for Retry {
         format!("retry {}", self.key)
     }
 
-    fn cause(&self, _: &Plan) -> String {
+    fn cause(&self, _: Option<usize>) -> String {
         format!("retry:{}", self.key)
     }
 
@@ -93,7 +93,7 @@ impl Clerk<'_> {
                 .to(self.arbiter())
                 .cc(self.secretary())
                 .answering(in_reply_to)
-                .render(model)?,
+                .notice(model),
         );
         for letter in &chosen {
             plan.releases.push(letter.dedup_key.clone());

@@ -4,7 +4,7 @@
 
 use super::{Command, Execution};
 use crate::clerk::say::words::Sentence;
-use crate::clerk::{Award, AwardedBy, Clerk, Plan};
+use crate::clerk::{Award, AwardedBy, Clerk};
 use crate::error::Error;
 use crate::rules::interventions::Scored;
 use crate::store::Store;
@@ -21,7 +21,7 @@ impl Command for Score {
         format!("game {}", self.game)
     }
 
-    fn cause(&self, _: &Plan) -> String {
+    fn cause(&self, _: Option<usize>) -> String {
         let how = match self.scored {
             Scored::Forfeit(_) => "forfeit",
             Scored::Result(_) => "result",

@@ -2,7 +2,7 @@
 //! letter taken back.
 
 use super::{Command, Execution};
-use crate::clerk::{AwardedBy, Clerk, Plan};
+use crate::clerk::{AwardedBy, Clerk};
 use crate::error::Error;
 use crate::store::Store;
 
@@ -17,8 +17,8 @@ impl Command for Undo {
         format!("game {}", self.game)
     }
 
-    fn cause(&self, plan: &Plan) -> String {
-        format!("undo:{}:{}", self.game, plan.taken_back.unwrap_or(0))
+    fn cause(&self, taken_back: Option<usize>) -> String {
+        format!("undo:{}:{}", self.game, taken_back.unwrap_or(0))
     }
 
     fn carry_out(

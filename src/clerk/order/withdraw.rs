@@ -31,7 +31,7 @@ impl Command for Withdraw {
         format!("withdraw {}", self.player)
     }
 
-    fn cause(&self, _: &Plan) -> String {
+    fn cause(&self, _: Option<usize>) -> String {
         format!("withdraw:{}", self.player)
     }
 
@@ -167,7 +167,7 @@ impl Clerk<'_> {
             .draft(MessageKind::Result)
             .of(&state)
             .cc(self.secretary())
-            .render_to_each_player(model)?;
+            .notice_to_each_player(model)?;
         plan.messages
             .extend(letters.into_iter().map(|(_, letter)| letter));
         let logged = why.in_words(self.phrases());

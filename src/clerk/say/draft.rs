@@ -5,8 +5,9 @@
 use shakmaty::Color;
 
 use crate::clerk::say::board::Shown;
+use crate::clerk::say::notice::Notice;
 use crate::error::Error;
-use crate::mail::format::compose::{Outgoing, Recipient};
+use crate::mail::format::compose::Recipient;
 use crate::message::MessageKind;
 use crate::record::Record;
 use crate::render::{Model, merged};
@@ -83,10 +84,10 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
     /// reader as "you" (one letter to both spoke of
     /// each in the third person). The copies (`cc`) go with White's only:
     /// the chief secretary needs the news once.
-    pub(in crate::clerk) fn render_to_each_player(
+    pub(in crate::clerk) fn notice_to_each_player(
         self,
         model: Model,
-    ) -> Result<Vec<(Color, Outgoing)>, Error> {
+    ) -> Result<Vec<(Color, Notice)>, Error> {
         let state = self
             .state
             .ok_or_else(|| Error::internal("a letter to each player without its game"))?;
@@ -104,15 +105,15 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
                 in_reply_to: self.in_reply_to.clone(),
                 reader: None,
             };
-            let letter = draft.for_player(state, color).render(model.clone())?;
+            let letter = draft.for_player(state, color).notice(model.clone());
             letters.push((color, letter));
         }
         Ok(letters)
     }
 
-    /// Rendered with `model`, the values its template is given besides the
-    /// ones every message has.
-    pub(in crate::clerk) fn render(self, model: Model) -> Result<Outgoing, Error> {
+    /// The notice, with `model`: the facts its template is given besides
+    /// the ones every message has.
+    pub(in crate::clerk) fn notice(self, model: Model) -> Notice {
         let Draft {
             clerk,
             kind,
@@ -141,25 +142,21 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
                 clerk.base_model(state, addressee),
             ),
         );
-        let said = clerk.say(kind, &model)?;
-        Ok(Outgoing {
+        Notice {
             kind,
             game: state.map(|s| s.id().to_string()),
             to,
             cc,
-            subject: said.subject,
-            body: said.body,
             in_reply_to,
             registered: false,
             generated: false,
             attachments: Vec::new(),
-            pictures: said.pictures,
             delivers: None,
             send_on: None,
             model,
             message_id: None,
             of_event: true,
             event: None,
-        })
+        }
     }
 }

@@ -3,9 +3,9 @@
 //! becomes one notice, a refusal is held to a later day rather than
 //! dropped, a correction always goes.
 
+use crate::clerk::say::notice::Notice;
 use crate::clerk::{Clerk, EventKind, Plan};
 use crate::error::Error;
-use crate::mail::format::compose::Outgoing;
 use crate::message::MessageKind;
 use crate::model;
 use crate::render::Model;
@@ -105,13 +105,13 @@ impl Clerk<'_> {
 
     /// A refusal held to `day`, rendered again to say so: it describes the
     /// letter as it was, and offers no lines for a game that may have moved on.
-    fn hold(&self, mut message: Outgoing, day: NaiveDate, max: u32) -> Result<Outgoing, Error> {
+    fn hold(&self, mut message: Notice, day: NaiveDate, max: u32) -> Result<Notice, Error> {
         let held = model! {
             "held" => crate::clerk::say::words::date(day),
             "limit" => max,
             "next" => Model::from(()),
         };
-        self.render_again(&mut message, held)?;
+        message.with(held);
         message.send_on = Some(day);
         Ok(message)
     }
@@ -120,7 +120,7 @@ impl Clerk<'_> {
     /// the thread and under the tag of the reply it replaces, naming the
     /// sender's games when he plays more than one (by their tags where he
     /// plays in several events).
-    fn limit_notice(&self, sender: &str, replaced: &Outgoing, max: u32) -> Result<Outgoing, Error> {
+    fn limit_notice(&self, sender: &str, replaced: &Notice, max: u32) -> Result<Notice, Error> {
         let games: Vec<String> = match self.config.player_by_email(sender) {
             Some(player) if self.others_of_the_person(player).next().is_some() => {
                 self.tags_of(player)
@@ -142,7 +142,7 @@ impl Clerk<'_> {
             .draft(MessageKind::Limit)
             .each_of(replaced.to.clone())
             .answering(replaced.in_reply_to.clone())
-            .render(model)?;
+            .notice(model);
         notice.game = replaced.game.clone();
         Ok(notice)
     }

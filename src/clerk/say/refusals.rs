@@ -6,13 +6,14 @@ use crate::clerk::EventKind;
 use chrono::NaiveDate;
 
 use crate::clerk::context::LetterContext;
+use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::{Sentence, phrase, text};
 use crate::clerk::{Clerk, Fate, Plan, recipient};
 use crate::error::Error;
 use crate::letter::Letter;
 use crate::mail::Envelope;
 use crate::mail::format::auth;
-use crate::mail::format::compose::{Outgoing, Recipient};
+use crate::mail::format::compose::Recipient;
 use crate::message::MessageKind;
 use crate::model;
 use crate::record::Record;
@@ -45,7 +46,7 @@ impl Clerk<'_> {
         plan.event(EventKind::Forged, None, Some(&who.email), reason.clone());
         plan.fate = Some(Fate::ignored(reason));
         if !told_today {
-            plan.messages.push(self.unverified_notice(who, why)?);
+            plan.messages.push(self.unverified_notice(who, why));
         }
         Ok(plan)
     }
@@ -55,7 +56,7 @@ impl Clerk<'_> {
         &self,
         who: Recipient,
         why: &auth::Unverified,
-    ) -> Result<Outgoing, Error> {
+    ) -> Notice {
         let reason = match why.clone() {
             auth::Unverified::NoPass { method, domain, .. } => text(move |phrases| {
                 phrases.fill(
@@ -68,7 +69,7 @@ impl Clerk<'_> {
         };
         let secret = !matches!(why, auth::Unverified::NoPass { .. });
         let model = model! { "why" => reason, "secret" => secret };
-        self.draft(MessageKind::Unverified).to(who).render(model)
+        self.draft(MessageKind::Unverified).to(who).notice(model)
     }
     /// A letter over `max_letter_bytes`: kept, not read; a player gets a notice.
     pub(in crate::clerk) fn oversized(
@@ -119,7 +120,7 @@ impl Clerk<'_> {
             stored.postmark,
             Model::from(()),
             stored.message_id.clone(),
-        )?);
+        ));
         Ok(plan)
     }
     /// A refusal outside any game: the reasons, what was read, and (when the
@@ -132,7 +133,7 @@ impl Clerk<'_> {
         postmark: NaiveDate,
         games: Model,
         in_reply_to: Option<String>,
-    ) -> Result<Outgoing, Error> {
+    ) -> Notice {
         let model = model! {
             "reasons" => reasons.iter().map(Sentence::model).collect::<Vec<_>>(),
             "read" => self.read_model(read, postmark, None, None, None),
@@ -144,7 +145,7 @@ impl Clerk<'_> {
         self.draft(MessageKind::Refused)
             .to(to)
             .answering(in_reply_to)
-            .render(model)
+            .notice(model)
     }
     /// A player's letter in his game that changes nothing: the reasons, what
     /// was read, and the lines for the letter he owes.
@@ -182,7 +183,7 @@ impl Clerk<'_> {
             .of(state)
             .for_player(state, context.color)
             .answering(context.mail.message_id.clone())
-            .render(model)?;
+            .notice(model);
         plan.messages.push(message);
         plan.event(
             EventKind::Refused,

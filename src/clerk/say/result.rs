@@ -59,7 +59,7 @@ impl Clerk<'_> {
             .of(state)
             .cc(self.secretary())
             .answering(in_reply_to)
-            .render_to_each_player(model)?;
+            .notice_to_each_player(model)?;
         for (reader, mut letter) in letters {
             // The last move reaches its author's partner with his letter.
             let delivered = last_move.as_ref().map(|(_, ply)| *ply).filter(|ply| {

@@ -48,8 +48,17 @@ impl Clerk<'_> {
         }
     }
 
-    /// The message of `kind` from `model`, in this clerk's voice.
-    pub(in crate::clerk) fn say(&self, kind: MessageKind, model: &Model) -> Result<Said, Error> {
-        say(self.templates, self.voice(), kind, model)
+    /// The size a notice comes to, said in its event's voice: what a
+    /// handler that must keep a message within `max_message_bytes`
+    /// measures (pictures aside: the say step drops them from a message
+    /// they would take over the limit).
+    pub(in crate::clerk) fn size_said(
+        &self,
+        notice: &crate::clerk::say::notice::Notice,
+    ) -> Result<usize, Error> {
+        let mut message =
+            self.said_as(notice.clone(), crate::config::Preferences::default(), None)?;
+        message.pictures.clear();
+        Ok(crate::mail::format::compose::size_at_most(&message))
     }
 }
