@@ -280,8 +280,9 @@ impl Letter {
     /// kind does not carry out, for its answer to say so: a resignation
     /// plays no move and offers nothing; a protest (the offender's, while
     /// the game is suspended) takes no move; an acceptance of a draw
-    /// neither offers nor declines one. (Orders and a leave are taken
-    /// apart before; the board tells an acceptance with a move from a move.)
+    /// neither offers nor declines one. (Orders, a leave and the person's
+    /// settings are taken apart; the board tells an acceptance with a move
+    /// from a move.)
     pub fn unheeded(&self) -> Vec<Part> {
         let handled: &[Part] = match self.kind() {
             LetterKind::Resignation => &[Part::Resignation],
@@ -294,7 +295,10 @@ impl Letter {
         };
         self.parts()
             .into_iter()
-            .filter(|part| !matches!(part, Part::Order | Part::Leave) && !handled.contains(part))
+            .filter(|part| {
+                !matches!(part, Part::Order | Part::Leave | Part::Preferences)
+                    && !handled.contains(part)
+            })
             .collect()
     }
 

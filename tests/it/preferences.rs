@@ -151,14 +151,26 @@ fn a_word_that_names_no_setting_is_named_and_the_rest_is_set() {
             "as a text diagram with its FEN line, no picture",
             "текстовой диаграммой со строкой FEN, без картинки",
         ));
-        // Beside a move, a setting is named as not carried out.
+        // Beside a move, a setting is set too, and answered by a message
+        // of its own; the letter's answers are in the language he set.
         let body = format!("{W1}{}\n", pick(language, "LANGUAGE RU", "ЯЗЫК EN"));
         let mail = t.exchange(WHITE, "2026-11-03", "Game 1", &body);
-        mail[0].says(pick(
-            language,
-            "send them in a letter of their own",
-            "пришлите их отдельным письмом",
-        ));
+        assert_eq!(
+            kinds(&mail),
+            [
+                pair("ack", WHITE),
+                pair("forward", BLACK),
+                pair("preferences", WHITE)
+            ],
+            "{language}"
+        );
+        let (his, partners) = (
+            pick(language, "здравствуйте", "Dear"),
+            pick(language, "Dear", "здравствуйте"),
+        );
+        mail[0].says(his);
+        mail[2].says(his);
+        mail[1].says(partners);
     }
 }
 

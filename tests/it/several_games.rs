@@ -183,3 +183,66 @@ fn status_and_diagrams_in_a_second_block_are_answered() {
         );
     }
 }
+
+/// Every block's writes reach the commit: a move in the first block, a
+/// leave and a board setting in the second, and all three are done (the
+/// move played, the leave recorded and answered, the setting kept: the
+/// next letter to him shows the board as text).
+#[test]
+fn a_leave_and_a_setting_in_a_second_block_are_both_carried_out() {
+    for language in ["en", "ru"] {
+        let (game2, leave, setting) = match language {
+            "ru" => (
+                "Партия 2\n",
+                "ОТПУСК 10.12.2026 - 20.12.2026\n",
+                "ДИАГРАММЫ НЕТ\n",
+            ),
+            _ => (
+                "Game 2\n",
+                "LEAVE 2026-12-10 - 2026-12-20\n",
+                "DIAGRAMS NONE\n",
+            ),
+        };
+        let mut t = Cup::new()
+            .in_language(language)
+            .game("2", "black", "white")
+            .rules("leave_days_per_year = 30")
+            .open();
+        let body = block(language, "1", "1. e4") + game2 + leave + setting;
+        let mail = t.exchange(WHITE, "2026-11-03", "moves", &body);
+        let kinds = kinds(&mail);
+        assert!(
+            kinds.contains(&pair("leave", WHITE)),
+            "{language}: {kinds:?}"
+        );
+        assert!(
+            kinds.contains(&pair("forward", BLACK)),
+            "{language}: {kinds:?}"
+        );
+        assert!(
+            !mail.iter().any(|m| m.kind == "refused"),
+            "{language}: {kinds:?}"
+        );
+        assert_eq!(sans(&t, "1"), ["e4"], "{language}");
+        // The leave is recorded: his partner is told in each game.
+        let told = mail
+            .iter()
+            .filter(|m| m.kind == "leave-notice" && m.to == [BLACK]);
+        assert_eq!(told.count(), 2, "{language}: {kinds:?}");
+        // Black moves in game 1; White, to move again, is shown no board.
+        let reply = match language {
+            "ru" => "Партия 1\n1... e5\nВремя: 2/1\nДаты: 03.11.2026, 04.11.2026, 04.11.2026\n",
+            _ => "Game 1\n1... e5\nTime: 2/1\nDates: 2026-11-03, 2026-11-04, 2026-11-04\n",
+        };
+        let mail = t.exchange(BLACK, "2026-11-04", "Game 1", reply);
+        let forward = mail
+            .iter()
+            .find(|m| m.kind == "forward" && m.to == [WHITE])
+            .unwrap_or_else(|| panic!("{language}: {:?}", super::support::kinds(&mail)));
+        assert!(
+            !forward.body.contains("FEN"),
+            "{language}: {}",
+            forward.body
+        );
+    }
+}

@@ -379,7 +379,31 @@ impl Clerk<'_> {
         let kept = stored.clone();
         plan.letter = Some(stored);
         plan = self.tell_unheeded(player, read, orders, other_games, plan)?;
+        let plan = self.with_preferences_beside(store, player, written, kept.clone(), plan)?;
         self.with_leave_beside(store, player, written, leave, kept, plan)
+    }
+
+    /// `plan`, with the settings (`DIAGRAMS`, `LANGUAGE`) its letter asks
+    /// beside what it asks of a game: set, and answered by a message of
+    /// their own, as a letter of settings alone is.
+    fn with_preferences_beside(
+        &self,
+        store: &Store,
+        player: &Player,
+        written: Written<'_>,
+        kept: StoredLetter,
+        mut plan: Plan,
+    ) -> Result<Plan, Error> {
+        if written.read.preferences.is_empty() {
+            return Ok(plan);
+        }
+        let mut set = self.plan_preferences(store, player, written, kept)?;
+        if let (Some(main), Some(taken)) = (plan.letter.as_mut(), set.letter.take()) {
+            main.reason = format!("{}; {}", main.reason, taken.reason);
+            main.disposition = taken.disposition;
+        }
+        plan.absorb(set);
+        Ok(plan)
     }
 
     /// A player's letter no game was found for: answered with his games;

@@ -95,9 +95,6 @@ impl Clerk<'_> {
                 if part == Part::Status {
                     return Some(Sentence::phrase("unheeded.status"));
                 }
-                if part == Part::Preferences {
-                    return Some(Sentence::phrase("unheeded.preferences"));
-                }
                 let what = match part {
                     Part::Move => "unheeded.move",
                     Part::DrawOffer => "unheeded.draw_offer",
