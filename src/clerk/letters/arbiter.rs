@@ -80,18 +80,7 @@ impl Clerk<'_> {
     ) -> Result<Plan, Error> {
         let Written { mail, read, .. } = written;
         let Some(ruling) = read.rulings.first() else {
-            let several = self.directory.several();
-            let id = self.config.tournament_id.clone();
-            let reason = Sentence::new(move |phrases| {
-                let reason = phrases.get("reason.no_ruling");
-                match several {
-                    true => {
-                        let folder = phrases.fill("reason.no_ruling_in_folder", &[("id", &id)]);
-                        format!("{reason}; {folder}")
-                    }
-                    false => reason.to_string(),
-                }
-            });
+            let reason = self.no_ruling();
             return self.refuse_arbiter(None, written, "no ruling found", reason, stored);
         };
         // One order a letter.
@@ -154,6 +143,23 @@ impl Clerk<'_> {
         let named = format!("{elsewhere} {}", ruling.game);
         let reason = crate::said!("reason.arbiter_no_game", "game" => named);
         self.refuse_arbiter(None, written, "no such game", reason, stored)
+    }
+
+    /// Why a letter of the chief arbiter's orders nothing: no order read
+    /// (and, in a folder, how to name the tournament).
+    fn no_ruling(&self) -> Sentence {
+        let several = self.directory.several();
+        let id = self.config.tournament_id.clone();
+        Sentence::new(move |phrases| {
+            let reason = phrases.get("reason.no_ruling");
+            match several {
+                true => {
+                    let folder = phrases.fill("reason.no_ruling_in_folder", &[("id", &id)]);
+                    format!("{reason}; {folder}")
+                }
+                false => reason.to_string(),
+            }
+        })
     }
 
     /// A letter of several orders: none is carried out (two would be

@@ -82,16 +82,8 @@ impl Clerk<'_> {
             }
             let refusal = matches!(message.kind, MessageKind::Refused | MessageKind::Withheld);
             if refusal {
-                let mut day = today;
-                loop {
-                    day = day
-                        .succ_opt()
-                        .ok_or_else(|| Error::internal("no day after the last"))?;
-                    let count = replies_on(day)? + held.get(&day).copied().unwrap_or(0);
-                    if count < max {
-                        break;
-                    }
-                }
+                let room = |day| Ok(replies_on(day)? + held.get(&day).copied().unwrap_or(0) < max);
+                let day = first_day_after(today, room)?;
                 *held.entry(day).or_default() += 1;
                 kept.push(self.hold(message, day, max)?);
             } else if message.delivers.is_some() {
@@ -145,5 +137,21 @@ impl Clerk<'_> {
             .notice(model);
         notice.game = replaced.game.clone();
         Ok(notice)
+    }
+}
+
+/// The first day after `today` that `room` finds room on.
+fn first_day_after(
+    today: NaiveDate,
+    room: impl Fn(NaiveDate) -> Result<bool, Error>,
+) -> Result<NaiveDate, Error> {
+    let mut day = today;
+    loop {
+        day = day
+            .succ_opt()
+            .ok_or_else(|| Error::internal("no day after the last"))?;
+        if room(day)? {
+            return Ok(day);
+        }
     }
 }
