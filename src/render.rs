@@ -3,8 +3,9 @@
 //! the default built into the program, so a director may override only what he
 //! wants to reword. Each template begins with a `Subject:` line and a blank line.
 //!
-//! Templates get a plain model (names, moves, dates already formatted in the
-//! language, totals, structured corrections) and never compute rules.
+//! Templates get a plain model (names, moves, dates already written in the
+//! reader's language, totals, structured corrections: the clerk words its
+//! facts before rendering) and never compute rules.
 
 use std::path::Path;
 use std::sync::Arc;

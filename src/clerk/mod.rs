@@ -1,10 +1,12 @@
 //! The clerk at work: each new letter is identified, read, resolved on its
 //! game and handed to the rules, and what the rules say it causes becomes a
 //! [`Plan`]: the letter as stored, the game's new state, notes, and the
-//! messages. The plan is written in one transaction; the messages go out after
-//! the commit. The clerk decides nothing of a game's life itself: the
-//! transitions of [`crate::rules::life`] do, and the clerk maps their effects
-//! to messages.
+//! messages as notices (their facts, not yet worded). Once the plan is
+//! decided, one step says each notice to its reader, in his language and
+//! with his board ([`SaidPlan`]). The plan is written in one transaction;
+//! the messages go out after the commit. The clerk decides nothing of a
+//! game's life itself: the transitions of [`crate::rules::life`] do, and
+//! the clerk maps their effects to notices.
 //!
 //! Planning reads the store but never writes it, so `shtempel check` shows
 //! exactly what a `poll` would do.
@@ -22,9 +24,10 @@
 //! - `order`: an order of the arbiter's or the director's, one type and one
 //!   file each (accept, decide, replace, retry, score, undo, withdraw; the
 //!   awards they share), carried out;
-//! - `say`: what is said: a message drafted, the board it shows, what
+//! - `say`: what is said: a notice drafted, the board it shows, what
 //!   templates read of a game and a letter, the refusals, a game's end
-//!   told, the day's replies held to their limit;
+//!   told, the day's replies held to their limit, and the say step that
+//!   words every notice for its reader;
 //! - and beside them, what all of them share: `route` (which tournament a
 //!   letter is for, decided once: [`Route`]), `find` (which game a
 //!   player's letter is for), `prepared` (a letter read

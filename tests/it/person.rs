@@ -440,3 +440,33 @@ fn a_leave_refused_says_once_that_the_games_go_on() {
         );
     }
 }
+
+/// The notice of a leave taken in the person's other event is said to its
+/// reader as she asked: Carol, who chose the other language, reads it in
+/// hers, as `check` of the same letter shows it.
+#[test]
+fn a_leave_taken_in_another_event_is_told_in_its_readers_language() {
+    for (language, asked, hers) in [
+        ("en", "ЯЗЫК RU", "Carol, здравствуйте"),
+        ("ru", "LANGUAGE EN", "Dear Carol"),
+    ] {
+        let mut t = folder(language, (12, 12));
+        let mail = t.exchange(CAROL, "2026-11-02", "[B #1] settings", asked);
+        assert_eq!(kinds(&mail), [pair("preferences", CAROL)], "{language}");
+        both_opened(&mut t);
+        let letter = t.letter(WHITE, "2026-11-05", "[A #1] leave", leave_line(language));
+        let checked = t.run(&["check", letter.to_str().unwrap(), "--today", "2026-11-05"]);
+        assert!(
+            checked.stdout.contains(hers),
+            "{language}: {}",
+            checked.stdout
+        );
+        t.pass("2026-11-05");
+        let mail = t.new_mail();
+        let notice = mail
+            .iter()
+            .find(|m| m.kind == "leave-notice" && m.to == [CAROL])
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
+        notice.says(hers);
+    }
+}

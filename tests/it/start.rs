@@ -190,3 +190,22 @@ fn a_reply_to_the_start_sheet_with_the_first_move_goes_to_the_game_where_he_is_t
         assert!(t.chart("2")["moves"].as_array().unwrap().is_empty());
     }
 }
+
+/// A start sheet is said in its reader's language: a player who asked for
+/// English in a Russian event before it began gets his sheet in English,
+/// his partner in Russian.
+#[test]
+fn a_start_sheet_is_in_the_language_its_player_chose() {
+    let mut t = Cup::new().in_language("ru").open();
+    let mail = t.exchange(BLACK, "2026-10-20", "settings", "LANGUAGE EN");
+    assert_eq!(kinds(&mail), [pair("preferences", BLACK)]);
+    start(&t, "2026-10-25");
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [pair("start-sheet", WHITE), pair("start-sheet", BLACK)]
+    );
+    mail[0].says("партия 1: вы играете белыми");
+    mail[1].says("wait for White's first move");
+    mail[1].says("starts on 2026-11-01");
+}

@@ -1,5 +1,5 @@
 //! A message being made: its kind, the game it is of, who gets it and what
-//! it answers, each said by name at the call site, then rendered with its
+//! it answers, each said by name at the call site, then made a notice with its
 //! template's values.
 
 use shakmaty::Color;
@@ -15,7 +15,7 @@ use crate::rules::Turn;
 
 use crate::clerk::{Clerk, model, recipient};
 
-/// A message of one kind, not yet rendered.
+/// A message of one kind, being drafted.
 pub(in crate::clerk) struct Draft<'c, 'a, 'r> {
     clerk: &'c Clerk<'a>,
     kind: MessageKind,

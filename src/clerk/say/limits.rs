@@ -95,7 +95,7 @@ impl Clerk<'_> {
         Ok(plan)
     }
 
-    /// A refusal held to `day`, rendered again to say so: it describes the
+    /// A refusal held to `day`, its facts saying so: it describes the
     /// letter as it was, and offers no lines for a game that may have moved on.
     fn hold(&self, mut message: Notice, day: NaiveDate, max: u32) -> Result<Notice, Error> {
         let held = model! {
