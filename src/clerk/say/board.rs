@@ -3,7 +3,7 @@
 //! message that asks its reader for a move.
 
 use crate::clerk::label_moves;
-use crate::clerk::say::words::Voice;
+use crate::clerk::say::voice::Voice;
 use crate::error::Error;
 use crate::model;
 use crate::record::Record;

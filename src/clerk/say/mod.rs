@@ -6,7 +6,7 @@
 //! heeded ([`readers`]): the say step, where each notice of a decided plan
 //! is worded for its reader. A model holds facts ([`words`]: days,
 //! phrases, boards) worded when a message is said in a reader's voice
-//! ([`speak`]).
+//! ([`voice`], [`speak`]).
 
 pub mod board;
 pub mod draft;
@@ -17,4 +17,5 @@ pub mod readers;
 pub mod refusals;
 pub mod result;
 pub mod speak;
+pub mod voice;
 pub mod words;

@@ -11,16 +11,9 @@ use chrono::NaiveDate;
 use minijinja::value::{Object, ObjectRepr, ValueKind};
 
 use crate::clerk::say::board::{BoardView, Shown};
-use crate::config::Diagrams;
+pub use crate::clerk::say::voice::Voice;
 use crate::phrases::Phrases;
 use crate::render::{Fields, Model};
-
-/// How one reader is spoken to: his language's phrases and his board.
-#[derive(Clone, Copy)]
-pub struct Voice<'p> {
-    pub phrases: &'p Phrases,
-    pub diagrams: Diagrams,
-}
 
 type Wording = dyn Fn(Voice<'_>) -> Model + Send + Sync;
 
@@ -239,7 +232,7 @@ mod tests {
     fn voice(phrases: &Phrases) -> Voice<'_> {
         Voice {
             phrases,
-            diagrams: Diagrams::Text,
+            diagrams: crate::config::Diagrams::Text,
         }
     }
 
