@@ -73,12 +73,19 @@ impl StatedDates {
         for &(item, date) in &placed {
             *dates.slot(item) = Some(date);
         }
+        let unused = self
+            .unplaced
+            .iter()
+            .copied()
+            .filter(|date| !placed.iter().any(|(_, used)| used == date))
+            .collect();
         let placement = Placement {
             placed: placed
                 .into_iter()
                 .map(|(item, date)| (kind(item), date))
                 .collect(),
             certain,
+            unused,
         };
         (dates, Some(placement))
     }
@@ -91,6 +98,10 @@ pub struct Placement {
     pub placed: Vec<(Item, NaiveDate)>,
     /// No other way of taking them fits the postmarks as well.
     pub certain: bool,
+    /// Dates written beyond those the letter states (two for White's first
+    /// move, which states only the day it is sent): taken for nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unused: Vec<NaiveDate>,
 }
 
 /// Puts `dates`, in their written order, on `items` (in theirs), the way that
@@ -137,4 +148,54 @@ pub fn place(
     }
     let placed = best.map(|(_, pairs)| pairs).unwrap_or_default();
     (placed, ties == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(d: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 11, d).unwrap()
+    }
+
+    /// Dates written beyond the items a letter states are named as taken
+    /// for nothing; the ones taken are not.
+    #[test]
+    fn dates_beyond_the_letters_items_are_unused() {
+        let cases: [(&[NaiveDate], &[DateItem], &[NaiveDate]); 3] = [
+            // White's first letter: only the day it is sent.
+            (&[day(2), day(3)], &[DateItem::Sent], &[day(2)]),
+            // Two of three: both taken.
+            (
+                &[day(1), day(3)],
+                &[DateItem::Received, DateItem::Sent],
+                &[],
+            ),
+            // Four for three.
+            (
+                &[day(1), day(2), day(3), day(9)],
+                &[
+                    DateItem::PartnerPostmark,
+                    DateItem::Received,
+                    DateItem::Sent,
+                ],
+                &[day(9)],
+            ),
+        ];
+        let expected = |item| match item {
+            DateItem::PartnerPostmark => Some(day(1)),
+            DateItem::Received => Some(day(2)),
+            DateItem::Sent => Some(day(3)),
+        };
+        for (written, items, unused) in cases {
+            let stated = StatedDates {
+                unplaced: written.to_vec(),
+                ..StatedDates::default()
+            };
+            let (dates, placement) = stated.placed(items, expected, Item::Date);
+            let placement = placement.expect("placed");
+            assert_eq!(placement.unused, unused, "{written:?} on {items:?}");
+            assert_eq!(dates.sent, Some(day(3)), "{written:?}");
+        }
+    }
 }

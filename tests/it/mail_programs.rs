@@ -315,23 +315,36 @@ fn a_warning_for_a_missing_fraction_asks_no_restating() {
 
 /// What the clerk read ends with the dates it placed, on a line of their
 /// own: what it did not carry out follows on the next (Gmail's letter with a
-/// STATUS beside a move read "sent 2026-12-06Not carried out:").
+/// STATUS beside a move read "sent 2026-12-06Not carried out:"). White's
+/// first letter states only the day it is sent: of two dates written, the
+/// one taken is named as that, and the other as not taken (it was passed
+/// over in silence, under "two of three").
 #[test]
 fn the_placed_dates_are_a_line_of_their_own() {
-    let mut t = tournament("en", "");
-    let mail = t.exchange(
-        IVANOV,
-        "2026-11-03",
-        "Game 1",
-        "1. e4\nTime: 2/0\nDates: 2026-11-02, 2026-11-03\nSTATUS\n",
-    );
-    let answer = &mail[0].body;
-    let lines: Vec<&str> = answer.lines().map(str::trim_end).collect();
-    assert!(
-        lines.contains(&"  Dates (two of three): sent 2026-11-03"),
-        "{answer}"
-    );
-    assert!(lines.contains(&"Not carried out:"), "{answer}");
+    for (language, body, taken, not_taken, not_done) in [
+        (
+            "en",
+            "1. e4\nTime: 2/0\nDates: 2026-11-02, 2026-11-03\nSTATUS\n",
+            "  Dates: sent 2026-11-03",
+            "  Not taken: 2026-11-02 (more dates than the letter states: it states only the day it is sent)",
+            "Not carried out:",
+        ),
+        (
+            "ru",
+            "1. e4\nВремя: 2/0\nДаты: 02.11.2026, 03.11.2026\nСТАТУС\n",
+            "  Даты: отправлено 03.11.2026",
+            "  Не учтено: 02.11.2026 (дат больше, чем указывается в этом письме: в нём указывается только дата отправки)",
+            "Не исполнено:",
+        ),
+    ] {
+        let mut t = tournament(language, "");
+        let mail = t.exchange(IVANOV, "2026-11-03", "Game 1", body);
+        let answer = &mail[0].body;
+        let lines: Vec<&str> = answer.lines().map(str::trim_end).collect();
+        for line in [taken, not_taken, not_done] {
+            assert!(lines.contains(&line), "{language}: {line:?} in\n{answer}");
+        }
+    }
 }
 
 #[test]

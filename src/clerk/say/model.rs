@@ -258,6 +258,7 @@ impl Clerk<'_> {
             "sent" => date_of(stated.dates.sent),
             "placed" => placed,
             "placed_certain" => placement.is_none_or(|p| p.certain),
+            "unused" => placement.map_or_else(Vec::new, |p| p.unused.iter().copied().map(date).collect()),
             "unplaced" => unplaced,
             // Carried out beside the move (forwarded with it): its receipt
             // says so.
