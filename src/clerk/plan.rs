@@ -333,6 +333,18 @@ impl Plan {
         self
     }
 
+    /// The letter, its reason naming what a part of it taken apart did (a
+    /// leave, a setting: `taken`, that part's letter as its plan kept it),
+    /// and applied where that part was.
+    pub(super) fn note_apart(&mut self, taken: Option<StoredLetter>) {
+        if let (Some(main), Some(taken)) = (self.letter.as_mut(), taken) {
+            main.reason = format!("{}; {}", main.reason, taken.reason);
+            if taken.disposition == Disposition::Applied {
+                main.disposition = Disposition::Applied;
+            }
+        }
+    }
+
     /// Carries the plans of the other games the same letter changes, their
     /// events among its own.
     pub(super) fn carry(&mut self, plans: Vec<Plan>) {

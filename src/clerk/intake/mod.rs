@@ -398,10 +398,7 @@ impl Clerk<'_> {
             return Ok(plan);
         }
         let mut set = self.plan_preferences(store, player, written, kept)?;
-        if let (Some(main), Some(taken)) = (plan.letter.as_mut(), set.letter.take()) {
-            main.reason = format!("{}; {}", main.reason, taken.reason);
-            main.disposition = taken.disposition;
-        }
+        plan.note_apart(set.letter.take());
         plan.absorb(set);
         Ok(plan)
     }

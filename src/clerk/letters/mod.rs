@@ -26,7 +26,7 @@ use crate::letter::{Letter, LetterKind, Part};
 use crate::model;
 use crate::record::Record;
 use crate::rules;
-use crate::store::{Disposition, Store, StoredLetter};
+use crate::store::{Store, StoredLetter};
 
 impl Clerk<'_> {
     /// A player's letter, by its kind.
@@ -167,12 +167,7 @@ impl Clerk<'_> {
         plan.events.extend(leave.events);
         plan.leave = leave.leave;
         plan.elsewhere.extend(leave.elsewhere);
-        if let (Some(main), Some(taken)) = (plan.letter.as_mut(), leave.letter) {
-            main.reason = format!("{}; {}", main.reason, taken.reason);
-            if taken.disposition == Disposition::Applied {
-                main.disposition = Disposition::Applied;
-            }
-        }
+        plan.note_apart(leave.letter);
         Ok(plan)
     }
 }
