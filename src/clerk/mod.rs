@@ -13,7 +13,10 @@
 //!
 //! The clerk is cut by job, each folder's calls pointing down the list
 //! (`tests/it/layout.rs` reads the calls between the folders and holds
-//! them to it):
+//! them to it). A job folder's methods are on its own type ([`Intake`],
+//! [`Calendar`], [`Letters`], [`Orders`]: a borrow of the [`Clerk`],
+//! `clerk.letters()`); `say` and the files beside the folders are the
+//! clerk's own, which every job calls:
 //!
 //! - `intake`: the gate (what a letter is and from whom), a letter no game
 //!   is found for answered (`unidentified`), the letter handed on by kind;
@@ -143,6 +146,38 @@ pub struct Clerk<'a> {
     /// from a player in several, is asked about rather than taken.
     pub directory: &'a Directory<'a>,
 }
+
+/// Makes `$job` one of the clerk's jobs: the methods of one job folder,
+/// over the context every job shares (the tournament, its templates, the
+/// clock, the directory; what is found and said), which it reaches through
+/// `Deref`. A job is a borrow of the clerk, made by the clerk's method of
+/// its name (`clerk.letters()`), so a folder's methods are its type's alone.
+macro_rules! job {
+    ($job:ident, $made_by:ident, $folder:literal) => {
+        #[doc = concat!("The clerk's work in `clerk/", $folder, "/`.")]
+        #[derive(Clone, Copy)]
+        pub struct $job<'c, 'a>(&'c Clerk<'a>);
+
+        impl<'a> std::ops::Deref for $job<'_, 'a> {
+            type Target = Clerk<'a>;
+            fn deref(&self) -> &Clerk<'a> {
+                self.0
+            }
+        }
+
+        impl<'a> Clerk<'a> {
+            #[doc = concat!("The clerk at its work in `clerk/", $folder, "/`.")]
+            pub fn $made_by(&self) -> $job<'_, 'a> {
+                $job(self)
+            }
+        }
+    };
+}
+
+job!(Intake, intake, "intake");
+job!(Calendar, calendar, "calendar");
+job!(Letters, letters, "letters");
+job!(Orders, orders, "order");
 
 impl<'a> Clerk<'a> {
     /// The clerk of `config`, one of `directory`'s tournaments, with no
@@ -319,7 +354,7 @@ impl<'a> Clerk<'a> {
         envelope: &Envelope,
         prepared: &Prepared,
     ) -> Result<Plan, Error> {
-        let plan = self.plan_letter(store, envelope, prepared)?;
+        let plan = self.intake().plan_letter(store, envelope, prepared)?;
         self.limit_replies(store, plan)
     }
 

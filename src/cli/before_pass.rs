@@ -50,6 +50,7 @@ pub(super) fn queue_start_sheets(
     printer: Printer,
 ) -> Result<(), Failure> {
     let sheets = clerk
+        .calendar()
         .start_sheets(store)
         .map_err(|message| database_or_run(config, message))?;
     let mut out = std::io::stdout().lock();
@@ -139,7 +140,10 @@ pub(super) fn carry_out(
     let config = desk.config;
     let mut on_desk = store.tournament(config.scope());
     let store = &mut *on_desk;
-    match desk.carry_out(store, &order, clerk::AwardedBy::Director, None) {
+    match desk
+        .orders()
+        .carry_out(store, &order, clerk::AwardedBy::Director, None)
+    {
         Err(message) => Err(database_or_run(config, message)),
         Ok(Execution::Refused { reason, .. }) => {
             // In the event's words, as the director's commands speak.

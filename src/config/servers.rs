@@ -20,6 +20,24 @@ pub(super) struct ServerKeys<'a> {
     ca_file: Option<&'a str>,
 }
 
+/// The [`ServerKeys`] of a `[source]` or `[transport]` table: each is a
+/// struct of its own, so that serde refuses a key of the other (and lists
+/// the table's own), with the server's keys alike in both.
+macro_rules! server_keys {
+    ($table:expr) => {
+        ServerKeys {
+            host: $table.host.as_deref(),
+            port: $table.port,
+            tls: $table.tls.as_deref(),
+            username: $table.username.as_deref(),
+            password_env: $table.password_env.as_deref(),
+            password_command: $table.password_command.as_deref(),
+            auth: $table.auth.as_deref(),
+            ca_file: $table.ca_file.as_deref(),
+        }
+    };
+}
+
 /// What a server table's defaults are: its port, how it logs in where
 /// `auth` is not given, and whether a login is needed at all.
 pub(super) struct ServerDefaults {
@@ -65,16 +83,7 @@ impl Checker<'_> {
             "imap" => Ok(Source::Imap {
                 server: self.server(
                     "source",
-                    ServerKeys {
-                        host: s.host.as_deref(),
-                        port: s.port,
-                        tls: s.tls.as_deref(),
-                        username: s.username.as_deref(),
-                        password_env: s.password_env.as_deref(),
-                        password_command: s.password_command.as_deref(),
-                        auth: s.auth.as_deref(),
-                        ca_file: s.ca_file.as_deref(),
-                    },
+                    server_keys!(s),
                     ServerDefaults {
                         port: 993,
                         auth: Auth::Login,
@@ -105,16 +114,7 @@ impl Checker<'_> {
             "smtp" => Ok(Transport::Smtp {
                 server: self.server(
                     "transport",
-                    ServerKeys {
-                        host: s.host.as_deref(),
-                        port: s.port,
-                        tls: s.tls.as_deref(),
-                        username: s.username.as_deref(),
-                        password_env: s.password_env.as_deref(),
-                        password_command: s.password_command.as_deref(),
-                        auth: s.auth.as_deref(),
-                        ca_file: s.ca_file.as_deref(),
-                    },
+                    server_keys!(s),
                     ServerDefaults {
                         port: 587,
                         auth: Auth::Plain,

@@ -30,7 +30,7 @@ pub(super) fn keep_calendar(
             continue;
         }
         let state = clerk::load_replaying(config, store, game, &clerk.replays)?;
-        let plan = clerk.plan_duties(store, state)?;
+        let plan = clerk.calendar().plan_duties(store, state)?;
         let mut last = None;
         if !plan.duties.is_empty() {
             let cause = format!(

@@ -10,7 +10,7 @@ use shakmaty::Color;
 
 use crate::clerk::say::model::moves_of;
 use crate::clerk::say::notice::Notice;
-use crate::clerk::{Clerk, Plan, SaidPlan, next_lines, recipient};
+use crate::clerk::{Calendar, Plan, SaidPlan, next_lines, recipient};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -20,7 +20,7 @@ use crate::rules::life::day;
 use crate::rules::{self, DayEffect, Fraction};
 use crate::store::Store;
 
-impl Clerk<'_> {
+impl Calendar<'_, '_> {
     /// Plans the duties of one game due on the clerk's day.
     pub fn plan_duties(&self, store: &Store, state: Record) -> Result<SaidPlan, Error> {
         let plan = self.duties_of(store, state)?;
@@ -64,7 +64,9 @@ impl Clerk<'_> {
                         verdict: None,
                         protest_until,
                     };
-                    let overstep = self.plan_overstep(store, &state, &declared, &plan.notes)?;
+                    let overstep =
+                        self.letters()
+                            .plan_overstep(store, &state, &declared, &plan.notes)?;
                     plan.absorb(overstep);
                 }
                 DayEffect::NoProtest {

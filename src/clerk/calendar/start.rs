@@ -15,7 +15,7 @@
 use crate::clerk::EventKind;
 use shakmaty::Color;
 
-use crate::clerk::{Clerk, Plan, recipient};
+use crate::clerk::{Calendar, Plan, recipient};
 use crate::config::{GameConfig, Player};
 use crate::error::Error;
 use crate::mail::format::identity;
@@ -35,7 +35,7 @@ pub enum Sheet {
     Skip { player: String, why: String },
 }
 
-impl Clerk<'_> {
+impl Calendar<'_, '_> {
     /// Every player's start sheet, or why he gets none.
     pub fn start_sheets(&self, store: &Store) -> Result<Vec<Sheet>, Error> {
         let players = &self.config.players;

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use crate::clerk::context::LetterContext;
 use crate::clerk::find::Identified;
 use crate::clerk::letters::addressed;
-use crate::clerk::{Clerk, Plan, Prepared, recipient};
+use crate::clerk::{Intake, Plan, Prepared, recipient};
 use crate::config::Player;
 use crate::error::Error;
 use crate::letter::{self, Letter, LetterKind};
@@ -52,7 +52,7 @@ fn seen_before(
     Ok((seen, plan))
 }
 
-impl Clerk<'_> {
+impl Intake<'_, '_> {
     pub(super) fn plan_letter(
         &self,
         store: &Store,
@@ -145,14 +145,16 @@ impl Clerk<'_> {
     ) -> Result<Plan, Error> {
         let sender = written.mail.from.clone().unwrap_or_default();
         if written.read.kind() == LetterKind::Status {
-            return self.plan_event_status(store, written, stored);
+            return self.letters().plan_event_status(store, written, stored);
         }
         if sender != self.config.chief_arbiter {
             let reason = format!("{sender} is the chief secretary: only STATUS is answered");
             return Ok(ignored(stored, Plan::default(), Some(&sender), reason));
         }
         let route = prepared.route.as_ref();
-        let decided = self.plan_arbiter(store, written, route, &stored)?;
+        let decided = self
+            .letters()
+            .plan_arbiter(store, written, route, &stored)?;
         // The letter is kept under the game its order changed.
         if let Some(state) = &decided.game {
             stored.game = Some(state.id().to_string());
@@ -252,7 +254,9 @@ impl Clerk<'_> {
                         read: &read,
                         raw,
                     };
-                    let refused = self.refuse_order(None, to, written, &why, reason, &stored)?;
+                    let refused = self
+                        .letters()
+                        .refuse_order(None, to, written, &why, reason, &stored)?;
                     return Ok(plan.with_fate_on(refused, stored, |letter| letter));
                 }
                 Cow::Owned(without)
@@ -278,7 +282,9 @@ impl Clerk<'_> {
                     read: with_leave,
                     raw,
                 };
-                let leave = self.plan_leave(store, &player, written, stored, None)?;
+                let leave = self
+                    .letters()
+                    .plan_leave(store, &player, written, stored, None)?;
                 return self.with_other_blocks(store, &player, written, plan.with(leave));
             }
             Some(with_leave) => Cow::Owned(with_leave.without_leave()),
@@ -310,13 +316,17 @@ impl Clerk<'_> {
         let read = written.read;
         let mut plan = match read.kind() {
             LetterKind::Preferences => {
-                self.plan_preferences(store, player, written, stored.clone())?
+                self.letters()
+                    .plan_preferences(store, player, written, stored.clone())?
             }
             LetterKind::Status => Plan::default(),
             _ => return Ok(None),
         };
         if read.status.is_some() {
-            plan = plan.with(self.plan_status(store, player, written, stored.clone())?);
+            plan = plan.with(
+                self.letters()
+                    .plan_status(store, player, written, stored.clone())?,
+            );
         }
         self.with_other_blocks(store, player, written, plan)
             .map(Some)
@@ -367,18 +377,22 @@ impl Clerk<'_> {
             raw,
             game_note,
         };
-        let mut plan = self.plan_player(store, &state, &context)?;
+        let mut plan = self.letters().plan_player(store, &state, &context)?;
         if let Some(fate) = plan.fate.take() {
             stored = fate.on(stored);
         }
         plan.game = Some(plan.game.take().unwrap_or(state));
-        let others = self.plan_other_games(store, player, written, postmark, &plan)?;
+        let others = self
+            .letters()
+            .plan_other_games(store, player, written, postmark, &plan)?;
         stored = others.noted_on(stored);
         plan.carry(others.plans);
         let other_games = others.unheeded;
         let kept = stored.clone();
         plan.letter = Some(stored);
-        plan = self.tell_unheeded(player, read, orders, other_games, plan)?;
+        plan = self
+            .letters()
+            .tell_unheeded(player, read, orders, other_games, plan)?;
         let plan = self.with_preferences_beside(store, player, written, kept.clone(), plan)?;
         self.with_leave_beside(store, player, written, leave, kept, plan)
     }
@@ -397,7 +411,9 @@ impl Clerk<'_> {
         if written.read.preferences.is_empty() {
             return Ok(plan);
         }
-        let mut set = self.plan_preferences(store, player, written, kept)?;
+        let mut set = self
+            .letters()
+            .plan_preferences(store, player, written, kept)?;
         plan.note_apart(set.letter.take());
         plan.absorb(set);
         Ok(plan)
@@ -444,11 +460,12 @@ impl Clerk<'_> {
             read: with_leave,
             ..written
         };
-        self.leave_beside(store, player, written, kept, plan)
+        self.letters()
+            .leave_beside(store, player, written, kept, plan)
     }
 }
 
-impl Clerk<'_> {
+impl Intake<'_, '_> {
     /// `plan`, of a letter's first block, with the plans of its other
     /// blocks (each its game's), the blocks it could not carry out named
     /// in the answers to him.
@@ -462,7 +479,9 @@ impl Clerk<'_> {
         let Some(letter) = plan.letter.take() else {
             return Ok(plan);
         };
-        let others = self.plan_other_games(store, player, written, letter.postmark, &plan)?;
+        let others =
+            self.letters()
+                .plan_other_games(store, player, written, letter.postmark, &plan)?;
         plan.letter = Some(others.noted_on(letter));
         plan.carry(others.plans);
         if !others.unheeded.is_empty() {

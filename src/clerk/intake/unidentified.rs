@@ -5,7 +5,7 @@ use crate::clerk::EventKind;
 use crate::clerk::context::NamedBy;
 use crate::clerk::find::Identified;
 use crate::clerk::say::words::Sentence;
-use crate::clerk::{Clerk, Plan, recipient};
+use crate::clerk::{Intake, Plan, recipient};
 use crate::config::Player;
 use crate::error::Error;
 use crate::letter::Letter;
@@ -14,7 +14,7 @@ use crate::model;
 use crate::render::Model;
 use crate::store::{Disposition, StoredLetter};
 
-impl Clerk<'_> {
+impl Intake<'_, '_> {
     /// A letter whose game is not one of its sender's: nothing changes
     /// anywhere, and he is told why, with his games.
     pub(in crate::clerk) fn unidentified(

@@ -5,7 +5,7 @@
 use crate::clerk::context::Written;
 use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::Sentence;
-use crate::clerk::{AwardedBy, Clerk, Fate, Plan};
+use crate::clerk::{AwardedBy, Fate, Letters, Plan};
 use crate::error::Error;
 use crate::letter::{Ruling, WrittenOrder};
 use crate::mail::format::compose::Recipient;
@@ -16,7 +16,7 @@ use crate::record::Record;
 use crate::render::Model;
 use crate::store::{Store, StoredLetter};
 
-impl Clerk<'_> {
+impl Letters<'_, '_> {
     /// Answers an arbiter's letter that decides nothing.
     pub(in crate::clerk) fn refuse_arbiter(
         &self,
@@ -249,7 +249,10 @@ impl Clerk<'_> {
         let mail = written.mail;
         let order = crate::clerk::Order::of_ruling(ruling);
         let in_reply_to = mail.message_id.clone();
-        match self.carried_out(store, &order, AwardedBy::Arbiter, in_reply_to)? {
+        match self
+            .orders()
+            .carried_out(store, &order, AwardedBy::Arbiter, in_reply_to)?
+        {
             crate::clerk::Execution::Refused { state, why, reason } => {
                 self.refuse_arbiter(state.as_deref(), written, why, reason, stored)
             }
@@ -324,7 +327,7 @@ impl Clerk<'_> {
     }
 }
 
-impl Clerk<'_> {
+impl Letters<'_, '_> {
     /// The ids of the clerk's events where `sender` is chief arbiter and
     /// the ruling's game (or player) is: those his order may mean.
     fn events_ruled_on(&self, sender: &str, ruling: &Ruling) -> Vec<&str> {

@@ -10,12 +10,12 @@ use crate::clerk::context::LetterContext;
 use chrono::NaiveDate;
 
 use crate::clerk::context::Written;
-use crate::clerk::{Clerk, Fate, Plan};
+use crate::clerk::{Fate, Letters, Plan};
 use crate::config::Player;
 use crate::error::Error;
 use crate::store::{Disposition, Store, StoredLetter};
 
-impl Clerk<'_> {
+impl Letters<'_, '_> {
     /// The other blocks of `read` planned on their games (the letter is
     /// kept once, with the first block's game, whose plan is `first`): a
     /// plan for each, its events in the first's, and the words for the

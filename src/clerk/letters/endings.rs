@@ -1,6 +1,7 @@
 //! The ends of a game by words (a resignation, an accepted draw) and every
 //! result's message to both players and the chief secretary.
 
+use crate::clerk::Letters;
 use crate::clerk::context::LetterContext;
 use crate::clerk::{Clerk, Fate, Plan};
 use crate::error::Error;
@@ -9,7 +10,7 @@ use crate::rules::life::{accept_draw, resign};
 use crate::rules::{Ended, Step};
 use crate::store::Store;
 
-impl Clerk<'_> {
+impl Letters<'_, '_> {
     pub(in crate::clerk) fn plan_resignation(
         &self,
         state: &Record,

@@ -12,7 +12,7 @@ use shakmaty::Color;
 
 use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::{Sentence, date, text};
-use crate::clerk::{Clerk, EntryThere, Plan, recipient};
+use crate::clerk::{EntryThere, Letters, Plan, recipient};
 use crate::config::Player;
 use crate::error::Error;
 use crate::letter::Letter;
@@ -51,7 +51,7 @@ struct RefusedThere {
     reason: Sentence,
 }
 
-impl Clerk<'_> {
+impl Letters<'_, '_> {
     /// A letter asking for leave. `changed`: a game the same letter
     /// changed besides (its move), as it now stands; the leave's notices of
     /// that game speak of it so, and the answer of a refusal speaks of the
@@ -369,7 +369,9 @@ impl Clerk<'_> {
                 continue;
             };
             let (_, notices) = store.reading_in(sibling.config.scope(), |store| {
-                sibling.leave_notices(store, there, leave.days, None)
+                sibling
+                    .letters()
+                    .leave_notices(store, there, leave.days, None)
             })?;
             let plan = Plan {
                 more: notices,

@@ -19,7 +19,7 @@ use crate::clerk::context::LetterContext;
 use crate::clerk::context::Written;
 use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::Sentence;
-use crate::clerk::{Clerk, Plan};
+use crate::clerk::{Letters, Plan};
 use crate::config::Player;
 use crate::error::Error;
 use crate::letter::{Letter, LetterKind, Part};
@@ -28,7 +28,7 @@ use crate::record::Record;
 use crate::rules;
 use crate::store::{Store, StoredLetter};
 
-impl Clerk<'_> {
+impl Letters<'_, '_> {
     /// A player's letter, by its kind.
     pub(super) fn plan_player(
         &self,

@@ -4,6 +4,7 @@
 //! partner; a held reply, a result or an overstep where the rules say so.
 
 use crate::clerk::EventKind;
+use crate::clerk::Letters;
 use crate::clerk::context::LetterContext;
 use crate::clerk::say::model::{
     correction_model, correction_text, item_label, item_name, label_moves,
@@ -35,7 +36,7 @@ pub(in crate::clerk) struct ReceiptFacts<'a> {
     pub(in crate::clerk) partner_direct: bool,
 }
 
-impl Clerk<'_> {
+impl Letters<'_, '_> {
     /// A move letter out of turn in its game, said where it fits: the one
     /// other game of its writer's in this tournament where he is to move
     /// and its moves are legal. Nothing is applied

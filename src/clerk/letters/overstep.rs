@@ -7,7 +7,7 @@ use crate::clerk::EventKind;
 use crate::clerk::context::LetterContext;
 use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::{self, text};
-use crate::clerk::{Clerk, Fate, Plan, load::stored_chart, recipient};
+use crate::clerk::{Fate, Letters, Plan, load::stored_chart, recipient};
 use crate::error::Error;
 use crate::mail::format::compose::{Attachment, wire_size};
 use crate::mail::format::filing::filed_letter;
@@ -35,7 +35,7 @@ pub(in crate::clerk) struct Declared<'a> {
     pub protest_until: chrono::NaiveDate,
 }
 
-impl Clerk<'_> {
+impl Letters<'_, '_> {
     /// The notices and the file of an overstep the rules declared; the game
     /// is suspended already. `earlier` are the notes planned before it (the
     /// letter's own), shown in the chart with the stored ones.

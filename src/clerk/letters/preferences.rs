@@ -8,7 +8,7 @@
 
 use crate::clerk::EventKind;
 use crate::clerk::context::Written;
-use crate::clerk::{Clerk, Plan, recipient};
+use crate::clerk::{Letters, Plan, recipient};
 use crate::config::{Diagrams, Player, Preferences};
 use crate::error::Error;
 use crate::letter::Preference;
@@ -16,7 +16,7 @@ use crate::message::MessageKind;
 use crate::model;
 use crate::store::{Disposition, Store, StoredLetter};
 
-impl Clerk<'_> {
+impl Letters<'_, '_> {
     /// A player's letter that sets his preferences and asks nothing else.
     pub(in crate::clerk) fn plan_preferences(
         &self,

@@ -3,7 +3,7 @@
 
 use crate::clerk::EventKind;
 use crate::clerk::context::LetterContext;
-use crate::clerk::{Clerk, Fate, Plan, recipient};
+use crate::clerk::{Clerk, Fate, Letters, Plan, recipient};
 use crate::error::Error;
 use crate::mail::format::filing::filed_letter;
 use crate::message::MessageKind;
@@ -12,7 +12,7 @@ use crate::record::Record;
 use crate::rules::Protested;
 use crate::rules::life::protest;
 
-impl Clerk<'_> {
+impl Letters<'_, '_> {
     pub(in crate::clerk) fn plan_protest(
         &self,
         state: &Record,

@@ -10,7 +10,7 @@ use crate::clerk::EventKind;
 use crate::clerk::context::Written;
 use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words;
-use crate::clerk::{Clerk, Fate, Plan, recipient};
+use crate::clerk::{Fate, Letters, Plan, recipient};
 use crate::config::{Config, Player};
 use crate::error::Error;
 use crate::key::SubjectTag;
@@ -31,7 +31,7 @@ struct EventGames {
     finished: Vec<Model>,
 }
 
-impl Clerk<'_> {
+impl Letters<'_, '_> {
     /// A player's letter that asks `STATUS` and nothing else.
     pub(in crate::clerk) fn plan_status(
         &self,
@@ -56,7 +56,7 @@ impl Clerk<'_> {
             && let Some(clerk) = self.sibling(&config.tournament_id)
         {
             return Ok(of_event(
-                clerk.plan_status(store, entry, written, stored)?,
+                clerk.letters().plan_status(store, entry, written, stored)?,
                 config,
             ));
         }
@@ -238,7 +238,7 @@ impl Clerk<'_> {
     }
 }
 
-impl Clerk<'_> {
+impl Letters<'_, '_> {
     /// A game's state in the event's words (`finished`, `annulled`).
     fn status_word(&self, state: &Record) -> Model {
         let phrase = match state.ledger.status() {
@@ -283,7 +283,7 @@ impl Clerk<'_> {
             && let Some(clerk) = self.sibling(&config.tournament_id)
         {
             return Ok(of_event(
-                clerk.plan_event_status(store, written, stored)?,
+                clerk.letters().plan_event_status(store, written, stored)?,
                 config,
             ));
         }

@@ -13,12 +13,12 @@
 //!
 //! `ACCEPT KEY 12. Nf3` (ПРИНЯТЬ, with `AS ivanov` / `КАК`, `ADDRESS` /
 //! `АДРЕС`), or `shtempel accept KEY`: a refused letter taken after all
-//! ([`Clerk::accept`]), in a plan of its own inside the order's.
+//! ([`Orders::accept`]), in a plan of its own inside the order's.
 
 use super::{Command, Execution};
 use crate::clerk::say::model::moves_of;
 use crate::clerk::say::words::{Sentence, text};
-use crate::clerk::{AwardedBy, Clerk, EventKind, NotDone, Plan, Prepared, Refused};
+use crate::clerk::{AwardedBy, EventKind, NotDone, Orders, Plan, Prepared, Refused};
 use crate::config::Player;
 use crate::config::edit::{ConfigEdit, PlayerEdit};
 use crate::error::Error;
@@ -57,7 +57,7 @@ impl Command for Accept {
 
     fn carry_out(
         &self,
-        clerk: &Clerk<'_>,
+        clerk: &Orders<'_, '_>,
         store: &Store,
         by: AwardedBy,
         _: Option<String>,
@@ -113,7 +113,7 @@ pub struct Acceptance<'a> {
     pub by: crate::clerk::AwardedBy,
 }
 
-impl Clerk<'_> {
+impl Orders<'_, '_> {
     /// The plan of `letter` read as `acceptance` says, or the words for the
     /// director of why it cannot be taken.
     pub fn accept(

@@ -4,7 +4,7 @@
 
 use crate::clerk::EventKind;
 use crate::clerk::say::words::{self, Sentence, text};
-use crate::clerk::{Clerk, NotDone, Plan, Refused, next_lines};
+use crate::clerk::{Clerk, NotDone, Orders, Plan, Refused, next_lines};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -23,7 +23,7 @@ pub struct Award {
     pub by: AwardedBy,
 }
 
-impl Clerk<'_> {
+impl Orders<'_, '_> {
     /// The board of a game played again from its ledger's moves.
     fn board_replayed(&self, state: &Record) -> Result<crate::game::Game, Error> {
         let sans: Vec<&str> = state

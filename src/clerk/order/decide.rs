@@ -3,7 +3,9 @@
 //! 2.5.5), with the days he excuses and his reason.
 
 use super::{Command, Execution};
-use crate::clerk::{AwardedBy, Clerk, EventKind, NotDone, Plan, Refused, label_moves, next_lines};
+use crate::clerk::{
+    AwardedBy, Clerk, EventKind, NotDone, Orders, Plan, Refused, label_moves, next_lines,
+};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -33,7 +35,7 @@ impl Command for Decide {
 
     fn carry_out(
         &self,
-        clerk: &Clerk<'_>,
+        clerk: &Orders<'_, '_>,
         store: &Store,
         _: AwardedBy,
         in_reply_to: Option<String>,
@@ -42,7 +44,7 @@ impl Command for Decide {
     }
 }
 
-impl Clerk<'_> {
+impl Orders<'_, '_> {
     /// A decision on an overstep (2.5.5): carried out by the rules'
     /// [`rule`], told to both players and the chief secretary.
     pub(in crate::clerk) fn decide(

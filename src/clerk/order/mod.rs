@@ -32,7 +32,8 @@ pub use self::score::Score;
 pub use self::undo::Undo;
 pub use self::withdraw::Withdraw;
 
-use super::{AwardedBy, Clerk, Plan};
+use super::{AwardedBy, Plan};
+use crate::clerk::Orders;
 use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::Sentence;
 use crate::error::Error;
@@ -59,7 +60,7 @@ pub trait Command {
     /// answer.
     fn carry_out(
         &self,
-        clerk: &Clerk<'_>,
+        clerk: &Orders<'_, '_>,
         store: &Store,
         by: AwardedBy,
         in_reply_to: Option<String>,
@@ -179,7 +180,7 @@ impl From<Refused> for NotDone {
 }
 
 /// What became of an order: decided (its plan's messages [`Notice`]s),
-/// or said to their readers ([`Clerk::carry_out`]).
+/// or said to their readers ([`Orders::carry_out`]).
 pub enum Execution<M = Notice> {
     /// Planned: the plan, and the reason kept with the arbiter's letter.
     Done { plan: Box<Plan<M>>, reason: String },
@@ -229,7 +230,7 @@ impl Execution {
     }
 }
 
-impl Clerk<'_> {
+impl Orders<'_, '_> {
     /// Carries out `order` given `by` the chief arbiter or the director
     /// (see [`Command::carry_out`]).
     pub fn carry_out(

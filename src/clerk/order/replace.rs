@@ -12,7 +12,7 @@
 
 use super::{Command, Execution};
 use crate::clerk::say::words::Sentence;
-use crate::clerk::{AwardedBy, Clerk, EventKind, NotDone, Plan, Refused, recipient};
+use crate::clerk::{AwardedBy, EventKind, NotDone, Orders, Plan, Refused, recipient};
 use crate::config::Player;
 use crate::config::edit::{ConfigEdit, PlayerEdit};
 use crate::error::Error;
@@ -65,7 +65,7 @@ impl Command for Replace {
 
     fn carry_out(
         &self,
-        clerk: &Clerk<'_>,
+        clerk: &Orders<'_, '_>,
         store: &Store,
         _: AwardedBy,
         _: Option<String>,
@@ -97,7 +97,7 @@ impl Command for Replace {
     }
 }
 
-impl Clerk<'_> {
+impl Orders<'_, '_> {
     /// The plan of `player`'s replacement (he is the newcomer, as the
     /// config now has him; `was` names whom he replaces), or the words for
     /// the director of why there is none.
@@ -254,7 +254,7 @@ impl Clerk<'_> {
     }
 }
 
-impl Clerk<'_> {
+impl Orders<'_, '_> {
     /// The replacement of `player` by the newcomer `named` (`shtempel
     /// replace PLAYER --by "Name <address>"`, or the chief arbiter's
     /// `REPLACE`): planned with the newcomer as named, and with the edit of

@@ -10,7 +10,7 @@
 //! set aside put back among the new ones.
 
 use super::{Command, Execution};
-use crate::clerk::{AwardedBy, Clerk, EventKind, Plan};
+use crate::clerk::{AwardedBy, EventKind, Orders, Plan};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -32,7 +32,7 @@ impl Command for Retry {
 
     fn carry_out(
         &self,
-        clerk: &Clerk<'_>,
+        clerk: &Orders<'_, '_>,
         store: &Store,
         _: AwardedBy,
         in_reply_to: Option<String>,
@@ -45,7 +45,7 @@ impl Command for Retry {
 /// the clerk's retry letter says it).
 pub const POISON_RUNS: u32 = 3;
 
-impl Clerk<'_> {
+impl Orders<'_, '_> {
     pub(in crate::clerk) fn retry_order(
         &self,
         store: &Store,

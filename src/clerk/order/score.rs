@@ -4,7 +4,7 @@
 
 use super::{Command, Execution};
 use crate::clerk::say::words::Sentence;
-use crate::clerk::{Award, AwardedBy, Clerk};
+use crate::clerk::{Award, AwardedBy, Orders};
 use crate::error::Error;
 use crate::rules::interventions::Scored;
 use crate::store::Store;
@@ -31,7 +31,7 @@ impl Command for Score {
 
     fn carry_out(
         &self,
-        clerk: &Clerk<'_>,
+        clerk: &Orders<'_, '_>,
         store: &Store,
         by: AwardedBy,
         in_reply_to: Option<String>,

@@ -2,7 +2,7 @@
 //! letter taken back.
 
 use super::{Command, Execution};
-use crate::clerk::{AwardedBy, Clerk};
+use crate::clerk::{AwardedBy, Orders};
 use crate::error::Error;
 use crate::store::Store;
 
@@ -23,7 +23,7 @@ impl Command for Undo {
 
     fn carry_out(
         &self,
-        clerk: &Clerk<'_>,
+        clerk: &Orders<'_, '_>,
         store: &Store,
         by: AwardedBy,
         in_reply_to: Option<String>,

@@ -1,6 +1,6 @@
 //! A player's withdrawal (`shtempel withdraw PLAYER`): each of
 //! his games as `[rules] withdrawal` says ([`withdrawal::steps`]): lost by
-//! forfeit ([`Clerk::plan_award`]), or annulled ([`annul`]), or left as it
+//! forfeit ([`Orders::plan_award`]), or annulled ([`annul`]), or left as it
 //! is; each change told to both players of the game and the chief
 //! secretary, with a note under its chart.
 //!
@@ -9,7 +9,7 @@
 
 use super::{Command, Execution};
 use crate::clerk::say::words::Sentence;
-use crate::clerk::{Award, AwardedBy, Clerk, EventKind, NotDone, Plan, Refused};
+use crate::clerk::{Award, AwardedBy, EventKind, NotDone, Orders, Plan, Refused};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -37,7 +37,7 @@ impl Command for Withdraw {
 
     fn carry_out(
         &self,
-        clerk: &Clerk<'_>,
+        clerk: &Orders<'_, '_>,
         store: &Store,
         by: AwardedBy,
         _: Option<String>,
@@ -49,7 +49,7 @@ impl Command for Withdraw {
     }
 }
 
-impl Clerk<'_> {
+impl Orders<'_, '_> {
     /// The plan of `player`'s withdrawal (one carried plan for each game it
     /// changes), or the words for the director of why none.
     pub fn withdraw(
