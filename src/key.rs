@@ -1,9 +1,11 @@
 //! The keys of a federation's record: a game's, `ID/<game>` in a
 //! folder's database and `<game>` for a tournament of its own file, and a
 //! person's, `ID/<player>` and `<player>` the same way. This module is the
-//! only code that writes that form or takes it apart; a tournament id never
-//! holds the separator (`config` refuses ids that do), so the first `/`
-//! ends it. And a tournament id as the ASCII a Message-ID carries
+//! only Rust code that writes that form or takes it apart (the store's SQL
+//! selects one tournament's keys by their `ID/` prefix, and moves a file's
+//! games into a folder by writing it: `store/games.rs`); a tournament id
+//! never holds the separator (`config` refuses ids that do), so the first
+//! `/` ends it. And a tournament id as the ASCII a Message-ID carries
 //! ([`ascii_id`]), one event's alone; and the tag of a subject line
 //! ([`SubjectTag`]), written and read here alone.
 

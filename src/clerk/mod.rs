@@ -61,7 +61,7 @@ pub use self::load::{load, load_replaying, stored_chart};
 pub use self::order::accept::Acceptance;
 pub use self::order::awards::Award;
 pub use self::order::retry::POISON_RUNS;
-pub use self::order::{Execution, NotDone, Order, Refused, Whom};
+pub use self::order::{Execution, NotDone, Order, Ordered, Refused, Whom};
 pub use self::plan::{EntryThere, Event, Fate, LeaveTaken, Plan, SaidPlan};
 pub use self::prepared::{Prepared, stored_reading};
 use self::prepared::{bound_fields, keep_unread};

@@ -142,7 +142,7 @@ pub(super) fn carry_out(
     let store = &mut *on_desk;
     match desk
         .orders()
-        .carry_out(store, &order, clerk::AwardedBy::Director, None)
+        .carry_out(store, &order, clerk::Ordered::by_director())
     {
         Err(message) => Err(database_or_run(config, message)),
         Ok(Execution::Refused { reason, .. }) => {

@@ -98,7 +98,7 @@ fn a_russian_tournament_through_every_corner() {
             pair("forward", KOZLOV)
         ]
     );
-    // Point 15: the clerk's Message-IDs are ASCII for a Cyrillic id.
+    // The clerk's Message-IDs are ASCII for a Cyrillic id.
     assert!(all[0].message_id.is_ascii() && all[0].message_id.contains(".kr-2026@"));
     assert!(
         all[0].subject.starts_with("[КР-2026 #1]"),
@@ -107,7 +107,7 @@ fn a_russian_tournament_through_every_corner() {
     );
 
     // Game 2: Black mates on move 2; a resignation and a draw acceptance
-    // after it are told the game is over and its result (point 5).
+    // after it are told the game is over and its result.
     let game_two = [
         (
             KOZLOV,
@@ -135,7 +135,7 @@ fn a_russian_tournament_through_every_corner() {
         t.poll(day);
     }
     let mail = t.new_mail();
-    // Point 12: the mate told in Russian letters.
+    // The mate told in Russian letters.
     let mate = mail
         .iter()
         .find(|m| m.kind == "result")
@@ -182,7 +182,7 @@ fn a_russian_tournament_through_every_corner() {
     }
     all.extend(mail);
 
-    // Game 1: Petrov is silent. Reminders give the last day (point 13),
+    // Game 1: Petrov is silent. Reminders give the last day,
     // then the overstep is declared by silence.
     t.pass("2026-12-13");
     let mail = t.new_mail();
@@ -239,13 +239,13 @@ fn a_russian_tournament_through_every_corner() {
     );
     all.extend(mail);
 
-    // Point 8: the resumed game is watched again: reminders from the
+    // The resumed game is watched again: reminders from the
     // decision on; then Petrov's letter itself oversteps (52 > 50), and
-    // he gets the overstep notice only (point 1), his correction inside it.
+    // he gets the overstep notice only, his correction inside it.
     t.pass("2027-02-06");
     let mail = t.new_mail();
     // Game 3 began on 1 February: both players are told, White given the
-    // lines for his first letter; nothing else for it (point 9).
+    // lines for his first letter; nothing else for it.
     assert_eq!(
         kinds(&mail),
         [
@@ -291,7 +291,7 @@ fn a_russian_tournament_through_every_corner() {
         !notice.contains("Всё в порядке") && !notice.contains("<ваш ход>"),
         "{notice}"
     );
-    // Point 14: the file's letters open in every program: message/rfc822
+    // The file's letters open in every program: message/rfc822
     // in 7bit or 8bit, never base64.
     let file = mail.iter().find(|m| m.kind == "overstep-file").unwrap();
     let raw = String::from_utf8_lossy(&file.raw);
@@ -307,7 +307,7 @@ fn a_russian_tournament_through_every_corner() {
     }
     all.extend(mail);
 
-    // Point 2: the offender writes again during the suspension: his letter
+    // The offender writes again during the suspension: his letter
     // goes to the arbiter; he is told nobody's clock runs, and the protest day.
     let mail = t.exchange(
         PETROV,
@@ -360,7 +360,7 @@ fn a_russian_tournament_through_every_corner() {
     all.extend(mail);
     assert_eq!(t.totals("1"), (2, 45));
 
-    // Point 16: `games` and the report tell the same story.
+    // `games` and the report tell the same story.
     let out = t.run(&["games", "--today", "2027-02-23"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let lines: Vec<&str> = out.stdout.lines().collect();
@@ -458,10 +458,10 @@ fn a_russian_tournament_through_every_corner() {
         page.contains("<td>52</td><td></td><td>7</td><td>45</td><td>50</td><td>5</td>"),
         "{page}"
     );
-    // Point 16: the chart's JSON writes the mate sign as the PGN does.
+    // The chart's JSON writes the mate sign as the PGN does.
     assert_eq!(t.chart("2")["moves"][3]["san"], "Qh4#");
 
-    // Every message a Russian player got reads Russian (point 12).
+    // Every message a Russian player got reads Russian.
     all.extend(t.new_mail());
     for message in all.iter().filter(|m| m.to.iter().any(|to| to != ARBITER)) {
         reads_russian(message);

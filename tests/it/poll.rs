@@ -943,7 +943,7 @@ fn a_broken_config_stops_with_exit_2_naming_the_key() {
         "{}",
         out.stderr
     );
-    assert!(!out.stderr.contains("panicked"));
+    assert!(!out.caught_a_panic(), "{}\n{}", out.stdout, out.stderr);
 }
 
 #[test]

@@ -29,7 +29,7 @@ fn templates(language: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Point 2: no letter assumes a man. English: the name or "they", never
+/// No letter assumes a man. English: the name or "they", never
 /// he, him or his; Russian: no past tense that needs a gender, not even
 /// the «сделал(а)» that admits it.
 #[test]
@@ -117,7 +117,7 @@ fn the_pgn_names_who_entered_a_result() {
     }
 }
 
-/// Point 12: `Termination` as the PGN standard names it (8.1.1): a game
+/// `Termination` as the PGN standard names it (8.1.1): a game
 /// under way unterminated; a result the arbiter entered for the players
 /// normal, with a comment saying who entered it (it said adjudication); a
 /// forfeit a rules infraction (it said forfeit); a confirmed overstep a
@@ -205,7 +205,7 @@ fn one_day_is_a_day_in_the_pgn_and_the_directors_lines() {
     assert!(!today.contains("day(s)"), "{today}");
 }
 
-/// Point 7: a letter refused in game 1's thread, which the director takes
+/// A letter refused in game 1's thread, which the director takes
 /// for game 2 (`accept KEY --game 2`), has a receipt that says so, not "by
 /// its line Game 2" (it had none).
 #[test]
@@ -251,7 +251,7 @@ fn the_receipt_of_a_letter_accepted_for_another_game_says_who_took_it() {
     }
 }
 
-/// Point 11: `today`'s line for each letter that changed nothing gives the
+/// `today`'s line for each letter that changed nothing gives the
 /// command that fits it: `accept` for a refused move letter, none for a
 /// player's forged order or a refused leave, which `accept` cannot take.
 #[test]
@@ -320,7 +320,7 @@ fn todays_hint_fits_the_letter() {
     );
 }
 
-/// Point 8: a start sheet says the day the player's clock starts, not the
+/// A start sheet says the day the player's clock starts, not the
 /// rule (a late one: the day after it goes out; one in time: the start
 /// date), in either language.
 #[test]
@@ -360,7 +360,7 @@ fn a_start_sheet_says_the_day_the_clock_starts() {
     }
 }
 
-/// Point 4: "days left" says as of when, and is true as said: after an
+/// "days left" says as of when, and is true as said: after an
 /// undo on 11 November of Black's 1... e5, Black, whose clock has run
 /// since White's first move reached Black on 3 November, has 50 - 8 = 42
 /// days as of that day (it said "counting from the day the partner's move
@@ -382,7 +382,7 @@ fn days_left_say_as_of_when() {
     }
 }
 
-/// Point 3: a resumed game's 40-day repeat counts from the decision
+/// A resumed game's 40-day repeat counts from the decision
 /// (2.5.6), not through the suspension: White's late first move overstepped
 /// by its letter (25 December, 54 > 50 days), the arbiter rejects the
 /// overstep 47 days later, and the poll that carries it out sends the
@@ -421,7 +421,7 @@ fn a_resumed_games_repeat_counts_from_the_decision() {
     );
 }
 
-/// Point 10: on a day of leave no reminder goes out, not even one that
+/// On a day of leave no reminder goes out, not even one that
 /// fell due before the leave while no run was made; it goes on the first
 /// day after. A refused leave says how many days were asked and how many
 /// are left.
@@ -471,7 +471,7 @@ fn a_leave_holds_what_fell_due_before_it_and_a_refusal_counts_the_days() {
     mail[0].says("it asks 5 days of 2026, and you have 2 days of that year's 12 days left");
 }
 
-/// Point 5: a move out of turn in the game its letter names (game 1's
+/// A move out of turn in the game its letter names (game 1's
 /// thread: Black is to move there) is refused, and the refusal points to
 /// the one other game where its writer is to move and the move is legal
 /// (game 2, White's second move); nothing is applied in either.
@@ -517,7 +517,7 @@ fn out_of_turn_here_in_turn_there_asks_did_you_mean_that_game() {
     }
 }
 
-/// Point 6: `Kf3` with a Latin K in a Russian letter, where only a knight
+/// `Kf3` with a Latin K in a Russian letter, where only a knight
 /// can go to f3, is refused as illegal (right) and asks "did you mean
 /// Кf3 (knight)?"; nothing is applied. Where neither reading is legal,
 /// nothing is guessed.
@@ -560,7 +560,7 @@ fn a_piece_letter_of_the_other_alphabet_is_asked_about() {
     mail[0].never_says("(конь)");
 }
 
-/// Point 1: the addressee is "you" in his own letter. A decision, an
+/// The addressee is "you" in his own letter. A decision, an
 /// undo, a forfeit and a game's start went to both players as one letter
 /// ("Dear players", "Anna Green is to move", «Ходит Иванов Иван»); each
 /// player now gets his own, which speaks to him, and no letter to a player

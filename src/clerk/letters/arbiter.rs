@@ -5,7 +5,7 @@
 use crate::clerk::context::Written;
 use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::Sentence;
-use crate::clerk::{AwardedBy, Fate, Letters, Plan};
+use crate::clerk::{Fate, Letters, Ordered, Plan};
 use crate::error::Error;
 use crate::letter::{Ruling, WrittenOrder};
 use crate::mail::format::compose::Recipient;
@@ -251,7 +251,7 @@ impl Letters<'_, '_> {
         let in_reply_to = mail.message_id.clone();
         match self
             .orders()
-            .carried_out(store, &order, AwardedBy::Arbiter, in_reply_to)?
+            .carried_out(store, &order, Ordered::by_arbiter(in_reply_to))?
         {
             crate::clerk::Execution::Refused { state, why, reason } => {
                 self.refuse_arbiter(state.as_deref(), written, why, reason, stored)

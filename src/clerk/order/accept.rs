@@ -15,10 +15,10 @@
 //! `АДРЕС`), or `shtempel accept KEY`: a refused letter taken after all
 //! ([`Orders::accept`]), in a plan of its own inside the order's.
 
-use super::{Command, Execution};
+use super::{Command, Execution, Ordered};
 use crate::clerk::say::model::moves_of;
 use crate::clerk::say::words::{Sentence, text};
-use crate::clerk::{AwardedBy, EventKind, NotDone, Orders, Plan, Prepared, Refused};
+use crate::clerk::{EventKind, NotDone, Orders, Plan, Prepared, Refused};
 use crate::config::Player;
 use crate::config::edit::{ConfigEdit, PlayerEdit};
 use crate::error::Error;
@@ -59,9 +59,9 @@ impl Command for Accept {
         &self,
         clerk: &Orders<'_, '_>,
         store: &Store,
-        by: AwardedBy,
-        _: Option<String>,
+        ordered: Ordered,
     ) -> Result<Execution, Error> {
+        let by = ordered.by;
         let key = self.key.as_str();
         let Some(kept) = store.letter_by_key(key)? else {
             let reason = crate::said!("reason.accept_no_key", "key" => key);

@@ -2,10 +2,8 @@
 //! ПРОДОЛЖИТЬ): the chief arbiter's decision on an overstep (rules.md
 //! 2.5.5), with the days he excuses and his reason.
 
-use super::{Command, Execution};
-use crate::clerk::{
-    AwardedBy, Clerk, EventKind, NotDone, Orders, Plan, Refused, label_moves, next_lines,
-};
+use super::{Command, Execution, Ordered};
+use crate::clerk::{Clerk, EventKind, NotDone, Orders, Plan, Refused, label_moves, next_lines};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -37,9 +35,9 @@ impl Command for Decide {
         &self,
         clerk: &Orders<'_, '_>,
         store: &Store,
-        _: AwardedBy,
-        in_reply_to: Option<String>,
+        ordered: Ordered,
     ) -> Result<Execution, Error> {
+        let in_reply_to = ordered.in_reply_to;
         clerk.decide(store, self, in_reply_to)
     }
 }

@@ -54,17 +54,41 @@ pub trait Command {
     /// plan takes the game back to, if it does.
     fn cause(&self, taken_back: Option<usize>) -> String;
 
-    /// Carries it out in `clerk`'s tournament, given `by` the chief arbiter
-    /// or the director: its plan, or why not (`Err`: the store or the
-    /// templates failed). `in_reply_to`: the arbiter's letter its messages
-    /// answer.
+    /// Carries it out in `clerk`'s tournament as `ordered`: its plan, or
+    /// why not (`Err`: the store or the templates failed).
     fn carry_out(
         &self,
         clerk: &Orders<'_, '_>,
         store: &Store,
-        by: AwardedBy,
-        in_reply_to: Option<String>,
+        ordered: Ordered,
     ) -> Result<Execution, Error>;
+}
+
+/// Who gave an order, and the letter it came in: the chief arbiter's (its
+/// Message-ID, which the order's messages answer), or the director's
+/// command.
+#[derive(Clone, Debug)]
+pub struct Ordered {
+    pub by: AwardedBy,
+    pub in_reply_to: Option<String>,
+}
+
+impl Ordered {
+    /// An order of the director's, by command.
+    pub fn by_director() -> Ordered {
+        Ordered {
+            by: AwardedBy::Director,
+            in_reply_to: None,
+        }
+    }
+
+    /// An order of the chief arbiter's, in his letter `message_id`.
+    pub fn by_arbiter(message_id: Option<String>) -> Ordered {
+        Ordered {
+            by: AwardedBy::Arbiter,
+            in_reply_to: message_id,
+        }
+    }
 }
 
 /// An order, whichever it is.
@@ -231,16 +255,14 @@ impl Execution {
 }
 
 impl Orders<'_, '_> {
-    /// Carries out `order` given `by` the chief arbiter or the director
-    /// (see [`Command::carry_out`]).
+    /// Carries out `order` as `ordered` (see [`Command::carry_out`]).
     pub fn carry_out(
         &self,
         store: &Store,
         order: &Order,
-        by: AwardedBy,
-        in_reply_to: Option<String>,
+        ordered: Ordered,
     ) -> Result<Execution<Outgoing>, Error> {
-        match self.carried_out(store, order, by, in_reply_to)? {
+        match self.carried_out(store, order, ordered)? {
             Execution::Done { plan, reason } => Ok(Execution::Done {
                 plan: Box::new(self.said(store, *plan)?),
                 reason,
@@ -257,9 +279,8 @@ impl Orders<'_, '_> {
         &self,
         store: &Store,
         order: &Order,
-        by: AwardedBy,
-        in_reply_to: Option<String>,
+        ordered: Ordered,
     ) -> Result<Execution, Error> {
-        order.command().carry_out(self, store, by, in_reply_to)
+        order.command().carry_out(self, store, ordered)
     }
 }

@@ -10,9 +10,9 @@
 //! `REPLACE ivanov Sidorov S. <sidorov@example.org> illness` (ЗАМЕНА), or
 //! `shtempel replace ivanov --by …` / `--was …`: a player replaced.
 
-use super::{Command, Execution};
+use super::{Command, Execution, Ordered};
 use crate::clerk::say::words::Sentence;
-use crate::clerk::{AwardedBy, EventKind, NotDone, Orders, Plan, Refused, recipient};
+use crate::clerk::{EventKind, NotDone, Orders, Plan, Refused, recipient};
 use crate::config::Player;
 use crate::config::edit::{ConfigEdit, PlayerEdit};
 use crate::error::Error;
@@ -67,8 +67,7 @@ impl Command for Replace {
         &self,
         clerk: &Orders<'_, '_>,
         store: &Store,
-        _: AwardedBy,
-        _: Option<String>,
+        _: Ordered,
     ) -> Result<Execution, Error> {
         let why = self.why.as_deref();
         let planned = match &self.whom {

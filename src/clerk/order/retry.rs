@@ -9,8 +9,8 @@
 //! `RETRY KEY`, `RETRY ALL` (ПОВТОРИТЬ), or `shtempel retry KEY`: letters
 //! set aside put back among the new ones.
 
-use super::{Command, Execution};
-use crate::clerk::{AwardedBy, EventKind, Orders, Plan};
+use super::{Command, Execution, Ordered};
+use crate::clerk::{EventKind, Orders, Plan};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -34,9 +34,9 @@ impl Command for Retry {
         &self,
         clerk: &Orders<'_, '_>,
         store: &Store,
-        _: AwardedBy,
-        in_reply_to: Option<String>,
+        ordered: Ordered,
     ) -> Result<Execution, Error> {
+        let in_reply_to = ordered.in_reply_to;
         clerk.retry_order(store, &self.key, in_reply_to)
     }
 }

@@ -2,9 +2,9 @@
 //! `shtempel result` / `shtempel forfeit`: a game's result set, or a
 //! forfeit scored.
 
-use super::{Command, Execution};
+use super::{Command, Execution, Ordered};
 use crate::clerk::say::words::Sentence;
-use crate::clerk::{Award, AwardedBy, Orders};
+use crate::clerk::{Award, Orders};
 use crate::error::Error;
 use crate::rules::interventions::Scored;
 use crate::store::Store;
@@ -33,9 +33,9 @@ impl Command for Score {
         &self,
         clerk: &Orders<'_, '_>,
         store: &Store,
-        by: AwardedBy,
-        in_reply_to: Option<String>,
+        ordered: Ordered,
     ) -> Result<Execution, Error> {
+        let Ordered { by, in_reply_to } = ordered;
         let award = Award {
             scored: self.scored,
             why: self.why.clone().map(Sentence::written),

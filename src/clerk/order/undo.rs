@@ -1,8 +1,8 @@
 //! `UNDO 3 he misread` (ОТМЕНИТЬ), or `shtempel undo 3`: a game's last
 //! letter taken back.
 
-use super::{Command, Execution};
-use crate::clerk::{AwardedBy, Orders};
+use super::{Command, Execution, Ordered};
+use crate::clerk::Orders;
 use crate::error::Error;
 use crate::store::Store;
 
@@ -25,9 +25,9 @@ impl Command for Undo {
         &self,
         clerk: &Orders<'_, '_>,
         store: &Store,
-        by: AwardedBy,
-        in_reply_to: Option<String>,
+        ordered: Ordered,
     ) -> Result<Execution, Error> {
+        let Ordered { by, in_reply_to } = ordered;
         let planned = clerk
             .game_by_command(store, &self.game)
             .and_then(|state| clerk.plan_undo(state, self.why.as_deref(), by, in_reply_to));

@@ -7,7 +7,7 @@
 //! `WITHDRAW ivanov illness` (ВЫБЫТИЕ), or `shtempel withdraw ivanov`: a
 //! player withdraws.
 
-use super::{Command, Execution};
+use super::{Command, Execution, Ordered};
 use crate::clerk::say::words::Sentence;
 use crate::clerk::{Award, AwardedBy, EventKind, NotDone, Orders, Plan, Refused};
 use crate::error::Error;
@@ -39,9 +39,9 @@ impl Command for Withdraw {
         &self,
         clerk: &Orders<'_, '_>,
         store: &Store,
-        by: AwardedBy,
-        _: Option<String>,
+        ordered: Ordered,
     ) -> Result<Execution, Error> {
+        let by = ordered.by;
         let planned = clerk.withdraw(store, &self.player, self.why.as_deref(), by);
         Execution::of(planned, "nothing withdrawn", |_| {
             format!("withdrawal of {}", self.player)

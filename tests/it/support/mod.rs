@@ -58,6 +58,20 @@ pub struct Output {
     pub stderr: String,
 }
 
+/// What the binary says where it caught a panic of its own: of a letter
+/// (`run/poison.rs`) or of the whole command (`main.rs`). Its panic hook
+/// is silent, so Rust's "panicked at" never shows; these words do.
+pub const CAUGHT_PANIC: [&str; 2] = ["the clerk failed on this letter", "internal error"];
+
+impl Output {
+    /// Whether the run caught a panic of its own (see [`CAUGHT_PANIC`]).
+    pub fn caught_a_panic(&self) -> bool {
+        CAUGHT_PANIC
+            .iter()
+            .any(|said| self.stdout.contains(said) || self.stderr.contains(said))
+    }
+}
+
 /// The test cup's config with `extra_rules` under `[rules]` and
 /// `extra_players` in White's entry (see [`Cup`]).
 pub fn config(extra_rules: &str, extra_players: &str) -> String {
