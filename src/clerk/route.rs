@@ -290,10 +290,15 @@ pub(super) fn events_ruled_on(
     sender: &str,
     ruling: &letter::Ruling,
 ) -> Vec<usize> {
-    let names = |t: &Config| match ruling.order {
-        WrittenOrder::Withdraw | WrittenOrder::Replace => t.player(&ruling.game).is_some(),
-        WrittenOrder::Accept | WrittenOrder::Retry => false,
-        _ => t.game(&ruling.game).is_some(),
+    let names = |t: &Config| match &ruling.order {
+        WrittenOrder::Withdraw { player } | WrittenOrder::Replace { player, .. } => {
+            t.player(player).is_some()
+        }
+        WrittenOrder::Accept { .. } | WrittenOrder::Retry { .. } => false,
+        WrittenOrder::Overstep { game, .. }
+        | WrittenOrder::Result { game, .. }
+        | WrittenOrder::Forfeit { game, .. }
+        | WrittenOrder::Undo { game } => t.game(game).is_some(),
     };
     directory
         .tournaments()
@@ -320,10 +325,13 @@ pub(super) fn accepted_event(
         .map(|t| t.tournament_id.as_str())
         .collect();
     let ruling = ruling.resolved(&ids);
-    if ruling.order != WrittenOrder::Accept || ruling.tournament.is_some() {
+    let WrittenOrder::Accept { key } = &ruling.order else {
+        return Ok(None);
+    };
+    if ruling.tournament.is_some() {
         return Ok(None);
     }
-    let Some(kept) = store.letter_by_key(&ruling.game)? else {
+    let Some(kept) = store.letter_by_key(key)? else {
         return Ok(None);
     };
     Ok(Some(route_kept(directory, store, &kept, None)?.tournament))

@@ -64,6 +64,20 @@ pattern!(
     r"(?i)^\s*(?:status|статус)\s*(:\s*)?([A-Za-z0-9\p{Cyrillic}][\w.-]*)?\s*[.!?]?\s*$"
 );
 
+/// The first letters (lower-cased) of the labels each labelled pattern
+/// begins with: a line is tried against a pattern only where its first
+/// letter is one of these (a test holds each to its pattern's labels).
+const GAME_FIRST: &str = "gпи";
+const PREFERENCE_FIRST: &str = "dдlя";
+const STATUS_FIRST: &str = "sс";
+const LEAVE_FIRST: &str = "lо";
+const TIME_FIRST: &str = "tзв";
+const PREVIOUS_FIRST: &str = "pdдп";
+const DATES_FIRST: &str = "dд";
+const LABELLED_DATE_FIRST: &str = "pшrпsо";
+const VARIANT_FIRST: &str = "iе";
+const MOVE_LABEL_FIRST: &str = "mrмох";
+
 /// Whether a word is written as an event's id is: no small letter, or a
 /// digit in it (`CC-2026`, `EN`, `Cup2026`).
 fn written_as_an_id(word: &str) -> bool {
@@ -119,7 +133,7 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
     // regexes cost most of the reader's time, and most lines are moves).
     let first = first.to_lowercase().next().unwrap_or(first);
     let may = |initials: &str| initials.contains(first);
-    if may("gпи")
+    if may(GAME_FIRST)
         && let Some(caps) = GAME_LINE.captures(line)
     {
         if letter.game.is_none() {
@@ -131,13 +145,13 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
         letter.rulings.push(ruling);
         return;
     }
-    if may("dдlя")
+    if may(PREFERENCE_FIRST)
         && let Some(caps) = PREFERENCE_LINE.captures(line)
     {
         letter.preferences.push(preference_of(&caps[1], &caps[2]));
         return;
     }
-    if may("sс")
+    if may(STATUS_FIRST)
         && let Some(caps) = STATUS_LINE.captures(line)
         && (caps.get(1).is_none()
             || caps
@@ -150,13 +164,13 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
         letter.status.get_or_insert(super::StatusAsked { event });
         return;
     }
-    if may("lо")
+    if may(LEAVE_FIRST)
         && let Some(caps) = LEAVE_LINE.captures(line)
     {
         read_leave(letter, line_no, line, &caps[1], reading);
         return;
     }
-    if may("tзв")
+    if may(TIME_FIRST)
         && let Some(caps) = TIME_LINE.captures(line)
     {
         let rest = caps.get(1).or(caps.get(2)).map_or("", |m| m.as_str());
@@ -167,7 +181,7 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
         read_fraction(letter, line_no, line, line);
         return;
     }
-    if may("pdд")
+    if may(PREVIOUS_FIRST)
         && let Some(caps) = PREVIOUS_LINE.captures(line)
     {
         let rest = caps.get(1).map_or("", |m| m.as_str());
@@ -176,7 +190,7 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
         }
         return;
     }
-    if may("dд")
+    if may(DATES_FIRST)
         && let Some(caps) = DATES_LINE.captures(line)
     {
         let rest = caps.get(1).map_or("", |m| m.as_str());
@@ -187,7 +201,7 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
         }
         return;
     }
-    if may("pшrпsо")
+    if may(LABELLED_DATE_FIRST)
         && let Some(caps) = LABELLED_DATE.captures(line)
     {
         let rest = caps.get(2).map_or("", |m| m.as_str());
@@ -200,14 +214,14 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
         );
         return;
     }
-    if may("iе")
+    if may(VARIANT_FIRST)
         && let Some(caps) = VARIANT_LINE.captures(line)
     {
         let rest = caps.get(1).map_or("", |m| m.as_str());
         read_variant(letter, line_no, line, rest);
         return;
     }
-    if may("mrмох")
+    if may(MOVE_LABEL_FIRST)
         && let Some(caps) = MOVE_LABEL.captures(line)
     {
         let rest = caps.get(1).map_or("", |m| m.as_str());
@@ -386,4 +400,77 @@ pub(super) fn one_date(
         .remove(0)
         .map_err(|bad| date_error(letter, line_no, line, bad))
         .ok()
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    /// The labels a pattern begins with: the alternatives of its first
+    /// group after `^\s*` (and the case flag), as written.
+    pub(in crate::letter) fn labels(pattern: &regex::Regex) -> Vec<String> {
+        let source = pattern.as_str();
+        let start = source
+            .find("^\\s*")
+            .expect("a labelled pattern starts at the line")
+            + 4;
+        let group = source[start..]
+            .strip_prefix("(?:")
+            .or(source[start..].strip_prefix('('));
+        let group = group.expect("the labels are a group");
+        let (mut depth, mut labels, mut label) = (0, Vec::new(), String::new());
+        for c in group.chars() {
+            match c {
+                '(' => depth += 1,
+                ')' if depth == 0 => break,
+                ')' => depth -= 1,
+                '|' if depth == 0 => {
+                    labels.push(std::mem::take(&mut label));
+                    continue;
+                }
+                _ => {}
+            }
+            label.push(c);
+        }
+        labels.push(label);
+        labels
+    }
+
+    /// Each label's first letter, lower-cased, that `first` lacks.
+    pub(in crate::letter) fn missing(pattern: &regex::Regex, first: &str) -> Vec<String> {
+        labels(pattern)
+            .into_iter()
+            .filter(|label| {
+                let initial = label.chars().next().and_then(|c| c.to_lowercase().next());
+                !initial.is_some_and(|initial| first.contains(initial))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_label_begins_with_a_letter_its_pattern_is_tried_for() {
+        let table: [(&regex::Regex, &str, usize); 10] = [
+            (&GAME_LINE, GAME_FIRST, 3),
+            (&PREFERENCE_LINE, PREFERENCE_FIRST, 4),
+            (&STATUS_LINE, STATUS_FIRST, 2),
+            (&LEAVE_LINE, LEAVE_FIRST, 2),
+            (&TIME_LINE, TIME_FIRST, 6),
+            (&PREVIOUS_LINE, PREVIOUS_FIRST, 4),
+            (&DATES_LINE, DATES_FIRST, 2),
+            (&LABELLED_DATE, LABELLED_DATE_FIRST, 12),
+            (&VARIANT_LINE, VARIANT_FIRST, 2),
+            (&MOVE_LABEL, MOVE_LABEL_FIRST, 9),
+        ];
+        for (pattern, first, count) in table {
+            // The labels are found: a pattern rewritten past this reading
+            // fails here, not silently.
+            assert_eq!(labels(pattern).len(), count, "{}", pattern.as_str());
+            assert_eq!(
+                missing(pattern, first),
+                Vec::<String>::new(),
+                "{}",
+                pattern.as_str()
+            );
+        }
+    }
 }

@@ -8,35 +8,66 @@ use shakmaty::Color;
 
 use crate::rules::{Decision, GameResult};
 
-/// What a ruling of the chief arbiter orders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// What a ruling of the chief arbiter orders, with what it names: a game,
+/// a player or a letter's key, each where its order has one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WrittenOrder {
-    /// A decision on an overstep (rules.md 2.5.5): `CONFIRM 3`, `REJECT 3 7`.
-    Overstep(Decision),
+    /// A decision on an overstep (rules.md 2.5.5): `CONFIRM 3`, `REJECT 3
+    /// 7`, with the days he excuses (REJECT, CONTINUE).
+    Overstep {
+        decision: Decision,
+        game: String,
+        days: Option<u32>,
+    },
     /// The result set: `RESULT 3 1-0`, `РЕЗУЛЬТАТ 3 1/2` (an adjudication,
     /// or a result the players reached otherwise).
-    Result(GameResult),
+    Result { game: String, result: GameResult },
     /// A forfeit: `FORFEIT 3 WHITE`, `ТЕХПОРАЖЕНИЕ 3 БЕЛЫЕ`: the side named
     /// loses, unplayed; the result it gives.
-    Forfeit(GameResult),
+    Forfeit { game: String, result: GameResult },
     /// The game's last letter taken back: `UNDO 3 he misread`, `ОТМЕНИТЬ 3`.
-    Undo,
-    /// A player withdraws: `WITHDRAW ivanov illness`, `ВЫБЫТИЕ ivanov`; the
-    /// ruling's `game` is the player's id.
-    Withdraw,
+    Undo { game: String },
+    /// A player withdraws: `WITHDRAW ivanov illness`, `ВЫБЫТИЕ ivanov`.
+    Withdraw { player: String },
     /// A refused letter taken after all: `ACCEPT KEY 12. Nf3`, `ПРИНЯТЬ
-    /// KEY`; the ruling's `game` is the letter's key, its `why` what
-    /// follows it ([`accept_words`]: a player, the moves).
-    Accept,
+    /// KEY`; the ruling's `why` is what follows the key ([`accept_words`]:
+    /// a player, the moves).
+    Accept { key: String },
     /// A player replaced by a newcomer: `REPLACE ivanov Sidorov S.
-    /// <sidorov@example.org> illness`, `ЗАМЕНА …`; the ruling's `game` is
-    /// the player's id, its `newcomer` whom he is replaced by.
-    Replace,
+    /// <sidorov@example.org> illness`, `ЗАМЕНА …`.
+    Replace { player: String, newcomer: Newcomer },
     /// A letter set aside goes back into the mail source: `RETRY KEY`,
-    /// `RETRY ALL`, `ПОВТОРИТЬ KEY`, `ПОВТОРИТЬ ВСЕ`; the ruling's `game` is
-    /// the key.
-    Retry,
+    /// `RETRY ALL`, `ПОВТОРИТЬ KEY`, `ПОВТОРИТЬ ВСЕ`.
+    Retry { key: String },
+}
+
+impl WrittenOrder {
+    /// The word the order names: its game, player or letter's key.
+    pub fn named(&self) -> &str {
+        match self {
+            WrittenOrder::Overstep { game, .. }
+            | WrittenOrder::Result { game, .. }
+            | WrittenOrder::Forfeit { game, .. }
+            | WrittenOrder::Undo { game } => game,
+            WrittenOrder::Withdraw { player } | WrittenOrder::Replace { player, .. } => player,
+            WrittenOrder::Accept { key } | WrittenOrder::Retry { key } => key,
+        }
+    }
+
+    /// The order naming `word` in place of what it named.
+    fn naming(mut self, word: &str) -> WrittenOrder {
+        let (WrittenOrder::Overstep { game: named, .. }
+        | WrittenOrder::Result { game: named, .. }
+        | WrittenOrder::Forfeit { game: named, .. }
+        | WrittenOrder::Undo { game: named }
+        | WrittenOrder::Withdraw { player: named }
+        | WrittenOrder::Replace { player: named, .. }
+        | WrittenOrder::Accept { key: named }
+        | WrittenOrder::Retry { key: named }) = &mut self;
+        *named = word.to_string();
+        self
+    }
 }
 
 /// A newcomer's name and address, as the chief arbiter writes them.
@@ -55,16 +86,10 @@ pub struct Ruling {
     /// 7`), which the clerk, knowing its tournaments, tells apart.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tournament: Option<String>,
-    pub game: String,
-    /// With REJECT or CONTINUE: the days the arbiter excuses (`REJECT 1 7`).
-    pub days: Option<u32>,
     /// With RESULT, FORFEIT, UNDO, WITHDRAW or REPLACE: the words after
     /// it, his reason; with ACCEPT, what follows the key.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
-    /// With REPLACE: the newcomer.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub newcomer: Option<Newcomer>,
     /// The line as he wrote it, for the answer that cannot carry it out.
     #[serde(skip)]
     pub line: String,
@@ -82,61 +107,71 @@ impl Ruling {
                 .find(|id| crate::key::same_id(word, id))
                 .map(|id| id.to_string())
         };
-        if let Some(word) = &self.tournament
-            && let Some(id) = named(word).filter(|id| id != word)
-        {
-            let written_as_id = Ruling {
+        let Some(word) = &self.tournament else {
+            return self.clone();
+        };
+        if let Some(id) = named(word) {
+            return Ruling {
                 tournament: Some(id),
                 ..self.clone()
             };
-            return written_as_id.resolved(ids);
         }
-        match (&self.tournament, self.order) {
-            // `REJECT A1 7` or `CONFIRM A1 no letter came`: the game, then
-            // the days or the reason's first word.
-            (Some(word), WrittenOrder::Overstep(_)) if named(word).is_none() => {
-                let days: Option<u32> = self.game.parse().ok();
-                let why = match (days, &self.why) {
-                    (Some(_), why) => why.clone(),
-                    (None, Some(why)) => Some(format!("{} {why}", self.game)),
-                    (None, None) => Some(self.game.clone()),
-                };
-                Ruling {
-                    tournament: None,
-                    game: word.clone(),
-                    days: days.or(self.days),
-                    why,
-                    ..self.clone()
-                }
-            }
-            // `REPLACE ivanov Sidorov S. <…>`: the player, then the
-            // newcomer's name.
-            (Some(word), WrittenOrder::Replace) if named(word).is_none() => Ruling {
-                tournament: None,
-                game: word.clone(),
-                newcomer: self.newcomer.as_ref().map(|newcomer| Newcomer {
-                    name: format!("{} {}", self.game, newcomer.name)
-                        .trim()
-                        .to_string(),
-                    email: newcomer.email.clone(),
-                }),
-                ..self.clone()
+        // The first word is the game (the player, the key), and the word
+        // read as it is the next of the line.
+        let next = self.order.named();
+        let then = |why: &Option<String>| match why {
+            Some(why) => format!("{next} {why}"),
+            None => next.to_string(),
+        };
+        let (order, why) = match &self.order {
+            // `REJECT A1 7` or `CONFIRM A1 no letter came`: the days or the
+            // reason's first word.
+            WrittenOrder::Overstep { decision, days, .. } => match next.parse::<u32>() {
+                Ok(excused) => (
+                    WrittenOrder::Overstep {
+                        decision: *decision,
+                        game: word.clone(),
+                        days: Some(excused),
+                    },
+                    self.why.clone(),
+                ),
+                Err(_) => (
+                    WrittenOrder::Overstep {
+                        decision: *decision,
+                        game: word.clone(),
+                        days: *days,
+                    },
+                    Some(then(&self.why)),
+                ),
             },
-            // `UNDO A1 he misread`: the game, then the reason.
-            (Some(word), WrittenOrder::Undo | WrittenOrder::Withdraw | WrittenOrder::Accept)
-                if named(word).is_none() =>
-            {
-                Ruling {
-                    tournament: None,
-                    game: word.clone(),
-                    why: Some(match &self.why {
-                        Some(why) => format!("{} {why}", self.game),
-                        None => self.game.clone(),
-                    }),
-                    ..self.clone()
-                }
+            // `REPLACE ivanov Sidorov S. <…>`: the newcomer's name.
+            WrittenOrder::Replace { newcomer, .. } => (
+                WrittenOrder::Replace {
+                    player: word.clone(),
+                    newcomer: Newcomer {
+                        name: format!("{next} {}", newcomer.name).trim().to_string(),
+                        email: newcomer.email.clone(),
+                    },
+                },
+                self.why.clone(),
+            ),
+            // `UNDO A1 he misread`: the reason.
+            WrittenOrder::Undo { .. }
+            | WrittenOrder::Withdraw { .. }
+            | WrittenOrder::Accept { .. } => {
+                (self.order.clone().naming(word), Some(then(&self.why)))
             }
-            _ => self.clone(),
+            WrittenOrder::Result { .. }
+            | WrittenOrder::Forfeit { .. }
+            | WrittenOrder::Retry { .. } => {
+                return self.clone();
+            }
+        };
+        Ruling {
+            order,
+            tournament: None,
+            why,
+            line: self.line.clone(),
         }
     }
 }
@@ -166,10 +201,20 @@ pattern!(
 // `[mailto:a@b.org]`.
 pattern!(MAILTO_LINK, r"\s*(?:<mailto:[^<>]*>|\[mailto:[^\]]*\])");
 pattern!(RETRY_LINE, r"^\s*(?:RETRY|ПОВТОРИТЬ)\s+(\S+)\s*\.?\s*$");
+/// The first letters (lower-cased) of each order's words: a line is tried
+/// against an order's pattern only where its first letter is one of these
+/// (a test holds each to its pattern's words).
+const DECISION_FIRST: &str = "crпо";
+const ACCEPT_FIRST: &str = "aп";
+const REPLACE_FIRST: &str = "rз";
+const RETRY_FIRST: &str = "rп";
+const UNDO_FIRST: &str = "uоwв";
+const AWARD_FIRST: &str = "rfрт";
+
 /// The ruling a line is, if any; `may` tells whether a line's first letter
 /// may begin a word (the regexes are tried only where it may).
 pub(super) fn ruling_of(line: &str, may: &dyn Fn(&str) -> bool) -> Option<Ruling> {
-    if may("crпо")
+    if may(DECISION_FIRST)
         && let Some(caps) = RULING_LINE.captures(line)
     {
         let decision = match &caps[1] {
@@ -178,74 +223,69 @@ pub(super) fn ruling_of(line: &str, may: &dyn Fn(&str) -> bool) -> Option<Ruling
             _ => Decision::Continue,
         };
         // `REJECT 3 7 the letter was in time`: the days, then the reason.
-        return Some(Ruling {
+        let order = WrittenOrder::Overstep {
+            decision,
+            game: caps[3].to_string(),
             days: caps.get(4).and_then(|m| m.as_str().parse().ok()),
-            ..order_ruling(WrittenOrder::Overstep(decision), &caps, Some(5))
-        });
+        };
+        return Some(ruling(order, &caps, Some(5)));
     }
-    if may("aп")
+    if may(ACCEPT_FIRST)
         && let Some(caps) = ACCEPT_LINE.captures(line)
     {
-        return Some(order_ruling(WrittenOrder::Accept, &caps, Some(4)));
+        let key = caps[3].to_string();
+        return Some(ruling(WrittenOrder::Accept { key }, &caps, Some(4)));
     }
-    if may("rз")
+    if may(REPLACE_FIRST)
         && let unlinked = MAILTO_LINK.replace_all(line, "")
         && let Some(caps) = REPLACE_LINE.captures(&unlinked)
     {
         let email = caps.get(5).or(caps.get(6)).map_or("", |m| m.as_str());
-        return Some(Ruling {
-            newcomer: Some(Newcomer {
+        let order = WrittenOrder::Replace {
+            player: caps[3].to_string(),
+            newcomer: Newcomer {
                 name: caps[4].trim().to_string(),
                 email: email.to_lowercase(),
-            }),
-            ..order_ruling(WrittenOrder::Replace, &caps, Some(7))
-        });
+            },
+        };
+        return Some(ruling(order, &caps, Some(7)));
     }
-    if may("rп")
+    if may(RETRY_FIRST)
         && let Some(caps) = RETRY_LINE.captures(line)
     {
-        return Some(Ruling {
-            order: WrittenOrder::Retry,
-            tournament: None,
-            game: caps[1].to_string(),
-            days: None,
-            why: None,
-            newcomer: None,
-            line: caps[0].trim().to_string(),
-        });
+        let key = caps[1].to_string();
+        return Some(ruling(WrittenOrder::Retry { key }, &caps, None));
     }
-    if may("uоwв")
+    if may(UNDO_FIRST)
         && let Some(caps) = UNDO_LINE.captures(line)
     {
+        let named = caps[3].to_string();
         let order = match &caps[1] {
-            "UNDO" | "ОТМЕНИТЬ" => WrittenOrder::Undo,
-            _ => WrittenOrder::Withdraw,
+            "UNDO" | "ОТМЕНИТЬ" => WrittenOrder::Undo { game: named },
+            _ => WrittenOrder::Withdraw { player: named },
         };
-        return Some(order_ruling(order, &caps, Some(4)));
+        return Some(ruling(order, &caps, Some(4)));
     }
-    if may("rfрт")
+    if may(AWARD_FIRST)
         && let Some(caps) = AWARD_LINE.captures(line)
-        && let Some(order) = award_order(&caps[1], &caps[4])
+        && let Some(order) = award_order(&caps[1], &caps[3], &caps[4])
     {
-        return Some(order_ruling(order, &caps, Some(5)));
+        return Some(ruling(order, &caps, Some(5)));
     }
     None
 }
 
-/// A ruling of a line's captures: its tournament word in group 2, its game
-/// (player, key) in 3, the reason (or what follows) in group `why`, if it
-/// has one.
-fn order_ruling(order: WrittenOrder, caps: &regex::Captures<'_>, why: Option<usize>) -> Ruling {
+/// The ruling of `order` read from a line's captures: its tournament word
+/// in group 2 (a retry has none), the reason (or what follows) in group
+/// `why`, if it has one.
+fn ruling(order: WrittenOrder, caps: &regex::Captures<'_>, why: Option<usize>) -> Ruling {
     Ruling {
         order,
         tournament: caps.get(2).map(|m| m.as_str().to_string()),
-        game: caps[3].to_string(),
-        days: None,
         why: why
             .and_then(|why| caps.get(why))
             .map(|m| m.as_str().trim().to_string())
             .filter(|why| !why.is_empty()),
-        newcomer: None,
         line: caps[0].trim().to_string(),
     }
 }
@@ -302,9 +342,10 @@ pub fn accept_words(rest: Option<&str>) -> AcceptWords<'_> {
     words
 }
 
-/// A RESULT's or FORFEIT's order from its word and what follows the game:
-/// a result for RESULT, the side that loses for FORFEIT.
-fn award_order(word: &str, what: &str) -> Option<WrittenOrder> {
+/// A RESULT's or FORFEIT's order of `game` from its word and what follows
+/// the game: a result for RESULT, the side that loses for FORFEIT.
+fn award_order(word: &str, game: &str, what: &str) -> Option<WrittenOrder> {
+    let game = game.to_string();
     let side = match what.to_lowercase().replace('ё', "е").as_str() {
         "white" | "белые" | "белым" => Some(Color::White),
         "black" | "черные" | "черным" => Some(Color::Black),
@@ -317,9 +358,14 @@ fn award_order(word: &str, what: &str) -> Option<WrittenOrder> {
         _ => None,
     };
     match (word, side, result) {
-        ("RESULT" | "РЕЗУЛЬТАТ", None, Some(result)) => Some(WrittenOrder::Result(result)),
+        ("RESULT" | "РЕЗУЛЬТАТ", None, Some(result)) => {
+            Some(WrittenOrder::Result { game, result })
+        }
         ("FORFEIT" | "ТЕХПОРАЖЕНИЕ", Some(loser), None) => {
-            Some(WrittenOrder::Forfeit(GameResult::loss_of(loser)))
+            Some(WrittenOrder::Forfeit {
+                game,
+                result: GameResult::loss_of(loser),
+            })
         }
         _ => None,
     }

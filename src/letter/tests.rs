@@ -170,61 +170,122 @@ fn absurd_numbers_are_errors() {
 fn a_result_or_a_forfeit_is_read_with_its_game_its_tournament_and_its_reason() {
     use crate::letter::WrittenOrder;
     use crate::rules::GameResult::*;
-    // (line, the order, tournament word, game, reason); None: no ruling.
+    // (line, the order and its game, tournament word, reason); None: no
+    // ruling.
     type Row<'a> = (
         &'a str,
-        Option<(WrittenOrder, Option<&'a str>, &'a str, Option<&'a str>)>,
+        Option<(WrittenOrder, Option<&'a str>, Option<&'a str>)>,
     );
     let table: [Row; 13] = [
         (
             "RESULT 3 1-0",
-            Some((WrittenOrder::Result(WhiteWins), None, "3", None)),
+            Some((
+                WrittenOrder::Result {
+                    game: "3".into(),
+                    result: WhiteWins,
+                },
+                None,
+                None,
+            )),
         ),
         (
             "RESULT 3 0-1.",
-            Some((WrittenOrder::Result(BlackWins), None, "3", None)),
+            Some((
+                WrittenOrder::Result {
+                    game: "3".into(),
+                    result: BlackWins,
+                },
+                None,
+                None,
+            )),
         ),
         (
             "RESULT 3 1/2",
-            Some((WrittenOrder::Result(Draw), None, "3", None)),
+            Some((
+                WrittenOrder::Result {
+                    game: "3".into(),
+                    result: Draw,
+                },
+                None,
+                None,
+            )),
         ),
         (
             "РЕЗУЛЬТАТ 3 ½-½",
-            Some((WrittenOrder::Result(Draw), None, "3", None)),
+            Some((
+                WrittenOrder::Result {
+                    game: "3".into(),
+                    result: Draw,
+                },
+                None,
+                None,
+            )),
         ),
         (
             "RESULT CC-2026 3 1-0 adjudicated: White's attack wins",
             Some((
-                WrittenOrder::Result(WhiteWins),
+                WrittenOrder::Result {
+                    game: "3".into(),
+                    result: WhiteWins,
+                },
                 Some("CC-2026"),
-                "3",
                 Some("adjudicated: White's attack wins"),
             )),
         ),
         (
             "RESULT A1 1-0",
-            Some((WrittenOrder::Result(WhiteWins), None, "A1", None)),
+            Some((
+                WrittenOrder::Result {
+                    game: "A1".into(),
+                    result: WhiteWins,
+                },
+                None,
+                None,
+            )),
         ),
         (
             "FORFEIT 3 WHITE",
-            Some((WrittenOrder::Forfeit(BlackWins), None, "3", None)),
+            Some((
+                WrittenOrder::Forfeit {
+                    game: "3".into(),
+                    result: BlackWins,
+                },
+                None,
+                None,
+            )),
         ),
         (
             "FORFEIT 3 black",
-            Some((WrittenOrder::Forfeit(WhiteWins), None, "3", None)),
+            Some((
+                WrittenOrder::Forfeit {
+                    game: "3".into(),
+                    result: WhiteWins,
+                },
+                None,
+                None,
+            )),
         ),
         (
             "ТЕХПОРАЖЕНИЕ КР-2026 №3 ЧЁРНЫЕ неявка",
             Some((
-                WrittenOrder::Forfeit(WhiteWins),
+                WrittenOrder::Forfeit {
+                    game: "3".into(),
+                    result: WhiteWins,
+                },
                 Some("КР-2026"),
-                "3",
                 Some("неявка"),
             )),
         ),
         (
             "ТЕХПОРАЖЕНИЕ 3 черным неявка",
-            Some((WrittenOrder::Forfeit(WhiteWins), None, "3", Some("неявка"))),
+            Some((
+                WrittenOrder::Forfeit {
+                    game: "3".into(),
+                    result: WhiteWins,
+                },
+                None,
+                Some("неявка"),
+            )),
         ),
         // A forfeit needs a side, a result a score.
         ("FORFEIT 3 1-0", None),
@@ -233,14 +294,10 @@ fn a_result_or_a_forfeit_is_read_with_its_game_its_tournament_and_its_reason() {
     ];
     for (line, expected) in table {
         let read = read(line);
-        let got = read.rulings.first().map(|r| {
-            (
-                r.order,
-                r.tournament.as_deref(),
-                r.game.as_str(),
-                r.why.as_deref(),
-            )
-        });
+        let got = read
+            .rulings
+            .first()
+            .map(|r| (r.order.clone(), r.tournament.as_deref(), r.why.as_deref()));
         assert_eq!(got, expected, "{line}");
         if expected.is_some() {
             assert_eq!(read.kind(), crate::letter::LetterKind::Ruling, "{line}");
@@ -566,5 +623,29 @@ fn dates_glued_to_an_attribution_are_read() {
         assert_eq!(moves(&read), ["1...e5"], "{body}");
         let sent = read.dates.sent.as_ref().map(|d| (d.day, d.month, d.year));
         assert_eq!(sent, Some((4, 11, Some(2026))), "{body}");
+    }
+}
+
+#[test]
+fn previous_dates_are_read_under_each_of_their_labels() {
+    // "Предыдущие даты" begins with a letter the reader once did not try
+    // the label's pattern for: the line was passed over, and the omission
+    // it mends charged again.
+    for label in [
+        "Previous dates",
+        "Dates of the previous letter",
+        "Даты предыдущего письма",
+        "Предыдущие даты",
+    ] {
+        let read = read(&format!("{label}: 01.11.2026, 03.11.2026, 04.11.2026\n"));
+        let previous = read
+            .previous_dates
+            .unwrap_or_else(|| panic!("{label}: not read"));
+        let day = |date: Option<dates::WrittenDate>| date.map(|date| date.day);
+        assert_eq!(
+            [previous.postmark, previous.received, previous.sent].map(day),
+            [Some(1), Some(3), Some(4)],
+            "{label}"
+        );
     }
 }

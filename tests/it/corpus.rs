@@ -179,9 +179,16 @@ fn golden_corpus_of_letters() {
 
 /// A ruling as the golden files write it: `confirm 1`, `result(whitewins) 3`.
 fn ruling_text(ruling: &shtempel::letter::Ruling) -> String {
-    let order = match ruling.order {
-        shtempel::letter::WrittenOrder::Overstep(decision) => format!("{decision:?}"),
-        other => format!("{other:?}"),
+    use shtempel::letter::WrittenOrder;
+    let order = match &ruling.order {
+        WrittenOrder::Overstep { decision, .. } => format!("{decision:?}"),
+        WrittenOrder::Result { result, .. } => format!("Result({result:?})"),
+        WrittenOrder::Forfeit { result, .. } => format!("Forfeit({result:?})"),
+        other => format!("{other:?}")
+            .split([' ', '('])
+            .next()
+            .unwrap_or_default()
+            .to_string(),
     };
-    format!("{order} {}", ruling.game).to_lowercase()
+    format!("{order} {}", ruling.order.named()).to_lowercase()
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use shtempel::config::Config;
+use shtempel::letter::WrittenOrder;
 
 use crate::support::*;
 
@@ -200,11 +201,24 @@ fn docs_commands_md_orders_are_read_as_the_orders_they_show() {
         let order = |line: &str| {
             let letter = shtempel::letter::read(&format!("{line}\n"));
             assert_eq!(letter.rulings.len(), 1, "{line:?} is not read as an order");
-            format!("{:?}", letter.rulings[0].order)
+            // As the clerk means it, of no tournament's id (`WITHDRAW
+            // ivanov illness` withdraws ivanov): what it orders, and of what.
+            let meant = letter.rulings[0].resolved(&[]).order;
+            let what = match &meant {
+                WrittenOrder::Overstep { decision, .. } => format!("Overstep({decision:?})"),
+                WrittenOrder::Result { result, .. } => format!("Result({result:?})"),
+                WrittenOrder::Forfeit { result, .. } => format!("Forfeit({result:?})"),
+                other => format!("{other:?}")
+                    .split(' ')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+            };
+            format!("{what} {}", meant.named())
         };
         let kind = order(english);
         assert_eq!(order(russian), kind, "{english:?} and {russian:?}");
-        kinds.insert(kind.split('(').next().unwrap().to_string());
+        kinds.insert(kind.split([' ', '(']).next().unwrap().to_string());
     }
     let every = [
         "Accept", "Forfeit", "Overstep", "Replace", "Result", "Retry", "Undo", "Withdraw",

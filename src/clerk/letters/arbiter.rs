@@ -99,13 +99,13 @@ impl Letters<'_, '_> {
             .collect();
         let ruling = &ruling.resolved(&ids);
         // The letters set aside are the mailbox's: no tournament to name.
-        if ruling.order == WrittenOrder::Retry {
+        if let WrittenOrder::Retry { .. } = ruling.order {
             return self.carry_out_by_letter(store, written, ruling, stored);
         }
         // `ACCEPT KEY` names its letter, and so its event: this one, where
         // routing found him its chief arbiter, or another's.
         let accepted_in = match ruling.order {
-            WrittenOrder::Accept if self.directory.several() => match route {
+            WrittenOrder::Accept { .. } if self.directory.several() => match route {
                 Some(route) => route.accepts,
                 None => crate::clerk::route::accepted_event(self.directory, store, read)?,
             },
@@ -140,7 +140,7 @@ impl Letters<'_, '_> {
         if let Some(other) = theirs {
             return self.not_their_arbiter(&other.tournament_id, written, stored);
         }
-        let named = format!("{elsewhere} {}", ruling.game);
+        let named = format!("{elsewhere} {}", ruling.order.named());
         let reason = crate::said!("reason.arbiter_no_game", "game" => named);
         self.refuse_arbiter(None, written, "no such game", reason, stored)
     }

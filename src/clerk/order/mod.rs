@@ -106,37 +106,40 @@ pub enum Order {
 impl Order {
     /// The order of the chief arbiter's line, its tournament resolved.
     pub fn of_ruling(ruling: &Ruling) -> Order {
-        let game = ruling.game.clone();
         let why = ruling.why.clone();
-        match ruling.order {
-            WrittenOrder::Overstep(decision) => Order::Decide(Decide {
+        match ruling.order.clone() {
+            WrittenOrder::Overstep {
+                decision,
+                game,
+                days,
+            } => Order::Decide(Decide {
                 game,
                 decision,
-                days: ruling.days,
+                days,
                 why,
             }),
-            WrittenOrder::Result(result) => Order::Score(Score {
+            WrittenOrder::Result { game, result } => Order::Score(Score {
                 game,
                 scored: Scored::Result(result),
                 why,
             }),
-            WrittenOrder::Forfeit(result) => Order::Score(Score {
+            WrittenOrder::Forfeit { game, result } => Order::Score(Score {
                 game,
                 scored: Scored::Forfeit(result),
                 why,
             }),
-            WrittenOrder::Undo => Order::Undo(Undo { game, why }),
-            WrittenOrder::Withdraw => Order::Withdraw(Withdraw { player: game, why }),
-            WrittenOrder::Replace => Order::Replace(Replace {
-                player: game,
-                whom: ruling.newcomer.clone().map_or(Whom::Unnamed, Whom::By),
+            WrittenOrder::Undo { game } => Order::Undo(Undo { game, why }),
+            WrittenOrder::Withdraw { player } => Order::Withdraw(Withdraw { player, why }),
+            WrittenOrder::Replace { player, newcomer } => Order::Replace(Replace {
+                player,
+                whom: Whom::By(newcomer),
                 why,
                 language: None,
             }),
-            WrittenOrder::Accept => {
+            WrittenOrder::Accept { key } => {
                 let words = accept_words(ruling.why.as_deref());
                 Order::Accept(Accept {
-                    key: game,
+                    key,
                     moves: words.moves.map(str::to_string),
                     sender: words.player.map(str::to_string),
                     add_address: words.add_address,
@@ -145,7 +148,7 @@ impl Order {
                     why: None,
                 })
             }
-            WrittenOrder::Retry => Order::Retry(Retry { key: game }),
+            WrittenOrder::Retry { key } => Order::Retry(Retry { key }),
         }
     }
 

@@ -1,7 +1,15 @@
 //! The chief arbiter's lines read: the tournament word, the game, the days
 //! and the reason of a decision.
 
-use crate::letter::read;
+use crate::letter::{WrittenOrder, read};
+
+/// The days a decision excuses, as its line gives them.
+fn excused(order: &WrittenOrder) -> Option<u32> {
+    match order {
+        WrittenOrder::Overstep { days, .. } => *days,
+        _ => None,
+    }
+}
 
 #[test]
 fn a_ruling_may_name_its_tournament_and_the_clerk_tells_a_game_word_apart() {
@@ -56,15 +64,19 @@ fn a_ruling_may_name_its_tournament_and_the_clerk_tells_a_game_word_apart() {
         assert_eq!(
             (
                 ruling.tournament.as_deref(),
-                ruling.game.as_str(),
-                ruling.days
+                ruling.order.named(),
+                excused(&ruling.order)
             ),
             (tournament, game, days),
             "{line}"
         );
         let meant = ruling.resolved(&["CC-2026", "B", "КР"]);
         assert_eq!(
-            (meant.tournament.as_deref(), meant.game.as_str(), meant.days),
+            (
+                meant.tournament.as_deref(),
+                meant.order.named(),
+                excused(&meant.order)
+            ),
             resolved,
             "{line}"
         );
@@ -136,8 +148,8 @@ fn a_decision_is_read_with_the_reason_after_its_words() {
         assert_eq!(
             (
                 meant.tournament.as_deref(),
-                meant.game.as_str(),
-                meant.days,
+                meant.order.named(),
+                excused(&meant.order),
                 meant.why.as_deref()
             ),
             (tournament, game, days, why),
@@ -148,14 +160,33 @@ fn a_decision_is_read_with_the_reason_after_its_words() {
 
 /// A replacement and a retry read with the newcomer and the key.
 mod replacement {
-    use crate::letter::{Newcomer, WrittenOrder, read};
+    use crate::letter::{WrittenOrder, read};
+
+    /// The order's kind, as the table names it.
+    fn kind(order: &WrittenOrder) -> &'static str {
+        match order {
+            WrittenOrder::Replace { .. } => "replace",
+            WrittenOrder::Retry { .. } => "retry",
+            _ => "other",
+        }
+    }
+
+    /// The newcomer a replacement names: his name and address.
+    fn newcomer(order: &WrittenOrder) -> Option<(&str, &str)> {
+        match order {
+            WrittenOrder::Replace { newcomer, .. } => {
+                Some((newcomer.name.as_str(), newcomer.email.as_str()))
+            }
+            _ => None,
+        }
+    }
 
     // (line, tournament word, player or key, newcomer, reason; resolved
     // against the ids CC-2026 and B: player, newcomer's name).
     type Row = (
         &'static str,
         Option<(
-            WrittenOrder,
+            &'static str,
             Option<&'static str>,
             &'static str,
             Option<(&'static str, &'static str)>,
@@ -167,7 +198,7 @@ mod replacement {
         (
             "REPLACE ivanov Sidorov S. <Sidorov@Example.org>",
             Some((
-                WrittenOrder::Replace,
+                "replace",
                 Some("ivanov"),
                 "Sidorov",
                 Some(("S.", "sidorov@example.org")),
@@ -178,7 +209,7 @@ mod replacement {
         (
             "ЗАМЕНА CC-2026 ivanov Сидоров Сергей <s@example.org> по болезни Иванова.",
             Some((
-                WrittenOrder::Replace,
+                "replace",
                 Some("CC-2026"),
                 "ivanov",
                 Some(("Сидоров Сергей", "s@example.org")),
@@ -188,13 +219,7 @@ mod replacement {
         ),
         (
             "REPLACE ivanov <s@example.org>",
-            Some((
-                WrittenOrder::Replace,
-                None,
-                "ivanov",
-                Some(("", "s@example.org")),
-                None,
-            )),
+            Some(("replace", None, "ivanov", Some(("", "s@example.org")), None)),
             ("ivanov", ""),
         ),
         // No address: no replacement.
@@ -203,7 +228,7 @@ mod replacement {
         (
             "REPLACE ivanov Sidorov S. <sidorov@example.org<mailto:sidorov@example.org>> ill",
             Some((
-                WrittenOrder::Replace,
+                "replace",
                 Some("ivanov"),
                 "Sidorov",
                 Some(("S.", "sidorov@example.org")),
@@ -214,7 +239,7 @@ mod replacement {
         (
             "REPLACE ivanov Sidorov S. sidorov@example.org<mailto:sidorov@example.org>",
             Some((
-                WrittenOrder::Replace,
+                "replace",
                 Some("ivanov"),
                 "Sidorov",
                 Some(("S.", "sidorov@example.org")),
@@ -225,7 +250,7 @@ mod replacement {
         (
             "ЗАМЕНА ivanov Сидоров С. sidorov@example.org [mailto:sidorov@example.org] по болезни",
             Some((
-                WrittenOrder::Replace,
+                "replace",
                 None,
                 "ivanov",
                 Some(("Сидоров С.", "sidorov@example.org")),
@@ -235,18 +260,12 @@ mod replacement {
         ),
         (
             "RETRY quarantine:sha256:01ab",
-            Some((
-                WrittenOrder::Retry,
-                None,
-                "quarantine:sha256:01ab",
-                None,
-                None,
-            )),
+            Some(("retry", None, "quarantine:sha256:01ab", None, None)),
             ("quarantine:sha256:01ab", ""),
         ),
         (
             "ПОВТОРИТЬ ВСЕ",
-            Some((WrittenOrder::Retry, None, "ВСЕ", None, None)),
+            Some(("retry", None, "ВСЕ", None, None)),
             ("ВСЕ", ""),
         ),
         // A player's words are no order.
@@ -259,23 +278,18 @@ mod replacement {
             let read = read(line);
             let got = read.rulings.first().map(|r| {
                 (
-                    r.order,
+                    kind(&r.order),
                     r.tournament.as_deref(),
-                    r.game.as_str(),
-                    r.newcomer
-                        .as_ref()
-                        .map(|n| (n.name.as_str(), n.email.as_str())),
+                    r.order.named(),
+                    newcomer(&r.order),
                     r.why.as_deref(),
                 )
             });
             assert_eq!(got, expected, "{line}");
             if let Some(ruling) = read.rulings.first() {
                 let meant = ruling.resolved(&["CC-2026", "B"]);
-                let meant_name = meant
-                    .newcomer
-                    .as_ref()
-                    .map_or("", |n: &Newcomer| n.name.as_str());
-                assert_eq!((meant.game.as_str(), meant_name), (player, name), "{line}");
+                let meant_name = newcomer(&meant.order).map_or("", |(name, _)| name);
+                assert_eq!((meant.order.named(), meant_name), (player, name), "{line}");
             }
         }
     }
@@ -327,5 +341,28 @@ fn the_words_after_an_acceptances_key_name_the_player_the_address_and_the_moves(
     ];
     for (rest, expected) in table {
         assert_eq!(accept_words(rest), expected, "{rest:?}");
+    }
+}
+
+#[test]
+fn every_orders_word_begins_with_a_letter_its_pattern_is_tried_for() {
+    use super::*;
+    use crate::letter::lines::tests::{labels, missing};
+    let table: [(&regex::Regex, &str, usize); 6] = [
+        (&RULING_LINE, DECISION_FIRST, 9),
+        (&ACCEPT_LINE, ACCEPT_FIRST, 2),
+        (&REPLACE_LINE, REPLACE_FIRST, 3),
+        (&RETRY_LINE, RETRY_FIRST, 2),
+        (&UNDO_LINE, UNDO_FIRST, 4),
+        (&AWARD_LINE, AWARD_FIRST, 4),
+    ];
+    for (pattern, first, count) in table {
+        assert_eq!(labels(pattern).len(), count, "{}", pattern.as_str());
+        assert_eq!(
+            missing(pattern, first),
+            Vec::<String>::new(),
+            "{}",
+            pattern.as_str()
+        );
     }
 }
