@@ -141,7 +141,7 @@ fn standings(
 ) -> Result<(), Error> {
     let w = |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(io);
     w(out, "\n== Where the games stand ==".into())?;
-    for game in &config.games {
+    for game in config.draw().games() {
         let state = clerk::load(config, store, game)?;
         let chart = clerk::stored_chart(&state, config, store, config.language)?;
         w(out, format!("\n{}", chart.to_text(templates.phrases())))?;

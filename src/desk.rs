@@ -41,7 +41,7 @@ pub fn agenda_of(
     through: NaiveDate,
 ) -> Result<Vec<Due>, Error> {
     let mut items = Vec::new();
-    for game in &config.games {
+    for game in config.draw().games() {
         let record = clerk::load(config, store, game)?;
         for (day, item) in agenda(&config.rules, &record.ledger, today, through, &record.done) {
             items.push(Due {

@@ -57,7 +57,9 @@
 //!    |
 //! config/      the TOML file: as written (raw), its values checked table by
 //!              table (parse), the mail tables (servers), the entries of
-//!              players and games (entries); a folder of tournaments
+//!              players and games (entries), the games made into the draw
+//!              every other module reads them through (draw); a folder of
+//!              tournaments
 //!              (federation) and its people (people), read anew each run; the
 //!              clerk's own edits of a player's entry (edit), checked by
 //!              loading them

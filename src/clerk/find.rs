@@ -99,7 +99,7 @@ impl Clerk<'_> {
         } = thread;
         let directed = prepared.directed;
         let chosen = directed || prepared.event_named;
-        let mine = self.config.games_of(&player.id);
+        let mine = self.config.draw().games_of(&player.id);
         let find = |id: &str| {
             mine.iter()
                 .find(|g| g.id.eq_ignore_ascii_case(id))
@@ -144,7 +144,7 @@ impl Clerk<'_> {
             return Identified::Ambiguous;
         }
         let Some(game) = find(&named) else {
-            return match self.config.game(&named) {
+            return match self.config.draw().game(&named) {
                 Some(game) => Identified::NotHis {
                     named: game.id.clone(),
                     by,
@@ -186,7 +186,7 @@ impl Clerk<'_> {
             (NamedBy::Tag, tagged),
             (
                 NamedBy::Subject,
-                letter::subject_game(&mail.subject, |id| self.config.game(id).is_some()),
+                letter::subject_game(&mail.subject, |id| self.config.draw().game(id).is_some()),
             ),
         ]
         .into_iter()
@@ -224,6 +224,7 @@ impl Clerk<'_> {
     pub(in crate::clerk) fn plays_elsewhere(&self, player: &Player, game: Option<&str>) -> bool {
         self.others_knowing(player).any(|(other, there)| {
             other
+                .draw()
                 .games_of(&there.id)
                 .iter()
                 .any(|g| game.is_none_or(|id| g.id.eq_ignore_ascii_case(id)))
@@ -236,6 +237,7 @@ impl Clerk<'_> {
             .chain(self.others_knowing(player))
             .flat_map(|(config, there)| {
                 config
+                    .draw()
                     .games_of(&there.id)
                     .into_iter()
                     .map(|g| SubjectTag::game(&config.tournament_id, &g.id).to_string())

@@ -298,7 +298,7 @@ pub(super) fn events_ruled_on(
         WrittenOrder::Overstep { game, .. }
         | WrittenOrder::Result { game, .. }
         | WrittenOrder::Forfeit { game, .. }
-        | WrittenOrder::Undo { game } => t.game(game).is_some(),
+        | WrittenOrder::Undo { game } => t.draw().game(game).is_some(),
     };
     directory
         .tournaments()
@@ -461,13 +461,16 @@ fn route_by_sender(
     }
     let named = named_game.map(str::to_string).or_else(|| {
         letter::subject_game(&mail.subject, |id| {
-            known.iter().any(|&at| tournaments[at].game(id).is_some())
+            known
+                .iter()
+                .any(|&at| tournaments[at].draw().game(id).is_some())
         })
     });
     let plays = |at: usize, game: Option<&str>| {
         let config = &tournaments[at];
         config.player_by_email(sender).is_some_and(|player| {
             config
+                .draw()
                 .games_of(&player.id)
                 .iter()
                 .any(|g| game.is_none_or(|id| g.id.eq_ignore_ascii_case(id)))

@@ -209,6 +209,7 @@ fn desk_of_letter<'c, 'a>(
                 };
                 player.is_some_and(|p| {
                     config
+                        .draw()
                         .games_of(&p.id)
                         .iter()
                         .any(|g| g.id.eq_ignore_ascii_case(game))

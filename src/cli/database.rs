@@ -206,8 +206,13 @@ pub(super) fn database_or_run(config: &Config, error: Error) -> Failure {
 /// A game of the tournament, loaded; a game it has not is a usage error
 /// naming the games it has.
 pub(super) fn load_state(config: &Config, store: &Store, game: &str) -> Result<Record, Failure> {
-    let game_config = config.game(game).ok_or_else(|| {
-        let known: Vec<&str> = config.games.iter().map(|g| g.id.as_str()).collect();
+    let game_config = config.draw().game(game).ok_or_else(|| {
+        let known: Vec<&str> = config
+            .draw()
+            .games()
+            .iter()
+            .map(|g| g.id.as_str())
+            .collect();
         usage(format!(
             "no game {game:?} in {}; games: {}",
             config.file.display(),
@@ -238,7 +243,7 @@ fn seated_as_before(configs: &[Config], store: &mut Store, pass: bool) -> Result
         let games: Vec<&str> = kept.iter().map(|(game, _, _)| game.as_str()).collect();
         let played = store.games_with_moves(scope, &games).map_err(failed)?;
         for (game, white, black) in kept.iter().filter(|(game, _, _)| played.contains(game)) {
-            let now = config.game(game);
+            let now = config.draw().game(game);
             if now.is_some_and(|g| g.white == *white && g.black == *black) {
                 continue;
             }
@@ -260,7 +265,8 @@ fn seated_as_before(configs: &[Config], store: &mut Store, pass: bool) -> Result
         }
         if pass {
             let seats: Vec<(&str, &str, &str)> = config
-                .games
+                .draw()
+                .games()
                 .iter()
                 .map(|g| (g.id.as_str(), g.white.as_str(), g.black.as_str()))
                 .collect();

@@ -51,7 +51,7 @@ pub(super) fn games(
     for config in configs {
         let store = open_store(config)?;
         let clock = clock(config, now, today);
-        for game in &config.games {
+        for game in config.draw().games() {
             let state = load_state(config, &store, &game.id)?;
             let due = state.ledger.due(&config.rules, clock.today);
             let plies = state.board.moves().len();

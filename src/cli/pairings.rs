@@ -8,7 +8,8 @@ use serde_json::json;
 
 use shtempel::config::Config;
 use shtempel::printable::printable;
-use shtempel::rules::pairing::{self, Round};
+use shtempel::rules::PairingSystem;
+use shtempel::rules::pairing::Round;
 
 use super::output::Printer;
 use super::{Context, Failure};
@@ -54,7 +55,7 @@ impl Args {
 fn rounds_of(config: &Config) -> Vec<Round> {
     config
         .pairing
-        .map(|pairing| pairing::rounds(pairing, config.players.len()))
+        .map(|pairing| pairing.rounds(config.players.len()))
         .unwrap_or_default()
 }
 
@@ -71,7 +72,7 @@ fn table_text(config: &Config) -> String {
     let Some(pairing) = config.pairing else {
         return format!(
             "{id}: no pairing: its games are listed in the file ({} [[games]])\n",
-            config.games.len()
+            config.draw().len()
         );
     };
     let players = config.players.len();
@@ -83,7 +84,7 @@ fn table_text(config: &Config) -> String {
         } else {
             ""
         },
-        config.games.len()
+        config.draw().len()
     );
     let width = config
         .players

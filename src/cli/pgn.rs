@@ -27,7 +27,12 @@ pub(super) fn pgn(config: &Config, game: Option<&str>) -> Result<u8, Failure> {
     let store = open_store(config)?;
     let ids: Vec<&str> = match game {
         Some(game) => vec![game],
-        None => config.games.iter().map(|g| g.id.as_str()).collect(),
+        None => config
+            .draw()
+            .games()
+            .iter()
+            .map(|g| g.id.as_str())
+            .collect(),
     };
     let phrases = shtempel::render::load_phrases(&config.templates, config.language)
         .map_err(|e| usage(e.to_string()))?;

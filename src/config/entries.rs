@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::parse::{Addresses, Checker, Tournament, is_tag, name_problem};
 use super::raw::{RawGame, RawPlayer};
 use super::{ConfigError, GameConfig, Player};
-use crate::rules::{Pairing, pairing};
+use crate::rules::Pairing;
 
 impl Checker<'_> {
     pub(super) fn players(
@@ -159,6 +159,7 @@ impl Checker<'_> {
                 white: g.white.clone(),
                 black: g.black.clone(),
                 start_date,
+                round: None,
             });
         }
         Ok(games)
@@ -171,7 +172,7 @@ impl Checker<'_> {
         pairing: Pairing,
         raw: &[RawGame],
         players: &[Player],
-    ) -> Result<Vec<GameConfig>, ConfigError> {
+    ) -> Result<super::Draw, ConfigError> {
         if !raw.is_empty() {
             return Err(self.err(
                 "games",
@@ -193,15 +194,6 @@ impl Checker<'_> {
                 "list the players as [[players]] tables, in the order of their numbers in the draw",
             ));
         }
-        Ok(pairing::games(pairing, players.len())
-            .into_iter()
-            .enumerate()
-            .map(|(at, board)| GameConfig {
-                id: (at + 1).to_string(),
-                white: players[board.white - 1].id.clone(),
-                black: players[board.black - 1].id.clone(),
-                start_date: None,
-            })
-            .collect())
+        Ok(super::Draw::paired(&pairing, players))
     }
 }

@@ -2,6 +2,7 @@
 //! ([`raw`]), then checked and resolved into a [`Config`] table by table
 //! ([`parse`]). Every error names the file, the key and the fix.
 
+mod draw;
 pub mod edit;
 mod entries;
 mod federation;
@@ -21,6 +22,7 @@ use chrono::NaiveDate;
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
+pub use self::draw::Draw;
 pub use self::federation::{load_all, load_all_over};
 pub use self::parse::{NAME_MOST, checked_address, name_problem};
 pub use self::people::{People, Person};
@@ -346,6 +348,9 @@ pub struct GameConfig {
     /// The day a game added during the tournament starts; `None`: the
     /// tournament's start date.
     pub start_date: Option<NaiveDate>,
+    /// The round its pairing put it in; `None` for a game the file lists.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<usize>,
 }
 
 /// The checked configuration of one tournament.
@@ -376,7 +381,8 @@ pub struct Config {
     pub source: Source,
     pub transport: Transport,
     pub players: Vec<Player>,
-    pub games: Vec<GameConfig>,
+    /// The games: read through [`Config::draw`], as the loader made them.
+    draw: Draw,
     pub limits: Limits,
     pub mail: MailOptions,
     pub security: Security,
@@ -392,15 +398,12 @@ pub struct Config {
     index: OnceLock<Index>,
 }
 
-/// Positions in `Config::players` and `Config::games`; each lookup checks
-/// what it finds, so a list changed after loading is still searched right.
+/// Positions in `Config::players`; each lookup checks what it finds, so a
+/// list changed after loading is still searched right.
 #[derive(Debug, Clone, Default)]
 struct Index {
     player_by_id: HashMap<String, usize>,
     player_by_email: HashMap<String, usize>,
-    game_by_id: HashMap<String, usize>,
-    games_of_player: HashMap<String, Vec<usize>>,
-    games: usize,
     /// The players there were when it was built: with as many, an address
     /// or id it lacks is nobody's (a stranger's letter, or one of another
     /// tournament of a folder, costs no search of the list).
@@ -417,9 +420,8 @@ fn look_up<'a, T>(list: &'a [T], at: Option<&usize>, is: impl Fn(&T) -> bool) ->
 }
 
 impl Index {
-    fn new(players: &[Player], games: &[GameConfig]) -> Index {
+    fn new(players: &[Player]) -> Index {
         let mut index = Index {
-            games: games.len(),
             players: players.len(),
             ..Index::default()
         };
@@ -427,15 +429,6 @@ impl Index {
             index.player_by_id.entry(player.id.clone()).or_insert(at);
             for email in player.addresses() {
                 index.player_by_email.entry(email.clone()).or_insert(at);
-            }
-        }
-        for (at, game) in games.iter().enumerate() {
-            index.game_by_id.entry(game.id.clone()).or_insert(at);
-            for player in [&game.white, &game.black] {
-                let mine = index.games_of_player.entry(player.clone()).or_default();
-                if mine.last() != Some(&at) {
-                    mine.push(at);
-                }
             }
         }
         index
@@ -469,8 +462,7 @@ impl Config {
     }
 
     fn index(&self) -> &Index {
-        self.index
-            .get_or_init(|| Index::new(&self.players, &self.games))
+        self.index.get_or_init(|| Index::new(&self.players))
     }
 
     /// What the database prefixes to this tournament's game ids: its id,
@@ -494,14 +486,14 @@ impl Config {
         look_up(&self.players, at, |p| p.id == id)
     }
 
-    /// Whether letters from `address` are read: a player's or the chief
-    /// arbiter's.
     /// Whether `address` is this tournament's chief arbiter or chief
     /// secretary.
     pub fn is_official(&self, address: &str) -> bool {
         address == self.chief_arbiter || address == self.chief_secretary
     }
 
+    /// Whether letters from `address` are read: a player's or the chief
+    /// arbiter's.
     pub fn is_known(&self, address: &str) -> bool {
         address == self.chief_arbiter || self.player_by_email(address).is_some()
     }
@@ -515,29 +507,13 @@ impl Config {
         look_up(&self.players, at, |p| p.addresses().any(|a| a == email))
     }
 
-    pub fn game(&self, id: &str) -> Option<&GameConfig> {
-        let at = self.index().game_by_id.get(id);
-        look_up(&self.games, at, |g| g.id == id)
+    /// The tournament's games (see [`Draw`]).
+    pub fn draw(&self) -> &Draw {
+        &self.draw
     }
 
-    /// The games `player` plays, in the order of the file.
-    pub fn games_of(&self, player: &str) -> Vec<&GameConfig> {
-        let plays = |g: &&GameConfig| g.white == player || g.black == player;
-        let index = self.index();
-        let indexed: Option<Vec<&GameConfig>> =
-            index
-                .games_of_player
-                .get(player)
-                .map_or(Some(Vec::new()), |at| {
-                    at.iter()
-                        .map(|&at| self.games.get(at).filter(plays))
-                        .collect()
-                });
-        match indexed {
-            // The index holds every game of the file; a list changed after
-            // loading is searched again.
-            Some(games) if index.games == self.games.len() => games,
-            _ => self.games.iter().filter(plays).collect(),
-        }
+    /// The config with `draw` for its games (the loader's, and a test's).
+    pub fn with_draw(self, draw: Draw) -> Config {
+        Config { draw, ..self }
     }
 }

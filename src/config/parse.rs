@@ -299,9 +299,9 @@ impl Checker<'_> {
         let source = checker.source(&raw.source)?;
         let transport = checker.transport(&raw.transport)?;
         let players = checker.players(&raw.players, &addresses)?;
-        let games = match tournament.pairing {
+        let draw = match tournament.pairing {
             Some(pairing) => checker.paired(pairing, &raw.games, &players)?,
-            None => checker.games(&raw.games, &players, &tournament)?,
+            None => super::Draw::new(checker.games(&raw.games, &players, &tournament)?),
         };
         let security = checker.security(&raw.security)?;
         if raw.limits.max_letter_bytes < 1024 {
@@ -359,7 +359,7 @@ impl Checker<'_> {
             transport,
             index: OnceLock::new(),
             players,
-            games,
+            draw,
             limits: raw.limits,
             mail: raw.mail,
             security,

@@ -33,9 +33,9 @@ pub fn write(
     let io = |what: &Path, e: std::io::Error| Error::files(format!("{}: {e}", what.display()));
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     let wanted = |game: &str| only.is_none_or(|only| only.contains(game));
-    let mut lines = Vec::with_capacity(config.games.len());
+    let mut lines = Vec::with_capacity(config.draw().len());
     let mut written = 0;
-    for (index, game) in config.games.iter().enumerate() {
+    for (index, game) in config.draw().games().iter().enumerate() {
         // A game added to begin later is not in the tournament yet.
         if game.start_date.is_some_and(|start| start > today) {
             continue;
@@ -53,7 +53,7 @@ pub fn write(
                 written += 1;
             }
         }
-        progress(index + 1, config.games.len());
+        progress(index + 1, config.draw().len());
     }
     for page in report::index_pages(config, &phrases, &lines, today) {
         // The style never changes: a poll's rewrite leaves it be.
@@ -102,7 +102,7 @@ pub fn write_events(
             name: config.tournament_name.clone(),
             start: config.start_date,
             end: config.end_date,
-            games: config.games.len(),
+            games: config.draw().len(),
         })
         .collect();
     let io = |what: &Path, e: std::io::Error| Error::files(format!("{}: {e}", what.display()));
@@ -188,7 +188,7 @@ fn players_of(configs: &[Config]) -> Vec<report::PlayerEvents> {
     let mut players: Vec<report::PlayerEvents> = Vec::new();
     let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (place, config) in configs.iter().enumerate() {
-        for game in &config.games {
+        for game in config.draw().games() {
             let sides = [
                 (&game.white, &game.black, true),
                 (&game.black, &game.white, false),

@@ -62,7 +62,7 @@ pub use ledger::{
     Row, Standing, Status, Suspension, Transition, Turn,
 };
 pub use life::MoveLetter;
-pub use pairing::Pairing;
+pub use pairing::{Pairing, PairingSystem};
 pub use standings::TieBreak;
 pub use withdrawal::Withdrawal;
 

@@ -90,64 +90,86 @@ pub fn berger_table(players: usize) -> Vec<Vec<(usize, usize)>> {
         .collect()
 }
 
-/// The rounds of a tournament of `players` paired by `pairing`, its games
-/// numbered round by round and board by board.
-pub fn rounds(pairing: Pairing, players: usize) -> Vec<Round> {
-    let table = berger_table(players);
-    let mut cycle: Vec<&Vec<(usize, usize)>> = table.iter().collect();
-    let mut order: Vec<(&Vec<(usize, usize)>, bool)> = Vec::new();
-    match pairing {
-        Pairing::RoundRobin => order.extend(cycle.iter().map(|r| (*r, false))),
-        Pairing::DoubleRoundRobin => {
-            let rounds = cycle.len();
-            if rounds >= 2 {
-                cycle.swap(rounds - 2, rounds - 1);
-            }
-            order.extend(cycle.iter().map(|r| (*r, false)));
-            order.extend(table.iter().map(|r| (r, true)));
-        }
+/// A way of making a tournament's rounds from its players, numbered from 1
+/// in the order of its file. The Berger round robin, single and double
+/// ([`Pairing`]), is the clerk's own; another system (one that pairs on
+/// results, as a Swiss or a knockout does) joins as a type of its own: the
+/// clerk reads the games it makes, each with its round, and never the
+/// system.
+pub trait PairingSystem {
+    /// The name written in the file (`[tournament] pairing`).
+    fn name(&self) -> &str;
+
+    /// The rounds of a tournament of `players`, its games numbered round
+    /// by round and board by board.
+    fn rounds(&self, players: usize) -> Vec<Round>;
+
+    /// Every game in the order of its numbers (game 1 first).
+    fn boards(&self, players: usize) -> Vec<Board> {
+        self.rounds(players)
+            .into_iter()
+            .flat_map(|round| round.boards)
+            .collect()
     }
-    order
-        .into_iter()
-        .enumerate()
-        .map(|(at, (pairs, reversed))| {
-            let number = at + 1;
-            let mut boards = Vec::new();
-            let mut bye = None;
-            for &(first, second) in pairs {
-                let (white, black) = if reversed {
-                    (second, first)
-                } else {
-                    (first, second)
-                };
-                if white > players {
-                    bye = Some(black);
-                } else if black > players {
-                    bye = Some(white);
-                } else {
-                    boards.push(Board {
-                        round: number,
-                        board: boards.len() + 1,
-                        white,
-                        black,
-                    });
-                }
-            }
-            Round {
-                number,
-                boards,
-                bye,
-            }
-        })
-        .collect()
 }
 
-/// Every game of the pairing in the order of its numbers (game 1 first).
-pub fn games(pairing: Pairing, players: usize) -> Vec<Board> {
-    rounds(pairing, players)
-        .into_iter()
-        .flat_map(|round| round.boards)
-        .collect()
+impl PairingSystem for Pairing {
+    fn name(&self) -> &str {
+        Pairing::name(*self)
+    }
+
+    fn rounds(&self, players: usize) -> Vec<Round> {
+        let table = berger_table(players);
+        let mut cycle: Vec<&Vec<(usize, usize)>> = table.iter().collect();
+        let mut order: Vec<(&Vec<(usize, usize)>, bool)> = Vec::new();
+        match self {
+            Pairing::RoundRobin => order.extend(cycle.iter().map(|r| (*r, false))),
+            Pairing::DoubleRoundRobin => {
+                let rounds = cycle.len();
+                if rounds >= 2 {
+                    cycle.swap(rounds - 2, rounds - 1);
+                }
+                order.extend(cycle.iter().map(|r| (*r, false)));
+                order.extend(table.iter().map(|r| (r, true)));
+            }
+        }
+        order
+            .into_iter()
+            .enumerate()
+            .map(|(at, (pairs, reversed))| round_of(at + 1, pairs, reversed, players))
+            .collect()
+    }
+}
+
+/// Round `number` of a Berger table's `pairs` (its colours `reversed` in a
+/// second cycle): its boards, and the player who meets the bye.
+fn round_of(number: usize, pairs: &[(usize, usize)], reversed: bool, players: usize) -> Round {
+    let mut boards = Vec::new();
+    let mut bye = None;
+    for &(first, second) in pairs {
+        let (white, black) = if reversed {
+            (second, first)
+        } else {
+            (first, second)
+        };
+        if white > players {
+            bye = Some(black);
+        } else if black > players {
+            bye = Some(white);
+        } else {
+            boards.push(Board {
+                round: number,
+                board: boards.len() + 1,
+                white,
+                black,
+            });
+        }
+    }
+    Round {
+        number,
+        boards,
+        bye,
+    }
 }
 
 #[cfg(test)]
@@ -248,7 +270,7 @@ mod tests {
     /// round.
     fn meetings(pairing: Pairing, players: usize) -> BTreeMap<(usize, usize), usize> {
         let mut met = BTreeMap::new();
-        for round in rounds(pairing, players) {
+        for round in pairing.rounds(players) {
             let mut seated: Vec<usize> = round
                 .boards
                 .iter()
@@ -287,7 +309,7 @@ mod tests {
     fn the_colours_are_balanced() {
         for players in 2..=20 {
             let mut whites = vec![0i64; players + 1];
-            for game in games(Pairing::RoundRobin, players) {
+            for game in Pairing::RoundRobin.boards(players) {
                 whites[game.white] += 1;
                 whites[game.black] -= 1;
             }
@@ -296,7 +318,7 @@ mod tests {
                 "{players} players: {whites:?}"
             );
             // A double: each pair once with each colour.
-            let double = games(Pairing::DoubleRoundRobin, players);
+            let double = Pairing::DoubleRoundRobin.boards(players);
             for a in &double {
                 assert!(
                     double
@@ -311,7 +333,7 @@ mod tests {
     #[test]
     fn games_are_numbered_round_by_round_and_board_by_board_without_byes() {
         // Five players: the sixth number is the bye, which sits at table 1.
-        let rounds = rounds(Pairing::RoundRobin, 5);
+        let rounds = Pairing::RoundRobin.rounds(5);
         assert_eq!(rounds.len(), 5);
         assert_eq!(rounds[0].bye, Some(1));
         assert_eq!(
@@ -332,7 +354,7 @@ mod tests {
             ]
         );
         assert_eq!(rounds[1].bye, Some(4));
-        let all = games(Pairing::RoundRobin, 5);
+        let all = Pairing::RoundRobin.boards(5);
         assert_eq!(all.len(), 10);
         assert_eq!((all[2].round, all[2].board), (2, 1));
     }
@@ -340,7 +362,7 @@ mod tests {
     #[test]
     fn a_double_exchanges_the_last_two_rounds_of_its_first_cycle() {
         let table = berger_table(4);
-        let double = rounds(Pairing::DoubleRoundRobin, 4);
+        let double = Pairing::DoubleRoundRobin.rounds(4);
         let pairs = |round: &Round| -> Vec<(usize, usize)> {
             round.boards.iter().map(|b| (b.white, b.black)).collect()
         };

@@ -23,7 +23,7 @@ pub(super) fn keep_calendar(
 ) -> Result<(), Error> {
     let config = clerk.config;
     let today = clerk.clock.today;
-    for game in &config.games {
+    for game in config.draw().games() {
         if let Some(Some(day)) = checks.get(&config.game_key(&game.id))
             && *day > today
         {

@@ -4,6 +4,9 @@
 
 use serde_json::Value;
 
+use shtempel::rules::PairingSystem;
+use shtempel::rules::pairing::{Board, Round};
+
 use crate::support::*;
 
 /// A cup of `players` (id, name) and no `[[games]]`, paired by `pairing`.
@@ -303,4 +306,92 @@ fn a_start_sheet_gives_the_draw_number_and_the_rounds() {
             bob.says(words);
         }
     }
+}
+
+/// A pairing system the clerk has never heard of, written here: each player
+/// meets the next in the list (the last the first), all in round 1.
+struct NextInList;
+
+impl PairingSystem for NextInList {
+    fn name(&self) -> &str {
+        "next_in_list"
+    }
+
+    fn rounds(&self, players: usize) -> Vec<Round> {
+        let boards = (1..=players)
+            .map(|number| Board {
+                round: 1,
+                board: number,
+                white: number,
+                black: number % players + 1,
+            })
+            .collect();
+        vec![Round {
+            number: 1,
+            boards,
+            bye: None,
+        }]
+    }
+}
+
+#[test]
+fn a_pairing_system_of_its_own_plays_through_the_clerk_unchanged() {
+    // Three players, no games in the file: the test's system makes them
+    // (game 1 Ann - Bob, 2 Bob - Cat, 3 Cat - Ann), and the clerk plays
+    // them as it plays a round robin's.
+    let mut cup = Cup::empty().named("N", "Next");
+    for (id, name) in &FIVE[..3] {
+        cup = cup.player(id, name, &format!("{id}@test.example"));
+    }
+    let mut t = Tournament::with_config(&cup.text());
+    // Bob opens game 2 with White; Cat, his partner there, gets the move.
+    t.letter(
+        "bob@test.example",
+        "2026-11-03",
+        "Game 2",
+        "Game 2\n1. d4\nTime: 2/0\nDates: 2026-11-03\n",
+    );
+    let pass = t.pass_paired_by("2026-11-03", &NextInList);
+    assert_eq!(
+        pass.count(shtempel::clerk::EventKind::Move),
+        1,
+        "{}",
+        pass.log()
+    );
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [
+            pair("ack", "bob@test.example"),
+            pair("forward", "cat@test.example")
+        ]
+    );
+    assert!(mail[1].subject.contains("[N #2]"), "{}", mail[1].subject);
+    // Cat answers, and Ann opens game 3 as Black's partner: Cat has White
+    // there, so Ann's move out of turn is refused as the clerk refuses one.
+    t.letter(
+        "cat@test.example",
+        "2026-11-05",
+        "Re: [N #2] 1. d4",
+        "Game 2\n1... Nf6\nTime: 2/2\nDates: 2026-11-03, 2026-11-05, 2026-11-05\n",
+    );
+    t.letter(
+        "ann@test.example",
+        "2026-11-05",
+        "Game 3",
+        "Game 3\n1. e4\nTime: 2/0\nDates: 2026-11-05\n",
+    );
+    t.pass_paired_by("2026-11-05", &NextInList);
+    let mail = t.new_mail();
+    let to_bob = mail
+        .iter()
+        .find(|m| m.kind == "forward" && m.to == ["bob@test.example"])
+        .unwrap_or_else(|| panic!("Cat's reply goes to Bob: {:?}", kinds(&mail)));
+    to_bob.says("1... Nf6");
+    assert!(
+        mail.iter()
+            .any(|m| m.kind == "refused" && m.to == ["ann@test.example"]),
+        "Ann is Black in game 3: {:?}",
+        kinds(&mail)
+    );
 }

@@ -63,7 +63,7 @@ impl Calendar<'_, '_> {
         if player.start_sheet_received.is_some() {
             return skip("start_sheet_received is in the config");
         }
-        let games = config.games_of(&player.id);
+        let games = config.draw().games_of(&player.id);
         if games.is_empty() {
             return skip("no games");
         }
@@ -125,17 +125,6 @@ impl Calendar<'_, '_> {
         games: &[&GameConfig],
     ) -> Result<Option<SheetGames>, Error> {
         let config = self.config;
-        // A round robin made from the players' list: each game's round.
-        let paired = config
-            .pairing
-            .map(|pairing| crate::rules::pairing::games(pairing, config.players.len()));
-        let round_of = |game: &str| {
-            let number = game.parse::<usize>().ok()?;
-            paired
-                .as_ref()?
-                .get(number.checked_sub(1)?)
-                .map(|b| b.round)
-        };
         let mut listed = SheetGames::default();
         for game in games {
             let state = crate::clerk::load_replaying(config, store, game, &self.replays)?;
@@ -153,7 +142,7 @@ impl Calendar<'_, '_> {
                 "partner_email" => partner.email.as_str(),
                 "tag" => crate::key::SubjectTag::game(&config.tournament_id, state.id()).to_string(),
                 "start" => crate::clerk::say::words::date_of(game.start_date),
-                "round" => round_of(state.id()),
+                "round" => game.round,
             });
             if color == Color::White {
                 let first = crate::clerk::next_lines(&state, Color::White, None);

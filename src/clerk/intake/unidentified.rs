@@ -36,6 +36,7 @@ impl Intake<'_, '_> {
             self.tags_of(player)
         } else {
             self.config
+                .draw()
                 .games_of(&player.id)
                 .iter()
                 .map(|g| g.id.clone())

@@ -38,6 +38,7 @@ impl Letters<'_, '_> {
             };
             let game = self
                 .config
+                .draw()
                 .games_of(&player.id)
                 .into_iter()
                 .find(|g| g.id.eq_ignore_ascii_case(named))

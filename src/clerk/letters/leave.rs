@@ -247,7 +247,7 @@ impl Letters<'_, '_> {
                     });
                     verdicts
                         .granted_games
-                        .extend(other.games_of(&there.id).iter().map(|g| {
+                        .extend(other.draw().games_of(&there.id).iter().map(|g| {
                             crate::key::SubjectTag::game(&other.tournament_id, &g.id).to_string()
                         }));
                     verdicts.left_there.push(model! {
@@ -464,7 +464,7 @@ impl Letters<'_, '_> {
     ) -> Result<(Vec<Model>, Vec<Plan>), Error> {
         let mut games = Vec::new();
         let mut plans = Vec::new();
-        for game in self.config.games_of(&player.id) {
+        for game in self.config.draw().games_of(&player.id) {
             let state = match changed.filter(|state| state.id() == game.id) {
                 Some(state) => state.clone(),
                 None => crate::clerk::load_replaying(self.config, store, game, &self.replays)?,

@@ -50,7 +50,7 @@ impl Letters<'_, '_> {
         let player = state.player(context.color);
         let read = context.read;
         let mut fits = Vec::new();
-        for game in self.config.games_of(&player.id) {
+        for game in self.config.draw().games_of(&player.id) {
             if game.id == state.id() {
                 continue;
             }

@@ -148,7 +148,7 @@ impl Letters<'_, '_> {
         let today = self.clock.today;
         let leave = leave::in_force(&store.leaves_in(config.scope(), &entry.id)?, today);
         let mut games = EventGames::default();
-        for game in config.games_of(&entry.id) {
+        for game in config.draw().games_of(&entry.id) {
             let state = store.reading_in(config.scope(), |store| {
                 crate::clerk::load_replaying(config, store, game, &self.replays)
             })?;
@@ -364,7 +364,7 @@ impl Letters<'_, '_> {
     fn event_games(&self, store: &Store, config: &Config) -> Result<Vec<Model>, Error> {
         let today = self.clock.today;
         let mut games = Vec::new();
-        for game in &config.games {
+        for game in config.draw().games() {
             let state = store.reading_in(config.scope(), |store| {
                 crate::clerk::load_replaying(config, store, game, &self.replays)
             })?;

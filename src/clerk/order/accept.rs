@@ -338,7 +338,7 @@ impl Orders<'_, '_> {
             return Ok(None);
         }
         let plays = |config: &crate::config::Config, there: &Player| {
-            config.games_of(&there.id).iter().any(|g| {
+            config.draw().games_of(&there.id).iter().any(|g| {
                 read.game
                     .as_deref()
                     .is_none_or(|id| g.id.eq_ignore_ascii_case(id))

@@ -44,7 +44,7 @@ impl Orders<'_, '_> {
         store: &Store,
         game: &str,
     ) -> Result<Record, NotDone> {
-        let Some(game_config) = self.config.game(game) else {
+        let Some(game_config) = self.config.draw().game(game) else {
             let reason = crate::said!("reason.arbiter_no_game", "game" => game);
             return Err(NotDone::NoGame(Refused(reason)));
         };

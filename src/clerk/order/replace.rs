@@ -179,7 +179,7 @@ impl Orders<'_, '_> {
             email: was_email.clone(),
         };
         let mut finished = Vec::new();
-        for game in self.config.games_of(player) {
+        for game in self.config.draw().games_of(player) {
             let state = crate::clerk::load_replaying(self.config, store, game, &self.replays)?;
             let colour = match state.white.id == player {
                 true => shakmaty::Color::White,

@@ -66,7 +66,7 @@ impl Orders<'_, '_> {
             return Err(Refused(reason).into());
         };
         let mut records = Vec::new();
-        for game in self.config.games_of(player) {
+        for game in self.config.draw().games_of(player) {
             records.push(crate::clerk::load_replaying(
                 self.config,
                 store,

@@ -36,7 +36,7 @@ impl Clerk<'_> {
         let games: usize = player.map_or(0, |player| {
             std::iter::once((self.config, player))
                 .chain(self.others_of_the_person(player))
-                .map(|(config, entry)| config.games_of(&entry.id).len())
+                .map(|(config, entry)| config.draw().games_of(&entry.id).len())
                 .sum()
         });
         let max = self
@@ -119,6 +119,7 @@ impl Clerk<'_> {
             }
             Some(player) => self
                 .config
+                .draw()
                 .games_of(&player.id)
                 .into_iter()
                 .map(|g| g.id.clone())

@@ -9,10 +9,11 @@ use std::sync::atomic::AtomicBool;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use shtempel::clerk::{Clerk, Clock, Directory, Event, EventKind};
-use shtempel::config::{Config, Source, Transport, load_all};
+use shtempel::config::{Config, Draw, Source, Transport, load_all};
 use shtempel::mail::source::maildir::Maildir;
 use shtempel::mail::transport::file::FileTransport;
 use shtempel::render::Templates;
+use shtempel::rules::PairingSystem;
 use shtempel::run::{self, Hooks};
 use shtempel::store::Store;
 
@@ -56,8 +57,27 @@ impl Pass {
 impl Tournament {
     /// One pass as on `day`, in this process; it must not fail.
     pub fn pass(&self, day: &str) -> Pass {
+        self.pass_of(day, self.configs())
+    }
+
+    /// One pass as on `day`, in this process, of a tournament whose games
+    /// `system` makes of its players (the loader's lists, which the file
+    /// may leave empty, set aside).
+    pub fn pass_paired_by(&self, day: &str, system: &dyn PairingSystem) -> Pass {
+        let configs = self.configs().into_iter();
+        let paired = configs.map(|config| {
+            let draw = Draw::paired(system, &config.players);
+            config.with_draw(draw)
+        });
+        self.pass_of(day, paired.collect())
+    }
+
+    fn configs(&self) -> Vec<Config> {
+        load_all(&self.path().join("shtempel.toml")).expect("the config loads")
+    }
+
+    fn pass_of(&self, day: &str, configs: Vec<Config>) -> Pass {
         let day: NaiveDate = day.parse().expect("a day as YYYY-MM-DD");
-        let configs = load_all(&self.path().join("shtempel.toml")).expect("the config loads");
         let templates: Vec<Templates> = configs
             .iter()
             .map(|config| Templates::load(&config.templates, config.language).unwrap())

@@ -470,6 +470,7 @@ impl Tournament {
             .expect("the database opens")
             .kept_on(config.scope());
         let game = config
+            .draw()
             .game(game)
             .unwrap_or_else(|| panic!("no game {game}"));
         let state = shtempel::clerk::load(config, &store, game).expect("the game loads");

@@ -1,0 +1,156 @@
+//! A tournament's draw: its games, who plays White and Black in each, in
+//! the order of the file (or of the pairing system that made them, each
+//! with its round). The loader makes it; everything else reads the games
+//! through it ([`Draw::game`], [`Draw::games_of`]), never the list the
+//! loader read, and nothing outside `rules::pairing` knows how they were
+//! paired.
+//!
+//! The draw is made anew from the file each run, and kept nowhere else:
+//! every game of the systems served today (the round robins) is known from
+//! the players' list alone. A system that pairs a round on the results of
+//! the last (a Swiss, a knockout) will keep the rounds it makes in the
+//! store, and the draw will be read from there; its readers stay as they
+//! are.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::{GameConfig, Player};
+use crate::rules::PairingSystem;
+
+/// The games of one tournament, looked up by id and by player.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Draw {
+    games: Vec<GameConfig>,
+    /// Where each game is, by id and by player: every letter looks its
+    /// game up, and a federation's event has thousands. Built at the first
+    /// lookup: a run with no mail makes none.
+    #[serde(skip)]
+    index: OnceLock<Index>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Index {
+    by_id: HashMap<String, usize>,
+    of_player: HashMap<String, Vec<usize>>,
+}
+
+impl Draw {
+    pub fn new(games: Vec<GameConfig>) -> Draw {
+        Draw {
+            games,
+            index: OnceLock::new(),
+        }
+    }
+
+    /// The games `system` makes of `players` (numbered from 1 in their
+    /// order), each with its round, numbered from 1 as the system numbers
+    /// them.
+    pub fn paired(system: &dyn PairingSystem, players: &[Player]) -> Draw {
+        let id = |number: usize| players[number - 1].id.clone();
+        let games = system.boards(players.len()).into_iter();
+        Draw::new(
+            games
+                .enumerate()
+                .map(|(at, board)| GameConfig {
+                    id: (at + 1).to_string(),
+                    white: id(board.white),
+                    black: id(board.black),
+                    start_date: None,
+                    round: Some(board.round),
+                })
+                .collect(),
+        )
+    }
+
+    fn index(&self) -> &Index {
+        self.index.get_or_init(|| {
+            let mut index = Index::default();
+            for (at, game) in self.games.iter().enumerate() {
+                index.by_id.entry(game.id.clone()).or_insert(at);
+                for player in [&game.white, &game.black] {
+                    let mine = index.of_player.entry(player.clone()).or_default();
+                    if mine.last() != Some(&at) {
+                        mine.push(at);
+                    }
+                }
+            }
+            index
+        })
+    }
+
+    /// Every game, in the draw's order.
+    pub fn games(&self) -> &[GameConfig] {
+        &self.games
+    }
+
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    pub fn game(&self, id: &str) -> Option<&GameConfig> {
+        let at = self.index().by_id.get(id)?;
+        self.games.get(*at)
+    }
+
+    /// The games `player` plays, in the draw's order.
+    pub fn games_of(&self, player: &str) -> Vec<&GameConfig> {
+        self.index()
+            .of_player
+            .get(player)
+            .map(|at| at.iter().filter_map(|&at| self.games.get(at)).collect())
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(id: &str, white: &str, black: &str) -> GameConfig {
+        GameConfig {
+            id: id.into(),
+            white: white.into(),
+            black: black.into(),
+            start_date: None,
+            round: None,
+        }
+    }
+
+    #[test]
+    fn games_are_found_by_id_and_by_player_in_the_draws_order() {
+        let draw = Draw::new(vec![
+            game("2", "ivanov", "petrov"),
+            game("1", "sidorov", "ivanov"),
+            game("3", "petrov", "sidorov"),
+        ]);
+        let ids = |games: Vec<&GameConfig>| -> Vec<String> {
+            games.iter().map(|g| g.id.clone()).collect()
+        };
+        assert_eq!(ids(draw.games_of("ivanov")), ["2", "1"]);
+        assert_eq!(ids(draw.games_of("sidorov")), ["1", "3"]);
+        assert!(draw.games_of("nobody").is_empty());
+        assert_eq!(draw.game("3").map(|g| g.white.as_str()), Some("petrov"));
+        assert_eq!(draw.game("4"), None);
+        assert_eq!(draw.len(), 3);
+    }
+
+    #[test]
+    fn a_draw_reads_and_writes_as_its_list_of_games() {
+        let draw = Draw::new(vec![game("1", "a", "b")]);
+        let json = serde_json::to_string(&draw).unwrap();
+        assert_eq!(
+            json,
+            r#"[{"id":"1","white":"a","black":"b","start_date":null}]"#
+        );
+        let back: Draw = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.games(), draw.games());
+    }
+}
