@@ -21,10 +21,13 @@ pattern!(
     r"(?i)^\s*(?:time used|total time|time|затраченное время|время на обдумывание|время)(?:\s*[:=–-]\s*(.*)|\s+([0-9].*))$"
 );
 // ASCII digits only: full-width ones (`１２/３`) are no number the clerk
-// reads, and are named unreadable, not out of range.
+// reads, and are named unreadable, not out of range. A remark in brackets
+// may follow: the clerk's own lines for the next letter put one there
+// ("(now 4/6; add your days for this move)"), and a player who fills them
+// in leaves it.
 pattern!(
     FRACTION,
-    r"^\s*([+-]?[0-9]+)\s*/\s*([+-]?[0-9]+)\s*(?:дн\w*|days?|д\.)?\s*\.?\s*$"
+    r"^\s*([+-]?[0-9]+)\s*/\s*([+-]?[0-9]+)\s*(?:дн\w*|days?|д\.)?\s*\.?\s*(?:\([^()]*\)\s*\.?\s*)?$"
 );
 pattern!(BARE_FRACTION, r"^\s*[0-9]{1,5}\s*/\s*[0-9]{1,5}\s*$");
 pattern!(

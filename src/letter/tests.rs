@@ -649,3 +649,29 @@ fn previous_dates_are_read_under_each_of_their_labels() {
         );
     }
 }
+
+#[test]
+fn a_fraction_is_read_with_a_remark_in_brackets_after_it() {
+    // (line, the fraction read): the remark is the clerk's own hint, left
+    // by a player who filled in the lines it sent him.
+    let table = [
+        (
+            "Time: 6/6   (now 4/6; add your days for this move)",
+            Some((6, 6)),
+        ),
+        (
+            "Время: 6/6 (сейчас 4/6; прибавьте свои дни на этот ход)",
+            Some((6, 6)),
+        ),
+        ("Time: 6/6 days (as I count them).", Some((6, 6))),
+        ("Time: 6/6", Some((6, 6))),
+        // The hint alone, the fraction not filled in: nothing read.
+        ("Time: <White's total>/<Black's total>   (now 4/6)", None),
+        ("Time: (now 4/6)", None),
+    ];
+    for (line, expected) in table {
+        let read = read(&format!("{line}\n"));
+        let got = read.fraction.map(|f| (f.white, f.black));
+        assert_eq!(got, expected, "{line}");
+    }
+}

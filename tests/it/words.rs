@@ -1093,3 +1093,56 @@ fn a_check_is_marked_in_the_forward_and_its_subject() {
         forward.says(said);
     }
 }
+
+/// The lines of the next letter, filled in as they ask ("copy, fill in and
+/// send") and sent back with the hint beside the time left where it was,
+/// are read as written: the answer is a plain receipt, no warning of a
+/// fraction "not read".
+#[test]
+fn the_next_letters_lines_filled_in_as_they_ask_are_read() {
+    for language in ["en", "ru"] {
+        let mut t = Tournament::with_config(&Cup::new().in_language(language).text());
+        let mail = t.exchange(WHITE, "2026-11-03", "Game 1", W1);
+        let forward = mail
+            .iter()
+            .find(|m| m.kind == "forward")
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
+        // The block the forward asks Black to copy: from its header line
+        // to the first empty line.
+        let block: Vec<&str> = forward
+            .body
+            .lines()
+            .skip_while(|line| !line.starts_with("---- "))
+            .skip(1)
+            .take_while(|line| !line.trim().is_empty())
+            .collect();
+        let filled: Vec<String> = block
+            .iter()
+            .map(|line| {
+                line.replace("<your move>", "e5")
+                    .replace("<ваш ход>", "e5")
+                    .replace("<White's total>/<Black's total>", "2/2")
+                    .replace("<время белых>/<время чёрных>", "2/2")
+                    .replace("<the date you send it>", "05.11.2026")
+                    .replace("<дата отправки>", "05.11.2026")
+            })
+            .collect();
+        let filled = filled.join("\n");
+        assert!(
+            !filled.contains('<'),
+            "{language}: all filled in:\n{filled}"
+        );
+        let mail = t.exchange(
+            BLACK,
+            "2026-11-05",
+            &forward.subject,
+            &format!("{filled}\n"),
+        );
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", BLACK), pair("forward", WHITE)],
+            "{language}, the letter:\n{filled}\nthe answer:\n{}",
+            mail.first().map_or("", |m| m.body.as_str())
+        );
+    }
+}
