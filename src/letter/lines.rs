@@ -411,7 +411,7 @@ pub(super) mod tests {
 
     /// The labels a pattern begins with: the alternatives of its first
     /// group after `^\s*` (and the case flag), as written.
-    pub(in crate::letter) fn labels(pattern: &regex::Regex) -> Vec<String> {
+    fn labels(pattern: &regex::Regex) -> Vec<String> {
         let source = pattern.as_str();
         let start = source
             .find("^\\s*")
@@ -440,7 +440,7 @@ pub(super) mod tests {
     }
 
     /// Each label's first letter, lower-cased, that `first` lacks.
-    pub(in crate::letter) fn missing(pattern: &regex::Regex, first: &str) -> Vec<String> {
+    fn missing(pattern: &regex::Regex, first: &str) -> Vec<String> {
         labels(pattern)
             .into_iter()
             .filter(|label| {
@@ -450,9 +450,24 @@ pub(super) mod tests {
             .collect()
     }
 
+    /// Holds each (pattern, its initials, how many labels it has): the
+    /// labels are found (a pattern rewritten past this reading fails here,
+    /// not silently), and each begins with one of the initials.
+    pub(in crate::letter) fn assert_tried_for(table: &[(&regex::Regex, &str, usize)]) {
+        for &(pattern, first, count) in table {
+            assert_eq!(labels(pattern).len(), count, "{}", pattern.as_str());
+            assert_eq!(
+                missing(pattern, first),
+                Vec::<String>::new(),
+                "{}",
+                pattern.as_str()
+            );
+        }
+    }
+
     #[test]
     fn every_label_begins_with_a_letter_its_pattern_is_tried_for() {
-        let table: [(&regex::Regex, &str, usize); 10] = [
+        assert_tried_for(&[
             (&GAME_LINE, GAME_FIRST, 3),
             (&PREFERENCE_LINE, PREFERENCE_FIRST, 4),
             (&STATUS_LINE, STATUS_FIRST, 2),
@@ -463,17 +478,6 @@ pub(super) mod tests {
             (&LABELLED_DATE, LABELLED_DATE_FIRST, 12),
             (&VARIANT_LINE, VARIANT_FIRST, 2),
             (&MOVE_LABEL, MOVE_LABEL_FIRST, 9),
-        ];
-        for (pattern, first, count) in table {
-            // The labels are found: a pattern rewritten past this reading
-            // fails here, not silently.
-            assert_eq!(labels(pattern).len(), count, "{}", pattern.as_str());
-            assert_eq!(
-                missing(pattern, first),
-                Vec::<String>::new(),
-                "{}",
-                pattern.as_str()
-            );
-        }
+        ]);
     }
 }

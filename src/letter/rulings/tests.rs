@@ -347,22 +347,12 @@ fn the_words_after_an_acceptances_key_name_the_player_the_address_and_the_moves(
 #[test]
 fn every_orders_word_begins_with_a_letter_its_pattern_is_tried_for() {
     use super::*;
-    use crate::letter::lines::tests::{labels, missing};
-    let table: [(&regex::Regex, &str, usize); 6] = [
+    crate::letter::lines::tests::assert_tried_for(&[
         (&RULING_LINE, DECISION_FIRST, 9),
         (&ACCEPT_LINE, ACCEPT_FIRST, 2),
         (&REPLACE_LINE, REPLACE_FIRST, 3),
         (&RETRY_LINE, RETRY_FIRST, 2),
         (&UNDO_LINE, UNDO_FIRST, 4),
         (&AWARD_LINE, AWARD_FIRST, 4),
-    ];
-    for (pattern, first, count) in table {
-        assert_eq!(labels(pattern).len(), count, "{}", pattern.as_str());
-        assert_eq!(
-            missing(pattern, first),
-            Vec::<String>::new(),
-            "{}",
-            pattern.as_str()
-        );
-    }
+    ]);
 }
