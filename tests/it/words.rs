@@ -1095,9 +1095,11 @@ fn a_check_is_marked_in_the_forward_and_its_subject() {
 }
 
 /// The lines of the next letter, filled in as they ask ("copy, fill in and
-/// send") and sent back with the hint beside the time left where it was,
-/// are read as written: the answer is a plain receipt, no warning of a
-/// fraction "not read".
+/// send") and sent back with their heading and the hint beside the time
+/// left where they were, are read as written: the answer is a plain
+/// receipt, no "no move found" (the heading once read as a quote's
+/// separator, and all below it cut) and no warning of a fraction "not
+/// read".
 #[test]
 fn the_next_letters_lines_filled_in_as_they_ask_are_read() {
     for language in ["en", "ru"] {
@@ -1107,15 +1109,18 @@ fn the_next_letters_lines_filled_in_as_they_ask_are_read() {
             .iter()
             .find(|m| m.kind == "forward")
             .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
-        // The block the forward asks Black to copy: from its header line
-        // to the first empty line.
+        // The block the forward asks Black to copy, copied with its
+        // heading: to the first empty line.
         let block: Vec<&str> = forward
             .body
             .lines()
-            .skip_while(|line| !line.starts_with("---- "))
-            .skip(1)
+            .skip_while(|line| {
+                !line.contains("(copy, fill in and send)")
+                    && !line.contains("(скопируйте, заполните и отправьте)")
+            })
             .take_while(|line| !line.trim().is_empty())
             .collect();
+        assert!(block.len() > 3, "{language}: {}", forward.body);
         let filled: Vec<String> = block
             .iter()
             .map(|line| {

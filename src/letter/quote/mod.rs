@@ -383,10 +383,28 @@ fn is_rule(trimmed: &str) -> bool {
     trimmed.len() >= 5 && trimmed.chars().all(|c| c == '_')
 }
 
+/// Words of the heading the clerk's own messages put over the lines of
+/// the next letter, as the built-in templates write it. Until 2026-12-06 it
+/// was dashed (`---- Lines for your next letter in game 1 (copy, fill in
+/// and send) ----`), the form of a separator; a player who copies the
+/// block from such a message copies it too, and it is his letter's, not a
+/// quote's.
+pub(crate) const CLERKS_LINES_HEADING: [&str; 2] = [
+    "Lines for your next letter",
+    "Строки для вашего следующего письма",
+];
+
 fn is_separator(trimmed: &str) -> bool {
     // Every separator begins with a dash or names a forwarded message: the
     // pattern runs only on such lines.
     let dashed = trimmed.starts_with(['-', '–', '—', '=', '*', '_']);
+    if dashed
+        && CLERKS_LINES_HEADING
+            .iter()
+            .any(|words| trimmed.contains(words))
+    {
+        return false;
+    }
     let forwarded = trimmed.len() < 60
         && ["orward", "ORWARD", "ересыл", "ЕРЕСЫЛ", "ересла", "ЕРЕСЛА"]
             .iter()

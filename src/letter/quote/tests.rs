@@ -287,3 +287,28 @@ fn groupwise_html_in_plain_glued_dotted_dates_and_marked_own_text_are_read() {
         assert_eq!(own(body), expected, "{body}");
     }
 }
+
+#[test]
+fn the_clerks_own_heading_over_the_next_letters_lines_is_no_separator() {
+    // The heading as the built-in templates write it, copied with the
+    // block below it by a player: his letter's, read, not cut as a quote.
+    for template in [
+        include_str!("../../../templates/en/_next.txt"),
+        include_str!("../../../templates/ru/_next.txt"),
+    ] {
+        let heading = template
+            .lines()
+            .next()
+            .unwrap()
+            .replace("{{ next.game }}", "1");
+        assert!(!is_separator(heading.trim()), "{heading}");
+        let letter = format!("{heading}\nGame 1\n1... e5\n");
+        assert_eq!(own(&letter).len(), 3, "{letter}");
+    }
+    // A separator of the same shape in other words still is one.
+    assert!(is_separator("---- On Tue, 10 Nov 2020 Petrov wrote ----"));
+    assert_eq!(
+        own("1... e5\n---- On Tue Petrov wrote ----\n1. e4\n"),
+        ["1... e5"]
+    );
+}
