@@ -131,7 +131,7 @@ impl Orders<'_, '_> {
             Some(id) => Some(
                 self.config
                     .player(id)
-                    .ok_or_else(|| Refused(self.no_player(id)))?,
+                    .ok_or_else(|| Refused::new(self.no_player(id)))?,
             ),
             None => None,
         };
@@ -150,14 +150,14 @@ impl Orders<'_, '_> {
         let Some(read) = &prepared.read else {
             let from = written_from.as_deref().unwrap_or("-");
             let said = crate::said!("reason.accept_nobody", "key" => key, "from" => from);
-            return Err(Refused(said).into());
+            return Err(Refused::new(said).into());
         };
         // A letter of orders is nobody's move: accepting one would carry
         // out its orders again, and one that accepts itself (or another
         // that accepts it) would never end.
         let from_arbiter = written_from.as_deref() == Some(self.config.chief_arbiter.as_str());
         if !read.rulings.is_empty() || (from_arbiter && player.is_none()) {
-            return Err(Refused(crate::said!("reason.accept_order", "key" => key)).into());
+            return Err(Refused::new(crate::said!("reason.accept_order", "key" => key)).into());
         }
         let mut read = match acceptance.moves {
             Some(moves) => read.with_moves_of(moves),
@@ -183,7 +183,9 @@ impl Orders<'_, '_> {
             // tournament's words (the stored reason is the log's).
             let logged = stored.reason.clone();
             let reason = told_reasons(&plan, self.voice()).unwrap_or(logged);
-            return Err(Refused(crate::said!("reason.accept_refused", "reason" => reason)).into());
+            return Err(
+                Refused::new(crate::said!("reason.accept_refused", "reason" => reason)).into(),
+            );
         }
         let who = match acceptance.by {
             crate::clerk::AwardedBy::Arbiter => "the chief arbiter",
@@ -212,13 +214,15 @@ impl Orders<'_, '_> {
             })
         };
         if letter.disposition == "applied" {
-            return Ok(Some(Refused(with_date("reason.accept_taken"))));
+            return Ok(Some(Refused::new(with_date("reason.accept_taken"))));
         }
         if store.letter_by_key(accepted_key)?.is_some() {
-            return Ok(Some(Refused(with_date("reason.accept_twice"))));
+            return Ok(Some(Refused::new(with_date("reason.accept_twice"))));
         }
         if acceptance.moves.is_some_and(|moves| moves.moves.is_empty()) {
-            return Ok(Some(Refused(Sentence::phrase("reason.accept_no_move"))));
+            return Ok(Some(Refused::new(Sentence::phrase(
+                "reason.accept_no_move",
+            ))));
         }
         Ok(None)
     }
@@ -303,7 +307,7 @@ impl Orders<'_, '_> {
             return Err(refused);
         }
         if let Some(Err(error)) = address_edit.as_ref().map(ConfigEdit::check) {
-            return Err(Refused(
+            return Err(Refused::new(
                 crate::said!("reason.address_not_writable", "error" => error),
             ));
         }
@@ -355,7 +359,7 @@ impl Orders<'_, '_> {
         };
         let events: Vec<String> = events.into_iter().map(str::to_string).collect();
         let key = acceptance.key.to_string();
-        Ok(Some(Refused(Sentence::new(move |phrases| {
+        Ok(Some(Refused::new(Sentence::new(move |phrases| {
             let orders: Vec<String> = events
                 .iter()
                 .map(|id| phrases.fill(form, &[("id", id), ("key", &key)]))

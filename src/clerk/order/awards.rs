@@ -46,7 +46,7 @@ impl Orders<'_, '_> {
     ) -> Result<Record, NotDone> {
         let Some(game_config) = self.config.draw().game(game) else {
             let reason = crate::said!("reason.arbiter_no_game", "game" => game);
-            return Err(NotDone::NoGame(Refused(reason)));
+            return Err(Refused::no_game(reason).into());
         };
         crate::clerk::load_replaying(self.config, store, game_config, &self.replays)
             .map_err(NotDone::Failed)
@@ -65,7 +65,7 @@ impl Orders<'_, '_> {
             Ok(transition) => transition,
             Err(refusal) => {
                 let reason = Clerk::refusal_reason(&refusal, state.id());
-                return Err(NotDone::RefusedIn(Box::new(state), Refused(reason)));
+                return Err(Refused::in_game(reason, state).into());
             }
         };
         let Undone { first, author, due } = transition.effect;
@@ -142,7 +142,7 @@ impl Orders<'_, '_> {
             Ok(transition) => transition,
             Err(refusal) => {
                 let reason = Clerk::refusal_reason(&refusal, state.id());
-                return Err(NotDone::RefusedIn(Box::new(state), Refused(reason)));
+                return Err(Refused::in_game(reason, state).into());
             }
         };
         state.ledger = transition.ledger;

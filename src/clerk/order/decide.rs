@@ -70,7 +70,11 @@ impl Orders<'_, '_> {
         let (phrases, today) = (self.phrases(), self.clock.today);
         let mut state = match self.game_by_command(store, &order.game) {
             Ok(state) => state,
-            Err(NotDone::Refused(Refused(reason)) | NotDone::RefusedIn(_, Refused(reason))) => {
+            Err(NotDone::Refused(Refused {
+                reason,
+                no_game: false,
+                ..
+            })) => {
                 return Err(NotDone::Failed(Error::internal(reason.in_words(phrases))));
             }
             Err(not_found) => return Err(not_found),
@@ -85,7 +89,7 @@ impl Orders<'_, '_> {
             Ok(transition) => transition,
             Err(refusal) => {
                 let reason = Clerk::refusal_reason(&refusal, state.id());
-                return Err(NotDone::RefusedIn(Box::new(state), Refused(reason)));
+                return Err(Refused::in_game(reason, state).into());
             }
         };
         state.ledger = transition.ledger;

@@ -174,22 +174,51 @@ impl Order {
     }
 }
 
-/// An order not carried out: the words for whoever gave it (a value, not
-/// an error: the order is answered with them).
+/// An order not carried out: the words for whoever gave it, and the game
+/// as it stays where the refusal is in one (a value, not an error: the
+/// order is answered with it, and nothing changes).
 #[derive(Clone, Debug)]
-pub struct Refused(pub Sentence);
+pub struct Refused {
+    pub reason: Sentence,
+    /// The game it was refused in (the rules refused: the game has that
+    /// result already), shown as it is.
+    pub state: Option<Box<Record>>,
+    /// No such game (by command): the log says so, whatever the order.
+    pub no_game: bool,
+}
+
+impl Refused {
+    pub fn new(reason: Sentence) -> Refused {
+        Refused {
+            reason,
+            state: None,
+            no_game: false,
+        }
+    }
+
+    /// Refused in `state`'s game, which stays as it is.
+    pub fn in_game(reason: Sentence, state: Record) -> Refused {
+        Refused {
+            state: Some(Box::new(state)),
+            ..Refused::new(reason)
+        }
+    }
+
+    /// Refused for want of the game it names.
+    pub fn no_game(reason: Sentence) -> Refused {
+        Refused {
+            no_game: true,
+            ..Refused::new(reason)
+        }
+    }
+}
 
 /// Why an order's plan was not made: the one outcome of every order's
 /// planning besides its plan (no `Result` inside a `Result`).
 #[derive(Debug)]
 pub enum NotDone {
-    /// Refused, in words for whoever gave it: nothing changes.
+    /// Refused: nothing changes.
     Refused(Refused),
-    /// Refused in its game, which stays as it is (the rules refused: the
-    /// game has that result already).
-    RefusedIn(Box<Record>, Refused),
-    /// No such game (by command).
-    NoGame(Refused),
     /// The store or the templates failed.
     Failed(Error),
 }
@@ -245,13 +274,15 @@ impl Execution {
                     reason,
                 })
             }
-            Err(NotDone::Refused(Refused(reason))) => Ok(Execution::refused(why, reason)),
-            Err(NotDone::RefusedIn(state, Refused(reason))) => Ok(Execution::Refused {
-                state: Some(state),
-                why,
+            Err(NotDone::Refused(Refused {
+                reason,
+                state,
+                no_game,
+            })) => Ok(Execution::Refused {
+                state,
+                why: if no_game { "no such game" } else { why },
                 reason,
             }),
-            Err(NotDone::NoGame(Refused(reason))) => Ok(Execution::refused("no such game", reason)),
             Err(NotDone::Failed(error)) => Err(error),
         }
     }

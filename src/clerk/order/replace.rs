@@ -109,7 +109,7 @@ impl Orders<'_, '_> {
     ) -> Result<Plan, NotDone> {
         match self.config.player(player) {
             Some(newcomer) => self.replace_by(store, newcomer, was, why),
-            None => Err(Refused(self.no_player(player)).into()),
+            None => Err(Refused::new(self.no_player(player)).into()),
         }
     }
 
@@ -119,7 +119,7 @@ impl Orders<'_, '_> {
     pub(in crate::clerk) fn address_free(&self, email: &str, person: &str) -> Result<(), Refused> {
         let taken = |name: &str| crate::said!("reason.replace_address_taken", "address" => email, "player" => name);
         if let Some(other) = self.config.player_by_email(email) {
-            return Err(Refused(taken(&other.name)));
+            return Err(Refused::new(taken(&other.name)));
         }
         // An address is one person's across the folder: another event's player's, unless he is
         // the same person (the
@@ -128,7 +128,7 @@ impl Orders<'_, '_> {
             if let Some(other) = config.player_by_email(email)
                 && other.id != person
             {
-                return Err(Refused(taken(&other.name)));
+                return Err(Refused::new(taken(&other.name)));
             }
             if [
                 &config.address,
@@ -138,7 +138,7 @@ impl Orders<'_, '_> {
             .iter()
             .any(|reserved| *reserved == email)
             {
-                return Err(Refused(
+                return Err(Refused::new(
                     crate::said!("reason.address_reserved", "address" => email),
                 ));
             }
@@ -206,7 +206,7 @@ impl Orders<'_, '_> {
         }
         if games.is_empty() {
             let reason = crate::said!("reason.nothing_replaced", "player" => was);
-            return Err(Refused(reason).into());
+            return Err(Refused::new(reason).into());
         }
         plan.more.extend(finished);
         let welcome = model! {
@@ -267,20 +267,22 @@ impl Orders<'_, '_> {
         why: Option<&str>,
     ) -> Result<Plan, NotDone> {
         let Some(entry) = self.config.player(player) else {
-            return Err(Refused(self.no_player(player)).into());
+            return Err(Refused::new(self.no_player(player)).into());
         };
         let Some(named) = named.filter(|n| !n.name.is_empty()) else {
-            return Err(Refused(crate::said!("reason.replace_no_name", "player" => player)).into());
+            return Err(
+                Refused::new(crate::said!("reason.replace_no_name", "player" => player)).into(),
+            );
         };
         if crate::config::name_problem(&named.name).is_some() {
             let reason =
                 crate::said!("reason.replace_bad_name", "most" => crate::config::NAME_MOST);
-            return Err(Refused(reason).into());
+            return Err(Refused::new(reason).into());
         }
         let Some(email) = crate::config::checked_address(&named.email) else {
             let address = crate::clerk::letters::arbiter::said_back(&named.email);
             let reason = crate::said!("reason.replace_bad_address", "address" => address);
-            return Err(Refused(reason).into());
+            return Err(Refused::new(reason).into());
         };
         self.address_free(&email, player)?;
         let edit = ConfigEdit {
@@ -294,7 +296,7 @@ impl Orders<'_, '_> {
         };
         if let Err(error) = edit.check() {
             let reason = crate::said!("reason.config_not_writable", "error" => error);
-            return Err(Refused(reason).into());
+            return Err(Refused::new(reason).into());
         }
         let was = format!("{} <{}>", entry.name, entry.email);
         let newcomer = Player {

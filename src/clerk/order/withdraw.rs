@@ -63,7 +63,7 @@ impl Orders<'_, '_> {
             let known: Vec<&str> = self.config.players.iter().map(|p| p.id.as_str()).collect();
             let reason =
                 crate::said!("reason.no_player", "player" => player, "players" => known.join(", "));
-            return Err(Refused(reason).into());
+            return Err(Refused::new(reason).into());
         };
         let mut records = Vec::new();
         for game in self.config.draw().games_of(player) {
@@ -108,10 +108,11 @@ impl Orders<'_, '_> {
                     };
                     match self.plan_award(record, &award, None) {
                         Ok(plan) => plan,
-                        Err(NotDone::RefusedIn(_, refused) | NotDone::NoGame(refused)) => {
-                            return Err(refused.into());
+                        // The withdrawal is refused, in its words alone.
+                        Err(NotDone::Refused(refused)) => {
+                            return Err(Refused::new(refused.reason).into());
                         }
-                        Err(not_done) => return Err(not_done),
+                        Err(failed) => return Err(failed),
                     }
                 }
                 Step::Annul => self.plan_annulment(record, &why, by)?,
@@ -120,7 +121,7 @@ impl Orders<'_, '_> {
         }
         if plans.is_empty() {
             let reason = crate::said!("reason.nothing_withdrawn", "player" => who.name);
-            return Err(Refused(reason).into());
+            return Err(Refused::new(reason).into());
         }
         Ok(Plan::of_games(plans))
     }
