@@ -227,7 +227,6 @@ impl Intake<'_, '_> {
         read: Cow<'_, Letter>,
         stored: StoredLetter,
     ) -> Result<Plan, Error> {
-        let mut plan = Plan::default();
         let raw = envelope.raw.as_slice();
         let sender = mail.from.clone().unwrap_or_default();
         let Some(player) = self.config.player_by_email(&sender).cloned() else {
@@ -239,28 +238,16 @@ impl Intake<'_, '_> {
         // player's words besides (`ACCEPT DRAW` in capitals) is read as his
         // letter without them, one of orders alone is told whose they are.
         let orders: Vec<String> = read.rulings.iter().map(|r| r.line.clone()).collect();
+        let written = Written {
+            mail,
+            read: &read,
+            raw,
+        };
+        if let Some(refused) = self.orders_of_a_player(&player, written, &stored)? {
+            return Ok(refused);
+        }
         let read = match read.kind() {
-            LetterKind::Ruling => {
-                let without = read.without_orders();
-                if without.kind() == LetterKind::Unknown {
-                    let why = format!(
-                        "a ruling from {sender}, who is not the chief arbiter: nothing changed"
-                    );
-                    plan.event(EventKind::ForgedRuling, None, Some(&sender), why.clone());
-                    let reason = Sentence::phrase("reason.not_arbiter");
-                    let to = recipient(&player);
-                    let written = Written {
-                        mail,
-                        read: &read,
-                        raw,
-                    };
-                    let refused = self
-                        .letters()
-                        .refuse_order(None, to, written, &why, reason, &stored)?;
-                    return Ok(plan.with_fate_on(refused, stored, |letter| letter));
-                }
-                Cow::Owned(without)
-            }
+            LetterKind::Ruling => Cow::Owned(read.without_orders()),
             _ => read,
         };
         // What the clerk's letters to him carry: the person's.
@@ -285,7 +272,8 @@ impl Intake<'_, '_> {
                 let leave = self
                     .letters()
                     .plan_leave(store, &player, written, stored, None)?;
-                return self.with_other_blocks(store, &player, written, plan.with(leave));
+                let plan = Plan::default().with(leave);
+                return self.with_other_blocks(store, &player, written, plan);
             }
             Some(with_leave) => Cow::Owned(with_leave.without_leave()),
             None => read,
@@ -300,6 +288,33 @@ impl Intake<'_, '_> {
             leave: leave.as_ref(),
         };
         self.plan_in_game(store, prepared, &player, letter, stored)
+    }
+
+    /// A letter of orders alone from a player, who is not the chief
+    /// arbiter: told whose they are, nothing changed; `None` for any other.
+    fn orders_of_a_player(
+        &self,
+        player: &Player,
+        written: Written<'_>,
+        stored: &StoredLetter,
+    ) -> Result<Option<Plan>, Error> {
+        let read = written.read;
+        if read.kind() != LetterKind::Ruling || read.without_orders().kind() != LetterKind::Unknown
+        {
+            return Ok(None);
+        }
+        let sender = written.mail.from.as_deref().unwrap_or_default();
+        let why = format!("a ruling from {sender}, who is not the chief arbiter: nothing changed");
+        let mut plan = Plan::default();
+        plan.event(EventKind::ForgedRuling, None, Some(sender), why.clone());
+        let reason = Sentence::phrase("reason.not_arbiter");
+        let to = recipient(player);
+        let refused = self
+            .letters()
+            .refuse_order(None, to, written, &why, reason, stored)?;
+        Ok(Some(
+            plan.with_fate_on(refused, stored.clone(), |letter| letter),
+        ))
     }
 
     /// A letter of the person's asks alone: what the clerk's letters to
