@@ -1094,7 +1094,8 @@ fn a_check_is_marked_in_the_forward_and_its_subject() {
     }
 }
 
-/// The lines of the next letter, filled in as they ask ("copy, fill in and
+/// The lines of the next letter (a start sheet's for White's first, a
+/// forward's for the reply), filled in as they ask ("copy, fill in and
 /// send") and sent back with their heading and the hint beside the time
 /// left where they were, are read as written: the answer is a plain
 /// receipt, no "no move found" (the heading once read as a quote's
@@ -1104,50 +1105,60 @@ fn a_check_is_marked_in_the_forward_and_its_subject() {
 fn the_next_letters_lines_filled_in_as_they_ask_are_read() {
     for language in ["en", "ru"] {
         let mut t = Tournament::with_config(&Cup::new().in_language(language).text());
-        let mail = t.exchange(WHITE, "2026-11-03", "Game 1", W1);
-        let forward = mail
+        // White's start sheet: the lines of his first letter.
+        let out = t.run(&["start", "--today", "2026-10-25"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let sheets = t.new_mail();
+        let sheet = sheets
             .iter()
-            .find(|m| m.kind == "forward")
-            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&mail)));
-        // The block the forward asks Black to copy, copied with its
-        // heading: to the first empty line.
-        let block: Vec<&str> = forward
-            .body
-            .lines()
-            .skip_while(|line| {
-                !line.contains("(copy, fill in and send)")
-                    && !line.contains("(скопируйте, заполните и отправьте)")
-            })
-            .take_while(|line| !line.trim().is_empty())
-            .collect();
-        assert!(block.len() > 3, "{language}: {}", forward.body);
-        let filled: Vec<String> = block
-            .iter()
-            .map(|line| {
-                line.replace("<your move>", "e5")
-                    .replace("<ваш ход>", "e5")
-                    .replace("<White's total>/<Black's total>", "2/2")
-                    .replace("<время белых>/<время чёрных>", "2/2")
-                    .replace("<the date you send it>", "05.11.2026")
-                    .replace("<дата отправки>", "05.11.2026")
-            })
-            .collect();
-        let filled = filled.join("\n");
-        assert!(
-            !filled.contains('<'),
-            "{language}: all filled in:\n{filled}"
+            .find(|m| m.to == [WHITE])
+            .unwrap_or_else(|| panic!("{language}: {:?}", kinds(&sheets)));
+        let first = filled_in(&sheet.body, "e4", "2/0", "03.11.2026");
+        let mail = t.exchange(WHITE, "2026-11-03", "Game 1", &first);
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", WHITE), pair("forward", BLACK)],
+            "{language}, the letter:\n{first}\nthe answer:\n{}",
+            mail[0].body
         );
-        let mail = t.exchange(
-            BLACK,
-            "2026-11-05",
-            &forward.subject,
-            &format!("{filled}\n"),
-        );
+        // Black's reply: the lines the forward gives him.
+        let forward = &mail[1];
+        let reply = filled_in(&forward.body, "e5", "2/2", "05.11.2026");
+        let mail = t.exchange(BLACK, "2026-11-05", &forward.subject, &reply);
         assert_eq!(
             kinds(&mail),
             [pair("ack", BLACK), pair("forward", WHITE)],
-            "{language}, the letter:\n{filled}\nthe answer:\n{}",
-            mail.first().map_or("", |m| m.body.as_str())
+            "{language}, the letter:\n{reply}\nthe answer:\n{}",
+            mail[0].body
         );
     }
+}
+
+/// The block of lines a message of the clerk's asks to be copied, copied
+/// with its heading (to the first empty line), and filled in with `mv`, the
+/// time `time` and the day `sent`, in either language.
+fn filled_in(body: &str, mv: &str, time: &str, sent: &str) -> String {
+    let block: Vec<&str> = body
+        .lines()
+        .skip_while(|line| {
+            !line.contains("(copy, fill in and send)")
+                && !line.contains("(скопируйте, заполните и отправьте)")
+        })
+        .take_while(|line| !line.trim().is_empty())
+        .collect();
+    assert!(block.len() > 3, "no lines to copy in:\n{body}");
+    let filled: Vec<String> = block
+        .iter()
+        .map(|line| {
+            line.replace("<your move>", mv)
+                .replace("<ваш ход>", mv)
+                .replace("<White's total>/<Black's total>", time)
+                .replace("<время белых>/<время чёрных>", time)
+                .replace("<the date you send it>", sent)
+                .replace("<дата отправки>", sent)
+        })
+        .collect();
+    let filled = filled.join("\n") + "\n";
+    assert!(!filled.contains('<'), "all filled in:\n{filled}");
+    filled
 }
