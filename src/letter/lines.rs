@@ -408,6 +408,7 @@ pub(super) fn one_date(
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::letter::read;
 
     /// The labels a pattern begins with: the alternatives of its first
     /// group after `^\s*` (and the case flag), as written.
@@ -479,5 +480,55 @@ pub(super) mod tests {
             (&VARIANT_LINE, VARIANT_FIRST, 2),
             (&MOVE_LABEL, MOVE_LABEL_FIRST, 9),
         ]);
+    }
+
+    #[test]
+    fn previous_dates_are_read_under_each_of_their_labels() {
+        // "Предыдущие даты" begins with a letter the reader once did not try
+        // the label's pattern for: the line was passed over, and the omission
+        // it mends charged again.
+        for label in [
+            "Previous dates",
+            "Dates of the previous letter",
+            "Даты предыдущего письма",
+            "Предыдущие даты",
+        ] {
+            let read = read(&format!("{label}: 01.11.2026, 03.11.2026, 04.11.2026\n"));
+            let previous = read
+                .previous_dates
+                .unwrap_or_else(|| panic!("{label}: not read"));
+            let day = |date: Option<dates::WrittenDate>| date.map(|date| date.day);
+            assert_eq!(
+                [previous.postmark, previous.received, previous.sent].map(day),
+                [Some(1), Some(3), Some(4)],
+                "{label}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_fraction_is_read_with_a_remark_in_brackets_after_it() {
+        // (line, the fraction read): the remark is the clerk's own hint, left
+        // by a player who filled in the lines it sent him.
+        let table = [
+            (
+                "Time: 6/6   (now 4/6; add your days for this move)",
+                Some((6, 6)),
+            ),
+            (
+                "Время: 6/6 (сейчас 4/6; прибавьте свои дни на этот ход)",
+                Some((6, 6)),
+            ),
+            ("Time: 6/6 days (as I count them).", Some((6, 6))),
+            ("Time: 6/6", Some((6, 6))),
+            // The hint alone, the fraction not filled in: nothing read.
+            ("Time: <White's total>/<Black's total>   (now 4/6)", None),
+            ("Time: (now 4/6)", None),
+        ];
+        for (line, expected) in table {
+            let read = read(&format!("{line}\n"));
+            let got = read.fraction.map(|f| (f.white, f.black));
+            assert_eq!(got, expected, "{line}");
+        }
     }
 }

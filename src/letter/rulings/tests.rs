@@ -356,3 +356,141 @@ fn every_orders_word_begins_with_a_letter_its_pattern_is_tried_for() {
         (&AWARD_LINE, AWARD_FIRST, 4),
     ]);
 }
+
+#[test]
+fn a_result_or_a_forfeit_is_read_with_its_game_its_tournament_and_its_reason() {
+    use crate::rules::GameResult::*;
+    // (line, the order and its game, tournament word, reason); None: no
+    // ruling.
+    type Row<'a> = (
+        &'a str,
+        Option<(WrittenOrder, Option<&'a str>, Option<&'a str>)>,
+    );
+    let table: [Row; 13] = [
+        (
+            "RESULT 3 1-0",
+            Some((
+                WrittenOrder::Result {
+                    game: "3".into(),
+                    result: WhiteWins,
+                },
+                None,
+                None,
+            )),
+        ),
+        (
+            "RESULT 3 0-1.",
+            Some((
+                WrittenOrder::Result {
+                    game: "3".into(),
+                    result: BlackWins,
+                },
+                None,
+                None,
+            )),
+        ),
+        (
+            "RESULT 3 1/2",
+            Some((
+                WrittenOrder::Result {
+                    game: "3".into(),
+                    result: Draw,
+                },
+                None,
+                None,
+            )),
+        ),
+        (
+            "РЕЗУЛЬТАТ 3 ½-½",
+            Some((
+                WrittenOrder::Result {
+                    game: "3".into(),
+                    result: Draw,
+                },
+                None,
+                None,
+            )),
+        ),
+        (
+            "RESULT CC-2026 3 1-0 adjudicated: White's attack wins",
+            Some((
+                WrittenOrder::Result {
+                    game: "3".into(),
+                    result: WhiteWins,
+                },
+                Some("CC-2026"),
+                Some("adjudicated: White's attack wins"),
+            )),
+        ),
+        (
+            "RESULT A1 1-0",
+            Some((
+                WrittenOrder::Result {
+                    game: "A1".into(),
+                    result: WhiteWins,
+                },
+                None,
+                None,
+            )),
+        ),
+        (
+            "FORFEIT 3 WHITE",
+            Some((
+                WrittenOrder::Forfeit {
+                    game: "3".into(),
+                    result: BlackWins,
+                },
+                None,
+                None,
+            )),
+        ),
+        (
+            "FORFEIT 3 black",
+            Some((
+                WrittenOrder::Forfeit {
+                    game: "3".into(),
+                    result: WhiteWins,
+                },
+                None,
+                None,
+            )),
+        ),
+        (
+            "ТЕХПОРАЖЕНИЕ КР-2026 №3 ЧЁРНЫЕ неявка",
+            Some((
+                WrittenOrder::Forfeit {
+                    game: "3".into(),
+                    result: WhiteWins,
+                },
+                Some("КР-2026"),
+                Some("неявка"),
+            )),
+        ),
+        (
+            "ТЕХПОРАЖЕНИЕ 3 черным неявка",
+            Some((
+                WrittenOrder::Forfeit {
+                    game: "3".into(),
+                    result: WhiteWins,
+                },
+                None,
+                Some("неявка"),
+            )),
+        ),
+        // A forfeit needs a side, a result a score.
+        ("FORFEIT 3 1-0", None),
+        ("RESULT 3 WHITE", None),
+        ("RESULT 3", None),
+    ];
+    for (line, expected) in table {
+        let read = read(line);
+        let got = read
+            .rulings
+            .first()
+            .map(|r| (r.order.clone(), r.tournament.as_deref(), r.why.as_deref()));
+        assert_eq!(got, expected, "{line}");
+        if expected.is_some() {
+            assert_eq!(read.kind(), crate::letter::LetterKind::Ruling, "{line}");
+        }
+    }
+}
