@@ -62,7 +62,7 @@ pub use self::order::accept::Acceptance;
 pub use self::order::awards::Award;
 pub use self::order::retry::POISON_RUNS;
 pub use self::order::{Execution, NotDone, Order, Ordered, Refused, Whom};
-pub use self::plan::{EntryThere, Event, Fate, LeaveTaken, Plan, SaidPlan};
+pub use self::plan::{EntryThere, Event, Fate, LeaveTaken, Plan, SaidPlan, Writes};
 pub use self::prepared::{Prepared, stored_reading};
 use self::prepared::{bound_fields, keep_unread};
 pub use self::route::{Directory, Route, RoutedBy, route, route_kept, route_prepared};

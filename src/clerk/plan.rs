@@ -67,20 +67,34 @@ impl Fate {
 }
 
 /// What one letter (or one day's duty) changes, before it is written:
-/// its messages decided ([`Notice`]s), or said to their readers
-/// ([`Outgoing`], see [`SaidPlan`]).
+/// what it writes ([`Writes`]), and its messages decided ([`Notice`]s) or
+/// said to their readers ([`Outgoing`], see [`SaidPlan`]).
 #[derive(Debug)]
 pub struct Plan<M = Notice> {
+    pub writes: Writes,
+    pub messages: Vec<M>,
+    /// The other games the same letter changes (a withdrawal by the chief
+    /// arbiter's letter), written with it in one transaction.
+    pub more: Vec<Plan<M>>,
+    /// A leave taken in the person's other events too: for each, his entry
+    /// there and the notices to his partners there, decided by that
+    /// event's clerk and said in its words; committed after this plan,
+    /// with the leave recorded there.
+    pub elsewhere: Vec<(EntryThere, Plan<M>)>,
+}
+
+/// What a plan writes in its transaction, whatever its messages are: the
+/// letter and its fate, the game, a leave, settings, edits, notes, the
+/// calendar's duties done and the events of the log.
+#[derive(Debug, Default)]
+pub struct Writes {
     pub letter: Option<StoredLetter>,
     /// What becomes of the letter, where a handler that does not hold it
-    /// decided (its caller writes it on [`Plan::letter`]).
+    /// decided (its caller writes it on [`Writes::letter`]).
     pub fate: Option<Fate>,
     pub game: Option<Record>,
     /// The game's moves from this ply on are taken back (`UNDO`).
     pub taken_back: Option<usize>,
-    /// The other games the same letter changes (a withdrawal by the chief
-    /// arbiter's letter), written with it in one transaction.
-    pub more: Vec<Plan<M>>,
     /// A person's leave taken, and the events that record it.
     pub leave: Option<LeaveTaken>,
     /// A player replaced from this day on: the leaves of his seat from then
@@ -98,175 +112,20 @@ pub struct Plan<M = Notice> {
     pub preferences: Option<(Vec<String>, crate::config::Preferences)>,
     /// Who played the game's colours before a replacement, recorded with it.
     pub seats: Vec<crate::record::Seat>,
-    pub messages: Vec<M>,
     pub duties: Vec<DutyKey>,
     pub events: Vec<Event>,
-    /// A leave taken in the person's other events too: for each, his entry
-    /// there and the notices to his partners there, decided by that
-    /// event's clerk and said in its words; committed after this plan,
-    /// with the leave recorded there.
-    pub elsewhere: Vec<(EntryThere, Plan<M>)>,
 }
 
-/// A plan whose messages are said to their readers: what the run commits
-/// and `check` shows.
-pub type SaidPlan = Plan<Outgoing>;
-
-impl<M> Default for Plan<M> {
-    fn default() -> Plan<M> {
-        Plan {
-            letter: None,
-            fate: None,
-            game: None,
-            taken_back: None,
-            more: Vec::new(),
-            leave: None,
-            leaves_left: None,
-            config_edits: Vec::new(),
-            releases: Vec::new(),
-            notes: Vec::new(),
-            preferences: None,
-            seats: Vec::new(),
-            messages: Vec::new(),
-            duties: Vec::new(),
-            events: Vec::new(),
-            elsewhere: Vec::new(),
-        }
-    }
-}
-
-impl<M> Plan<M> {
-    /// The plan with each message made by `say` (its nested plans' too),
-    /// all else as it is. `say` is given the event whose message it is:
-    /// `event` (`None`: the planning event's), or for a plan of the
-    /// person's other events ([`Plan::elsewhere`]), that event's id.
-    pub fn map_messages<N, E>(
-        self,
-        event: Option<&str>,
-        say: &mut impl FnMut(M, Option<&str>) -> Result<N, E>,
-    ) -> Result<Plan<N>, E> {
-        let Plan {
-            letter,
-            fate,
-            game,
-            taken_back,
-            more,
-            leave,
-            leaves_left,
-            config_edits,
-            releases,
-            notes,
-            preferences,
-            seats,
-            messages,
-            duties,
-            events,
-            elsewhere,
-        } = self;
-        Ok(Plan {
-            letter,
-            fate,
-            game,
-            taken_back,
-            more: more
-                .into_iter()
-                .map(|more| more.map_messages(event, say))
-                .collect::<Result<_, E>>()?,
-            leave,
-            leaves_left,
-            config_edits,
-            releases,
-            notes,
-            preferences,
-            seats,
-            messages: messages
-                .into_iter()
-                .map(|message| say(message, event))
-                .collect::<Result<_, E>>()?,
-            duties,
-            events,
-            elsewhere: elsewhere
-                .into_iter()
-                .map(|(entry, plan)| {
-                    let plan = plan.map_messages(Some(&entry.tournament), say)?;
-                    Ok((entry, plan))
-                })
-                .collect::<Result<_, E>>()?,
-        })
-    }
-
-    /// The games this plan changes, by key: its own, then those of the
-    /// plans it carries.
-    pub fn games(&self) -> impl Iterator<Item = &crate::key::GameKey> {
-        let more = self.more.iter().filter_map(|more| more.game.as_ref());
-        self.game.iter().chain(more).map(|state| &state.key)
-    }
-
-    pub(super) fn event(
-        &mut self,
-        event: EventKind,
-        game: Option<&crate::key::GameKey>,
-        from: Option<&str>,
-        detail: String,
-    ) {
-        let bounded = |text: &str, most| crate::printable::bounded(text, most).into_owned();
-        self.events.push(Event {
-            event,
-            game: game.cloned(),
-            from: from.map(|from| bounded(from, FIELD_MOST)),
-            detail: bounded(&detail, REASON_MOST),
-        });
-    }
-}
-
-impl SaidPlan {
-    /// The games a message of this plan delivers a move in (a forward):
-    /// the next letter in one must see the day it is delivered.
-    pub fn delivering(&self) -> Vec<&crate::key::GameKey> {
-        std::iter::once(self)
-            .chain(&self.more)
-            .filter(|plan| plan.messages.iter().any(|m| m.delivers.is_some()))
-            .filter_map(|plan| plan.game.as_ref().map(|state| &state.key))
-            .collect()
-    }
-}
-
-impl Plan {
-    /// A plan of several games' plans (a withdrawal's), their events
-    /// gathered.
-    pub fn of_games(plans: Vec<Plan>) -> Plan {
-        Plan {
-            events: plans.iter().flat_map(|plan| plan.events.clone()).collect(),
-            more: plans,
-            ..Plan::default()
-        }
-    }
-
-    /// A letter answered with one message, nothing else changed by it: the
-    /// answer, its event, and the letter kept with its reason.
-    pub(super) fn answered(
-        self,
-        message: Notice,
-        event: EventKind,
-        from: &str,
-        stored: StoredLetter,
-    ) -> Plan {
-        let mut plan = self;
-        plan.messages.push(message);
-        plan.event(event, None, Some(from), stored.reason.clone());
-        plan.letter = Some(stored);
-        plan
-    }
-
-    /// Takes in what an order's plan changes (its letter aside): an
-    /// arbiter's letter is applied with it.
-    pub(super) fn absorb(&mut self, done: Plan) {
-        let Plan {
+impl Writes {
+    /// Takes in what another plan writes (its letter aside): the settings
+    /// of both, every list's rows, and where each holds one value (the
+    /// game, the fate, a leave), this plan's before the other's.
+    fn absorb(&mut self, other: Writes) {
+        let Writes {
             letter: _,
             fate,
             game,
             taken_back,
-            more,
             leave,
             leaves_left,
             config_edits,
@@ -274,11 +133,9 @@ impl Plan {
             notes,
             preferences,
             seats,
-            messages,
             duties,
             events,
-            elsewhere,
-        } = done;
+        } = other;
         self.preferences = match (self.preferences.take(), preferences) {
             // Two settings of one letter: both, the later over the earlier.
             (Some((mut addresses, set)), Some((more, newer))) => {
@@ -296,23 +153,159 @@ impl Plan {
         self.taken_back = self.taken_back.or(taken_back);
         self.leave = self.leave.take().or(leave);
         self.leaves_left = self.leaves_left.take().or(leaves_left);
-        self.more.extend(more);
         self.config_edits.extend(config_edits);
         self.releases.extend(releases);
         self.notes.extend(notes);
         self.seats.extend(seats);
-        self.messages.extend(messages);
         self.duties.extend(duties);
         self.events.extend(events);
-        self.elsewhere.extend(elsewhere);
+    }
+}
+
+/// A plan whose messages are said to their readers: what the run commits
+/// and `check` shows.
+pub type SaidPlan = Plan<Outgoing>;
+
+impl<M> Default for Plan<M> {
+    fn default() -> Plan<M> {
+        Plan {
+            writes: Writes::default(),
+            messages: Vec::new(),
+            more: Vec::new(),
+            elsewhere: Vec::new(),
+        }
+    }
+}
+
+impl<M> Plan<M> {
+    /// A plan that writes `writes`, and says nothing yet.
+    pub fn writing(writes: Writes) -> Plan<M> {
+        Plan {
+            writes,
+            ..Plan::default()
+        }
+    }
+
+    /// The plan with each message made by `say` (its nested plans' too),
+    /// all else as it is. `say` is given the event whose message it is:
+    /// `event` (`None`: the planning event's), or for a plan of the
+    /// person's other events ([`Plan::elsewhere`]), that event's id.
+    pub fn map_messages<N, E>(
+        self,
+        event: Option<&str>,
+        say: &mut impl FnMut(M, Option<&str>) -> Result<N, E>,
+    ) -> Result<Plan<N>, E> {
+        let Plan {
+            writes,
+            messages,
+            more,
+            elsewhere,
+        } = self;
+        Ok(Plan {
+            writes,
+            messages: messages
+                .into_iter()
+                .map(|message| say(message, event))
+                .collect::<Result<_, E>>()?,
+            more: more
+                .into_iter()
+                .map(|more| more.map_messages(event, say))
+                .collect::<Result<_, E>>()?,
+            elsewhere: elsewhere
+                .into_iter()
+                .map(|(entry, plan)| {
+                    let plan = plan.map_messages(Some(&entry.tournament), say)?;
+                    Ok((entry, plan))
+                })
+                .collect::<Result<_, E>>()?,
+        })
+    }
+
+    /// The games this plan changes, by key: its own, then those of the
+    /// plans it carries.
+    pub fn games(&self) -> impl Iterator<Item = &crate::key::GameKey> {
+        let more = self
+            .more
+            .iter()
+            .filter_map(|more| more.writes.game.as_ref());
+        self.writes.game.iter().chain(more).map(|state| &state.key)
+    }
+
+    pub(super) fn event(
+        &mut self,
+        event: EventKind,
+        game: Option<&crate::key::GameKey>,
+        from: Option<&str>,
+        detail: String,
+    ) {
+        let bounded = |text: &str, most| crate::printable::bounded(text, most).into_owned();
+        self.writes.events.push(Event {
+            event,
+            game: game.cloned(),
+            from: from.map(|from| bounded(from, FIELD_MOST)),
+            detail: bounded(&detail, REASON_MOST),
+        });
+    }
+}
+
+impl SaidPlan {
+    /// The games a message of this plan delivers a move in (a forward):
+    /// the next letter in one must see the day it is delivered.
+    pub fn delivering(&self) -> Vec<&crate::key::GameKey> {
+        std::iter::once(self)
+            .chain(&self.more)
+            .filter(|plan| plan.messages.iter().any(|m| m.delivers.is_some()))
+            .filter_map(|plan| plan.writes.game.as_ref().map(|state| &state.key))
+            .collect()
+    }
+}
+
+impl Plan {
+    /// A plan of several games' plans (a withdrawal's), their events
+    /// gathered.
+    pub fn of_games(plans: Vec<Plan>) -> Plan {
+        let events = plans.iter().flat_map(|plan| plan.writes.events.clone());
+        let events = events.collect();
+        Plan {
+            more: plans,
+            ..Plan::writing(Writes {
+                events,
+                ..Writes::default()
+            })
+        }
+    }
+
+    /// A letter answered with one message, nothing else changed by it: the
+    /// answer, its event, and the letter kept with its reason.
+    pub(super) fn answered(
+        self,
+        message: Notice,
+        event: EventKind,
+        from: &str,
+        stored: StoredLetter,
+    ) -> Plan {
+        let mut plan = self;
+        plan.messages.push(message);
+        plan.event(event, None, Some(from), stored.reason.clone());
+        plan.writes.letter = Some(stored);
+        plan
+    }
+
+    /// Takes in what an order's plan changes (its letter aside): an
+    /// arbiter's letter is applied with it.
+    pub(super) fn absorb(&mut self, done: Plan) {
+        self.writes.absorb(done.writes);
+        self.messages.extend(done.messages);
+        self.more.extend(done.more);
+        self.elsewhere.extend(done.elsewhere);
     }
 
     /// Takes in all another plan changes, its letter too (a letter's plan
     /// its handler made): the events this one holds come first.
     pub(super) fn with(mut self, mut done: Plan) -> Plan {
-        let letter = done.letter.take();
+        let letter = done.writes.letter.take();
         self.absorb(done);
-        self.letter = self.letter.or(letter);
+        self.writes.letter = self.writes.letter.or(letter);
         self
     }
 
@@ -324,12 +317,12 @@ impl Plan {
         letter: StoredLetter,
         kept: impl FnOnce(StoredLetter) -> StoredLetter,
     ) -> Plan {
-        let letter = match decided.fate.take() {
+        let letter = match decided.writes.fate.take() {
             Some(fate) => fate.on(letter),
             None => letter,
         };
         self.absorb(decided);
-        self.letter = Some(kept(letter));
+        self.writes.letter = Some(kept(letter));
         self
     }
 
@@ -337,7 +330,7 @@ impl Plan {
     /// leave, a setting: `taken`, that part's letter as its plan kept it),
     /// and applied where that part was.
     pub(super) fn note_apart(&mut self, taken: Option<StoredLetter>) {
-        if let (Some(main), Some(taken)) = (self.letter.as_mut(), taken) {
+        if let (Some(main), Some(taken)) = (self.writes.letter.as_mut(), taken) {
             main.reason = format!("{}; {}", main.reason, taken.reason);
             if taken.disposition == Disposition::Applied {
                 main.disposition = Disposition::Applied;
@@ -349,7 +342,7 @@ impl Plan {
     /// events among its own.
     pub(super) fn carry(&mut self, plans: Vec<Plan>) {
         for mut more in plans {
-            self.events.append(&mut more.events);
+            self.writes.events.append(&mut more.writes.events);
             self.more.push(more);
         }
     }
@@ -389,15 +382,15 @@ mod tests {
                 Preferences { diagrams, language },
             ))
         };
-        let mut plan = Plan {
+        let mut plan = Plan::writing(Writes {
             preferences: set("a@x", Some(Diagrams::Text), None),
-            ..Plan::default()
-        };
-        plan.absorb(Plan {
-            preferences: set("b@x", None, Some(crate::Lang::En)),
-            ..Plan::default()
+            ..Writes::default()
         });
-        let (addresses, merged) = plan.preferences.unwrap();
+        plan.absorb(Plan::writing(Writes {
+            preferences: set("b@x", None, Some(crate::Lang::En)),
+            ..Writes::default()
+        }));
+        let (addresses, merged) = plan.writes.preferences.unwrap();
         assert_eq!(addresses, ["a@x", "b@x"]);
         assert_eq!(
             merged,

@@ -37,7 +37,7 @@ pub(super) fn commit_and_say(
     run::commit(store, config, clerk, plan, cause)
         .map_err(|message| database_or_run(config, message))?;
     let mut out = std::io::stdout().lock();
-    for event in &plan.events {
+    for event in &plan.writes.events {
         print_event(&mut out, event, printer);
     }
     Ok(())
@@ -65,7 +65,7 @@ pub(super) fn queue_start_sheets(
                     &format!("start-sheet:{player}"),
                 )
                 .map_err(|message| database_or_run(config, message))?;
-                for event in &plan.events {
+                for event in &plan.writes.events {
                     print_event(&mut out, event, printer);
                 }
             }

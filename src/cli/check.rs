@@ -121,7 +121,7 @@ fn print_plan(
     envelope: &Envelope,
 ) {
     let mut out = Vec::new();
-    if let Some(letter) = &plan.letter {
+    if let Some(letter) = &plan.writes.letter {
         let _ = writeln!(out, "postmark: {}", letter.postmark);
         let _ = writeln!(
             out,
@@ -154,7 +154,7 @@ fn print_plan(
             }
         }
     }
-    for event in &plan.events {
+    for event in &plan.writes.events {
         let _ = writeln!(out, "event: {} {}", event.event, event.detail);
     }
     // The letter's own messages, then those of the other games it changes

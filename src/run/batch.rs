@@ -81,7 +81,7 @@ impl Batch {
             .extend(plan.delivering().into_iter().cloned());
         self.entries.push(Entry {
             done,
-            events: plan.events,
+            events: plan.writes.events,
             last_message,
         });
     }

@@ -32,11 +32,12 @@ pub(super) fn keep_calendar(
         let state = clerk::load_replaying(config, store, game, &clerk.replays)?;
         let plan = clerk.calendar().plan_duties(store, state)?;
         let mut last = None;
-        if !plan.duties.is_empty() {
+        if !plan.writes.duties.is_empty() {
             let cause = format!(
                 "duty:{}:{}",
                 game.id,
-                plan.duties
+                plan.writes
+                    .duties
                     .iter()
                     .map(rules::DutyKey::text)
                     .collect::<Vec<_>>()
@@ -45,13 +46,13 @@ pub(super) fn keep_calendar(
             last = commit(store, config, clerk, &plan, &cause)?;
             summary.games_changed.insert(config.game_key(&game.id));
         }
-        if let Some(state) = &plan.game {
+        if let Some(state) = &plan.writes.game {
             // A game only a letter can move is looked at again in 9999.
             let never = NaiveDate::from_ymd_opt(9999, 12, 31).unwrap_or(NaiveDate::MAX);
             let next = rules::next_check(&config.rules, &state.ledger, today).unwrap_or(never);
             store.write(|w| w.next_check(&game.id, next))?;
         }
-        if !plan.duties.is_empty() {
+        if !plan.writes.duties.is_empty() {
             batch.add(plan, last, None);
         }
     }

@@ -23,7 +23,7 @@ pub fn commit(
     // message's id made from its own cause.
     let plans: Vec<(&SaidPlan, String)> = std::iter::once((plan, cause.to_string()))
         .chain(plan.more.iter().map(|more| {
-            let game = more.game.as_ref().map_or("", |game| game.id());
+            let game = more.writes.game.as_ref().map_or("", |game| game.id());
             (more, format!("{cause}/{game}"))
         }))
         .collect();
@@ -31,13 +31,16 @@ pub fn commit(
     let today = clerk.clock.today;
     store
         .write(|w| {
-            let letter_id = match &plan.letter {
+            let letter_id = match &plan.writes.letter {
                 Some(letter) => Some(w.letter(letter)?),
                 None => None,
             };
             // A leave of the letter's own, or of a letter it brings in (an
             // accepted one's).
-            for leave in plans.iter().filter_map(|(plan, _)| plan.leave.as_ref()) {
+            for leave in plans
+                .iter()
+                .filter_map(|(plan, _)| plan.writes.leave.as_ref())
+            {
                 if let Some(player) = &leave.here {
                     w.leave(player, leave.days, letter_id, today)?;
                 }
@@ -45,23 +48,23 @@ pub fn commit(
             // Every plan's writes, the letter's and those it carries: none
             // is dropped for standing in a carried plan.
             for (plan, _) in &plans {
-                if let Some((player, day)) = &plan.leaves_left {
+                if let Some((player, day)) = &plan.writes.leaves_left {
                     w.leaves_left(player, *day)?;
                 }
-                if let Some((addresses, set)) = &plan.preferences {
+                if let Some((addresses, set)) = &plan.writes.preferences {
                     w.preferences(addresses, *set, today)?;
                 }
-                for edit in &plan.config_edits {
+                for edit in &plan.writes.config_edits {
                     w.config_edit(edit, today)?;
                 }
-                for key in &plan.releases {
+                for key in &plan.writes.releases {
                     w.mark_releasing(key)?;
                 }
             }
             for (index, (plan, _)) in plans.iter().enumerate() {
                 // Another letter the first brings in (an acceptance by the
                 // arbiter's letter) is kept with its own moves.
-                let letter_id = match (&plan.letter, index) {
+                let letter_id = match (&plan.writes.letter, index) {
                     (Some(letter), 1..) => Some(w.letter(letter)?),
                     _ => letter_id,
                 };
@@ -76,7 +79,7 @@ pub fn commit(
         })
         .and_then(|mut last| {
             for (plan, _) in &plans {
-                if let Some(leave) = &plan.leave {
+                if let Some(leave) = &plan.writes.leave {
                     last = leave_elsewhere(store, clerk, leave, &plan.elsewhere, cause)?.or(last);
                 }
             }
@@ -95,7 +98,7 @@ fn composed(
 ) -> Result<Vec<NewOutbox>, Error> {
     let sender = identity::sender(config, clerk.templates.phrases());
     let clerk_alone = identity::clerk_alone(config, clerk.templates.phrases());
-    let at = match &plan.letter {
+    let at = match &plan.writes.letter {
         Some(letter) => letter.arrived,
         None => clerk.clock.today.and_time(NaiveTime::MIN).and_utc(),
     };
@@ -151,10 +154,10 @@ fn write_game(
     letter_id: Option<i64>,
     today: NaiveDate,
 ) -> Result<(), Error> {
-    let Some(state) = &plan.game else {
+    let Some(state) = &plan.writes.game else {
         return Ok(());
     };
-    if let Some(from) = plan.taken_back {
+    if let Some(from) = plan.writes.taken_back {
         w.take_back(state.id(), from)?;
     }
     w.game(
@@ -167,13 +170,13 @@ fn write_game(
         state.stored,
         letter_id,
     )?;
-    for note in &plan.notes {
+    for note in &plan.writes.notes {
         w.note(state.id(), note)?;
     }
-    for key in &plan.duties {
+    for key in &plan.writes.duties {
         w.duty_done(state.id(), key, today)?;
     }
-    for seat in &plan.seats {
+    for seat in &plan.writes.seats {
         w.seat(state.id(), seat, today)?;
     }
     Ok(())

@@ -234,6 +234,7 @@ impl<'c> Pass<'_, 'c, '_> {
         };
         fault::point("after-parse");
         let cause = plan
+            .writes
             .letter
             .as_ref()
             .map_or_else(|| envelope.key.clone(), |l| l.dedup_key.clone());
@@ -248,7 +249,7 @@ impl<'c> Pass<'_, 'c, '_> {
         self.summary.games_changed.extend(games);
         // The letters after an order that edits a tournament's file are
         // for a run that reads it as edited (see `Summary::reread`).
-        self.summary.reread |= !plan.config_edits.is_empty();
+        self.summary.reread |= !plan.writes.config_edits.is_empty();
         self.batch.add(plan, last, Some(envelope.key.clone()));
         // Letters of this run written before this batch began.
         let written = self.taken.saturating_sub(self.batch.entries.len());

@@ -10,7 +10,7 @@ use shakmaty::Color;
 
 use crate::clerk::say::model::moves_of;
 use crate::clerk::say::notice::Notice;
-use crate::clerk::{Calendar, Plan, SaidPlan, next_lines, recipient};
+use crate::clerk::{Calendar, Plan, SaidPlan, Writes, next_lines, recipient};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -32,10 +32,10 @@ impl Calendar<'_, '_> {
         let today = self.clock.today;
         let transition = day(&self.config.rules, &state.ledger, today, &state.done);
         state.ledger = transition.ledger;
-        let mut plan = Plan {
+        let mut plan = Plan::writing(Writes {
             duties: transition.done,
-            ..Plan::default()
-        };
+            ..Writes::default()
+        });
         for effect in &transition.effects {
             match *effect {
                 DayEffect::Repeat {
@@ -64,9 +64,12 @@ impl Calendar<'_, '_> {
                         verdict: None,
                         protest_until,
                     };
-                    let overstep =
-                        self.letters()
-                            .plan_overstep(store, &state, &declared, &plan.notes)?;
+                    let overstep = self.letters().plan_overstep(
+                        store,
+                        &state,
+                        &declared,
+                        &plan.writes.notes,
+                    )?;
                     plan.absorb(overstep);
                 }
                 DayEffect::NoProtest {
@@ -77,7 +80,7 @@ impl Calendar<'_, '_> {
                 DayEffect::Adjudication => plan.absorb(self.adjudication(&state)?),
             }
         }
-        plan.game = Some(state);
+        plan.writes.game = Some(state);
         Ok(plan)
     }
 
@@ -140,7 +143,7 @@ impl Calendar<'_, '_> {
         let mut message = self.generated(message, true);
         message.delivers = Some(last);
         plan.messages.push(message);
-        plan.notes.push(self.note_at(
+        plan.writes.notes.push(self.note_at(
             Some(last),
             crate::store::NoteKind::Repeat,
             |phrases: &crate::phrases::Phrases| {

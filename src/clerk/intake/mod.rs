@@ -156,7 +156,7 @@ impl Intake<'_, '_> {
             .letters()
             .plan_arbiter(store, written, route, &stored)?;
         // The letter is kept under the game its order changed.
-        if let Some(state) = &decided.game {
+        if let Some(state) = &decided.writes.game {
             stored.game = Some(state.id().to_string());
         }
         Ok(Plan::default().with_fate_on(decided, stored, |letter| letter))
@@ -393,10 +393,10 @@ impl Intake<'_, '_> {
             game_note,
         };
         let mut plan = self.letters().plan_player(store, &state, &context)?;
-        if let Some(fate) = plan.fate.take() {
+        if let Some(fate) = plan.writes.fate.take() {
             stored = fate.on(stored);
         }
-        plan.game = Some(plan.game.take().unwrap_or(state));
+        plan.writes.game = Some(plan.writes.game.take().unwrap_or(state));
         let others = self
             .letters()
             .plan_other_games(store, player, written, postmark, &plan)?;
@@ -404,7 +404,7 @@ impl Intake<'_, '_> {
         plan.carry(others.plans);
         let other_games = others.unheeded;
         let kept = stored.clone();
-        plan.letter = Some(stored);
+        plan.writes.letter = Some(stored);
         plan = self
             .letters()
             .tell_unheeded(player, read, orders, other_games, plan)?;
@@ -429,7 +429,7 @@ impl Intake<'_, '_> {
         let mut set = self
             .letters()
             .plan_preferences(store, player, written, kept)?;
-        plan.note_apart(set.letter.take());
+        plan.note_apart(set.writes.letter.take());
         plan.absorb(set);
         Ok(plan)
     }
@@ -491,13 +491,13 @@ impl Intake<'_, '_> {
         written: Written<'_>,
         mut plan: Plan,
     ) -> Result<Plan, Error> {
-        let Some(letter) = plan.letter.take() else {
+        let Some(letter) = plan.writes.letter.take() else {
             return Ok(plan);
         };
         let others =
             self.letters()
                 .plan_other_games(store, player, written, letter.postmark, &plan)?;
-        plan.letter = Some(others.noted_on(letter));
+        plan.writes.letter = Some(others.noted_on(letter));
         plan.carry(others.plans);
         if !others.unheeded.is_empty() {
             let lines: Vec<crate::render::Model> =
@@ -556,7 +556,7 @@ struct Unidentified<'l> {
 fn ignored(stored: StoredLetter, mut plan: Plan, sender: Option<&str>, reason: String) -> Plan {
     plan.event(EventKind::Ignored, None, sender, reason.clone());
     let stored = StoredLetter { reason, ..stored };
-    plan.letter = Some(crate::clerk::bound_fields(stored));
+    plan.writes.letter = Some(crate::clerk::bound_fields(stored));
     plan
 }
 
@@ -564,6 +564,6 @@ fn ignored(stored: StoredLetter, mut plan: Plan, sender: Option<&str>, reason: S
 /// readable as mail): its first bytes kept ([`crate::clerk::keep_unread`]).
 fn ignored_unread(stored: StoredLetter, plan: Plan, sender: Option<&str>, reason: String) -> Plan {
     let mut plan = ignored(stored, plan, sender, reason);
-    plan.letter = plan.letter.map(crate::clerk::keep_unread);
+    plan.writes.letter = plan.writes.letter.map(crate::clerk::keep_unread);
     plan
 }

@@ -5,7 +5,7 @@
 use crate::clerk::context::Written;
 use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::Sentence;
-use crate::clerk::{Fate, Letters, Ordered, Plan};
+use crate::clerk::{Fate, Letters, Ordered, Plan, Writes};
 use crate::error::Error;
 use crate::letter::{Ruling, WrittenOrder};
 use crate::mail::format::compose::Recipient;
@@ -65,8 +65,10 @@ impl Letters<'_, '_> {
             .notice(model);
         Ok(Plan {
             messages: vec![message],
-            fate: Some(Fate::refused(why)),
-            ..Plan::default()
+            ..Plan::writing(Writes {
+                fate: Some(Fate::refused(why)),
+                ..Writes::default()
+            })
         })
     }
 
@@ -259,8 +261,8 @@ impl Letters<'_, '_> {
             crate::clerk::Execution::Done { plan: done, reason } => {
                 let receipt = self.order_done(mail, ruling, &done)?;
                 let mut plan = *done;
-                plan.letter = None;
-                plan.fate = Some(Fate::applied(reason));
+                plan.writes.letter = None;
+                plan.writes.fate = Some(Fate::applied(reason));
                 // After all of the order's own messages (a withdrawal's and a
                 // replacement's are its games' plans): his receipt says they
                 // went.
@@ -299,7 +301,7 @@ impl Letters<'_, '_> {
             }
         }
         let mut games: Vec<String> = Vec::new();
-        for state in plans.iter().filter_map(|plan| plan.game.as_ref()) {
+        for state in plans.iter().filter_map(|plan| plan.writes.game.as_ref()) {
             let tag =
                 crate::key::SubjectTag::game(&self.config.tournament_id, state.id()).to_string();
             if !games.contains(&tag) {
@@ -308,7 +310,7 @@ impl Letters<'_, '_> {
         }
         let noted: Vec<String> = plans
             .iter()
-            .flat_map(|plan| &plan.notes)
+            .flat_map(|plan| &plan.writes.notes)
             .map(|note| note.text.clone())
             .collect();
         let order = crate::printable::bounded(&ruling.line, 200).into_owned();

@@ -69,10 +69,10 @@ impl Letters<'_, '_> {
                 game_note: None,
             };
             let mut more = self.plan_player(store, &state, &context)?;
-            if let Some(fate) = more.fate.take() {
+            if let Some(fate) = more.writes.fate.take() {
                 others.fates.push((game.id.clone(), fate));
             }
-            more.game = Some(more.game.take().unwrap_or(state));
+            more.writes.game = Some(more.writes.game.take().unwrap_or(state));
             others.plans.push(more);
         }
         Ok(others)

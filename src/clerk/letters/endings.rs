@@ -3,7 +3,7 @@
 
 use crate::clerk::Letters;
 use crate::clerk::context::LetterContext;
-use crate::clerk::{Clerk, Fate, Plan};
+use crate::clerk::{Clerk, Fate, Plan, Writes};
 use crate::error::Error;
 use crate::record::Record;
 use crate::rules::life::{accept_draw, resign};
@@ -55,12 +55,12 @@ impl Letters<'_, '_> {
         };
         let outcome = ended.effect.outcome;
         let in_reply_to = context.mail.message_id.clone();
-        let mut plan = Plan {
+        let mut plan = Plan::writing(Writes {
             fate: Some(Fate::applied(outcome.reason.code())),
-            ..Plan::default()
-        };
+            ..Writes::default()
+        });
         plan.absorb(self.plan_result(&state, outcome, None, in_reply_to)?);
-        plan.game = Some(state);
+        plan.writes.game = Some(state);
         Ok(plan)
     }
 }

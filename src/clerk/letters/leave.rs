@@ -114,7 +114,7 @@ impl Letters<'_, '_> {
         if nothing_new {
             stored.disposition = Disposition::Applied;
             stored.reason = format!("leave {first} - {last} granted already");
-            plan.letter = Some(stored);
+            plan.writes.letter = Some(stored);
             return Ok(plan);
         }
         stored.disposition = Disposition::Applied;
@@ -126,7 +126,9 @@ impl Letters<'_, '_> {
             format!("{first} - {last}, {}", crate::phrases::english_days(days)),
         );
         for more in &plan.more {
-            plan.events.extend(more.events.iter().cloned());
+            plan.writes
+                .events
+                .extend(more.writes.events.iter().cloned());
         }
         let leave = crate::clerk::LeaveTaken {
             days: (first, last),
@@ -134,8 +136,8 @@ impl Letters<'_, '_> {
             elsewhere: verdicts.granted,
         };
         plan.elsewhere = self.leave_elsewhere(store, &leave)?;
-        plan.leave = Some(leave);
-        plan.letter = Some(stored);
+        plan.writes.leave = Some(leave);
+        plan.writes.letter = Some(stored);
         Ok(plan)
     }
 
@@ -329,7 +331,7 @@ impl Letters<'_, '_> {
         message.with(leave);
         self.tell_more_leaves(&mut message, read);
         plan.messages.push(message);
-        plan.letter = Some(stored);
+        plan.writes.letter = Some(stored);
         Ok(plan)
     }
 
@@ -398,7 +400,7 @@ impl Letters<'_, '_> {
             Color::White
         };
         let mut more = Plan::default();
-        more.notes.push(self.note(
+        more.writes.notes.push(self.note(
             crate::store::NoteKind::Leave,
             |phrases: &crate::phrases::Phrases| {
                 phrases.fill(
@@ -447,7 +449,7 @@ impl Letters<'_, '_> {
             Some(&player.email),
             format!("{first} - {last}"),
         );
-        more.game = Some(state);
+        more.writes.game = Some(state);
         Ok(more)
     }
 

@@ -122,7 +122,7 @@ impl Letters<'_, '_> {
         if lines.is_empty() {
             return Ok(plan);
         }
-        if let Some(stored) = plan.letter.as_mut() {
+        if let Some(stored) = plan.writes.letter.as_mut() {
             let words: Vec<String> = lines.iter().map(|l| l.in_words(self.phrases())).collect();
             stored.reason = format!("{}; not carried out: {}", stored.reason, words.join("; "));
         }
@@ -151,23 +151,23 @@ impl Letters<'_, '_> {
                 message.with(apart.clone());
             }
         }
-        let changed = plan.game.as_ref();
+        let changed = plan.writes.game.as_ref();
         let leave = self.plan_leave(store, player, written, stored, changed)?;
-        let game = plan.game.as_ref().map(|game| game.id().to_string());
+        let game = plan.writes.game.as_ref().map(|game| game.id().to_string());
         for more in leave.more {
             // The notes and notices of the game the rest changed go with it.
-            if more.game.as_ref().map(|g| g.id()) == game.as_deref() {
-                plan.notes.extend(more.notes);
+            if more.writes.game.as_ref().map(|g| g.id()) == game.as_deref() {
+                plan.writes.notes.extend(more.writes.notes);
                 plan.messages.extend(more.messages);
             } else {
                 plan.more.push(more);
             }
         }
         plan.messages.extend(leave.messages);
-        plan.events.extend(leave.events);
-        plan.leave = leave.leave;
+        plan.writes.events.extend(leave.writes.events);
+        plan.writes.leave = leave.writes.leave;
         plan.elsewhere.extend(leave.elsewhere);
-        plan.note_apart(leave.letter);
+        plan.note_apart(leave.writes.letter);
         Ok(plan)
     }
 }

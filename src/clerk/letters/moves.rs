@@ -11,7 +11,7 @@ use crate::clerk::say::model::{
 };
 use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::{self, Sentence};
-use crate::clerk::{Clerk, Fate, Plan, next_lines};
+use crate::clerk::{Clerk, Fate, Plan, Writes, next_lines};
 use crate::error::Error;
 use crate::game::{Applied, End};
 use crate::letter::{Keyword, Letter, ReadErrorKind};
@@ -127,11 +127,11 @@ impl Letters<'_, '_> {
                 .iter()
                 .rposition(|p| p.by == color)
                 .unwrap_or(0);
-        let mut plan = Plan {
+        let mut plan = Plan::writing(Writes {
             notes: self.letter_notes(&verdict, first_ply, own_last, &moves_log),
             fate: Some(Fate::applied(format!("move {moves_log}"))),
-            ..Plan::default()
-        };
+            ..Writes::default()
+        });
         let detail = format!(
             "{moves_log}: {}, totals {}",
             crate::phrases::english_days(verdict.days),
@@ -150,10 +150,10 @@ impl Letters<'_, '_> {
             moves: &moves_log,
         };
         for effect in &transition.effects {
-            let done = self.move_effect(store, state, &letter, effect, &plan.notes)?;
+            let done = self.move_effect(store, state, &letter, effect, &plan.writes.notes)?;
             plan.absorb(done);
         }
-        plan.game = Some(changed);
+        plan.writes.game = Some(changed);
         Ok(plan)
     }
 

@@ -7,7 +7,7 @@ use crate::clerk::EventKind;
 use crate::clerk::context::LetterContext;
 use crate::clerk::say::notice::Notice;
 use crate::clerk::say::words::{self, text};
-use crate::clerk::{Fate, Letters, Plan, load::stored_chart, recipient};
+use crate::clerk::{Fate, Letters, Plan, Writes, load::stored_chart, recipient};
 use crate::error::Error;
 use crate::mail::format::compose::{Attachment, wire_size};
 use crate::mail::format::filing::filed_letter;
@@ -85,7 +85,7 @@ impl Letters<'_, '_> {
         claim.generated = true;
         plan.messages.push(claim);
         let ply = declared.last_move.as_ref().map(|(_, ply)| *ply);
-        plan.notes.push(self.note_at(
+        plan.writes.notes.push(self.note_at(
             ply,
             crate::store::NoteKind::Overstep,
             |phrases: &crate::phrases::Phrases| {
@@ -359,12 +359,12 @@ impl Letters<'_, '_> {
         context: &LetterContext<'_>,
         transition: Transition<OffenderEffect>,
     ) -> Result<Plan, Error> {
-        let mut plan = Plan {
+        let mut plan = Plan::writing(Writes {
             fate: Some(Fate::refused(
                 "a letter of the offender during the suspension: passed to the arbiter",
             )),
-            ..Plan::default()
-        };
+            ..Writes::default()
+        });
         let written: Vec<&str> = context
             .read
             .moves

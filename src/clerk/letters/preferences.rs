@@ -8,7 +8,7 @@
 
 use crate::clerk::EventKind;
 use crate::clerk::context::Written;
-use crate::clerk::{Letters, Plan, recipient};
+use crate::clerk::{Letters, Plan, Writes, recipient};
 use crate::config::{Diagrams, Player, Preferences};
 use crate::error::Error;
 use crate::letter::Preference;
@@ -77,10 +77,10 @@ impl Letters<'_, '_> {
             diagrams.name(),
             lang.pick("ru", "en")
         );
-        let mut plan = Plan {
+        let mut plan = Plan::writing(Writes {
             preferences: (set != Preferences::default()).then_some((addresses, set)),
-            ..Plan::default()
-        };
+            ..Writes::default()
+        });
         if let Some((lang, why)) = unwritable {
             let said = format!(
                 "{}'s letters cannot be written in {}: {why}; they go in {} until the templates are mended",

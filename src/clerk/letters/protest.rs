@@ -64,7 +64,7 @@ impl Letters<'_, '_> {
             protester.secret.as_deref(),
         ));
         plan.messages.push(message);
-        plan.notes.push(self.note(
+        plan.writes.notes.push(self.note(
             crate::store::NoteKind::Protest,
             |phrases: &crate::phrases::Phrases| {
                 phrases.fill("note.protest", &[("date", &phrases.date(context.postmark))])
@@ -76,8 +76,8 @@ impl Letters<'_, '_> {
             Some(&protester.email),
             why.to_string(),
         );
-        plan.fate = Some(Fate::applied(why));
-        plan.game = Some(changed);
+        plan.writes.fate = Some(Fate::applied(why));
+        plan.writes.game = Some(changed);
         Ok(plan)
     }
 }

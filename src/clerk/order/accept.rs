@@ -15,10 +15,10 @@
 //! `АДРЕС`), or `shtempel accept KEY`: a refused letter taken after all
 //! ([`Orders::accept`]), in a plan of its own inside the order's.
 
-use super::{Command, Execution, Ordered};
+use super::{Carried, Command, Execution, Ordered};
 use crate::clerk::say::model::moves_of;
 use crate::clerk::say::words::{Sentence, text};
-use crate::clerk::{EventKind, NotDone, Orders, Plan, Prepared, Refused};
+use crate::clerk::{EventKind, NotDone, Orders, Plan, Prepared, Refused, Writes};
 use crate::config::Player;
 use crate::config::edit::{ConfigEdit, PlayerEdit};
 use crate::error::Error;
@@ -55,12 +55,7 @@ impl Command for Accept {
         format!("accepted:{}", self.key)
     }
 
-    fn carry_out(
-        &self,
-        clerk: &Orders<'_, '_>,
-        store: &Store,
-        ordered: Ordered,
-    ) -> Result<Execution, Error> {
+    fn carry_out(&self, clerk: &Orders, store: &Store, ordered: Ordered) -> Carried {
         let by = ordered.by;
         let key = self.key.as_str();
         let Some(kept) = store.letter_by_key(key)? else {
@@ -79,11 +74,13 @@ impl Command for Accept {
             by,
         };
         let planned = clerk.accept(store, &kept, &acceptance).map(|mut accepted| {
-            let mut plan = Plan {
-                events: accepted.events.clone(),
-                ..Plan::default()
-            };
-            plan.config_edits.append(&mut accepted.config_edits);
+            let mut plan = Plan::writing(Writes {
+                events: accepted.writes.events.clone(),
+                ..Writes::default()
+            });
+            plan.writes
+                .config_edits
+                .append(&mut accepted.writes.config_edits);
             plan.more.push(accepted);
             plan
         });
@@ -175,7 +172,7 @@ impl Orders<'_, '_> {
         prepared.read = Some(read);
         prepared.key = accepted_key;
         let mut plan = self.decided(store, &envelope, &prepared)?;
-        let Some(stored) = plan.letter.as_mut() else {
+        let Some(stored) = plan.writes.letter.as_mut() else {
             return Err(Error::internal("an accepted letter without its record").into());
         };
         if stored.disposition != Disposition::Applied {
@@ -239,9 +236,10 @@ impl Orders<'_, '_> {
         address_edit: Option<ConfigEdit>,
     ) -> Result<Plan, Error> {
         let told = Accepted {
-            postmark: plan.letter.as_ref().map(|l| l.postmark),
+            postmark: plan.writes.letter.as_ref().map(|l| l.postmark),
             // The moves as the board took them (in SAN; each reader's notation).
             sans: plan
+                .writes
                 .game
                 .as_ref()
                 .filter(|game| game.ledger.rows.len() > game.stored)
@@ -252,11 +250,12 @@ impl Orders<'_, '_> {
             by: acceptance.by,
             address_added: address_edit.is_some(),
         };
-        plan.notes
+        plan.writes
+            .notes
             .push(self.note(crate::store::NoteKind::Accepted, |phrases| {
                 told.note(phrases)
             }));
-        plan.config_edits.extend(address_edit);
+        plan.writes.config_edits.extend(address_edit);
         // The writer's receipt says why it comes after his refusal; the
         // chief secretary reads it too: the director's acceptance is an
         // operation of the tournament's.
@@ -266,7 +265,7 @@ impl Orders<'_, '_> {
             message.with(crate::model! { "accepted" => accepted.clone() });
             message.cc.push(self.secretary());
         }
-        let game = plan.game.as_ref().map(|game| game.key.clone());
+        let game = plan.writes.game.as_ref().map(|game| game.key.clone());
         let moves = told.moves(self.phrases());
         plan.event(
             EventKind::Accepted,

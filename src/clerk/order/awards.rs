@@ -4,7 +4,7 @@
 
 use crate::clerk::EventKind;
 use crate::clerk::say::words::{self, Sentence, text};
-use crate::clerk::{Clerk, NotDone, Orders, Plan, Refused, next_lines};
+use crate::clerk::{Clerk, NotDone, Orders, Plan, Refused, Writes, next_lines};
 use crate::error::Error;
 use crate::message::MessageKind;
 use crate::model;
@@ -76,13 +76,13 @@ impl Orders<'_, '_> {
         state.ledger = transition.ledger;
         state.board = self.board_replayed(&state)?;
         state.stored = first;
-        let mut plan = Plan {
+        let mut plan = Plan::writing(Writes {
             taken_back: Some(first),
-            ..Plan::default()
-        };
+            ..Writes::default()
+        });
         let author_name = state.player(author).name.clone();
         let because = crate::clerk::because(why);
-        plan.notes.push(self.note(
+        plan.writes.notes.push(self.note(
             crate::store::NoteKind::Undone,
             |phrases: &crate::phrases::Phrases| {
                 phrases.fill(
@@ -127,7 +127,7 @@ impl Orders<'_, '_> {
             None,
             format!("{moves} ({author_name})"),
         );
-        plan.game = Some(state);
+        plan.writes.game = Some(state);
         Ok(plan)
     }
     /// Sets a game's result ([`award`]): the note under its chart (who,
@@ -153,7 +153,7 @@ impl Orders<'_, '_> {
             Scored::Result(_) => "note.award",
         };
         let mut plan = Plan::default();
-        plan.notes.push(self.note(
+        plan.writes.notes.push(self.note(
             crate::store::NoteKind::Award,
             |phrases: &crate::phrases::Phrases| {
                 phrases.fill(
@@ -183,7 +183,7 @@ impl Orders<'_, '_> {
         };
         let result = self.plan_result_with(&state, outcome, None, in_reply_to, extra);
         plan.absorb(result.map_err(NotDone::Failed)?);
-        plan.game = Some(state);
+        plan.writes.game = Some(state);
         Ok(plan)
     }
 }

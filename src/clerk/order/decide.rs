@@ -2,7 +2,7 @@
 //! ПРОДОЛЖИТЬ): the chief arbiter's decision on an overstep (rules.md
 //! 2.5.5), with the days he excuses and his reason.
 
-use super::{Command, Execution, Ordered};
+use super::{Carried, Command, Execution, Ordered};
 use crate::clerk::{Clerk, EventKind, NotDone, Orders, Plan, Refused, label_moves, next_lines};
 use crate::error::Error;
 use crate::message::MessageKind;
@@ -31,12 +31,7 @@ impl Command for Decide {
         format!("decision:{}:{}", self.game, self.decision.code())
     }
 
-    fn carry_out(
-        &self,
-        clerk: &Orders<'_, '_>,
-        store: &Store,
-        ordered: Ordered,
-    ) -> Result<Execution, Error> {
+    fn carry_out(&self, clerk: &Orders, store: &Store, ordered: Ordered) -> Carried {
         let in_reply_to = ordered.in_reply_to;
         clerk.decide(store, self, in_reply_to)
     }
@@ -127,7 +122,8 @@ impl Orders<'_, '_> {
             }
             plan.messages.push(letter);
         }
-        plan.notes
+        plan.writes
+            .notes
             .extend(self.decision_notes(&state, decision, &decided));
         plan.event(
             EventKind::Decision,
@@ -135,7 +131,7 @@ impl Orders<'_, '_> {
             Some(&self.config.chief_arbiter),
             code.into(),
         );
-        plan.game = Some(state);
+        plan.writes.game = Some(state);
         Ok(plan)
     }
 

@@ -56,13 +56,12 @@ pub trait Command {
 
     /// Carries it out in `clerk`'s tournament as `ordered`: its plan, or
     /// why not (`Err`: the store or the templates failed).
-    fn carry_out(
-        &self,
-        clerk: &Orders<'_, '_>,
-        store: &Store,
-        ordered: Ordered,
-    ) -> Result<Execution, Error>;
+    fn carry_out(&self, clerk: &Orders, store: &Store, ordered: Ordered) -> Carried;
 }
+
+/// What carrying out an order comes to: done or refused; `Err` where the
+/// store or the templates failed.
+pub type Carried = Result<Execution, Error>;
 
 /// Who gave an order, and the letter it came in: the chief arbiter's (its
 /// Message-ID, which the order's messages answer), or the director's
@@ -170,7 +169,7 @@ impl Order {
     }
 
     pub fn cause<M>(&self, plan: &Plan<M>) -> String {
-        self.command().cause(plan.taken_back)
+        self.command().cause(plan.writes.taken_back)
     }
 }
 
@@ -268,7 +267,7 @@ impl Execution {
     ) -> Result<Execution, Error> {
         match planned {
             Ok(plan) => {
-                let reason = reason(plan.game.as_ref().map_or("", |state| state.id()));
+                let reason = reason(plan.writes.game.as_ref().map_or("", |state| state.id()));
                 Ok(Execution::Done {
                     plan: Box::new(plan),
                     reason,

@@ -10,9 +10,9 @@
 //! `REPLACE ivanov Sidorov S. <sidorov@example.org> illness` (ЗАМЕНА), or
 //! `shtempel replace ivanov --by …` / `--was …`: a player replaced.
 
-use super::{Command, Execution, Ordered};
+use super::{Carried, Command, Execution, Ordered};
 use crate::clerk::say::words::Sentence;
-use crate::clerk::{EventKind, NotDone, Orders, Plan, Refused, recipient};
+use crate::clerk::{EventKind, NotDone, Orders, Plan, Refused, Writes, recipient};
 use crate::config::Player;
 use crate::config::edit::{ConfigEdit, PlayerEdit};
 use crate::error::Error;
@@ -63,12 +63,7 @@ impl Command for Replace {
         }
     }
 
-    fn carry_out(
-        &self,
-        clerk: &Orders<'_, '_>,
-        store: &Store,
-        _: Ordered,
-    ) -> Result<Execution, Error> {
+    fn carry_out(&self, clerk: &Orders, store: &Store, _: Ordered) -> Carried {
         let why = self.why.as_deref();
         let planned = match &self.whom {
             Whom::Was(was) => clerk.replace(store, &self.player, was, why),
@@ -86,7 +81,7 @@ impl Command for Replace {
                     diagrams: None,
                     language: Some(language),
                 };
-                plan.preferences = Some((vec![address], set));
+                plan.writes.preferences = Some((vec![address], set));
             }
             plan
         });
@@ -189,11 +184,11 @@ impl Orders<'_, '_> {
                 // Over before he left, it stays his;
                 // one over before an earlier replacement is already another's.
                 if state.player(colour).id == player {
-                    finished.push(Plan {
+                    finished.push(Plan::writing(Writes {
                         seats: vec![seat(colour, &state)],
                         game: Some(state),
-                        ..Plan::default()
-                    });
+                        ..Writes::default()
+                    }));
                 }
                 continue;
             }
@@ -220,9 +215,11 @@ impl Orders<'_, '_> {
             .cc(self.secretary())
             .notice(welcome);
         plan.messages.push(letter);
-        plan.leaves_left = Some((player.to_string(), self.clock.today));
+        plan.writes.leaves_left = Some((player.to_string(), self.clock.today));
         for more in &plan.more {
-            plan.events.extend(more.events.iter().cloned());
+            plan.writes
+                .events
+                .extend(more.writes.events.iter().cloned());
         }
         Ok(plan)
     }
@@ -306,7 +303,7 @@ impl Orders<'_, '_> {
             ..entry.clone()
         };
         let mut plan = self.replace_by(store, &newcomer, &was, why)?;
-        plan.config_edits.push(edit);
+        plan.writes.config_edits.push(edit);
         Ok(plan)
     }
 
@@ -373,11 +370,11 @@ impl Orders<'_, '_> {
                 "last_day" => crate::clerk::say::words::date(due.last_day),
             }
         });
-        let mut more = Plan {
+        let mut more = Plan::writing(Writes {
             seats: vec![taken_over],
-            ..Plan::default()
-        };
-        more.notes.push(self.note(
+            ..Writes::default()
+        });
+        more.writes.notes.push(self.note(
             crate::store::NoteKind::Replaced,
             |phrases: &crate::phrases::Phrases| {
                 phrases.fill(
@@ -411,7 +408,7 @@ impl Orders<'_, '_> {
             None,
             format!("{was} by {}", newcomer.name),
         );
-        more.game = Some(state);
+        more.writes.game = Some(state);
         Ok(more)
     }
 }

@@ -9,7 +9,7 @@
 //! `RETRY KEY`, `RETRY ALL` (ПОВТОРИТЬ), or `shtempel retry KEY`: letters
 //! set aside put back among the new ones.
 
-use super::{Command, Execution, Ordered};
+use super::{Carried, Command, Execution, Ordered};
 use crate::clerk::{EventKind, Orders, Plan};
 use crate::error::Error;
 use crate::message::MessageKind;
@@ -30,12 +30,7 @@ impl Command for Retry {
         format!("retry:{}", self.key)
     }
 
-    fn carry_out(
-        &self,
-        clerk: &Orders<'_, '_>,
-        store: &Store,
-        ordered: Ordered,
-    ) -> Result<Execution, Error> {
+    fn carry_out(&self, clerk: &Orders, store: &Store, ordered: Ordered) -> Carried {
         let in_reply_to = ordered.in_reply_to;
         clerk.retry_order(store, &self.key, in_reply_to)
     }
@@ -96,7 +91,7 @@ impl Orders<'_, '_> {
                 .notice(model),
         );
         for letter in &chosen {
-            plan.releases.push(letter.dedup_key.clone());
+            plan.writes.releases.push(letter.dedup_key.clone());
             plan.event(
                 EventKind::Retry,
                 None,

@@ -2,10 +2,9 @@
 //! `shtempel result` / `shtempel forfeit`: a game's result set, or a
 //! forfeit scored.
 
-use super::{Command, Execution, Ordered};
+use super::{Carried, Command, Execution, Ordered};
 use crate::clerk::say::words::Sentence;
 use crate::clerk::{Award, Orders};
-use crate::error::Error;
 use crate::rules::interventions::Scored;
 use crate::store::Store;
 
@@ -29,12 +28,7 @@ impl Command for Score {
         format!("award:{}:{}:{how}", self.game, self.scored.result().pgn())
     }
 
-    fn carry_out(
-        &self,
-        clerk: &Orders<'_, '_>,
-        store: &Store,
-        ordered: Ordered,
-    ) -> Result<Execution, Error> {
+    fn carry_out(&self, clerk: &Orders, store: &Store, ordered: Ordered) -> Carried {
         let Ordered { by, in_reply_to } = ordered;
         let award = Award {
             scored: self.scored,

@@ -1,9 +1,8 @@
 //! `UNDO 3 he misread` (ОТМЕНИТЬ), or `shtempel undo 3`: a game's last
 //! letter taken back.
 
-use super::{Command, Execution, Ordered};
+use super::{Carried, Command, Execution, Ordered};
 use crate::clerk::Orders;
-use crate::error::Error;
 use crate::store::Store;
 
 #[derive(Clone, Debug)]
@@ -21,12 +20,7 @@ impl Command for Undo {
         format!("undo:{}:{}", self.game, taken_back.unwrap_or(0))
     }
 
-    fn carry_out(
-        &self,
-        clerk: &Orders<'_, '_>,
-        store: &Store,
-        ordered: Ordered,
-    ) -> Result<Execution, Error> {
+    fn carry_out(&self, clerk: &Orders, store: &Store, ordered: Ordered) -> Carried {
         let Ordered { by, in_reply_to } = ordered;
         let planned = clerk
             .game_by_command(store, &self.game)

@@ -7,7 +7,7 @@
 //! `WITHDRAW ivanov illness` (ВЫБЫТИЕ), or `shtempel withdraw ivanov`: a
 //! player withdraws.
 
-use super::{Command, Execution, Ordered};
+use super::{Carried, Command, Execution, Ordered};
 use crate::clerk::say::words::Sentence;
 use crate::clerk::{Award, AwardedBy, EventKind, NotDone, Orders, Plan, Refused};
 use crate::error::Error;
@@ -35,12 +35,7 @@ impl Command for Withdraw {
         format!("withdraw:{}", self.player)
     }
 
-    fn carry_out(
-        &self,
-        clerk: &Orders<'_, '_>,
-        store: &Store,
-        ordered: Ordered,
-    ) -> Result<Execution, Error> {
+    fn carry_out(&self, clerk: &Orders, store: &Store, ordered: Ordered) -> Carried {
         let by = ordered.by;
         let planned = clerk.withdraw(store, &self.player, self.why.as_deref(), by);
         Execution::of(planned, "nothing withdrawn", |_| {
@@ -139,7 +134,7 @@ impl Orders<'_, '_> {
             annul(&state.ledger).map_err(|refusal| Error::internal(format!("{refusal:?}")))?;
         let previous = state.ledger.standing.outcome.map(|o| o.result.pgn());
         state.ledger = annulled.ledger;
-        plan.notes.push(self.note(
+        plan.writes.notes.push(self.note(
             crate::store::NoteKind::Annulled,
             |phrases: &crate::phrases::Phrases| {
                 phrases.fill(
@@ -173,7 +168,7 @@ impl Orders<'_, '_> {
             .extend(letters.into_iter().map(|(_, letter)| letter));
         let logged = why.in_words(self.phrases());
         plan.event(EventKind::Annulled, Some(&state.key), None, logged);
-        plan.game = Some(state);
+        plan.writes.game = Some(state);
         Ok(plan)
     }
 }

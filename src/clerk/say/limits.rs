@@ -25,7 +25,7 @@ impl Clerk<'_> {
         store: &Store,
         mut plan: Plan,
     ) -> Result<Plan, Error> {
-        let Some(sender) = plan.letter.as_ref().and_then(|l| l.sender.clone()) else {
+        let Some(sender) = plan.writes.letter.as_ref().and_then(|l| l.sender.clone()) else {
             return Ok(plan);
         };
         // Replies go to a player's first address, whichever he wrote from.

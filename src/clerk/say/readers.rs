@@ -21,7 +21,7 @@ impl Clerk<'_> {
     pub(in crate::clerk) fn said(&self, store: &Store, plan: Plan) -> Result<SaidPlan, Error> {
         // A preference the plan sets (`LANGUAGE`, a newcomer's language)
         // holds for its own messages.
-        let setting = plan.preferences.clone();
+        let setting = plan.writes.preferences.clone();
         plan.map_messages(None, &mut |notice, event| {
             let his = match notice.to.first() {
                 Some(reader) => {

@@ -44,7 +44,7 @@ impl Clerk<'_> {
             reason.push_str(" (the day's notice sent already: not answered)");
         }
         plan.event(EventKind::Forged, None, Some(&who.email), reason.clone());
-        plan.fate = Some(Fate::ignored(reason));
+        plan.writes.fate = Some(Fate::ignored(reason));
         if !told_today {
             plan.messages.push(self.unverified_notice(who, why));
         }
@@ -97,7 +97,7 @@ impl Clerk<'_> {
             stored.sender.as_deref(),
             why.clone(),
         );
-        plan.fate = Some(Fate::refused(why));
+        plan.writes.fate = Some(Fate::refused(why));
         let Some(player) = stored
             .sender
             .as_deref()
@@ -191,7 +191,7 @@ impl Clerk<'_> {
             Some(&player.email),
             why.clone(),
         );
-        plan.fate = Some(Fate::refused(why));
+        plan.writes.fate = Some(Fate::refused(why));
         Ok(plan)
     }
     /// The words of a rules' refusal, for the player.
