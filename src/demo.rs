@@ -150,11 +150,7 @@ fn standings(
             format!(
                 "Status: {:?}, result: {}",
                 state.ledger.status(),
-                state
-                    .ledger
-                    .standing
-                    .outcome
-                    .map_or("none", |o| o.result.pgn())
+                state.ledger.standing.result_pgn().unwrap_or("none")
             ),
         )?;
     }

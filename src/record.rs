@@ -56,10 +56,7 @@ impl Record {
 
     /// The result in PGN form, `*` while the game goes on.
     pub fn result(&self) -> &'static str {
-        self.ledger
-            .standing
-            .outcome
-            .map_or("*", |outcome| outcome.result.pgn())
+        self.ledger.standing.result_pgn().unwrap_or("*")
     }
 
     pub fn chart(&self, config: &Config, notes: Vec<String>) -> Chart {
@@ -74,11 +71,7 @@ impl Record {
             white: self.white.name.clone(),
             black: self.black.name.clone(),
             status: self.ledger.status(),
-            result: self
-                .ledger
-                .standing
-                .outcome
-                .map(|o| o.result.pgn().to_string()),
+            result: self.ledger.standing.result_pgn().map(str::to_string),
             totals: self.ledger.totals(),
             rows,
             credit: self.ledger.standing.credit,

@@ -23,16 +23,8 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        order_command(
-            cx,
-            |why| {
-                Order::Score(order::Score {
-                    game: self.game,
-                    scored: Scored::Forfeit(GameResult::loss_of(self.loser)),
-                    why,
-                })
-            },
-            self.given,
-        )
+        let (game, scored) = (self.game, Scored::Forfeit(GameResult::loss_of(self.loser)));
+        let order = |why| Order::Score(order::Score { game, scored, why });
+        order_command(cx, order, self.given)
     }
 }

@@ -56,7 +56,7 @@ pub(super) fn games(
             let due = state.ledger.due(&config.rules, clock.today);
             let plies = state.board.moves().len();
             let status = state.ledger.status().name();
-            let result = state.ledger.standing.outcome.map(|o| o.result.pgn());
+            let result = state.ledger.standing.result_pgn();
             if printer == Printer::Json {
                 let mut value = state.chart(config, Vec::new()).summary_json();
                 value["moves"] = serde_json::json!(plies.div_ceil(2));

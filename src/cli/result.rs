@@ -21,16 +21,8 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        order_command(
-            cx,
-            |why| {
-                Order::Score(order::Score {
-                    game: self.game,
-                    scored: Scored::Result(self.result),
-                    why,
-                })
-            },
-            self.given,
-        )
+        let (game, scored) = (self.game, Scored::Result(self.result));
+        let order = |why| Order::Score(order::Score { game, scored, why });
+        order_command(cx, order, self.given)
     }
 }

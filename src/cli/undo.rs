@@ -16,15 +16,7 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        order_command(
-            cx,
-            |why| {
-                Order::Undo(order::Undo {
-                    game: self.game,
-                    why,
-                })
-            },
-            self.given,
-        )
+        let game = self.game;
+        order_command(cx, |why| Order::Undo(order::Undo { game, why }), self.given)
     }
 }

@@ -283,6 +283,13 @@ pub struct Standing {
     pub awarded_by: Option<super::interventions::AwardedBy>,
 }
 
+impl Standing {
+    /// The game's result as PGN writes it (`1-0`), once it has one.
+    pub fn result_pgn(&self) -> Option<&'static str> {
+        self.outcome.map(|outcome| outcome.result.pgn())
+    }
+}
+
 /// Days the chief arbiter excused one player (10.3.7), and the move they
 /// belong to: the move that overstepped; for an overstep by silence, the
 /// offender's first move from `after` on (the first after the decision),

@@ -154,7 +154,7 @@ impl Writer<'_> {
             params![
                 id,
                 standing.status.name(),
-                standing.outcome.map(|o| o.result.pgn()),
+                standing.result_pgn(),
                 standing.outcome.map(|o| o.reason.code()),
                 standing.suspension.map(|s| color_name(s.offender)),
                 standing.suspension.map(|s| day_text(s.notice_on)),

@@ -221,12 +221,7 @@ impl Letters<'_, '_> {
     /// A finished game in one line: its tag, partner, colour and result.
     fn finished_line(&self, state: &Record, colour: Color, config: &Config) -> Model {
         let (tag, partner) = tag_and_partner(state, config, colour);
-        let result = state
-            .ledger
-            .standing
-            .outcome
-            .as_ref()
-            .map(|o| o.result.pgn());
+        let result = state.ledger.standing.result_pgn();
         let status = self.status_word(state);
         model! {
             "tag" => tag,
@@ -370,12 +365,7 @@ impl Letters<'_, '_> {
             })?;
             // A move forwarded in this run reaches him today.
             let due = state.ledger.due_if_delivered(&config.rules, today);
-            let result = state
-                .ledger
-                .standing
-                .outcome
-                .as_ref()
-                .map(|o| o.result.pgn());
+            let result = state.ledger.standing.result_pgn();
             games.push(model! {
                 "tag" => SubjectTag::game(&config.tournament_id, &game.id).to_string(),
                 "white" => state.white.name.as_str(),

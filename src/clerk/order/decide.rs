@@ -151,7 +151,7 @@ impl Orders<'_, '_> {
             "decision" => *code,
             "offender" => state.player(*offender).name.as_str(),
             "offender_color" => crate::color_name(*offender),
-            "result" => state.ledger.standing.outcome.map(|o| o.result.pgn()),
+            "result" => state.ledger.standing.result_pgn(),
             "held_move" => held_move.as_deref().map(crate::clerk::say::words::moves),
             "excused" => *excused,
             "asked" => *cut_from,

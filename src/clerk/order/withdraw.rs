@@ -132,7 +132,7 @@ impl Orders<'_, '_> {
         let mut plan = Plan::default();
         let annulled =
             annul(&state.ledger).map_err(|refusal| Error::internal(format!("{refusal:?}")))?;
-        let previous = state.ledger.standing.outcome.map(|o| o.result.pgn());
+        let previous = state.ledger.standing.result_pgn();
         state.ledger = annulled.ledger;
         plan.writes.notes.push(self.note(
             crate::store::NoteKind::Annulled,
