@@ -37,11 +37,11 @@
 //!              and their letters read (games), the outbox and the run's
 //!              state (outbox), letters kept as they came (kept), writes in a
 //!              transaction (writer), the sends of a crashed run (sent_log),
-//!              the tournament read or written (scope), the readers' own
-//!              preferences (preferences), an older schema read or kept
-//!              before its upgrade (upgrade), what is kept as the rest of the
-//!              program reads it (records); the files with the players'
-//!              secrets made 0600 and never through a link (private)
+//!              the readers' own preferences (preferences), an older schema
+//!              read or kept before its upgrade (upgrade), what is kept as
+//!              the rest of the program reads it (records); the files with
+//!              the players' secrets made 0600 and never through a link
+//!              (private)
 //!    |
 //! mail/        ADAPTERS beside FORMATS: letters' sources (source: maildir,
 //!              imap), messages' transports (transport: file, smtp by layer,

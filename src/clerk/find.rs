@@ -75,7 +75,7 @@ impl Clerk<'_> {
     /// The game of the clerk's message the letter answers, nearest first.
     fn game_of_thread(&self, store: &Store, mail: &Mail) -> Result<Option<String>, Error> {
         for candidate in crate::clerk::thread_ids(mail) {
-            if let Some(game) = store.game_of_message(&candidate)? {
+            if let Some(game) = store.game_of_message(self.config.scope(), &candidate)? {
                 return Ok(Some(game));
             }
         }

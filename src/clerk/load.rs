@@ -7,6 +7,7 @@ use crate::chart::Chart;
 use crate::config::{Config, GameConfig, Player};
 use crate::error::Error;
 use crate::game::Replays;
+use crate::key::GameKey;
 use crate::record::Record;
 use crate::rules::{Calendar, Ledger};
 use crate::store::Store;
@@ -24,7 +25,7 @@ pub fn load_replaying(
     replays: &Replays,
 ) -> Result<Record, Error> {
     let stored = store
-        .load_game(&game.id)
+        .load_game(&GameKey::new(config.scope(), &game.id))
         .map_err(|e| e.context(format!("game {}", game.id)))?;
     let white = config
         .player(&game.white)
@@ -90,7 +91,7 @@ pub fn stored_chart(
     lang: crate::Lang,
 ) -> Result<Chart, Error> {
     let notes = store
-        .notes(record.id())?
+        .notes(&record.key)?
         .iter()
         .map(|n| n.text_in(lang).to_string())
         .collect();
@@ -109,7 +110,7 @@ fn leaves_of(
         return Ok(leaves);
     }
     for player in players {
-        let his = store.leaves_of(&player.id)?;
+        let his = store.leaves_in(config.scope(), &player.id)?;
         leaves.extend(his);
     }
     Ok(leaves)

@@ -527,7 +527,10 @@ impl Clerk<'_> {
             return Ok(true);
         }
         for candidate in crate::clerk::thread_ids(mail) {
-            if store.game_of_message(&candidate)?.is_some() {
+            if store
+                .game_of_message(self.config.scope(), &candidate)?
+                .is_some()
+            {
                 return Ok(true);
             }
         }

@@ -138,8 +138,6 @@ pub(super) fn carry_out(
         (_, None) => clerks.first().ok_or_else(|| usage("no tournament"))?,
     };
     let config = desk.config;
-    let mut on_desk = store.tournament(config.scope());
-    let store = &mut *on_desk;
     match desk
         .orders()
         .carry_out(store, &order, clerk::Ordered::by_director())

@@ -88,7 +88,6 @@ pub(super) fn check(
         route: Some(route),
         ..prepared.read_for(config, &envelope)
     };
-    let store = store.kept_on(config.scope());
     // The record is read as it is now: a day before its last one is said
     // so, not judged as if the later moves were not made.
     if let Some(day) = today

@@ -19,7 +19,7 @@ pub(super) fn open_store(config: &Config) -> Result<Store, Failure> {
         DatabaseFile::Missing | DatabaseFile::Empty => {
             let store =
                 Store::in_memory().map_err(|e| run_error(format!("database in memory: {e}")))?;
-            return Ok(store.kept_on(config.scope()));
+            return Ok(store);
         }
         DatabaseFile::Ours => open_file(config)?,
         DatabaseFile::Older(schema) => {
@@ -31,7 +31,7 @@ pub(super) fn open_store(config: &Config) -> Result<Store, Failure> {
                 config.database.display(),
                 shtempel::store::schema_version()
             );
-            store.kept_on(config.scope())
+            store
         }
         other => return Err(not_ours(config, &other)),
     };
@@ -173,7 +173,7 @@ pub(super) fn open_file(config: &Config) -> Result<Store, Failure> {
             .map_err(|e| run_error(format!("cannot create {}: {e}", parent.display())))?;
     }
     let store = Store::open(&config.database).map_err(|e| database_error(config, &e))?;
-    Ok(store.kept_on(config.scope()))
+    Ok(store)
 }
 
 /// A folder's run refuses a database whose games a tournament of its own

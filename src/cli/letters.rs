@@ -30,7 +30,7 @@ impl Args {
         let mut written = 0;
         for color in [Color::White, Color::Black] {
             let letters = store
-                .letters_from(state.id(), color)
+                .letters_from(&state.key, color)
                 .map_err(|e| database_error(&config, &e))?;
             if letters.is_empty() {
                 continue;

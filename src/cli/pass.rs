@@ -309,7 +309,7 @@ fn keep_reports(
         };
         if let Err(failure) = keep_report(
             config,
-            &mut store.tournament(config.scope()),
+            store,
             clock(config, now, today),
             &out,
             summary,

@@ -48,10 +48,9 @@ pub(super) fn desk(
     let Some(first) = configs.first() else {
         return Ok(0);
     };
-    let mut store = open_store(first)?;
+    let store = open_store(first)?;
     let mut due = Vec::new();
     for config in configs {
-        let store = store.tournament(config.scope());
         let day = clock(config, now, today).today;
         let through = shtempel::rules::add_days(day, days);
         let agenda = shtempel::desk::agenda_of(config, &store, day, through)

@@ -466,7 +466,8 @@ impl Config {
     }
 
     /// What the database prefixes to this tournament's game ids: its id,
-    /// for one of a folder (see `Store::tournament`).
+    /// for one of a folder; `None` for a tournament of its own file. Every
+    /// read and write of its games names it (`Store::write`, `GameKey`).
     pub fn scope(&self) -> Option<&str> {
         self.in_folder.then_some(self.tournament_id.as_str())
     }

@@ -239,8 +239,8 @@ fn with_results(
         let Some(config) = configs.iter().find(|c| c.tournament_id == game.event) else {
             continue;
         };
-        let on = store.tournament(config.scope());
-        let standing = on.load_game(&game.game)?.row.standing;
+        let key = crate::key::GameKey::new(config.scope(), &game.game);
+        let standing = store.load_game(&key)?.row.standing;
         let color = if game.white {
             shakmaty::Color::White
         } else {
@@ -284,7 +284,7 @@ pub fn keep(
     let in_database = |e: Error| e.context(config.database.display());
     let mark = mark(config);
     let kept = store
-        .report_mark()
+        .report_mark(config.scope())
         .map_err(in_database)?
         .unwrap_or_default();
     let (kept_mark, kept_day) = kept.rsplit_once('@').unwrap_or((kept.as_str(), ""));
@@ -293,7 +293,9 @@ pub fn keep(
         return Ok(());
     }
     // Until it is written, no report is current: a failure rewrites it all.
-    store.set_report_mark("").map_err(in_database)?;
+    store
+        .set_report_mark(config.scope(), "")
+        .map_err(in_database)?;
     write(
         config,
         store,
@@ -303,6 +305,6 @@ pub fn keep(
         progress,
     )?;
     store
-        .set_report_mark(&format!("{mark}@{today}"))
+        .set_report_mark(config.scope(), &format!("{mark}@{today}"))
         .map_err(in_database)
 }

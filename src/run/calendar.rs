@@ -50,7 +50,7 @@ pub(super) fn keep_calendar(
             // A game only a letter can move is looked at again in 9999.
             let never = NaiveDate::from_ymd_opt(9999, 12, 31).unwrap_or(NaiveDate::MAX);
             let next = rules::next_check(&config.rules, &state.ledger, today).unwrap_or(never);
-            store.write(|w| w.next_check(&game.id, next))?;
+            store.write(config.scope(), |w| w.next_check(&game.id, next))?;
         }
         if !plan.writes.duties.is_empty() {
             batch.add(plan, last, None);

@@ -30,7 +30,7 @@ pub fn commit(
     let composed = composed(config, clerk, plan, &plans)?;
     let today = clerk.clock.today;
     store
-        .write(|w| {
+        .write(config.scope(), |w| {
             let letter_id = match &plan.writes.letter {
                 Some(letter) => Some(w.letter(letter)?),
                 None => None,
@@ -201,10 +201,9 @@ pub(super) fn leave_elsewhere(
         let Some(sibling) = clerk.sibling(&entry.tournament) else {
             continue;
         };
-        let mut on_sibling = store.tournament(sibling.config.scope());
-        let store = &mut *on_sibling;
         let today = sibling.clock.today;
-        store.write(|w| w.leave(&entry.player, leave.days, None, today))?;
+        let scope = sibling.config.scope();
+        store.write(scope, |w| w.leave(&entry.player, leave.days, None, today))?;
         let cause = format!("{cause}/leave/{}", entry.tournament);
         last = commit(store, sibling.config, &sibling, plan, &cause)?.or(last);
     }

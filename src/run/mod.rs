@@ -93,8 +93,8 @@ const READ_AHEAD: usize = 32;
 /// A clerk of a folder serves several tournaments from one mailbox and one
 /// database: `clerks` holds one for each (the first answers for the run:
 /// its clock, and letters that belong to none). Each letter goes to the
-/// tournament [`clerk::route`] finds, its games read and written in that
-/// tournament (`Store::tournament`); the calendar is kept for each.
+/// tournament [`clerk::route`] finds, its games read and written under that
+/// tournament's keys (`Config::scope`); the calendar is kept for each.
 pub fn poll(
     clerks: &[Clerk<'_>],
     store: &mut Store,

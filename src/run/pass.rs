@@ -201,10 +201,7 @@ impl<'c> Pass<'_, 'c, '_> {
             }),
             ..item
         };
-        let planned = {
-            let on_desk = self.store.tournament(desk.config.scope());
-            plan_guarded(desk, &on_desk, envelope, &item.prepared)
-        };
+        let planned = plan_guarded(desk, self.store, envelope, &item.prepared);
         let plan = match planned {
             Ok(plan) => plan,
             // The database failing is the run's trouble, not the letter's.
@@ -212,10 +209,9 @@ impl<'c> Pass<'_, 'c, '_> {
                 return Err(self.stopped_by(envelope, error));
             }
             Err(error) => {
-                let mut on_desk = self.store.tournament(desk.config.scope());
                 let (batch, summary) = (&mut self.batch, &mut self.summary);
                 failed_letter(
-                    &mut on_desk,
+                    self.store,
                     clerk,
                     envelope,
                     &error.to_string(),
@@ -238,12 +234,8 @@ impl<'c> Pass<'_, 'c, '_> {
             .letter
             .as_ref()
             .map_or_else(|| envelope.key.clone(), |l| l.dedup_key.clone());
-        let last = {
-            let mut on_desk = self.store.tournament(desk.config.scope());
-            let last = commit(&mut on_desk, desk.config, desk, &plan, &cause)?;
-            on_desk.forget_failure(&envelope.key)?;
-            last
-        };
+        let last = commit(self.store, desk.config, desk, &plan, &cause)?;
+        self.store.forget_failure(&envelope.key)?;
         self.summary.letters += 1;
         self.taken += 1;
         self.summary.games_changed.extend(games);
@@ -342,9 +334,8 @@ impl<'c> Pass<'_, 'c, '_> {
             // game's row a hundred times.
             let checks = self.store.next_checks_keyed()?;
             for desk in self.clerks {
-                let mut on_desk = self.store.tournament(desk.config.scope());
                 let (batch, summary) = (&mut self.batch, &mut self.summary);
-                keep_calendar(desk, &mut on_desk, &checks, batch, summary)?;
+                keep_calendar(desk, self.store, &checks, batch, summary)?;
             }
         }
         self.store.set_run_interrupted(false)?;

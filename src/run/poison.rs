@@ -80,7 +80,8 @@ pub(super) fn failed_letter(
         parse_json: None,
         raw: envelope.raw.clone(),
     };
-    store.write(|w| w.letter(&letter).map(|_| ()))?;
+    // A letter set aside is no game's: no tournament's key is written.
+    store.write(None, |w| w.letter(&letter).map(|_| ()))?;
     batch.entries.push(Entry {
         done: Some(envelope.key.clone()),
         events: vec![Event {

@@ -64,11 +64,15 @@ impl Store {
     }
 
     /// The game a message of ours (or a letter we stored) belongs to, in
-    /// this scope's tournament (`None` for another's).
-    pub fn game_of_message(&self, message_id: &str) -> Result<Option<String>> {
+    /// `tournament` (`None` where it is another's).
+    pub fn game_of_message(
+        &self,
+        tournament: Option<&str>,
+        message_id: &str,
+    ) -> Result<Option<String>> {
         Ok(self
             .game_key_of_message(message_id)?
-            .and_then(|key| key.game_in(self.scope().as_deref()).map(str::to_string)))
+            .and_then(|key| key.game_in(tournament).map(str::to_string)))
     }
 
     /// The games where the person at `email` played a colour until he was
@@ -136,8 +140,8 @@ impl Store {
     }
 
     /// Loads a game; a game never written yet is a new one.
-    pub fn load_game(&self, id: &str) -> Result<StoredGame> {
-        let id = self.scoped(id);
+    pub fn load_game(&self, key: &GameKey) -> Result<StoredGame> {
+        let id = key.to_string();
         let id = id.as_str();
         if let Some(game) = self.cache.borrow().games.get(id) {
             return Ok(game.clone());
@@ -239,8 +243,8 @@ impl Store {
 
     /// The letters received from `color` in `game`, oldest first, as kept:
     /// for the arbiter's file and `shtempel letters`.
-    pub fn letters_from(&self, game: &str, color: Color) -> Result<Vec<GameLetter>> {
-        let game = self.scoped(game);
+    pub fn letters_from(&self, game: &GameKey, color: Color) -> Result<Vec<GameLetter>> {
+        let game = game.to_string();
         let mut statement = self.conn.prepare_cached(
             "SELECT postmark, sender, parse, raw FROM letters
              WHERE game_id = ?1 AND color = ?2 ORDER BY id",
@@ -258,8 +262,8 @@ impl Store {
     }
 
     /// The notes of a game, oldest first.
-    pub fn notes(&self, game: &str) -> Result<Vec<Note>> {
-        let game = self.scoped(game);
+    pub fn notes(&self, game: &GameKey) -> Result<Vec<Note>> {
+        let game = game.to_string();
         let mut statement = self.conn.prepare_cached(
             "SELECT ply, kind, text, created_on, other_language, other_text FROM notes
              WHERE game_id = ?1 ORDER BY id",

@@ -161,14 +161,9 @@ impl Store {
         Ok(())
     }
 
-    /// A player's leaves in this tournament, first and last day, in order:
-    /// those its calendar counts.
-    pub fn leaves_of(&self, player: &str) -> Result<Vec<(NaiveDate, NaiveDate)>> {
-        self.leaves_in(self.scope().as_deref(), player)
-    }
-
     /// A player's leaves in tournament `tournament` of a folder (`None`:
-    /// of its own file). A leave is the person's: the
+    /// of its own file), first and last day, in order: those its calendar
+    /// counts. A leave is the person's: the
     /// clerk records it in each event that grants it, and asks each event
     /// for its own.
     pub fn leaves_in(
@@ -360,15 +355,14 @@ mod tests {
             .collect();
         for game in ["1", "2", "3"] {
             store
-                .write(|w| w.game(game, &GameRow::default(), &rows, 0, None))
+                .write(None, |w| w.game(game, &GameRow::default(), &rows, 0, None))
                 .unwrap();
         }
-        {
-            let mut on_cup = store.tournament(Some("CUP"));
-            on_cup
-                .write(|w| w.game("4", &GameRow::default(), &rows, 0, None))
-                .unwrap();
-        }
+        store
+            .write(Some("CUP"), |w| {
+                w.game("4", &GameRow::default(), &rows, 0, None)
+            })
+            .unwrap();
         let played = store.games_with_moves(None, &["1", "2", "4", "9"]).unwrap();
         assert_eq!(played, ["1", "2"], "game 4 is CUP's, game 9 has no move");
         assert_eq!(

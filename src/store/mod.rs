@@ -14,7 +14,6 @@ mod preferences;
 pub mod private;
 mod records;
 mod schema;
-mod scope;
 mod sent_log;
 #[cfg(test)]
 mod tests;
@@ -36,7 +35,6 @@ pub use self::records::{
     Disposition, GameLetter, GameRow, NewOutbox, Note, NoteKind, OutboxItem, Seen, SentMessage,
     StoredGame, StoredLetter,
 };
-pub use self::scope::OnTournament;
 pub use self::sent_log::{Sent, SentLog};
 pub use self::writer::Writer;
 use crate::rules::Status;
@@ -67,14 +65,6 @@ pub struct Store {
     /// Rows changed on the connection when the open batch began: a batch
     /// that changed none has nothing to sync (an idle run's).
     changes_at_begin: u64,
-    /// The tournament whose games are read and written: `Some(ID)` while
-    /// the store is opened on tournament ID of a folder ([`Store::tournament`]:
-    /// its games are keyed `ID/<game>`), `None` for a tournament of its own
-    /// file (whose games are stored under their ids, as ever).
-    tournament: Option<String>,
-    /// Another tournament read for a while through a shared borrow
-    /// ([`Store::reading_in`]): `Some(scope)` over `tournament`.
-    visiting: RefCell<Option<Option<String>>>,
 }
 
 /// A commit that is in the write-ahead log but maybe not yet on the disk:
@@ -345,23 +335,27 @@ impl Store {
             sent_log: None,
             wal: None,
             changes_at_begin: 0,
-            tournament: None,
-            visiting: RefCell::new(None),
         })
     }
 
     /// Runs `work` all or nothing: in a transaction of its own, or as part of
     /// the open batch. A failed write inside a batch rolls the whole batch
-    /// back (the run stops on it, and the next run redoes the batch).
-    pub fn write<T>(&mut self, work: impl FnOnce(&Writer<'_>) -> Result<T>) -> Result<T> {
+    /// back (the run stops on it, and the next run redoes the batch). The
+    /// games it writes are `tournament`'s: `Some(ID)` of a folder (stored
+    /// as `ID/<game>`), `None` of its own file (`Config::scope` gives which).
+    pub fn write<T>(
+        &mut self,
+        tournament: Option<&str>,
+        work: impl FnOnce(&Writer<'_>) -> Result<T>,
+    ) -> Result<T> {
         let result = if self.batch {
             work(&Writer {
                 tx: &self.conn,
                 cache: &self.cache,
-                tournament: self.tournament.as_deref(),
+                tournament,
             })
         } else {
-            self.in_transaction(work)
+            self.in_transaction(tournament, work)
         };
         if result.is_err() {
             *self.cache.borrow_mut() = Cache::default();
@@ -373,12 +367,16 @@ impl Store {
     }
 
     /// Runs `work` in a transaction of its own.
-    fn in_transaction<T>(&mut self, work: impl FnOnce(&Writer<'_>) -> Result<T>) -> Result<T> {
+    fn in_transaction<T>(
+        &mut self,
+        tournament: Option<&str>,
+        work: impl FnOnce(&Writer<'_>) -> Result<T>,
+    ) -> Result<T> {
         let tx = self.conn.transaction()?;
         let value = work(&Writer {
             tx: &tx,
             cache: &self.cache,
-            tournament: self.tournament.as_deref(),
+            tournament,
         })?;
         tx.commit()?;
         Ok(value)

@@ -138,7 +138,7 @@ impl Store {
                 row.delivered_on.get_or_insert(sent.today);
             }
         }
-        self.write(|w| sent.iter().try_for_each(|s| w.sent(s)))
+        self.write(None, |w| sent.iter().try_for_each(|s| w.sent(s)))
     }
 
     /// Removes the sent log once what it held is committed (and before
@@ -282,21 +282,21 @@ impl Store {
     }
 
     /// What the report of `[report] out` was last written from
-    /// (`main::report_mark`), or none since a report failed; the scope's
-    /// tournament's, where a folder's each have one.
-    pub fn report_mark(&self) -> Result<Option<String>> {
+    /// (`main::report_mark`), or none since a report failed: `tournament`'s,
+    /// where a folder's each have one.
+    pub fn report_mark(&self, tournament: Option<&str>) -> Result<Option<String>> {
         Ok(self
             .conn
             .query_row(
                 "SELECT value FROM run_state WHERE key = ?1",
-                [self.report_key()],
+                [report_key(tournament)],
                 |r| r.get(0),
             )
             .optional()?)
     }
 
-    pub fn set_report_mark(&mut self, mark: &str) -> Result<()> {
-        let key = self.report_key();
+    pub fn set_report_mark(&mut self, tournament: Option<&str>, mark: &str) -> Result<()> {
+        let key = report_key(tournament);
         self.conn
             .prepare_cached(
                 "INSERT INTO run_state (key, value) VALUES (?2, ?1)
@@ -304,13 +304,6 @@ impl Store {
             )?
             .execute(params![mark, key])?;
         Ok(())
-    }
-
-    fn report_key(&self) -> String {
-        match self.tournament.as_deref() {
-            None => "report".into(),
-            Some(tournament) => format!("report:{}", GameKey::new(Some(tournament), "")),
-        }
     }
 
     /// The latest day a run acted on (`poll --today` is refused before it),
@@ -372,5 +365,13 @@ impl Store {
                 })
             })?
             .collect::<Sql<_>>()?)
+    }
+}
+
+/// Where `run_state` keeps the report mark of `tournament`.
+fn report_key(tournament: Option<&str>) -> String {
+    match tournament {
+        None => "report".into(),
+        Some(tournament) => format!("report:{}", GameKey::new(Some(tournament), "")),
     }
 }

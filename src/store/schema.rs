@@ -326,10 +326,13 @@ mod tests {
             .collect::<rusqlite::Result<_>>()
             .unwrap();
         assert!(!indexes.contains(&"letters_message_id".to_string()));
-        assert_eq!(store.game_of_message("a1@x").unwrap().as_deref(), Some("7"));
-        assert_eq!(store.game_of_message("<a1@x>").unwrap(), None);
-        assert_eq!(store.game_of_message("b2@x").unwrap(), None);
-        assert_eq!(store.game_of_message("00").unwrap(), None);
+        assert_eq!(
+            store.game_of_message(None, "a1@x").unwrap().as_deref(),
+            Some("7")
+        );
+        assert_eq!(store.game_of_message(None, "<a1@x>").unwrap(), None);
+        assert_eq!(store.game_of_message(None, "b2@x").unwrap(), None);
+        assert_eq!(store.game_of_message(None, "00").unwrap(), None);
         let plan = store.query_plan(
             "SELECT game_id FROM letters WHERE dedup_key = 'mid:' || ?1",
             "a1@x",

@@ -39,9 +39,9 @@ fn the_game_cache_holds_what_the_database_holds() {
     let mut store = Store::in_memory().unwrap();
     let mut rows = vec![row(Color::White, "e4", 3)];
     store
-        .write(|w| w.game("1", &GameRow::default(), &rows, 0, None))
+        .write(None, |w| w.game("1", &GameRow::default(), &rows, 0, None))
         .unwrap();
-    let cached = store.load_game("1").unwrap();
+    let cached = store.load_game(&GameKey::new(None, "1")).unwrap();
     assert_eq!(cached, fresh(&store, "1"));
     assert_eq!(cached.moves.len(), 1);
 
@@ -57,7 +57,7 @@ fn the_game_cache_holds_what_the_database_holds() {
         ..GameRow::default()
     };
     store
-        .write(|w| {
+        .write(None, |w| {
             w.game("1", &finished, &rows, 1, None)?;
             w.duty_done("1", &DutyKey::Repeat { row: 0 }, day(6))?;
             w.outbox(
@@ -74,7 +74,10 @@ fn the_game_cache_holds_what_the_database_holds() {
             )
         })
         .unwrap();
-    assert_eq!(store.load_game("1").unwrap(), fresh(&store, "1"));
+    assert_eq!(
+        store.load_game(&GameKey::new(None, "1")).unwrap(),
+        fresh(&store, "1")
+    );
     store.end_batch().unwrap();
     let now = DateTime::parse_from_rfc3339("2026-11-07T10:00:00Z")
         .unwrap()
@@ -83,7 +86,7 @@ fn the_game_cache_holds_what_the_database_holds() {
     store
         .record_sent(&[Sent::new(&item, now, "250 ok", day(7))])
         .unwrap();
-    let cached = store.load_game("1").unwrap();
+    let cached = store.load_game(&GameKey::new(None, "1")).unwrap();
     assert_eq!(cached, fresh(&store, "1"));
     assert_eq!(cached.moves[1].delivered_on, Some(day(7)));
     assert_eq!(cached.row.standing.outcome, Some(WHITE_WINS));
@@ -93,15 +96,15 @@ fn the_game_cache_holds_what_the_database_holds() {
 #[test]
 fn an_unchanged_game_row_is_not_written_again_unless_the_calendar_set_a_day() {
     let mut store = Store::in_memory().unwrap();
-    store.load_game("1").unwrap();
+    store.load_game(&GameKey::new(None, "1")).unwrap();
     let mut rows = vec![row(Color::White, "e4", 3)];
     let write = |store: &mut Store, rows: &[Row], from: usize| {
         store
-            .write(|w| w.game("1", &GameRow::default(), rows, from, None))
+            .write(None, |w| w.game("1", &GameRow::default(), rows, from, None))
             .unwrap();
     };
     write(&mut store, &rows, 0);
-    store.write(|w| w.next_check("1", day(20))).unwrap();
+    store.write(None, |w| w.next_check("1", day(20))).unwrap();
     assert_eq!(
         store.next_checks_keyed().unwrap()[&GameKey::parse("1")],
         Some(day(20))
@@ -121,7 +124,10 @@ fn an_unchanged_game_row_is_not_written_again_unless_the_calendar_set_a_day() {
         None
     );
     assert_eq!(fresh(&store, "1").moves.len(), 3);
-    assert_eq!(store.load_game("1").unwrap(), fresh(&store, "1"));
+    assert_eq!(
+        store.load_game(&GameKey::new(None, "1")).unwrap(),
+        fresh(&store, "1")
+    );
     // A changed row is written.
     let finished = GameRow {
         standing: Standing {
@@ -131,7 +137,7 @@ fn an_unchanged_game_row_is_not_written_again_unless_the_calendar_set_a_day() {
         ..GameRow::default()
     };
     store
-        .write(|w| w.game("1", &finished, &rows, 3, None))
+        .write(None, |w| w.game("1", &finished, &rows, 3, None))
         .unwrap();
     assert_eq!(fresh(&store, "1").row.standing.outcome, Some(WHITE_WINS));
 }
@@ -150,7 +156,7 @@ fn replies_counted_from_memory_match_the_database() {
     };
     let add = |store: &mut Store, n: usize, kind: &str, recipients: &[&str], on: u32| {
         store
-            .write(|w| w.outbox(&message(n, kind, recipients), day(on)))
+            .write(None, |w| w.outbox(&message(n, kind, recipients), day(on)))
             .unwrap();
     };
     let kinds = &["ack", "correction"];
@@ -189,7 +195,9 @@ fn replies_counted_from_memory_match_the_database() {
     assert!(plan.contains("outbox_created"), "{plan}");
     assert_eq!(store.replies_on("a@x", day(5), kinds).unwrap(), 2);
     // A failed write takes the batch back, and the counts with it.
-    let failed = store.write(|w| Ok(w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")?));
+    let failed = store.write(None, |w| {
+        Ok(w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")?)
+    });
     assert!(failed.is_err());
     assert_eq!(store.replies_on("a@x", day(5), kinds).unwrap(), 1);
 }
@@ -200,10 +208,10 @@ fn a_failed_write_in_a_batch_rolls_the_batch_back_and_empties_the_cache() {
     store.begin_batch().unwrap();
     let rows = vec![row(Color::White, "e4", 3)];
     store
-        .write(|w| w.game("1", &GameRow::default(), &rows, 0, None))
+        .write(None, |w| w.game("1", &GameRow::default(), &rows, 0, None))
         .unwrap();
-    store.load_game("1").unwrap();
-    let failed = store.write(|w| {
+    store.load_game(&GameKey::new(None, "1")).unwrap();
+    let failed = store.write(None, |w| {
         w.game("2", &GameRow::default(), &rows, 0, None)?;
         Ok(w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")?)
     });
@@ -231,16 +239,18 @@ fn moves_are_added_and_a_ply_already_stored_is_refused() {
     let mut store = Store::in_memory().unwrap();
     let rows = vec![row(Color::White, "e4", 3), row(Color::Black, "e5", 2)];
     store
-        .write(|w| w.game("1", &GameRow::default(), &rows[..1], 0, None))
+        .write(None, |w| {
+            w.game("1", &GameRow::default(), &rows[..1], 0, None)
+        })
         .unwrap();
     store
-        .write(|w| w.game("1", &GameRow::default(), &rows, 1, None))
+        .write(None, |w| w.game("1", &GameRow::default(), &rows, 1, None))
         .unwrap();
     let sans = |store: &Store| -> Vec<String> {
         fresh(store, "1").moves.into_iter().map(|m| m.san).collect()
     };
     assert_eq!(sans(&store), ["e4", "e5"]);
-    let again = store.write(|w| w.game("1", &GameRow::default(), &rows, 1, None));
+    let again = store.write(None, |w| w.game("1", &GameRow::default(), &rows, 1, None));
     assert!(again.is_err());
     assert_eq!(sans(&store), ["e4", "e5"]);
 }
@@ -252,7 +262,7 @@ fn reading_game_after_game_prepares_the_moves_query_once() {
     let games = ["0", "1", "2", "10", "a-7"];
     for game in games {
         store
-            .write(|w| w.game(game, &GameRow::default(), &rows, 0, None))
+            .write(None, |w| w.game(game, &GameRow::default(), &rows, 0, None))
             .unwrap();
     }
     for game in games {
@@ -319,7 +329,7 @@ fn a_new_database_has_8_kb_pages_and_an_old_one_keeps_its_own() {
     assert_eq!(pragma(&store, "wal_autocheckpoint"), 2500);
     let rows = vec![row(Color::White, "e4", 3)];
     store
-        .write(|w| w.game("1", &GameRow::default(), &rows, 0, None))
+        .write(None, |w| w.game("1", &GameRow::default(), &rows, 0, None))
         .unwrap();
     assert_eq!(fresh(&Store::open(&old).unwrap(), "1").moves.len(), 1);
 }
@@ -340,7 +350,7 @@ fn a_batch_committed_unsynced_is_synced_by_its_handle_and_later_writes_sync_agai
     assert_eq!(level(&store), 1, "NORMAL inside: the batch syncs itself");
     let rows = vec![row(Color::White, "e4", 3)];
     store
-        .write(|w| w.game("1", &GameRow::default(), &rows, 0, None))
+        .write(None, |w| w.game("1", &GameRow::default(), &rows, 0, None))
         .unwrap();
     let sync = store.end_batch_unsynced().unwrap();
     assert!(sync.wal.is_some(), "a database on disk has a log to sync");
@@ -350,7 +360,9 @@ fn a_batch_committed_unsynced_is_synced_by_its_handle_and_later_writes_sync_agai
     assert_eq!(fresh(&other, "1").moves.len(), 1, "committed");
     // A failed write inside a batch rolls it back and restores FULL too.
     store.begin_batch().unwrap();
-    let failed = store.write(|w| Ok(w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")?));
+    let failed = store.write(None, |w| {
+        Ok(w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")?)
+    });
     assert!(failed.is_err());
     assert_eq!(level(&store), 2);
     assert!(
@@ -381,11 +393,11 @@ fn a_checkpoint_outside_a_batch_empties_the_log_into_the_database() {
     // checkpointed): a write outside a batch puts something in it.
     let rows = vec![row(Color::White, "e4", 3)];
     store
-        .write(|w| w.game("0", &GameRow::default(), &rows, 0, None))
+        .write(None, |w| w.game("0", &GameRow::default(), &rows, 0, None))
         .unwrap();
     store.begin_batch().unwrap();
     store
-        .write(|w| w.game("1", &GameRow::default(), &rows, 0, None))
+        .write(None, |w| w.game("1", &GameRow::default(), &rows, 0, None))
         .unwrap();
     store.checkpoint().unwrap();
     let logged = std::fs::metadata(&wal).unwrap().len();
@@ -418,7 +430,7 @@ fn pending_gives_the_messages_just_written_as_the_database_holds_them() {
     };
     let now = DateTime::UNIX_EPOCH;
     store
-        .write(|w| w.outbox(&message(0, None, None), day(6)))
+        .write(None, |w| w.outbox(&message(0, None, None), day(6)))
         .unwrap();
     // One from an earlier batch, still out with a job: not given again.
     let earlier = store.pending(now, day(6), |_| false).unwrap();
@@ -426,7 +438,7 @@ fn pending_gives_the_messages_just_written_as_the_database_holds_them() {
     store.begin_batch().unwrap();
     for n in 1..4 {
         store
-            .write(|w| w.outbox(&message(n, Some("7"), Some(n)), day(6)))
+            .write(None, |w| w.outbox(&message(n, Some("7"), Some(n)), day(6)))
             .unwrap();
     }
     store.end_batch().unwrap();
@@ -446,9 +458,11 @@ fn pending_gives_the_messages_just_written_as_the_database_holds_them() {
     // A message written in a batch that failed is not given.
     store.begin_batch().unwrap();
     store
-        .write(|w| w.outbox(&message(9, None, None), day(6)))
+        .write(None, |w| w.outbox(&message(9, None, None), day(6)))
         .unwrap();
-    let failed = store.write(|w| Ok(w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")?));
+    let failed = store.write(None, |w| {
+        Ok(w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")?)
+    });
     assert!(failed.is_err());
     assert_eq!(store.pending(now, day(6), |_| false).unwrap(), read);
 }
@@ -521,29 +535,26 @@ fn the_letters_that_changed_nothing_are_the_ignored_and_refused_of_late_and_ever
     assert_eq!(found, expected);
 }
 
-/// A tournament opened on the store reads and writes its own games and
-/// leaves only, and is left again when what opened it goes; adopted into
-/// a folder, a tournament keeps its players' leaves.
+/// A write in a tournament keys its games and leaves by it, and a read of
+/// one tournament's leaves finds its own only; adopted into a folder, a
+/// tournament keeps its players' leaves.
 #[test]
-fn a_store_opened_on_a_tournament_keys_its_games_and_leaves_by_it() {
+fn a_write_in_a_tournament_keys_its_games_and_leaves_by_it() {
     let mut store = Store::in_memory().unwrap();
     let leave = (day(10), day(20));
     store
-        .write(|w| w.leave("ivanov", leave, None, day(5)))
+        .write(None, |w| w.leave("ivanov", leave, None, day(5)))
         .unwrap();
     assert_eq!(store.adopt_games("A").unwrap(), 0);
-    {
-        let on_a = store.tournament(Some("A"));
-        assert_eq!(on_a.leaves_of("ivanov").unwrap(), [leave]);
-    }
+    assert_eq!(store.leaves_in(Some("A"), "ivanov").unwrap(), [leave]);
     // Each event counts the leaves recorded in it (the clerk records a
     // person's leave in every event that grants it).
-    assert_eq!(store.tournament(Some("B")).leaves_of("ivanov").unwrap(), []);
-    assert_eq!(store.leaves_in(Some("A"), "ivanov").unwrap(), [leave]);
-    let mut on_b = store.tournament(Some("B"));
-    on_b.write(|w| w.leave("petrov", (day(21), day(22)), None, day(5)))
+    assert_eq!(store.leaves_in(Some("B"), "ivanov").unwrap(), []);
+    store
+        .write(Some("B"), |w| {
+            w.leave("petrov", (day(21), day(22)), None, day(5))
+        })
         .unwrap();
-    drop(on_b);
     let stored: Vec<String> = store
         .conn
         .prepare("SELECT player FROM leaves ORDER BY player")
@@ -553,8 +564,8 @@ fn a_store_opened_on_a_tournament_keys_its_games_and_leaves_by_it() {
         .collect::<rusqlite::Result<_>>()
         .unwrap();
     assert_eq!(stored, ["A/ivanov", "B/petrov"]);
-    // Back on no tournament: the bare keys of a tournament of its own file.
-    assert_eq!(store.leaves_of("petrov").unwrap(), []);
+    // The bare keys of a tournament of its own file are none of them.
+    assert_eq!(store.leaves_in(None, "petrov").unwrap(), []);
 }
 
 /// A note is kept with its kind's name and both its texts, and read back
@@ -574,9 +585,11 @@ fn a_note_reads_back_with_its_kind_and_both_languages() {
         })
         .collect();
     store
-        .write(|w| notes.iter().try_for_each(|note| w.note("1", note)))
+        .write(None, |w| {
+            notes.iter().try_for_each(|note| w.note("1", note))
+        })
         .unwrap();
-    let read = store.notes("1").unwrap();
+    let read = store.notes(&GameKey::new(None, "1")).unwrap();
     assert_eq!(read, notes);
     assert_eq!(read[0].text_in(crate::Lang::En), "correction in English");
     assert_eq!(read[0].text_in(crate::Lang::Ru), "correction по-русски");
@@ -584,5 +597,5 @@ fn a_note_reads_back_with_its_kind_and_both_languages() {
         .conn
         .execute("UPDATE notes SET kind = 'rumour' WHERE id = 1", [])
         .unwrap();
-    assert!(store.notes("1").is_err());
+    assert!(store.notes(&GameKey::new(None, "1")).is_err());
 }

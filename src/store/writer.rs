@@ -21,7 +21,7 @@ use super::{
 pub struct Writer<'a> {
     pub(super) tx: &'a Connection,
     pub(super) cache: &'a RefCell<Cache>,
-    /// The tournament whose games are written (see [`Store::tournament`]).
+    /// The tournament whose games are written (see [`Store::write`]).
     pub(super) tournament: Option<&'a str>,
 }
 

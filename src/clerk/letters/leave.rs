@@ -216,7 +216,7 @@ impl Letters<'_, '_> {
         postmark: NaiveDate,
     ) -> Result<Verdicts, Error> {
         let year = asked.0.year();
-        let taken = store.leaves_of(&player.id)?;
+        let taken = store.leaves_in(self.config.scope(), &player.id)?;
         let rules = &self.config.rules;
         let here = leave::check(rules, &taken, asked, postmark, self.config.end_date);
         let with_it = |mut taken: Vec<(NaiveDate, NaiveDate)>| {
@@ -370,11 +370,8 @@ impl Letters<'_, '_> {
             let Some(there) = sibling.config.player(&entry.player) else {
                 continue;
             };
-            let (_, notices) = store.reading_in(sibling.config.scope(), |store| {
-                sibling
-                    .letters()
-                    .leave_notices(store, there, leave.days, None)
-            })?;
+            let letters = sibling.letters();
+            let (_, notices) = letters.leave_notices(store, there, leave.days, None)?;
             let plan = Plan {
                 more: notices,
                 ..Plan::default()

@@ -122,7 +122,7 @@ impl Letters<'_, '_> {
         let offender = overstep.offender;
         let claimant = !offender;
         let by_silence = declared.last_move.is_none();
-        let stored_notes = store.notes(state.id())?;
+        let stored_notes = store.notes(&state.key)?;
         // The chart with its notes in each language: its readers' words.
         let chart_in = |lang: crate::Lang| {
             let notes = stored_notes.iter().chain(earlier);
@@ -185,7 +185,7 @@ impl Letters<'_, '_> {
         common: &crate::render::Model,
     ) -> Result<Notice, Error> {
         let offender = declared.overstep.offender;
-        let mut letters = store.letters_from(state.id(), offender)?;
+        let mut letters = store.letters_from(&state.key, offender)?;
         if let Some(raw) = declared.current_raw {
             letters.push(GameLetter {
                 postmark: self.clock.today,

@@ -149,9 +149,7 @@ impl Letters<'_, '_> {
         let leave = leave::in_force(&store.leaves_in(config.scope(), &entry.id)?, today);
         let mut games = EventGames::default();
         for game in config.draw().games_of(&entry.id) {
-            let state = store.reading_in(config.scope(), |store| {
-                crate::clerk::load_replaying(config, store, game, &self.replays)
-            })?;
+            let state = crate::clerk::load_replaying(config, store, game, &self.replays)?;
             let Some(colour) = state.color_of(&entry.email) else {
                 continue;
             };
@@ -360,9 +358,7 @@ impl Letters<'_, '_> {
         let today = self.clock.today;
         let mut games = Vec::new();
         for game in config.draw().games() {
-            let state = store.reading_in(config.scope(), |store| {
-                crate::clerk::load_replaying(config, store, game, &self.replays)
-            })?;
+            let state = crate::clerk::load_replaying(config, store, game, &self.replays)?;
             // A move forwarded in this run reaches him today.
             let due = state.ledger.due_if_delivered(&config.rules, today);
             let result = state.ledger.standing.result_pgn();

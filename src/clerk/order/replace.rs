@@ -237,8 +237,8 @@ impl Orders<'_, '_> {
     ) -> Result<Record, Error> {
         if self.config.rules.leave_days_per_year > 0 {
             let partner = state.player(colour.other()).id.clone();
-            let mut leaves = store.leaves_of(&partner)?;
-            let his = store.leaves_of(&newcomer.id)?;
+            let mut leaves = store.leaves_in(self.config.scope(), &partner)?;
+            let his = store.leaves_in(self.config.scope(), &newcomer.id)?;
             leaves.extend(crate::rules::leave::ended_before(&his, self.clock.today));
             state.ledger.calendar = state.ledger.calendar.clone().with_leaves(leaves);
         }

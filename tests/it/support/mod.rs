@@ -466,9 +466,7 @@ impl Tournament {
         let [config] = configs.as_slice() else {
             panic!("t.chart reads a file of one tournament; run `chart --tournament`");
         };
-        let store = shtempel::store::Store::open(&config.database)
-            .expect("the database opens")
-            .kept_on(config.scope());
+        let store = shtempel::store::Store::open(&config.database).expect("the database opens");
         let game = config
             .draw()
             .game(game)
