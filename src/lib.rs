@@ -27,10 +27,10 @@
 //! desk.rs      the director's `today`: every game's agenda, the mail that
 //!              changed nothing
 //!    |
-//! clerk/       a letter identified and handed to the rules by its kind, the
-//!              rules' effects made into messages (its own map names its
-//!              files: intake, letters by kind, orders, the calendar's
-//!              duties, what is said); order: one type per order
+//! clerk/       a letter identified and handed to the rules by the ask that
+//!              leads it, the rules' effects made into messages (its own
+//!              map names its files: intake, letters by ask, orders, the
+//!              calendar's duties, what is said); order: one type per order
 //!    |
 //! store/       ADAPTER: SQLite, the only module with SQL: the schema and its
 //!              migrations (schema), a new database made whole (made), games

@@ -182,28 +182,6 @@ pub enum Keyword {
     Protest,
 }
 
-/// What a letter is, decided once from what it says: the clerk handles each
-/// kind in a file of its own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LetterKind {
-    /// A ruling of the chief arbiter (`CONFIRM 1`): from anyone else, nothing.
-    Ruling,
-    Resignation,
-    DrawAcceptance,
-    Protest,
-    /// A leave asked (`LEAVE …`, `ОТПУСК …`).
-    Leave,
-    /// Where his games stand (`STATUS`), asked alone.
-    Status,
-    /// What the clerk's letters to him carry (`DIAGRAMS`, `LANGUAGE`),
-    /// asked alone.
-    Preferences,
-    Move,
-    /// No move and no word the clerk knows.
-    Unknown,
-}
-
 fn serialize_color_opt<S: serde::Serializer>(
     color: &Option<Color>,
     serializer: S,
@@ -216,17 +194,23 @@ fn serialize_color_opt<S: serde::Serializer>(
 
 /// One thing a letter asks of the clerk. A letter may ask several (a move
 /// and a leave, a move and a draw offer): each is carried out, or its
-/// answer says why not; none is dropped unsaid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Part {
-    /// An order line (`RESULT 1 1-0`): the chief arbiter's.
+/// answer says why not; none is dropped unsaid. One of them leads
+/// ([`Letter::leading_ask`]): the clerk's handler of that ask carries the
+/// letter, and says which of the others it did not carry out
+/// ([`Letter::unheeded`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// An order line (`RESULT 1 1-0`): the chief arbiter's; from anyone
+    /// else, nothing.
     Order,
-    /// A leave asked: carried out on its own, beside the rest.
+    /// A leave asked (`LEAVE …`, `ОТПУСК …`): carried out on its own,
+    /// beside the rest.
     Leave,
-    /// `STATUS`: answered only in a letter that asks nothing else.
+    /// `STATUS`: where his games stand, answered only in a letter that
+    /// asks nothing else of a game.
     Status,
-    /// `DIAGRAMS`, `LANGUAGE`: likewise.
+    /// `DIAGRAMS`, `LANGUAGE`: what the clerk's letters to him carry;
+    /// likewise.
     Preferences,
     Resignation,
     DrawAccept,
@@ -238,19 +222,19 @@ pub enum Part {
 
 impl Letter {
     /// Everything the letter asks, each once, in the order above.
-    pub fn parts(&self) -> Vec<Part> {
+    pub fn asks(&self) -> Vec<Ask> {
         let has = |keyword| self.keywords.contains(&keyword);
         [
-            (Part::Order, !self.rulings.is_empty()),
-            (Part::Leave, self.leave.is_some()),
-            (Part::Status, self.status.is_some()),
-            (Part::Preferences, !self.preferences.is_empty()),
-            (Part::Resignation, has(Keyword::Resign)),
-            (Part::DrawAccept, has(Keyword::DrawAccept)),
-            (Part::Protest, has(Keyword::Protest)),
-            (Part::Move, self.has_moves()),
-            (Part::DrawOffer, has(Keyword::DrawOffer)),
-            (Part::DrawDecline, has(Keyword::DrawDecline)),
+            (Ask::Order, !self.rulings.is_empty()),
+            (Ask::Leave, self.leave.is_some()),
+            (Ask::Status, self.status.is_some()),
+            (Ask::Preferences, !self.preferences.is_empty()),
+            (Ask::Resignation, has(Keyword::Resign)),
+            (Ask::DrawAccept, has(Keyword::DrawAccept)),
+            (Ask::Protest, has(Keyword::Protest)),
+            (Ask::Move, self.has_moves()),
+            (Ask::DrawOffer, has(Keyword::DrawOffer)),
+            (Ask::DrawDecline, has(Keyword::DrawDecline)),
         ]
         .into_iter()
         .filter_map(|(part, there)| there.then_some(part))
@@ -283,20 +267,20 @@ impl Letter {
     /// neither offers nor declines one. (Orders, a leave and the person's
     /// settings are taken apart; the board tells an acceptance with a move
     /// from a move.)
-    pub fn unheeded(&self) -> Vec<Part> {
-        let handled: &[Part] = match self.kind() {
-            LetterKind::Resignation => &[Part::Resignation],
-            LetterKind::Protest => &[Part::Protest],
-            LetterKind::DrawAcceptance => &[Part::DrawAccept, Part::Move],
-            LetterKind::Move => &[Part::Move, Part::DrawOffer, Part::DrawDecline],
-            LetterKind::Status => &[Part::Status],
-            LetterKind::Preferences => &[Part::Preferences],
-            LetterKind::Ruling | LetterKind::Leave | LetterKind::Unknown => &[],
+    pub fn unheeded(&self) -> Vec<Ask> {
+        let handled: &[Ask] = match self.leading_ask() {
+            Some(Ask::Resignation) => &[Ask::Resignation],
+            Some(Ask::Protest) => &[Ask::Protest],
+            Some(Ask::DrawAccept) => &[Ask::DrawAccept, Ask::Move],
+            Some(Ask::Move) => &[Ask::Move, Ask::DrawOffer, Ask::DrawDecline],
+            Some(Ask::Status) => &[Ask::Status],
+            Some(Ask::Preferences) => &[Ask::Preferences],
+            Some(Ask::Order | Ask::Leave | Ask::DrawOffer | Ask::DrawDecline) | None => &[],
         };
-        self.parts()
+        self.asks()
             .into_iter()
             .filter(|part| {
-                !matches!(part, Part::Order | Part::Leave | Part::Preferences)
+                !matches!(part, Ask::Order | Ask::Leave | Ask::Preferences)
                     && !handled.contains(part)
             })
             .collect()
@@ -344,29 +328,33 @@ impl Letter {
         !self.moves.is_empty()
     }
 
-    /// What the letter is: a ruling, a resignation, a draw acceptance or a
-    /// protest by its words, else a move letter by its moves (an acceptance
-    /// that also moves is told from a move letter by the game: with no offer
-    /// standing, it is one).
-    pub fn kind(&self) -> LetterKind {
+    /// The ask that leads the letter, whose handler carries it: an order,
+    /// a leave, a setting or STATUS asked alone, a resignation, a draw
+    /// accepted or a protest by its words, else a move by its moves (an
+    /// acceptance that also moves is told from a move by the game: with no
+    /// offer standing, it is one); `None` for a letter of no move and no
+    /// word the clerk knows. A draw offered or declined never leads: it
+    /// goes with a move.
+    pub fn leading_ask(&self) -> Option<Ask> {
+        let alone = !self.has_moves() && self.keywords.is_empty();
         if !self.rulings.is_empty() {
-            LetterKind::Ruling
+            Some(Ask::Order)
         } else if self.leave.is_some() {
-            LetterKind::Leave
-        } else if !self.preferences.is_empty() && !self.has_moves() && self.keywords.is_empty() {
-            LetterKind::Preferences
-        } else if self.status.is_some() && !self.has_moves() && self.keywords.is_empty() {
-            LetterKind::Status
+            Some(Ask::Leave)
+        } else if !self.preferences.is_empty() && alone {
+            Some(Ask::Preferences)
+        } else if self.status.is_some() && alone {
+            Some(Ask::Status)
         } else if self.keywords.contains(&Keyword::Resign) {
-            LetterKind::Resignation
+            Some(Ask::Resignation)
         } else if self.keywords.contains(&Keyword::DrawAccept) {
-            LetterKind::DrawAcceptance
+            Some(Ask::DrawAccept)
         } else if self.keywords.contains(&Keyword::Protest) {
-            LetterKind::Protest
+            Some(Ask::Protest)
         } else if self.has_moves() {
-            LetterKind::Move
+            Some(Ask::Move)
         } else {
-            LetterKind::Unknown
+            None
         }
     }
 }

@@ -116,7 +116,7 @@ fn a_move_after_a_few_words_on_its_line_is_read() {
         let letter = read(&format!("Game 1\n{text}\nTime: 2/0\n"));
         assert!(letter.errors.is_empty(), "{text}: {:?}", letter.errors);
         assert_eq!(moves(&letter), expected, "{text}");
-        assert_eq!(letter.kind(), LetterKind::Move, "{text}");
+        assert_eq!(letter.leading_ask(), Some(Ask::Move), "{text}");
     }
     // Prose that only mentions a move, or a date after words, is no move.
     for text in [
@@ -169,141 +169,122 @@ fn absurd_numbers_are_errors() {
 /// Every part of a letter read, and each carried out or named.
 mod every_part {
     use super::*;
-    use Part::*;
+    use Ask::*;
 
     const DATES: &str = "Time: 2/4\nDates: 03.11.2026, 03.11.2026, 07.11.2026\n";
-    // (a player's letter's own text, its parts, the kind of its game part
-    // once the leave and the orders are taken apart, the parts that
+    // (a player's letter's own text, its asks, the ask that leads its game
+    // part once the leave and the orders are taken apart, the asks that
     // handler does not carry out)
-    const TABLE: &[(&str, &[Part], LetterKind, &[Part])] = &[
-        ("1... e5", &[Move], LetterKind::Move, &[]),
+    type Row = (&'static str, &'static [Ask], Option<Ask>, &'static [Ask]);
+    const TABLE: &[Row] = &[
+        ("1... e5", &[Move], Some(Move), &[]),
         (
             "1... e5\nLEAVE 10.11.2026 - 20.11.2026",
             &[Leave, Move],
-            LetterKind::Move,
+            Some(Move),
             &[],
         ),
         (
             "1... e5\nОТПУСК 10.11.2026 - 20.11.2026",
             &[Leave, Move],
-            LetterKind::Move,
+            Some(Move),
             &[],
         ),
         (
             "1... e5\nI offer a draw",
             &[Move, DrawOffer],
-            LetterKind::Move,
+            Some(Move),
             &[],
         ),
         (
             "1... e5\nпредлагаю ничью",
             &[Move, DrawOffer],
-            LetterKind::Move,
+            Some(Move),
             &[],
         ),
         (
             "1... e5\nI decline the draw",
             &[Move, DrawDecline],
-            LetterKind::Move,
+            Some(Move),
             &[],
         ),
         (
             "1... e5\nPROTEST: the postmark is wrong",
             &[Protest, Move],
-            LetterKind::Protest,
+            Some(Protest),
             &[Move],
         ),
         (
             "I resign\nLEAVE 10.11.2026 - 20.11.2026",
             &[Leave, Resignation],
-            LetterKind::Resignation,
+            Some(Resignation),
             &[],
         ),
         (
             "1... e5\nI resign",
             &[Resignation, Move],
-            LetterKind::Resignation,
+            Some(Resignation),
             &[Move],
         ),
         (
             "Сдаюсь. Предлагаю ничью",
             &[Resignation, DrawOffer],
-            LetterKind::Resignation,
+            Some(Resignation),
             &[DrawOffer],
         ),
         (
             "I accept the draw\nI offer a draw",
             &[DrawAccept, DrawOffer],
-            LetterKind::DrawAcceptance,
+            Some(DrawAccept),
             &[DrawOffer],
         ),
         (
             "1... e5\nI accept the draw",
             &[DrawAccept, Move],
-            LetterKind::DrawAcceptance,
+            Some(DrawAccept),
             &[],
         ),
         (
             "PROTEST\nLEAVE 10.11.2026 - 20.11.2026",
             &[Leave, Protest],
-            LetterKind::Protest,
+            Some(Protest),
             &[],
         ),
         // A player's orders are answered apart (they order nothing).
-        (
-            "1... e5\nRESULT 1 1-0",
-            &[Order, Move],
-            LetterKind::Move,
-            &[],
-        ),
-        (
-            "RESULT 1 1-0\nFORFEIT 2 WHITE",
-            &[Order],
-            LetterKind::Unknown,
-            &[],
-        ),
-        (
-            "LEAVE 10.11.2026 - 20.11.2026",
-            &[Leave],
-            LetterKind::Unknown,
-            &[],
-        ),
+        ("1... e5\nRESULT 1 1-0", &[Order, Move], Some(Move), &[]),
+        ("RESULT 1 1-0\nFORFEIT 2 WHITE", &[Order], None, &[]),
+        ("LEAVE 10.11.2026 - 20.11.2026", &[Leave], None, &[]),
         // STATUS is answered alone, and named beside anything else.
-        ("STATUS", &[Status], LetterKind::Status, &[]),
-        ("СТАТУС CC-2026", &[Status], LetterKind::Status, &[]),
-        (
-            "1... e5\nSTATUS",
-            &[Status, Move],
-            LetterKind::Move,
-            &[Status],
-        ),
+        ("STATUS", &[Status], Some(Status), &[]),
+        ("СТАТУС CC-2026", &[Status], Some(Status), &[]),
+        ("1... e5\nSTATUS", &[Status, Move], Some(Move), &[Status]),
         (
             "Статус\nСдаюсь",
             &[Status, Resignation],
-            LetterKind::Resignation,
+            Some(Resignation),
             &[Status],
         ),
     ];
 
     #[test]
     fn every_part_of_a_letter_is_read_and_none_is_left_unsaid() {
-        for (own, parts, kind, unheeded) in TABLE {
+        for (own, asks, leading, unheeded) in TABLE {
             let letter = read(&format!("Game 1\n{own}\n{DATES}"));
-            assert_eq!(letter.parts(), *parts, "{own:?}");
+            assert_eq!(letter.asks(), *asks, "{own:?}");
             let rest = letter.without_leave().without_orders();
-            assert_eq!(rest.kind(), *kind, "{own:?}");
+            assert_eq!(rest.leading_ask(), *leading, "{own:?}");
             assert_eq!(rest.unheeded(), *unheeded, "{own:?}");
-            // Every part is carried out by the kind's handler, apart (a leave,
-            // orders), or named as not carried out.
-            for part in letter.parts() {
-                let handled = match rest.kind() {
-                    LetterKind::Move => matches!(part, Move | DrawOffer | DrawDecline),
-                    LetterKind::Resignation => part == Resignation,
-                    LetterKind::Protest => part == Protest,
-                    LetterKind::DrawAcceptance => matches!(part, DrawAccept | Move),
-                    LetterKind::Status => part == Status,
-                    LetterKind::Preferences => part == Preferences,
-                    LetterKind::Ruling | LetterKind::Unknown | LetterKind::Leave => false,
+            // Every ask is carried out by the leading ask's handler, apart (a
+            // leave, orders), or named as not carried out.
+            for part in letter.asks() {
+                let handled = match rest.leading_ask() {
+                    Some(Move) => matches!(part, Move | DrawOffer | DrawDecline),
+                    Some(Resignation) => part == Resignation,
+                    Some(Protest) => part == Protest,
+                    Some(DrawAccept) => matches!(part, DrawAccept | Move),
+                    Some(Status) => part == Status,
+                    Some(Preferences) => part == Preferences,
+                    Some(Order | Leave | DrawOffer | DrawDecline) | None => false,
                 };
                 let apart = matches!(part, Leave | Order);
                 assert!(

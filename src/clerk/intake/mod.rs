@@ -2,7 +2,7 @@
 //! large, forged, a stranger's, the chief arbiter's or a player's), a
 //! player's letter assigned to its game (`clerk::find`; one no game is
 //! found for answered by [`unidentified`]) and handed on to the letters'
-//! handlers by its kind.
+//! handlers by the ask that leads it.
 
 pub mod unidentified;
 
@@ -17,7 +17,7 @@ use crate::clerk::letters::addressed;
 use crate::clerk::{Intake, Plan, Prepared, recipient};
 use crate::config::Player;
 use crate::error::Error;
-use crate::letter::{self, Letter, LetterKind};
+use crate::letter::{self, Ask, Letter};
 use crate::mail::Envelope;
 use crate::mail::format::auth;
 use crate::mail::format::mime::Mail;
@@ -144,7 +144,7 @@ impl Intake<'_, '_> {
         mut stored: StoredLetter,
     ) -> Result<Plan, Error> {
         let sender = written.mail.from.clone().unwrap_or_default();
-        if written.read.kind() == LetterKind::Status {
+        if written.read.leading_ask() == Some(Ask::Status) {
             return self.letters().plan_event_status(store, written, stored);
         }
         if sender != self.config.chief_arbiter {
@@ -216,7 +216,7 @@ impl Intake<'_, '_> {
     }
 
     /// A player's letter (his orders no orders, his leave apart), assigned
-    /// to its game and planned by its kind; one no game is found for is
+    /// to its game and planned by the ask that leads it; one no game is found for is
     /// answered with his games.
     fn plan_from_player(
         &self,
@@ -246,8 +246,8 @@ impl Intake<'_, '_> {
         if let Some(refused) = self.orders_of_a_player(&player, written, &stored)? {
             return Ok(refused);
         }
-        let read = match read.kind() {
-            LetterKind::Ruling => Cow::Owned(read.without_orders()),
+        let read = match read.leading_ask() {
+            Some(Ask::Order) => Cow::Owned(read.without_orders()),
             _ => read,
         };
         // What the clerk's letters to him carry: the person's.
@@ -263,7 +263,7 @@ impl Intake<'_, '_> {
         // letter asks in its game: each is answered.
         let leave = read.leave.is_some().then(|| read.clone().into_owned());
         let read = match &leave {
-            Some(with_leave) if with_leave.without_leave().kind() == LetterKind::Unknown => {
+            Some(with_leave) if with_leave.without_leave().leading_ask().is_none() => {
                 let written = Written {
                     mail,
                     read: with_leave,
@@ -299,8 +299,7 @@ impl Intake<'_, '_> {
         stored: &StoredLetter,
     ) -> Result<Option<Plan>, Error> {
         let read = written.read;
-        if read.kind() != LetterKind::Ruling || read.without_orders().kind() != LetterKind::Unknown
-        {
+        if read.leading_ask() != Some(Ask::Order) || read.without_orders().leading_ask().is_some() {
             return Ok(None);
         }
         let sender = written.mail.from.as_deref().unwrap_or_default();
@@ -329,12 +328,12 @@ impl Intake<'_, '_> {
         stored: &StoredLetter,
     ) -> Result<Option<Plan>, Error> {
         let read = written.read;
-        let mut plan = match read.kind() {
-            LetterKind::Preferences => {
+        let mut plan = match read.leading_ask() {
+            Some(Ask::Preferences) => {
                 self.letters()
                     .plan_preferences(store, player, written, stored.clone())?
             }
-            LetterKind::Status => Plan::default(),
+            Some(Ask::Status) => Plan::default(),
             _ => return Ok(None),
         };
         if read.status.is_some() {

@@ -71,7 +71,7 @@ impl Letters<'_, '_> {
         changed: Option<&Record>,
     ) -> Result<Plan, Error> {
         let (mail, read) = (written.mail, written.read);
-        let beside = read.without_leave().kind() != crate::letter::LetterKind::Unknown;
+        let beside = read.without_leave().leading_ask().is_some();
         let postmark = stored.postmark;
         let (first, last) = match asked_days(read, postmark) {
             Ok(days) => days,

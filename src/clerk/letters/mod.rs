@@ -1,4 +1,4 @@
-//! A player's letter on its game, by its kind: a move ([`moves`]), a
+//! A player's letter on its game, by the ask that leads it: a move ([`moves`]), a
 //! resignation, a draw or a result ([`endings`]), a protest ([`protest`]),
 //! an offender's letter held ([`overstep`]), a leave ([`leave`]), the other
 //! games of one letter ([`blocks`]), where his games stand ([`status`]),
@@ -22,39 +22,45 @@ use crate::clerk::say::words::Sentence;
 use crate::clerk::{Letters, Plan};
 use crate::config::Player;
 use crate::error::Error;
-use crate::letter::{Letter, LetterKind, Part};
+use crate::letter::{Ask, Letter};
 use crate::model;
 use crate::record::Record;
 use crate::rules;
 use crate::store::{Store, StoredLetter};
 
 impl Letters<'_, '_> {
-    /// A player's letter, by its kind.
+    /// A player's letter, by the ask that leads it ([`Letter::leading_ask`]).
     pub(super) fn plan_player(
         &self,
         store: &Store,
         state: &Record,
         context: &LetterContext<'_>,
     ) -> Result<Plan, Error> {
-        let kind = context.read.kind();
+        let leading = context.read.leading_ask();
         // During his suspension, whatever the offender writes but a protest
         // or a resignation goes to the arbiter (10.3.6).
-        if !matches!(kind, LetterKind::Protest | LetterKind::Resignation)
+        if !matches!(leading, Some(Ask::Protest | Ask::Resignation))
             && let Some(transition) =
                 rules::life::offender_letter(&self.config.rules, &state.ledger, context.color)
         {
             return self.plan_withheld(store, state, context, transition);
         }
-        match kind {
-            LetterKind::Resignation => self.plan_resignation(state, context),
-            LetterKind::DrawAcceptance => self.plan_draw_acceptance(store, state, context),
-            LetterKind::Protest => self.plan_protest(state, context),
-            LetterKind::Move => self.plan_move(store, state, context),
-            LetterKind::Ruling
-            | LetterKind::Leave
-            | LetterKind::Status
-            | LetterKind::Preferences
-            | LetterKind::Unknown => {
+        match leading {
+            Some(Ask::Resignation) => self.plan_resignation(state, context),
+            Some(Ask::DrawAccept) => self.plan_draw_acceptance(store, state, context),
+            Some(Ask::Protest) => self.plan_protest(state, context),
+            Some(Ask::Move) => self.plan_move(store, state, context),
+            // The person's asks are answered apart, orders are no player's:
+            // in its game, a letter of them alone asks no move.
+            Some(
+                Ask::Order
+                | Ask::Leave
+                | Ask::Status
+                | Ask::Preferences
+                | Ask::DrawOffer
+                | Ask::DrawDecline,
+            )
+            | None => {
                 let mut reasons: Vec<Sentence> = context
                     .read
                     .errors
@@ -81,9 +87,9 @@ impl Letters<'_, '_> {
         other_games: Vec<Sentence>,
         mut plan: Plan,
     ) -> Result<Plan, Error> {
-        let why = match read.kind() {
-            LetterKind::Resignation => "unheeded.resignation",
-            LetterKind::Protest => "unheeded.protest_letter",
+        let why = match read.leading_ask() {
+            Some(Ask::Resignation) => "unheeded.resignation",
+            Some(Ask::Protest) => "unheeded.protest_letter",
             _ => "unheeded.draw_acceptance",
         };
         let written: Vec<&str> = read.moves.iter().map(|m| m.written.as_str()).collect();
@@ -91,21 +97,19 @@ impl Letters<'_, '_> {
         let mut lines: Vec<Sentence> = read
             .unheeded()
             .into_iter()
-            .filter_map(|part| {
-                if part == Part::Status {
+            .filter_map(|ask| {
+                if ask == Ask::Status {
                     return Some(Sentence::phrase("unheeded.status"));
                 }
-                let what = match part {
-                    Part::Move => "unheeded.move",
-                    Part::DrawOffer => "unheeded.draw_offer",
-                    Part::DrawAccept => "unheeded.draw_accept",
-                    Part::DrawDecline => "unheeded.draw_decline",
-                    Part::Protest => "unheeded.protest",
-                    Part::Resignation
-                    | Part::Order
-                    | Part::Leave
-                    | Part::Status
-                    | Part::Preferences => return None,
+                let what = match ask {
+                    Ask::Move => "unheeded.move",
+                    Ask::DrawOffer => "unheeded.draw_offer",
+                    Ask::DrawAccept => "unheeded.draw_accept",
+                    Ask::DrawDecline => "unheeded.draw_decline",
+                    Ask::Protest => "unheeded.protest",
+                    Ask::Resignation | Ask::Order | Ask::Leave | Ask::Status | Ask::Preferences => {
+                        return None;
+                    }
                 };
                 let moves = moves.clone();
                 Some(Sentence::new(move |phrases| {

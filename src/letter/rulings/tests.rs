@@ -490,7 +490,11 @@ fn a_result_or_a_forfeit_is_read_with_its_game_its_tournament_and_its_reason() {
             .map(|r| (r.order.clone(), r.tournament.as_deref(), r.why.as_deref()));
         assert_eq!(got, expected, "{line}");
         if expected.is_some() {
-            assert_eq!(read.kind(), crate::letter::LetterKind::Ruling, "{line}");
+            assert_eq!(
+                read.leading_ask(),
+                Some(crate::letter::Ask::Order),
+                "{line}"
+            );
         }
     }
 }
