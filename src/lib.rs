@@ -66,9 +66,11 @@
 //!    |
 //! rules/       PURE: a game's state (ledger) and life as a state machine
 //!              (life, interventions); its own map names its files
-//! letter/      PURE: a letter's own text -> `Letter` (kind, moves, variants,
-//!              fraction, dates, keywords, rulings) or errors naming the line:
-//!              its lines read (lines) and its move lines (move_lines),
+//! letter/      PURE: a letter's own text -> `Letter` (its asks, moves,
+//!              variants, fraction, dates, keywords, rulings) or errors
+//!              naming the line: what it asks and the person's asks each
+//!              read in a file of its own (asks), its lines read (lines)
+//!              and its move lines (move_lines),
 //!              quote cutting (quote), dates (dates),
 //!              notations (notation), draw and resignation words (keywords),
 //!              the arbiter's rulings (rulings), what could not be read (errors)

@@ -1,6 +1,6 @@
 //! The reader of a letter's lines: each own line read for what it states
-//! (a game, moves, a fraction, dates, a variant, a leave, a ruling), its
-//! errors named with the line.
+//! (a game, moves, a fraction, dates, a variant; a ruling and the person's
+//! asks by their own readers), its errors named with the line.
 
 use crate::rules::Fraction;
 
@@ -57,69 +57,17 @@ pattern!(
     r"(?i)^\s*(?:[\p{L}'’]+\s+){0,4}(?:move|reply|answer|ход|ответ)\s+(?:is\s+|будет\s+)?(\d+\s*(?:\.|…).*)$"
 );
 pattern!(VARIANT_LINE, r"(?i)^\s*(?:if|если)\b[\s:,]*(.*)$");
-pattern!(LEAVE_LINE, r"(?i)^\s*(?:leave|отпуск)\b\s*:?\s*(.*)$");
-// `STATUS` alone on its line, or with an event's id: nothing else, so that
-// prose about the game's status is no question. After a colon the word is
-// an id only as ids are written, in capitals or with a digit (`STATUS:
-// CC-2026`): `Status: active` is a signature's line, no question.
-pattern!(
-    STATUS_LINE,
-    r"(?i)^\s*(?:status|статус)\s*(:\s*)?([A-Za-z0-9\p{Cyrillic}][\w.-]*)?\s*[.!?]?\s*$"
-);
 
 /// The first letters (lower-cased) of the labels each labelled pattern
 /// begins with: a line is tried against a pattern only where its first
 /// letter is one of these (a test holds each to its pattern's labels).
 const GAME_FIRST: &str = "gпи";
-const PREFERENCE_FIRST: &str = "dдlя";
-const STATUS_FIRST: &str = "sс";
-const LEAVE_FIRST: &str = "lо";
 const TIME_FIRST: &str = "tзв";
 const PREVIOUS_FIRST: &str = "pdдп";
 const DATES_FIRST: &str = "dд";
 const LABELLED_DATE_FIRST: &str = "pшrпsо";
 const VARIANT_FIRST: &str = "iе";
 const MOVE_LABEL_FIRST: &str = "mrмох";
-
-/// Whether a word is written as an event's id is: no small letter, or a
-/// digit in it (`CC-2026`, `EN`, `Cup2026`).
-fn written_as_an_id(word: &str) -> bool {
-    word.chars().any(|c| c.is_ascii_digit()) || !word.chars().any(char::is_lowercase)
-}
-
-// `DIAGRAMS TEXT`, `ЯЗЫК EN`: the word and one value, alone on the line.
-pattern!(
-    PREFERENCE_LINE,
-    r"(?i)^\s*(diagrams?|диаграммы?|language|язык)\s*:?\s+(\p{L}+)\s*\.?\s*$"
-);
-
-/// A preference's line read: what it sets, or the word that sets nothing.
-fn preference_of(word: &str, value: &str) -> super::Preference {
-    use super::Preference;
-    let (word, lower) = (word.to_lowercase(), value.to_lowercase());
-    let set = if word.starts_with("diagram") || word.starts_with("диаграм") {
-        match lower.as_str() {
-            "text" | "текст" => Some(Preference::Diagrams("text")),
-            "picture" | "картинка" | "рисунок" => {
-                Some(Preference::Diagrams("picture"))
-            }
-            "both" | "оба" | "всё" | "все" => Some(Preference::Diagrams("both")),
-            "none" | "no" | "нет" => Some(Preference::Diagrams("none")),
-            _ => None,
-        }
-    } else {
-        match lower.as_str() {
-            "en" | "english" | "английский" => {
-                Some(Preference::Language(crate::Lang::En))
-            }
-            "ru" | "russian" | "русский" | "ру" => {
-                Some(Preference::Language(crate::Lang::Ru))
-            }
-            _ => None,
-        }
-    };
-    set.unwrap_or_else(|| Preference::Unknown(value.to_string()))
-}
 
 /// The game a `Game 2` / `Партия 2` line names, if the line is one.
 pub(super) fn game_of_line(line: &str) -> Option<&str> {
@@ -148,29 +96,7 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
         letter.rulings.push(ruling);
         return;
     }
-    if may(PREFERENCE_FIRST)
-        && let Some(caps) = PREFERENCE_LINE.captures(line)
-    {
-        letter.preferences.push(preference_of(&caps[1], &caps[2]));
-        return;
-    }
-    if may(STATUS_FIRST)
-        && let Some(caps) = STATUS_LINE.captures(line)
-        && (caps.get(1).is_none()
-            || caps
-                .get(2)
-                .is_none_or(|word| written_as_an_id(word.as_str())))
-    {
-        let event = caps
-            .get(2)
-            .map(|m| m.as_str().trim_end_matches('.').to_string());
-        letter.status.get_or_insert(super::StatusAsked { event });
-        return;
-    }
-    if may(LEAVE_FIRST)
-        && let Some(caps) = LEAVE_LINE.captures(line)
-    {
-        read_leave(letter, line_no, line, &caps[1], reading);
+    if super::asks::read_persons_ask(letter, line_no, line, reading, &may) {
         return;
     }
     if may(TIME_FIRST)
@@ -254,23 +180,6 @@ pub(super) fn read_line(letter: &mut Letter, line_no: usize, line: &str, reading
     {
         read_moves(letter, line_no, line, rest, true);
     }
-}
-
-/// A leave's line: its first and last day (its bad dates named).
-fn read_leave(letter: &mut Letter, line_no: usize, line: &str, rest: &str, reading: DateReading) {
-    if letter.leave.is_some() {
-        letter.more_leaves.push(line.trim().to_string());
-        return;
-    }
-    let (found, _) = dates::find_dates(rest, reading);
-    let written = found
-        .into_iter()
-        .filter_map(|date| {
-            date.map_err(|bad| date_error(letter, line_no, line, bad))
-                .ok()
-        })
-        .collect();
-    letter.leave = Some(written);
 }
 
 /// A date of its own line, by its label: sent, received, or the partner's
@@ -470,9 +379,6 @@ pub(super) mod tests {
     fn every_label_begins_with_a_letter_its_pattern_is_tried_for() {
         assert_tried_for(&[
             (&GAME_LINE, GAME_FIRST, 3),
-            (&PREFERENCE_LINE, PREFERENCE_FIRST, 4),
-            (&STATUS_LINE, STATUS_FIRST, 2),
-            (&LEAVE_LINE, LEAVE_FIRST, 2),
             (&TIME_LINE, TIME_FIRST, 6),
             (&PREVIOUS_LINE, PREVIOUS_FIRST, 4),
             (&DATES_LINE, DATES_FIRST, 2),
