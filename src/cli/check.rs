@@ -168,8 +168,8 @@ fn print_plan(
             "\n==== {} to {} ====\nSubject: {}\n\n{}",
             message.kind.header(),
             message.addresses().join(", "),
-            message.subject,
-            message.body
+            message.words.subject,
+            message.words.body
         );
     }
     let text = String::from_utf8_lossy(&out);

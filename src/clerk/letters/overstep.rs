@@ -230,7 +230,10 @@ impl Letters<'_, '_> {
         loop {
             let file = self.file_message(state, common, &filed, &letters, &attached)?;
             // The text goes as base64 at worst (a Russian one): 4/3 of it.
-            let body = self.said_as(file.clone(), Default::default(), None)?.body;
+            let body = self
+                .said_as(file.clone(), Default::default(), None)?
+                .words
+                .body;
             let size = fixed + body.len() * 4 / 3 + attached_size(&sizes, &attached);
             let largest = (0..attached.len())
                 .filter(|&i| attached[i])

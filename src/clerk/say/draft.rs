@@ -157,6 +157,7 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             message_id: None,
             of_event: true,
             event: None,
+            words: (),
         }
     }
 }

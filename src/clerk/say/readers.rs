@@ -69,43 +69,9 @@ impl Clerk<'_> {
             diagrams: his.diagrams.unwrap_or(config.mail.diagrams),
         };
         let said = say(templates, voice, notice.kind, &notice.model)?;
-        let Notice {
-            kind,
-            game,
-            to,
-            cc,
-            in_reply_to,
-            registered,
-            generated,
-            attachments,
-            delivers,
-            send_on,
-            model,
-            message_id,
-            of_event,
-            event,
-        } = notice;
-        let mut message = Outgoing {
-            kind,
-            game,
-            to,
-            cc,
-            subject: said.subject,
-            body: said.body,
-            in_reply_to,
-            registered,
-            generated,
-            attachments,
-            pictures: said.pictures,
-            delivers,
-            send_on,
-            model,
-            message_id,
-            of_event,
-            event,
-        };
+        let mut message = notice.worded(said);
         if compose::size_at_most(&message) > config.limits.max_message_bytes {
-            message.pictures.clear();
+            message.words.pictures.clear();
         }
         Ok(message)
     }

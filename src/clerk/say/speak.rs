@@ -5,16 +5,9 @@
 use crate::clerk::Clerk;
 use crate::clerk::say::words::{Voice, spoken};
 use crate::error::Error;
-use crate::mail::format::compose::Picture;
+use crate::mail::format::compose::Words;
 use crate::message::MessageKind;
 use crate::render::{Model, Templates};
-
-/// A message's words and pictures as one reader gets them.
-pub struct Said {
-    pub subject: String,
-    pub body: String,
-    pub pictures: Vec<Picture>,
-}
 
 /// The message of `kind` from `model`, said with `templates` in `voice`.
 pub fn say(
@@ -22,7 +15,7 @@ pub fn say(
     voice: Voice<'_>,
     kind: MessageKind,
     model: &Model,
-) -> Result<Said, Error> {
+) -> Result<Words, Error> {
     let spoken = spoken(model, voice);
     let rendered = templates
         .render(kind.template(), spoken.model)
@@ -31,7 +24,7 @@ pub fn say(
     for board in spoken.boards {
         pictures.extend(board.picture(voice.diagrams, &rendered.body)?);
     }
-    Ok(Said {
+    Ok(Words {
         subject: rendered.subject,
         body: rendered.body,
         pictures,
@@ -58,7 +51,7 @@ impl Clerk<'_> {
     ) -> Result<usize, Error> {
         let mut message =
             self.said_as(notice.clone(), crate::config::Preferences::default(), None)?;
-        message.pictures.clear();
+        message.words.pictures.clear();
         Ok(crate::mail::format::compose::size_at_most(&message))
     }
 }

@@ -149,19 +149,21 @@ mod tests {
                     email: "p@example.org".into(),
                 }],
                 cc: vec![],
-                subject: "s".into(),
-                body: "b".into(),
                 in_reply_to: None,
                 registered: false,
                 generated: false,
                 attachments: vec![],
-                pictures: Vec::new(),
                 delivers: None,
                 send_on: None,
                 model: crate::render::Model::from(()),
                 message_id: None,
                 of_event: true,
                 event: None,
+                words: compose::Words {
+                    subject: "s".into(),
+                    body: "b".into(),
+                    pictures: Vec::new(),
+                },
             };
             let raw = compose::build(&message, &sender, "<m@x>", DateTime::UNIX_EPOCH).unwrap();
             let text = String::from_utf8(raw).unwrap();

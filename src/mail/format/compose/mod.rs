@@ -53,32 +53,28 @@ pub struct Picture {
     pub alone: bool,
 }
 
-/// One message to send, before it is built.
+/// One message to send, before it is built: its kind, readers, thread and
+/// facts, and `W`, its words: none yet (`()`) while it is decided (the
+/// clerk's notice), [`Words`] once said to its reader.
 #[derive(Clone, Debug)]
-pub struct Outgoing {
+pub struct Outgoing<W = Words> {
     /// Its kind: the `X-Shtempel-Kind` header (contract.md 4) and template.
     pub kind: MessageKind,
     pub game: Option<String>,
     pub to: Vec<Recipient>,
     pub cc: Vec<Recipient>,
-    /// The subject after the tag.
-    pub subject: String,
-    pub body: String,
     pub in_reply_to: Option<String>,
     /// Registered: asks for a disposition notification (rules.md 2.1).
     pub registered: bool,
     /// Deadline mail is `auto-generated`; answers to a letter `auto-replied`.
     pub generated: bool,
     pub attachments: Vec<Attachment>,
-    /// The boards as pictures, where the text shows them: one
-    /// for a game's letter, one a game for a replacement's.
-    pub pictures: Vec<Picture>,
     /// The move (ply) this message brings to its reader.
     pub delivers: Option<usize>,
     /// A refusal held by the daily reply limit goes on this day, not now.
     pub send_on: Option<NaiveDate>,
-    /// What its template was rendered from, to render it again (a held
-    /// refusal says it was held).
+    /// What its template is given: facts (days, phrases, boards) worded
+    /// when it is said to its reader.
     pub model: crate::render::Model,
     /// A Message-ID of its own, the same whenever the message is made (a
     /// start sheet's); else one is made from its cause.
@@ -93,6 +89,59 @@ pub struct Outgoing {
     /// event alone carries its tag, name and Message-ID. `None`: the
     /// planning event's.
     pub event: Option<String>,
+    /// What it says, once said.
+    pub words: W,
+}
+
+/// A message's words and pictures as one reader gets them.
+#[derive(Clone, Debug)]
+pub struct Words {
+    /// The subject after the tag.
+    pub subject: String,
+    pub body: String,
+    /// The boards as pictures, where the text shows them: one
+    /// for a game's letter, one a game for a replacement's.
+    pub pictures: Vec<Picture>,
+}
+
+impl<W> Outgoing<W> {
+    /// The same message with `words` for its words.
+    pub fn worded<V>(self, words: V) -> Outgoing<V> {
+        let Outgoing {
+            kind,
+            game,
+            to,
+            cc,
+            in_reply_to,
+            registered,
+            generated,
+            attachments,
+            delivers,
+            send_on,
+            model,
+            message_id,
+            of_event,
+            event,
+            words: _,
+        } = self;
+        Outgoing {
+            kind,
+            game,
+            to,
+            cc,
+            in_reply_to,
+            registered,
+            generated,
+            attachments,
+            delivers,
+            send_on,
+            model,
+            message_id,
+            of_event,
+            event,
+            words,
+        }
+    }
 }
 
 impl Outgoing {
@@ -243,13 +292,17 @@ pub fn build(
     date: DateTime<Utc>,
 ) -> Result<Vec<u8>, Error> {
     let subject = match &out.game {
-        _ if !out.of_event => out.subject.clone(),
+        _ if !out.of_event => out.words.subject.clone(),
         Some(game) => format!(
             "{} {}",
             SubjectTag::game(&sender.tournament, game),
-            out.subject
+            out.words.subject
         ),
-        None => format!("{} {}", SubjectTag::event(&sender.tournament), out.subject),
+        None => format!(
+            "{} {}",
+            SubjectTag::event(&sender.tournament),
+            out.words.subject
+        ),
     };
     let subject: String = subject.chars().filter(|c| !c.is_control()).collect();
     let from = mailbox(&sender.name, &sender.email)?;
@@ -273,8 +326,8 @@ pub fn build(
     if let Some(parent) = out.in_reply_to.as_deref().and_then(reference) {
         builder = builder.in_reply_to(parent.clone()).references(parent);
     }
-    let body = lf_lines(&out.body);
-    let pictures = &out.pictures;
+    let body = lf_lines(&out.words.body);
+    let pictures = &out.words.pictures;
     let built = match (pictures.is_empty(), out.attachments.is_empty()) {
         (true, true) => builder.singlepart(SinglePart::plain(body)),
         (true, false) => builder.multipart(attachments(out, body)?),
@@ -407,8 +460,9 @@ pub fn size_at_most(out: &Outgoing) -> usize {
     const HEADERS: usize = 8 * 1024;
     const PICTURE_PART: usize = 512;
     HEADERS
-        + out.body.len() * 4
+        + out.words.body.len() * 4
         + out
+            .words
             .pictures
             .iter()
             .map(|p| p.png.len() * 4 / 3 + PICTURE_PART)

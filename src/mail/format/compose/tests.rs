@@ -9,19 +9,21 @@ fn outgoing() -> Outgoing {
             email: "petrov@example.org".into(),
         }],
         cc: vec![],
-        subject: "2. Кf3".into(),
-        body: "Ход партнёра: 2. Кf3\n".into(),
         in_reply_to: Some("<a@b>".into()),
         registered: true,
         generated: false,
         attachments: vec![],
-        pictures: Vec::new(),
         delivers: Some(2),
         send_on: None,
         model: crate::render::Model::from(()),
         message_id: None,
         of_event: true,
         event: None,
+        words: Words {
+            subject: "2. Кf3".into(),
+            body: "Ход партнёра: 2. Кf3\n".into(),
+            pictures: Vec::new(),
+        },
     }
 }
 
@@ -118,8 +120,8 @@ fn odd_names_subjects_and_bodies_read_back_as_they_were_written() {
     for case in 0..400 {
         let mut out = outgoing();
         out.to[0].name = text(case % 9);
-        out.subject = text(case % 23);
-        out.body = text(case % 31) + "\n";
+        out.words.subject = text(case % 23);
+        out.words.body = text(case % 31) + "\n";
         let raw = build(&out, &sender, "<m@example.org>", DateTime::UNIX_EPOCH).unwrap();
         let text = String::from_utf8(raw.clone()).unwrap();
         for line in text.split("\r\n") {
@@ -140,7 +142,7 @@ fn odd_names_subjects_and_bodies_read_back_as_they_were_written() {
         };
         assert_eq!(
             clean(parsed.subject().unwrap_or("")),
-            clean(&format!("[CC #1] {}", out.subject)),
+            clean(&format!("[CC #1] {}", out.words.subject)),
             "case {case}"
         );
         let to = parsed.to().and_then(|to| to.first()).unwrap();
@@ -151,7 +153,7 @@ fn odd_names_subjects_and_bodies_read_back_as_they_were_written() {
         );
         assert_eq!(to.address(), Some("petrov@example.org"), "case {case}");
         let body = parsed.body_text(0).unwrap().replace("\r\n", "\n");
-        let sent = out.body.replace("\r\n", "\n").replace('\r', "\n");
+        let sent = out.words.body.replace("\r\n", "\n").replace('\r', "\n");
         assert_eq!(body.trim_end(), sent.trim_end(), "case {case}");
     }
 }
@@ -352,7 +354,7 @@ fn a_subject_is_encoded_in_words_broken_at_spaces() {
         tournament: "CC".into(),
     };
     let mut out = outgoing();
-    out.subject = "повтор хода (заказное): 12. Кf3 Кc6 13. Сb5, осталось десять дней".into();
+    out.words.subject = "повтор хода (заказное): 12. Кf3 Кc6 13. Сb5, осталось десять дней".into();
     let raw = build(&out, &sender, "<m@example.org>", DateTime::UNIX_EPOCH).unwrap();
     let text = String::from_utf8(raw.clone()).unwrap();
     let at = text.find("\r\nSubject: ").unwrap() + 11;
@@ -383,6 +385,6 @@ fn a_subject_is_encoded_in_words_broken_at_spaces() {
     let parsed = mail_parser::MessageParser::default().parse(&raw).unwrap();
     assert_eq!(
         parsed.subject(),
-        Some(format!("[CC #1] {}", out.subject).as_str())
+        Some(format!("[CC #1] {}", out.words.subject).as_str())
     );
 }
