@@ -48,22 +48,28 @@ impl Draw {
 
     /// The games `system` makes of `players` (numbered from 1 in their
     /// order), each with its round, numbered from 1 as the system numbers
-    /// them.
-    pub fn paired(system: &dyn PairingSystem, players: &[Player]) -> Draw {
-        let id = |number: usize| players[number - 1].id.clone();
-        let games = system.boards(players.len()).into_iter();
-        Draw::new(
-            games
-                .enumerate()
-                .map(|(at, board)| GameConfig {
-                    id: (at + 1).to_string(),
-                    white: id(board.white),
-                    black: id(board.black),
-                    start_date: None,
-                    round: Some(board.round),
-                })
-                .collect(),
-        )
+    /// them; or, where the system names a number no player has, what it
+    /// named (a system's fault, said, never a panic).
+    pub fn paired(system: &dyn PairingSystem, players: &[Player]) -> Result<Draw, String> {
+        let id = |number: usize| match number.checked_sub(1).and_then(|at| players.get(at)) {
+            Some(player) => Ok(player.id.clone()),
+            None => Err(format!(
+                "the pairing {:?} names player {number}, and the file lists {} players",
+                system.name(),
+                players.len()
+            )),
+        };
+        let mut games = Vec::new();
+        for (at, board) in system.boards(players.len()).into_iter().enumerate() {
+            games.push(GameConfig {
+                id: (at + 1).to_string(),
+                white: id(board.white)?,
+                black: id(board.black)?,
+                start_date: None,
+                round: Some(board.round),
+            });
+        }
+        Ok(Draw::new(games))
     }
 
     fn index(&self) -> &Index {
@@ -152,5 +158,53 @@ mod tests {
         );
         let back: Draw = serde_json::from_str(&json).unwrap();
         assert_eq!(back.games(), draw.games());
+    }
+
+    /// A system (none of the clerk's) that numbers a player the file has
+    /// not: the config is refused in words, not by a panic.
+    #[test]
+    fn a_system_that_names_no_player_is_refused_in_words() {
+        use crate::rules::pairing::{Board, Round};
+        struct Beyond(usize);
+        impl PairingSystem for Beyond {
+            fn name(&self) -> &str {
+                "beyond"
+            }
+            fn rounds(&self, _: usize) -> Vec<Round> {
+                let board = Board {
+                    round: 1,
+                    board: 1,
+                    white: 1,
+                    black: self.0,
+                };
+                vec![Round {
+                    number: 1,
+                    boards: vec![board],
+                    bye: None,
+                }]
+            }
+        }
+        let players: Vec<Player> = ["a", "b", "c"]
+            .iter()
+            .map(|id| Player {
+                id: id.to_string(),
+                name: id.to_string(),
+                email: format!("{id}@example.org"),
+                other_emails: Vec::new(),
+                start_sheet_received: None,
+                secret: None,
+            })
+            .collect();
+        let draw = Draw::paired(&Beyond(3), &players).unwrap();
+        assert_eq!(draw.game("1").map(|g| g.black.as_str()), Some("c"));
+        for number in [0, 4, 9] {
+            let refused = Draw::paired(&Beyond(number), &players).unwrap_err();
+            assert_eq!(
+                refused,
+                format!(
+                    "the pairing \"beyond\" names player {number}, and the file lists 3 players"
+                )
+            );
+        }
     }
 }

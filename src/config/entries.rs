@@ -194,6 +194,12 @@ impl Checker<'_> {
                 "list the players as [[players]] tables, in the order of their numbers in the draw",
             ));
         }
-        Ok(super::Draw::paired(&pairing, players))
+        super::Draw::paired(&pairing, players).map_err(|fault| {
+            self.err(
+                "pairing",
+                fault,
+                "this is a fault of the clerk's pairing: report it, with the file",
+            )
+        })
     }
 }

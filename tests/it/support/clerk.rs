@@ -66,7 +66,7 @@ impl Tournament {
     pub fn pass_paired_by(&self, day: &str, system: &dyn PairingSystem) -> Pass {
         let configs = self.configs().into_iter();
         let paired = configs.map(|config| {
-            let draw = Draw::paired(system, &config.players);
+            let draw = Draw::paired(system, &config.players).expect("the system pairs the players");
             config.with_draw(draw)
         });
         self.pass_of(day, paired.collect())
