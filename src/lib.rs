@@ -177,6 +177,50 @@ impl Lang {
     }
 }
 
+/// The board a letter that asks for a move shows (`[mail] diagrams`, or a
+/// player's own `DIAGRAMS`): the text diagram and the FEN in the plain
+/// part, and with `both` the board as a picture in an HTML part beside it;
+/// `picture`: the picture, the plain part giving the FEN and the picture's
+/// words in the diagram's place; or nothing. Beside the language: a
+/// reader's setting, which a letter asks (`letter`) and the config keeps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Diagrams {
+    #[default]
+    Both,
+    Text,
+    Picture,
+    None,
+}
+
+impl Diagrams {
+    /// Its name, as the file and a player's letter write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Diagrams::Both => "both",
+            Diagrams::Text => "text",
+            Diagrams::Picture => "picture",
+            Diagrams::None => "none",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Diagrams> {
+        [
+            Diagrams::Both,
+            Diagrams::Text,
+            Diagrams::Picture,
+            Diagrams::None,
+        ]
+        .into_iter()
+        .find(|d| d.name() == name)
+    }
+
+    /// Whether a letter carries the board as a picture.
+    pub fn has_picture(self) -> bool {
+        matches!(self, Diagrams::Both | Diagrams::Picture)
+    }
+}
+
 /// A colour's lowercase English name, as the contract's JSON writes it.
 pub fn color_name(color: shakmaty::Color) -> &'static str {
     match color {

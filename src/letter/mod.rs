@@ -107,8 +107,8 @@ pub struct StatusAsked {
 #[serde(rename_all = "snake_case")]
 pub enum Preference {
     /// `DIAGRAMS TEXT|PICTURE|BOTH|NONE` (`ДИАГРАММЫ ТЕКСТ|КАРТИНКА|ОБА|НЕТ`):
-    /// the board's form by its name in `[mail] diagrams`.
-    Diagrams(&'static str),
+    /// the board's form, as `[mail] diagrams` sets it.
+    Diagrams(crate::Diagrams),
     /// `LANGUAGE EN|RU` (`ЯЗЫК …`).
     Language(crate::Lang),
     /// A word after `DIAGRAMS` or `LANGUAGE` that names no setting, as

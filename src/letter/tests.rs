@@ -358,7 +358,10 @@ fn the_persons_asks_of_every_block_are_read_with_the_first() {
     // Beside a move of game 2, which stays its block's.
     let letter = read("Партия 1\n1... e5\nПартия 2\nСТАТУС\nДИАГРАММЫ ТЕКСТ\n1. d4\n");
     assert!(letter.status.is_some());
-    assert_eq!(letter.preferences, [Preference::Diagrams("text")]);
+    assert_eq!(
+        letter.preferences,
+        [Preference::Diagrams(crate::Diagrams::Text)]
+    );
     assert_eq!(letter.other_games.len(), 1);
     let second = &letter.other_games[0];
     assert_eq!(second.game.as_deref(), Some("2"));

@@ -9,7 +9,7 @@
 use crate::clerk::EventKind;
 use crate::clerk::context::Written;
 use crate::clerk::{Letters, Plan, Writes, recipient};
-use crate::config::{Diagrams, Player, Preferences};
+use crate::config::{Player, Preferences};
 use crate::error::Error;
 use crate::letter::Preference;
 use crate::message::MessageKind;
@@ -30,7 +30,7 @@ impl Letters<'_, '_> {
         let mut unread = Vec::new();
         for preference in &read.preferences {
             match preference {
-                Preference::Diagrams(name) => set.diagrams = Diagrams::from_name(name),
+                Preference::Diagrams(diagrams) => set.diagrams = Some(*diagrams),
                 Preference::Language(lang) => set.language = Some(*lang),
                 Preference::Unknown(word) => {
                     unread.push(crate::printable::bounded(word, 40).into_owned());

@@ -2,6 +2,7 @@
 //! BOTH|NONE` (`ДИАГРАММЫ ТЕКСТ|КАРТИНКА|ОБА|НЕТ`), `LANGUAGE EN|RU`
 //! (`ЯЗЫК …`), each alone on its line.
 
+use crate::Diagrams;
 use crate::letter::{Letter, Preference};
 
 // `DIAGRAMS TEXT`, `ЯЗЫК EN`: the word and one value, alone on the line.
@@ -15,12 +16,12 @@ fn preference_of(word: &str, value: &str) -> Preference {
     let (word, lower) = (word.to_lowercase(), value.to_lowercase());
     let set = if word.starts_with("diagram") || word.starts_with("диаграм") {
         match lower.as_str() {
-            "text" | "текст" => Some(Preference::Diagrams("text")),
+            "text" | "текст" => Some(Preference::Diagrams(Diagrams::Text)),
             "picture" | "картинка" | "рисунок" => {
-                Some(Preference::Diagrams("picture"))
+                Some(Preference::Diagrams(Diagrams::Picture))
             }
-            "both" | "оба" | "всё" | "все" => Some(Preference::Diagrams("both")),
-            "none" | "no" | "нет" => Some(Preference::Diagrams("none")),
+            "both" | "оба" | "всё" | "все" => Some(Preference::Diagrams(Diagrams::Both)),
+            "none" | "no" | "нет" => Some(Preference::Diagrams(Diagrams::None)),
             _ => None,
         }
     } else {
