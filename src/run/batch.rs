@@ -131,8 +131,9 @@ pub(super) fn record(
             .filter_map(|sent| sent.delivers.as_ref().map(|(game, _)| GameKey::parse(game))),
     );
     store.record_sent(&report.sent)?;
-    for (id, error, permanent) in &report.failed {
-        store.mark_failed(*id, error, *permanent, clerk.clock.now)?;
+    for failed in &report.failed {
+        let now = clerk.clock.now;
+        store.mark_failed(failed.outbox_id, &failed.error, failed.permanent, now)?;
     }
     report.error.map_or(Ok(()), Err)
 }

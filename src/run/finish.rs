@@ -40,10 +40,19 @@ pub struct JobReport {
     pub events: Vec<Event>,
     /// Taken by the transport (and in the sent log).
     pub sent: Vec<Sent>,
-    /// Refused by it: (outbox id, error, permanent).
-    pub failed: Vec<(i64, String, bool)>,
+    /// Refused by it.
+    pub failed: Vec<SendFailure>,
     /// What stopped the job: the run stops too.
     pub error: Option<Error>,
+}
+
+/// A message of the outbox the transport refused.
+pub struct SendFailure {
+    pub outbox_id: i64,
+    /// The transport's words.
+    pub error: String,
+    /// Never to be tried again (the server refused it for good).
+    pub permanent: bool,
 }
 
 /// Marks letters done and sends messages.
@@ -224,9 +233,11 @@ impl Finisher<'_> {
                         error.message
                     ),
                 };
-                report
-                    .failed
-                    .push((item.id, error.message, !error.transient));
+                report.failed.push(SendFailure {
+                    outbox_id: item.id,
+                    error: error.message,
+                    permanent: !error.transient,
+                });
                 Ok((error.transient, event))
             }
         }
