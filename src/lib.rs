@@ -99,6 +99,40 @@
 
 #![forbid(unsafe_code)]
 
+/// An enum whose every variant has one name (the log's, the store's),
+/// written once beside it: the enum, `ALL`, `name()` and `from_name()` are
+/// made from the one list, so that no name is written twice.
+macro_rules! named_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $($(#[$variant_meta:meta])* $variant:ident => $text:literal,)*
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $($(#[$variant_meta])* $variant,)*
+        }
+
+        impl $name {
+            /// Every variant, in the list's order.
+            pub const ALL: &[$name] = &[$($name::$variant),*];
+
+            /// Its name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)*
+                }
+            }
+
+            /// The variant `name` names.
+            pub fn from_name(name: &str) -> Option<$name> {
+                Self::ALL.iter().copied().find(|kind| kind.name() == name)
+            }
+        }
+    };
+}
+
 pub mod board;
 pub mod chart;
 pub mod clerk;
@@ -275,5 +309,25 @@ mod tests {
                 "{subject:?} {text:?}"
             );
         }
+    }
+
+    /// Each named enum's names are its own, one a variant: a name written
+    /// twice would read back as the first of the two.
+    #[test]
+    fn every_named_variant_reads_back_from_its_name() {
+        fn round_trip<K: Copy + PartialEq + std::fmt::Debug>(
+            all: &[K],
+            name: fn(K) -> &'static str,
+            from_name: fn(&str) -> Option<K>,
+        ) {
+            for &kind in all {
+                assert_eq!(from_name(name(kind)), Some(kind), "{}", name(kind));
+            }
+            assert_eq!(from_name("no such name"), None);
+        }
+        use crate::clerk::EventKind;
+        use crate::store::NoteKind;
+        round_trip(EventKind::ALL, EventKind::name, EventKind::from_name);
+        round_trip(NoteKind::ALL, NoteKind::name, NoteKind::from_name);
     }
 }

@@ -143,76 +143,34 @@ pub struct Note {
     pub created_on: NaiveDate,
 }
 
-/// What a note under the chart records, by the name the store keeps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoteKind {
-    /// A letter's statement corrected (10.3.2).
-    Correction,
-    /// A first omission warned of (10.3.3).
-    Warning,
-    /// An omission repeated, charged (10.3.3).
-    Penalty,
-    /// A move repeated by registered letter (10.3.4).
-    Repeat,
-    Overstep,
-    Protest,
-    /// Days the chief arbiter excused.
-    Credit,
-    /// The chief arbiter's decision of an overstep.
-    Decision,
-    /// A result set by the arbiter or the director.
-    Award,
-    Leave,
-    Replaced,
-    /// A refused letter the director or arbiter took.
-    Accepted,
-    /// Moves taken back (`UNDO`).
-    Undone,
-    /// A game annulled by a withdrawal.
-    Annulled,
-}
-
-impl NoteKind {
-    pub(crate) const ALL: [NoteKind; 14] = [
-        NoteKind::Correction,
-        NoteKind::Warning,
-        NoteKind::Penalty,
-        NoteKind::Repeat,
-        NoteKind::Overstep,
-        NoteKind::Protest,
-        NoteKind::Credit,
-        NoteKind::Decision,
-        NoteKind::Award,
-        NoteKind::Leave,
-        NoteKind::Replaced,
-        NoteKind::Accepted,
-        NoteKind::Undone,
-        NoteKind::Annulled,
-    ];
-
-    /// Its name in the store.
-    pub fn name(self) -> &'static str {
-        match self {
-            NoteKind::Correction => "correction",
-            NoteKind::Warning => "warning",
-            NoteKind::Penalty => "penalty",
-            NoteKind::Repeat => "repeat",
-            NoteKind::Overstep => "overstep",
-            NoteKind::Protest => "protest",
-            NoteKind::Credit => "credit",
-            NoteKind::Decision => "decision",
-            NoteKind::Award => "award",
-            NoteKind::Leave => "leave",
-            NoteKind::Replaced => "replaced",
-            NoteKind::Accepted => "accepted",
-            NoteKind::Undone => "undone",
-            NoteKind::Annulled => "annulled",
-        }
-    }
-
-    /// The kind the store's `name` is.
-    pub fn from_name(name: &str) -> Option<NoteKind> {
-        NoteKind::ALL.into_iter().find(|kind| kind.name() == name)
+named_enum! {
+    /// What a note under the chart records, by the name the store keeps.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum NoteKind {
+        /// A letter's statement corrected (10.3.2).
+        Correction => "correction",
+        /// A first omission warned of (10.3.3).
+        Warning => "warning",
+        /// An omission repeated, charged (10.3.3).
+        Penalty => "penalty",
+        /// A move repeated by registered letter (10.3.4).
+        Repeat => "repeat",
+        Overstep => "overstep",
+        Protest => "protest",
+        /// Days the chief arbiter excused.
+        Credit => "credit",
+        /// The chief arbiter's decision of an overstep.
+        Decision => "decision",
+        /// A result set by the arbiter or the director.
+        Award => "award",
+        Leave => "leave",
+        Replaced => "replaced",
+        /// A refused letter the director or arbiter took.
+        Accepted => "accepted",
+        /// Moves taken back (`UNDO`).
+        Undone => "undone",
+        /// A game annulled by a withdrawal.
+        Annulled => "annulled",
     }
 }
 

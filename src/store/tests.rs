@@ -575,7 +575,8 @@ fn a_note_reads_back_with_its_kind_and_both_languages() {
     let mut store = Store::in_memory().unwrap();
     let day = NaiveDate::from_ymd_opt(2026, 11, 3).unwrap();
     let notes: Vec<Note> = NoteKind::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .map(|kind| Note {
             ply: Some(1),
             kind,
