@@ -57,7 +57,12 @@ make() { # games letters dir
 }
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {print int($2/1024)" MB"}' /proc/meminfo), $(uname -sr)"
-echo "clerk:   $CLERK ($(git describe --always --dirty 2>/dev/null || echo unknown)), release"
+# The tree's commit names only the tree's own build; another's is its path.
+if [ "$CLERK" = "$BIN/shtempel" ]; then
+    echo "clerk:   $CLERK (this tree: $(git describe --always --dirty 2>/dev/null || echo unknown)), release"
+else
+    echo "clerk:   $CLERK (another build; this tree's commit does not name it)"
+fi
 
 PARTS=${PARTS:-throughput floor status idle}
 part() { [[ " $PARTS " == *" $1 "* ]]; }
