@@ -116,10 +116,26 @@ pub struct Writes {
     pub events: Vec<Event>,
 }
 
+/// The one value two plans write where a plan holds one (the game, the
+/// fate, a leave): the same in both, or written by one of them. Two
+/// different values would lose one of them at the commit: no planning
+/// makes them (every test runs with this held in debug builds), and a
+/// release build keeps this plan's.
+fn one_of<T: std::fmt::Debug>(
+    mine: Option<T>,
+    theirs: Option<T>,
+    same: impl Fn(&T, &T) -> bool,
+) -> Option<T> {
+    if let (Some(mine), Some(theirs)) = (&mine, &theirs) {
+        debug_assert!(same(mine, theirs), "a write lost: {mine:?} over {theirs:?}");
+    }
+    mine.or(theirs)
+}
+
 impl Writes {
     /// Takes in what another plan writes (its letter aside): the settings
     /// of both, every list's rows, and where each holds one value (the
-    /// game, the fate, a leave), this plan's before the other's.
+    /// game, the fate, a leave), the one both write ([`one_of`]).
     fn absorb(&mut self, other: Writes) {
         let Writes {
             letter: _,
@@ -148,11 +164,14 @@ impl Writes {
             }
             (set, other) => set.or(other),
         };
-        self.game = self.game.take().or(game);
-        self.fate = self.fate.take().or(fate);
-        self.taken_back = self.taken_back.or(taken_back);
-        self.leave = self.leave.take().or(leave);
-        self.leaves_left = self.leaves_left.take().or(leaves_left);
+        // The game's state of both is one state: the plans taken in are of
+        // the same game, or of none (another game's plan goes in `more`).
+        let same_game = |a: &Record, b: &Record| a.key == b.key && a.ledger == b.ledger;
+        self.game = one_of(self.game.take(), game, same_game);
+        self.fate = one_of(self.fate.take(), fate, PartialEq::eq);
+        self.taken_back = one_of(self.taken_back, taken_back, PartialEq::eq);
+        self.leave = one_of(self.leave.take(), leave, PartialEq::eq);
+        self.leaves_left = one_of(self.leaves_left.take(), leaves_left, PartialEq::eq);
         self.config_edits.extend(config_edits);
         self.releases.extend(releases);
         self.notes.extend(notes);
@@ -399,5 +418,40 @@ mod tests {
                 language: Some(crate::Lang::En),
             }
         );
+    }
+
+    /// Where a plan holds one value, the value both plans write, or the
+    /// one that writes it, is kept.
+    #[test]
+    fn one_value_written_by_one_plan_or_the_same_by_both_is_kept() {
+        let fate = || Some(Fate::applied("move 2. Nf3"));
+        let mut plan = Plan::<Notice>::default();
+        plan.absorb(Plan::writing(Writes {
+            fate: fate(),
+            taken_back: Some(3),
+            ..Writes::default()
+        }));
+        plan.absorb(Plan::writing(Writes {
+            fate: fate(),
+            ..Writes::default()
+        }));
+        assert_eq!(plan.writes.fate, fate());
+        assert_eq!(plan.writes.taken_back, Some(3));
+    }
+
+    /// Two plans that write different values where one is held would
+    /// lose one at the commit: a debug build (every test's) stops there.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "a write lost")]
+    fn two_different_values_of_one_write_are_a_fault_not_a_silent_loss() {
+        let mut plan = Plan::<Notice>::writing(Writes {
+            taken_back: Some(3),
+            ..Writes::default()
+        });
+        plan.absorb(Plan::writing(Writes {
+            taken_back: Some(5),
+            ..Writes::default()
+        }));
     }
 }
