@@ -106,7 +106,17 @@ pub(super) fn check(
     // sends them after the letter's.
     let elsewhere: Vec<&shtempel::clerk::SaidPlan> =
         plan.elsewhere.iter().map(|(_, plan)| plan).collect();
-    print_plan(&plan, &elsewhere, &prepared, config, &envelope);
+    // An order is shown as the clerk carries it out: its first word read
+    // against the tournaments it serves (`REPLACE petrov …` names a
+    // player, not an event called petrov).
+    let ids: Vec<&str> = std::iter::once(config.tournament_id.as_str())
+        .chain(configs.iter().map(|c| c.tournament_id.as_str()))
+        .collect();
+    let read = prepared.read.as_ref().map(|read| shtempel::letter::Letter {
+        rulings: read.rulings.iter().map(|r| r.resolved(&ids)).collect(),
+        ..read.clone()
+    });
+    print_plan(&plan, &elsewhere, read.as_ref(), config, &envelope);
     Ok(0)
 }
 
@@ -115,7 +125,7 @@ pub(super) fn check(
 fn print_plan(
     plan: &shtempel::clerk::SaidPlan,
     elsewhere: &[&shtempel::clerk::SaidPlan],
-    prepared: &shtempel::clerk::Prepared,
+    read: Option<&shtempel::letter::Letter>,
     config: &Config,
     envelope: &Envelope,
 ) {
@@ -136,7 +146,7 @@ fn print_plan(
         // The whole reading, even where the database keeps only what it
         // counts (`clerk::stored_reading`).
         if letter.parse_json.is_some()
-            && let Some(read) = &prepared.read
+            && let Some(read) = read
         {
             let pretty = serde_json::to_string_pretty(read).unwrap_or_default();
             let _ = writeln!(out, "read: {pretty}");

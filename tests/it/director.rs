@@ -1112,6 +1112,36 @@ fn the_chief_arbiter_accepts_a_refused_letter_by_his_own() {
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
 }
 
+/// `check` shows the chief arbiter's order as the clerk carries it out:
+/// a first word that is no event's id is the player it names (`REPLACE
+/// white Sidorov S. <…>` replaces White), not an event called `white`
+/// with a player `Sidorov`.
+#[test]
+fn check_shows_an_order_as_the_clerk_carries_it_out() {
+    let mut t = Tournament::new();
+    let file = t.letter(
+        ARBITER,
+        "2026-11-03",
+        "Replacement",
+        "REPLACE white Sidorov S. <sidorov@test.example> illness\n",
+    );
+    let out = t.run(&["check", file.to_str().unwrap(), "--today", "2026-11-03"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let read = out
+        .stdout
+        .split_once("read: ")
+        .and_then(|(_, rest)| rest.split_once("\nown text"))
+        .map(|(json, _)| json)
+        .unwrap_or_else(|| panic!("no reading shown: {}", out.stdout));
+    let read: serde_json::Value = serde_json::from_str(read).unwrap();
+    let ruling = &read["rulings"][0];
+    let replace = &ruling["order"]["replace"];
+    assert_eq!(replace["player"], "white", "{ruling}");
+    assert_eq!(replace["newcomer"]["name"], "Sidorov S.", "{ruling}");
+    assert_eq!(ruling.get("tournament"), None, "{ruling}");
+    assert_eq!(ruling["why"], "illness", "{ruling}");
+}
+
 #[test]
 fn the_chief_arbiter_replaces_a_player_by_his_letter_and_the_clerk_edits_the_entry() {
     let text = three_players_config("");
