@@ -383,4 +383,41 @@ mod tests {
         let steps = statement.get_status(StatementStatus::VmStep);
         assert!((1..200).contains(&steps), "{steps} steps for 6 games");
     }
+
+    fn on(day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 11, day).unwrap()
+    }
+
+    /// A write in a tournament keys its games and leaves by it, and a read of
+    /// one tournament's leaves finds its own only; adopted into a folder, a
+    /// tournament keeps its players' leaves.
+    #[test]
+    fn a_write_in_a_tournament_keys_its_games_and_leaves_by_it() {
+        let mut store = Store::in_memory().unwrap();
+        let leave = (on(10), on(20));
+        store
+            .write(None, |w| w.leave("ivanov", leave, None, on(5)))
+            .unwrap();
+        assert_eq!(store.adopt_games("A").unwrap(), 0);
+        assert_eq!(store.leaves_in(Some("A"), "ivanov").unwrap(), [leave]);
+        // Each event counts the leaves recorded in it (the clerk records a
+        // person's leave in every event that grants it).
+        assert_eq!(store.leaves_in(Some("B"), "ivanov").unwrap(), []);
+        store
+            .write(Some("B"), |w| {
+                w.leave("petrov", (on(21), on(22)), None, on(5))
+            })
+            .unwrap();
+        let stored: Vec<String> = store
+            .conn
+            .prepare("SELECT player FROM leaves ORDER BY player")
+            .unwrap()
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(stored, ["A/ivanov", "B/petrov"]);
+        // The bare keys of a tournament of its own file are none of them.
+        assert_eq!(store.leaves_in(None, "petrov").unwrap(), []);
+    }
 }

@@ -535,39 +535,6 @@ fn the_letters_that_changed_nothing_are_the_ignored_and_refused_of_late_and_ever
     assert_eq!(found, expected);
 }
 
-/// A write in a tournament keys its games and leaves by it, and a read of
-/// one tournament's leaves finds its own only; adopted into a folder, a
-/// tournament keeps its players' leaves.
-#[test]
-fn a_write_in_a_tournament_keys_its_games_and_leaves_by_it() {
-    let mut store = Store::in_memory().unwrap();
-    let leave = (day(10), day(20));
-    store
-        .write(None, |w| w.leave("ivanov", leave, None, day(5)))
-        .unwrap();
-    assert_eq!(store.adopt_games("A").unwrap(), 0);
-    assert_eq!(store.leaves_in(Some("A"), "ivanov").unwrap(), [leave]);
-    // Each event counts the leaves recorded in it (the clerk records a
-    // person's leave in every event that grants it).
-    assert_eq!(store.leaves_in(Some("B"), "ivanov").unwrap(), []);
-    store
-        .write(Some("B"), |w| {
-            w.leave("petrov", (day(21), day(22)), None, day(5))
-        })
-        .unwrap();
-    let stored: Vec<String> = store
-        .conn
-        .prepare("SELECT player FROM leaves ORDER BY player")
-        .unwrap()
-        .query_map([], |row| row.get(0))
-        .unwrap()
-        .collect::<rusqlite::Result<_>>()
-        .unwrap();
-    assert_eq!(stored, ["A/ivanov", "B/petrov"]);
-    // The bare keys of a tournament of its own file are none of them.
-    assert_eq!(store.leaves_in(None, "petrov").unwrap(), []);
-}
-
 /// A note is kept with its kind's name and both its texts, and read back
 /// as it was; a kind this build does not know is an error, not a guess.
 #[test]
