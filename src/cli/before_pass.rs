@@ -143,9 +143,9 @@ pub(super) fn carry_out(
         .carry_out(store, &order, clerk::Ordered::by_director())
     {
         Err(message) => Err(database_or_run(config, message)),
-        Ok(Execution::Refused { reason, .. }) => {
+        Ok(Execution::Refused { refused, .. }) => {
             // In the event's words, as the director's commands speak.
-            let reason = reason.in_words(desk.templates.phrases());
+            let reason = refused.reason.in_words(desk.templates.phrases());
             Err(usage(format!("{}: {reason}", order.named())))
         }
         Ok(Execution::Done { plan, .. }) => {

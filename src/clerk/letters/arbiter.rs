@@ -255,8 +255,9 @@ impl Letters<'_, '_> {
             .orders()
             .carried_out(store, &order, Ordered::by_arbiter(in_reply_to))?
         {
-            crate::clerk::Execution::Refused { state, why, reason } => {
-                self.refuse_arbiter(state.as_deref(), written, why, reason, stored)
+            crate::clerk::Execution::Refused { refused, why } => {
+                let state = refused.state.as_deref();
+                self.refuse_arbiter(state, written, why, refused.reason, stored)
             }
             crate::clerk::Execution::Done { plan: done, reason } => {
                 let receipt = self.order_done(mail, ruling, &done)?;

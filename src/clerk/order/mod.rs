@@ -239,21 +239,17 @@ impl From<Refused> for NotDone {
 pub enum Execution<M = Notice> {
     /// Planned: the plan, and the reason kept with the arbiter's letter.
     Done { plan: Box<Plan<M>>, reason: String },
-    /// Not carried out: the game as it is (where there is one), the log's
-    /// words and the words for whoever gave the order. Nothing changes.
-    Refused {
-        state: Option<Box<Record>>,
-        why: &'static str,
-        reason: Sentence,
-    },
+    /// Not carried out: the refusal (the words for whoever gave the order,
+    /// the game as it is where there is one) and the log's words. Nothing
+    /// changes.
+    Refused { refused: Refused, why: &'static str },
 }
 
 impl Execution {
     pub(super) fn refused(why: &'static str, reason: Sentence) -> Execution {
         Execution::Refused {
-            state: None,
+            refused: Refused::new(reason),
             why,
-            reason,
         }
     }
 
@@ -273,14 +269,9 @@ impl Execution {
                     reason,
                 })
             }
-            Err(NotDone::Refused(Refused {
-                reason,
-                state,
-                no_game,
-            })) => Ok(Execution::Refused {
-                state,
-                why: if no_game { "no such game" } else { why },
-                reason,
+            Err(NotDone::Refused(refused)) => Ok(Execution::Refused {
+                why: if refused.no_game { "no such game" } else { why },
+                refused,
             }),
             Err(NotDone::Failed(error)) => Err(error),
         }
@@ -300,9 +291,7 @@ impl Orders<'_, '_> {
                 plan: Box::new(self.said(store, *plan)?),
                 reason,
             }),
-            Execution::Refused { state, why, reason } => {
-                Ok(Execution::Refused { state, why, reason })
-            }
+            Execution::Refused { refused, why } => Ok(Execution::Refused { refused, why }),
         }
     }
 

@@ -58,11 +58,7 @@ impl Orders<'_, '_> {
                 (_, true) => crate::clerk::say::words::Sentence::phrase("reason.retry_none"),
                 (_, false) => crate::said!("reason.retry_no_key", "key" => key),
             };
-            return Ok(Execution::Refused {
-                state: None,
-                why: "nothing to retry",
-                reason,
-            });
+            return Ok(Execution::refused("nothing to retry", reason));
         }
         let mut plan = Plan::default();
         let letters: Vec<_> = chosen
