@@ -364,10 +364,7 @@ fn persons_asks_first<'l>(blocks: Vec<&[(usize, &'l str)]>) -> Vec<Vec<(usize, &
 fn persons_ask(line: &str) -> bool {
     let mut scratch = Letter::default();
     read_line(&mut scratch, 0, line, DateReading::default());
-    let asks = scratch.leave.is_some()
-        || !scratch.more_leaves.is_empty()
-        || scratch.status.is_some()
-        || !scratch.preferences.is_empty();
+    let asks = scratch.asks().into_iter().any(Ask::is_persons);
     asks && scratch.moves.is_empty() && scratch.rulings.is_empty() && scratch.game.is_none()
 }
 

@@ -41,6 +41,15 @@ pub enum Ask {
     DrawDecline,
 }
 
+impl Ask {
+    /// Whether it is the person's, not a game's: a leave, STATUS, a
+    /// setting. A letter for several games asks them once, whichever
+    /// block they stand in (`letter::read_with`).
+    pub fn is_persons(self) -> bool {
+        matches!(self, Ask::Leave | Ask::Status | Ask::Preferences)
+    }
+}
+
 impl Letter {
     /// Everything the letter asks, each once, in the order above.
     pub fn asks(&self) -> Vec<Ask> {
