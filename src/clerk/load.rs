@@ -24,8 +24,9 @@ pub fn load_replaying(
     game: &GameConfig,
     replays: &Replays,
 ) -> Result<Record, Error> {
+    let key = GameKey::new(config.scope(), &game.id);
     let stored = store
-        .load_game(&GameKey::new(config.scope(), &game.id))
+        .load_game(&key)
         .map_err(|e| e.context(format!("game {}", game.id)))?;
     let white = config
         .player(&game.white)
@@ -47,7 +48,7 @@ pub fn load_replaying(
     .with_leaves(leaves_of(config, store, &[&white, &black])?);
     let sans: Vec<&str> = stored.moves.iter().map(|row| row.san.as_str()).collect();
     let board = replays
-        .game(&game.id, &sans, stored.row.held.clone())
+        .game(&key, &sans, stored.row.held.clone())
         .map_err(|e| Error::new(e.kind, format!("game {}: stored moves: {e}", game.id)))?;
     let ledger = Ledger {
         calendar,

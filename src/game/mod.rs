@@ -82,15 +82,21 @@ pub struct Game {
 /// changed in any way is rebuilt from the start.
 #[derive(Debug, Default)]
 pub struct Replays {
-    games: RefCell<HashMap<String, Game>>,
+    games: RefCell<HashMap<crate::key::GameKey, Game>>,
 }
 
 impl Replays {
-    /// The record of game `id` after `sans`, as [`Game::from_sans`] gives it.
-    pub fn game(&self, id: &str, sans: &[&str], held: Vec<HeldVariant>) -> Result<Game, Error> {
+    /// The record of game `key` after `sans`, as [`Game::from_sans`] gives
+    /// it (by its key: the games of a folder's events share their ids).
+    pub fn game(
+        &self,
+        key: &crate::key::GameKey,
+        sans: &[&str],
+        held: Vec<HeldVariant>,
+    ) -> Result<Game, Error> {
         let mut games = self.games.borrow_mut();
         let mut game = games
-            .get(id)
+            .get(key)
             .filter(|known| {
                 known.played.len() <= sans.len()
                     && known.played.iter().zip(sans).all(|(p, san)| p.san == *san)
@@ -100,7 +106,7 @@ impl Replays {
         let kept = game.played.len();
         if kept < sans.len() {
             game.replay(&sans[kept..])?;
-            games.insert(id.to_string(), game.clone());
+            games.insert(key.clone(), game.clone());
         }
         game.held = held;
         Ok(game)

@@ -1,6 +1,7 @@
 //! The game record's tests: notation on the board, repeats, variants, ends, PGN.
 
 use super::*;
+use crate::key::GameKey;
 use crate::letter::read;
 
 fn game(sans: &str) -> Game {
@@ -39,6 +40,7 @@ fn a_record_replayed_in_steps_is_the_record_replayed_at_once() {
         assert_eq!(replayed.end(), whole.end(), "{sans:?}");
     };
     let moves = ["f3", "e5", "g4", "Qh4"];
+    let seven = GameKey::new(None, "7");
     // Stored moves as a run's letters add them, and one letter read again.
     for (n, held) in [(0, 0), (1, 0), (2, 1), (2, 0), (4, 0)] {
         let variants = vec![
@@ -49,7 +51,7 @@ fn a_record_replayed_in_steps_is_the_record_replayed_at_once() {
             };
             held
         ];
-        let replayed = replays.game("7", &moves[..n], variants.clone()).unwrap();
+        let replayed = replays.game(&seven, &moves[..n], variants.clone()).unwrap();
         same(&moves[..n], &replayed);
         assert_eq!(
             replayed.held(),
@@ -58,7 +60,7 @@ fn a_record_replayed_in_steps_is_the_record_replayed_at_once() {
         );
     }
     assert!(matches!(
-        replays.game("7", &moves, Vec::new()).unwrap().end(),
+        replays.game(&seven, &moves, Vec::new()).unwrap().end(),
         Some(End::Checkmate { .. })
     ));
     // Moves taken back (a batch rolled back), another in their place, or
@@ -66,20 +68,22 @@ fn a_record_replayed_in_steps_is_the_record_replayed_at_once() {
     // with the ply it is at, as a whole replay.
     same(
         &moves[..1],
-        &replays.game("7", &moves[..1], Vec::new()).unwrap(),
+        &replays.game(&seven, &moves[..1], Vec::new()).unwrap(),
     );
     let other = ["f3", "d5", "g4"];
-    same(&other, &replays.game("7", &other, Vec::new()).unwrap());
+    same(&other, &replays.game(&seven, &other, Vec::new()).unwrap());
     let wrong = ["f3", "d5", "g4", "Qh4"];
-    let error = replays.game("7", &wrong, Vec::new()).unwrap_err();
+    let error = replays.game(&seven, &wrong, Vec::new()).unwrap_err();
     assert_eq!(error, Game::from_sans(&wrong, Vec::new()).unwrap_err());
-    same(&other, &replays.game("7", &other, Vec::new()).unwrap());
-    // Games are kept apart.
-    same(
-        &moves[..2],
-        &replays.game("8", &moves[..2], Vec::new()).unwrap(),
-    );
-    same(&other, &replays.game("7", &other, Vec::new()).unwrap());
+    same(&other, &replays.game(&seven, &other, Vec::new()).unwrap());
+    // Games are kept apart, a folder's events' games of one id too.
+    for another in [GameKey::new(None, "8"), GameKey::new(Some("B"), "7")] {
+        same(
+            &moves[..2],
+            &replays.game(&another, &moves[..2], Vec::new()).unwrap(),
+        );
+    }
+    same(&other, &replays.game(&seven, &other, Vec::new()).unwrap());
 }
 
 fn apply(game: &Game, by: Color, text: &str) -> Result<Applied, Refusal> {

@@ -33,7 +33,7 @@ impl Orders<'_, '_> {
             .map(|row| row.san.as_str())
             .collect();
         self.replays
-            .game(state.id(), &sans, Vec::new())
+            .game(&state.key, &sans, Vec::new())
             .map_err(|e| Error::new(e.kind, format!("game {}: {e}", state.id())))
     }
 
