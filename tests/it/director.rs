@@ -1,4 +1,5 @@
-//! The director's desk, end to end through the binary: results
+//! The director's desk, end to end (his commands through the binary, the
+//! passes mostly in this process): results
 //! and forfeits set by the chief arbiter's letter (English and Russian) and
 //! by command, each checked in the game's state, its chart notes, its PGN,
 //! the report's cross-table and every message sent; and the same orders

@@ -2,7 +2,8 @@
 //! that a change builds and links one test binary instead of one a file.
 //! Each module is a suite of its own (`cargo test --test it attacks::`
 //! runs one); `support` is what they share: a tournament in a temporary
-//! folder driven through the binary, and the messages it sent, parsed.
+//! folder driven through the binary or in this process, and the messages
+//! it sent, parsed.
 
 mod support;
 

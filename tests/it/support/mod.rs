@@ -1,6 +1,8 @@
-//! A tournament in a temporary folder, driven through the `shtempel` binary:
-//! letters go into its Maildir with a `Received:` header that sets their
-//! postmark, `poll` runs as cron would, and the outbox is read back as mail.
+//! A tournament in a temporary folder, driven through the `shtempel` binary
+//! (`t.run`, `t.poll`: as cron and the director would) or in this process
+//! (`t.pass`, `t.exchange`, `clerk.rs`: the same pass, without a process a
+//! letter): letters go into its Maildir with a `Received:` header that sets
+//! their postmark, and the outbox is read back as mail.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -415,8 +417,6 @@ impl Tournament {
         out
     }
 
-    /// A letter from `from` on `day` and the pass of that day, in this
-    /// process: what the clerk sent for it.
     /// The opening of game 1 the suites share: 1. e4 (3 November, 2 days)
     /// 1... e5 (7 November, 4 days), totals 2/4, its mail read.
     pub fn opening(&mut self) {
@@ -427,6 +427,8 @@ impl Tournament {
         self.new_mail();
     }
 
+    /// A letter from `from` on `day` and the pass of that day, in this
+    /// process: what the clerk sent for it.
     pub fn exchange(&mut self, from: &str, day: &str, subject: &str, body: &str) -> Vec<Sent> {
         self.letter(from, day, subject, body);
         self.pass(day);
