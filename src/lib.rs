@@ -98,6 +98,7 @@
 //! and the log speak English to the operator.
 
 #![forbid(unsafe_code)]
+#![warn(clippy::too_many_lines)]
 
 /// An enum whose every variant has one name (the log's, the store's),
 /// written once beside it: the enum, `ALL`, `name()` and `from_name()` are

@@ -3,6 +3,8 @@
 //! outcomes to exit codes (contract.md 1): 0 success, 1 a run with a failed
 //! letter or send, 2 bad usage or configuration.
 
+#![warn(clippy::too_many_lines)]
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

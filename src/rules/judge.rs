@@ -187,14 +187,7 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
         &mut missing,
         &mut corrections,
     );
-    let placement = match (own_placement, previous_placement) {
-        (Some(mut own), Some(previous)) => {
-            own.placed.extend(previous.placed);
-            own.certain &= previous.certain;
-            Some(own)
-        }
-        (own, previous) => own.or(previous),
-    };
+    let placement = both_placements(own_placement, previous_placement);
     check_fraction(
         letter.stated.fraction,
         fraction,
@@ -256,6 +249,19 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
         omission,
         overstep,
         placement,
+    }
+}
+
+/// How the letter's own unplaced dates and its restated previous ones were
+/// taken, as one placement: certain only where both were.
+fn both_placements(own: Option<Placement>, previous: Option<Placement>) -> Option<Placement> {
+    match (own, previous) {
+        (Some(mut own), Some(previous)) => {
+            own.placed.extend(previous.placed);
+            own.certain &= previous.certain;
+            Some(own)
+        }
+        (own, previous) => own.or(previous),
     }
 }
 

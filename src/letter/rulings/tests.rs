@@ -359,7 +359,15 @@ fn every_orders_word_begins_with_a_letter_its_pattern_is_tried_for() {
 
 #[test]
 fn a_result_or_a_forfeit_is_read_with_its_game_its_tournament_and_its_reason() {
-    use crate::rules::GameResult::*;
+    use crate::rules::GameResult::{self, *};
+    let result = |game: &str, result| WrittenOrder::Result {
+        game: game.into(),
+        result,
+    };
+    let forfeit = |game: &str, result: GameResult| WrittenOrder::Forfeit {
+        game: game.into(),
+        result,
+    };
     // (line, the order and its game, tournament word, reason); None: no
     // ruling.
     type Row<'a> = (
@@ -367,115 +375,34 @@ fn a_result_or_a_forfeit_is_read_with_its_game_its_tournament_and_its_reason() {
         Option<(WrittenOrder, Option<&'a str>, Option<&'a str>)>,
     );
     let table: [Row; 13] = [
-        (
-            "RESULT 3 1-0",
-            Some((
-                WrittenOrder::Result {
-                    game: "3".into(),
-                    result: WhiteWins,
-                },
-                None,
-                None,
-            )),
-        ),
-        (
-            "RESULT 3 0-1.",
-            Some((
-                WrittenOrder::Result {
-                    game: "3".into(),
-                    result: BlackWins,
-                },
-                None,
-                None,
-            )),
-        ),
-        (
-            "RESULT 3 1/2",
-            Some((
-                WrittenOrder::Result {
-                    game: "3".into(),
-                    result: Draw,
-                },
-                None,
-                None,
-            )),
-        ),
-        (
-            "РЕЗУЛЬТАТ 3 ½-½",
-            Some((
-                WrittenOrder::Result {
-                    game: "3".into(),
-                    result: Draw,
-                },
-                None,
-                None,
-            )),
-        ),
+        ("RESULT 3 1-0", Some((result("3", WhiteWins), None, None))),
+        ("RESULT 3 0-1.", Some((result("3", BlackWins), None, None))),
+        ("RESULT 3 1/2", Some((result("3", Draw), None, None))),
+        ("РЕЗУЛЬТАТ 3 ½-½", Some((result("3", Draw), None, None))),
         (
             "RESULT CC-2026 3 1-0 adjudicated: White's attack wins",
             Some((
-                WrittenOrder::Result {
-                    game: "3".into(),
-                    result: WhiteWins,
-                },
+                result("3", WhiteWins),
                 Some("CC-2026"),
                 Some("adjudicated: White's attack wins"),
             )),
         ),
-        (
-            "RESULT A1 1-0",
-            Some((
-                WrittenOrder::Result {
-                    game: "A1".into(),
-                    result: WhiteWins,
-                },
-                None,
-                None,
-            )),
-        ),
+        ("RESULT A1 1-0", Some((result("A1", WhiteWins), None, None))),
         (
             "FORFEIT 3 WHITE",
-            Some((
-                WrittenOrder::Forfeit {
-                    game: "3".into(),
-                    result: BlackWins,
-                },
-                None,
-                None,
-            )),
+            Some((forfeit("3", BlackWins), None, None)),
         ),
         (
             "FORFEIT 3 black",
-            Some((
-                WrittenOrder::Forfeit {
-                    game: "3".into(),
-                    result: WhiteWins,
-                },
-                None,
-                None,
-            )),
+            Some((forfeit("3", WhiteWins), None, None)),
         ),
         (
             "ТЕХПОРАЖЕНИЕ КР-2026 №3 ЧЁРНЫЕ неявка",
-            Some((
-                WrittenOrder::Forfeit {
-                    game: "3".into(),
-                    result: WhiteWins,
-                },
-                Some("КР-2026"),
-                Some("неявка"),
-            )),
+            Some((forfeit("3", WhiteWins), Some("КР-2026"), Some("неявка"))),
         ),
         (
             "ТЕХПОРАЖЕНИЕ 3 черным неявка",
-            Some((
-                WrittenOrder::Forfeit {
-                    game: "3".into(),
-                    result: WhiteWins,
-                },
-                None,
-                Some("неявка"),
-            )),
+            Some((forfeit("3", WhiteWins), None, Some("неявка"))),
         ),
         // A forfeit needs a side, a result a score.
         ("FORFEIT 3 1-0", None),
