@@ -50,14 +50,14 @@ impl Draw {
     /// order), each with its round, numbered from 1 as the system numbers
     /// them; or, where the system names a number no player has, what it
     /// named (a system's fault, said, never a panic).
-    pub fn paired(system: &dyn PairingSystem, players: &[Player]) -> Result<Draw, String> {
+    pub fn paired(system: &dyn PairingSystem, players: &[Player]) -> Result<Draw, NoSuchPlayer> {
         let id = |number: usize| match number.checked_sub(1).and_then(|at| players.get(at)) {
             Some(player) => Ok(player.id.clone()),
-            None => Err(format!(
-                "the pairing {:?} names player {number}, and the file lists {} players",
-                system.name(),
-                players.len()
-            )),
+            None => Err(NoSuchPlayer {
+                system: system.name().to_string(),
+                number,
+                players: players.len(),
+            }),
         };
         let mut games = Vec::new();
         for (at, board) in system.boards(players.len()).into_iter().enumerate() {
@@ -113,6 +113,25 @@ impl Draw {
             .get(player)
             .map(|at| at.iter().filter_map(|&at| self.games.get(at)).collect())
             .unwrap_or_default()
+    }
+}
+
+/// A pairing system's fault: it named player `number`, and the file lists
+/// `players`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct NoSuchPlayer {
+    pub system: String,
+    pub number: usize,
+    pub players: usize,
+}
+
+impl std::fmt::Display for NoSuchPlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the pairing {:?} names player {}, and the file lists {} players",
+            self.system, self.number, self.players
+        )
     }
 }
 
@@ -200,7 +219,7 @@ mod tests {
         for number in [0, 4, 9] {
             let refused = Draw::paired(&Beyond(number), &players).unwrap_err();
             assert_eq!(
-                refused,
+                refused.to_string(),
                 format!(
                     "the pairing \"beyond\" names player {number}, and the file lists 3 players"
                 )

@@ -197,7 +197,7 @@ impl Checker<'_> {
         super::Draw::paired(&pairing, players).map_err(|fault| {
             self.err(
                 "pairing",
-                fault,
+                fault.to_string(),
                 "this is a fault of the clerk's pairing: report it, with the file",
             )
         })
