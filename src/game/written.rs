@@ -53,27 +53,17 @@ pub fn resolve(position: &Chess, text: MoveText) -> Result<Move, Reason> {
     let matches = |m: &Move, lenient: bool| -> bool {
         match text {
             MoveText::Castle(side) => m.castling_side() == Some(side),
-            MoveText::Normal {
-                role,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
-                ..
-            } => {
-                let UciMove::Normal {
-                    from, to: target, ..
-                } = UciMove::from_standard(*m)
-                else {
+            MoveText::Normal(written) => {
+                let UciMove::Normal { from, to, .. } = UciMove::from_standard(*m) else {
                     return false;
                 };
-                role.is_none_or(|role| role == m.role())
-                    && file.is_none_or(|file| file == from.file())
-                    && rank.is_none_or(|rank| rank == from.rank())
-                    && to == target
+                let promotion = written.promotion;
+                written.role.is_none_or(|role| role == m.role())
+                    && written.file.is_none_or(|file| file == from.file())
+                    && written.rank.is_none_or(|rank| rank == from.rank())
+                    && written.to == to
                     && (promotion == m.promotion() || (lenient && promotion.is_none()))
-                    && (lenient || capture == m.is_capture() || role.is_none())
+                    && (lenient || written.capture == m.is_capture() || written.role.is_none())
             }
         }
     };

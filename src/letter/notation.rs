@@ -16,18 +16,22 @@ use shakmaty::{CastlingSide, File, Rank, Role, Square};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveText {
     Castle(CastlingSide),
-    /// A piece or pawn move. `role` is `None` for ICCF numeric notation, which
-    /// names squares only; `file`/`rank` are the origin as far as written.
-    Normal {
-        role: Option<Role>,
-        file: Option<File>,
-        rank: Option<Rank>,
-        capture: bool,
-        to: Square,
-        promotion: Option<Role>,
-        /// Written with both squares (long algebraic or ICCF).
-        long: bool,
-    },
+    Normal(NormalMove),
+}
+
+/// A piece or pawn move as written. `role` is `None` for ICCF numeric
+/// notation, which names squares only; `file`/`rank` are the origin as far
+/// as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NormalMove {
+    pub role: Option<Role>,
+    pub file: Option<File>,
+    pub rank: Option<Rank>,
+    pub capture: bool,
+    pub to: Square,
+    pub promotion: Option<Role>,
+    /// Written with both squares (long algebraic or ICCF).
+    pub long: bool,
 }
 
 impl MoveText {
@@ -35,21 +39,13 @@ impl MoveText {
     pub fn to_san(self) -> Option<San> {
         match self {
             MoveText::Castle(side) => Some(San::Castle(side)),
-            MoveText::Normal {
-                role,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
-                ..
-            } => Some(San::Normal {
-                role: role?,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
+            MoveText::Normal(written) => Some(San::Normal {
+                role: written.role?,
+                file: written.file,
+                rank: written.rank,
+                capture: written.capture,
+                to: written.to,
+                promotion: written.promotion,
             }),
         }
     }
@@ -71,31 +67,23 @@ impl fmt::Display for MoveText {
             } else {
                 "O-O-O"
             }),
-            MoveText::Normal {
-                role,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
-                long,
-            } => {
-                if let Some(role) = role.filter(|&role| role != Role::Pawn) {
+            MoveText::Normal(written) => {
+                if let Some(role) = written.role.filter(|&role| role != Role::Pawn) {
                     write!(f, "{}", role.upper_char())?;
                 }
-                if let Some(file) = file {
+                if let Some(file) = written.file {
                     write!(f, "{}", file.char())?;
                 }
-                if let Some(rank) = rank {
+                if let Some(rank) = written.rank {
                     write!(f, "{}", rank.char())?;
                 }
-                if capture {
+                if written.capture {
                     f.write_str("x")?;
-                } else if long {
+                } else if written.long {
                     f.write_str("-")?;
                 }
-                write!(f, "{to}")?;
-                if let Some(promotion) = promotion {
+                write!(f, "{}", written.to)?;
+                if let Some(promotion) = written.promotion {
                     write!(f, "={}", promotion.upper_char())?;
                 }
                 Ok(())
@@ -140,7 +128,7 @@ pub fn parse_move(word: &str) -> Result<MoveText, NotAMove> {
             capture,
             to,
             promotion,
-        } => Ok(MoveText::Normal {
+        } => Ok(MoveText::Normal(NormalMove {
             role: Some(role),
             file,
             rank,
@@ -148,7 +136,7 @@ pub fn parse_move(word: &str) -> Result<MoveText, NotAMove> {
             to,
             promotion,
             long: false,
-        }),
+        })),
         San::Castle(side) => Ok(MoveText::Castle(side)),
         San::Put { .. } | San::Null => Err(NotAMove),
     }
@@ -217,7 +205,7 @@ fn iccf(ascii: &str) -> Option<MoveText> {
         Some(4) => Some(Role::Knight),
         Some(_) => return None,
     };
-    Some(MoveText::Normal {
+    Some(MoveText::Normal(NormalMove {
         role: None,
         file: Some(from.file()),
         rank: Some(from.rank()),
@@ -225,7 +213,7 @@ fn iccf(ascii: &str) -> Option<MoveText> {
         to: square(digits[2], digits[3]),
         promotion,
         long: true,
-    })
+    }))
 }
 
 /// Long algebraic: `Ng1-f3`, `e2-e4`, `e7xd8=Q`, `Ng1f3`.
@@ -256,7 +244,7 @@ fn long_algebraic(ascii: &str) -> Option<MoveText> {
         ),
         _ => return None,
     };
-    Some(MoveText::Normal {
+    Some(MoveText::Normal(NormalMove {
         role,
         file: Some(from.file()),
         rank: Some(from.rank()),
@@ -264,7 +252,7 @@ fn long_algebraic(ascii: &str) -> Option<MoveText> {
         to,
         promotion,
         long: true,
-    })
+    }))
 }
 
 #[cfg(test)]
