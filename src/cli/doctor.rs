@@ -494,7 +494,14 @@ fn send_test(
     let directory = Directory::of(std::slice::from_ref(config));
     let clerk = Clerk::new(config, &templates, clock(config, now, None), &directory);
     let message = clerk.test_message(address).map_err(run_error)?;
-    let id = identity::message_id(config, &format!("doctor:{address}"), now, 0, "test");
+    let cause = format!("doctor:{address}");
+    let parts = identity::IdParts {
+        cause: &cause,
+        at: now,
+        index: 0,
+        kind: "test",
+    };
+    let id = identity::message_id(config, parts);
     let sender = identity::sender(config, templates.phrases());
     let raw = compose::build(&message, &sender, &id, now).map_err(run_error)?;
     let mut transport = transport(config, None)?;

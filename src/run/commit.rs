@@ -106,6 +106,12 @@ fn composed(
     for (plan, cause) in plans {
         for (index, message) in plan.messages.iter().enumerate() {
             let kind = message.kind.header();
+            let parts = identity::IdParts {
+                cause,
+                at,
+                index,
+                kind,
+            };
             // Another event's message (a STATUS asked of it): its tag,
             // name and Message-ID.
             let other = message
@@ -117,16 +123,12 @@ fn composed(
                 .as_ref()
                 .map(|other| identity::sender(other.config, other.templates.phrases()));
             let (id, sender) = match (message.of_event, &other, &other_sender) {
-                (true, Some(other), Some(other_sender)) => (
-                    identity::message_id(other.config, cause, at, index, kind),
-                    other_sender,
-                ),
-                (true, _, _) => (
-                    identity::message_id(config, cause, at, index, kind),
-                    &sender,
-                ),
+                (true, Some(other), Some(other_sender)) => {
+                    (identity::message_id(other.config, parts), other_sender)
+                }
+                (true, _, _) => (identity::message_id(config, parts), &sender),
                 (false, _, _) => (
-                    identity::message_id_of_no_event(config, cause, at, index, kind),
+                    identity::message_id_of_no_event(config, parts),
                     &clerk_alone,
                 ),
             };

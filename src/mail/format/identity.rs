@@ -46,64 +46,56 @@ pub fn display_name(name: &str, role: &str) -> String {
     }
 }
 
+/// The Message-ID of a player's start sheet: the same whenever it is
+/// made, so that `shtempel start` never sends one twice and the day it was
+/// accepted can be looked up.
+pub fn start_sheet_id(config: &Config, player: &str) -> String {
+    let at = config.start_date.and_time(chrono::NaiveTime::MIN).and_utc();
+    let cause = format!("start-sheet:{player}");
+    let parts = IdParts {
+        cause: &cause,
+        at,
+        index: 0,
+        kind: "start-sheet",
+    };
+    message_id(config, parts)
+}
+
+/// What a Message-ID is made from: its cause (a letter's key, a duty, an
+/// order), the time of the cause (`at`: the letter's arrival, or the day
+/// of a duty), its place among the cause's messages, and its kind.
+#[derive(Clone, Copy, Debug)]
+pub struct IdParts<'a> {
+    pub cause: &'a str,
+    pub at: DateTime<Utc>,
+    pub index: usize,
+    pub kind: &'a str,
+}
+
 /// A Message-ID that is the same whenever the same letter or duty causes the
 /// same message, so that a message sent twice after a crash carries one id.
 /// It begins with the time of its cause (`at`: the letter's arrival, or the
 /// day of a duty), so that the ids of a run come in order and the outbox's
 /// unique index takes each at its end: with the digest first, every batch
 /// rewrote most of the index's pages (an eighth of the pages a run wrote).
-/// The Message-ID of a player's start sheet: the same whenever it is
-/// made, so that `shtempel start` never sends one twice and the day it was
-/// accepted can be looked up.
-pub fn start_sheet_id(config: &Config, player: &str) -> String {
-    let at = config.start_date.and_time(chrono::NaiveTime::MIN).and_utc();
-    message_id(
-        config,
-        &format!("start-sheet:{player}"),
-        at,
-        0,
-        "start-sheet",
-    )
-}
-
-pub fn message_id(
-    config: &Config,
-    cause: &str,
-    at: DateTime<Utc>,
-    index: usize,
-    kind: &str,
-) -> String {
-    message_id_in(
-        config,
-        &ascii_id(&config.tournament_id),
-        cause,
-        at,
-        index,
-        kind,
-    )
+pub fn message_id(config: &Config, parts: IdParts) -> String {
+    message_id_in(config, &ascii_id(&config.tournament_id), parts)
 }
 
 /// The same for a message of no event (`of_event` false): its last part
 /// `no.event`, which no event's [`ascii_id`] is (it has no dot), so that
 /// a reply to it is placed by what it says, not by its thread.
-pub fn message_id_of_no_event(
-    config: &Config,
-    cause: &str,
-    at: DateTime<Utc>,
-    index: usize,
-    kind: &str,
-) -> String {
-    message_id_in(config, "no.event", cause, at, index, kind)
+pub fn message_id_of_no_event(config: &Config, parts: IdParts) -> String {
+    message_id_in(config, "no.event", parts)
 }
 
-fn message_id_in(
-    config: &Config,
-    ascii: &str,
-    cause: &str,
-    at: DateTime<Utc>,
-    index: usize,
-    kind: &str,
-) -> String {
+fn message_id_in(config: &Config, ascii: &str, parts: IdParts) -> String {
+    let IdParts {
+        cause,
+        at,
+        index,
+        kind,
+    } = parts;
     let digest = Sha256::digest(format!("{cause}\n{index}\n{kind}").as_bytes());
     let mut hex = String::with_capacity(24);
     for byte in &digest[..12] {
@@ -221,16 +213,28 @@ mod tests {
                 .unwrap()
                 .and_utc()
         };
-        let first = message_id(&config, "mid:zz@x", at(9), 0, "ack");
-        assert_eq!(first, message_id(&config, "mid:zz@x", at(9), 0, "ack"));
+        let id = |cause: &str, hour: u32, index: usize, kind: &str| {
+            let at = at(hour);
+            message_id(
+                &config,
+                IdParts {
+                    cause,
+                    at,
+                    index,
+                    kind,
+                },
+            )
+        };
+        let first = id("mid:zz@x", 9, 0, "ack");
+        assert_eq!(first, id("mid:zz@x", 9, 0, "ack"));
         assert!(
             first.starts_with("<20261103090500.") && first.ends_with(".cc-2026@example.org>"),
             "{first}"
         );
         // Another message of the same letter, and a later letter whose key
         // sorts first: the time orders them, the digest tells them apart.
-        let second = message_id(&config, "mid:zz@x", at(9), 1, "forward");
-        let later = message_id(&config, "mid:aa@x", at(10), 0, "ack");
+        let second = id("mid:zz@x", 9, 1, "forward");
+        let later = id("mid:aa@x", 10, 0, "ack");
         assert_ne!(first, second);
         assert!(first.max(second.clone()) < later, "{second} {later}");
     }
