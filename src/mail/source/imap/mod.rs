@@ -95,6 +95,25 @@ fn fail(message: String) -> MailError {
     }
 }
 
+/// `call` given `limit` to answer, its failure in words: `IMAP host:port:
+/// no answer within Ns while fetching letters` where the server kept
+/// silent, `IMAP host:port: fetching letters failed: …` where it refused.
+async fn within<T, E: std::fmt::Display>(
+    limit: Duration,
+    where_: &str,
+    what: &str,
+    call: impl Future<Output = Result<T, E>>,
+) -> Result<T, MailError> {
+    match tokio::time::timeout(limit, call).await {
+        Err(_) => Err(fail(format!(
+            "IMAP {where_}: no answer within {}s while {what}",
+            limit.as_secs()
+        ))),
+        Ok(Err(e)) => Err(fail(format!("IMAP {where_}: {what} failed: {e}"))),
+        Ok(Ok(value)) => Ok(value),
+    }
+}
+
 /// The most bytes of an error line about a server.
 const MOST_SAID: usize = 1000;
 
@@ -155,26 +174,17 @@ impl ImapSource {
         let where_ = self.where_();
         let processed = self.settings.processed_mailbox.clone();
         let heads = self.runtime.block_on(async {
-            let timeout = |what: &str| fail(format!("IMAP {where_}: no answer while {what}"));
             let mut heads = Vec::new();
             let last = async |session: &mut Session<Stream>| {
-                let uids = tokio::time::timeout(limit, session.uid_search("ALL"))
-                    .await
-                    .map_err(|_| timeout("searching"))?
-                    .map_err(|e| fail(format!("IMAP {where_}: search failed: {e}")))?;
+                let uids = within(limit, &where_, "searching", session.uid_search("ALL")).await?;
                 let mut uids: Vec<u32> = uids.into_iter().collect();
                 uids.sort_unstable();
                 let newest = &uids[uids.len().saturating_sub(count)..];
                 if newest.is_empty() {
                     return Ok::<_, MailError>(Vec::new());
                 }
-                let got =
-                    tokio::time::timeout(limit, fetch(session, newest, "(UID BODY.PEEK[HEADER])"))
-                        .await
-                        .map_err(|_| timeout("fetching headers"))?
-                        .map_err(|e| {
-                            fail(format!("IMAP {where_}: fetching headers failed: {e}"))
-                        })?;
+                let heads = fetch(session, newest, "(UID BODY.PEEK[HEADER])");
+                let got = within(limit, &where_, "fetching headers", heads).await?;
                 Ok(newest
                     .iter()
                     .filter_map(|uid| got.get(uid).and_then(|f| f.header()).map(<[u8]>::to_vec))
@@ -182,9 +192,8 @@ impl ImapSource {
             };
             heads.extend(last(&mut session).await?);
             if let Some(name) = &processed {
-                let examined = tokio::time::timeout(limit, session.examine(name))
-                    .await
-                    .map_err(|_| timeout("examining the processed mailbox"))?;
+                let what = "examining the processed mailbox";
+                let examined = within(limit, &where_, what, session.examine(name)).await;
                 if examined.is_ok() {
                     heads.extend(last(&mut session).await?);
                 }
@@ -241,21 +250,9 @@ impl MailSource for ImapSource {
             return Ok(Vec::new());
         };
         let result = self.runtime.block_on(async {
-            let timeout = |what: &str| {
-                fail(format!(
-                    "IMAP {where_}: no answer within {}s while {what}",
-                    limit.as_secs()
-                ))
-            };
             // NOOP first, so that mail delivered since SELECT is seen.
-            tokio::time::timeout(limit, session.noop())
-                .await
-                .map_err(|_| timeout("checking for new mail"))?
-                .map_err(|e| fail(format!("IMAP {where_}: {e}")))?;
-            let uids = tokio::time::timeout(limit, session.uid_search(&query))
-                .await
-                .map_err(|_| timeout("searching"))?
-                .map_err(|e| fail(format!("IMAP {where_}: search failed: {e}")))?;
+            within(limit, &where_, "checking for new mail", session.noop()).await?;
+            let uids = within(limit, &where_, "searching", session.uid_search(&query)).await?;
             let mut uids: Vec<u32> = uids.into_iter().collect();
             uids.sort_unstable();
             if uids.is_empty() {
@@ -264,11 +261,8 @@ impl MailSource for ImapSource {
             // The sizes first, in one command: the letters are then fetched
             // in chunks of a few megabytes, and one over the size limit only
             // for its headers.
-            let sizes =
-                tokio::time::timeout(limit, fetch(&mut session, &uids, "(UID RFC822.SIZE)"))
-                    .await
-                    .map_err(|_| timeout("asking the letters' sizes"))?
-                    .map_err(|e| fail(format!("IMAP {where_}: asking the sizes failed: {e}")))?;
+            let sizes = fetch(&mut session, &uids, "(UID RFC822.SIZE)");
+            let sizes = within(limit, &where_, "asking the letters' sizes", sizes).await?;
             let size = |uid: &u32| {
                 sizes
                     .get(uid)
@@ -283,10 +277,8 @@ impl MailSource for ImapSource {
                 max_bytes.saturating_add(1)
             );
             for chunk in chunks(&whole, |uid| size(uid)) {
-                let got = tokio::time::timeout(limit, fetch(&mut session, chunk, &whole_letters))
-                    .await
-                    .map_err(|_| timeout("fetching letters"))?
-                    .map_err(|e| fail(format!("IMAP {where_}: fetching letters failed: {e}")))?;
+                let letters = fetch(&mut session, chunk, &whole_letters);
+                let got = within(limit, &where_, "fetching letters", letters).await?;
                 for (uid, item) in got {
                     if let Some(body) = item.body() {
                         fetched.insert(uid, Got::cut_at(body, max_bytes, item.internal_date()));
@@ -294,13 +286,8 @@ impl MailSource for ImapSource {
                 }
             }
             for chunk in heads.chunks(CHUNK_LETTERS) {
-                let got = tokio::time::timeout(
-                    limit,
-                    fetch(&mut session, chunk, "(UID INTERNALDATE BODY.PEEK[HEADER])"),
-                )
-                .await
-                .map_err(|_| timeout("fetching headers"))?
-                .map_err(|e| fail(format!("IMAP {where_}: fetching headers failed: {e}")))?;
+                let heads = fetch(&mut session, chunk, "(UID INTERNALDATE BODY.PEEK[HEADER])");
+                let got = within(limit, &where_, "fetching headers", heads).await?;
                 for (uid, item) in got {
                     if let Some(head) = item.header() {
                         fetched.insert(
@@ -336,7 +323,7 @@ impl MailSource for ImapSource {
             return Ok(false);
         };
         let result = self.runtime.block_on(async {
-            let found = tokio::time::timeout(limit, async {
+            let found = async {
                 match &processed {
                     // A processed mailbox not made yet holds nothing.
                     Some(target) => Ok(session
@@ -348,17 +335,8 @@ impl MailSource for ImapSource {
                         .await
                         .map(|uids| !uids.is_empty()),
                 }
-            })
-            .await;
-            match found {
-                Err(_) => Err(fail(format!(
-                    "IMAP {where_}: no answer while looking for done letters"
-                ))),
-                Ok(Err(e)) => Err(fail(format!(
-                    "IMAP {where_}: looking for done letters failed: {e}"
-                ))),
-                Ok(Ok(found)) => Ok(found),
-            }
+            };
+            within(limit, &where_, "looking for done letters", found).await
         });
         if result.is_ok() {
             self.session = Some(session);
@@ -380,17 +358,8 @@ impl MailSource for ImapSource {
         // given): unquoted, Dovecot waits for the rest of the command.
         let date = arrived.format("\"%d-%b-%Y %H:%M:%S +0000\"").to_string();
         let result = self.runtime.block_on(async {
-            match tokio::time::timeout(limit, session.append(&mailbox, None, Some(&date), raw))
-                .await
-            {
-                Err(_) => Err(fail(format!(
-                    "IMAP {where_}: no answer while putting a letter back"
-                ))),
-                Ok(Err(e)) => Err(fail(format!(
-                    "IMAP {where_}: putting a letter back failed: {e}"
-                ))),
-                Ok(Ok(())) => Ok(()),
-            }
+            let append = session.append(&mailbox, None, Some(&date), raw);
+            within(limit, &where_, "putting a letter back", append).await
         });
         if result.is_ok() {
             self.session = Some(session);
@@ -444,7 +413,7 @@ impl ImapSource {
         };
         let mut moving = self.moving;
         let result = self.runtime.block_on(async {
-            let outcome = tokio::time::timeout(limit, async {
+            let marking = async {
                 match &processed {
                     Some(target) => {
                         let how = match moving {
@@ -487,17 +456,8 @@ impl ImapSource {
                             .await
                     }
                 }
-            })
-            .await;
-            match outcome {
-                Err(_) => Err(fail(format!(
-                    "IMAP {where_}: no answer while marking UID {uid} done"
-                ))),
-                Ok(Err(e)) => Err(fail(format!(
-                    "IMAP {where_}: marking UID {uid} done failed: {e}"
-                ))),
-                Ok(Ok(())) => Ok(()),
-            }
+            };
+            within(limit, &where_, &format!("marking UID {uid} done"), marking).await
         });
         if result.is_ok() {
             self.session = Some(session);
