@@ -195,8 +195,7 @@ impl Command {
     /// The `--today` of a command that changes the record.
     fn record_day(&self) -> Option<NaiveDate> {
         match self {
-            Command::Poll(args) => args.pass.today,
-            Command::Start(args) => args.pass.today,
+            Command::Poll(pass) | Command::Start(pass) => pass.today,
             Command::Result(args) => args.given.pass.today,
             Command::Accept(args) => args.given.pass.today,
             Command::Withdraw(args) => args.given.pass.today,
@@ -216,8 +215,8 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
         now,
     };
     match cli.command {
-        Command::Poll(args) => args.run(&cx),
-        Command::Start(args) => args.run(&cx),
+        Command::Poll(pass) => cli::poll::run(&pass, &cx),
+        Command::Start(pass) => cli::start::run(&pass, &cx),
         Command::Today(args) => args.run(&cx),
         Command::Result(args) => args.run(&cx),
         Command::Accept(args) => args.run(&cx),

@@ -5,20 +5,15 @@ use super::before_pass::Before;
 use super::pass::PassArgs;
 use super::{Context, Failure, load_all, pick, poll};
 
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(flatten)]
-    pub pass: PassArgs,
-}
+/// `start`'s words are a pass's alone.
+pub type Args = PassArgs;
 
-impl Args {
-    pub fn run(self, cx: &Context) -> Result<u8, Failure> {
-        let configs = load_all(&cx.config)?;
-        let only = cx.tournament();
-        // The one given must be one of them.
-        if let Some(id) = only {
-            pick(&cx.config, configs.clone(), Some(id))?;
-        }
-        poll(&configs, cx.now, &self.pass, Before::StartSheets(only))
+pub fn run(pass: &PassArgs, cx: &Context) -> Result<u8, Failure> {
+    let configs = load_all(&cx.config)?;
+    let only = cx.tournament();
+    // The one given must be one of them.
+    if let Some(id) = only {
+        pick(&cx.config, configs.clone(), Some(id))?;
     }
+    poll(&configs, cx.now, pass, Before::StartSheets(only))
 }
