@@ -98,6 +98,17 @@ impl<'a> Directory<'a> {
         self.tournaments
     }
 
+    /// A chief arbiter's order as meant ([`letter::Ruling::resolved`]):
+    /// its first word read against the ids of the clerk's tournaments,
+    /// `own`'s first where it is one event's letter.
+    pub fn resolve(&self, ruling: &letter::Ruling, own: Option<&str>) -> letter::Ruling {
+        let ids: Vec<&str> = own
+            .into_iter()
+            .chain(self.tournaments.iter().map(|t| t.tournament_id.as_str()))
+            .collect();
+        ruling.resolved(&ids)
+    }
+
     /// The people of the tournaments: each person's entries in the events
     /// he plays in.
     pub fn people(&self) -> &People {
@@ -319,12 +330,7 @@ pub(super) fn accepted_event(
     let [ruling] = read.rulings.as_slice() else {
         return Ok(None);
     };
-    let ids: Vec<&str> = directory
-        .tournaments()
-        .iter()
-        .map(|t| t.tournament_id.as_str())
-        .collect();
-    let ruling = ruling.resolved(&ids);
+    let ruling = directory.resolve(ruling, None);
     let WrittenOrder::Accept { key } = &ruling.order else {
         return Ok(None);
     };

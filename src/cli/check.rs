@@ -109,11 +109,13 @@ pub(super) fn check(
     // An order is shown as the clerk carries it out: its first word read
     // against the tournaments it serves (`REPLACE petrov …` names a
     // player, not an event called petrov).
-    let ids: Vec<&str> = std::iter::once(config.tournament_id.as_str())
-        .chain(configs.iter().map(|c| c.tournament_id.as_str()))
-        .collect();
+    let own = Some(config.tournament_id.as_str());
     let read = prepared.read.as_ref().map(|read| shtempel::letter::Letter {
-        rulings: read.rulings.iter().map(|r| r.resolved(&ids)).collect(),
+        rulings: read
+            .rulings
+            .iter()
+            .map(|r| directory.resolve(r, own))
+            .collect(),
         ..read.clone()
     });
     print_plan(&plan, &elsewhere, read.as_ref(), config, &envelope);

@@ -90,16 +90,7 @@ impl Letters<'_, '_> {
             return self.several_orders(written, stored);
         }
         let own = self.config.tournament_id.as_str();
-        // This event's id first, then each of the directory's.
-        let ids: Vec<&str> = std::iter::once(own)
-            .chain(
-                self.directory
-                    .tournaments()
-                    .iter()
-                    .map(|t| t.tournament_id.as_str()),
-            )
-            .collect();
-        let ruling = &ruling.resolved(&ids);
+        let ruling = &self.directory.resolve(ruling, Some(own));
         // The letters set aside are the mailbox's: no tournament to name.
         if let WrittenOrder::Retry { .. } = ruling.order {
             return self.carry_out_by_letter(store, written, ruling, stored);
@@ -126,7 +117,7 @@ impl Letters<'_, '_> {
             && accepted_in.is_none()
             && !route.map_or_else(|| self.tagged_or_threaded(store, mail), |r| Ok(r.certain()))?
         {
-            return self.which_tournament(store, written, ruling, &ids, stored);
+            return self.which_tournament(store, written, ruling, stored);
         }
         // A ruling naming another of the clerk's tournaments is not for
         // this one's game of that number.
@@ -187,7 +178,6 @@ impl Letters<'_, '_> {
         store: &Store,
         written: Written<'_>,
         ruling: &Ruling,
-        ids: &[&str],
         stored: &StoredLetter,
     ) -> Result<Plan, Error> {
         let mail = written.mail;
@@ -208,15 +198,12 @@ impl Letters<'_, '_> {
             .map(|id| with_tournament(&ruling.line, id))
             .collect();
         // The events he is the chief arbiter of, none other's.
-        let his: Vec<&str> = ids[1..]
+        let his: Vec<&str> = self
+            .directory
+            .tournaments()
             .iter()
-            .copied()
-            .filter(|id| {
-                self.directory
-                    .tournaments()
-                    .iter()
-                    .any(|t| t.tournament_id == *id && t.chief_arbiter == sender)
-            })
+            .filter(|t| t.chief_arbiter == sender)
+            .map(|t| t.tournament_id.as_str())
             .collect();
         let his = his.join(", ");
         let reason = Sentence::new(move |phrases| {
