@@ -77,6 +77,8 @@
 //! game/        PURE: the game record on shakmaty: moves in any notation resolved
 //!              on the position (written), repeats, conditional variants, ends,
 //!              PGN
+//! xfcc/        PURE: the Xfcc web service chess programs speak: a SOAP
+//!              request read, the answers written (soap), the WSDL (wsdl)
 //! board/       PURE: the board in a letter: a text diagram with its FEN
 //!              (diagram), a PNG picture (picture)
 //! chart/       PURE: the time chart (Table 2): rows, text, CSV and JSON; its
@@ -155,6 +157,7 @@ pub mod report;
 pub mod rules;
 pub mod run;
 pub mod store;
+pub mod xfcc;
 
 use serde::{Deserialize, Serialize};
 
