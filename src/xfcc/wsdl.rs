@@ -70,36 +70,27 @@ pub fn wsdl(location: &str) -> String {
     let results = enumeration(&mut XfccResult::ALL.iter().map(|r| r.name()));
     let answers = enumeration(&mut MoveResult::ALL.iter().map(|r| r.name()));
     let location = quick_xml::escape::escape(location);
-    let operations = ["GetMyGames", "MakeAMove"];
-    let messages: String = operations
-        .iter()
-        .map(|op| {
-            format!(
-                "<wsdl:message name=\"{op}SoapIn\"><wsdl:part name=\"parameters\" element=\"tns:{op}\"/></wsdl:message>\
-                 <wsdl:message name=\"{op}SoapOut\"><wsdl:part name=\"parameters\" element=\"tns:{op}Response\"/></wsdl:message>"
-            )
-        })
-        .collect();
-    let port_operations: String = operations
-        .iter()
-        .map(|op| {
-            format!(
-                "<wsdl:operation name=\"{op}\"><wsdl:input message=\"tns:{op}SoapIn\"/>\
-                 <wsdl:output message=\"tns:{op}SoapOut\"/></wsdl:operation>"
-            )
-        })
-        .collect();
-    let bound_operations: String = operations
-        .iter()
-        .map(|op| {
-            format!(
-                "<wsdl:operation name=\"{op}\">\
-                 <soap:operation soapAction=\"{NAMESPACE}/{op}\" style=\"document\"/>\
-                 <wsdl:input><soap:body use=\"literal\"/></wsdl:input>\
-                 <wsdl:output><soap:body use=\"literal\"/></wsdl:output></wsdl:operation>"
-            )
-        })
-        .collect();
+    // Each operation's messages, its place in the port type, and its
+    // binding (its SOAPAction the namespace and its name, as
+    // scidCommunity sends it).
+    let (mut messages, mut port_operations, mut bound_operations) =
+        (String::new(), String::new(), String::new());
+    for op in ["GetMyGames", "MakeAMove"] {
+        messages.push_str(&format!(
+            "<wsdl:message name=\"{op}SoapIn\"><wsdl:part name=\"parameters\" element=\"tns:{op}\"/></wsdl:message>\
+             <wsdl:message name=\"{op}SoapOut\"><wsdl:part name=\"parameters\" element=\"tns:{op}Response\"/></wsdl:message>"
+        ));
+        port_operations.push_str(&format!(
+            "<wsdl:operation name=\"{op}\"><wsdl:input message=\"tns:{op}SoapIn\"/>\
+             <wsdl:output message=\"tns:{op}SoapOut\"/></wsdl:operation>"
+        ));
+        bound_operations.push_str(&format!(
+            "<wsdl:operation name=\"{op}\">\
+             <soap:operation soapAction=\"{NAMESPACE}/{op}\" style=\"document\"/>\
+             <wsdl:input><soap:body use=\"literal\"/></wsdl:input>\
+             <wsdl:output><soap:body use=\"literal\"/></wsdl:output></wsdl:operation>"
+        ));
+    }
     format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n\
          <wsdl:definitions xmlns:soap=\"http://schemas.xmlsoap.org/wsdl/soap/\" \
