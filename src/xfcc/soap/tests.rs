@@ -314,3 +314,28 @@ fn the_wsdl_is_xml_and_names_every_result_served() {
     assert!(text.contains(&format!("soapAction=\"{NAMESPACE}/MakeAMove\"")));
     assert!(!text.contains("MakeAMove2"));
 }
+
+/// What zeep 4.3.3 (PyPI) sends, made by its `Client.create_message` from
+/// the WSDL this module serves (`wsdl::wsdl`): the envelope prefixed
+/// `soap-env:`, the call `ns0:`.
+const ZEEP_GET_MY_GAMES: &str = r#"<?xml version='1.0' encoding='utf-8'?>
+<soap-env:Envelope xmlns:soap-env="http://schemas.xmlsoap.org/soap/envelope/"><soap-env:Body><ns0:GetMyGames xmlns:ns0="http://www.bennedik.com/webservices/XfccBasic"><ns0:username>ivanov</ns0:username><ns0:password>p&amp;ss&lt;</ns0:password></ns0:GetMyGames></soap-env:Body></soap-env:Envelope>"#;
+const ZEEP_MAKE_A_MOVE: &str = r#"<?xml version='1.0' encoding='utf-8'?>
+<soap-env:Envelope xmlns:soap-env="http://schemas.xmlsoap.org/soap/envelope/"><soap-env:Body><ns0:MakeAMove xmlns:ns0="http://www.bennedik.com/webservices/XfccBasic"><ns0:username>ivanov</ns0:username><ns0:password>x</ns0:password><ns0:gameId>3</ns0:gameId><ns0:resign>false</ns0:resign><ns0:acceptDraw>false</ns0:acceptDraw><ns0:movecount>12</ns0:movecount><ns0:myMove>Nf3</ns0:myMove><ns0:offerDraw>true</ns0:offerDraw><ns0:claimDraw>false</ns0:claimDraw><ns0:myMessage>привет</ns0:myMessage></ns0:MakeAMove></soap-env:Body></soap-env:Envelope>"#;
+
+#[test]
+fn zeep_asks_and_moves_as_the_wsdl_tells_it() {
+    assert_eq!(
+        read_request(ZEEP_GET_MY_GAMES.as_bytes()),
+        Ok(Request::GetMyGames(login("ivanov", "p&ss<")))
+    );
+    let Ok(Request::MakeAMove(request)) = read_request(ZEEP_MAKE_A_MOVE.as_bytes()) else {
+        panic!("not a move");
+    };
+    assert_eq!(
+        (request.game_id, request.movecount, request.my_move.as_str()),
+        (3, 12, "Nf3")
+    );
+    assert_eq!(request.my_message, "привет");
+    assert!(request.offer_draw && !request.resign && !request.claim_draw);
+}
