@@ -53,6 +53,9 @@
 //!              boards, a folder's index and players' pages: cross_table,
 //!              board, federation), and the site written into a folder (site)
 //! render.rs    the templates of templates/<lang>/ loaded and rendered
+//! xfcc/        PURE: the Xfcc web service chess programs speak: a SOAP
+//!              request read, the answers written (soap), the WSDL (wsdl),
+//!              a game as a player's program is shown it (game)
 //! record.rs    PURE: one game as loaded: players, board, ledger, duties done
 //!    |
 //! config/      the TOML file: as written (raw), its values checked table by
@@ -77,8 +80,6 @@
 //! game/        PURE: the game record on shakmaty: moves in any notation resolved
 //!              on the position (written), repeats, conditional variants, ends,
 //!              PGN
-//! xfcc/        PURE: the Xfcc web service chess programs speak: a SOAP
-//!              request read, the answers written (soap), the WSDL (wsdl)
 //! board/       PURE: the board in a letter: a text diagram with its FEN
 //!              (diagram), a PNG picture (picture)
 //! chart/       PURE: the time chart (Table 2): rows, text, CSV and JSON; its

@@ -13,6 +13,7 @@
 //! `Code/GestorXFCC.py` (suds, from the WSDL). The tests post the envelopes
 //! they build.
 
+pub mod game;
 pub mod soap;
 pub mod wsdl;
 
@@ -136,7 +137,8 @@ pub struct XfccGame {
     /// moves in 50 days).
     pub time_control: String,
     pub round: String,
-    pub board: u32,
+    /// The game's board in its round, where the pairing numbers boards.
+    pub board: Option<u32>,
     /// The game's page in the report, where one is published.
     pub game_link: Option<String>,
 }

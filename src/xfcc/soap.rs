@@ -347,7 +347,7 @@ pub(super) fn game_fields(game: &XfccGame) -> Vec<(&'static str, Option<String>)
         ),
         ("timeControl", Some(game.time_control.clone())),
         ("round", Some(game.round.clone())),
-        ("board", number(game.board.into())),
+        ("board", game.board.map(|board| board.to_string())),
         ("gameLink", game.game_link.clone()),
     ]
 }

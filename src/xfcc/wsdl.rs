@@ -30,7 +30,7 @@ pub const GAME_FIELDS: &[(&str, &str, bool)] = &[
     ("eventDate", "s:string", false),
     ("timeControl", "s:string", false),
     ("round", "s:string", false),
-    ("board", "s:int", false),
+    ("board", "s:int", true),
     ("gameLink", "s:string", true),
 ];
 

@@ -202,7 +202,7 @@ fn game() -> XfccGame {
         event_date: NaiveDate::from_ymd_opt(2026, 11, 1).unwrap(),
         time_control: "10/4320000".into(),
         round: "2".into(),
-        board: 1,
+        board: Some(1),
         game_link: Some("https://example.org/cup/7.html".into()),
     }
 }
