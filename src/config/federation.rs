@@ -1,6 +1,6 @@
 //! Many tournaments from one clerk: the clerk's own
 //! file (`[bot]`, `[source]`, `[transport]`, `[limits]`, `[security]`,
-//! `[report]`, and default `[arbiters]` and `[rules]`) names a folder of
+//! `[report]`, `[xfcc]`, and default `[arbiters]` and `[rules]`) names a folder of
 //! tournament files (`[bot] tournaments = "tournaments"`), each with its
 //! `[tournament]`, its players and games, and its own `[rules]` and
 //! `[arbiters]` keys where they differ (key by key over the defaults). A
@@ -31,6 +31,7 @@ const CLERK_TABLES: &[&str] = &[
     "mail",
     "security",
     "report",
+    "xfcc",
     "arbiters",
     "rules",
 ];

@@ -311,6 +311,17 @@ pub struct GameConfig {
     pub round: Option<usize>,
 }
 
+/// `[xfcc]`: where `shtempel serve` listens, the address the players'
+/// chess programs reach it at, and its certificate where it speaks TLS
+/// itself (not behind a reverse proxy).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct XfccSettings {
+    pub url: String,
+    pub listen: std::net::SocketAddr,
+    /// The certificate chain and its key (PEM).
+    pub tls: Option<(PathBuf, PathBuf)>,
+}
+
 /// The checked configuration of one tournament.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Config {
@@ -346,6 +357,8 @@ pub struct Config {
     pub security: Security,
     /// The folder of the report site `poll` refreshes, if any.
     pub report_out: Option<PathBuf>,
+    /// The Xfcc server's settings, where `[xfcc]` gives them.
+    pub xfcc: Option<XfccSettings>,
     /// One of a folder of tournaments (its games are stored under
     /// `ID/<game>`), not a file of its own.
     pub in_folder: bool,

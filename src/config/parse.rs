@@ -324,6 +324,11 @@ impl Checker<'_> {
                 "give your mail server's limit (its SMTP SIZE; `shtempel doctor` shows it), at least 256 KB, or leave it out for 10 MB",
             ));
         }
+        let xfcc = raw
+            .xfcc
+            .as_ref()
+            .map(|xfcc| checker.xfcc(xfcc))
+            .transpose()?;
         let database = checker.resolve(&raw.bot.database);
         let report_out = raw
             .report
@@ -364,6 +369,7 @@ impl Checker<'_> {
             mail: raw.mail,
             security,
             report_out,
+            xfcc,
             in_folder: false,
         })
     }

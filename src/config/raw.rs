@@ -43,6 +43,7 @@ pub(super) struct RawConfig {
     pub security: RawSecurity,
     #[serde(default)]
     pub report: RawReport,
+    pub xfcc: Option<RawXfcc>,
     #[serde(default)]
     pub players: Vec<RawPlayer>,
     #[serde(default)]
@@ -54,6 +55,16 @@ pub(super) struct RawConfig {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawReport {
     pub out: Option<String>,
+}
+
+/// `[xfcc]`: the Xfcc server chess programs move through (`shtempel serve`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawXfcc {
+    pub url: Option<String>,
+    pub listen: Option<String>,
+    pub tls_cert: Option<String>,
+    pub tls_key: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -1,12 +1,16 @@
-//! The mail tables checked: `[source]`, `[transport]` (a server's keys
-//! each), and `[security]`.
+//! The servers' tables checked: `[source]`, `[transport]` (a server's keys
+//! each), `[security]`, and the clerk's own Xfcc server, `[xfcc]`.
 
 use super::parse::Checker;
-use super::raw::{RawSecurity, RawSource, RawTransport};
+use super::raw::{RawSecurity, RawSource, RawTransport, RawXfcc};
 use super::{
     Alignment, Auth, ConfigError, Require, Secret, Security, Server, Source, Tls, Transport,
-    TrustedId,
+    TrustedId, XfccSettings,
 };
+
+/// Where `shtempel serve` listens without `[xfcc] listen`: this machine
+/// only, behind a reverse proxy.
+pub const DEFAULT_XFCC_LISTEN: &str = "127.0.0.1:8080";
 
 /// The keys of a `[source]` or `[transport]` table that name a server.
 pub(super) struct ServerKeys<'a> {
@@ -262,6 +266,50 @@ impl Checker<'_> {
             )),
         }
     }
+    pub(super) fn xfcc(&self, raw: &RawXfcc) -> Result<XfccSettings, ConfigError> {
+        let url = raw.url.as_deref().unwrap_or_default().trim();
+        if !(url.starts_with("https://") || url.starts_with("http://")) {
+            return Err(self.err(
+                "xfcc.url",
+                if url.is_empty() {
+                    "no address is given for the players' chess programs".to_string()
+                } else {
+                    format!("{url:?} is not an http:// or https:// address")
+                },
+                "give the address the players' chess programs reach the server at, as they must type it: \"https://chess.example.org/xfcc\"",
+            ));
+        }
+        let listen = raw.listen.as_deref().unwrap_or(DEFAULT_XFCC_LISTEN);
+        let listen = listen.parse().map_err(|_| {
+            self.err(
+                "xfcc.listen",
+                format!("{listen:?} is not an address and port"),
+                "write the address and port to listen on, as \"127.0.0.1:8080\" (behind a reverse proxy) or \"0.0.0.0:443\"",
+            )
+        })?;
+        let tls = match (&raw.tls_cert, &raw.tls_key) {
+            (Some(cert), Some(key)) => Some((self.resolve(cert), self.resolve(key))),
+            (None, None) => None,
+            (Some(_), None) | (None, Some(_)) => {
+                let missing = if raw.tls_key.is_none() {
+                    "tls_key"
+                } else {
+                    "tls_cert"
+                };
+                return Err(self.err(
+                    &format!("xfcc.{missing}"),
+                    "TLS needs both the certificate and its key".to_string(),
+                    "give both tls_cert and tls_key (PEM files), or neither where a reverse proxy speaks TLS",
+                ));
+            }
+        };
+        Ok(XfccSettings {
+            url: url.to_string(),
+            listen,
+            tls,
+        })
+    }
+
     pub(super) fn security(&self, raw: &RawSecurity) -> Result<Security, ConfigError> {
         let require = match raw.require.as_deref().unwrap_or("none") {
             "none" => Require::None,

@@ -21,6 +21,7 @@ const TABLES: &[&str] = &[
     "mail",
     "security",
     "report",
+    "xfcc",
     "players",
     "games",
 ];
@@ -29,7 +30,7 @@ const TABLES: &[&str] = &[
 /// lists them ("unknown field `…`, expected one of `a`, `b`").
 fn keys_the_parser_knows(table: &str) -> BTreeSet<String> {
     let text = Cup::new()
-        .table("[limits]\n\n[mail]\n\n[security]\n\n[report]")
+        .table("[limits]\n\n[mail]\n\n[security]\n\n[report]\n\n[xfcc]")
         .text();
     let header = match table {
         "players" | "games" => format!("[[{table}]]\n"),

@@ -505,3 +505,60 @@ fn trusted_ids_are_one_a_list_or_a_pattern_never_a_bare_star() {
     assert_eq!(error.key, "security.alignment");
     assert!(error.fix.contains("\"relaxed\""), "{error}");
 }
+
+#[test]
+fn the_xfcc_server_is_given_an_address_a_place_to_listen_and_both_tls_files_or_none() {
+    let with = |xfcc: &str| {
+        let text = EXAMPLE.replacen(
+            "\n[[players]]",
+            &format!("\n[xfcc]\n{xfcc}\n\n[[players]]"),
+            1,
+        );
+        parse(&text)
+    };
+    assert_eq!(parse(EXAMPLE).unwrap().xfcc, None);
+    let config = with("url = \"https://chess.example.org/xfcc\"").unwrap();
+    let xfcc = config.xfcc.unwrap();
+    assert_eq!(xfcc.url, "https://chess.example.org/xfcc");
+    assert_eq!(xfcc.listen.to_string(), "127.0.0.1:8080");
+    assert_eq!(xfcc.tls, None);
+    let config = with(
+        "url = \"https://chess.example.org/xfcc\"\nlisten = \"0.0.0.0:443\"\n\
+         tls_cert = \"/etc/ssl/chess.pem\"\ntls_key = \"/etc/ssl/chess.key\"",
+    )
+    .unwrap();
+    let xfcc = config.xfcc.unwrap();
+    assert_eq!(xfcc.listen.port(), 443);
+    assert_eq!(
+        xfcc.tls,
+        Some(("/etc/ssl/chess.pem".into(), "/etc/ssl/chess.key".into()))
+    );
+    // (the [xfcc] lines, the key refused, the problem's words)
+    for (xfcc, key, problem) in [
+        (
+            "listen = \"0.0.0.0:443\"",
+            "xfcc.url",
+            "no address is given",
+        ),
+        (
+            "url = \"chess.example.org/xfcc\"",
+            "xfcc.url",
+            "is not an http:// or https:// address",
+        ),
+        (
+            "url = \"http://localhost:8080\"\nlisten = \"8080\"",
+            "xfcc.listen",
+            "\"8080\" is not an address and port",
+        ),
+        (
+            "url = \"https://x.org\"\ntls_cert = \"c.pem\"",
+            "xfcc.tls_key",
+            "needs both",
+        ),
+    ] {
+        let error = with(xfcc).unwrap_err();
+        assert_eq!(error.key, key, "{xfcc}");
+        assert!(error.problem.contains(problem), "{xfcc}: {error}");
+        assert!(!error.fix.is_empty());
+    }
+}
