@@ -55,7 +55,8 @@
 //! render.rs    the templates of templates/<lang>/ loaded and rendered
 //! xfcc/        PURE: the Xfcc web service chess programs speak: a SOAP
 //!              request read, the answers written (soap), the WSDL (wsdl),
-//!              a game as a player's program is shown it (game)
+//!              a game as a player's program is shown it (game), a
+//!              password and its Argon2 hash (login)
 //! record.rs    PURE: one game as loaded: players, board, ledger, duties done
 //!    |
 //! config/      the TOML file: as written (raw), its values checked table by

@@ -1,7 +1,9 @@
 //! PURE: the Xfcc web service as chess programs speak it (ChessBase and
 //! Fritz, Scid vs PC, scidCommunity, Aquarium, Lucas Chess): a request's
 //! SOAP envelope read into a [`Request`] (soap), the answers written
-//! (soap), and the WSDL that describes exactly what is served (wsdl).
+//! (soap), the WSDL that describes exactly what is served (wsdl), a game
+//! as a player's program is shown it (game), and a player's password and
+//! the hash kept of it (login).
 //!
 //! Xfcc is SOAP 1.1, document/literal wrapped as ASMX services write it,
 //! in the namespace [`NAMESPACE`]; two operations: `GetMyGames` (every
@@ -14,6 +16,7 @@
 //! they build.
 
 pub mod game;
+pub mod login;
 pub mod soap;
 pub mod wsdl;
 
