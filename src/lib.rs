@@ -39,7 +39,8 @@
 //!              transaction (writer), the sends of a crashed run (sent_log),
 //!              the readers' own preferences (preferences), an older schema
 //!              read or kept before its upgrade (upgrade), what is kept as
-//!              the rest of the program reads it (records); the files with
+//!              the rest of the program reads it (records), the Xfcc
+//!              server's game numbers and logins (xfcc); the files with
 //!              the players' secrets made 0600 and never through a link
 //!              (private)
 //!    |

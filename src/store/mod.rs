@@ -19,6 +19,7 @@ mod sent_log;
 mod tests;
 mod upgrade;
 mod writer;
+mod xfcc;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -37,6 +38,7 @@ pub use self::records::{
 };
 pub use self::sent_log::{Sent, SentLog};
 pub use self::writer::Writer;
+pub use self::xfcc::XfccLogin;
 use crate::rules::Status;
 
 pub use crate::error::Result;

@@ -193,6 +193,19 @@ const MIGRATIONS: &[&str] = &[
     // `ru` or `en`), for a reader who chose it.
     "ALTER TABLE notes ADD COLUMN other_language TEXT;
     ALTER TABLE notes ADD COLUMN other_text TEXT;",
+    // 19: the Xfcc server's: each game's number there (`game` its key),
+    // and each person's login (`address` his first, `hash` Argon2's PHC
+    // string of his password).
+    "CREATE TABLE xfcc_games (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL UNIQUE
+    );
+    CREATE TABLE xfcc_logins (
+        username TEXT PRIMARY KEY,
+        address TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        issued_on TEXT NOT NULL
+    );",
 ];
 
 /// The schema version this build writes.

@@ -1,0 +1,116 @@
+//! The Xfcc server's records: each game's number on the server, and each
+//! person's login (the Argon2 hash of his password, never the password).
+
+use chrono::NaiveDate;
+use rusqlite::{OptionalExtension, params};
+
+use super::writer::Writer;
+use super::{Result, Store, day_text};
+use crate::key::GameKey;
+
+/// A person's login as kept: the address he is known by, and the hash of
+/// his password.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct XfccLogin {
+    pub address: String,
+    pub hash: String,
+}
+
+impl Store {
+    /// The login under `username`, if one was issued.
+    pub fn xfcc_login(&self, username: &str) -> Result<Option<XfccLogin>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT address, hash FROM xfcc_logins WHERE username = ?1")?
+            .query_row(params![username], |row| {
+                Ok(XfccLogin {
+                    address: row.get(0)?,
+                    hash: row.get(1)?,
+                })
+            })
+            .optional()?)
+    }
+
+    /// Each game's number on the server, given to those that have none in
+    /// the order of `games`: a number, once given, is the game's for good.
+    pub fn xfcc_game_ids(&mut self, games: &[GameKey]) -> Result<Vec<u32>> {
+        self.write(None, |writer| {
+            let mut give = writer
+                .tx
+                .prepare_cached("INSERT OR IGNORE INTO xfcc_games (game) VALUES (?1)")?;
+            let mut read = writer
+                .tx
+                .prepare_cached("SELECT id FROM xfcc_games WHERE game = ?1")?;
+            let mut ids = Vec::with_capacity(games.len());
+            for game in games {
+                let key = game.to_string();
+                give.execute(params![key])?;
+                let id: i64 = read.query_row(params![key], |row| row.get(0))?;
+                ids.push(u32::try_from(id).unwrap_or(u32::MAX));
+            }
+            Ok(ids)
+        })
+    }
+
+    /// The game numbered `id` on the server, if any.
+    pub fn xfcc_game(&self, id: u32) -> Result<Option<GameKey>> {
+        let key: Option<String> = self
+            .conn
+            .prepare_cached("SELECT game FROM xfcc_games WHERE id = ?1")?
+            .query_row(params![id], |row| row.get(0))
+            .optional()?;
+        Ok(key.as_deref().map(GameKey::parse))
+    }
+}
+
+impl Writer<'_> {
+    /// Issues `username` a new login (the old password stops working).
+    pub fn xfcc_login(&self, username: &str, login: &XfccLogin, today: NaiveDate) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO xfcc_logins (username, address, hash, issued_on) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (username) DO UPDATE SET address = ?2, hash = ?3, issued_on = ?4",
+            )?
+            .execute(params![username, login.address, login.hash, day_text(today)])?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_keeps_its_number_and_a_login_its_last_password() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("x.sqlite")).unwrap();
+        let a = GameKey::new(Some("A"), "1");
+        let b = GameKey::new(Some("B"), "1");
+        let first = store.xfcc_game_ids(&[a.clone(), b.clone()]).unwrap();
+        assert_eq!(first.len(), 2);
+        assert_ne!(first[0], first[1]);
+        // Asked again, in another order, with a new game: the same numbers.
+        let c = GameKey::new(Some("A"), "2");
+        let again = store
+            .xfcc_game_ids(&[b.clone(), c.clone(), a.clone()])
+            .unwrap();
+        assert_eq!((again[0], again[2]), (first[1], first[0]));
+        assert!(!first.contains(&again[1]));
+        assert_eq!(store.xfcc_game(first[1]).unwrap(), Some(b));
+        assert_eq!(store.xfcc_game(9999).unwrap(), None);
+
+        let day = NaiveDate::from_ymd_opt(2026, 12, 6).unwrap();
+        let login = |hash: &str| XfccLogin {
+            address: "ivanov@example.org".into(),
+            hash: hash.into(),
+        };
+        assert_eq!(store.xfcc_login("ivanov").unwrap(), None);
+        store
+            .write(None, |w| w.xfcc_login("ivanov", &login("$first"), day))
+            .unwrap();
+        store
+            .write(None, |w| w.xfcc_login("ivanov", &login("$second"), day))
+            .unwrap();
+        assert_eq!(store.xfcc_login("ivanov").unwrap(), Some(login("$second")));
+    }
+}
