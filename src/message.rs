@@ -131,6 +131,9 @@ message_kinds! {
     /// A player's own preferences set (`DIAGRAMS`, `LANGUAGE`): what his
     /// letters now carry.
     Preferences: "preferences", "preferences", true;
+    /// A login to the Xfcc server (`XFCC`): its address, his user name and
+    /// a new password.
+    XfccLogin: "xfcc-login", "xfcc-login", true;
     /// The one message `shtempel doctor --send-test` sends: the mail path
     /// works, end to end.
     Test: "test", "test", false;

@@ -48,6 +48,7 @@ named_enum! {
         Status => "status",
         TooLarge => "too-large",
         Undone => "undone",
+        XfccLogin => "xfcc-login",
         Withheld => "withheld",
     }
 }

@@ -127,7 +127,7 @@ pub fn thread_ids(mail: &Mail) -> impl Iterator<Item = String> + '_ {
         .flat_map(|id| [id.clone(), format!("<{id}>")])
 }
 
-fn recipient(player: &Player) -> Recipient {
+pub(crate) fn recipient(player: &Player) -> Recipient {
     Recipient {
         name: player.name.clone(),
         email: player.email.clone(),
@@ -145,6 +145,9 @@ pub struct Clerk<'a> {
     /// known in which: a letter that does not say which one it is for,
     /// from a player in several, is asked about rather than taken.
     pub directory: &'a Directory<'a>,
+    /// What the run derives new Xfcc passwords from (drawn by the binary);
+    /// `None`: this run issues none (a dry run's, the demo's).
+    pub seed: Option<crate::xfcc::login::Seed>,
 }
 
 /// Makes `$job` one of the clerk's jobs: the methods of one job folder,
@@ -194,6 +197,15 @@ impl<'a> Clerk<'a> {
             clock,
             replays: Replays::default(),
             directory,
+            seed: None,
+        }
+    }
+
+    /// The same clerk, issuing Xfcc logins from `seed`.
+    pub fn with_seed(self, seed: crate::xfcc::login::Seed) -> Clerk<'a> {
+        Clerk {
+            seed: Some(seed),
+            ..self
         }
     }
 
@@ -222,12 +234,11 @@ impl<'a> Clerk<'a> {
         let tournaments = self.directory.tournaments();
         let at = tournaments.iter().position(|t| t.tournament_id == id)?;
         let templates = self.directory.templates_at(at)?;
-        Some(Clerk::new(
-            &tournaments[at],
-            templates,
-            self.clock,
-            self.directory,
-        ))
+        let sibling = Clerk::new(&tournaments[at], templates, self.clock, self.directory);
+        Some(Clerk {
+            seed: self.seed,
+            ..sibling
+        })
     }
 
     /// The event's language: its log's and its files' (a message is

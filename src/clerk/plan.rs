@@ -112,6 +112,8 @@ pub struct Writes {
     pub preferences: Option<(Vec<String>, crate::config::Preferences)>,
     /// Who played the game's colours before a replacement, recorded with it.
     pub seats: Vec<crate::record::Seat>,
+    /// Xfcc logins issued: the user name, and the address and hash kept.
+    pub logins: Vec<(String, crate::store::XfccLogin)>,
     pub duties: Vec<DutyKey>,
     pub events: Vec<Event>,
 }
@@ -149,6 +151,7 @@ impl Writes {
             notes,
             preferences,
             seats,
+            logins,
             duties,
             events,
         } = other;
@@ -176,6 +179,7 @@ impl Writes {
         self.releases.extend(releases);
         self.notes.extend(notes);
         self.seats.extend(seats);
+        self.logins.extend(logins);
         self.duties.extend(duties);
         self.events.extend(events);
     }

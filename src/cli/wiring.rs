@@ -18,17 +18,35 @@ use shtempel::mail::transport::file::FileTransport;
 use shtempel::mail::transport::sendmail::SendmailSender;
 use shtempel::mail::transport::smtp::{Pace, SmtpSender};
 use shtempel::render::Templates;
+use shtempel::xfcc::login::Seed;
 
 use super::{Failure, clock, run_error, usage};
 
 /// A clerk for each tournament, as of `now` (or `today`), with the others
-/// beside it where there are several.
+/// beside it where there are several, each issuing Xfcc logins from one
+/// seed the run draws from the operating system (where it cannot, a
+/// letter asking one fails this run and is read again by the next).
 pub(super) fn clerks<'a>(
     directory: &'a Directory<'a>,
     now: chrono::DateTime<Utc>,
     today: Option<NaiveDate>,
 ) -> Vec<Clerk<'a>> {
+    let seed = drawn_seed();
     Clerk::of_each(directory, |config| clock(config, now, today))
+        .into_iter()
+        .map(|clerk| match seed {
+            Some(seed) => clerk.with_seed(seed),
+            None => clerk,
+        })
+        .collect()
+}
+
+/// The run's seed of new passwords, from the operating system.
+fn drawn_seed() -> Option<Seed> {
+    use rand_core::RngCore;
+    let mut bytes = [0u8; 32];
+    rand_core::OsRng.try_fill_bytes(&mut bytes).ok()?;
+    Some(Seed::from_bytes(bytes))
 }
 
 /// The folder's directory, each tournament with its templates.

@@ -87,6 +87,9 @@ pub struct Letter {
     /// `LANGUAGE EN`), in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub preferences: Vec<Preference>,
+    /// `XFCC` / `ИКСФЦЦ` on a line of its own: a login to the Xfcc server.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub xfcc: bool,
     pub errors: Vec<ReadError>,
     /// The blocks of a letter written for several games (`Game 1` and its
     /// lines, then `Game 2` and its): each read as a letter of its own, with

@@ -264,6 +264,9 @@ mod every_part {
             Some(Resignation),
             &[Status],
         ),
+        // XFCC likewise: a login, answered alone, named beside a move.
+        ("XFCC", &[Xfcc], Some(Xfcc), &[]),
+        ("1... e5\nИКСФЦЦ", &[Xfcc, Move], Some(Move), &[Xfcc]),
     ];
 
     #[test]
@@ -284,6 +287,7 @@ mod every_part {
                     Some(DrawAccept) => matches!(part, DrawAccept | Move),
                     Some(Status) => part == Status,
                     Some(Preferences) => part == Preferences,
+                    Some(Xfcc) => part == Xfcc,
                     Some(Order | Leave | DrawOffer | DrawDecline) | None => false,
                 };
                 let apart = matches!(part, Leave | Order);

@@ -60,6 +60,9 @@ pub fn commit(
                 for key in &plan.writes.releases {
                     w.mark_releasing(key)?;
                 }
+                for (username, login) in &plan.writes.logins {
+                    w.xfcc_login(username, login, today)?;
+                }
             }
             for (index, (plan, _)) in plans.iter().enumerate() {
                 // Another letter the first brings in (an acceptance by the

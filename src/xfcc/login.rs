@@ -1,11 +1,12 @@
 //! A player's login to the Xfcc server: a new password, the Argon2 hash
 //! that is kept of it (never the password), and a password checked against
-//! a hash. The randomness is the caller's (the operating system's in the
-//! binary): what is pure here stays a function of its values.
+//! a hash. New passwords and their salts are derived from a [`Seed`] the
+//! run draws from the operating system and the login's cause, so that
+//! planning stays a function of values.
 
 use argon2::Argon2;
-use argon2::password_hash::rand_core::CryptoRngCore;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use sha2::{Digest, Sha256};
 
 /// What a password is made of: 32 letters and digits, none that looks like
 /// another (`0 O`, `1 l I`), none XML or a shell sets apart, so that a
@@ -16,27 +17,70 @@ const ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
 /// Letters in a password: 80 bits.
 pub const PASSWORD_LENGTH: usize = 16;
 
-/// A new password.
-pub fn new_password(rng: &mut impl CryptoRngCore) -> String {
-    let mut bytes = [0u8; PASSWORD_LENGTH];
-    rng.fill_bytes(&mut bytes);
-    // 32 divides 256: every letter as likely as another.
-    bytes
-        .iter()
-        .map(|byte| char::from(ALPHABET[usize::from(byte % 32)]))
-        .collect()
+/// What a run derives new passwords from: 32 bytes the binary draws from
+/// the operating system once a run. Each login's password
+/// and salt are SHA-256 of the seed, what they are for, and the login's
+/// cause: another run, another seed, so no password is ever made twice,
+/// while one run planning a letter twice (a dry run's and the pass's are
+/// different runs) issues one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Seed([u8; 32]);
+
+impl std::fmt::Debug for Seed {
+    /// The seed is never printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Seed(..)")
+    }
 }
 
-/// The hash kept of `password` (Argon2id, PHC string with its salt).
-/// Argon2 refuses only a salt or an output of a length it does not take,
-/// and these are its defaults.
-pub fn hash(
-    password: &str,
-    rng: &mut impl CryptoRngCore,
-) -> Result<String, argon2::password_hash::Error> {
-    let salt = SaltString::generate(rng);
-    let hash = Argon2::default().hash_password(password.as_bytes(), &salt)?;
-    Ok(hash.to_string())
+/// A login made: the password to tell the player, and the hash to keep.
+#[derive(Clone, PartialEq, Eq)]
+pub struct NewLogin {
+    pub password: String,
+    pub hash: String,
+}
+
+impl std::fmt::Debug for NewLogin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewLogin")
+            .field("hash", &self.hash)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Seed {
+    /// The seed of `bytes`: the operating system's (the binary's), or a
+    /// test's (the same passwords each time).
+    pub fn from_bytes(bytes: [u8; 32]) -> Seed {
+        Seed(bytes)
+    }
+
+    fn derived(&self, purpose: &str, cause: &str) -> [u8; 32] {
+        let mut digest = Sha256::new();
+        digest.update(self.0);
+        digest.update(purpose.as_bytes());
+        digest.update([0]);
+        digest.update(cause.as_bytes());
+        digest.finalize().into()
+    }
+
+    /// The login `cause` issues (`xfcc:<the letter's key>`): a password of
+    /// [`PASSWORD_LENGTH`] letters and its Argon2id hash with a salt of its
+    /// own. Argon2 refuses only a salt or an output of a length it does
+    /// not take, and these are its defaults.
+    pub fn login(&self, cause: &str) -> Result<NewLogin, argon2::password_hash::Error> {
+        let bytes = self.derived("password", cause);
+        // 32 divides 256: every letter as likely as another.
+        let password: String = bytes[..PASSWORD_LENGTH]
+            .iter()
+            .map(|byte| char::from(ALPHABET[usize::from(byte % 32)]))
+            .collect();
+        let salt = SaltString::encode_b64(&self.derived("salt", cause)[..16])?;
+        let hash = Argon2::default()
+            .hash_password(password.as_bytes(), &salt)?
+            .to_string();
+        Ok(NewLogin { password, hash })
+    }
 }
 
 /// Whether `password` is the one `hash` was made of. The hashes are
@@ -68,63 +112,39 @@ pub fn verify_nobody(password: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use argon2::password_hash::rand_core::{CryptoRng, RngCore};
-
-    /// A generator that counts: the same passwords each run.
-    struct Counting(u8);
-
-    impl RngCore for Counting {
-        fn next_u32(&mut self) -> u32 {
-            let mut bytes = [0; 4];
-            self.fill_bytes(&mut bytes);
-            u32::from_le_bytes(bytes)
-        }
-        fn next_u64(&mut self) -> u64 {
-            let mut bytes = [0; 8];
-            self.fill_bytes(&mut bytes);
-            u64::from_le_bytes(bytes)
-        }
-        fn fill_bytes(&mut self, dest: &mut [u8]) {
-            for byte in dest {
-                *byte = self.0;
-                self.0 = self.0.wrapping_add(37);
-            }
-        }
-        fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand_core::Error> {
-            self.fill_bytes(dest);
-            Ok(())
-        }
-    }
-
-    impl CryptoRng for Counting {}
 
     #[test]
-    fn a_password_is_sixteen_plain_letters_and_another_each_time() {
-        let mut rng = Counting(0);
-        let first = new_password(&mut rng);
-        let second = new_password(&mut rng);
-        assert_eq!(first.len(), PASSWORD_LENGTH);
-        assert_ne!(first, second);
-        assert!(first.bytes().all(|b| ALPHABET.contains(&b)), "{first}");
+    fn a_password_is_sixteen_plain_letters_and_another_for_each_cause() {
+        let seed = Seed::from_bytes([7; 32]);
+        let first = seed.login("xfcc:a@x").unwrap();
+        let second = seed.login("xfcc:b@x").unwrap();
+        assert_eq!(first.password.len(), PASSWORD_LENGTH);
+        assert_ne!(first.password, second.password);
+        assert!(
+            first.password.bytes().all(|b| ALPHABET.contains(&b)),
+            "{}",
+            first.password
+        );
         for unlike in ['0', 'O', '1', 'l', 'I', '&', '<', '"'] {
             assert!(!ALPHABET.contains(&(unlike as u8)), "{unlike}");
         }
+        // One seed, one cause: one login (a letter planned twice in a run);
+        // another seed (another run): another password.
+        assert_eq!(seed.login("xfcc:a@x").unwrap(), first);
+        let other = Seed::from_bytes([8; 32]).login("xfcc:a@x").unwrap();
+        assert_ne!(other.password, first.password);
+        assert!(!format!("{first:?}").contains(&first.password));
     }
 
     #[test]
     fn a_password_matches_its_hash_and_nothing_else_does() {
-        let mut rng = Counting(5);
-        let password = new_password(&mut rng);
-        let kept = hash(&password, &mut rng).unwrap();
-        assert!(kept.starts_with("$argon2id$"), "{kept}");
-        assert!(!kept.contains(&password));
-        assert!(verify(&password, &kept));
-        assert!(!verify("k7qp2mzxk7qp2mzx", &kept));
-        assert!(!verify(&password[1..], &kept));
-        // The same password hashed again has another salt.
-        assert_ne!(hash(&password, &mut rng).unwrap(), kept);
+        let NewLogin { password, hash } = Seed::from_bytes([1; 32]).login("xfcc:k").unwrap();
+        assert!(hash.starts_with("$argon2id$"), "{hash}");
+        assert!(!hash.contains(&password));
+        assert!(verify(&password, &hash));
+        assert!(!verify("k7qp2mzxk7qp2mzx", &hash));
+        assert!(!verify(&password[1..], &hash));
         assert!(!verify(&password, "not a hash"));
-        verify_nobody(&password);
     }
 
     #[test]

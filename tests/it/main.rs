@@ -38,3 +38,4 @@ mod start;
 mod status;
 mod verdicts;
 mod words;
+mod xfcc;

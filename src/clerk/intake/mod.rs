@@ -333,13 +333,19 @@ impl Intake<'_, '_> {
                 self.letters()
                     .plan_preferences(store, player, written, stored.clone())?
             }
-            Some(Ask::Status) => Plan::default(),
+            Some(Ask::Status | Ask::Xfcc) => Plan::default(),
             _ => return Ok(None),
         };
         if read.status.is_some() {
             plan = plan.with(
                 self.letters()
                     .plan_status(store, player, written, stored.clone())?,
+            );
+        }
+        if read.xfcc {
+            plan = plan.with(
+                self.letters()
+                    .plan_xfcc_login(player, written, stored.clone())?,
             );
         }
         self.with_other_blocks(store, player, written, plan)

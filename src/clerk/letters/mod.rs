@@ -2,7 +2,8 @@
 //! resignation, a draw or a result ([`endings`]), a protest ([`protest`]),
 //! an offender's letter held ([`overstep`]), a leave ([`leave`]), the other
 //! games of one letter ([`blocks`]), where his games stand ([`status`]),
-//! what the clerk's letters to him carry ([`preferences`]); and the chief arbiter's letter
+//! what the clerk's letters to him carry ([`preferences`]), a login to the
+//! Xfcc server ([`xfcc`]); and the chief arbiter's letter
 //! ([`arbiter`]), read as his order.
 
 pub mod arbiter;
@@ -14,6 +15,7 @@ pub mod overstep;
 pub mod preferences;
 pub mod protest;
 pub mod status;
+pub mod xfcc;
 
 use crate::clerk::context::LetterContext;
 use crate::clerk::context::Written;
@@ -57,6 +59,7 @@ impl Letters<'_, '_> {
                 | Ask::Leave
                 | Ask::Status
                 | Ask::Preferences
+                | Ask::Xfcc
                 | Ask::DrawOffer
                 | Ask::DrawDecline,
             )
@@ -98,8 +101,10 @@ impl Letters<'_, '_> {
             .unheeded()
             .into_iter()
             .filter_map(|ask| {
-                if ask == Ask::Status {
-                    return Some(Sentence::phrase("unheeded.status"));
+                match ask {
+                    Ask::Status => return Some(Sentence::phrase("unheeded.status")),
+                    Ask::Xfcc => return Some(Sentence::phrase("unheeded.xfcc")),
+                    _ => {}
                 }
                 let what = match ask {
                     Ask::Move => "unheeded.move",
@@ -107,7 +112,12 @@ impl Letters<'_, '_> {
                     Ask::DrawAccept => "unheeded.draw_accept",
                     Ask::DrawDecline => "unheeded.draw_decline",
                     Ask::Protest => "unheeded.protest",
-                    Ask::Resignation | Ask::Order | Ask::Leave | Ask::Status | Ask::Preferences => {
+                    Ask::Resignation
+                    | Ask::Order
+                    | Ask::Leave
+                    | Ask::Status
+                    | Ask::Preferences
+                    | Ask::Xfcc => {
                         return None;
                     }
                 };

@@ -3,13 +3,14 @@
 //! of its own, its words in both languages, its pattern and the first
 //! letters the line reader tries it for beside it: a leave ([`leave`]),
 //! STATUS ([`status`]), what the clerk's letters to him carry
-//! ([`preferences`]); the chief arbiter's orders in `rulings`, the words
+//! ([`preferences`]), a login to the Xfcc server ([`xfcc`]); the chief arbiter's orders in `rulings`, the words
 //! that change a game (a draw offered, accepted or declined, a
 //! resignation, a protest) in `keywords`, moves in `move_lines`.
 
 pub(super) mod leave;
 pub(super) mod preferences;
 pub(super) mod status;
+pub(super) mod xfcc;
 
 use super::{Keyword, Letter};
 
@@ -33,6 +34,8 @@ pub enum Ask {
     /// `DIAGRAMS`, `LANGUAGE`: what the clerk's letters to him carry;
     /// likewise.
     Preferences,
+    /// `XFCC`: a login to the Xfcc server; likewise.
+    Xfcc,
     Resignation,
     DrawAccept,
     Protest,
@@ -46,7 +49,10 @@ impl Ask {
     /// setting. A letter for several games asks them once, whichever
     /// block they stand in (`letter::read_with`).
     pub fn is_persons(self) -> bool {
-        matches!(self, Ask::Leave | Ask::Status | Ask::Preferences)
+        matches!(
+            self,
+            Ask::Leave | Ask::Status | Ask::Preferences | Ask::Xfcc
+        )
     }
 }
 
@@ -59,6 +65,7 @@ impl Letter {
             (Ask::Leave, self.leave.is_some()),
             (Ask::Status, self.status.is_some()),
             (Ask::Preferences, !self.preferences.is_empty()),
+            (Ask::Xfcc, self.xfcc),
             (Ask::Resignation, has(Keyword::Resign)),
             (Ask::DrawAccept, has(Keyword::DrawAccept)),
             (Ask::Protest, has(Keyword::Protest)),
@@ -86,6 +93,7 @@ impl Letter {
             Some(Ask::Move) => &[Ask::Move, Ask::DrawOffer, Ask::DrawDecline],
             Some(Ask::Status) => &[Ask::Status],
             Some(Ask::Preferences) => &[Ask::Preferences],
+            Some(Ask::Xfcc) => &[Ask::Xfcc],
             Some(Ask::Order | Ask::Leave | Ask::DrawOffer | Ask::DrawDecline) | None => &[],
         };
         self.asks()
@@ -98,7 +106,7 @@ impl Letter {
     }
 
     /// The ask that leads the letter, whose handler carries it: an order,
-    /// a leave, a setting or STATUS asked alone, a resignation, a draw
+    /// a leave, a setting, STATUS or XFCC asked alone, a resignation, a draw
     /// accepted or a protest by its words, else a move by its moves (an
     /// acceptance that also moves is told from a move by the game: with no
     /// offer standing, it is one); `None` for a letter of no move and no
@@ -114,6 +122,8 @@ impl Letter {
             Some(Ask::Preferences)
         } else if self.status.is_some() && alone {
             Some(Ask::Status)
+        } else if self.xfcc && alone {
+            Some(Ask::Xfcc)
         } else if self.keywords.contains(&Keyword::Resign) {
             Some(Ask::Resignation)
         } else if self.keywords.contains(&Keyword::DrawAccept) {
@@ -140,5 +150,6 @@ pub(super) fn read_persons_ask(
 ) -> bool {
     preferences::read(letter, line, may)
         || status::read(letter, line, may)
+        || xfcc::read(letter, line, may)
         || leave::read(letter, line_no, line, reading, may)
 }
