@@ -117,34 +117,9 @@ pub fn result_of(standing: &Standing) -> XfccResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Calendar, Outcome, Row};
+    use crate::rules::Outcome;
 
-    fn d(text: &str) -> NaiveDate {
-        text.parse().unwrap()
-    }
-
-    /// The worked example's first moves (rules.md): White's 1. e4 sent on
-    /// 3 November, 2 days; Black's 1... e5 sent on 7 November, 4 days,
-    /// delivered as `delivered` says.
-    fn ledger(delivered: Option<&str>) -> Ledger {
-        let mut ledger = Ledger::new(Calendar::on_time(d("2026-11-01"), d("2028-11-01")));
-        for (by, san, sent, delivered, days) in [
-            (Color::White, "e4", "2026-11-03", Some("2026-11-03"), 2),
-            (Color::Black, "e5", "2026-11-07", delivered, 4),
-        ] {
-            ledger.rows.push(Row {
-                by,
-                san: san.into(),
-                conditional: false,
-                sent_on: d(sent),
-                delivered_on: delivered.map(d),
-                days,
-                penalty: 0,
-                letter: None,
-            });
-        }
-        ledger
-    }
+    use crate::xfcc::testing::{d, ledger};
 
     #[test]
     fn each_player_is_shown_his_days_left_as_the_rules_count_them() {

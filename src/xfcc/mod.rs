@@ -2,8 +2,8 @@
 //! Fritz, Scid vs PC, scidCommunity, Aquarium, Lucas Chess): a request's
 //! SOAP envelope read into a [`Request`] (soap), the answers written
 //! (soap), the WSDL that describes exactly what is served (wsdl), a game
-//! as a player's program is shown it (game), and a player's password and
-//! the hash kept of it (login).
+//! as a player's program is shown it (game), a move asked checked against
+//! it (moving), and a player's password and the hash kept of it (login).
 //!
 //! Xfcc is SOAP 1.1, document/literal wrapped as ASMX services write it,
 //! in the namespace [`NAMESPACE`]; two operations: `GetMyGames` (every
@@ -17,8 +17,12 @@
 
 pub mod game;
 pub mod login;
+pub mod moving;
 pub mod soap;
 pub mod wsdl;
+
+#[cfg(test)]
+mod testing;
 
 use chrono::NaiveDate;
 
