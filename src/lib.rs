@@ -24,6 +24,9 @@
 //!              marking letters done and sending on a thread; deferred: what
 //!              a committed order leaves to the run, the letters put back and
 //!              the config's edits written)
+//! serve/       ADAPTER: the Xfcc server over HTTP (hyper), `shtempel serve`:
+//!              a request answered from the record (answer), a person's
+//!              games and a move checked (games), failed logins held (gate)
 //! desk.rs      the director's `today`: every game's agenda, the mail that
 //!              changed nothing
 //!    |
@@ -56,8 +59,9 @@
 //! render.rs    the templates of templates/<lang>/ loaded and rendered
 //! xfcc/        PURE: the Xfcc web service chess programs speak: a SOAP
 //!              request read, the answers written (soap), the WSDL (wsdl),
-//!              a game as a player's program is shown it (game), a
-//!              password and its Argon2 hash (login)
+//!              a game as a player's program is shown it (game), a move
+//!              asked checked against it (moving), a password and its
+//!              Argon2 hash (login); the tests' games (testing)
 //! record.rs    PURE: one game as loaded: players, board, ledger, duties done
 //!    |
 //! config/      the TOML file: as written (raw), its values checked table by
@@ -159,6 +163,7 @@ pub mod render;
 pub mod report;
 pub mod rules;
 pub mod run;
+pub mod serve;
 pub mod store;
 pub mod xfcc;
 

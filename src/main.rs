@@ -97,6 +97,9 @@ enum Command {
     /// Stay connected and run a pass whenever mail comes (IMAP IDLE), and at
     /// least every `--interval` minutes for the calendar, until interrupted.
     Watch(cli::watch::Args),
+    /// The Xfcc server of `[xfcc]`, for players who move from their chess
+    /// program (Scid vs PC, ChessBase…), until interrupted.
+    Serve(cli::serve::Args),
     /// Dry run: how a letter reads and what the clerk would do; changes nothing.
     Check(cli::check::Args),
     /// Whether what a run needs is there and works (the config, the
@@ -225,6 +228,7 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
         Command::Replace(args) => args.run(&cx),
         Command::Forfeit(args) => args.run(&cx),
         Command::Watch(args) => args.run(&cx),
+        Command::Serve(args) => args.run(&cx),
         Command::Check(args) => args.run(&cx),
         Command::Doctor(args) => args.run(&cx),
         Command::Games(args) => args.run(&cx),

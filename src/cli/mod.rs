@@ -39,6 +39,7 @@ pub mod replace;
 pub mod report;
 pub mod result;
 pub mod retry;
+pub mod serve;
 pub mod start;
 pub mod today;
 pub mod undo;

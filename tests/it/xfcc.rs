@@ -92,3 +92,247 @@ fn without_a_server_he_is_told_there_is_none_and_beside_a_move_to_ask_apart() {
         assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 1);
     }
 }
+
+/// `shtempel serve` running on a port of its own choosing, stopped by
+/// SIGTERM when dropped.
+struct Server {
+    child: std::process::Child,
+    address: String,
+}
+
+impl Server {
+    fn start(t: &Tournament, today: &str) -> Server {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_shtempel"))
+            .arg("--config")
+            .arg(t.path().join("shtempel.toml"))
+            .args(["serve", "--today", today])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::inherit())
+            .spawn()
+            .expect("serve starts");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = line
+            .trim()
+            .strip_prefix("shtempel serve: listening on ")
+            .unwrap_or_else(|| panic!("{line:?}"))
+            .to_string();
+        Server { child, address }
+    }
+
+    /// The status and body of a request of `method` with `body`.
+    fn ask(&self, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(&self.address).unwrap();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: text/xml; charset=\"utf-8\"\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n",
+            self.address,
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        // A body the server refuses may be cut off while it is written.
+        let _ = stream.write_all(body);
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        let answer = String::from_utf8_lossy(&answer).into_owned();
+        let status = answer
+            .split(' ')
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {answer:?}"));
+        let body = answer
+            .split_once("\r\n\r\n")
+            .map_or("", |(_, body)| body)
+            .to_string();
+        (status, body)
+    }
+
+    fn post(&self, body: &str) -> (u16, String) {
+        self.ask("POST", "/xfcc", body.as_bytes())
+    }
+
+    /// Stopped as systemd stops it: its exit status.
+    fn stop(mut self) -> Option<i32> {
+        terminate(self.child.id());
+        let status = self.child.wait().unwrap();
+        std::mem::forget(self);
+        status.code()
+    }
+}
+
+/// SIGTERM to `pid`, as systemd stops a service.
+fn terminate(pid: u32) {
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status();
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Scid vs PC's envelope (`tcl/tools/correspondence.tcl`) around `call`.
+fn scid(call: &str) -> String {
+    format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n\t<soap:Envelope \
+         xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" \
+         xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\" \
+         xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\">\n\t<soap:Body>\n\t{call}</soap:Body>\n\t</soap:Envelope>"
+    )
+}
+
+const NS: &str = "http://www.bennedik.com/webservices/XfccBasic";
+
+fn get_my_games(user: &str, password: &str) -> String {
+    scid(&format!(
+        "<GetMyGames xmlns=\"{NS}\"><username>{user}</username><password>{password}</password></GetMyGames>"
+    ))
+}
+
+fn make_a_move(user: &str, password: &str, game: u32, movecount: u32, my_move: &str) -> String {
+    scid(&format!(
+        "<MakeAMove xmlns=\"{NS}\"><username>{user}</username><password>{password}</password>\
+         <gameId>{game}</gameId><resign>false</resign><acceptDraw>false</acceptDraw>\
+         <movecount>{movecount}</movecount><myMove>{my_move}</myMove><offerDraw>false</offerDraw>\
+         <claimDraw>false</claimDraw><myMessage></myMessage></MakeAMove>"
+    ))
+}
+
+/// The text of the first element `name` in `xml`.
+fn element<'x>(xml: &'x str, name: &str) -> &'x str {
+    let open = format!("<{name}>");
+    let start = xml
+        .find(&open)
+        .unwrap_or_else(|| panic!("no <{name}> in {xml}"))
+        + open.len();
+    let end = xml[start..].find(&format!("</{name}>")).unwrap() + start;
+    &xml[start..end]
+}
+
+/// The login White gets by mail, after 1. e4 e5 (Black's move forwarded
+/// on 7 November).
+fn whites_login(t: &mut Tournament) -> String {
+    t.opening();
+    let mail = t.exchange(WHITE, "2026-11-08", "xfcc", "XFCC");
+    line_value(&mail[0].body, "Password:").to_string()
+}
+
+const SERVED: &str = "[xfcc]\nurl = \"http://127.0.0.1/xfcc\"\nlisten = \"127.0.0.1:0\"";
+
+#[test]
+fn a_chess_program_gets_its_games_and_its_moves_are_checked() {
+    let mut t = Cup::new().table(SERVED).open();
+    let password = whites_login(&mut t);
+    let server = Server::start(&t, "2026-11-12");
+    let (status, games) = server.post(&get_my_games("white", &password));
+    assert_eq!(status, 200, "{games}");
+    assert_eq!(games.matches("<XfccGame>").count(), 1, "{games}");
+    assert_eq!(element(&games, "white"), "White Player");
+    assert_eq!(element(&games, "moves"), "1. e4 e5");
+    assert_eq!(element(&games, "myTurn"), "true");
+    assert_eq!(element(&games, "hasWhite"), "true");
+    // White: 50 days less his 2, less the 5 his clock has run since
+    // Black's move reached him on the 7th (rules.md 2.1); Black: 50 less 4.
+    assert_eq!(element(&games, "daysPlayer"), "43");
+    assert_eq!(element(&games, "daysOpponent"), "46");
+    assert_eq!(element(&games, "timeControl"), "10/4320000");
+    assert_eq!(element(&games, "result"), "Ongoing");
+    let id: u32 = element(&games, "id").parse().unwrap();
+    // Black has no login: told as a wrong password is.
+    let (status, refused) = server.post(&get_my_games("black", &password));
+    assert_eq!(status, 500);
+    assert!(
+        refused.contains("<faultstring>AuthenticationFailed</faultstring>"),
+        "{refused}"
+    );
+    // (user, password, game, move number, move, the answer)
+    let table = [
+        (
+            "white",
+            password.as_str(),
+            id,
+            2,
+            "Nf3",
+            "FeatureUnavailable",
+        ),
+        ("white", password.as_str(), id, 2, "Nf6", "InvalidMove"),
+        (
+            "white",
+            password.as_str(),
+            id,
+            1,
+            "Nf3",
+            "InvalidMoveNumber",
+        ),
+        (
+            "white",
+            password.as_str(),
+            id + 100,
+            2,
+            "Nf3",
+            "InvalidGameID",
+        ),
+        ("white", "wrong", id, 2, "Nf3", "AuthenticationFailed"),
+    ];
+    for (user, password, game, movecount, my_move, answer) in table {
+        let (status, reply) = server.post(&make_a_move(user, password, game, movecount, my_move));
+        assert_eq!(status, 200, "{reply}");
+        assert_eq!(element(&reply, "MakeAMoveResult"), answer, "{my_move}");
+    }
+    // Nothing changed: the game is as it was.
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
+    // The description, for programs that read it.
+    let (status, wsdl) = server.ask("GET", "/xfcc?wsdl", b"");
+    assert_eq!(status, 200);
+    assert!(
+        wsdl.contains("location=\"http://127.0.0.1/xfcc\""),
+        "{wsdl}"
+    );
+    assert_eq!(server.stop(), Some(0));
+}
+
+#[test]
+fn a_guesser_a_flood_and_a_bomb_change_nothing_and_the_server_stays_up() {
+    let mut t = Cup::new().table(SERVED).open();
+    let password = whites_login(&mut t);
+    let server = Server::start(&t, "2026-11-12");
+    // Wrong passwords in a loop: after five, even the right one is
+    // answered as wrong, for the window.
+    for _ in 0..5 {
+        let (_, refused) = server.post(&get_my_games("white", "guess"));
+        assert!(refused.contains("AuthenticationFailed"), "{refused}");
+    }
+    let (status, held) = server.post(&get_my_games("white", &password));
+    assert_eq!(status, 500);
+    assert!(held.contains("AuthenticationFailed"), "{held}");
+    // A body of 10 MB is refused unread.
+    let (status, _) = server.ask("POST", "/xfcc", &vec![b'a'; 10 << 20]);
+    assert_eq!(status, 413);
+    // Entities declared in a DTD are never read.
+    let bomb = "<?xml version=\"1.0\"?><!DOCTYPE lolz [<!ENTITY lol \"lol\">\
+                <!ENTITY lol2 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">]>\
+                <lolz>&lol2;</lolz>";
+    let (status, fault) = server.post(bomb);
+    assert_eq!(status, 500);
+    assert!(fault.contains("may not carry a DOCTYPE"), "{fault}");
+    // Not XML at all; an operation not served.
+    let (status, _) = server.post("hello");
+    assert_eq!(status, 500);
+    let (_, unserved) = server.post(&scid(&format!("<MakeAMove2 xmlns=\"{NS}\"/>")));
+    assert!(unserved.contains("FeatureUnavailable"), "{unserved}");
+    // Still up: a new login by mail works at once.
+    let mail = t.exchange(WHITE, "2026-11-09", "xfcc", "XFCC");
+    let fresh = line_value(&mail[0].body, "Password:").to_string();
+    let (status, _) = server.post(&get_my_games("white", &fresh));
+    // The name is still held for its window (the new password too).
+    assert_eq!(status, 500);
+    assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(server.stop(), Some(0));
+}

@@ -1,0 +1,58 @@
+//! `shtempel serve`: the Xfcc server of `[xfcc]`, for players who move from
+//! their chess program, until SIGTERM or SIGINT.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
+
+use shtempel::serve::{Serving, serve};
+
+use super::{Context, Failure, load_all, run_error, usage};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Count days as on this date (a rehearsal; default: today).
+    #[arg(long)]
+    today: Option<NaiveDate>,
+}
+
+impl Args {
+    pub fn run(self, cx: &Context) -> Result<u8, Failure> {
+        let configs = load_all(&cx.config)?;
+        let Some(settings) = configs.first().and_then(|config| config.xfcc.clone()) else {
+            return Err(usage(format!(
+                "{}: no [xfcc] table, so no server to run: add one with its url (docs/config.md)",
+                cx.config.display()
+            )));
+        };
+        // With --today, noon of that day (a tournament's zone is less than
+        // half a day off UTC).
+        let today = self.today;
+        let now = Arc::new(move || match today {
+            Some(day) => day
+                .and_time(NaiveTime::from_hms_opt(12, 0, 0).unwrap_or_default())
+                .and_utc(),
+            None => machine_now(),
+        });
+        let serving = Serving {
+            config_file: cx.config.clone(),
+            settings,
+            now,
+        };
+        serve(serving, |address| {
+            let mut out = std::io::stdout();
+            let _ = writeln!(out, "shtempel serve: listening on {address}");
+            let _ = out.flush();
+        })
+        .map_err(run_error)?;
+        Ok(0)
+    }
+}
+
+/// The machine's clock, read for each request as `watch` reads it for
+/// each pass.
+#[allow(clippy::disallowed_methods)]
+fn machine_now() -> DateTime<Utc> {
+    Utc::now()
+}
