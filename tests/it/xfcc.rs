@@ -336,3 +336,70 @@ fn a_guesser_a_flood_and_a_bomb_change_nothing_and_the_server_stays_up() {
     assert_eq!(t.chart("1")["moves"].as_array().unwrap().len(), 2);
     assert_eq!(server.stop(), Some(0));
 }
+
+/// The Python with zeep the tests call: `SHTEMPEL_ZEEP` (CI makes one), or
+/// `python3` where it has zeep; `None` where neither (then the test says
+/// so and passes, unless `SHTEMPEL_REQUIRE_ZEEP` is set).
+fn python_with_zeep() -> Option<String> {
+    let python = std::env::var("SHTEMPEL_ZEEP").unwrap_or_else(|_| "python3".into());
+    let has = std::process::Command::new(&python)
+        .args(["-c", "import zeep"])
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if has {
+        return Some(python);
+    }
+    assert!(
+        std::env::var_os("SHTEMPEL_REQUIRE_ZEEP").is_none(),
+        "zeep is required (SHTEMPEL_REQUIRE_ZEEP) and {python} has none"
+    );
+    eprintln!("no zeep: the test of a real SOAP client is left out");
+    None
+}
+
+/// zeep, a SOAP client that builds its calls from the WSDL, against the
+/// server: it loads the served WSDL, asks for the games and sends a move.
+const ZEEP_CLIENT: &str = r#"
+import json, sys, zeep
+address, user, password = sys.argv[1:4]
+client = zeep.Client(f"http://{address}/xfcc?wsdl")
+# The WSDL names the configured url; the test's server listens elsewhere.
+service = client.create_service(
+    "{http://www.bennedik.com/webservices/XfccBasic}XfccBasicSoap", f"http://{address}/xfcc")
+games = service.GetMyGames(username=user, password=password)
+game = games[0]
+answer = service.MakeAMove(username=user, password=password, gameId=game.id, resign=False,
+    acceptDraw=False, movecount=2, myMove="Nf6", offerDraw=False, claimDraw=False, myMessage="")
+print(json.dumps({"games": len(games), "white": game.white, "moves": game.moves,
+    "myTurn": game.myTurn, "daysPlayer": game.daysPlayer, "result": game.result,
+    "answer": answer}))
+"#;
+
+#[test]
+fn zeep_loads_the_wsdl_and_calls_both_operations() {
+    let Some(python) = python_with_zeep() else {
+        return;
+    };
+    let mut t = Cup::new().table(SERVED).open();
+    let password = whites_login(&mut t);
+    let server = Server::start(&t, "2026-11-12");
+    let out = std::process::Command::new(python)
+        .args(["-c", ZEEP_CLIENT, &server.address, "white", &password])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(
+        said,
+        serde_json::json!({
+            "games": 1, "white": "White Player", "moves": "1. e4 e5", "myTurn": true,
+            "daysPlayer": 43, "result": "Ongoing", "answer": "InvalidMove"
+        })
+    );
+    assert_eq!(server.stop(), Some(0));
+}
