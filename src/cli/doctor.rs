@@ -165,7 +165,38 @@ fn checks(given: &Path, configs: &[Config], now: chrono::DateTime<Utc>) -> Vec<C
     for config in configs.iter().filter(|c| c.report_out.is_some()) {
         checks.push(Check::of("report", report_folder(config)));
     }
+    if let Some(xfcc) = &first.xfcc {
+        checks.push(xfcc_server(xfcc));
+    }
     checks
+}
+
+/// The Xfcc server of `[xfcc]`: its certificate loads, and something
+/// answers where it listens (`shtempel serve`, started apart).
+fn xfcc_server(xfcc: &shtempel::config::XfccSettings) -> Check {
+    let what = "xfcc";
+    if let Some((cert, key)) = &xfcc.tls
+        && let Err(error) = shtempel::serve::tls_loads(cert, key)
+    {
+        return Check::failed(what, error);
+    }
+    let listen = xfcc.listen;
+    match std::net::TcpStream::connect_timeout(&listen, std::time::Duration::from_secs(3)) {
+        Ok(_) => Check::passed(
+            what,
+            format!(
+                "something answers on {listen}; players reach it at {}",
+                xfcc.url
+            ),
+        ),
+        Err(_) => Check::warned(
+            what,
+            format!(
+                "nothing listens on {listen}: start `shtempel serve` (contrib/shtempel-serve.service) for players to reach {}",
+                xfcc.url
+            ),
+        ),
+    }
 }
 
 /// The tournament's templates in the language it does not write in, which

@@ -146,6 +146,12 @@ async fn run(serving: Serving, bound: impl FnOnce(SocketAddr)) -> Result<(), Err
     Ok(())
 }
 
+/// Whether `[xfcc] tls_cert` and `tls_key` make a TLS server
+/// (`shtempel doctor`), with the fix where they do not.
+pub fn tls_loads(cert: &Path, key: &Path) -> Result<(), Error> {
+    acceptor(cert, key).map(drop)
+}
+
 /// The TLS of `[xfcc] tls_cert` and `tls_key`.
 fn acceptor(cert: &Path, key: &Path) -> Result<TlsAcceptor, Error> {
     let said = |key_name: &str, path: &Path, e: &dyn std::fmt::Display| {

@@ -403,3 +403,57 @@ fn zeep_loads_the_wsdl_and_calls_both_operations() {
     );
     assert_eq!(server.stop(), Some(0));
 }
+
+/// A port nothing listens on now.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn doctor_says_whether_the_server_answers_and_whether_its_certificate_loads() {
+    let port = free_port();
+    let table =
+        format!("[xfcc]\nurl = \"https://chess.example.org/xfcc\"\nlisten = \"127.0.0.1:{port}\"");
+    let t = Cup::new().table(&table).open();
+    let out = t.run(&["doctor"]);
+    assert!(
+        out.stdout.contains(&format!(
+            "xfcc        nothing listens on 127.0.0.1:{port}: start `shtempel serve`"
+        )),
+        "{}",
+        out.stdout
+    );
+    let server = Server::start(&t, "2026-11-12");
+    assert_eq!(server.address, format!("127.0.0.1:{port}"));
+    let out = t.run(&["doctor"]);
+    assert!(
+        out.stdout.contains(&format!(
+            "ok    xfcc        something answers on 127.0.0.1:{port}; players reach it at https://chess.example.org/xfcc"
+        )),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(server.stop(), Some(0));
+    // A certificate that is not one: named, with the fix.
+    let t = Cup::new()
+        .table(&format!(
+            "{table}\ntls_cert = \"cert.pem\"\ntls_key = \"key.pem\""
+        ))
+        .open();
+    std::fs::write(t.path().join("cert.pem"), "not a certificate").unwrap();
+    std::fs::write(t.path().join("key.pem"), "not a key").unwrap();
+    let out = t.run(&["doctor"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout.contains("FAIL  xfcc        [xfcc] tls_cert = ")
+            && out
+                .stdout
+                .contains("no certificate in it; give the server's certificate chain"),
+        "{}",
+        out.stdout
+    );
+}
