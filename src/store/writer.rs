@@ -205,6 +205,14 @@ impl Writer<'_> {
         if changed == 0 {
             return Ok(());
         }
+        // A login's letter carries a password: once it is sent, the
+        // outbox keeps no copy of it (the hash is the login's record).
+        self.tx
+            .prepare_cached(
+                "UPDATE outbox_raw SET raw = X'' WHERE id = ?1
+                 AND (SELECT kind FROM outbox WHERE id = ?1) = 'xfcc-login'",
+            )?
+            .execute(params![sent.id])?;
         if let Some((game, ply)) = &sent.delivers {
             self.tx
                 .prepare_cached(

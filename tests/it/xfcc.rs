@@ -53,10 +53,25 @@ fn a_player_is_sent_a_login_and_a_new_one_replaces_it() {
                 "[T] ваш вход на сервер Xfcc"
             )
         );
-        // The clerk keeps its hash, which the password matches.
+        // The clerk keeps its hash, which the password matches, and no
+        // copy of the letter once it is sent.
         let hash = kept_hash(&t, "white");
         assert!(!hash.contains(&first));
         assert!(verify(&first, &hash));
+        let configs = shtempel::config::load_all(&t.path().join("shtempel.toml")).unwrap();
+        let store = shtempel::store::Store::open(&configs[0].database).unwrap();
+        let kept: Vec<_> = store
+            .outbox()
+            .unwrap()
+            .into_iter()
+            .filter(|message| message.kind == "xfcc-login")
+            .collect();
+        assert_eq!(kept.len(), 1);
+        assert!(
+            kept[0].sent && kept[0].raw.is_empty(),
+            "{:?}",
+            kept[0].raw.len()
+        );
         // Asked again: another password, and the first no longer works.
         let mail = t.exchange(WHITE, "2026-11-02", "xfcc", word);
         let second = line_value(&mail[0].body, password).to_string();
