@@ -224,16 +224,17 @@ impl Ledger {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn d(text: &str) -> NaiveDate {
+    pub(crate) fn d(text: &str) -> NaiveDate {
         text.parse().unwrap()
     }
 
     /// White's first move (2 days) delivered on 3 November, Black's reply
-    /// (4 days) sent on 7 November, delivered as `delivered` says.
-    fn ledger(delivered: Option<&str>) -> Ledger {
+    /// (4 days) sent on 7 November, delivered as `delivered` says (the
+    /// worked example's first moves, rules.md).
+    pub(crate) fn ledger(delivered: Option<&str>) -> Ledger {
         let mut ledger = Ledger::new(Calendar::on_time(d("2026-11-01"), d("2028-11-01")));
         for (by, sent, delivered, days) in [
             (Color::White, "2026-11-03", Some("2026-11-03"), 2),
