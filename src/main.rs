@@ -100,6 +100,9 @@ enum Command {
     /// The Xfcc server of `[xfcc]`, for players who move from their chess
     /// program (Scid vs PC, ChessBase…), until interrupted.
     Serve(cli::serve::Args),
+    /// Send a player his login to the Xfcc server (a new password), as his
+    /// `XFCC` letter would bring it, then a pass as `poll`.
+    XfccLogin(cli::xfcc_login::Args),
     /// Dry run: how a letter reads and what the clerk would do; changes nothing.
     Check(cli::check::Args),
     /// Whether what a run needs is there and works (the config, the
@@ -205,6 +208,7 @@ impl Command {
             Command::Undo(args) => args.given.pass.today,
             Command::Replace(args) => args.given.pass.today,
             Command::Forfeit(args) => args.given.pass.today,
+            Command::XfccLogin(args) => args.pass.today,
             _ => None,
         }
     }
@@ -229,6 +233,7 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
         Command::Forfeit(args) => args.run(&cx),
         Command::Watch(args) => args.run(&cx),
         Command::Serve(args) => args.run(&cx),
+        Command::XfccLogin(args) => args.run(&cx),
         Command::Check(args) => args.run(&cx),
         Command::Doctor(args) => args.run(&cx),
         Command::Games(args) => args.run(&cx),

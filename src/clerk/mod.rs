@@ -25,8 +25,8 @@
 //!   protests, an offender's letters, leaves, the other games of one
 //!   letter), and the chief arbiter's letter read as his order;
 //! - `order`: an order of the arbiter's or the director's, one type and one
-//!   file each (accept, decide, replace, retry, score, undo, withdraw; the
-//!   awards they share), carried out;
+//!   file each (accept, decide, replace, retry, score, undo, withdraw,
+//!   login; the awards they share), carried out;
 //! - `say`: what is said: a notice drafted, the board it shows, what
 //!   templates read of a game and a letter, the refusals, a game's end
 //!   told, the day's replies held to their limit, and the say step that
@@ -37,7 +37,8 @@
 //!   ahead, as its event reads letters), `context` (the letter in hand, as
 //!   intake gives it to the letters' handlers), `plan` (what a letter
 //!   changes, before it is written), `event` (the kinds of what the clerk
-//!   did) and `load` (a game loaded from the store).
+//!   did), `load` (a game loaded from the store) and `login` (a login to
+//!   the Xfcc server issued, by letter or by the director).
 
 mod calendar;
 mod context;
@@ -46,6 +47,7 @@ mod find;
 mod intake;
 mod letters;
 mod load;
+mod login;
 pub mod order;
 mod plan;
 mod prepared;

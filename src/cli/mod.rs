@@ -45,6 +45,7 @@ pub mod today;
 pub mod undo;
 pub mod watch;
 pub mod withdraw;
+pub mod xfcc_login;
 
 use self::database::database_error;
 use self::director::picked;

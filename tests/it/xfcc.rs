@@ -472,3 +472,26 @@ fn doctor_says_whether_the_server_answers_and_whether_its_certificate_loads() {
         out.stdout
     );
 }
+
+#[test]
+fn the_director_sends_a_player_his_login_and_a_stranger_is_refused() {
+    let mut t = Cup::new().in_language("ru").table(XFCC).open();
+    let out = t.run(&["xfcc-login", "black", "--today", "2026-11-02"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let mail = t.new_mail();
+    assert_eq!(kinds(&mail), [pair("xfcc-login", BLACK)], "{mail:#?}");
+    assert_eq!(line_value(&mail[0].body, "Имя:"), "black");
+    let password = line_value(&mail[0].body, "Пароль:").to_string();
+    assert!(verify(&password, &kept_hash(&t, "black")));
+    // Issued again: another password, the first no longer works.
+    let out = t.run(&["xfcc-login", "black", "--today", "2026-11-03"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let again = line_value(&t.new_mail()[0].body, "Пароль:").to_string();
+    assert_ne!(again, password);
+    assert!(!verify(&password, &kept_hash(&t, "black")));
+    // No such player: said, nothing sent.
+    let out = t.run(&["xfcc-login", "nobody", "--today", "2026-11-03"]);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(out.stderr.contains("nobody"), "{}", out.stderr);
+    assert!(t.new_mail().is_empty());
+}

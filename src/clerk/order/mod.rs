@@ -12,12 +12,14 @@
 //! A file an order: `accept` (a refused letter taken after all), `decide`
 //! (the arbiter's decision on an overstep), `replace` (a player replaced),
 //! `retry` (letters set aside put back), `score` (a result set), `undo`
-//! (a result taken back), `withdraw` (a player withdrawn); `awards`: the
+//! (a result taken back), `withdraw` (a player withdrawn), `login` (a
+//! player's Xfcc login issued, the director's alone); `awards`: the
 //! awarded results they share.
 
 pub mod accept;
 pub mod awards;
 mod decide;
+pub mod login;
 pub mod replace;
 pub mod retry;
 mod score;
@@ -26,6 +28,7 @@ pub mod withdraw;
 
 pub use self::accept::Accept;
 pub use self::decide::Decide;
+pub use self::login::IssueLogin;
 pub use self::replace::{Replace, Whom};
 pub use self::retry::Retry;
 pub use self::score::Score;
@@ -100,6 +103,7 @@ pub enum Order {
     Replace(Replace),
     Accept(Accept),
     Retry(Retry),
+    IssueLogin(IssueLogin),
 }
 
 impl Order {
@@ -161,6 +165,7 @@ impl Order {
             Order::Replace(order) => order,
             Order::Accept(order) => order,
             Order::Retry(order) => order,
+            Order::IssueLogin(order) => order,
         }
     }
 
