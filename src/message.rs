@@ -193,6 +193,8 @@ mod tests {
             "status",
             // A player's DIAGRAMS and LANGUAGE.
             "preferences",
+            // A player's XFCC, or the director's xfcc-login (docs/xfcc.md).
+            "xfcc-login",
             // doctor --send-test (docs/commands.md).
             "test",
         ];
@@ -224,7 +226,8 @@ mod tests {
                 "retry",
                 "order-done",
                 "status",
-                "preferences"
+                "preferences",
+                "xfcc-login"
             ]
         );
     }
