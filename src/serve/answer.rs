@@ -62,9 +62,18 @@ pub struct Asked<'a> {
 
 /// The reply to `asked`, the clerk's files read from `config_file`.
 pub fn answer(config_file: &Path, gate: &Mutex<Gate>, asked: &Asked) -> Reply {
+    // A file the director is editing may not load: the client is told the
+    // server failed, the director finds why in the server's log.
     let configs = match load_all(config_file) {
         Ok(configs) if !configs.is_empty() => configs,
-        _ => return Reply::fault(false, "ServerError"),
+        Ok(_) => {
+            eprintln!("xfcc: {}: no tournament", config_file.display());
+            return Reply::fault(false, "ServerError");
+        }
+        Err(error) => {
+            eprintln!("xfcc: {error}");
+            return Reply::fault(false, "ServerError");
+        }
     };
     if asked.get {
         let wants_wsdl = asked
@@ -88,8 +97,7 @@ pub fn answer(config_file: &Path, gate: &Mutex<Gate>, asked: &Asked) -> Reply {
     };
     match called(&configs, gate, asked, &request) {
         Ok(reply) => reply,
-        // The store or a game could not be read: the client is told the
-        // server failed, the director finds why in the server's log.
+        // The store or a game could not be read: likewise.
         Err(error) => {
             eprintln!("xfcc: {error}");
             match request {
@@ -106,7 +114,7 @@ fn called(
     asked: &Asked,
     request: &Request,
 ) -> Result<Reply, Error> {
-    let mut store = Store::open(&configs[0].database)?;
+    let mut store = Store::open_beside_runs(&configs[0].database)?;
     Ok(match request {
         Request::GetMyGames(login) => match logged_in(&store, gate, asked, login)? {
             Some(address) => Reply::xml(games_response(&games_of(

@@ -292,6 +292,33 @@ impl Store {
         Ok(store)
     }
 
+    /// The database as a program beside the runs opens it (the Xfcc
+    /// server, for each request): it must be there, at this build's schema,
+    /// and nothing of a run's is touched (no database made, no migration,
+    /// no sent log read and cleared while a run at work keeps it).
+    pub fn open_beside_runs(path: &Path) -> Result<Store> {
+        let why = match Store::inspect(path) {
+            DatabaseFile::Ours => None,
+            DatabaseFile::Missing | DatabaseFile::Empty => {
+                Some("not made yet: the first poll (or shtempel init) makes it".to_string())
+            }
+            DatabaseFile::Older(schema) => Some(format!(
+                "schema {schema}, older than this build's: the next poll upgrades it"
+            )),
+            other => Some(format!("not this build's database ({other:?})")),
+        };
+        if let Some(why) = why {
+            return Err(crate::error::Error::database(format!(
+                "{}: {why}",
+                path.display()
+            )));
+        }
+        let flags =
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NOFOLLOW;
+        let conn = Connection::open_with_flags(private::for_sqlite(path), flags)?;
+        Store::setup(conn)
+    }
+
     /// A database in memory, for `check` and tests.
     pub fn in_memory() -> Result<Store> {
         Store::setup(Connection::open_in_memory()?)

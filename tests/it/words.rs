@@ -843,14 +843,28 @@ fn readers_text(path: &std::path::Path) -> String {
 
 /// No Russian letter carries English words and no English one Russian
 /// words: every sentence a reader gets is in his tournament's language.
-/// The few names both share (FEN, PGN, CSV) are allowed, and the one
+/// The few names both share (FEN, PGN, CSV, Xfcc and the programs that
+/// speak it) are allowed, and the one
 /// notation example an English refusal gives of Russian moves.
 #[test]
 fn every_template_speaks_its_own_language_only() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
     let latin = regex::Regex::new(r"[A-Za-z][A-Za-z']{2,}").unwrap();
     let cyrillic = regex::Regex::new(r"[\p{Cyrillic}]+\w*").unwrap();
-    let shared = ["FEN", "PGN", "CSV"];
+    // Names both languages write alike: formats, the Xfcc protocol and its
+    // word, and the chess programs that speak it.
+    let shared = [
+        "FEN",
+        "PGN",
+        "CSV",
+        "Xfcc",
+        "XFCC",
+        "Scid",
+        "scidCommunity",
+        "Lucas",
+        "Chess",
+        "ChessBase",
+    ];
     let mut read = 0;
     for language in ["en", "ru"] {
         for entry in std::fs::read_dir(root.join(language)).unwrap() {

@@ -495,3 +495,18 @@ fn the_director_sends_a_player_his_login_and_a_stranger_is_refused() {
     assert!(out.stderr.contains("nobody"), "{}", out.stderr);
     assert!(t.new_mail().is_empty());
 }
+
+#[test]
+fn a_server_beside_no_database_says_it_failed_and_makes_none() {
+    let t = Cup::new().table(SERVED).open();
+    let server = Server::start(&t, "2026-11-02");
+    let (status, fault) = server.post(&get_my_games("white", "whatever"));
+    assert_eq!(status, 500);
+    assert!(
+        fault.contains("<faultstring>ServerError</faultstring>"),
+        "{fault}"
+    );
+    // The database is a run's to make (with its first poll).
+    assert!(!t.path().join("db.sqlite").exists());
+    assert_eq!(server.stop(), Some(0));
+}
