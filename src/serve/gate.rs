@@ -17,6 +17,16 @@ pub const WINDOW: Duration = Duration::from_secs(15 * 60);
 /// failures are forgotten first, so a flood of names costs bounded memory.
 const REMEMBERED: usize = 10_000;
 
+/// The most characters of a user name the gate keeps (a name of 64 KB is
+/// a name of its first 64 characters here).
+const NAME_MOST: usize = 64;
+
+fn key(user: &str) -> &str {
+    user.char_indices()
+        .nth(NAME_MOST)
+        .map_or(user, |(end, _)| &user[..end])
+}
+
 #[derive(Debug, Default)]
 pub struct Gate {
     users: HashMap<String, Vec<Instant>>,
@@ -35,7 +45,7 @@ fn recent(times: Option<&Vec<Instant>>, now: Instant) -> usize {
 impl Gate {
     /// Whether a login of `user` from `address` is checked at all.
     pub fn allows(&self, user: &str, address: IpAddr, now: Instant) -> bool {
-        recent(self.users.get(user), now) < FAILURES
+        recent(self.users.get(key(user)), now) < FAILURES
             && recent(self.addresses.get(&address), now) < FAILURES
     }
 
@@ -48,14 +58,14 @@ impl Gate {
             times.retain(|t| now.saturating_duration_since(*t) < WINDOW);
             times.push(now);
         };
-        keep(self.users.entry(user.to_string()).or_default());
+        keep(self.users.entry(key(user).to_string()).or_default());
         keep(self.addresses.entry(address).or_default());
     }
 
     /// A login that succeeded: the user name's failures forgotten (the
     /// address's stand: one address guessing many names stays held).
     pub fn succeeded(&mut self, user: &str) {
-        self.users.remove(user);
+        self.users.remove(key(user));
     }
 
     /// Forgets the failures older than the window; where that is not
@@ -110,5 +120,19 @@ mod tests {
             gate.failed(&format!("user{n}"), address, now);
         }
         assert!(gate.users.len() + gate.addresses.len() <= REMEMBERED + 2);
+    }
+
+    #[test]
+    fn a_long_name_is_kept_by_its_first_characters() {
+        let mut gate = Gate::default();
+        let now = Instant::now();
+        let here: IpAddr = "192.0.2.9".parse().unwrap();
+        let long = "я".repeat(30_000);
+        gate.failed(&long, here, now);
+        assert_eq!(gate.users.keys().next().unwrap().chars().count(), NAME_MOST);
+        // The same name is the same key.
+        assert_eq!(gate.users.len(), 1);
+        gate.failed(&long, here, now);
+        assert_eq!(gate.users.values().next().unwrap().len(), 2);
     }
 }
