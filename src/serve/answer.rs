@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 
-use super::games::{games_of, move_answer};
+use super::games::{Who, games_of, move_answer};
 use super::gate::Gate;
 use crate::config::{Config, load_all};
 use crate::error::Error;
@@ -117,14 +117,26 @@ fn called(
     let mut store = Store::open_beside_runs(&configs[0].database)?;
     Ok(match request {
         Request::GetMyGames(login) => match logged_in(&store, gate, asked, login)? {
-            Some(address) => Reply::xml(games_response(&games_of(
-                configs, &mut store, &address, asked.now,
-            )?)),
+            Some(address) => {
+                let who = Who {
+                    username: &login.username,
+                    address: &address,
+                };
+                Reply::xml(games_response(&games_of(
+                    configs, &mut store, who, asked.now,
+                )?))
+            }
             None => Reply::fault(true, MoveResult::AuthenticationFailed.name()),
         },
         Request::MakeAMove(request) => {
             let result = match logged_in(&store, gate, asked, &request.login)? {
-                Some(address) => move_answer(configs, &store, &address, request, asked.now)?,
+                Some(address) => {
+                    let who = Who {
+                        username: &request.login.username,
+                        address: &address,
+                    };
+                    move_answer(configs, &store, who, request, asked.now)?
+                }
                 None => MoveResult::AuthenticationFailed,
             };
             Reply::xml(move_response(result))

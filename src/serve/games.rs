@@ -14,16 +14,26 @@ use crate::xfcc::game::{Seen, game_for};
 use crate::xfcc::moving::checked;
 use crate::xfcc::{MoveRequest, MoveResult, XfccGame};
 
-/// Each game of the person known by `address`, in every event of
-/// `configs`, with the player he is in it.
+/// Who a login is: the person of its address, or, where the director has
+/// changed his address since, the person of its user name.
+#[derive(Clone, Copy, Debug)]
+pub struct Who<'a> {
+    pub username: &'a str,
+    pub address: &'a str,
+}
+
+/// Each game of the person `who` is, in every event of `configs`, with
+/// the player he is in it.
 fn games_of_person<'c>(
     configs: &'c [Config],
-    address: &str,
+    who: Who,
 ) -> Vec<(&'c Config, &'c Player, &'c GameConfig)> {
     let people = People::of(configs);
-    let Some(person) = people
+    let by_address = people
         .iter()
-        .find(|person| person.addresses.iter().any(|a| a == address))
+        .find(|person| person.addresses.iter().any(|a| a == who.address));
+    let Some(person) =
+        by_address.or_else(|| people.iter().find(|person| person.key == who.username))
     else {
         return Vec::new();
     };
@@ -42,15 +52,15 @@ fn games_of_person<'c>(
     games
 }
 
-/// Every game of the person known by `address`, as on `now`: each
+/// Every game of the person `who` is, as on `now`: each
 /// numbered on the server once and for good.
 pub fn games_of(
     configs: &[Config],
     store: &mut Store,
-    address: &str,
+    who: Who,
     now: DateTime<Utc>,
 ) -> Result<Vec<XfccGame>, Error> {
-    let games = games_of_person(configs, address);
+    let games = games_of_person(configs, who);
     let keys: Vec<GameKey> = games
         .iter()
         .map(|(config, _, game)| GameKey::new(config.scope(), &game.id))
@@ -80,13 +90,13 @@ pub fn games_of(
     Ok(shown)
 }
 
-/// What `MakeAMove` answers for the person known by `address`: the
+/// What `MakeAMove` answers for the person `who` is: the
 /// protocol's refusal, or, for a request the game takes, `FeatureUnavailable`:
 /// this build checks a move and takes none (moves come by letter).
 pub fn move_answer(
     configs: &[Config],
     store: &Store,
-    address: &str,
+    who: Who,
     request: &MoveRequest,
     now: DateTime<Utc>,
 ) -> Result<MoveResult, Error> {
@@ -99,7 +109,7 @@ pub fn move_answer(
     }) else {
         return Ok(MoveResult::InvalidGameId);
     };
-    let his = games_of_person(configs, address)
+    let his = games_of_person(configs, who)
         .into_iter()
         .find(|(c, _, g)| std::ptr::eq(*c, config) && g.id == game.id);
     let Some((_, player, _)) = his else {

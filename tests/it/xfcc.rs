@@ -510,3 +510,19 @@ fn a_server_beside_no_database_says_it_failed_and_makes_none() {
     assert!(!t.path().join("db.sqlite").exists());
     assert_eq!(server.stop(), Some(0));
 }
+
+#[test]
+fn a_login_still_finds_its_player_after_the_director_changes_his_address() {
+    let mut t = Cup::new().table(SERVED).open();
+    let password = whites_login(&mut t);
+    let file = t.path().join("shtempel.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains(WHITE));
+    std::fs::write(&file, text.replace(WHITE, "white.new@test.example")).unwrap();
+    let server = Server::start(&t, "2026-11-12");
+    let (status, games) = server.post(&get_my_games("white", &password));
+    assert_eq!(status, 200, "{games}");
+    assert_eq!(games.matches("<XfccGame>").count(), 1, "{games}");
+    assert_eq!(element(&games, "hasWhite"), "true");
+    assert_eq!(server.stop(), Some(0));
+}
