@@ -3,6 +3,10 @@
 //! letters by SMTP, `poll` reads the clerk's mailbox over IMAP and sends by SMTP,
 //! and the tests read the partners' and the arbiter's Maildirs.
 //!
+//! `secured`: TLS and OAuth 2.0 against them; `verdicts`: the receiving
+//! servers' verdicts on senders; `xfcc_tls`: the Xfcc server speaking TLS
+//! with the stack's certificate.
+//!
 //! When the servers are not running and cannot be started here (no root, no
 //! packages), the tests say so and pass; with `SHTEMPEL_REQUIRE_MAILSTACK=1`
 //! (as `.ci/run` sets) that is a failure instead.
@@ -20,6 +24,7 @@ use crate::support::{Output, Sent, parse_sent};
 
 mod secured;
 mod verdicts;
+mod xfcc_tls;
 
 static SERIAL: Mutex<()> = Mutex::new(());
 

@@ -110,13 +110,13 @@ fn without_a_server_he_is_told_there_is_none_and_beside_a_move_to_ask_apart() {
 
 /// `shtempel serve` running on a port of its own choosing, stopped by
 /// SIGTERM when dropped.
-struct Server {
+pub(crate) struct Server {
     child: std::process::Child,
-    address: String,
+    pub(crate) address: String,
 }
 
 impl Server {
-    fn start(t: &Tournament, today: &str) -> Server {
+    pub(crate) fn start(t: &Tournament, today: &str) -> Server {
         use std::io::BufRead;
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_shtempel"))
             .arg("--config")
@@ -171,7 +171,7 @@ impl Server {
     }
 
     /// Stopped as systemd stops it: its exit status.
-    fn stop(mut self) -> Option<i32> {
+    pub(crate) fn stop(mut self) -> Option<i32> {
         terminate(self.child.id());
         let status = self.child.wait().unwrap();
         std::mem::forget(self);
@@ -205,7 +205,7 @@ fn scid(call: &str) -> String {
 
 const NS: &str = "http://www.bennedik.com/webservices/XfccBasic";
 
-fn get_my_games(user: &str, password: &str) -> String {
+pub(crate) fn get_my_games(user: &str, password: &str) -> String {
     scid(&format!(
         "<GetMyGames xmlns=\"{NS}\"><username>{user}</username><password>{password}</password></GetMyGames>"
     ))
@@ -221,7 +221,7 @@ fn make_a_move(user: &str, password: &str, game: u32, movecount: u32, my_move: &
 }
 
 /// The text of the first element `name` in `xml`.
-fn element<'x>(xml: &'x str, name: &str) -> &'x str {
+pub(crate) fn element<'x>(xml: &'x str, name: &str) -> &'x str {
     let open = format!("<{name}>");
     let start = xml
         .find(&open)
@@ -233,13 +233,13 @@ fn element<'x>(xml: &'x str, name: &str) -> &'x str {
 
 /// The login White gets by mail, after 1. e4 e5 (Black's move forwarded
 /// on 7 November).
-fn whites_login(t: &mut Tournament) -> String {
+pub(crate) fn whites_login(t: &mut Tournament) -> String {
     t.opening();
     let mail = t.exchange(WHITE, "2026-11-08", "xfcc", "XFCC");
     line_value(&mail[0].body, "Password:").to_string()
 }
 
-const SERVED: &str = "[xfcc]\nurl = \"http://127.0.0.1/xfcc\"\nlisten = \"127.0.0.1:0\"";
+pub(crate) const SERVED: &str = "[xfcc]\nurl = \"http://127.0.0.1/xfcc\"\nlisten = \"127.0.0.1:0\"";
 
 #[test]
 fn a_chess_program_gets_its_games_and_its_moves_are_checked() {
