@@ -210,9 +210,12 @@ impl Writer<'_> {
         self.tx
             .prepare_cached(
                 "UPDATE outbox_raw SET raw = X'' WHERE id = ?1
-                 AND (SELECT kind FROM outbox WHERE id = ?1) = 'xfcc-login'",
+                 AND (SELECT kind FROM outbox WHERE id = ?1) = ?2",
             )?
-            .execute(params![sent.id])?;
+            .execute(params![
+                sent.id,
+                crate::message::MessageKind::XfccLogin.header()
+            ])?;
         if let Some((game, ply)) = &sent.delivers {
             self.tx
                 .prepare_cached(
