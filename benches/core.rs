@@ -94,6 +94,7 @@ fn ledger_of(plies: usize) -> (Ledger, Game) {
             stated: Default::default(),
             plies: applied.plies.clone(),
             partner_direct: true,
+            channel: shtempel::rules::Channel::Letter,
         };
         let verdict = judge(&rules, &ledger, &incoming);
         ledger.record(&verdict);
@@ -122,6 +123,7 @@ fn rules(c: &mut Criterion) {
                 stated: read.stated(day(83)),
                 plies: plies.clone(),
                 partner_direct: false,
+                channel: shtempel::rules::Channel::Letter,
             };
             black_box(judge(&rules, black_box(&ledger), &incoming))
         })

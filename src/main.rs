@@ -209,6 +209,8 @@ impl Command {
             Command::Replace(args) => args.given.pass.today,
             Command::Forfeit(args) => args.given.pass.today,
             Command::XfccLogin(args) => args.pass.today,
+            // Its passes apply the moves it takes as on its day.
+            Command::Serve(args) => args.today,
             _ => None,
         }
     }

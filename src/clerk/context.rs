@@ -26,6 +26,8 @@ pub struct LetterContext<'m> {
     pub raw: &'m [u8],
     /// Said in the reply: the game was named against its thread.
     pub game_note: Option<GameNote>,
+    /// How it came: a move by Xfcc states nothing to check.
+    pub channel: crate::rules::Channel,
 }
 
 /// A named game that is not the one the letter's thread (or tag) is of.

@@ -50,6 +50,8 @@ pub struct Prepared {
     /// How its dates were read: the order of slashed dates and the postmark's
     /// day, of the event whose settings it was read with.
     pub reading: crate::letter::DateReading,
+    /// How it came (the envelope's: its source's word).
+    pub channel: crate::rules::Channel,
 }
 
 impl Prepared {
@@ -96,6 +98,7 @@ impl Prepared {
             event_named: false,
             route: None,
             reading,
+            channel: envelope.channel,
         }
     }
 

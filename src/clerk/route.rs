@@ -358,6 +358,7 @@ pub fn route_kept(
         raw: letter.raw.clone(),
         size: letter.raw.len(),
         arrived: letter.arrived,
+        channel: crate::rules::Channel::Letter,
     };
     let prepared = Prepared::new(first, &envelope);
     let named = named_game.or(prepared.read.as_ref().and_then(|r| r.game.as_deref()));

@@ -75,6 +75,7 @@ pub(super) fn check(
         size: raw.len(),
         raw,
         arrived,
+        channel: shtempel::rules::Channel::Letter,
     };
     let prepared = shtempel::clerk::Prepared::new(first, &envelope);
     let route =

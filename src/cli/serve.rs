@@ -6,15 +6,18 @@ use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 
-use shtempel::serve::{Serving, serve};
+use std::ffi::OsString;
+
+use shtempel::serve::{Passes, Serving, serve};
 
 use super::{Context, Failure, load_all, run_error, usage};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Count days as on this date (a rehearsal; default: today).
+    /// Count days as on this date (a rehearsal; default: today); the
+    /// passes for the moves taken run as on it too.
     #[arg(long)]
-    today: Option<NaiveDate>,
+    pub today: Option<NaiveDate>,
 }
 
 impl Args {
@@ -39,6 +42,10 @@ impl Args {
             config_file: cx.config.clone(),
             settings,
             now,
+            passes: Passes {
+                command: self.pass_command(cx)?,
+                spool: configs[0].xfcc_spool(),
+            },
         };
         serve(serving, |address| {
             let mut out = std::io::stdout();
@@ -47,6 +54,30 @@ impl Args {
         })
         .map_err(run_error)?;
         Ok(0)
+    }
+}
+
+impl Args {
+    /// The command of the pass that applies the moves taken: this program's
+    /// `poll`, of the same file, as on the same day (checked against the
+    /// machine's date already, as `poll`'s own `--today` is).
+    fn pass_command(&self, cx: &Context) -> Result<Vec<OsString>, Failure> {
+        let program = std::env::current_exe()
+            .map_err(|e| run_error(format!("cannot find this program to run its passes: {e}")))?;
+        let mut command: Vec<OsString> = vec![
+            program.into(),
+            "--config".into(),
+            cx.config.clone().into(),
+            "poll".into(),
+        ];
+        if let Some(today) = self.today {
+            command.extend([
+                "--today".into(),
+                today.to_string().into(),
+                "--future".into(),
+            ]);
+        }
+        Ok(command)
     }
 }
 

@@ -108,12 +108,16 @@ pub(super) fn password(
 const NETWORK_TIMEOUT: Duration = Duration::from_secs(30);
 
 pub(super) fn source(config: &Config) -> Result<Box<dyn MailSource>, Failure> {
-    match &config.source {
-        Source::Maildir { path } => Ok(Box::new(
-            Maildir::open(path).map_err(|e| run_error(e.message))?,
-        )),
-        Source::Imap { .. } => Ok(Box::new(imap_source(config)?)),
-    }
+    let mail: Box<dyn MailSource> = match &config.source {
+        Source::Maildir { path } => {
+            Box::new(Maildir::open(path).map_err(|e| run_error(e.message))?)
+        }
+        Source::Imap { .. } => Box::new(imap_source(config)?),
+    };
+    // The moves the Xfcc server took go with the mail, wherever it made
+    // its spool (also after `[xfcc]` is taken out: none is lost).
+    shtempel::mail::source::spool::WithSpool::over(mail, &config.xfcc_spool())
+        .map_err(|e| run_error(e.message))
 }
 
 /// The IMAP source of a config whose `[source]` is one.

@@ -436,6 +436,17 @@ impl Config {
         self.index.get_or_init(|| Index::new(&self.players))
     }
 
+    /// Where the Xfcc server writes the moves it takes, for the passes to
+    /// read (`mail::source::spool`): a Maildir beside the database, which
+    /// the events of a folder share as they share the database.
+    pub fn xfcc_spool(&self) -> PathBuf {
+        let name = self
+            .database
+            .file_name()
+            .map_or_else(|| "shtempel".into(), |name| name.to_string_lossy());
+        self.database.with_file_name(format!("{name}.xfcc-moves"))
+    }
+
     /// What the database prefixes to this tournament's game ids: its id,
     /// for one of a folder; `None` for a tournament of its own file. Every
     /// read and write of its games names it (`Store::write`, `GameKey`).

@@ -25,6 +25,9 @@ pub struct Envelope {
     pub size: usize,
     /// When it reached our server: the postmark (rules.md 2.1).
     pub arrived: DateTime<Utc>,
+    /// How it came: by mail, or from the clerk's Xfcc server
+    /// (`source::spool`), which only a source says, never a letter's bytes.
+    pub channel: crate::rules::Channel,
 }
 
 /// An error of a source or transport, saying whether trying again can help.

@@ -59,6 +59,47 @@ pub struct Incoming {
     pub plies: Vec<NewPly>,
     /// The partner was a direct recipient (To/Cc): he got it on `sent_on`.
     pub partner_direct: bool,
+    /// How the move reached the clerk: a letter, or the clerk's Xfcc server.
+    pub channel: Channel,
+}
+
+/// How a move reached the clerk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Channel {
+    /// A letter: it states its dates and fraction, and the clerk checks them
+    /// (10.3.1, 10.3.3).
+    #[default]
+    Letter,
+    /// The clerk's Xfcc server took it from the player's chess program. It
+    /// states nothing, the clerk knowing every date itself, so nothing is
+    /// corrected and nothing is omitted. The move it answers reached the
+    /// player when its forward was accepted or when the server first showed
+    /// it to him (`shown_on`), whichever was first.
+    Xfcc { shown_on: Option<NaiveDate> },
+}
+
+impl Channel {
+    /// `ledger` as a letter by `player` over this channel sees it: for a move
+    /// by Xfcc, the move it answers delivered on the first day the player
+    /// had it (`None` where that changes nothing).
+    fn delivered_first(self, ledger: &Ledger, player: Color) -> Option<Ledger> {
+        let Channel::Xfcc {
+            shown_on: Some(shown),
+        } = self
+        else {
+            return None;
+        };
+        let answered = ledger.answered_by(player)?;
+        let first = answered.delivered_on.map_or(shown, |on| on.min(shown));
+        if answered.delivered_on == Some(first) {
+            return None;
+        }
+        let mut seen = ledger.clone();
+        if let Some(row) = seen.rows.last_mut() {
+            row.delivered_on = Some(first);
+        }
+        Some(seen)
+    }
 }
 
 /// A stated value that differs from the clerk's (10.3.1).
@@ -150,6 +191,9 @@ pub struct Verdict {
 /// Judges a move letter against the ledger as it stands before the letter.
 pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
     let player = letter.by;
+    let seen = letter.channel.delivered_first(ledger, player);
+    let ledger = seen.as_ref().unwrap_or(ledger);
+    let states = letter.channel == Channel::Letter;
     let cal = &ledger.calendar;
     let answered = ledger.answered_by(player);
     // A partner's move not yet forwarded can only have reached the writer
@@ -172,34 +216,39 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
 
     let mut missing = Vec::new();
     let mut corrections = Vec::new();
-    let own_placement = check_dates(
-        cal,
-        player,
-        &letter.stated,
-        (&expected, resumed_from),
-        &mut missing,
-        &mut corrections,
-    );
-    let previous_placement = check_restated(
-        ledger,
-        player,
-        letter.stated.previous.as_ref(),
-        &mut missing,
-        &mut corrections,
-    );
-    let placement = both_placements(own_placement, previous_placement);
-    check_fraction(
-        letter.stated.fraction,
-        fraction,
-        Counted {
-            writer: player,
-            late_start,
-            on_leave,
-            resumed_from,
-        },
-        &mut missing,
-        &mut corrections,
-    );
+    // A move by Xfcc states nothing: there is nothing to check.
+    let placement = states
+        .then(|| {
+            let own_placement = check_dates(
+                cal,
+                player,
+                &letter.stated,
+                (&expected, resumed_from),
+                &mut missing,
+                &mut corrections,
+            );
+            let previous_placement = check_restated(
+                ledger,
+                player,
+                letter.stated.previous.as_ref(),
+                &mut missing,
+                &mut corrections,
+            );
+            check_fraction(
+                letter.stated.fraction,
+                fraction,
+                Counted {
+                    writer: player,
+                    late_start,
+                    on_leave,
+                    resumed_from,
+                },
+                &mut missing,
+                &mut corrections,
+            );
+            both_placements(own_placement, previous_placement)
+        })
+        .flatten();
 
     let omission = omission(rules, ledger, player, &missing);
     let penalty = match omission {

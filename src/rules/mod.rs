@@ -55,7 +55,7 @@ pub use effects::{
     Undone,
 };
 pub use judge::{
-    Correction, Expected, Incoming, NewPly, Omission, Overstep, Stated, Verdict, judge,
+    Channel, Correction, Expected, Incoming, NewPly, Omission, Overstep, Stated, Verdict, judge,
 };
 pub use ledger::{
     BoardEnd, Decision, Due, EndReason, Excused, GameResult, Ledger, LetterFacts, Outcome, Refusal,

@@ -317,6 +317,7 @@ impl<'c> Pass<'_, 'c, '_> {
                 raw: Vec::new(),
                 size: 0,
                 arrived: self.clerk().clock.now,
+                channel: crate::rules::Channel::Letter,
             };
             self.fail(&envelope, why, None)?;
         }

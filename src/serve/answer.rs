@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 
-use super::games::{Who, games_of, move_answer};
+use super::games::{MoveAsked, Who, games_of, move_answer};
 use super::gate::Gate;
 use crate::config::{Config, load_all};
 use crate::error::Error;
@@ -60,8 +60,37 @@ pub struct Asked<'a> {
     pub body: &'a [u8],
 }
 
+/// What the server keeps across requests: the gate of failed logins, the
+/// lock one move is taken under, and who runs the pass once one is.
+#[derive(Default)]
+pub struct Server {
+    pub gate: Mutex<Gate>,
+    taking: Mutex<()>,
+    /// Told of each move taken (`serve::passes`).
+    wake: Option<Mutex<std::sync::mpsc::Sender<()>>>,
+}
+
+impl Server {
+    /// A server whose moves taken are told to `wake`.
+    pub fn waking(wake: std::sync::mpsc::Sender<()>) -> Server {
+        Server {
+            wake: Some(Mutex::new(wake)),
+            ..Server::default()
+        }
+    }
+
+    /// A move is in the spool: the pass that applies it is to run.
+    fn taken(&self) {
+        if let Some(wake) = &self.wake
+            && let Ok(wake) = wake.lock()
+        {
+            let _ = wake.send(());
+        }
+    }
+}
+
 /// The reply to `asked`, the clerk's files read from `config_file`.
-pub fn answer(config_file: &Path, gate: &Mutex<Gate>, asked: &Asked) -> Reply {
+pub fn answer(config_file: &Path, server: &Server, asked: &Asked) -> Reply {
     // A file the director is editing may not load: the client is told the
     // server failed, the director finds why in the server's log.
     let configs = match load_all(config_file) {
@@ -95,7 +124,7 @@ pub fn answer(config_file: &Path, gate: &Mutex<Gate>, asked: &Asked) -> Reply {
         Ok(request) => request,
         Err(unreadable) => return Reply::fault(true, &unreadable.0),
     };
-    match called(&configs, gate, asked, &request) {
+    match called(&configs, server, asked, &request) {
         Ok(reply) => reply,
         // The store or a game could not be read: likewise.
         Err(error) => {
@@ -110,10 +139,11 @@ pub fn answer(config_file: &Path, gate: &Mutex<Gate>, asked: &Asked) -> Reply {
 
 fn called(
     configs: &[Config],
-    gate: &Mutex<Gate>,
+    server: &Server,
     asked: &Asked,
     request: &Request,
 ) -> Result<Reply, Error> {
+    let gate = &server.gate;
     let mut store = Store::open_beside_runs(&configs[0].database)?;
     Ok(match request {
         Request::GetMyGames(login) => match logged_in(&store, gate, asked, login)? {
@@ -135,7 +165,20 @@ fn called(
                         username: &request.login.username,
                         address: &address,
                     };
-                    move_answer(configs, &store, who, request, asked.now)?
+                    let move_asked = MoveAsked {
+                        who,
+                        request,
+                        peer: asked.peer,
+                        now: asked.now,
+                    };
+                    // One move taken at a time: a request sent twice at
+                    // once finds the other's letter in the spool.
+                    let _taking = server.taking.lock();
+                    let result = move_answer(configs, &store, &move_asked)?;
+                    if result == MoveResult::Success {
+                        server.taken();
+                    }
+                    result
                 }
                 None => MoveResult::AuthenticationFailed,
             };

@@ -2,16 +2,21 @@
 //! games in every event, as his program is shown them, and a move he asks
 //! checked in its game.
 
+use std::net::IpAddr;
+
 use chrono::{DateTime, Utc};
 
 use crate::clerk::{Clock, load};
 use crate::config::{Config, GameConfig, People, Player};
 use crate::error::Error;
 use crate::key::GameKey;
+use crate::key::SubjectTag;
+use crate::mail::source::spool;
 use crate::rules::leave;
 use crate::store::Store;
 use crate::xfcc::game::{Seen, game_for};
-use crate::xfcc::moving::checked;
+use crate::xfcc::letter::{Taken, TakenAsk};
+use crate::xfcc::moving::{Asked, checked};
 use crate::xfcc::{MoveRequest, MoveResult, XfccGame};
 
 /// Who a login is: the person of its address, or, where the director has
@@ -67,7 +72,10 @@ pub fn games_of(
         .collect();
     let ids = store.xfcc_game_ids(&keys)?;
     let mut shown = Vec::with_capacity(games.len());
-    for ((config, player, game), id) in games.into_iter().zip(ids) {
+    // The games shown at his move, and on which day: the first is the day
+    // the move he answers reached him, where its forward had not yet.
+    let mut at_his_move = Vec::new();
+    for (((config, player, game), id), key) in games.into_iter().zip(ids).zip(keys) {
         let record = load(config, store, game)?;
         // A seat he gave up (a replacement) is no longer his game.
         let Some(colour) = record.color_of(&player.email) else {
@@ -85,21 +93,37 @@ pub fn games_of(
             game_link: None,
             message: None,
         };
-        shown.push(game_for(&record, &config.rules, seen, today));
+        let game = game_for(&record, &config.rules, seen, today);
+        if game.my_turn {
+            at_his_move.push((key, record.ledger.rows.len(), today));
+        }
+        shown.push(game);
     }
+    store.note_xfcc_shown(&at_his_move)?;
     Ok(shown)
 }
 
-/// What `MakeAMove` answers for the person `who` is: the
-/// protocol's refusal, or, for a request the game takes, `FeatureUnavailable`:
-/// this build checks a move and takes none (moves come by letter).
+/// A `MakeAMove` as the server got it: who asked, from where, when.
+pub struct MoveAsked<'a> {
+    pub who: Who<'a>,
+    pub request: &'a MoveRequest,
+    pub peer: IpAddr,
+    pub now: DateTime<Utc>,
+}
+
+/// What `MakeAMove` answers for the person `asked.who` is: the protocol's
+/// refusal, or `Success` once the move is taken: written as his letter
+/// into the spool (`mail::source::spool`), durably, for the next pass to
+/// apply as the rules say. A move already waiting there for this game is
+/// `Success` again where it is the same ask (a request sent twice), and
+/// `NotYourTurn` where it is another. The caller lets one request take a
+/// move at a time.
 pub fn move_answer(
     configs: &[Config],
     store: &Store,
-    who: Who,
-    request: &MoveRequest,
-    now: DateTime<Utc>,
+    asked: &MoveAsked,
 ) -> Result<MoveResult, Error> {
+    let (who, request) = (asked.who, asked.request);
     let Some(key) = store.xfcc_game(request.game_id)? else {
         return Ok(MoveResult::InvalidGameId);
     };
@@ -119,11 +143,51 @@ pub fn move_answer(
     let Some(colour) = record.color_of(&player.email) else {
         return Ok(MoveResult::NotYourGame);
     };
-    let today = Clock::of(config.timezone, now, None).today;
+    let today = Clock::of(config.timezone, asked.now, None).today;
     let leaves = store.leaves_in(config.scope(), &player.id)?;
     let on_leave = leave::in_force(&leaves, today).is_some();
-    Ok(match checked(&record, colour, request, on_leave) {
-        Err(refused) => refused,
-        Ok(_) => MoveResult::FeatureUnavailable,
-    })
+    let ask = match checked(&record, colour, request, on_leave) {
+        Err(refused) => return Ok(refused),
+        Ok(Asked::Move { san, .. }) => TakenAsk::Move {
+            number: u32::try_from(record.ledger.rows.len() / 2 + 1).unwrap_or(u32::MAX),
+            colour,
+            san,
+            offer_draw: request.offer_draw,
+        },
+        Ok(Asked::Resign) => TakenAsk::Resign,
+        Ok(Asked::AcceptDraw) => TakenAsk::AcceptDraw,
+    };
+    let plies = record.ledger.rows.len();
+    let tag = SubjectTag::game(&config.tournament_id, &game.id).to_string();
+    let taken = Taken {
+        from: &player.email,
+        to: &config.address,
+        tag: &tag,
+        game: &game.id,
+        xfcc_id: request.game_id,
+        plies,
+        ask,
+        message: &request.my_message,
+        username: who.username,
+        peer: asked.peer,
+        at: asked.now,
+        shown_on: store.xfcc_shown(&GameKey::new(config.scope(), &game.id), plies)?,
+    };
+    let spool = config.xfcc_spool();
+    let waiting = spool::waiting(&spool).map_err(|e| spool_error(&spool, &e))?;
+    let this_move = format!(".{}.", taken.move_name());
+    if let Some(name) = waiting.iter().find(|name| name.contains(&this_move)) {
+        let same = name.ends_with(&format!("{this_move}{}", taken.ask_name()));
+        return Ok(match same {
+            true => MoveResult::Success,
+            false => MoveResult::NotYourTurn,
+        });
+    }
+    spool::deliver(&spool, &taken.file_name(), &taken.letter())
+        .map_err(|e| spool_error(&spool, &e))?;
+    Ok(MoveResult::Success)
+}
+
+fn spool_error(spool: &std::path::Path, error: &std::io::Error) -> Error {
+    Error::internal(format!("the Xfcc spool {}: {error}", spool.display()))
 }

@@ -11,11 +11,12 @@
 pub mod answer;
 mod games;
 pub mod gate;
+pub mod passes;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
@@ -32,8 +33,8 @@ use tokio_rustls::rustls::ServerConfig;
 use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
-use self::answer::{Asked, Reply, answer};
-use self::gate::Gate;
+use self::answer::{Asked, Reply, Server, answer};
+pub use self::passes::Passes;
 use crate::config::XfccSettings;
 use crate::error::Error;
 use crate::xfcc::soap::fault;
@@ -60,12 +61,14 @@ pub struct Serving {
     pub config_file: PathBuf,
     pub settings: XfccSettings,
     pub now: Now,
+    /// Who runs the pass that applies the moves taken.
+    pub passes: Passes,
 }
 
 struct Shared {
     config_file: PathBuf,
     now: Now,
-    gate: Mutex<Gate>,
+    server: Server,
 }
 
 /// Serves until SIGTERM or SIGINT; `bound` is told the address listened on.
@@ -74,15 +77,28 @@ pub fn serve(serving: Serving, bound: impl FnOnce(SocketAddr)) -> Result<(), Err
         .enable_all()
         .build()
         .map_err(|e| Error::internal(format!("the server's runtime: {e}")))?;
-    runtime.block_on(run(serving, bound))
-}
-
-async fn run(serving: Serving, bound: impl FnOnce(SocketAddr)) -> Result<(), Error> {
     let Serving {
         config_file,
         settings,
         now,
+        passes,
     } = serving;
+    let (wake, woken) = std::sync::mpsc::channel();
+    let runner = std::thread::spawn(move || passes.run(&woken));
+    let served = runtime.block_on(run(config_file, settings, now, wake, bound));
+    // The server's sender is gone with it: the runner ends its pass at
+    // hand (SIGTERM reached the pass too) and stops.
+    let _ = runner.join();
+    served
+}
+
+async fn run(
+    config_file: PathBuf,
+    settings: XfccSettings,
+    now: Now,
+    wake: std::sync::mpsc::Sender<()>,
+    bound: impl FnOnce(SocketAddr),
+) -> Result<(), Error> {
     let tls = match &settings.tls {
         Some((cert, key)) => Some(acceptor(cert, key)?),
         None => None,
@@ -97,7 +113,7 @@ async fn run(serving: Serving, bound: impl FnOnce(SocketAddr)) -> Result<(), Err
     let shared = Arc::new(Shared {
         config_file,
         now,
-        gate: Mutex::new(Gate::default()),
+        server: Server::waking(wake),
     });
     let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let mut connections = tokio::task::JoinSet::new();
@@ -224,7 +240,7 @@ async fn reply_to(
             query: query.as_deref(),
             body: &body,
         };
-        answer(&shared.config_file, &shared.gate, &asked)
+        answer(&shared.config_file, &shared.server, &asked)
     })
     .await
     .unwrap_or_else(|_| Reply {

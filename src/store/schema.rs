@@ -206,6 +206,15 @@ const MIGRATIONS: &[&str] = &[
         hash TEXT NOT NULL,
         issued_on TEXT NOT NULL
     );",
+    // 20: the first day the Xfcc server showed a player his game at his
+    // move, the move he answers being its `plies`th: the day it reached
+    // him, where that was before its forward's (rules.md 2.2, Xfcc).
+    "CREATE TABLE xfcc_shown (
+        game TEXT NOT NULL,
+        plies INTEGER NOT NULL,
+        day TEXT NOT NULL,
+        PRIMARY KEY (game, plies)
+    );",
 ];
 
 /// The schema version this build writes.

@@ -63,6 +63,36 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Notes that the server showed each of `games` (its key, the moves it
+    /// had, the day) to the player to move: the first day stays.
+    pub fn note_xfcc_shown(&mut self, games: &[(GameKey, usize, NaiveDate)]) -> Result<()> {
+        if games.is_empty() {
+            return Ok(());
+        }
+        self.write(None, |writer| {
+            let mut note = writer.tx.prepare_cached(
+                "INSERT OR IGNORE INTO xfcc_shown (game, plies, day) VALUES (?1, ?2, ?3)",
+            )?;
+            for (game, plies, day) in games {
+                note.execute(params![game.to_string(), *plies as i64, day_text(*day)])?;
+            }
+            Ok(())
+        })
+    }
+
+    /// The first day the server showed `game` with `plies` moves to the
+    /// player to move, if it did.
+    pub fn xfcc_shown(&self, game: &GameKey, plies: usize) -> Result<Option<NaiveDate>> {
+        let day: Option<String> = self
+            .conn
+            .prepare_cached("SELECT day FROM xfcc_shown WHERE game = ?1 AND plies = ?2")?
+            .query_row(params![game.to_string(), plies as i64], |row| row.get(0))
+            .optional()?;
+        Ok(day.as_deref().map(super::date_from).transpose()?)
+    }
+}
+
 impl Writer<'_> {
     /// Issues `username` a new login (the old password stops working).
     pub fn xfcc_login(&self, username: &str, login: &XfccLogin, today: NaiveDate) -> Result<()> {

@@ -16,6 +16,7 @@
 //! they build.
 
 pub mod game;
+pub mod letter;
 pub mod login;
 pub mod moving;
 pub mod soap;

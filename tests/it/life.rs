@@ -348,6 +348,7 @@ fn letter(by: Color, sent_on: &str) -> MoveLetter {
                 conditional: false,
             }],
             partner_direct: false,
+            channel: shtempel::rules::Channel::Letter,
         },
         draw_offer: false,
         end: None,

@@ -152,6 +152,7 @@ fn letter(
                 conditional: false,
             }],
             partner_direct: step.written & 0x10 != 0,
+            channel: shtempel::rules::Channel::Letter,
         },
         draw_offer: false,
         end: None,

@@ -114,6 +114,7 @@ impl Letter {
                 })
                 .collect(),
             partner_direct: self.direct,
+            channel: shtempel::rules::Channel::Letter,
         }
     }
 }
@@ -311,6 +312,7 @@ fn worked_example_through_the_letter_reader_and_the_board() {
             stated: read.stated(d(postmark)),
             plies: applied.plies.clone(),
             partner_direct: false,
+            channel: shtempel::rules::Channel::Letter,
         };
         let verdict = judge(&rules, &ledger, &incoming);
         ledger.record(&verdict);
@@ -752,6 +754,7 @@ fn accumulation_over_controls() {
                 conditional: false,
             }],
             partner_direct: false,
+            channel: shtempel::rules::Channel::Letter,
         };
         let v = judge(&rules, &ledger, &incoming);
         assert_eq!(v.totals.white, total, "moves {moves}");
@@ -789,6 +792,7 @@ fn a_variant_does_not_count_until_played() {
             conditional: false,
         }],
         partner_direct: false,
+        channel: shtempel::rules::Channel::Letter,
     };
     let v = judge(&rules, &ledger, &incoming);
     assert_eq!(v.totals.white, 51);
@@ -821,6 +825,7 @@ fn a_variant_does_not_count_until_played() {
             },
         ],
         partner_direct: false,
+        channel: shtempel::rules::Channel::Letter,
     };
     let v = judge(&rules, &ledger, &incoming);
     ledger.record(&v);

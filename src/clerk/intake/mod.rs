@@ -105,7 +105,10 @@ impl Intake<'_, '_> {
                 .player_by_email(&sender)
                 .map(|p| (recipient(p), Some(p)))
         };
+        // A move by Xfcc was logged in with his password: the server's
+        // spool is the clerk's own, and no mail server vouches for it.
         if let Some((who, player)) = claimed
+            && prepared.channel == crate::rules::Channel::Letter
             && let Err(why) = auth::verify(mail, &self.config.security, player)
         {
             let ignored = self.forged(store, who, &why)?;
@@ -396,6 +399,7 @@ impl Intake<'_, '_> {
             postmark,
             raw,
             game_note,
+            channel: prepared.channel,
         };
         let mut plan = self.letters().plan_player(store, &state, &context)?;
         if let Some(fate) = plan.writes.fate.take() {

@@ -67,6 +67,7 @@ impl Letters<'_, '_> {
                 postmark,
                 raw,
                 game_note: None,
+                channel: crate::rules::Channel::Letter,
             };
             let mut more = self.plan_player(store, &state, &context)?;
             if let Some(fate) = more.writes.fate.take() {

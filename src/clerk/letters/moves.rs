@@ -550,6 +550,7 @@ fn incoming_letter(state: &Record, context: &LetterContext<'_>, applied: &Applie
             stated: context.read.stated(context.postmark),
             plies: applied.plies.clone(),
             partner_direct,
+            channel: context.channel,
         },
         draw_offer: context.read.keywords.contains(&Keyword::DrawOffer),
         end: applied.end.map(board_end),

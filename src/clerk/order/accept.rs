@@ -395,6 +395,7 @@ fn envelope_of(letter: &KeptLetter) -> Envelope {
         raw: letter.raw.clone(),
         size: letter.raw.len(),
         arrived: letter.arrived,
+        channel: crate::rules::Channel::Letter,
     }
 }
 

@@ -191,6 +191,7 @@ fn read_letter(
         size: raw.len(),
         raw,
         arrived,
+        channel: crate::rules::Channel::Letter,
     }))
 }
 

@@ -164,6 +164,7 @@ pub(super) fn envelopes(
             size: size.max(seen),
             raw,
             arrived,
+            channel: crate::rules::Channel::Letter,
         });
     }
     Ok(letters)
