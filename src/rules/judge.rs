@@ -193,7 +193,6 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
     let player = letter.by;
     let seen = letter.channel.delivered_first(ledger, player);
     let ledger = seen.as_ref().unwrap_or(ledger);
-    let states = letter.channel == Channel::Letter;
     let cal = &ledger.calendar;
     let answered = ledger.answered_by(player);
     // A partner's move not yet forwarded can only have reached the writer
@@ -214,41 +213,22 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
     } = with_plies(ledger, letter);
     let fraction = after.totals();
 
-    let mut missing = Vec::new();
-    let mut corrections = Vec::new();
+    let mut checked = Checked::default();
     // A move by Xfcc states nothing: there is nothing to check.
-    let placement = states
-        .then(|| {
-            let own_placement = check_dates(
-                cal,
-                player,
-                &letter.stated,
-                (&expected, resumed_from),
-                &mut missing,
-                &mut corrections,
-            );
-            let previous_placement = check_restated(
-                ledger,
-                player,
-                letter.stated.previous.as_ref(),
-                &mut missing,
-                &mut corrections,
-            );
-            check_fraction(
-                letter.stated.fraction,
-                fraction,
-                Counted {
-                    writer: player,
-                    late_start,
-                    on_leave,
-                    resumed_from,
-                },
-                &mut missing,
-                &mut corrections,
-            );
-            both_placements(own_placement, previous_placement)
-        })
-        .flatten();
+    if letter.channel == Channel::Letter {
+        let counted = Counted {
+            writer: player,
+            late_start,
+            on_leave,
+            resumed_from,
+        };
+        checked = check_stated(ledger, letter, (&expected, fraction), counted);
+    }
+    let Checked {
+        missing,
+        corrections,
+        placement,
+    } = checked;
 
     let omission = omission(rules, ledger, player, &missing);
     let penalty = match omission {
@@ -298,6 +278,54 @@ pub fn judge(rules: &Rules, ledger: &Ledger, letter: &Incoming) -> Verdict {
         omission,
         overstep,
         placement,
+    }
+}
+
+/// What the checks of a letter's stated values found: what it left out,
+/// what it stated wrong, how its unlabelled dates were taken.
+#[derive(Default)]
+struct Checked {
+    missing: Vec<Item>,
+    corrections: Vec<Correction>,
+    placement: Option<Placement>,
+}
+
+/// A letter's dates, restated dates and fraction checked against the
+/// clerk's (10.3.1, 10.3.3).
+fn check_stated(
+    ledger: &Ledger,
+    letter: &Incoming,
+    (expected, fraction): (&Expected, Fraction),
+    counted: Counted,
+) -> Checked {
+    let mut missing = Vec::new();
+    let mut corrections = Vec::new();
+    let own_placement = check_dates(
+        &ledger.calendar,
+        letter.by,
+        &letter.stated,
+        (expected, counted.resumed_from),
+        &mut missing,
+        &mut corrections,
+    );
+    let previous_placement = check_restated(
+        ledger,
+        letter.by,
+        letter.stated.previous.as_ref(),
+        &mut missing,
+        &mut corrections,
+    );
+    check_fraction(
+        letter.stated.fraction,
+        fraction,
+        counted,
+        &mut missing,
+        &mut corrections,
+    );
+    Checked {
+        missing,
+        corrections,
+        placement: both_placements(own_placement, previous_placement),
     }
 }
 

@@ -39,3 +39,4 @@ mod status;
 mod verdicts;
 mod words;
 mod xfcc;
+mod xfcc_game;

@@ -8,8 +8,8 @@ use shakmaty::{ByColor, Color};
 use shtempel::game::Game;
 use shtempel::letter;
 use shtempel::rules::{
-    Calendar, Correction, DateItem, Duty, DutyKey, Fraction, Incoming, Item, Ledger, NewPly,
-    Omission, Row, Rules, Stated, StatedDates, Status, Suspension, Verdict, due, judge,
+    Calendar, Channel, Correction, DateItem, Duty, DutyKey, Fraction, Incoming, Item, Ledger,
+    NewPly, Omission, Row, Rules, Stated, StatedDates, Status, Suspension, Verdict, due, judge,
 };
 
 const WHITE: Color = Color::White;
@@ -39,6 +39,7 @@ struct Letter {
     previous_unplaced: Vec<&'static str>,
     plies: Vec<(Color, &'static str, bool)>,
     direct: bool,
+    channel: Channel,
 }
 
 fn letter(by: Color, sent_on: &'static str) -> Letter {
@@ -54,6 +55,7 @@ fn letter(by: Color, sent_on: &'static str) -> Letter {
         previous_unplaced: Vec::new(),
         plies: vec![(by, "move", false)],
         direct: false,
+        channel: Channel::Letter,
     }
 }
 
@@ -72,6 +74,14 @@ impl Letter {
     }
     fn time(mut self, white: u32, black: u32) -> Self {
         self.fraction = Some((white, black));
+        self
+    }
+    /// A move the Xfcc server took: it states nothing.
+    fn by_xfcc(mut self, shown_on: Option<&'static str>) -> Self {
+        (self.postmark, self.received, self.sent) = (None, None, None);
+        self.channel = Channel::Xfcc {
+            shown_on: shown_on.map(d),
+        };
         self
     }
     fn incoming(&self) -> Incoming {
@@ -114,7 +124,7 @@ impl Letter {
                 })
                 .collect(),
             partner_direct: self.direct,
-            channel: shtempel::rules::Channel::Letter,
+            channel: self.channel,
         }
     }
 }
@@ -429,6 +439,62 @@ fn end_date_stops_the_clock_for_moves_received_on_it_or_later() {
     );
     let duties = due(&rules, &ledger, d("2026-12-01"), &BTreeSet::new());
     assert_eq!(duties, vec![Duty::Adjudication]);
+}
+
+/// rules.md 2.2 for a move by Xfcc: it states nothing, so nothing is
+/// corrected or omitted, and the move it answers reached its player on its
+/// forward's day or the day the server first showed it to him, whichever
+/// was first (with neither, its postmark, as for a letter).
+#[test]
+fn a_move_by_xfcc_counts_from_the_first_day_its_player_had_the_move() {
+    // (forward accepted on, first shown on, days, the received day counted)
+    let table: &[(Option<&str>, Option<&str>, u32, &str)] = &[
+        (Some("2026-11-03"), None, 4, "2026-11-03"),
+        (Some("2026-11-03"), Some("2026-11-05"), 4, "2026-11-03"),
+        (Some("2026-11-06"), Some("2026-11-04"), 3, "2026-11-04"),
+        (None, Some("2026-11-05"), 2, "2026-11-05"),
+        (None, None, 4, "2026-11-03"),
+    ];
+    let rules = Rules::default();
+    for &(delivered, shown, days, received) in table {
+        let mut ledger = Ledger::new(calendar());
+        play(
+            &rules,
+            &mut ledger,
+            &letter(WHITE, "2026-11-03").time(2, 0),
+            delivered,
+        );
+        let black = letter(BLACK, "2026-11-07").by_xfcc(shown);
+        let v = play(&rules, &mut ledger, &black, None);
+        let case = format!("{delivered:?} {shown:?}");
+        assert_eq!(v.days, days, "{case}");
+        assert_eq!(v.expected.received, Some(d(received)), "{case}");
+        assert_eq!(
+            v.totals,
+            Fraction {
+                white: 2,
+                black: days
+            },
+            "{case}"
+        );
+        assert!(v.corrections.is_empty(), "{case}: {:?}", v.corrections);
+        assert_eq!(v.omission, None, "{case}");
+        // The same letter by mail, stating nothing, is an omission.
+        let mut by_mail = Ledger::new(calendar());
+        play(
+            &rules,
+            &mut by_mail,
+            &letter(WHITE, "2026-11-03").time(2, 0),
+            delivered,
+        );
+        let mut unstated = letter(BLACK, "2026-11-07").by_xfcc(shown);
+        unstated.channel = Channel::Letter;
+        let v = judge(&rules, &by_mail, &unstated.incoming());
+        assert!(
+            matches!(v.omission, Some(Omission::Warning { .. })),
+            "{case}"
+        );
+    }
 }
 
 #[test]

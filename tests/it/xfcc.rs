@@ -9,7 +9,7 @@ use crate::support::*;
 const XFCC: &str = "[xfcc]\nurl = \"https://chess.example.org/xfcc\"";
 
 /// The value after `label` on a line of the message's body.
-fn line_value<'b>(body: &'b str, label: &str) -> &'b str {
+pub(crate) fn line_value<'b>(body: &'b str, label: &str) -> &'b str {
     body.lines()
         .find_map(|line| line.trim().strip_prefix(label))
         .unwrap_or_else(|| panic!("no {label:?} in {body}"))
@@ -139,7 +139,7 @@ impl Server {
     }
 
     /// The status and body of a request of `method` with `body`.
-    fn ask(&self, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+    pub(crate) fn ask(&self, method: &str, path: &str, body: &[u8]) -> (u16, String) {
         use std::io::{Read, Write};
         let mut stream = std::net::TcpStream::connect(&self.address).unwrap();
         let head = format!(
@@ -166,7 +166,7 @@ impl Server {
         (status, body)
     }
 
-    fn post(&self, body: &str) -> (u16, String) {
+    pub(crate) fn post(&self, body: &str) -> (u16, String) {
         self.ask("POST", "/xfcc", body.as_bytes())
     }
 
@@ -212,10 +212,35 @@ pub(crate) fn get_my_games(user: &str, password: &str) -> String {
 }
 
 fn make_a_move(user: &str, password: &str, game: u32, movecount: u32, my_move: &str) -> String {
+    asking(user, password, game, movecount, my_move, Flags::default())
+}
+
+/// What a `MakeAMove` asks besides its move.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Flags {
+    pub(crate) resign: bool,
+    pub(crate) accept_draw: bool,
+    pub(crate) offer_draw: bool,
+}
+
+/// A `MakeAMove` as Scid vs PC sends it, every parameter written.
+pub(crate) fn asking(
+    user: &str,
+    password: &str,
+    game: u32,
+    movecount: u32,
+    my_move: &str,
+    flags: Flags,
+) -> String {
+    let Flags {
+        resign,
+        accept_draw,
+        offer_draw,
+    } = flags;
     scid(&format!(
         "<MakeAMove xmlns=\"{NS}\"><username>{user}</username><password>{password}</password>\
-         <gameId>{game}</gameId><resign>false</resign><acceptDraw>false</acceptDraw>\
-         <movecount>{movecount}</movecount><myMove>{my_move}</myMove><offerDraw>false</offerDraw>\
+         <gameId>{game}</gameId><resign>{resign}</resign><acceptDraw>{accept_draw}</acceptDraw>\
+         <movecount>{movecount}</movecount><myMove>{my_move}</myMove><offerDraw>{offer_draw}</offerDraw>\
          <claimDraw>false</claimDraw><myMessage></myMessage></MakeAMove>"
     ))
 }
@@ -269,14 +294,6 @@ fn a_chess_program_gets_its_games_and_its_moves_are_checked() {
     );
     // (user, password, game, move number, move, the answer)
     let table = [
-        (
-            "white",
-            password.as_str(),
-            id,
-            2,
-            "Nf3",
-            "FeatureUnavailable",
-        ),
         ("white", password.as_str(), id, 2, "Nf6", "InvalidMove"),
         (
             "white",

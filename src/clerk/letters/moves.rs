@@ -374,13 +374,22 @@ impl Letters<'_, '_> {
             .as_ref()
             .is_some_and(|o| o.missing().iter().any(|item| matches!(item, Item::Date(_))));
         let partner = state.player(!color);
-        let read = self.read_model(
+        let mut read = self.read_model(
             context.read,
             context.postmark,
             Some(words::moves(moves_text)),
             Some(verdict),
             context.game_note.as_ref(),
         );
+        // A move by Xfcc stated nothing: its receipt says the dates the
+        // clerk counted it by.
+        if let crate::rules::Channel::Xfcc { .. } = context.channel {
+            let counted = model! {
+                "received" => verdict.expected.received.map(words::date),
+                "sent" => words::date(verdict.expected.sent),
+            };
+            read = merged(read, model! { "xfcc" => counted });
+        }
         let delivered_today = conditional.as_ref().map(|_| self.clock.today);
         let model = merged(
             model! {

@@ -1,0 +1,196 @@
+//! A game between a player who writes letters (White) and one who moves
+//! from his chess program by Xfcc (Black), through `shtempel serve` and the
+//! passes it runs, every day count checked against rules.md 2.2: Black's
+//! moves are counted from the day White's move reached him (its forward)
+//! to the day the server took his, and never charged an omission; White's
+//! letters are checked as ever, against the days the server took Black's.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::support::*;
+use crate::xfcc::{Flags, SERVED, Server, asking, element, get_my_games, line_value};
+
+/// The Xfcc server's spool of the tournament `t`.
+fn spool(t: &Tournament) -> PathBuf {
+    let configs = shtempel::config::load_all(&t.path().join("shtempel.toml")).unwrap();
+    configs[0].xfcc_spool()
+}
+
+/// The letters of `folder` (`new`, `cur`) of the spool.
+fn in_spool(t: &Tournament, folder: &str) -> Vec<String> {
+    match std::fs::read_dir(spool(t).join(folder)) {
+        Ok(entries) => entries
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Waits for the pass the server runs to apply its moves: the game has
+/// `plies` moves (or its result) and the spool is empty. A bound, not a
+/// timing: the pass is a process of its own.
+fn applied(t: &Tournament, done: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
+    let start = Instant::now();
+    loop {
+        let chart = t.chart("1");
+        if done(&chart) && in_spool(t, "new").is_empty() {
+            return chart;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(90),
+            "the server's pass did not apply the move: {chart:#}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+fn moves(chart: &serde_json::Value) -> usize {
+    chart["moves"].as_array().unwrap().len()
+}
+
+/// Black's move on `day` from his program, and what the pass sent for it.
+fn black_moves(
+    t: &mut Tournament,
+    day: &str,
+    password: &str,
+    (movecount, my_move, flags): (u32, &str, Flags),
+) -> Vec<Sent> {
+    let server = Server::start(t, day);
+    let (_, games) = server.post(&get_my_games("black", password));
+    let id: u32 = element(&games, "id").parse().unwrap();
+    let before = moves(&t.chart("1"));
+    let (_, reply) = server.post(&asking("black", password, id, movecount, my_move, flags));
+    assert_eq!(element(&reply, "MakeAMoveResult"), "Success", "{my_move}");
+    applied(t, |chart| {
+        moves(chart) > before || !chart["result"].is_null()
+    });
+    assert_eq!(server.stop(), Some(0));
+    t.new_mail()
+}
+
+#[test]
+fn a_game_between_a_letter_writer_and_a_chess_program_counts_every_day_by_the_rules() {
+    let mut t = Cup::new().table(SERVED).open();
+    // 1. e4 by letter on 3 November: 2 days from the start (1 November).
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.pass("2026-11-03");
+    t.new_mail();
+    let mail = t.exchange(BLACK, "2026-11-03", "xfcc", "XFCC");
+    let password = line_value(&mail[0].body, "Password:").to_string();
+
+    // Black's program on 7 November: his clock has run 4 days since the
+    // forward reached him on the 3rd; White has 48.
+    let server = Server::start(&t, "2026-11-07");
+    let (_, games) = server.post(&get_my_games("black", &password));
+    assert_eq!(element(&games, "myTurn"), "true");
+    assert_eq!(element(&games, "daysPlayer"), "46");
+    assert_eq!(element(&games, "daysOpponent"), "48");
+    assert_eq!(server.stop(), Some(0));
+    let mail = black_moves(&mut t, "2026-11-07", &password, (1, "e5", Flags::default()));
+    assert_eq!(
+        kinds(&mail),
+        [pair("ack", BLACK), pair("forward", WHITE)],
+        "{mail:#?}"
+    );
+    // 4 days, as rules.md 2.2 counts them, and nothing omitted: he stated
+    // nothing, and the clerk knew every date.
+    assert_eq!(t.totals("1"), (2, 4));
+    let ack = &mail[0];
+    ack.says("your move in game 1 (White Player - Black Player) from your chess program");
+    ack.says("your partner's move reached you on");
+    ack.never_says("not given");
+    let forward = &mail[1];
+    forward.says("1... e5");
+
+    // White answers by letter on the 9th: his dates are the forward's (the
+    // 7th) and his own, checked as ever.
+    let mail = t.exchange(
+        WHITE,
+        "2026-11-09",
+        "Re: [T #1] 1... e5",
+        "Game 1\n2. Nf3\nTime: 4/4\nDates: 2026-11-07, 2026-11-07, 2026-11-09\n",
+    );
+    assert_eq!(
+        kinds(&mail),
+        [pair("ack", WHITE), pair("forward", BLACK)],
+        "{mail:#?}"
+    );
+    assert_eq!(t.totals("1"), (4, 4));
+
+    // On the 10th Black moves while cron's poll holds the run lock: the
+    // move waits in the spool; sent again it is the same move, another
+    // is refused; once the lock is free, the server's next try applies it.
+    let configs = shtempel::config::load_all(&t.path().join("shtempel.toml")).unwrap();
+    let cron = shtempel::run::lock(&configs[0].database)
+        .unwrap()
+        .expect("the lock is free");
+    let server = Server::start(&t, "2026-11-10");
+    let (_, games) = server.post(&get_my_games("black", &password));
+    let id: u32 = element(&games, "id").parse().unwrap();
+    let offer = Flags {
+        offer_draw: true,
+        ..Flags::default()
+    };
+    let nc6 = asking("black", &password, id, 2, "Nc6", offer);
+    for (request, answer) in [
+        (&nc6, "Success"),
+        (&nc6, "Success"),
+        (
+            &asking("black", &password, id, 2, "Nf6", Flags::default()),
+            "NotYourTurn",
+        ),
+    ] {
+        let (_, reply) = server.post(request);
+        assert_eq!(element(&reply, "MakeAMoveResult"), answer);
+    }
+    assert_eq!(in_spool(&t, "new").len(), 1, "{:?}", in_spool(&t, "new"));
+    assert_eq!(moves(&t.chart("1")), 3);
+    drop(cron);
+    let chart = applied(&t, |chart| moves(chart) == 4);
+    assert_eq!(server.stop(), Some(0));
+    assert_eq!(in_spool(&t, "cur").len(), 2);
+    // One day since the forward of 2. Nf3 reached him on the 9th.
+    assert_eq!(t.totals("1"), (4, 5));
+    assert_eq!(chart["moves"][3]["san"], "Nc6", "{chart:#}");
+    let mail = t.new_mail();
+    assert_eq!(
+        kinds(&mail),
+        [pair("ack", BLACK), pair("forward", WHITE)],
+        "{mail:#?}"
+    );
+    mail[0].says("with your draw offer");
+    mail[1].says("2... Nc6");
+
+    // White plays on (a move declines the offer), by letter on the 12th.
+    let mail = t.exchange(
+        WHITE,
+        "2026-11-12",
+        "Re: [T #1] 2... Nc6",
+        "Game 1\n3. Bb5\nTime: 6/5\nDates: 2026-11-10, 2026-11-10, 2026-11-12\n",
+    );
+    assert_eq!(
+        kinds(&mail),
+        [pair("ack", WHITE), pair("forward", BLACK)],
+        "{mail:#?}"
+    );
+    assert_eq!(t.totals("1"), (6, 5));
+
+    // Black resigns from his program on the 20th: the game is White's.
+    let resign = Flags {
+        resign: true,
+        ..Flags::default()
+    };
+    let mail = black_moves(&mut t, "2026-11-20", &password, (3, "", resign));
+    assert!(
+        mail.iter().any(|m| m.to == [WHITE]) && mail.iter().any(|m| m.to == [BLACK]),
+        "{mail:#?}"
+    );
+    let chart = t.chart("1");
+    assert_eq!(chart["result"], "1-0", "{chart:#}");
+    let server = Server::start(&t, "2026-11-21");
+    let (_, games) = server.post(&get_my_games("black", &password));
+    assert_eq!(element(&games, "result"), "WhiteWins");
+    assert_eq!(element(&games, "moves"), "1. e4 e5 2. Nf3 Nc6 3. Bb5");
+    assert_eq!(server.stop(), Some(0));
+}
