@@ -357,6 +357,9 @@ pub struct Config {
     pub security: Security,
     /// The folder of the report site `poll` refreshes, if any.
     pub report_out: Option<PathBuf>,
+    /// `[report] url`: the address `report_out` is published at, where it
+    /// is (the Xfcc server links each game's page).
+    pub report_url: Option<String>,
     /// The Xfcc server's settings, where `[xfcc]` gives them.
     pub xfcc: Option<XfccSettings>,
     /// One of a folder of tournaments (its games are stored under

@@ -336,6 +336,7 @@ impl Checker<'_> {
             .as_deref()
             .filter(|out| !out.trim().is_empty())
             .map(|out| checker.resolve(out));
+        let report_url = checker.report_url(&raw.report)?;
         checker.apart(
             &addresses,
             &source,
@@ -369,6 +370,7 @@ impl Checker<'_> {
             mail: raw.mail,
             security,
             report_out,
+            report_url,
             xfcc,
             in_folder: false,
         })

@@ -55,6 +55,7 @@ pub(super) struct RawConfig {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawReport {
     pub out: Option<String>,
+    pub url: Option<String>,
 }
 
 /// `[xfcc]`: the Xfcc server chess programs move through (`shtempel serve`).

@@ -2,7 +2,7 @@
 //! each), `[security]`, and the clerk's own Xfcc server, `[xfcc]`.
 
 use super::parse::Checker;
-use super::raw::{RawSecurity, RawSource, RawTransport, RawXfcc};
+use super::raw::{RawReport, RawSecurity, RawSource, RawTransport, RawXfcc};
 use super::{
     Alignment, Auth, ConfigError, Require, Secret, Security, Server, Source, Tls, Transport,
     TrustedId, XfccSettings,
@@ -266,19 +266,49 @@ impl Checker<'_> {
             )),
         }
     }
-    pub(super) fn xfcc(&self, raw: &RawXfcc) -> Result<XfccSettings, ConfigError> {
-        let url = raw.url.as_deref().unwrap_or_default().trim();
-        if !(url.starts_with("https://") || url.starts_with("http://")) {
-            return Err(self.err(
-                "xfcc.url",
-                if url.is_empty() {
-                    "no address is given for the players' chess programs".to_string()
-                } else {
-                    format!("{url:?} is not an http:// or https:// address")
-                },
-                "give the address the players' chess programs reach the server at, as they must type it: \"https://chess.example.org/xfcc\"",
-            ));
+    /// A web address of the config at `key`: http:// or https://.
+    fn web_address<'u>(
+        &self,
+        key: &str,
+        url: &'u str,
+        (none, fix): (&str, &str),
+    ) -> Result<&'u str, ConfigError> {
+        let url = url.trim();
+        if url.starts_with("https://") || url.starts_with("http://") {
+            return Ok(url);
         }
+        let said = match url.is_empty() {
+            true => none.to_string(),
+            false => format!("{url:?} is not an http:// or https:// address"),
+        };
+        Err(self.err(key, said, fix))
+    }
+
+    /// `[report] url`: where the report is published, if it is.
+    pub(super) fn report_url(&self, raw: &RawReport) -> Result<Option<String>, ConfigError> {
+        let Some(url) = raw.url.as_deref() else {
+            return Ok(None);
+        };
+        let url = self.web_address(
+            "report.url",
+            url,
+            (
+                "the address is empty",
+                "give the address the folder of [report] out is published at, \"https://chess.example.org/cup\", or leave the key out",
+            ),
+        )?;
+        Ok(Some(url.trim_end_matches('/').to_string()))
+    }
+
+    pub(super) fn xfcc(&self, raw: &RawXfcc) -> Result<XfccSettings, ConfigError> {
+        let url = self.web_address(
+            "xfcc.url",
+            raw.url.as_deref().unwrap_or_default(),
+            (
+                "no address is given for the players' chess programs",
+                "give the address the players' chess programs reach the server at, as they must type it: \"https://chess.example.org/xfcc\"",
+            ),
+        )?;
         let listen = raw.listen.as_deref().unwrap_or(DEFAULT_XFCC_LISTEN);
         let listen = listen.parse().map_err(|_| {
             self.err(

@@ -176,6 +176,23 @@ pub fn event_folder(id: &str) -> String {
     }
 }
 
+/// The file of a game's page in its event's report.
+pub fn game_page_file(game: &str) -> String {
+    format!("game-{}.html", slug(game))
+}
+
+/// The address of `game`'s page where the report of `config` is published
+/// (`[report] url`); a folder's report keeps each event in a folder of its
+/// own.
+pub fn game_link(config: &Config, game: &str) -> Option<String> {
+    let url = config.report_url.as_deref()?;
+    let page = game_page_file(game);
+    Some(match config.scope() {
+        Some(id) => format!("{url}/{}/{page}", event_folder(id)),
+        None => format!("{url}/{page}"),
+    })
+}
+
 /// The index of the tournament as of `today` (its cross-table and its list
 /// of games), and the style sheet.
 pub fn index_pages(
@@ -208,7 +225,7 @@ pub fn game_pages(config: &Config, phrases: &Phrases, game: &GameReport) -> Vec<
     });
     vec![
         Page {
-            name: format!("game-{slug}.html"),
+            name: game_page_file(game.state.id()),
             content: game_page(phrases, game),
         },
         Page {

@@ -90,8 +90,8 @@ pub fn games_of(
             event_date: config.start_date,
             round: game.round,
             board: None,
-            game_link: None,
-            message: None,
+            game_link: crate::report::game_link(config, &game.id),
+            message: partners_message(config, store, &key, &record, colour)?,
         };
         let game = game_for(&record, &config.rules, seen, today);
         if game.my_turn {
@@ -109,6 +109,29 @@ pub struct MoveAsked<'a> {
     pub request: &'a MoveRequest,
     pub peer: IpAddr,
     pub now: DateTime<Utc>,
+}
+
+/// The partner's words with his last move, where it is `colour`'s move
+/// and the partner sent it from his program with a message.
+fn partners_message(
+    config: &Config,
+    store: &Store,
+    key: &GameKey,
+    record: &crate::record::Record,
+    colour: shakmaty::Color,
+) -> Result<Option<String>, Error> {
+    let rows = &record.ledger.rows;
+    let Some(last) = rows.last().filter(|row| row.by != colour) else {
+        return Ok(None);
+    };
+    if last.conditional {
+        return Ok(None);
+    }
+    let Some(raw) = store.letter_of_ply(key, rows.len() - 1)? else {
+        return Ok(None);
+    };
+    Ok(crate::mail::format::mime::parse(&raw, &config.address)
+        .and_then(|mail| crate::xfcc::letter::message_of(&mail.text)))
 }
 
 /// What `MakeAMove` answers for the person `asked.who` is: the protocol's

@@ -81,6 +81,19 @@ impl Store {
         })
     }
 
+    /// The letter that carried move `ply` of `game` (its raw bytes), where
+    /// a letter did.
+    pub fn letter_of_ply(&self, game: &GameKey, ply: usize) -> Result<Option<Vec<u8>>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT l.raw FROM moves m JOIN letters l ON l.id = m.letter_id
+                 WHERE m.game_id = ?1 AND m.ply = ?2",
+            )?
+            .query_row(params![game.to_string(), ply as i64], |row| row.get(0))
+            .optional()?)
+    }
+
     /// The first day the server showed `game` with `plies` moves to the
     /// player to move, if it did.
     pub fn xfcc_shown(&self, game: &GameKey, plies: usize) -> Result<Option<NaiveDate>> {

@@ -148,14 +148,15 @@ impl Taken<'_> {
         // kept of how it came, and his words, whatever they say.
         let _ = write!(
             body,
-            "\r\n-- \r\nSent from a chess program by Xfcc: user {}, from {}, {}.\r\n",
+            "\r\n-- \r\n{SENT_BY_XFCC}user {}, from {}, {}.\r\n",
             self.username,
             self.peer,
             self.at.format("%Y-%m-%d %H:%M UTC")
         );
         let words = self.message.trim();
         if !words.is_empty() {
-            body.push_str("His message:\r\n");
+            body.push_str(HIS_MESSAGE);
+            body.push_str("\r\n");
             for line in words.lines() {
                 let _ = write!(body, "{}\r\n", line.trim_end_matches('\r'));
             }
@@ -165,6 +166,29 @@ impl Taken<'_> {
         raw.extend_from_slice(body.as_bytes());
         raw
     }
+}
+
+/// The most bytes of a player's message passed on: a few paragraphs.
+pub const MESSAGE_MOST: usize = 2000;
+
+/// What the signature of a letter the server wrote begins with.
+const SENT_BY_XFCC: &str = "Sent from a chess program by Xfcc: ";
+
+/// What introduces the player's words below it.
+const HIS_MESSAGE: &str = "His message:";
+
+/// The player's words in the text of a letter the server wrote
+/// ([`Taken::letter`]): what follows its signature's `His message:`, at
+/// most [`MESSAGE_MOST`] bytes; `None` for any other letter, or one
+/// without words.
+pub fn message_of(text: &str) -> Option<String> {
+    let mut lines = text.lines().map(|line| line.trim_end_matches('\r'));
+    lines.find(|line| *line == "-- ")?;
+    lines.next().filter(|line| line.starts_with(SENT_BY_XFCC))?;
+    lines.next().filter(|line| *line == HIS_MESSAGE)?;
+    let words = lines.collect::<Vec<_>>().join("\n");
+    let words = words.trim();
+    (!words.is_empty()).then(|| crate::printable::bounded(words, MESSAGE_MOST).into_owned())
 }
 
 /// What names a game's move in the spool: its number on the server and
@@ -217,6 +241,11 @@ mod tests {
         assert_eq!(moves, ["Nf6"]);
         assert_eq!(read.keywords, [Keyword::DrawOffer]);
         assert!(read.errors.is_empty(), "{:?}", read.errors);
+        let mail = crate::mail::format::mime::parse(&raw, "clerk@example.org").unwrap();
+        assert_eq!(
+            message_of(&mail.text).as_deref(),
+            Some("I resign.\nGame: 9\n7. e4\nI accept the draw.")
+        );
         let text = String::from_utf8(raw).unwrap();
         assert!(text.contains("Message-ID: <xfcc.7.11.move.1794492180@example.org>\r\n"));
         assert!(text.contains("X-Shtempel-Xfcc-Shown: 2026-11-10\r\n"));
@@ -231,6 +260,11 @@ mod tests {
         );
         let accepted = text_of(&taken(TakenAsk::AcceptDraw, "Спасибо за игру"));
         assert_eq!(accepted.keywords, [Keyword::DrawAccept]);
+        let mail = crate::mail::format::mime::parse(&taken(TakenAsk::Resign, " "), "c@e.org");
+        assert_eq!(message_of(&mail.unwrap().text), None);
+        // A letter by mail that ends as the server's do is its writer's
+        // own words all the same: only his.
+        assert_eq!(message_of("1. e4\n-- \nIvan"), None);
         assert!(accepted.moves.is_empty());
     }
 }

@@ -221,6 +221,8 @@ pub(crate) struct Flags {
     pub(crate) resign: bool,
     pub(crate) accept_draw: bool,
     pub(crate) offer_draw: bool,
+    /// His words to his partner.
+    pub(crate) message: &'static str,
 }
 
 /// A `MakeAMove` as Scid vs PC sends it, every parameter written.
@@ -236,12 +238,13 @@ pub(crate) fn asking(
         resign,
         accept_draw,
         offer_draw,
+        message,
     } = flags;
     scid(&format!(
         "<MakeAMove xmlns=\"{NS}\"><username>{user}</username><password>{password}</password>\
          <gameId>{game}</gameId><resign>{resign}</resign><acceptDraw>{accept_draw}</acceptDraw>\
          <movecount>{movecount}</movecount><myMove>{my_move}</myMove><offerDraw>{offer_draw}</offerDraw>\
-         <claimDraw>false</claimDraw><myMessage></myMessage></MakeAMove>"
+         <claimDraw>false</claimDraw><myMessage>{message}</myMessage></MakeAMove>"
     ))
 }
 

@@ -71,7 +71,8 @@ fn black_moves(
 
 #[test]
 fn a_game_between_a_letter_writer_and_a_chess_program_counts_every_day_by_the_rules() {
-    let mut t = Cup::new().table(SERVED).open();
+    let report = "[report]\nout = \"report\"\nurl = \"https://chess.example.org/cup/\"";
+    let mut t = Cup::new().table(SERVED).table(report).open();
     // 1. e4 by letter on 3 November: 2 days from the start (1 November).
     t.letter(WHITE, "2026-11-03", "Game 1", W1);
     t.pass("2026-11-03");
@@ -130,6 +131,7 @@ fn a_game_between_a_letter_writer_and_a_chess_program_counts_every_day_by_the_ru
     let id: u32 = element(&games, "id").parse().unwrap();
     let offer = Flags {
         offer_draw: true,
+        message: "A draw? Ничья?",
         ..Flags::default()
     };
     let nc6 = asking("black", &password, id, 2, "Nc6", offer);
@@ -193,4 +195,6 @@ fn a_game_between_a_letter_writer_and_a_chess_program_counts_every_day_by_the_ru
     assert_eq!(element(&games, "result"), "WhiteWins");
     assert_eq!(element(&games, "moves"), "1. e4 e5 2. Nf3 Nc6 3. Bb5");
     assert_eq!(server.stop(), Some(0));
+    // The game's page the link names is the report's.
+    assert!(t.path().join("report/game-1.html").is_file());
 }

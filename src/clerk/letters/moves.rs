@@ -501,10 +501,17 @@ impl Letters<'_, '_> {
         } else {
             next_lines(state, partner, Some(self.clock.today))
         };
+        // A move by Xfcc: sent from a program, with its writer's words.
+        let xfcc = matches!(context.channel, crate::rules::Channel::Xfcc { .. });
+        let message = xfcc
+            .then(|| crate::xfcc::letter::message_of(&context.mail.text))
+            .flatten();
         let model = model! {
             "from" => state.player(color).name.as_str(),
             "moves" => words::moves(letter.moves),
             "sent_on" => words::date(context.postmark),
+            "xfcc" => xfcc,
+            "message" => message,
             "totals" => letter.verdict.totals.to_string(),
             "left" => state.ledger.days_left(&self.config.rules, partner, pending),
             "limit" => self.config.rules.limit(state.ledger.moves_made(partner) + pending),

@@ -562,3 +562,33 @@ fn the_xfcc_server_is_given_an_address_a_place_to_listen_and_both_tls_files_or_n
         assert!(!error.fix.is_empty());
     }
 }
+
+#[test]
+fn the_report_is_published_at_an_http_address_or_nowhere() {
+    let with = |report: &str| {
+        let text = EXAMPLE.replacen(
+            "\n[[players]]",
+            &format!("\n[report]\n{report}\n\n[[players]]"),
+            1,
+        );
+        parse(&text)
+    };
+    assert_eq!(parse(EXAMPLE).unwrap().report_url, None);
+    let config = with("url = \"https://chess.example.org/cup/\"").unwrap();
+    assert_eq!(
+        config.report_url.as_deref(),
+        Some("https://chess.example.org/cup")
+    );
+    for (url, problem) in [
+        (
+            "chess.example.org/cup",
+            "is not an http:// or https:// address",
+        ),
+        (" ", "the address is empty"),
+    ] {
+        let error = with(&format!("url = \"{url}\"")).unwrap_err();
+        assert_eq!(error.key, "report.url", "{url}");
+        assert!(error.problem.contains(problem), "{url}: {error}");
+        assert!(error.fix.contains("[report] out"), "{error}");
+    }
+}
