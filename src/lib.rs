@@ -26,7 +26,10 @@
 //!              the config's edits written)
 //! serve/       ADAPTER: the Xfcc server over HTTP (hyper), `shtempel serve`:
 //!              a request answered from the record (answer), a person's
-//!              games and a move checked (games), failed logins held (gate)
+//!              games and a move taken into the spool (games), failed logins
+//!              held (gate), logins verified lately (verified), the files
+//!              read again where they changed (files), the passes it runs
+//!              for the moves taken (passes)
 //! desk.rs      the director's `today`: every game's agenda, the mail that
 //!              changed nothing
 //!    |
@@ -43,12 +46,13 @@
 //!              the readers' own preferences (preferences), an older schema
 //!              read or kept before its upgrade (upgrade), what is kept as
 //!              the rest of the program reads it (records), the Xfcc
-//!              server's game numbers and logins (xfcc); the files with
+//!              server's game numbers, logins and days a move was shown
+//!              (xfcc); the files with
 //!              the players' secrets made 0600 and never through a link
 //!              (private)
 //!    |
 //! mail/        ADAPTERS beside FORMATS: letters' sources (source: maildir,
-//!              imap), messages' transports (transport: file, smtp by layer,
+//!              imap, and the Xfcc server's spool beside either), messages' transports (transport: file, smtp by layer,
 //!              sendmail), the login both use (login: a password or OAuth),
 //!              TLS for both (tls); and the formats, which connect to nothing
 //!              (format: mime, compose, keys, identity, auth, authres, filing)
@@ -60,7 +64,8 @@
 //! xfcc/        PURE: the Xfcc web service chess programs speak: a SOAP
 //!              request read, the answers written (soap), the WSDL (wsdl),
 //!              a game as a player's program is shown it (game), a move
-//!              asked checked against it (moving), a password and its
+//!              asked checked against it (moving), a move taken written as
+//!              the letter the clerk reads (letter), a password and its
 //!              Argon2 hash (login); the tests' games (testing)
 //! record.rs    PURE: one game as loaded: players, board, ledger, duties done
 //!    |

@@ -3,10 +3,12 @@
 //! commit keeps (his address and the password's hash). His `XFCC` letter
 //! and the director's `shtempel xfcc-login` issue it alike.
 
+use crate::clerk::plan::IssuedLogin;
 use crate::clerk::say::draft::Draft;
 use crate::clerk::{Clerk, Writes};
 use crate::config::Player;
 use crate::error::Error;
+use crate::key::GameKey;
 use crate::model;
 use crate::store::XfccLogin;
 
@@ -48,14 +50,39 @@ impl Clerk<'_> {
             "username" => username.as_str(),
             "password" => login.password.as_str(),
         });
+        let games = match person {
+            Some(person) => person
+                .entries
+                .iter()
+                .flat_map(|entry| {
+                    let config = self.directory.tournaments().get(entry.tournament);
+                    let games = config.and_then(|c| Some((c, c.player(&entry.player)?)));
+                    games.into_iter().flat_map(|(config, player)| {
+                        let games = config.draw().games_of(&player.id);
+                        games
+                            .into_iter()
+                            .map(|game| GameKey::new(config.scope(), &game.id))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect(),
+            None => self
+                .config
+                .draw()
+                .games_of(&player.id)
+                .into_iter()
+                .map(|game| GameKey::new(self.config.scope(), &game.id))
+                .collect(),
+        };
         let writes = Writes {
-            logins: vec![(
+            logins: vec![IssuedLogin {
                 username,
-                XfccLogin {
+                login: XfccLogin {
                     address,
                     hash: login.hash,
                 },
-            )],
+                games,
+            }],
             ..Writes::default()
         };
         Ok((notice, writes))

@@ -112,10 +112,20 @@ pub struct Writes {
     pub preferences: Option<(Vec<String>, crate::config::Preferences)>,
     /// Who played the game's colours before a replacement, recorded with it.
     pub seats: Vec<crate::record::Seat>,
-    /// Xfcc logins issued: the user name, and the address and hash kept.
-    pub logins: Vec<(String, crate::store::XfccLogin)>,
+    /// Xfcc logins issued.
+    pub logins: Vec<IssuedLogin>,
     pub duties: Vec<DutyKey>,
     pub events: Vec<Event>,
+}
+
+/// An Xfcc login issued: the user name, the address and hash kept, and the
+/// person's games, numbered on the server now (so that his program's first
+/// call reads their numbers, and never waits to write them beside a poll).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IssuedLogin {
+    pub username: String,
+    pub login: crate::store::XfccLogin,
+    pub games: Vec<crate::key::GameKey>,
 }
 
 /// The one value two plans write where a plan holds one (the game, the

@@ -45,6 +45,7 @@ impl Args {
             passes: Passes {
                 command: self.pass_command(cx)?,
                 spool: configs[0].xfcc_spool(),
+                database: configs[0].database.clone(),
             },
         };
         serve(serving, |address| {

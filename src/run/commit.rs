@@ -60,8 +60,9 @@ pub fn commit(
                 for key in &plan.writes.releases {
                     w.mark_releasing(key)?;
                 }
-                for (username, login) in &plan.writes.logins {
-                    w.xfcc_login(username, login, today)?;
+                for issued in &plan.writes.logins {
+                    w.xfcc_login(&issued.username, &issued.login, today)?;
+                    w.xfcc_games(&issued.games)?;
                 }
             }
             for (index, (plan, _)) in plans.iter().enumerate() {

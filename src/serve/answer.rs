@@ -1,8 +1,9 @@
 //! One request answered: the WSDL for `GET …?wsdl`, and a SOAP call read,
 //! its login checked, and answered from the clerk's record. The tournament
-//! files are read anew for each request, as each run of the clerk reads
-//! them, so that a director's edit holds at once; the database is opened
-//! for the request alone.
+//! files are read anew for a request wherever they changed (files), so that
+//! a director's edit holds at once; the database is opened for the request
+//! alone. A login verified is taken again for a while without Argon2
+//! (verified).
 
 use std::net::IpAddr;
 use std::path::Path;
@@ -11,9 +12,11 @@ use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 
+use super::files::Files;
 use super::games::{MoveAsked, Who, games_of, move_answer};
 use super::gate::Gate;
-use crate::config::{Config, load_all};
+use super::verified::Verified;
+use crate::config::Config;
 use crate::error::Error;
 use crate::store::Store;
 use crate::xfcc::login::{verify, verify_nobody};
@@ -65,6 +68,8 @@ pub struct Asked<'a> {
 #[derive(Default)]
 pub struct Server {
     pub gate: Mutex<Gate>,
+    files: Files,
+    verified: Mutex<Verified>,
     taking: Mutex<()>,
     /// Told of each move taken (`serve::passes`).
     wake: Option<Mutex<std::sync::mpsc::Sender<()>>>,
@@ -93,7 +98,7 @@ impl Server {
 pub fn answer(config_file: &Path, server: &Server, asked: &Asked) -> Reply {
     // A file the director is editing may not load: the client is told the
     // server failed, the director finds why in the server's log.
-    let configs = match load_all(config_file) {
+    let configs = match server.files.current(config_file) {
         Ok(configs) if !configs.is_empty() => configs,
         Ok(_) => {
             eprintln!("xfcc: {}: no tournament", config_file.display());
@@ -143,10 +148,9 @@ fn called(
     asked: &Asked,
     request: &Request,
 ) -> Result<Reply, Error> {
-    let gate = &server.gate;
     let mut store = Store::open_beside_runs(&configs[0].database)?;
     Ok(match request {
-        Request::GetMyGames(login) => match logged_in(&store, gate, asked, login)? {
+        Request::GetMyGames(login) => match logged_in(&store, server, asked, login)? {
             Some(address) => {
                 let who = Who {
                     username: &login.username,
@@ -159,7 +163,7 @@ fn called(
             None => Reply::fault(true, MoveResult::AuthenticationFailed.name()),
         },
         Request::MakeAMove(request) => {
-            let result = match logged_in(&store, gate, asked, &request.login)? {
+            let result = match logged_in(&store, server, asked, &request.login)? {
                 Some(address) => {
                     let who = Who {
                         username: &request.login.username,
@@ -199,10 +203,11 @@ fn called(
 /// password, an unknown user and one held by the gate.
 fn logged_in(
     store: &Store,
-    gate: &Mutex<Gate>,
+    server: &Server,
     asked: &Asked,
     login: &Login,
 ) -> Result<Option<String>, Error> {
+    let gate = &server.gate;
     let user = login.username.as_str();
     let allowed = gate
         .lock()
@@ -212,10 +217,24 @@ fn logged_in(
         return Ok(None);
     }
     let kept = store.xfcc_login(user)?;
+    let password = login.password.as_str();
     let matches = match &kept {
-        Some(kept) => verify(&login.password, &kept.hash),
+        Some(kept) => {
+            let known = server
+                .verified
+                .lock()
+                .is_ok_and(|v| v.knows(user, &kept.hash, password, asked.instant));
+            let matches = known || verify(password, &kept.hash);
+            if matches
+                && !known
+                && let Ok(mut verified) = server.verified.lock()
+            {
+                verified.remember(user, &kept.hash, password, asked.instant);
+            }
+            matches
+        }
         None => {
-            verify_nobody(&login.password);
+            verify_nobody(password);
             false
         }
     };

@@ -72,8 +72,8 @@ pub fn games_of(
         .collect();
     let ids = store.xfcc_game_ids(&keys)?;
     let mut shown = Vec::with_capacity(games.len());
-    // The games shown at his move, and on which day: the first is the day
-    // the move he answers reached him, where its forward had not yet.
+    // The games shown at his move before its forward went, and on which
+    // day: the first is the day the move he answers reached him.
     let mut at_his_move = Vec::new();
     for (((config, player, game), id), key) in games.into_iter().zip(ids).zip(keys) {
         let record = load(config, store, game)?;
@@ -94,7 +94,14 @@ pub fn games_of(
             message: partners_message(config, store, &key, &record, colour)?,
         };
         let game = game_for(&record, &config.rules, seen, today);
-        if game.my_turn {
+        // Only a move whose forward has not been accepted yet can have
+        // reached him first here: the others' day is their forward's.
+        let undelivered = record
+            .ledger
+            .rows
+            .last()
+            .is_some_and(|row| row.delivered_on.is_none());
+        if game.my_turn && undelivered {
             at_his_move.push((key, record.ledger.rows.len(), today));
         }
         shown.push(game);

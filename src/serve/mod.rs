@@ -9,9 +9,11 @@
 //! connection and gives those under way a few seconds to finish.
 
 pub mod answer;
+mod files;
 mod games;
 pub mod gate;
 pub mod passes;
+mod verified;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;

@@ -17,16 +17,24 @@ use crate::mail::source::spool;
 /// How often the server looks again while moves wait in the spool.
 pub const RETRY: Duration = Duration::from_secs(15);
 
-/// Who runs the passes: the command of one, and the spool it empties.
+/// How often it looks at the run lock while another run holds it.
+const LOCK_LOOK: Duration = Duration::from_secs(1);
+
+/// Who runs the passes: the command of one, the spool it empties, and the
+/// database whose run lock it waits for.
 pub struct Passes {
     /// The program and its arguments (`shtempel --config FILE poll`).
     pub command: Vec<OsString>,
     pub spool: PathBuf,
+    pub database: PathBuf,
 }
 
 impl Passes {
     /// Runs a pass when woken, and while moves wait, until every sender
-    /// of `wake` is gone (the server stopped).
+    /// of `wake` is gone (the server stopped). While another run holds the
+    /// lock (cron's poll, `watch`) no pass is started, only looked for:
+    /// that run may take the moves, and a pass started now would only say
+    /// the lock is held, for the price of a process.
     pub fn run(self, wake: &Receiver<()>) {
         loop {
             match wake.recv_timeout(RETRY) {
@@ -35,10 +43,26 @@ impl Passes {
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => return,
             }
-            // Moves taken while this pass starts go with it.
-            while wake.try_recv().is_ok() {}
-            self.pass();
+            loop {
+                if !self.moves_wait() {
+                    break;
+                }
+                if !self.lock_held() {
+                    // Moves taken while this pass starts go with it.
+                    while wake.try_recv().is_ok() {}
+                    self.pass();
+                    break;
+                }
+                if let Err(RecvTimeoutError::Disconnected) = wake.recv_timeout(LOCK_LOOK) {
+                    return;
+                }
+            }
         }
+    }
+
+    /// Whether another run holds the run lock now.
+    fn lock_held(&self) -> bool {
+        matches!(crate::run::lock(&self.database), Ok(None))
     }
 
     fn moves_wait(&self) -> bool {

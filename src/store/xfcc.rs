@@ -33,23 +33,31 @@ impl Store {
 
     /// Each game's number on the server, given to those that have none in
     /// the order of `games`: a number, once given, is the game's for good.
+    /// Read first, and written only where one is new: a request of the
+    /// server never waits for a poll's batch to give the numbers it has.
     pub fn xfcc_game_ids(&mut self, games: &[GameKey]) -> Result<Vec<u32>> {
-        self.write(None, |writer| {
-            let mut give = writer
-                .tx
-                .prepare_cached("INSERT OR IGNORE INTO xfcc_games (game) VALUES (?1)")?;
-            let mut read = writer
-                .tx
-                .prepare_cached("SELECT id FROM xfcc_games WHERE game = ?1")?;
-            let mut ids = Vec::with_capacity(games.len());
-            for game in games {
-                let key = game.to_string();
-                give.execute(params![key])?;
-                let id: i64 = read.query_row(params![key], |row| row.get(0))?;
-                ids.push(u32::try_from(id).unwrap_or(u32::MAX));
-            }
-            Ok(ids)
-        })
+        let known = self.known_xfcc_ids(games)?;
+        if let Some(known) = known.into_iter().collect::<Option<Vec<u32>>>() {
+            return Ok(known);
+        }
+        self.write(None, |writer| writer.xfcc_games(games))?;
+        let given = self.known_xfcc_ids(games)?;
+        Ok(given.into_iter().map(|id| id.unwrap_or(u32::MAX)).collect())
+    }
+
+    /// The numbers `games` have on the server, where they have one.
+    fn known_xfcc_ids(&self, games: &[GameKey]) -> Result<Vec<Option<u32>>> {
+        let mut read = self
+            .conn
+            .prepare_cached("SELECT id FROM xfcc_games WHERE game = ?1")?;
+        let mut ids = Vec::with_capacity(games.len());
+        for game in games {
+            let id: Option<i64> = read
+                .query_row(params![game.to_string()], |row| row.get(0))
+                .optional()?;
+            ids.push(id.map(|id| u32::try_from(id).unwrap_or(u32::MAX)));
+        }
+        Ok(ids)
     }
 
     /// The game numbered `id` on the server, if any.
@@ -107,6 +115,17 @@ impl Store {
 }
 
 impl Writer<'_> {
+    /// Numbers `games` on the server where they have no number yet.
+    pub fn xfcc_games(&self, games: &[GameKey]) -> Result<()> {
+        let mut give = self
+            .tx
+            .prepare_cached("INSERT OR IGNORE INTO xfcc_games (game) VALUES (?1)")?;
+        for game in games {
+            give.execute(params![game.to_string()])?;
+        }
+        Ok(())
+    }
+
     /// Issues `username` a new login (the old password stops working).
     pub fn xfcc_login(&self, username: &str, login: &XfccLogin, today: NaiveDate) -> Result<()> {
         self.tx

@@ -17,6 +17,19 @@ const ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
 /// Letters in a password: 80 bits.
 pub const PASSWORD_LENGTH: usize = 16;
 
+/// The Argon2id the hashes are made with: 4 MiB, one pass, one lane,
+/// about 4 ms of a core. Argon2's defaults (19 MiB, two passes, 40 ms here)
+/// are sized for passwords people choose; these are 80 random bits the
+/// clerk chose, which no hash however fast lets anyone guess from a stolen
+/// database. The cost left keeps a guesser slow all the same, and fifty
+/// programs logging in at once beside a poll cost it 0.2 s of a core, not
+/// 2 s (benches/README.md). A hash keeps its own parameters: one made with
+/// others is checked with those.
+fn argon2() -> Argon2<'static> {
+    let params = argon2::Params::new(4 * 1024, 1, 1, None).unwrap_or_default();
+    Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params)
+}
+
 /// What a run derives new passwords from: 32 bytes the binary draws from
 /// the operating system once a run. Each login's password
 /// and salt are SHA-256 of the seed, what they are for, and the login's
@@ -67,7 +80,7 @@ impl Seed {
     /// The login `cause` issues (`xfcc:<the letter's key>`): a password of
     /// [`PASSWORD_LENGTH`] letters and its Argon2id hash with a salt of its
     /// own. Argon2 refuses only a salt or an output of a length it does
-    /// not take, and these are its defaults.
+    /// not take, and these are the lengths it takes by default.
     pub fn login(&self, cause: &str) -> Result<NewLogin, argon2::password_hash::Error> {
         let bytes = self.derived("password", cause);
         // 32 divides 256: every letter as likely as another.
@@ -76,7 +89,7 @@ impl Seed {
             .map(|byte| char::from(ALPHABET[usize::from(byte % 32)]))
             .collect();
         let salt = SaltString::encode_b64(&self.derived("salt", cause)[..16])?;
-        let hash = Argon2::default()
+        let hash = argon2()
             .hash_password(password.as_bytes(), &salt)?
             .to_string();
         Ok(NewLogin { password, hash })
@@ -87,16 +100,13 @@ impl Seed {
 /// compared in constant time (password-hash's `Output`); a hash that
 /// cannot be read matches nothing.
 pub fn verify(password: &str, hash: &str) -> bool {
-    PasswordHash::new(hash).is_ok_and(|hash| {
-        Argon2::default()
-            .verify_password(password.as_bytes(), &hash)
-            .is_ok()
-    })
+    PasswordHash::new(hash)
+        .is_ok_and(|hash| argon2().verify_password(password.as_bytes(), &hash).is_ok())
 }
 
 fn nobody_hash() -> Result<String, argon2::password_hash::Error> {
     let salt = SaltString::from_b64("bm9ib2R5LXNhbHQ")?;
-    let hash = Argon2::default().hash_password(b"nobody", &salt)?;
+    let hash = argon2().hash_password(b"nobody", &salt)?;
     Ok(hash.to_string())
 }
 
@@ -139,12 +149,22 @@ mod tests {
     #[test]
     fn a_password_matches_its_hash_and_nothing_else_does() {
         let NewLogin { password, hash } = Seed::from_bytes([1; 32]).login("xfcc:k").unwrap();
-        assert!(hash.starts_with("$argon2id$"), "{hash}");
+        assert!(hash.starts_with("$argon2id$v=19$m=4096,t=1,p=1$"), "{hash}");
         assert!(!hash.contains(&password));
         assert!(verify(&password, &hash));
         assert!(!verify("k7qp2mzxk7qp2mzx", &hash));
         assert!(!verify(&password[1..], &hash));
         assert!(!verify(&password, "not a hash"));
+        // A hash the last build made, with Argon2's defaults, is checked
+        // with its own parameters.
+        let salt = SaltString::encode_b64(&[3; 16]).unwrap();
+        let old = Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .unwrap()
+            .to_string();
+        assert!(old.contains("$m=19456,t=2,p=1$"), "{old}");
+        assert!(verify(&password, &old));
+        assert!(!verify("k7qp2mzxk7qp2mzx", &old));
     }
 
     #[test]

@@ -544,5 +544,11 @@ fn a_login_still_finds_its_player_after_the_director_changes_his_address() {
     assert_eq!(status, 200, "{games}");
     assert_eq!(games.matches("<XfccGame>").count(), 1, "{games}");
     assert_eq!(element(&games, "hasWhite"), "true");
+    assert_eq!(element(&games, "white"), "White Player");
+    // An edit while the server runs holds at its next request.
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("White Player", "White Player Jr")).unwrap();
+    let (_, games) = server.post(&get_my_games("white", &password));
+    assert_eq!(element(&games, "white"), "White Player Jr");
     assert_eq!(server.stop(), Some(0));
 }

@@ -26,7 +26,7 @@ impl Letters<'_, '_> {
         let (answer, writes) = self.login_issued(draft, player, &cause)?;
         stored.disposition = Disposition::Applied;
         stored.reason = match writes.logins.first() {
-            Some((username, _)) => format!("xfcc login issued to {username}"),
+            Some(issued) => format!("xfcc login issued to {}", issued.username),
             None => "xfcc asked: this clerk has no Xfcc server".into(),
         };
         Ok(Plan::writing(writes).answered(answer, EventKind::XfccLogin, &player.email, stored))

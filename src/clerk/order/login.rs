@@ -40,7 +40,7 @@ impl Command for IssueLogin {
         let draft = clerk.draft(MessageKind::XfccLogin).to(recipient(player));
         let (letter, writes) = clerk.login_issued(draft, player, &self.cause(None))?;
         let reason = match writes.logins.first() {
-            Some((username, _)) => format!("xfcc login issued to {username} by the director"),
+            Some(issued) => format!("xfcc login issued to {} by the director", issued.username),
             None => format!(
                 "no xfcc login for {}: this clerk has no Xfcc server",
                 player.id

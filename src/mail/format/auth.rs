@@ -356,7 +356,7 @@ fn secret_on(line: &str) -> Option<&str> {
 }
 
 /// Compares without leaking where the first difference is.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     let mut difference = a.len() ^ b.len();
     for (index, byte) in b.iter().enumerate() {
         difference |= usize::from(a.get(index).copied().unwrap_or(0) ^ byte);

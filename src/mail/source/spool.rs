@@ -13,9 +13,9 @@
 use std::collections::HashSet;
 use std::fs;
 use std::io::Write as _;
-use std::path::Path;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use chrono::{DateTime, NaiveDate, Utc};
 
@@ -25,10 +25,15 @@ use crate::rules::Channel;
 
 use crate::xfcc::letter::SHOWN_HEADER;
 
+/// How often a wait for mail looks at the spool (an IMAP IDLE is ended and
+/// begun again as often).
+pub const SPOOL_LOOK: Duration = Duration::from_secs(20);
+
 /// A source of mail with the Xfcc server's spool beside it.
 pub struct WithSpool {
     mail: Box<dyn MailSource>,
     spool: Maildir,
+    root: PathBuf,
     /// The keys of the spool's letters the last fetch gave.
     from_spool: HashSet<String>,
 }
@@ -42,6 +47,7 @@ impl WithSpool {
         Ok(Box::new(WithSpool {
             mail,
             spool: Maildir::open(spool)?,
+            root: spool.to_path_buf(),
             from_spool: HashSet::new(),
         }))
     }
@@ -102,8 +108,23 @@ impl MailSource for WithSpool {
         self.mail.put_back(raw, arrived)
     }
 
+    /// Waits for mail, looking at the spool every [`SPOOL_LOOK`]: a move
+    /// the server took while `watch` waits (it holds the run lock, so the
+    /// server's own pass cannot run) goes with its next pass.
     fn wait_for_mail(&mut self, max: Duration, stop: &AtomicBool) -> Result<bool, MailError> {
-        self.mail.wait_for_mail(max, stop)
+        let end = Instant::now() + max;
+        loop {
+            if waiting(&self.root).is_ok_and(|names| !names.is_empty()) {
+                return Ok(true);
+            }
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() || stop.load(Ordering::Relaxed) {
+                return Ok(false);
+            }
+            if self.mail.wait_for_mail(left.min(SPOOL_LOOK), stop)? {
+                return Ok(true);
+            }
+        }
     }
 }
 
@@ -159,5 +180,72 @@ mod tests {
             None
         );
         assert_eq!(shown_on(b"X-Shtempel-Xfcc-Shown: soon\r\n\r\n"), None);
+    }
+
+    /// A folder of its own under the system's temporary one.
+    fn folder(name: &str) -> PathBuf {
+        let folder =
+            std::env::temp_dir().join(format!("shtempel-spool-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&folder);
+        fs::create_dir_all(&folder).unwrap();
+        folder
+    }
+
+    #[test]
+    fn the_servers_moves_come_with_the_mail_in_arrival_order_each_marked_done_where_it_came_from() {
+        let root = folder("order");
+        let (inbox, spool) = (root.join("inbox"), root.join("spool"));
+        let mail = Maildir::create(&inbox).unwrap();
+        mail.deliver(
+            "1.letter",
+            b"Received: x; Thu, 12 Nov 2026 10:00:00 +0000\r\n\r\n1. e4\r\n",
+        )
+        .unwrap();
+        mail.deliver(
+            "3.letter",
+            b"Received: x; Sat, 14 Nov 2026 10:00:00 +0000\r\n\r\n2. Nf3\r\n",
+        )
+        .unwrap();
+        let taken = b"Received: x; Fri, 13 Nov 2026 10:00:00 +0000\r\nX-Shtempel-Xfcc-Shown: 2026-11-12\r\n\r\n1... e5\r\n";
+        deliver(&spool, "2.xfcc-1-1.move-e5", taken).unwrap();
+        assert_eq!(waiting(&spool).unwrap(), ["2.xfcc-1-1.move-e5"]);
+        let mut source = WithSpool::over(Box::new(Maildir::open(&inbox).unwrap()), &spool).unwrap();
+        let letters = source.fetch_new().unwrap();
+        let keys: Vec<&str> = letters.iter().map(|l| l.key.as_str()).collect();
+        assert_eq!(keys, ["1.letter", "2.xfcc-1-1.move-e5", "3.letter"]);
+        let channels: Vec<Channel> = letters.iter().map(|l| l.channel).collect();
+        let shown = NaiveDate::from_ymd_opt(2026, 11, 12);
+        assert_eq!(
+            channels,
+            [
+                Channel::Letter,
+                Channel::Xfcc { shown_on: shown },
+                Channel::Letter
+            ]
+        );
+        source
+            .mark_all_done(&["1.letter".into(), "2.xfcc-1-1.move-e5".into()])
+            .unwrap();
+        assert!(waiting(&spool).unwrap().is_empty());
+        assert!(spool.join("cur").read_dir().unwrap().count() == 1);
+        assert!(inbox.join("cur").read_dir().unwrap().count() == 1);
+        // A wait for mail ends at once while a move waits, and not before
+        // its end where none does.
+        let stop = AtomicBool::new(false);
+        assert!(
+            !source
+                .wait_for_mail(Duration::from_millis(50), &stop)
+                .unwrap()
+        );
+        deliver(&spool, "4.xfcc-1-3.move-Nf6", taken).unwrap();
+        assert!(
+            source
+                .wait_for_mail(Duration::from_secs(600), &stop)
+                .unwrap()
+        );
+        // No spool: the mail alone.
+        let alone = WithSpool::over(Box::new(Maildir::open(&inbox).unwrap()), &root.join("none"));
+        assert_eq!(alone.unwrap().fetch_new().unwrap().len(), 1);
+        let _ = fs::remove_dir_all(&root);
     }
 }
