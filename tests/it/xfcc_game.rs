@@ -4,6 +4,9 @@
 //! moves are counted from the day White's move reached him (its forward)
 //! to the day the server took his, and never charged an omission; White's
 //! letters are checked as ever, against the days the server took Black's.
+//! And the moves by Xfcc as the rest of the clerk's life takes them: a draw
+//! offered by letter and accepted from a program, another player's game
+//! refused, a pass killed at each step of a move from the spool.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -197,4 +200,134 @@ fn a_game_between_a_letter_writer_and_a_chess_program_counts_every_day_by_the_ru
     assert_eq!(server.stop(), Some(0));
     // The game's page the link names is the report's.
     assert!(t.path().join("report/game-1.html").is_file());
+}
+
+/// A move the server took, in the spool as it writes one: Black's 1... e5
+/// of game 1 (server number 1), taken on `day` at noon.
+fn taken_e5(t: &Tournament, day: &str) {
+    use shtempel::xfcc::letter::{Taken, TakenAsk};
+    let at: chrono::DateTime<chrono::Utc> = format!("{day}T12:00:00Z").parse().unwrap();
+    let taken = Taken {
+        from: BLACK,
+        to: CLERK,
+        tag: "[T #1]",
+        game: "1",
+        xfcc_id: 1,
+        plies: 1,
+        ask: TakenAsk::Move {
+            number: 1,
+            colour: shakmaty::Color::Black,
+            san: "e5".into(),
+            offer_draw: false,
+        },
+        message: "",
+        username: "black",
+        peer: "127.0.0.1".parse().unwrap(),
+        at,
+        shown_on: None,
+    };
+    shtempel::mail::source::spool::deliver(&spool(t), &taken.file_name(), &taken.letter()).unwrap();
+}
+
+/// A pass killed at any step of a move from the spool: the next runs apply
+/// it once, keep it once, and send its receipt and forward once each.
+#[test]
+fn a_pass_killed_at_any_step_of_a_move_by_xfcc_loses_nothing_and_doubles_nothing() {
+    for fault in [
+        "after-parse:1",
+        "after-outbox-insert:1",
+        "after-commit:1",
+        "before-mark-done:1",
+        "during-mark-done:1",
+        "during-send:1",
+    ] {
+        let mut t = Cup::new().open();
+        t.letter(WHITE, "2026-11-03", "Game 1", W1);
+        t.pass("2026-11-03");
+        let before = t.outbox().len();
+        taken_e5(&t, "2026-11-05");
+        let crashed = std::process::Command::new(env!("CARGO_BIN_EXE_shtempel"))
+            .arg("--config")
+            .arg(t.path().join("shtempel.toml"))
+            .args(["--future", "poll", "--today", "2026-11-05"])
+            .env("SHTEMPEL_FAULT", fault)
+            .output()
+            .unwrap();
+        assert_eq!(crashed.status.code(), None, "{fault}: the fault fired");
+        for _ in 0..2 {
+            t.poll("2026-11-05");
+        }
+        let chart = t.chart("1");
+        let sans: Vec<&str> = chart["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["san"].as_str().unwrap())
+            .collect();
+        assert_eq!(sans, ["e4", "e5"], "{fault}");
+        assert_eq!(t.totals("1"), (2, 2), "{fault}");
+        assert!(in_spool(&t, "new").is_empty(), "{fault}");
+        assert_eq!(in_spool(&t, "cur").len(), 1, "{fault}");
+        let mail = t.outbox()[before..].to_vec();
+        let mut ids: Vec<&str> = mail.iter().map(|m| m.message_id.as_str()).collect();
+        ids.dedup();
+        assert_eq!(
+            kinds(&mail),
+            [pair("ack", BLACK), pair("forward", WHITE)],
+            "{fault}"
+        );
+        assert_eq!(ids.len(), 2, "{fault}");
+    }
+}
+
+/// A draw offered by letter, accepted from the program; a move asked in a
+/// game that is not his, or that does not exist, changes nothing.
+#[test]
+fn a_draw_offered_by_letter_is_accepted_from_a_program_and_another_players_game_is_refused() {
+    let mut t = Cup::new()
+        .player("third", "Third Player", "third@test.example")
+        .game("2", "white", "third")
+        .table(SERVED)
+        .open();
+    t.opening();
+    let mail = t.exchange(
+        WHITE,
+        "2026-11-09",
+        "Re: [T #1] 1... e5",
+        "Game 1\n2. Nf3\nI offer a draw.\nTime: 4/4\nDates: 2026-11-07, 2026-11-07, 2026-11-09\n",
+    );
+    assert!(mail.iter().any(|m| m.kind == "forward"), "{mail:#?}");
+    let mail = t.exchange(BLACK, "2026-11-09", "xfcc", "XFCC");
+    let password = line_value(&mail[0].body, "Password:").to_string();
+    // White's login numbers his games: game 2 too.
+    t.exchange(WHITE, "2026-11-09", "xfcc", "XFCC");
+    let server = Server::start(&t, "2026-11-10");
+    let (_, games) = server.post(&get_my_games("black", &password));
+    assert_eq!(games.matches("<XfccGame>").count(), 1, "{games}");
+    assert_eq!(element(&games, "drawOffered"), "true");
+    let id: u32 = element(&games, "id").parse().unwrap();
+    let accept = Flags {
+        accept_draw: true,
+        ..Flags::default()
+    };
+    // (game, the answer): White's game with Third, one that is nobody's.
+    for (game, answer) in [(id + 1, "NotYourGame"), (id + 99, "InvalidGameID")] {
+        let (_, reply) = server.post(&asking("black", &password, game, 2, "", accept));
+        assert_eq!(element(&reply, "MakeAMoveResult"), answer);
+    }
+    assert!(in_spool(&t, "new").is_empty());
+    let (_, reply) = server.post(&asking("black", &password, id, 2, "", accept));
+    assert_eq!(element(&reply, "MakeAMoveResult"), "Success");
+    let chart = applied(&t, |chart| !chart["result"].is_null());
+    assert_eq!(chart["result"], "1/2-1/2", "{chart:#}");
+    // Sent again once the game is over: refused, nothing changes.
+    let (_, reply) = server.post(&asking("black", &password, id, 2, "", accept));
+    assert_eq!(element(&reply, "MakeAMoveResult"), "NotYourTurn");
+    let (_, games) = server.post(&get_my_games("black", &password));
+    assert_eq!(element(&games, "result"), "Draw");
+    assert_eq!(server.stop(), Some(0));
+    assert_eq!(in_spool(&t, "cur").len(), 1);
+    let mail = t.new_mail();
+    assert!(mail.iter().any(|m| m.to == [WHITE]), "{mail:#?}");
+    assert!(mail.iter().any(|m| m.to == [BLACK]), "{mail:#?}");
 }
