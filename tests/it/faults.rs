@@ -97,15 +97,8 @@ fn a_crash_at_any_step_loses_nothing_and_doubles_nothing() {
                     String::from_utf8_lossy(&out.stderr)
                 );
             }
-            let chart = t.chart("1");
-            let sans: Vec<&str> = chart["moves"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m["san"].as_str().unwrap())
-                .collect();
             assert_eq!(
-                sans,
+                t.sans("1"),
                 ["e4", "e5", "Nf3"],
                 "{fault}: every letter applied exactly once"
             );

@@ -479,6 +479,16 @@ impl Tournament {
             .to_json()
     }
 
+    /// The game's moves in SAN, as its chart gives them.
+    pub fn sans(&self, game: &str) -> Vec<String> {
+        let chart = self.chart(game);
+        let moves = chart["moves"].as_array().expect("the chart's moves");
+        moves
+            .iter()
+            .map(|m| m["san"].as_str().expect("a move's SAN").to_string())
+            .collect()
+    }
+
     pub fn totals(&self, game: &str) -> (u64, u64) {
         let chart = self.chart(game);
         (
