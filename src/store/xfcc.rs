@@ -175,4 +175,23 @@ mod tests {
             .unwrap();
         assert_eq!(store.xfcc_login("ivanov").unwrap(), Some(login("$second")));
     }
+
+    #[test]
+    fn the_first_day_a_move_was_shown_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("x.sqlite")).unwrap();
+        let game = GameKey::new(None, "1");
+        let day = |d| NaiveDate::from_ymd_opt(2026, 11, d).unwrap();
+        assert_eq!(store.xfcc_shown(&game, 3).unwrap(), None);
+        store.note_xfcc_shown(&[(game.clone(), 3, day(5))]).unwrap();
+        store
+            .note_xfcc_shown(&[(game.clone(), 3, day(6)), (game.clone(), 5, day(9))])
+            .unwrap();
+        assert_eq!(store.xfcc_shown(&game, 3).unwrap(), Some(day(5)));
+        assert_eq!(store.xfcc_shown(&game, 5).unwrap(), Some(day(9)));
+        assert_eq!(
+            store.xfcc_shown(&GameKey::new(Some("A"), "1"), 3).unwrap(),
+            None
+        );
+    }
 }

@@ -324,3 +324,52 @@ fn a_draw_offered_by_letter_is_accepted_from_a_program_and_another_players_game_
     assert!(mail.iter().any(|m| m.to == [WHITE]), "{mail:#?}");
     assert!(mail.iter().any(|m| m.to == [BLACK]), "{mail:#?}");
 }
+
+/// rules.md 2.2 for a move by Xfcc whose answered move's forward has not
+/// gone (the mail server refuses it): the move reached the player on the
+/// day the server first showed it to him, and his days count from there.
+#[test]
+fn a_move_shown_before_its_forward_went_counts_from_the_day_it_was_shown() {
+    let mut t = Cup::new().table(SERVED).open();
+    t.letter(WHITE, "2026-11-03", "Game 1", W1);
+    t.pass("2026-11-03");
+    t.new_mail();
+    let mail = t.exchange(BLACK, "2026-11-03", "xfcc", "XFCC");
+    let password = line_value(&mail[0].body, "Password:").to_string();
+    black_moves(&mut t, "2026-11-05", &password, (1, "e5", Flags::default()));
+    assert_eq!(t.totals("1"), (2, 2));
+    // From now on the mail server refuses every message: White's 2. Nf3
+    // is taken on the 7th, and its forward waits.
+    let file = t.path().join("shtempel.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let refusing = "kind = \"smtp\"\nhost = \"127.0.0.1\"\nport = 1\ntls = \"none\"";
+    std::fs::write(
+        &file,
+        text.replace("kind = \"file\"\npath = \"outbox\"", refusing),
+    )
+    .unwrap();
+    t.letter(
+        WHITE,
+        "2026-11-07",
+        "Re: [T #1] 1... e5",
+        "Game 1\n2. Nf3\nTime: 4/2\nDates: 2026-11-05, 2026-11-05, 2026-11-07\n",
+    );
+    let poll = t.run(&["poll", "--today", "2026-11-07"]);
+    assert_eq!(poll.code, 1, "the forward waits: {}", poll.stderr);
+    assert_eq!(t.totals("1"), (4, 2));
+    // Black's program shows it to him on the 9th; he moves on the 12th.
+    let server = Server::start(&t, "2026-11-09");
+    let (_, games) = server.post(&get_my_games("black", &password));
+    assert_eq!(element(&games, "moves"), "1. e4 e5 2. Nf3");
+    assert_eq!(element(&games, "myTurn"), "true");
+    assert_eq!(server.stop(), Some(0));
+    let server = Server::start(&t, "2026-11-12");
+    let (_, games) = server.post(&get_my_games("black", &password));
+    let id: u32 = element(&games, "id").parse().unwrap();
+    let (_, reply) = server.post(&asking("black", &password, id, 2, "Nc6", Flags::default()));
+    assert_eq!(element(&reply, "MakeAMoveResult"), "Success");
+    applied(&t, |chart| moves(chart) == 4);
+    assert_eq!(server.stop(), Some(0));
+    // 3 days (9th to 12th), not 5 from White's postmark of the 7th.
+    assert_eq!(t.totals("1"), (4, 5));
+}
