@@ -372,6 +372,45 @@ fn a_guesser_a_flood_and_a_bomb_change_nothing_and_the_server_stays_up() {
     assert_eq!(server.stop(), Some(0));
 }
 
+/// Clients that send half a request and then nothing hold up nobody, and
+/// are cut off once the time for headers has passed.
+#[test]
+fn slow_clients_hold_up_nobody_and_are_cut_off() {
+    use std::io::{Read, Write};
+    let mut t = Cup::new().table(SERVED).open();
+    let password = whites_login(&mut t);
+    let server = Server::start(&t, "2026-11-12");
+    let slow: Vec<std::net::TcpStream> = (0..20)
+        .map(|_| {
+            let mut stream = std::net::TcpStream::connect(&server.address).unwrap();
+            stream
+                .write_all(b"POST /xfcc HTTP/1.1\r\nHost: x\r\n")
+                .unwrap();
+            stream
+        })
+        .collect();
+    let (status, games) = server.post(&get_my_games("white", &password));
+    assert_eq!(status, 200, "{games}");
+    // The server closes a slow one (end of stream, or a reset), well
+    // before the test's own bound of a minute.
+    let mut first = &slow[0];
+    first
+        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    let mut answer = Vec::new();
+    match first.read_to_end(&mut answer) {
+        Ok(_) => {}
+        Err(error) => assert!(
+            !matches!(
+                error.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ),
+            "still open after a minute"
+        ),
+    }
+    assert_eq!(server.stop(), Some(0));
+}
+
 /// The Python with zeep the tests call: `SHTEMPEL_ZEEP` (CI makes one), or
 /// `python3` where it has zeep; `None` where neither (then the test says
 /// so and passes, unless `SHTEMPEL_REQUIRE_ZEEP` is set).
