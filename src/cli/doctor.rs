@@ -168,7 +168,52 @@ fn checks(given: &Path, configs: &[Config], now: chrono::DateTime<Utc>) -> Vec<C
     if let Some(xfcc) = &first.xfcc {
         checks.push(xfcc_server(xfcc));
     }
+    if first.xfcc.is_some() || first.xfcc_spool().is_dir() {
+        checks.push(waiting_moves(first, now));
+    }
     checks
+}
+
+/// How long a move taken may wait in the spool before doctor says so: the
+/// server's pass, or cron's poll, applies it within a minute.
+const MOVES_WAIT_AT_MOST: chrono::TimeDelta = chrono::TimeDelta::minutes(5);
+
+/// The moves the Xfcc server took and no pass has applied yet: a warning
+/// where the oldest has waited longer than a pass takes to come.
+fn waiting_moves(config: &Config, now: chrono::DateTime<Utc>) -> Check {
+    let what = "xfcc moves";
+    let spool = config.xfcc_spool();
+    let names = match shtempel::mail::source::spool::waiting(&spool) {
+        Ok(names) => names,
+        Err(error) => return Check::failed(what, format!("{}: {error}", spool.display())),
+    };
+    // A name begins with the moment the move was taken (Unix seconds).
+    let oldest = names
+        .iter()
+        .filter_map(|name| name.split('.').next()?.parse::<i64>().ok())
+        .min()
+        .and_then(|seconds| chrono::DateTime::from_timestamp(seconds, 0));
+    match oldest {
+        None => Check::passed(what, format!("none waits in {}", spool.display())),
+        Some(oldest) if now - oldest <= MOVES_WAIT_AT_MOST => Check::passed(
+            what,
+            format!(
+                "{} taken in the last minutes, for the next pass",
+                names.len()
+            ),
+        ),
+        Some(oldest) => Check::warned(
+            what,
+            format!(
+                "{} move(s) from chess programs wait in {} since {}: no pass has applied them; \
+                 the server runs one for each move it takes (see its log), and any poll takes \
+                 them: run `shtempel poll`",
+                names.len(),
+                spool.join("new").display(),
+                oldest.format("%Y-%m-%d %H:%M UTC")
+            ),
+        ),
+    }
 }
 
 /// The Xfcc server of `[xfcc]`: its certificate loads, and something

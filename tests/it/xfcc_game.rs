@@ -373,3 +373,27 @@ fn a_move_shown_before_its_forward_went_counts_from_the_day_it_was_shown() {
     // 3 days (9th to 12th), not 5 from White's postmark of the 7th.
     assert_eq!(t.totals("1"), (4, 5));
 }
+
+/// `doctor` says whether moves wait in the spool, and warns where one has
+/// waited longer than a pass takes to come (no server's pass, no poll).
+#[test]
+fn doctor_warns_of_a_move_no_pass_has_applied() {
+    let t = Cup::new().table(SERVED).open();
+    let out = t.run(&["doctor"]);
+    assert!(
+        out.stdout.contains("ok    xfcc moves  none waits in "),
+        "{}",
+        out.stdout
+    );
+    taken_e5(&t, "2026-11-05");
+    let out = t.run(&["doctor"]);
+    assert!(
+        out.stdout
+            .contains("warn  xfcc moves  1 move(s) from chess programs wait in ")
+            && out
+                .stdout
+                .contains("since 2026-11-05 12:00 UTC: no pass has applied them"),
+        "{}",
+        out.stdout
+    );
+}
