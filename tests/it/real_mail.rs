@@ -730,6 +730,25 @@ impl TurnCounter {
                             if n == 0 {
                                 break;
                             }
+                            let mut buf = buf[..n].to_vec();
+                            if is_client {
+                                // What the client wrote at once (a pipelined
+                                // window is one write) is one turn: read on
+                                // while more comes at once, before the server
+                                // is given a part of it to answer (Postfix
+                                // answered the first messages of a window,
+                                // and the rest counted as the next turn).
+                                let mut more = vec![0; 64 * 1024];
+                                let _ = from.set_read_timeout(Some(Duration::from_millis(10)));
+                                while let Ok(m) = from.read(&mut more) {
+                                    if m == 0 {
+                                        break;
+                                    }
+                                    buf.extend_from_slice(&more[..m]);
+                                }
+                                let _ = from.set_read_timeout(None);
+                            }
+                            let n = buf.len();
                             if is_client && !client_spoke.swap(true, Ordering::SeqCst) {
                                 counted.fetch_add(1, Ordering::SeqCst);
                                 let turn = own_turns.fetch_add(1, Ordering::SeqCst) + 1;
