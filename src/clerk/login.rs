@@ -50,28 +50,21 @@ impl Clerk<'_> {
             "username" => username.as_str(),
             "password" => login.password.as_str(),
         });
+        let key = |config: &crate::config::Config, game: &crate::config::GameConfig| {
+            GameKey::new(config.scope(), &game.id)
+        };
         let games = match person {
             Some(person) => person
-                .entries
-                .iter()
-                .flat_map(|entry| {
-                    let config = self.directory.tournaments().get(entry.tournament);
-                    let games = config.and_then(|c| Some((c, c.player(&entry.player)?)));
-                    games.into_iter().flat_map(|(config, player)| {
-                        let games = config.draw().games_of(&player.id);
-                        games
-                            .into_iter()
-                            .map(|game| GameKey::new(config.scope(), &game.id))
-                            .collect::<Vec<_>>()
-                    })
-                })
+                .games(self.directory.tournaments())
+                .into_iter()
+                .map(|(config, _, game)| key(config, game))
                 .collect(),
             None => self
                 .config
                 .draw()
                 .games_of(&player.id)
                 .into_iter()
-                .map(|game| GameKey::new(self.config.scope(), &game.id))
+                .map(|game| key(self.config, game))
                 .collect(),
         };
         let writes = Writes {

@@ -187,12 +187,10 @@ fn waiting_moves(config: &Config, now: chrono::DateTime<Utc>) -> Check {
         Ok(names) => names,
         Err(error) => return Check::failed(what, format!("{}: {error}", spool.display())),
     };
-    // A name begins with the moment the move was taken (Unix seconds).
     let oldest = names
         .iter()
-        .filter_map(|name| name.split('.').next()?.parse::<i64>().ok())
-        .min()
-        .and_then(|seconds| chrono::DateTime::from_timestamp(seconds, 0));
+        .filter_map(|name| shtempel::xfcc::letter::taken_at(name))
+        .min();
     match oldest {
         None => Check::passed(what, format!("none waits in {}", spool.display())),
         Some(oldest) if now - oldest <= MOVES_WAIT_AT_MOST => Check::passed(

@@ -1,12 +1,11 @@
 //! `shtempel serve`: the Xfcc server of `[xfcc]`, for players who move from
 //! their chess program, until SIGTERM or SIGINT.
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
-
-use std::ffi::OsString;
 
 use shtempel::serve::{Passes, Serving, serve};
 
@@ -56,9 +55,7 @@ impl Args {
         .map_err(run_error)?;
         Ok(0)
     }
-}
 
-impl Args {
     /// The command of the pass that applies the moves taken: this program's
     /// `poll`, of the same file, as on the same day (checked against the
     /// machine's date already, as `poll`'s own `--today` is).

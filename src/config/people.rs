@@ -44,6 +44,27 @@ impl Person {
             .iter()
             .filter(move |e| e.tournament != tournament)
     }
+
+    /// Each game of his in `tournaments` (the folder's, in its order), with
+    /// the event and his entry there.
+    pub fn games<'c>(
+        &self,
+        tournaments: &'c [Config],
+    ) -> Vec<(&'c Config, &'c super::Player, &'c super::GameConfig)> {
+        let mut games = Vec::new();
+        for entry in &self.entries {
+            let Some(config) = tournaments.get(entry.tournament) else {
+                continue;
+            };
+            let Some(player) = config.player(&entry.player) else {
+                continue;
+            };
+            for game in config.draw().games_of(&player.id) {
+                games.push((config, player, game));
+            }
+        }
+        games
+    }
 }
 
 /// Every person of a folder's events.

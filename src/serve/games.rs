@@ -37,24 +37,9 @@ fn games_of_person<'c>(
     let by_address = people
         .iter()
         .find(|person| person.addresses.iter().any(|a| a == who.address));
-    let Some(person) =
-        by_address.or_else(|| people.iter().find(|person| person.key == who.username))
-    else {
-        return Vec::new();
-    };
-    let mut games = Vec::new();
-    for entry in &person.entries {
-        let Some(config) = configs.get(entry.tournament) else {
-            continue;
-        };
-        let Some(player) = config.player(&entry.player) else {
-            continue;
-        };
-        for game in config.draw().games_of(&player.id) {
-            games.push((config, player, game));
-        }
-    }
-    games
+    by_address
+        .or_else(|| people.iter().find(|person| person.key == who.username))
+        .map_or_else(Vec::new, |person| person.games(configs))
 }
 
 /// Every game of the person `who` is, as on `now`: each
@@ -205,13 +190,10 @@ pub fn move_answer(
     };
     let spool = config.xfcc_spool();
     let waiting = spool::waiting(&spool).map_err(|e| spool_error(&spool, &e))?;
-    let this_move = format!(".{}.", taken.move_name());
-    if let Some(name) = waiting.iter().find(|name| name.contains(&this_move)) {
-        let same = name.ends_with(&format!("{this_move}{}", taken.ask_name()));
-        return Ok(match same {
-            true => MoveResult::Success,
-            false => MoveResult::NotYourTurn,
-        });
+    match taken.waiting_among(&waiting) {
+        Some(true) => return Ok(MoveResult::Success),
+        Some(false) => return Ok(MoveResult::NotYourTurn),
+        None => {}
     }
     spool::deliver(&spool, &taken.file_name(), &taken.letter())
         .map_err(|e| spool_error(&spool, &e))?;

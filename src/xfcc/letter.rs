@@ -84,7 +84,7 @@ impl Taken<'_> {
 
     /// What was asked, as its name in the spool says it: the move's SAN
     /// (`+`, `#`, `=` are a file name's), a draw offered with it.
-    pub fn ask_name(&self) -> String {
+    fn ask_name(&self) -> String {
         match &self.ask {
             TakenAsk::Move {
                 san, offer_draw, ..
@@ -94,8 +94,18 @@ impl Taken<'_> {
     }
 
     /// What names the game's move in the spool, whatever was asked at it.
-    pub fn move_name(&self) -> String {
-        move_name(self.xfcc_id, self.plies)
+    fn move_name(&self) -> String {
+        format!("xfcc-{}-{}", self.xfcc_id, self.plies)
+    }
+
+    /// Whether a letter for this move already waits among the spool's
+    /// `names`: `Some(true)` for this very ask (a request sent twice),
+    /// `Some(false)` for another.
+    pub fn waiting_among(&self, names: &[String]) -> Option<bool> {
+        let this_move = format!(".{}.", self.move_name());
+        let this_ask = format!("{this_move}{}", self.ask_name());
+        let name = names.iter().find(|name| name.contains(&this_move))?;
+        Some(name.ends_with(&this_ask))
     }
 
     /// The letter's bytes.
@@ -191,10 +201,11 @@ pub fn message_of(text: &str) -> Option<String> {
     (!words.is_empty()).then(|| crate::printable::bounded(words, MESSAGE_MOST).into_owned())
 }
 
-/// What names a game's move in the spool: its number on the server and
-/// the moves before it.
-pub fn move_name(xfcc_id: u32, plies: usize) -> String {
-    format!("xfcc-{xfcc_id}-{plies}")
+/// When the move a spool letter's `name` names was taken (its name begins
+/// with it: [`Taken::file_name`]).
+pub fn taken_at(name: &str) -> Option<DateTime<Utc>> {
+    let seconds = name.split('.').next()?.parse::<i64>().ok()?;
+    DateTime::from_timestamp(seconds, 0)
 }
 
 #[cfg(test)]

@@ -91,6 +91,11 @@ impl Maildir {
             .collect())
     }
 
+    /// The Maildir's folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     /// Puts a message into `new/` the way a delivery agent does (through `tmp/`).
     pub fn deliver(&self, name: &str, raw: &[u8]) -> std::io::Result<PathBuf> {
         let tmp = self.root.join("tmp").join(name);

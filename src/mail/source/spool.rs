@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 use std::fs;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -33,7 +33,6 @@ pub const SPOOL_LOOK: Duration = Duration::from_secs(20);
 pub struct WithSpool {
     mail: Box<dyn MailSource>,
     spool: Maildir,
-    root: PathBuf,
     /// The keys of the spool's letters the last fetch gave.
     from_spool: HashSet<String>,
 }
@@ -47,7 +46,6 @@ impl WithSpool {
         Ok(Box::new(WithSpool {
             mail,
             spool: Maildir::open(spool)?,
-            root: spool.to_path_buf(),
             from_spool: HashSet::new(),
         }))
     }
@@ -114,7 +112,7 @@ impl MailSource for WithSpool {
     fn wait_for_mail(&mut self, max: Duration, stop: &AtomicBool) -> Result<bool, MailError> {
         let end = Instant::now() + max;
         loop {
-            if waiting(&self.root).is_ok_and(|names| !names.is_empty()) {
+            if waiting(self.spool.root()).is_ok_and(|names| !names.is_empty()) {
                 return Ok(true);
             }
             let left = end.saturating_duration_since(Instant::now());
@@ -169,6 +167,8 @@ pub fn waiting(spool: &Path) -> std::io::Result<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
     #[test]
