@@ -163,6 +163,7 @@ pub mod mail;
 pub mod message;
 pub mod phrases;
 pub mod printable;
+pub mod ratings;
 pub mod record;
 pub mod render;
 pub mod report;

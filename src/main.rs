@@ -112,6 +112,9 @@ enum Command {
     Doctor(cli::doctor::Args),
     /// Every game: players, moves, totals, days left, status.
     Games(cli::games::Args),
+    /// The federation's rating list from the finished games of its events
+    /// (the last one published, every one as JSON, or a player's history).
+    Ratings(cli::ratings::Args),
     /// A round robin's table (rounds, boards, names, colours) as the clerk
     /// makes its games from the players; changes nothing.
     Pairings(cli::pairings::Args),
@@ -239,6 +242,7 @@ fn dispatch(cli: Cli, now: chrono::DateTime<Utc>) -> Result<u8, Failure> {
         Command::Check(args) => args.run(&cx),
         Command::Doctor(args) => args.run(&cx),
         Command::Games(args) => args.run(&cx),
+        Command::Ratings(args) => args.run(&cx),
         Command::Pairings(args) => args.run(&cx),
         Command::Chart(args) => args.run(&cx),
         Command::Pgn(args) => args.run(&cx),

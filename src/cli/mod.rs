@@ -34,6 +34,7 @@ pub mod letters;
 pub mod pairings;
 pub mod pgn;
 pub mod poll;
+pub mod ratings;
 pub mod read;
 pub mod replace;
 pub mod report;

@@ -212,6 +212,7 @@ mod tests {
                 other_emails: Vec::new(),
                 start_sheet_received: None,
                 secret: None,
+                start_rating: None,
             })
             .collect();
         let draw = Draw::paired(&Beyond(3), &players).unwrap();

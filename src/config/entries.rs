@@ -86,6 +86,7 @@ impl Checker<'_> {
                 Some(value) => Some(self.date(&format!("{key}.start_sheet_received"), value)?),
                 None => None,
             };
+            let start_rating = self.start_rating(&key, p.rating, p.rating_source.as_deref())?;
             players.push(Player {
                 id: p.id.clone(),
                 name: p.name.clone(),
@@ -93,6 +94,7 @@ impl Checker<'_> {
                 other_emails: addresses,
                 start_sheet_received,
                 secret: p.secret.clone().filter(|s| !s.trim().is_empty()),
+                start_rating,
             });
         }
         Ok(players)

@@ -32,6 +32,7 @@ const CLERK_TABLES: &[&str] = &[
     "security",
     "report",
     "xfcc",
+    "ratings",
     "arbiters",
     "rules",
 ];

@@ -8,6 +8,7 @@ mod entries;
 mod federation;
 mod parse;
 pub mod people;
+mod ratings;
 mod raw;
 mod servers;
 #[cfg(test)]
@@ -289,6 +290,18 @@ pub struct Player {
     pub start_sheet_received: Option<NaiveDate>,
     /// A word his letters must carry on a `Secret:` line; never echoed.
     pub secret: Option<String>,
+    /// A rating given him (`rating = 2150`, `rating_source`), which the
+    /// rating list takes until he has his own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_rating: Option<StartRating>,
+}
+
+/// A rating a player brings (from ICCF, FIDE, a national list), and where
+/// it is from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartRating {
+    pub rating: u32,
+    pub source: Option<String>,
 }
 
 impl Player {
@@ -365,6 +378,8 @@ pub struct Config {
     /// One of a folder of tournaments (its games are stored under
     /// `ID/<game>`), not a file of its own.
     pub in_folder: bool,
+    /// `[ratings]`: how the federation's list is made.
+    pub ratings: crate::ratings::Settings,
     /// Where each player and game is in the lists: every letter looks its
     /// sender and game up, and a federation has thousands of both. Built at
     /// the first lookup: a run with no mail makes none.

@@ -304,6 +304,7 @@ impl Checker<'_> {
             None => super::Draw::new(checker.games(&raw.games, &players, &tournament)?),
         };
         let security = checker.security(&raw.security)?;
+        let ratings = checker.ratings(&raw.ratings)?;
         if raw.limits.max_letter_bytes < 1024 {
             return Err(checker.err(
                 "limits.max_letter_bytes",
@@ -373,6 +374,7 @@ impl Checker<'_> {
             report_url,
             xfcc,
             in_folder: false,
+            ratings,
         })
     }
 }

@@ -199,6 +199,7 @@ mod tests {
             other_emails: emails[1..].iter().map(|e| e.to_string()).collect(),
             start_sheet_received: None,
             secret: None,
+            start_rating: None,
         }
     }
 

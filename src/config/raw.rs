@@ -45,6 +45,8 @@ pub(super) struct RawConfig {
     pub report: RawReport,
     pub xfcc: Option<RawXfcc>,
     #[serde(default)]
+    pub ratings: RawRatings,
+    #[serde(default)]
     pub players: Vec<RawPlayer>,
     #[serde(default)]
     pub games: Vec<RawGame>,
@@ -59,6 +61,15 @@ pub(super) struct RawReport {
 }
 
 /// `[xfcc]`: the Xfcc server chess programs move through (`shtempel serve`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawRatings {
+    pub method: Option<String>,
+    pub period: Option<String>,
+    pub newcomer_games: Option<i64>,
+    pub rate_forfeits: Option<bool>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawXfcc {
@@ -184,6 +195,8 @@ pub(super) struct RawPlayer {
     pub emails: Option<Vec<String>>,
     pub start_sheet_received: Option<DateValue>,
     pub secret: Option<String>,
+    pub rating: Option<i64>,
+    pub rating_source: Option<String>,
 }
 
 #[derive(Deserialize)]

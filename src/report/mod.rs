@@ -24,6 +24,7 @@ use crate::rules::{GameResult, Status};
 mod board;
 mod cross_table;
 mod federation;
+pub mod rated;
 pub mod site;
 
 use self::cross_table::cross_table;

@@ -175,6 +175,7 @@ fn write_game(
         &state.ledger.rows,
         state.stored,
         letter_id,
+        today,
     )?;
     for note in &plan.writes.notes {
         w.note(state.id(), note)?;

@@ -28,7 +28,78 @@ pub struct LeftSeat {
     pub on: NaiveDate,
 }
 
+/// A finished game as the rating list reads it: its result and why, the day
+/// it ended, and the address of whoever played a colour until a replacement
+/// where the game was his (it stays his).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finished {
+    pub outcome: Outcome,
+    pub ended_on: Option<NaiveDate>,
+    pub former_white: Option<String>,
+    pub former_black: Option<String>,
+}
+
 impl Store {
+    /// Every finished game, by its key in the database: two reads for all,
+    /// no game loaded (a federation's list reads tens of thousands).
+    pub fn finished_games(&self) -> Result<std::collections::HashMap<String, Finished>> {
+        let mut finished = std::collections::HashMap::new();
+        let mut statement = self.conn.prepare(
+            "SELECT id, result, result_reason, ended_on FROM games WHERE status = 'finished'",
+        )?;
+        let rows = statement.query_map([], |r| {
+            let id: String = r.get(0)?;
+            let result: Option<String> = r.get(1)?;
+            let reason: Option<String> = r.get(2)?;
+            let ended: Option<String> = r.get(3)?;
+            Ok((id, result, reason, ended))
+        })?;
+        for row in rows {
+            let (id, result, reason, ended) = row?;
+            let Some(result) = result.as_deref().and_then(GameResult::from_pgn) else {
+                continue;
+            };
+            let outcome = Outcome {
+                result,
+                reason: reason
+                    .as_deref()
+                    .and_then(EndReason::from_code)
+                    .unwrap_or(EndReason::Agreement),
+            };
+            let ended_on = ended.as_deref().map(date_from).transpose()?;
+            finished.insert(
+                id,
+                Finished {
+                    outcome,
+                    ended_on,
+                    former_white: None,
+                    former_black: None,
+                },
+            );
+        }
+        let mut statement = self
+            .conn
+            .prepare("SELECT game_id, color, email FROM seats WHERE finished = 1 ORDER BY id")?;
+        let seats = statement.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?;
+        for seat in seats {
+            let (id, color, email) = seat?;
+            if let Some(game) = finished.get_mut(&id) {
+                match color_from(&color) {
+                    Some(Color::White) => game.former_white = Some(email),
+                    Some(Color::Black) => game.former_black = Some(email),
+                    None => {}
+                }
+            }
+        }
+        Ok(finished)
+    }
+
     /// Whether the letter with this key and [`crate::mail::format::keys::fingerprint`]
     /// was seen already: the same key and fingerprint (a letter stored
     /// before migration 10 has its fingerprint worked out of its sender and

@@ -341,12 +341,13 @@ mod tests {
     #[test]
     fn the_games_with_moves_are_looked_up_not_scanned() {
         let mut store = Store::in_memory().unwrap();
+        let day = NaiveDate::from_ymd_opt(2026, 11, 3).unwrap();
         let rows: Vec<Row> = (0..100)
             .map(|ply| Row {
                 by: [Color::White, Color::Black][ply % 2],
                 san: ["e4", "e5"][ply % 2].into(),
                 conditional: false,
-                sent_on: NaiveDate::from_ymd_opt(2026, 11, 3).unwrap(),
+                sent_on: day,
                 delivered_on: None,
                 days: 1,
                 penalty: 0,
@@ -355,12 +356,14 @@ mod tests {
             .collect();
         for game in ["1", "2", "3"] {
             store
-                .write(None, |w| w.game(game, &GameRow::default(), &rows, 0, None))
+                .write(None, |w| {
+                    w.game(game, &GameRow::default(), &rows, 0, None, day)
+                })
                 .unwrap();
         }
         store
             .write(Some("CUP"), |w| {
-                w.game("4", &GameRow::default(), &rows, 0, None)
+                w.game("4", &GameRow::default(), &rows, 0, None, day)
             })
             .unwrap();
         let played = store.games_with_moves(None, &["1", "2", "4", "9"]).unwrap();

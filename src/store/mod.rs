@@ -30,7 +30,7 @@ use rusqlite::Connection;
 use rusqlite::config::DbConfig;
 use shakmaty::Color;
 
-pub use self::games::LeftSeat;
+pub use self::games::{Finished, LeftSeat};
 pub use self::kept::{KeptLetter, Quarantined, Unheeded};
 pub use self::records::{
     Disposition, GameLetter, GameRow, NewOutbox, Note, NoteKind, OutboxItem, Seen, SentMessage,

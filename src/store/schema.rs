@@ -215,6 +215,15 @@ const MIGRATIONS: &[&str] = &[
         day TEXT NOT NULL,
         PRIMARY KEY (game, plies)
     );",
+    // 21: the day a game ended, for the rating list's periods: the day of
+    // the run that finished it, kept through a later result the arbiter
+    // sets. A game finished before this schema gets the last day the clerk
+    // wrote about it (its end was told that day), else its last move's.
+    "ALTER TABLE games ADD COLUMN ended_on TEXT;
+    UPDATE games SET ended_on = COALESCE(
+        (SELECT MAX(created_on) FROM outbox WHERE outbox.game_id = games.id),
+        (SELECT MAX(sent_on) FROM moves WHERE moves.game_id = games.id))
+    WHERE status = 'finished';",
 ];
 
 /// The schema version this build writes.

@@ -39,7 +39,9 @@ fn the_game_cache_holds_what_the_database_holds() {
     let mut store = Store::in_memory().unwrap();
     let mut rows = vec![row(Color::White, "e4", 3)];
     store
-        .write(None, |w| w.game("1", &GameRow::default(), &rows, 0, None))
+        .write(None, |w| {
+            w.game("1", &GameRow::default(), &rows, 0, None, day(30))
+        })
         .unwrap();
     let cached = store.load_game(&GameKey::new(None, "1")).unwrap();
     assert_eq!(cached, fresh(&store, "1"));
@@ -58,7 +60,7 @@ fn the_game_cache_holds_what_the_database_holds() {
     };
     store
         .write(None, |w| {
-            w.game("1", &finished, &rows, 1, None)?;
+            w.game("1", &finished, &rows, 1, None, day(30))?;
             w.duty_done("1", &DutyKey::Repeat { row: 0 }, day(6))?;
             w.outbox(
                 &NewOutbox {
@@ -100,7 +102,9 @@ fn an_unchanged_game_row_is_not_written_again_unless_the_calendar_set_a_day() {
     let mut rows = vec![row(Color::White, "e4", 3)];
     let write = |store: &mut Store, rows: &[Row], from: usize| {
         store
-            .write(None, |w| w.game("1", &GameRow::default(), rows, from, None))
+            .write(None, |w| {
+                w.game("1", &GameRow::default(), rows, from, None, day(30))
+            })
             .unwrap();
     };
     write(&mut store, &rows, 0);
@@ -137,7 +141,7 @@ fn an_unchanged_game_row_is_not_written_again_unless_the_calendar_set_a_day() {
         ..GameRow::default()
     };
     store
-        .write(None, |w| w.game("1", &finished, &rows, 3, None))
+        .write(None, |w| w.game("1", &finished, &rows, 3, None, day(30)))
         .unwrap();
     assert_eq!(fresh(&store, "1").row.standing.outcome, Some(WHITE_WINS));
 }
@@ -208,11 +212,13 @@ fn a_failed_write_in_a_batch_rolls_the_batch_back_and_empties_the_cache() {
     store.begin_batch().unwrap();
     let rows = vec![row(Color::White, "e4", 3)];
     store
-        .write(None, |w| w.game("1", &GameRow::default(), &rows, 0, None))
+        .write(None, |w| {
+            w.game("1", &GameRow::default(), &rows, 0, None, day(30))
+        })
         .unwrap();
     store.load_game(&GameKey::new(None, "1")).unwrap();
     let failed = store.write(None, |w| {
-        w.game("2", &GameRow::default(), &rows, 0, None)?;
+        w.game("2", &GameRow::default(), &rows, 0, None, day(30))?;
         Ok(w.tx.execute_batch("INSERT INTO no_such_table VALUES (1)")?)
     });
     assert!(failed.is_err());
@@ -240,17 +246,21 @@ fn moves_are_added_and_a_ply_already_stored_is_refused() {
     let rows = vec![row(Color::White, "e4", 3), row(Color::Black, "e5", 2)];
     store
         .write(None, |w| {
-            w.game("1", &GameRow::default(), &rows[..1], 0, None)
+            w.game("1", &GameRow::default(), &rows[..1], 0, None, day(30))
         })
         .unwrap();
     store
-        .write(None, |w| w.game("1", &GameRow::default(), &rows, 1, None))
+        .write(None, |w| {
+            w.game("1", &GameRow::default(), &rows, 1, None, day(30))
+        })
         .unwrap();
     let sans = |store: &Store| -> Vec<String> {
         fresh(store, "1").moves.into_iter().map(|m| m.san).collect()
     };
     assert_eq!(sans(&store), ["e4", "e5"]);
-    let again = store.write(None, |w| w.game("1", &GameRow::default(), &rows, 1, None));
+    let again = store.write(None, |w| {
+        w.game("1", &GameRow::default(), &rows, 1, None, day(30))
+    });
     assert!(again.is_err());
     assert_eq!(sans(&store), ["e4", "e5"]);
 }
@@ -262,7 +272,9 @@ fn reading_game_after_game_prepares_the_moves_query_once() {
     let games = ["0", "1", "2", "10", "a-7"];
     for game in games {
         store
-            .write(None, |w| w.game(game, &GameRow::default(), &rows, 0, None))
+            .write(None, |w| {
+                w.game(game, &GameRow::default(), &rows, 0, None, day(30))
+            })
             .unwrap();
     }
     for game in games {
@@ -329,7 +341,9 @@ fn a_new_database_has_8_kb_pages_and_an_old_one_keeps_its_own() {
     assert_eq!(pragma(&store, "wal_autocheckpoint"), 2500);
     let rows = vec![row(Color::White, "e4", 3)];
     store
-        .write(None, |w| w.game("1", &GameRow::default(), &rows, 0, None))
+        .write(None, |w| {
+            w.game("1", &GameRow::default(), &rows, 0, None, day(30))
+        })
         .unwrap();
     assert_eq!(fresh(&Store::open(&old).unwrap(), "1").moves.len(), 1);
 }
@@ -350,7 +364,9 @@ fn a_batch_committed_unsynced_is_synced_by_its_handle_and_later_writes_sync_agai
     assert_eq!(level(&store), 1, "NORMAL inside: the batch syncs itself");
     let rows = vec![row(Color::White, "e4", 3)];
     store
-        .write(None, |w| w.game("1", &GameRow::default(), &rows, 0, None))
+        .write(None, |w| {
+            w.game("1", &GameRow::default(), &rows, 0, None, day(30))
+        })
         .unwrap();
     let sync = store.end_batch_unsynced().unwrap();
     assert!(sync.wal.is_some(), "a database on disk has a log to sync");
@@ -393,11 +409,15 @@ fn a_checkpoint_outside_a_batch_empties_the_log_into_the_database() {
     // checkpointed): a write outside a batch puts something in it.
     let rows = vec![row(Color::White, "e4", 3)];
     store
-        .write(None, |w| w.game("0", &GameRow::default(), &rows, 0, None))
+        .write(None, |w| {
+            w.game("0", &GameRow::default(), &rows, 0, None, day(30))
+        })
         .unwrap();
     store.begin_batch().unwrap();
     store
-        .write(None, |w| w.game("1", &GameRow::default(), &rows, 0, None))
+        .write(None, |w| {
+            w.game("1", &GameRow::default(), &rows, 0, None, day(30))
+        })
         .unwrap();
     store.checkpoint().unwrap();
     let logged = std::fs::metadata(&wal).unwrap().len();

@@ -71,6 +71,7 @@ impl Writer<'_> {
         moves: &[Row],
         from: usize,
         letter: Option<i64>,
+        today: NaiveDate,
     ) -> Result<()> {
         let id = self.scoped(id);
         let id = id.as_str();
@@ -79,7 +80,7 @@ impl Writer<'_> {
             cache.settled.contains(id) && cache.games.get(id).is_some_and(|g| g.row == *row)
         };
         if !settled {
-            self.game_row(id, row)?;
+            self.game_row(id, row, today)?;
         }
         let mut insert = self.tx.prepare_cached(
             "INSERT INTO moves (game_id, ply, color, san, conditional, letter_id, sent_on, delivered_on,
@@ -134,20 +135,24 @@ impl Writer<'_> {
     }
 
     /// Writes a game's row and clears its `next_check` (the game changed:
-    /// the calendar must look at it again).
-    fn game_row(&self, id: &str, row: &GameRow) -> Result<()> {
+    /// the calendar must look at it again); a game finished `today` is
+    /// noted as ended then, one finished before keeps its day.
+    fn game_row(&self, id: &str, row: &GameRow, today: NaiveDate) -> Result<()> {
         let held = serde_json::to_string(&row.held).map_err(to_sql_err)?;
         let excused = serde_json::to_string(&row.standing.excused).map_err(to_sql_err)?;
         let standing = &row.standing;
         self.tx.prepare_cached(
             "INSERT INTO games (id, status, result, result_reason, offender, notice_on, protest_received,
                                 extra_white, extra_black, held, draw_offer, held_reply,
-                                overstep_ply, credit_white, credit_black, resumed_on, excused, result_by)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
+                                overstep_ply, credit_white, credit_black, resumed_on, excused, result_by,
+                                ended_on)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+                     CASE WHEN ?2 = 'finished' THEN ?19 END)
              ON CONFLICT (id) DO UPDATE SET status = ?2, result = ?3, result_reason = ?4, offender = ?5,
                  notice_on = ?6, protest_received = ?7, extra_white = ?8, extra_black = ?9, held = ?10,
                  draw_offer = ?11, held_reply = ?12, overstep_ply = ?13, credit_white = ?14,
                  credit_black = ?15, resumed_on = ?16, excused = ?17, result_by = ?18,
+                 ended_on = CASE WHEN ?2 = 'finished' THEN COALESCE(games.ended_on, ?19) END,
                  next_check = NULL",
         )?
         .execute(
@@ -170,6 +175,7 @@ impl Writer<'_> {
                 standing.resumed_on.map(day_text),
                 excused,
                 standing.awarded_by.map(|by| by.code()),
+                day_text(today),
             ],
         )?;
         Ok(())

@@ -17,6 +17,7 @@ fn player(id: &str) -> Player {
         other_emails: Vec::new(),
         start_sheet_received: None,
         secret: None,
+        start_rating: None,
     }
 }
 

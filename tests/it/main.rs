@@ -29,6 +29,8 @@ mod pairings;
 mod person;
 mod poll;
 mod preferences;
+mod rating_list;
+mod ratings;
 mod real_mail;
 mod replies;
 mod report;

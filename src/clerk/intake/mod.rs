@@ -199,6 +199,7 @@ impl Intake<'_, '_> {
             other_emails: Vec::new(),
             start_sheet_received: None,
             secret: None,
+            start_rating: None,
         };
         let read = letter::read_with(&mail.text, self.config.date_reading(Some(stored.postmark)));
         stored.disposition = Disposition::Refused;

@@ -300,6 +300,8 @@ impl Orders<'_, '_> {
             name: named.name.clone(),
             email,
             other_emails: Vec::new(),
+            // The leaver's rating is his, not the newcomer's.
+            start_rating: None,
             ..entry.clone()
         };
         let mut plan = self.replace_by(store, &newcomer, &was, why)?;
