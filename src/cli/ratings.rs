@@ -130,7 +130,9 @@ fn list(lists: &Lists, players: &[Player], config: &Config, printer: Printer) ->
             waiting.unwrap_or_default()
         );
     };
-    let mut table = vec![header(config)];
+    let mut head = vec!["#".to_string(), "player".to_string()];
+    head.extend(header(config));
+    let mut table = vec![head];
     for (place, entry) in latest.entries.iter().enumerate() {
         let mut row = vec![(place + 1).to_string(), players[entry.player].name.clone()];
         row.extend(cells(entry));
@@ -144,7 +146,7 @@ fn list(lists: &Lists, players: &[Player], config: &Config, printer: Printer) ->
         latest.span.last,
         latest.entries.len()
     );
-    out.push_str(&columns(&table, 2));
+    out.push_str(&columns(&table, &[true, false], 2));
     if config.ratings.method == Method::Fide
         && latest
             .entries
@@ -196,15 +198,15 @@ fn history(
         out.push_str("On no list yet.\n");
         return out;
     }
-    let mut head = header(config);
-    head[..2].clone_from_slice(&["period".to_string(), String::new()]);
+    let mut head = vec!["period".to_string()];
+    head.extend(header(config));
     let mut table = vec![head];
     for (span, entry) in &history {
-        let mut row = vec![span.label(), String::new()];
+        let mut row = vec![span.label()];
         row.extend(cells(entry));
         table.push(row);
     }
-    out.push_str(&columns(&table, 2));
+    out.push_str(&columns(&table, &[false], 1));
     out
 }
 
@@ -213,11 +215,9 @@ fn header(config: &Config) -> Vec<String> {
         Method::Fide => "K",
         Method::Glicko2 => "RD",
     };
-    [
-        "#", "player", "rating", "change", "games", "total", "status", last,
-    ]
-    .map(str::to_string)
-    .to_vec()
+    ["rating", "change", "games", "total", "status", last]
+        .map(str::to_string)
+        .to_vec()
 }
 
 fn cells(entry: &Entry) -> Vec<String> {
@@ -239,9 +239,10 @@ fn cells(entry: &Entry) -> Vec<String> {
     ]
 }
 
-/// Rows as columns as wide as their longest cell; the columns from `words`
-/// on are numbers, right-aligned, but for the status.
-fn columns(table: &[Vec<String>], words: usize) -> String {
+/// Rows as columns as wide as their longest cell: the first ones as
+/// `leading` says (right-aligned where true), then `cells`' own, the
+/// numbers right-aligned and the status left.
+fn columns(table: &[Vec<String>], leading: &[bool], first_cell: usize) -> String {
     let width = |column: usize| {
         table
             .iter()
@@ -250,6 +251,7 @@ fn columns(table: &[Vec<String>], words: usize) -> String {
             .unwrap_or(0)
     };
     let widths: Vec<usize> = (0..table[0].len()).map(width).collect();
+    let status = first_cell + 4;
     let mut out = String::new();
     for row in table {
         let cells: Vec<String> = row
@@ -258,8 +260,8 @@ fn columns(table: &[Vec<String>], words: usize) -> String {
             .enumerate()
             .map(|(column, (cell, &width))| {
                 let pad = " ".repeat(width - cell.chars().count());
-                let number = column == 0 || (column >= words && column != 6);
-                if number {
+                let right = leading.get(column).copied().unwrap_or(column != status);
+                if right {
                     format!("{pad}{cell}")
                 } else {
                     format!("{cell}{pad}")

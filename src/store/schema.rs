@@ -306,6 +306,36 @@ mod tests {
         assert_eq!(count(&conn, "PRAGMA user_version"), MIGRATIONS.len() as i64);
     }
 
+    /// A game finished before schema 21 ended, for the rating list, on
+    /// the last day the clerk wrote of it, else on its last move's.
+    #[test]
+    fn a_game_finished_before_schema_21_ends_on_its_last_message() {
+        let conn = database_at(20);
+        conn.execute_batch(
+            "INSERT INTO games (id, status, result) VALUES ('1', 'finished', '1-0'),
+                 ('2', 'finished', '0-1'), ('3', 'active', NULL);
+             INSERT INTO moves (game_id, ply, color, san, conditional, sent_on, days, penalty)
+             VALUES ('1', 0, 'white', 'e4', 0, '2027-01-03', 2, 0),
+                    ('2', 0, 'white', 'e4', 0, '2027-02-03', 2, 0),
+                    ('3', 0, 'white', 'e4', 0, '2027-03-03', 2, 0);
+             INSERT INTO outbox (game_id, kind, recipients, message_id, created_on)
+             VALUES ('1', 'forward', 'b@x', '<1@x>', '2027-01-03'),
+                    ('1', 'result', 'a@x', '<2@x>', '2027-01-09');",
+        )
+        .unwrap();
+        let store = super::super::Store::setup(conn).unwrap();
+        let finished = store.finished_games().unwrap();
+        let ended = |id: &str| {
+            finished
+                .get(id)
+                .and_then(|g| g.ended_on)
+                .map(|d| d.to_string())
+        };
+        assert_eq!(ended("1").as_deref(), Some("2027-01-09"));
+        assert_eq!(ended("2").as_deref(), Some("2027-02-03"));
+        assert!(!finished.contains_key("3"));
+    }
+
     #[test]
     fn messages_of_a_database_before_version_6_keep_their_bytes() {
         let conn = database_at(5);

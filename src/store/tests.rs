@@ -587,3 +587,43 @@ fn a_note_reads_back_with_its_kind_and_both_languages() {
         .unwrap();
     assert!(store.notes(&GameKey::new(None, "1")).is_err());
 }
+
+/// The day a game ended is the day of the run that finished it; a result
+/// set on it later keeps that day; a game taken back out of its end loses it.
+#[test]
+fn a_game_ends_on_the_day_it_was_finished() {
+    let mut store = Store::in_memory().unwrap();
+    let rows = vec![row(Color::White, "e4", 3)];
+    let over = |outcome| GameRow {
+        standing: Standing {
+            status: Status::Finished,
+            outcome: Some(outcome),
+            ..Standing::default()
+        },
+        ..GameRow::default()
+    };
+    let write = |store: &mut Store, row: &GameRow, from, on| {
+        store
+            .write(Some("CUP"), |w| {
+                w.game("1", row, &rows, from, None, day(on))
+            })
+            .unwrap();
+        store.finished_games().unwrap()
+    };
+    assert!(write(&mut store, &GameRow::default(), 0, 3).is_empty());
+    let finished = write(&mut store, &over(WHITE_WINS), 1, 9);
+    let game = &finished["CUP/1"];
+    assert_eq!((game.ended_on, game.outcome), (Some(day(9)), WHITE_WINS));
+    let draw = Outcome {
+        result: GameResult::Draw,
+        reason: EndReason::Ruling,
+    };
+    let finished = write(&mut store, &over(draw), 1, 20);
+    assert_eq!(
+        (finished["CUP/1"].ended_on, finished["CUP/1"].outcome),
+        (Some(day(9)), draw)
+    );
+    assert!(write(&mut store, &GameRow::default(), 1, 21).is_empty());
+    let finished = write(&mut store, &over(WHITE_WINS), 1, 25);
+    assert_eq!(finished["CUP/1"].ended_on, Some(day(25)));
+}

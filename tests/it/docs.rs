@@ -22,6 +22,7 @@ const TABLES: &[&str] = &[
     "security",
     "report",
     "xfcc",
+    "ratings",
     "players",
     "games",
 ];
@@ -30,7 +31,7 @@ const TABLES: &[&str] = &[
 /// lists them ("unknown field `…`, expected one of `a`, `b`").
 fn keys_the_parser_knows(table: &str) -> BTreeSet<String> {
     let text = Cup::new()
-        .table("[limits]\n\n[mail]\n\n[security]\n\n[report]\n\n[xfcc]")
+        .table("[limits]\n\n[mail]\n\n[security]\n\n[report]\n\n[xfcc]\n\n[ratings]")
         .text();
     let header = match table {
         "players" | "games" => format!("[[{table}]]\n"),
