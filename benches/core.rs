@@ -5,7 +5,10 @@
 //! - `reader/mime+read`: the MIME front end and the reader over the demo's
 //!   `.eml` letters (windows-1251 HTML, base64, plain);
 //! - `rules/judge`: the verdict on one letter against a 40-letter ledger;
-//! - `board/apply`: one letter's moves resolved on the board.
+//! - `board/apply`: one letter's moves resolved on the board;
+//! - `ratings/fide`, `ratings/glicko2`: a federation's lists, 2,000 players
+//!   over 20,000 games finished in three years (twelve quarterly lists), a
+//!   third of the players given a rating (issue 63's figure: under a second).
 //!
 //! `cargo bench --bench core` (figures only; nothing here fails on time).
 
@@ -17,6 +20,7 @@ use shakmaty::{ByColor, Color};
 use shtempel::game::Game;
 use shtempel::letter;
 use shtempel::mail::format::mime;
+use shtempel::ratings;
 use shtempel::rules::{Calendar, Incoming, Ledger, NewPly, Rules, judge};
 
 /// The files of `dir` (under the project) ending in `.ext`, sorted by name.
@@ -162,5 +166,60 @@ fn board(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, reader, rules, board);
+/// 2,000 players, a third with a rating given; 20,000 games, each in an
+/// event begun some weeks before it ended, their ends spread over 2027 to
+/// 2029 and their results drawn from a fixed sequence.
+fn federation() -> (Vec<ratings::Player>, Vec<ratings::Game>) {
+    let players: Vec<ratings::Player> = (0..2000u32)
+        .map(|n| ratings::Player {
+            key: format!("p{n}"),
+            name: format!("Player {n}"),
+            start: (n % 3 == 0).then_some(1600 + (n * 37) % 900),
+        })
+        .collect();
+    let first = NaiveDate::from_ymd_opt(2027, 1, 1).unwrap();
+    let mut seed: u64 = 63;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let games = (0..20_000)
+        .map(|_| {
+            let white = (next() % 2000) as usize;
+            let black = (white + 1 + (next() % 1999) as usize) % 2000;
+            let ended = first + chrono::Duration::days((next() % 1090) as i64);
+            ratings::Game {
+                white,
+                black,
+                white_halves: (next() % 3) as u8,
+                began: ended - chrono::Duration::days(30 + (next() % 300) as i64),
+                ended,
+                forfeit: false,
+            }
+        })
+        .collect();
+    (players, games)
+}
+
+fn rating_lists(c: &mut Criterion) {
+    let (players, games) = federation();
+    let today = NaiveDate::from_ymd_opt(2030, 1, 1).unwrap();
+    let mut group = c.benchmark_group("ratings");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(games.len() as u64));
+    for method in [ratings::Method::Fide, ratings::Method::Glicko2] {
+        let settings = ratings::Settings {
+            method,
+            ..ratings::Settings::default()
+        };
+        group.bench_function(method.name(), |b| {
+            b.iter(|| black_box(ratings::rate(&players, &games, &settings, today)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, reader, rules, board, rating_lists);
 criterion_main!(benches);
