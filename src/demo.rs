@@ -248,7 +248,15 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), Error> {
         ),
     )?;
     let report = dir.join("report");
-    crate::report::site::write(&config, &store, last_day, &report, None, &mut |_, _| {})?;
+    crate::report::site::write(
+        &config,
+        &store,
+        last_day,
+        &report,
+        None,
+        None,
+        &mut |_, _| {},
+    )?;
     w(
         out,
         format!(

@@ -105,13 +105,19 @@ pub(super) fn write_report(
     clock: Clock,
     out: &Path,
     only: Option<&std::collections::BTreeSet<String>>,
+    section: Option<&shtempel::report::rated::Section>,
     progress: &Progress,
 ) -> Result<usize, Failure> {
-    let written =
-        shtempel::report::site::write(config, store, clock.today, out, only, &mut |done, total| {
-            progress.update("report", done, total)
-        })
-        .map_err(|e| run_error(format!("report: {e}")));
+    let written = shtempel::report::site::write(
+        config,
+        store,
+        clock.today,
+        out,
+        only,
+        section,
+        &mut |done, total| progress.update("report", done, total),
+    )
+    .map_err(|e| run_error(format!("report: {e}")));
     progress.clear();
     written
 }

@@ -297,10 +297,24 @@ fn keep_reports(
     progress: &Progress,
 ) -> u8 {
     let mut code = 0;
-    for config in configs {
+    // The federation's lists, read once for every event's cross-table.
+    let federation = match configs.iter().any(|c| c.report_out.is_some()) {
+        true => {
+            let day = clock(&configs[0], now, today).today;
+            shtempel::report::rated::Federation::read(configs, store, day)
+                .map_err(|error| {
+                    eprintln!("shtempel: report: the rating list: {error}");
+                    code = 1;
+                })
+                .ok()
+        }
+        false => None,
+    };
+    for (place, config) in configs.iter().enumerate() {
         let Some(out) = &config.report_out else {
             continue;
         };
+        let section = federation.as_ref().map(|f| f.section(configs, place));
         // A folder's tournaments each have their report in a folder of its
         // own under `[report] out`.
         let out = match config.scope() {
@@ -312,7 +326,7 @@ fn keep_reports(
             store,
             clock(config, now, today),
             &out,
-            summary,
+            (summary, section.as_ref()),
             progress,
         ) {
             // The run's work is done and kept; a report that cannot be
@@ -332,6 +346,7 @@ fn keep_reports(
             store,
             clock(&configs[0], now, today).today,
             out,
+            federation.as_ref(),
         )
     {
         eprintln!("shtempel: report: {error}");
@@ -346,7 +361,7 @@ pub(super) fn keep_report(
     store: &mut Store,
     clock: Clock,
     out: &Path,
-    summary: &run::Summary,
+    (summary, section): (&run::Summary, Option<&shtempel::report::rated::Section>),
     progress: &Progress,
 ) -> Result<(), Failure> {
     // This tournament's games, by their ids in it.
@@ -361,6 +376,7 @@ pub(super) fn keep_report(
         clock.today,
         out,
         &changed,
+        section,
         &mut |done, total| progress.update("report", done, total),
     )
     .map_err(|e| run_error(format!("report: {e}")))?;

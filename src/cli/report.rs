@@ -56,8 +56,18 @@ pub(super) fn report_all(
         ))
     })?;
     let mut pages = 0;
+    // The federation's lists: the whole folder's, whichever events are written.
+    let all = super::load_all(&first.clerk_file)?;
+    let day = clock(first, now, today).today;
+    let federation =
+        shtempel::report::rated::Federation::read(&all, &open_store_to_change(first)?, day)
+            .map_err(|e| run_error(format!("report: the rating list: {e}")))?;
     for config in configs {
         let store = open_store_to_change(config)?;
+        let place = all
+            .iter()
+            .position(|c| c.tournament_id == config.tournament_id);
+        let section = place.map(|place| federation.section(&all, place));
         let clock = clock(config, now, today);
         // The report shows the games as the database holds them: a day
         // before the clerk's last would show later results under it.
@@ -74,13 +84,14 @@ pub(super) fn report_all(
             clock,
             &folder,
             None,
+            section.as_ref(),
             &Progress::new(Printer::Text),
         )?;
     }
     if index {
         let day = clock(first, now, today).today;
         let mut store = open_store_to_change(first)?;
-        shtempel::report::site::write_events(configs, &mut store, day, &out)
+        shtempel::report::site::write_events(configs, &mut store, day, &out, Some(&federation))
             .map_err(|e| run_error(format!("report: {e}")))?;
         pages += 2;
     }

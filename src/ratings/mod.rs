@@ -158,6 +158,21 @@ impl Lists {
     pub fn latest(&self) -> Option<&List> {
         self.lists.last()
     }
+
+    /// The rating `player` had for a game beginning on `day`: his on the
+    /// last list before it, where he was rated there (not provisional),
+    /// else the one he was given.
+    pub fn rating_before(&self, player: &Player, at: usize, day: NaiveDate) -> Option<i32> {
+        let listed = self
+            .lists
+            .iter()
+            .rev()
+            .find(|list| list.span.last < day)
+            .and_then(|list| list.entries.iter().find(|e| e.player == at))
+            .filter(|entry| entry.status != Status::Provisional)
+            .map(|entry| entry.rating);
+        listed.or_else(|| player.start.and_then(|r| i32::try_from(r).ok()))
+    }
 }
 
 /// The lists of `games` between `players`, published by `today`.

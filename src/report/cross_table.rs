@@ -37,6 +37,7 @@ pub(super) fn cross_table(
     config: &Config,
     phrases: &Phrases,
     games: &[GameLine],
+    section: Option<&super::rated::Section>,
 ) {
     let Table {
         played,
@@ -52,7 +53,7 @@ pub(super) fn cross_table(
         .map(|(at, line)| (line.player, at + 1))
         .collect();
     let square = lines.len() <= SQUARE_PLAYERS;
-    header(out, phrases, lines.len(), square, tie_breaks);
+    header(out, phrases, lines.len(), square, tie_breaks, section);
     // A forfeit is scored + and − (ICCF's and the federations' tables).
     let cell = |points: Option<u32>, forfeit: bool| match (points, forfeit) {
         (Some(2), true) => "+".to_string(),
@@ -68,6 +69,14 @@ pub(super) fn cross_table(
             row + 1,
             escape(name_of.get(line.player).copied().unwrap_or(line.player))
         );
+        if let Some(section) = section {
+            let rating = section.ratings.get(line.player);
+            let _ = write!(
+                out,
+                "<td class=\"rating\">{}</td>",
+                rating.map_or("–".to_string(), i32::to_string)
+            );
+        }
         if square {
             let mut by_opponent: HashMap<&str, Vec<String>> = HashMap::new();
             for game in own {
@@ -182,13 +191,35 @@ fn header(
     players: usize,
     square: bool,
     tie_breaks: &[TieBreak],
+    section: Option<&super::rated::Section>,
 ) {
+    let _ = writeln!(out, "<h2>{}</h2>", phrases.get("report.cross_table"));
+    // The section's strength: its players' average rating as it began and
+    // FIDE's category of it.
+    if let Some(average) = section.and_then(super::rated::Section::average) {
+        let category = section
+            .and_then(super::rated::Section::category)
+            .map(|category| {
+                phrases.fill("report.category", &[("category", &category.to_string())])
+            });
+        let average = phrases.fill(
+            "report.average_rating",
+            &[("average", &average.to_string())],
+        );
+        let said = match category {
+            Some(category) => format!("{average}, {category}"),
+            None => average,
+        };
+        let _ = writeln!(out, "<p class=\"strength\">{}</p>", escape(&said));
+    }
     let _ = write!(
         out,
-        "<h2>{}</h2>\n<table id=\"crosstable\">\n<tr><th>#</th><th class=\"name\">{}</th>",
-        phrases.get("report.cross_table"),
+        "<table id=\"crosstable\">\n<tr><th>#</th><th class=\"name\">{}</th>",
         phrases.get("report.player")
     );
+    if section.is_some() {
+        let _ = write!(out, "<th>{}</th>", phrases.get("report.rating"));
+    }
     if square {
         for index in 1..=players {
             let _ = write!(out, "<th>{index}</th>");

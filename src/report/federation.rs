@@ -150,6 +150,7 @@ pub fn events_index(
     in_several: &[&PlayerEvents],
     phrases: &Phrases,
     today: NaiveDate,
+    ratings: bool,
 ) -> Page {
     let mut out = String::new();
     let title = phrases.get("report.events");
@@ -181,6 +182,13 @@ pub fn events_index(
         );
     }
     out.push_str("</table>\n");
+    if ratings {
+        let _ = writeln!(
+            out,
+            "<p><a href=\"ratings.html\">{}</a></p>",
+            escape(phrases.get("report.rating_list_link"))
+        );
+    }
     // Players in more than one event: each one's games across them.
     if !in_several.is_empty() {
         let _ = writeln!(

@@ -25,12 +25,14 @@ mod board;
 mod cross_table;
 mod federation;
 pub mod rated;
+mod rating_pages;
 pub mod site;
 
 use self::cross_table::cross_table;
 pub use self::federation::{
     Event, PlayerEvents, PlayerGame, events_index, player_file, player_page,
 };
+pub use self::rating_pages::{history_file, history_pages, list_page};
 
 /// What the index and the cross-table show of one game.
 #[derive(Clone, Debug)]
@@ -201,6 +203,7 @@ pub fn index_pages(
     phrases: &Phrases,
     lines: &[GameLine],
     today: NaiveDate,
+    section: Option<&rated::Section>,
 ) -> Vec<Page> {
     vec![
         Page {
@@ -209,7 +212,7 @@ pub fn index_pages(
         },
         Page {
             name: "index.html".into(),
-            content: index(config, phrases, lines, today),
+            content: index(config, phrases, lines, today, section),
         },
     ]
 }
@@ -240,7 +243,13 @@ pub fn game_pages(config: &Config, phrases: &Phrases, game: &GameReport) -> Vec<
     ]
 }
 
-fn index(config: &Config, phrases: &Phrases, lines: &[GameLine], today: NaiveDate) -> String {
+fn index(
+    config: &Config,
+    phrases: &Phrases,
+    lines: &[GameLine],
+    today: NaiveDate,
+    section: Option<&rated::Section>,
+) -> String {
     let lang = phrases.lang();
     let mut out = String::new();
     head(&mut out, &config.tournament_name, phrases);
@@ -255,7 +264,8 @@ fn index(config: &Config, phrases: &Phrases, lines: &[GameLine], today: NaiveDat
         lang.date(config.end_date),
     );
 
-    cross_table(&mut out, config, phrases, lines);
+    let section = section.filter(|s| !s.ratings.is_empty());
+    cross_table(&mut out, config, phrases, lines, section);
 
     let _ = write!(
         out,

@@ -11,7 +11,7 @@ use shakmaty::Color;
 
 use crate::config::{Config, People};
 use crate::error::Error;
-use crate::ratings::{Game, Player};
+use crate::ratings::{self, Game, Lists, Player};
 use crate::rules::EndReason;
 use crate::store::Store;
 
@@ -67,4 +67,81 @@ pub fn read(configs: &[Config], store: &Store) -> Result<(Vec<Player>, Vec<Game>
         }
     }
     Ok((players, games))
+}
+
+/// The federation's lists as of a day, with whom they list.
+pub struct Federation {
+    pub players: Vec<Player>,
+    pub lists: Lists,
+    /// Each entry's person among `players`: (tournament's place, id).
+    of_entry: HashMap<(usize, String), usize>,
+}
+
+impl Federation {
+    /// The lists of `configs`' games published by `today`.
+    pub fn read(
+        configs: &[Config],
+        store: &Store,
+        today: chrono::NaiveDate,
+    ) -> Result<Federation, Error> {
+        let (players, games) = read(configs, store)?;
+        let settings = configs.first().map(|c| c.ratings).unwrap_or_default();
+        let lists = ratings::rate(&players, &games, &settings, today);
+        let people = People::of(configs);
+        let mut of_entry = HashMap::new();
+        for (at, player) in players.iter().enumerate() {
+            if let Some(person) = people.iter().find(|p| p.key == player.key) {
+                for entry in &person.entries {
+                    of_entry.insert((entry.tournament, entry.player.clone()), at);
+                }
+            }
+        }
+        Ok(Federation {
+            players,
+            lists,
+            of_entry,
+        })
+    }
+
+    /// The players of the tournament at `place` in `configs` with the
+    /// ratings they brought to it (the last list before it began).
+    pub fn section(&self, configs: &[Config], place: usize) -> Section {
+        let mut section = Section::default();
+        let Some(config) = configs.get(place) else {
+            return section;
+        };
+        for player in &config.players {
+            let Some(&at) = self.of_entry.get(&(place, player.id.clone())) else {
+                continue;
+            };
+            if let Some(rating) = self
+                .lists
+                .rating_before(&self.players[at], at, config.start_date)
+            {
+                section.ratings.insert(player.id.clone(), rating);
+            }
+        }
+        section
+    }
+}
+
+/// A section's players' ratings as it began, by their ids there.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Section {
+    pub ratings: HashMap<String, i32>,
+}
+
+impl Section {
+    /// The average of the ratings (of the players who have one), to the
+    /// nearest point, half up.
+    pub fn average(&self) -> Option<i32> {
+        let count = i64::try_from(self.ratings.len()).ok().filter(|n| *n > 0)?;
+        let sum: i64 = self.ratings.values().map(|r| i64::from(*r)).sum();
+        i32::try_from((2 * sum + count).div_euclid(2 * count)).ok()
+    }
+
+    /// FIDE's category of that average.
+    pub fn category(&self) -> Option<u32> {
+        self.average().and_then(ratings::fide::category)
+    }
 }

@@ -26,6 +26,7 @@ pub fn write(
     today: NaiveDate,
     out: &Path,
     only: Option<&BTreeSet<String>>,
+    section: Option<&report::rated::Section>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<usize, Error> {
     let phrases =
@@ -55,7 +56,7 @@ pub fn write(
         }
         progress(index + 1, config.draw().len());
     }
-    for page in report::index_pages(config, &phrases, &lines, today) {
+    for page in report::index_pages(config, &phrases, &lines, today, section) {
         // The style never changes: a poll's rewrite leaves it be.
         if only.is_some() && page.name == "style.css" && out.join(&page.name).exists() {
             continue;
@@ -89,6 +90,7 @@ pub fn write_events(
     store: &mut Store,
     today: NaiveDate,
     out: &Path,
+    federation: Option<&report::rated::Federation>,
 ) -> Result<(), Error> {
     let Some(first) = configs.first() else {
         return Ok(());
@@ -138,12 +140,17 @@ pub fn write_events(
         };
         person_pages.push(report::player_page(person, phrases));
     }
+    let ratings = match federation {
+        Some(federation) => rating_pages(federation, first, &phrases, out)?,
+        None => Vec::new(),
+    };
     let pages = [
-        report::events_index(&events, &in_several, &phrases, today),
+        report::events_index(&events, &in_several, &phrases, today, federation.is_some()),
         report::style(),
     ]
     .into_iter()
-    .chain(person_pages);
+    .chain(person_pages)
+    .chain(ratings);
     // A page of a person no longer in several events (his seat given to
     // another by a replacement) goes: it would show what is no longer so.
     let written: Vec<String> = in_several
@@ -177,6 +184,41 @@ pub fn write_events(
         write_page(folder, &named).map_err(|e| io(&path, e))?;
     }
     Ok(())
+}
+
+/// The rating list's pages (`report::list_page`, `report::history_pages`),
+/// in the folder's language; the history of a player on no list any more
+/// goes.
+fn rating_pages(
+    federation: &report::rated::Federation,
+    first: &Config,
+    phrases: &crate::phrases::Phrases,
+    out: &Path,
+) -> Result<Vec<report::Page>, Error> {
+    let (lists, players, settings) = (&federation.lists, &federation.players, &first.ratings);
+    let mut listed = vec![false; players.len()];
+    for entry in lists.lists.iter().flat_map(|list| &list.entries) {
+        listed[entry.player] = true;
+    }
+    let mut pages = vec![report::list_page(lists, players, settings, phrases)];
+    for (at, _) in listed.iter().enumerate().filter(|(_, on)| **on) {
+        pages.extend(report::history_pages(lists, players, at, settings, phrases));
+    }
+    let folder = out.join("ratings");
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| Error::files(format!("{}: {e}", folder.display())))?;
+    let names: std::collections::HashSet<&str> = pages
+        .iter()
+        .filter_map(|page| page.name.strip_prefix("ratings/"))
+        .collect();
+    for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with('.') && !names.contains(name.as_str()) {
+            std::fs::remove_file(entry.path())
+                .map_err(|e| Error::files(format!("{}: {e}", entry.path().display())))?;
+        }
+    }
+    Ok(pages)
 }
 
 /// Each person of a folder's events (his entries joined by an address:
@@ -279,6 +321,7 @@ pub fn keep(
     today: NaiveDate,
     out: &Path,
     changed: &BTreeSet<String>,
+    section: Option<&report::rated::Section>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<(), Error> {
     let in_database = |e: Error| e.context(config.database.display());
@@ -302,6 +345,7 @@ pub fn keep(
         today,
         out,
         current.then_some(changed),
+        section,
         progress,
     )?;
     store

@@ -413,6 +413,7 @@ fn two_seasons_of_three_events_rated_by_hand() {
         .map(|h| h["rating"].as_i64().unwrap())
         .collect();
     assert_eq!(ratings, [1980, 2019]);
+    the_report_shows_the_lists(&t);
     let nobody = t.run(&["ratings", "--player", "nobody"]);
     assert_eq!(nobody.code, 2);
     assert!(
@@ -460,4 +461,112 @@ fn a_bad_rating_is_refused_with_its_file_and_key() {
         "{}",
         out.stderr
     );
+}
+
+/// The folder's report: the last list, each player's history and its plot,
+/// and each section's ratings as it began, in its language.
+fn the_report_shows_the_lists(t: &Tournament) {
+    let site = t.path().join("site");
+    ok(
+        t,
+        &[
+            "report",
+            "--out",
+            site.to_str().unwrap(),
+            "--today",
+            "2029-01-01",
+        ],
+    );
+    let read = |name: &str| std::fs::read_to_string(site.join(name)).unwrap();
+    let index = read("index.html");
+    assert!(
+        index.contains("<a href=\"ratings.html\">Рейтинг-лист</a>"),
+        "{index}"
+    );
+    let list = read("ratings.html");
+    assert!(list.contains("<h1>Рейтинг-лист 2028</h1>"), "{list}");
+    assert!(
+        list.contains("01.01.2028 – 31.12.2028 · по системе ФИДЕ"),
+        "{list}"
+    );
+    let boris = "<tr><td>1</td><td class=\"name\"><a href=\"ratings/boris.html\">Борис</a></td>\
+                 <td>2149</td><td>+29</td><td>3</td><td>5</td><td class=\"name\">рейтинг</td><td>40</td></tr>";
+    assert!(list.contains(boris), "{list}");
+    let history = read("ratings/boris.html");
+    assert!(history.contains("Начальный рейтинг: 2100"), "{history}");
+    assert!(
+        history.contains("<td class=\"name\">2027</td><td>2120</td><td>+20</td>"),
+        "{history}"
+    );
+    assert!(history.contains("<img src=\"boris.svg\""), "{history}");
+    let plot = read("ratings/boris.svg");
+    assert!(
+        plot.starts_with("<svg") && plot.contains("2027") && plot.contains("2028"),
+        "{plot}"
+    );
+    // S2-A (English), begun 2028-01-10: the 2027 list's Anna 2164, Boris
+    // 2120, Gleb 1980; average 6,264 / 3 = 2088, no category (under 2251).
+    let section = read("S2-A/index.html");
+    assert!(
+        section.contains("<p class=\"strength\">Average rating 2088</p>"),
+        "{section}"
+    );
+    assert!(section.contains("<th>Rating</th>"), "{section}");
+    assert!(
+        section.contains("<td class=\"name\">Boris</td><td class=\"rating\">2120</td>"),
+        "{section}"
+    );
+    // S1-A (Russian), before any list: the ratings given, 2200, 2100, 2000.
+    let first = read("S1-A/index.html");
+    assert!(first.contains("Средний рейтинг 2100"), "{first}");
+    assert!(
+        first.contains("<td class=\"name\">Анна</td><td class=\"rating\">2200</td>"),
+        "{first}"
+    );
+}
+
+/// A section strong enough for a FIDE category: its heading says which.
+#[test]
+fn a_strong_section_has_its_fide_category() {
+    let t = Tournament::with_config(&folder_clerk(""));
+    let folder = t.path().join("tournaments");
+    std::fs::create_dir(&folder).unwrap();
+    let players = [
+        ("a", "Anna", A, "rating = 2300\n"),
+        ("b", "Boris", B, "rating = 2280\n"),
+        ("c", "Vera", C, "rating = 2261\n"),
+        ("d", "Gleb", D, ""),
+    ];
+    let text = event(
+        "M",
+        "en",
+        "2027-01-01",
+        &players,
+        &[("1", "a", "b"), ("2", "c", "d")],
+    );
+    std::fs::write(folder.join("m.toml"), text).unwrap();
+    let site = t.path().join("site");
+    ok(
+        &t,
+        &[
+            "report",
+            "--out",
+            site.to_str().unwrap(),
+            "--today",
+            "2027-01-02",
+        ],
+    );
+    let section = std::fs::read_to_string(site.join("M/index.html")).unwrap();
+    // (2300 + 2280 + 2261) / 3 = 2280.3 -> 2280: category 2 (2276-2300);
+    // Gleb, unrated, counts in no average.
+    assert!(
+        section.contains("Average rating 2280, category 2"),
+        "{section}"
+    );
+    assert!(
+        section.contains("<td class=\"name\">Gleb</td><td class=\"rating\">–</td>"),
+        "{section}"
+    );
+    let list = std::fs::read_to_string(site.join("ratings.html")).unwrap();
+    assert!(list.contains("No rating list yet"), "{list}");
 }
