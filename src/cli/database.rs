@@ -297,10 +297,15 @@ fn paired_as_before(configs: &[Config], store: &mut Store, first_run: bool) -> R
                      by that order (a player added, dropped or moved would give games to others): \
                      put the [[players]] back as they were. A newcomer takes a player's place by \
                      `shtempel replace` or REPLACE (the id stays); a new player plays in a new \
-                     section",
+                     section{}",
                     config.file.display(),
                     kept.join(", "),
-                    now.join(", ")
+                    now.join(", "),
+                    match config.seed_by_rating {
+                        true => ". With seed = \"rating\" the order is that of their ratings: \
+                                 put back the ratings the players had at the first run",
+                        false => "",
+                    }
                 )));
             }
             _ => {}

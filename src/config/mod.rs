@@ -378,6 +378,9 @@ pub struct Config {
     /// One of a folder of tournaments (its games are stored under
     /// `ID/<game>`), not a file of its own.
     pub in_folder: bool,
+    /// `[tournament] seed = "rating"`: `players` are in the order of
+    /// their ratings, not of the file.
+    pub seed_by_rating: bool,
     /// `[ratings]`: how the federation's list is made.
     pub ratings: crate::ratings::Settings,
     /// Where each player and game is in the lists: every letter looks its

@@ -27,6 +27,9 @@ pub(super) struct Tournament {
     pub(super) language: Lang,
     pub(super) date_order: DateOrder,
     pub(super) pairing: Option<Pairing>,
+    /// A round robin's players numbered by their ratings (`seed =
+    /// "rating"`), not by their order in the file.
+    pub(super) seed_by_rating: bool,
 }
 
 /// The clerk's and the arbiters' addresses.
@@ -193,6 +196,24 @@ impl Checker<'_> {
                 )
             })?),
         };
+        let seed_by_rating = match t.seed.as_deref() {
+            None | Some("file") => false,
+            Some("rating") if pairing.is_some() => true,
+            Some("rating") => {
+                return Err(self.err(
+                    "tournament.seed",
+                    "numbers the players of a round robin, and this tournament has no pairing".into(),
+                    "leave it out, or give pairing = \"round_robin\"",
+                ));
+            }
+            Some(other) => {
+                return Err(self.err(
+                    "tournament.seed",
+                    format!("{other:?} is not a way to number the players"),
+                    "write \"file\" (their order in the file, the default) or \"rating\" (by the rating each brings, highest first)",
+                ));
+            }
+        };
         Ok(Tournament {
             start_date,
             end_date,
@@ -200,6 +221,7 @@ impl Checker<'_> {
             language,
             date_order,
             pairing,
+            seed_by_rating,
         })
     }
 
@@ -298,7 +320,12 @@ impl Checker<'_> {
         let addresses = checker.addresses(&raw)?;
         let source = checker.source(&raw.source)?;
         let transport = checker.transport(&raw.transport)?;
-        let players = checker.players(&raw.players, &addresses)?;
+        let mut players = checker.players(&raw.players, &addresses)?;
+        if tournament.seed_by_rating {
+            // Highest first; those without a rating after, as the file
+            // orders them (a stable sort keeps the file's order in a tie).
+            players.sort_by_key(|p| std::cmp::Reverse(p.start_rating.as_ref().map(|r| r.rating)));
+        }
         let draw = match tournament.pairing {
             Some(pairing) => checker.paired(pairing, &raw.games, &players)?,
             None => super::Draw::new(checker.games(&raw.games, &players, &tournament)?),
@@ -374,6 +401,7 @@ impl Checker<'_> {
             report_url,
             xfcc,
             in_folder: false,
+            seed_by_rating: tournament.seed_by_rating,
             ratings,
         })
     }

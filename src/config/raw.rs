@@ -119,6 +119,7 @@ pub(super) struct RawTournament {
     /// `round_robin` or `double_round_robin`: the games made from the
     /// players (no `[[games]]`).
     pub pairing: Option<String>,
+    pub seed: Option<String>,
 }
 
 pub(super) fn default_language() -> String {
