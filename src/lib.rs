@@ -59,7 +59,10 @@
 //!    |
 //! report/      the tournament report: its pages PURE (the cross-table, the
 //!              boards, a folder's index and players' pages: cross_table,
-//!              board, federation), and the site written into a folder (site)
+//!              board, federation; the rating list and each player's
+//!              history: rating_pages), the federation's games read for
+//!              the rating list (rated), and the site written into a
+//!              folder (site)
 //! render.rs    the templates of templates/<lang>/ loaded and rendered
 //! xfcc/        PURE: the Xfcc web service chess programs speak: a SOAP
 //!              request read, the answers written (soap), the WSDL (wsdl),
@@ -71,7 +74,8 @@
 //!    |
 //! config/      the TOML file: as written (raw), its values checked table by
 //!              table (parse), the mail tables (servers), the entries of
-//!              players and games (entries), the games made into the draw
+//!              players and games (entries), `[ratings]` and the ratings
+//!              players bring (ratings), the games made into the draw
 //!              every other module reads them through (draw); a folder of
 //!              tournaments
 //!              (federation) and its people (people), read anew each run; the
@@ -80,6 +84,9 @@
 //!    |
 //! rules/       PURE: a game's state (ledger) and life as a state machine
 //!              (life, interventions); its own map names its files
+//! ratings/     PURE: the federation's rating lists from finished games, by
+//!              FIDE's method (fide) or Glicko-2 (glicko), period by period
+//!              (period)
 //! letter/      PURE: a letter's own text -> `Letter` (its asks, moves,
 //!              variants, fraction, dates, keywords, rulings) or errors
 //!              naming the line: what it asks and the person's asks each

@@ -302,7 +302,8 @@ fn paired_as_before(configs: &[Config], store: &mut Store, first_run: bool) -> R
                     kept.join(", "),
                     now.join(", "),
                     match config.seed_by_rating {
-                        true => ". With seed = \"rating\" the order is that of their ratings: \
+                        true =>
+                            ". With seed = \"rating\" the order is that of their ratings: \
                                  put back the ratings the players had at the first run",
                         false => "",
                     }

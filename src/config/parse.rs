@@ -202,7 +202,8 @@ impl Checker<'_> {
             Some("rating") => {
                 return Err(self.err(
                     "tournament.seed",
-                    "numbers the players of a round robin, and this tournament has no pairing".into(),
+                    "numbers the players of a round robin, and this tournament has no pairing"
+                        .into(),
                     "leave it out, or give pairing = \"round_robin\"",
                 ));
             }

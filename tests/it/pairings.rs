@@ -410,9 +410,11 @@ fn a_round_robin_seeded_by_rating_numbers_the_strongest_first() {
             1,
         )
     };
-    let mut text = std::fs::read_to_string(&file)
-        .unwrap()
-        .replacen("pairing = \"round_robin\"\n", "pairing = \"round_robin\"\nseed = \"rating\"\n", 1);
+    let mut text = std::fs::read_to_string(&file).unwrap().replacen(
+        "pairing = \"round_robin\"\n",
+        "pairing = \"round_robin\"\nseed = \"rating\"\n",
+        1,
+    );
     for (id, rating) in [("bob", 1900), ("dan", 2150), ("eve", 2000)] {
         text = rated(&text, id, rating);
     }
@@ -428,22 +430,37 @@ fn a_round_robin_seeded_by_rating_numbers_the_strongest_first() {
         .collect();
     assert_eq!(order, ["dan", "eve", "bob", "ann", "cat"]);
     // Round 1 of five is 1-6 (the bye), 2-5, 3-4: Eve – Cat, Bob – Ann.
-    assert_eq!(listed(&t)[..2], [
-        ("1".into(), "Eve Evans".into(), "Cat Cole".into()),
-        ("2".into(), "Bob Brown".into(), "Ann Adams".into()),
-    ]);
+    assert_eq!(
+        listed(&t)[..2],
+        [
+            ("1".into(), "Eve Evans".into(), "Cat Cole".into()),
+            ("2".into(), "Bob Brown".into(), "Ann Adams".into()),
+        ]
+    );
     t.poll("2026-11-01");
     std::fs::write(&file, rated(&text, "ann", 2300)).unwrap();
     let out = t.run(&["poll", "--today", "2026-11-02"]);
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("now lists ann, dan, eve, bob, cat"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("now lists ann, dan, eve, bob, cat"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stderr.contains("seed = \"rating\""), "{}", out.stderr);
     std::fs::write(&file, &text).unwrap();
     t.poll("2026-11-02");
     // Without a pairing the seed numbers nothing: refused with its key.
-    let plain = Cup::new().text().replacen("[tournament]\n", "[tournament]\nseed = \"rating\"\n", 1);
+    let plain =
+        Cup::new()
+            .text()
+            .replacen("[tournament]\n", "[tournament]\nseed = \"rating\"\n", 1);
     std::fs::write(&file, plain).unwrap();
     let out = t.run(&["games"]);
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("tournament.seed: numbers the players of a round robin"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("tournament.seed: numbers the players of a round robin"),
+        "{}",
+        out.stderr
+    );
 }

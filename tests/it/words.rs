@@ -852,7 +852,7 @@ fn every_template_speaks_its_own_language_only() {
     let latin = regex::Regex::new(r"[A-Za-z][A-Za-z']{2,}").unwrap();
     let cyrillic = regex::Regex::new(r"[\p{Cyrillic}]+\w*").unwrap();
     // Names both languages write alike: formats, the Xfcc protocol and its
-    // word, and the chess programs that speak it.
+    // word, the chess programs that speak it, and Glickman's rating method.
     let shared = [
         "FEN",
         "PGN",
@@ -864,6 +864,7 @@ fn every_template_speaks_its_own_language_only() {
         "Lucas",
         "Chess",
         "ChessBase",
+        "Glicko",
     ];
     let mut read = 0;
     for language in ["en", "ru"] {
