@@ -175,6 +175,7 @@ fn federation() -> (Vec<ratings::Player>, Vec<ratings::Game>) {
             key: format!("p{n}"),
             name: format!("Player {n}"),
             start: (n % 3 == 0).then_some(1600 + (n * 37) % 900),
+            start_source: None,
         })
         .collect();
     let first = NaiveDate::from_ymd_opt(2027, 1, 1).unwrap();

@@ -182,8 +182,13 @@ fn history(
                 value
             })
             .collect();
-        let value =
-            json!({"player": who.key, "name": who.name, "start": who.start, "history": rows});
+        let value = json!({
+            "player": who.key,
+            "name": who.name,
+            "start": who.start,
+            "start_source": who.start_source,
+            "history": rows,
+        });
         return format!(
             "{}\n",
             serde_json::to_string_pretty(&value).unwrap_or_default()
@@ -192,6 +197,9 @@ fn history(
     let mut out = format!("{} ({}), {}", who.name, who.key, method_name(config));
     if let Some(start) = who.start {
         out.push_str(&format!(", given {start}"));
+        if let Some(source) = &who.start_source {
+            out.push_str(&format!(" ({source})"));
+        }
     }
     out.push('\n');
     if history.is_empty() {

@@ -1,8 +1,8 @@
 //! FIDE's rating method (Handbook B.02, the rating regulations in force
-//! from 2024): a rated player's change from the table of expected scores,
-//! a newcomer's first rating from his performance. Integers throughout: the
-//! tables are in hundredths, a change is summed in hundredths of a point and
-//! rounded once, half up, as FIDE rounds.
+//! from 1 March 2024): a rated player's change from the table of expected
+//! scores, a newcomer's first rating from his performance. Integers
+//! throughout: the tables are in hundredths, a change is summed in
+//! hundredths of a point and rounded once, 0.5 away from zero (8.3.4).
 
 /// Table 8.1(b): the highest difference `D` at which the higher rated
 /// player's expected score `PD` is 0.50, 0.51, … 0.99, in that order; a
@@ -90,7 +90,7 @@ pub struct Scored {
 }
 
 /// A rated player's change for a period's games, with `k`: the sum of
-/// `K (W - PD)`, rounded once, half up.
+/// `K (W - PD)`, rounded once to the nearest point, 0.5 away from zero.
 pub fn change(games: &[Scored], k: u32) -> i32 {
     let hundredths: i64 = games
         .iter()
@@ -99,7 +99,8 @@ pub fn change(games: &[Scored], k: u32) -> i32 {
             i64::from(k) * (won - expected(game.own, game.opponent))
         })
         .sum();
-    i32::try_from((hundredths + 50).div_euclid(100)).unwrap_or(0)
+    let whole = (hundredths.abs() + 50) / 100;
+    i32::try_from(whole * hundredths.signum()).unwrap_or(0)
 }
 
 /// A newcomer's rating from his games against rated opponents (their
@@ -115,6 +116,19 @@ pub fn performance(games: &[(i32, u8)]) -> i32 {
     let hundredths = (100 * halves + count).div_euclid(2 * count);
     let total = ratings + count * i64::from(difference_of(hundredths));
     i32::try_from((2 * total + count).div_euclid(2 * count)).unwrap_or(0)
+}
+
+/// The lowest rating FIDE publishes, and the highest first rating it gives.
+const FLOOR: i32 = 1400;
+const HIGHEST_FIRST: i32 = 2200;
+
+/// A newcomer's first rating from his games against rated opponents (8.2):
+/// his performance, at most 2200; none while he has scored nothing against
+/// them or his performance is under 1400, the lowest rating FIDE lists.
+pub fn first_rating(games: &[(i32, u8)]) -> Option<i32> {
+    let scored = games.iter().any(|&(_, halves)| halves > 0);
+    let rating = performance(games);
+    (scored && rating >= FLOOR).then(|| rating.min(HIGHEST_FIRST))
 }
 
 /// FIDE's category of a round robin whose players' ratings average

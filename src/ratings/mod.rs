@@ -9,7 +9,10 @@
 //! him (`rating = 2150` in the players' list, "start") or his first, from
 //! his performance against rated opponents once he has `newcomer_games`
 //! of them (provisional until then: the list shows his performance so
-//! far, which no one else's game counts with). A game between two players
+//! far, which no one else's game counts with). As FIDE rates, a period in
+//! which a newcomer still has scored nothing against rated players is
+//! disregarded (its games are not counted for him), and a first rating is
+//! given only from 1400, at most 2200 (`fide::first_rating`). A game between two players
 //! without ratings is rated for neither, as FIDE rates: a federation
 //! starting its list gives some players their ratings, or rates by
 //! Glicko-2, which starts everyone at 1500.
@@ -77,8 +80,10 @@ impl Method {
 pub struct Player {
     pub key: String,
     pub name: String,
-    /// A rating given him in the players' list, used until he has his own.
+    /// A rating given him in the players' list, used until he has his own,
+    /// and where it is from.
     pub start: Option<u32>,
+    pub start_source: Option<String>,
 }
 
 /// A finished game: its players (places in the players given), White's
@@ -321,24 +326,29 @@ impl<'a> Book<'a> {
             if track.newcomer.is_empty() {
                 return None;
             }
-            let performance = fide::performance(&track.newcomer);
+            if track.newcomer.iter().all(|&(_, halves)| halves == 0) {
+                // Nothing scored against rated players yet: disregarded.
+                track.newcomer.clear();
+                return None;
+            }
             let total = u32::try_from(track.newcomer.len()).unwrap_or(u32::MAX);
-            let first = total >= self.settings.newcomer_games;
-            if first {
-                track.fide = Some(performance);
+            let first = (total >= self.settings.newcomer_games)
+                .then(|| fide::first_rating(&track.newcomer))
+                .flatten();
+            if let Some(rating) = first {
+                track.fide = Some(rating);
                 track.past.games = total;
-                track.past.reached_2400 = performance >= 2400;
+                track.past.reached_2400 = rating >= 2400;
             }
             return Some(Entry {
                 player,
-                rating: performance,
+                rating: first.unwrap_or_else(|| fide::performance(&track.newcomer)),
                 change: None,
                 games,
                 total,
-                status: if first {
-                    Status::Rated
-                } else {
-                    Status::Provisional
+                status: match first {
+                    Some(_) => Status::Rated,
+                    None => Status::Provisional,
                 },
                 k: None,
                 deviation: None,

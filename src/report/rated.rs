@@ -24,7 +24,7 @@ pub fn read(configs: &[Config], store: &Store) -> Result<(Vec<Player>, Vec<Game>
     for person in people.iter() {
         let start = person.entries.iter().find_map(|entry| {
             let player = configs.get(entry.tournament)?.player(&entry.player)?;
-            player.start_rating.as_ref().map(|s| s.rating)
+            player.start_rating.clone()
         });
         at_key.insert(person.key.as_str(), players.len());
         for address in &person.addresses {
@@ -33,7 +33,8 @@ pub fn read(configs: &[Config], store: &Store) -> Result<(Vec<Player>, Vec<Game>
         players.push(Player {
             key: person.key.clone(),
             name: person.name.clone(),
-            start,
+            start: start.as_ref().map(|s| s.rating),
+            start_source: start.and_then(|s| s.source),
         });
     }
     let finished = store.finished_games()?;

@@ -177,7 +177,11 @@ pub fn history_pages(
         escape(&method(settings, phrases)),
     );
     if let Some(start) = player.start {
-        let given = phrases.fill("report.rating_given", &[("rating", &start)]);
+        let rating = match &player.start_source {
+            Some(source) => format!("{start} ({source})"),
+            None => start.to_string(),
+        };
+        let given = phrases.fill("report.rating_given", &[("rating", &rating)]);
         let _ = writeln!(out, "<p>{}</p>", escape(&given));
     }
     let _ = writeln!(

@@ -380,6 +380,11 @@ fn two_seasons_of_three_events_rated_by_hand() {
         ["1", "Борис", "2149", "+29", "3", "5", "rated", "40"],
         "{text}"
     );
+    let anna = ok(&t, &["ratings", "--player", "ann", "--today", "2029-01-01"]).stdout;
+    assert!(
+        anna.starts_with("Анна (anna), FIDE, given 2200 (ICCF 2026/4)\n"),
+        "{anna}"
+    );
     for who in ["bob", "boris", B] {
         let history = ok(&t, &["ratings", "--player", who, "--today", "2029-01-01"]).stdout;
         assert!(

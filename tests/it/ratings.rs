@@ -148,8 +148,9 @@ fn k_is_40_then_20_then_10_and_700_bounds_a_period() {
     }
 }
 
+/// 8.3.4: "rounded to the nearest whole number. 0.5 is rounded away from zero."
 #[test]
-fn a_change_is_summed_then_rounded_half_up() {
+fn a_change_is_summed_then_rounded_half_away_from_zero() {
     // Against 2000 at 2000 (.50): a win is +.50 x 40 = 20.
     let win = Scored {
         own: 2000,
@@ -165,8 +166,21 @@ fn a_change_is_summed_then_rounded_half_up() {
     };
     assert_eq!(fide::change(&[draw], 20), -2);
     assert_eq!(fide::change(&[draw, draw], 20), -4);
-    // -.09 x 10 x 5 = -4.5 rounds half up to -4.
-    assert_eq!(fide::change(&[draw; 5], 10), -4);
+    // -.09 x 10 x 5 = -4.5 rounds away from zero, to -5; +.09 x 10 x 5 to +5.
+    assert_eq!(fide::change(&[draw; 5], 10), -5);
+    let weak_draw = Scored {
+        own: 2000,
+        opponent: 2065,
+        halves: 1,
+    };
+    assert_eq!(fide::change(&[weak_draw; 5], 10), 5);
+    // -.32 x 40 = -12.8 -> -13; +.94 x 40 = 37.6 -> 38.
+    let loss = Scored {
+        own: 2180,
+        opponent: 2310,
+        halves: 0,
+    };
+    assert_eq!(fide::change(&[loss], 40), -13);
 }
 
 #[test]
@@ -178,6 +192,18 @@ fn a_newcomers_first_rating_counts_two_draws_against_1800() {
     // 0 of 5 against 1600: Ra = (8,000 + 3,600) / 7 = 1657.1, p = 1 / 7
     // = .143 -> .14, dp = -309: 1348.1 -> 1348.
     assert_eq!(fide::performance(&[(1600, 0); 5]), 1348);
+    // 8.2 (2024): a first rating needs half a point against rated players
+    // and 1400 at least; it is at most 2200.
+    assert_eq!(fide::first_rating(&games), Some(2000));
+    assert_eq!(fide::first_rating(&[(1600, 0); 5]), None);
+    assert_eq!(
+        fide::first_rating(&[(1500, 1), (1500, 0), (1500, 0), (1500, 0), (1500, 0)]),
+        None
+    );
+    // 5 of 5 against 2300: Ra = (11,500 + 3,600) / 7 = 2157.1, p = 6 / 7 =
+    // .857 -> .86, dp 309: 2466 -> 2200.
+    assert_eq!(fide::performance(&[(2300, 2); 5]), 2466);
+    assert_eq!(fide::first_rating(&[(2300, 2); 5]), Some(2200));
 }
 
 #[test]
@@ -239,6 +265,7 @@ fn players(starts: &[(&str, Option<u32>)]) -> Vec<Player> {
             key: key.into(),
             name: key.into(),
             start,
+            start_source: None,
         })
         .collect()
 }
@@ -414,6 +441,7 @@ fn a_newcomer_is_provisional_until_his_fifth_rated_game() {
         key: format!("o{i}"),
         name: format!("o{i}"),
         start: Some(r),
+        start_source: None,
     }));
     let scores = [2, 1, 2, 0, 1];
     let ends = [
@@ -474,4 +502,38 @@ fn glicko2_starts_everyone_at_1500_and_rates_a_period_at_once() {
     assert_eq!(x.deviation, Some(expected.deviation.round() as i32));
     assert_eq!((x.change, x.k, x.status), (None, None, Status::Rated));
     assert!(x.rating > 1500 && line(list, 1).rating < 1700);
+}
+
+/// A newcomer who scored nothing against rated players in a period: its
+/// games are disregarded (8.2), and he is on no list until he scores.
+#[test]
+fn a_newcomers_period_without_a_point_is_disregarded() {
+    let mut list = players(&[("n", None)]);
+    list.extend((0..3).map(|i| Player {
+        key: format!("o{i}"),
+        name: format!("o{i}"),
+        start: Some(2000),
+        start_source: None,
+    }));
+    let settings = Settings {
+        newcomer_games: 3,
+        ..Settings::default()
+    };
+    let mut games: Vec<Game> = (1..4)
+        .map(|o| game(0, o, 0, "2027-01-05", "2027-02-01"))
+        .collect();
+    let lists = ratings::rate(&list, &games, &settings, d("2027-04-01"));
+    assert!(lists.history(0).is_empty());
+    // Three more in Q2 with a draw: three games count, not six.
+    games
+        .extend((1..4).map(|o| game(o, 0, if o == 1 { 1 } else { 2 }, "2027-04-05", "2027-05-01")));
+    let lists = ratings::rate(&list, &games, &settings, d("2027-07-01"));
+    let history = lists.history(0);
+    assert_eq!(history.len(), 1);
+    // ½ of 3 against 2000, with two draws against 1800: Ra = 9,600 / 5 =
+    // 1920, p = 1.5 / 5 = .30, dp -149: 1771.
+    assert_eq!(
+        (history[0].1.total, history[0].1.rating, history[0].1.status),
+        (3, 1771, Status::Rated)
+    );
 }
