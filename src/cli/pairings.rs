@@ -77,14 +77,19 @@ fn table_text(config: &Config) -> String {
     };
     let players = config.players.len();
     let mut text = format!(
-        "{id}: {}, {players} players{}, {} games\n",
+        "{id}: {}, {players} players{}, {} games{}\n",
         pairing.name().replace('_', " "),
         if players % 2 == 1 {
             " (a bye each round)"
         } else {
             ""
         },
-        config.draw().len()
+        config.draw().len(),
+        if config.seed_by_rating {
+            ", numbered by rating"
+        } else {
+            ""
+        }
     );
     let width = config
         .players
@@ -93,7 +98,20 @@ fn table_text(config: &Config) -> String {
         .max()
         .unwrap_or(0);
     for (at, player) in config.players.iter().enumerate() {
-        text += &format!("{:>4}  {}\n", at + 1, printable(&player.name, false));
+        // The rating each brings, in a column after the names.
+        let rating = player
+            .start_rating
+            .as_ref()
+            .map(|r| {
+                let pad = " ".repeat(width - player.name.chars().count());
+                format!("{pad}  {:>4}", r.rating)
+            })
+            .unwrap_or_default();
+        text += &format!(
+            "{:>4}  {}{rating}\n",
+            at + 1,
+            printable(&player.name, false)
+        );
     }
     let mut game = 0;
     for round in rounds_of(config) {
@@ -121,7 +139,12 @@ fn table_text(config: &Config) -> String {
 fn table_json(config: &Config) -> serde_json::Value {
     let player = |number: usize| {
         let p = &config.players[number - 1];
-        json!({"number": number, "id": p.id, "name": p.name})
+        json!({
+            "number": number,
+            "id": p.id,
+            "name": p.name,
+            "rating": p.start_rating.as_ref().map(|r| r.rating),
+        })
     };
     let mut game = 0;
     let rounds: Vec<serde_json::Value> = rounds_of(config)

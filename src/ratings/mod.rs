@@ -371,7 +371,8 @@ impl<'a> Book<'a> {
         Some(Entry {
             player,
             rating: new,
-            change: Some(change),
+            // A rating given, no game rated yet: nothing has changed it.
+            change: (track.past.games > 0).then_some(change),
             games,
             total: track.past.games,
             status: match track.past.games {
@@ -403,12 +404,11 @@ impl<'a> Book<'a> {
             .collect();
         let after = glicko::period(before, &results);
         let games = u32::try_from(results.len()).unwrap_or(u32::MAX);
-        let change = track
-            .glicko
-            .is_some()
-            .then(|| whole(after.rating) - whole(before.rating));
+        let entered = track.glicko.is_some();
         track.glicko = Some(after);
         track.past.games += games;
+        let change =
+            (entered && track.past.games > 0).then(|| whole(after.rating) - whole(before.rating));
         Some(Entry {
             player,
             rating: whole(after.rating),
