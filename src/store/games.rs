@@ -476,3 +476,67 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         held: serde_json::from_str(&held).map_err(from_sql_err)?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Status;
+
+    fn day(d: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 11, d).unwrap()
+    }
+
+    const WHITE_WINS: Outcome = Outcome {
+        result: GameResult::WhiteWins,
+        reason: EndReason::Resignation,
+    };
+
+    /// The day a game ended is the day of the run that finished it; a result
+    /// set on it later keeps that day; a game taken back out of its end loses it.
+    #[test]
+    fn a_game_ends_on_the_day_it_was_finished() {
+        let mut store = Store::in_memory().unwrap();
+        let rows = vec![Row {
+            by: Color::White,
+            san: "e4".into(),
+            conditional: false,
+            sent_on: day(3),
+            delivered_on: None,
+            days: 1,
+            penalty: 0,
+            letter: None,
+        }];
+        let over = |outcome| GameRow {
+            standing: Standing {
+                status: Status::Finished,
+                outcome: Some(outcome),
+                ..Standing::default()
+            },
+            ..GameRow::default()
+        };
+        let write = |store: &mut Store, row: &GameRow, from, on| {
+            store
+                .write(Some("CUP"), |w| {
+                    w.game("1", row, &rows, from, None, day(on))
+                })
+                .unwrap();
+            store.finished_games().unwrap()
+        };
+        assert!(write(&mut store, &GameRow::default(), 0, 3).is_empty());
+        let finished = write(&mut store, &over(WHITE_WINS), 1, 9);
+        let game = &finished["CUP/1"];
+        assert_eq!((game.ended_on, game.outcome), (Some(day(9)), WHITE_WINS));
+        let draw = Outcome {
+            result: GameResult::Draw,
+            reason: EndReason::Ruling,
+        };
+        let finished = write(&mut store, &over(draw), 1, 20);
+        assert_eq!(
+            (finished["CUP/1"].ended_on, finished["CUP/1"].outcome),
+            (Some(day(9)), draw)
+        );
+        assert!(write(&mut store, &GameRow::default(), 1, 21).is_empty());
+        let finished = write(&mut store, &over(WHITE_WINS), 1, 25);
+        assert_eq!(finished["CUP/1"].ended_on, Some(day(25)));
+    }
+}
