@@ -32,7 +32,7 @@ use self::cross_table::cross_table;
 pub use self::federation::{
     Event, PlayerEvents, PlayerGame, events_index, player_file, player_page,
 };
-pub use self::rating_pages::{history_file, history_pages, list_page};
+pub use self::rating_pages::{history_file, history_pages, list_page, words as rating_words};
 
 /// What the index and the cross-table show of one game.
 #[derive(Clone, Debug)]

@@ -18,6 +18,43 @@ const WIDTH: u32 = 720;
 const HEIGHT: u32 = 360;
 const LINE: RGBColor = RGBColor(31, 119, 180);
 
+/// The phrases these pages say: what they show besides the lists.
+const WORDS: &[&str] = &[
+    "report.back_to_events",
+    "report.back_to_list",
+    "report.method_fide",
+    "report.method_glicko2",
+    "report.player",
+    "report.rating",
+    "report.rating_change",
+    "report.rating_deviation",
+    "report.rating_games",
+    "report.rating_given",
+    "report.rating_history",
+    "report.rating_k",
+    "report.rating_list",
+    "report.rating_list_link",
+    "report.rating_none",
+    "report.rating_period",
+    "report.rating_period_column",
+    "report.rating_plot_alt",
+    "report.rating_status",
+    "report.rating_status_provisional",
+    "report.rating_status_rated",
+    "report.rating_status_start",
+    "report.rating_total",
+    "report.rating_waiting",
+];
+
+/// The words of `phrases` these pages use, one a line: a change of the
+/// templates changes the pages.
+pub fn words(phrases: &Phrases) -> String {
+    WORDS
+        .iter()
+        .map(|key| format!("{}\n", phrases.get(key)))
+        .collect()
+}
+
 /// The file of `player`'s history, under `ratings/`.
 pub fn history_file(player: &Player) -> String {
     format!("{}.html", slug(&player.key))

@@ -528,6 +528,44 @@ fn the_report_shows_the_lists(t: &Tournament) {
         first.contains("<td class=\"name\">Анна</td><td class=\"rating\">2200</td>"),
         "{first}"
     );
+
+    // Written again with nothing changed, the pages are left as they are;
+    // a result the arbiter changes later changes the list it was rated in.
+    let modified = || {
+        std::fs::metadata(site.join("ratings/boris.html"))
+            .unwrap()
+            .modified()
+            .unwrap()
+    };
+    let before = modified();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    ok(
+        t,
+        &[
+            "report",
+            "--out",
+            site.to_str().unwrap(),
+            "--today",
+            "2029-01-01",
+        ],
+    );
+    assert_eq!(modified(), before);
+    result(t, "S2-C", "1", "0-1", "2029-01-02");
+    ok(
+        t,
+        &[
+            "report",
+            "--out",
+            site.to_str().unwrap(),
+            "--today",
+            "2029-01-02",
+        ],
+    );
+    assert_ne!(modified(), before);
+    // Boris lost to Vera instead: -.64 for the game, +.73 - 1.00 = -.27
+    // x 40 = -10.8 -> -11: 2109.
+    let list = read("ratings.html");
+    assert!(list.contains("<td>2109</td><td>-11</td>"), "{list}");
 }
 
 /// A section strong enough for a FIDE category: its heading says which.
