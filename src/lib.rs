@@ -280,6 +280,33 @@ impl Diagrams {
     }
 }
 
+/// How a reader gets the messages that can wait (forwards, receipts, the
+/// calendar's reminders): each as it comes, or kept and sent together once
+/// a day (`DIGEST DAILY`, a reader's own setting, as `DIAGRAMS`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Digest {
+    #[default]
+    None,
+    Daily,
+}
+
+impl Digest {
+    /// Its name, as the store keeps it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Digest::None => "none",
+            Digest::Daily => "daily",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Digest> {
+        [Digest::None, Digest::Daily]
+            .into_iter()
+            .find(|d| d.name() == name)
+    }
+}
+
 /// A colour's lowercase English name, as the contract's JSON writes it.
 pub fn color_name(color: shakmaty::Color) -> &'static str {
     match color {

@@ -96,6 +96,7 @@ impl Default for Limits {
 pub struct Preferences {
     pub diagrams: Option<Diagrams>,
     pub language: Option<crate::Lang>,
+    pub digest: Option<crate::Digest>,
 }
 
 impl Preferences {
@@ -104,15 +105,33 @@ impl Preferences {
         Preferences {
             diagrams: newer.diagrams.or(self.diagrams),
             language: newer.language.or(self.language),
+            digest: newer.digest.or(self.digest),
         }
+    }
+
+    /// Whether the messages that can wait go to him once a day.
+    pub fn daily(self) -> bool {
+        self.digest == Some(crate::Digest::Daily)
     }
 }
 
-/// `[mail]`: what the clerk's letters carry.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// `[mail]`: what the clerk's letters carry, and when a daily digest goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct MailOptions {
     pub diagrams: Diagrams,
+    /// The hour of the tournament's zone (0 to 23) from which a day's
+    /// digest goes: the first poll at or after it sends it.
+    pub digest_hour: u32,
+}
+
+impl Default for MailOptions {
+    fn default() -> MailOptions {
+        MailOptions {
+            diagrams: Diagrams::default(),
+            digest_hour: 8,
+        }
+    }
 }
 
 /// What a letter must prove about its sender.

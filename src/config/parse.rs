@@ -333,6 +333,13 @@ impl Checker<'_> {
         };
         let security = checker.security(&raw.security)?;
         let ratings = checker.ratings(&raw.ratings)?;
+        if raw.mail.digest_hour > 23 {
+            return Err(checker.err(
+                "mail.digest_hour",
+                format!("{} is not an hour of the day", raw.mail.digest_hour),
+                "give the hour the daily digests go from, 0 to 23 (8: from eight in the morning)",
+            ));
+        }
         if raw.limits.max_letter_bytes < 1024 {
             return Err(checker.err(
                 "limits.max_letter_bytes",

@@ -114,6 +114,8 @@ pub enum Preference {
     Diagrams(crate::Diagrams),
     /// `LANGUAGE EN|RU` (`ЯЗЫК …`).
     Language(crate::Lang),
+    /// `DIGEST DAILY|NONE` (`СВОДКА ЕЖЕДНЕВНО|НЕТ`).
+    Digest(crate::Digest),
     /// A word after `DIAGRAMS` or `LANGUAGE` that names no setting, as
     /// written.
     Unknown(String),

@@ -1,4 +1,4 @@
-//! The readers' own preferences (`DIAGRAMS`, `LANGUAGE` by mail), by address.
+//! The readers' own preferences (`DIAGRAMS`, `LANGUAGE`, `DIGEST` by mail), by address.
 
 use chrono::NaiveDate;
 use rusqlite::params;
@@ -29,14 +29,16 @@ impl Store {
             let mut all = std::collections::HashMap::new();
             let mut statement = self
                 .conn
-                .prepare_cached("SELECT address, diagrams, language FROM preferences")?;
+                .prepare_cached("SELECT address, diagrams, language, digest FROM preferences")?;
             let mut rows = statement.query([])?;
             while let Some(row) = rows.next()? {
                 let diagrams: Option<String> = row.get(1)?;
                 let language: Option<String> = row.get(2)?;
+                let digest: Option<String> = row.get(3)?;
                 let set = Preferences {
                     diagrams: diagrams.as_deref().and_then(Diagrams::from_name),
                     language: language.as_deref().and_then(language_of),
+                    digest: digest.as_deref().and_then(crate::Digest::from_name),
                 };
                 all.insert(row.get::<_, String>(0)?, set);
             }
@@ -60,10 +62,12 @@ impl Writer<'_> {
         today: NaiveDate,
     ) -> Result<()> {
         let mut statement = self.tx.prepare_cached(
-            "INSERT INTO preferences (address, diagrams, language, set_on) VALUES (?1, ?2, ?3, ?4)
+            "INSERT INTO preferences (address, diagrams, language, set_on, digest)
+             VALUES (?1, ?2, ?3, ?4, ?5)
              ON CONFLICT (address) DO UPDATE SET
                  diagrams = coalesce(?2, diagrams),
                  language = coalesce(?3, language),
+                 digest = coalesce(?5, digest),
                  set_on = ?4",
         )?;
         for address in addresses {
@@ -72,6 +76,7 @@ impl Writer<'_> {
                 set.diagrams.map(Diagrams::name),
                 set.language.map(language_name),
                 day_text(today),
+                set.digest.map(crate::Digest::name),
             ])?;
         }
         // Read again at the next question.

@@ -224,6 +224,15 @@ const MIGRATIONS: &[&str] = &[
         (SELECT MAX(created_on) FROM outbox WHERE outbox.game_id = games.id),
         (SELECT MAX(sent_on) FROM moves WHERE moves.game_id = games.id))
     WHERE status = 'finished';",
+    // 22: a reader's daily digest (`DIGEST DAILY`): `digest` his choice;
+    // a message kept for his digest names him (`digest_for`), and once it
+    // went in one, that digest's outbox id (`in_digest`): it is sent when
+    // the digest is, and the move it carries is delivered then.
+    "ALTER TABLE preferences ADD COLUMN digest TEXT;
+    ALTER TABLE outbox ADD COLUMN digest_for TEXT;
+    ALTER TABLE outbox ADD COLUMN in_digest INTEGER;
+    CREATE INDEX outbox_digest ON outbox (digest_for) WHERE digest_for IS NOT NULL AND in_digest IS NULL;
+    CREATE INDEX outbox_in_digest ON outbox (in_digest) WHERE in_digest IS NOT NULL;",
 ];
 
 /// The schema version this build writes.

@@ -32,6 +32,7 @@ impl Letters<'_, '_> {
             match preference {
                 Preference::Diagrams(diagrams) => set.diagrams = Some(*diagrams),
                 Preference::Language(lang) => set.language = Some(*lang),
+                Preference::Digest(digest) => set.digest = Some(*digest),
                 Preference::Unknown(word) => {
                     unread.push(crate::printable::bounded(word, 40).into_owned());
                 }
@@ -67,6 +68,8 @@ impl Letters<'_, '_> {
                 "diagrams" => diagrams.name(),
                 "diagrams_own" => now.diagrams.is_some(),
                 "language_own" => now.language.is_some(),
+                "digest" => now.daily(),
+                "digest_hour" => self.config.mail.digest_hour,
                 "changed" => set != Preferences::default(),
                 "unread" => unread,
                 "language_unwritable" => unwritable.map(|(lang, _)| lang.pick("ru", "en")),

@@ -78,8 +78,8 @@ impl Command for Replace {
             };
             if let (Some(language), Some(address)) = (self.language, newcomer) {
                 let set = crate::config::Preferences {
-                    diagrams: None,
                     language: Some(language),
+                    ..Default::default()
                 };
                 plan.writes.preferences = Some((vec![address], set));
             }

@@ -1,6 +1,7 @@
 //! What the clerk's letters to their reader carry: `DIAGRAMS TEXT|PICTURE|
 //! BOTH|NONE` (`ДИАГРАММЫ ТЕКСТ|КАРТИНКА|ОБА|НЕТ`), `LANGUAGE EN|RU`
-//! (`ЯЗЫК …`), each alone on its line.
+//! (`ЯЗЫК …`), and how they come, `DIGEST DAILY|NONE` (`СВОДКА
+//! ЕЖЕДНЕВНО|НЕТ`), each alone on its line.
 
 use crate::Diagrams;
 use crate::letter::{Letter, Preference};
@@ -8,7 +9,7 @@ use crate::letter::{Letter, Preference};
 // `DIAGRAMS TEXT`, `ЯЗЫК EN`: the word and one value, alone on the line.
 pattern!(
     PREFERENCE_LINE,
-    r"(?i)^\s*(diagrams?|диаграммы?|language|язык)\s*:?\s+(\p{L}+)\s*\.?\s*$"
+    r"(?i)^\s*(diagrams?|диаграммы?|language|язык|digest|сводка)\s*:?\s+(\p{L}+)\s*\.?\s*$"
 );
 
 /// A preference's line read: what it sets, or the word that sets nothing.
@@ -22,6 +23,12 @@ fn preference_of(word: &str, value: &str) -> Preference {
             }
             "both" | "оба" | "всё" | "все" => Some(Preference::Diagrams(Diagrams::Both)),
             "none" | "no" | "нет" => Some(Preference::Diagrams(Diagrams::None)),
+            _ => None,
+        }
+    } else if word == "digest" || word == "сводка" {
+        match lower.as_str() {
+            "daily" | "ежедневно" | "ежедневная" => Some(Preference::Digest(crate::Digest::Daily)),
+            "none" | "no" | "off" | "нет" => Some(Preference::Digest(crate::Digest::None)),
             _ => None,
         }
     } else {
@@ -39,7 +46,7 @@ fn preference_of(word: &str, value: &str) -> Preference {
 }
 
 /// The first letters (lower-cased) of its labels.
-const PREFERENCE_FIRST: &str = "dдlя";
+const PREFERENCE_FIRST: &str = "dдlяс";
 
 /// Reads `line` as a setting, where it is one.
 pub(in crate::letter) fn read(letter: &mut Letter, line: &str, may: &dyn Fn(&str) -> bool) -> bool {
@@ -59,6 +66,6 @@ mod tests {
 
     #[test]
     fn every_label_begins_with_a_letter_its_pattern_is_tried_for() {
-        crate::letter::lines::tests::assert_tried_for(&[(&PREFERENCE_LINE, PREFERENCE_FIRST, 4)]);
+        crate::letter::lines::tests::assert_tried_for(&[(&PREFERENCE_LINE, PREFERENCE_FIRST, 6)]);
     }
 }
