@@ -140,6 +140,26 @@ message_kinds! {
 }
 
 impl MessageKind {
+    /// Whether a reader in digest mode (`DIGEST DAILY`) gets it in his
+    /// day's digest: a forward, a receipt of his letter (with what it
+    /// corrected or charged), a partner's letter corrected, the calendar's
+    /// reminder. An overstep, a repeat by registered letter, a query, a
+    /// decision, a refusal, a result and the rest go at once.
+    pub fn waits_for_digest(self) -> bool {
+        matches!(
+            self,
+            MessageKind::Forward
+                | MessageKind::Ack
+                | MessageKind::Correction
+                | MessageKind::Warning
+                | MessageKind::Penalty
+                | MessageKind::PartnerCorrection
+                | MessageKind::Reminder
+        )
+    }
+}
+
+impl MessageKind {
     /// The header values of the kinds that are replies, as the outbox stores
     /// them (a day's replies to an address are counted by them).
     pub fn reply_headers() -> Vec<&'static str> {

@@ -146,6 +146,7 @@ fn composed(
                 raw,
                 delivers: message.delivers,
                 send_on: message.send_on,
+                digest_for: message.digest_for.clone(),
             });
         }
     }

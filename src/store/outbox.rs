@@ -30,7 +30,7 @@ impl Store {
         let unsent: Vec<i64> = self
             .conn
             .prepare_cached(
-                "SELECT id FROM outbox WHERE sent_at IS NULL AND failed = 0
+                "SELECT id FROM outbox WHERE sent_at IS NULL AND failed = 0 AND digest_for IS NULL
                  AND (send_on IS NULL OR send_on <= ?1) ORDER BY id",
             )?
             .query_map([day_text(today)], |r| r.get(0))?

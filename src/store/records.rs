@@ -118,6 +118,8 @@ pub struct NewOutbox {
     /// Held until this day (a refusal over the daily reply limit); counted
     /// among that day's replies.
     pub send_on: Option<NaiveDate>,
+    /// Kept for this address's daily digest: sent with it, never alone.
+    pub digest_for: Option<String>,
 }
 
 /// A message of the outbox, for reports and tests.

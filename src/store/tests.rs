@@ -71,6 +71,7 @@ fn the_game_cache_holds_what_the_database_holds() {
                     raw: b"x".to_vec(),
                     delivers: Some(1),
                     send_on: None,
+                    digest_for: None,
                 },
                 day(6),
             )
@@ -157,6 +158,7 @@ fn replies_counted_from_memory_match_the_database() {
         raw: b"raw".to_vec(),
         delivers: None,
         send_on: None,
+        digest_for: None,
     };
     let add = |store: &mut Store, n: usize, kind: &str, recipients: &[&str], on: u32| {
         store
@@ -447,6 +449,7 @@ fn pending_gives_the_messages_just_written_as_the_database_holds_them() {
         raw: format!("message {n}").into_bytes(),
         delivers,
         send_on: None,
+        digest_for: None,
     };
     let now = DateTime::UNIX_EPOCH;
     store

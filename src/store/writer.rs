@@ -375,8 +375,9 @@ impl Writer<'_> {
         let recipients = message.recipients.join(",");
         let game = message.game.as_deref().map(|game| self.scoped(game));
         self.tx.prepare_cached(
-            "INSERT INTO outbox (game_id, kind, recipients, message_id, delivers_game, delivers_ply, created_on, send_on)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO outbox (game_id, kind, recipients, message_id, delivers_game, delivers_ply, created_on,
+                                 send_on, digest_for)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )?
         .execute(
             params![
@@ -388,6 +389,7 @@ impl Writer<'_> {
                 message.delivers.map(|p| p as i64),
                 day_text(created_on),
                 message.send_on.map(day_text),
+                message.digest_for,
             ],
         )?;
         let id = self.tx.last_insert_rowid();
@@ -402,8 +404,9 @@ impl Writer<'_> {
                 .or_default()
                 .push(message.kind.clone());
         }
-        if message.send_on.is_some() {
-            // Not for this run's sending: `pending` reads it on its day.
+        if message.send_on.is_some() || message.digest_for.is_some() {
+            // Not for this run's sending: `pending` reads it on its day; a
+            // digest's goes with its digest.
             return Ok(id);
         }
         cache.written.push(OutboxItem {

@@ -153,6 +153,7 @@ impl<'c, 'a, 'r> Draft<'c, 'a, 'r> {
             attachments: Vec::new(),
             delivers: None,
             send_on: None,
+            digest_for: None,
             model,
             message_id: None,
             of_event: true,

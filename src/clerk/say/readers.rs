@@ -45,10 +45,18 @@ impl Clerk<'_> {
     /// its text boards kept.
     pub(in crate::clerk) fn said_as(
         &self,
-        notice: Notice,
+        mut notice: Notice,
         his: Preferences,
         event: Option<&str>,
     ) -> Result<Outgoing, Error> {
+        // A message that can wait, to a reader of a daily digest, is kept
+        // for it; it says no day the move reached him (his digest's day is
+        // that day, and the digest says it).
+        let alone = notice.to.len() == 1 && notice.cc.is_empty();
+        if his.daily() && alone && notice.kind.waits_for_digest() {
+            notice.digest_for = notice.to.first().map(|reader| reader.email.clone());
+            notice.with(crate::model! { "digest" => true });
+        }
         // A message of another event of the folder is said as that event
         // writes (a STATUS asked of it alone, a leave's notices there).
         let event = notice

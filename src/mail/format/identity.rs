@@ -147,6 +147,7 @@ mod tests {
                 attachments: vec![],
                 delivers: None,
                 send_on: None,
+                digest_for: None,
                 model: crate::render::Model::from(()),
                 message_id: None,
                 of_event: true,

@@ -73,6 +73,8 @@ pub struct Outgoing<W = Words> {
     pub delivers: Option<usize>,
     /// A refusal held by the daily reply limit goes on this day, not now.
     pub send_on: Option<NaiveDate>,
+    /// Kept for this reader's daily digest (`DIGEST DAILY`), not sent alone.
+    pub digest_for: Option<String>,
     /// What its template is given: facts (days, phrases, boards) worded
     /// when it is said to its reader.
     pub model: crate::render::Model,
@@ -118,6 +120,7 @@ impl<W> Outgoing<W> {
             attachments,
             delivers,
             send_on,
+            digest_for,
             model,
             message_id,
             of_event,
@@ -135,6 +138,7 @@ impl<W> Outgoing<W> {
             attachments,
             delivers,
             send_on,
+            digest_for,
             model,
             message_id,
             of_event,

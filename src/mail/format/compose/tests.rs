@@ -15,6 +15,7 @@ fn outgoing() -> Outgoing {
         attachments: vec![],
         delivers: Some(2),
         send_on: None,
+        digest_for: None,
         model: crate::render::Model::from(()),
         message_id: None,
         of_event: true,
