@@ -92,9 +92,19 @@ pub const REASON_MOST: usize = 512;
 pub struct Clock {
     pub today: NaiveDate,
     pub now: DateTime<Utc>,
+    /// The day was given (`--today`): the run acts as that day's last, so
+    /// that what goes from an hour of the day (a daily digest) goes.
+    pub day_given: bool,
 }
 
 impl Clock {
+    /// Whether the day's digests are due: from `hour` of `zone`'s day, or
+    /// in a run as of a day given.
+    pub fn past_hour(&self, zone: chrono_tz::Tz, hour: u32) -> bool {
+        use chrono::Timelike;
+        self.day_given || self.now.with_timezone(&zone).hour() >= hour
+    }
+
     /// The clock of a run at `now` (the machine's, read by `main`) in a
     /// tournament of `zone`: its day is `today` if given (`--today`), else
     /// the date in the zone; with `today` the moment stamped on messages is
@@ -105,10 +115,12 @@ impl Clock {
             None => Clock {
                 today: real_today,
                 now,
+                day_given: false,
             },
             Some(day) => Clock {
                 today: day,
                 now: now + chrono::Duration::days(rules::days(real_today, day)),
+                day_given: true,
             },
         }
     }

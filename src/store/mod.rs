@@ -33,7 +33,8 @@ use shakmaty::Color;
 pub use self::games::{Finished, LeftSeat};
 pub use self::kept::{KeptLetter, Quarantined, Unheeded};
 pub use self::records::{
-    Disposition, GameLetter, GameRow, NewOutbox, Note, NoteKind, OutboxItem, Seen, SentMessage,
+    Disposition, GameLetter, GameRow, HeldMessage, NewOutbox, Note, NoteKind, OutboxItem, Seen,
+    SentMessage,
     StoredGame, StoredLetter,
 };
 pub use self::sent_log::{Sent, SentLog};

@@ -11,7 +11,8 @@ use crate::key::GameKey;
 use super::Sql;
 use super::sent_log::{Sent, SentLog};
 use super::{
-    OutboxItem, Replies, Result, SentMessage, Store, day_text, first_recipient, from_sql_err,
+    HeldMessage, OutboxItem, Replies, Result, SentMessage, Store, day_text, first_recipient,
+    from_sql_err,
 };
 
 impl Store {
@@ -83,6 +84,43 @@ impl Store {
         Ok(due)
     }
 
+    /// The messages kept for daily digests and not in one yet, oldest
+    /// first, each with the address whose digest keeps it.
+    pub fn held_for_digests(&self) -> Result<Vec<HeldMessage>> {
+        self.conn
+            .prepare_cached(
+                "SELECT o.id, digest_for, game_id, kind, raw FROM outbox o
+                 JOIN outbox_raw r ON r.id = o.id
+                 WHERE digest_for IS NOT NULL AND in_digest IS NULL AND sent_at IS NULL
+                 ORDER BY o.id",
+            )?
+            .query_map([], |r| {
+                Ok(HeldMessage {
+                    id: r.get(0)?,
+                    address: r.get(1)?,
+                    game: r
+                        .get::<_, Option<String>>(2)?
+                        .map(|key| GameKey::parse(&key)),
+                    kind: r.get(3)?,
+                    raw: r.get(4)?,
+                })
+            })?
+            .collect::<Sql<_>>()
+            .map_err(Into::into)
+    }
+
+    /// Whether `address` was written a digest on `day` already.
+    pub fn digest_written(&self, address: &str, day: NaiveDate) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT 1 FROM outbox WHERE kind = 'digest' AND recipients = ?1 AND created_on = ?2",
+            )?
+            .query_row(params![address, day_text(day)], |_| Ok(()))
+            .optional()?
+            .is_some())
+    }
+
     /// Whether the outbox holds a message of this Message-ID, and the day
     /// the transport accepted it (`None` while it waits).
     pub fn accepted_on(&self, message_id: &str) -> Result<Option<Option<NaiveDate>>> {
@@ -130,6 +168,24 @@ impl Store {
         if sent.is_empty() {
             return Ok(());
         }
+        // A digest delivers the moves of the forwards it holds: their games
+        // are read again.
+        let mut bundled = self
+            .conn
+            .prepare_cached(
+                "SELECT DISTINCT delivers_game FROM outbox WHERE in_digest = ?1
+                 AND delivers_game IS NOT NULL",
+            )?;
+        for sent in sent {
+            let games = bundled
+                .query_map([sent.id], |r| r.get::<_, String>(0))?
+                .collect::<Sql<Vec<_>>>()?;
+            let mut cache = self.cache.borrow_mut();
+            for game in games {
+                cache.games.remove(&game);
+            }
+        }
+        drop(bundled);
         for sent in sent {
             if let Some((game, ply)) = &sent.delivers
                 && let Some(cached) = self.cache.borrow_mut().games.get_mut(game)

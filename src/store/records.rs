@@ -8,6 +8,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use shakmaty::Color;
 
 use crate::game::HeldVariant;
+use crate::key::GameKey;
 use crate::record::Seat;
 use crate::rules::{DutyKey, Row, Standing};
 
@@ -120,6 +121,17 @@ pub struct NewOutbox {
     pub send_on: Option<NaiveDate>,
     /// Kept for this address's daily digest: sent with it, never alone.
     pub digest_for: Option<String>,
+}
+
+/// A message kept for a reader's daily digest.
+#[derive(Clone, Debug)]
+pub struct HeldMessage {
+    pub id: i64,
+    /// The reader whose digest keeps it.
+    pub address: String,
+    pub game: Option<GameKey>,
+    pub kind: String,
+    pub raw: Vec<u8>,
 }
 
 /// A message of the outbox, for reports and tests.

@@ -222,6 +222,32 @@ impl Writer<'_> {
                 sent.id,
                 crate::message::MessageKind::XfccLogin.header()
             ])?;
+        // The messages a digest holds go with it: sent when it is, the moves
+        // they bring delivered on its day.
+        let holds: bool = self
+            .tx
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM outbox WHERE in_digest = ?1)")?
+            .query_row([sent.id], |r| r.get(0))?;
+        if holds {
+            self.tx
+                .prepare_cached(
+                    "UPDATE moves SET delivered_on = ?2 WHERE delivered_on IS NULL AND (game_id, ply) IN
+                         (SELECT delivers_game, delivers_ply FROM outbox WHERE in_digest = ?1)",
+                )?
+                .execute(params![sent.id, day_text(sent.today)])?;
+            self.tx
+                .prepare_cached(
+                    "UPDATE games SET next_check = NULL
+                     WHERE id IN (SELECT delivers_game FROM outbox WHERE in_digest = ?1)",
+                )?
+                .execute(params![sent.id])?;
+            self.tx
+                .prepare_cached(
+                    "UPDATE outbox SET sent_at = ?2, accepted_on = ?3, receipt = 'in its digest'
+                     WHERE in_digest = ?1 AND sent_at IS NULL",
+                )?
+                .execute(params![sent.id, sent.at, day_text(sent.today)])?;
+        }
         if let Some((game, ply)) = &sent.delivers {
             self.tx
                 .prepare_cached(
@@ -367,6 +393,17 @@ impl Writer<'_> {
             .execute(params![game, key.text(), day_text(on)])?;
         if let Some(cached) = self.cache.borrow_mut().games.get_mut(game) {
             cached.done.insert(key.clone());
+        }
+        Ok(())
+    }
+
+    /// The messages `held` go in the digest `digest` (an outbox id).
+    pub fn bundle(&self, digest: i64, held: &[i64]) -> Result<()> {
+        let mut statement = self.tx.prepare_cached(
+            "UPDATE outbox SET in_digest = ?1 WHERE id = ?2 AND in_digest IS NULL",
+        )?;
+        for id in held {
+            statement.execute(params![digest, id])?;
         }
         Ok(())
     }
