@@ -89,6 +89,8 @@ message_kinds! {
     Reminder: "reminder", "reminder", false;
     /// A game's result.
     Result: "result", "result", false;
+    /// A reader's daily digest: the messages kept for him since his last.
+    Digest: "digest", "digest", false;
     /// The end date came without a result (10.3.2).
     Adjudication: "adjudication", "adjudication", false;
     /// An offender's letter during his suspension: passed to the arbiter,

@@ -26,6 +26,7 @@ named_enum! {
         Overstep => "overstep",
         Protest => "protest",
         Preferences => "preferences",
+        Digest => "digest",
         PutBack => "put-back",
         PutBackFailed => "put-back-failed",
         PutBackUnread => "put-back-unread",

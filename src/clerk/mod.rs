@@ -320,6 +320,8 @@ impl<'a> Clerk<'a> {
             // Said in a receipt of a letter the director accepted after
             // its refusal (`accept`).
             "accepted" => Option::<String>::None,
+            // Kept for the reader's daily digest (set as it is said to him).
+            "digest" => false,
         }
     }
 

@@ -115,6 +115,8 @@ pub struct Writes {
     /// Xfcc logins issued.
     pub logins: Vec<IssuedLogin>,
     pub duties: Vec<DutyKey>,
+    /// A digest's messages (outbox ids), which go with it.
+    pub digest_of: Vec<i64>,
     pub events: Vec<Event>,
 }
 
@@ -163,6 +165,7 @@ impl Writes {
             seats,
             logins,
             duties,
+            digest_of,
             events,
         } = other;
         self.preferences = match (self.preferences.take(), preferences) {
@@ -191,6 +194,7 @@ impl Writes {
         self.seats.extend(seats);
         self.logins.extend(logins);
         self.duties.extend(duties);
+        self.digest_of.extend(digest_of);
         self.events.extend(events);
     }
 }
@@ -412,7 +416,11 @@ mod tests {
         let set = |address: &str, diagrams, language| {
             Some((
                 vec![address.to_string()],
-                Preferences { diagrams, language },
+                Preferences {
+                    diagrams,
+                    language,
+                    digest: None,
+                },
             ))
         };
         let mut plan = Plan::writing(Writes {
@@ -430,6 +438,7 @@ mod tests {
             Preferences {
                 diagrams: Some(Diagrams::Text),
                 language: Some(crate::Lang::En),
+                digest: None,
             }
         );
     }

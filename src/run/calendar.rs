@@ -1,5 +1,6 @@
 //! The calendar kept at the end of a pass: each game due a look today,
-//! its duties planned and committed.
+//! its duties planned and committed; then, from the digest hour, the day's
+//! digests.
 
 use chrono::NaiveDate;
 
@@ -55,6 +56,41 @@ pub(super) fn keep_calendar(
         if !plan.writes.duties.is_empty() {
             batch.add(plan, last, None);
         }
+    }
+    Ok(())
+}
+
+/// From the digest hour (`[mail] digest_hour` of the clerk's zone; any run
+/// as of a day given), each reader's kept messages in one letter, once a
+/// day: a message kept after the day's digest went waits for the next. A
+/// reader who has stopped his digest (`DIGEST NONE`) gets what was kept for
+/// him at once, in a last one: its messages were written for a digest.
+pub(super) fn send_digests(
+    clerk: &Clerk<'_>,
+    store: &mut Store,
+    batch: &mut Batch,
+    summary: &mut Summary,
+) -> Result<(), Error> {
+    let config = clerk.config;
+    let due = clerk.clock.past_hour(config.timezone, config.mail.digest_hour);
+    let today = clerk.clock.today;
+    let mut readers: std::collections::BTreeMap<String, Vec<crate::store::HeldMessage>> =
+        std::collections::BTreeMap::new();
+    for message in store.held_for_digests()? {
+        readers.entry(message.address.clone()).or_default().push(message);
+    }
+    for (address, held) in readers {
+        let stopped = !store.preferences_of(&address)?.daily();
+        if !stopped && (!due || store.digest_written(&address, today)?) {
+            continue;
+        }
+        summary
+            .games_changed
+            .extend(held.iter().filter_map(|message| message.game.clone()));
+        let plan = clerk.calendar().plan_digest(store, &address, &held)?;
+        let cause = format!("digest:{address}:{today}");
+        let last = commit(store, config, clerk, &plan, &cause)?;
+        batch.add(plan, last, None);
     }
     Ok(())
 }

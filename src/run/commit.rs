@@ -78,6 +78,9 @@ pub fn commit(
             for message in &composed {
                 last = Some(w.outbox(message, today)?);
             }
+            if let Some(digest) = last.filter(|_| !plan.writes.digest_of.is_empty()) {
+                w.bundle(digest, &plan.writes.digest_of)?;
+            }
             fault::point("after-outbox-insert");
             Ok(last)
         })

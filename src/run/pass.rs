@@ -12,7 +12,7 @@ use crate::store::Store;
 use crate::{clerk, fault};
 
 use super::batch::{Batch, Held, JobOut, batch_letters, record};
-use super::calendar::keep_calendar;
+use super::calendar::{keep_calendar, send_digests};
 use super::finish::{Job, Worker};
 use super::poison::{CRASHED, count_as_crashed, failed_letter, plan_guarded};
 use super::{ReadAhead, Summary, commit, next_prepared};
@@ -337,6 +337,12 @@ impl<'c> Pass<'_, 'c, '_> {
             for desk in self.clerks {
                 let (batch, summary) = (&mut self.batch, &mut self.summary);
                 keep_calendar(desk, self.store, &checks, batch, summary)?;
+            }
+            // A reader's digest is the person's, across the events: made once,
+            // by the clerk's first event.
+            if let Some(first) = self.clerks.first() {
+                let (batch, summary) = (&mut self.batch, &mut self.summary);
+                send_digests(first, self.store, batch, summary)?;
             }
         }
         self.store.set_run_interrupted(false)?;

@@ -12,6 +12,7 @@ mod boards;
 mod corners;
 mod corpus;
 mod deployment;
+mod digest;
 mod director;
 mod docs;
 mod doctor;

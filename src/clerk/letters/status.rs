@@ -67,6 +67,8 @@ impl Letters<'_, '_> {
             under_way.extend(games.under_way);
             finished.extend(games.finished);
         }
+        // How his letters come: the digest he asked for, or each at once.
+        let daily = store.preferences_of(&to.email)?.daily();
         let answer = |games: Vec<Model>, boards_left_out: bool| {
             self.draft(MessageKind::Status)
                 .to(to.clone())
@@ -81,6 +83,8 @@ impl Letters<'_, '_> {
                     "parts" => 1,
                     "ids" => "",
                     "clerk_of" => Vec::<String>::new(),
+                    "daily" => daily,
+                    "digest_hour" => self.config.mail.digest_hour,
                 })
         };
         let mut letter = answer(under_way.clone(), false);

@@ -76,20 +76,47 @@ impl Tournament {
         load_all(&self.path().join("shtempel.toml")).expect("the config loads")
     }
 
+    /// One pass at `time` (`HH:MM` of the tournament's zone) on `day`, as
+    /// cron's run at that hour: what goes from an hour of the day (a
+    /// digest) goes only after it.
+    pub fn pass_at(&self, day: &str, time: &str) -> Pass {
+        let at = format!("{day} {time}");
+        self.pass_clocked(day, self.configs(), &|config: &Config| {
+            let local = chrono::NaiveDateTime::parse_from_str(&at, "%Y-%m-%d %H:%M")
+                .expect("a day and HH:MM");
+            let now = local
+                .and_local_timezone(config.timezone)
+                .single()
+                .expect("a moment of the zone")
+                .with_timezone(&Utc);
+            Clock::of(config.timezone, now, None)
+        })
+    }
+
     fn pass_of(&self, day: &str, configs: Vec<Config>) -> Pass {
+        let parsed: NaiveDate = day.parse().expect("a day as YYYY-MM-DD");
+        let now: DateTime<Utc> = MACHINE_NOW.parse().unwrap();
+        self.pass_clocked(day, configs, &|config: &Config| {
+            Clock::of(config.timezone, now, Some(parsed))
+        })
+    }
+
+    fn pass_clocked(
+        &self,
+        day: &str,
+        configs: Vec<Config>,
+        clock: &dyn Fn(&Config) -> Clock,
+    ) -> Pass {
         let day: NaiveDate = day.parse().expect("a day as YYYY-MM-DD");
         let templates: Vec<Templates> = configs
             .iter()
             .map(|config| Templates::load(&config.templates, config.language).unwrap())
             .collect();
         let directory = Directory::of(&configs).with_templates(templates.iter().collect());
-        let now: DateTime<Utc> = MACHINE_NOW.parse().unwrap();
         // One seed for every pass: the passwords a test is sent are the
         // same each run.
         let seed = shtempel::xfcc::login::Seed::from_bytes([42; 32]);
-        let clerks: Vec<Clerk> = Clerk::of_each(&directory, |config| {
-            Clock::of(config.timezone, now, Some(day))
-        })
+        let clerks: Vec<Clerk> = Clerk::of_each(&directory, |config| clock(config))
         .into_iter()
         .map(|clerk| clerk.with_seed(seed))
         .collect();
