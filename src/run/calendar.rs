@@ -63,8 +63,10 @@ pub(super) fn keep_calendar(
 /// From the digest hour (`[mail] digest_hour` of the clerk's zone; any run
 /// as of a day given), each reader's kept messages in one letter, once a
 /// day: a message kept after the day's digest went waits for the next. A
-/// reader who has stopped his digest (`DIGEST NONE`) gets what was kept for
-/// him at once, in a last one: its messages were written for a digest.
+/// digest whose day has passed (no run after its hour that day) goes with
+/// the next run, whatever its hour. A reader who has stopped his digest
+/// (`DIGEST NONE`) gets what was kept for him at once, in a last one: its
+/// messages were written for a digest.
 pub(super) fn send_digests(
     clerk: &Clerk<'_>,
     store: &mut Store,
@@ -81,7 +83,16 @@ pub(super) fn send_digests(
     }
     for (address, held) in readers {
         let stopped = !store.preferences_of(&address)?.daily();
-        if !stopped && (!due || store.digest_written(&address, today)?) {
+        // The day of the digest the oldest belongs to: the day it was kept,
+        // or the next where that day's digest had gone before it.
+        let kept = held.iter().map(|m| m.created_on).min().unwrap_or(today);
+        let day = match store.digest_written(&address, kept)? {
+            true => kept.succ_opt().unwrap_or(kept),
+            false => kept,
+        };
+        let late = day < today;
+        let on_time = day == today && due && !store.digest_written(&address, today)?;
+        if !(stopped || late || on_time) {
             continue;
         }
         summary

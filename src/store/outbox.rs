@@ -89,7 +89,7 @@ impl Store {
     pub fn held_for_digests(&self) -> Result<Vec<HeldMessage>> {
         self.conn
             .prepare_cached(
-                "SELECT o.id, digest_for, game_id, kind, raw FROM outbox o
+                "SELECT o.id, digest_for, game_id, kind, raw, created_on FROM outbox o
                  JOIN outbox_raw r ON r.id = o.id
                  WHERE digest_for IS NOT NULL AND in_digest IS NULL AND sent_at IS NULL
                  ORDER BY o.id",
@@ -103,6 +103,7 @@ impl Store {
                         .map(|key| GameKey::parse(&key)),
                     kind: r.get(3)?,
                     raw: r.get(4)?,
+                    created_on: super::date_from(&r.get::<_, String>(5)?)?,
                 })
             })?
             .collect::<Sql<_>>()

@@ -132,6 +132,8 @@ pub struct HeldMessage {
     pub game: Option<GameKey>,
     pub kind: String,
     pub raw: Vec<u8>,
+    /// The day it was kept.
+    pub created_on: NaiveDate,
 }
 
 /// A message of the outbox, for reports and tests.

@@ -77,6 +77,7 @@ impl Calendar<'_, '_> {
                 "games" => to_move.into_iter().map(|game| game.model).collect::<Vec<_>>(),
                 "items" => items,
                 "count" => held.len(),
+                "moves" => held.iter().any(|m| m.kind == MessageKind::Forward.header()),
             });
         notice.of_event = false;
         let mut plan = Plan::writing(Writes {
