@@ -254,3 +254,42 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod digest_tests {
+    use super::MessageKind;
+
+    /// What a digest reader's digest keeps, and what goes at once.
+    #[test]
+    fn only_what_can_wait_is_kept_for_a_digest() {
+        let kept: Vec<&str> = MessageKind::ALL
+            .iter()
+            .filter(|kind| kind.waits_for_digest())
+            .map(|kind| kind.header())
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                "forward",
+                "ack",
+                "correction",
+                "warning",
+                "penalty",
+                "reminder",
+                "correction"
+            ]
+        );
+        for urgent in [
+            MessageKind::OverstepNotice,
+            MessageKind::OverstepPartner,
+            MessageKind::Repeat,
+            MessageKind::Decision,
+            MessageKind::Refused,
+            MessageKind::Withheld,
+            MessageKind::Result,
+            MessageKind::Query,
+        ] {
+            assert!(!urgent.waits_for_digest(), "{urgent:?}");
+        }
+    }
+}

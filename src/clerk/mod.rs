@@ -20,7 +20,8 @@
 //!
 //! - `intake`: the gate (what a letter is and from whom), a letter no game
 //!   is found for answered (`unidentified`), the letter handed on by kind;
-//! - `calendar`: the calendar's duties and the start sheets;
+//! - `calendar`: the calendar's duties, the start sheets and the day's
+//!   digests;
 //! - `letters`: a player's letter on its game, by kind (moves, endings,
 //!   protests, an offender's letters, leaves, the other games of one
 //!   letter), and the chief arbiter's letter read as his order;

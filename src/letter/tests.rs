@@ -474,3 +474,30 @@ fn dates_glued_to_an_attribution_are_read() {
         assert_eq!(sent, Some((4, 11, Some(2026))), "{body}");
     }
 }
+
+/// `DIGEST DAILY|NONE` and `СВОДКА ЕЖЕДНЕВНО|НЕТ`, alone on their line, in
+/// any case; another word after it is named, not taken.
+#[test]
+fn a_digest_is_asked_in_either_language() {
+    use crate::Digest;
+    let table: &[(&str, &[Preference])] = &[
+        ("DIGEST DAILY\n", &[Preference::Digest(Digest::Daily)]),
+        ("digest: none\n", &[Preference::Digest(Digest::None)]),
+        ("Сводка ежедневно\n", &[Preference::Digest(Digest::Daily)]),
+        ("СВОДКА НЕТ.\n", &[Preference::Digest(Digest::None)]),
+        ("DIGEST WEEKLY\n", &[Preference::Unknown(String::new())]),
+        ("I read the digest daily\n", &[]),
+    ];
+    for (body, expected) in table {
+        let letter = read(body);
+        let found: Vec<Preference> = letter
+            .preferences
+            .iter()
+            .map(|p| match p {
+                Preference::Unknown(_) => Preference::Unknown(String::new()),
+                other => other.clone(),
+            })
+            .collect();
+        assert_eq!(found, *expected, "{body:?}");
+    }
+}

@@ -74,12 +74,17 @@ pub(super) fn send_digests(
     summary: &mut Summary,
 ) -> Result<(), Error> {
     let config = clerk.config;
-    let due = clerk.clock.past_hour(config.timezone, config.mail.digest_hour);
+    let due = clerk
+        .clock
+        .past_hour(config.timezone, config.mail.digest_hour);
     let today = clerk.clock.today;
     let mut readers: std::collections::BTreeMap<String, Vec<crate::store::HeldMessage>> =
         std::collections::BTreeMap::new();
     for message in store.held_for_digests()? {
-        readers.entry(message.address.clone()).or_default().push(message);
+        readers
+            .entry(message.address.clone())
+            .or_default()
+            .push(message);
     }
     for (address, held) in readers {
         let stopped = !store.preferences_of(&address)?.daily();

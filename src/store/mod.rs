@@ -34,8 +34,7 @@ pub use self::games::{Finished, LeftSeat};
 pub use self::kept::{KeptLetter, Quarantined, Unheeded};
 pub use self::records::{
     Disposition, GameLetter, GameRow, HeldMessage, NewOutbox, Note, NoteKind, OutboxItem, Seen,
-    SentMessage,
-    StoredGame, StoredLetter,
+    SentMessage, StoredGame, StoredLetter,
 };
 pub use self::sent_log::{Sent, SentLog};
 pub use self::writer::Writer;

@@ -171,12 +171,10 @@ impl Store {
         }
         // A digest delivers the moves of the forwards it holds: their games
         // are read again.
-        let mut bundled = self
-            .conn
-            .prepare_cached(
-                "SELECT DISTINCT delivers_game FROM outbox WHERE in_digest = ?1
+        let mut bundled = self.conn.prepare_cached(
+            "SELECT DISTINCT delivers_game FROM outbox WHERE in_digest = ?1
                  AND delivers_game IS NOT NULL",
-            )?;
+        )?;
         for sent in sent {
             let games = bundled
                 .query_map([sent.id], |r| r.get::<_, String>(0))?

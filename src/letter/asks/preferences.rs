@@ -27,7 +27,9 @@ fn preference_of(word: &str, value: &str) -> Preference {
         }
     } else if word == "digest" || word == "сводка" {
         match lower.as_str() {
-            "daily" | "ежедневно" | "ежедневная" => Some(Preference::Digest(crate::Digest::Daily)),
+            "daily" | "ежедневно" | "ежедневная" => {
+                Some(Preference::Digest(crate::Digest::Daily))
+            }
             "none" | "no" | "off" | "нет" => Some(Preference::Digest(crate::Digest::None)),
             _ => None,
         }

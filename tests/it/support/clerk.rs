@@ -117,9 +117,9 @@ impl Tournament {
         // same each run.
         let seed = shtempel::xfcc::login::Seed::from_bytes([42; 32]);
         let clerks: Vec<Clerk> = Clerk::of_each(&directory, |config| clock(config))
-        .into_iter()
-        .map(|clerk| clerk.with_seed(seed))
-        .collect();
+            .into_iter()
+            .map(|clerk| clerk.with_seed(seed))
+            .collect();
         let first = &configs[0];
         let mut store = Store::open(&first.database).expect("the database opens");
         store.note_run_day(day).unwrap();
