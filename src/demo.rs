@@ -221,16 +221,7 @@ pub fn run(keep: Option<&Path>, out: &mut dyn Write) -> Result<(), Error> {
         }
         let noon = Utc.from_utc_datetime(&today.and_hms_opt(9, 0, 0).unwrap_or_default());
         let directory = Directory::of(std::slice::from_ref(&config));
-        let clerk = Clerk::new(
-            &config,
-            &templates,
-            Clock {
-                today,
-                now: noon,
-                day_given: true,
-            },
-            &directory,
-        );
+        let clerk = Clerk::new(&config, &templates, Clock::of_day(today, noon), &directory);
         let mut lines = Vec::new();
         let summary = run::poll(
             std::slice::from_ref(&clerk),

@@ -99,6 +99,15 @@ pub struct Clock {
 }
 
 impl Clock {
+    /// A run as of `today` (a day given), at the moment `now`.
+    pub fn of_day(today: NaiveDate, now: DateTime<Utc>) -> Clock {
+        Clock {
+            today,
+            now,
+            day_given: true,
+        }
+    }
+
     /// Whether the day's digests are due: from `hour` of `zone`'s day, or
     /// in a run as of a day given.
     pub fn past_hour(&self, zone: chrono_tz::Tz, hour: u32) -> bool {

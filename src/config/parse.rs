@@ -226,6 +226,38 @@ impl Checker<'_> {
         })
     }
 
+    /// `[mail]` and `[limits]`, whose values the file's shape does not check.
+    fn mail_and_limits(&self, raw: &RawConfig) -> Result<(), ConfigError> {
+        if raw.mail.digest_hour > 23 {
+            return Err(self.err(
+                "mail.digest_hour",
+                format!("{} is not an hour of the day", raw.mail.digest_hour),
+                "give the hour the daily digests go from, 0 to 23 (8: from eight in the morning)",
+            ));
+        }
+        if raw.limits.max_letter_bytes < 1024 {
+            return Err(self.err(
+                "limits.max_letter_bytes",
+                format!(
+                    "{} bytes is too small for any letter",
+                    raw.limits.max_letter_bytes
+                ),
+                "leave it out for 1 MB",
+            ));
+        }
+        if raw.limits.max_message_bytes < MIN_MESSAGE_BYTES {
+            return Err(self.err(
+                "limits.max_message_bytes",
+                format!(
+                    "{} bytes is too small for the arbiter's file of a game",
+                    raw.limits.max_message_bytes
+                ),
+                "give your mail server's limit (its SMTP SIZE; `shtempel doctor` shows it), at least 256 KB, or leave it out for 10 MB",
+            ));
+        }
+        Ok(())
+    }
+
     fn addresses(&self, raw: &RawConfig) -> Result<Addresses, ConfigError> {
         Ok(Addresses {
             clerk: self.address(
@@ -333,33 +365,7 @@ impl Checker<'_> {
         };
         let security = checker.security(&raw.security)?;
         let ratings = checker.ratings(&raw.ratings)?;
-        if raw.mail.digest_hour > 23 {
-            return Err(checker.err(
-                "mail.digest_hour",
-                format!("{} is not an hour of the day", raw.mail.digest_hour),
-                "give the hour the daily digests go from, 0 to 23 (8: from eight in the morning)",
-            ));
-        }
-        if raw.limits.max_letter_bytes < 1024 {
-            return Err(checker.err(
-                "limits.max_letter_bytes",
-                format!(
-                    "{} bytes is too small for any letter",
-                    raw.limits.max_letter_bytes
-                ),
-                "leave it out for 1 MB",
-            ));
-        }
-        if raw.limits.max_message_bytes < MIN_MESSAGE_BYTES {
-            return Err(checker.err(
-                "limits.max_message_bytes",
-                format!(
-                    "{} bytes is too small for the arbiter's file of a game",
-                    raw.limits.max_message_bytes
-                ),
-                "give your mail server's limit (its SMTP SIZE; `shtempel doctor` shows it), at least 256 KB, or leave it out for 10 MB",
-            ));
-        }
+        checker.mail_and_limits(&raw)?;
         let xfcc = raw
             .xfcc
             .as_ref()

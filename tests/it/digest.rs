@@ -15,8 +15,12 @@ fn cup(language: &str) -> Tournament {
         .open()
 }
 
-/// Each move's (san, delivered on, days) and the totals, from the chart.
-fn moves(t: &Tournament) -> (Vec<(String, String, u64)>, (u64, u64)) {
+/// A move as the chart gives it: its SAN, the day it reached the partner
+/// (`-` while it has not), its days.
+type Move = (String, String, u64);
+
+/// Each move and the totals, from the chart.
+fn moves(t: &Tournament) -> (Vec<Move>, (u64, u64)) {
     let chart = t.chart("1");
     let rows = chart["moves"]
         .as_array()
@@ -39,7 +43,7 @@ fn kinds_to(mail: &[Sent]) -> Vec<(String, String)> {
         .collect()
 }
 
-fn row(san: &str, delivered: &str, days: u64) -> (String, String, u64) {
+fn row(san: &str, delivered: &str, days: u64) -> Move {
     (san.into(), delivered.into(), days)
 }
 
