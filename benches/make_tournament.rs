@@ -61,6 +61,9 @@ struct Options {
     tournaments: Option<usize>,
     /// Letters of `STATUS` alone, from the players in turn, on the last day.
     status: usize,
+    /// Players (in turn, as `status`) who ask for a daily digest
+    /// (`DIGEST DAILY`) on the first day, before their moves.
+    digest: usize,
 }
 
 fn options() -> Result<Options, String> {
@@ -73,6 +76,7 @@ fn options() -> Result<Options, String> {
         players: None,
         tournaments: None,
         status: 0,
+        digest: 0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -87,6 +91,7 @@ fn options() -> Result<Options, String> {
             "--players" => options.players = Some(number()?),
             "--tournaments" => options.tournaments = Some(number()?.max(1)),
             "--status" => options.status = number()?,
+            "--digest" => options.digest = number()?,
             _ => return Err(format!("unknown flag {flag}")),
         }
     }
@@ -523,7 +528,7 @@ fn main() {
         Err(error) => {
             eprintln!("make-tournament: {error}");
             eprintln!(
-                "usage: make-tournament --games N --letters M --out DIR [--seed S] [--lang en|ru] [--status K]"
+                "usage: make-tournament --games N --letters M --out DIR [--seed S] [--lang en|ru] [--status K] [--digest K]"
             );
             std::process::exit(2);
         }
@@ -552,6 +557,26 @@ fn main() {
             fs::write(new.join(name), eml).expect("cannot write a letter");
         }
     }
+    // DIGEST DAILY letters, one a player in turn, on the first day: every
+    // later letter to him is kept for his digest.
+    for n in 0..options.digest {
+        let game = n / 2 % options.games + 1;
+        let (white, black) = pairing(&options, game);
+        let from = address(if n % 2 == 0 { &white } else { &black });
+        let letter = Letter {
+            game,
+            ply: 20_000 + n,
+            from,
+            cc: None,
+            sent: start_date(),
+            body: "DIGEST DAILY\n".into(),
+            html: false,
+        };
+        let eml = letter.eml("settings");
+        bytes += eml.len();
+        fs::write(new.join(format!("{}.a{n:05}.load", start_date())), eml)
+            .expect("cannot write a letter");
+    }
     // STATUS letters, one a player in turn (White 1, Black 1, White 2, ...),
     // on the last day, after its moves.
     for n in 0..options.status {
@@ -578,11 +603,12 @@ fn main() {
     }
     fs::write(options.out.join("today.txt"), format!("{last}\n")).expect("cannot write today");
     println!(
-        "{} letters ({} games x {}, {} STATUS), {} KB, last postmark {last}: poll with --today {last}",
-        options.games * options.letters + options.status,
+        "{} letters ({} games x {}, {} STATUS, {} DIGEST), {} KB, last postmark {last}: poll with --today {last}",
+        options.games * options.letters + options.status + options.digest,
         options.games,
         options.letters,
         options.status,
+        options.digest,
         bytes / 1024
     );
 }

@@ -3,7 +3,7 @@
 # SQLite, file outbox), release build. Prints figures; never fails on time.
 #
 #   bash benches/poll.sh [RUNS]          # RUNS per figure, default 5; medians
-#   PARTS="idle" bash benches/poll.sh    # some of: throughput floor status idle
+#   PARTS="idle" bash benches/poll.sh    # some of: throughput floor status digest idle
 #
 # 1. throughput: one poll over 10,000 new letters (500 games x 20), from a fresh
 #    copy each run: wall time, letters/s, peak RSS (/usr/bin/time -v), and its
@@ -11,7 +11,10 @@
 # 2. the floor: mail-parser alone over the same 10,000 files, and the ratio;
 # 3. status: the same load with 1,000 of its letters STATUS (500 games x 18,
 #    and one STATUS from each player on the last day): wall time, letters/s;
-# 4. idle: a poll with nothing new over 1,000 and over 100,000 stored letters
+# 4. digest: the same load with 1,000 players asking for a daily digest on
+#    the first day (`--digest 1000`): their forwards and receipts kept, and
+#    1,000 digests made and sent at the end of the run; wall time, letters/s;
+# 5. idle: a poll with nothing new over 1,000 and over 100,000 stored letters
 #    (500 games x 2 and x 200; the same config, only the history grows), wall
 #    time from process start to exit, and the ratio between the two.
 #
@@ -219,6 +222,37 @@ for run in $(seq "$RUNS"); do
 done
 rm -rf "$WORK"/status-run.*
 WALL=$(median <"$WORK/walls.status")
+echo "median: $WALL s = $(awk -v w="$WALL" 'BEGIN {printf "%.0f", 10000 / w}') letters/s (target: at least 3,000)"
+fi
+
+if part digest; then
+echo
+echo "== poll over 10,000 new letters of which 1,000 ask for a digest (500 games x 18 + 1,000), $RUNS runs =="
+if [ ! -f "$WORK/t10k-digest/config.toml" ]; then
+    rm -rf "$WORK/t10k-digest.tmp"
+    "$BIN/make-tournament" --games 500 --letters 18 --digest 1000 --out "$WORK/t10k-digest.tmp" >/dev/null
+    mv "$WORK/t10k-digest.tmp" "$WORK/t10k-digest"
+fi
+DIGEST_TODAY=$(cat "$WORK/t10k-digest/today.txt")
+: >"$WORK/walls.digest"
+for run in $(seq "$RUNS"); do
+    rm -rf "$WORK/digest-run.$run"
+    cp -a "$WORK/t10k-digest" "$WORK/digest-run.$run"
+done
+sync
+for run in $(seq "$RUNS"); do
+    dir="$WORK/digest-run.$run"
+    cat "$dir"/inbox/new/* >/dev/null
+    read -r wall rss < <(cd "$dir" && timed "$CLERK" --future --config config.toml poll --today "$DIGEST_TODAY")
+    digests=$(grep -c 'digest to ' "$WORK/out.txt" || true)
+    read_count=$(grep -o '^poll .*: [0-9]* letter' "$WORK/out.txt" | grep -o '[0-9]* letter' | cut -d' ' -f1)
+    [ "$read_count" = 10000 ] && [ "$digests" = 1000 ] ||
+        { echo "read $read_count letters, $digests digests sent: not the load"; exit 1; }
+    echo "run $run: $wall s, peak RSS $rss KB, $(du -sk "$dir/outbox" | cut -f1) KB sent"
+    echo "$wall" >>"$WORK/walls.digest"
+done
+rm -rf "$WORK"/digest-run.*
+WALL=$(median <"$WORK/walls.digest")
 echo "median: $WALL s = $(awk -v w="$WALL" 'BEGIN {printf "%.0f", 10000 / w}') letters/s (target: at least 3,000)"
 fi
 

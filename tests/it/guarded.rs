@@ -986,12 +986,16 @@ fn a_link_in_the_maildir_is_not_followed() {
 }
 
 /// The database the build before left: this build's less its last
-/// migration (the day a game ended), at the schema before.
+/// migration (the daily digests), at the schema before.
 fn as_the_build_before_left_it(t: &Tournament) -> i64 {
     let before = shtempel::store::schema_version() - 1;
     let conn = rusqlite::Connection::open(db(t)).unwrap();
-    conn.execute_batch("ALTER TABLE games DROP COLUMN ended_on;")
-        .unwrap();
+    conn.execute_batch(
+        "DROP INDEX outbox_digest; DROP INDEX outbox_in_digest;
+         ALTER TABLE outbox DROP COLUMN in_digest; ALTER TABLE outbox DROP COLUMN digest_for;
+         ALTER TABLE preferences DROP COLUMN digest;",
+    )
+    .unwrap();
     conn.pragma_update(None, "user_version", before).unwrap();
     before
 }
