@@ -278,8 +278,9 @@ struct Letter {
 impl Letter {
     fn eml(&self, subject: &str) -> String {
         let date = self.sent.format("%a, %d %b %Y");
-        // Minutes after 08:00 by ply keep a game's same-day letters in order.
-        let minutes = 8 * 60 + self.ply as u32 / 2;
+        // Minutes after 08:00 by ply keep a game's same-day letters in order
+        // (a letter of its own, numbered from 10,000, within its day).
+        let minutes = (8 * 60 + self.ply as u32 / 2) % (24 * 60);
         let time = format!(
             "{:02}:{:02}:{:02}",
             minutes / 60,
@@ -557,8 +558,8 @@ fn main() {
             fs::write(new.join(name), eml).expect("cannot write a letter");
         }
     }
-    // DIGEST DAILY letters, one a player in turn, on the first day: every
-    // later letter to him is kept for his digest.
+    // DIGEST DAILY letters, one a player in turn, the day before the first:
+    // every later letter to him is kept for his digest.
     for n in 0..options.digest {
         let game = n / 2 % options.games + 1;
         let (white, black) = pairing(&options, game);
@@ -568,13 +569,13 @@ fn main() {
             ply: 20_000 + n,
             from,
             cc: None,
-            sent: start_date(),
+            sent: start_date().pred_opt().unwrap_or(start_date()),
             body: "DIGEST DAILY\n".into(),
             html: false,
         };
         let eml = letter.eml("settings");
         bytes += eml.len();
-        fs::write(new.join(format!("{}.a{n:05}.load", start_date())), eml)
+        fs::write(new.join(format!("{}.a{n:05}.load", letter.sent)), eml)
             .expect("cannot write a letter");
     }
     // STATUS letters, one a player in turn (White 1, Black 1, White 2, ...),

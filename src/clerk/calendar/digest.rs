@@ -80,6 +80,7 @@ impl Calendar<'_, '_> {
                 "moves" => held.iter().any(|m| m.kind == MessageKind::Forward.header()),
             });
         notice.of_event = false;
+        notice.generated = true;
         let mut plan = Plan::writing(Writes {
             digest_of: held.iter().map(|message| message.id).collect(),
             ..Writes::default()
