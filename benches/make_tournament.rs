@@ -27,7 +27,7 @@
 
 use std::fmt::Write as _;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use chrono::{Duration, NaiveDate};
 use shakmaty::san::San;
@@ -560,47 +560,21 @@ fn main() {
     }
     // DIGEST DAILY letters, one a player in turn, the day before the first:
     // every later letter to him is kept for his digest.
+    let before = start_date().pred_opt().unwrap_or(start_date());
     for n in 0..options.digest {
-        let game = n / 2 % options.games + 1;
-        let (white, black) = pairing(&options, game);
-        let from = address(if n % 2 == 0 { &white } else { &black });
-        let letter = Letter {
-            game,
-            ply: 20_000 + n,
-            from,
-            cc: None,
-            sent: start_date().pred_opt().unwrap_or(start_date()),
-            body: "DIGEST DAILY\n".into(),
-            html: false,
-        };
-        let eml = letter.eml("settings");
-        bytes += eml.len();
-        fs::write(new.join(format!("{}.a{n:05}.load", letter.sent)), eml)
-            .expect("cannot write a letter");
+        let letter = ask(&options, n, 20_000, before, "DIGEST DAILY\n");
+        bytes += write_ask(&new, &letter, "settings", &format!("a{n:05}"));
     }
     // STATUS letters, one a player in turn (White 1, Black 1, White 2, ...),
     // on the last day, after its moves.
     for n in 0..options.status {
-        let game = n / 2 % options.games + 1;
-        let (white, black) = pairing(&options, game);
-        let from = address(if n % 2 == 0 { &white } else { &black });
-        let letter = Letter {
-            game,
-            ply: 10_000 + n,
-            from,
-            cc: None,
-            sent: last,
-            body: if n % 3 == 0 {
-                "СТАТУС\n"
-            } else {
-                "STATUS\n"
-            }
-            .into(),
-            html: false,
+        let body = if n % 3 == 0 {
+            "СТАТУС\n"
+        } else {
+            "STATUS\n"
         };
-        let eml = letter.eml("status");
-        bytes += eml.len();
-        fs::write(new.join(format!("{last}.s{n:05}.load")), eml).expect("cannot write a letter");
+        let letter = ask(&options, n, 10_000, last, body);
+        bytes += write_ask(&new, &letter, "status", &format!("s{n:05}"));
     }
     fs::write(options.out.join("today.txt"), format!("{last}\n")).expect("cannot write today");
     println!(
@@ -612,4 +586,28 @@ fn main() {
         options.digest,
         bytes / 1024
     );
+}
+
+/// The `n`th player's letter (White 1, Black 1, White 2, ...) of `body`
+/// alone, sent on `sent`, numbered from `from` among his game's letters.
+fn ask(options: &Options, n: usize, from: usize, sent: NaiveDate, body: &str) -> Letter {
+    let game = n / 2 % options.games + 1;
+    let (white, black) = pairing(options, game);
+    Letter {
+        game,
+        ply: from + n,
+        from: address(if n % 2 == 0 { &white } else { &black }),
+        cc: None,
+        sent,
+        body: body.into(),
+        html: false,
+    }
+}
+
+/// Writes `letter` into `new` under `{day}.{name}.load`; its size.
+fn write_ask(new: &Path, letter: &Letter, subject: &str, name: &str) -> usize {
+    let eml = letter.eml(subject);
+    fs::write(new.join(format!("{}.{name}.load", letter.sent)), &eml)
+        .expect("cannot write a letter");
+    eml.len()
 }

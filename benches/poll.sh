@@ -192,69 +192,46 @@ idle() { # dir label
     median <"$WORK/idle"
 }
 
-if part status; then
-echo
-echo "== poll over 10,000 new letters of which 1,000 are STATUS (500 games x 18 + 1,000), $RUNS runs =="
-if [ ! -f "$WORK/t10k-status/config.toml" ]; then
-    rm -rf "$WORK/t10k-status.tmp"
-    "$BIN/make-tournament" --games 500 --letters 18 --status 1000 --out "$WORK/t10k-status.tmp" >/dev/null
-    mv "$WORK/t10k-status.tmp" "$WORK/t10k-status"
-fi
-STATUS_TODAY=$(cat "$WORK/t10k-status/today.txt")
-: >"$WORK/walls.status"
-# Every run's copy made before the first (a copy removed just before a run
-# costs it the ext4 scan the throughput part describes).
-for run in $(seq "$RUNS"); do
-    rm -rf "$WORK/status-run.$run"
-    cp -a "$WORK/t10k-status" "$WORK/status-run.$run"
-done
-sync
-for run in $(seq "$RUNS"); do
-    dir="$WORK/status-run.$run"
-    cat "$dir"/inbox/new/* >/dev/null
-    read -r wall rss < <(cd "$dir" && timed "$CLERK" --future --config config.toml poll --today "$STATUS_TODAY")
-    answers=$(grep -c '^status ' "$WORK/out.txt" || true)
-    read_count=$(grep -o '^poll .*: [0-9]* letter' "$WORK/out.txt" | grep -o '[0-9]* letter' | cut -d' ' -f1)
-    [ "$read_count" = 10000 ] && [ "$answers" = 1000 ] ||
-        { echo "read $read_count letters, $answers STATUS answered: not the load"; exit 1; }
-    echo "run $run: $wall s, peak RSS $rss KB"
-    echo "$wall" >>"$WORK/walls.status"
-done
-rm -rf "$WORK"/status-run.*
-WALL=$(median <"$WORK/walls.status")
-echo "median: $WALL s = $(awk -v w="$WALL" 'BEGIN {printf "%.0f", 10000 / w}') letters/s (target: at least 3,000)"
-fi
+# One load of 9,000 moves and 1,000 letters of another kind, RUNS runs:
+# counted NAME MAKE-FLAG TITLE GREP: the poll must read 10,000 letters and
+# print GREP's lines 1,000 times (each asked letter's answer).
+counted() {
+    local name=$1 flag=$2 title=$3 pattern=$4
+    echo
+    echo "== poll over 10,000 new letters of which 1,000 $title (500 games x 18 + 1,000), $RUNS runs =="
+    if [ ! -f "$WORK/t10k-$name/config.toml" ]; then
+        rm -rf "$WORK/t10k-$name.tmp"
+        "$BIN/make-tournament" --games 500 --letters 18 "$flag" 1000 --out "$WORK/t10k-$name.tmp" >/dev/null
+        mv "$WORK/t10k-$name.tmp" "$WORK/t10k-$name"
+    fi
+    local today run dir wall rss answers read_count
+    today=$(cat "$WORK/t10k-$name/today.txt")
+    : >"$WORK/walls.$name"
+    # Every run's copy made before the first (a copy removed just before a
+    # run costs it the ext4 scan the throughput part describes).
+    for run in $(seq "$RUNS"); do
+        rm -rf "$WORK/$name-run.$run"
+        cp -a "$WORK/t10k-$name" "$WORK/$name-run.$run"
+    done
+    sync
+    for run in $(seq "$RUNS"); do
+        dir="$WORK/$name-run.$run"
+        cat "$dir"/inbox/new/* >/dev/null
+        read -r wall rss < <(cd "$dir" && timed "$CLERK" --future --config config.toml poll --today "$today")
+        answers=$(grep -c "$pattern" "$WORK/out.txt" || true)
+        read_count=$(grep -o '^poll .*: [0-9]* letter' "$WORK/out.txt" | grep -o '[0-9]* letter' | cut -d' ' -f1)
+        [ "$read_count" = 10000 ] && [ "$answers" = 1000 ] ||
+            { echo "read $read_count letters, $answers answers ($pattern): not the load"; exit 1; }
+        echo "run $run: $wall s, peak RSS $rss KB, $(du -sk "$dir/outbox" | cut -f1) KB sent"
+        echo "$wall" >>"$WORK/walls.$name"
+    done
+    rm -rf "$WORK/$name"-run.*
+    WALL=$(median <"$WORK/walls.$name")
+    echo "median: $WALL s = $(awk -v w="$WALL" 'BEGIN {printf "%.0f", 10000 / w}') letters/s (target: at least 3,000)"
+}
 
-if part digest; then
-echo
-echo "== poll over 10,000 new letters of which 1,000 ask for a digest (500 games x 18 + 1,000), $RUNS runs =="
-if [ ! -f "$WORK/t10k-digest/config.toml" ]; then
-    rm -rf "$WORK/t10k-digest.tmp"
-    "$BIN/make-tournament" --games 500 --letters 18 --digest 1000 --out "$WORK/t10k-digest.tmp" >/dev/null
-    mv "$WORK/t10k-digest.tmp" "$WORK/t10k-digest"
-fi
-DIGEST_TODAY=$(cat "$WORK/t10k-digest/today.txt")
-: >"$WORK/walls.digest"
-for run in $(seq "$RUNS"); do
-    rm -rf "$WORK/digest-run.$run"
-    cp -a "$WORK/t10k-digest" "$WORK/digest-run.$run"
-done
-sync
-for run in $(seq "$RUNS"); do
-    dir="$WORK/digest-run.$run"
-    cat "$dir"/inbox/new/* >/dev/null
-    read -r wall rss < <(cd "$dir" && timed "$CLERK" --future --config config.toml poll --today "$DIGEST_TODAY")
-    digests=$(grep -c 'digest to ' "$WORK/out.txt" || true)
-    read_count=$(grep -o '^poll .*: [0-9]* letter' "$WORK/out.txt" | grep -o '[0-9]* letter' | cut -d' ' -f1)
-    [ "$read_count" = 10000 ] && [ "$digests" = 1000 ] ||
-        { echo "read $read_count letters, $digests digests sent: not the load"; exit 1; }
-    echo "run $run: $wall s, peak RSS $rss KB, $(du -sk "$dir/outbox" | cut -f1) KB sent"
-    echo "$wall" >>"$WORK/walls.digest"
-done
-rm -rf "$WORK"/digest-run.*
-WALL=$(median <"$WORK/walls.digest")
-echo "median: $WALL s = $(awk -v w="$WALL" 'BEGIN {printf "%.0f", 10000 / w}') letters/s (target: at least 3,000)"
-fi
+if part status; then counted status --status "are STATUS" '^status '; fi
+if part digest; then counted digest --digest "ask for a digest" 'digest to '; fi
 
 part idle || exit 0
 echo
