@@ -596,7 +596,7 @@ fn ask(options: &Options, n: usize, from: usize, sent: NaiveDate, body: &str) ->
     Letter {
         game,
         ply: from + n,
-        from: address(if n % 2 == 0 { &white } else { &black }),
+        from: address(if n.is_multiple_of(2) { &white } else { &black }),
         cc: None,
         sent,
         body: body.into(),
