@@ -52,7 +52,9 @@ fn a_month_of_play_with_black_reading_one_letter_a_day() {
     let mut t = cup("en");
     let set = t.exchange(BLACK, "2026-11-02", "Settings", "DIGEST DAILY\n");
     assert_eq!(kinds_to(&set), [pair("preferences", BLACK)]);
-    set[0].says("one letter a day: the first the clerk sends from 20:00");
+    set[0].says("As you asked, your forwards, receipts and reminders come together, one letter a day: the first the clerk sends from 20:00");
+    set[0].says("the clerk's letters to you, in every event you play in, come in English");
+    set[0].never_says("as you asked, the clerk's letters");
 
     // 3 Nov: White's 1. e4 at 13:00: his receipt goes, the forward is kept.
     t.letter(WHITE, "2026-11-03", "Game 1", W1);
@@ -177,7 +179,7 @@ fn a_month_of_play_with_black_reading_one_letter_a_day() {
         kinds_to(&last),
         [pair("preferences", BLACK), pair("digest", BLACK)]
     );
-    last[0].says("Each message comes as it is written");
+    last[0].says("As you asked, each message comes as it is written");
     last[1].says("[T #1] 4. Ba4");
     assert_eq!(moves(&t).0[6], row("Ba4", "2026-11-23", 2));
     // 30 Nov: 4... Nf6, received the 23rd: 7 days, 8/20; receipt at once.

@@ -127,10 +127,7 @@ impl Calendar<'_, '_> {
             else {
                 continue;
             };
-            let tag = match config.scope() {
-                Some(id) => format!("{id} #{}", state.id()),
-                None => format!("#{}", state.id()),
-            };
+            let tag = format!("{} #{}", config.tournament_id, state.id());
             games.push(ToMove {
                 last_day: due.last_day,
                 game: key.clone(),

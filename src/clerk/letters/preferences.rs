@@ -70,7 +70,8 @@ impl Letters<'_, '_> {
                 "language_own" => now.language.is_some(),
                 "digest" => now.daily(),
                 "digest_hour" => self.config.mail.digest_hour,
-                "changed" => set != Preferences::default(),
+                "changed" => set.diagrams.is_some() || set.language.is_some(),
+                "digest_changed" => set.digest.is_some(),
                 "unread" => unread,
                 "language_unwritable" => unwritable.map(|(lang, _)| lang.pick("ru", "en")),
             });
