@@ -78,19 +78,10 @@ pub(super) fn send_digests(
         .clock
         .past_hour(config.timezone, config.mail.digest_hour);
     let today = clerk.clock.today;
-    let mut readers: std::collections::BTreeMap<String, Vec<crate::store::HeldMessage>> =
-        std::collections::BTreeMap::new();
-    for message in store.held_for_digests()? {
-        readers
-            .entry(message.address.clone())
-            .or_default()
-            .push(message);
-    }
-    for (address, held) in readers {
+    for (address, kept) in store.digest_readers()? {
         let stopped = !store.preferences_of(&address)?.daily();
         // The day of the digest the oldest belongs to: the day it was kept,
         // or the next where that day's digest had gone before it.
-        let kept = held.iter().map(|m| m.created_on).min().unwrap_or(today);
         let day = match store.digest_written(&address, kept)? {
             true => kept.succ_opt().unwrap_or(kept),
             false => kept,
@@ -100,6 +91,7 @@ pub(super) fn send_digests(
         if !(stopped || late || on_time) {
             continue;
         }
+        let held = store.held_for_digest(&address)?;
         summary
             .games_changed
             .extend(held.iter().filter_map(|message| message.game.clone()));

@@ -84,17 +84,35 @@ impl Store {
         Ok(due)
     }
 
-    /// The messages kept for daily digests and not in one yet, oldest
-    /// first, each with the address whose digest keeps it.
-    pub fn held_for_digests(&self) -> Result<Vec<HeldMessage>> {
+    /// The readers with messages kept for their digests and not in one
+    /// yet, each with the day the oldest was kept: read by every poll, so
+    /// without the messages themselves.
+    pub fn digest_readers(&self) -> Result<Vec<(String, NaiveDate)>> {
+        let rows = self
+            .conn
+            .prepare_cached(
+                "SELECT digest_for, MIN(created_on) FROM outbox
+                 WHERE digest_for IS NOT NULL AND in_digest IS NULL AND sent_at IS NULL
+                 GROUP BY digest_for ORDER BY digest_for",
+            )?
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
+            .collect::<Sql<Vec<_>>>()?;
+        rows.into_iter()
+            .map(|(address, day)| Ok((address, super::date_from(&day)?)))
+            .collect()
+    }
+
+    /// The messages kept for `address`'s digest and not in one yet, oldest
+    /// first.
+    pub fn held_for_digest(&self, address: &str) -> Result<Vec<HeldMessage>> {
         self.conn
             .prepare_cached(
                 "SELECT o.id, digest_for, game_id, kind, raw, created_on FROM outbox o
                  JOIN outbox_raw r ON r.id = o.id
-                 WHERE digest_for IS NOT NULL AND in_digest IS NULL AND sent_at IS NULL
+                 WHERE digest_for = ?1 AND in_digest IS NULL AND sent_at IS NULL
                  ORDER BY o.id",
             )?
-            .query_map([], |r| {
+            .query_map([address], |r| {
                 Ok(HeldMessage {
                     id: r.get(0)?,
                     address: r.get(1)?,
@@ -115,7 +133,8 @@ impl Store {
         Ok(self
             .conn
             .prepare_cached(
-                "SELECT 1 FROM outbox WHERE kind = 'digest' AND recipients = ?1 AND created_on = ?2",
+                "SELECT 1 FROM outbox INDEXED BY outbox_digests
+                 WHERE kind = 'digest' AND recipients = ?1 AND created_on = ?2",
             )?
             .query_row(params![address, day_text(day)], |_| Ok(()))
             .optional()?

@@ -227,12 +227,15 @@ const MIGRATIONS: &[&str] = &[
     // 22: a reader's daily digest (`DIGEST DAILY`): `digest` his choice;
     // a message kept for his digest names him (`digest_for`), and once it
     // went in one, that digest's outbox id (`in_digest`): it is sent when
-    // the digest is, and the move it carries is delivered then.
+    // the digest is, and the move it carries is delivered then. Each poll
+    // asks who has messages kept and whether his digest went today: both
+    // by an index of their own.
     "ALTER TABLE preferences ADD COLUMN digest TEXT;
     ALTER TABLE outbox ADD COLUMN digest_for TEXT;
     ALTER TABLE outbox ADD COLUMN in_digest INTEGER;
     CREATE INDEX outbox_digest ON outbox (digest_for) WHERE digest_for IS NOT NULL AND in_digest IS NULL;
-    CREATE INDEX outbox_in_digest ON outbox (in_digest) WHERE in_digest IS NOT NULL;",
+    CREATE INDEX outbox_in_digest ON outbox (in_digest) WHERE in_digest IS NOT NULL;
+    CREATE INDEX outbox_digests ON outbox (recipients, created_on) WHERE kind = 'digest';",
 ];
 
 /// The schema version this build writes.

@@ -991,7 +991,7 @@ fn as_the_build_before_left_it(t: &Tournament) -> i64 {
     let before = shtempel::store::schema_version() - 1;
     let conn = rusqlite::Connection::open(db(t)).unwrap();
     conn.execute_batch(
-        "DROP INDEX outbox_digest; DROP INDEX outbox_in_digest;
+        "DROP INDEX outbox_digest; DROP INDEX outbox_in_digest; DROP INDEX outbox_digests;
          ALTER TABLE outbox DROP COLUMN in_digest; ALTER TABLE outbox DROP COLUMN digest_for;
          ALTER TABLE preferences DROP COLUMN digest;",
     )
