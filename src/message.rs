@@ -213,8 +213,10 @@ mod tests {
             "order-done",
             // A player's, the chief arbiter's or the secretary's STATUS.
             "status",
-            // A player's DIAGRAMS and LANGUAGE.
+            // A player's DIAGRAMS, LANGUAGE and DIGEST.
             "preferences",
+            // A player's daily digest (DIGEST DAILY).
+            "digest",
             // A player's XFCC, or the director's xfcc-login (docs/xfcc.md).
             "xfcc-login",
             // doctor --send-test (docs/commands.md).
