@@ -8,7 +8,7 @@
 //! - `board/apply`: one letter's moves resolved on the board;
 //! - `ratings/fide`, `ratings/glicko2`: a federation's lists, 2,000 players
 //!   over 20,000 games finished in three years (twelve quarterly lists), a
-//!   third of the players given a rating (issue 63's figure: under a second).
+//!   third of the players given a rating (the target: under a second).
 //!
 //! `cargo bench --bench core` (figures only; nothing here fails on time).
 
