@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use shtempel::config::Config;
 use shtempel::ratings::{self, Entry, Lists, Method, Player, Span};
+use shtempel::report::rated::Federation;
 
 use super::database::{database_error, open_store};
 use super::output::Printer;
@@ -34,40 +35,25 @@ impl Args {
             return Err(usage(format!("{}: no tournament", cx.config.display())));
         };
         let store = open_store(first)?;
-        let (players, games) = shtempel::report::rated::read(&configs, &store)
-            .map_err(|e| database_error(first, &e))?;
         let today = clock(first, cx.now, self.today).today;
-        let lists = ratings::rate(&players, &games, &first.ratings, today);
+        let federation =
+            Federation::read(&configs, &store, today).map_err(|e| database_error(first, &e))?;
+        let (players, lists) = (&federation.players, &federation.lists);
         let text = match &self.player {
             Some(wanted) => {
-                let player = find(&configs, &players, wanted).ok_or_else(|| {
+                let player = federation.find(wanted).ok_or_else(|| {
                     usage(format!(
                         "--player {wanted}: no player of {} has that id or address",
                         cx.config.display()
                     ))
                 })?;
-                history(&lists, &players, player, first, Printer::of(self.json))
+                history(lists, players, player, first, Printer::of(self.json))
             }
-            None => list(&lists, &players, first, Printer::of(self.json)),
+            None => list(lists, players, first, Printer::of(self.json)),
         };
         let _ = write!(std::io::stdout().lock(), "{text}");
         Ok(0)
     }
-}
-
-/// The person `wanted` names: his key, an entry's id, or an address.
-fn find(configs: &[Config], players: &[Player], wanted: &str) -> Option<usize> {
-    let people = shtempel::config::People::of(configs);
-    let wanted = wanted.trim();
-    let person = people.iter().find(|person| {
-        person.key == wanted
-            || person
-                .addresses
-                .iter()
-                .any(|a| a.eq_ignore_ascii_case(wanted))
-            || person.entries.iter().any(|e| e.player == wanted)
-    })?;
-    players.iter().position(|p| p.key == person.key)
 }
 
 fn method_name(config: &Config) -> &'static str {

@@ -148,8 +148,14 @@ impl People {
     /// The person whose entry in the tournament at `tournament` is
     /// `player`.
     pub fn of_entry(&self, tournament: usize, player: &str) -> Option<&Person> {
-        let place = self.of_entry.get(&(tournament, player.to_string()))?;
-        self.persons.get(*place)
+        self.persons.get(self.place_of_entry(tournament, player)?)
+    }
+
+    /// That person's place in [`People::iter`]'s order.
+    pub fn place_of_entry(&self, tournament: usize, player: &str) -> Option<usize> {
+        self.of_entry
+            .get(&(tournament, player.to_string()))
+            .copied()
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Person> {

@@ -15,18 +15,19 @@ use crate::ratings::{self, Game, Lists, Player};
 use crate::rules::EndReason;
 use crate::store::Store;
 
-/// The people and games of `configs`, from `store`.
-pub fn read(configs: &[Config], store: &Store) -> Result<(Vec<Player>, Vec<Game>), Error> {
-    let people = People::of(configs);
+/// The people of `configs` (`people`) and their finished games, from `store`.
+fn read(
+    configs: &[Config],
+    people: &People,
+    store: &Store,
+) -> Result<(Vec<Player>, Vec<Game>), Error> {
     let mut players = Vec::new();
-    let mut at_key: HashMap<&str, usize> = HashMap::new();
     let mut at_address: HashMap<&str, usize> = HashMap::new();
     for person in people.iter() {
         let start = person.entries.iter().find_map(|entry| {
             let player = configs.get(entry.tournament)?.player(&entry.player)?;
             player.start_rating.clone()
         });
-        at_key.insert(person.key.as_str(), players.len());
         for address in &person.addresses {
             at_address.insert(address.as_str(), players.len());
         }
@@ -44,11 +45,10 @@ pub fn read(configs: &[Config], store: &Store) -> Result<(Vec<Player>, Vec<Game>
             let Some(end) = finished.get(&config.game_key(&game.id).to_string()) else {
                 continue;
             };
+            // A person's place among `players` is his among the people.
             let side = |entry: &str, former: &Option<String>| match former {
                 Some(address) => at_address.get(address.as_str()).copied(),
-                None => people
-                    .of_entry(place, entry)
-                    .and_then(|p| at_key.get(p.key.as_str()).copied()),
+                None => people.place_of_entry(place, entry),
             };
             let (Some(white), Some(black)) = (
                 side(&game.white, &end.former_white),
@@ -74,8 +74,9 @@ pub fn read(configs: &[Config], store: &Store) -> Result<(Vec<Player>, Vec<Game>
 pub struct Federation {
     pub players: Vec<Player>,
     pub lists: Lists,
-    /// Each entry's person among `players`: (tournament's place, id).
-    of_entry: HashMap<(usize, String), usize>,
+    /// The folder's people: `players` are made from them, one each, in
+    /// their order.
+    people: People,
 }
 
 impl Federation {
@@ -85,22 +86,27 @@ impl Federation {
         store: &Store,
         today: chrono::NaiveDate,
     ) -> Result<Federation, Error> {
-        let (players, games) = read(configs, store)?;
+        let people = People::of(configs);
+        let (players, games) = read(configs, &people, store)?;
         let settings = configs.first().map(|c| c.ratings).unwrap_or_default();
         let lists = ratings::rate(&players, &games, &settings, today);
-        let people = People::of(configs);
-        let mut of_entry = HashMap::new();
-        for (at, player) in players.iter().enumerate() {
-            if let Some(person) = people.iter().find(|p| p.key == player.key) {
-                for entry in &person.entries {
-                    of_entry.insert((entry.tournament, entry.player.clone()), at);
-                }
-            }
-        }
         Ok(Federation {
             players,
             lists,
-            of_entry,
+            people,
+        })
+    }
+
+    /// The player `wanted` names: his key, an entry's id, or an address.
+    pub fn find(&self, wanted: &str) -> Option<usize> {
+        let wanted = wanted.trim();
+        self.people.iter().position(|person| {
+            person.key == wanted
+                || person
+                    .addresses
+                    .iter()
+                    .any(|a| a.eq_ignore_ascii_case(wanted))
+                || person.entries.iter().any(|e| e.player == wanted)
         })
     }
 
@@ -112,7 +118,8 @@ impl Federation {
             return section;
         };
         for player in &config.players {
-            let Some(&at) = self.of_entry.get(&(place, player.id.clone())) else {
+            // `players` are the people, in their order.
+            let Some(at) = self.people.place_of_entry(place, &player.id) else {
                 continue;
             };
             if let Some(rating) = self

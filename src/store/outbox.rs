@@ -107,7 +107,7 @@ impl Store {
     pub fn held_for_digest(&self, address: &str) -> Result<Vec<HeldMessage>> {
         self.conn
             .prepare_cached(
-                "SELECT o.id, digest_for, game_id, kind, raw, created_on FROM outbox o
+                "SELECT o.id, game_id, kind, raw, created_on FROM outbox o
                  JOIN outbox_raw r ON r.id = o.id
                  WHERE digest_for = ?1 AND in_digest IS NULL AND sent_at IS NULL
                  ORDER BY o.id",
@@ -115,13 +115,12 @@ impl Store {
             .query_map([address], |r| {
                 Ok(HeldMessage {
                     id: r.get(0)?,
-                    address: r.get(1)?,
                     game: r
-                        .get::<_, Option<String>>(2)?
+                        .get::<_, Option<String>>(1)?
                         .map(|key| GameKey::parse(&key)),
-                    kind: r.get(3)?,
-                    raw: r.get(4)?,
-                    created_on: super::date_from(&r.get::<_, String>(5)?)?,
+                    kind: r.get(2)?,
+                    raw: r.get(3)?,
+                    created_on: super::date_from(&r.get::<_, String>(4)?)?,
                 })
             })?
             .collect::<Sql<_>>()
@@ -188,22 +187,6 @@ impl Store {
         if sent.is_empty() {
             return Ok(());
         }
-        // A digest delivers the moves of the forwards it holds: their games
-        // are read again.
-        let mut bundled = self.conn.prepare_cached(
-            "SELECT DISTINCT delivers_game FROM outbox WHERE in_digest = ?1
-                 AND delivers_game IS NOT NULL",
-        )?;
-        for sent in sent {
-            let games = bundled
-                .query_map([sent.id], |r| r.get::<_, String>(0))?
-                .collect::<Sql<Vec<_>>>()?;
-            let mut cache = self.cache.borrow_mut();
-            for game in games {
-                cache.games.remove(&game);
-            }
-        }
-        drop(bundled);
         for sent in sent {
             if let Some((game, ply)) = &sent.delivers
                 && let Some(cached) = self.cache.borrow_mut().games.get_mut(game)

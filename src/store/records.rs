@@ -127,8 +127,6 @@ pub struct NewOutbox {
 #[derive(Clone, Debug)]
 pub struct HeldMessage {
     pub id: i64,
-    /// The reader whose digest keeps it.
-    pub address: String,
     pub game: Option<GameKey>,
     pub kind: String,
     pub raw: Vec<u8>,

@@ -229,6 +229,20 @@ impl Writer<'_> {
             .prepare_cached("SELECT EXISTS (SELECT 1 FROM outbox WHERE in_digest = ?1)")?
             .query_row([sent.id], |r| r.get(0))?;
         if holds {
+            // Their games are read again from the database.
+            let games = self
+                .tx
+                .prepare_cached(
+                    "SELECT DISTINCT delivers_game FROM outbox WHERE in_digest = ?1
+                     AND delivers_game IS NOT NULL",
+                )?
+                .query_map([sent.id], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let mut cache = self.cache.borrow_mut();
+            for game in games {
+                cache.games.remove(&game);
+            }
+            drop(cache);
             self.tx
                 .prepare_cached(
                     "UPDATE moves SET delivered_on = ?2 WHERE delivered_on IS NULL AND (game_id, ply) IN
