@@ -13,8 +13,8 @@
 //!   penalties (10.3.1, 10.3.3), overstep after the letter (10.3.5);
 //! - [`deadlines`]: what falls due on a day: repeats and queries (10.3.4), silent
 //!   oversteps, reminders, the protest period (10.3.8) and the end date;
-//! - [`sending`]: when a message counts as delivered, and when a failed one
-//!   is tried again;
+//! - [`sending`]: when a message counts as delivered, when a failed one
+//!   is tried again, and when a reader's daily digest goes;
 //! - [`life`]: a game's whole life as a state machine: every event (a move
 //!   letter, a resignation, a draw, a protest, a ruling, a day) a transition
 //!   from one [`Ledger`] to the next with its effects, or a refusal;

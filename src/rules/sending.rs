@@ -44,6 +44,29 @@ pub fn pacing_wait(
     }
 }
 
+/// What decides whether a reader's daily digest goes now: the day the
+/// oldest message kept for it was kept, and whether a digest went to him
+/// that day and today.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kept {
+    pub since: chrono::NaiveDate,
+    pub digest_that_day: bool,
+    pub digest_today: bool,
+}
+
+/// Whether the digest of what is `kept` goes on `today`: its day is the
+/// day the oldest was kept (the next, where that day's digest went before
+/// it); on its day it goes from the hour (`past_hour`), once; a day that
+/// passed without it sends it at once; and a reader who stopped his digest
+/// (`stopped`) gets what was kept at once.
+pub fn digest_due(kept: Kept, today: chrono::NaiveDate, past_hour: bool, stopped: bool) -> bool {
+    let day = match kept.digest_that_day {
+        true => kept.since.succ_opt().unwrap_or(kept.since),
+        false => kept.since,
+    };
+    stopped || day < today || (day == today && past_hour && !kept.digest_today)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +106,85 @@ mod tests {
             minutes,
             [0, 5, 10, 20, 40, 80, 160, 320, 360, 360, 360, 360]
         );
+    }
+
+    #[test]
+    fn a_digest_goes_from_its_hour_once_and_late_at_once() {
+        let d = |text: &str| text.parse::<chrono::NaiveDate>().unwrap();
+        let kept = |since, that_day, today| Kept {
+            since: d(since),
+            digest_that_day: that_day,
+            digest_today: today,
+        };
+        // (kept, today, past the hour, stopped, due)
+        let table = [
+            (
+                kept("2026-11-03", false, false),
+                "2026-11-03",
+                false,
+                false,
+                false,
+            ),
+            (
+                kept("2026-11-03", false, false),
+                "2026-11-03",
+                true,
+                false,
+                true,
+            ),
+            // Kept after the day's digest went: tomorrow's.
+            (
+                kept("2026-11-03", true, true),
+                "2026-11-03",
+                true,
+                false,
+                false,
+            ),
+            (
+                kept("2026-11-03", true, false),
+                "2026-11-04",
+                false,
+                false,
+                false,
+            ),
+            (
+                kept("2026-11-03", true, false),
+                "2026-11-04",
+                true,
+                false,
+                true,
+            ),
+            // Its day passed without a run after the hour: at once.
+            (
+                kept("2026-11-03", false, false),
+                "2026-11-04",
+                false,
+                false,
+                true,
+            ),
+            // A late one went this morning: the next waits for tomorrow.
+            (
+                kept("2026-11-04", true, true),
+                "2026-11-04",
+                true,
+                false,
+                false,
+            ),
+            // DIGEST NONE: at once.
+            (
+                kept("2026-11-04", false, false),
+                "2026-11-04",
+                false,
+                true,
+                true,
+            ),
+        ];
+        for (kept, today, past_hour, stopped, due) in table {
+            assert_eq!(
+                digest_due(kept, d(today), past_hour, stopped),
+                due,
+                "{kept:?} {today} {past_hour} {stopped}"
+            );
+        }
     }
 }

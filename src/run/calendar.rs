@@ -80,15 +80,12 @@ pub(super) fn send_digests(
     let today = clerk.clock.today;
     for (address, kept) in store.digest_readers()? {
         let stopped = !store.preferences_of(&address)?.daily();
-        // The day of the digest the oldest belongs to: the day it was kept,
-        // or the next where that day's digest had gone before it.
-        let day = match store.digest_written(&address, kept)? {
-            true => kept.succ_opt().unwrap_or(kept),
-            false => kept,
+        let kept = rules::sending::Kept {
+            since: kept,
+            digest_that_day: store.digest_written(&address, kept)?,
+            digest_today: store.digest_written(&address, today)?,
         };
-        let late = day < today;
-        let on_time = day == today && due && !store.digest_written(&address, today)?;
-        if !(stopped || late || on_time) {
+        if !rules::sending::digest_due(kept, today, due, stopped) {
             continue;
         }
         let held = store.held_for_digest(&address)?;
